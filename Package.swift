@@ -1,0 +1,151 @@
+// swift-tools-version:6.1
+//
+// Bestiary: a folder of animal records -> a static quiz site + signed content packs.
+//
+// One library target per pipeline stage, a one-way dependency graph (see docs/ARCHITECTURE.md):
+//
+//   Diagnostics <- Storage <- Content <- Wikipedia <- Render <- Site <- Preview <- CLI <- bestiary
+//        ^            ^  ^        ^  \_ Import          ^        ^
+//        |            |  Markdown |                     |        |
+//        |            |           \______ Packs ________/        |
+//        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
+//        \_ Fetch (network: AsyncHTTPClient) <- CLI
+//
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Bestiary",
+    platforms: [.macOS(.v14), .iOS(.v16)],
+    products: [
+        .executable(name: "bestiary", targets: ["bestiary"]),
+        // The pack client, for native apps: depends on the pack format, GRDB and Crypto only.
+        .library(name: "BestiarySync", targets: ["BestiarySync"]),
+        .library(name: "BestiaryPackFormat", targets: ["BestiaryPackFormat"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: C shims
+        .systemLibrary(
+            name: "CCmark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]
+        ),
+        .target(name: "CBestiarySystem"),
+
+        // MARK: Pipeline stages (bottom to top)
+        .target(name: "BestiaryDiagnostics", swiftSettings: strict),
+        .target(
+            name: "BestiaryStorage",
+            dependencies: [
+                "BestiaryDiagnostics", "CBestiarySystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "BestiaryMarkdown", dependencies: ["CCmark"], swiftSettings: strict),
+        .target(
+            name: "BestiaryContent",
+            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiaryWikipedia",
+            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", "BestiaryContent"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiaryFetch",
+            dependencies: [
+                "BestiaryWikipedia",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiaryTheme",
+            swiftSettings: strict,
+            plugins: ["EmbedTheme"]
+        ),
+        .target(
+            name: "BestiaryRender",
+            dependencies: [
+                "BestiaryContent", "BestiaryWikipedia", "BestiaryMarkdown", "BestiaryTheme",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiaryPackFormat",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiaryPacks",
+            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryPackFormat"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiarySync",
+            dependencies: ["BestiaryPackFormat", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiarySite",
+            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryRender", "BestiaryPacks"],
+            swiftSettings: strict
+        ),
+        .target(name: "BestiaryImport", dependencies: ["BestiaryContent"], swiftSettings: strict),
+        .target(
+            name: "BestiaryPreview",
+            dependencies: ["BestiarySite", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "BestiaryCLI",
+            dependencies: [
+                "BestiarySite", "BestiaryFetch", "BestiaryImport", "BestiaryPreview", "BestiarySync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "bestiary", dependencies: ["BestiaryCLI"], swiftSettings: strict),
+
+        // MARK: Build tooling: embeds templates/ (the default theme) into the binary.
+        .executableTarget(name: "ThemeEmbedder", path: "Plugins/ThemeEmbedder"),
+        .plugin(name: "EmbedTheme", capability: .buildTool(), dependencies: ["ThemeEmbedder"]),
+
+        // MARK: Tests
+        .target(
+            name: "BestiaryTestSupport",
+            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Tests/BestiaryTestSupport"
+        ),
+        .testTarget(name: "BestiaryDiagnosticsTests", dependencies: ["BestiaryDiagnostics"]),
+        .testTarget(name: "BestiaryStorageTests", dependencies: ["BestiaryStorage", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryMarkdownTests", dependencies: ["BestiaryMarkdown"]),
+        .testTarget(name: "BestiaryContentTests", dependencies: ["BestiaryContent", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryWikipediaTests", dependencies: ["BestiaryWikipedia", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryFetchTests", dependencies: ["BestiaryFetch", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryPacksTests", dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiarySyncTests", dependencies: ["BestiarySync", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryPreviewTests", dependencies: ["BestiaryPreview", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryTestSupport"]),
+    ]
+)

@@ -1,0 +1,216 @@
+import BestiaryDiagnostics
+import Yams
+
+extension Animal {
+    static let keys = [
+        "id", "name", "scientific", "group", "difficulty", "tags", "wikipedia", "description", "hint", "sound", "image",
+    ]
+    static let soundKeys = ["file", "url", "credit", "license", "source"]
+    static let imageKeys = ["file", "url", "credit", "license", "source", "focus", "alt"]
+
+    /// Parses one record file. Media files are only checked lexically here; the catalog loader
+    /// checks that they exist and are what they claim. Pure: no file system access.
+    ///
+    /// - Parameter fileID: the id the file name gives (`red-fox` for `red-fox.md`).
+    public static func parse(_ source: SourceText, fileID: String, config: SiteConfig) -> (Animal?, [Diagnostic]) {
+        let document: FrontMatterDocument
+        do {
+            document = try FrontMatterDocument.split(source)
+        } catch {
+            return (nil, error.diagnostics)
+        }
+        guard let yaml = document.yaml else {
+            return (nil, [.error(
+                "a record starts with front matter: a line '---', fields such as 'name: {en: …}', and another '---'",
+                at: SourceLocation(path: source.path, line: 1, column: 1), stage: "load")])
+        }
+        let reader = YAMLReader(path: source.path, firstLine: document.yamlFirstLine)
+        guard let root = reader.parse(yaml) else {
+            if reader.diagnostics.isEmpty {
+                reader.report("front matter is empty; a record needs at least a name", line: 1, column: 1)
+            }
+            return (nil, reader.diagnostics)
+        }
+        guard let f = reader.fields(root, allowed: keys, what: "the record") else { return (nil, reader.diagnostics) }
+        let languages = config.languages
+        let defaultLanguage = config.defaultLanguage
+        var locations: [String: SourceLocation] = [:]
+        for (key, pair) in f { locations[key] = reader.location(pair.key) }
+
+        var id = fileID
+        if let node = f["id"]?.value, let value = reader.string(node, what: "id") {
+            id = value
+            if !isValidID(value) {
+                reader.error("id '\(value)' must be 1–64 characters of a-z, 0-9, '_' and '-' (it is the key apps sync by)", at: node)
+            }
+        } else if f["id"] == nil, !isValidID(fileID) {
+            reader.report(
+                "the file name gives the id '\(fileID)', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file or set 'id:'",
+                line: 1, column: 1)
+        }
+
+        var name = LocalizedText([:])
+        if let node = f["name"]?.value {
+            if let value = reader.localized(node, what: "name", defaultLanguage: defaultLanguage, languages: languages) {
+                name = value
+                if value.values[defaultLanguage] == nil {
+                    reader.error("name needs the default language '\(defaultLanguage)' (the first in site.yml's languages)", at: node)
+                }
+            }
+        } else {
+            reader.error("the record needs a 'name', e.g. name: {\(defaultLanguage): …}", at: root)
+        }
+
+        let scientific = f["scientific"].flatMap { YAMLReader.isNull($0.value) ? nil : reader.string($0.value, what: "scientific") }
+        let group = f["group"].flatMap { YAMLReader.isNull($0.value) ? nil : reader.string($0.value, what: "group") }
+        let difficulty = f["difficulty"].flatMap {
+            YAMLReader.isNull($0.value) ? nil : reader.int($0.value, what: "difficulty", range: 1...3)
+        }
+        var tags: [String] = []
+        if let node = f["tags"]?.value, !YAMLReader.isNull(node) {
+            tags = reader.stringList(node, what: "tags") ?? []
+        }
+
+        var wikipedia: [String: String] = [:]
+        if let node = f["wikipedia"]?.value, !YAMLReader.isNull(node) {
+            if case .mapping(let mapping) = node {
+                for (key, value) in mapping {
+                    guard case .scalar(let k) = key, languages.contains(k.string) else {
+                        reader.error(
+                            "wikipedia: '\(key.string ?? "?")' is not one of the site's languages (\(languages.joined(separator: ", ")))",
+                            at: key)
+                        continue
+                    }
+                    guard let title = reader.string(value, what: "wikipedia.\(k.string)") else { continue }
+                    if title.contains("\n") || title.contains("#") || title.contains("[") || title.contains("]")
+                        || title.contains("{") || title.contains("}") || title.contains("|") || title.contains("<")
+                    {
+                        reader.error("wikipedia.\(k.string): '\(title)' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)", at: value)
+                        continue
+                    }
+                    wikipedia[k.string] = title
+                    locations["wikipedia.\(k.string)"] = reader.location(value)
+                }
+            } else {
+                reader.error("wikipedia must map languages to article titles, like {de: Rotfuchs, en: Red fox}", at: node)
+            }
+        }
+
+        func localizedOptional(_ key: String) -> LocalizedText {
+            guard let node = f[key]?.value, !YAMLReader.isNull(node) else { return LocalizedText([:]) }
+            return reader.localized(node, what: key, defaultLanguage: defaultLanguage, languages: languages) ?? LocalizedText([:])
+        }
+        let description = localizedOptional("description")
+        let hint = localizedOptional("hint")
+
+        let sound = f["sound"].flatMap { pair in
+            YAMLReader.isNull(pair.value) ? nil : parseMedia(pair.value, kind: .sound, reader: reader, config: config)
+        }
+        let image = f["image"].flatMap { pair in
+            YAMLReader.isNull(pair.value) ? nil : parseMedia(pair.value, kind: .image, reader: reader, config: config)
+        }
+
+        var bodies: [String: MarkdownBody] = [:]
+        let body = MarkdownBody(
+            markdown: document.body, location: SourceLocation(path: source.path, line: document.bodyFirstLine, column: 1))
+        if !body.isBlank { bodies[defaultLanguage] = body }
+
+        if reader.hasErrors { return (nil, reader.diagnostics) }
+        let animal = Animal(
+            id: id, name: name, scientific: scientific, group: group, difficulty: difficulty, tags: tags,
+            wikipedia: wikipedia, description: description, hint: hint, sound: sound, image: image, bodies: bodies,
+            sourcePath: source.path, fieldLocations: locations)
+        return (animal, reader.diagnostics)
+    }
+
+    static func parseMedia(_ node: Node, kind: MediaKind, reader: YAMLReader, config: SiteConfig) -> MediaReference? {
+        let key = kind.rawValue
+        guard let f = reader.fields(node, allowed: kind == .sound ? soundKeys : imageKeys, what: key) else { return nil }
+        let location = reader.location(node)
+        var source: MediaReference.Source?
+        var format: MediaFormat?
+        let extensions = kind == .sound ? MediaFormat.soundExtensions : MediaFormat.imageExtensions
+        switch (f["file"]?.value, f["url"]?.value) {
+        case (let file?, nil):
+            guard let path = reader.string(file, what: "\(key).file") else { return nil }
+            if let problem = ContentPath.lexicalProblem(path) {
+                reader.error("\(key).file '\(path)': \(problem)", at: file)
+                return nil
+            }
+            let ext = path.split(separator: ".").count > 1 ? String(path.split(separator: ".").last!).lowercased() : ""
+            guard let first = MediaFormat.candidates(forExtension: ext).first, first.kind == kind else {
+                reader.error(
+                    "\(key).file '\(path)': unsupported \(key) type '.\(ext)'; use one of \(extensions.map { "." + $0 }.joined(separator: ", "))",
+                    at: file)
+                return nil
+            }
+            source = .file(path)
+            format = first
+        case (nil, let url?):
+            guard let value = reader.string(url, what: "\(key).url") else { return nil }
+            if let problem = URLCheck.problem(absoluteHTTP: value) {
+                reader.error("\(key).url \(problem)", at: url)
+                return nil
+            }
+            let path = value.split(separator: "?").first.map(String.init) ?? value
+            let ext = path.split(separator: "/").last.flatMap { $0.split(separator: ".").count > 1 ? $0.split(separator: ".").last : nil }
+                .map { $0.lowercased() } ?? ""
+            guard let first = MediaFormat.candidates(forExtension: ext).first, first.kind == kind else {
+                reader.error(
+                    "\(key).url: cannot tell the \(key) type of '\(value)'; the URL must end in \(extensions.map { "." + $0 }.joined(separator: ", "))",
+                    at: url)
+                return nil
+            }
+            source = .url(value)
+            format = first
+        case (_?, _?):
+            reader.error("\(key) has both 'file' and 'url'; give exactly one", at: node)
+            return nil
+        case (nil, nil):
+            reader.error("\(key) needs 'file: \(kind == .sound ? "sounds/…" : "images/…")' (under content/) or 'url: https://…'", at: node)
+            return nil
+        }
+        let credit = f["credit"].flatMap { reader.string($0.value, what: "\(key).credit") }
+        let license = f["license"].flatMap { reader.string($0.value, what: "\(key).license") }
+        var sourceURL: String?
+        if let n = f["source"]?.value, let value = reader.string(n, what: "\(key).source") {
+            if let problem = URLCheck.problem(absoluteHTTP: value) {
+                reader.error("\(key).source \(problem)", at: n)
+            } else {
+                sourceURL = value
+            }
+        }
+        var focus: String?
+        if let n = f["focus"]?.value, let value = reader.string(n, what: "image.focus") {
+            if CSSPosition.isValid(value) { focus = value } else {
+                reader.error("image.focus '\(value)' must be a CSS position like \"50% 20%\", \"center top\" or \"10px 40%\"", at: n)
+            }
+        }
+        var alt = LocalizedText([:])
+        if let n = f["alt"]?.value {
+            alt = reader.localized(n, what: "image.alt", defaultLanguage: config.defaultLanguage, languages: config.languages) ?? alt
+        }
+        guard let source, let format else { return nil }
+        return MediaReference(
+            kind: kind, source: source, format: format, credit: credit, license: license, sourceURL: sourceURL,
+            focus: focus, alt: alt, location: location)
+    }
+}
+
+/// CSS `object-position` values we accept: one or two of a keyword, a percentage or a length.
+enum CSSPosition {
+    static func isValid(_ value: String) -> Bool {
+        let parts = value.split(separator: " ", omittingEmptySubsequences: true)
+        guard (1...2).contains(parts.count) else { return false }
+        return parts.allSatisfy { part in
+            if ["left", "center", "right", "top", "bottom"].contains(part) { return true }
+            var number = Substring(part)
+            if number.hasSuffix("%") { number = number.dropLast() } else if number.hasSuffix("px") || number.hasSuffix("em") {
+                number = number.dropLast(2)
+            } else if number != "0" {
+                return false
+            }
+            return !number.isEmpty && Double(number) != nil
+        }
+    }
+}

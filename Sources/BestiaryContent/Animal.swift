@@ -1,0 +1,74 @@
+import BestiaryDiagnostics
+
+/// One animal record: `content/animals/ID.md` (DESIGN.md §2).
+public struct Animal: Hashable, Sendable, Identifiable {
+    /// Stable forever: the key clients sync by. `[a-z0-9_-]`, 1–64 characters.
+    public var id: String
+    public var name: LocalizedText
+    public var scientific: String?
+    /// Free text such as bird, mammal, amphibian: used for filters and distractors.
+    public var group: String?
+    /// 1 (easy) … 3 (hard); nil when not given.
+    public var difficulty: Int?
+    public var tags: [String]
+    /// Wikipedia article title per language.
+    public var wikipedia: [String: String]
+    /// The record's own short text, used where no summary exists.
+    public var description: LocalizedText
+    /// A clue that does not give the name away (quiz hints).
+    public var hint: LocalizedText
+    public var sound: MediaReference?
+    public var image: MediaReference?
+    /// Markdown bodies by language: the default language's from `ID.md`, others from `ID.LANG.md`.
+    public var bodies: [String: MarkdownBody]
+    /// The record's file, relative to the site root.
+    public var sourcePath: String
+    /// Where the fields were written, for later diagnostics (`wikipedia.de` → its line).
+    public var fieldLocations: [String: SourceLocation]
+
+    public init(
+        id: String, name: LocalizedText, scientific: String? = nil, group: String? = nil, difficulty: Int? = nil,
+        tags: [String] = [], wikipedia: [String: String] = [:], description: LocalizedText = LocalizedText([:]),
+        hint: LocalizedText = LocalizedText([:]), sound: MediaReference? = nil, image: MediaReference? = nil,
+        bodies: [String: MarkdownBody] = [:], sourcePath: String, fieldLocations: [String: SourceLocation] = [:]
+    ) {
+        self.id = id
+        self.name = name
+        self.scientific = scientific
+        self.group = group
+        self.difficulty = difficulty
+        self.tags = tags
+        self.wikipedia = wikipedia
+        self.description = description
+        self.hint = hint
+        self.sound = sound
+        self.image = image
+        self.bodies = bodies
+        self.sourcePath = sourcePath
+        self.fieldLocations = fieldLocations
+    }
+
+    /// The location of `field` (e.g. `wikipedia.de`), else of the record's first line.
+    public func location(of field: String) -> SourceLocation {
+        fieldLocations[field] ?? SourceLocation(path: sourcePath, line: 1, column: 1)
+    }
+
+    /// Valid ids: `[a-z0-9_-]{1,64}`.
+    public static func isValidID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 95 || $0 == 45 }
+    }
+}
+
+/// A Markdown body with where it starts, so cmark's positions can be mapped back if needed.
+public struct MarkdownBody: Hashable, Sendable {
+    public var markdown: String
+    public var location: SourceLocation
+
+    public init(markdown: String, location: SourceLocation) {
+        self.markdown = markdown
+        self.location = location
+    }
+
+    public var isBlank: Bool { markdown.allSatisfy(\.isWhitespace) }
+}

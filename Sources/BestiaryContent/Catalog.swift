@@ -1,0 +1,49 @@
+import BestiaryDiagnostics
+
+/// Everything `content/` says, loaded and validated: the input of every later stage.
+public struct Catalog: Sendable {
+    /// The site root (the folder holding `content/`), as given on the command line.
+    public var root: String
+    public var config: SiteConfig
+    /// Sorted by id.
+    public var animals: [Animal]
+    /// Sorted by weight, then slug.
+    public var pages: [ContentPage]
+    /// Every media file a record refers to, by its path relative to `content/`.
+    public var mediaFiles: [String: MediaFile]
+
+    public init(root: String, config: SiteConfig, animals: [Animal], pages: [ContentPage], mediaFiles: [String: MediaFile]) {
+        self.root = root
+        self.config = config
+        self.animals = animals
+        self.pages = pages
+        self.mediaFiles = mediaFiles
+    }
+
+    public var contentDirectory: String { Catalog.contentDirectory(root: root) }
+
+    public static func contentDirectory(root: String) -> String {
+        root == "." ? "content" : root + "/content"
+    }
+
+    public func animal(id: String) -> Animal? {
+        animals.first { $0.id == id }
+    }
+}
+
+/// A media file under `content/`, checked: it exists, stays inside, and its bytes are `format`.
+public struct MediaFile: Hashable, Sendable {
+    /// Relative to `content/`.
+    public var path: String
+    public var format: MediaFormat
+    public var size: Int
+    /// A change hint only (never in output).
+    public var modificationTime: Int64
+
+    public init(path: String, format: MediaFormat, size: Int, modificationTime: Int64) {
+        self.path = path
+        self.format = format
+        self.size = size
+        self.modificationTime = modificationTime
+    }
+}

@@ -1,0 +1,333 @@
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// Loads and validates a site root's `content/` completely, reporting every problem in one run
+/// (the `load` and `validate` stages; `bestiary check` is this and nothing else).
+public struct ContentLoader: Sendable {
+    public let root: String
+    public let fileSystem: any FileSystem
+
+    /// Files larger than this are refused before anything reads them whole.
+    public static let maxRecordBytes = 1 << 20
+    /// Media larger than this get a warning (they make pages and packs slow).
+    public static let largeMediaBytes = 25 << 20
+
+    public init(root: String, fileSystem: any FileSystem = LocalFileSystem()) {
+        self.root = root
+        self.fileSystem = fileSystem
+    }
+
+    public struct Result: Sendable {
+        /// nil when site.yml is missing or unusable.
+        public var catalog: Catalog?
+        public var diagnostics: DiagnosticBag
+    }
+
+    var contentDirectory: String { Catalog.contentDirectory(root: root) }
+
+    /// Loads site.yml alone (commands that only need the configuration).
+    public func loadConfig() -> (SiteConfig?, [Diagnostic]) {
+        let path = "content/site.yml"
+        let full = contentDirectory + "/site.yml"
+        guard fileSystem.info(full) != nil else {
+            let hint = fileSystem.isDirectory(contentDirectory)
+                ? "content/ has no site.yml; it needs at least title, base_url and languages"
+                : "'\(root)' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root"
+            return (nil, [.error(hint, at: SourceLocation(path: path), stage: "load")])
+        }
+        do {
+            let source = try SourceText.decode(try readText(full, relative: path), path: path)
+            return SiteConfig.parse(source)
+        } catch let error as DiagnosticError {
+            return (nil, error.diagnostics)
+        } catch {
+            return (nil, [.error("\(error)", at: SourceLocation(path: path), stage: "load")])
+        }
+    }
+
+    public func load() -> Result {
+        var bag = DiagnosticBag()
+        let (configOrNil, configDiagnostics) = loadConfig()
+        bag.append(contentsOf: configDiagnostics)
+        guard let config = configOrNil else { return Result(catalog: nil, diagnostics: bag) }
+        let contentReal = (try? fileSystem.realPath(contentDirectory)) ?? contentDirectory
+
+        // Records.
+        var (animalFiles, animalDiagnostics) = markdownFiles(in: "animals", contentReal: contentReal, config: config)
+        bag.append(contentsOf: animalDiagnostics)
+        let parsed = Parallel.map(animalFiles.mains) { file -> (Animal?, [Diagnostic]) in
+            do {
+                let source = try SourceText.decode(try readText(file.fullPath, relative: file.relativePath), path: file.relativePath)
+                return Animal.parse(source, fileID: file.stem, config: config)
+            } catch let error as DiagnosticError {
+                return (nil, error.diagnostics)
+            } catch {
+                return (nil, [.error("\(error)", at: SourceLocation(path: file.relativePath), stage: "load")])
+            }
+        }
+        var animals: [Animal] = []
+        var byID: [String: Animal] = [:]
+        for (file, (animal, diagnostics)) in zip(animalFiles.mains, parsed) {
+            bag.append(contentsOf: diagnostics)
+            guard var animal else { continue }
+            if let other = byID[animal.id] {
+                bag.error(
+                    "id '\(animal.id)' is already used by \(other.sourcePath); ids must be unique (they are the key apps sync by)",
+                    at: animal.location(of: "id"), stage: "validate")
+                continue
+            }
+            let translations = animalFiles.translations.removeValue(forKey: file.stemKey) ?? []
+            for translation in translations {
+                if let body = translationBody(translation, config: config, bag: &bag) {
+                    animal.bodies[translation.language!] = body
+                }
+            }
+            byID[animal.id] = animal
+            animals.append(animal)
+        }
+        for (_, orphans) in animalFiles.translations {
+            for t in orphans {
+                bag.error(
+                    "translation without its record: there is no \(t.directoryPrefix)\(t.stem).md", at: SourceLocation(path: t.relativePath),
+                    stage: "validate")
+            }
+        }
+        animals.sort { $0.id < $1.id }
+
+        // Media.
+        var media: [String: MediaFile] = [:]
+        var references: [(MediaReference, Animal)] = []
+        for animal in animals {
+            if let s = animal.sound { references.append((s, animal)) }
+            if let i = animal.image { references.append((i, animal)) }
+        }
+        let uniquePaths = Array(Set(references.compactMap { $0.0.filePath })).sorted()
+        let checked = Parallel.map(uniquePaths) { path in checkMedia(path, contentReal: contentReal) }
+        var mediaProblems: [String: String] = [:]
+        for (path, result) in zip(uniquePaths, checked) {
+            switch result {
+            case .success(let file): media[path] = file
+            case .failure(let problem): mediaProblems[path] = problem.message
+            }
+        }
+        for (reference, _) in references {
+            guard let path = reference.filePath else { continue }
+            if let problem = mediaProblems[path] {
+                bag.error("\(reference.kind.rawValue).file '\(path)': \(problem)", at: reference.location, stage: "validate")
+            } else if let file = media[path] {
+                if file.format.kind != reference.kind {
+                    bag.error(
+                        "\(reference.kind.rawValue).file '\(path)' is \(file.format.kind == .sound ? "a sound" : "a picture") (\(file.format.rawValue)), not \(reference.kind == .sound ? "a sound" : "a picture")",
+                        at: reference.location, stage: "validate")
+                } else if !MediaFormat.candidates(forExtension: extensionOf(path)).contains(file.format) {
+                    bag.error(
+                        "\(reference.kind.rawValue).file '\(path)' holds \(file.format.rawValue) data, not what '.\(extensionOf(path))' says; rename it to .\(file.format.fileExtension)",
+                        at: reference.location, stage: "validate")
+                } else if file.size > Self.largeMediaBytes {
+                    bag.warning(
+                        "\(reference.kind.rawValue).file '\(path)' is \(file.size >> 20) MiB; large files make pages and packs slow",
+                        at: reference.location, stage: "validate")
+                }
+            }
+        }
+        // Keep only media that validated, with the kind the record expects.
+        animals = animals.map { animal in
+            var a = animal
+            for kind in [MediaKind.sound, .image] {
+                let ref = kind == .sound ? a.sound : a.image
+                guard var ref, let path = ref.filePath else { continue }
+                if let file = media[path], file.format.kind == kind { ref.format = file.format }
+                if kind == .sound { a.sound = ref } else { a.image = ref }
+            }
+            return a
+        }
+
+        // Pages.
+        var pages: [ContentPage] = []
+        var (pageFiles, pageDiagnostics) = markdownFiles(in: "pages", contentReal: contentReal, config: config)
+        bag.append(contentsOf: pageDiagnostics)
+        var slugs: [String: String] = [:]
+        for file in pageFiles.mains {
+            do {
+                let source = try SourceText.decode(try readText(file.fullPath, relative: file.relativePath), path: file.relativePath)
+                let (page, diagnostics) = ContentPage.parse(source, slug: file.stem, config: config)
+                bag.append(contentsOf: diagnostics)
+                guard var page else { continue }
+                if let other = slugs[page.slug] {
+                    bag.error("page '\(page.slug)' is also defined by \(other)", at: SourceLocation(path: file.relativePath), stage: "validate")
+                    continue
+                }
+                slugs[page.slug] = file.relativePath
+                for translation in pageFiles.translations.removeValue(forKey: file.stemKey) ?? [] {
+                    if let body = translationBody(translation, config: config, bag: &bag) {
+                        page.bodies[translation.language!] = body
+                    }
+                }
+                pages.append(page)
+            } catch let error as DiagnosticError {
+                bag.append(contentsOf: error.diagnostics)
+            } catch {
+                bag.error("\(error)", at: SourceLocation(path: file.relativePath), stage: "load")
+            }
+        }
+        for (_, orphans) in pageFiles.translations {
+            for t in orphans {
+                bag.error("translation without its page: there is no \(t.directoryPrefix)\(t.stem).md", at: SourceLocation(path: t.relativePath), stage: "validate")
+            }
+        }
+        pages.sort { ($0.weight, $0.slug) < ($1.weight, $1.slug) }
+
+        if animals.isEmpty && !bag.hasErrors {
+            bag.warning("no animals yet: add one with `bestiary add ID --name en=Name`", at: SourceLocation(path: "content/animals"), stage: "validate")
+        }
+        let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
+        return Result(catalog: catalog, diagnostics: bag)
+    }
+
+    // MARK: Files
+
+    struct MarkdownFile {
+        var relativePath: String  // from the site root
+        var fullPath: String
+        var stem: String  // file name without .md and without .LANG
+        var language: String?  // for ID.LANG.md
+        var directoryPrefix: String  // "content/animals/" or "content/animals/birds/"
+        var stemKey: String { directoryPrefix + stem }
+    }
+
+    struct MarkdownFiles {
+        var mains: [MarkdownFile] = []
+        var translations: [String: [MarkdownFile]] = [:]
+    }
+
+    private func markdownFiles(in folder: String, contentReal: String, config: SiteConfig) -> (MarkdownFiles, [Diagnostic]) {
+        var result = MarkdownFiles()
+        var diagnostics: [Diagnostic] = []
+        let directory = contentDirectory + "/" + folder
+        guard fileSystem.isDirectory(directory) else { return (result, []) }
+        var symlinks: [String] = []
+        let files: [String]
+        do {
+            files = try fileSystem.walkFiles(in: directory) { symlinks.append($0) }
+        } catch {
+            return (result, [.error("\(error)", at: SourceLocation(path: "content/\(folder)"), stage: "load")])
+        }
+        var all = files
+        for link in symlinks {
+            let rel = "content/\(folder)/\(link)"
+            switch ContentPath.problem("\(folder)/\(link)", contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
+            case nil: all.append(link)
+            case .missing?: diagnostics.append(.error("symbolic link points nowhere", at: SourceLocation(path: rel), stage: "load"))
+            case .notAFile?: diagnostics.append(.warning("symbolic link to a folder is not followed", at: SourceLocation(path: rel), stage: "load"))
+            case let problem?: diagnostics.append(.error("\(problem)", at: SourceLocation(path: rel), stage: "load"))
+            }
+        }
+        all.sort()
+        for file in all {
+            let relative = "content/\(folder)/\(file)"
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            let dirPrefix = "content/\(folder)/" + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")
+            if name.hasPrefix(".") { continue }
+            guard name.hasSuffix(".md") else {
+                diagnostics.append(.warning("not a Markdown file (.md); ignored", at: SourceLocation(path: relative), stage: "load"))
+                continue
+            }
+            let parts = name.dropLast(3).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            var entry = MarkdownFile(
+                relativePath: relative, fullPath: directory + "/" + file, stem: parts[0], language: nil, directoryPrefix: dirPrefix)
+            switch parts.count {
+            case 1:
+                result.mains.append(entry)
+            case 2:
+                let lang = parts[1]
+                guard config.languages.contains(lang) else {
+                    diagnostics.append(.error(
+                        "'\(lang)' is not one of the site's languages (\(config.languages.joined(separator: ", "))); a translation is named ID.LANG.md",
+                        at: SourceLocation(path: relative), stage: "load"))
+                    continue
+                }
+                if lang == config.defaultLanguage {
+                    diagnostics.append(.error(
+                        "'\(lang)' is the default language: its text belongs in \(parts[0]).md itself",
+                        at: SourceLocation(path: relative), stage: "load"))
+                    continue
+                }
+                entry.language = lang
+                result.translations[entry.stemKey, default: []].append(entry)
+            default:
+                diagnostics.append(.error(
+                    "file name has too many dots: records are ID.md, translations ID.LANG.md", at: SourceLocation(path: relative), stage: "load"))
+            }
+        }
+        return (result, diagnostics)
+    }
+
+    private func readText(_ fullPath: String, relative: String) throws -> Data {
+        if let info = fileSystem.infoFollowingLinks(fullPath), info.size > Self.maxRecordBytes {
+            throw DiagnosticError(.error(
+                "file is \(info.size >> 10) KiB; records and pages are limited to \(Self.maxRecordBytes >> 10) KiB",
+                at: SourceLocation(path: relative), stage: "load"))
+        }
+        do {
+            return try fileSystem.read(fullPath)
+        } catch let error as FileSystemError {
+            throw DiagnosticError(.error("cannot read the file: \(error.reason)", at: SourceLocation(path: relative), stage: "load"))
+        }
+    }
+
+    private func translationBody(_ file: MarkdownFile, config: SiteConfig, bag: inout DiagnosticBag) -> MarkdownBody? {
+        do {
+            let source = try SourceText.decode(try readText(file.fullPath, relative: file.relativePath), path: file.relativePath)
+            if source.text.hasPrefix("---\n") {
+                bag.error(
+                    "a translation holds only Markdown text; put fields such as name and description in \(file.stem).md",
+                    at: SourceLocation(path: file.relativePath, line: 1, column: 1), stage: "load")
+                return nil
+            }
+            let body = MarkdownBody(markdown: source.text, location: SourceLocation(path: file.relativePath, line: 1, column: 1))
+            return body.isBlank ? nil : body
+        } catch let error as DiagnosticError {
+            bag.append(contentsOf: error.diagnostics)
+        } catch {
+            bag.error("\(error)", at: SourceLocation(path: file.relativePath), stage: "load")
+        }
+        return nil
+    }
+
+    // MARK: Media
+
+    struct MediaProblem: Error {
+        var message: String
+    }
+
+    private func extensionOf(_ path: String) -> String {
+        let name = path.split(separator: "/").last ?? Substring(path)
+        return name.contains(".") ? String(name.split(separator: ".").last!).lowercased() : ""
+    }
+
+    private func checkMedia(_ path: String, contentReal: String) -> Swift.Result<MediaFile, MediaProblem> {
+        if let problem = ContentPath.problem(path, contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
+            return .failure(MediaProblem(message: "\(problem)"))
+        }
+        let full = contentDirectory + "/" + path
+        guard let info = fileSystem.infoFollowingLinks(full) else { return .failure(MediaProblem(message: "no such file")) }
+        if info.size == 0 { return .failure(MediaProblem(message: "file is empty")) }
+        let header: Data
+        do {
+            header = try fileSystem.readPrefix(full, count: MediaSniffer.headerLength)
+        } catch {
+            return .failure(MediaProblem(message: "cannot read it: \(error)"))
+        }
+        guard let format = MediaSniffer.sniff(header) else {
+            return .failure(MediaProblem(message: "its bytes are not a supported sound or picture (mp3, ogg, opus, m4a, aac, wav, jpg, png, webp, gif, svg)"))
+        }
+        if format == .svg {
+            guard let data = try? fileSystem.read(full) else { return .failure(MediaProblem(message: "cannot read it")) }
+            if let problem = SVGInspector.problem(in: data) {
+                return .failure(MediaProblem(message: "\(problem); only plain drawings are accepted"))
+            }
+        }
+        return .success(MediaFile(path: path, format: format, size: info.size, modificationTime: info.modificationTime))
+    }
+}

@@ -1,0 +1,40 @@
+/// Text in one or more languages, resolved along the site's language list.
+public struct LocalizedText: Hashable, Sendable, Codable {
+    /// Language code → text.
+    public var values: [String: String]
+
+    public init(_ values: [String: String]) {
+        self.values = values
+    }
+
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// The text in `language`, else the first language of `fallback` that has one; with the
+    /// language it is actually in, so pages can mark a fallback (`lang="en"`).
+    public func resolve(_ language: String, fallback: [String]) -> (text: String, language: String)? {
+        if let text = values[language] { return (text, language) }
+        for lang in fallback where lang != language {
+            if let text = values[lang] { return (text, lang) }
+        }
+        if let first = values.keys.sorted().first, let text = values[first] { return (text, first) }
+        return nil
+    }
+
+    public subscript(language: String) -> String? { values[language] }
+
+    /// Languages present, sorted.
+    public var languages: [String] { values.keys.sorted() }
+}
+
+/// BCP 47-ish language codes as used in site.yml: `de`, `en`, `pt-BR`, `zh-Hant`.
+public enum LanguageCode {
+    public static func isValid(_ code: String) -> Bool {
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count),
+            first.allSatisfy({ $0.isASCII && $0.isLowercase && $0.isLetter })
+        else { return false }
+        return parts.dropFirst().allSatisfy { p in
+            (2...8).contains(p.count) && p.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+    }
+}

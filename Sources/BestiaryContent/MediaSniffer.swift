@@ -1,0 +1,78 @@
+import Foundation
+
+/// Recognises media formats by their first bytes (magic numbers), so a text file renamed to
+/// `.ogg` or a PNG saved as `.jpg` is caught at `check` time instead of failing in a browser.
+public enum MediaSniffer {
+    /// How many leading bytes `sniff` needs.
+    public static let headerLength = 64
+
+    /// The format the bytes are, or nil when they are none of the accepted ones.
+    public static func sniff(_ header: some Collection<UInt8>) -> MediaFormat? {
+        let b = Array(header.prefix(headerLength))
+        func at(_ offset: Int, _ bytes: [UInt8]) -> Bool {
+            b.count >= offset + bytes.count && Array(b[offset..<offset + bytes.count]) == bytes
+        }
+        func ascii(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+        if at(0, ascii("OggS")) {
+            // The first page's packet says which codec: "OpusHead" or "\u{1}vorbis" (or FLAC…).
+            if let r = b.firstRange(of: ascii("OpusHead")), r.lowerBound < 64 { return .opus }
+            return .ogg
+        }
+        if at(0, ascii("RIFF")) && at(8, ascii("WAVE")) { return .wav }
+        if at(0, ascii("RIFF")) && at(8, ascii("WEBP")) { return .webp }
+        if at(0, ascii("ID3")) { return .mp3 }
+        if at(4, ascii("ftyp")) { return .m4a }
+        if b.count >= 2 && b[0] == 0xFF {
+            // ADTS AAC: 0xFFF with layer bits 00; MPEG audio frame sync: 0xFFE with a valid layer.
+            if b[1] & 0xF6 == 0xF0 { return .aac }
+            if b[1] & 0xE0 == 0xE0 && b[1] & 0x06 != 0 && b.count >= 3 && b[2] & 0xF0 != 0xF0 { return .mp3 }
+        }
+        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if at(0, ascii("GIF87a")) || at(0, ascii("GIF89a")) { return .gif }
+        if looksLikeSVG(b) { return .svg }
+        return nil
+    }
+
+    /// An XML or SVG start (`<?xml`, `<svg`, `<!--`, `<!DOCTYPE svg`), after an optional BOM and space.
+    private static func looksLikeSVG(_ b: [UInt8]) -> Bool {
+        var i = 0
+        if b.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while i < b.count, [0x20, 0x09, 0x0A, 0x0D].contains(b[i]) { i += 1 }
+        let rest = String(decoding: b[i...], as: UTF8.self).lowercased()
+        return rest.hasPrefix("<?xml") || rest.hasPrefix("<svg") || rest.hasPrefix("<!--") || rest.hasPrefix("<!doctype svg")
+    }
+}
+
+/// Refuses SVG that could run script if someone opened it directly from the site's origin.
+/// Pictures are only ever shown through `<img>`, where scripts never run; this closes the other door.
+public enum SVGInspector: Sendable {
+    /// A reason the SVG is refused, or nil when it is harmless.
+    public static func problem(in data: Data) -> String? {
+        guard let text = String(data: data, encoding: .utf8) else { return "SVG is not valid UTF-8" }
+        let lower = text.lowercased()
+        if !lower.contains("<svg") { return "file does not contain an <svg> element" }
+        if lower.contains("<script") { return "SVG contains a <script> element" }
+        if lower.contains("<foreignobject") { return "SVG contains a <foreignObject> element (embedded HTML)" }
+        if lower.contains("javascript:") { return "SVG contains a javascript: link" }
+        if lower.contains("<!entity") { return "SVG declares XML entities" }
+        // Event-handler attributes: whitespace, then on…= (onload, onclick, …).
+        let scalars = Array(lower.unicodeScalars)
+        var i = 0
+        while i + 3 < scalars.count {
+            if (scalars[i] == " " || scalars[i] == "\n" || scalars[i] == "\t" || scalars[i] == "\r"),
+                scalars[i + 1] == "o", scalars[i + 2] == "n"
+            {
+                var j = i + 3
+                while j < scalars.count, ("a"..."z").contains(scalars[j]) { j += 1 }
+                while j < scalars.count, scalars[j] == " " { j += 1 }
+                if j > i + 3, j < scalars.count, scalars[j] == "=" {
+                    return "SVG contains an event-handler attribute (\(String(String.UnicodeScalarView(scalars[(i + 1)..<j])).trimmingCharacters(in: .whitespaces)))"
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+}

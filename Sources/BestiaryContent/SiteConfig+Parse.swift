@@ -1,0 +1,132 @@
+import BestiaryDiagnostics
+import Foundation
+import Yams
+
+extension SiteConfig {
+    static let keys = ["title", "base_url", "languages", "wikipedia", "quiz", "packs"]
+    static let wikipediaKeys = ["url", "contact", "commons_url"]
+    static let quizKeys = ["questions", "choices"]
+    static let packKeys = ["id", "keep_deltas", "public_keys", "expires_days"]
+
+    /// Parses site.yml; returns nil (with diagnostics) when the site cannot be built from it.
+    public static func parse(_ source: SourceText) -> (SiteConfig?, [Diagnostic]) {
+        let reader = YAMLReader(path: source.path, firstLine: 1)
+        guard let root = reader.parse(source.text) else {
+            if reader.diagnostics.isEmpty {
+                reader.report("site.yml is empty; it needs at least title, base_url and languages", line: 1, column: 1)
+            }
+            return (nil, reader.diagnostics)
+        }
+        guard let f = reader.fields(root, allowed: keys, what: "site.yml") else { return (nil, reader.diagnostics) }
+
+        // Languages first: every localized value is checked against them.
+        var languages: [String] = []
+        if let node = f["languages"]?.value, let list = reader.stringList(node, what: "languages") {
+            var seen = Set<String>()
+            for lang in list {
+                if !LanguageCode.isValid(lang) {
+                    reader.error("'\(lang)' is not a language code like en, de or pt-BR", at: node)
+                } else if !seen.insert(lang).inserted {
+                    reader.error("language '\(lang)' is listed twice", at: node)
+                } else {
+                    languages.append(lang)
+                }
+            }
+            if list.isEmpty { reader.error("languages must list at least one language, like [en]", at: node) }
+        } else if f["languages"] == nil {
+            reader.error("site.yml needs 'languages', e.g. languages: [de, en] (the first is the default)", at: root)
+        }
+        let defaultLanguage = languages.first ?? "en"
+
+        var title = LocalizedText([:])
+        if let node = f["title"]?.value {
+            title = reader.localized(node, what: "title", defaultLanguage: defaultLanguage, languages: languages.isEmpty ? nil : languages) ?? title
+            if !languages.isEmpty, title.values[defaultLanguage] == nil, !title.isEmpty {
+                reader.error("title needs a text in the default language '\(defaultLanguage)'", at: node)
+            }
+        } else {
+            reader.error("site.yml needs a 'title'", at: root)
+        }
+
+        var baseURL = ""
+        if let node = f["base_url"]?.value, let url = reader.string(node, what: "base_url") {
+            if let problem = URLCheck.problem(absoluteHTTP: url) {
+                reader.error("base_url \(problem)", at: node)
+            } else {
+                baseURL = url.hasSuffix("/") ? url : url + "/"
+            }
+        } else if f["base_url"] == nil {
+            reader.error("site.yml needs 'base_url', the absolute URL the site is deployed under", at: root)
+        }
+
+        var wikipedia = WikipediaSettings()
+        if let node = f["wikipedia"]?.value, !YAMLReader.isNull(node),
+            let w = reader.fields(node, allowed: wikipediaKeys, what: "wikipedia")
+        {
+            if let n = w["url"]?.value, let url = reader.string(n, what: "wikipedia.url") {
+                if let problem = URLCheck.problem(absoluteHTTP: url.replacingOccurrences(of: "{lang}", with: "en")) {
+                    reader.error("wikipedia.url \(problem)", at: n)
+                } else {
+                    wikipedia.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+                }
+            }
+            if let n = w["contact"]?.value { wikipedia.contact = reader.string(n, what: "wikipedia.contact") }
+            if let n = w["commons_url"]?.value, let url = reader.string(n, what: "wikipedia.commons_url") {
+                if let problem = URLCheck.problem(absoluteHTTP: url) {
+                    reader.error("wikipedia.commons_url \(problem)", at: n)
+                } else {
+                    wikipedia.commonsURL = url
+                }
+            }
+        }
+
+        var quiz = QuizSettings()
+        if let node = f["quiz"]?.value, !YAMLReader.isNull(node), let q = reader.fields(node, allowed: quizKeys, what: "quiz") {
+            if let n = q["questions"]?.value, let v = reader.int(n, what: "quiz.questions", range: 1...200) { quiz.questions = v }
+            if let n = q["choices"]?.value, let v = reader.int(n, what: "quiz.choices", range: 2...10) { quiz.choices = v }
+        }
+
+        var packs: PackSettings? = nil
+        if let node = f["packs"]?.value, !YAMLReader.isNull(node), let p = reader.fields(node, allowed: packKeys, what: "packs") {
+            var settings = PackSettings(id: "")
+            if let n = p["id"]?.value, let id = reader.string(n, what: "packs.id") {
+                if Animal.isValidID(id) { settings.id = id } else {
+                    reader.error("packs.id must be 1–64 characters of a-z, 0-9, '_' and '-'", at: n)
+                }
+            } else if p["id"] == nil {
+                reader.error("packs needs an 'id', e.g. packs: {id: my-quiz}", at: node)
+            }
+            if let n = p["keep_deltas"]?.value, let v = reader.int(n, what: "packs.keep_deltas", range: 0...1000) { settings.keepDeltas = v }
+            if let n = p["expires_days"]?.value, let v = reader.int(n, what: "packs.expires_days", range: 1...3650) { settings.expiresDays = v }
+            if let n = p["public_keys"]?.value, let keys = reader.stringList(n, what: "packs.public_keys") {
+                for key in keys where Data(base64Encoded: key)?.count != 32 {
+                    reader.error("packs.public_keys: '\(key)' is not a base64 Ed25519 public key (32 bytes); `bestiary keys generate` prints one", at: n)
+                }
+                settings.publicKeys = keys
+            }
+            packs = settings
+        }
+
+        if reader.hasErrors { return (nil, reader.diagnostics) }
+        let config = SiteConfig(
+            title: title, baseURL: baseURL, languages: languages, wikipedia: wikipedia, quiz: quiz, packs: packs,
+            location: SourceLocation(path: source.path, line: 1, column: 1))
+        return (config, reader.diagnostics)
+    }
+}
+
+/// Small URL checks shared by the loaders.
+public enum URLCheck {
+    /// nil when `string` is an absolute http(s) URL with a host; else what is wrong with it.
+    public static func problem(absoluteHTTP string: String) -> String? {
+        guard let url = URL(string: string), let scheme = url.scheme?.lowercased() else {
+            return "'\(string)' is not a URL"
+        }
+        guard scheme == "https" || scheme == "http" else {
+            return "'\(string)' must start with https:// (or http://)"
+        }
+        guard let host = url.host, !host.isEmpty else { return "'\(string)' has no host name" }
+        if string.contains(" ") { return "'\(string)' contains a space; encode it as %20" }
+        return nil
+    }
+}

@@ -1,0 +1,85 @@
+import BestiaryDiagnostics
+
+/// `content/site.yml` (DESIGN.md §2).
+public struct SiteConfig: Hashable, Sendable {
+    public var title: LocalizedText
+    /// Absolute URL the site is deployed under, always ending in `/`.
+    public var baseURL: String
+    /// The site's languages; the first is the default, and content falls back along this list.
+    public var languages: [String]
+    public var wikipedia: WikipediaSettings
+    public var quiz: QuizSettings
+    public var packs: PackSettings?
+    /// Where each key was written, for diagnostics raised after loading (e.g. by `build`).
+    public var location: SourceLocation
+
+    public var defaultLanguage: String { languages[0] }
+
+    public init(
+        title: LocalizedText, baseURL: String, languages: [String], wikipedia: WikipediaSettings = .init(),
+        quiz: QuizSettings = .init(), packs: PackSettings? = nil,
+        location: SourceLocation = SourceLocation(path: "content/site.yml", line: 1, column: 1)
+    ) {
+        self.title = title
+        self.baseURL = baseURL
+        self.languages = languages
+        self.wikipedia = wikipedia
+        self.quiz = quiz
+        self.packs = packs
+        self.location = location
+    }
+
+    /// The languages in the order to try for `language`: itself, then the site's list.
+    public func fallback(for language: String) -> [String] {
+        [language] + languages.filter { $0 != language }
+    }
+}
+
+/// `wikipedia:` in site.yml.
+public struct WikipediaSettings: Hashable, Sendable {
+    public static let defaultURL = "https://{lang}.wikipedia.org/api/rest_v1"
+    public static let defaultCommonsURL = "https://commons.wikimedia.org/w/api.php"
+
+    /// REST base URL template; `{lang}` is replaced by the language code.
+    public var url: String
+    /// Contact put into the User-Agent (Wikimedia's policy requires one for real use).
+    public var contact: String?
+    /// Action API used for image licences and authors (`imageinfo`/`extmetadata`).
+    public var commonsURL: String
+
+    public init(url: String = WikipediaSettings.defaultURL, contact: String? = nil, commonsURL: String = WikipediaSettings.defaultCommonsURL) {
+        self.url = url
+        self.contact = contact
+        self.commonsURL = commonsURL
+    }
+}
+
+/// `quiz:` in site.yml.
+public struct QuizSettings: Hashable, Sendable {
+    public var questions: Int
+    public var choices: Int
+
+    public init(questions: Int = 10, choices: Int = 4) {
+        self.questions = questions
+        self.choices = choices
+    }
+}
+
+/// `packs:` in site.yml.
+public struct PackSettings: Hashable, Sendable {
+    /// The pack's stable id, `[a-z0-9_-]`.
+    public var id: String
+    /// How many earlier versions get a delta to the newest.
+    public var keepDeltas: Int
+    /// Base64 Ed25519 public keys clients should trust (for `pack verify` and docs).
+    public var publicKeys: [String]
+    /// Days until `latest.json` expires (clients refuse an expired pointer).
+    public var expiresDays: Int
+
+    public init(id: String, keepDeltas: Int = 10, publicKeys: [String] = [], expiresDays: Int = 30) {
+        self.id = id
+        self.keepDeltas = keepDeltas
+        self.publicKeys = publicKeys
+        self.expiresDays = expiresDays
+    }
+}

@@ -1,0 +1,88 @@
+import BestiaryDiagnostics
+import Foundation
+
+/// A text file of the site decoded the one way the pipeline accepts: UTF-8, with an optional
+/// byte-order mark dropped and CRLF (or lone CR) line ends turned into LF. Line numbers stay those
+/// an editor shows.
+public struct SourceText: Sendable {
+    /// Path relative to the site root.
+    public let path: String
+    /// The decoded text with `\n` line ends only.
+    public let text: String
+
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+    }
+
+    /// Decodes `data`, or reports where the first byte that is not UTF-8 sits.
+    public static func decode(_ data: Data, path: String) throws(DiagnosticError) -> SourceText {
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            throw DiagnosticError(.error(
+                "file is UTF-16; save it as UTF-8", at: SourceLocation(path: path, line: 1, column: 1), stage: "load"))
+        }
+        if let bad = firstInvalidUTF8(bytes) {
+            let (line, column) = position(of: bad, in: bytes)
+            throw DiagnosticError(.error(
+                "file is not valid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) at offset \(bad)); save it as UTF-8",
+                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
+        }
+        if let nul = bytes.firstIndex(of: 0) {
+            let (line, column) = position(of: nul, in: bytes)
+            throw DiagnosticError(.error(
+                "file contains a NUL byte; is it a text file?", at: SourceLocation(path: path, line: line, column: column),
+                stage: "load"))
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.utf8.contains(13) {
+            text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        }
+        return SourceText(path: path, text: text)
+    }
+
+    /// Index of the first byte that does not belong to a well-formed UTF-8 sequence.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 { i += 1; continue }
+            var need = 0
+            var minScalar: UInt32 = 0
+            var scalar: UInt32 = 0
+            switch b {
+            case 0xC2...0xDF: need = 1; minScalar = 0x80; scalar = UInt32(b & 0x1F)
+            case 0xE0...0xEF: need = 2; minScalar = 0x800; scalar = UInt32(b & 0x0F)
+            case 0xF0...0xF4: need = 3; minScalar = 0x10000; scalar = UInt32(b & 0x07)
+            default: return i
+            }
+            for k in 1...need {
+                guard i + k < n, bytes[i + k] & 0xC0 == 0x80 else { return i }
+                scalar = (scalar << 6) | UInt32(bytes[i + k] & 0x3F)
+            }
+            if scalar < minScalar || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return i }
+            i += need + 1
+        }
+        return nil
+    }
+
+    /// 1-based line and column (in Unicode scalars) of byte `offset`.
+    static func position(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
+        var line = 1
+        var column = 1
+        var i = 0
+        while i < offset && i < bytes.count {
+            let b = bytes[i]
+            if b == 10 {
+                line += 1
+                column = 1
+            } else if b & 0xC0 != 0x80 {
+                column += 1
+            }
+            i += 1
+        }
+        return (line, column)
+    }
+}

@@ -1,0 +1,127 @@
+import BestiaryDiagnostics
+
+/// Refuses YAML that would make the parser or the loader misbehave, before it reaches the parser.
+///
+/// Front matter is small and flat, so the limits are far above anything a real record needs:
+/// - size: a parser's work should be bounded by what a person could type;
+/// - nesting: Yams builds its tree recursively, so very deep nesting would overflow the stack
+///   (a crash, not an error message);
+/// - aliases in key position and explicit (`?`) complex keys: Yams hashes keys to find
+///   duplicates, and an aliased key can make that hash exponential (an "alias bomb" in a key).
+///   Aliases in value position are caught after parsing, before anything walks the tree.
+enum YAMLGuard {
+    static let maxBytes = 256 * 1024
+    static let maxFlowDepth = 32
+    static let maxIndent = 128
+    static let maxDashesPerLine = 16
+
+    /// The first problem found, with its 1-based line and column in `yaml`.
+    static func check(_ yaml: String) -> (message: String, line: Int, column: Int)? {
+        if yaml.utf8.count > maxBytes {
+            return ("front matter is larger than \(maxBytes / 1024) KiB; keep long text in the Markdown body", 1, 1)
+        }
+        var flowDepth = 0
+        var lineNumber = 0
+        var blockScalarIndent: Int? = nil  // inside a `|` or `>` block scalar deeper than this
+        for rawLine in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = Array(rawLine.unicodeScalars)
+            var col = 0
+            while col < line.count, line[col] == " " { col += 1 }
+            let indent = col
+            if let scalarIndent = blockScalarIndent {
+                if col >= line.count || indent > scalarIndent { continue }
+                blockScalarIndent = nil
+            }
+            if col >= line.count || line[col] == "#" { continue }
+            if flowDepth == 0 && indent > maxIndent {
+                return ("front matter is indented more than \(maxIndent) columns (nested too deeply)", lineNumber, col + 1)
+            }
+            // Leading sequence dashes: `- - - x` nests one level per dash.
+            var dashes = 0
+            while col + 1 < line.count, line[col] == "-", line[col + 1] == " " {
+                dashes += 1
+                col += 2
+                while col < line.count, line[col] == " " { col += 1 }
+            }
+            if dashes > maxDashesPerLine {
+                return ("front matter is nested too deeply (more than \(maxDashesPerLine) list levels on one line)", lineNumber, 1)
+            }
+            if flowDepth == 0, col < line.count {
+                if line[col] == "?" && (col + 1 == line.count || line[col + 1] == " ") {
+                    return ("complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
+                }
+                if line[col] == "*" && isKeyPosition(line, from: col) {
+                    return ("aliases ('*name') are not supported in front matter; write the value out or quote it", lineNumber, col + 1)
+                }
+            }
+            // Scan the rest of the line for flow brackets, outside quotes and comments.
+            var quote: Unicode.Scalar? = nil
+            var previous: Unicode.Scalar = " "
+            var expectKey = false
+            while col < line.count {
+                let c = line[col]
+                if let q = quote {
+                    if c == q {
+                        if q == "'" && col + 1 < line.count && line[col + 1] == "'" { col += 2; continue }
+                        quote = nil
+                    } else if c == "\\" && q == "\"" {
+                        col += 1
+                    }
+                    previous = c
+                    col += 1
+                    continue
+                }
+                switch c {
+                case "#" where previous == " " || previous == "\t":
+                    col = line.count
+                    continue
+                case "\"", "'" where previous == " " || previous == "[" || previous == "{" || previous == "," || previous == ":":
+                    quote = c
+                case "[", "{":
+                    flowDepth += 1
+                    if flowDepth > maxFlowDepth {
+                        return ("front matter is nested too deeply (more than \(maxFlowDepth) brackets)", lineNumber, col + 1)
+                    }
+                    expectKey = c == "{"
+                    previous = c
+                    col += 1
+                    continue
+                case "]", "}":
+                    flowDepth = max(0, flowDepth - 1)
+                case ",":
+                    expectKey = flowDepth > 0
+                    previous = c
+                    col += 1
+                    continue
+                case "*", "?" where expectKey:
+                    return (c == "*"
+                        ? "aliases ('*name') are not supported in front matter; write the value out or quote it"
+                        : "complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
+                case "|", ">" where flowDepth == 0 && (previous == " " || previous == ":"):
+                    // A block scalar header ends the line (possibly with a comment).
+                    let rest = line[(col + 1)...].filter { $0 != " " }
+                    if rest.isEmpty || rest.allSatisfy({ "+-0123456789".unicodeScalars.contains($0) }) || rest.first == "#" {
+                        blockScalarIndent = indent
+                        col = line.count
+                        continue
+                    }
+                default:
+                    break
+                }
+                if c != " " { expectKey = false }
+                previous = c
+                col += 1
+            }
+        }
+        return nil
+    }
+
+    /// `*x` at the start of a block line is an alias used as a key when `:` follows on the line.
+    private static func isKeyPosition(_ line: [Unicode.Scalar], from col: Int) -> Bool {
+        var i = col + 1
+        while i < line.count, line[i] != " ", line[i] != ":" { i += 1 }
+        while i < line.count, line[i] == " " { i += 1 }
+        return i < line.count && line[i] == ":"
+    }
+}

@@ -1,0 +1,268 @@
+import BestiaryDiagnostics
+import Yams
+
+/// Parses one YAML document safely and reads typed values out of it, collecting every problem
+/// with the file's own `line:col` instead of stopping at the first.
+///
+/// Scalars are read as the text the author wrote, never through YAML 1.1's implicit typing, so
+/// `name: {en: No}` is the word "No" and `id: 0123` keeps its leading zero.
+final class YAMLReader {
+    let path: String
+    /// File line of the YAML's first line.
+    let firstLine: Int
+    private(set) var diagnostics: [Diagnostic] = []
+    let stage: String
+
+    init(path: String, firstLine: Int, stage: String = "load") {
+        self.path = path
+        self.firstLine = firstLine
+        self.stage = stage
+    }
+
+    // MARK: Parsing
+
+    static let maxNodes = 10_000
+
+    /// The document's root node, or nil after reporting why there is none.
+    func parse(_ yaml: String) -> Node? {
+        if let problem = YAMLGuard.check(yaml) {
+            report(problem.message, line: problem.line, column: problem.column)
+            return nil
+        }
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch let error as YamlError {
+            reportYams(error)
+            return nil
+        } catch {
+            report("cannot parse YAML: \(error)", line: 1, column: 1)
+            return nil
+        }
+        guard let root else { return nil }
+        // Bounded walk: refuse anchors (aliases share them) before anything else walks the tree.
+        var budget = Self.maxNodes
+        var stack: [Node] = [root]
+        while let node = stack.popLast() {
+            budget -= 1
+            if budget < 0 {
+                error("front matter has more than \(Self.maxNodes) values", at: root)
+                return nil
+            }
+            if node.anchor != nil {
+                error("anchors and aliases ('&name', '*name') are not supported in front matter", at: node)
+                return nil
+            }
+            switch node {
+            case .mapping(let m):
+                for (k, v) in m { stack.append(k); stack.append(v) }
+            case .sequence(let s):
+                stack.append(contentsOf: s)
+            case .alias:
+                error("aliases ('*name') are not supported in front matter", at: node)
+                return nil
+            case .scalar:
+                break
+            }
+        }
+        return root
+    }
+
+    private func reportYams(_ error: YamlError) {
+        switch error {
+        case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
+            let .composer(context, problem, mark, _):
+            let extra = context.map { " \($0.text)" } ?? ""
+            report("invalid YAML: \(problem)\(extra)", line: mark.line, column: mark.column)
+        case let .duplicatedKeysInMapping(duplicates, context):
+            report("duplicate key '\(duplicates.joined(separator: "', '"))'", line: context.mark.line, column: context.mark.column)
+        case let .reader(problem, offset, _, yaml):
+            var line = 1, column = 1
+            if let offset {
+                let prefix = yaml.utf8.prefix(offset)
+                line = prefix.count { $0 == 10 } + 1
+                column = (String(decoding: prefix, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).last?
+                    .unicodeScalars.count ?? 0) + 1
+            }
+            report("invalid YAML: \(problem)", line: line, column: column)
+        default:
+            report("invalid YAML: \(error)", line: 1, column: 1)
+        }
+    }
+
+    // MARK: Locations and reporting
+
+    func location(_ node: Node?) -> SourceLocation {
+        guard let mark = node?.mark else { return SourceLocation(path: path, line: firstLine, column: 1) }
+        return SourceLocation(path: path, line: mark.line + firstLine - 1, column: mark.column)
+    }
+
+    func report(_ message: String, line: Int, column: Int, severity: Severity = .error) {
+        diagnostics.append(Diagnostic(
+            severity, message, at: SourceLocation(path: path, line: line + firstLine - 1, column: column), stage: stage))
+    }
+
+    func error(_ message: String, at node: Node?) {
+        diagnostics.append(.error(message, at: location(node), stage: stage))
+    }
+
+    func warning(_ message: String, at node: Node?) {
+        diagnostics.append(.warning(message, at: location(node), stage: stage))
+    }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    // MARK: Typed readers
+
+    /// The keys of a mapping with their values; unknown keys are errors (with a suggestion).
+    /// Returns nil, after reporting, when `node` is not a mapping.
+    func fields(_ node: Node, allowed: [String], what: String) -> [String: (key: Node, value: Node)]? {
+        guard case .mapping(let mapping) = node else {
+            error("\(what) must be a mapping of keys to values", at: node)
+            return nil
+        }
+        var result: [String: (key: Node, value: Node)] = [:]
+        for (key, value) in mapping {
+            guard case .scalar(let k) = key else {
+                error("keys must be plain words", at: key)
+                continue
+            }
+            if !allowed.contains(k.string) {
+                let hint = Suggestion.closest(to: k.string, among: allowed).map { " (did you mean '\($0)'?)" } ?? ""
+                error("unknown key '\(k.string)' in \(what)\(hint); allowed: \(allowed.joined(separator: ", "))", at: key)
+                continue
+            }
+            result[k.string] = (key, value)
+        }
+        return result
+    }
+
+    static func isNull(_ node: Node) -> Bool {
+        guard case .scalar(let s) = node, s.style == .plain else { return false }
+        return s.string.isEmpty || s.string == "~" || s.string == "null" || s.string == "Null" || s.string == "NULL"
+    }
+
+    /// A non-empty single-line or multi-line text; nil (after reporting) otherwise.
+    func string(_ node: Node, what: String, allowEmpty: Bool = false) -> String? {
+        guard case .scalar(let s) = node else {
+            error("\(what) must be text, not a \(Self.kind(node))", at: node)
+            return nil
+        }
+        let value = s.string.trimmingCharacters(in: .whitespacesAndNewlines)
+        if value.isEmpty && !allowEmpty {
+            error("\(what) must not be empty", at: node)
+            return nil
+        }
+        return value
+    }
+
+    func int(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
+        guard case .scalar(let s) = node, s.style == .plain, let value = Int(s.string) else {
+            error("\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound)", at: node)
+            return nil
+        }
+        guard range.contains(value) else {
+            error("\(what) must be from \(range.lowerBound) to \(range.upperBound), not \(value)", at: node)
+            return nil
+        }
+        return value
+    }
+
+    func bool(_ node: Node, what: String) -> Bool? {
+        if case .scalar(let s) = node, s.style == .plain {
+            switch s.string {
+            case "true", "True", "TRUE": return true
+            case "false", "False", "FALSE": return false
+            default: break
+            }
+        }
+        error("\(what) must be true or false", at: node)
+        return nil
+    }
+
+    /// A list of texts; a single text is accepted as a list of one.
+    func stringList(_ node: Node, what: String) -> [String]? {
+        switch node {
+        case .scalar:
+            return string(node, what: what).map { [$0] }
+        case .sequence(let seq):
+            var result: [String] = []
+            for item in seq {
+                guard let s = string(item, what: "each entry of \(what)") else { return nil }
+                result.append(s)
+            }
+            return result
+        default:
+            error("\(what) must be a list like [a, b]", at: node)
+            return nil
+        }
+    }
+
+    /// `Text` or `{de: Text, en: Text}`; a plain text belongs to `defaultLanguage`.
+    /// Languages must be among `languages` (when given).
+    func localized(_ node: Node, what: String, defaultLanguage: String, languages: [String]?) -> LocalizedText? {
+        switch node {
+        case .scalar:
+            return string(node, what: what).map { LocalizedText([defaultLanguage: $0]) }
+        case .mapping(let mapping):
+            var values: [String: String] = [:]
+            var ok = true
+            for (key, value) in mapping {
+                guard case .scalar(let k) = key, LanguageCode.isValid(k.string) else {
+                    error("\(what): '\(key.string ?? "?")' is not a language code like en or de", at: key)
+                    ok = false
+                    continue
+                }
+                if let languages, !languages.contains(k.string) {
+                    error("\(what): language '\(k.string)' is not in site.yml's languages (\(languages.joined(separator: ", ")))", at: key)
+                    ok = false
+                    continue
+                }
+                guard let text = string(value, what: "\(what).\(k.string)") else { ok = false; continue }
+                values[k.string] = text
+            }
+            return ok ? LocalizedText(values) : nil
+        default:
+            error("\(what) must be text or a mapping of language to text, like {en: …, de: …}", at: node)
+            return nil
+        }
+    }
+
+    static func kind(_ node: Node) -> String {
+        switch node {
+        case .scalar: "text"
+        case .mapping: "mapping"
+        case .sequence: "list"
+        case .alias: "alias"
+        }
+    }
+}
+
+/// "Did you mean" for misspelt keys.
+enum Suggestion {
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        var best: (String, Int)? = nil
+        for c in candidates {
+            let d = distance(word.lowercased(), c)
+            if d <= max(1, c.count / 3), best == nil || d < best!.1 { best = (c, d) }
+        }
+        return best?.0
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
+
+import Foundation

@@ -1,0 +1,1 @@
+// BestiaryFetch: see docs/ARCHITECTURE.md

@@ -1,0 +1,1 @@
+// BestiaryImport: see docs/ARCHITECTURE.md

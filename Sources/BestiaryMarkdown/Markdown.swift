@@ -1,0 +1,63 @@
+import CCmark
+
+/// Markdown to HTML through cmark (libcmark), always in its safe mode.
+///
+/// Safe mode is what makes user text harmless: raw HTML blocks and inline HTML are replaced by
+/// `<!-- raw HTML omitted -->`, and links or images whose URL uses `javascript:`, `vbscript:`,
+/// `file:` or a non-image `data:` scheme lose their URL. cmark 0.29 and later are safe unless
+/// `CMARK_OPT_UNSAFE` is passed, which this type never does.
+public enum Markdown {
+    /// CommonMark to an HTML fragment. Invalid UTF-8 is replaced, never passed through.
+    public static func html(_ markdown: String, smartPunctuation: Bool = true) -> String {
+        var options = CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_SAFE
+        if smartPunctuation { options |= CMARK_OPT_SMART }
+        let utf8 = Array(markdown.utf8)
+        let rendered: String = utf8.withUnsafeBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { chars in
+                guard let out = cmark_markdown_to_html(chars.baseAddress, chars.count, options) else {
+                    return ""
+                }
+                defer { free(out) }
+                return String(cString: out)
+            }
+        }
+        return rendered
+    }
+
+    /// Escapes `text` so that CommonMark shows it literally, character for character, when it is
+    /// substituted into a Markdown template: every ASCII punctuation character gets a backslash
+    /// (CommonMark §2.4 allows that for all of them), and line breaks become spaces so a value can
+    /// never start a new block (a heading, a list, a fenced code block).
+    ///
+    /// `*Bob* <script>` becomes `\*Bob\* \<script\>`, which cmark renders as the text
+    /// `*Bob* &lt;script&gt;`.
+    public static func escape(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n", "\r", "\u{2028}", "\u{2029}":
+                out.append(" ")
+            case "!", "\"", "#", "$", "%", "&", "'", "(", ")", "*", "+", ",", "-", ".", "/", ":", ";",
+                "<", "=", ">", "?", "@", "[", "\\", "]", "^", "_", "`", "{", "|", "}", "~":
+                out.append("\\")
+                out.append(scalar)
+            case "\u{0}":
+                out.append("\u{FFFD}")
+            default:
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// The cmark library version this binary runs with, e.g. `0.30.2`.
+    public static var libraryVersion: String {
+        String(cString: cmark_version_string())
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,1 @@
+// BestiaryPackFormat: see docs/ARCHITECTURE.md

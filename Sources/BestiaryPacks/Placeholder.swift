@@ -1,0 +1,1 @@
+// BestiaryPacks: see docs/ARCHITECTURE.md

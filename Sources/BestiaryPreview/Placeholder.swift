@@ -1,0 +1,1 @@
+// BestiaryPreview: see docs/ARCHITECTURE.md

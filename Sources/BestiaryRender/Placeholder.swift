@@ -1,0 +1,1 @@
+// BestiaryRender: see docs/ARCHITECTURE.md

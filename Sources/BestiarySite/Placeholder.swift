@@ -1,0 +1,1 @@
+// BestiarySite: see docs/ARCHITECTURE.md

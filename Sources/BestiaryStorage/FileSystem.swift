@@ -1,0 +1,133 @@
+import Foundation
+
+/// What kind of thing a path names, as `lstat` sees it (symbolic links are not followed).
+public enum FileKind: Sendable, Hashable {
+    case file
+    case directory
+    case symlink
+    case other
+}
+
+/// What the pipeline needs to know about a file without reading it.
+public struct FileInfo: Sendable, Hashable {
+    public var kind: FileKind
+    public var size: Int
+    /// Modification time in nanoseconds since 1970; used only as a change hint, never in output.
+    public var modificationTime: Int64
+    public var inode: UInt64
+    public var device: UInt64
+
+    public init(kind: FileKind, size: Int, modificationTime: Int64, inode: UInt64 = 0, device: UInt64 = 0) {
+        self.kind = kind
+        self.size = size
+        self.modificationTime = modificationTime
+        self.inode = inode
+        self.device = device
+    }
+}
+
+/// One entry of a directory listing.
+public struct DirectoryEntry: Sendable, Hashable {
+    public var name: String
+    public var kind: FileKind
+
+    public init(name: String, kind: FileKind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// A failed file operation: which operation, which path, and the system's reason.
+public struct FileSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var path: String
+    public var reason: String
+    /// The `errno` value when the failure came from the system, else 0.
+    public var code: Int32
+
+    public init(operation: String, path: String, reason: String, code: Int32 = 0) {
+        self.operation = operation
+        self.path = path
+        self.reason = reason
+        self.code = code
+    }
+
+    public var isNotFound: Bool { code == ENOENT }
+
+    public var description: String { "cannot \(operation) \(path): \(reason)" }
+}
+
+/// Every file operation of the pipeline goes through this protocol, so tests can inject faults
+/// (a disk that fills up half way through a build) and the stages stay independent of the host.
+///
+/// Paths are plain strings with `/` separators; relative paths resolve against the process's
+/// working directory, as POSIX does.
+public protocol FileSystem: Sendable {
+    /// The whole file.
+    func read(_ path: String) throws -> Data
+    /// At most the first `count` bytes (to recognise a file by its magic number).
+    func readPrefix(_ path: String, count: Int) throws -> Data
+    /// Replaces `path` atomically: readers see the old bytes or the new ones, never a mix
+    /// (temporary file in the same directory, then `rename`). Creates parent directories.
+    func writeAtomically(_ data: Data, to path: String) throws
+    /// Creates a new file that nobody reads yet (inside a staging directory): no temporary file.
+    /// Creates parent directories.
+    func writeNew(_ data: Data, to path: String) throws
+    /// `lstat`: nil when nothing is at `path`.
+    func info(_ path: String) -> FileInfo?
+    /// `stat`: follows symbolic links; nil when nothing is there or the link dangles.
+    func infoFollowingLinks(_ path: String) -> FileInfo?
+    /// The entries of a directory, sorted by name (byte order) so that walks are deterministic.
+    func entries(in directory: String) throws -> [DirectoryEntry]
+    /// The canonical absolute path with every symbolic link resolved.
+    func realPath(_ path: String) throws -> String
+    /// `mkdir -p`.
+    func createDirectory(_ path: String) throws
+    /// `rm -rf`; no error when nothing is there.
+    func remove(_ path: String) throws
+    /// `rename(2)`.
+    func move(_ source: String, to destination: String) throws
+    /// Swaps two paths in one step where the system can (Linux `renameat2`), else in two renames.
+    func exchange(_ a: String, _ b: String) throws
+    /// Makes `destination` have the bytes of `source`, sharing storage where possible (hard link).
+    /// Callers must never write into the result in place: files are replaced, never modified.
+    func link(_ source: String, to destination: String) throws
+}
+
+extension FileSystem {
+    public func exists(_ path: String) -> Bool { info(path) != nil }
+
+    public func isDirectory(_ path: String) -> Bool { infoFollowingLinks(path)?.kind == .directory }
+
+    public func readString(_ path: String) throws -> String {
+        let data = try read(path)
+        guard let s = String(data: data, encoding: .utf8) else {
+            throw FileSystemError(operation: "read", path: path, reason: "not valid UTF-8")
+        }
+        return s
+    }
+
+    public func writeAtomically(_ string: String, to path: String) throws {
+        try writeAtomically(Data(string.utf8), to: path)
+    }
+
+    /// Every regular file below `directory`, as paths relative to it, sorted. Symbolic links are
+    /// reported (not followed) through `onSymlink` so callers can decide whether they may leave.
+    public func walkFiles(in directory: String, onSymlink: (String) -> Void = { _ in }) throws -> [String] {
+        var result: [String] = []
+        func visit(_ relative: String) throws {
+            let full = relative.isEmpty ? directory : directory + "/" + relative
+            for entry in try entries(in: full) {
+                let rel = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                switch entry.kind {
+                case .directory: try visit(rel)
+                case .file: result.append(rel)
+                case .symlink: onSymlink(rel)
+                case .other: break
+                }
+            }
+        }
+        try visit("")
+        return result
+    }
+}

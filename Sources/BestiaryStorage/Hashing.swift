@@ -1,0 +1,29 @@
+import Crypto
+import Foundation
+
+/// Content hashes: file names of media and assets, pack record revisions, cache keys.
+public enum Hashing {
+    /// Lower-case hex SHA-256 of `data`.
+    public static func sha256Hex(_ data: some DataProtocol) -> String {
+        hex(SHA256.hash(data: data))
+    }
+
+    public static func sha256Hex(_ string: String) -> String {
+        sha256Hex(Data(string.utf8))
+    }
+
+    /// The first `length` hex digits of the SHA-256: enough to bust caches in file names.
+    public static func shortHash(_ data: some DataProtocol, length: Int = 10) -> String {
+        String(sha256Hex(data).prefix(length))
+    }
+
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0f)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

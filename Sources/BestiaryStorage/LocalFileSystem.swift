@@ -1,0 +1,278 @@
+import CBestiarySystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real file system, through POSIX calls (Foundation's `FileManager` is several times slower
+/// for the tens of thousands of small files a big site has).
+public struct LocalFileSystem: FileSystem {
+    public init() {}
+
+    private func failure(_ operation: String, _ path: String, _ code: Int32 = errno) -> FileSystemError {
+        FileSystemError(operation: operation, path: path, reason: String(cString: strerror(code)), code: code)
+    }
+
+    public func read(_ path: String) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("read", path) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw failure("read", path) }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw FileSystemError(operation: "read", path: path, reason: "is a directory", code: EISDIR)
+        }
+        var data = Data(count: Int(st.st_size))
+        var total = 0
+        let size = Int(st.st_size)
+        try data.withUnsafeMutableBytes { buf in
+            while total < size {
+                let n = Glibc_read(fd, buf.baseAddress! + total, size - total)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("read", path)
+                }
+                if n == 0 { break }
+                total += n
+            }
+        }
+        if total < size { data.removeSubrange(total...) }
+        // A file that grew while we read it: read the rest.
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress!, 65536) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if n == 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return data
+    }
+
+    public func readPrefix(_ path: String, count: Int) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("read", path) }
+        defer { close(fd) }
+        var data = Data(count: count)
+        var total = 0
+        try data.withUnsafeMutableBytes { buf in
+            while total < count {
+                let n = Glibc_read(fd, buf.baseAddress! + total, count - total)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("read", path)
+                }
+                if n == 0 { break }
+                total += n
+            }
+        }
+        data.count = total
+        return data
+    }
+
+    private func writeAll(_ fd: Int32, _ data: Data, _ path: String) throws {
+        try data.withUnsafeBytes { buf in
+            var off = 0
+            while off < buf.count {
+                let n = Glibc_write(fd, buf.baseAddress! + off, buf.count - off)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("write", path)
+                }
+                off += n
+            }
+        }
+    }
+
+    private func parent(_ path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        let p = String(path[..<slash])
+        return p.isEmpty ? "/" : p
+    }
+
+    public func writeAtomically(_ data: Data, to path: String) throws {
+        if let dir = parent(path) { try createDirectory(dir) }
+        let tmp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("write", path) }
+        do {
+            try writeAll(fd, data, path)
+            guard fsync(fd) == 0 else { throw failure("write", path) }
+            close(fd)
+        } catch {
+            close(fd)
+            unlink(tmp)
+            throw error
+        }
+        guard rename(tmp, path) == 0 else {
+            let e = failure("write", path)
+            unlink(tmp)
+            throw e
+        }
+    }
+
+    public func writeNew(_ data: Data, to path: String) throws {
+        var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == ENOENT, let dir = parent(path) {
+            try createDirectory(dir)
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        }
+        guard fd >= 0 else { throw failure("write", path) }
+        defer { close(fd) }
+        try writeAll(fd, data, path)
+    }
+
+    private static func kind(_ mode: mode_t) -> FileKind {
+        switch mode & S_IFMT {
+        case S_IFREG: .file
+        case S_IFDIR: .directory
+        case S_IFLNK: .symlink
+        default: .other
+        }
+    }
+
+    private static func makeInfo(_ st: stat) -> FileInfo {
+        #if canImport(Darwin)
+        let mtime = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+        #else
+        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        #endif
+        return FileInfo(
+            kind: kind(st.st_mode), size: Int(st.st_size), modificationTime: mtime,
+            inode: UInt64(st.st_ino), device: UInt64(st.st_dev))
+    }
+
+    public func info(_ path: String) -> FileInfo? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        return Self.makeInfo(st)
+    }
+
+    public func infoFollowingLinks(_ path: String) -> FileInfo? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Self.makeInfo(st)
+    }
+
+    public func entries(in directory: String) throws -> [DirectoryEntry] {
+        guard let dir = opendir(directory) else { throw failure("list", directory) }
+        defer { closedir(dir) }
+        var result: [DirectoryEntry] = []
+        while let ent = readdir(dir) {
+            let name = withUnsafePointer(to: ent.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name == "." || name == ".." { continue }
+            var kind: FileKind
+            switch Int32(ent.pointee.d_type) {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_LNK): kind = .symlink
+            case Int32(DT_UNKNOWN): kind = info(directory + "/" + name)?.kind ?? .other
+            default: kind = .other
+            }
+            result.append(DirectoryEntry(name: name, kind: kind))
+        }
+        result.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return result
+    }
+
+    public func realPath(_ path: String) throws -> String {
+        guard let p = realpath(path, nil) else { throw failure("resolve", path) }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    public func createDirectory(_ path: String) throws {
+        if path.isEmpty { return }
+        if mkdir(path, 0o755) == 0 { return }
+        let code = errno
+        if code == EEXIST {
+            if isDirectory(path) { return }
+            throw FileSystemError(operation: "create directory", path: path, reason: "a file is in the way", code: EEXIST)
+        }
+        if code == ENOENT, let dir = parent(path), dir != path {
+            try createDirectory(dir)
+            if mkdir(path, 0o755) == 0 || (errno == EEXIST && isDirectory(path)) { return }
+        }
+        throw failure("create directory", path, code == ENOENT ? errno : code)
+    }
+
+    public func remove(_ path: String) throws {
+        guard let inf = info(path) else { return }
+        if inf.kind == .directory {
+            for entry in try entries(in: path) {
+                try remove(path + "/" + entry.name)
+            }
+            guard rmdir(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
+        } else {
+            guard unlink(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
+        }
+    }
+
+    public func move(_ source: String, to destination: String) throws {
+        guard rename(source, destination) == 0 else { throw failure("move", source) }
+    }
+
+    public func exchange(_ a: String, _ b: String) throws {
+        if cbestiary_exchange_paths(a, b) == 0 { return }
+        let code = errno
+        guard code == ENOSYS || code == EINVAL else { throw failure("exchange", a, code) }
+        // No atomic exchange here: three renames, with a window in which `b` is missing.
+        let aside = b + ".exchange-\(getpid())"
+        try move(b, to: aside)
+        try move(a, to: b)
+        try move(aside, to: a)
+    }
+
+    public func link(_ source: String, to destination: String) throws {
+        if Glibc_link(source, destination) == 0 { return }
+        var code = errno
+        if code == ENOENT, let dir = parent(destination) {
+            try createDirectory(dir)
+            if Glibc_link(source, destination) == 0 { return }
+            code = errno
+        }
+        if code == EEXIST {
+            unlink(destination)
+            if Glibc_link(source, destination) == 0 { return }
+            code = errno
+        }
+        // Different file systems or no hard links: copy the bytes.
+        if code == EXDEV || code == EPERM || code == EMLINK || code == ENOTSUP {
+            try writeNew(try read(source), to: destination)
+            return
+        }
+        throw failure("link", destination, code)
+    }
+}
+
+// Unambiguous names for the libc calls whose Swift names clash with our methods.
+@inline(__always) private func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer, _ n: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buf, n)
+    #else
+    Darwin.read(fd, buf, n)
+    #endif
+}
+
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer, _ n: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, buf, n)
+    #else
+    Darwin.write(fd, buf, n)
+    #endif
+}
+
+@inline(__always) private func Glibc_link(_ a: String, _ b: String) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.link(a, b)
+    #else
+    Darwin.link(a, b)
+    #endif
+}

@@ -1,0 +1,1 @@
+// BestiarySync: see docs/ARCHITECTURE.md

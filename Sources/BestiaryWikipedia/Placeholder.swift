@@ -1,0 +1,1 @@
+// BestiaryWikipedia: see docs/ARCHITECTURE.md

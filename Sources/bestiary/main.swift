@@ -1,0 +1,3 @@
+import BestiaryCLI
+
+await BestiaryCommand.main()
