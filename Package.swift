@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: C shims
@@ -131,7 +132,12 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "BestiaryTestSupport",
-            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "BestiaryDiagnostics", "BestiaryStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/BestiaryTestSupport"
         ),
         .testTarget(name: "BestiaryDiagnosticsTests", dependencies: ["BestiaryDiagnostics"]),

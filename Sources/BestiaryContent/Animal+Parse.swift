@@ -11,6 +11,9 @@ extension Animal {
     /// Parses one record file. Media files are only checked lexically here; the catalog loader
     /// checks that they exist and are what they claim. Pure: no file system access.
     ///
+    /// Returns a record whenever it has an id and a name, even alongside errors, so that one run
+    /// reports every problem; callers must not build from a result with errors.
+    ///
     /// - Parameter fileID: the id the file name gives (`red-fox` for `red-fox.md`).
     public static func parse(_ source: SourceText, fileID: String, config: SiteConfig) -> (Animal?, [Diagnostic]) {
         let document: FrontMatterDocument
@@ -115,7 +118,9 @@ extension Animal {
             markdown: document.body, location: SourceLocation(path: source.path, line: document.bodyFirstLine, column: 1))
         if !body.isBlank { bodies[defaultLanguage] = body }
 
-        if reader.hasErrors { return (nil, reader.diagnostics) }
+        // With errors, still return what could be read, so later checks (media, unique ids) run
+        // too and one `check` reports everything; the diagnostics keep the build from using it.
+        if name.isEmpty || !isValidID(id) { return (nil, reader.diagnostics) }
         let animal = Animal(
             id: id, name: name, scientific: scientific, group: group, difficulty: difficulty, tags: tags,
             wikipedia: wikipedia, description: description, hint: hint, sound: sound, image: image, bodies: bodies,

@@ -1,3 +1,5 @@
 import BestiaryCLI
+import Foundation
 
-await BestiaryCommand.main()
+let status = await BestiaryCommand.run(arguments: Array(CommandLine.arguments.dropFirst()))
+exit(status)

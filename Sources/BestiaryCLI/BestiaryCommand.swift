@@ -1,0 +1,73 @@
+import ArgumentParser
+import BestiaryDiagnostics
+import Foundation
+
+/// The `bestiary` command: argument parsing and message printing only. Every command is a thin
+/// layer over a library target; library code throws, this layer maps errors to exit statuses
+/// (0 success, 1 content/build/fetch errors, 2 usage — DESIGN.md §3).
+public struct BestiaryCommand: AsyncParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "bestiary",
+        abstract: "Turn a folder of animal records into a static quiz website and signed content packs.",
+        discussion: """
+            A site root holds content/ (site.yml, animals/, pages/, media), optionally templates/,
+            and receives output/. Start with `bestiary init DIR`, or run `make serve` in the
+            Bestiary repository to preview its example site.
+            """,
+        version: version,
+        subcommands: commandTypes
+    )
+
+    /// Every subcommand; helpers add theirs here.
+    nonisolated(unsafe) static var commandTypes: [any ParsableCommand.Type] = [
+        InitCommand.self,
+        CheckCommand.self,
+        BuildCommand.self,
+        ServeCommand.self,
+    ]
+
+    public init() {}
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status.
+    /// `main.swift` calls this; tests call it in-process with a capturing ``Console``.
+    public static func run(arguments: [String]) async -> Int32 {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let failure as CommandFailure {
+            return failure.status
+        } catch let error as DiagnosticError {
+            Console.current.report(error.diagnostics, format: .text)
+            return 1
+        } catch let error as ExitCode {
+            return error.rawValue
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { Console.current.out(message) }
+                return 0
+            }
+            if code.rawValue == 64 || error is ValidationError {
+                // swift-argument-parser says EX_USAGE (64); our contract says 2.
+                Console.current.err(message)
+                return 2
+            }
+            Console.current.err("bestiary: error: \(message.isEmpty ? String(describing: error) : message)")
+            return code.rawValue == 0 ? 1 : code.rawValue
+        }
+    }
+}
+
+/// Thrown by a command after it has printed what went wrong: carries only the exit status.
+public struct CommandFailure: Error, Sendable {
+    public var status: Int32
+    public init(status: Int32 = 1) { self.status = status }
+}

@@ -1,0 +1,60 @@
+import BestiaryDiagnostics
+import Foundation
+
+/// Where commands print. A task-local so tests can run commands in-process and capture output.
+public final class Console: @unchecked Sendable {
+    @TaskLocal public static var current = Console()
+
+    private let lock = NSLock()
+    private let outHandler: @Sendable (String) -> Void
+    private let errHandler: @Sendable (String) -> Void
+    /// True when standard error is a terminal (progress bars, colours).
+    public let isTerminal: Bool
+
+    public init(
+        out: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+        err: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        isTerminal: Bool = isatty(2) == 1
+    ) {
+        self.outHandler = out
+        self.errHandler = err
+        self.isTerminal = isTerminal
+    }
+
+    /// A console that records lines, for tests.
+    public static func capturing() -> (Console, CapturedOutput) {
+        let captured = CapturedOutput()
+        let console = Console(out: { captured.append(out: $0) }, err: { captured.append(err: $0) }, isTerminal: false)
+        return (console, captured)
+    }
+
+    /// A line on standard output (results a script may read).
+    public func out(_ line: String) {
+        lock.withLock { outHandler(line) }
+    }
+
+    /// A line on standard error (diagnostics, progress, summaries).
+    public func err(_ line: String) {
+        lock.withLock { errHandler(line) }
+    }
+
+    /// Prints diagnostics in the chosen format, sorted as ``DiagnosticBag/sorted`` does.
+    public func report(_ diagnostics: [Diagnostic], format: DiagnosticFormatter.Format) {
+        for d in DiagnosticBag(diagnostics).sorted {
+            err(DiagnosticFormatter.format(d, as: format))
+        }
+    }
+}
+
+/// Output captured by ``Console/capturing()``.
+public final class CapturedOutput: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outLines: [String] = []
+    private var errLines: [String] = []
+
+    func append(out line: String) { lock.withLock { outLines.append(line) } }
+    func append(err line: String) { lock.withLock { errLines.append(line) } }
+
+    public var stdout: String { lock.withLock { outLines.joined(separator: "\n") } }
+    public var stderr: String { lock.withLock { errLines.joined(separator: "\n") } }
+}
