@@ -35,6 +35,7 @@ public struct WikipediaFetcher: Sendable {
 
     /// Runs `jobs` with ``FetchOptions/concurrency`` workers; `onEvent` is called from any thread.
     public func run(_ jobs: [FetchJob], onEvent: @escaping @Sendable (FetchEvent) -> Void = { _ in }) async -> FetchReport {
+        cache.removeStaleTemporaryFiles()
         let snapshot = cache.load()
         let tally = FetchTally()
         await tally.add(snapshot.diagnostics.map { d in
@@ -109,6 +110,13 @@ public struct WikipediaFetcher: Sendable {
             r.outcome = .unchanged
             return
         }
+        if var pending = PendingFetch.load(from: cache, language: job.language, requested: job.title, now: options.clock.now()),
+            let summary = try? WikipediaSummary.decode(Data(pending.summary.utf8)), summary.isStandard
+        {
+            // A run killed in the middle of this article: go on from where it was.
+            try await store(summary, job: job, etag: pending.etag, cached: cached, pending: &pending, session: session, client: client, into: &r)
+            return
+        }
         var headers = [("Accept", Self.summaryAccept)]
         if let etag = cached?.etag { headers.append(("If-None-Match", etag)) }
         let url = WikipediaTitle.summaryURL(template: options.urlTemplate, language: job.language, title: job.title)
@@ -131,7 +139,10 @@ public struct WikipediaFetcher: Sendable {
                 throw JobFailure(reason: "the answer is not a usable summary: \(error)")
             }
             guard summary.isStandard else { throw JobFailure(reason: Self.typeProblem(summary)) }
-            try await store(summary, job: job, etag: response.result.header("etag"), cached: cached, session: session, client: client, into: &r)
+            var pending = PendingFetch(
+                language: job.language, requested: job.title, etag: response.result.header("etag"),
+                summary: String(decoding: response.result.body, as: UTF8.self), savedAt: options.clock.now().timeIntervalSince1970)
+            try await store(summary, job: job, etag: pending.etag, cached: cached, pending: &pending, session: session, client: client, into: &r)
         case 404:
             throw JobFailure(reason: "\(job.language).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title")
         default:
@@ -154,8 +165,8 @@ public struct WikipediaFetcher: Sendable {
     }
 
     private func store(
-        _ summary: WikipediaSummary, job: FetchJob, etag: String?, cached: WikipediaEntry?, session: CacheSession,
-        client: PoliteClient, into r: inout JobResult
+        _ summary: WikipediaSummary, job: FetchJob, etag: String?, cached: WikipediaEntry?, pending: inout PendingFetch,
+        session: CacheSession, client: PoliteClient, into r: inout JobResult
     ) async throws {
         let existing = await session.entry(language: job.language, canonical: summary.canonicalTitle) ?? cached
         let plan = ThumbnailPlan.items(thumbnail: summary.thumbnail, original: summary.originalImage, widths: options.imageWidths)
@@ -165,10 +176,13 @@ public struct WikipediaFetcher: Sendable {
             var same = existing
             if let etag { same.etag = etag }
             try await session.commit(same, requested: job.title)
+            PendingFetch.remove(from: cache, language: job.language, requested: job.title)
             r.outcome = .unchanged
             return
         }
-        let image = try await downloadImage(summary, plan: plan, language: job.language, previous: existing?.image, client: client, into: &r)
+        if !plan.isEmpty { try pending.save(to: cache) }
+        let image = try await downloadImage(
+            summary, plan: plan, language: job.language, previous: existing?.image, pending: &pending, client: client, into: &r)
         let pageURL = summary.pageURL ?? fallbackPageURL(language: job.language, title: summary.canonicalTitle)
         let entry = WikipediaEntry(
             language: job.language, requested: [job.title], canonicalTitle: summary.canonicalTitle, title: summary.normalizedTitle,
@@ -177,6 +191,7 @@ public struct WikipediaFetcher: Sendable {
             description: summary.description, wikibaseItem: summary.wikibaseItem, extract: summary.extract,
             extractHTML: summary.extractHTML, license: .wikipediaText, image: image)
         try await session.commit(entry, requested: job.title)
+        PendingFetch.remove(from: cache, language: job.language, requested: job.title)
         r.outcome = .fetched
     }
 
@@ -193,25 +208,34 @@ public struct WikipediaFetcher: Sendable {
     }
 
     private func downloadImage(
-        _ summary: WikipediaSummary, plan: [ThumbnailPlan.Item], language: String, previous: CachedImage?, client: PoliteClient,
-        into r: inout JobResult
+        _ summary: WikipediaSummary, plan: [ThumbnailPlan.Item], language: String, previous: CachedImage?,
+        pending: inout PendingFetch, client: PoliteClient, into r: inout JobResult
     ) async throws -> CachedImage? {
         guard let first = plan.first else { return nil }
         var renditions: [ImageRendition] = []
         for item in plan {
-            if let reuse = previous?.renditions.first(where: { $0.url == item.url }), cache.imageIsIntact(reuse, verifyHash: true) {
+            let known = (previous?.renditions ?? []) + pending.renditions
+            if let reuse = known.first(where: { $0.url == item.url }), cache.imageIsIntact(reuse, verifyHash: true) {
                 renditions.append(reuse)
                 continue
             }
-            renditions.append(try await download(item.url, width: item.width, height: item.height, client: client, into: &r))
+            let rendition = try await download(item.url, width: item.width, height: item.height, client: client, into: &r)
+            renditions.append(rendition)
+            pending.renditions.append(rendition)
+            try pending.save(to: cache)
         }
         let sourceURL = summary.originalImage?.url ?? first.url
         let file = ThumbnailPlan.fileTitle(fromUploadURL: sourceURL) ?? "File:" + (sourceURL.split(separator: "/").last.map(String.init) ?? "image")
         var attribution: ImageAttribution?
         if let previous, previous.file == file, let known = previous.attribution {
             attribution = known
+        } else if pending.attributionFile == file {
+            attribution = pending.attribution
         } else {
             attribution = try await lookUpAttribution(file: file, uploadURL: sourceURL, language: language, client: client, into: &r)
+            pending.attributionFile = file
+            pending.attribution = attribution
+            try pending.save(to: cache)
         }
         return CachedImage(file: file, original: summary.originalImage, renditions: renditions, attribution: attribution)
     }

@@ -65,7 +65,7 @@ public struct WikipediaCache: Sendable {
         guard fileSystem.isDirectory(directory) else {
             return WikipediaSnapshot(cache: self, entries: [:], diagnostics: [])
         }
-        let languages = ((try? fileSystem.entries(in: directory)) ?? []).filter { $0.kind == .directory && $0.name != "images" }
+        let languages = ((try? fileSystem.entries(in: directory)) ?? []).filter { $0.kind == .directory && $0.name != "images" && !$0.name.hasPrefix(".") }
         for folder in languages {
             let names = ((try? fileSystem.entries(in: directory + "/" + folder.name)) ?? [])
                 .filter { $0.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
@@ -145,6 +145,14 @@ public struct WikipediaCache: Sendable {
         var e = entry
         e.requested = Array(Set(e.requested)).sorted()
         try fileSystem.writeAtomically(try CacheEntryFile.encode(e), to: entryPath(language: e.language, canonicalTitle: e.canonicalTitle))
+    }
+
+    /// Removes temporary files a killed writer left behind (`NAME.tmp-PID-RANDOM`, never read).
+    public func removeStaleTemporaryFiles() {
+        guard fileSystem.isDirectory(directory), let files = try? fileSystem.walkFiles(in: directory) else { return }
+        for file in files where file.split(separator: "/").last?.contains(".tmp-") == true {
+            try? fileSystem.remove(directory + "/" + file)
+        }
     }
 
     /// The ISO 8601 form used for ``WikipediaEntry/fetchedAt``.

@@ -11,21 +11,21 @@ struct FetchCommand: AsyncParsableCommand {
         commandName: "fetch",
         abstract: "Download each record's Wikipedia summary and lead image into content/wikipedia/.",
         discussion: """
-            Records name their articles with `wikipedia: {de: Rotfuchs, en: Red fox}`. This command
-            asks Wikipedia once for each distinct article, stores the text, the lead image (at 330
-            and 960 px) and the image's author and licence under content/wikipedia/, and prints
-            `fetched N, unchanged N, failed N`. Commit that folder: `bestiary build` uses it and
+            Records name their articles with `wikipedia: {de: Rotfuchs, en: Red fox}`. This command \
+            asks Wikipedia once for each distinct article, stores the text, the lead image (at 330 \
+            and 960 px) and the image's author and licence under content/wikipedia/, and prints \
+            `fetched N, unchanged N, failed N`. Commit that folder: `bestiary build` uses it and \
             never goes online.
 
-            Articles already cached are not asked for again; --refresh asks Wikipedia whether they
-            changed (an unchanged article downloads nothing). A fetch that is interrupted can
+            Articles already cached are not asked for again; --refresh asks Wikipedia whether they \
+            changed (an unchanged article downloads nothing). A fetch that is interrupted can \
             simply be run again: it continues where it stopped.
 
-            It is polite by default (2 requests at a time, at most 5 per second, retries that wait
-            as the server asks). Put your e-mail in site.yml (`wikipedia: {contact: you@example.org}`):
+            It is polite by default (2 requests at a time, at most 5 per second, retries that wait \
+            as the server asks). Put your e-mail in site.yml (`wikipedia: {contact: you@example.org}`): \
             Wikimedia requires a contact in the User-Agent and blocks anonymous clients.
 
-            Exit status: 0 when everything was fetched or unchanged, 1 when something failed (each
+            Exit status: 0 when everything was fetched or unchanged, 1 when something failed (each \
             failure is named with the record's file:line), 2 for a wrong option or id.
             """)
 
