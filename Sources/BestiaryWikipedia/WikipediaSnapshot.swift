@@ -66,7 +66,7 @@ public struct WikipediaSnapshot: Sendable {
             guard let entry = entry(language: lang, title: title) else {
                 diagnostics.append(.warning(
                     "wikipedia.\(lang): '\(title)' is not in the Wikipedia cache; run `bestiary fetch` "
-                        + "(until then the page shows \(lang == language ? "the record's own description" : "another language or the record's own description"))",
+                        + "(until then pages show another language's summary or the record's own description)",
                     at: animal.location(of: "wikipedia.\(lang)"), stage: "enrich"))
                 continue
             }

@@ -33,8 +33,10 @@ extension WikipediaSummary {
         let type = try required("type")
         let titles = json["titles"] as? [String: Any] ?? [:]
         // `titles` appeared in 2019; `title` (deprecated, with spaces) is the fallback.
+        let canonical = string("canonical", in: titles)
+            ?? (string("normalized", in: titles) ?? string("title", in: json)).map { $0.replacingOccurrences(of: " ", with: "_") }
         let normalized = string("normalized", in: titles) ?? string("title", in: json)
-        let canonical = string("canonical", in: titles) ?? normalized.map { $0.replacingOccurrences(of: " ", with: "_") }
+            ?? canonical.map { $0.replacingOccurrences(of: "_", with: " ") }
         guard let canonical, let normalized, !canonical.isEmpty else {
             throw SummaryDecodingError("the summary has neither 'titles.canonical' nor 'title'")
         }
