@@ -11,12 +11,24 @@ public struct FetchJob: Hashable, Sendable {
         public var location: SourceLocation
         /// The title as the record writes it.
         public var title: String
+
+        public init(animalID: String, location: SourceLocation, title: String) {
+            self.animalID = animalID
+            self.location = location
+            self.title = title
+        }
     }
 
     public var language: String
     /// ``WikipediaTitle/normalize(_:)`` form.
     public var title: String
     public var requesters: [Requester]
+
+    public init(language: String, title: String, requesters: [Requester]) {
+        self.language = language
+        self.title = WikipediaTitle.normalize(title)
+        self.requesters = requesters
+    }
 
     /// `de:Rotfuchs`, for progress lines.
     public var label: String { "\(language):\(WikipediaTitle.readable(title))" }
