@@ -118,6 +118,7 @@ final class FetchProgressPrinter: @unchecked Sendable {
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private var total = 0
     private var done = 0
+    private var drawnDone = -1
 
     init(console: Console, quiet: Bool) {
         self.console = console
@@ -157,12 +158,13 @@ final class FetchProgressPrinter: @unchecked Sendable {
 
     func finish() {
         lock.withLock {
-            if console.isTerminal && !quiet && total > 0 { draw() }
+            if console.isTerminal && !quiet && total > 0 && drawnDone != done { draw() }
         }
     }
 
     private func draw() {
         lastDraw = ContinuousClock.now
+        drawnDone = done
         let width = 30
         let filled = total == 0 ? width : width * done / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
