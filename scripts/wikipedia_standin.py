@@ -15,7 +15,7 @@ It lets `bestiary fetch` be tried (and benchmarked) without the network, with fa
     curl -s -X POST http://127.0.0.1:8765/__reset
 
 Routes (as the real services answer them):
-  GET /LANG/api/rest_v1/page/summary/TITLE   summary JSON; ETag "REV/TID"; If-None-Match -> 304;
+  GET /LANG/api/rest_v1/page/summary/TITLE   summary JSON (gzip when asked); ETag "REV/TID"; If-None-Match -> 304;
                                              a redirect title -> 302 with a protocol-relative
                                              Location (//host/LANG/api/rest_v1/page/summary/TARGET);
                                              unknown -> 404 {"status":404,"type":"Internal error"}
@@ -34,6 +34,7 @@ Standard library only (Python 3.9+).
 
 import argparse
 import collections
+import gzip
 import hashlib
 import json
 import os
@@ -241,6 +242,10 @@ def make_handler(standin):
                 return
             with stats.lock:
                 stats.summary_bodies[key] += 1
+            if "gzip" in self.headers.get("Accept-Encoding", ""):
+                # As Wikimedia's servers do; Content-Length counts the compressed bytes.
+                body = gzip.compress(body, mtime=0)
+                headers.append(("Content-Encoding", "gzip"))
             self.send(200, body, headers + [
                 ("Content-Type", 'application/json; charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/Summary/1.5.0"')])
 

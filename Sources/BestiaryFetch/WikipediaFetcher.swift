@@ -117,7 +117,7 @@ public struct WikipediaFetcher: Sendable {
             try await store(summary, job: job, etag: pending.etag, cached: cached, pending: &pending, session: session, client: client, into: &r)
             return
         }
-        var headers = [("Accept", Self.summaryAccept)]
+        var headers = [("Accept", Self.summaryAccept), ("Accept-Encoding", "gzip")]
         if let etag = cached?.etag { headers.append(("If-None-Match", etag)) }
         let url = WikipediaTitle.summaryURL(template: options.urlTemplate, language: job.language, title: job.title)
         let response = try await client.get(url, headers: headers, maxBytes: options.maxSummaryBytes)
@@ -286,7 +286,8 @@ public struct WikipediaFetcher: Sendable {
     ) async throws -> ImageAttribution? {
         let api = ThumbnailPlan.isCommonsUpload(uploadURL) ? options.commonsURL : (options.wikiActionAPI(language: language) ?? options.commonsURL)
         let response = try await client.get(
-            CommonsImageInfo.queryURL(api: api, file: file), headers: [("Accept", "application/json")], maxBytes: 1 << 20)
+            CommonsImageInfo.queryURL(api: api, file: file), headers: [("Accept", "application/json"), ("Accept-Encoding", "gzip")],
+            maxBytes: 1 << 20)
         r.requests += response.requests
         guard response.status == 200 else {
             throw JobFailure(reason: "licence of \(file): HTTP \(response.status) from \(api)")

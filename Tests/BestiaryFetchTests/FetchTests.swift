@@ -337,3 +337,23 @@ final class Flag: @unchecked Sendable {
     var value: Bool { lock.withLock { v } }
     func set(_ new: Bool) { lock.withLock { v = new } }
 }
+
+/// Summaries are asked for with `Accept-Encoding: gzip` (Wikimedia's etiquette) and gzip answers,
+/// whose Content-Length counts compressed bytes, are decoded.
+@Suite struct GzipTests {
+    @Test func gzipAnswerIsDecoded() async throws {
+        // An article without image: nothing in the body points outside 127.0.0.1.
+        let path = "/en/api/rest_v1/page/summary/Third_Council_of_the_Lateran"
+        let gz = try Fixtures.data("wikipedia/generated__en__Third_Council_of_the_Lateran.json.gz")
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == path
+                ? LoopbackServer.Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: [UInt8](gz))
+                : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("council", ["en": "Third Council of the Lateran"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0", "\(report.diagnostics)")
+        #expect(wiki.cache.load().entry(language: "en", title: "Third Council of the Lateran")?.extract.hasPrefix("The Third Council") == true)
+        #expect(wiki.log.requests.first { $0.path == path }?.header("accept-encoding") == "gzip")
+    }
+}
