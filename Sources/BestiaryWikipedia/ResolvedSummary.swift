@@ -32,6 +32,26 @@ public struct ResolvedSummary: Hashable, Sendable {
 
     /// True when the text is in another language than the page (German page, English text).
     public var isFallback: Bool { language != pageLanguage }
+
+    public init(
+        pageLanguage: String, language: String, direction: String, title: String, canonicalTitle: String,
+        description: String?, extract: String, extractHTML: String, url: String, revision: String, lastEdited: String?,
+        license: License, image: ResolvedImage?
+    ) {
+        self.pageLanguage = pageLanguage
+        self.language = language
+        self.direction = direction
+        self.title = title
+        self.canonicalTitle = canonicalTitle
+        self.description = description
+        self.extract = extract
+        self.extractHTML = extractHTML
+        self.url = url
+        self.revision = revision
+        self.lastEdited = lastEdited
+        self.license = license
+        self.image = image
+    }
 }
 
 /// A cached lead image, ready for `<img srcset>` and its credit line.
@@ -47,6 +67,16 @@ public struct ResolvedImage: Hashable, Sendable {
         /// `jpeg`, `png`, `gif`, `webp`.
         public var format: String
         public var bytes: Int
+
+        public init(width: Int, height: Int, path: String, absolutePath: String, sha256: String, format: String, bytes: Int) {
+            self.width = width
+            self.height = height
+            self.path = path
+            self.absolutePath = absolutePath
+            self.sha256 = sha256
+            self.format = format
+            self.bytes = bytes
+        }
     }
 
     /// `File:Name.jpg` on Commons.
@@ -57,4 +87,11 @@ public struct ResolvedImage: Hashable, Sendable {
     public var attribution: ImageAttribution?
     /// The file's page on Commons, for "Image: Artist, licence (link)".
     public var descriptionURL: String?
+
+    public init(file: String, renditions: [Rendition], attribution: ImageAttribution?, descriptionURL: String?) {
+        self.file = file
+        self.renditions = renditions
+        self.attribution = attribution
+        self.descriptionURL = descriptionURL
+    }
 }

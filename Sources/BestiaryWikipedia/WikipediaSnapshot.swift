@@ -27,7 +27,9 @@ public struct WikipediaSnapshot: Sendable {
     /// Problems found while reading (damaged entries): warnings, stage `enrich`.
     public let diagnostics: [Diagnostic]
 
-    init(cache: WikipediaCache, entries: [Key: WikipediaEntry], diagnostics: [Diagnostic]) {
+    /// A snapshot of given entries (tests of later stages build one without files; images are
+    /// still looked up under `cache`). ``WikipediaCache/load()`` is the usual way to get one.
+    public init(cache: WikipediaCache, entries: [Key: WikipediaEntry], diagnostics: [Diagnostic] = []) {
         self.cache = cache
         self.entries = entries
         self.diagnostics = diagnostics
@@ -123,4 +125,9 @@ public struct SummaryLookup: Sendable {
     public var summary: ResolvedSummary?
     /// Warnings for titles the record gives that are not cached.
     public var diagnostics: [Diagnostic]
+
+    public init(summary: ResolvedSummary?, diagnostics: [Diagnostic]) {
+        self.summary = summary
+        self.diagnostics = diagnostics
+    }
 }
