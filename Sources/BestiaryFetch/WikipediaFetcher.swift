@@ -80,6 +80,11 @@ public struct WikipediaFetcher: Sendable {
         var reason: String
     }
 
+    /// An image URL answered 404 or 410: the file is gone, retrying will not help.
+    struct ImageGone: Error {
+        var status: Int
+    }
+
     func process(_ job: FetchJob, session: CacheSession, client: PoliteClient) async -> JobResult {
         var r = JobResult()
         do {
@@ -219,11 +224,21 @@ public struct WikipediaFetcher: Sendable {
                 renditions.append(reuse)
                 continue
             }
-            let rendition = try await download(item.url, width: item.width, height: item.height, client: client, into: &r)
+            let rendition: ImageRendition
+            do {
+                rendition = try await download(item.url, width: item.width, height: item.height, client: client, into: &r)
+            } catch let gone as ImageGone {
+                // A permanent answer about one width: keep the article (and any other width).
+                r.diagnostics.append(.warning(
+                    "lead image \(Self.fileName(item.url)) of '\(summary.normalizedTitle)' (\(language)): HTTP \(gone.status); that width is left out",
+                    stage: "fetch"))
+                continue
+            }
             renditions.append(rendition)
             pending.renditions.append(rendition)
             try pending.save(to: cache)
         }
+        if renditions.isEmpty { return nil }
         let sourceURL = summary.originalImage?.url ?? first.url
         let file = ThumbnailPlan.fileTitle(fromUploadURL: sourceURL) ?? "File:" + (sourceURL.split(separator: "/").last.map(String.init) ?? "image")
         var attribution: ImageAttribution?
@@ -246,6 +261,7 @@ public struct WikipediaFetcher: Sendable {
         for _ in 1...3 {
             let response = try await client.get(url, headers: [("Accept", Self.imageAccept)], maxBytes: options.maxImageBytes)
             r.requests += response.requests
+            if response.status == 404 || response.status == 410 { throw ImageGone(status: response.status) }
             guard response.status == 200 else {
                 throw JobFailure(reason: "lead image \(Self.fileName(url)): HTTP \(response.status)")
             }

@@ -357,3 +357,18 @@ final class Flag: @unchecked Sendable {
         #expect(wiki.log.requests.first { $0.path == path }?.header("accept-encoding") == "gzip")
     }
 }
+
+/// An image width that is gone (404) does not cost the article its text or its other width.
+@Suite struct MissingImageTests {
+    @Test func goneImageWidthIsLeftOut() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path.contains("/330px-") ? .status(404) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        #expect(wiki.log.count(prefix: "/upload/wikipedia/commons/thumb/") == 1)  // 404 is not retried
+        #expect(wiki.cache.load().entry(language: "de", title: "Haushund")?.image?.renditions.map(\.width) == [864])
+        #expect(report.diagnostics.map(\.severity) == [.warning])
+    }
+}
