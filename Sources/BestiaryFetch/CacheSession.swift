@@ -65,7 +65,10 @@ actor FetchTally {
         return done
     }
 
+    private var seen = Set<Diagnostic>()
+
+    /// Adds diagnostics, each once (a notice every response repeats is printed once).
     func add(_ diagnostics: [Diagnostic]) {
-        report.diagnostics.append(contentsOf: diagnostics)
+        for d in diagnostics where seen.insert(d).inserted { report.diagnostics.append(d) }
     }
 }

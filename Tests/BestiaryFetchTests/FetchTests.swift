@@ -372,3 +372,20 @@ final class Flag: @unchecked Sendable {
         #expect(report.diagnostics.map(\.severity) == [.warning])
     }
 }
+
+/// RFC 9745 `Deprecation` on the summary endpoint is passed on to the user, once.
+@Suite struct DeprecationTests {
+    @Test func deprecationHeaderBecomesOneNote() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            guard request.path.contains("/page/summary/") else { return nil }
+            var reply = FakeWikipedia.standard(request, base: base)
+            reply.headers.append(("Deprecation", "@1788000000"))
+            return reply
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund"]), FakeWikipedia.animal("dog", ["en": "Dog"])])
+        #expect(report.fetched == 2)
+        #expect(report.diagnostics.filter { $0.severity == .note }.count == 1)
+        #expect(report.diagnostics.first?.message.contains("Deprecation: @1788000000") == true)
+    }
+}
