@@ -58,6 +58,11 @@ struct FetchCommandTests {
         #expect(wiki.log.total == 0)
         #expect(await run(["fetch", "--root", dir.path, "--concurrency", "0"]).status == 2)
         #expect(await run(["fetch", "--root", dir.path, "--wikipedia-url", "ftp://x/{lang}"]).status == 2)
+        try dir.write("---\nname: {de: Hund}\nwikipedia: {de: Haushund, en: Dog}\n---\n", to: "content/animals/hund.md")
+        let noLang = await run(["fetch", "--root", dir.path, "--wikipedia-url", wiki.server.baseURL + "/api/rest_v1"])
+        #expect(noLang.status == 2)
+        #expect(noLang.stderr.contains("has no {lang}, but records name articles in de, en"))
+        #expect(wiki.log.total == 0)
     }
 
     @Test func notASiteRootFails() async {

@@ -82,6 +82,10 @@ struct FetchCommand: AsyncParsableCommand {
         }
         let settings = catalog.config.wikipedia
         let template = wikipediaURL ?? settings.url
+        if !template.contains("{lang}"), Set(jobs.map(\.language)).count > 1 {
+            console.err("bestiary: error: the Wikipedia URL '\(template)' has no {lang}, but records name articles in \(Set(jobs.map(\.language)).sorted().joined(separator: ", ")); write it like https://{lang}.wikipedia.org/api/rest_v1")
+            throw CommandFailure(status: 2)
+        }
         var warnings: [Diagnostic] = []
         if settings.contact?.trimmingCharacters(in: .whitespaces).isEmpty ?? true, FetchOptions.isWikimedia(template) {
             warnings.append(.warning(
