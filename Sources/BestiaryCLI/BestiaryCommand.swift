@@ -24,6 +24,7 @@ public struct BestiaryCommand: AsyncParsableCommand {
     nonisolated(unsafe) static var commandTypes: [any ParsableCommand.Type] = [
         InitCommand.self,
         CheckCommand.self,
+        FetchCommand.self,
         BuildCommand.self,
         ServeCommand.self,
     ]
