@@ -71,7 +71,7 @@ public struct Importer: Sendable {
         let readErrors = readDiagnostics.contains { $0.severity == .error }
         if rows.isEmpty {
             if readErrors { throw DiagnosticError(DiagnosticBag(readDiagnostics).sorted) }
-            throw DiagnosticError(.error("the file holds no records to import", at: fileLocation, stage: "import"))
+            return ChangePlan(records: [], copies: [], warnings: [.warning("the file holds no records to import", at: fileLocation, stage: "import")])
         }
 
         var planner = RecordPlanner(store: store)

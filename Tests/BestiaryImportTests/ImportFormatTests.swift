@@ -134,3 +134,14 @@ import Testing
         #expect(ContentLoader(root: site.root).load().catalog?.animals.count == 31)  // 5 birds, 19 dogs, 4 WildSound animals, 3 CSV rows
     }
 }
+
+@Suite struct EmptySourceTests {
+    @Test(arguments: [("id,name.en\n", ImportFormat.csv), ("[]", .nuthatch), ("{\"message\": {}, \"status\": \"success\"}", .dogceo)])
+    func anEmptyExportIsAWarningNotAFailure(_ text: String, _ format: ImportFormat) throws {
+        let site = try TestSite()
+        let file = try site.source(text, name: "empty")
+        let plan = try site.plan(file, format)
+        #expect(plan.summary == "created 0, updated 0, unchanged 0")
+        #expect(plan.warnings.map(\.message) == ["the file holds no records to import"])
+    }
+}

@@ -11,14 +11,16 @@ struct AddCommand: AsyncParsableCommand {
         abstract: "Add a record: content/animals/ID.md, with its sound and picture copied into content/.",
         discussion: """
             Example:
-              bestiary add red-fox --name en="Red fox" --name de=Rotfuchs --scientific "Vulpes vulpes" \\
-                --group mammal --wikipedia de=Rotfuchs --sound ~/fox.ogg --set sound.credit="Jane Doe, XC123456"
+              bestiary add red-fox --name en="Red fox" --name de=Rotfuchs \\
+                --scientific "Vulpes vulpes" --group mammal --wikipedia de=Rotfuchs \\
+                --sound ~/fox.ogg --set sound.credit="Jane Doe, XC123456"
 
-            ID is the record's key forever (apps sync by it): 1–64 characters of a-z, 0-9, '_' and '-'.
-            Sounds (mp3, ogg, opus, m4a, aac, wav) go to content/sounds/ID.EXT and pictures (jpg, png,
-            webp, gif, svg) to content/images/ID.EXT; they are checked by their bytes. An existing
-            record is only changed with --force: the fields you give replace its values, everything
-            else in the file stays.
+            ID is the record's key forever (apps sync by it): 1–64 characters
+            of a-z, 0-9, '_' and '-'. Sounds (mp3, ogg, opus, m4a, aac, wav) go
+            to content/sounds/ID.EXT, pictures (jpg, png, webp, gif, svg) to
+            content/images/ID.EXT; both are checked by their bytes. An existing
+            record is changed only with --force: the fields you give replace
+            its values, everything else in the file stays.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -13,22 +13,27 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Create or update records from a species dump, the Dog CEO breed list, a WildSound export or a CSV.",
         discussion: """
             Formats:
-              nuthatch   a species API dump: a JSON array of {id, common_name, scientific_name,
-                         image_url, description, habitat, conservation_status}; ids nuthatch-ID
-              dogceo     the Dog CEO breed list {"message": {"poodle": ["toy", …]}}; ids poodle,
-                         poodle-toy; English names and group: dog for new records
-              wildsound  the WildSound app's export: a JSON array of {name, storagePath,
-                         wikiTitleDe, wikiTitleEn, imageCrop, soundSource}; ids from storagePath;
-                         sounds are copied from --media (default: the file's folder)
-              csv        a header naming record fields, nested ones dotted: id,name.en,name.de,
-                         scientific,group,difficulty,tags,wikipedia.de,description.en,habitat.en,
-                         conservation,sound.file,sound.credit,image.url,image.focus,… (tags: a;b)
+              nuthatch   a species API dump: a JSON array of {id, common_name,
+                         scientific_name, image_url, description, habitat,
+                         conservation_status}; record ids nuthatch-ID
+              dogceo     the Dog CEO breed list {"message": {"poodle": ["toy"]}};
+                         ids poodle, poodle-toy; English names, group: dog
+              wildsound  the WildSound app's export: a JSON array of {name,
+                         storagePath, wikiTitleDe, wikiTitleEn, imageCrop,
+                         soundSource}; ids from storagePath; sounds copied
+                         from --media (default: the file's folder)
+              csv        a header of record fields, nested ones dotted:
+                         id,name.en,name.de,scientific,group,difficulty,tags,
+                         wikipedia.de,description.en,habitat.en,conservation,
+                         sound.file,sound.credit,image.url,image.focus,…
+                         (tags separated by ';')
 
-            Importing is safe to repeat: records are matched by id; what the file carries
-            replaces the record's value, everything else in the record (fields added by hand,
-            comments, the text below the front matter, translations) stays; the same file twice
-            changes nothing. Records the file no longer lists are kept. Any invalid row stops the
-            import before anything is written. See docs/import.md.
+            Safe to repeat: records are matched by id; what the file carries
+            replaces the record's value, and everything else in the record
+            (fields added by hand, comments, the text below the front matter,
+            translations) stays. The same file twice changes nothing; records
+            the file no longer lists are kept. Any invalid row stops the import
+            before anything is written. More: docs/import.md.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -9,11 +9,15 @@ struct InitCommand: AsyncParsableCommand {
         commandName: "init",
         abstract: "Create a new site: content/ with a starter record, and templates/ with the default theme.",
         discussion: """
-            Creates DIR (default: the current folder) with content/site.yml (commented settings),
-            content/animals/red-fox.md (a starter record), content/pages/about.md, templates/ (a
-            copy of the default theme to adapt; files you delete fall back to the built-in ones)
-            and a .gitignore for output/. DIR must be empty (hidden files such as .git aside)
-            unless --force is given; existing files are never overwritten.
+            Creates DIR (default: the current folder) with
+              content/site.yml            the settings, commented
+              content/animals/red-fox.md  a starter record
+              content/pages/about.md      a page for the site's menu
+              templates/                  the default theme, to adapt (files you
+                                          delete fall back to the built-in ones)
+              .gitignore                  keeps output/ out of git
+            DIR must be empty (hidden files such as .git aside) unless --force
+            is given; existing files are never overwritten.
             """)
 
     @OptionGroup var global: GlobalOptions

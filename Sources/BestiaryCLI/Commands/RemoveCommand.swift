@@ -9,9 +9,10 @@ struct RemoveCommand: AsyncParsableCommand {
         commandName: "remove",
         abstract: "Remove records: their files, translations, and sounds and pictures no other record uses.",
         discussion: """
-            Prints every file it removes. A sound or picture that another record still uses is kept
-            (and said so); --keep-media keeps all of them. Apps that sync the content packs drop
-            the record at the next build (its id becomes a tombstone).
+            Prints every file it removes. A sound or picture that another record
+            still uses is kept (and said so); --keep-media keeps all of them.
+            Apps that sync the content packs drop the record with the next
+            build.
             """)
 
     @OptionGroup var global: GlobalOptions
