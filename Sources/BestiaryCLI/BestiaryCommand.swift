@@ -12,9 +12,9 @@ public struct BestiaryCommand: AsyncParsableCommand {
         commandName: "bestiary",
         abstract: "Turn a folder of animal records into a static quiz website and signed content packs.",
         discussion: """
-            A site root holds content/ (site.yml, animals/, pages/, media), optionally templates/,
-            and receives output/. Start with `bestiary init DIR`, or run `make serve` in the
-            Bestiary repository to preview its example site.
+            A site root holds content/ (site.yml, animals/, pages/, media), optionally \
+            templates/, and receives output/. Start with `bestiary init DIR`, or run \
+            `make serve` in the Bestiary repository to preview its example site.
             """,
         version: version,
         subcommands: commandTypes

@@ -45,7 +45,7 @@ public struct DiagnosticBag: Sendable, Hashable, Sequence {
     }
 
     /// Throws a ``DiagnosticError`` with everything collected when any error is present.
-    public func throwIfErrors() throws {
+    public func throwIfErrors() throws(DiagnosticError) {
         if hasErrors { throw DiagnosticError(sorted) }
     }
 

@@ -1,7 +1,60 @@
 import ArgumentParser
+import BestiaryDiagnostics
+import BestiarySite
+import Foundation
 
+/// `bestiary build`: render the site and the packs into output/, never using the network.
 struct BuildCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "build", abstract: "(not yet)")
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Render the site (and the content packs) into output/. Never uses the network.",
+        discussion: """
+            Builds from content/, templates/ and the Wikipedia cache alone. The previous output/
+            stays untouched until the new one is complete. With SOURCE_DATE_EPOCH set, two builds
+            of the same inputs are byte-identical.
+            """)
+
     @OptionGroup var global: GlobalOptions
-    func run() async throws { throw CommandFailure(status: 1) }
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the site (default: ROOT/output).", valueName: "DIR"))
+    var output: String?
+
+    @Flag(name: .long, help: "Fail instead of adding a version to content/packs.lock (for CI).")
+    var locked = false
+
+    @Option(name: .long, help: ArgumentHelp("Override site.yml's base_url.", valueName: "URL"))
+    var baseURL: String?
+
+    @Option(name: .long, help: ArgumentHelp("A file holding the base64 Ed25519 private key that signs packs (else BESTIARY_SIGNING_KEY).", valueName: "FILE"))
+    var signingKey: String?
+
+    func run() async throws {
+        let console = Console.current
+        let format = global.diagnostics
+        let options = BuildOptions(
+            root: global.siteRoot, output: output, baseURL: baseURL, locked: locked, signingKeyFile: signingKey)
+        let builder = SiteBuilder(options: options)
+        builder.onStage = { stage, index, total in
+            guard format == .text else { return }
+            let ms = String(format: "%6.0f ms", stage.seconds * 1000)
+            console.err("[\(index)/\(total)] \(stage.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ms)  \(stage.detail)")
+        }
+        do {
+            let report = try builder.build()
+            console.report(builder.diagnostics.items, format: format)
+            for note in report.notes { console.err("note: \(note)") }
+            if format == .text {
+                let total = report.stages.reduce(0) { $0 + $1.seconds }
+                console.err(
+                    "built \(report.pages) pages (\(report.files) files) into \(report.outputDirectory) in \(String(format: "%.2f", total)) s"
+                        + (builder.diagnostics.warningCount > 0 ? ", \(builder.diagnostics.warningCount) warnings" : ""))
+            }
+        } catch {
+            console.report(builder.diagnostics.items + error.diagnostics, format: format)
+            if format == .text {
+                console.err("build failed: \(error.diagnostics.filter { $0.severity == .error }.count) error(s); \(options.outputDirectory) is unchanged")
+            }
+            throw CommandFailure(status: 1)
+        }
+    }
 }

@@ -1,1 +1,0 @@
-// BestiaryPreview: see docs/ARCHITECTURE.md

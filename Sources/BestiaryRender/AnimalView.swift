@@ -1,0 +1,93 @@
+import BestiaryContent
+import BestiaryMarkdown
+
+/// What pages, lists and the quiz show of one animal in one language.
+struct AnimalView {
+    let animal: Animal
+    let language: String
+    let input: RenderInput
+
+    var config: SiteConfig { input.catalog.config }
+    var fallback: [String] { config.fallback(for: language) }
+
+    var name: (text: String, language: String) {
+        animal.name.resolve(language, fallback: fallback) ?? (animal.id, language)
+    }
+
+    var summary: SummaryView? { input.summaries[animal.id]?[language] }
+
+    /// The record's own picture, else the Wikipedia lead image.
+    var image: ImageInfo? {
+        if let ref = animal.image {
+            switch ref.source {
+            case .file(let path):
+                guard let out = input.media[path] else { return nil }
+                return ImageInfo(
+                    src: out.path, srcset: [], width: out.width, height: out.height, focus: ref.focus,
+                    alt: ref.alt.resolve(language, fallback: fallback)?.text ?? name.text,
+                    credit: ref.credit, license: ref.license, licenseURL: nil, source: ref.sourceURL, fromWikipedia: false)
+            case .url(let url):
+                return ImageInfo(
+                    src: url, srcset: [], width: nil, height: nil, focus: ref.focus,
+                    alt: ref.alt.resolve(language, fallback: fallback)?.text ?? name.text,
+                    credit: ref.credit, license: ref.license, licenseURL: nil, source: ref.sourceURL, fromWikipedia: false, external: true)
+            }
+        }
+        guard let wiki = summary?.image, let largest = wiki.variants.last else { return nil }
+        // The page size: the smallest variant at least 500 px wide, else the largest.
+        let main = wiki.variants.first { ($0.width ?? 0) >= 500 } ?? largest
+        return ImageInfo(
+            src: main.path, srcset: wiki.variants.filter { $0.width != nil }, width: main.width, height: main.height, focus: nil,
+            alt: name.text, credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL,
+            fromWikipedia: true)
+    }
+
+    struct ImageInfo {
+        var src: String
+        var srcset: [MediaOutput]
+        var width: Int?
+        var height: Int?
+        var focus: String?
+        var alt: String
+        var credit: String?
+        var license: String?
+        var licenseURL: String?
+        var source: String?
+        var fromWikipedia: Bool
+        var external: Bool = false
+    }
+
+    struct SoundInfo {
+        var src: String
+        var type: String
+        var credit: String?
+        var license: String?
+        var source: String?
+        var external: Bool
+    }
+
+    var sound: SoundInfo? {
+        guard let ref = animal.sound else { return nil }
+        switch ref.source {
+        case .file(let path):
+            guard let out = input.media[path] else { return nil }
+            return SoundInfo(src: out.path, type: ref.format.mimeType, credit: ref.credit, license: ref.license, source: ref.sourceURL, external: false)
+        case .url(let url):
+            return SoundInfo(src: url, type: ref.format.mimeType, credit: ref.credit, license: ref.license, source: ref.sourceURL, external: true)
+        }
+    }
+
+    /// The Markdown body in this language, else along the fallback list.
+    var body: (markdown: String, language: String)? {
+        for lang in fallback {
+            if let body = animal.bodies[lang], !body.isBlank { return (body.markdown, lang) }
+        }
+        return nil
+    }
+
+    /// A short text: the summary's, else the record's description.
+    var shortText: (text: String, language: String)? {
+        if let s = summary { return (s.text, s.language) }
+        return animal.description.resolve(language, fallback: fallback)
+    }
+}

@@ -1,0 +1,166 @@
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// Copies the theme's `assets/` into the output with a content hash in every file name, so
+/// browsers and CDNs may cache them forever while a change is still seen at once.
+///
+/// References between assets are rewritten to the hashed names first, so a change to a module
+/// changes the names of everything that imports it (as bundlers do):
+/// - ES modules: `import … from "./x.js"` / `export … from "./x.js"` / `import "./x.js"`;
+/// - CSS: `url(…)` with a relative path.
+public struct AssetPipeline: Sendable {
+    /// Logical path (`css/site.css`) → output path (`assets/css/site.0123456789.css`).
+    public private(set) var urls: [String: String] = [:]
+    public private(set) var files: [OutputFile] = []
+    /// Logical path → size in bytes (for budgets and the service worker).
+    public private(set) var sizes: [String: Int] = [:]
+
+    public static func build(_ theme: Theme) throws(DiagnosticError) -> AssetPipeline {
+        var pipeline = AssetPipeline()
+        var bag = DiagnosticBag()
+        let logicalPaths = theme.paths(under: "assets/").map { String($0.dropFirst("assets/".count)) }
+        var pending = Set(logicalPaths)
+        var visiting = Set<String>()
+
+        func process(_ logical: String, from: (String, Int)?) {
+            if pipeline.urls[logical] != nil { return }
+            guard let file = theme.files["assets/" + logical] else {
+                if let (origin, line) = from {
+                    bag.error("imports '\(logical)', which is not in the theme's assets", at: SourceLocation(path: origin, line: line, column: 1), stage: "render")
+                }
+                return
+            }
+            if visiting.contains(logical) {
+                bag.error("import cycle through assets/\(logical)", at: SourceLocation(path: file.origin), stage: "render")
+                return
+            }
+            visiting.insert(logical)
+            defer { visiting.remove(logical) }
+            var data = file.data
+            if logical.hasSuffix(".js") || logical.hasSuffix(".mjs") || logical.hasSuffix(".css") {
+                let text = String(decoding: file.data, as: UTF8.self)
+                let isCSS = logical.hasSuffix(".css")
+                let rewritten = rewriteReferences(in: text, css: isCSS) { reference, line in
+                    guard let target = resolve(reference, from: logical) else { return nil }
+                    process(target, from: (file.origin, line))
+                    guard let hashed = pipeline.urls[target] else { return nil }
+                    return relative(from: "assets/" + logical, to: hashed)
+                }
+                data = Data(rewritten.utf8)
+            }
+            let hash = Hashing.shortHash(data)
+            let output = "assets/" + hashedName(logical, hash: hash)
+            pipeline.urls[logical] = output
+            pipeline.sizes[logical] = data.count
+            pipeline.files.append(OutputFile(path: output, data: data))
+            pending.remove(logical)
+        }
+
+        for logical in logicalPaths.sorted() { process(logical, from: nil) }
+        try bag.throwIfErrors()
+        pipeline.files.sort { $0.path < $1.path }
+        return pipeline
+    }
+
+    /// `js/quiz.js` + hash → `js/quiz.0123456789.js`.
+    static func hashedName(_ logical: String, hash: String) -> String {
+        let slash = logical.lastIndex(of: "/")
+        let dir = slash.map { String(logical[...$0]) } ?? ""
+        let name = slash.map { String(logical[logical.index(after: $0)...]) } ?? logical
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            return dir + name[..<dot] + "." + hash + name[dot...]
+        }
+        return dir + name + "." + hash
+    }
+
+    /// Resolves a relative reference from the asset `from` to a logical asset path; nil for
+    /// absolute URLs, data: URIs and fragments, which are left alone.
+    static func resolve(_ reference: String, from: String) -> String? {
+        if reference.hasPrefix("/") || reference.hasPrefix("#") || reference.contains(":") { return nil }
+        let clean = reference.split(separator: "?").first.map(String.init)?.split(separator: "#").first.map(String.init) ?? reference
+        var parts = from.split(separator: "/").map(String.init).dropLast()
+        for part in clean.split(separator: "/") {
+            if part == "." { continue }
+            if part == ".." {
+                if parts.isEmpty { return nil }
+                parts.removeLast()
+            } else {
+                parts.append(String(part))
+            }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    /// A relative URL from output file `from` to output file `to` (both root-relative).
+    static func relative(from: String, to: String) -> String {
+        let fromDir = from.split(separator: "/").dropLast().map(String.init)
+        let toParts = to.split(separator: "/").map(String.init)
+        var common = 0
+        while common < fromDir.count, common < toParts.count - 1, fromDir[common] == toParts[common] { common += 1 }
+        let up = Array(repeating: "..", count: fromDir.count - common)
+        let rest = toParts[common...]
+        let joined = (up + rest).joined(separator: "/")
+        return up.isEmpty ? "./" + joined : joined
+    }
+
+    /// Rewrites module specifiers (JS) or `url()` references (CSS); `replace` returns the new
+    /// reference or nil to leave it unchanged. Its second argument is the 1-based line.
+    static func rewriteReferences(in text: String, css: Bool, replace: (String, Int) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var line = 1
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line > 1 { out += "\n" }
+            out += css ? rewriteCSSLine(String(rawLine), line: line, replace: replace) : rewriteJSLine(String(rawLine), line: line, replace: replace)
+            line += 1
+        }
+        return out
+    }
+
+    /// `from "./x.js"`, `import "./x.js"` (also with single quotes).
+    private static func rewriteJSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("import") || trimmed.hasPrefix("export") || trimmed.contains(" from ") || trimmed.hasPrefix("}") else {
+            return line
+        }
+        var result = line
+        for marker in ["from \"", "from '", "import \"", "import '"] {
+            guard let range = result.range(of: marker) else { continue }
+            let quote = marker.last!
+            let start = range.upperBound
+            guard let end = result[start...].firstIndex(of: quote) else { continue }
+            let specifier = String(result[start..<end])
+            guard specifier.hasPrefix("./") || specifier.hasPrefix("../") else { continue }
+            if let replacement = replace(specifier, number) {
+                result.replaceSubrange(start..<end, with: replacement)
+            }
+            break
+        }
+        return result
+    }
+
+    private static func rewriteCSSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
+        guard line.contains("url(") else { return line }
+        var result = ""
+        var rest = Substring(line)
+        while let range = rest.range(of: "url(") {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else { break }
+            var inner = String(rest[..<close]).trimmingCharacters(in: .whitespaces)
+            var quote = ""
+            if let first = inner.first, first == "\"" || first == "'" {
+                quote = String(first)
+                inner = String(inner.dropFirst().dropLast())
+            }
+            if let replacement = replace(inner, number) {
+                result += quote + replacement + quote
+            } else {
+                result += rest[..<close]
+            }
+            rest = rest[close...]
+        }
+        return result + rest
+    }
+}

@@ -1,1 +1,0 @@
-// BestiaryRender: see docs/ARCHITECTURE.md

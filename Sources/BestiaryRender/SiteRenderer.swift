@@ -1,0 +1,103 @@
+import BestiaryContent
+import BestiaryStorage
+import Foundation
+
+/// The render stage: every page of the site in every language, plus the quiz catalogue, the
+/// sitemap, the web app manifest and the 404 page. Pure: inputs in, files out (the write stage
+/// puts them on disk), so two runs over the same inputs give the same bytes.
+public struct SiteRenderer: Sendable {
+    public let input: RenderInput
+    let paths: SitePaths
+
+    public init(_ input: RenderInput) {
+        self.input = input
+        self.paths = SitePaths(defaultLanguage: input.catalog.config.defaultLanguage)
+    }
+
+    var config: SiteConfig { input.catalog.config }
+
+    /// One page to render.
+    enum Job: Sendable {
+        case home(String)
+        case animal(Int, String)  // index into catalog.animals
+        case collection(String)
+        case quiz(String)
+        case credits(String)
+        case page(Int, String)
+        case notFound
+    }
+
+    /// Everything the render stage writes, sorted by path.
+    public func render() -> [OutputFile] {
+        let catalogFile = CatalogJSON.file(input: input)
+        var jobs: [Job] = []
+        for lang in config.languages {
+            jobs.append(.home(lang))
+            jobs.append(.collection(lang))
+            jobs.append(.quiz(lang))
+            jobs.append(.credits(lang))
+            for i in input.catalog.pages.indices { jobs.append(.page(i, lang)) }
+            for i in input.catalog.animals.indices { jobs.append(.animal(i, lang)) }
+        }
+        jobs.append(.notFound)
+        let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
+        var files = Parallel.map(jobs, minimumChunk: 32) { job in renderPage(job, shared: shared) }
+        files.append(catalogFile)
+        files.append(Sitemap.file(renderer: self))
+        files.append(WebManifest.file(renderer: self))
+        files.append(contentsOf: input.assets.files)
+        files.sort { $0.path < $1.path }
+        return files
+    }
+
+    /// The output path of a job's HTML file and its directory.
+    func location(of job: Job) -> (directory: String, file: String) {
+        let dir: String
+        switch job {
+        case .home(let l): dir = paths.home(l)
+        case .animal(let i, let l): dir = paths.animal(input.catalog.animals[i].id, l)
+        case .collection(let l): dir = paths.collection(l)
+        case .quiz(let l): dir = paths.quiz(l)
+        case .credits(let l): dir = paths.credits(l)
+        case .page(let i, let l): dir = paths.page(input.catalog.pages[i].slug, l)
+        case .notFound: return ("", "404.html")
+        }
+        return (dir, dir + "index.html")
+    }
+
+    func renderPage(_ job: Job, shared: SharedContext) -> OutputFile {
+        let (directory, file) = location(of: job)
+        let html: String
+        switch job {
+        case .home(let lang):
+            html = input.templates.render("layouts/home", shared.home(lang, directory: directory))
+        case .animal(let i, let lang):
+            html = input.templates.render("layouts/animal", shared.animal(input.catalog.animals[i], lang, directory: directory))
+        case .collection(let lang):
+            html = input.templates.render("layouts/collection", shared.collection(lang, directory: directory))
+        case .quiz(let lang):
+            html = input.templates.render("layouts/quiz", shared.quiz(lang, directory: directory))
+        case .credits(let lang):
+            html = input.templates.render("layouts/credits", shared.credits(lang, directory: directory))
+        case .page(let i, let lang):
+            html = input.templates.render("layouts/page", shared.page(input.catalog.pages[i], lang, directory: directory))
+        case .notFound:
+            html = input.templates.render("layouts/404", shared.notFound())
+        }
+        return OutputFile(path: file, text: html)
+    }
+
+    /// Every HTML page's directory per language, for the sitemap (the 404 page excluded).
+    func sitemapEntries() -> [(language: String, directory: String, key: String)] {
+        var result: [(String, String, String)] = []
+        for lang in config.languages {
+            result.append((lang, paths.home(lang), "home"))
+            result.append((lang, paths.quiz(lang), "quiz"))
+            result.append((lang, paths.collection(lang), "collection"))
+            result.append((lang, paths.credits(lang), "credits"))
+            for page in input.catalog.pages { result.append((lang, paths.page(page.slug, lang), "page:" + page.slug)) }
+            for animal in input.catalog.animals { result.append((lang, paths.animal(animal.id, lang), "animal:" + animal.id)) }
+        }
+        return result
+    }
+}

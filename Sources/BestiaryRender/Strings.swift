@@ -1,0 +1,66 @@
+import BestiaryDiagnostics
+import Foundation
+
+/// The theme's UI strings (`templates/i18n/LANG.json`: flat `"nav.quiz": "Quiz"` maps), per
+/// language, with English and then the key itself as the fallback so a page never shows a hole.
+public struct UIStrings: Sendable {
+    /// Language → key → text.
+    public let tables: [String: [String: String]]
+
+    public static func load(_ theme: Theme) throws(DiagnosticError) -> UIStrings {
+        var tables: [String: [String: String]] = [:]
+        var bag = DiagnosticBag()
+        for path in theme.paths(under: "i18n/") where path.hasSuffix(".json") {
+            let lang = String(path.dropFirst("i18n/".count).dropLast(".json".count))
+            guard let file = theme.files[path] else { continue }
+            do {
+                let object = try JSONSerialization.jsonObject(with: file.data)
+                guard let dict = object as? [String: Any] else {
+                    bag.error("strings must be one JSON object of \"key\": \"text\"", at: SourceLocation(path: file.origin), stage: "render")
+                    continue
+                }
+                var table: [String: String] = [:]
+                for (key, value) in dict {
+                    if let s = value as? String { table[key] = s } else {
+                        bag.error("string '\(key)' must be text", at: SourceLocation(path: file.origin), stage: "render")
+                    }
+                }
+                tables[lang] = table
+            } catch {
+                bag.error("strings are not valid JSON: \(error.localizedDescription)", at: SourceLocation(path: file.origin), stage: "render")
+            }
+        }
+        try bag.throwIfErrors()
+        return UIStrings(tables: tables)
+    }
+
+    /// The table for `language`, completed from English, as a flat map.
+    public func table(for language: String) -> [String: String] {
+        var result = tables["en"] ?? [:]
+        let base = language.split(separator: "-").first.map(String.init) ?? language
+        if base != language, let t = tables[base] { result.merge(t) { $1 } }
+        if let t = tables[language] { result.merge(t) { $1 } }
+        return result
+    }
+
+    /// `"nav.quiz": "Quiz"` → `["nav": ["quiz": "Quiz"]]`, for `{{t.nav.quiz}}` in templates.
+    public static func nested(_ flat: [String: String]) -> [String: Any] {
+        var root: [String: Any] = [:]
+        for key in flat.keys.sorted() {
+            let parts = key.split(separator: ".").map(String.init)
+            insert(&root, parts[...], flat[key]!)
+        }
+        return root
+    }
+
+    private static func insert(_ dict: inout [String: Any], _ path: ArraySlice<String>, _ value: String) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            if dict[first] == nil { dict[first] = value }
+            return
+        }
+        var child = dict[first] as? [String: Any] ?? [:]
+        insert(&child, path.dropFirst(), value)
+        dict[first] = child
+    }
+}

@@ -1,0 +1,72 @@
+import BestiaryDiagnostics
+import BestiaryStorage
+import BestiaryTheme
+import Foundation
+
+/// The theme a site is rendered with: the site's own `templates/` files, and the built-in default
+/// theme for every file the site does not have (DESIGN.md §2).
+public struct Theme: Sendable {
+    public struct File: Sendable, Hashable {
+        public var data: Data
+        /// Where it came from: `templates/layouts/base.html`, or `(default theme)/layouts/base.html`.
+        public var origin: String
+        /// True when the site's own `templates/` provided it.
+        public var isOverride: Bool
+    }
+
+    /// Theme files by path relative to `templates/`.
+    public var files: [String: File]
+
+    public init(files: [String: File]) {
+        self.files = files
+    }
+
+    /// The default theme alone.
+    public static var builtIn: Theme {
+        var files: [String: File] = [:]
+        for (path, data) in DefaultTheme.files {
+            files[path] = File(data: data, origin: "(default theme)/\(path)", isOverride: false)
+        }
+        return Theme(files: files)
+    }
+
+    /// The default theme overlaid with `root/templates/`.
+    public static func load(root: String, fileSystem: any FileSystem) throws(DiagnosticError) -> Theme {
+        var theme = builtIn
+        let directory = (root == "." ? "" : root + "/") + "templates"
+        guard fileSystem.isDirectory(directory) else { return theme }
+        do {
+            for relative in try fileSystem.walkFiles(in: directory) {
+                let name = relative.split(separator: "/").last.map(String.init) ?? relative
+                if name.hasPrefix(".") || name.hasSuffix("~") { continue }
+                let data = try fileSystem.read(directory + "/" + relative)
+                theme.files[relative] = File(data: data, origin: "templates/\(relative)", isOverride: true)
+            }
+        } catch let error as FileSystemError {
+            throw DiagnosticError(.error("cannot read the theme: \(error)", at: SourceLocation(path: "templates"), stage: "render"))
+        } catch {
+            throw DiagnosticError(.error("cannot read the theme: \(error)", at: SourceLocation(path: "templates"), stage: "render"))
+        }
+        return theme
+    }
+
+    public func text(_ path: String) -> String? {
+        files[path].map { String(decoding: $0.data, as: UTF8.self) }
+    }
+
+    /// Paths below `prefix` (e.g. `assets/`), sorted.
+    public func paths(under prefix: String) -> [String] {
+        files.keys.filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    /// A digest of everything in the theme: any change to it changes every page's inputs.
+    public var fingerprint: String {
+        var all = Data()
+        for path in files.keys.sorted() {
+            all.append(Data(path.utf8))
+            all.append(0)
+            all.append(Data(Hashing.sha256Hex(files[path]!.data).utf8))
+        }
+        return Hashing.sha256Hex(all)
+    }
+}

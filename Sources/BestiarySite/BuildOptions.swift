@@ -1,0 +1,55 @@
+import BestiaryStorage
+import Foundation
+
+/// How to build: the command line's flags, the environment, and the injected I/O.
+public struct BuildOptions: Sendable {
+    /// The site root (holds `content/`).
+    public var root: String
+    /// Where the site goes; `ROOT/output` by default.
+    public var output: String?
+    /// Overrides site.yml's `base_url` (e.g. for a preview or a staging host).
+    public var baseURL: String?
+    /// CI mode: fail instead of adding a version to `content/packs.lock`.
+    public var locked: Bool
+    /// A file holding the base64 Ed25519 private key (else `BESTIARY_SIGNING_KEY`).
+    public var signingKeyFile: String?
+    /// `SOURCE_DATE_EPOCH`, `BESTIARY_SIGNING_KEY`, … (the process environment by default).
+    public var environment: [String: String]
+    public var fileSystem: any FileSystem
+    public var time: any TimeSource
+
+    public init(
+        root: String, output: String? = nil, baseURL: String? = nil, locked: Bool = false, signingKeyFile: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment, fileSystem: any FileSystem = LocalFileSystem(),
+        time: any TimeSource = SystemTimeSource()
+    ) {
+        self.root = root
+        self.output = output
+        self.baseURL = baseURL
+        self.locked = locked
+        self.signingKeyFile = signingKeyFile
+        self.environment = environment
+        self.fileSystem = fileSystem
+        self.time = time
+    }
+
+    public var outputDirectory: String {
+        output ?? (root == "." ? "output" : root + "/output")
+    }
+}
+
+/// What a build did, for the command to print.
+public struct BuildReport: Sendable {
+    public struct Stage: Sendable {
+        public var name: String
+        public var seconds: Double
+        public var detail: String
+    }
+
+    public var stages: [Stage] = []
+    public var pages: Int = 0
+    public var files: Int = 0
+    public var outputDirectory: String = ""
+    /// Notes for the user that are not problems (e.g. "packs are unsigned").
+    public var notes: [String] = []
+}

@@ -1,1 +1,0 @@
-// BestiarySite: see docs/ARCHITECTURE.md

@@ -1,0 +1,138 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryRender
+import BestiaryStorage
+import Foundation
+
+/// `bestiary build`: the pipeline's stages in order, each named and timed, over injected I/O.
+/// Never touches the network: Wikipedia summaries come from the cache under `content/`.
+public final class SiteBuilder: @unchecked Sendable {
+    public let options: BuildOptions
+    /// Called after each stage with its report line (the command prints `[i/N] stage  12 ms`).
+    public var onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)?
+
+    /// Warnings and notes collected across stages (errors are thrown).
+    public private(set) var diagnostics = DiagnosticBag()
+
+    public init(options: BuildOptions) {
+        self.options = options
+    }
+
+    static let stageNames = ["load", "media", "render", "write"]
+
+    public func build() throws(DiagnosticError) -> BuildReport {
+        var report = BuildReport()
+        report.outputDirectory = options.outputDirectory
+        let fs = options.fileSystem
+        let total = Self.stageNames.count
+        var index = 0
+
+        func stage<T>(_ name: String, _ body: () throws(DiagnosticError) -> (T, String)) throws(DiagnosticError) -> T {
+            index += 1
+            let start = DispatchTime.now().uptimeNanoseconds
+            let value: T
+            let detail: String
+            do {
+                (value, detail) = try body()
+            } catch {
+                throw DiagnosticError(error.diagnostics.map { $0.inStage(name) })
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let s = BuildReport.Stage(name: name, seconds: seconds, detail: detail)
+            report.stages.append(s)
+            onStage?(s, index, total)
+            return value
+        }
+
+        try checkOutputLocation()
+
+        let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
+            let result = ContentLoader(root: options.root, fileSystem: fs).load()
+            diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
+            try result.diagnostics.throwIfErrors()
+            guard let catalog = result.catalog else { throw DiagnosticError(result.diagnostics.sorted) }
+            return (catalog, "\(catalog.animals.count) animals, \(catalog.pages.count) pages")
+        }
+
+        let buildDate: Date
+        do {
+            buildDate = try BuildTime.sourceDateEpoch(options.environment) ?? options.time.now()
+        } catch {
+            throw DiagnosticError(.error("\(error)", stage: "load"))
+        }
+        var baseURL = catalog.config.baseURL
+        if let override = options.baseURL {
+            if let problem = URLCheck.problem(absoluteHTTP: override) {
+                throw DiagnosticError(.error("--base-url \(problem)", stage: "load"))
+            }
+            baseURL = override.hasSuffix("/") ? override : override + "/"
+        }
+
+        let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
+            let plan = try MediaPlanner.plan(catalog, fileSystem: fs)
+            let bytes = plan.values.reduce(0) { $0 + $1.bytes }
+            return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
+        }
+
+        let files: [OutputFile] = try stage("render") { () throws(DiagnosticError) in
+            let theme = try Theme.load(root: options.root, fileSystem: fs)
+            let templates = try Templates.compile(theme)
+            let strings = try UIStrings.load(theme)
+            let assets = try AssetPipeline.build(theme)
+            var mediaOutputs: [String: MediaOutput] = [:]
+            var files: [OutputFile] = []
+            for record in media.values.sorted(by: { $0.contentPath < $1.contentPath }) {
+                mediaOutputs[record.contentPath] = MediaOutput(path: record.sitePath, bytes: record.bytes, width: record.width, height: record.height)
+                files.append(OutputFile(path: record.sitePath, linking: record.fullPath))
+            }
+            let siteID = catalog.config.packs?.id ?? String(Hashing.sha256Hex(baseURL).prefix(8))
+            let input = RenderInput(
+                catalog: catalog, theme: theme, templates: templates, strings: strings, assets: assets,
+                summaries: [:], media: mediaOutputs, buildDate: buildDate, baseURL: baseURL, siteID: siteID)
+            let rendered = SiteRenderer(input).render()
+            report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count
+            files.append(contentsOf: rendered)
+            // Two files at one path would make the output depend on write order.
+            var seen = Set<String>()
+            var duplicates: [String] = []
+            files = files.filter { file in
+                if seen.insert(file.path).inserted { return true }
+                duplicates.append(file.path)
+                return false
+            }
+            if !duplicates.isEmpty {
+                throw DiagnosticError(.error("two outputs at the same path: \(duplicates.sorted().prefix(5).joined(separator: ", "))", stage: "render"))
+            }
+            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages, \(files.count) files")
+        }
+
+        report.files = try stage("write") { () throws(DiagnosticError) in
+            let count = try OutputWriter(fileSystem: fs, output: options.outputDirectory).write(files)
+            return (count, "\(count) files to \(options.outputDirectory)")
+        }
+        return report
+    }
+
+    /// The output must not be, or contain, the site's own sources.
+    func checkOutputLocation() throws(DiagnosticError) {
+        let fs = options.fileSystem
+        func real(_ path: String) -> String {
+            if let r = try? fs.realPath(path) { return r }
+            // Not there yet: resolve its parent.
+            let parent = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return ((try? fs.realPath(parent.isEmpty ? "/" : parent)) ?? parent) + "/" + name
+        }
+        let output = real(options.outputDirectory)
+        let root = real(options.root)
+        for protected in [root, real(options.root + "/content"), real(options.root + "/templates")] {
+            if output == protected || protected.hasPrefix(output + "/") || output.hasPrefix(root + "/content/")
+                || output.hasPrefix(root + "/templates/")
+            {
+                throw DiagnosticError(.error(
+                    "--output \(options.outputDirectory) would overwrite the site's sources; choose a folder outside content/ and templates/",
+                    stage: "write"))
+            }
+        }
+    }
+}

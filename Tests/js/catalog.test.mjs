@@ -1,0 +1,59 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { animalName, languageChain, localized, parseCatalog } from "../../templates/assets/js/catalog.js";
+import { rawCatalog, SPECS } from "./helpers.mjs";
+
+test("parses the build's catalogue shape", () => {
+  const parsed = parseCatalog(rawCatalog(SPECS));
+  assert.equal(parsed.ok, true);
+  assert.equal(parsed.dropped, 0);
+  const { catalog } = parsed;
+  assert.equal(catalog.fingerprint, "9f2c0a7d");
+  assert.deepEqual(catalog.languages, ["de", "en"]);
+  assert.deepEqual(catalog.quiz, { questions: 10, choices: 4 });
+  const fox = catalog.animals.find((a) => a.id === "red-fox");
+  assert.equal(fox.sound.src, "media/red-fox.3f2a1b4c5d.ogg");
+  assert.equal(fox.sound.source, null);
+  assert.equal(fox.image.width, 800);
+  assert.equal(fox.page, "animals/red-fox/");
+});
+
+test("broken records are dropped or repaired, never passed on", () => {
+  const raw = rawCatalog(SPECS.slice(0, 2));
+  raw.animals.push(
+    { id: "", names: { en: "No id" } },
+    { id: "nameless", names: {} },
+    { id: "robin", names: { en: "Duplicate robin" } },
+    "not an object",
+    { id: "odd", names: { en: "Odd", de: 5 }, difficulty: 9, group: "", sound: { src: "" }, image: { src: "x.webp", width: -1 }, tags: "x" },
+  );
+  const parsed = parseCatalog(raw);
+  assert.equal(parsed.ok, true);
+  assert.equal(parsed.dropped, 4);
+  const odd = parsed.catalog.animals.find((a) => a.id === "odd");
+  assert.deepEqual(odd.names, { en: "Odd" });
+  assert.equal(odd.difficulty, 3);
+  assert.equal(odd.group, null);
+  assert.equal(odd.sound, null);
+  assert.equal(odd.image.width, null);
+  assert.deepEqual(odd.tags, []);
+  assert.equal(parsed.catalog.animals.find((a) => a.id === "robin").names.en, "Robin");
+});
+
+test("unknown formats and non-catalogues are typed failures", () => {
+  assert.deepEqual(parseCatalog({ ...rawCatalog([]), format: 2 }), { ok: false, reason: "unsupported-format" });
+  assert.deepEqual(parseCatalog(null), { ok: false, reason: "bad-catalog" });
+  assert.deepEqual(parseCatalog({ format: 1 }), { ok: false, reason: "bad-catalog" });
+});
+
+test("names fall back along the site's languages, the first being the default", () => {
+  assert.deepEqual(languageChain("en", ["de", "en", "fr"]), ["en", "de", "fr"]);
+  assert.deepEqual(languageChain("fr", ["de", "en"]), ["fr", "de", "en"]);
+  const animal = { id: "x", names: { de: "Rotfuchs", en: "Red fox" } };
+  assert.equal(animalName(animal, languageChain("en", ["de", "en"])), "Red fox");
+  assert.equal(animalName(animal, languageChain("fr", ["de", "en"])), "Rotfuchs");
+  assert.equal(animalName({ id: "x", names: { it: "Volpe" } }, ["de", "en"]), "Volpe");
+  assert.equal(animalName({ id: "lonely", names: {} }, ["en"]), "lonely");
+  assert.deepEqual(localized({ en: "About" }, ["de", "en"]), { text: "About", lang: "en" });
+  assert.equal(localized({}, ["de"]), null);
+});

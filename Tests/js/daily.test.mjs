@@ -1,0 +1,74 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import {
+  animalOfTheDay, dailyRecord, dailyRound, dailySeed, localDateKey, shareText, shareTextPlain,
+} from "../../templates/assets/js/daily.js";
+import { translator } from "../../templates/assets/js/i18n.js";
+import { catalog, I18N_DIR } from "./helpers.mjs";
+
+const cat = catalog();
+const strings = (lang) => JSON.parse(readFileSync(new URL(`${lang}.json`, I18N_DIR), "utf8"));
+const en = translator({ lang: "en", strings: strings("en") });
+const de = translator({ lang: "de", strings: strings("de"), fallback: strings("en") });
+
+test("same date and fingerprint give identical questions", () => {
+  const a = dailyRound(cat, "2026-11-22");
+  const b = dailyRound(catalog(), "2026-11-22");
+  assert.equal(a.ok, true);
+  assert.equal(a.questions.length, 10);
+  assert.deepEqual(a, b);
+});
+
+test("a different date or catalogue gives different questions", () => {
+  const day = JSON.stringify(dailyRound(cat, "2026-11-22").questions);
+  assert.notEqual(JSON.stringify(dailyRound(cat, "2026-11-23").questions), day);
+  const changed = { ...cat, fingerprint: "0000beef" };
+  assert.notEqual(JSON.stringify(dailyRound(changed, "2026-11-22").questions), day);
+  assert.notEqual(dailySeed("2026-11-22", "a"), dailySeed("2026-11-22", "b"));
+  assert.notEqual(dailySeed("2026-11-22", "a"), dailySeed("2026-11-22", "a", "animal"));
+});
+
+test("the daily uses the catalogue's counts and ignores personal settings", () => {
+  const small = { ...cat, quiz: { questions: 5, choices: 3 } };
+  const r = dailyRound(small, "2026-11-22");
+  assert.equal(r.questions.length, 5);
+  assert.ok(r.questions.every((q) => q.choices.length === 3));
+  // Animals without sound are asked by picture, so the whole catalogue takes part.
+  const prompts = new Set();
+  for (let d = 1; d <= 28; d++) for (const q of dailyRound(cat, `2026-02-${String(d).padStart(2, "0")}`).questions) prompts.add(q.prompt);
+  assert.deepEqual([...prompts].sort(), ["image", "sound"]);
+});
+
+test("animal of the day is stable for a day and changes across days", () => {
+  const today = animalOfTheDay(cat, "2026-11-22");
+  assert.equal(animalOfTheDay(catalog(), "2026-11-22").id, today.id);
+  const month = new Set();
+  for (let d = 1; d <= 30; d++) month.add(animalOfTheDay(cat, `2026-11-${String(d).padStart(2, "0")}`).id);
+  assert.ok(month.size >= 5, `only ${month.size} different animals in a month`);
+  assert.equal(animalOfTheDay({ ...cat, animals: [] }, "2026-11-22"), null);
+});
+
+test("share texts: emoji grid and a screen-reader line", () => {
+  const results = [true, true, false, true, true, false, true, true, false, true];
+  assert.equal(shareText("2026-11-22", results, en), "Bestiary daily 2026-11-22: 7/10 ✅✅❌✅✅❌✅✅❌✅");
+  assert.equal(shareTextPlain(results, en), "7 of 10 right; wrong: 3, 6, 9");
+  assert.equal(shareTextPlain([true, true], en), "2 of 2 right");
+  assert.equal(shareTextPlain(results, de), "7 von 10 richtig; falsch: 3, 6, 9");
+  assert.doesNotMatch(shareTextPlain(results, en), /[✅❌]/u);
+});
+
+test("localDateKey uses the local calendar date", () => {
+  assert.equal(localDateKey(new Date(2026, 0, 5, 23, 59)), "2026-01-05");
+  assert.equal(localDateKey(new Date(2026, 10, 22, 0, 1)), "2026-11-22");
+});
+
+test("one try a day: a finished daily stays finished, an unfinished one resumes for the same catalogue", () => {
+  const done = { date: "2026-11-22", fingerprint: "old", results: [true], done: true };
+  assert.equal(dailyRecord(done, "2026-11-22", "new"), done);
+  const half = { date: "2026-11-22", fingerprint: "abc", results: [true, false], done: false };
+  assert.equal(dailyRecord(half, "2026-11-22", "abc"), half);
+  assert.deepEqual(dailyRecord(half, "2026-11-22", "changed"), { date: "2026-11-22", fingerprint: "changed", results: [], done: false });
+  assert.deepEqual(dailyRecord(done, "2026-11-23", "new"), { date: "2026-11-23", fingerprint: "new", results: [], done: false });
+  assert.deepEqual(dailyRecord(null, "2026-11-23", "x").results, []);
+});

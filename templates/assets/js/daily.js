@@ -1,0 +1,95 @@
+// The daily challenge and the animal of the day. Both are seeded by the
+// learner's local calendar date and the catalogue's fingerprint, so everyone
+// with the same site on the same day gets the same questions (and can
+// compare results), while a changed catalogue gets a fresh, valid set.
+import { buildRound } from "./questions.js";
+import { createRng, hashString } from "./rng.js";
+
+/**
+ * The local calendar date as YYYY-MM-DD (not UTC: the day changes at the
+ * learner's midnight).
+ * @param {Date} [date]
+ */
+export function localDateKey(date = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/**
+ * The seed for one purpose on one day: `purpose` keeps the animal of the day
+ * independent of the daily questions.
+ * @param {string} date YYYY-MM-DD
+ * @param {string} fingerprint the catalogue's fingerprint
+ * @param {string} [purpose]
+ */
+export function dailySeed(date, fingerprint, purpose = "quiz") {
+  return hashString(`bestiary|${purpose}|${date}|${fingerprint}`);
+}
+
+/**
+ * Today's round: the catalogue's question and choice counts, no personal
+ * filters or level caps (it must be the same for everyone).
+ * @param {import("./catalog.js").Catalog} catalog
+ * @param {string} date YYYY-MM-DD
+ * @returns {import("./questions.js").RoundResult}
+ */
+export function dailyRound(catalog, date) {
+  return buildRound({
+    animals: catalog.animals,
+    mode: "daily",
+    questions: catalog.quiz.questions,
+    choices: catalog.quiz.choices,
+    languages: catalog.languages,
+    rng: createRng(dailySeed(date, catalog.fingerprint)),
+  });
+}
+
+/**
+ * The animal of the day (any animal, media or not), or null for an empty catalogue.
+ * @param {import("./catalog.js").Catalog} catalog
+ * @param {string} date YYYY-MM-DD
+ */
+export function animalOfTheDay(catalog, date) {
+  if (!catalog.animals.length) return null;
+  const sorted = catalog.animals.slice().sort((a, b) => (a.id < b.id ? -1 : 1));
+  const rng = createRng(dailySeed(date, catalog.fingerprint, "animal"));
+  return sorted[Math.floor(rng() * sorted.length)];
+}
+
+/**
+ * The shareable result, Wordle-style: "Bestiary daily 2026-11-22: 7/10 ✅✅❌…".
+ * @param {string} date
+ * @param {readonly boolean[]} results one per question, in order
+ * @param {(key: string, params?: object) => string} tr a translator (i18n.js)
+ */
+export function shareText(date, results, tr) {
+  const right = results.filter(Boolean).length;
+  const grid = results.map((ok) => (ok ? "✅" : "❌")).join("");
+  return tr("daily.share", { date, right, total: results.length, grid });
+}
+
+/**
+ * The same result for screen readers, without emoji: "7 of 10 right; wrong: 3, 6, 9".
+ * @param {readonly boolean[]} results
+ * @param {(key: string, params?: object) => string} tr
+ */
+export function shareTextPlain(results, tr) {
+  const right = results.filter(Boolean).length;
+  const wrong = results.flatMap((ok, i) => (ok ? [] : [i + 1]));
+  const params = { right, total: results.length, wrong: wrong.join(", ") };
+  return tr(wrong.length ? "daily.sharePlain" : "daily.sharePlainPerfect", params);
+}
+
+/**
+ * The stored record of today's daily, or a fresh one. A finished daily of
+ * today counts even if the catalogue changed since (one try a day); an
+ * unfinished one is resumed only for the same catalogue, since its answers
+ * belong to those questions.
+ * @param {{date: string, fingerprint: string, results: boolean[], done: boolean}|null} stored
+ * @param {string} date
+ * @param {string} fingerprint
+ */
+export function dailyRecord(stored, date, fingerprint) {
+  if (stored && stored.date === date && (stored.done || stored.fingerprint === fingerprint)) return stored;
+  return { date, fingerprint, results: [], done: false };
+}

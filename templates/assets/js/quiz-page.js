@@ -1,0 +1,503 @@
+// Entry module of the quiz page (quiz/?mode=sound|image|daily|learn).
+//
+// Builds the quiz inside [data-quiz-app] and keeps the automation hooks of
+// DESIGN.md §6: the quiz element carries data-quiz and data-state
+// (question | answered | finished; absent while loading or when a message
+// replaces the quiz), the prompt sits in [data-quiz-prompt], choices are
+// <button data-choice="ID">, data-correct="ID" appears after an answer,
+// [data-quiz-score] reads "RIGHT / TOTAL", and <button data-quiz-next> moves on.
+// Every change happens synchronously inside the event handler that caused
+// it, so a test never sees a half-updated page.
+import { animalName, languageChain, localized, parseCatalog } from "./catalog.js";
+import { dailyRecord, dailyRound, localDateKey } from "./daily.js";
+import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
+import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
+import { gradeFromAnswer } from "./fsrs.js";
+import { translator } from "./i18n.js";
+import { planSession, progress, recordReview } from "./learn.js";
+import { MODES, availableModes, buildRound, defaultMode, roundPool } from "./questions.js";
+import { createRng, randomSeed } from "./rng.js";
+import { levelFor, newAchievements, reduce } from "./scoring.js";
+import { memoryBackend, openStore } from "./storage.js";
+import { settingsView } from "./quiz-settings.js";
+import { achievementName, caughtUpView, summaryView } from "./quiz-summary.js";
+import { choicesView, feedbackView, markChoices, promptView, shellView } from "./quiz-view.js";
+
+class QuizPage {
+  /** @param {HTMLElement} mount the page's [data-quiz-app] element */
+  constructor(mount) {
+    const data = document.body.dataset;
+    const lang = data.lang || document.documentElement.lang || "en";
+    this.tr = translator({ lang, strings: readJsonScript("bestiary-strings"), fallback: readJsonScript("bestiary-strings-fallback") });
+    /** @type {import("./quiz-view.js").View} */
+    this.v = { tr: this.tr, lang, chain: [lang], root: data.root ?? "./", langRoot: data.langRoot ?? "./" };
+    this.catalogPath = data.catalog || "";
+    this.siteId = data.siteId || "site";
+    this.mount = mount;
+    this.round = null;
+    this.originalTheme = document.documentElement.getAttribute("data-theme");
+    this.els = shellView(this.v);
+    fill(mount, this.els.quiz);
+  }
+
+  async start() {
+    let backend = null;
+    try {
+      backend = window.localStorage;
+    } catch {
+      // Storage blocked (privacy settings): play without saving.
+    }
+    this.store = openStore(backend || memoryBackend(), this.siteId);
+    const loaded = this.store.load();
+    this.state = loaded.state;
+    if (!backend) this.notice("quiz.notice.unavailable");
+    else if (loaded.notice) this.notice(`quiz.notice.${loaded.notice}`);
+    this.applyTheme();
+    document.addEventListener("keydown", (event) => this.onKey(event));
+    onVoicesChanged(() => this.updateReadAloud());
+    await this.loadCatalog();
+  }
+
+  async loadCatalog() {
+    let data;
+    try {
+      const response = await fetch(new URL(this.v.root + this.catalogPath, document.baseURI));
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      data = await response.json();
+    } catch (error) {
+      console.error("Bestiary: catalogue not loaded", error);
+      return this.message("load-failed", this.tr("quiz.error.load"), [button(this.tr("quiz.retry"), () => this.loadCatalog())]);
+    }
+    const parsed = parseCatalog(data);
+    if (!parsed.ok) return this.message(parsed.reason, this.tr(`quiz.error.${parsed.reason}`));
+    this.catalog = parsed.catalog;
+    this.byId = new Map(this.catalog.animals.map((a) => [a.id, a]));
+    this.v.chain = languageChain(this.v.lang, this.catalog.languages);
+    const requested = new URLSearchParams(location.search).get("mode");
+    this.mode = MODES.includes(requested) ? requested : defaultMode(this.catalog.animals);
+    this.els.title.textContent = this.tr(`quiz.mode.${this.mode}`);
+    this.renderModes();
+    this.renderSettings();
+    this.startRound(false);
+  }
+
+  // ---- rounds
+
+  /** Starts a round of the current mode; `moveFocus` when the learner asked for it. */
+  startRound(moveFocus) {
+    this.silence();
+    this.round = null;
+    const mode = this.mode;
+    const { animals, quiz, languages } = this.catalog;
+    const filters = this.filters();
+    const rng = createRng(randomSeed());
+    let result;
+    let answered = [];
+    if (mode === "daily") {
+      this.today = localDateKey();
+      const record = dailyRecord(this.state.daily, this.today, this.catalog.fingerprint);
+      this.state.daily = record;
+      result = dailyRound(this.catalog, this.today);
+      answered = record.results;
+      if (record.done) return this.showSummary({ mode, results: record.results, start: this.state.stats, moveFocus: false, replay: true });
+    } else if (mode === "learn") {
+      const pool = roundPool({ animals, mode, choices: quiz.choices, languages, filters });
+      if (!pool.ok) return this.showProblem(pool);
+      const askable = new Set(pool.askable);
+      const plan = planSession({ animals: animals.filter((a) => askable.has(a)), cards: this.state.cards, now: Date.now() });
+      if (!plan.ids.length) return this.showCaughtUp(plan.nextDue, moveFocus);
+      result = buildRound({ animals, mode, choices: quiz.choices, languages, rng, filters, targets: plan.ids });
+    } else {
+      const unlocked = levelFor(this.state.stats.points).unlocked;
+      const { questions, choices } = quiz;
+      result = buildRound({ animals, mode, questions, choices, languages, rng, filters: { ...filters, unlocked } });
+    }
+    if (!result.ok) return this.showProblem(result);
+    this.round = {
+      mode,
+      rng,
+      questions: result.questions,
+      index: answered.length,
+      results: answered.slice(),
+      retried: new Set(),
+      start: this.state.stats,
+    };
+    // A daily interrupted after its last answer (page closed before "finish") is finished now.
+    if (this.round.index >= this.round.questions.length) return this.finishRound(false);
+    this.showQuestion(moveFocus);
+  }
+
+  showQuestion(moveFocus) {
+    const { tr, v } = this;
+    const round = this.round;
+    const question = round.questions[round.index];
+    const animal = this.byId.get(question.id);
+    Object.assign(round, { shownAt: performance.now(), firstPlay: null, plays: 0 });
+    const prompt = promptView(v, animal, question.prompt, () => this.replay());
+    round.audio = prompt.audio;
+    prompt.audio?.addEventListener("play", () => {
+      round.plays++;
+      round.firstPlay ??= performance.now();
+    });
+    this.els.choices = choicesView(v, question.choices, this.byId, (id) => this.answer(id));
+    this.els.feedback = h("div", { class: "quiz-feedback-slot" });
+    this.els.actions = h("div", { class: "quiz-actions" });
+    fill(
+      this.els.stage,
+      h(
+        "div",
+        { class: "quiz-question" },
+        h("h2", { class: "quiz-ask", text: tr(question.prompt === "sound" ? "quiz.askSound" : "quiz.askImage") }),
+        prompt.el,
+        this.els.choices,
+        this.els.feedback,
+        this.els.actions,
+      ),
+    );
+    const quiz = this.els.quiz;
+    quiz.removeAttribute("data-correct");
+    quiz.removeAttribute("aria-busy");
+    quiz.dataset.mode = round.mode;
+    quiz.dataset.state = "question";
+    this.updateStatus();
+    this.announce(tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length }));
+    if (moveFocus) {
+      this.els.choices.querySelector("button").focus();
+      prompt.audio?.play().catch(() => {});
+    }
+  }
+
+  answer(id) {
+    const round = this.round;
+    if (!round || this.els.quiz.dataset.state !== "question") return;
+    const { tr, v } = this;
+    const question = round.questions[round.index];
+    const animal = this.byId.get(question.id);
+    const correct = id === question.id;
+    round.results.push(correct);
+
+    const groupAnimals = animal.group ? this.catalog.animals.filter((a) => a.group === animal.group).map((a) => a.id) : [];
+    const before = this.state.stats;
+    this.state.stats = reduce(before, {
+      type: "answer", date: localDateKey(), animal: animal.id, correct, difficulty: animal.difficulty, group: animal.group, groupAnimals,
+    });
+    if (round.mode === "learn") this.learnAnswer(round, question, correct);
+    if (round.mode === "daily") this.state.daily = { ...this.state.daily, results: round.results.slice() };
+    this.persist();
+
+    markChoices(v, this.els.choices, question.id, id);
+    fill(this.els.feedback, feedbackView(v, { animal, correct, prompt: question.prompt, onRead: () => this.readAloud(animal) }));
+    const last = round.index + 1 >= round.questions.length;
+    const next = button(tr(last ? "quiz.finish" : "quiz.next"), () => this.next(), { class: "quiz-next", dataset: { quizNext: "" } });
+    fill(this.els.actions, next);
+    this.updateReadAloud();
+
+    const quiz = this.els.quiz;
+    quiz.dataset.correct = question.id;
+    quiz.dataset.state = "answered";
+    this.updateStatus();
+    const name = animalName(animal, v.chain);
+    const news = newAchievements(before, this.state.stats).map((a) => tr("achievement.unlocked", { name: achievementName(this.v, a) }));
+    this.announce([tr(correct ? "quiz.announceRight" : "quiz.announceWrong", { name }), ...news].join(" "));
+    if (this.state.settings.feedbackSound) beep(correct);
+    if (this.state.settings.vibration) vibrate(correct);
+    next.focus();
+  }
+
+  /** Rates the answer for spaced repetition and asks a missed animal once more at the end. */
+  learnAnswer(round, question, correct) {
+    const now = performance.now();
+    const clip = round.audio && Number.isFinite(round.audio.duration) ? Math.min(round.audio.duration * 1000, 5000) : 0;
+    const grade = gradeFromAnswer(
+      { correct, ms: now - (round.firstPlay ?? round.shownAt), replays: Math.max(0, round.plays - 1) },
+      { slowMs: 10000 + clip, fastMs: 3000 + clip },
+    );
+    this.state.cards = recordReview(this.state.cards, question.id, grade, Date.now());
+    if (correct || round.retried.has(question.id)) return;
+    round.retried.add(question.id);
+    const { animals, quiz, languages } = this.catalog;
+    const { rng } = round;
+    const again = buildRound({ animals, mode: "learn", choices: quiz.choices, languages, rng, targets: [question.id], filters: this.filters() });
+    if (again.ok) round.questions.push(again.questions[0]);
+  }
+
+  next() {
+    const round = this.round;
+    if (!round || this.els.quiz.dataset.state !== "answered") return;
+    this.silence();
+    round.index++;
+    if (round.index < round.questions.length) return this.showQuestion(true);
+    this.finishRound(true);
+  }
+
+  finishRound(moveFocus) {
+    const round = this.round;
+    const correct = round.results.filter(Boolean).length;
+    this.state.stats = reduce(this.state.stats, { type: "round", mode: round.mode, date: localDateKey(), correct, total: round.results.length });
+    if (round.mode === "daily") this.state.daily = { ...this.state.daily, done: true };
+    this.persist();
+    this.showSummary({ mode: round.mode, results: round.results, start: round.start, moveFocus, replay: false });
+  }
+
+  /** Stops every sound of the stage: a detached <audio> would otherwise play on. */
+  silence() {
+    stopSpeaking();
+    for (const audio of this.els.stage.querySelectorAll("audio")) audio.pause();
+  }
+
+  replay() {
+    const audio = this.round?.audio;
+    if (!audio) return;
+    audio.currentTime = 0;
+    audio.play().catch(() => {});
+  }
+
+  // ---- end of round, messages
+
+  /** The finished state: result, best score, news, mode extras, statistics. */
+  showSummary({ mode, results, start, moveFocus, replay }) {
+    const view = summaryView(this.v, {
+      mode, results, start, replay,
+      date: mode === "daily" ? this.today : localDateKey(),
+      stats: this.state.stats,
+      learnText: mode === "learn" ? this.learnProgressText() : null,
+      onRestart: () => this.startRound(true),
+      onShare: (text) => this.share(text),
+    });
+    fill(this.els.stage, view.el);
+    this.finishState(results.filter(Boolean).length, results.length);
+    this.announce(view.announcement);
+    if (moveFocus) view.heading.focus();
+  }
+
+  /** Shares the daily result (system share sheet where there is one, else the clipboard). */
+  async share(text) {
+    const { tr } = this;
+    const full = `${text}\n${location.href}`;
+    try {
+      if (navigator.share) await navigator.share({ text: full });
+      else await navigator.clipboard.writeText(full);
+      this.announce(tr(navigator.share ? "daily.shared" : "daily.copied"));
+    } catch {
+      this.announce(tr("daily.copyFailed"));
+    }
+  }
+
+  showCaughtUp(nextDue, moveFocus) {
+    const view = caughtUpView(this.v, { nextDue, now: Date.now(), learnText: this.learnProgressText(), onCheck: () => this.startRound(true) });
+    fill(this.els.stage, view.el);
+    this.finishState(0, 0);
+    if (moveFocus) view.heading.focus();
+  }
+
+  finishState(right, total) {
+    const quiz = this.els.quiz;
+    quiz.removeAttribute("data-correct");
+    quiz.removeAttribute("aria-busy");
+    quiz.dataset.mode = this.mode;
+    quiz.dataset.state = "finished";
+    this.els.score.textContent = `${right} / ${total}`;
+    this.els.progress.textContent = "";
+    this.updateLevel();
+  }
+
+  /** Explains why no round can be played (no media, filters too narrow) and offers a way out. */
+  showProblem(result) {
+    const { tr } = this;
+    const s = this.state.settings;
+    const filtered = s.groups.length > 0 || s.difficultyMin > 1 || s.difficultyMax < 3;
+    const actions = [];
+    if (result.reason === "no-media") {
+      const other = availableModes(this.catalog.animals)[0];
+      if (other) actions.push(h("a", { class: "quiz-button", href: `?mode=${other}`, text: tr(`quiz.mode.${other}`) }));
+    } else if (filtered && this.mode !== "daily") {
+      actions.push(button(tr("settings.clearFilters"), () => this.setFilters({ groups: [], difficultyMin: 1, difficultyMax: 3 })));
+    }
+    const key = {
+      "no-media": `quiz.problem.noMedia.${this.mode}`,
+      "too-few": "quiz.problem.tooFew",
+      "no-animals": "quiz.problem.noAnimals",
+    }[result.reason];
+    this.message(result.reason, tr(key, { have: result.have, needed: result.needed, count: result.have }), actions);
+  }
+
+  /** Replaces the quiz with a message; data-state is removed since no round is on. */
+  message(reason, text, actions = []) {
+    this.silence();
+    this.round = null;
+    const box = h("div", { class: "quiz-message", role: "alert", dataset: { quizMessage: reason } }, h("p", { text }));
+    if (actions.length) box.append(h("div", { class: "quiz-actions" }, actions));
+    fill(this.els.stage, box);
+    const quiz = this.els.quiz;
+    quiz.removeAttribute("data-state");
+    quiz.removeAttribute("data-correct");
+    quiz.removeAttribute("aria-busy");
+    this.els.score.textContent = "0 / 0";
+    this.els.progress.textContent = "";
+  }
+
+  // ---- header, settings, statistics
+
+  updateStatus() {
+    const round = this.round;
+    const right = round.results.filter(Boolean).length;
+    this.els.progress.textContent = this.tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
+    this.els.score.textContent = `${right} / ${round.questions.length}`;
+    this.updateLevel();
+  }
+
+  updateLevel() {
+    const { points } = this.state.stats;
+    const level = levelFor(points);
+    const key = level.next === null ? "level.statusTop" : "level.status";
+    this.els.level.textContent = this.tr(key, { level: level.level, points, next: level.next });
+    const learning = this.mode === "learn";
+    this.els.learn.hidden = !learning;
+    if (learning) this.els.learn.textContent = this.learnProgressText();
+  }
+
+  learnProgressText() {
+    const { animals, quiz, languages } = this.catalog;
+    const pool = roundPool({ animals, mode: "learn", choices: quiz.choices, languages, filters: this.filters() });
+    const counts = progress(pool.ok ? pool.askable.map((a) => a.id) : [], this.state.cards, Date.now());
+    return this.tr("learn.progress", counts);
+  }
+
+  renderModes() {
+    const modes = availableModes(this.catalog.animals);
+    fill(
+      this.els.modes,
+      h(
+        "ul",
+        {},
+        modes.map((m) =>
+          h("li", {}, h("a", { href: `?mode=${m}`, "aria-current": m === this.mode ? "page" : null, text: this.tr(`quiz.mode.${m}`) })),
+        ),
+      ),
+    );
+  }
+
+  renderSettings() {
+    const animals = this.catalog.animals;
+    fill(
+      this.els.settings,
+      settingsView(this.v, {
+        settings: this.state.settings,
+        groups: [...new Set(animals.map((a) => a.group).filter(Boolean))].sort(),
+        difficulties: [...new Set(animals.map((a) => a.difficulty))].sort(),
+        filtersApply: this.mode !== "daily",
+        canVibrate: canVibrate(),
+        onChange: (patch) => {
+          this.state.settings = { ...this.state.settings, ...patch };
+          this.applyTheme();
+          this.persist();
+        },
+        onFilters: (patch) => this.setFilters(patch),
+        onResetBest: () => this.resetBest(),
+      }),
+    );
+  }
+
+  /** The learner's own filters (the level cap is added for sound and image rounds only). */
+  filters() {
+    const { groups, difficultyMin, difficultyMax } = this.state.settings;
+    return { groups, difficultyMin, difficultyMax };
+  }
+
+  setFilters(patch) {
+    this.state.settings = { ...this.state.settings, ...patch };
+    this.persist();
+    this.renderSettings();
+    this.startRound(true);
+  }
+
+  async resetBest() {
+    const { tr } = this;
+    const mode = tr(`quiz.mode.${this.mode}`);
+    const confirmed = await ask({
+      message: tr("settings.resetBestAsk", { mode }),
+      confirm: tr("settings.resetBestYes"),
+      cancel: tr("settings.cancel"),
+      parent: this.mount,
+    });
+    if (!confirmed) return;
+    this.state.stats = reduce(this.state.stats, { type: "reset-best", mode: this.mode });
+    this.persist();
+    this.announce(tr("settings.resetBestDone", { mode }));
+    this.els.stage.querySelector(".quiz-best")?.remove();
+  }
+
+  applyTheme() {
+    const theme = this.state.settings.theme;
+    const root = document.documentElement;
+    const value = theme === "system" ? this.originalTheme : theme;
+    if (value === null) root.removeAttribute("data-theme");
+    else root.setAttribute("data-theme", value);
+  }
+
+  // ---- read-aloud, keyboard, persistence, announcements
+
+  readAloud(animal) {
+    const text = localized(animal.description, this.v.chain);
+    if (text) speak(text.text, text.lang);
+  }
+
+  /** Shows the read-aloud button only when there is a description and a voice for its language. */
+  updateReadAloud() {
+    const button = this.els.feedback?.querySelector("[data-quiz-read]");
+    const round = this.round;
+    if (!button || !round) return;
+    const text = localized(this.byId.get(round.questions[round.index].id).description, this.v.chain);
+    button.hidden = !(text && voiceFor(text.lang));
+  }
+
+  onKey(event) {
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event) || !this.round) return;
+    const state = this.els.quiz.dataset.state;
+    const target = event.target instanceof Element ? event.target : null;
+    if (state === "question" && /^[1-9]$/.test(event.key)) {
+      const button = this.els.choices.querySelectorAll("[data-choice]")[Number(event.key) - 1];
+      if (!button) return;
+      event.preventDefault();
+      this.answer(button.getAttribute("data-choice"));
+    } else if ((event.key === "r" || event.key === "R") && this.round.audio && state !== "finished") {
+      event.preventDefault();
+      this.replay();
+    } else if (state === "answered" && (event.key === "Enter" || event.key === " ") && !target?.closest("a, button, summary, audio")) {
+      event.preventDefault();
+      this.next();
+    }
+  }
+
+  persist() {
+    if (!this.store.save(this.state) && !this.saveWarned) {
+      this.saveWarned = true;
+      this.notice("quiz.notice.saveFailed");
+    }
+  }
+
+  notice(key) {
+    this.els.notices.append(h("p", { class: "quiz-notice", role: "status", dataset: { quizNotice: key.split(".").pop() }, text: this.tr(key) }));
+  }
+
+  announce(text) {
+    this.els.live.textContent = text;
+  }
+
+  /** Last resort: an unexpected error still leaves a readable page. */
+  fail(error) {
+    console.error("Bestiary quiz:", error);
+    this.message("error", this.tr("quiz.error.unexpected"));
+  }
+}
+
+const mount = document.querySelector("[data-quiz-app]");
+if (mount) {
+  try {
+    const page = new QuizPage(mount);
+    page.start().catch((error) => page.fail(error));
+  } catch (error) {
+    console.error("Bestiary quiz:", error);
+    mount.textContent = readJsonScript("bestiary-strings")["quiz.error.unexpected"] || "The quiz could not start. Please reload the page.";
+  }
+}

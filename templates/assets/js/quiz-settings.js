@@ -1,0 +1,110 @@
+// The settings and filters panel of the quiz page: groups and difficulty
+// (applied by starting a new round), feedback sound, vibration and theme
+// (applied at once), and resetting the best score.
+import { button, h } from "./dom.js";
+import { groupName } from "./quiz-view.js";
+
+/**
+ * @param {import("./quiz-view.js").View} v
+ * @param {object} options
+ * @param {ReturnType<typeof import("./storage.js").defaultSettings>} options.settings current settings
+ * @param {string[]} options.groups the catalogue's groups, sorted
+ * @param {number[]} options.difficulties the catalogue's difficulty levels, sorted
+ * @param {boolean} options.filtersApply false in daily mode (the same for everyone)
+ * @param {boolean} options.canVibrate
+ * @param {(patch: object) => void} options.onChange a setting that applies at once changed
+ * @param {(patch: object) => void} options.onFilters filters were submitted
+ * @param {() => void} options.onResetBest
+ * @returns {HTMLElement}
+ */
+export function settingsView(v, { settings, groups, difficulties, filtersApply, canVibrate, onChange, onFilters, onResetBest }) {
+  const { tr } = v;
+  const groupBoxes = groups.map((g) =>
+    h("input", { type: "checkbox", name: "group", value: g, checked: !settings.groups.length || settings.groups.includes(g) }),
+  );
+  const levelSelect = (name, value) =>
+    h("select", { name }, difficulties.map((d) => h("option", { value: d, selected: d === value, text: tr(`quiz.difficulty.${d}`) })));
+  const min = levelSelect("difficultyMin", Math.max(settings.difficultyMin, difficulties[0] ?? 1));
+  const max = levelSelect("difficultyMax", Math.min(settings.difficultyMax, difficulties[difficulties.length - 1] ?? 3));
+
+  const filters = h(
+    "form",
+    {
+      class: "quiz-filters",
+      on: {
+        submit(event) {
+          event.preventDefault();
+          const chosen = groupBoxes.filter((b) => b.checked).map((b) => b.value);
+          if (groups.length && !chosen.length) {
+            groupBoxes[0].setCustomValidity(tr("settings.pickGroup"));
+            groupBoxes[0].reportValidity();
+            return;
+          }
+          let lo = Number(min.value);
+          let hi = Number(max.value);
+          if (lo > hi) [lo, hi] = [hi, lo];
+          onFilters({ groups: chosen.length === groups.length ? [] : chosen, difficultyMin: lo, difficultyMax: hi });
+        },
+        change() {
+          groupBoxes[0]?.setCustomValidity("");
+        },
+      },
+    },
+    groups.length > 1
+      ? h(
+          "fieldset",
+          {},
+          h("legend", { text: tr("settings.groups") }),
+          groupBoxes.map((box) => h("label", { class: "quiz-check" }, box, " ", groupName(v, box.value))),
+        )
+      : null,
+    difficulties.length > 1
+      ? h(
+          "fieldset",
+          {},
+          h("legend", { text: tr("settings.difficulty") }),
+          h("label", {}, tr("settings.from"), " ", min),
+          " ",
+          h("label", {}, tr("settings.to"), " ", max),
+        )
+      : null,
+    filtersApply ? null : h("p", { class: "quiz-hint", text: tr("settings.dailyNoFilters") }),
+    groups.length > 1 || difficulties.length > 1
+      ? h("button", { type: "submit", class: "quiz-button", text: tr("settings.apply"), disabled: !filtersApply })
+      : null,
+  );
+
+  const toggle = (key, label) =>
+    h(
+      "label",
+      { class: "quiz-check" },
+      h("input", {
+        type: "checkbox",
+        checked: settings[key],
+        on: { change: (e) => onChange({ [key]: e.target.checked }) },
+      }),
+      " ",
+      label,
+    );
+  const theme = h(
+    "select",
+    { on: { change: (e) => onChange({ theme: e.target.value }) } },
+    ["system", "light", "dark"].map((value) => h("option", { value, selected: settings.theme === value, text: tr(`settings.theme.${value}`) })),
+  );
+
+  return h(
+    "details",
+    { class: "quiz-settings" },
+    h("summary", { text: tr("settings.title") }),
+    filters,
+    h(
+      "fieldset",
+      {},
+      h("legend", { text: tr("settings.feedback") }),
+      toggle("feedbackSound", tr("settings.feedbackSound")),
+      canVibrate ? toggle("vibration", tr("settings.vibration")) : null,
+    ),
+    h("p", {}, h("label", {}, tr("settings.themeLabel"), " ", theme)),
+    h("p", {}, button(tr("settings.resetBest"), onResetBest, { dataset: { quizResetBest: "" } })),
+  );
+}

@@ -1,0 +1,140 @@
+// The views shown when a round ends: result, best score, new achievements
+// and level, the daily's share text, learn progress, and the statistics.
+import { shareText, shareTextPlain } from "./daily.js";
+import { button, h } from "./dom.js";
+import { groupName } from "./quiz-view.js";
+import { accuracy, isNewBest, levelFor, newAchievements } from "./scoring.js";
+
+/**
+ * An achievement's display name ("group:bird" → "Whole group named: Birds").
+ * @param {import("./quiz-view.js").View} v
+ * @param {string} id
+ */
+export function achievementName(v, id) {
+  return id.startsWith("group:") ? v.tr("achievement.group", { group: groupName(v, id.slice(6)) }) : v.tr(`achievement.${id}`);
+}
+
+/**
+ * The end of a round.
+ * @param {import("./quiz-view.js").View} v
+ * @param {object} o
+ * @param {string} o.mode
+ * @param {boolean[]} o.results one per question
+ * @param {string} o.date YYYY-MM-DD (the daily's date, for the share text)
+ * @param {object} o.start the stats when the round began
+ * @param {object} o.stats the stats now
+ * @param {boolean} o.replay true when showing an earlier result again (a revisited daily): no news
+ * @param {string|null} o.learnText learn progress line, in learn mode
+ * @param {() => void} o.onRestart
+ * @param {(text: string) => void} o.onShare
+ * @returns {{el: HTMLElement, heading: HTMLElement, announcement: string}}
+ */
+export function summaryView(v, { mode, results, date, start, stats, replay, learnText, onRestart, onShare }) {
+  const { tr } = v;
+  const right = results.filter(Boolean).length;
+  const total = results.length;
+  const news = replay ? [] : newAchievements(start, stats).map((id) => tr("achievement.unlocked", { name: achievementName(v, id) }));
+  const before = levelFor(start.points);
+  const level = levelFor(stats.points);
+  const levelUp = !replay && level.level > before.level;
+  const title = mode === "daily" || mode === "learn" ? `${mode}.doneTitle` : "quiz.doneTitle";
+  const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: tr(title) });
+  const el = h(
+    "div",
+    { class: "quiz-summary" },
+    heading,
+    h("p", { class: "quiz-result", text: tr("quiz.result", { right, total }) }),
+    // Learn sessions vary in length, so a best score means little there.
+    mode === "learn" ? null : bestView(v, stats.best[mode], !replay && isNewBest(start, stats, mode)),
+    news.length ? h("ul", { class: "quiz-news" }, news.map((text) => h("li", { text }))) : null,
+    levelUp
+      ? h("p", { class: "quiz-news", text: tr(level.unlocked > before.unlocked ? "level.upUnlocked" : "level.up", { level: level.level }) })
+      : null,
+    mode === "daily" ? dailyShareView(v, date, results, onShare) : null,
+    learnText ? h("p", { text: learnText }) : null,
+    statsView(v, stats, date),
+    mode === "daily"
+      ? null
+      : h("div", { class: "quiz-actions" }, restartButton(tr(mode === "learn" ? "learn.continue" : "quiz.playAgain"), onRestart)),
+  );
+  return { el, heading, announcement: [tr("quiz.result", { right, total }), ...news].join(" ") };
+}
+
+/**
+ * Learn mode with nothing to ask: when the next review falls due.
+ * @param {import("./quiz-view.js").View} v
+ * @param {{nextDue: number|null, now: number, learnText: string, onCheck: () => void}} o
+ */
+export function caughtUpView(v, { nextDue, now, learnText, onCheck }) {
+  const { tr } = v;
+  const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: tr("learn.caughtUp") });
+  const when = nextDue === null ? tr("learn.nothingDue") : tr("learn.nextDue", { when: relativeTime(v.lang, nextDue - now) });
+  const el = h(
+    "div",
+    { class: "quiz-summary" },
+    heading,
+    h("p", { text: when }),
+    h("p", { text: learnText }),
+    h("div", { class: "quiz-actions" }, restartButton(tr("learn.check"), onCheck)),
+  );
+  return { el, heading };
+}
+
+/**
+ * Today's numbers, streak, accuracy, days played and points.
+ * @param {import("./quiz-view.js").View} v
+ * @param {ReturnType<typeof import("./scoring.js").initialStats>} stats
+ * @param {string} today YYYY-MM-DD
+ */
+export function statsView(v, stats, today) {
+  const { tr } = v;
+  const day = stats.today.date === today ? stats.today : { answered: 0, correct: 0 };
+  const row = (label, value) => [h("dt", { text: tr(label) }), h("dd", { text: value })];
+  return h(
+    "dl",
+    { class: "quiz-stats" },
+    row("stats.today", tr("stats.todayValue", { right: day.correct, count: day.answered })),
+    row("stats.streak", tr("stats.streakValue", { current: stats.streak, best: stats.bestStreak })),
+    row("stats.accuracy", new Intl.NumberFormat(v.lang, { style: "percent" }).format(accuracy(stats))),
+    row("stats.days", String(stats.days)),
+    row("stats.points", String(stats.points)),
+  );
+}
+
+/**
+ * "in 5 minutes", "in 2 days", in the page language.
+ * @param {string} lang
+ * @param {number} ms from now
+ */
+export function relativeTime(lang, ms) {
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+  const minutes = Math.max(1, Math.round(ms / 60000));
+  if (minutes < 60) return format.format(minutes, "minute");
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return format.format(hours, "hour");
+  return format.format(Math.round(hours / 24), "day");
+}
+
+function bestView(v, best, isNew) {
+  if (isNew) return h("p", { class: "quiz-best is-new", text: v.tr("quiz.newBest") });
+  if (!best) return null;
+  const params = { right: best.correct, total: best.total };
+  return h("p", { class: "quiz-best", text: v.tr(best.total === null ? "quiz.bestCount" : "quiz.best", params) });
+}
+
+/** The emoji line is hidden from screen readers, which get the plain line instead. */
+function dailyShareView(v, date, results, onShare) {
+  const text = shareText(date, results, v.tr);
+  return h(
+    "div",
+    { class: "quiz-share" },
+    h("p", { class: "quiz-share-text", "aria-hidden": "true", dataset: { quizShareText: "" }, text }),
+    h("p", { dataset: { quizSharePlain: "" }, text: shareTextPlain(results, v.tr) }),
+    button(v.tr("daily.copy"), () => onShare(text), { dataset: { quizShare: "" } }),
+    h("p", { class: "quiz-hint", text: v.tr("daily.comeBack") }),
+  );
+}
+
+function restartButton(text, onClick) {
+  return button(text, onClick, { dataset: { quizRestart: "" } });
+}
