@@ -89,7 +89,9 @@ public struct RecordPlanner: Sendable {
             for value in row.defaults where !value.field.isSet(in: animal) {
                 do { try value.field.apply(value.value, to: &animal) } catch { fail(error.message) }
             }
-            if bag.errorCount > errorsBefore { continue }
+            // Rows with errors so far go on to the parser too, so that one run reports all of a
+            // row's problems (a bad title next to a bad difficulty); any error stops the writing.
+            let rowFailed = bag.errorCount > errorsBefore
             if existing == nil && animal.name.values[store.config.defaultLanguage] == nil {
                 missingName.append(row)
                 continue
@@ -105,6 +107,7 @@ public struct RecordPlanner: Sendable {
                 for problem in problems { fail(problem.message) }
                 continue
             }
+            if rowFailed { continue }
             let changed = RecordWriter.keyOrder.filter {
                 writer.entry($0, of: existing?.animal ?? Animal(id: row.id, name: LocalizedText([:]), sourcePath: path), fileID: fileID)
                     != writer.entry($0, of: animal, fileID: fileID)

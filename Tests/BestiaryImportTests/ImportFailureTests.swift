@@ -70,11 +70,12 @@ import Testing
             errors: ["1:4: header: 'nmae.en' is not a record field (did you mean 'name.en'?)", "1:12: header: 'colour' is not a record field"]),
         Case(
             name: "CSV rows with invalid ids, wrong field counts and bad values", format: .csv,
-            text: "id,name.en,difficulty,wikipedia.en\nRed Fox,Red fox,1,Red fox\nowl,Owl\nbee,Bee,5,Bee\nbat,Bat,,Bat [animal]\n,Nobody,,\n",
+            text: "id,name.en,difficulty,wikipedia.en\nRed Fox,Red fox,1,Red fox\nowl,Owl\nbee,Bee,5,Bee <insect>\nbat,Bat,,Bat [animal]\n,Nobody,,\n",
             errors: [
                 "2:1: row 1: id 'Red Fox' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'red-fox'; it is the key apps sync by and never changes",
                 "3:1: row 2 has 2 fields, the header has 4; a value with ',' or a line break must be in double quotes",
                 "4:1: row 3 (id bee): difficulty must be 1, 2 or 3, not '5'",
+                "4:1: row 3 (id bee): wikipedia.en: 'Bee <insect>' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
                 "5:1: row 4 (id bat): wikipedia.en: 'Bat [animal]' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
                 "6:1: row 5 has no id",
             ]),
