@@ -52,9 +52,10 @@ public struct FieldValue: Sendable {
 /// file position.
 public struct ImportOrigin: Sendable, Hashable {
     public var label: String
-    public var location: SourceLocation
+    /// Nil for rows that come from the command line (`bestiary add`).
+    public var location: SourceLocation?
 
-    public init(label: String, location: SourceLocation) {
+    public init(label: String, location: SourceLocation?) {
         self.label = label
         self.location = location
     }

@@ -36,7 +36,7 @@ public struct RecordPlanner: Sendable {
         for row in rows {
             if let first = firstRow[row.id] {
                 bag.error(
-                    "\(row.origin.label) gives the id '\(row.id)', like \(first.origin.label) at line \(first.origin.location.line): two entries cannot become one record; change one of them in the source",
+                    "\(row.origin.label) gives the id '\(row.id)', like \(first.origin.label)\(first.origin.location.map { " at line \($0.line)" } ?? ""): two entries cannot become one record; change one of them in the source",
                     at: row.origin.location, stage: stage)
                 collided.insert(row.id)
             } else {

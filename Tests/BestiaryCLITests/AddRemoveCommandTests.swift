@@ -64,7 +64,7 @@ import Testing
         let before = try dir.read("site/content/animals/red-fox.md")
         let result = await run("add", "--root", site, "red-fox", "--name", "en=Fox")
         #expect(result.status == 1)
-        #expect(result.stderr == "content/animals/red-fox.md:1:1: error: content/animals/red-fox.md already exists; use --force to change it (fields you do not give are kept) [add]")
+        #expect(result.stderr == "bestiary: error: content/animals/red-fox.md already exists; use --force to change it (fields you do not give are kept) [add]")
         #expect(try dir.read("site/content/animals/red-fox.md") == before)
     }
 
@@ -73,7 +73,7 @@ import Testing
         (["fox", "--name", "Fox"], 2, "Error: 'Fox' must be KEY=VALUE, e.g. en=\"Red fox\""),
         (["fox", "--name", "en=Fox", "--difficulty", "7"], 2, "Error: --difficulty must be 1, 2 or 3, not 7"),
         (["fox", "--name", "fr=Renard"], 1, "bestiary: error: 'name.fr': language 'fr' is not in content/site.yml's languages (en); add it there first [add]"),
-        (["fuchs", "--wikipedia", "en=Red fox"], 1, "content/animals/fuchs.md:1:1: error: a new record needs a name in the site's default language 'en': add --name en=… [add]"),
+        (["fuchs", "--wikipedia", "en=Red fox"], 1, "bestiary: error: a new record needs a name in the site's default language 'en': add --name en=… [add]"),
         (["fox", "--name", "en=Fox", "--set", "colour=red"], 1, "bestiary: error: 'colour' is not a record field [add]"),
     ] as [([String], Int32, String)])
     func explainsWhatIsWrong(_ arguments: [String], _ status: Int32, _ message: String) async throws {

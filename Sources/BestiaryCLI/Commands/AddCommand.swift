@@ -100,7 +100,7 @@ struct AddCommand: AsyncParsableCommand {
 
     /// The command line as one import row: the same merging and checks as `import`.
     func makeRow(languages: [String]) throws(DiagnosticError) -> ImportRow {
-        var row = ImportRow(id: id, origin: ImportOrigin(label: "", location: SourceLocation(path: "content/animals/\(id).md")))
+        var row = ImportRow(id: id, origin: ImportOrigin(label: "", location: nil))
         var problems: [Diagnostic] = []
         func add(_ key: String, _ value: String) {
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
