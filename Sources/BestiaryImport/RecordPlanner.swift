@@ -100,9 +100,10 @@ public struct RecordPlanner: Sendable {
             let fileID = existing?.fileID ?? row.id
             let text = existing.map { writer.update($0.text, from: $0.animal, to: animal, fileID: fileID) }
                 ?? writer.document(for: animal, fileID: fileID)
-            // The written text must read back as a valid record.
-            let (_, diagnostics) = Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config)
-            let problems = diagnostics.filter { $0.severity == .error }
+            // The written text must read back as a valid record (an unchanged one was just read).
+            let unchanged = existing?.text == text
+            let problems = unchanged ? [] : Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config)
+                .1.filter { $0.severity == .error }
             if !problems.isEmpty {
                 for problem in problems { fail(problem.message) }
                 continue
@@ -112,7 +113,7 @@ public struct RecordPlanner: Sendable {
                 writer.entry($0, of: existing?.animal ?? Animal(id: row.id, name: LocalizedText([:]), sourcePath: path), fileID: fileID)
                     != writer.entry($0, of: animal, fileID: fileID)
             }
-            let action: ChangePlan.Action = existing == nil ? .create : (text == existing!.text ? .unchanged : .update)
+            let action: ChangePlan.Action = existing == nil ? .create : (unchanged ? .unchanged : .update)
             changes.append(ChangePlan.RecordChange(id: row.id, path: path, action: action, changedKeys: changed, data: Data(text.utf8)))
         }
 

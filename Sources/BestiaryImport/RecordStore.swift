@@ -14,6 +14,8 @@ public struct RecordStore: Sendable {
     public let catalog: Catalog
     /// Every record file whose id could be read, by id: path relative to the site root.
     public let paths: [String: String]
+    /// The same, the other way round.
+    let ids: [String: String]
 
     /// Loads the site; fails only when site.yml is missing or unusable (records with problems of
     /// their own stop only a change to them).
@@ -24,7 +26,9 @@ public struct RecordStore: Sendable {
         }
         var paths: [String: String] = [:]
         for animal in catalog.animals { paths[animal.id] = animal.sourcePath }
-        return RecordStore(root: root, fileSystem: fileSystem, config: catalog.config, catalog: catalog, paths: paths)
+        return RecordStore(
+            root: root, fileSystem: fileSystem, config: catalog.config, catalog: catalog, paths: paths,
+            ids: Dictionary(paths.map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a }))
     }
 
     public var contentDirectory: String { Catalog.contentDirectory(root: root) }
@@ -76,7 +80,7 @@ public struct RecordStore: Sendable {
     public func obstacle(toCreating id: String) -> String? {
         let path = newRecordPath(id)
         guard fileSystem.info(fullPath(path)) != nil else { return nil }
-        if let other = paths.first(where: { $0.value == path })?.key {
+        if let other = ids[path] {
             return "\(path) already holds the record '\(other)' (its 'id:' says so), so '\(id)' cannot be written there"
         }
         return "\(path) exists but cannot be read as a record; fix or remove it first (`bestiary check` says what is wrong)"

@@ -70,15 +70,15 @@ struct ImportCommand: AsyncParsableCommand {
             throw CommandFailure(status: 1)
         }
         console.report(plan.warnings, format: global.diagnostics)
-        ChangeReport.print(plan, dryRun: dryRun, console: console)
         if !dryRun {
             do {
                 try plan.apply(root: global.siteRoot, fileSystem: LocalFileSystem())
             } catch {
-                console.err("bestiary: error: \(error)")
+                console.err("bestiary: error: \(error); files written before it stay (each is complete), importing again finishes the job")
                 throw CommandFailure(status: 1)
             }
         }
+        ChangeReport.print(plan, dryRun: dryRun, console: console)
         console.err(plan.summary + (dryRun ? " (dry run: nothing was written)" : ""))
     }
 }
