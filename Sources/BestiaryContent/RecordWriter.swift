@@ -99,11 +99,12 @@ public struct RecordWriter: Sendable {
         let langs = orderedLanguages(value.values)
         let pad = String(repeating: " ", count: indent)
         if langs.allSatisfy({ !value.values[$0]!.contains("\n") }) {
-            let items = langs.map { "\($0): \(YAMLScalar.plainOrQuoted(value.values[$0]!, flow: true))" }
+            // Keys are quoted like values: Norwegian's `no` is `false` to a YAML 1.1 reader.
+            let items = langs.map { "\(YAMLScalar.plainOrQuoted($0, flow: true)): \(YAMLScalar.plainOrQuoted(value.values[$0]!, flow: true))" }
             let line = "\(pad)\(key): {\(items.joined(separator: ", "))}"
             if line.count <= Self.flowLimit { return line + "\n" }
         }
-        return "\(pad)\(key):\n" + langs.map { text($0, value.values[$0]!, indent: indent + 2) }.joined()
+        return "\(pad)\(key):\n" + langs.map { text(YAMLScalar.plainOrQuoted($0), value.values[$0]!, indent: indent + 2) }.joined()
     }
 
     func list(_ key: String, _ items: [String]) -> String {

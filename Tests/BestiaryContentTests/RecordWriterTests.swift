@@ -115,6 +115,16 @@ private func media(_ kind: MediaKind, _ source: MediaReference.Source, credit: S
         #expect(parse(text, fileID: "owl").map(content) == content(a))
     }
 
+    @Test func languageCodesYAMLWouldReadAsBooleansAreQuotedToo() throws {
+        let norwegian = SiteConfig(title: LocalizedText(["no": "T"]), baseURL: "https://example.org/", languages: ["no", "en"])
+        let a = Animal(id: "elg", name: LocalizedText(["no": "Elg", "en": "Moose"]), sourcePath: "x")
+        let text = RecordWriter(config: norwegian).document(for: a, fileID: "elg")
+        #expect(text == "---\nname: {\"no\": Elg, en: Moose}\n---\n")
+        let (back, diagnostics) = Animal.parse(SourceText(path: "content/animals/elg.md", text: text), fileID: "elg", config: norwegian)
+        #expect(diagnostics.isEmpty)
+        #expect(back?.name.values == ["no": "Elg", "en": "Moose"])
+    }
+
     @Test func leadImageFocusIsWrittenAsAnImageWithOnlyAFocus() {
         var a = Animal(id: "fuchs", name: LocalizedText(["en": "Fox"]), sourcePath: "x")
         a.leadImageFocus = "50% 0%"
