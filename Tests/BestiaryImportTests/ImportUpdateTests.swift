@@ -100,4 +100,18 @@ import Testing
         ])
         #expect(site.animal("amsel")?.sound?.filePath == "sounds/amsel.mp3")
     }
+
+    @Test func aCSVWithSomeColumnsChangesOnlyThoseFields() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        try site.importing("csv/animals.csv", .csv)
+        let frog = try site.read("content/animals/common-frog.md")
+        let csv = try site.source("id,tags,sound.credit,name.de\ncommon-frog,pond;europe;spring,\"J. Doe (XC123456)\",\nhedgehog,,,Westeuropäischer Igel\n", name: "fix.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.summary == "created 0, updated 2, unchanged 0")
+        #expect(try site.read("content/animals/common-frog.md") == frog
+            .replacingOccurrences(of: "tags: [pond, europe]", with: "tags: [pond, europe, spring]")
+            .replacingOccurrences(of: "credit: Jane Doe, XC123456", with: "credit: J. Doe (XC123456)"))
+        #expect(site.animal("hedgehog")?.name.values == ["en": "Hedgehog", "de": "Westeuropäischer Igel"])
+        #expect(site.animal("hedgehog")?.tags == ["garden"])  // an empty cell carries nothing
+    }
 }
