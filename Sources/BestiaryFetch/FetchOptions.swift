@@ -31,8 +31,6 @@ public struct FetchOptions: Sendable {
 
     public static let defaultConcurrency = 2
     public static let defaultRequestsPerSecond = 5.0
-    /// Where Bestiary's source lives, for the User-Agent (Wikimedia wants a way to find the tool).
-    public static let projectURL = "https://github.com/bestiary-quiz/bestiary"
 
     public init(
         urlTemplate: String = WikipediaSettings.defaultURL, commonsURL: String = WikipediaSettings.defaultCommonsURL,
@@ -55,12 +53,12 @@ public struct FetchOptions: Sendable {
         self.clock = clock
     }
 
-    /// `Bestiary/0.1.0 (maintainer@example.org; +https://github.com/…) async-http-client`, the
-    /// form of Wikimedia's User-Agent policy: tool/version (contact) library.
+    /// `Bestiary/0.1.0 (maintainer@example.org) async-http-client`, the form of Wikimedia's
+    /// User-Agent policy: tool/version (contact) library. The contact is the site's own
+    /// (site.yml `wikipedia.contact`): the people running the fetch are the ones to reach.
     public static func userAgent(version: String, contact: String?) -> String {
         let contactPart = contact.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        let inner = [contactPart, "+" + projectURL].compactMap { $0 }.joined(separator: "; ")
-        return "Bestiary/\(version) (\(inner)) async-http-client"
+        return "Bestiary/\(version)" + (contactPart.map { " (\($0))" } ?? "") + " async-http-client"
     }
 
     /// True when `template` points at Wikimedia's servers (where the etiquette matters).

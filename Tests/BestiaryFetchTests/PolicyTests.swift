@@ -47,8 +47,8 @@ struct PoliteClientTests {
 struct FetchOptionsTests {
     @Test func userAgentFollowsWikimediaPolicy() {
         #expect(FetchOptions.userAgent(version: "0.1.0", contact: "me@example.org")
-            == "Bestiary/0.1.0 (me@example.org; +\(FetchOptions.projectURL)) async-http-client")
-        #expect(FetchOptions.userAgent(version: "0.1.0", contact: nil) == "Bestiary/0.1.0 (+\(FetchOptions.projectURL)) async-http-client")
+            == "Bestiary/0.1.0 (me@example.org) async-http-client")
+        #expect(FetchOptions.userAgent(version: "0.1.0", contact: nil) == "Bestiary/0.1.0 async-http-client")
     }
 
     @Test func knowsWikimediaHosts() {
