@@ -37,7 +37,8 @@ struct AnimalView {
         // The page size: the smallest variant at least 500 px wide, else the largest.
         let main = wiki.variants.first { ($0.width ?? 0) >= 500 } ?? largest
         return ImageInfo(
-            src: main.path, srcset: wiki.variants.filter { $0.width != nil }, width: main.width, height: main.height, focus: nil,
+            src: main.path, srcset: wiki.variants.filter { $0.width != nil }, width: main.width, height: main.height,
+            focus: animal.leadImageFocus,
             alt: name.text, credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL,
             fromWikipedia: true)
     }

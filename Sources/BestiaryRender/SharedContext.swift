@@ -181,6 +181,8 @@ final class SharedContext: @unchecked Sendable {
             return ["lang": l, "language": Languages.endonym(l), "name": n, "dir": Languages.direction(l)]
         }
         if let d = animal.difficulty { a["difficulty"] = d; a["difficulty_label"] = t(lang, "animal.difficulty\(d)") }
+        if let habitat = animal.habitat.resolve(lang, fallback: config.fallback(for: lang)) { a["habitat"] = habitat.text }
+        if let conservation = animal.conservation { a["conservation"] = conservation }
         a["tags"] = animal.tags
         a["has_tags"] = !animal.tags.isEmpty
         if let hint = animal.hint.resolve(lang, fallback: config.fallback(for: lang)) {

@@ -18,7 +18,7 @@ public final class SiteBuilder: @unchecked Sendable {
         self.options = options
     }
 
-    static let stageNames = ["load", "media", "render", "write"]
+    static let stageNames = ["load", "enrich", "media", "render", "write"]
 
     public func build() throws(DiagnosticError) -> BuildReport {
         var report = BuildReport()
@@ -68,6 +68,14 @@ public final class SiteBuilder: @unchecked Sendable {
             baseURL = override.hasSuffix("/") ? override : override + "/"
         }
 
+        let enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
+            let result = Enrichment.run(catalog, fileSystem: fs)
+            diagnostics.append(contentsOf: result.diagnostics)
+            let count = result.resolved.values.reduce(0) { $0 + $1.count }
+            let pages = catalog.animals.count * catalog.config.languages.count
+            return (result, "\(count) of \(pages) animal pages with a summary, \(result.files.count) images")
+        }
+
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
             let plan = try MediaPlanner.plan(catalog, fileSystem: fs)
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
@@ -85,10 +93,11 @@ public final class SiteBuilder: @unchecked Sendable {
                 mediaOutputs[record.contentPath] = MediaOutput(path: record.sitePath, bytes: record.bytes, width: record.width, height: record.height)
                 files.append(OutputFile(path: record.sitePath, linking: record.fullPath))
             }
+            files.append(contentsOf: enrichment.files.values.filter { file in !files.contains { $0.path == file.path } })
             let siteID = catalog.config.packs?.id ?? String(Hashing.sha256Hex(baseURL).prefix(8))
             let input = RenderInput(
                 catalog: catalog, theme: theme, templates: templates, strings: strings, assets: assets,
-                summaries: [:], media: mediaOutputs, buildDate: buildDate, baseURL: baseURL, siteID: siteID)
+                summaries: enrichment.views, media: mediaOutputs, buildDate: buildDate, baseURL: baseURL, siteID: siteID)
             let rendered = SiteRenderer(input).render()
             report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count
             files.append(contentsOf: rendered)

@@ -1,0 +1,57 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryRender
+import BestiaryStorage
+import BestiaryWikipedia
+
+/// The enrich stage: each animal's Wikipedia summary per page language (along the site's
+/// fallback list), from the cache under `content/wikipedia/` alone. A missing or damaged entry is
+/// a warning and the page falls back to the record's own description.
+struct Enrichment {
+    /// Animal id → page language → what the page shows.
+    var views: [String: [String: SummaryView]] = [:]
+    /// The same, as the cache resolved it (the packs carry these).
+    var resolved: [String: [String: ResolvedSummary]] = [:]
+    /// Lead images to copy into `media/`, by output path.
+    var files: [String: OutputFile] = [:]
+    var diagnostics: [Diagnostic] = []
+
+    static func run(_ catalog: Catalog, fileSystem: any FileSystem) -> Enrichment {
+        var result = Enrichment()
+        let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem).load()
+        let (summaries, diagnostics) = snapshot.summaries(for: catalog)
+        result.diagnostics = (snapshot.diagnostics + diagnostics).map { $0.inStage("enrich") }
+        result.resolved = summaries
+        for (id, byLanguage) in summaries {
+            for (language, summary) in byLanguage {
+                result.views[id, default: [:]][language] = result.view(of: summary)
+            }
+        }
+        return result
+    }
+
+    /// Maps a resolved summary to the renderer's view, planning its image files.
+    mutating func view(of summary: ResolvedSummary) -> SummaryView {
+        var image: WikiImageView?
+        if let lead = summary.image, !lead.renditions.isEmpty {
+            var variants: [MediaOutput] = []
+            for rendition in lead.renditions {
+                let ext = rendition.path.split(separator: ".").last.map { $0.lowercased() } ?? rendition.format
+                let path = "media/\(rendition.sha256.prefix(16)).\(ext)"
+                files[path] = OutputFile(path: path, linking: rendition.absolutePath)
+                variants.append(MediaOutput(path: path, bytes: rendition.bytes, width: rendition.width, height: rendition.height))
+            }
+            let attribution = lead.attribution
+            image = WikiImageView(
+                variants: variants,
+                credit: attribution?.artist ?? attribution?.credit,
+                license: attribution?.license?.name,
+                licenseURL: attribution?.license?.url,
+                sourceURL: attribution?.descriptionURL ?? lead.descriptionURL)
+        }
+        return SummaryView(
+            text: summary.extract, language: summary.language, title: summary.title, articleURL: summary.url,
+            license: summary.license.name, licenseURL: summary.license.url ?? "https://creativecommons.org/licenses/by-sa/4.0/",
+            image: image)
+    }
+}
