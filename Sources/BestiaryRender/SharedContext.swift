@@ -424,6 +424,12 @@ final class SharedContext: @unchecked Sendable {
         context["lang_root"] = context["root"]
         context["manifest_url"] = (context["root"] as! String) + "manifest.webmanifest"
         let root = context["root"] as! String
+        context["sw_url"] = root + "sw.js"
+        context["home_href"] = root + paths.home(lang)
+        context["quiz_href"] = root + paths.quiz(lang)
+        context["collection_href"] = root + paths.collection(lang)
+        context["sightings_href"] = root + paths.sightings(lang)
+        context["settings_href"] = root + paths.settings(lang)
         context["asset"] = MustacheLambda { logical in
             let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
             return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
