@@ -462,7 +462,7 @@ class QuizPage {
 
   readAloud(animal) {
     const text = localized(animal.description, this.v.chain);
-    if (text) speak(text.text, text.lang);
+    if (text) speak(text.text, text.lang, this.state.settings.voices[text.lang] ?? null);
   }
 
   /** Shows the read-aloud button only when there is a description and a voice for its language. */
@@ -471,7 +471,7 @@ class QuizPage {
     const round = this.round;
     if (!button || !round) return;
     const text = localized(this.byId.get(round.questions[round.index].id).description, this.v.chain);
-    button.hidden = !(text && voiceFor(text.lang));
+    button.hidden = !(text && voiceFor(text.lang, this.state.settings.voices[text.lang] ?? null));
   }
 
   onKey(event) {
