@@ -232,4 +232,5 @@ test("requests outside the site or not GET are left alone", async () => {
   assert.equal(await w.fetchEvent("https://example.org/elsewhere/page/"), null);
   assert.equal(await w.fetchEvent(SCOPE + "quiz/", { method: "POST", body: "x" }), null);
   assert.equal(await w.fetchEvent(SCOPE + "packs/latest.json"), null);
+  assert.equal(await w.fetchEvent(SCOPE + "__reload/", { headers: { Accept: "text/event-stream" } }), null);
 });

@@ -58,7 +58,8 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
+  // Streams (the preview server's live reload) and anything but GET go straight to the network.
+  if (request.method !== "GET" || (request.headers.get("accept") || "").includes("text/event-stream")) return;
   const url = new URL(request.url);
   const base = scope();
   if (url.origin !== self.location.origin || !url.href.startsWith(base)) return;
