@@ -25,7 +25,7 @@ struct AnimalView {
                 return ImageInfo(
                     src: out.path, srcset: [], width: out.width, height: out.height, focus: ref.focus,
                     alt: ref.alt.resolve(language, fallback: fallback)?.text ?? name.text,
-                    credit: ref.credit, license: ref.license, licenseURL: nil, source: ref.sourceURL, fromWikipedia: false)
+                    credit: ref.credit, license: ref.license, licenseURL: nil, source: ref.sourceURL, fromWikipedia: false, bytes: out.bytes)
             case .url(let url):
                 return ImageInfo(
                     src: url, srcset: [], width: nil, height: nil, focus: ref.focus,
@@ -40,7 +40,7 @@ struct AnimalView {
             src: main.path, srcset: wiki.variants.filter { $0.width != nil }, width: main.width, height: main.height,
             focus: animal.leadImageFocus,
             alt: name.text, credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL,
-            fromWikipedia: true)
+            fromWikipedia: true, bytes: main.bytes)
     }
 
     struct ImageInfo {
@@ -56,6 +56,7 @@ struct AnimalView {
         var source: String?
         var fromWikipedia: Bool
         var external: Bool = false
+        var bytes: Int? = nil
     }
 
     struct SoundInfo {
@@ -65,6 +66,7 @@ struct AnimalView {
         var license: String?
         var source: String?
         var external: Bool
+        var bytes: Int? = nil
     }
 
     var sound: SoundInfo? {
@@ -72,7 +74,9 @@ struct AnimalView {
         switch ref.source {
         case .file(let path):
             guard let out = input.media[path] else { return nil }
-            return SoundInfo(src: out.path, type: ref.format.mimeType, credit: ref.credit, license: ref.license, source: ref.sourceURL, external: false)
+            return SoundInfo(
+                src: out.path, type: ref.format.mimeType, credit: ref.credit, license: ref.license, source: ref.sourceURL, external: false,
+                bytes: out.bytes)
         case .url(let url):
             return SoundInfo(src: url, type: ref.format.mimeType, credit: ref.credit, license: ref.license, source: ref.sourceURL, external: true)
         }

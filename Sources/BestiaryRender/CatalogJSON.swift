@@ -34,7 +34,7 @@ enum CatalogJSON {
             if let sound = view.sound {
                 let entry: [String: Any] = [
                     "src": sound.src, "type": sound.type, "credit": orNull(sound.credit), "license": orNull(sound.license),
-                    "source": orNull(sound.source),
+                    "source": orNull(sound.source), "bytes": orNull(sound.bytes),
                 ]
                 item["sound"] = entry
             } else {
@@ -46,7 +46,7 @@ enum CatalogJSON {
                 let entry: [String: Any] = [
                     "src": image.src, "srcset": orNull(srcset), "width": orNull(image.width), "height": orNull(image.height),
                     "focus": orNull(image.focus), "credit": orNull(image.credit), "license": orNull(image.license),
-                    "source": orNull(image.source),
+                    "source": orNull(image.source), "bytes": orNull(image.bytes),
                 ]
                 item["image"] = entry
             } else {

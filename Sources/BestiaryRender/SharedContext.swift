@@ -87,6 +87,12 @@ final class SharedContext: @unchecked Sendable {
                 return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
             },
             "nav": navigation(lang, directory: directory, current: kind),
+            "home_href": SitePaths.relative(from: directory, to: paths.home(lang)),
+            "quiz_href": SitePaths.relative(from: directory, to: paths.quiz(lang)),
+            "collection_href": SitePaths.relative(from: directory, to: paths.collection(lang)),
+            "sightings_href": SitePaths.relative(from: directory, to: paths.sightings(lang)),
+            "settings_href": SitePaths.relative(from: directory, to: paths.settings(lang)),
+            "sw_url": root + "sw.js",
             "has_languages": config.languages.count > 1,
         ]
         // Language switcher and hreflang alternates: the same page in every language.
@@ -113,6 +119,9 @@ final class SharedContext: @unchecked Sendable {
         if key == "quiz" { return paths.quiz(language) }
         if key == "collection" { return paths.collection(language) }
         if key == "credits" { return paths.credits(language) }
+        if key == "sightings" { return paths.sightings(language) }
+        if key == "settings" { return paths.settings(language) }
+        if key == "offline" { return paths.offline(language) }
         if key.hasPrefix("page:") { return paths.page(String(key.dropFirst(5)), language) }
         if key.hasPrefix("animal:") { return paths.animal(String(key.dropFirst(7)), language) }
         return paths.home(language)
@@ -127,6 +136,10 @@ final class SharedContext: @unchecked Sendable {
                 "current": current == "collection",
             ],
         ]
+        items.append([
+            "label": t(lang, "nav.sightings"), "href": SitePaths.relative(from: directory, to: paths.sightings(lang)),
+            "current": current == "sightings",
+        ])
         for page in input.catalog.pages {
             let title = page.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? page.slug
             items.append([
@@ -134,6 +147,10 @@ final class SharedContext: @unchecked Sendable {
                 "current": current == "page:" + page.slug,
             ])
         }
+        items.append([
+            "label": t(lang, "nav.settings"), "href": SitePaths.relative(from: directory, to: paths.settings(lang)),
+            "current": current == "settings",
+        ])
         return items
     }
 
@@ -149,7 +166,8 @@ final class SharedContext: @unchecked Sendable {
             "name_is_fallback": name.language != lang,
             "href": SitePaths.relative(from: directory, to: paths.animal(animal.id, lang)),
             "has_sound": animal.sound != nil,
-            "search": searchText(animal),
+            "difficulty": animal.difficulty ?? 1,
+            "search": searchText(animal, lang),
         ]
         if let g = animal.group {
             item["group"] = g
@@ -163,11 +181,12 @@ final class SharedContext: @unchecked Sendable {
         return item
     }
 
-    /// Every name in every language plus the scientific one, lower-cased, accents kept (the
-    /// collection's search folds accents in the browser).
-    func searchText(_ animal: Animal) -> String {
+    /// Every name in every language plus the scientific one and the group's name, lower-cased,
+    /// accents kept (the collection's search folds accents in the browser).
+    func searchText(_ animal: Animal, _ lang: String) -> String {
         var words = animal.name.languages.compactMap { animal.name[$0] }
         if let s = animal.scientific { words.append(s) }
+        if let g = animal.group { words.append(groupLabel(g, lang)) }
         return words.joined(separator: " ").lowercased()
     }
 
@@ -230,7 +249,10 @@ final class SharedContext: @unchecked Sendable {
         }
         markdownContext["t"] = nestedStrings[lang] ?? [:]
         a["content_html"] = input.templates.renderMarkdown("markdown/animal", markdownContext)
-        a["similar"] = similar(animal, lang, directory: directory)
+        let similarAnimals = similar(animal, lang, directory: directory)
+        a["similar"] = similarAnimals
+        a["has_similar"] = !similarAnimals.isEmpty
+        a["log_href"] = SitePaths.relative(from: directory, to: paths.sightings(lang)) + "?animal=" + animal.id
         context["animal"] = a
         return context
     }
@@ -270,7 +292,7 @@ final class SharedContext: @unchecked Sendable {
             ["mode": "daily", "href": quiz + "?mode=daily", "label": t(lang, "home.daily.title"), "text": t(lang, "home.daily.text"), "available": !animals.isEmpty],
             ["mode": "learn", "href": quiz + "?mode=learn", "label": t(lang, "home.learn.title"), "text": t(lang, "home.learn.text"), "available": !animals.isEmpty],
         ]
-        context["collection_href"] = SitePaths.relative(from: directory, to: paths.collection(lang))
+        context["strings_json"] = stringsJSON[lang] ?? "{}"
         return context
     }
 
@@ -284,7 +306,9 @@ final class SharedContext: @unchecked Sendable {
             return order == .orderedSame ? (($0["id"] as? String) ?? "") < (($1["id"] as? String) ?? "") : order == .orderedAscending
         }
         context["count"] = items.count
+        context["count_text"] = plural(lang, "collection.countAll", items.count)
         context["groups"] = groupsByLanguage[lang] ?? []
+        context["strings_json"] = stringsJSON[lang] ?? "{}"
         return context
     }
 
@@ -292,6 +316,72 @@ final class SharedContext: @unchecked Sendable {
         var context = base(lang, directory: directory, title: t(lang, "nav.quiz"), kind: "quiz", alternates: "quiz")
         // The quiz app's UI strings; other pages render their text on the server.
         context["strings_json"] = stringsJSON[lang] ?? "{}"
+        return context
+    }
+
+    /// A string with a `{count}`, in the form for `count` (`KEY.one` or `KEY.other`; the browser
+    /// refines it with the language's plural rules where the page updates it).
+    func plural(_ lang: String, _ key: String, _ count: Int) -> String {
+        let form = count == 1 ? flatStrings[lang]?[key + ".one"] : nil
+        let text = form ?? flatStrings[lang]?[key + ".other"] ?? flatStrings[lang]?[key] ?? key
+        return text.replacingOccurrences(of: "{count}", with: String(count))
+    }
+
+    /// Every animal's name in `lang`, sorted as people of that language sort names.
+    func animalsByName(_ lang: String, directory: String) -> [[String: Any]] {
+        let collator = Locale(identifier: lang)
+        return input.catalog.animals.map { animalSummary($0, lang, directory: directory) }.sorted {
+            let a = ($0["name"] as? String) ?? "", b = ($1["name"] as? String) ?? ""
+            let order = a.compare(b, options: [.caseInsensitive, .diacriticInsensitive], range: nil, locale: collator)
+            return order == .orderedSame ? (($0["id"] as? String) ?? "") < (($1["id"] as? String) ?? "") : order == .orderedAscending
+        }
+    }
+
+    /// The sightings log: a form to log a sighting (animals grouped and sorted by name), the lists
+    /// per outing and the species checklist, which the page's script fills from the browser's storage.
+    func sightings(_ lang: String, directory: String) -> [String: Any] {
+        var context = base(lang, directory: directory, title: t(lang, "nav.sightings"), kind: "sightings", alternates: "sightings")
+        let animals = animalsByName(lang, directory: directory)
+        var byGroup: [String: [[String: Any]]] = [:]
+        for animal in animals { byGroup[(animal["group"] as? String) ?? "", default: []].append(animal) }
+        var optionGroups: [[String: Any]] = []
+        for group in groupsByLanguage[lang] ?? [] {
+            guard let name = group["name"] as? String, let members = byGroup[name] else { continue }
+            optionGroups.append(["label": (group["label"] as? String) ?? name, "animals": members])
+        }
+        if let ungrouped = byGroup[""], !ungrouped.isEmpty {
+            optionGroups.append(["label": t(lang, "sightings.otherGroup"), "animals": ungrouped])
+        }
+        context["option_groups"] = optionGroups
+        context["animals"] = animals
+        context["count"] = animals.count
+        context["checklist_text"] = plural(lang, "sightings.checklistCount", 0).replacingOccurrences(of: "{total}", with: String(animals.count))
+        context["strings_json"] = stringsJSON[lang] ?? "{}"
+        return context
+    }
+
+    /// Settings: language, feedback, theme, read-aloud voice, quiz filters, offline use and the
+    /// learner's data (export, import, reset). Rendered as a form the page's script wires up.
+    func settings(_ lang: String, directory: String) -> [String: Any] {
+        var context = base(lang, directory: directory, title: t(lang, "nav.settings"), kind: "settings", alternates: "settings")
+        context["language_options"] = config.languages.map { other -> [String: Any] in
+            [
+                "code": other, "label": Languages.endonym(other), "current": other == lang,
+                "href": SitePaths.relative(from: directory, to: paths.settings(other)),
+            ]
+        }
+        context["has_language_choice"] = config.languages.count > 1
+        context["groups"] = groupsByLanguage[lang] ?? []
+        context["has_groups"] = (groupsByLanguage[lang] ?? []).count > 1
+        context["difficulties"] = [1, 2, 3].map { ["value": $0, "label": t(lang, "quiz.difficulty.\($0)")] as [String: Any] }
+        context["strings_json"] = stringsJSON[lang] ?? "{}"
+        return context
+    }
+
+    /// The page the service worker shows instead of one that is not saved for offline use.
+    func offline(_ lang: String, directory: String) -> [String: Any] {
+        var context = base(lang, directory: directory, title: t(lang, "offline.title"), kind: "offline", alternates: "offline")
+        context["noindex"] = true
         return context
     }
 
@@ -336,6 +426,12 @@ final class SharedContext: @unchecked Sendable {
         context["lang_root"] = context["root"]
         context["manifest_url"] = (context["root"] as! String) + "manifest.webmanifest"
         let root = context["root"] as! String
+        context["sw_url"] = root + "sw.js"
+        context["home_href"] = root + paths.home(lang)
+        context["quiz_href"] = root + paths.quiz(lang)
+        context["collection_href"] = root + paths.collection(lang)
+        context["sightings_href"] = root + paths.sightings(lang)
+        context["settings_href"] = root + paths.settings(lang)
         context["asset"] = MustacheLambda { logical in
             let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
             return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"

@@ -21,6 +21,10 @@ public struct SitePaths: Sendable {
     public func collection(_ language: String) -> String { languagePrefix(language) + "collection/" }
     public func quiz(_ language: String) -> String { languagePrefix(language) + "quiz/" }
     public func credits(_ language: String) -> String { languagePrefix(language) + "credits/" }
+    public func sightings(_ language: String) -> String { languagePrefix(language) + "sightings/" }
+    public func settings(_ language: String) -> String { languagePrefix(language) + "settings/" }
+    /// Where the service worker sends a learner who opens a page that is not saved for offline use.
+    public func offline(_ language: String) -> String { languagePrefix(language) + "offline/" }
     public func page(_ slug: String, _ language: String) -> String { languagePrefix(language) + "\(slug)/" }
 
     /// The relative URL from the page in `from` (a directory) to the output root: `../../`.

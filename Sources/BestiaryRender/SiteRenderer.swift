@@ -23,6 +23,9 @@ public struct SiteRenderer: Sendable {
         case collection(String)
         case quiz(String)
         case credits(String)
+        case sightings(String)
+        case settings(String)
+        case offline(String)
         case page(Int, String)
         case notFound
     }
@@ -36,6 +39,9 @@ public struct SiteRenderer: Sendable {
             jobs.append(.collection(lang))
             jobs.append(.quiz(lang))
             jobs.append(.credits(lang))
+            jobs.append(.sightings(lang))
+            jobs.append(.settings(lang))
+            jobs.append(.offline(lang))
             for i in input.catalog.pages.indices { jobs.append(.page(i, lang)) }
             for i in input.catalog.animals.indices { jobs.append(.animal(i, lang)) }
         }
@@ -46,6 +52,7 @@ public struct SiteRenderer: Sendable {
         files.append(Sitemap.file(renderer: self))
         files.append(WebManifest.file(renderer: self))
         files.append(contentsOf: input.assets.files)
+        files.append(ServiceWorker.file(renderer: self, files: files, catalogPath: catalogFile.path))
         files.sort { $0.path < $1.path }
         return files
     }
@@ -59,6 +66,9 @@ public struct SiteRenderer: Sendable {
         case .collection(let l): dir = paths.collection(l)
         case .quiz(let l): dir = paths.quiz(l)
         case .credits(let l): dir = paths.credits(l)
+        case .sightings(let l): dir = paths.sightings(l)
+        case .settings(let l): dir = paths.settings(l)
+        case .offline(let l): dir = paths.offline(l)
         case .page(let i, let l): dir = paths.page(input.catalog.pages[i].slug, l)
         case .notFound: return ("", "404.html")
         }
@@ -79,12 +89,32 @@ public struct SiteRenderer: Sendable {
             html = input.templates.render("layouts/quiz", shared.quiz(lang, directory: directory))
         case .credits(let lang):
             html = input.templates.render("layouts/credits", shared.credits(lang, directory: directory))
+        case .sightings(let lang):
+            html = input.templates.render("layouts/sightings", shared.sightings(lang, directory: directory))
+        case .settings(let lang):
+            html = input.templates.render("layouts/settings", shared.settings(lang, directory: directory))
+        case .offline(let lang):
+            html = input.templates.render("layouts/offline", shared.offline(lang, directory: directory))
         case .page(let i, let lang):
             html = input.templates.render("layouts/page", shared.page(input.catalog.pages[i], lang, directory: directory))
         case .notFound:
             html = input.templates.render("layouts/404", shared.notFound())
         }
         return OutputFile(path: file, text: html)
+    }
+
+    /// The pages the service worker precaches, as output paths: every language's app shell (home,
+    /// quiz, collection, sightings, settings, the offline page) and free pages, and the 404 page.
+    /// Animal pages and credits are cached as they are visited (a catalogue may hold thousands).
+    func shellPages() -> [String] {
+        var result: [String] = ["404.html"]
+        for lang in config.languages {
+            for dir in [paths.home(lang), paths.quiz(lang), paths.collection(lang), paths.sightings(lang), paths.settings(lang), paths.offline(lang)] {
+                result.append(dir + "index.html")
+            }
+            for page in input.catalog.pages { result.append(paths.page(page.slug, lang) + "index.html") }
+        }
+        return result
     }
 
     /// Every HTML page's directory per language, for the sitemap (the 404 page excluded).
@@ -95,6 +125,8 @@ public struct SiteRenderer: Sendable {
             result.append((lang, paths.quiz(lang), "quiz"))
             result.append((lang, paths.collection(lang), "collection"))
             result.append((lang, paths.credits(lang), "credits"))
+            result.append((lang, paths.sightings(lang), "sightings"))
+            result.append((lang, paths.settings(lang), "settings"))
             for page in input.catalog.pages { result.append((lang, paths.page(page.slug, lang), "page:" + page.slug)) }
             for animal in input.catalog.animals { result.append((lang, paths.animal(animal.id, lang), "animal:" + animal.id)) }
         }

@@ -64,7 +64,8 @@ public struct Templates: @unchecked Sendable {
             }
             _ = name
         }
-        for required in ["layouts/home", "layouts/animal", "layouts/collection", "layouts/quiz", "layouts/page", "layouts/credits", "layouts/404"]
+        for required in ["layouts/home", "layouts/animal", "layouts/collection", "layouts/quiz", "layouts/page", "layouts/credits", "layouts/404",
+            "layouts/sightings", "layouts/settings", "layouts/offline"]
         where theme.files[required + ".html"] == nil {
             bag.error("the theme has no \(required).html", at: SourceLocation(path: "templates/\(required).html"), stage: "render")
         }

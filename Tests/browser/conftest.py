@@ -1,27 +1,68 @@
-"""Real-browser tests: the example site built by the real `bestiary` binary, served by
-`bestiary serve` on 127.0.0.1, driven through headless Chromium with Selenium."""
+"""Real-browser tests: sites built by the real `bestiary` binary, served by `bestiary serve` on
+127.0.0.1, driven through headless Chromium with Selenium.
+
+Two sites are built once per session and shared: the repository's example site (German default,
+24 animals, 9 recordings) and the Tux Paint fixture (English default, 66 animals, 60 recordings).
+Every test gets a fresh browser profile, so browser storage never leaks between tests.
+"""
+import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
+import urllib.request
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("BESTIARY", os.path.join(REPO, ".build", "debug", "bestiary"))
+TUXPAINT = os.path.join(REPO, "Tests", "Fixtures", "sites", "tuxpaint")
+DESKTOP = (1280, 900)
+PHONE = (320, 740)
 
 
-def start_serve(root, output):
-    """Starts `bestiary serve` on a free port; returns (process, base URL)."""
+class Site(str):
+    """A served site: the string is its base URL; `.output` is the built folder, `.root` its sources."""
+
+    def __new__(cls, url, output, root, process):
+        site = super().__new__(cls, url)
+        site.output = output
+        site.root = root
+        site.process = process
+        return site
+
+    def catalog(self):
+        """The quiz catalogue the build wrote (the same file the browser loads)."""
+        folder = os.path.join(self.output, "assets")
+        names = [n for n in os.listdir(folder) if re.fullmatch(r"catalog\.[0-9a-f]+\.json", n)]
+        assert len(names) == 1, names
+        with open(os.path.join(folder, names[0]), encoding="utf-8") as f:
+            return json.load(f)
+
+    def stop(self):
+        stop_process(self.process)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_serve(root, output, port=0):
+    """Starts `bestiary serve` (it builds first); returns (process, base URL)."""
     proc = subprocess.Popen(
-        [BINARY, "serve", "--root", root, "--output", output, "--port", "0"],
+        [BINARY, "serve", "--root", root, "--output", output, "--port", str(port)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.time() + 120
+    deadline = time.time() + 180
     lines = []
     while time.time() < deadline:
         line = proc.stdout.readline()
@@ -32,33 +73,63 @@ def start_serve(root, output):
         lines.append(line)
         match = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
         if match:
+            # Keep reading its output in the background so a full pipe never blocks the server.
+            import threading
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
             return proc, match.group(1)
     proc.kill()
     raise RuntimeError("bestiary serve did not start:\n" + "".join(lines))
 
 
-@pytest.fixture(scope="session")
-def site():
-    """The repository's example site, served; yields its base URL."""
-    workdir = tempfile.mkdtemp(prefix="bestiary-browser-")
-    proc, url = start_serve(REPO, os.path.join(workdir, "output"))
-    yield url
+def stop_process(proc):
     proc.terminate()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+        proc.wait(timeout=10)
+
+
+def serve_site(root, prefix, port=0):
+    workdir = tempfile.mkdtemp(prefix=prefix)
+    output = os.path.join(workdir, "output")
+    proc, url = start_serve(root, output, port)
+    return Site(url, output, root, proc), workdir
+
+
+@pytest.fixture(scope="session")
+def site():
+    """The repository's example site, served; the value is its base URL."""
+    served, workdir = serve_site(REPO, "bestiary-example-")
+    yield served
+    served.stop()
     shutil.rmtree(workdir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def chrome_options():
+def tux():
+    """The 66-animal Tux Paint catalogue (English default), served with the built-in theme."""
+    served, workdir = serve_site(TUXPAINT, "bestiary-tuxpaint-")
+    yield served
+    served.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
+def chrome_options(size=DESKTOP, profile=None, downloads=None):
     options = Options()
     options.add_argument("--headless=new")
     options.add_argument("--no-sandbox")
     options.add_argument("--disable-dev-shm-usage")
-    options.add_argument("--window-size=1280,900")
+    options.add_argument(f"--window-size={size[0]},{size[1]}")
     options.add_argument("--autoplay-policy=no-user-gesture-required")
+    options.add_argument("--mute-audio")
+    if profile:
+        options.add_argument(f"--user-data-dir={profile}")
+    if downloads:
+        options.add_experimental_option("prefs", {
+            "download.default_directory": downloads,
+            "download.prompt_for_download": False,
+        })
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     chromium = shutil.which("chromium")
     if chromium:
@@ -66,11 +137,31 @@ def chrome_options():
     return options
 
 
-@pytest.fixture
-def browser(chrome_options):
+def new_driver(size=DESKTOP, profile=None, downloads=None):
     service = Service(shutil.which("chromedriver") or "/usr/bin/chromedriver")
-    driver = webdriver.Chrome(service=service, options=chrome_options)
+    driver = webdriver.Chrome(service=service, options=chrome_options(size, profile, downloads))
     driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
+    if downloads:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    return driver
+
+
+@pytest.fixture
+def browser():
+    """A desktop-sized Chromium with a fresh profile (empty storage, no service worker)."""
+    driver = new_driver()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def downloads_browser(tmp_path):
+    """A browser whose downloads land in `driver.downloads`."""
+    folder = str(tmp_path / "downloads")
+    os.makedirs(folder)
+    driver = new_driver(downloads=folder)
+    driver.downloads = folder
     yield driver
     driver.quit()
 
@@ -78,3 +169,35 @@ def browser(chrome_options):
 def severe_console_errors(driver):
     """Console messages of level SEVERE (uncaught errors, failed loads)."""
     return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def wait_until(driver, script, *args, timeout=15, message=""):
+    """Waits until the JavaScript expression `script` (a function body's return) is truthy."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: d.execute_script(script, *args))
+    except TimeoutException:
+        raise AssertionError(f"timed out waiting for: {message or script}") from None
+
+
+def load(driver, url):
+    driver.get(url)
+    wait_until(driver, "return document.readyState === 'complete'")
+
+
+def emulate_color_scheme(driver, scheme):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+
+def fetch_bytes(url):
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.read()
+
+
+def wait_for_download(folder, suffix, timeout=15):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        done = [n for n in os.listdir(folder) if n.endswith(suffix)]
+        if done:
+            return os.path.join(folder, done[0])
+        time.sleep(0.1)
+    raise AssertionError(f"no {suffix} file was downloaded into {folder}: {os.listdir(folder)}")

@@ -199,3 +199,19 @@ test("roundPool lists askable animals after filters", () => {
   assert.equal(pool.ok, true);
   assert.deepEqual(pool.askable.map((a) => a.id), ["cow", "giraffe", "highland-cow", "horse", "koala", "red-fox"]);
 });
+
+test("offline: only animals whose media is cached are asked, any animal may still be a choice", () => {
+  const cat = catalog();
+  const askable = new Set(["robin", "blackbird", "red-fox"]);
+  for (let seed = 1; seed <= 20; seed++) {
+    const round = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(seed), filters: { askable } });
+    assert.equal(round.ok, true);
+    assert.equal(round.questions.length, 10);
+    for (const q of round.questions) {
+      assert.ok(askable.has(q.id), q.id);
+      assert.equal(new Set(q.choices).size, 4);
+    }
+  }
+  const none = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(1), filters: { askable: new Set() } });
+  assert.deepEqual(none, { ok: false, reason: "offline", needed: 1, have: 0 });
+});

@@ -82,12 +82,12 @@ test("data from a newer version is read as far as it is understood", () => {
   assert.equal(state.stats.points, playedState().stats.points);
 });
 
-test("v0 (the prototype's flat shape) migrates to v1", () => {
+test("v0 (the prototype's flat shape) migrates through v1 to the current version", () => {
   const v0 = { score: 120, streak: 3, bestStreak: 9, highscores: { sound: 7, image: 5 }, known: ["robin", "red-fox"], sfx: true, lastPlayed: "2026-11-20" };
   const { state, notice, migratedFrom } = load(JSON.stringify(v0));
   assert.equal(migratedFrom, 0);
   assert.equal(notice, null);
-  assert.equal(state.version, 1);
+  assert.equal(state.version, VERSION);
   assert.equal(state.stats.points, 120);
   assert.equal(state.stats.streak, 3);
   assert.equal(state.stats.bestStreak, 9);
@@ -120,4 +120,127 @@ test("the store namespaces keys by site and survives a failing backend", () => {
   assert.equal(failing.load().notice, "unavailable");
   assert.deepEqual(failing.load().state, initialState());
   assert.equal(failing.save(state), false);
+});
+
+// ---- schema v2: favourites folded in, sightings, the tour flag
+
+const v1State = () => {
+  const state = playedState();
+  const { favorites, sightings, onboarded, ...rest } = state;
+  return { ...rest, version: 1, settings: { feedbackSound: false, vibration: true, theme: "dark", groups: ["bird"], difficultyMin: 1, difficultyMax: 3 } };
+};
+
+test("v1 state and the old favourites key migrate to v2, once, and the old key goes", () => {
+  const map = new Map([
+    ["bestiary:example:learner", JSON.stringify(v1State())],
+    ["bestiary:example:favorites", JSON.stringify(["red-fox", "robin", "red-fox", 7])],
+  ]);
+  const store = openStore(memoryBackend(map), "example");
+  const first = store.load();
+  assert.equal(first.migratedFrom, 1);
+  assert.equal(first.notice, null);
+  assert.equal(first.state.version, 2);
+  assert.deepEqual(first.state.favorites, ["red-fox", "robin"]);
+  assert.deepEqual(first.state.sightings, { outings: [], entries: [] });
+  assert.equal(first.state.onboarded, true, "a learner who played has seen the site");
+  assert.equal(first.state.settings.theme, "dark");
+  assert.equal(first.state.settings.language, null);
+  assert.deepEqual(first.state.settings.voices, {});
+  assert.equal(first.state.stats.points, playedState().stats.points);
+  // Written back at once: the legacy key is gone and the next load is plain v2.
+  assert.deepEqual([...map.keys()], ["bestiary:example:learner"]);
+  assert.equal(JSON.parse(map.get("bestiary:example:learner")).version, 2);
+  const second = store.load();
+  assert.equal(second.migratedFrom, null);
+  assert.deepEqual(second.state, first.state);
+});
+
+test("favourites kept by a v1 learner who never played are not lost", () => {
+  const map = new Map([["bestiary:example:favorites", '["owl"]']]);
+  const loaded = openStore(memoryBackend(map), "example").load();
+  assert.equal(loaded.migratedFrom, 1);
+  assert.deepEqual(loaded.state.favorites, ["owl"]);
+  assert.equal(loaded.state.onboarded, true);
+  assert.equal(map.has("bestiary:example:favorites"), false);
+  // A broken legacy key reads as no favourites.
+  const broken = load(null, { favorites: "{oops" });
+  assert.deepEqual(broken, { state: initialState(), notice: null, migratedFrom: null });
+});
+
+test("a fresh v1 learner without favourites sees the tour after migrating", () => {
+  const { state, migratedFrom } = load(JSON.stringify({ version: 1 }));
+  assert.equal(migratedFrom, 1);
+  assert.equal(state.onboarded, false);
+});
+
+test("unreadable data is kept under a backup key before it is replaced", () => {
+  const map = new Map([["bestiary:example:learner", "{half a JSON"]]);
+  const store = openStore(memoryBackend(map), "example");
+  const loaded = store.load();
+  assert.equal(loaded.notice, "reset");
+  assert.equal(map.get("bestiary:example:learner-damaged"), "{half a JSON");
+  store.save(loaded.state);
+  assert.equal(map.get("bestiary:example:learner-damaged"), "{half a JSON", "the backup survives the next save");
+});
+
+test("a repaired state is saved at once, so the notice is given once", () => {
+  const damaged = JSON.parse(save(playedState()));
+  damaged.favorites = ["owl", 3];
+  const map = new Map([["bestiary:example:learner", JSON.stringify(damaged)]]);
+  const store = openStore(memoryBackend(map), "example");
+  assert.equal(store.load().notice, "repaired");
+  assert.equal(store.load().notice, null);
+  assert.deepEqual(store.load().state.favorites, ["owl"]);
+});
+
+test("update() reads the latest state, so pages do not overwrite each other", () => {
+  const map = new Map();
+  const tabA = openStore(memoryBackend(map), "example");
+  const tabB = openStore(memoryBackend(map), "example");
+  tabA.update((s) => ({ ...s, favorites: ["owl"] }));
+  const { state, saved } = tabB.update((s) => ({ ...s, onboarded: true }));
+  assert.equal(saved, true);
+  assert.deepEqual(state.favorites, ["owl"]);
+  assert.deepEqual(tabA.load().state.favorites, ["owl"]);
+  assert.equal(tabA.load().state.onboarded, true);
+});
+
+test("sightings: valid entries are kept, invalid ones dropped one by one", () => {
+  const good = {
+    id: "s-1", animal: "robin", kind: "heard", date: "2026-05-01", time: "06:30", place: "Park", lat: 52.5, lon: 13.4,
+    accuracy: 12, note: "", outing: "o-1", created: 1,
+  };
+  const data = JSON.parse(save(initialState()));
+  data.sightings = {
+    outings: [{ id: "o-1", name: "Dawn chorus", created: 1 }, { id: "", name: "x", created: 1 }, { id: "o-2", name: "  ", created: 1 }],
+    entries: [
+      good,
+      { ...good, id: "s-2", kind: "smelled" },
+      { ...good, id: "s-3", date: "May 1st" },
+      { ...good, id: "s-4", time: "25:00" },
+      { ...good, id: "s-5", lat: 91 },
+      { ...good, id: "s-6", lat: null },
+      { ...good, id: "s-7", outing: "o-404" },
+      { ...good, id: "s-1" },
+      { ...good, id: "s-8", time: null, lat: null, lon: null, accuracy: null, outing: null },
+    ],
+  };
+  const { state, notice } = load(JSON.stringify(data));
+  assert.equal(notice, "repaired");
+  assert.deepEqual(state.sightings.outings, [{ id: "o-1", name: "Dawn chorus", created: 1 }]);
+  assert.deepEqual(state.sightings.entries.map((e) => e.id), ["s-1", "s-8"]);
+  assert.deepEqual(state.sightings.entries[0], good);
+  assert.equal(load(save(state)).notice, null);
+});
+
+test("settings: language and voices are checked", () => {
+  const data = JSON.parse(save(initialState()));
+  data.settings.language = "de";
+  data.settings.voices = { de: "Anna", en: 5, "not a language": "x" };
+  const { state, notice } = load(JSON.stringify(data));
+  assert.equal(notice, "repaired");
+  assert.equal(state.settings.language, "de");
+  assert.deepEqual(state.settings.voices, { de: "Anna" });
+  data.settings.language = "<script>";
+  assert.equal(load(JSON.stringify(data)).state.settings.language, null);
 });

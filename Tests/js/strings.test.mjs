@@ -5,6 +5,13 @@ import { ACHIEVEMENTS } from "../../templates/assets/js/scoring.js";
 import { MODES } from "../../templates/assets/js/questions.js";
 import { I18N_DIR, JS_DIR } from "./helpers.mjs";
 
+const TEMPLATES = new URL("../../templates/", import.meta.url);
+const SWIFT = new URL("../../Sources/BestiaryRender/", import.meta.url);
+const readTree = (dir, ext) =>
+  readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith(ext))
+    .map((f) => readFileSync(new URL(f, dir), "utf8"));
+
 const read = (lang) => JSON.parse(readFileSync(new URL(`${lang}.json`, I18N_DIR), "utf8"));
 const en = read("en");
 const de = read("de");
@@ -56,7 +63,7 @@ test("every string key the quiz code uses exists", () => {
   // Keys built at run time, by family.
   for (const mode of MODES) used.add(`quiz.mode.${mode}`).add(`quiz.problem.noMedia.${mode}`);
   for (const id of ACHIEVEMENTS) used.add(`achievement.${id}`);
-  for (const name of ["repaired", "reset", "unavailable", "saveFailed"]) used.add(`quiz.notice.${name}`);
+  used.add("quiz.notice.saveFailed");
   for (const reason of ["bad-catalog", "unsupported-format"]) used.add(`quiz.error.${reason}`);
   for (const d of [1, 2, 3]) used.add(`quiz.difficulty.${d}`);
   for (const theme of ["system", "light", "dark"]) used.add(`settings.theme.${theme}`);
@@ -72,4 +79,26 @@ test("every string key the quiz code uses exists", () => {
     .filter((k) => mine.test(k) && !k.startsWith("quiz.group."))
     .filter((k) => !used.has(k) && !used.has(k.replace(/\.(zero|one|two|few|many|other)$/, "")));
   assert.deepEqual(stale, []);
+});
+
+test("every {{t.…}} in the templates exists, and every string is used somewhere", () => {
+  const templates = [...readTree(new URL("layouts/", TEMPLATES), ".html"), ...readTree(new URL("partials/", TEMPLATES), ".html"), ...readTree(new URL("markdown/", TEMPLATES), ".md")];
+  const inTemplates = new Set();
+  for (const text of templates) for (const m of text.matchAll(/\{\{[#^/]?t\.([\w.-]+)\}\}/g)) inTemplates.add(m[1]);
+  assert.ok(inTemplates.size > 100, `found only ${inTemplates.size}: is the scan broken?`);
+  assert.deepEqual([...inTemplates].filter((k) => !(k in en)).sort(), [], "used in templates but missing from en.json");
+
+  // Used: in a template, in the web app's code (quoted, or as a `prefix.${…}` family), or in the
+  // render stage's Swift (server-side plurals, group and difficulty names).
+  const code = [...readTree(JS_DIR, ".js"), ...readTree(SWIFT, ".swift")].join("\n").replace(/^\s*(\/\/|\*).*$/gm, "");
+  const quoted = new Set([...code.matchAll(/["'`]([a-z][\w-]*(?:\.[\w-]+)+)["'`]/g)].map((m) => m[1]));
+  const families = [...code.matchAll(/[`"]([a-z][\w.-]*)(?:\$\{|\\\()/g)].map((m) => m[1]);
+  const suffixes = [...code.matchAll(/`\$\{[^}]+\}(\.[\w.-]+)`/g)].map((m) => m[1]);
+  const base = (k) => k.replace(/\.(zero|one|two|few|many|other)$/, "");
+  const unused = Object.keys(en).filter((k) => {
+    const b = base(k);
+    return !inTemplates.has(k) && !quoted.has(k) && !quoted.has(b) && !families.some((f) => k.startsWith(f)) &&
+      !suffixes.some((x) => k.endsWith(x)) && !k.startsWith("quiz.group.");
+  });
+  assert.deepEqual(unused.sort(), [], "strings nothing uses");
 });

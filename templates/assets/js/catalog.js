@@ -98,7 +98,7 @@ function media(raw) {
   for (const key of ["type", "credit", "license", "source", "srcset", "focus"]) {
     out[key] = typeof raw[key] === "string" && raw[key] !== "" ? raw[key] : null;
   }
-  for (const key of ["width", "height"]) {
+  for (const key of ["width", "height", "bytes"]) {
     out[key] = Number.isFinite(raw[key]) && raw[key] > 0 ? raw[key] : null;
   }
   return out;
@@ -124,7 +124,7 @@ function isObject(x) {
 
 /**
  * @typedef {{src: string, type: string|null, credit: string|null, license: string|null, source: string|null,
- *   srcset: string|null, focus: string|null, width: number|null, height: number|null}} Media
+ *   srcset: string|null, focus: string|null, width: number|null, height: number|null, bytes: number|null}} Media
  * @typedef {{id: string, names: Record<string,string>, scientific: string|null, group: string|null,
  *   difficulty: number, tags: string[], page: string|null, description: Record<string,string>,
  *   sound: Media|null, image: Media|null}} Animal

@@ -1,33 +1,26 @@
-// Favourite animals: a set of ids kept in the browser under the site's own key.
-import { storageKey } from "./storage.js";
+// Favourite animals: a sorted list of ids in the learner's state (schema v2;
+// v1 kept them under their own key, which storage.js migrates).
 
-/** Reads the favourites; damaged data reads as none. */
-export function loadFavorites(backend, siteId) {
-  try {
-    const raw = backend.getItem(storageKey(siteId, "favorites"));
-    const list = raw ? JSON.parse(raw) : [];
-    return new Set(Array.isArray(list) ? list.filter((id) => typeof id === "string") : []);
-  } catch {
-    return new Set();
-  }
+/**
+ * Whether `id` is a favourite.
+ * @param {{favorites: string[]}} state
+ * @param {string} id
+ */
+export function isFavorite(state, id) {
+  return state.favorites.includes(id);
 }
 
-/** Saves the favourites (sorted, so the stored value is stable); false when storage refused. */
-export function saveFavorites(backend, siteId, favorites) {
-  try {
-    backend.setItem(storageKey(siteId, "favorites"), JSON.stringify([...favorites].sort()));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Adds or removes `id`; returns whether it is a favourite now. */
-export function toggleFavorite(favorites, id) {
-  if (favorites.has(id)) {
-    favorites.delete(id);
-    return false;
-  }
-  favorites.add(id);
-  return true;
+/**
+ * The state with `id` added to or removed from the favourites.
+ * @template {{favorites: string[]}} S
+ * @param {S} state
+ * @param {string} id
+ * @param {boolean} on
+ * @returns {S}
+ */
+export function setFavorite(state, id, on) {
+  const set = new Set(state.favorites);
+  if (on) set.add(id);
+  else set.delete(id);
+  return { ...state, favorites: [...set].sort() };
 }

@@ -52,21 +52,39 @@ export function canVibrate() {
 }
 
 /**
- * A voice for a language ("de" matches "de-DE"), or null. Voices load
- * asynchronously in some browsers: see onVoicesChanged().
+ * A voice for a language ("de" matches "de-DE"), or null: the learner's
+ * chosen voice (by voiceURI) when it speaks that language, else an exact
+ * match, else any voice of the language. Voices load asynchronously in some
+ * browsers: see onVoicesChanged().
  * @param {string} lang
+ * @param {string|null} [preferred] a voiceURI from the settings
  * @returns {SpeechSynthesisVoice|null}
  */
-export function voiceFor(lang) {
+export function voiceFor(lang, preferred = null) {
   const synth = globalThis.speechSynthesis;
   if (!synth || !lang) return null;
   const want = lang.toLowerCase();
-  const voices = synth.getVoices();
+  const base = (code) => code.toLowerCase().split(/[-_]/)[0];
+  const voices = synth.getVoices().filter((v) => base(v.lang) === base(want));
   return (
-    voices.find((v) => v.lang.toLowerCase() === want) ||
-    voices.find((v) => v.lang.toLowerCase().split(/[-_]/)[0] === want.split("-")[0]) ||
+    (preferred && voices.find((v) => v.voiceURI === preferred)) ||
+    voices.find((v) => v.lang.toLowerCase().replace("_", "-") === want) ||
+    voices.find((v) => v.default) ||
+    voices[0] ||
     null
   );
+}
+
+/**
+ * Every voice for a language, for the settings page's list.
+ * @param {string} lang
+ * @returns {SpeechSynthesisVoice[]}
+ */
+export function voicesFor(lang) {
+  const synth = globalThis.speechSynthesis;
+  if (!synth || !lang) return [];
+  const base = (code) => code.toLowerCase().split(/[-_]/)[0];
+  return synth.getVoices().filter((v) => base(v.lang) === base(lang));
 }
 
 /**
@@ -82,11 +100,12 @@ export function onVoicesChanged(fn) {
  * Reads a text aloud in a language, interrupting anything still being read.
  * @param {string} text
  * @param {string} lang
+ * @param {string|null} [preferred] the learner's voice for that language (voiceURI)
  * @returns {boolean} whether it started
  */
-export function speak(text, lang) {
+export function speak(text, lang, preferred = null) {
   const synth = globalThis.speechSynthesis;
-  const voice = voiceFor(lang);
+  const voice = voiceFor(lang, preferred);
   if (!synth || !voice || typeof SpeechSynthesisUtterance !== "function") return false;
   synth.cancel();
   const utterance = new SpeechSynthesisUtterance(text);

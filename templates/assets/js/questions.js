@@ -120,8 +120,9 @@ export function roundPool({ animals, mode, choices, languages, filters }) {
   if (!sorted.some((a) => promptKind(a, mode))) return { ok: false, reason: "no-media", needed: 1, have: 0 };
   const keysOf = nameKeys(languages);
   const { animals: pool, unlocked } = filterAnimals(sorted, filters, { mode, choices: perQuestion, keysOf });
-  const askable = pool.filter((a) => promptKind(a, mode));
-  if (!askable.length) return { ok: false, reason: "no-animals", needed: 1, have: 0 };
+  const canAsk = filters && filters.askable ? filters.askable : null;
+  const askable = pool.filter((a) => promptKind(a, mode) && (!canAsk || canAsk.has(a.id)));
+  if (!askable.length) return { ok: false, reason: canAsk && pool.some((a) => promptKind(a, mode)) ? "offline" : "no-animals", needed: 1, have: 0 };
   const distinct = countDistinctNames(pool, keysOf);
   if (distinct < perQuestion) return { ok: false, reason: "too-few", needed: perQuestion, have: distinct };
   return { ok: true, animals: pool, askable, unlocked, keysOf, distinct, choices: perQuestion };
@@ -213,8 +214,9 @@ function distractorScore(target, other, mode) {
 }
 
 /**
- * @typedef {{groups?: string[], difficultyMin?: number, difficultyMax?: number, unlocked?: number}} Filters
+ * @typedef {{groups?: string[], difficultyMin?: number, difficultyMax?: number, unlocked?: number,
+ *   askable?: Set<string>|null}} Filters `askable`: only these ids may be asked (offline: cached media)
  * @typedef {{id: string, prompt: "sound"|"image", choices: string[]}} Question
  * @typedef {{ok: true, mode: string, questions: Question[], unlocked: number}
- *   | {ok: false, reason: "no-media"|"no-animals"|"too-few", needed: number, have: number}} RoundResult
+ *   | {ok: false, reason: "no-media"|"no-animals"|"too-few"|"offline", needed: number, have: number}} RoundResult
  */

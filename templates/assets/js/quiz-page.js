@@ -21,7 +21,8 @@ import { levelFor, newAchievements, reduce } from "./scoring.js";
 import { memoryBackend, openStore } from "./storage.js";
 import { settingsView } from "./quiz-settings.js";
 import { achievementName, caughtUpView, summaryView } from "./quiz-summary.js";
-import { choicesView, feedbackView, markChoices, promptView, shellView } from "./quiz-view.js";
+import { choicesView, feedbackView, markChoices, mediaUrl, promptView, shellView } from "./quiz-view.js";
+import { cachedPrompts } from "./offline.js";
 
 class QuizPage {
   /** @param {HTMLElement} mount the page's [data-quiz-app] element */
@@ -47,11 +48,9 @@ class QuizPage {
     } catch {
       // Storage blocked (privacy settings): play without saving.
     }
+    // Problems with stored data are reported by site.js, which loads it first on every page.
     this.store = openStore(backend || memoryBackend(), this.siteId);
-    const loaded = this.store.load();
-    this.state = loaded.state;
-    if (!backend) this.notice("quiz.notice.unavailable");
-    else if (loaded.notice) this.notice(`quiz.notice.${loaded.notice}`);
+    this.state = this.store.load().state;
     this.applyTheme();
     document.addEventListener("keydown", (event) => this.onKey(event));
     onVoicesChanged(() => this.updateReadAloud());
@@ -78,7 +77,23 @@ class QuizPage {
     this.els.title.textContent = this.tr(`quiz.mode.${this.mode}`);
     this.renderModes();
     this.renderSettings();
+    await this.checkOffline();
+    addEventListener("offline", () => this.checkOffline());
+    addEventListener("online", () => this.checkOffline());
     this.startRound(false);
+  }
+
+  /**
+   * Without a network, only animals whose sound or picture is cached can be
+   * asked (the service worker caches them as they are played).
+   */
+  async checkOffline() {
+    if (navigator.onLine !== false || !("caches" in window)) {
+      this.offlineIds = null;
+      return;
+    }
+    const resolve = (src) => new URL(mediaUrl(this.v, src), document.baseURI).href;
+    this.offlineIds = await cachedPrompts(this.catalog, this.mode, resolve);
   }
 
   // ---- rounds
@@ -135,6 +150,12 @@ class QuizPage {
     Object.assign(round, { shownAt: performance.now(), firstPlay: null, plays: 0 });
     const prompt = promptView(v, animal, question.prompt, () => this.replay());
     round.audio = prompt.audio;
+    const media = prompt.audio || prompt.el.querySelector("img");
+    media?.addEventListener("error", () => {
+      if (!prompt.el.querySelector(".quiz-media-error")) {
+        prompt.el.append(h("p", { class: "quiz-media-error", role: "status", text: tr("quiz.mediaError") }));
+      }
+    });
     prompt.audio?.addEventListener("play", () => {
       round.plays++;
       round.firstPlay ??= performance.now();
@@ -313,10 +334,12 @@ class QuizPage {
     } else if (filtered && this.mode !== "daily") {
       actions.push(button(tr("settings.clearFilters"), () => this.setFilters({ groups: [], difficultyMin: 1, difficultyMax: 3 })));
     }
+    if (result.reason === "offline") actions.push(button(tr("quiz.retry"), () => this.checkOffline().then(() => this.startRound(true))));
     const key = {
       "no-media": `quiz.problem.noMedia.${this.mode}`,
       "too-few": "quiz.problem.tooFew",
       "no-animals": "quiz.problem.noAnimals",
+      offline: "quiz.problem.offline",
     }[result.reason];
     this.message(result.reason, tr(key, { have: result.have, needed: result.needed, count: result.have }), actions);
   }
@@ -401,7 +424,7 @@ class QuizPage {
   /** The learner's own filters (the level cap is added for sound and image rounds only). */
   filters() {
     const { groups, difficultyMin, difficultyMax } = this.state.settings;
-    return { groups, difficultyMin, difficultyMax };
+    return { groups, difficultyMin, difficultyMax, askable: this.offlineIds ?? null };
   }
 
   setFilters(patch) {
@@ -439,7 +462,7 @@ class QuizPage {
 
   readAloud(animal) {
     const text = localized(animal.description, this.v.chain);
-    if (text) speak(text.text, text.lang);
+    if (text) speak(text.text, text.lang, this.state.settings.voices[text.lang] ?? null);
   }
 
   /** Shows the read-aloud button only when there is a description and a voice for its language. */
@@ -448,7 +471,7 @@ class QuizPage {
     const round = this.round;
     if (!button || !round) return;
     const text = localized(this.byId.get(round.questions[round.index].id).description, this.v.chain);
-    button.hidden = !(text && voiceFor(text.lang));
+    button.hidden = !(text && voiceFor(text.lang, this.state.settings.voices[text.lang] ?? null));
   }
 
   onKey(event) {
@@ -469,8 +492,12 @@ class QuizPage {
     }
   }
 
+  /** Saves the quiz's part of the state, keeping what other pages or tabs changed meanwhile. */
   persist() {
-    if (!this.store.save(this.state) && !this.saveWarned) {
+    const { stats, cards, daily, settings } = this.state;
+    const { state, saved } = this.store.update((fresh) => ({ ...fresh, stats, cards, daily, settings }));
+    this.state = state;
+    if (!saved && !this.saveWarned) {
       this.saveWarned = true;
       this.notice("quiz.notice.saveFailed");
     }

@@ -1,4 +1,74 @@
-// Runs on every page: the learner's theme before anything else is drawn.
-import { applyTheme, learnerStore } from "./page.js";
+// Runs on every page: the learner's theme before anything else is drawn, a
+// notice when stored progress had to be repaired, the service worker for
+// offline play (and a prompt to reload when a new build took over), the
+// first-visit tour, and the preferred language.
+import { applyTheme, browserBackend, learnerStore, pageInfo, siteNotice } from "./page.js";
+import { startOnboarding } from "./onboarding.js";
 
-applyTheme(learnerStore().load().state.settings.theme);
+const info = pageInfo();
+const store = learnerStore(info);
+const loaded = store.load();
+applyTheme(loaded.state.settings.theme);
+
+if (browserBackend().isMemory) siteNotice("unavailable");
+else if (loaded.notice) siteNotice(loaded.notice);
+
+registerServiceWorker();
+rememberLanguageChoice();
+if (goToPreferredLanguage()) {
+  // Leaving the page: nothing else to set up.
+} else if (!loaded.state.onboarded && !["404", "offline"].includes(info.page)) {
+  startOnboarding({ onDone: () => store.update((s) => ({ ...s, onboarded: true })) });
+}
+
+function registerServiceWorker() {
+  const url = document.body.dataset.sw;
+  if (!url || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+  const container = navigator.serviceWorker;
+  const hadController = Boolean(container.controller);
+  let reloading = false;
+  container.addEventListener("controllerchange", () => {
+    // A first install taking control changes nothing the learner sees; a new build does.
+    if (!hadController || reloading) return;
+    siteNotice("updated", {
+      action: {
+        label: document.querySelector("[data-site-notices]")?.dataset.reload || "Reload",
+        run: () => {
+          reloading = true;
+          location.reload();
+        },
+      },
+    });
+  });
+  container.register(url).catch((error) => console.warn("Bestiary: offline use is not available:", error));
+}
+
+/** Choosing a language in the header's switcher makes it the learner's language. */
+function rememberLanguageChoice() {
+  for (const link of document.querySelectorAll(".language-nav a[hreflang]")) {
+    link.addEventListener("click", () => {
+      const language = link.getAttribute("hreflang");
+      store.update((s) => ({ ...s, settings: { ...s.settings, language } }));
+    });
+  }
+}
+
+/**
+ * Opening the site's front door (its home page, as an installed app does)
+ * from outside the site leads to the learner's language, when they chose one.
+ */
+function goToPreferredLanguage() {
+  const wanted = loaded.state.settings.language;
+  if (info.page !== "home" || !wanted || wanted === info.lang || !info.languages.includes(wanted)) return false;
+  let fromSite = false;
+  try {
+    fromSite = document.referrer !== "" && new URL(document.referrer).origin === location.origin;
+  } catch {
+    fromSite = false;
+  }
+  if (fromSite) return false;
+  const link = document.querySelector(`.language-nav a[hreflang="${wanted}"]`);
+  if (!link) return false;
+  location.replace(link.href);
+  return true;
+}

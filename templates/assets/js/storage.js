@@ -1,25 +1,55 @@
 // The learner's persisted state: stats, spaced-repetition cards, today's
-// daily challenge and settings, stored as one JSON value with a schema
-// version. Loading never throws and always yields a state the UI can render:
-// stored data can be edited by hand, written by an older or newer version of
-// the site, or cut short by a full disk.
+// daily challenge, settings, favourites, the sightings log and whether the
+// first-visit tour was seen, stored as one JSON value with a schema version
+// (docs/theming.md, "Storage"). Loading never throws and always yields a state
+// the UI can render: stored data can be edited by hand, written by an older or
+// newer version of the site, or cut short by a full disk.
 import { initialStats } from "./scoring.js";
 
 /** The schema version save() writes. */
-export const VERSION = 1;
+export const VERSION = 2;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+const LANG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const CARD_STATES = ["new", "learning", "review", "relearning"];
 const THEMES = ["system", "light", "dark"];
+/** How a sighting was noticed. */
+export const SIGHTING_KINDS = ["seen", "heard", "both"];
+/** Text limits for sightings (characters). */
+export const LIMITS = Object.freeze({ place: 200, note: 2000, outing: 100 });
 
 /** Settings of a new learner: feedback sounds and vibration are off by default. */
 export function defaultSettings() {
-  return { feedbackSound: false, vibration: false, theme: "system", groups: [], difficultyMin: 1, difficultyMax: 3 };
+  return {
+    feedbackSound: false,
+    vibration: false,
+    theme: "system",
+    groups: [],
+    difficultyMin: 1,
+    difficultyMax: 3,
+    language: null,
+    voices: {},
+  };
+}
+
+/** An empty sightings log. */
+export function emptySightings() {
+  return { outings: [], entries: [] };
 }
 
 /** The state of a learner who has never played. */
 export function initialState() {
-  return { version: VERSION, stats: initialStats(), cards: {}, daily: null, settings: defaultSettings() };
+  return {
+    version: VERSION,
+    stats: initialStats(),
+    cards: {},
+    daily: null,
+    settings: defaultSettings(),
+    favorites: [],
+    sightings: emptySightings(),
+    onboarded: false,
+  };
 }
 
 /**
@@ -28,24 +58,47 @@ export function initialState() {
  * notice: null when all was well (including a silent migration), "repaired"
  * when some fields were invalid and were reset to defaults, "reset" when
  * nothing could be read. `migratedFrom` names the old version, if any.
+ * `legacy.favorites` is the raw value of the v1 favourites key
+ * (`bestiary:SITE:favorites`), folded into the state when migrating from v1.
  * @param {string|null|undefined} raw what the backend returned
+ * @param {{favorites?: string|null}} [legacy]
  * @returns {{state: ReturnType<typeof initialState>, notice: null|"repaired"|"reset", migratedFrom: number|null}}
  */
-export function load(raw) {
-  if (raw === null || raw === undefined || raw === "") return { state: initialState(), notice: null, migratedFrom: null };
+export function load(raw, legacy = {}) {
+  const legacyFavorites = parseLegacyFavorites(legacy.favorites);
+  if (raw === null || raw === undefined || raw === "") {
+    if (!legacyFavorites.length) return { state: initialState(), notice: null, migratedFrom: null };
+    // Favourites were kept before anything else was: a v1 learner who never played.
+    return { state: { ...initialState(), favorites: legacyFavorites, onboarded: true }, notice: null, migratedFrom: 1 };
+  }
   let data;
   try {
     data = JSON.parse(raw);
   } catch {
     return { state: initialState(), notice: "reset", migratedFrom: null };
   }
-  if (!isObject(data)) return { state: initialState(), notice: "reset", migratedFrom: null };
+  const result = fromData(data, legacyFavorites);
+  if (!result) return { state: initialState(), notice: "reset", migratedFrom: null };
+  return { state: result.state, notice: result.fixes ? "repaired" : null, migratedFrom: result.migratedFrom };
+}
+
+/**
+ * Migrates and sanitises parsed data; null when it is not learner state at
+ * all. `fixes` counts the fields that were invalid and replaced by defaults.
+ * @returns {{state: ReturnType<typeof initialState>, fixes: number, migratedFrom: number|null}|null}
+ */
+export function fromData(data, legacyFavorites = []) {
+  if (!isObject(data)) return null;
   let migratedFrom = null;
   if (data.version === undefined) {
     data = migrateV0(data);
     migratedFrom = 0;
   } else if (!Number.isInteger(data.version) || data.version < 1) {
-    return { state: initialState(), notice: "reset", migratedFrom: null };
+    return null;
+  }
+  if (data.version === 1) {
+    data = migrateV1(data, legacyFavorites);
+    migratedFrom ??= 1;
   }
   // A newer version's data is read as far as this version understands it.
   const fix = { count: 0 };
@@ -55,8 +108,11 @@ export function load(raw) {
     cards: sanitizeCards(data.cards, fix),
     daily: sanitizeDaily(data.daily, fix),
     settings: sanitizeSettings(data.settings, fix),
+    favorites: sanitizeIds(data.favorites, fix),
+    sightings: sanitizeSightings(data.sightings, fix),
+    onboarded: field(data.onboarded, false, (x) => typeof x === "boolean", fix),
   };
-  return { state, notice: fix.count ? "repaired" : null, migratedFrom };
+  return { state, fixes: fix.count, migratedFrom };
 }
 
 /**
@@ -72,7 +128,7 @@ export function save(state) {
  * Version 0, the prototype's flat shape (no `version` key):
  * `{score, streak, bestStreak, highscores: {MODE: correct}, known: [ID…],
  *   sfx: bool, lastPlayed: "YYYY-MM-DD"}`. Moved into the v1 sections;
- * values are still checked by the v1 sanitisers afterwards.
+ * values are still checked by the sanitisers afterwards.
  */
 export function migrateV0(old) {
   const stats = initialStats();
@@ -95,35 +151,101 @@ export function migrateV0(old) {
 }
 
 /**
- * A store over a backend with getItem/setItem (localStorage in the browser,
- * memoryBackend() in tests or when storage is blocked), under the key
- * `bestiary:<siteId>:learner` so several Bestiary sites on one origin do not
- * share progress.
- * @param {{getItem(k: string): string|null, setItem(k: string, v: string): void}} backend
+ * Version 1 → 2: favourites move from their own key into the state (so one
+ * export, one import and one reset cover everything), the sightings log and
+ * the tour flag are added. A learner who already played has seen the site, so
+ * the first-visit tour is not shown to them.
+ * @param {object} v1 the v1 state (checked by the sanitisers afterwards)
+ * @param {string[]} legacyFavorites ids from the old `favorites` key
+ */
+export function migrateV1(v1, legacyFavorites = []) {
+  const played = isObject(v1.stats) && Number.isInteger(v1.stats.answered) && v1.stats.answered > 0;
+  return {
+    ...v1,
+    version: 2,
+    favorites: [...legacyFavorites],
+    sightings: emptySightings(),
+    onboarded: played || legacyFavorites.length > 0,
+  };
+}
+
+function parseLegacyFavorites(raw) {
+  if (typeof raw !== "string" || raw === "") return [];
+  try {
+    const list = JSON.parse(raw);
+    return Array.isArray(list) ? [...new Set(list.filter((id) => typeof id === "string" && id !== ""))].sort() : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A store over a backend with getItem/setItem/removeItem (localStorage in the
+ * browser, memoryBackend() in tests or when storage is blocked), under the
+ * key `bestiary:<siteId>:learner` so several Bestiary sites on one origin do
+ * not share progress.
+ *
+ * A migrated or repaired state is written back at once (the migration runs
+ * once), and the v1 favourites key is removed after the first v2 save.
+ * Unreadable data is kept under `bestiary:<siteId>:learner-damaged` before it
+ * is replaced, so nothing is lost without a trace.
+ * @param {{getItem(k: string): string|null, setItem(k: string, v: string): void, removeItem?(k: string): void}} backend
  * @param {string} siteId
  */
 export function openStore(backend, siteId) {
   const key = storageKey(siteId, "learner");
-  return {
+  const legacyKey = storageKey(siteId, "favorites");
+  const damagedKey = storageKey(siteId, "learner-damaged");
+  const store = {
     key,
     /** @returns {ReturnType<typeof load> | {state: any, notice: "unavailable", migratedFrom: null}} */
     load() {
+      let raw;
+      let legacy;
       try {
-        return load(backend.getItem(key));
+        raw = backend.getItem(key);
+        legacy = backend.getItem(legacyKey);
       } catch {
         return { state: initialState(), notice: "unavailable", migratedFrom: null };
       }
+      const loaded = load(raw, { favorites: legacy });
+      if (loaded.notice === "reset") {
+        try {
+          if (backend.getItem(damagedKey) === null) backend.setItem(damagedKey, String(raw));
+        } catch {
+          // Nowhere to keep it: the notice still tells the learner.
+        }
+      }
+      if (loaded.migratedFrom !== null || loaded.notice === "repaired") store.save(loaded.state);
+      return loaded;
     },
     /** @returns {boolean} false when the backend refused (full, blocked) */
     save(state) {
       try {
         backend.setItem(key, save(state));
-        return true;
       } catch {
         return false;
       }
+      try {
+        if (backend.getItem(legacyKey) !== null) backend.removeItem?.(legacyKey);
+      } catch {
+        // The old key stays; v2 data ignores it.
+      }
+      return true;
+    },
+    /**
+     * Reads the current state, applies `change` and saves the result: pages
+     * that change one part (favourites, sightings, settings) never overwrite
+     * what another page or tab changed meanwhile.
+     * @param {(state: ReturnType<typeof initialState>) => ReturnType<typeof initialState>} change
+     * @returns {{state: ReturnType<typeof initialState>, saved: boolean}}
+     */
+    update(change) {
+      const state = change(store.load().state);
+      return { state, saved: store.save(state) };
     },
   };
+  return store;
 }
 
 /** `bestiary:<siteId>:<name>`. */
@@ -223,9 +345,83 @@ function sanitizeSettings(raw, fix) {
     groups: field(raw.groups, [], (x) => Array.isArray(x) && x.every((g) => typeof g === "string"), fix),
     difficultyMin: field(raw.difficultyMin, 1, level, fix),
     difficultyMax: field(raw.difficultyMax, 3, level, fix),
+    language: field(raw.language, null, (x) => x === null || (typeof x === "string" && LANG.test(x)), fix),
+    voices: {},
   };
+  for (const [lang, uri] of Object.entries(field(raw.voices, {}, isObject, fix))) {
+    if (LANG.test(lang) && typeof uri === "string" && uri !== "" && uri.length <= 500) s.voices[lang] = uri;
+    else fix.count++;
+  }
   if (s.difficultyMin > s.difficultyMax) (s.difficultyMin = 1), (s.difficultyMax = 3), fix.count++;
   return s;
+}
+
+/** A sorted list of distinct non-empty ids (favourites). */
+function sanitizeIds(raw, fix) {
+  const list = field(raw, [], Array.isArray, fix);
+  const ids = [...new Set(list.filter((id) => typeof id === "string" && id !== ""))].sort();
+  if (ids.length !== list.length) fix.count++;
+  return ids;
+}
+
+const isText = (max) => (x) => typeof x === "string" && x.length <= max;
+const isCoordinate = (max) => (x) => x === null || (Number.isFinite(x) && Math.abs(x) <= max);
+
+/**
+ * Checks one sighting. Returns it normalised, or null when it cannot be kept.
+ * @param {any} e
+ * @param {Set<string>} outingIds
+ */
+export function validSighting(e, outingIds) {
+  if (!isObject(e) || typeof e.id !== "string" || e.id === "" || typeof e.animal !== "string" || e.animal === "") return null;
+  if (!SIGHTING_KINDS.includes(e.kind) || typeof e.date !== "string" || !DATE.test(e.date)) return null;
+  if (!(e.time === null || e.time === undefined || (typeof e.time === "string" && TIME.test(e.time)))) return null;
+  if (!isText(LIMITS.place)(e.place ?? "") || !isText(LIMITS.note)(e.note ?? "")) return null;
+  if (!isCoordinate(90)(e.lat ?? null) || !isCoordinate(180)(e.lon ?? null)) return null;
+  if ((e.lat ?? null) === null !== ((e.lon ?? null) === null)) return null;
+  if (!(e.accuracy === null || e.accuracy === undefined || (Number.isFinite(e.accuracy) && e.accuracy >= 0))) return null;
+  if (!Number.isFinite(e.created)) return null;
+  const outing = typeof e.outing === "string" && outingIds.has(e.outing) ? e.outing : null;
+  if (e.outing !== null && e.outing !== undefined && outing === null) return null;
+  return {
+    id: e.id,
+    animal: e.animal,
+    kind: e.kind,
+    date: e.date,
+    time: e.time ?? null,
+    place: e.place ?? "",
+    lat: e.lat ?? null,
+    lon: e.lon ?? null,
+    accuracy: e.accuracy ?? null,
+    note: e.note ?? "",
+    outing,
+    created: e.created,
+  };
+}
+
+function sanitizeSightings(raw, fix) {
+  const base = emptySightings();
+  if (raw === undefined) return base;
+  if (!isObject(raw)) return fix.count++, base;
+  const outings = [];
+  const ids = new Set();
+  for (const o of field(raw.outings, [], Array.isArray, fix)) {
+    if (isObject(o) && typeof o.id === "string" && o.id !== "" && !ids.has(o.id) && typeof o.name === "string" &&
+      o.name.trim() !== "" && o.name.length <= LIMITS.outing && Number.isFinite(o.created)) {
+      ids.add(o.id);
+      outings.push({ id: o.id, name: o.name, created: o.created });
+    } else fix.count++;
+  }
+  const entries = [];
+  const seen = new Set();
+  for (const e of field(raw.entries, [], Array.isArray, fix)) {
+    const ok = validSighting(e, ids);
+    if (ok && !seen.has(ok.id)) {
+      seen.add(ok.id);
+      entries.push(ok);
+    } else fix.count++;
+  }
+  return { outings, entries };
 }
 
 function isObject(x) {

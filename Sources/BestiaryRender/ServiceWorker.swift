@@ -1,0 +1,67 @@
+import BestiaryStorage
+import Foundation
+
+/// `sw.js` at the output root: the theme's `service-worker/sw.js` with this build's configuration
+/// written into it (see docs/theming.md, "Offline").
+///
+/// The worker's script stays unhashed and at the root so that its scope is the whole site and
+/// browsers find a new build by comparing its bytes. The configuration names what to precache
+/// (every language's app shell pages, every fingerprinted asset, the catalogue and the manifest)
+/// and a version: a hash over each precached file's path and bytes and over the script itself,
+/// which names the cache. A new build with any change to the shell therefore installs into a fresh
+/// cache, and the worker deletes the old one when it activates.
+enum ServiceWorker {
+    /// The theme file the worker is made from.
+    static let source = "service-worker/sw.js"
+    /// The configuration object between these markers is replaced.
+    static let startMarker = "/* bestiary:config */"
+    static let endMarker = "/* bestiary:end */"
+
+    static func file(renderer: SiteRenderer, files: [OutputFile], catalogPath: String) -> OutputFile {
+        let input = renderer.input
+        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        var precache: [String] = []
+        for page in renderer.shellPages() where byPath[page] != nil {
+            // Directory URLs, as pages link to each other (`quiz/`, not `quiz/index.html`).
+            precache.append(page.hasSuffix("/index.html") ? String(page.dropLast("index.html".count)) : page == "index.html" ? "./" : page)
+        }
+        precache.append(contentsOf: input.assets.files.map(\.path))
+        precache.append(catalogPath)
+        precache.append("manifest.webmanifest")
+
+        let template = input.theme.files[source].map { String(decoding: $0.data, as: UTF8.self) } ?? ""
+        // The version: what the precached files hold, and the worker's own code.
+        var digest = Data()
+        for page in renderer.shellPages() + input.assets.files.map(\.path) + [catalogPath, "manifest.webmanifest"] {
+            digest.append(Data(page.utf8))
+            digest.append(0)
+            if case .data(let data)? = byPath[page]?.content { digest.append(Data(Hashing.sha256Hex(data).utf8)) }
+            digest.append(0)
+        }
+        digest.append(Data(template.utf8))
+        let version = Hashing.shortHash(digest, length: 16)
+
+        var offline: [String: String] = [:]
+        for lang in renderer.config.languages {
+            offline[renderer.paths.languagePrefix(lang)] = renderer.paths.offline(lang)
+        }
+        let config: [String: Any] = [
+            "version": version,
+            "site": input.siteID,
+            "precache": precache,
+            "catalog": catalogPath,
+            "media": "media/",
+            "offline": offline,
+        ]
+        let script: String
+        if let start = template.range(of: startMarker), let end = template.range(of: endMarker, range: start.upperBound..<template.endIndex) {
+            script = String(template[..<start.upperBound]) + " " + JSONText.encode(config) + " " + String(template[end.lowerBound...])
+        } else {
+            // A theme that replaced the worker without the markers gets a worker that only cleans up:
+            // no stale caches, no offline play.
+            script = "// The theme's service-worker/sw.js has no \(startMarker) … \(endMarker) block.\n"
+                + "self.addEventListener(\"activate\", (e) => e.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((k) => k.startsWith(\"bestiary:\")).map((k) => caches.delete(k))))));\n"
+        }
+        return OutputFile(path: "sw.js", text: script)
+    }
+}

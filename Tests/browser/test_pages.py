@@ -1,0 +1,447 @@
+"""Everything around the quiz (issue 5) in a real browser: favourites, the collection's filters,
+the sightings log with its checklist and CSV export, settings (theme, export, import, reset),
+the first-visit tour, stored data from older versions and damaged data."""
+import csv
+import io
+import json
+import os
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from conftest import load, severe_console_errors, wait_for_download, wait_until
+from helpers import QUESTION, media_index
+
+STORE = "bestiary:example:learner"
+
+PAGES = [
+    "", "quiz/", "collection/", "credits/", "about/", "animals/horse/", "animals/giraffe/", "sightings/", "settings/",
+    "offline/", "en/", "en/quiz/", "en/collection/", "en/animals/horse/", "en/how-to-play/", "en/sightings/", "en/settings/",
+    "en/offline/", "deep/missing/page/",
+]
+
+
+def visible_cards(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('[data-collection-list] [data-id]')].filter(c => !c.hidden).map(c => c.dataset.id)")
+
+
+def stored(driver):
+    raw = driver.execute_script(f"return localStorage.getItem('{STORE}')")
+    return json.loads(raw) if raw else None
+
+
+def skip_tour(driver):
+    buttons = driver.find_elements(By.CSS_SELECTOR, "[data-onboarding-skip]")
+    if buttons:
+        buttons[0].click()
+
+
+def test_every_kind_of_page_loads_without_errors(site, browser):
+    problems = {}
+    for path in PAGES:
+        load(browser, site + path)
+        if not browser.find_element(By.TAG_NAME, "h1").text.strip() and not path.endswith("quiz/"):
+            problems[path] = "no heading"
+        broken = browser.execute_script(
+            "return [...document.images].filter(i => i.loading !== 'lazy' && !(i.complete && i.naturalWidth > 0)).map(i => i.src)")
+        if broken:
+            problems[path] = f"pictures that did not load: {broken}"
+        # The 404 page's own status is logged as an error; nothing else may be.
+        errors = [e for e in severe_console_errors(browser) if not ("missing/page" in e["message"] and "404" in e["message"])]
+        if errors:
+            problems[path] = errors
+    assert problems == {}
+
+
+def test_animal_page_shows_picture_sound_credits_names_and_similar(site, browser):
+    load(browser, site + "animals/horse/")
+    img = browser.find_element(By.CSS_SELECTOR, ".animal-picture img")
+    assert browser.execute_script("return arguments[0].naturalWidth", img) > 0
+    assert img.get_attribute("alt")
+    assert "55% 60%" in img.get_attribute("style")
+    assert "Seth Zeigler" in browser.find_element(By.CSS_SELECTOR, ".animal-picture figcaption").text
+    duration = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const a = document.querySelector('audio');
+        if (a.readyState >= 1) return done(a.duration);
+        a.addEventListener('loadedmetadata', () => done(a.duration));
+        a.addEventListener('error', () => done(-1));
+        a.load();""")
+    assert duration > 0
+    sound_caption = browser.find_element(By.CSS_SELECTOR, ".animal-sound figcaption").text
+    assert "Bruno Coudoin" in sound_caption and "GPLv3" in sound_caption
+    text = browser.find_element(By.TAG_NAME, "main").text
+    assert "Equus caballus" in text
+    assert "Pferd" in text and "Horse" in text, "names in every language"
+    assert browser.find_elements(By.CSS_SELECTOR, ".similar [data-id]"), "links to similar animals"
+    log = browser.find_element(By.CSS_SELECTOR, ".animal-actions a[href*='sightings/?animal=horse']")
+    assert log.text.strip()
+
+
+def test_favorite_survives_reload_and_shows_in_the_collection(site, browser):
+    load(browser, site + "en/animals/cat/")
+    button = browser.find_element(By.CSS_SELECTOR, "[data-favorite]")
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    browser.refresh()
+    wait_until(browser, "return document.querySelector('[data-favorite]').getAttribute('aria-pressed') === 'true'",
+               message="the favourite after a reload")
+    assert stored(browser)["favorites"] == ["cat"]
+    load(browser, site + "en/collection/")
+    browser.find_element(By.CSS_SELECTOR, "input[name=show][value=favorites]").click()
+    assert visible_cards(browser) == ["cat"]
+    # And toggled off again.
+    load(browser, site + "en/animals/cat/")
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    browser.refresh()
+    wait_until(browser, "return document.querySelector('[data-favorite]').getAttribute('aria-pressed') === 'false'")
+
+
+def test_collection_filters_search_and_sort(site, browser):
+    catalog = site.catalog()
+    everyone = sorted(a["id"] for a in catalog["animals"])
+    load(browser, site + "en/collection/")
+    skip_tour(browser)
+    assert sorted(visible_cards(browser)) == everyone
+    search = browser.find_element(By.CSS_SELECTOR, "[data-collection-search]")
+
+    def find(text):
+        search.clear()
+        search.send_keys(text)
+        return sorted(visible_cards(browser))
+
+    assert find("Känguru") == ["kangaroo"], "a German name on the English page"
+    assert find("kanguru") == ["kangaroo"], "accents ignored"
+    assert find("EISBÄR") == ["polar-bear"], "case ignored"
+    assert find("eisbar") == ["polar-bear"]
+    assert find("equus") == ["horse"], "the scientific name"
+    assert find("polar bear") == ["polar-bear"]
+    assert find("xyzzy") == []
+    empty = browser.find_element(By.CSS_SELECTOR, "[data-collection-empty]")
+    assert empty.is_displayed() and "xyzzy" in empty.text
+    assert "0" in browser.find_element(By.CSS_SELECTOR, "[data-collection-count]").text
+    # The clear button brings everyone back.
+    browser.find_element(By.CSS_SELECTOR, "[data-collection-clear]").click()
+    assert sorted(visible_cards(browser)) == everyone
+    # By group; the address keeps the filters, so a reload shows the same.
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-collection-group]")).select_by_value("bird")
+    birds = sorted(a["id"] for a in catalog["animals"] if a["group"] == "bird")
+    assert sorted(visible_cards(browser)) == birds
+    assert "group=bird" in browser.current_url
+    browser.refresh()
+    wait_until(browser, "return document.querySelector('[data-collection-group]').value === 'bird'")
+    assert sorted(visible_cards(browser)) == birds
+    # Favourites: none yet, and the message says how to get some.
+    browser.find_element(By.CSS_SELECTOR, "input[name=show][value=favorites]").click()
+    assert visible_cards(browser) == []
+    assert "Favourite" in browser.find_element(By.CSS_SELECTOR, "[data-collection-empty]").text
+    # Sorted by name in the page's language by default; by group on request.
+    load(browser, site + "en/collection/")
+    names = browser.execute_script("return [...document.querySelectorAll('[data-collection-list] .card-name')].map(n => n.textContent)")
+    assert names == sorted(names, key=str.casefold)
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-collection-sort]")).select_by_value("group")
+    groups = browser.execute_script("return [...document.querySelectorAll('[data-collection-list] [data-id]')].map(c => c.dataset.groupLabel)")
+    assert groups == sorted(groups, key=str.casefold)
+
+
+def test_guessed_filter_shows_what_was_named_right_in_the_quiz(site, browser):
+    index = media_index(site.catalog())
+    load(browser, site + "en/quiz/?mode=image")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    src = browser.execute_script(
+        "return new URL(document.querySelector('[data-quiz-prompt] img').getAttribute('src'), document.baseURI).pathname.slice(1)")
+    answer = index[src]
+    browser.find_element(By.CSS_SELECTOR, f"button[data-choice='{answer}']").click()
+    wait_until(browser, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+    load(browser, site + "en/collection/")
+    browser.find_element(By.CSS_SELECTOR, "input[name=show][value=guessed]").click()
+    assert visible_cards(browser) == [answer]
+    badge = browser.find_element(By.CSS_SELECTOR, f"[data-id='{answer}'] .badge-guessed")
+    assert badge.text.strip() != "" or badge.get_attribute("title")
+
+
+def test_sighting_shows_in_checklist_lists_and_csv(site, downloads_browser):
+    browser = downloads_browser
+    load(browser, site + "en/sightings/?animal=owl")
+    skip_tour(browser)
+    assert Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).first_selected_option.get_attribute("value") == "owl"
+    row = browser.find_element(By.CSS_SELECTOR, "[data-checklist] tr[data-id='owl']")
+    assert row.find_element(By.CSS_SELECTOR, "[data-col='count']").text == "0"
+    # Saving without an animal names the problem and saves nothing.
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).select_by_value("")
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-submit]").click()
+    error = browser.find_element(By.CSS_SELECTOR, "[data-error-for='animal']")
+    assert error.is_displayed() and error.text.strip()
+    assert browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]").get_attribute("aria-invalid") == "true"
+    assert (stored(browser) or {}).get("sightings", {}).get("entries", []) == []
+
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).select_by_value("owl")
+    browser.find_element(By.CSS_SELECTOR, "input[name=kind][value=heard]").click()
+    browser.execute_script("""
+        const f = document.querySelector('[data-sighting-form]');
+        f.elements.date.value = '2026-05-03';
+        f.elements.time.value = '23:10';""")
+    browser.find_element(By.NAME, "place").send_keys('Wood, "north" gate')
+    browser.find_element(By.NAME, "outing").send_keys("Night walk")
+    browser.find_element(By.NAME, "note").send_keys("two calls, then silence")
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-submit]").click()
+    # The checklist updates at once, without a reload.
+    wait_until(browser, "return document.querySelector(\"[data-checklist] tr[data-id='owl'] [data-col='count']\").textContent === '1'",
+               message="the checklist row")
+    assert row.find_element(By.CSS_SELECTOR, "[data-col='heard']").text.strip() != ""
+    assert row.find_element(By.CSS_SELECTOR, "[data-col='seen']").text.strip() == ""
+    assert "1 of" in browser.find_element(By.CSS_SELECTOR, "[data-checklist-count]").text
+    assert "Owl" in browser.find_element(By.CSS_SELECTOR, "[data-sighting-status]").text
+    assert browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]").get_attribute("aria-invalid") is None
+    # A second sighting in the same outing, seen this time.
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).select_by_value("hedgehog")
+    browser.find_element(By.CSS_SELECTOR, "input[name=kind][value=seen]").click()
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-submit]").click()
+    wait_until(browser, "return document.querySelectorAll('[data-sightings-lists] [data-sighting-id]').length === 2")
+    lists = browser.find_elements(By.CSS_SELECTOR, "[data-sightings-lists] .sighting-list")
+    assert len(lists) == 1 and "Night walk" in lists[0].text and "Owl" in lists[0].text and "Hedgehog" in lists[0].text
+    # Only logged species.
+    browser.find_element(By.CSS_SELECTOR, "[data-checklist-show][value=logged]").click()
+    shown = browser.execute_script("return [...document.querySelectorAll('[data-checklist] tbody tr')].filter(r => !r.hidden).map(r => r.dataset.id)")
+    assert sorted(shown) == ["hedgehog", "owl"]
+
+    # Kept in the browser across a reload.
+    browser.refresh()
+    wait_until(browser, "return document.querySelectorAll('[data-sightings-lists] [data-sighting-id]').length === 2")
+
+    browser.find_element(By.CSS_SELECTOR, "[data-sightings-export]").click()
+    path = wait_for_download(browser.downloads, ".csv")
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        raw = f.read()
+    assert "\r\n" in raw
+    rows = list(csv.reader(io.StringIO(raw, newline="")))
+    assert rows[0] == ["date", "time", "animal_id", "name", "scientific_name", "kind", "place", "latitude", "longitude", "accuracy_m", "outing", "note"]
+    assert len(rows) == 3
+    owl = next(r for r in rows[1:] if r[2] == "owl")
+    scientific = next(a["scientific"] for a in site.catalog()["animals"] if a["id"] == "owl")
+    assert owl[:7] == ["2026-05-03", "23:10", "owl", "Owl", scientific, "heard", 'Wood, "north" gate']
+    assert owl[10:] == ["Night walk", "two calls, then silence"]
+    hedgehog = next(r for r in rows[1:] if r[2] == "hedgehog")
+    assert hedgehog[5] == "seen" and hedgehog[10] == "Night walk"
+
+    # Deleting asks first; cancelling keeps it.
+    browser.find_element(By.CSS_SELECTOR, "[data-sightings-lists] [data-sighting-delete]").click()
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] button[value=cancel]").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, "[data-sightings-lists] [data-sighting-id]")) == 2
+    browser.find_element(By.CSS_SELECTOR, "[data-sightings-lists] [data-sighting-delete]").click()
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
+    wait_until(browser, "return document.querySelectorAll('[data-sightings-lists] [data-sighting-id]').length === 1")
+    assert len(stored(browser)["sightings"]["entries"]) == 1
+
+
+def test_sighting_location_only_with_permission(site, browser):
+    load(browser, site + "en/sightings/")
+    skip_tour(browser)
+    origin = site.rstrip("/")
+    browser.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 52.52, "longitude": 13.405, "accuracy": 25})
+    # Nothing is asked for before the button is pressed.
+    assert browser.execute_script("return document.querySelector('[data-sighting-location]').textContent").strip()
+    # Permission refused: nothing is added, and the page says so.
+    browser.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "denied", "origin": origin})
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-locate]").click()
+    wait_until(browser, "return document.querySelector('[data-sighting-location]').textContent.includes('permission')", message="the refusal")
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-sighting-unlocate]").is_displayed()
+    # Allowed: the position is added to the next sighting.
+    browser.execute_cdp_cmd("Browser.setPermission", {"permission": {"name": "geolocation"}, "setting": "granted", "origin": origin})
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-locate]").click()
+    wait_until(browser, "return document.querySelector('[data-sighting-location]').textContent.includes('52.52')", message="the position")
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).select_by_value("duck")
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-submit]").click()
+    wait_until(browser, "return document.querySelectorAll('[data-sightings-lists] [data-sighting-id]').length === 1")
+    entry = stored(browser)["sightings"]["entries"][0]
+    assert (entry["lat"], entry["lon"], entry["accuracy"]) == (52.52, 13.405, 25)
+    # Removing the position before the next one.
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-unlocate]").click()
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).select_by_value("cow")
+    browser.find_element(By.CSS_SELECTOR, "[data-sighting-submit]").click()
+    wait_until(browser, "return document.querySelectorAll('[data-sightings-lists] [data-sighting-id]').length === 2")
+    cow = next(e for e in stored(browser)["sightings"]["entries"] if e["animal"] == "cow")
+    assert cow["lat"] is None and cow["lon"] is None
+
+
+def test_settings_theme_applies_everywhere(site, browser):
+    load(browser, site + "en/settings/")
+    skip_tour(browser)
+    browser.find_element(By.CSS_SELECTOR, "input[name=theme][value=dark]").click()
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
+    load(browser, site + "en/collection/")
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
+    background = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(20, 22, 20)"
+    load(browser, site + "en/settings/")
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=theme][value=dark]").is_selected()
+    browser.find_element(By.CSS_SELECTOR, "input[name=feedbackSound]").click()
+    assert stored(browser)["settings"]["feedbackSound"] is True
+
+
+def test_settings_language_switches_and_is_remembered(site, browser):
+    load(browser, site + "settings/")
+    skip_tour(browser)
+    Select(browser.find_element(By.CSS_SELECTOR, "[data-settings-language]")).select_by_value("en")
+    wait_until(browser, "return location.pathname.startsWith('/en/settings/')", message="the English settings page")
+    assert stored(browser)["settings"]["language"] == "en"
+    # Opening the site's front door from outside now leads to English.
+    browser.get("about:blank")
+    load(browser, site)
+    wait_until(browser, "return location.pathname === '/en/'", message="the English home page")
+
+
+def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
+    browser = downloads_browser
+    load(browser, site + "en/animals/owl/")
+    skip_tour(browser)
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    load(browser, site + "en/settings/")
+    browser.find_element(By.CSS_SELECTOR, "[data-settings-export]").click()
+    exported = wait_for_download(browser.downloads, ".json")
+    with open(exported, encoding="utf-8") as f:
+        data = json.load(f)
+    assert data["format"] == "bestiary-progress" and data["site"] == "example" and data["state"]["favorites"] == ["owl"]
+    before = stored(browser)
+
+    bad_files = {
+        "notes.json": "this is not JSON",
+        "other.json": json.dumps({**data, "site": "tuxpaint"}),
+        "broken.json": json.dumps({**data, "state": {**data["state"], "favorites": ["owl", 5]}}),
+    }
+    file_input = browser.find_element(By.CSS_SELECTOR, "[data-settings-import]")
+    for name, text in bad_files.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        file_input.send_keys(str(path))
+        wait_until(browser, "return !document.querySelector('[data-settings-import-error]').hidden", message=f"the error for {name}")
+        message = browser.find_element(By.CSS_SELECTOR, "[data-settings-import-error]").text
+        assert name in message and "Nothing was changed" in message, message
+        assert stored(browser) == before
+
+    # A good file (favourites changed meanwhile) replaces everything after asking.
+    load(browser, site + "en/animals/cat/")
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    load(browser, site + "en/settings/")
+    browser.find_element(By.CSS_SELECTOR, "[data-settings-import]").send_keys(exported)
+    wait_until(browser, "return document.querySelector('dialog[open]')", message="the question before importing")
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
+    wait_until(browser, "return document.querySelector('[data-settings-status]').textContent.includes('Imported')")
+    assert stored(browser)["favorites"] == ["owl"]
+
+
+def test_reset_asks_first_and_keeps_what_was_not_chosen(site, browser):
+    load(browser, site + "en/quiz/?mode=image")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+    wait_until(browser, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+    load(browser, site + "en/animals/owl/")
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    assert stored(browser)["stats"]["answered"] == 1
+    load(browser, site + "en/settings/")
+    reset = browser.find_element(By.CSS_SELECTOR, "[data-settings-reset]")
+    reset.click()
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] button[value=cancel]").click()
+    assert stored(browser)["stats"]["answered"] == 1, "cancelling keeps everything"
+    reset.click()
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
+    wait_until(browser, "return JSON.parse(localStorage.getItem('bestiary:example:learner')).stats.answered === 0")
+    assert stored(browser)["favorites"] == ["owl"], "favourites stay unless asked"
+    browser.find_element(By.NAME, "resetFavorites").click()
+    reset.click()
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
+    wait_until(browser, "return JSON.parse(localStorage.getItem('bestiary:example:learner')).favorites.length === 0")
+
+
+def test_onboarding_is_shown_once_and_can_be_skipped(site, browser):
+    load(browser, site + "en/")
+    tour = browser.find_element(By.CSS_SELECTOR, "[data-onboarding]")
+    assert tour.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, "[data-onboarding-next]").click()
+    assert "2" in browser.find_element(By.CSS_SELECTOR, "[data-onboarding-progress]").text
+    browser.find_element(By.CSS_SELECTOR, "[data-onboarding-skip]").click()
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-onboarding]") == []
+    for path in ["en/", "en/collection/", "quiz/"]:
+        load(browser, site + path)
+        assert browser.find_elements(By.CSS_SELECTOR, "[data-onboarding]") == [], path
+    assert stored(browser)["onboarded"] is True
+
+
+def test_onboarding_can_be_finished_by_keyboard(site, browser):
+    load(browser, site + "en/collection/")
+    next_button = browser.find_element(By.CSS_SELECTOR, "[data-onboarding-next]")
+    for _ in range(3):
+        next_button.send_keys(Keys.ENTER)
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-onboarding]") == []
+    browser.refresh()
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-onboarding]") == []
+
+
+def test_older_stored_data_is_migrated(site, browser):
+    """A learner of the previous version: v1 state, and favourites under their own key."""
+    load(browser, site + "en/404-probe/")
+    v1 = {"version": 1, "stats": {"points": 30, "answered": 3, "correct": 2, "right": ["cat", "owl"]},
+          "cards": {}, "daily": None, "settings": {"theme": "dark", "feedbackSound": True}}
+    browser.execute_script("""
+        localStorage.setItem('bestiary:example:learner', arguments[0]);
+        localStorage.setItem('bestiary:example:favorites', '["horse"]');""", json.dumps(v1))
+    load(browser, site + "en/collection/?show=favorites")
+    assert visible_cards(browser) == ["horse"]
+    assert browser.execute_script("return document.documentElement.dataset.theme") == "dark"
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-onboarding]") == [], "someone who played has seen the site"
+    data = stored(browser)
+    assert data["version"] == 2 and data["favorites"] == ["horse"] and data["stats"]["points"] == 30
+    assert browser.execute_script("return localStorage.getItem('bestiary:example:favorites')") is None
+    browser.find_element(By.CSS_SELECTOR, "input[name=show][value=guessed]").click()
+    assert sorted(visible_cards(browser)) == ["cat", "owl"]
+
+
+def test_damaged_data_never_gives_a_blank_page(site, browser):
+    for path in ["en/", "en/collection/", "en/quiz/?mode=sound", "en/sightings/", "en/settings/", "en/animals/cat/", "no/such/page/"]:
+        load(browser, site + "en/about/")
+        browser.execute_script("""
+            localStorage.clear();
+            localStorage.setItem('bestiary:example:learner', '{"version": 2, "stats": [broken');""")
+        browser.get_log("browser")
+        load(browser, site + path)
+        notice = browser.find_element(By.CSS_SELECTOR, "[data-notice='reset']")
+        assert notice.is_displayed() and notice.text.strip(), path
+        assert browser.find_element(By.TAG_NAME, "h1").text.strip(), path
+        if "quiz" in path:
+            wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="a playable quiz")
+        assert browser.execute_script("return localStorage.getItem('bestiary:example:learner-damaged')").startswith('{"version": 2'), path
+        errors = [e for e in severe_console_errors(browser) if "no/such/page" not in e["message"]]
+        assert errors == [], path
+
+
+def test_unknown_path_gets_the_404_page(site, browser):
+    browser.get(site + "no/such/page/")
+    assert "404" in browser.title or "nicht gefunden" in browser.find_element(By.TAG_NAME, "h1").text
+
+
+def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
+    load(browser, site + "en/")
+    for mode in ["sound", "image", "daily", "learn"]:
+        link = browser.find_element(By.CSS_SELECTOR, f"[data-mode-link='{mode}']")
+        assert link.get_attribute("href").endswith(f"quiz/?mode={mode}")
+    wait_until(browser, "return document.querySelector('[data-today-animal]')", message="the animal of the day")
+    today = browser.find_element(By.CSS_SELECTOR, "[data-today-animal]").get_attribute("data-today-animal")
+    img = browser.find_elements(By.CSS_SELECTOR, "[data-today-animal] img")
+    if img:
+        wait_until(browser, "return document.querySelector('[data-today-animal] img').naturalWidth > 0")
+    total = len(site.catalog()["animals"])
+    assert browser.find_element(By.CSS_SELECTOR, "[data-progress='known']").text == f"0 / {total}"
+    # After one right answer, the home page counts it.
+    index = media_index(site.catalog())
+    load(browser, site + "en/quiz/?mode=image")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    src = browser.execute_script(
+        "return new URL(document.querySelector('[data-quiz-prompt] img').getAttribute('src'), document.baseURI).pathname.slice(1)")
+    browser.find_element(By.CSS_SELECTOR, f"button[data-choice='{index[src]}']").click()
+    load(browser, site + "en/")
+    wait_until(browser, f"return document.querySelector(\"[data-progress='known']\").textContent === '1 / {total}'")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-today-animal]").get_attribute("data-today-animal") == today

@@ -1,0 +1,236 @@
+// The service worker template (templates/service-worker/sw.js), run in a
+// sandbox with an in-memory Cache API and a scripted network: precaching,
+// cleaning up old builds, offline fallbacks, and byte ranges for audio
+// answered from the cache. The build fills in its configuration; the
+// browser tests check the real thing in Chromium.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import vm from "node:vm";
+
+const SOURCE = readFileSync(new URL("../../templates/service-worker/sw.js", import.meta.url), "utf8");
+const SCOPE = "https://example.org/site/";
+
+class FakeCache {
+  constructor() {
+    this.entries = new Map();
+  }
+  key(request, ignoreSearch) {
+    const url = new URL(typeof request === "string" ? request : request.url);
+    if (ignoreSearch) url.search = "";
+    return url.href;
+  }
+  async match(request, options = {}) {
+    const hit = this.entries.get(this.key(request, options.ignoreSearch));
+    return hit ? hit.clone() : undefined;
+  }
+  async put(request, response) {
+    this.entries.set(this.key(request), response.clone());
+  }
+  async addAll(requests) {
+    for (const request of requests) {
+      const response = await globalThis.__network(request);
+      if (!response.ok) throw new TypeError(`addAll: ${request.url} ${response.status}`);
+      await this.put(request, response);
+    }
+  }
+  async keys() {
+    return [...this.entries.keys()].map((url) => new Request(url));
+  }
+  async delete(request) {
+    return this.entries.delete(this.key(request));
+  }
+}
+
+class FakeCaches {
+  constructor() {
+    this.byName = new Map();
+  }
+  async open(name) {
+    if (!this.byName.has(name)) this.byName.set(name, new FakeCache());
+    return this.byName.get(name);
+  }
+  async keys() {
+    return [...this.byName.keys()];
+  }
+  async delete(name) {
+    return this.byName.delete(name);
+  }
+  async match(request, options = {}) {
+    const names = options.cacheName ? [options.cacheName] : [...this.byName.keys()];
+    for (const name of names) {
+      const hit = await this.byName.get(name)?.match(request, options);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+}
+
+/** Loads the worker with a configuration, like the build does; returns its handlers and state. */
+function worker(config, files = {}) {
+  const source = SOURCE.replace(/\/\* bestiary:config \*\/[\s\S]*?\/\* bestiary:end \*\//, `/* bestiary:config */ ${JSON.stringify(config)} /* bestiary:end */`);
+  const handlers = {};
+  const caches = new FakeCaches();
+  const net = { online: true, requests: [], files };
+  const network = async (input) => {
+    const request = input instanceof Request ? input : new Request(input);
+    net.requests.push({ url: request.url, range: request.headers.get("range") });
+    if (!net.online) throw new TypeError("Failed to fetch");
+    const path = request.url.slice(SCOPE.length).replace(/\?.*$/, "");
+    const body = net.files[path];
+    if (body === undefined) return new Response("not found", { status: 404 });
+    const type = path.endsWith(".ogg") ? "audio/ogg" : path.endsWith(".json") ? "application/json" : "text/html";
+    const response = new Response(body, { status: 200, headers: { "Content-Type": type } });
+    Object.defineProperty(response, "type", { value: "basic" });
+    return response;
+  };
+  globalThis.__network = network;
+  const self = {
+    location: new URL(SCOPE + "sw.js"),
+    registration: { scope: SCOPE },
+    addEventListener: (type, fn) => (handlers[type] = fn),
+    skipWaiting: async () => {},
+    clients: { claim: async () => {} },
+  };
+  const context = vm.createContext({ self, caches, fetch: network, Request, Response, Headers, Blob, URL, setTimeout, clearTimeout, console });
+  vm.runInContext(source, context);
+  const run = async (type, event = {}) => {
+    let waited = null;
+    let responded = null;
+    handlers[type]({ ...event, waitUntil: (p) => (waited = p), respondWith: (p) => (responded = p) });
+    await waited;
+    return responded ? await responded : null;
+  };
+  const fetchEvent = (url, { mode, ...init } = {}) => {
+    const request = new Request(url, init);
+    // Scripts cannot make navigation requests; the browser's have mode "navigate".
+    if (mode) Object.defineProperty(request, "mode", { value: mode });
+    return run("fetch", { request });
+  };
+  return { context, caches, net, run, fetchEvent };
+}
+
+const CONFIG = {
+  version: "v1",
+  site: "example",
+  precache: ["./", "quiz/", "offline/", "en/offline/", "assets/js/site.1234567890.js", "assets/catalog.abc.json", "manifest.webmanifest"],
+  catalog: "assets/catalog.abc.json",
+  media: "media/",
+  offline: { "": "offline/", "en/": "en/offline/" },
+};
+const AUDIO = Uint8Array.from({ length: 1000 }, (_, i) => i % 256);
+const FILES = {
+  "": "<h1>home</h1>",
+  "quiz/": "<h1>quiz</h1>",
+  "offline/": "<h1>offline</h1>",
+  "en/offline/": "<h1>offline (en)</h1>",
+  "assets/js/site.1234567890.js": "export {}",
+  "assets/catalog.abc.json": JSON.stringify({ animals: [{ id: "owl", sound: { src: "media/owl.ogg" }, image: { src: "media/owl.webp", srcset: "media/owl-320.webp 320w, media/owl.webp 640w" } }] }),
+  "manifest.webmanifest": "{}",
+  "media/owl.ogg": AUDIO,
+  "animals/owl/": "<h1>owl</h1>",
+};
+
+test("the build's configuration block is there exactly once", () => {
+  assert.equal(SOURCE.match(/\/\* bestiary:config \*\//g).length, 1);
+  assert.equal(SOURCE.match(/\/\* bestiary:end \*\//g).length, 1);
+});
+
+test("parseRange follows RFC 9110 for one range", () => {
+  const { context } = worker(CONFIG);
+  const parse = (h, size = 1000) => context.parseRange(h, size);
+  assert.deepEqual({ ...parse("bytes=0-") }, { start: 0, end: 999 });
+  assert.deepEqual({ ...parse("bytes=0-99") }, { start: 0, end: 99 });
+  assert.deepEqual({ ...parse("bytes=500-2000") }, { start: 500, end: 999 });
+  assert.deepEqual({ ...parse("bytes=-100") }, { start: 900, end: 999 });
+  assert.deepEqual({ ...parse("bytes=-5000") }, { start: 0, end: 999 });
+  assert.equal(parse("bytes=1000-"), "unsatisfiable");
+  assert.equal(parse("bytes=-0"), "unsatisfiable");
+  assert.equal(parse("bytes=5-1"), null);
+  assert.equal(parse("bytes=0-1,5-6"), null);
+  assert.equal(parse("items=0-1"), null);
+  assert.equal(parse("bytes=-"), null);
+  assert.equal(parse(""), null);
+});
+
+test("install precaches the shell; activate deletes old builds' caches but not other sites'", async () => {
+  const old = worker({ ...CONFIG, version: "v0" }, FILES);
+  await old.run("install");
+  const w = worker(CONFIG, FILES);
+  w.caches.byName = old.caches.byName;
+  await w.caches.open("bestiary:example:pages:v0");
+  await w.caches.open("bestiary:other-site:shell:v9");
+  await w.run("install");
+  const shell = await w.caches.open("bestiary:example:shell:v1");
+  assert.equal(shell.entries.size, CONFIG.precache.length);
+  assert.ok(shell.entries.has(SCOPE + "quiz/"));
+  await w.run("activate");
+  assert.deepEqual((await w.caches.keys()).sort(), ["bestiary:example:media", "bestiary:example:shell:v1", "bestiary:other-site:shell:v9"]);
+});
+
+test("a failed download of any shell file fails the install, so a half-built cache never goes live", async () => {
+  const { net, run } = worker(CONFIG, { ...FILES, "quiz/": undefined });
+  await assert.rejects(run("install"));
+  assert.ok(net.requests.length > 0);
+});
+
+test("audio: fetched whole once, then byte ranges are answered from the cache, also offline", async () => {
+  const w = worker(CONFIG, FILES);
+  await w.run("install");
+  await w.run("activate");
+  const first = await w.fetchEvent(SCOPE + "media/owl.ogg", { headers: { Range: "bytes=0-" } });
+  assert.equal(first.status, 206);
+  assert.equal(first.headers.get("Content-Range"), "bytes 0-999/1000");
+  assert.equal(w.net.requests.at(-1).range, null, "the network was asked for the whole file");
+  w.net.online = false;
+  const part = await w.fetchEvent(SCOPE + "media/owl.ogg", { headers: { Range: "bytes=100-199" } });
+  assert.equal(part.status, 206);
+  assert.equal(part.headers.get("Content-Length"), "100");
+  assert.equal(part.headers.get("Content-Type"), "audio/ogg");
+  assert.deepEqual([...new Uint8Array(await part.arrayBuffer())], [...AUDIO.slice(100, 200)]);
+  const tail = await w.fetchEvent(SCOPE + "media/owl.ogg", { headers: { Range: "bytes=-10" } });
+  assert.equal(tail.headers.get("Content-Range"), "bytes 990-999/1000");
+  const outside = await w.fetchEvent(SCOPE + "media/owl.ogg", { headers: { Range: "bytes=5000-" } });
+  assert.equal(outside.status, 416);
+  assert.equal(outside.headers.get("Content-Range"), "bytes */1000");
+  const whole = await w.fetchEvent(SCOPE + "media/owl.ogg");
+  assert.equal(whole.status, 200);
+  assert.equal((await whole.arrayBuffer()).byteLength, 1000);
+});
+
+test("pages: network first and cached; offline from the cache, else the offline page of their language", async () => {
+  const w = worker(CONFIG, FILES);
+  await w.run("install");
+  await w.run("activate");
+  const online = await w.fetchEvent(SCOPE + "animals/owl/", { mode: "navigate" });
+  assert.equal(await online.text(), "<h1>owl</h1>");
+  await new Promise((r) => setTimeout(r, 10));
+  w.net.online = false;
+  assert.equal(await (await w.fetchEvent(SCOPE + "animals/owl/?from=x", { mode: "navigate" })).text(), "<h1>owl</h1>");
+  assert.equal(await (await w.fetchEvent(SCOPE + "quiz/?mode=sound", { mode: "navigate" })).text(), "<h1>quiz</h1>");
+  const missing = await w.fetchEvent(SCOPE + "en/animals/cat/", { mode: "navigate" });
+  assert.equal(missing.status, 302);
+  assert.equal(missing.headers.get("Location"), SCOPE + "en/offline/?from=en%2Fanimals%2Fcat%2F");
+  const missingDefault = await w.fetchEvent(SCOPE + "animals/cat/", { mode: "navigate" });
+  assert.equal(missingDefault.headers.get("Location"), SCOPE + "offline/?from=animals%2Fcat%2F");
+});
+
+test("activate prunes cached media the new catalogue does not use", async () => {
+  const w = worker(CONFIG, FILES);
+  await w.run("install");
+  const media = await w.caches.open("bestiary:example:media");
+  await media.put(SCOPE + "media/owl.ogg", new Response("x"));
+  await media.put(SCOPE + "media/owl-320.webp", new Response("x"));
+  await media.put(SCOPE + "media/removed.ogg", new Response("x"));
+  await w.run("activate");
+  assert.deepEqual([...media.entries.keys()].sort(), [SCOPE + "media/owl-320.webp", SCOPE + "media/owl.ogg"]);
+});
+
+test("requests outside the site or not GET are left alone", async () => {
+  const w = worker(CONFIG, FILES);
+  assert.equal(await w.fetchEvent("https://other.example/media/x.ogg"), null);
+  assert.equal(await w.fetchEvent("https://example.org/elsewhere/page/"), null);
+  assert.equal(await w.fetchEvent(SCOPE + "quiz/", { method: "POST", body: "x" }), null);
+  assert.equal(await w.fetchEvent(SCOPE + "packs/latest.json"), null);
+  assert.equal(await w.fetchEvent(SCOPE + "__reload/", { headers: { Accept: "text/event-stream" } }), null);
+});

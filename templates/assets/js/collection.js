@@ -1,0 +1,93 @@
+// The collection's search, filters and sort orders, pure so they are tested
+// without a browser; collection-page.js applies them to the page's cards.
+
+/** Lower case without accents or other marks: "Élan" matches "elan", "Zaunkönig" matches "zaunkonig". */
+export function fold(text) {
+  return text.normalize("NFD").replace(/\p{M}/gu, "").replace(/ß/g, "ss").toLowerCase();
+}
+
+/** The filters as the form holds them. */
+export const SHOW = ["all", "guessed", "favorites"];
+export const SORTS = ["name", "group", "difficulty"];
+
+/**
+ * The filters from a URL's query (`?q=fox&show=favorites&group=bird&sort=group`),
+ * with anything unknown replaced by its default.
+ * @param {URLSearchParams} params
+ * @param {readonly string[]} groups the groups the page offers
+ */
+export function filtersFromQuery(params, groups) {
+  const show = params.get("show");
+  const group = params.get("group");
+  const sort = params.get("sort");
+  return {
+    q: (params.get("q") || "").slice(0, 200),
+    show: SHOW.includes(show) ? show : "all",
+    group: group && groups.includes(group) ? group : "",
+    sort: SORTS.includes(sort) ? sort : "name",
+  };
+}
+
+/**
+ * The query that reproduces the filters (defaults left out), for the address bar.
+ * @param {{q: string, show: string, group: string, sort: string}} f
+ */
+export function queryFromFilters(f) {
+  const params = new URLSearchParams();
+  if (f.q.trim()) params.set("q", f.q.trim());
+  if (f.show !== "all") params.set("show", f.show);
+  if (f.group) params.set("group", f.group);
+  if (f.sort !== "name") params.set("sort", f.sort);
+  const text = params.toString();
+  return text ? "?" + text : "";
+}
+
+/**
+ * Whether one card passes the filters. Every word of the query must occur in
+ * the card's names (any language, accents and case ignored).
+ * @param {{id: string, group: string, search: string}} card `search` already folded
+ * @param {{q: string, show: string, group: string}} f
+ * @param {{guessed: Set<string>, favorites: Set<string>}} learner
+ */
+export function matches(card, f, learner) {
+  const words = fold(f.q).split(/\s+/).filter(Boolean);
+  if (words.some((w) => !card.search.includes(w))) return false;
+  if (f.group && card.group !== f.group) return false;
+  if (f.show === "guessed" && !learner.guessed.has(card.id)) return false;
+  if (f.show === "favorites" && !learner.favorites.has(card.id)) return false;
+  return true;
+}
+
+/**
+ * Compares two cards for a sort order; ties keep the name order (`index`,
+ * the order the build sorted them in by name in the page's language).
+ * @param {string} sort
+ * @returns {(a: {index: number, groupLabel: string, difficulty: number}, b: typeof a) => number}
+ */
+export function comparator(sort, lang = "en") {
+  const collator = new Intl.Collator(lang, { sensitivity: "base" });
+  return (a, b) => {
+    if (sort === "group") {
+      // Animals without a group go last.
+      if (!a.groupLabel !== !b.groupLabel) return a.groupLabel ? -1 : 1;
+      const g = collator.compare(a.groupLabel, b.groupLabel);
+      if (g) return g;
+    } else if (sort === "difficulty" && a.difficulty !== b.difficulty) {
+      return a.difficulty - b.difficulty;
+    }
+    return a.index - b.index;
+  };
+}
+
+/**
+ * Why nothing is shown, for the message: the most specific reason first.
+ * @param {{q: string, show: string, group: string}} f
+ * @param {{guessed: Set<string>, favorites: Set<string>}} learner
+ * @returns {"no-favorites"|"no-guessed"|"search"|"filters"}
+ */
+export function emptyReason(f, learner) {
+  if (f.show === "favorites" && learner.favorites.size === 0) return "no-favorites";
+  if (f.show === "guessed" && learner.guessed.size === 0) return "no-guessed";
+  if (f.q.trim()) return "search";
+  return "filters";
+}

@@ -1,0 +1,233 @@
+// The settings page: language, colour scheme, feedback, read-aloud voice and
+// quiz filters (each saved as soon as it changes), saving everything for
+// offline use, and the learner's data: export to a file, import from one
+// (checked before anything is replaced), and reset (asks first).
+import { ask } from "./dom.js";
+import { applyTheme, download, learnerStore, loadCatalog, pageInfo, pageTranslator, siteNotice } from "./page.js";
+import { canVibrate, onVoicesChanged, speak, voicesFor } from "./feedback.js";
+import { initialState } from "./storage.js";
+import { exportProgress, parseImport, IMPORT_MAX_BYTES } from "./progress-file.js";
+import { localDateKey } from "./daily.js";
+import { offlineUrls, cachedCount, saveForOffline } from "./offline-save.js";
+
+const info = pageInfo();
+const tr = pageTranslator(info);
+const store = learnerStore(info);
+const form = /** @type {HTMLFormElement|null} */ (document.querySelector("[data-settings-form]"));
+const status = document.querySelector("[data-settings-status]");
+const voiceLang = info.lang.split("-")[0];
+
+if (form) {
+  const el = (name) => /** @type {any} */ (form.elements.namedItem(name));
+  const groupBoxes = [...form.querySelectorAll('input[name="groups"]')];
+  const groupsError = document.querySelector("[data-settings-groups-error]");
+  const say = (text) => {
+    status.textContent = "";
+    // A fresh text node, so the same message is announced again.
+    requestAnimationFrame(() => (status.textContent = text));
+  };
+
+  const show = (settings) => {
+    el("theme").value = settings.theme;
+    el("feedbackSound").checked = settings.feedbackSound;
+    el("vibration").checked = settings.vibration;
+    for (const box of groupBoxes) box.checked = !settings.groups.length || settings.groups.includes(box.value);
+    el("difficultyMin").value = String(settings.difficultyMin);
+    el("difficultyMax").value = String(settings.difficultyMax);
+    showVoices(settings);
+    applyTheme(settings.theme);
+  };
+
+  const change = (patch) => {
+    const { state, saved } = store.update((s) => ({ ...s, settings: { ...s.settings, ...patch } }));
+    applyTheme(state.settings.theme);
+    if (saved) say(tr("prefs.saved"));
+    else siteNotice("saveFailed");
+    return state;
+  };
+
+  // Language: remembered, then the same page in that language.
+  const language = el("language");
+  language?.addEventListener("change", (event) => {
+    event.stopPropagation();
+    const option = language.selectedOptions[0];
+    change({ language: option.value });
+    location.assign(option.dataset.href);
+  });
+
+  form.addEventListener("change", (event) => {
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    switch (target.name) {
+      case "theme":
+        return change({ theme: target.value });
+      case "feedbackSound":
+      case "vibration":
+        return change({ [target.name]: target.checked });
+      case "groups": {
+        const chosen = groupBoxes.filter((b) => b.checked).map((b) => b.value);
+        groupsError.hidden = chosen.length > 0;
+        if (!chosen.length) return;
+        return change({ groups: chosen.length === groupBoxes.length ? [] : chosen });
+      }
+      case "difficultyMin":
+      case "difficultyMax": {
+        let lo = Number(el("difficultyMin").value);
+        let hi = Number(el("difficultyMax").value);
+        if (lo > hi) {
+          [lo, hi] = target.name === "difficultyMin" ? [lo, lo] : [hi, hi];
+          el("difficultyMin").value = String(lo);
+          el("difficultyMax").value = String(hi);
+        }
+        return change({ difficultyMin: lo, difficultyMax: hi });
+      }
+      case "voice":
+        return change({ voices: { ...store.load().state.settings.voices, [voiceLang]: target.value || undefined } });
+      default:
+    }
+  });
+  form.addEventListener("submit", (event) => event.preventDefault());
+
+  // Vibration only where the device can.
+  if (!canVibrate()) {
+    document.querySelector("[data-settings-vibration-row]").hidden = true;
+    document.querySelector("[data-settings-no-vibration]").hidden = false;
+  }
+
+  // Read-aloud voices of the page's language.
+  const voiceSelect = el("voice");
+  const testButton = document.querySelector("[data-settings-voice-test]");
+  function showVoices(settings) {
+    const voices = voicesFor(info.lang);
+    const first = voiceSelect.options[0];
+    voiceSelect.replaceChildren(first);
+    for (const voice of voices) {
+      const option = document.createElement("option");
+      option.value = voice.voiceURI;
+      option.textContent = `${voice.name} (${voice.lang})`;
+      voiceSelect.append(option);
+    }
+    voiceSelect.value = voices.some((v) => v.voiceURI === settings.voices[voiceLang]) ? settings.voices[voiceLang] : "";
+    voiceSelect.disabled = voices.length === 0;
+    testButton.disabled = voices.length === 0;
+    document.querySelector("[data-settings-no-voice]").hidden = voices.length > 0;
+  }
+  onVoicesChanged(() => showVoices(store.load().state.settings));
+  testButton.addEventListener("click", () => speak(tr("prefs.voiceSample"), info.lang, voiceSelect.value || null));
+
+  // Export.
+  document.querySelector("[data-settings-export]").addEventListener("click", () => {
+    const text = exportProgress(store.load().state, info.siteId);
+    download(`bestiary-${info.siteId}-progress-${localDateKey()}.json`, [text], "application/json");
+    say(tr("prefs.exported"));
+  });
+
+  // Import: checked completely before anything changes.
+  const importInput = el("settings-import") ?? document.querySelector("[data-settings-import]");
+  const importError = document.querySelector("[data-settings-import-error]");
+  importInput.addEventListener("change", async () => {
+    const file = importInput.files?.[0];
+    importError.hidden = true;
+    if (!file) return;
+    const fail = (key, params = {}) => {
+      importError.textContent = tr(`prefs.importError.${key}`, { name: file.name, ...params });
+      importError.hidden = false;
+      importInput.value = "";
+    };
+    if (file.size > IMPORT_MAX_BYTES) return fail("too-large");
+    let text;
+    try {
+      text = await file.text();
+    } catch {
+      return fail("unreadable");
+    }
+    const result = parseImport(text, info.siteId);
+    if (!result.ok) return fail(result.reason, { site: result.site ?? "", count: result.problems ?? 0 });
+    const when = result.exported ? new Date(result.exported) : null;
+    const confirmed = await ask({
+      message: tr("prefs.importAsk", {
+        name: file.name,
+        date: when && !Number.isNaN(when.getTime()) ? when.toLocaleString(info.lang) : "?",
+      }),
+      confirm: tr("prefs.importYes"),
+      cancel: tr("settings.cancel"),
+    });
+    importInput.value = "";
+    if (!confirmed) return say(tr("prefs.importCancelled"));
+    if (!store.save(result.state)) return siteNotice("saveFailed");
+    show(result.state.settings);
+    say(tr("prefs.imported", { answers: result.state.stats.answered, favorites: result.state.favorites.length, sightings: result.state.sightings.entries.length }));
+  });
+
+  // Reset.
+  document.querySelector("[data-settings-reset]").addEventListener("click", async () => {
+    const favorites = el("resetFavorites").checked;
+    const sightings = el("resetSightings").checked;
+    const key = favorites && sightings ? "prefs.resetAskAll" : favorites ? "prefs.resetAskFavorites" : sightings ? "prefs.resetAskSightings" : "prefs.resetAsk";
+    const confirmed = await ask({ message: tr(key), confirm: tr("prefs.resetYes"), cancel: tr("settings.cancel") });
+    if (!confirmed) return say(tr("prefs.resetCancelled"));
+    const { saved } = store.update((s) => ({
+      ...initialState(),
+      settings: s.settings,
+      onboarded: true,
+      favorites: favorites ? [] : s.favorites,
+      sightings: sightings ? initialState().sightings : s.sightings,
+    }));
+    if (!saved) return siteNotice("saveFailed");
+    say(tr("prefs.resetDone"));
+  });
+
+  show(store.load().state.settings);
+  setUpOffline();
+}
+
+/** How much is saved for offline use, and a button to save the rest. */
+async function setUpOffline() {
+  const text = document.querySelector("[data-offline-status]");
+  const button = /** @type {HTMLButtonElement} */ (document.querySelector("[data-offline-save]"));
+  const bar = /** @type {HTMLProgressElement} */ (document.querySelector("[data-offline-progress]"));
+  if (!text || !button) return;
+  if (!("serviceWorker" in navigator) || !("caches" in window) || !window.isSecureContext) {
+    text.textContent = tr("prefs.offlineUnsupported");
+    button.disabled = true;
+    return;
+  }
+  const catalog = await loadCatalog(info);
+  if (!catalog) {
+    text.textContent = tr("prefs.offlineUnknown");
+    button.disabled = true;
+    return;
+  }
+  const urls = offlineUrls(catalog, { root: info.root, langRoot: info.langRoot, base: document.baseURI });
+  const update = async () => {
+    const saved = await cachedCount(urls.map((u) => u.url));
+    const total = urls.length;
+    const megabytes = new Intl.NumberFormat(info.lang, { maximumFractionDigits: 1 }).format(urls.reduce((n, u) => n + (u.bytes || 0), 0) / 1e6);
+    text.textContent = tr("prefs.offlineCount", { saved, total, size: megabytes });
+    button.hidden = saved >= total;
+    return saved;
+  };
+  await update();
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    bar.hidden = false;
+    const registration = await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller && registration.active) {
+      // The worker is installed but this page is not yet under its control: reload once.
+      text.textContent = tr("prefs.offlineReload");
+      button.disabled = false;
+      bar.hidden = true;
+      return;
+    }
+    const result = await saveForOffline(
+      urls.map((u) => u.url),
+      (done, total) => {
+        bar.max = total;
+        bar.value = done;
+      },
+    );
+    bar.hidden = true;
+    button.disabled = false;
+    await update();
+    if (result.failed) text.textContent += " " + tr("prefs.offlineFailed", { count: result.failed });
+  });
+}
