@@ -112,7 +112,12 @@ let package = Package(
         .target(name: "BestiaryImport", dependencies: ["BestiaryContent"], swiftSettings: strict),
         .target(
             name: "BestiaryPreview",
-            dependencies: ["BestiarySite", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "BestiaryDiagnostics", "BestiaryStorage", "BestiarySite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
