@@ -49,7 +49,7 @@ extension Animal {
         } else if f["id"] == nil, !isValidID(fileID) {
             reader.report(
                 "the file name gives the id '\(fileID)', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file or set 'id:'",
-                line: 1, column: 1)
+                line: 1 - document.yamlFirstLine + 1, column: 1)
         }
 
         var name = LocalizedText([:])

@@ -120,7 +120,7 @@ public enum URLCheck {
     /// nil when `string` is an absolute http(s) URL with a host; else what is wrong with it.
     public static func problem(absoluteHTTP string: String) -> String? {
         guard let url = URL(string: string), let scheme = url.scheme?.lowercased() else {
-            return "'\(string)' is not a URL"
+            return "'\(string)' must be an absolute URL starting with https://"
         }
         guard scheme == "https" || scheme == "http" else {
             return "'\(string)' must start with https:// (or http://)"

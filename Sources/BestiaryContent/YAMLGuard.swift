@@ -47,20 +47,23 @@ enum YAMLGuard {
             if dashes > maxDashesPerLine {
                 return ("front matter is nested too deeply (more than \(maxDashesPerLine) list levels on one line)", lineNumber, 1)
             }
-            if flowDepth == 0, col < line.count {
-                if line[col] == "?" && (col + 1 == line.count || line[col + 1] == " ") {
-                    return ("complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
-                }
-                if line[col] == "*" && isKeyPosition(line, from: col) {
-                    return ("aliases ('*name') are not supported in front matter; write the value out or quote it", lineNumber, col + 1)
-                }
+            if flowDepth == 0, col < line.count, line[col] == "?" && (col + 1 == line.count || line[col + 1] == " ") {
+                return ("complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
+            }
+            if col < line.count, let problem = anchorOrAlias(line[col]) {
+                return (problem, lineNumber, col + 1)
             }
             // Scan the rest of the line for flow brackets, outside quotes and comments.
             var quote: Unicode.Scalar? = nil
             var previous: Unicode.Scalar = " "
             var expectKey = false
+            var tokenStart = false  // the next non-space character starts a node
             while col < line.count {
                 let c = line[col]
+                if tokenStart && quote == nil && c != " " {
+                    tokenStart = false
+                    if let problem = anchorOrAlias(c) { return (problem, lineNumber, col + 1) }
+                }
                 if let q = quote {
                     if c == q {
                         if q == "'" && col + 1 < line.count && line[col + 1] == "'" { col += 2; continue }
@@ -84,20 +87,22 @@ enum YAMLGuard {
                         return ("front matter is nested too deeply (more than \(maxFlowDepth) brackets)", lineNumber, col + 1)
                     }
                     expectKey = c == "{"
+                    tokenStart = true
                     previous = c
                     col += 1
                     continue
                 case "]", "}":
                     flowDepth = max(0, flowDepth - 1)
-                case ",":
-                    expectKey = flowDepth > 0
+                case "," where flowDepth > 0:
+                    expectKey = true
+                    tokenStart = true
                     previous = c
                     col += 1
                     continue
-                case "*", "?" where expectKey:
-                    return (c == "*"
-                        ? "aliases ('*name') are not supported in front matter; write the value out or quote it"
-                        : "complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
+                case ":" where col + 1 == line.count || line[col + 1] == " ":
+                    tokenStart = true
+                case "?" where expectKey:
+                    return ("complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
                 case "|", ">" where flowDepth == 0 && (previous == " " || previous == ":"):
                     // A block scalar header ends the line (possibly with a comment).
                     let rest = line[(col + 1)...].filter { $0 != " " }
@@ -117,11 +122,13 @@ enum YAMLGuard {
         return nil
     }
 
-    /// `*x` at the start of a block line is an alias used as a key when `:` follows on the line.
-    private static func isKeyPosition(_ line: [Unicode.Scalar], from col: Int) -> Bool {
-        var i = col + 1
-        while i < line.count, line[i] != " ", line[i] != ":" { i += 1 }
-        while i < line.count, line[i] == " " { i += 1 }
-        return i < line.count && line[i] == ":"
+    /// Anchors (`&name`) and aliases (`*name`) start a node; a plain scalar cannot start with
+    /// either, so at a node's start they are always what YAML reads them as.
+    private static func anchorOrAlias(_ c: Unicode.Scalar) -> String? {
+        switch c {
+        case "*": "aliases ('*name') are not supported in front matter; write the value out, or quote text that starts with '*'"
+        case "&": "anchors ('&name') are not supported in front matter; write the value out, or quote text that starts with '&'"
+        default: nil
+        }
     }
 }

@@ -29,10 +29,18 @@ public struct SitePaths: Sendable {
         return depth == 0 ? "./" : String(repeating: "../", count: depth)
     }
 
-    /// The relative URL from the page in directory `from` to the output path `to`.
+    /// The shortest relative URL from the page in directory `from` to the output path `to`
+    /// (a directory ending in `/`, or a file).
     public static func relative(from directory: String, to path: String) -> String {
-        let root = rootRelative(from: directory)
-        if path.isEmpty { return root }
-        return (root == "./" ? "" : root) + path
+        let from = directory.split(separator: "/")
+        let isDirectory = path.isEmpty || path.hasSuffix("/")
+        var to = path.split(separator: "/")
+        let file = isDirectory ? nil : to.popLast()
+        var common = 0
+        while common < from.count, common < to.count, from[common] == to[common] { common += 1 }
+        let up = String(repeating: "../", count: from.count - common)
+        let down = to[common...].map { $0 + "/" }.joined()
+        let result = up + down + (file.map(String.init) ?? "")
+        return result.isEmpty ? "./" : result
     }
 }

@@ -1,0 +1,137 @@
+import BestiaryContent
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@Suite struct ContentLoaderTests {
+    @Test func loadsARecordCompletely() throws {
+        let site = try TestSite([
+            "content/animals/red-fox.md": """
+                ---
+                name: { en: Red fox, de: Rotfuchs }
+                scientific: Vulpes vulpes
+                group: mammal
+                difficulty: 1
+                tags: [forest, europe]
+                wikipedia: { de: Rotfuchs, en: Red fox }
+                description: { en: "A fox.", de: "Ein Fuchs." }
+                hint: { en: Orange. }
+                sound:
+                  file: sounds/red-fox.ogg
+                  credit: "Jane Doe, XC123456"
+                  license: CC BY-SA 4.0
+                  source: https://xeno-canto.org/123456
+                image:
+                  url: https://upload.example.org/fox.webp
+                  credit: John Roe
+                  focus: "50% 20%"
+                  alt: { en: A fox in snow }
+                ---
+                Der Rotfuchs *lebt* überall.
+
+                """,
+            "content/animals/red-fox.en.md": "The red fox lives everywhere.\n",
+        ], binary: ["content/sounds/red-fox.ogg": TestMedia.ogg])
+        let result = site.load()
+        #expect(site.lines() == [])
+        let fox = try #require(result.catalog?.animals.first)
+        #expect(fox.id == "red-fox")
+        #expect(fox.name.values == ["en": "Red fox", "de": "Rotfuchs"])
+        #expect(fox.scientific == "Vulpes vulpes" && fox.group == "mammal" && fox.difficulty == 1)
+        #expect(fox.tags == ["forest", "europe"])
+        #expect(fox.wikipedia == ["de": "Rotfuchs", "en": "Red fox"])
+        #expect(fox.hint["en"] == "Orange.")
+        #expect(fox.sound?.source == .file("sounds/red-fox.ogg"))
+        #expect(fox.sound?.format == .ogg)
+        #expect(fox.sound?.credit == "Jane Doe, XC123456")
+        #expect(fox.sound?.sourceURL == "https://xeno-canto.org/123456")
+        #expect(fox.image?.source == .url("https://upload.example.org/fox.webp"))
+        #expect(fox.image?.focus == "50% 20%")
+        #expect(fox.image?.alt["en"] == "A fox in snow")
+        #expect(fox.bodies["de"]?.markdown == "Der Rotfuchs *lebt* überall.\n")
+        #expect(fox.bodies["de"]?.location.line == 21)
+        #expect(fox.bodies["en"]?.markdown == "The red fox lives everywhere.\n")
+        #expect(fox.location(of: "wikipedia.de") == .init(path: "content/animals/red-fox.md", line: 7, column: 18))
+        #expect(result.catalog?.mediaFiles["sounds/red-fox.ogg"]?.format == .ogg)
+    }
+
+    @Test func idFromFrontMatterWinsOverTheFileName() throws {
+        let site = try TestSite(["content/animals/Fuchs.md": "---\nid: red-fox\nname: {de: Fuchs}\n---\n"])
+        #expect(site.load().catalog?.animals.map(\.id) == ["red-fox"])
+        #expect(site.lines() == [])
+    }
+
+    @Test func animalsAreSortedByIDAndPagesByWeight() throws {
+        let site = try TestSite([
+            "content/animals/zebra.md": "---\nname: {de: Zebra}\n---\n",
+            "content/animals/birds/ant.md": "---\nname: {de: Ameise}\n---\n",
+            "content/pages/b.md": "---\ntitle: B\nweight: 2\n---\n",
+            "content/pages/a.md": "---\ntitle: A\nweight: 5\n---\n",
+            "content/pages/c.md": "---\ntitle: C\nweight: 2\n---\n",
+        ])
+        let catalog = try #require(site.load().catalog)
+        #expect(catalog.animals.map(\.id) == ["ant", "zebra"])
+        #expect(catalog.pages.map(\.slug) == ["b", "c", "a"])
+    }
+
+    @Test func emptySiteWarnsButDoesNotFail() throws {
+        let site = try TestSite()
+        let result = site.load()
+        #expect(!result.diagnostics.hasErrors)
+        #expect(site.lines() == ["content/animals:0:0: warning: no animals yet: add one with `bestiary add ID --name en=Name`"])
+    }
+
+    @Test func otherFilesInAnimalsAreIgnoredWithAWarning() throws {
+        let site = try TestSite(["content/animals/a.md": "---\nname: {de: A}\n---\n", "content/animals/notes.txt": "x"])
+        #expect(site.lines() == ["content/animals/notes.txt:0:0: warning: not a Markdown file (.md); ignored"])
+    }
+
+    @Test(arguments: ["content", "Tests/Fixtures/sites/tuxpaint", "Tests/Fixtures/sites/minimal"])
+    func realSitesLoadWithoutProblems(_ relative: String) throws {
+        let root = relative == "content" ? Fixtures.repositoryRoot : Fixtures.repositoryRoot + "/" + relative
+        let result = ContentLoader(root: root).load()
+        #expect(result.diagnostics.items.filter { $0.severity != .note } == [])
+        #expect((result.catalog?.animals.count ?? 0) >= 3)
+    }
+
+    @Test func tuxpaintCatalogHasSixtyAnimalsWithSounds() throws {
+        let catalog = try #require(ContentLoader(root: Fixtures.path("sites/tuxpaint")).load().catalog)
+        #expect(catalog.animals.count >= 60)
+        #expect(catalog.animals.filter { $0.sound != nil }.count >= 60)
+        #expect(catalog.animals.allSatisfy { $0.name["en"] != nil && $0.name["de"] != nil })
+    }
+}
+
+@Suite struct MediaSnifferTests {
+    @Test(arguments: [
+        (Array("OggS".utf8) + [0, 2] + Array(repeating: 0, count: 22) + Array("\u{1}vorbis".utf8), MediaFormat.ogg),
+        (Array("OggS".utf8) + [0, 2] + Array(repeating: 0, count: 22) + Array("OpusHead".utf8), MediaFormat.opus),
+        (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8), MediaFormat.wav),
+        (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8), MediaFormat.webp),
+        (Array("ID3".utf8) + [4, 0, 0], MediaFormat.mp3),
+        ([0xFF, 0xFB, 0x90, 0x00], MediaFormat.mp3),
+        ([0xFF, 0xF1, 0x50, 0x80], MediaFormat.aac),
+        ([0, 0, 0, 0x20] + Array("ftypM4A ".utf8), MediaFormat.m4a),
+        ([0xFF, 0xD8, 0xFF, 0xE0], MediaFormat.jpeg),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], MediaFormat.png),
+        (Array("GIF89a".utf8), MediaFormat.gif),
+        (Array("  <?xml version=\"1.0\"?><svg".utf8), MediaFormat.svg),
+    ] as [([UInt8], MediaFormat)])
+    func recognisesFormatsByTheirBytes(_ bytes: [UInt8], _ format: MediaFormat) {
+        #expect(MediaSniffer.sniff(bytes) == format)
+    }
+
+    @Test(arguments: [Array("hello".utf8), [], Array("<html>".utf8), Array("PK\u{3}\u{4}".utf8)])
+    func refusesEverythingElse(_ bytes: [UInt8]) {
+        #expect(MediaSniffer.sniff(bytes) == nil)
+    }
+
+    @Test func readsPictureSizes() throws {
+        let png = try Fixtures.data("sites/minimal/content/images/green.png")
+        #expect(ImageSize.of(png, format: .png)! == (4, 3))
+        let svg = Data("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 64 48\"></svg>".utf8)
+        #expect(ImageSize.of(svg, format: .svg)! == (64, 48))
+        let webp = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/content/images/horse.webp"))
+        #expect(ImageSize.of(webp, format: .webp)! == (1024, 664))
+    }
+}

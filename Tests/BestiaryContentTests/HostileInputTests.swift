@@ -1,0 +1,133 @@
+import BestiaryContent
+import Foundation
+import Testing
+
+/// YAML and text that try to hang, crash or confuse the loader: each is refused with a clear
+/// message at a position, or accepted as what it means. Never a hang, never a crash.
+@Suite(.timeLimit(.minutes(1))) struct HostileInputTests {
+    static let record = "content/animals/fox.md"
+
+    func lines(_ text: String) throws -> [String] {
+        try TestSite([Self.record: text]).lines()
+    }
+
+    func lines(_ data: Data) throws -> [String] {
+        try TestSite(binary: [Self.record: data]).lines()
+    }
+
+    @Test func billionLaughsAliasBombIsRefused() throws {
+        var yaml = "---\nname: {de: Fuchs}\na0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        for i in 1...9 {
+            yaml += "a\(i): &a\(i) [" + Array(repeating: "*a\(i - 1)", count: 9).joined(separator: ", ") + "]\n"
+        }
+        yaml += "---\n"
+        let out = try lines(yaml)
+        #expect(out.count == 1)
+        #expect(out.contains { $0.hasPrefix("\(Self.record):3:5: error: anchors ('&name') are not supported") })
+    }
+
+    @Test func aliasUsedAsAKeyIsRefusedBeforeParsing() throws {
+        let yaml = "---\nname: {de: Fuchs}\n*b : x\n---\n"
+        #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):3:1: error: aliases ('*name') are not supported") })
+    }
+
+    @Test func aliasKeyInAFlowMappingIsRefused() throws {
+        let yaml = "---\nname: {de: Fuchs}\ny: {*x : 1}\n---\n"
+        #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):3:5: error: aliases ('*name') are not supported") })
+    }
+
+    @Test func anchorIsRefused() throws {
+        #expect(try lines("---\nname: &n {de: Fuchs}\n---\n").contains {
+            $0.hasPrefix("\(Self.record):2:7: error: anchors ('&name') are not supported")
+        })
+    }
+
+    @Test func starsAndAmpersandsInsideTextAreFine() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: \"*Bob*\", en: Tom & Jerry}\ndescription: {en: 'a *b* & c', de: x *y* &z}\n---\n"])
+        let animal = try #require(site.load().catalog?.animals.first)
+        #expect(site.lines() == [])
+        #expect(animal.name["de"] == "*Bob*" && animal.name["en"] == "Tom & Jerry")
+        #expect(animal.description["de"] == "x *y* &z")
+    }
+
+    @Test func complexKeyIsRefused() throws {
+        #expect(try lines("---\nname: {de: Fuchs}\n? [a, b]\n: c\n---\n").contains {
+            $0.hasPrefix("\(Self.record):3:1: error: complex mapping keys ('? ') are not supported")
+        })
+    }
+
+    @Test func deepFlowNestingIsRefused() throws {
+        let yaml = "---\nname: {de: Fuchs}\ntags: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n---\n"
+        #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):3:") && $0.contains("nested too deeply (more than 32 brackets)") })
+    }
+
+    @Test func deepBlockNestingIsRefused() throws {
+        var yaml = "---\nname: {de: Fuchs}\ntags:\n"
+        for depth in 0..<300 { yaml += String(repeating: " ", count: depth + 1) + "k\(depth):\n" }
+        yaml += "---\n"
+        #expect(try lines(yaml).contains { $0.contains("indented more than 128 columns (nested too deeply)") })
+    }
+
+    @Test func deepDashNestingOnOneLineIsRefused() throws {
+        let yaml = "---\nname: {de: Fuchs}\ntags:\n" + String(repeating: "- ", count: 5000) + "x\n---\n"
+        #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):4:1: error: front matter is nested too deeply (more than 16 list levels") })
+    }
+
+    @Test func hugeFrontMatterIsRefused() throws {
+        let yaml = "---\nname: {de: Fuchs}\ndescription: {de: \"" + String(repeating: "a", count: 300_000) + "\"}\n---\n"
+        #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):2:1: error: front matter is larger than 256 KiB") })
+    }
+
+    @Test func invalidUTF8IsReportedAtItsPosition() throws {
+        var data = Data("---\nname: {de: Fuchs}\ngroup: b".utf8)
+        data.append(0xFF)
+        data.append(contentsOf: Array("ird\n---\n".utf8))
+        #expect(try lines(data).contains { $0.hasPrefix("\(Self.record):3:9: error: file is not valid UTF-8 (byte 0xFF at offset 30)") })
+    }
+
+    @Test func overlongUTF8IsInvalid() throws {
+        let data = Data("---\nname: {de: F".utf8) + Data([0xC0, 0xAF]) + Data("}\n---\n".utf8)
+        #expect(try lines(data).contains { $0.hasPrefix("\(Self.record):2:13: error: file is not valid UTF-8 (byte 0xC0") })
+    }
+
+    @Test func utf16IsRefusedWithAHint() throws {
+        var data = Data([0xFF, 0xFE])
+        data.append("---".data(using: .utf16LittleEndian)!)
+        #expect(try lines(data).contains { $0.hasPrefix("\(Self.record):1:1: error: file is UTF-16; save it as UTF-8") })
+    }
+
+    @Test func nulByteIsRefused() throws {
+        let data = Data("---\nname: {de: Fu".utf8) + Data([0]) + Data("chs}\n---\n".utf8)
+        #expect(try lines(data).contains { $0.hasPrefix("\(Self.record):2:14: error: file contains a NUL byte") })
+    }
+
+    @Test func byteOrderMarkIsAccepted() throws {
+        let site = try TestSite(binary: [Self.record: Data([0xEF, 0xBB, 0xBF]) + Data("---\nname: {de: Fuchs}\n---\nText.\n".utf8)])
+        let result = site.load()
+        #expect(!result.diagnostics.hasErrors)
+        #expect(result.catalog?.animals.first?.name["de"] == "Fuchs")
+    }
+
+    @Test func crlfIsAcceptedAndLinesStayRight() throws {
+        let text = "---\r\nname: {de: Fuchs}\r\ngroup: bird\r\ndifficulty: 9\r\n---\r\nLine one.\r\nLine two.\r\n"
+        let site = try TestSite([Self.record: text])
+        #expect(site.lines() == ["\(Self.record):4:13: error: difficulty must be from 1 to 3, not 9"])
+        let ok = try TestSite([Self.record: text.replacingOccurrences(of: "difficulty: 9\r\n", with: "")])
+        let animal = try #require(ok.load().catalog?.animals.first)
+        #expect(animal.bodies["de"]?.markdown == "Line one.\nLine two.\n")
+        #expect(animal.bodies["de"]?.location.line == 5)
+    }
+
+    @Test func yamlOneOneBooleansStayText() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: Nein, en: No}\nscientific: yes\nid: \"0123\"\n---\n"])
+        let animal = try #require(site.load().catalog?.animals.first)
+        #expect(animal.name["en"] == "No")
+        #expect(animal.scientific == "yes")
+        #expect(animal.id == "0123")
+    }
+
+    @Test func tooManyValuesAreRefused() throws {
+        let tags = (0..<10_500).map { "t\($0)" }.joined(separator: ", ")
+        #expect(try lines("---\nname: {de: Fuchs}\ntags: [\(tags)]\n---\n").contains { $0.contains("front matter has more than 10000 values") })
+    }
+}

@@ -1,0 +1,168 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import Foundation
+import Testing
+
+/// One defect per case: the loader reports it at the right `path:line:col` with a message that
+/// says what is wrong. `check` prints exactly these lines.
+@Suite struct InvalidContentTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var files: [String: String] = [:]
+        var binary: [String: Data] = [:]
+        var siteYML: String? = TestSite.siteYML
+        /// `path:line:col: error: fragment` — the fragment must be contained in the message.
+        var expected: String
+        var testDescription: String { name }
+    }
+
+    static let record = "content/animals/fox.md"
+
+    static let cases: [Case] = [
+        Case(name: "unknown key in site.yml", siteYML: TestSite.siteYML + "colour: red\n",
+             expected: "content/site.yml:4:1: error: unknown key 'colour' in site.yml"),
+        Case(name: "site.yml without languages", siteYML: "title: T\nbase_url: https://example.org/\n",
+             expected: "content/site.yml:1:1: error: site.yml needs 'languages'"),
+        Case(name: "base_url not absolute", siteYML: "title: T\nbase_url: /quiz/\nlanguages: [en]\n",
+             expected: "content/site.yml:2:11: error: base_url '/quiz/' must be an absolute URL starting with https://"),
+        Case(name: "bad language code", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [English]\n",
+             expected: "content/site.yml:3:12: error: 'English' is not a language code"),
+        Case(name: "no site.yml", siteYML: nil,
+             expected: "content/site.yml:0:0: error: "),
+        Case(name: "misspelt record key with suggestion", files: [record: "---\nname: {de: Fuchs}\ngroop: mammal\n---\n"],
+             expected: "\(record):3:1: error: unknown key 'groop' in the record (did you mean 'group'?)"),
+        Case(name: "record without name", files: [record: "---\ngroup: mammal\n---\n"],
+             expected: "\(record):2:1: error: the record needs a 'name'"),
+        Case(name: "name without the default language", files: [record: "---\nname: {en: Fox}\n---\n"],
+             expected: "\(record):2:7: error: name needs the default language 'de'"),
+        Case(name: "name in a language the site lacks", files: [record: "---\nname: {de: Fuchs, fr: Renard}\n---\n"],
+             expected: "\(record):2:19: error: name: language 'fr' is not in site.yml's languages"),
+        Case(name: "invalid id from the file name", files: ["content/animals/Red Fox.md": "---\nname: {de: Fuchs}\n---\n"],
+             expected: "content/animals/Red Fox.md:1:1: error: the file name gives the id 'Red Fox'"),
+        Case(name: "invalid id in front matter", files: [record: "---\nid: Fox!\nname: {de: Fuchs}\n---\n"],
+             expected: "\(record):2:5: error: id 'Fox!' must be 1–64 characters"),
+        Case(name: "duplicate id", files: [
+            "content/animals/a.md": "---\nid: fox\nname: {de: A}\n---\n", record: "---\nname: {de: B}\n---\n"],
+             expected: "\(record):1:1: error: id 'fox' is already used by content/animals/a.md"),
+        Case(name: "difficulty out of range", files: [record: "---\nname: {de: Fuchs}\ndifficulty: 7\n---\n"],
+             expected: "\(record):3:13: error: difficulty must be from 1 to 3, not 7"),
+        Case(name: "difficulty not a number", files: [record: "---\nname: {de: Fuchs}\ndifficulty: hard\n---\n"],
+             expected: "\(record):3:13: error: difficulty must be a whole number from 1 to 3"),
+        Case(name: "tags as a mapping", files: [record: "---\nname: {de: Fuchs}\ntags: {a: b}\n---\n"],
+             expected: "\(record):3:7: error: tags must be a list like [a, b]"),
+        Case(name: "wikipedia in an unknown language", files: [record: "---\nname: {de: Fuchs}\nwikipedia: {fr: Renard}\n---\n"],
+             expected: "\(record):3:13: error: wikipedia: 'fr' is not one of the site's languages"),
+        Case(name: "sound with file and url", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg, url: https://e.org/a.ogg}\n---\n"],
+             expected: "\(record):3:8: error: sound has both 'file' and 'url'"),
+        Case(name: "sound without file or url", files: [record: "---\nname: {de: Fuchs}\nsound: {credit: me}\n---\n"],
+             expected: "\(record):3:8: error: sound needs 'file: sounds/…'"),
+        Case(name: "path leaving content with ..", files: [record: "---\nname: {de: Fuchs}\nsound: {file: ../secret.ogg}\n---\n"],
+             expected: "\(record):3:15: error: sound.file '../secret.ogg': path must not contain '..'"),
+        Case(name: "absolute path", files: [record: "---\nname: {de: Fuchs}\nimage: {file: /etc/passwd.png}\n---\n"],
+             expected: "\(record):3:15: error: image.file '/etc/passwd.png': path must be relative to content/"),
+        Case(name: "missing media file", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file: sounds/none.ogg\n---\n"],
+             expected: "\(record):4:3: error: sound.file 'sounds/none.ogg': no such file under content/"),
+        Case(name: "unsupported sound extension", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.flac}\n---\n"],
+             expected: "\(record):3:15: error: sound.file 'sounds/a.flac': unsupported sound type '.flac'"),
+        Case(name: "picture referenced as a sound", files: [record: "---\nname: {de: Fuchs}\nsound: {file: images/a.png}\n---\n"],
+             binary: ["content/images/a.png": TestMedia.png],
+             expected: "\(record):3:15: error: sound.file 'images/a.png': unsupported sound type '.png'"),
+        Case(name: "text renamed to .ogg", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n", "content/sounds/a.ogg": "not a sound"],
+             expected: "\(record):3:8: error: sound.file 'sounds/a.ogg': its bytes are not a supported sound or picture"),
+        Case(name: "PNG named .jpg", files: [record: "---\nname: {de: Fuchs}\nimage: {file: images/a.jpg}\n---\n"],
+             binary: ["content/images/a.jpg": TestMedia.png],
+             expected: "\(record):3:8: error: image.file 'images/a.jpg' holds png data, not what '.jpg' says; rename it to .png"),
+        Case(name: "WAV named .ogg", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n"],
+             binary: ["content/sounds/a.ogg": TestMedia.wav],
+             expected: "\(record):3:8: error: sound.file 'sounds/a.ogg' holds wav data, not what '.ogg' says"),
+        Case(name: "empty media file", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n", "content/sounds/a.ogg": ""],
+             expected: "\(record):3:8: error: sound.file 'sounds/a.ogg': file is empty"),
+        Case(name: "SVG with a script", files: [
+            record: "---\nname: {de: Fuchs}\nimage: {file: images/a.svg}\n---\n",
+            "content/images/a.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>"],
+             expected: "\(record):3:8: error: image.file 'images/a.svg': SVG contains a <script> element"),
+        Case(name: "SVG with an event handler", files: [
+            record: "---\nname: {de: Fuchs}\nimage: {file: images/a.svg}\n---\n",
+            "content/images/a.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"></svg>"],
+             expected: "\(record):3:8: error: image.file 'images/a.svg': SVG contains an event-handler attribute (onload)"),
+        Case(name: "focus that would inject CSS", files: [record: "---\nname: {de: Fuchs}\nimage: {url: https://e.org/a.jpg, focus: \"50%; background: url(x)\"}\n---\n"],
+             expected: "\(record):3:42: error: image.focus '50%; background: url(x)' must be a CSS position"),
+        Case(name: "media URL that is not http", files: [record: "---\nname: {de: Fuchs}\nsound: {url: ftp://e.org/a.mp3}\n---\n"],
+             expected: "\(record):3:14: error: sound.url 'ftp://e.org/a.mp3' must start with https://"),
+        Case(name: "media URL without a known extension", files: [record: "---\nname: {de: Fuchs}\nsound: {url: https://e.org/play?id=3}\n---\n"],
+             expected: "\(record):3:14: error: sound.url: cannot tell the sound type of 'https://e.org/play?id=3'"),
+        Case(name: "source that is not a URL", files: [record: "---\nname: {de: Fuchs}\nimage: {url: https://e.org/a.jpg, source: somewhere}\n---\n"],
+             expected: "\(record):3:43: error: image.source 'somewhere' must be an absolute URL"),
+        Case(name: "front matter not closed", files: [record: "---\nname: {de: Fuchs}\n"],
+             expected: "\(record):1:1: error: front matter is not closed"),
+        Case(name: "no front matter", files: [record: "Just text.\n"],
+             expected: "\(record):1:1: error: a record starts with front matter"),
+        Case(name: "YAML syntax error", files: [record: "---\nname: {de: Fuchs\ngroup: bird\n---\n"],
+             expected: "\(record):3:6: error: invalid YAML: "),
+        Case(name: "tab indentation", files: [record: "---\nname:\n\tde: Fuchs\n---\n"],
+             expected: "\(record):3:1: error: invalid YAML: "),
+        Case(name: "duplicate key", files: [record: "---\nname: {de: Fuchs}\ngroup: a\ngroup: b\n---\n"],
+             expected: "\(record):3:1: error: duplicate key 'group'"),
+        Case(name: "translation in a language the site lacks", files: [
+            record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.fr.md": "Renard."],
+             expected: "content/animals/fox.fr.md:0:0: error: 'fr' is not one of the site's languages"),
+        Case(name: "translation into the default language", files: [
+            record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.de.md": "Fuchs."],
+             expected: "content/animals/fox.de.md:0:0: error: 'de' is the default language: its text belongs in fox.md itself"),
+        Case(name: "translation without its record", files: ["content/animals/wolf.en.md": "Wolf."],
+             expected: "content/animals/wolf.en.md:0:0: error: translation without its record"),
+        Case(name: "translation with front matter", files: [
+            record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.en.md": "---\nname: {en: Fox}\n---\nFox."],
+             expected: "content/animals/fox.en.md:1:1: error: a translation holds only Markdown text"),
+        Case(name: "file name with two languages", files: ["content/animals/fox.en.de.md": "x"],
+             expected: "content/animals/fox.en.de.md:0:0: error: file name has too many dots"),
+        Case(name: "page without title", files: ["content/pages/about.md": "---\nweight: 1\n---\nText"],
+             expected: "content/pages/about.md:2:1: error: the page needs a 'title'"),
+        Case(name: "page with a reserved name", files: ["content/pages/quiz.md": "---\ntitle: Quiz\n---\n"],
+             expected: "content/pages/quiz.md:1:1: error: page name 'quiz' is taken by a generated part of the site"),
+        Case(name: "record larger than the limit", files: [record: "---\nname: {de: Fuchs}\n---\n" + String(repeating: "x", count: 1_100_000)],
+             expected: "\(record):0:0: error: file is 1074 KiB; records and pages are limited to 1024 KiB"),
+    ]
+
+    @Test(arguments: cases)
+    func reportsTheDefect(_ c: Case) throws {
+        let site = try TestSite(c.files, binary: c.binary, siteYML: c.siteYML)
+        let result = site.load()
+        let lines = site.lines()
+        #expect(result.diagnostics.hasErrors, "no error for \(c.name)")
+        #expect(lines.contains { $0.hasPrefix(c.expected) }, "expected a line starting with\n  \(c.expected)\ngot\n  \(lines.joined(separator: "\n  "))")
+    }
+
+    @Test func everyProblemOfAFileIsReportedInOneRun() throws {
+        let site = try TestSite([
+            Self.record: "---\nname: {de: Fuchs}\ngroop: x\ndifficulty: 9\nsound: {file: sounds/none.ogg}\n---\n",
+            "content/animals/owl.md": "---\nname: {en: Owl}\n---\n",
+        ])
+        let errors = site.load().diagnostics.items.filter { $0.severity == .error }
+        #expect(errors.count == 4)
+        #expect(Set(errors.compactMap { $0.location?.path }) == [Self.record, "content/animals/owl.md"])
+    }
+
+    @Test func symbolicLinkOutOfContentIsRefused() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n"])
+        try site.directory.write(TestMedia.ogg, to: "outside/a.ogg")
+        try FileManager.default.createDirectory(atPath: site.directory.appending("content/sounds"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site.directory.appending("content/sounds/a.ogg"), withDestinationPath: "../../outside/a.ogg")
+        #expect(site.lines().contains { $0.hasPrefix("\(Self.record):3:8: error: sound.file 'sounds/a.ogg': is a symbolic link that leads out of content/") })
+    }
+
+    @Test func symbolicLinkInsideContentIsFine() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n"], binary: ["content/library/a.ogg": TestMedia.ogg])
+        try FileManager.default.createDirectory(atPath: site.directory.appending("content/sounds"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site.directory.appending("content/sounds/a.ogg"), withDestinationPath: "../library/a.ogg")
+        #expect(!site.load().diagnostics.hasErrors, "\(site.lines())")
+    }
+
+    @Test func recordFileLinkedFromOutsideIsRefused() throws {
+        let site = try TestSite()
+        try site.directory.write("---\nname: {de: Fuchs}\n---\n", to: "elsewhere/fox.md")
+        try FileManager.default.createDirectory(atPath: site.directory.appending("content/animals"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site.directory.appending(Self.record), withDestinationPath: "../../elsewhere/fox.md")
+        #expect(site.lines().contains { $0.hasPrefix("\(Self.record):0:0: error: is a symbolic link that leads out of content/") })
+    }
+}

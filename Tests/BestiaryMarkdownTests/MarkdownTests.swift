@@ -1,0 +1,67 @@
+import BestiaryMarkdown
+import Foundation
+import Testing
+
+@Suite struct MarkdownTests {
+    @Test func rendersCommonMark() {
+        #expect(Markdown.html("# Title\n\n*a* **b**") == "<h1>Title</h1>\n<p><em>a</em> <strong>b</strong></p>\n")
+    }
+
+    @Test(arguments: [
+        "<script>alert(1)</script>",
+        "text <img src=x onerror=alert(1)> more",
+        "<div onclick=\"x()\">block</div>",
+        "<iframe src=\"https://evil.example\"></iframe>",
+    ])
+    func rawHTMLNeverPasses(_ input: String) {
+        let html = Markdown.html(input)
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("<img"))
+        #expect(!html.contains("<iframe"))
+        #expect(!html.contains("onclick"))
+        #expect(html.contains("raw HTML omitted"))
+    }
+
+    @Test(arguments: ["javascript:alert(1)", "JAVASCRIPT:alert(1)", "vbscript:msgbox", "data:text/html;base64,PHNjcmlwdD4="])
+    func dangerousLinkSchemesLoseTheirURL(_ url: String) {
+        let html = Markdown.html("[x](\(url))")
+        #expect(html == "<p><a href=\"\">x</a></p>\n")
+    }
+
+    @Test func safeLinksStay() {
+        #expect(Markdown.html("[x](https://example.org/a?b=1)").contains("href=\"https://example.org/a?b=1\""))
+    }
+
+    @Test(arguments: [
+        "*Bob* <script>",
+        "# not a heading",
+        "- not a list",
+        "1. not a list",
+        "[not](a link)",
+        "`code` and \\ backslash",
+        "&amp; stays literally &amp;",
+        "> not a quote",
+        "line one\nline two",
+        "___",
+        "<!-- comment -->",
+    ])
+    func escapedTextShowsLiterally(_ text: String) {
+        let html = Markdown.html(Markdown.escape(text), smartPunctuation: false)
+        let expected = text.replacingOccurrences(of: "\n", with: " ")
+            .replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+        #expect(html == "<p>\(expected)</p>\n")
+    }
+
+    @Test func escapeTurnsLineBreaksIntoSpaces() {
+        #expect(Markdown.escape("a\nb\r\nc") == "a b  c")
+    }
+
+    @Test func libraryIsCmark030OrNewer() {
+        let parts = Markdown.libraryVersion.split(separator: ".").compactMap { Int($0) }
+        #expect(parts.count >= 2)
+        #expect(parts[0] > 0 || parts[1] >= 29)  // safe by default since 0.29
+    }
+}

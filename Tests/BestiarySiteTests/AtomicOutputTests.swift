@@ -1,0 +1,120 @@
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// A failed or interrupted build leaves the previous output/ exactly as it was (DESIGN.md §4).
+@Suite struct AtomicOutputTests {
+    /// A site built once, then changed so the next build would differ.
+    func builtSite() throws -> (TemporaryDirectory, root: String, output: String, before: Tree) {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        let output = work.appending("out")
+        try build(root: root, output: output)
+        try work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
+        return (work, root, output, try Tree(output))
+    }
+
+    func leftovers(_ work: TemporaryDirectory) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("staging") }
+    }
+
+    @Test(arguments: [0, 1, 10, 40])
+    func aDiskThatFillsUpLeavesTheOutputUntouched(_ failAfter: Int) throws {
+        let (work, root, output, before) = try builtSite()
+        #expect(throws: DiagnosticError.self) {
+            try build(root: root, output: output, fileSystem: FailingFileSystem(failAfter: failAfter))
+        }
+        #expect(try Tree(output) == before)
+        #expect(try leftovers(work) == [])
+    }
+
+    @Test func aWriteFailureIsReportedInTheWriteStage() throws {
+        let (work, root, output, _) = try builtSite()
+        defer { withExtendedLifetime(work) {} }
+        do {
+            try build(root: root, output: output, fileSystem: FailingFileSystem(failAfter: 3))
+            Issue.record("the build should have failed")
+        } catch {
+            let d = try #require(error.diagnostics.first)
+            #expect(d.stage == "write")
+            #expect(d.message.contains("No space left on device"))
+            #expect(d.message.contains("is unchanged"))
+        }
+    }
+
+    @Test func aBrokenTemplateFailsInRenderNamingTheFileAndKeepsTheOutput() throws {
+        let (work, root, output, before) = try builtSite()
+        try work.write("{{<layouts.base}}{{$main}}{{#animal}}<h1>{{name}}</h1>{{/main}}{{/layouts.base}}", to: "minimal/templates/layouts/animal.html")
+        do {
+            try build(root: root, output: output)
+            Issue.record("the build should have failed")
+        } catch {
+            let text = error.diagnostics.map(DiagnosticFormatter.text)
+            #expect(text.contains { $0.hasPrefix("templates/layouts/animal.html:1:") && $0.hasSuffix("[render]") }, "\(text)")
+        }
+        #expect(try Tree(output) == before)
+    }
+
+    @Test func aContentErrorFailsInLoadAndKeepsTheOutput() throws {
+        let (work, root, output, before) = try builtSite()
+        try work.write("---\nname: {de: Kaputt}\ndifficulty: 12\n---\n", to: "minimal/content/animals/broken.md")
+        #expect(throws: DiagnosticError.self) { try build(root: root, output: output) }
+        #expect(try Tree(output) == before)
+    }
+
+    @Test func aKilledBuildLeavesTheOutputUntouchedAndTheNextBuildCleansUp() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: work)
+        let output = work.appending("out")
+        try build(root: root, output: output)
+        let before = try Tree(output)
+        try work.write("---\nname: {en: New, de: Neu}\n---\n", to: "tuxpaint/content/animals/new.md")
+        // Kill builds at increasing moments; whatever moment, the output is the old one or the new one.
+        var sawOld = false
+        for delay in [0.02, 0.05, 0.1, 0.2, 0.4] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Binary.path)
+            process.arguments = ["build", "--root", root, "--output", output]
+            process.environment = ProcessInfo.processInfo.environment.merging(["SOURCE_DATE_EPOCH": "1767225600"]) { $1 }
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // A blocking sleep: the test's task must not wait for a busy cooperative pool.
+            usleep(useconds_t(delay * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let now = try Tree(output)
+            let isOld = now == before
+            let isNew = now.files.keys.contains("animals/new/index.html") && now.files.keys.contains("sitemap.xml")
+            #expect(isOld || isNew, "output is a mix after a kill at \(delay) s")
+            if isOld { sawOld = true } else { break }
+        }
+        #expect(sawOld)
+        try build(root: root, output: output)
+        #expect(try leftovers(work) == [])
+        #expect(try Tree(output).files.keys.contains("animals/new/index.html"))
+    }
+
+    @Test func refusesToReplaceAFolderItDidNotMake() throws {
+        let work = TemporaryDirectory()
+        try work.write("precious", to: "mine/notes.txt")
+        do {
+            try build(root: Fixtures.path("sites/minimal"), output: work.appending("mine"))
+            Issue.record("the build should have refused")
+        } catch {
+            #expect(error.diagnostics.first?.message.contains("holds files that bestiary did not make") == true)
+        }
+        #expect(try work.read("mine/notes.txt") == "precious")
+    }
+
+    @Test(arguments: ["content", "content/out", "templates", "."])
+    func refusesAnOutputThatWouldOverwriteTheSources(_ relative: String) throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        let before = try Tree(root)
+        #expect(throws: DiagnosticError.self) { try build(root: root, output: root + "/" + relative) }
+        #expect(try Tree(root) == before)
+    }
+}

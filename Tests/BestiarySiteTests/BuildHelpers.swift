@@ -1,0 +1,50 @@
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+
+/// Builds `root` into `output` with a fixed SOURCE_DATE_EPOCH.
+@discardableResult
+func build(root: String, output: String, fileSystem: any FileSystem = LocalFileSystem(), baseURL: String? = nil) throws(DiagnosticError) -> BuildReport {
+    let options = BuildOptions(
+        root: root, output: output, baseURL: baseURL, environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: fileSystem,
+        time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+    return try SiteBuilder(options: options).build()
+}
+
+/// A copy of a fixture site in a temporary directory (tests never edit fixtures in place).
+func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws -> String {
+    let root = directory.appending(name)
+    try Fixtures.copy("sites/\(name)", to: root)
+    return root
+}
+
+/// A file system that fails on the N-th write: a full disk half way through a build.
+final class FailingFileSystem: FileSystem, @unchecked Sendable {
+    let base = LocalFileSystem()
+    let failAfter: Int
+    private let lock = NSLock()
+    private var writes = 0
+
+    init(failAfter: Int) { self.failAfter = failAfter }
+
+    private func count(_ path: String) throws {
+        let n = lock.withLock { writes += 1; return writes }
+        if n > failAfter { throw FileSystemError(operation: "write", path: path, reason: "No space left on device", code: 28) }
+    }
+
+    func read(_ path: String) throws -> Data { try base.read(path) }
+    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
+    func writeAtomically(_ data: Data, to path: String) throws { try count(path); try base.writeAtomically(data, to: path) }
+    func writeNew(_ data: Data, to path: String) throws { try count(path); try base.writeNew(data, to: path) }
+    func info(_ path: String) -> FileInfo? { base.info(path) }
+    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
+    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
+    func realPath(_ path: String) throws -> String { try base.realPath(path) }
+    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
+    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
+    func link(_ source: String, to destination: String) throws { try count(destination); try base.link(source, to: destination) }
+}

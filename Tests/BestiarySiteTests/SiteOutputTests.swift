@@ -1,0 +1,79 @@
+import BestiaryContent
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// What a build produces for real catalogues: a page per animal per language, media copied with
+/// content-hashed names and linked from the pages, nothing that could inject markup.
+@Suite struct SiteOutputTests {
+    @Test func tuxpaintCatalogHasAPagePerAnimalPerLanguageWithItsSound() throws {
+        let work = TemporaryDirectory()
+        let root = Fixtures.path("sites/tuxpaint")
+        let report = try build(root: root, output: work.appending("out"))
+        let catalog = try #require(ContentLoader(root: root).load().catalog)
+        let out = try Tree(work.appending("out"))
+        #expect(catalog.animals.count >= 60)
+        var withSound = 0
+        for animal in catalog.animals {
+            for prefix in ["", "de/"] {  // English is this site's default language
+                let page = try #require(out.files["\(prefix)animals/\(animal.id)/index.html"], "no \(prefix) page for \(animal.id)")
+                let html = String(decoding: page, as: UTF8.self)
+                guard let sound = animal.sound, case .file(let path) = sound.source else { continue }
+                let original = try Data(contentsOf: URL(fileURLWithPath: root + "/content/" + path))
+                let copied = try #require(out.files.first { $0.key.hasPrefix("media/") && $0.value == original })
+                #expect(copied.key.hasSuffix(".ogg"))
+                #expect(html.contains("<source src=\"\(prefix.isEmpty ? "../../" : "../../../")\(copied.key)\" type=\"audio/ogg\">"))
+                #expect(html.contains("Tux Paint"))
+                withSound += 1
+            }
+        }
+        #expect(withSound >= 120)
+        #expect(report.pages == out.files.keys.filter { $0.hasSuffix(".html") }.count)
+    }
+
+    @Test func hostileTextNeverBecomesMarkupWithTheDefaultTheme() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")  // the default theme
+        try build(root: root, output: work.appending("out"))
+        let out = try Tree(work.appending("out"))
+        for (path, data) in out.files where path.hasSuffix(".html") {
+            let html = String(decoding: data, as: UTF8.self)
+            #expect(!html.contains("<script>alert"), "\(path)")
+            #expect(!html.contains("href=\"javascript:"), "\(path)")
+            #expect(!html.contains("onerror="), "\(path)")
+            #expect(!html.contains("<friends>"), "\(path)")
+        }
+        let bob = String(decoding: try #require(out.files["animals/bob/index.html"]), as: UTF8.self)
+        #expect(bob.contains("<h1>*Bob* &lt;script&gt;alert(1)&lt;/script&gt;</h1>"))
+        #expect(bob.contains("raw HTML omitted"))
+        // The catalogue JSON keeps the name as data, escaped so it cannot end a <script> element.
+        let catalog = try #require(out.files.first { $0.key.hasPrefix("assets/catalog.") })
+        #expect(String(decoding: catalog.value, as: UTF8.self).contains("*Bob* \\u003cscript\\u003ealert(1)\\u003c/script\\u003e"))
+    }
+
+    @Test func assetsAndMediaCarryContentHashesAndHTMLDoesNot() throws {
+        let work = TemporaryDirectory()
+        try build(root: Fixtures.repositoryRoot, output: work.appending("out"))
+        let out = try Tree(work.appending("out"))
+        for path in out.paths where path.hasPrefix("assets/") || path.hasPrefix("media/") {
+            let name = path.split(separator: "/").last!
+            #expect(name.split(separator: ".").contains { $0.count >= 10 && $0.allSatisfy(\.isHexDigit) }, "\(path) has no hash")
+        }
+        #expect(out.paths.contains("index.html") && out.paths.contains("en/index.html"))
+        #expect(out.paths.contains("sitemap.xml") && out.paths.contains("404.html") && out.paths.contains("manifest.webmanifest"))
+        // Every local URL in every page resolves to a file of the output.
+        for (path, data) in out.files where path.hasSuffix(".html") && path != "404.html" {
+            let html = String(decoding: data, as: UTF8.self)
+            let directory = URL(fileURLWithPath: "/site/" + path).deletingLastPathComponent()
+            for match in html.matches(of: /(?:href|src)="([^"#?]+)"/) {
+                let url = String(match.1)
+                if url.hasPrefix("http") || url.hasPrefix("mailto:") { continue }
+                var target = directory.appendingPathComponent(url).standardizedFileURL.path
+                if url.hasSuffix("/") || url == "." || url == "./" { target += "/index.html" }
+                let relative = String(target.dropFirst("/site/".count)).replacingOccurrences(of: "//", with: "/")
+                #expect(out.files[relative] != nil, "\(path) links to missing \(url)")
+            }
+        }
+    }
+}
