@@ -138,3 +138,50 @@ final class BatchRecorder: @unchecked Sendable {
         #expect(recorder.all.isEmpty)
     }
 }
+
+/// Running out of inotify watches (`fs.inotify.max_user_watches`) falls back to polling, at start
+/// or later, and says so. The limit is simulated: the real one is system-wide.
+@Suite(.serialized) struct WatchLimitTests {
+    final class Notes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.withLock { items.append(s) } }
+        var all: [String] { lock.withLock { items } }
+    }
+
+    @Test func fallsBackToPollingAtStart() async throws {
+        let dir = TemporaryDirectory("bestiary-watch")
+        try dir.write("title: x\n", to: "content/site.yml")
+        try dir.write("---\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
+        let recorder = BatchRecorder()
+        let notes = Notes()
+        let watcher = SiteWatcher(root: dir.path, onNote: { notes.add($0) }) { recorder.add($0) }
+        watcher.inotifyWatchLimit = 2  // the root and content/, not content/animals
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.description == "polling every 0.5 s")
+        #expect(notes.all.contains { $0.contains("inotify watch limit") })
+        try dir.write("---\nname: {en: Red fox}\n---\n", to: "content/animals/fox.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "content/animals/fox.md" } })
+    }
+
+    @Test func fallsBackToPollingWhenANewFolderExceedsTheLimit() async throws {
+        let dir = TemporaryDirectory("bestiary-watch")
+        try dir.write("title: x\n", to: "content/site.yml")
+        try dir.write("---\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
+        let recorder = BatchRecorder()
+        let notes = Notes()
+        let watcher = SiteWatcher(root: dir.path, onNote: { notes.add($0) }) { recorder.add($0) }
+        watcher.inotifyWatchLimit = 3  // the root, content/, content/animals
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.description == "inotify")
+        try dir.write("---\nname: {en: Robin}\n---\n", to: "content/animals/birds/robin.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.kind == .everything } })
+        #expect(watcher.description == "polling every 0.5 s")
+        #expect(notes.all.contains { $0.contains("watching by polling from now on") })
+        recorder.reset()
+        try dir.write("---\nname: {en: Wren}\n---\n", to: "content/animals/birds/wren.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "content/animals/birds/wren.md" } })
+    }
+}

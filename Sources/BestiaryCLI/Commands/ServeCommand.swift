@@ -46,6 +46,9 @@ struct ServeCommand: AsyncParsableCommand {
         let root = global.siteRoot
         let outputDirectory = BuildOptions(root: root, output: output).outputDirectory
         let printer = ServePrinter(console: console, format: format)
+        if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
+            console.err("note: --host \(host): the preview is reachable from other machines on the network, not only from this one")
+        }
         let session = PreviewSession(
             configuration: .init(
                 root: root, outputDirectory: outputDirectory, host: host, port: port,

@@ -91,6 +91,8 @@ enum LiveAssets {
           });
           source.addEventListener('failed', (event) => showErrors(JSON.parse(event.data).diagnostics));
           window.addEventListener('pagehide', () => source.close());
+          // Back from the back-forward cache: the stream was closed and the page may be stale.
+          window.addEventListener('pageshow', (event) => { if (event.persisted) location.reload(); });
         })();
         """#
 

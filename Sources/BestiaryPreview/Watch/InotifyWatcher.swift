@@ -30,8 +30,12 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
         IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let rootMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
 
-    init(root: String, sink: @escaping @Sendable (WatchSignal) -> Void) {
+    /// For tests: behave as if the system's watch limit were this many watches.
+    private let watchLimit: Int?
+
+    init(root: String, watchLimit: Int? = nil, sink: @escaping @Sendable (WatchSignal) -> Void) {
         self.root = root
+        self.watchLimit = watchLimit
         self.sink = sink
     }
 
@@ -88,9 +92,10 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
         let statResult = relative.contains("/") ? lstat(path, &st) : stat(path, &st)
         guard statResult == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
         let mask = Self.folderMask | (relative.contains("/") ? UInt32(IN_DONT_FOLLOW) : 0)
-        let wd = inotify_add_watch(fd, path, mask)
+        let overLimit = watchLimit.map { folders.count >= $0 } ?? false
+        let wd = overLimit ? -1 : inotify_add_watch(fd, path, mask)
         if wd < 0 {
-            let code = errno
+            let code = overLimit ? ENOSPC : errno
             if code == ENOSPC {
                 return "the system's inotify watch limit is reached (fs.inotify.max_user_watches)"
             }

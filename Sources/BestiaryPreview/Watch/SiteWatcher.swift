@@ -21,7 +21,10 @@ public final class SiteWatcher: @unchecked Sendable {
     private var watcher: (any FileWatcher)?
     private var stopped = false
     /// What is in use: `inotify` or `polling every 0.5 s`.
-    public private(set) var description = "not started"
+    public var description: String { lock.withLock { mode } }
+    private var mode = "not started"
+    /// For tests: an inotify watch limit lower than the system's.
+    var inotifyWatchLimit: Int?
 
     /// - Parameters:
     ///   - quiet: a batch is delivered once no event came for this long …
@@ -45,11 +48,11 @@ public final class SiteWatcher: @unchecked Sendable {
         defer { lock.unlock() }
         #if os(Linux)
         if requested == .automatic {
-            let inotify = InotifyWatcher(root: root, sink: signalHandler())
+            let inotify = InotifyWatcher(root: root, watchLimit: inotifyWatchLimit, sink: signalHandler())
             do {
                 try inotify.start()
                 watcher = inotify
-                description = "inotify"
+                mode = "inotify"
                 return
             } catch {
                 inotify.stop()
@@ -78,7 +81,7 @@ public final class SiteWatcher: @unchecked Sendable {
         try? polling.start()
         watcher = polling
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        description = "polling every \(String(format: "%g", seconds)) s"
+        mode = "polling every \(String(format: "%g", seconds)) s"
     }
 
     private func signalHandler() -> @Sendable (WatchSignal) -> Void {
