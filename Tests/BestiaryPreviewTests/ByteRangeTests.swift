@@ -54,3 +54,22 @@ import Testing
         #expect(ContentTypes.forPath(path) == type)
     }
 }
+
+@Suite struct CachingTests {
+    @Test(arguments: [
+        ("assets/css/site.8a0a4bdebf.css", true),
+        ("assets/catalog.4588ec4e03.json", true),
+        ("assets/icons/icon-192.19980121ae.png", true),
+        ("media/00e5735dec58b5dd.png", true),
+        ("media/00e5735dec58b5dd00e5735dec58b5dd.ogg", true),
+        ("assets/css/site.css", false),
+        ("assets/js/v.1.2.js", false),
+        ("media/short.ogg", false),
+        ("index.html", false),
+        ("manifest.webmanifest", false),
+        ("animals/fox.0123456789.html", false),
+    ])
+    func contentAddressedFilesAreImmutable(path: String, immutable: Bool) {
+        #expect(SiteFiles.isContentAddressed(path) == immutable)
+    }
+}

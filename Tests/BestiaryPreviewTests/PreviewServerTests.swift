@@ -59,7 +59,7 @@ struct RunningServer {
         #expect(home.header("content-type") == "text/html; charset=utf-8")
         #expect(home.header("cache-control") == "no-cache")
         #expect(home.text.contains("<h1>Home</h1>"))
-        #expect(home.text.contains("<script src=\"/__bestiary/live.js\" data-session=\"s1\" data-generation=\"0\" data-file=\"index.html\">"))
+        #expect(home.text.contains("<script src=\"/__bestiary/live.js?v=\(LiveAssets.version)\" data-session=\"s1\" data-generation=\"0\" data-file=\"index.html\">"))
         #expect(Int(home.header("content-length") ?? "") == home.body.count)
         let etag = try #require(home.header("etag"))
         #expect(try await server.get("/", headers: ["If-None-Match": etag]).status == 304)
@@ -85,6 +85,7 @@ struct RunningServer {
         #expect(all.status == 200)
         #expect(all.header("content-type") == "audio/ogg")
         #expect(all.header("accept-ranges") == "bytes")
+        #expect(all.header("cache-control") == "no-cache")
         #expect(all.body.count == 1000)
 
         let part = try await server.get("/media/abc.ogg", headers: ["Range": "bytes=10-19"])
@@ -156,6 +157,7 @@ struct RunningServer {
         #expect(script.status == 200)
         #expect(script.header("content-type") == "text/javascript; charset=utf-8")
         #expect(script.text.contains("new EventSource('/__bestiary/events')"))
+        #expect(try await server.get("/__bestiary/live.js?v=\(LiveAssets.version)").header("cache-control") == "public, max-age=31536000, immutable")
         #expect(try await server.get("/__bestiary/live.css").header("content-type") == "text/css; charset=utf-8")
     }
 

@@ -9,8 +9,8 @@ enum HTMLInjection {
     /// script has connected (or without JavaScript).
     static func snippet(status: LiveStatus, file: String) -> String {
         var s = "\n<!-- bestiary serve: live reload (never part of `bestiary build` output) -->\n"
-        s += "<link rel=\"stylesheet\" href=\"\(LiveReload.prefix)live.css\">\n"
-        s += "<script src=\"\(LiveReload.prefix)live.js\" data-session=\"\(escape(status.session))\" "
+        s += "<link rel=\"stylesheet\" href=\"\(LiveReload.prefix)live.css?v=\(LiveAssets.version)\">\n"
+        s += "<script src=\"\(LiveReload.prefix)live.js?v=\(LiveAssets.version)\" data-session=\"\(escape(status.session))\" "
         s += "data-generation=\"\(status.generation)\" data-file=\"\(escape(file))\"></script>\n"
         if status.phase == .failed { s += overlay(status.diagnostics) }
         return s

@@ -1,3 +1,5 @@
+import BestiaryStorage
+
 /// The script and stylesheet the preview serves at `/__bestiary/live.js` and `/__bestiary/live.css`.
 ///
 /// The script listens to `/__bestiary/events` (server-sent events; the browser reconnects by
@@ -7,6 +9,9 @@
 /// message can inject markup. It also unregisters service workers: a worker's cache would serve
 /// stale pages in a preview (the server refuses to serve worker scripts for the same reason).
 enum LiveAssets {
+    /// Part of the script's and stylesheet's URLs, so browsers may cache them for good.
+    static let version = String(Hashing.sha256Hex(script + stylesheet).prefix(10))
+
     static let script = #"""
         // Bestiary preview: live reload and build errors. Added by `bestiary serve` only.
         (() => {

@@ -61,7 +61,8 @@ public struct PreviewServer: Sendable {
     static func liveResponse(_ request: Request, live: LiveReload) -> Response {
         let name = request.uri.path.dropFirst(LiveReload.prefix.count)
         var headers = HTTPFields()
-        headers[.cacheControl] = "no-cache"
+        // live.js and live.css are asked for with ?v=VERSION: cache them for good.
+        headers[.cacheControl] = request.uri.query == nil ? "no-cache" : "public, max-age=31536000, immutable"
         switch name {
         case "events":
             headers[.contentType] = "text/event-stream; charset=utf-8"

@@ -8,8 +8,11 @@ import Hummingbird
 /// `index.html` for folders (and a redirect to add the trailing slash), the site's own `404.html`
 /// for unknown paths, and nothing outside the folder. HTML responses get the live-reload snippet.
 ///
-/// Every response says `Cache-Control: no-cache`: the browser may keep a copy but must ask again
-/// (a cheap 304) before using it, so a reload after a rebuild never shows a stale page.
+/// Pages and other files with stable names say `Cache-Control: no-cache`: the browser may keep a
+/// copy but must ask again (a cheap 304) before using it, so a reload after a rebuild never shows
+/// a stale page. Content-addressed files (`assets/css/site.0123456789.css`, `media/<sha>.ogg`)
+/// are cached as immutable, as a deployed site should serve them: their bytes can never change
+/// under that name, and a reload after an edit then asks only for the page itself.
 struct SiteFiles: Sendable {
     /// The output folder as given.
     let directory: String
@@ -69,7 +72,7 @@ struct SiteFiles: Sendable {
         let contentType = ContentTypes.forPath(path)
         var headers = HTTPFields()
         headers[.contentType] = contentType
-        headers[.cacheControl] = "no-cache"
+        headers[.cacheControl] = Self.isContentAddressed(relative) ? "public, max-age=31536000, immutable" : "no-cache"
         headers[.acceptRanges] = "bytes"
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
 
@@ -146,6 +149,20 @@ struct SiteFiles: Sendable {
     }
 
     // MARK: Helpers
+
+    /// True for the output's content-hashed names: `assets/…/NAME.HEX.EXT` (10+ hex digits) and
+    /// `media/HEX.EXT` (16+), which the build derives from the bytes (after rewriting references).
+    static func isContentAddressed(_ relative: String) -> Bool {
+        guard relative.hasPrefix("assets/") || relative.hasPrefix("media/") else { return false }
+        let name = relative.split(separator: "/").last ?? ""
+        let parts = name.split(separator: ".")
+        guard parts.count >= 2 else { return false }
+        func isHex(_ s: Substring, atLeast n: Int) -> Bool {
+            s.count >= n && s.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        }
+        if relative.hasPrefix("media/") && parts.count == 2 { return isHex(parts[0], atLeast: 16) }
+        return parts.count >= 3 && isHex(parts[parts.count - 2], atLeast: 10)
+    }
 
     static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {
         for candidate in ifNoneMatch.split(separator: ",") {
