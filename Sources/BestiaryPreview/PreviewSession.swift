@@ -127,7 +127,7 @@ public final class PreviewSession: @unchecked Sendable {
 
         if !lock.withLock({ stopRequested }) {
             await build(rebuilder, changes: [.everything])
-            report(.serving(url: url, watching: watcher.description))
+            if !lock.withLock({ stopRequested }) { report(.serving(url: url, watching: watcher.description)) }
         }
         for await _ in wake {
             let changes: [ChangedPath] = lock.withLock {
