@@ -98,7 +98,19 @@ final class EventLog: @unchecked Sendable {
         #expect(recovered.text.contains("European badger"))
         #expect(!recovered.text.contains("__bestiary-overlay"))
 
-        // 4. Stop: run() returns, the event stream ends, no staging folder is left behind.
+        // 4. A theme change: the site's own stylesheet overrides the default theme's
+        // (templates/ did not exist: its appearance is noticed too).
+        try dir.write("body { color: rebeccapurple; }\n", to: "site/templates/assets/css/site.css")
+        _ = try await events.event(named: "reload", timeout: 30)
+        let themed = try await RawHTTPConnection.get(port: port, "/animals/badger/")
+        let css = try #require(themed.text.firstMatch(of: /href="([^"]*site\.[0-9a-f]+\.css)"/)).1
+        let cssPath = try #require(URL(string: String(css), relativeTo: URL(string: url + "animals/badger/"))?.path)
+        let stylesheet = try await RawHTTPConnection.get(port: port, cssPath)
+        #expect(stylesheet.status == 200)
+        #expect(stylesheet.text.contains("rebeccapurple"))
+        #expect(stylesheet.header("cache-control") == "public, max-age=31536000, immutable")
+
+        // 5. Stop: run() returns, the event stream ends, no staging folder is left behind.
         session.stop()
         _ = try await running.value
         #expect(await events.closed(timeout: 5))
