@@ -128,6 +128,7 @@ struct RunningServer {
         #expect(missing.status == 404)
         #expect(missing.text.contains("Nicht gefunden"))
         #expect(missing.text.contains("/__bestiary/live.js"))
+        #expect(missing.text.contains("data-file=\"\""))  // reloads after any rebuild
         #expect(try await server.get("/.bestiary-output").status == 404)
         #expect(try await server.get("/__bestiary/nothing").status == 404)
     }

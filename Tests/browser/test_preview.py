@@ -2,6 +2,7 @@
 in a temporary folder) open in headless Chromium while its records are edited on disk.
 
 - an edit to a record appears on the open page by itself, within a second (measured);
+- a page that did not exist yet appears by itself once its record is created;
 - a broken edit shows the diagnostics (with the file name) over the page; the fix clears them;
 - audio answers Range requests with 206 (seeking), and the audio element can load and seek.
 """
@@ -122,6 +123,15 @@ def test_a_broken_edit_shows_the_file_in_the_page_and_the_fix_clears_it(tuxpaint
     browser.get(url + "animals/badger/")
     assert "Honey badger" in heading(browser)
     assert not browser.find_elements(By.ID, "__bestiary-overlay")
+
+
+def test_a_new_records_page_replaces_the_not_found_page(tuxpaint, browser):
+    root, url, lines = tuxpaint
+    open_live(browser, url + "animals/okapi/")
+    assert "okapi" not in heading(browser).lower()
+    with open(os.path.join(root, "content", "animals", "okapi.md"), "w", encoding="utf-8") as f:
+        f.write("---\nname: {en: Okapi, de: Okapi}\ngroup: mammal\n---\n")
+    WebDriverWait(browser, 10, poll_frequency=0.01).until(lambda d: "Okapi" in heading(d))
 
 
 def test_audio_answers_range_requests(tuxpaint, browser):

@@ -3,7 +3,8 @@ import BestiaryStorage
 /// The script and stylesheet the preview serves at `/__bestiary/live.js` and `/__bestiary/live.css`.
 ///
 /// The script listens to `/__bestiary/events` (server-sent events; the browser reconnects by
-/// itself) and: reloads the page after a successful build that changed it; shows the diagnostics
+/// itself) and: reloads the page after a successful build that changed it (a not-found page after
+/// any successful build: its page may just have been created); shows the diagnostics
 /// of a failed build over the page and clears them when the build succeeds again; reloads a page
 /// served by an earlier run of the server. It builds the overlay with `textContent` only, so no
 /// message can inject markup. It also unregisters service workers: a worker's cache would serve
@@ -90,7 +91,7 @@ enum LiveAssets {
           });
           source.addEventListener('reload', (event) => {
             const status = JSON.parse(event.data);
-            if (!status.changed || status.changed.includes(served.file) || status.session !== served.session) return reload();
+            if (!served.file || !status.changed || status.changed.includes(served.file) || status.session !== served.session) return reload();
             served.generation = status.generation;
             clearErrors();
           });

@@ -50,17 +50,22 @@ struct SiteFiles: Sendable {
 
     private func notFound(request: Request, root: String) throws -> Response {
         if case .file(let page) = RequestPath.resolve("/404.html", in: root) {
-            return try serve(path: page, relative: "404.html", status: .notFound, request: request, conditional: false)
+            // No file name for the page: any successful rebuild reloads it (the missing page may
+            // have just been created).
+            return try serve(path: page, relative: "404.html", pageFile: "", status: .notFound, request: request, conditional: false)
         }
         var body = Array(LiveAssets.fallbackPage.utf8)
-        if let live { body = live.inject(into: body, file: "404.html") }
+        if let live { body = live.inject(into: body, file: "") }
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-cache"
         return Self.bytes(.notFound, body, headers: headers, head: request.method == .head)
     }
 
-    private func serve(path: String, relative: String, status: HTTPResponse.Status, request: Request, conditional: Bool = true) throws -> Response {
+    /// `pageFile` is the output file the live-reload script watches for changes (`relative` unless given).
+    private func serve(
+        path: String, relative: String, pageFile: String? = nil, status: HTTPResponse.Status, request: Request, conditional: Bool = true
+    ) throws -> Response {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return Self.text(.notFound, "not found\n") }
         var st = stat()
@@ -82,7 +87,7 @@ struct SiteFiles: Sendable {
         if size <= Self.wholeFileLimit || (live != nil && ContentTypes.isHTML(contentType)) {
             var bytes = Self.readAll(fd, size: size)
             close(fd)
-            if let live, ContentTypes.isHTML(contentType) { bytes = live.inject(into: bytes, file: relative) }
+            if let live, ContentTypes.isHTML(contentType) { bytes = live.inject(into: bytes, file: pageFile ?? relative) }
             etag = "\"" + String(Hashing.sha256Hex(bytes).prefix(32)) + "\""
             whole = bytes
         } else {
