@@ -1,8 +1,9 @@
 /// The Content-Type for each file extension a Bestiary site can contain.
 ///
-/// Hummingbird's `MediaType.getMediaType(forExtension:)` knows most of these but not `.webmanifest`,
-/// `.oga`, `.opus`, `.mjs` or `.m4a`, and gives text types without a charset; the preview serves what a
-/// well-configured static host serves, so that what works in the preview works when deployed.
+/// Hummingbird's `MediaType.getMediaType(forExtension:)` (2.28) has no `.ogg` and no `.m4a`, maps
+/// `.opus` to `audio/opus` (the RTP payload type, not an Ogg Opus file), and gives text types
+/// without a charset; the preview serves what a well-configured static host serves, so that what
+/// works in the preview works when deployed.
 public enum ContentTypes {
     public static let byExtension: [String: String] = [
         // Pages and data
