@@ -23,7 +23,11 @@ public struct BestiaryCommand: AsyncParsableCommand {
     /// Every subcommand; helpers add theirs here.
     nonisolated(unsafe) static var commandTypes: [any ParsableCommand.Type] = [
         InitCommand.self,
+        AddCommand.self,
+        RemoveCommand.self,
+        ImportCommand.self,
         CheckCommand.self,
+        FetchCommand.self,
         BuildCommand.self,
         ServeCommand.self,
     ]

@@ -3,7 +3,8 @@ import Yams
 
 extension Animal {
     static let keys = [
-        "id", "name", "scientific", "group", "difficulty", "tags", "wikipedia", "description", "hint", "sound", "image",
+        "id", "name", "scientific", "group", "difficulty", "tags", "wikipedia", "description", "hint", "habitat",
+        "conservation", "sound", "image",
     ]
     static let soundKeys = ["file", "url", "credit", "license", "source"]
     static let imageKeys = ["file", "url", "credit", "license", "source", "focus", "alt"]
@@ -105,12 +106,23 @@ extension Animal {
         }
         let description = localizedOptional("description")
         let hint = localizedOptional("hint")
+        let habitat = localizedOptional("habitat")
+        let conservation = f["conservation"].flatMap {
+            YAMLReader.isNull($0.value) ? nil : reader.string($0.value, what: "conservation")
+        }
 
         let sound = f["sound"].flatMap { pair in
             YAMLReader.isNull(pair.value) ? nil : parseMedia(pair.value, kind: .sound, reader: reader, config: config)
         }
-        let image = f["image"].flatMap { pair in
-            YAMLReader.isNull(pair.value) ? nil : parseMedia(pair.value, kind: .image, reader: reader, config: config)
+        // `image: {focus: …}` alone crops the Wikipedia lead image instead of naming a picture.
+        var leadImageFocus: String?
+        var image: MediaReference?
+        if let pair = f["image"], !YAMLReader.isNull(pair.value) {
+            if case .mapping(let m) = pair.value, m.count == 1, m.keys.first?.string == "focus" {
+                leadImageFocus = parseFocus(m.values.first!, reader: reader)
+            } else {
+                image = parseMedia(pair.value, kind: .image, reader: reader, config: config)
+            }
         }
 
         var bodies: [String: MarkdownBody] = [:]
@@ -124,7 +136,8 @@ extension Animal {
         let animal = Animal(
             id: id, name: name, scientific: scientific, group: group, difficulty: difficulty, tags: tags,
             wikipedia: wikipedia, description: description, hint: hint, sound: sound, image: image, bodies: bodies,
-            sourcePath: source.path, fieldLocations: locations)
+            sourcePath: source.path, fieldLocations: locations, habitat: habitat, conservation: conservation,
+            leadImageFocus: leadImageFocus)
         return (animal, reader.diagnostics)
     }
 
@@ -172,7 +185,8 @@ extension Animal {
             reader.error("\(key) has both 'file' and 'url'; give exactly one", at: node)
             return nil
         case (nil, nil):
-            reader.error("\(key) needs 'file: \(kind == .sound ? "sounds/…" : "images/…")' (under content/) or 'url: https://…'", at: node)
+            let cropHint = kind == .image ? " (or only 'focus: …' to crop the Wikipedia picture)" : ""
+            reader.error("\(key) needs 'file: \(kind == .sound ? "sounds/…" : "images/…")' (under content/) or 'url: https://…'\(cropHint)", at: node)
             return nil
         }
         let credit = f["credit"].flatMap { reader.string($0.value, what: "\(key).credit") }
@@ -185,12 +199,7 @@ extension Animal {
                 sourceURL = value
             }
         }
-        var focus: String?
-        if let n = f["focus"]?.value, let value = reader.string(n, what: "image.focus") {
-            if CSSPosition.isValid(value) { focus = value } else {
-                reader.error("image.focus '\(value)' must be a CSS position like \"50% 20%\", \"center top\" or \"10px 40%\"", at: n)
-            }
-        }
+        let focus = f["focus"].flatMap { parseFocus($0.value, reader: reader) }
         var alt = LocalizedText([:])
         if let n = f["alt"]?.value {
             alt = reader.localized(n, what: "image.alt", defaultLanguage: config.defaultLanguage, languages: config.languages) ?? alt
@@ -199,6 +208,17 @@ extension Animal {
         return MediaReference(
             kind: kind, source: source, format: format, credit: credit, license: license, sourceURL: sourceURL,
             focus: focus, alt: alt, location: location)
+    }
+}
+
+extension Animal {
+    static func parseFocus(_ node: Node, reader: YAMLReader) -> String? {
+        guard let value = reader.string(node, what: "image.focus") else { return nil }
+        guard CSSPosition.isValid(value) else {
+            reader.error("image.focus '\(value)' must be a CSS position like \"50% 20%\", \"center top\" or \"10px 40%\"", at: node)
+            return nil
+        }
+        return value
     }
 }
 

@@ -17,8 +17,17 @@ public struct Animal: Hashable, Sendable, Identifiable {
     public var description: LocalizedText
     /// A clue that does not give the name away (quiz hints).
     public var hint: LocalizedText
+    /// Where the animal lives, per language (`habitat: {en: …}`); shown on the animal's page.
+    public var habitat: LocalizedText
+    /// Conservation status as the source states it, e.g. `Least Concern` or `LC` (IUCN Red List);
+    /// shown on the animal's page.
+    public var conservation: String?
     public var sound: MediaReference?
+    /// The record's own picture; without one, pages show the Wikipedia lead image.
     public var image: MediaReference?
+    /// CSS `object-position` for the Wikipedia lead image, for records without an image of their
+    /// own: written `image: {focus: "50% 0%"}` with neither `file` nor `url`.
+    public var leadImageFocus: String?
     /// Markdown bodies by language: the default language's from `ID.md`, others from `ID.LANG.md`.
     public var bodies: [String: MarkdownBody]
     /// The record's file, relative to the site root.
@@ -30,7 +39,8 @@ public struct Animal: Hashable, Sendable, Identifiable {
         id: String, name: LocalizedText, scientific: String? = nil, group: String? = nil, difficulty: Int? = nil,
         tags: [String] = [], wikipedia: [String: String] = [:], description: LocalizedText = LocalizedText([:]),
         hint: LocalizedText = LocalizedText([:]), sound: MediaReference? = nil, image: MediaReference? = nil,
-        bodies: [String: MarkdownBody] = [:], sourcePath: String, fieldLocations: [String: SourceLocation] = [:]
+        bodies: [String: MarkdownBody] = [:], sourcePath: String, fieldLocations: [String: SourceLocation] = [:],
+        habitat: LocalizedText = LocalizedText([:]), conservation: String? = nil, leadImageFocus: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -46,6 +56,9 @@ public struct Animal: Hashable, Sendable, Identifiable {
         self.bodies = bodies
         self.sourcePath = sourcePath
         self.fieldLocations = fieldLocations
+        self.habitat = habitat
+        self.conservation = conservation
+        self.leadImageFocus = leadImageFocus
     }
 
     /// The location of `field` (e.g. `wikipedia.de`), else of the record's first line.

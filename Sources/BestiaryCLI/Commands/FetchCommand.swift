@@ -1,0 +1,188 @@
+import ArgumentParser
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryFetch
+import BestiaryWikipedia
+import Foundation
+
+/// `bestiary fetch`: fills and revalidates the Wikipedia cache (content/wikipedia/).
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download each record's Wikipedia summary and lead image into content/wikipedia/.",
+        discussion: """
+            Records name their articles with `wikipedia: {de: Rotfuchs, en: Red fox}`. This command \
+            asks Wikipedia once for each distinct article, stores the text, the lead image (at 330 \
+            and 960 px) and the image's author and licence under content/wikipedia/, and prints \
+            `fetched N, unchanged N, failed N`. Commit that folder: `bestiary build` uses it and \
+            never goes online.
+
+            Articles already cached are not asked for again; --refresh asks Wikipedia whether they \
+            changed (an unchanged article downloads nothing). A fetch that is interrupted can \
+            simply be run again: it continues where it stopped.
+
+            It is polite by default (2 requests at a time, at most 5 per second, retries that wait \
+            as the server asks). Put your e-mail in site.yml (`wikipedia: {contact: you@example.org}`): \
+            Wikimedia requires a contact in the User-Agent and blocks anonymous clients.
+
+            Exit status: 0 when everything was fetched or unchanged, 1 when something failed (each \
+            failure is named with the record's file:line), 2 for a wrong option or id.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Ask Wikipedia whether cached articles changed (If-None-Match); unchanged ones download nothing.")
+    var refresh = false
+
+    @Option(
+        name: .customLong("wikipedia-url"),
+        help: ArgumentHelp(
+            "The summary endpoint, {lang} standing for the language (default: site.yml's wikipedia.url, else https://{lang}.wikipedia.org/api/rest_v1).",
+            valueName: "TEMPLATE"))
+    var wikipediaURL: String?
+
+    @Option(help: ArgumentHelp("Requests in flight at once (1–32).", valueName: "N"))
+    var concurrency: Int = FetchOptions.defaultConcurrency
+
+    @Option(help: ArgumentHelp("At most this many requests per second; 0 for no limit (for a local stand-in).", valueName: "PER-SECOND"))
+    var rate: Double = FetchOptions.defaultRequestsPerSecond
+
+    @Option(help: ArgumentHelp("Seconds one request may take before it is retried.", valueName: "SECONDS"))
+    var timeout: Double = 30
+
+    @Argument(help: ArgumentHelp("Only the records with these ids (default: all).", valueName: "ID"))
+    var ids: [String] = []
+
+    func validate() throws {
+        guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 32") }
+        guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 (no limit) or a positive number") }
+        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds") }
+        if let template = wikipediaURL {
+            let probe = URL(string: template.replacingOccurrences(of: "{lang}", with: "en"))
+            guard let scheme = probe?.scheme?.lowercased(), ["http", "https"].contains(scheme), probe?.host != nil else {
+                throw ValidationError("--wikipedia-url must be an http(s) URL such as https://{lang}.wikipedia.org/api/rest_v1")
+            }
+        }
+    }
+
+    func run() async throws {
+        let console = Console.current
+        let result = ContentLoader(root: global.siteRoot).load()
+        guard let catalog = result.catalog else {
+            console.report(result.diagnostics.items, format: global.diagnostics)
+            throw CommandFailure(status: 1)
+        }
+        if result.diagnostics.hasErrors, global.diagnostics == .text {
+            console.err("bestiary: note: content/ has \(result.diagnostics.errorCount) error(s); `bestiary check` lists them. Fetching for the records that loaded.")
+        }
+        let (jobs, unknown) = FetchPlan.jobs(for: catalog, ids: ids)
+        if !unknown.isEmpty {
+            console.err("bestiary: error: no record with id \(unknown.map { "'\($0)'" }.joined(separator: ", ")) (ids are the file names in content/animals/)")
+            throw CommandFailure(status: 2)
+        }
+        let settings = catalog.config.wikipedia
+        let template = wikipediaURL ?? settings.url
+        if !template.contains("{lang}"), Set(jobs.map(\.language)).count > 1 {
+            console.err("bestiary: error: the Wikipedia URL '\(template)' has no {lang}, but records name articles in \(Set(jobs.map(\.language)).sorted().joined(separator: ", ")); write it like https://{lang}.wikipedia.org/api/rest_v1")
+            throw CommandFailure(status: 2)
+        }
+        var warnings: [Diagnostic] = []
+        if settings.contact?.trimmingCharacters(in: .whitespaces).isEmpty ?? true, FetchOptions.isWikimedia(template) {
+            warnings.append(.warning(
+                "site.yml has no wikipedia.contact: Wikimedia requires a contact (an e-mail or URL) in the User-Agent and may block this client; add `wikipedia: {contact: you@example.org}`",
+                at: catalog.config.location, stage: "fetch"))
+        }
+        let options = FetchOptions(
+            urlTemplate: template, commonsURL: settings.commonsURL, refresh: refresh, concurrency: concurrency,
+            requestsPerSecond: rate > 0 ? rate : nil,
+            userAgent: FetchOptions.userAgent(version: BestiaryCommand.version, contact: settings.contact),
+            timeout: .milliseconds(Int64(timeout * 1000)))
+        console.report(warnings, format: global.diagnostics)
+
+        let progress = FetchProgressPrinter(console: console, quiet: global.diagnostics == .json)
+        let fetcher = WikipediaFetcher(cache: WikipediaCache(root: global.siteRoot), options: options)
+        let report = await fetcher.run(jobs) { progress.handle($0) }
+        progress.finish()
+
+        console.report(report.diagnostics, format: global.diagnostics)
+        if global.diagnostics == .text { console.err(report.summaryLine) }
+        if report.failed > 0 { throw CommandFailure(status: 1) }
+    }
+}
+
+/// Draws fetch progress: a bar redrawn in place on a terminal, one line per article otherwise
+/// (logs in CI stay readable).
+final class FetchProgressPrinter: @unchecked Sendable {
+    private let console: Console
+    private let quiet: Bool
+    private let lock = NSLock()
+    private let start = ContinuousClock.now
+    private var counts = (fetched: 0, unchanged: 0, failed: 0)
+    private var barShown = false
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private var total = 0
+    private var done = 0
+    private var drawnDone = -1
+
+    init(console: Console, quiet: Bool) {
+        self.console = console
+        self.quiet = quiet
+    }
+
+    func handle(_ event: FetchEvent) {
+        lock.withLock {
+            guard !quiet else { return }
+            switch event {
+            case .started(let total):
+                self.total = total
+                if !console.isTerminal { console.err("fetching \(total) article\(total == 1 ? "" : "s")") }
+            case .retrying(let url, let reason, let wait):
+                if !console.isTerminal { console.err("  retrying \(url): \(reason), waiting \(format(wait))") }
+            case .finished(let job, let outcome, let done, let total):
+                self.done = done
+                switch outcome {
+                case .fetched: counts.fetched += 1
+                case .unchanged: counts.unchanged += 1
+                case .failed: counts.failed += 1
+                }
+                if console.isTerminal {
+                    if ContinuousClock.now - lastDraw > .milliseconds(100) || done == total { draw() }
+                } else {
+                    let width = String(total).count
+                    let n = String(repeating: " ", count: max(0, width - String(done).count)) + String(done)
+                    switch outcome {
+                    case .fetched: console.err("[\(n)/\(total)] fetched   \(job.label)")
+                    case .unchanged: console.err("[\(n)/\(total)] unchanged \(job.label)")
+                    case .failed(let reason): console.err("[\(n)/\(total)] failed    \(job.label): \(reason)")
+                    }
+                }
+            }
+        }
+    }
+
+    func finish() {
+        lock.withLock {
+            if console.isTerminal && !quiet && total > 0 && drawnDone != done { draw() }
+        }
+    }
+
+    private func draw() {
+        lastDraw = ContinuousClock.now
+        drawnDone = done
+        let width = 30
+        let filled = total == 0 ? width : width * done / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let elapsed = ContinuousClock.now - start
+        let seconds = max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let rate = String(format: "%.1f", Double(done) / seconds)
+        let line = "\(bar) \(done)/\(total)  fetched \(counts.fetched) · unchanged \(counts.unchanged) · failed \(counts.failed)  \(rate)/s"
+        // Move up over the previous bar and clear it, so the bar stays on one line.
+        console.err((barShown ? "\u{1B}[1A\u{1B}[2K" : "") + line)
+        barShown = true
+    }
+
+    private func format(_ d: Duration) -> String {
+        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        return String(format: "%.1f s", s)
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import BestiaryDiagnostics
+import BestiaryImport
+import BestiaryStorage
+
+extension ImportFormat: ExpressibleByArgument {}
+
+/// `bestiary import FILE --format …`: bulk-creates and updates records from a catalogue kept
+/// elsewhere. Plans everything first; writes only when every row is valid.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Create or update records from a species dump, the Dog CEO breed list, a WildSound export or a CSV.",
+        discussion: """
+            Formats:
+              nuthatch   a species API dump: a JSON array of {id, common_name,
+                         scientific_name, image_url, description, habitat,
+                         conservation_status}; record ids nuthatch-ID
+              dogceo     the Dog CEO breed list {"message": {"poodle": ["toy"]}};
+                         ids poodle, poodle-toy; English names, group: dog
+              wildsound  the WildSound app's export: a JSON array of {name,
+                         storagePath, wikiTitleDe, wikiTitleEn, imageCrop,
+                         soundSource}; ids from storagePath; sounds copied
+                         from --media (default: the file's folder)
+              csv        a header of record fields, nested ones dotted:
+                         id,name.en,name.de,scientific,group,difficulty,tags,
+                         wikipedia.de,description.en,habitat.en,conservation,
+                         sound.file,sound.credit,image.url,image.focus,…
+                         (tags separated by ';')
+
+            Safe to repeat: records are matched by id; what the file carries
+            replaces the record's value, and everything else in the record
+            (fields added by hand, comments, the text below the front matter,
+            translations) stays. The same file twice changes nothing; records
+            the file no longer lists are kept. Any invalid row stops the import
+            before anything is written. More: docs/import.md.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE"))
+    var file: String
+
+    @Option(help: ArgumentHelp("What the file is.", valueName: "nuthatch|dogceo|wildsound|csv"))
+    var format: ImportFormat
+
+    @Flag(help: "Check everything and show what would change, but write nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp(
+        "The language of the file's names and texts, when not the format's (nuthatch, dogceo: en; wildsound: de).",
+        valueName: "LANG"))
+    var language: String?
+
+    @Option(help: ArgumentHelp("Where sounds and pictures named in the file are found (default: the file's folder).", valueName: "DIR"))
+    var media: String?
+
+    func run() async throws {
+        let console = Console.current
+        let importer = Importer(format: format, file: file, root: global.siteRoot, language: language, mediaDirectory: media)
+        let plan: ChangePlan
+        do {
+            plan = try importer.plan()
+        } catch {
+            console.report(error.diagnostics, format: global.diagnostics)
+            let errors = error.diagnostics.count { $0.severity == .error }
+            if global.diagnostics == .text {
+                console.err("import failed with \(errors) error\(errors == 1 ? "" : "s"); nothing was written")
+            }
+            throw CommandFailure(status: 1)
+        }
+        console.report(plan.warnings, format: global.diagnostics)
+        if !dryRun {
+            do {
+                try plan.apply(root: global.siteRoot, fileSystem: LocalFileSystem())
+            } catch {
+                console.err("bestiary: error: \(error); files written before it stay (each is complete), importing again finishes the job")
+                throw CommandFailure(status: 1)
+            }
+        }
+        ChangeReport.print(plan, dryRun: dryRun, console: console)
+        console.err(plan.summary + (dryRun ? " (dry run: nothing was written)" : ""))
+    }
+}
+
+/// The lines `import` and `add` print for a plan: one per file written.
+enum ChangeReport {
+    static func print(_ plan: ChangePlan, dryRun: Bool, console: Console) {
+        let prefix = dryRun ? "would " : ""
+        for copy in plan.copies {
+            console.out("\(prefix)\(dryRun ? "copy" : "copied") \(copy.source) to \(copy.destination)\(copy.replaces ? " (replacing it)" : "")")
+        }
+        for change in plan.records {
+            switch change.action {
+            case .create: console.out("\(prefix)\(dryRun ? "create" : "created") \(change.path)")
+            case .update: console.out("\(prefix)\(dryRun ? "update" : "updated") \(change.path): \(change.changedKeys.joined(separator: ", "))")
+            case .unchanged: break
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import BestiaryDiagnostics
+import BestiaryImport
+import BestiaryStorage
+
+/// `bestiary remove ID…`: deletes records, their translations, and media no other record uses.
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove records: their files, translations, and sounds and pictures no other record uses.",
+        discussion: """
+            Prints every file it removes. A sound or picture that another record
+            still uses is kept (and said so); --keep-media keeps all of them.
+            Apps that sync the content packs drop the record with the next
+            build.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The ids of the records to remove.", valueName: "ID"))
+    var ids: [String]
+
+    @Flag(help: "Keep the records' sound and picture files.")
+    var keepMedia = false
+
+    @Flag(help: "Show what would be removed, but remove nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        if ids.isEmpty { throw ValidationError("name at least one record: bestiary remove ID") }
+    }
+
+    func run() async throws {
+        let console = Console.current
+        let plan: RemovalPlan
+        do {
+            let store = try RecordStore.open(root: global.siteRoot)
+            plan = try RecordRemover.plan(ids: ids, keepMedia: keepMedia, store: store)
+        } catch {
+            console.report(error.diagnostics, format: global.diagnostics)
+            throw CommandFailure(status: 1)
+        }
+        if !dryRun {
+            do {
+                try plan.apply(root: global.siteRoot, fileSystem: LocalFileSystem())
+            } catch {
+                console.err("bestiary: error: \(error)")
+                throw CommandFailure(status: 1)
+            }
+        }
+        for removal in plan.removals {
+            console.out("\(dryRun ? "would remove" : "removed") \(removal.path)")
+        }
+        for kept in plan.kept {
+            console.out("kept \(kept.path): still used by \(kept.users.joined(separator: ", "))")
+        }
+    }
+}

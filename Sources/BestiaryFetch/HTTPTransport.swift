@@ -1,0 +1,58 @@
+import Foundation
+
+/// A finished HTTP exchange: status, headers and the whole body (already size-capped).
+public struct HTTPResult: Sendable {
+    public var status: Int
+    /// Header names in lower case.
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public init(status: Int, headers: [(name: String, value: String)], body: Data) {
+        self.status = status
+        self.headers = headers.map { (name: $0.name.lowercased(), value: $0.value) }
+        self.body = body
+    }
+
+    /// The first value of a header (case-insensitive name).
+    public func header(_ name: String) -> String? {
+        let lower = name.lowercased()
+        return headers.first { $0.name == lower }?.value
+    }
+}
+
+/// Why a request produced no response.
+public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No answer (or no progress) within the time allowed.
+    case timeout
+    /// Connecting failed, or the connection broke (also a body cut short).
+    case connection(String)
+    /// The body is larger than the cap.
+    case tooLarge(limit: Int)
+    /// The URL cannot be requested.
+    case invalidURL(String)
+
+    public var description: String {
+        switch self {
+        case .timeout: "no answer in time"
+        case .connection(let why): "connection failed (\(why))"
+        case .tooLarge(let limit): "the answer is larger than \(limit >> 10) KiB"
+        case .invalidURL(let url): "'\(url)' is not a URL that can be requested"
+        }
+    }
+
+    /// Worth trying again: the server or the network may recover.
+    public var isTransient: Bool {
+        switch self {
+        case .timeout, .connection: true
+        case .tooLarge, .invalidURL: false
+        }
+    }
+}
+
+/// One GET, no redirects followed, no retries: the policy (``PoliteClient``) sits on top.
+/// The real implementation is ``AsyncHTTPTransport``; tests may inject others.
+public protocol HTTPTransport: Sendable {
+    func get(_ url: String, headers: [(String, String)], maxBytes: Int, timeout: Duration) async throws -> HTTPResult
+    /// Releases connections; call once when done.
+    func shutdown() async
+}

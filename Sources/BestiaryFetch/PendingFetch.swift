@@ -1,0 +1,55 @@
+import BestiaryStorage
+import BestiaryWikipedia
+import Foundation
+
+/// Work done for an article that is not finished yet: its summary body and the images already
+/// stored. Saved (atomically) after each step under `content/wikipedia/.pending/`, so a fetch
+/// killed in the middle of an article does not download that summary or those images again;
+/// removed once the entry is written. Older than a day, it is ignored (asked for afresh).
+struct PendingFetch: Codable, Sendable {
+    var language: String
+    var requested: String
+    var etag: String?
+    /// The summary response body, verbatim.
+    var summary: String
+    var renditions: [ImageRendition] = []
+    var attributionFile: String?
+    var attribution: ImageAttribution?
+    /// Seconds since 1970.
+    var savedAt: Double
+
+    static let maxAge: Double = 24 * 3600
+    static let folder = ".pending"
+
+    /// `content/wikipedia/.pending/LANG/STEM.json` for a requested title.
+    static func path(in cache: WikipediaCache, language: String, requested: String) -> String {
+        "\(cache.directory)/\(folder)/\(CacheFileName.languageFolder(language))/\(CacheFileName.stem(language: language, canonicalTitle: requested)).json"
+    }
+
+    static func load(from cache: WikipediaCache, language: String, requested: String, now: Date) -> PendingFetch? {
+        let path = path(in: cache, language: language, requested: requested)
+        guard cache.fileSystem.exists(path), let data = try? cache.fileSystem.read(path),
+            let pending = try? JSONDecoder().decode(PendingFetch.self, from: data),
+            pending.language == language, pending.requested == requested,
+            now.timeIntervalSince1970 - pending.savedAt < maxAge
+        else {
+            try? cache.fileSystem.remove(path)
+            return nil
+        }
+        return pending
+    }
+
+    func save(to cache: WikipediaCache) throws {
+        let folder = "\(cache.directory)/\(Self.folder)"
+        if !cache.fileSystem.exists(folder + "/.gitignore") {
+            try cache.fileSystem.writeAtomically("# Unfinished downloads of `bestiary fetch`; never commit them.\n*\n", to: folder + "/.gitignore")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try cache.fileSystem.writeAtomically(try encoder.encode(self), to: Self.path(in: cache, language: language, requested: requested))
+    }
+
+    static func remove(from cache: WikipediaCache, language: String, requested: String) {
+        try? cache.fileSystem.remove(path(in: cache, language: language, requested: requested))
+    }
+}

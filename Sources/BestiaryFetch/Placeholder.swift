@@ -1,1 +1,0 @@
-// BestiaryFetch: see docs/ARCHITECTURE.md

@@ -1,0 +1,121 @@
+import Foundation
+
+/// GET with the manners Wikimedia asks for: a rate limit shared by all workers, retries with
+/// backoff on 429/5xx/timeouts honouring `Retry-After`, and redirects followed by hand
+/// (protocol-relative `Location`s resolved, loops detected).
+public struct PoliteClient: Sendable {
+    public let transport: any HTTPTransport
+    public let limiter: RateLimiter
+    public let retry: RetryPolicy
+    public let timeout: Duration
+    /// Redirects followed before giving up.
+    public var maxRedirects = 5
+    /// Told about each wait, for verbose progress output.
+    public var onRetry: (@Sendable (_ url: String, _ reason: String, _ wait: Duration) -> Void)?
+
+    public init(transport: any HTTPTransport, limiter: RateLimiter, retry: RetryPolicy, timeout: Duration) {
+        self.transport = transport
+        self.limiter = limiter
+        self.retry = retry
+        self.timeout = timeout
+    }
+
+    /// A final response: the status a caller decides on, the URL that answered, and counts.
+    public struct Response: Sendable {
+        public var result: HTTPResult
+        /// The URL after redirects.
+        public var finalURL: String
+        /// Requests made for this response, retries and redirects included.
+        public var requests: Int
+        public var status: Int { result.status }
+    }
+
+    /// Why there is no final response.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    /// Follows redirects and retries; returns the first non-redirect, non-retryable answer
+    /// (2xx, 304, 404, other 4xx) or throws ``Failure`` when retries run out.
+    public func get(_ url: String, headers: [(String, String)], maxBytes: Int) async throws -> Response {
+        var current = url
+        var visited: [String] = [url]
+        var requests = 0
+        while true {
+            let (result, count) = try await getWithRetries(current, headers: headers, maxBytes: maxBytes)
+            requests += count
+            guard [301, 302, 303, 307, 308].contains(result.status) else {
+                return Response(result: result, finalURL: current, requests: requests)
+            }
+            guard let location = result.header("location"), let next = Self.resolve(location, against: current) else {
+                throw Failure(reason: "HTTP \(result.status) redirect without a usable Location from \(current)")
+            }
+            if visited.contains(next) {
+                throw Failure(reason: "redirect loop: \(visited.map(Self.shortPath).joined(separator: " → ")) → \(Self.shortPath(next))")
+            }
+            visited.append(next)
+            if visited.count > maxRedirects + 1 {
+                throw Failure(reason: "more than \(maxRedirects) redirects, starting at \(url)")
+            }
+            current = next
+        }
+    }
+
+    private func getWithRetries(_ url: String, headers: [(String, String)], maxBytes: Int) async throws -> (HTTPResult, Int) {
+        var waited: Duration = .zero
+        var attempt = 0
+        while true {
+            attempt += 1
+            try await limiter.acquire()
+            var reason = ""
+            var delay: Duration = .zero
+            do {
+                let result = try await transport.get(url, headers: headers, maxBytes: maxBytes, timeout: timeout)
+                guard RetryPolicy.isRetryable(status: result.status) else { return (result, attempt) }
+                reason = "HTTP \(result.status)"
+                if let asked = RetryPolicy.parseRetryAfter(result.header("retry-after")) {
+                    if asked > retry.maxRetryAfter {
+                        throw Failure(reason: "HTTP \(result.status): the server asks to wait \(Self.seconds(asked)); try again later")
+                    }
+                    delay = asked
+                    await limiter.holdOff(for: asked)
+                } else {
+                    delay = retry.backoff(afterAttempt: attempt)
+                }
+            } catch let error as TransportError where error.isTransient {
+                reason = error.description
+                delay = retry.backoff(afterAttempt: attempt)
+            } catch let error as TransportError {
+                throw Failure(reason: error.description)
+            }
+            if attempt >= retry.maxAttempts {
+                throw Failure(reason: "\(reason) after \(attempt) attempts")
+            }
+            if waited + delay > retry.maxTotalWait {
+                throw Failure(reason: "\(reason); gave up after waiting \(Self.seconds(waited)) in all")
+            }
+            onRetry?(url, reason, delay)
+            try await Task.sleep(for: delay)
+            waited += delay
+        }
+    }
+
+    /// `Location` resolved against the request URL: absolute, protocol-relative (`//host/…`,
+    /// as Wikipedia's summary endpoint sends), or relative.
+    public static func resolve(_ location: String, against base: String) -> String? {
+        let trimmed = location.trimmingCharacters(in: .whitespaces)
+        guard let baseURL = URL(string: base), let url = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL else { return nil }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return url.absoluteString
+    }
+
+    static func seconds(_ d: Duration) -> String {
+        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        return s < 10 ? String(format: "%.1f s", s) : "\(Int(s.rounded())) s"
+    }
+
+    private static func shortPath(_ url: String) -> String {
+        URL(string: url).map { $0.path.split(separator: "/").last.map(String.init) ?? $0.path } ?? url
+    }
+}

@@ -1,0 +1,167 @@
+/// A CSV file read by RFC 4180: fields separated by commas, records by CRLF or LF, fields in double
+/// quotes may hold separators, line breaks and doubled quotes (`""`). A UTF-8 byte-order mark is
+/// skipped. Spreadsheets set to a German or French locale write `;` between fields: when the
+/// header line holds no comma outside quotes but a semicolon (or a tab), that is the separator.
+///
+/// Each record keeps the line and column where each field starts, so errors point into the file.
+public struct CSVTable: Sendable, Equatable {
+    public var header: [CSVField]
+    public var records: [CSVRecord]
+    /// `,`, `;` or a tab.
+    public var separator: Character
+}
+
+public struct CSVField: Sendable, Equatable {
+    public var text: String
+    public var line: Int
+    public var column: Int
+}
+
+public struct CSVRecord: Sendable, Equatable {
+    /// 1 for the first record after the header.
+    public var number: Int
+    public var fields: [CSVField]
+    /// The line the record starts on.
+    public var line: Int { fields.first?.line ?? 0 }
+}
+
+public enum CSVParser {
+    public struct Failure: Error, Sendable, Equatable {
+        public var message: String
+        public var line: Int
+        public var column: Int
+
+        public init(message: String, line: Int, column: Int) {
+            self.message = message
+            self.line = line
+            self.column = column
+        }
+    }
+
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> CSVTable {
+        var body = bytes
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
+        if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) {
+            throw Failure(message: "the file is UTF-16; save it as CSV UTF-8", line: 1, column: 1)
+        }
+        guard let text = String(validating: body, as: UTF8.self) else {
+            let (line, column) = firstInvalidPosition(body)
+            throw Failure(message: "the file is not valid UTF-8; save it as CSV UTF-8", line: line, column: column)
+        }
+        let scalars = Array(text.unicodeScalars)
+        let separator = detectSeparator(scalars)
+        var rows = try split(scalars, separator: separator)
+        guard !rows.isEmpty else { throw Failure(message: "the file is empty; it needs a header line naming the columns", line: 1, column: 1) }
+        let header = rows.removeFirst()
+        let records = rows.enumerated().map { CSVRecord(number: $0.offset + 1, fields: $0.element) }
+        return CSVTable(header: header, records: records, separator: Character(separator))
+    }
+
+    /// The separator of the header line: `,` unless it has none outside quotes and has `;` or tabs.
+    static func detectSeparator(_ s: [Unicode.Scalar]) -> Unicode.Scalar {
+        var counts: [Unicode.Scalar: Int] = [",": 0, ";": 0, "\t": 0]
+        var quoted = false
+        for c in s {
+            if c == "\"" { quoted.toggle() }
+            if !quoted && (c == "\n" || c == "\r") { break }
+            if !quoted, counts[c] != nil { counts[c]! += 1 }
+        }
+        if counts[","]! > 0 { return "," }
+        if counts[";"]! > 0 { return ";" }
+        if counts["\t"]! > 0 { return "\t" }
+        return ","
+    }
+
+    private static func split(_ s: [Unicode.Scalar], separator: Unicode.Scalar) throws(Failure) -> [[CSVField]] {
+        var rows: [[CSVField]] = []
+        var row: [CSVField] = []
+        var i = 0, line = 1, column = 1
+
+        func atLineEnd(_ i: Int) -> Bool { i >= s.count || s[i] == "\n" || s[i] == "\r" }
+
+        while i < s.count || !row.isEmpty {
+            // One field starts here.
+            let fieldLine = line, fieldColumn = column
+            var value = String.UnicodeScalarView()
+            if i < s.count && s[i] == "\"" {
+                i += 1; column += 1
+                while true {
+                    guard i < s.count else {
+                        throw Failure(
+                            message: "the quoted field that starts here is never closed with '\"'", line: fieldLine, column: fieldColumn)
+                    }
+                    let c = s[i]
+                    if c == "\"" {
+                        if i + 1 < s.count && s[i + 1] == "\"" {
+                            value.append("\""); i += 2; column += 2
+                            continue
+                        }
+                        i += 1; column += 1
+                        break
+                    }
+                    if c == "\r" {
+                        // CRLF or a lone CR inside quotes is a line break in the value: stored as LF.
+                        value.append("\n"); i += 1
+                        if i < s.count && s[i] == "\n" { i += 1 }
+                        line += 1; column = 1
+                        continue
+                    }
+                    if c == "\n" { line += 1; column = 1 } else { column += 1 }
+                    value.append(c); i += 1
+                }
+                if !(atLineEnd(i) || s[i] == separator) {
+                    throw Failure(
+                        message: "unexpected '\(Character(s[i]))' after a closing quote; a quote inside a quoted field is written twice (\"\")",
+                        line: line, column: column)
+                }
+            } else {
+                while !atLineEnd(i) && s[i] != separator {
+                    if s[i] == "\"" {
+                        throw Failure(
+                            message: "a '\"' inside a field that does not start with one; put the whole field in quotes and double the quote (\"\")",
+                            line: line, column: column)
+                    }
+                    value.append(s[i]); i += 1; column += 1
+                }
+            }
+            row.append(CSVField(text: String(value), line: fieldLine, column: fieldColumn))
+            if i < s.count && s[i] == separator {
+                i += 1; column += 1
+                continue
+            }
+            // End of the record.
+            if i < s.count {
+                if s[i] == "\r" { i += 1 }
+                if i < s.count && s[i] == "\n" { i += 1 }
+                line += 1; column = 1
+            }
+            // A blank line is no record.
+            if !(row.count == 1 && row[0].text.isEmpty) { rows.append(row) }
+            row = []
+            if i >= s.count { break }
+        }
+        return rows
+    }
+
+    /// Line and column of the first byte that does not start a well-formed UTF-8 sequence.
+    private static func firstInvalidPosition(_ bytes: [UInt8]) -> (Int, Int) {
+        var line = 1, column = 1, i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            let length: Int
+            switch b {
+            case 0x00...0x7F: length = 1
+            case 0xC2...0xDF: length = 2
+            case 0xE0...0xEF: length = 3
+            case 0xF0...0xF4: length = 4
+            default: return (line, column)
+            }
+            guard i + length <= bytes.count, String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else {
+                return (line, column)
+            }
+            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
+            i += length
+        }
+        return (line, column)
+    }
+}

@@ -1,0 +1,119 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import Foundation
+
+/// A spreadsheet (RFC 4180 CSV, see ``CSVParser``) whose header names front-matter keys, nested
+/// ones dotted: `id,name.en,name.de,scientific,group,difficulty,tags,wikipedia.de,description.en,
+/// sound.file,sound.credit,image.url,image.focus,…` (``RecordField``). A key without a language
+/// (`name`) is the default language's.
+///
+/// - `id` is required and is used as it is (a CSV is written for Bestiary; nothing is guessed).
+/// - A non-empty cell is carried: it replaces the record's value. An empty cell leaves the record's
+///   value alone (to remove a field, edit the record).
+/// - `tags` holds several tags separated by `;` (`forest; europe`).
+/// - `sound.file`/`image.file` is a path under `content/`; a file that is not there yet but is
+///   found next to the CSV (or under `--media`) is copied to `content/sounds|images/ID.EXT`.
+public enum CSVReader {
+    public static func read(_ bytes: [UInt8], context: ImportContext) -> ([ImportRow], [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        func error(_ message: String, line: Int, column: Int) {
+            diagnostics.append(.error(message, at: SourceLocation(path: context.displayPath, line: line, column: column), stage: "import"))
+        }
+        let table: CSVTable
+        do {
+            table = try CSVParser.parse(bytes)
+        } catch {
+            return ([], [.error("malformed CSV: \(error.message)", at: SourceLocation(path: context.displayPath, line: error.line, column: error.column), stage: "import")])
+        }
+
+        // The header: which field each column sets.
+        var columns: [RecordField?] = []
+        var idColumn: Int?
+        var seen: [String: CSVField] = [:]
+        for (i, cell) in table.header.enumerated() {
+            let key = cell.text.trimmingCharacters(in: .whitespaces)
+            if let first = seen[key] {
+                error("column '\(key)' appears twice (also column \(columnNumber(first, in: table.header)))", line: cell.line, column: cell.column)
+                columns.append(nil)
+                continue
+            }
+            seen[key] = cell
+            if key == "id" {
+                idColumn = i
+                columns.append(nil)
+                continue
+            }
+            if key.isEmpty {
+                error("column \(i + 1) has no name in the header; name it after a record field such as name.en", line: cell.line, column: cell.column)
+                columns.append(nil)
+                continue
+            }
+            switch RecordField.parse(key, languages: context.config.languages) {
+            case .success(let field): columns.append(field)
+            case .failure(let problem):
+                error("header: \(problem.message)", line: cell.line, column: cell.column)
+                columns.append(nil)
+            }
+        }
+        guard let idColumn else {
+            error(
+                "the header has no 'id' column; every row needs the record's id (1–64 of a-z, 0-9, '_', '-'), e.g. id,name.\(context.config.defaultLanguage)",
+                line: table.header.first?.line ?? 1, column: 1)
+            return ([], diagnostics)
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { return ([], diagnostics) }
+
+        var rows: [ImportRow] = []
+        for record in table.records {
+            var label = "row \(record.number)"
+            guard record.fields.count == table.header.count else {
+                error(
+                    "\(label) has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(table.header.count); "
+                        + "a value with '\(table.separator)' or a line break must be in double quotes",
+                    line: record.line, column: 1)
+                continue
+            }
+            let idCell = record.fields[idColumn]
+            let id = idCell.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !id.isEmpty else {
+                error("\(label) has no id", line: idCell.line, column: idCell.column)
+                continue
+            }
+            guard Animal.isValidID(id) else {
+                let suggestion = RecordID.slug(id)
+                let hint = Animal.isValidID(suggestion) ? ", e.g. '\(suggestion)'" : ""
+                error(
+                    "\(label): id '\(id)' must be 1–64 characters of a-z, 0-9, '_' and '-'\(hint); it is the key apps sync by and never changes",
+                    line: idCell.line, column: idCell.column)
+                continue
+            }
+            label += " (id \(id))"
+            var row = ImportRow(id: id, origin: ImportOrigin(label: label, location: SourceLocation(path: context.displayPath, line: record.line, column: 1)))
+            for (i, cell) in record.fields.enumerated() {
+                guard let field = columns[i] else { continue }
+                let value = cell.text.trimmingCharacters(in: .whitespacesAndNewlines)
+                if value.isEmpty { continue }
+                if case .media(let kind, .file) = field {
+                    let underContent = context.contentDirectory + "/" + value
+                    if ContentPath.lexicalProblem(value) == nil, context.fileSystem.infoFollowingLinks(underContent)?.kind == .file {
+                        row.fields.append(FieldValue(field, value))
+                    } else if context.fileSystem.infoFollowingLinks(context.mediaPath(value))?.kind == .file {
+                        row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value)))
+                    } else {
+                        error(
+                            "\(label): \(field) '\(value)' is neither under content/ nor under '\(context.mediaDirectory)'",
+                            line: cell.line, column: cell.column)
+                    }
+                    continue
+                }
+                row.fields.append(FieldValue(field, value))
+            }
+            rows.append(row)
+        }
+        return (rows, diagnostics)
+    }
+
+    private static func columnNumber(_ cell: CSVField, in header: [CSVField]) -> Int {
+        (header.firstIndex { $0 == cell } ?? 0) + 1
+    }
+}

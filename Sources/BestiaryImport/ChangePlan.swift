@@ -1,0 +1,58 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// Every file an import or `add` will write, computed and checked before anything is written.
+public struct ChangePlan: Sendable {
+    public enum Action: String, Sendable {
+        case create, update, unchanged
+    }
+
+    public struct RecordChange: Sendable {
+        public var id: String
+        /// Relative to the site root.
+        public var path: String
+        public var action: Action
+        /// Top-level keys whose value changed (for `update`), e.g. `["habitat", "scientific"]`.
+        public var changedKeys: [String]
+        /// The file's new bytes (its old bytes for `unchanged`).
+        public var data: Data
+    }
+
+    /// A sound or picture copied into `content/`.
+    public struct MediaCopy: Sendable {
+        /// Where it is read from.
+        public var source: String
+        /// Relative to the site root: `content/sounds/ID.EXT`.
+        public var destination: String
+        public var data: Data
+        /// A file with other bytes is there already.
+        public var replaces: Bool
+    }
+
+    /// Sorted by path.
+    public var records: [RecordChange]
+    public var copies: [MediaCopy]
+    /// Problems that did not stop the plan (a picture left out, a missing sound).
+    public var warnings: [Diagnostic]
+
+    public var created: Int { records.count { $0.action == .create } }
+    public var updated: Int { records.count { $0.action == .update } }
+    public var unchanged: Int { records.count { $0.action == .unchanged } }
+
+    /// `created N, updated N, unchanged N`.
+    public var summary: String { "created \(created), updated \(updated), unchanged \(unchanged)" }
+
+    /// Writes the plan: media first, so that no record ever names a file that is not there yet;
+    /// each file atomically (a reader sees the old bytes or the new ones, never a mix).
+    public func apply(root: String, fileSystem: any FileSystem) throws {
+        func full(_ relative: String) -> String { root == "." ? relative : root + "/" + relative }
+        for copy in copies {
+            try fileSystem.writeAtomically(copy.data, to: full(copy.destination))
+        }
+        for change in records where change.action != .unchanged {
+            try fileSystem.writeAtomically(change.data, to: full(change.path))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// `bestiary import FILE --format …`: reads a catalogue from elsewhere and plans the records it
+/// makes or changes. Idempotent by construction: rows are merged into records by id, the writer is
+/// deterministic and edits only what changed, so the same file twice changes nothing.
+public struct Importer: Sendable {
+    public var format: ImportFormat
+    /// The file as the user named it (relative to the working directory, or absolute).
+    public var file: String
+    /// The site root.
+    public var root: String
+    /// The source's language, when not the format's own (`--language`).
+    public var language: String?
+    /// Where media named by the source are looked for (`--media`); default: the file's folder.
+    public var mediaDirectory: String?
+    public var fileSystem: any FileSystem
+
+    public init(
+        format: ImportFormat, file: String, root: String, language: String? = nil, mediaDirectory: String? = nil,
+        fileSystem: any FileSystem = LocalFileSystem()
+    ) {
+        self.format = format
+        self.file = file
+        self.root = root
+        self.language = language
+        self.mediaDirectory = mediaDirectory
+        self.fileSystem = fileSystem
+    }
+
+    static let languageNames = ["de": "German", "en": "English", "fr": "French", "es": "Spanish", "it": "Italian", "nl": "Dutch"]
+
+    /// Reads, validates and merges everything; throws every problem found, having written nothing.
+    public func plan() throws(DiagnosticError) -> ChangePlan {
+        let store = try RecordStore.open(root: root, fileSystem: fileSystem)
+        let config = store.config
+        let fileLocation = SourceLocation(path: file)
+
+        let bytes: [UInt8]
+        do {
+            if fileSystem.isDirectory(file) { throw FileSystemError(operation: "read", path: file, reason: "is a directory") }
+            bytes = [UInt8](try fileSystem.read(file))
+        } catch {
+            let reason = (error as? FileSystemError).map { $0.isNotFound ? "no such file" : $0.reason } ?? "\(error)"
+            throw DiagnosticError(.error("cannot read the file to import: \(reason)", at: fileLocation, stage: "import"))
+        }
+
+        // The source's language must be one of the site's.
+        let sourceLanguage = language ?? format.sourceLanguage ?? config.defaultLanguage
+        if format != .csv && !config.languages.contains(sourceLanguage) {
+            let name = Self.languageNames[sourceLanguage].map { "\($0) ('\(sourceLanguage)')" } ?? "'\(sourceLanguage)'"
+            throw DiagnosticError(.error(
+                "\(format.rawValue) names are \(name), but content/site.yml's languages are [\(config.languages.joined(separator: ", "))]: "
+                    + "add \(sourceLanguage) to languages (or pass --language if this file's names are in another language)",
+                at: fileLocation, stage: "import"))
+        }
+
+        let directory = mediaDirectory ?? Self.directory(of: file)
+        let context = ImportContext(
+            config: config, language: sourceLanguage, mediaDirectory: directory, displayPath: file,
+            contentDirectory: store.contentDirectory, fileSystem: fileSystem)
+        let (rows, readDiagnostics): ([ImportRow], [Diagnostic])
+        switch format {
+        case .nuthatch: (rows, readDiagnostics) = NuthatchReader.read(bytes, context: context)
+        case .dogceo: (rows, readDiagnostics) = DogCEOReader.read(bytes, context: context)
+        case .wildsound: (rows, readDiagnostics) = WildsoundReader.read(bytes, context: context)
+        case .csv: (rows, readDiagnostics) = CSVReader.read(bytes, context: context)
+        }
+        let readErrors = readDiagnostics.contains { $0.severity == .error }
+        if rows.isEmpty {
+            if readErrors { throw DiagnosticError(DiagnosticBag(readDiagnostics).sorted) }
+            return ChangePlan(records: [], copies: [], warnings: [.warning("the file holds no records to import", at: fileLocation, stage: "import")])
+        }
+
+        var planner = RecordPlanner(store: store)
+        let format = self.format
+        planner.missingNameAdvice = { ids in
+            let shown = ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", … (\(ids.count) in all)" : "")
+            let what = format == .csv ? "no name.\(config.defaultLanguage) value" : "no name in '\(config.defaultLanguage)' (\(format.rawValue) names are '\(sourceLanguage)')"
+            return "\(ids.count) new record\(ids.count == 1 ? "" : "s") would have \(what): \(shown). Every record needs a name in the site's default language '\(config.defaultLanguage)', the first of content/site.yml's languages: "
+                + (format == .csv
+                    ? "add a name.\(config.defaultLanguage) column or fill it in those rows"
+                    : "put '\(sourceLanguage)' first in languages, or import a CSV with columns id,name.\(config.defaultLanguage) first")
+        }
+        // The rows that could be read are planned even when others could not, so that one run
+        // reports every problem; any error means nothing is written.
+        do throws(DiagnosticError) {
+            var plan = try planner.plan(rows)
+            if readErrors { throw DiagnosticError([]) }
+            plan.warnings = DiagnosticBag(readDiagnostics + plan.warnings).sorted
+            return plan
+        } catch {
+            throw DiagnosticError(DiagnosticBag(readDiagnostics + error.diagnostics).sorted)
+        }
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+}

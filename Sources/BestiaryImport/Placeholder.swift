@@ -1,1 +1,0 @@
-// BestiaryImport: see docs/ARCHITECTURE.md

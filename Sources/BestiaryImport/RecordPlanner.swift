@@ -1,0 +1,181 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// Turns rows into a ``ChangePlan``: merges each row into its record (or a new one), writes the
+/// result with ``RecordWriter`` and checks it with the record parser, so that nothing is written
+/// unless every file of the plan is valid.
+public struct RecordPlanner: Sendable {
+    public var store: RecordStore
+    /// May existing records change? (`add` without `--force`: no.)
+    public var updateExisting = true
+    /// May a media file of the same name but other bytes be replaced? (`add`: only with `--force`.)
+    public var replaceMedia = true
+    /// The stage diagnostics name (`import`, `add`).
+    public var stage = "import"
+    /// What to tell the user when new records lack a name in the default language; gets their ids.
+    public var missingNameAdvice: @Sendable ([String]) -> String = { ids in
+        "new records need a name in the site's default language: \(ids.joined(separator: ", "))"
+    }
+
+    public init(store: RecordStore) {
+        self.store = store
+    }
+
+    public func plan(_ rows: [ImportRow]) throws(DiagnosticError) -> ChangePlan {
+        var bag = DiagnosticBag()
+        let writer = RecordWriter(config: store.config)
+        var changes: [ChangePlan.RecordChange] = []
+        var copies: [ChangePlan.MediaCopy] = []
+        var missingName: [ImportRow] = []
+
+        // Two rows, one id: the source would overwrite itself.
+        var firstRow: [String: ImportRow] = [:]
+        var collided: Set<String> = []
+        for row in rows {
+            if let first = firstRow[row.id] {
+                bag.error(
+                    "\(row.origin.label) gives the id '\(row.id)', like \(first.origin.label)\(first.origin.location.map { " at line \($0.line)" } ?? ""): two entries cannot become one record; change one of them in the source",
+                    at: row.origin.location, stage: stage)
+                collided.insert(row.id)
+            } else {
+                firstRow[row.id] = row
+            }
+        }
+
+        for row in rows where !collided.contains(row.id) {
+            func fail(_ message: String) {
+                bag.error(row.origin.label.isEmpty ? message : "\(row.origin.label): \(message)", at: row.origin.location, stage: stage)
+            }
+            let existing: RecordStore.ExistingRecord?
+            do {
+                existing = try store.record(row.id)
+            } catch {
+                bag.append(contentsOf: error.diagnostics)
+                continue
+            }
+            if existing != nil && !updateExisting {
+                fail("\(existing!.path) already exists; use --force to change it (fields you do not give are kept)")
+                continue
+            }
+            if existing == nil, let obstacle = store.obstacle(toCreating: row.id) {
+                fail(obstacle)
+                continue
+            }
+            let path = existing?.path ?? store.newRecordPath(row.id)
+            var animal = existing?.animal ?? Animal(id: row.id, name: LocalizedText([:]), sourcePath: path)
+            var fields = row.fields
+            let errorsBefore = bag.errorCount
+
+            // Media files from outside content/: checked by their bytes, then copied under the id.
+            for media in row.media {
+                switch planCopy(media, id: row.id, record: animal) {
+                case .failure(let problem): fail(problem.message)
+                case .success(let (relative, copy)):
+                    fields.append(FieldValue(.media(media.kind, .file), relative))
+                    if let copy { copies.append(copy) }
+                }
+            }
+            // Files named as already under content/: there, and what they claim.
+            for value in fields {
+                guard case .media(let kind, .file) = value.field, !row.media.contains(where: { $0.kind == kind }) else { continue }
+                if let problem = checkContentFile(value.value, kind: kind) { fail("\(value.field) '\(value.value)': \(problem)") }
+            }
+
+            for value in fields.enumerated().sorted(by: { ($0.element.field.applicationOrder, $0.offset) < ($1.element.field.applicationOrder, $1.offset) }) {
+                do { try value.element.field.apply(value.element.value, to: &animal) } catch { fail(error.message) }
+            }
+            for value in row.defaults where !value.field.isSet(in: animal) {
+                do { try value.field.apply(value.value, to: &animal) } catch { fail(error.message) }
+            }
+            // Rows with errors so far go on to the parser too, so that one run reports all of a
+            // row's problems (a bad title next to a bad difficulty); any error stops the writing.
+            let rowFailed = bag.errorCount > errorsBefore
+            if existing == nil && animal.name.values[store.config.defaultLanguage] == nil {
+                missingName.append(row)
+                continue
+            }
+
+            let fileID = existing?.fileID ?? row.id
+            let text = existing.map { writer.update($0.text, from: $0.animal, to: animal, fileID: fileID) }
+                ?? writer.document(for: animal, fileID: fileID)
+            // The written text must read back as a valid record (an unchanged one was just read).
+            let unchanged = existing?.text == text
+            let problems = unchanged ? [] : Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config)
+                .1.filter { $0.severity == .error }
+            if !problems.isEmpty {
+                for problem in problems { fail(problem.message) }
+                continue
+            }
+            if rowFailed { continue }
+            let changed = RecordWriter.keyOrder.filter {
+                writer.entry($0, of: existing?.animal ?? Animal(id: row.id, name: LocalizedText([:]), sourcePath: path), fileID: fileID)
+                    != writer.entry($0, of: animal, fileID: fileID)
+            }
+            let action: ChangePlan.Action = existing == nil ? .create : (unchanged ? .unchanged : .update)
+            changes.append(ChangePlan.RecordChange(id: row.id, path: path, action: action, changedKeys: changed, data: Data(text.utf8)))
+        }
+
+        if !missingName.isEmpty {
+            bag.error(missingNameAdvice(missingName.map(\.id)), at: missingName[0].origin.location, stage: stage)
+        }
+        if bag.hasErrors { throw DiagnosticError(bag.sorted) }
+        changes.sort { $0.path < $1.path }
+        copies.sort { $0.destination < $1.destination }
+        return ChangePlan(records: changes, copies: copies, warnings: bag.items)
+    }
+
+    private func normalized(_ text: String) -> String {
+        var t = text
+        if t.unicodeScalars.first == "\u{FEFF}" { t.unicodeScalars.removeFirst() }
+        return t.replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    /// Where `media` goes (`sounds/ID.EXT`, relative to content/) and the copy to make, if any.
+    private func planCopy(_ media: ImportRow.MediaFile, id: String, record: Animal) -> Result<(String, ChangePlan.MediaCopy?), FieldProblem> {
+        let fs = store.fileSystem
+        let data: Data
+        do {
+            data = try fs.read(media.path)
+        } catch {
+            return .failure(FieldProblem("cannot read \(media.path): \((error as? FileSystemError)?.reason ?? "\(error)")"))
+        }
+        if let problem = Self.mediaProblem(data, kind: media.kind, name: media.path) { return .failure(FieldProblem(problem)) }
+        let format = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength))!
+        // The record already has these very bytes: nothing to do.
+        if let current = (media.kind == .sound ? record.sound : record.image)?.filePath,
+            let bytes = try? fs.read(store.contentDirectory + "/" + current), bytes == data
+        {
+            return .success((current, nil))
+        }
+        let relative = "\(media.kind == .sound ? "sounds" : "images")/\(id).\(format.fileExtension)"
+        let destination = "content/\(relative)"
+        let existing = try? fs.read(store.fullPath(destination))
+        if existing == data { return .success((relative, nil)) }
+        if existing != nil && !replaceMedia {
+            return .failure(FieldProblem("\(destination) already exists with other bytes; use --force to replace it"))
+        }
+        return .success((relative, ChangePlan.MediaCopy(source: media.path, destination: destination, data: data, replaces: existing != nil)))
+    }
+
+    /// Why `data` cannot be a record's sound or picture, or nil.
+    public static func mediaProblem(_ data: Data, kind: MediaKind, name: String) -> String? {
+        if data.isEmpty { return "\(name) is empty" }
+        guard let format = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) else {
+            let accepted = kind == .sound ? "mp3, ogg, opus, m4a, aac or wav" : "jpg, png, webp, gif or svg"
+            return "\(name) is not a supported \(kind == .sound ? "sound" : "picture"): its bytes are not \(accepted)"
+        }
+        guard format.kind == kind else {
+            return "\(name) is \(format.kind == .sound ? "a sound" : "a picture") (\(format.rawValue)), not \(kind == .sound ? "a sound" : "a picture")"
+        }
+        if format == .svg, let problem = SVGInspector.problem(in: data) { return "\(name): \(problem); only plain drawings are accepted" }
+        return nil
+    }
+
+    private func checkContentFile(_ relative: String, kind: MediaKind) -> String? {
+        if let problem = ContentPath.lexicalProblem(relative) { return problem.description }
+        guard let data = try? store.fileSystem.read(store.contentDirectory + "/" + relative) else { return "no such file under content/" }
+        return Self.mediaProblem(data, kind: kind, name: "content/\(relative)")
+    }
+}

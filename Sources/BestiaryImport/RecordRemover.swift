@@ -1,0 +1,102 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// `bestiary remove ID…`: which files go — the record, its translations (`ID.LANG.md`), and its
+/// sound and picture unless another record uses them — planned before anything is deleted.
+public struct RemovalPlan: Sendable {
+    public struct Removal: Sendable, Equatable {
+        /// Relative to the site root.
+        public var path: String
+        /// `record`, `translation`, `sound`, `image`.
+        public var kind: String
+    }
+
+    public struct KeptMedia: Sendable, Equatable {
+        /// Relative to the site root.
+        public var path: String
+        /// The records that still use it (ids, or file paths of records that cannot be read).
+        public var users: [String]
+    }
+
+    public var removals: [Removal]
+    public var kept: [KeptMedia]
+
+    public func apply(root: String, fileSystem: any FileSystem) throws {
+        for removal in removals {
+            try fileSystem.remove(root == "." ? removal.path : root + "/" + removal.path)
+        }
+    }
+}
+
+public enum RecordRemover {
+    /// Plans removing `ids`; throws (having removed nothing) when one of them is not a record.
+    /// `keepMedia`: leave sounds and pictures in place.
+    public static func plan(ids: [String], keepMedia: Bool, store: RecordStore) throws(DiagnosticError) -> RemovalPlan {
+        var problems: [Diagnostic] = []
+        var removals: [RemovalPlan.Removal] = []
+        var mediaPaths: [(String, MediaKind)] = []
+        var removedRecordFiles: Set<String> = []
+        for id in ids {
+            let path: String
+            if let known = store.paths[id] {
+                path = known
+            } else if store.fileSystem.info(store.fullPath(store.newRecordPath(id))) != nil {
+                // A record that cannot be read: its file still goes, its media cannot be known.
+                path = store.newRecordPath(id)
+            } else {
+                let hint = closest(id, among: store.paths.keys.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
+                problems.append(.error("there is no record '\(id)'\(hint)", stage: "remove"))
+                continue
+            }
+            guard !removedRecordFiles.contains(path) else { continue }
+            removedRecordFiles.insert(path)
+            removals.append(.init(path: path, kind: "record"))
+            removals += translations(of: path, store: store).map { .init(path: $0, kind: "translation") }
+            if let animal = store.catalog.animal(id: id) {
+                if let p = animal.sound?.filePath { mediaPaths.append((p, .sound)) }
+                if let p = animal.image?.filePath { mediaPaths.append((p, .image)) }
+            }
+        }
+        if !problems.isEmpty { throw DiagnosticError(problems) }
+
+        var kept: [RemovalPlan.KeptMedia] = []
+        if !keepMedia {
+            let removedIDs = Set(ids)
+            let others = store.catalog.animals.filter { !removedIDs.contains($0.id) }
+            // Record files the loader could not read may name the file too: keep it for them.
+            let readable = Set(store.catalog.animals.map(\.sourcePath))
+            let unreadable = ((try? store.fileSystem.walkFiles(in: store.contentDirectory + "/animals")) ?? [])
+                .map { "content/animals/\($0)" }
+                .filter { $0.hasSuffix(".md") && !readable.contains($0) && !removedRecordFiles.contains($0) }
+            var seen: Set<String> = []
+            for (media, kind) in mediaPaths where seen.insert(media).inserted {
+                let full = "content/\(media)"
+                var users = others.filter { $0.sound?.filePath == media || $0.image?.filePath == media }.map(\.id)
+                users += unreadable.filter { file in
+                    (try? store.fileSystem.readString(store.fullPath(file)))?.contains(media) ?? false
+                }
+                if !users.isEmpty {
+                    kept.append(.init(path: full, users: users))
+                } else if store.fileSystem.info(store.fullPath(full)) != nil {
+                    removals.append(.init(path: full, kind: kind.rawValue))
+                }
+            }
+        }
+        return RemovalPlan(removals: removals, kept: kept)
+    }
+
+    /// `content/animals/fox.de.md` and other `STEM.LANG.md` beside `path`.
+    static func translations(of path: String, store: RecordStore) -> [String] {
+        guard let slash = path.lastIndex(of: "/") else { return [] }
+        let directory = String(path[..<slash])
+        let stem = String(path[path.index(after: slash)...].dropLast(3))
+        let names = (try? store.fileSystem.entries(in: store.fullPath(directory))) ?? []
+        return names.compactMap { entry in
+            guard entry.kind == .file, entry.name.hasPrefix(stem + "."), entry.name.hasSuffix(".md") else { return nil }
+            let middle = entry.name.dropFirst(stem.count + 1).dropLast(3)
+            return LanguageCode.isValid(String(middle)) ? "\(directory)/\(entry.name)" : nil
+        }
+    }
+}

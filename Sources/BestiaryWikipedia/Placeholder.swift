@@ -1,1 +1,0 @@
-// BestiaryWikipedia: see docs/ARCHITECTURE.md

@@ -1,0 +1,165 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// The Wikipedia cache of a site root: `content/wikipedia/` (DESIGN.md §2).
+///
+/// ```
+/// content/wikipedia/de/rotfuchs-1a2b3c4d5e6f7a8b.json   one entry per (language, canonical title)
+/// content/wikipedia/images/SHA256.jpg                   lead images, by content
+/// ```
+/// Every write is atomic (temporary file + rename), entries are written only after their
+/// images, so a fetch killed at any moment leaves either the old entry or the new one with all
+/// its files. The index from requested titles to entries is rebuilt from the entries'
+/// `requested` lists on ``load()``: it cannot drift from them. `build` reads the cache through
+/// ``load()`` and never touches the network.
+public struct WikipediaCache: Sendable {
+    /// The site root (the folder holding `content/`).
+    public let root: String
+    public let fileSystem: any FileSystem
+
+    /// Largest image stored (bytes); larger downloads are refused.
+    public static let maxImageBytes = 10 << 20
+    /// Largest entry file read.
+    public static let maxEntryBytes = 1 << 20
+
+    public init(root: String, fileSystem: any FileSystem = LocalFileSystem()) {
+        self.root = root
+        self.fileSystem = fileSystem
+    }
+
+    /// `content/wikipedia` under the root.
+    public var directory: String { Catalog.contentDirectory(root: root) + "/wikipedia" }
+    /// Paths in diagnostics are relative to the site root.
+    public static let relativeDirectory = "content/wikipedia"
+    /// Image paths in entries are relative to `content/`.
+    public static let imagesFolder = "wikipedia/images"
+
+    /// The entry file of a (language, canonical title), relative to the site root.
+    public static func relativeEntryPath(language: String, canonicalTitle: String) -> String {
+        "\(relativeDirectory)/\(CacheFileName.languageFolder(language))/\(CacheFileName.stem(language: language, canonicalTitle: canonicalTitle)).json"
+    }
+
+    public func entryPath(language: String, canonicalTitle: String) -> String {
+        absolute(Self.relativeEntryPath(language: language, canonicalTitle: canonicalTitle))
+    }
+
+    /// A path relative to the site root made usable for the file system.
+    public func absolute(_ relativeToRoot: String) -> String {
+        root == "." ? relativeToRoot : root + "/" + relativeToRoot
+    }
+
+    /// The file of an image path relative to `content/` (as stored in ``ImageRendition/path``).
+    public func imageFile(_ contentRelativePath: String) -> String {
+        Catalog.contentDirectory(root: root) + "/" + contentRelativePath
+    }
+
+    // MARK: Reading
+
+    /// Reads every entry. Damaged entries are left out and reported as warnings (stage `enrich`);
+    /// they are fetched again by the next `bestiary fetch`.
+    public func load() -> WikipediaSnapshot {
+        var entries: [WikipediaSnapshot.Key: WikipediaEntry] = [:]
+        var diagnostics: [Diagnostic] = []
+        guard fileSystem.isDirectory(directory) else {
+            return WikipediaSnapshot(cache: self, entries: [:], diagnostics: [])
+        }
+        let languages = ((try? fileSystem.entries(in: directory)) ?? []).filter { $0.kind == .directory && $0.name != "images" && !$0.name.hasPrefix(".") }
+        for folder in languages {
+            let names = ((try? fileSystem.entries(in: directory + "/" + folder.name)) ?? [])
+                .filter { $0.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
+            let results = Parallel.map(names) { name -> (String, Swift.Result<WikipediaEntry, CacheEntryFile.Damage>) in
+                let relative = "\(Self.relativeDirectory)/\(folder.name)/\(name.name)"
+                return (relative, readEntry(relative))
+            }
+            for (relative, result) in results {
+                switch result {
+                case .success(let entry):
+                    let key = WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)
+                    if Self.relativeEntryPath(language: entry.language, canonicalTitle: entry.canonicalTitle) != relative {
+                        diagnostics.append(.warning(
+                            "this entry belongs in \(Self.relativeEntryPath(language: entry.language, canonicalTitle: entry.canonicalTitle)); it is not used (was it renamed by hand?)",
+                            at: SourceLocation(path: relative), stage: "enrich"))
+                        continue
+                    }
+                    entries[key] = entry
+                case .failure(let damage):
+                    diagnostics.append(.warning(
+                        "damaged Wikipedia cache entry: \(damage.reason); it is not used, and `bestiary fetch` fetches it again",
+                        at: SourceLocation(path: relative), stage: "enrich"))
+                }
+            }
+        }
+        return WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics)
+    }
+
+    /// One entry file, checked.
+    public func readEntry(_ relativePath: String) -> Swift.Result<WikipediaEntry, CacheEntryFile.Damage> {
+        let full = absolute(relativePath)
+        if let info = fileSystem.infoFollowingLinks(full), info.size > Self.maxEntryBytes {
+            return .failure(CacheEntryFile.Damage(reason: "it is \(info.size >> 10) KiB, more than an entry can be"))
+        }
+        do {
+            return .success(try CacheEntryFile.decode(try fileSystem.read(full)))
+        } catch let damage as CacheEntryFile.Damage {
+            return .failure(damage)
+        } catch {
+            return .failure(CacheEntryFile.Damage(reason: "it cannot be read (\(error))"))
+        }
+    }
+
+    /// Whether an image file is present with the recorded size and picture bytes; with
+    /// `verifyHash`, also that its SHA-256 matches (reads the whole file).
+    public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool) -> Bool {
+        let path = imageFile(rendition.path)
+        guard let info = fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
+        if verifyHash {
+            guard let data = try? fileSystem.read(path) else { return false }
+            return Hashing.sha256Hex(data) == rendition.sha256 && ImageBytes.problem(data) == nil
+        }
+        guard let head = try? fileSystem.readPrefix(path, count: MediaSniffer.headerLength) else { return false }
+        return MediaSniffer.sniff(head)?.rawValue == rendition.format
+    }
+
+    // MARK: Writing (bestiary fetch)
+
+    /// Stores checked picture bytes by content; returns the path relative to `content/` and the
+    /// SHA-256. Writing the same bytes twice is a no-op.
+    public func storeImage(_ data: Data, format: String) throws -> (path: String, sha256: String) {
+        let sha = Hashing.sha256Hex(data)
+        let ext = format == "jpeg" ? "jpg" : format
+        let relative = "\(Self.imagesFolder)/\(sha).\(ext)"
+        let full = imageFile(relative)
+        if let info = fileSystem.info(full), info.kind == .file, info.size == data.count,
+            let existing = try? fileSystem.read(full), Hashing.sha256Hex(existing) == sha
+        {
+            return (relative, sha)
+        }
+        try fileSystem.writeAtomically(data, to: full)
+        return (relative, sha)
+    }
+
+    /// Writes an entry atomically (after its images are stored).
+    public func write(_ entry: WikipediaEntry) throws {
+        var e = entry
+        e.requested = Array(Set(e.requested)).sorted()
+        try fileSystem.writeAtomically(try CacheEntryFile.encode(e), to: entryPath(language: e.language, canonicalTitle: e.canonicalTitle))
+    }
+
+    /// Removes temporary files a killed writer left behind (`NAME.tmp-PID-RANDOM`, never read).
+    public func removeStaleTemporaryFiles() {
+        guard fileSystem.isDirectory(directory), let files = try? fileSystem.walkFiles(in: directory) else { return }
+        for file in files where file.split(separator: "/").last?.contains(".tmp-") == true {
+            try? fileSystem.remove(directory + "/" + file)
+        }
+    }
+
+    /// The ISO 8601 form used for ``WikipediaEntry/fetchedAt``.
+    public static func timestamp(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        f.timeZone = TimeZone(identifier: "UTC")
+        return f.string(from: date)
+    }
+}

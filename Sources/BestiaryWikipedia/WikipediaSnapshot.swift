@@ -1,0 +1,133 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import Foundation
+
+/// The cache as read by ``WikipediaCache/load()``: every intact entry, and an index from the
+/// titles records ask for (normalised) to those entries. Immutable, so `build` can share it
+/// between threads.
+public struct WikipediaSnapshot: Sendable {
+    /// A (language, title) pair; titles in ``WikipediaTitle/normalize(_:)`` form.
+    public struct Key: Hashable, Sendable, Comparable {
+        public var language: String
+        public var title: String
+
+        public init(language: String, title: String) {
+            self.language = language
+            self.title = title
+        }
+
+        public static func < (a: Key, b: Key) -> Bool { (a.language, a.title) < (b.language, b.title) }
+    }
+
+    public let cache: WikipediaCache
+    /// Entries by (language, canonical title).
+    public let entries: [Key: WikipediaEntry]
+    /// Requested title → canonical key.
+    public let index: [Key: Key]
+    /// Problems found while reading (damaged entries): warnings, stage `enrich`.
+    public let diagnostics: [Diagnostic]
+
+    /// A snapshot of given entries (tests of later stages build one without files; images are
+    /// still looked up under `cache`). ``WikipediaCache/load()`` is the usual way to get one.
+    public init(cache: WikipediaCache, entries: [Key: WikipediaEntry], diagnostics: [Diagnostic] = []) {
+        self.cache = cache
+        self.entries = entries
+        self.diagnostics = diagnostics
+        var index: [Key: Key] = [:]
+        // Sorted, so that a title claimed by two entries (a redirect changed target) resolves the
+        // same way on every machine: the entry whose own title it is wins, else the first.
+        for key in entries.keys.sorted() {
+            let entry = entries[key]!
+            for title in entry.requested + [entry.canonicalTitle] {
+                let requested = Key(language: key.language, title: WikipediaTitle.normalize(title))
+                if index[requested] == nil || title == entry.canonicalTitle { index[requested] = key }
+            }
+        }
+        self.index = index
+    }
+
+    /// The entry a record's title leads to (following redirects recorded at fetch time).
+    public func entry(language: String, title: String) -> WikipediaEntry? {
+        index[Key(language: language, title: WikipediaTitle.normalize(title))].flatMap { entries[$0] }
+    }
+
+    /// The summary to show on `animal`'s page in `language`.
+    ///
+    /// Tries the record's title in `language`, then along `fallback` (the site's languages:
+    /// `SiteConfig.fallback(for:)`), and returns the first cached one, marked as a fallback when
+    /// its language differs. Every title the record gives that is not in the cache (never
+    /// fetched, or damaged) yields a warning at the record's `wikipedia.LANG` field, stage
+    /// `enrich`: a build never fails for a missing summary; the page shows the record's own
+    /// description instead.
+    public func summary(for animal: Animal, language: String, fallback: [String]) -> SummaryLookup {
+        var diagnostics: [Diagnostic] = []
+        var order = [language]
+        for lang in fallback where !order.contains(lang) { order.append(lang) }
+        for lang in order {
+            guard let title = animal.wikipedia[lang] else { continue }
+            guard let entry = entry(language: lang, title: title) else {
+                diagnostics.append(.warning(
+                    "wikipedia.\(lang): '\(title)' is not in the Wikipedia cache; run `bestiary fetch` "
+                        + "(until then pages show another language's summary or the record's own description)",
+                    at: animal.location(of: "wikipedia.\(lang)"), stage: "enrich"))
+                continue
+            }
+            return SummaryLookup(summary: resolve(entry, pageLanguage: language), diagnostics: diagnostics)
+        }
+        return SummaryLookup(summary: nil, diagnostics: diagnostics)
+    }
+
+    /// Summaries of every record in every site language: `[animal id: [page language: summary]]`,
+    /// with the warnings for missing entries (each reported once per record and language).
+    public func summaries(for catalog: Catalog) -> (summaries: [String: [String: ResolvedSummary]], diagnostics: [Diagnostic]) {
+        var result: [String: [String: ResolvedSummary]] = [:]
+        var seen = Set<Diagnostic>()
+        var diagnostics = self.diagnostics
+        for animal in catalog.animals {
+            for language in catalog.config.languages {
+                let lookup = summary(for: animal, language: language, fallback: catalog.config.fallback(for: language))
+                if let s = lookup.summary { result[animal.id, default: [:]][language] = s }
+                for d in lookup.diagnostics where seen.insert(d).inserted { diagnostics.append(d) }
+            }
+        }
+        return (result, diagnostics)
+    }
+
+    /// An entry as a page shows it, with the image files checked (a missing image file drops the
+    /// image, never the text).
+    public func resolve(_ entry: WikipediaEntry, pageLanguage: String) -> ResolvedSummary {
+        var image: ResolvedImage? = nil
+        if let cached = entry.image {
+            let intact = cached.renditions.filter { cache.imageIsIntact($0, verifyHash: false) }
+            if !intact.isEmpty {
+                image = ResolvedImage(
+                    file: cached.file,
+                    renditions: intact.sorted { $0.width < $1.width }.map {
+                        ResolvedImage.Rendition(
+                            width: $0.width, height: $0.height, path: $0.path, absolutePath: cache.imageFile($0.path),
+                            sha256: $0.sha256, format: $0.format, bytes: $0.bytes)
+                    },
+                    attribution: cached.attribution,
+                    descriptionURL: cached.attribution?.descriptionURL)
+            }
+        }
+        return ResolvedSummary(
+            pageLanguage: pageLanguage, language: entry.language, direction: entry.direction, title: entry.title,
+            canonicalTitle: entry.canonicalTitle, description: entry.description, extract: entry.extract,
+            extractHTML: entry.extractHTML, url: entry.url, revision: entry.revision, lastEdited: entry.lastEdited,
+            license: entry.license, image: image)
+    }
+}
+
+/// The outcome of ``WikipediaSnapshot/summary(for:language:fallback:)``.
+public struct SummaryLookup: Sendable {
+    /// nil when no language along the fallback has a cached summary.
+    public var summary: ResolvedSummary?
+    /// Warnings for titles the record gives that are not cached.
+    public var diagnostics: [Diagnostic]
+
+    public init(summary: ResolvedSummary?, diagnostics: [Diagnostic]) {
+        self.summary = summary
+        self.diagnostics = diagnostics
+    }
+}

@@ -1,0 +1,165 @@
+import BestiaryCLI
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@Suite struct AddCommandTests {
+    let run = SiteCommandRun.bestiary
+    let sound = Fixtures.path("import/wildsound/sounds/Fuchs.mp3")
+    let picture = Fixtures.path("import/csv/media/frog.png")
+
+    @Test func writesTheRecordAndCopiesItsMedia() async throws {
+        let dir = try await SiteCommandRun.newSite(languages: "[en, de]")
+        let site = dir.appending("site")
+        let result = await run(
+            "add", "--root", site, "red-fox", "--name", "en=Red fox", "--name", "de=Rotfuchs", "--wikipedia", "de=Rotfuchs",
+            "--scientific", "Vulpes vulpes", "--group", "mammal", "--difficulty", "2", "--sound", sound, "--image", picture,
+            "--set", "sound.credit=Jane Doe, XC123456", "--set", "tags=forest; europe", "--force")
+        #expect(result.status == 0, "\(result.stderr)")
+        // --force: the starter record red-fox.md is changed, its body and other fields kept.
+        #expect(result.stdout == """
+            copied \(picture) to content/images/red-fox.png
+            copied \(sound) to content/sounds/red-fox.mp3
+            updated content/animals/red-fox.md: name, difficulty, wikipedia, sound, image
+            """)
+        let text = try dir.read("site/content/animals/red-fox.md")
+        #expect(text.hasPrefix("""
+            ---
+            name: {en: Red fox, de: Rotfuchs}
+            scientific: Vulpes vulpes
+            group: mammal
+            difficulty: 2
+            tags: [forest, europe]
+            wikipedia: {en: Red fox, de: Rotfuchs}
+            description: {en: "The most widespread wild dog on Earth, at home in forests, fields and cities."}
+            hint: {en: It has a bushy tail with a white tip.}
+            sound:
+              file: sounds/red-fox.mp3
+              credit: Jane Doe, XC123456
+            image:
+              file: images/red-fox.png
+            ---
+            This is the starter record
+            """))
+        #expect(FileManager.default.contents(atPath: site + "/content/sounds/red-fox.mp3") == (try Fixtures.data("import/wildsound/sounds/Fuchs.mp3")))
+        let check = await run("check", "--root", site)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    @Test func aNewRecordAndItsUnchangedRepeat() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let first = await run("add", "--root", site, "badger", "--name", "en=Badger", "--sound", sound)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "copied \(sound) to content/sounds/badger.mp3\ncreated content/animals/badger.md")
+        #expect(try dir.read("site/content/animals/badger.md") == "---\nname: {en: Badger}\nsound:\n  file: sounds/badger.mp3\n---\n")
+        let again = await run("add", "--root", site, "badger", "--name", "en=Badger", "--sound", sound, "--force")
+        #expect(again.status == 0)
+        #expect(again.stdout == "content/animals/badger.md is unchanged")
+    }
+
+    @Test func refusesToOverwriteWithoutForce() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let before = try dir.read("site/content/animals/red-fox.md")
+        let result = await run("add", "--root", site, "red-fox", "--name", "en=Fox")
+        #expect(result.status == 1)
+        #expect(result.stderr == "bestiary: error: content/animals/red-fox.md already exists; use --force to change it (fields you do not give are kept) [add]")
+        #expect(try dir.read("site/content/animals/red-fox.md") == before)
+    }
+
+    @Test(arguments: [
+        (["Red Fox", "--name", "en=Red fox"], 2, "Error: 'Red Fox' is not a valid id: use 1–64 characters of a-z, 0-9, '_' and '-', e.g. red-fox"),
+        (["fox", "--name", "Fox"], 2, "Error: 'Fox' must be KEY=VALUE, e.g. en=\"Red fox\""),
+        (["fox", "--name", "en=Fox", "--difficulty", "7"], 2, "Error: --difficulty must be 1, 2 or 3, not 7"),
+        (["fox", "--name", "fr=Renard"], 1, "bestiary: error: 'name.fr': language 'fr' is not in content/site.yml's languages (en); add it there first [add]"),
+        (["fuchs", "--wikipedia", "en=Red fox"], 1, "bestiary: error: a new record needs a name in the site's default language 'en': add --name en=… [add]"),
+        (["fox", "--name", "en=Fox", "--set", "colour=red"], 1, "bestiary: error: 'colour' is not a record field [add]"),
+    ] as [([String], Int32, String)])
+    func explainsWhatIsWrong(_ arguments: [String], _ status: Int32, _ message: String) async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let before = try SiteFilesSnapshot(dir.appending("site"))
+        let (console, captured) = Console.capturing()
+        let code = await Console.$current.withValue(console) {
+            await BestiaryCommand.run(arguments: ["add", "--root", dir.appending("site")] + arguments)
+        }
+        #expect(code == status)
+        #expect(captured.stderr.hasPrefix(message), "\(captured.stderr)")
+        #expect(try SiteFilesSnapshot(dir.appending("site")) == before)
+    }
+
+    @Test func checksMediaByTheirBytes() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let result = await run("add", "--root", dir.appending("site"), "frog", "--name", "en=Frog", "--sound", picture)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix("\(picture) is a picture (png), not a sound [add]"))
+        #expect(!dir.exists("site/content/animals/frog.md"))
+        #expect(!dir.exists("site/content/sounds/frog.png"))
+    }
+
+    @Test func outsideASiteRootSaysHowToMakeOne() async throws {
+        let dir = TemporaryDirectory("nosite")
+        let result = await run("add", "--root", dir.path, "fox", "--name", "en=Fox")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root"))
+    }
+}
+
+@Suite struct RemoveCommandTests {
+    let run = SiteCommandRun.bestiary
+    let sound = Fixtures.path("import/wildsound/sounds/Fuchs.mp3")
+
+    /// Two records share one sound; the fox has a translation and a picture of its own.
+    func makeSite() async throws -> TemporaryDirectory {
+        let dir = try await SiteCommandRun.newSite(languages: "[en, de]")
+        let site = dir.appending("site")
+        #expect(await run("add", "--root", site, "fox", "--name", "en=Fox", "--sound", sound, "--image", Fixtures.path("import/csv/media/frog.png")).status == 0)
+        try dir.write("---\nname: {en: Vixen}\nsound: {file: sounds/fox.mp3}\n---\n", to: "site/content/animals/vixen.md")
+        try dir.write("Der Fuchs.\n", to: "site/content/animals/fox.de.md")
+        return dir
+    }
+
+    @Test func removesTheRecordItsTranslationsAndMediaNoOtherRecordUses() async throws {
+        let dir = try await makeSite()
+        let result = await run("remove", "--root", dir.appending("site"), "fox")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            removed content/animals/fox.md
+            removed content/animals/fox.de.md
+            removed content/images/fox.png
+            kept content/sounds/fox.mp3: still used by vixen
+            """)
+        #expect(!dir.exists("site/content/animals/fox.md"))
+        #expect(!dir.exists("site/content/animals/fox.de.md"))
+        #expect(!dir.exists("site/content/images/fox.png"))
+        #expect(dir.exists("site/content/sounds/fox.mp3"))
+        #expect(await run("check", "--root", dir.appending("site")).status == 0)
+
+        let second = await run("remove", "--root", dir.appending("site"), "vixen")
+        #expect(second.stdout == "removed content/animals/vixen.md\nremoved content/sounds/fox.mp3")
+    }
+
+    @Test func keepMediaKeepsEveryMediaFile() async throws {
+        let dir = try await makeSite()
+        let result = await run("remove", "--root", dir.appending("site"), "--keep-media", "fox", "vixen")
+        #expect(result.stdout == "removed content/animals/fox.md\nremoved content/animals/fox.de.md\nremoved content/animals/vixen.md")
+        #expect(dir.exists("site/content/images/fox.png"))
+        #expect(dir.exists("site/content/sounds/fox.mp3"))
+    }
+
+    @Test func anUnknownIDRemovesNothingAndSuggestsTheNearestOne() async throws {
+        let dir = try await makeSite()
+        let before = try SiteFilesSnapshot(dir.appending("site"))
+        let result = await run("remove", "--root", dir.appending("site"), "vixen", "foxx")
+        #expect(result.status == 1)
+        #expect(result.stderr == "bestiary: error: there is no record 'foxx' (did you mean 'fox'?) [remove]")
+        #expect(try SiteFilesSnapshot(dir.appending("site")) == before)
+    }
+
+    @Test func dryRunOnlySays() async throws {
+        let dir = try await makeSite()
+        let result = await run("remove", "--root", dir.appending("site"), "--dry-run", "vixen")
+        #expect(result.stdout == "would remove content/animals/vixen.md\nkept content/sounds/fox.mp3: still used by fox")
+        #expect(dir.exists("site/content/animals/vixen.md"))
+    }
+}

@@ -1,0 +1,90 @@
+import BestiaryCLI
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@Suite struct ImportCommandTests {
+    let run = SiteCommandRun.bestiary
+
+    @Test func printsEachFileAndTheSummaryAndIsSafeToRepeat() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let file = Fixtures.path("import/dogceo/breeds.json")
+        let first = await run("import", "--root", site, file, "--format", "dogceo")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.split(separator: "\n").count == 19)
+        #expect(first.stdout.hasPrefix("created content/animals/affenpinscher.md\ncreated content/animals/australian-kelpie.md\n"))
+        #expect(first.stderr == "created 19, updated 0, unchanged 0")
+
+        let before = try SiteFilesSnapshot(site)
+        let second = await run("import", "--root", site, file, "--format", "dogceo")
+        #expect(second.status == 0)
+        #expect(second.stdout == "")
+        #expect(second.stderr == "created 0, updated 0, unchanged 19")
+        #expect(try SiteFilesSnapshot(site) == before)
+    }
+
+    @Test func dryRunSaysWhatWouldChangeAndWritesNothing() async throws {
+        let dir = try await SiteCommandRun.newSite(languages: "[de, en]")
+        let site = dir.appending("site")
+        let before = try SiteFilesSnapshot(site)
+        let result = await run("import", "--root", site, Fixtures.path("import/wildsound/animals.json"), "--format", "wildsound", "--dry-run")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("would copy \(Fixtures.path("import/wildsound/sounds/Fuchs.mp3")) to content/sounds/fuchs.mp3"))
+        #expect(result.stdout.contains("would create content/animals/fuchs.md"))
+        #expect(result.stderr.hasSuffix("created 4, updated 0, unchanged 0 (dry run: nothing was written)"))
+        #expect(try SiteFilesSnapshot(site) == before)
+    }
+
+    @Test func malformedInputExitsOneNamingThePlaceAndWritesNothing() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try dir.write("id,name.en\nfox,\"Fox\nowl,Owl\n", to: "broken.csv")
+        let before = try SiteFilesSnapshot(site)
+        let result = await run("import", "--root", site, dir.appending("broken.csv"), "--format", "csv")
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            \(dir.appending("broken.csv")):2:5: error: malformed CSV: the quoted field that starts here is never closed with '"' [import]
+            import failed with 1 error; nothing was written
+            """)
+        #expect(try SiteFilesSnapshot(site) == before)
+    }
+
+    @Test func diagnosticsCanBeJSON() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        try dir.write("[{\"id\": 1}]", to: "species.json")
+        let result = await run("import", "--root", dir.appending("site"), "--diagnostics", "json", dir.appending("species.json"), "--format", "nuthatch")
+        #expect(result.status == 1)
+        #expect(result.stderr == "{\"severity\":\"error\",\"file\":\"\(dir.appending("species.json"))\",\"line\":1,\"column\":2,\"message\":\"species 1 (id 1) has no 'common_name'\",\"stage\":\"import\"}")
+    }
+
+    @Test func anUnknownFormatIsAUsageError() async throws {
+        let result = await run("import", "x.json", "--format", "excel")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("'excel'"))
+    }
+
+    @Test func helpExplainsTheFormats() async throws {
+        let result = await run("import", "--help")
+        #expect(result.status == 0)
+        for word in ["nuthatch", "dogceo", "wildsound", "csv", "--dry-run", "--media", "--language", "name.en"] {
+            #expect(result.stdout.contains(word), "\(word)")
+        }
+    }
+
+    /// The whole path of a new user: init, each format, check.
+    @Test func initThenEveryFormatThenCheck() async throws {
+        let dir = try await SiteCommandRun.newSite(languages: "[en, de]")
+        let site = dir.appending("site")
+        for (file, format) in [
+            ("nuthatch/species.json", "nuthatch"), ("dogceo/breeds.json", "dogceo"), ("wildsound/animals.json", "wildsound"),
+            ("csv/animals.csv", "csv"),
+        ] {
+            let result = await run("import", "--root", site, Fixtures.path("import/" + file), "--format", format)
+            #expect(result.status == 0, "\(format): \(result.stderr)")
+        }
+        let check = await run("check", "--root", site)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stderr.hasSuffix("checked 32 animals and 1 page: 0 errors, 0 warnings"))
+    }
+}

@@ -1,0 +1,64 @@
+import BestiaryCLI
+import BestiaryTestSupport
+import BestiaryTheme
+import Foundation
+import Testing
+
+@Suite struct InitCommandTests {
+    let run = SiteCommandRun.bestiary
+
+    @Test func createsASiteRootThatChecksWithTheDefaultTheme() async throws {
+        let dir = TemporaryDirectory("init")
+        let site = dir.appending("quiz/birds")  // parents are created too
+        let result = await run("init", site)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("created \(site)/content/site.yml"))
+        #expect(result.stdout.contains("created \(site)/content/animals/red-fox.md"))
+        #expect(result.stderr.contains("bestiary check"))
+        for path in ["content/site.yml", "content/animals/red-fox.md", "content/pages/about.md", ".gitignore"] {
+            #expect(FileManager.default.fileExists(atPath: site + "/" + path), "\(path)")
+        }
+        #expect(try String(contentsOfFile: site + "/.gitignore", encoding: .utf8).contains("\noutput/\n"))
+        #expect(try String(contentsOfFile: site + "/content/site.yml", encoding: .utf8).contains("packs: {id: birds, keep_deltas: 10}"))
+        for (path, data) in DefaultTheme.files {
+            #expect(FileManager.default.contents(atPath: site + "/templates/" + path) == data, "\(path)")
+        }
+        #expect(result.stdout.contains("templates/ (\(DefaultTheme.files.count) file"))
+
+        let check = await run("check", "--root", site)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stderr.contains("checked 1 animal and 1 page: 0 errors, 0 warnings"))
+    }
+
+    @Test func refusesAFolderThatIsNotEmptyUnlessForcedAndNeverOverwrites() async throws {
+        let dir = TemporaryDirectory("init")
+        try dir.write("my notes\n", to: "notes.txt")
+        try dir.write("title: Mine\n", to: "content/site.yml")
+        let refused = await run("init", dir.path)
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "bestiary: error: '\(dir.path)' is not empty (content, notes.txt); choose a new folder, or pass --force to add the site's files next to what is there (no file is overwritten) [init]")
+        #expect(!dir.exists("content/animals"))
+
+        let forced = await run("init", "--force", dir.path)
+        #expect(forced.status == 0)
+        #expect(forced.stdout.contains("kept \(dir.path)/content/site.yml (already there)"))
+        #expect(try dir.read("content/site.yml") == "title: Mine\n")
+        #expect(dir.exists("content/animals/red-fox.md"))
+    }
+
+    @Test func aFolderWithOnlyHiddenFilesCountsAsEmpty() async throws {
+        let dir = TemporaryDirectory("init")
+        try dir.write("[core]\n", to: ".git/config")
+        let result = await run("init", dir.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(dir.exists("content/site.yml"))
+    }
+
+    @Test func aFileIsNoPlaceForASite() async throws {
+        let dir = TemporaryDirectory("init")
+        try dir.write("x", to: "file")
+        let result = await run("init", dir.appending("file"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is a file; give a folder for the new site"))
+    }
+}

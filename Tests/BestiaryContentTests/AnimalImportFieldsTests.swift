@@ -1,0 +1,52 @@
+import BestiaryDiagnostics
+import Testing
+
+@testable import BestiaryContent
+
+/// The optional fields added for imports: `habitat`, `conservation`, and `image: {focus}` alone.
+@Suite struct AnimalImportFieldsTests {
+    let config = SiteConfig(title: LocalizedText(["en": "T"]), baseURL: "https://example.org/", languages: ["en", "de"])
+
+    func parse(_ yaml: String) -> (Animal?, [Diagnostic]) {
+        Animal.parse(SourceText(path: "content/animals/robin.md", text: "---\n\(yaml)\n---\n"), fileID: "robin", config: config)
+    }
+
+    @Test func habitatIsLocalizedTextAndConservationIsText() throws {
+        let (animal, diagnostics) = parse("""
+            name: {en: American robin}
+            habitat: {en: "Woodlands, gardens and parks", de: Wälder und Gärten}
+            conservation: Least Concern
+            """)
+        #expect(diagnostics.isEmpty)
+        let robin = try #require(animal)
+        #expect(robin.habitat.values == ["en": "Woodlands, gardens and parks", "de": "Wälder und Gärten"])
+        #expect(robin.conservation == "Least Concern")
+    }
+
+    @Test func habitatLanguagesMustBeTheSites() {
+        let (_, diagnostics) = parse("name: {en: Robin}\nhabitat: {fr: Forêts}")
+        #expect(diagnostics.map(\.message) == ["habitat: language 'fr' is not in site.yml's languages (en, de)"])
+        #expect(diagnostics.first?.location == SourceLocation(path: "content/animals/robin.md", line: 3, column: 11))
+    }
+
+    @Test func anImageWithOnlyAFocusCropsTheWikipediaPicture() throws {
+        let (animal, diagnostics) = parse("name: {en: Fox}\nimage: {focus: \"50% 0%\"}")
+        #expect(diagnostics.isEmpty)
+        #expect(animal?.image == nil)
+        #expect(animal?.leadImageFocus == "50% 0%")
+    }
+
+    @Test func aFocusThatIsNoCSSPositionIsAnError() {
+        let (_, diagnostics) = parse("name: {en: Fox}\nimage:\n  focus: diagonal")
+        #expect(diagnostics.map(\.message) == [
+            "image.focus 'diagonal' must be a CSS position like \"50% 20%\", \"center top\" or \"10px 40%\""
+        ])
+    }
+
+    @Test func anImageWithoutFileOrURLButMoreThanAFocusStillNeedsOne() {
+        let (_, diagnostics) = parse("name: {en: Fox}\nimage: {focus: top, credit: Jane}")
+        #expect(diagnostics.map(\.message) == [
+            "image needs 'file: images/…' (under content/) or 'url: https://…' (or only 'focus: …' to crop the Wikipedia picture)"
+        ])
+    }
+}

@@ -1,0 +1,94 @@
+import BestiaryCLI
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// `bestiary fetch` as a user runs it (in-process, real argv, a loopback Wikipedia).
+@Suite(.serialized)
+struct FetchCommandTests {
+    func run(_ arguments: [String]) async -> (status: Int32, stderr: String, stdout: String) {
+        let (console, captured) = Console.capturing()
+        let status = await Console.$current.withValue(console) { await BestiaryCommand.run(arguments: arguments) }
+        return (status, captured.stderr, captured.stdout)
+    }
+
+    func site(_ wiki: FakeWikipedia, contact: String? = "tests@example.invalid") throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory("bestiary-fetch-cli")
+        try dir.write("""
+            title: {de: Test, en: Test}
+            base_url: https://example.org/
+            languages: [de, en]
+            wikipedia:
+              url: "\(wiki.template)"
+              commons_url: "\(wiki.server.baseURL)/w/api.php"
+            \(contact.map { "  contact: \($0)" } ?? "")
+            """, to: "content/site.yml")
+        try dir.write("---\nname: {de: Hund}\nwikipedia: {de: Haushund}\n---\n", to: "content/animals/hund.md")
+        return dir
+    }
+
+    @Test func failureIsNamedAtTheRecordAndExitsOne() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let dir = try site(wiki)
+        try dir.write("---\nname: {de: Phantom}\nwikipedia: {de: Gibt es nicht}\n---\n", to: "content/animals/phantom.md")
+
+        let first = await run(["fetch", "--root", dir.path, "--rate", "0"])
+        #expect(first.status == 1)
+        let lines = first.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.last == "fetched 1, unchanged 0, failed 1")
+        #expect(lines.contains(
+            "content/animals/phantom.md:3:17: error: wikipedia.de 'Gibt es nicht': de.wikipedia has no article 'Gibt es nicht' (HTTP 404); check the title [fetch]"))
+        #expect(lines.contains("fetching 2 articles"))
+        #expect(lines.contains { $0.hasPrefix("[1/2] failed    de:Gibt es nicht") || $0.hasPrefix("[2/2] failed    de:Gibt es nicht") })
+
+        try FileManager.default.removeItem(atPath: dir.appending("content/animals/phantom.md"))
+        let second = await run(["fetch", "--root", dir.path])
+        #expect(second.status == 0)
+        #expect(second.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"))
+    }
+
+    @Test func unknownIDIsAUsageError() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let dir = try site(wiki)
+        let result = await run(["fetch", "--root", dir.path, "hund", "nosuch"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no record with id 'nosuch'"))
+        #expect(wiki.log.total == 0)
+        #expect(await run(["fetch", "--root", dir.path, "--concurrency", "0"]).status == 2)
+        #expect(await run(["fetch", "--root", dir.path, "--wikipedia-url", "ftp://x/{lang}"]).status == 2)
+        try dir.write("---\nname: {de: Hund}\nwikipedia: {de: Haushund, en: Dog}\n---\n", to: "content/animals/hund.md")
+        let noLang = await run(["fetch", "--root", dir.path, "--wikipedia-url", wiki.server.baseURL + "/api/rest_v1"])
+        #expect(noLang.status == 2)
+        #expect(noLang.stderr.contains("has no {lang}, but records name articles in de, en"))
+        #expect(wiki.log.total == 0)
+    }
+
+    @Test func notASiteRootFails() async {
+        let dir = TemporaryDirectory("bestiary-fetch-cli")
+        let result = await run(["fetch", "--root", dir.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("content/site.yml"))
+    }
+
+    /// No network here: the record names no article, so nothing is fetched, but the warning
+    /// about the missing contact for the real wikipedia.org is printed.
+    @Test func warnsWithoutContactForTheRealWikipedia() async throws {
+        let dir = TemporaryDirectory("bestiary-fetch-cli")
+        try dir.write("title: T\nbase_url: https://example.org/\nlanguages: [en]\n", to: "content/site.yml")
+        try dir.write("---\nname: {en: Cat}\n---\n", to: "content/animals/cat.md")
+        let result = await run(["fetch", "--root", dir.path])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("content/site.yml:1:1: warning: site.yml has no wikipedia.contact"))
+        #expect(result.stderr.hasSuffix("fetched 0, unchanged 0, failed 0"))
+    }
+
+    @Test func helpExplainsTheCommand() async {
+        let result = await run(["fetch", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Download each record's Wikipedia summary and lead image"))
+        #expect(result.stdout.contains("--refresh"))
+        #expect(result.stdout.contains("Exit status: 0 when everything was fetched or unchanged"))
+    }
+}

@@ -1,0 +1,391 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryFetch
+import BestiaryStorage
+import BestiaryTestSupport
+import BestiaryWikipedia
+import Foundation
+import Testing
+
+/// `bestiary fetch` end to end against a real HTTP server on 127.0.0.1.
+@Suite(.serialized)
+struct FetchTests {
+    typealias Reply = LoopbackServer.Reply
+    let hund = FakeWikipedia.animal("hund", ["de": "Haushund"])
+
+    @Test func fetchesSummaryImagesAndLicence() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund, FakeWikipedia.animal("dog", ["en": "Dog"])])
+        #expect(report.summaryLine == "fetched 2, unchanged 0, failed 0")
+        #expect(report.diagnostics.isEmpty)
+
+        let snapshot = wiki.cache.load()
+        let entry = try #require(snapshot.entry(language: "de", title: "Haushund"))
+        #expect(entry.revision == "266236844")
+        #expect(entry.etag == FakeWikipedia.haushundETag)
+        #expect(entry.fetchedAt == "2026-09-21T14:13:20Z")
+        #expect(entry.url == "https://de.wikipedia.org/wiki/Haushund")
+        #expect(entry.license.name == "CC BY-SA 4.0")
+        let image = try #require(entry.image)
+        #expect(image.file == "File:Harzer_Fuchs_Hündin_2.jpg")
+        // 330 px thumbnail plus the 864 px original (960 would be an upscale).
+        #expect(image.renditions.map(\.width) == [330, 864])
+        for r in image.renditions {
+            let data = try Data(contentsOf: URL(fileURLWithPath: wiki.cache.imageFile(r.path)))
+            #expect(Hashing.sha256Hex(data) == r.sha256)
+            #expect(r.path == "wikipedia/images/\(r.sha256).png")  // the bytes are PNG, whatever the URL says
+        }
+        #expect(image.attribution?.artist == "Jörg Müller & Co")
+        #expect(image.attribution?.license?.name == "CC BY-SA 3.0")
+        // The 2020 Dog summary's 320 px is not a standard width any more: never asked for.
+        #expect(wiki.log.requests.allSatisfy { !$0.path.contains("/320px-") })
+        #expect(wiki.log.count(prefix: "/upload/wikipedia/commons/thumb/d/d9/Collage_of_Nine_Dogs.jpg/330px-") == 1)
+        #expect(wiki.log.count(prefix: "/upload/wikipedia/commons/thumb/d/d9/Collage_of_Nine_Dogs.jpg/960px-") == 1)
+    }
+
+    @Test func identifiesItselfAsWikimediaAsks() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        _ = await wiki.fetch([hund])
+        let agents = Set(wiki.log.requests.compactMap { $0.header("user-agent") })
+        #expect(agents == ["Bestiary/9.9.9 (tests@example.invalid) async-http-client"])
+        #expect(wiki.log.requests.first { $0.path == FakeWikipedia.haushundPath }?.header("accept")?.contains("Summary/1.5.0") == true)
+    }
+
+    @Test func secondRunAsksNothingAndRefreshDownloadsNoBody() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        _ = await wiki.fetch([hund])
+        let path = wiki.cache.entryPath(language: "de", canonicalTitle: "Haushund")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let requestsAfterFirst = wiki.log.total
+
+        let again = await wiki.fetch([hund])
+        #expect(again.summaryLine == "fetched 0, unchanged 1, failed 0")
+        #expect(wiki.log.total == requestsAfterFirst)  // nothing asked
+
+        let refresh = await wiki.fetch([hund], refresh: true)
+        #expect(refresh.summaryLine == "fetched 0, unchanged 1, failed 0")
+        #expect(refresh.bodies == 0)
+        #expect(wiki.log.total == requestsAfterFirst + 1)
+        #expect(wiki.log.requests.last?.header("if-none-match") == FakeWikipedia.haushundETag)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)  // 304 leaves the file alone
+    }
+
+    @Test func sameArticleNamedTwiceIsFetchedOnce() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([
+            FakeWikipedia.animal("a", ["de": "Haushund"]), FakeWikipedia.animal("b", ["de": "haushund"]),
+            FakeWikipedia.animal("c", ["de": "Haushund "]),
+        ])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 1)
+    }
+
+    @Test func retriesAfter429HonouringRetryAfter() async throws {
+        let wiki = try await FakeWikipedia.start { request, call, _ in
+            request.path == FakeWikipedia.haushundPath && call == 1
+                ? Reply(status: 429, headers: [("Retry-After", "1")], body: Array("Too many requests".utf8)) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        let times = wiki.log.times(FakeWikipedia.haushundPath)
+        #expect(times.count == 2)
+        #expect(times[1] - times[0] >= .milliseconds(950))
+    }
+
+    @Test func retryAfterLongerThanTheCapFailsInsteadOfHanging() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == FakeWikipedia.haushundPath ? Reply(status: 429, headers: [("Retry-After", "3600")]) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund])
+        #expect(report.failed == 1)
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 1)
+        #expect(report.diagnostics.first?.message.contains("asks to wait 3600 s") == true)
+    }
+
+    @Test func retriesServerErrorsThenSucceeds() async throws {
+        let wiki = try await FakeWikipedia.start { request, call, _ in
+            request.path == FakeWikipedia.haushundPath && call <= 2 ? .text("oops", status: call == 1 ? 500 : 503) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 3)
+    }
+
+    /// A server that keeps failing: the record is named with its file:line, nothing is written.
+    @Test func persistentServerErrorsFailAtTheRecord() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == FakeWikipedia.haushundPath ? .text("down", status: 500) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund], attempts: 3)
+        #expect(report.summaryLine == "fetched 0, unchanged 0, failed 1")
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 3)
+        #expect(report.diagnostics == [
+            .error("wikipedia.de 'Haushund': HTTP 500 after 3 attempts",
+                   at: BestiaryDiagnostics.SourceLocation(path: "content/animals/hund.md", line: 5, column: 13), stage: "fetch")
+        ])
+        #expect(wiki.cache.load().entries.isEmpty)
+    }
+
+    @Test func timeoutIsRetried() async throws {
+        let wiki = try await FakeWikipedia.start { request, call, base in
+            guard request.path == FakeWikipedia.haushundPath, call == 1 else { return nil }
+            var slow = FakeWikipedia.standard(request, base: base)
+            slow.delay = .seconds(3)
+            return slow
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund], timeout: .milliseconds(500))
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 2)
+    }
+
+    @Test func serverThatNeverAnswersInTimeFails() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == FakeWikipedia.haushundPath ? Reply(status: 200, body: Array("{}".utf8), delay: .seconds(3)) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund], timeout: .milliseconds(300), attempts: 2)
+        #expect(report.failed == 1)
+        #expect(report.diagnostics.first?.message.contains("no answer in time after 2 attempts") == true)
+    }
+
+    /// Slow but within the time allowed: one request, no retry.
+    @Test func slowServerIsWaitedFor() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            var reply = FakeWikipedia.standard(request, base: base)
+            reply.delay = .milliseconds(300)
+            return reply
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund], timeout: .seconds(5))
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 1)
+    }
+
+    @Test func malformedJSONIsReportedAndNothingStored() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == FakeWikipedia.haushundPath ? .json("{\"type\":\"standard\",\"titles\":") : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund])
+        #expect(report.failed == 1)
+        #expect(report.diagnostics.first?.message == "wikipedia.de 'Haushund': the answer is not a usable summary: the body is not valid JSON (28 bytes)")
+        #expect(wiki.cache.load().entries.isEmpty)
+    }
+
+    @Test func truncatedImageIsRetriedAndStoredWhole() async throws {
+        let wiki = try await FakeWikipedia.start { request, call, base in
+            guard request.path.contains("/330px-"), call == 1 else { return nil }
+            var cut = FakeWikipedia.standard(request, base: base)
+            cut.truncateAfter = 40
+            return cut
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        let rendition = try #require(wiki.cache.load().entry(language: "de", title: "Haushund")?.image?.renditions.first)
+        #expect(wiki.cache.imageIsIntact(rendition, verifyHash: true))
+        #expect(wiki.log.count(prefix: "/upload/wikipedia/commons/thumb/") == 2)
+    }
+
+    /// Cut short without a Content-Length to notice it by: the PNG's end marker is missing.
+    @Test func imageCutShortWithoutLengthIsRefused() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path.contains("/330px-") ? .bytes([UInt8](TestImages.png(tag: "x").dropLast(6)), contentType: "image/png") : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund])
+        #expect(report.failed == 1)
+        #expect(report.diagnostics.first?.message.contains("png file is cut short") == true)
+        #expect(wiki.cache.load().entries.isEmpty)
+    }
+
+    @Test func oversizedImageIsRefused() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path.contains("/330px-") ? .bytes([UInt8](TestImages.png(tag: String(repeating: "x", count: 200))) + [UInt8](repeating: 0, count: 20_000)) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        var options = wiki.options()
+        options.maxImageBytes = 10_000
+        let report = await WikipediaFetcher(cache: wiki.cache, options: options).run(
+            [FetchJob(language: "de", title: "Haushund", requesters: [])])
+        #expect(report.failed == 1)
+    }
+
+    /// The endpoint answers a redirect title with 302 and a protocol-relative Location; the entry
+    /// is keyed by the final body's canonical title and remembers the title that led there.
+    @Test func followsProtocolRelativeRedirect() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            request.path == "/de/api/rest_v1/page/summary/Hund"
+                ? .status(302, headers: [("Location", "//" + base.dropFirst("http://".count) + "/de/api/rest_v1/page/summary/Haushund")]) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Hund"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        let snapshot = wiki.cache.load()
+        #expect(snapshot.entry(language: "de", title: "Hund")?.canonicalTitle == "Haushund")
+        #expect(snapshot.entries.count == 1)
+        #expect(snapshot.entries.values.first?.requested == ["Haushund", "Hund"] || snapshot.entries.values.first?.requested == ["Hund"])
+        // A rerun knows where Hund leads: no request at all.
+        let before = wiki.log.total
+        #expect(await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Hund"])]).unchanged == 1)
+        #expect(wiki.log.total == before)
+    }
+
+    @Test func redirectLoopIsDetected() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            switch request.path {
+            case "/de/api/rest_v1/page/summary/A": .status(302, headers: [("Location", "B")])
+            case "/de/api/rest_v1/page/summary/B": .status(301, headers: [("Location", "/de/api/rest_v1/page/summary/A")])
+            default: nil
+            }
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("x", ["de": "A"])])
+        #expect(report.failed == 1)
+        #expect(report.diagnostics.first?.message == "wikipedia.de 'A': redirect loop: A → B → A")
+        #expect(wiki.log.count("/de/api/rest_v1/page/summary/A") == 1)
+    }
+
+    /// Decided on the status, whatever the body says: both real 404 bodies.
+    @Test(arguments: ["en__Sadsd.json", "fr__Article_Inexistant_Test_Amanogawa_Xyz123.json"])
+    func notFoundIsReportedAtTheRecord(_ bodyFile: String) async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == "/de/api/rest_v1/page/summary/Hundd"
+                ? .json(String(decoding: (try? Fixtures.data("wikipedia/" + bodyFile)) ?? Data(), as: UTF8.self), status: 404) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Hundd"])])
+        #expect(report.summaryLine == "fetched 0, unchanged 0, failed 1")
+        #expect(report.diagnostics == [
+            .error("wikipedia.de 'Hundd': de.wikipedia has no article 'Hundd' (HTTP 404); check the title",
+                   at: BestiaryDiagnostics.SourceLocation(path: "content/animals/hund.md", line: 5, column: 13), stage: "fetch")
+        ])
+        #expect(wiki.log.count("/de/api/rest_v1/page/summary/Hundd") == 1)  // a 404 is not retried
+    }
+
+    @Test func disambiguationPageIsReportedAndNotUsed() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("test", ["en": "Test"])])
+        #expect(report.failed == 1)
+        #expect(report.diagnostics.first?.location == BestiaryDiagnostics.SourceLocation(path: "content/animals/test.md", line: 5, column: 13))
+        #expect(report.diagnostics.first?.message.contains("'Test' is a disambiguation page") == true)
+        #expect(wiki.cache.load().entries.isEmpty)
+    }
+
+    @Test func damagedEntryIsFetchedAgain() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        _ = await wiki.fetch([hund])
+        let path = wiki.cache.entryPath(language: "de", canonicalTitle: "Haushund")
+        let good = try String(contentsOfFile: path, encoding: .utf8)
+        try good.replacingOccurrences(of: "Haustier", with: "Kuscheltier").write(toFile: path, atomically: true, encoding: .utf8)
+
+        let report = await wiki.fetch([hund])
+        #expect(report.fetched == 1)
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 2)
+        #expect(report.diagnostics.contains { $0.severity == .warning && $0.message.contains("damaged") })
+        #expect(wiki.cache.load().entry(language: "de", title: "Haushund")?.extract.contains("Kuscheltier") == false)
+    }
+
+    @Test func missingImageFileIsDownloadedAgainOnRefresh() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        _ = await wiki.fetch([hund])
+        let rendition = try #require(wiki.cache.load().entry(language: "de", title: "Haushund")?.image?.renditions.first)
+        try FileManager.default.removeItem(atPath: wiki.cache.imageFile(rendition.path))
+        let images = wiki.log.count(prefix: "/upload/")
+        let report = await wiki.fetch([hund], refresh: true)
+        #expect(report.fetched == 1)
+        #expect(wiki.log.count(prefix: "/upload/") == images + 1)
+        #expect(wiki.cache.imageIsIntact(rendition, verifyHash: true))
+    }
+
+    /// A run that stopped after the summary (here: the image server was down) keeps the summary
+    /// it had; the next run asks only for what is missing.
+    @Test func unfinishedArticleResumesWithoutAskingAgain() async throws {
+        let imagesDown = Flag()
+        imagesDown.set(true)
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path.hasPrefix("/upload/") && imagesDown.value ? .status(500) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        #expect(await wiki.fetch([hund], attempts: 2).failed == 1)
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 1)
+
+        imagesDown.set(false)
+        let report = await wiki.fetch([hund])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        #expect(wiki.log.count(FakeWikipedia.haushundPath) == 1)  // the summary was not asked for again
+        #expect(wiki.cache.load().entry(language: "de", title: "Haushund")?.image?.renditions.count == 2)
+        #expect(!FileManager.default.fileExists(atPath: wiki.dir.appending("content/wikipedia/.pending/de/" + CacheFileName.stem(language: "de", canonicalTitle: "Haushund") + ".json")))
+    }
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var v = false
+    var value: Bool { lock.withLock { v } }
+    func set(_ new: Bool) { lock.withLock { v = new } }
+}
+
+/// Summaries are asked for with `Accept-Encoding: gzip` (Wikimedia's etiquette) and gzip answers,
+/// whose Content-Length counts compressed bytes, are decoded.
+@Suite struct GzipTests {
+    @Test func gzipAnswerIsDecoded() async throws {
+        // An article without image: nothing in the body points outside 127.0.0.1.
+        let path = "/en/api/rest_v1/page/summary/Third_Council_of_the_Lateran"
+        let gz = try Fixtures.data("wikipedia/generated__en__Third_Council_of_the_Lateran.json.gz")
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == path
+                ? LoopbackServer.Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: [UInt8](gz))
+                : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("council", ["en": "Third Council of the Lateran"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0", "\(report.diagnostics)")
+        #expect(wiki.cache.load().entry(language: "en", title: "Third Council of the Lateran")?.extract.hasPrefix("The Third Council") == true)
+        #expect(wiki.log.requests.first { $0.path == path }?.header("accept-encoding") == "gzip")
+    }
+}
+
+/// An image width that is gone (404) does not cost the article its text or its other width.
+@Suite struct MissingImageTests {
+    @Test func goneImageWidthIsLeftOut() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path.contains("/330px-") ? .status(404) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        #expect(wiki.log.count(prefix: "/upload/wikipedia/commons/thumb/") == 1)  // 404 is not retried
+        #expect(wiki.cache.load().entry(language: "de", title: "Haushund")?.image?.renditions.map(\.width) == [864])
+        #expect(report.diagnostics.map(\.severity) == [.warning])
+    }
+}
+
+/// RFC 9745 `Deprecation` on the summary endpoint is passed on to the user, once.
+@Suite struct DeprecationTests {
+    @Test func deprecationHeaderBecomesOneNote() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            guard request.path.contains("/page/summary/") else { return nil }
+            var reply = FakeWikipedia.standard(request, base: base)
+            reply.headers.append(("Deprecation", "@1788000000"))
+            return reply
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund"]), FakeWikipedia.animal("dog", ["en": "Dog"])])
+        #expect(report.fetched == 2)
+        #expect(report.diagnostics.filter { $0.severity == .note }.count == 1)
+        #expect(report.diagnostics.first?.message.contains("Deprecation: @1788000000") == true)
+    }
+}

@@ -1,0 +1,163 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryImport
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// Bad input: a clear message naming the file and the row or position, and nothing written at all.
+@Suite struct ImportFailureTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var format: ImportFormat
+        var text: String
+        /// `line:col: message` of every error.
+        var errors: [String]
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "JSON with a trailing comma", format: .nuthatch,
+            text: "[\n  {\"id\": 1, \"common_name\": \"Blue Jay\"},\n]\n",
+            errors: ["3:1: not valid JSON: trailing comma before ']' (JSON allows none); a nuthatch file is JSON"]),
+        Case(
+            name: "species without id or name", format: .nuthatch,
+            text: "[{\"id\": 7, \"common_name\": \"Killdeer\"},\n {\"common_name\": \"Sora\"},\n {\"id\": 9, \"common_name\": \" \"},\n {\"id\": true}]",
+            errors: [
+                "2:2: species 2 has no 'id'", "3:27: species 3 (id 9): 'common_name' is empty",
+                "4:9: species 4: 'id' must be text, not true/false",
+            ]),
+        Case(
+            name: "not a list", format: .nuthatch, text: "{\"count\": 2}",
+            errors: ["1:1: expected a JSON list of species (\"[{…}, {…}]\"), found an object"]),
+        Case(
+            name: "Dog CEO error reply", format: .dogceo,
+            text: "{\"message\": \"Breed not found (master breed does not exist)\", \"status\": \"error\", \"code\": 404}",
+            errors: ["1:72: the reply's status is 'error', not 'success': Breed not found (master breed does not exist); save the list again"]),
+        Case(
+            name: "Dog CEO sub-breeds not a list", format: .dogceo,
+            text: "{\"message\": {\"pug\": [], \"poodle\": \"toy\"}, \"status\": \"success\"}",
+            errors: ["1:35: breed 'poodle': sub-breeds must be a list like [\"toy\", \"miniature\"], not text"]),
+        Case(
+            name: "WildSound paths that collide", format: .wildsound,
+            text: """
+                [
+                  {"name": "Fuchs", "storagePath": "sounds/Fuchs.mp3", "wikiTitleDe": "Rotfuchs"},
+                  {"name": "Rotfuchs", "storagePath": "archive/fuchs.ogg", "wikiTitleDe": "Rotfuchs"}
+                ]
+                """,
+            errors: [
+                "3:3: animal 2 (storagePath archive/fuchs.ogg) gives the id 'fuchs', like animal 1 (storagePath sounds/Fuchs.mp3) at line 2: two entries cannot become one record; change one of them in the source"
+            ]),
+        Case(
+            name: "WildSound path without letters", format: .wildsound,
+            text: "[{\"name\": \"Tier\", \"storagePath\": \"sounds/???.mp3\"}]",
+            errors: ["1:34: animal 1 (storagePath sounds/???.mp3): no record id can be made from it (it needs letters a–z or digits)"]),
+        Case(
+            name: "WildSound crop the page cannot use", format: .wildsound,
+            text: "[{\"name\": \"Dachs\", \"storagePath\": \"sounds/Dachs.mp3\", \"wikiTitleEn\": \"Badger\", \"imageCrop\": \"diagonal\"}]",
+            errors: ["1:2: animal 1 (storagePath sounds/Dachs.mp3): image.focus 'diagonal' must be a CSS position like \"50% 20%\", \"center top\" or \"10px 40%\""]),
+        Case(
+            name: "CSV with an unterminated quote", format: .csv,
+            text: "id,name.en\nfox,Fox\nowl,\"Owl\n",
+            errors: ["3:5: malformed CSV: the quoted field that starts here is never closed with '\"'"]),
+        Case(
+            name: "CSV without an id column", format: .csv, text: "name.en,group\nFox,mammal\n",
+            errors: ["1:1: the header has no 'id' column; every row needs the record's id (1–64 of a-z, 0-9, '_', '-'), e.g. id,name.en"]),
+        Case(
+            name: "CSV with unknown and misspelt columns", format: .csv, text: "id,nmae.en,colour\nfox,Fox,red\n",
+            errors: ["1:4: header: 'nmae.en' is not a record field (did you mean 'name.en'?)", "1:12: header: 'colour' is not a record field"]),
+        Case(
+            name: "CSV rows with invalid ids, wrong field counts and bad values", format: .csv,
+            text: "id,name.en,difficulty,wikipedia.en\nRed Fox,Red fox,1,Red fox\nowl,Owl\nbee,Bee,5,Bee <insect>\nbat,Bat,,Bat [animal]\n,Nobody,,\n",
+            errors: [
+                "2:1: row 1: id 'Red Fox' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'red-fox'; it is the key apps sync by and never changes",
+                "3:1: row 2 has 2 fields, the header has 4; a value with ',' or a line break must be in double quotes",
+                "4:1: row 3 (id bee): difficulty must be 1, 2 or 3, not '5'",
+                "4:1: row 3 (id bee): wikipedia.en: 'Bee <insect>' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
+                "5:1: row 4 (id bat): wikipedia.en: 'Bat [animal]' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
+                "6:1: row 5 has no id",
+            ]),
+        Case(
+            name: "CSV rows giving one id twice", format: .csv, text: "id,name.en\nfox,Fox\nowl,Owl\nfox,Red fox\n",
+            errors: ["4:1: row 3 (id fox) gives the id 'fox', like row 1 (id fox) at line 2: two entries cannot become one record; change one of them in the source"]),
+        Case(
+            name: "CSV media that are missing or not what they claim", format: .csv,
+            text: "id,name.en,sound.file\nfox,Fox,fox.ogg\nowl,Owl,notes.txt\n",
+            errors: [
+                "2:9: row 1 (id fox): sound.file 'fox.ogg' is neither under content/ nor under 'INCOMING'",
+                "3:1: row 2 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
+            ]),
+        Case(
+            name: "CSV language the site does not have", format: .csv, text: "id,name.en,name.fr\nfox,Fox,Renard\n",
+            errors: ["1:12: header: 'name.fr': language 'fr' is not in content/site.yml's languages (en, de); add it there first"]),
+        Case(
+            name: "CSV new records without a name in the default language", format: .csv, text: "id,name.de\nfuchs,Fuchs\ndachs,Dachs\n",
+            errors: [
+                "2:1: 2 new records would have no name.en value: fuchs, dachs. Every record needs a name in the site's default language 'en', the first of content/site.yml's languages: add a name.en column or fill it in those rows"
+            ]),
+    ]
+
+    @Test(arguments: cases)
+    func badInputIsReportedWithItsPositionAndNothingIsWritten(_ c: Case) throws {
+        let site = try TestSite(languages: ["en", "de"])
+        try site.importing("csv/animals.csv", .csv)  // a site with content to protect
+        try site.write("These are notes, not a sound.\n", to: "incoming/notes.txt")
+        let file = try site.source(c.text, name: "input.\(c.format == .csv ? "csv" : "json")")
+        let before = try site.snapshot()
+        let diagnostics = site.failure(file, c.format)
+        let errors = diagnostics.filter { $0.severity == .error }
+        #expect(errors.allSatisfy { $0.location?.path == file })
+        let incoming = site.directory.appending("incoming")
+        #expect(errors.map { "\($0.location!.line):\($0.location!.column): \($0.message.replacingOccurrences(of: incoming, with: "INCOMING"))" } == c.errors)
+        #expect(try site.snapshot() == before)
+    }
+
+    @Test func aFileThatIsNotThereIsNamed() throws {
+        let site = try TestSite()
+        let diagnostics = site.failure("/nonexistent/birds.json", .nuthatch)
+        #expect(diagnostics.map(\.description) == ["/nonexistent/birds.json:1:1: error: cannot read the file to import: no such file [import]"])
+    }
+
+    @Test func aSiteWithoutSiteYmlIsNoPlaceToImportInto() throws {
+        let empty = TemporaryDirectory("no-site")
+        let plan = Result { try Importer(format: .csv, file: Fixtures.path("import/csv/animals.csv"), root: empty.path).plan() }
+        #expect(throws: DiagnosticError.self) { try plan.get() }
+        #expect(!FileManager.default.fileExists(atPath: empty.appending("content")))
+    }
+
+    @Test func englishNamesIntoAGermanFirstSiteAreRefusedWithAdvice() throws {
+        let site = try TestSite(languages: ["de", "en"])
+        let diagnostics = site.failure("nuthatch/species.json", .nuthatch)
+        #expect(diagnostics.filter { $0.severity == .error }.map(\.message) == [
+            "5 new records would have no name in 'de' (nuthatch names are 'en'): nuthatch-1, nuthatch-2, nuthatch-3, nuthatch-4, nuthatch-5. Every record needs a name in the site's default language 'de', the first of content/site.yml's languages: put 'en' first in languages, or import a CSV with columns id,name.de first"
+        ])
+        // After a CSV with the German names, the dump updates them.
+        let names = try site.source("id,name.de\n" + (1...5).map { "nuthatch-\($0),Vogel \($0)" }.joined(separator: "\n"), name: "names.csv")
+        try site.importing(names, .csv)
+        let plan = try site.importing("nuthatch/species.json", .nuthatch)
+        #expect(plan.summary == "created 0, updated 5, unchanged 0")
+        #expect(site.animal("nuthatch-3")?.name.values == ["de": "Vogel 3", "en": "Northern Cardinal"])
+    }
+
+    @Test func aRecordWithErrorsIsNotChanged() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.write("---\nname: {en: Fox}\ndifficulty: 9\n---\n", to: "content/animals/fox.md")
+        let csv = try site.source("id,name.en\nfox,Red fox\n", name: "fix.csv")
+        let diagnostics = site.failure(csv, .csv)
+        #expect(diagnostics.map(\.description) == [
+            "content/animals/fox.md:1:1: error: record 'fox' has errors; fix them before changing it (`bestiary check` lists them) [import]",
+            "content/animals/fox.md:3:13: error: difficulty must be from 1 to 3, not 9 [load]",
+        ])
+    }
+
+    @Test func aFileInTheWayOfANewRecordIsReported() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.write("---\nid: reynard\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
+        let csv = try site.source("id,name.en\nfox,Red fox\n", name: "new.csv")
+        #expect(site.failure(csv, .csv).map(\.message) == [
+            "row 1 (id fox): content/animals/fox.md already holds the record 'reynard' (its 'id:' says so), so 'fox' cannot be written there"
+        ])
+    }
+}

@@ -1,0 +1,147 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryImport
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// Each format from its small real-shaped sample (Tests/Fixtures/import/), into a fresh site.
+@Suite struct ImportFormatTests {
+    @Test func nuthatchSpeciesBecomeBirdsWithHabitatAndConservation() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        let plan = try site.importing("nuthatch/species.json", .nuthatch)
+        #expect(plan.summary == "created 5, updated 0, unchanged 0")
+        #expect(plan.records.map(\.path) == (1...5).map { "content/animals/nuthatch-\($0).md" })
+
+        let robin = try #require(site.animal("nuthatch-1"))
+        #expect(robin.name.values == ["en": "American Robin"])
+        #expect(robin.scientific == "Turdus migratorius")
+        #expect(robin.group == "bird")
+        #expect(robin.wikipedia == ["en": "Turdus migratorius"])
+        #expect(robin.habitat.values == ["en": "Woodlands, gardens, parks and lawns across North America"])
+        #expect(robin.conservation == "Least Concern")
+        #expect(robin.description["en"]?.contains("\"cheerily, cheer up\"") == true)
+        #expect(robin.image?.source == .url("https://images.example.org/birds/american-robin.jpg"))
+        #expect(site.animal("nuthatch-4")?.conservation == "Endangered")
+        #expect(site.animal("nuthatch-4")?.image == nil)  // image_url: null
+
+        // A picture whose type the URL does not tell is left out, with a warning that says where.
+        #expect(site.animal("nuthatch-2")?.image == nil)
+        let warning = try #require(plan.warnings.first)
+        #expect(warning.severity == .warning)
+        #expect(warning.location == SourceLocation(path: Fixtures.path("import/nuthatch/species.json"), line: 15, column: 18))
+        #expect(warning.message.hasPrefix("species 2 (id 2): cannot tell the picture type of 'https://images.example.org/photo/4711?w=800&fit=crop'"))
+    }
+
+    @Test func dogCEOBreedsAndSubBreedsBecomeDogsWithEnglishNames() throws {
+        let site = try TestSite(languages: ["en"])
+        let plan = try site.importing("dogceo/breeds.json", .dogceo)
+        #expect(plan.summary == "created 19, updated 0, unchanged 0")
+        #expect(plan.warnings.isEmpty)
+        let names = Dictionary(uniqueKeysWithValues: plan.records.map { ($0.id, site.animal($0.id)?.name["en"] ?? "?") })
+        #expect(names["poodle"] == "Poodle")
+        #expect(names["poodle-toy"] == "Toy poodle")
+        #expect(names["australian-shepherd"] == "Australian shepherd")
+        #expect(names["retriever-flatcoated"] == "Flat-coated retriever")
+        #expect(names["germanshepherd"] == "German shepherd")
+        #expect(site.animal("bulldog-french")?.group == "dog")
+        #expect(site.animal("bulldog-french")?.wikipedia == [:])  // titles are for the user
+        #expect(try site.read("content/animals/poodle-toy.md") == "---\nname: {en: Toy poodle}\ngroup: dog\n---\n")
+    }
+
+    @Test func wildsoundAnimalsKeepTheirStoragePathIDsCropsAndSounds() throws {
+        let site = try TestSite(languages: ["de", "en"])
+        let plan = try site.importing("wildsound/animals.json", .wildsound)
+        #expect(plan.summary == "created 4, updated 0, unchanged 0")
+        #expect(plan.records.map(\.id) == ["amsel", "fuchs", "kuckuck", "roetelmaus"])
+        #expect(plan.copies.map(\.destination) == ["content/sounds/amsel.mp3", "content/sounds/fuchs.mp3", "content/sounds/roetelmaus.mp3"])
+
+        let fox = try #require(site.animal("fuchs"))
+        #expect(fox.name.values == ["de": "Fuchs"])  // German is the default: nothing derived
+        #expect(fox.wikipedia == ["de": "Rotfuchs", "en": "Red fox"])
+        #expect(fox.leadImageFocus == "50% 0%")
+        #expect(fox.sound?.filePath == "sounds/fuchs.mp3")
+        #expect(fox.sound?.format == .mp3)
+        #expect(fox.sound?.credit == "xeno-canto")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.root + "/content/sounds/fuchs.mp3"))
+            == Fixtures.data("import/wildsound/sounds/Fuchs.mp3"))
+        // The app's own spellings, and a file name with an umlaut.
+        #expect(site.animal("roetelmaus")?.leadImageFocus == "50% 100%")
+        #expect(site.animal("roetelmaus")?.sound?.credit == "Freesound")
+
+        // No Kuckuck.mp3 in the bucket: the record comes without sound, and the user is told.
+        #expect(site.animal("kuckuck")?.sound == nil)
+        #expect(plan.warnings.map(\.message) == [
+            "1 of 4 sounds not found under '\(Fixtures.path("import/wildsound"))' (first: sounds/Kuckuck.mp3), so those records get no sound from this import (one they have stays). Put the app's storage files there, or pass --media DIR, and import again"
+        ])
+    }
+
+    @Test func wildsoundIntoAnEnglishFirstSiteTakesEnglishNamesFromWikipediaTitles() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        try site.importing("wildsound/animals.json", .wildsound)
+        #expect(site.animal("fuchs")?.name.values == ["en": "Red fox", "de": "Fuchs"])
+        #expect(site.animal("amsel")?.name.values == ["en": "Common blackbird", "de": "Amsel"])
+    }
+
+    @Test func wildsoundNeedsGermanAmongTheSitesLanguages() throws {
+        let site = try TestSite(languages: ["en"])
+        let diagnostics = site.failure("wildsound/animals.json", .wildsound)
+        #expect(diagnostics.map(\.message) == [
+            "wildsound names are German ('de'), but content/site.yml's languages are [en]: add de to languages (or pass --language if this file's names are in another language)"
+        ])
+        #expect(diagnostics.first?.location?.path == Fixtures.path("import/wildsound/animals.json"))
+        #expect(!site.exists("content/animals"))
+    }
+
+    @Test func csvRowsBecomeRecordsWithQuotingLineBreaksTagsAndCopiedMedia() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        let plan = try site.importing("csv/animals.csv", .csv)
+        #expect(plan.summary == "created 3, updated 0, unchanged 0")
+        #expect(plan.copies.map(\.destination) == ["content/images/common-frog.png", "content/sounds/common-frog.mp3"])
+
+        let frog = try #require(site.animal("common-frog"))
+        #expect(frog.name.values == ["en": "Common frog", "de": "Grasfrosch"])
+        #expect(frog.difficulty == 2)
+        #expect(frog.tags == ["pond", "europe"])
+        #expect(frog.description["en"] == "Lays its eggs in \"clumps\" in early spring.\nIt spends the winter in mud at the bottom of ponds.")
+        #expect(frog.sound?.filePath == "sounds/common-frog.mp3")
+        #expect(frog.sound?.credit == "Jane Doe, XC123456")
+        #expect(frog.sound?.license == "CC BY-SA 4.0")
+        #expect(frog.image?.filePath == "images/common-frog.png")
+        #expect(frog.image?.focus == "50% 30%")
+        #expect(site.animal("hedgehog")?.description["en"] == "Yes: it eats snails.")
+        #expect(site.animal("barn-owl")?.tags == ["night", "europe", "farm"])
+        #expect(site.animal("barn-owl")?.difficulty == nil)  // an empty cell sets nothing
+        #expect(try site.read("content/animals/hedgehog.md").contains("description: {en: \"Yes: it eats snails.\"}"))
+    }
+
+    @Test func csvFilesAlreadyUnderContentAreUsedWhereTheyAre() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.directory.write(try Fixtures.data("import/csv/media/frog.png"), to: "content/images/shared/frog.png")
+        let csv = try site.source("id,name.en,image.file\nfrog,Frog,images/shared/frog.png\n", name: "frogs.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.copies.isEmpty)
+        #expect(site.animal("frog")?.image?.filePath == "images/shared/frog.png")
+    }
+
+    @Test func everyFormatGivesASiteThatChecks() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        try site.importing("nuthatch/species.json", .nuthatch)
+        try site.importing("dogceo/breeds.json", .dogceo)
+        try site.importing("wildsound/animals.json", .wildsound)
+        try site.importing("csv/animals.csv", .csv)
+        #expect(site.errors().isEmpty)
+        #expect(ContentLoader(root: site.root).load().catalog?.animals.count == 31)  // 5 birds, 19 dogs, 4 WildSound animals, 3 CSV rows
+    }
+}
+
+@Suite struct EmptySourceTests {
+    @Test(arguments: [("id,name.en\n", ImportFormat.csv), ("[]", .nuthatch), ("{\"message\": {}, \"status\": \"success\"}", .dogceo)])
+    func anEmptyExportIsAWarningNotAFailure(_ text: String, _ format: ImportFormat) throws {
+        let site = try TestSite()
+        let file = try site.source(text, name: "empty")
+        let plan = try site.plan(file, format)
+        #expect(plan.summary == "created 0, updated 0, unchanged 0")
+        #expect(plan.warnings.map(\.message) == ["the file holds no records to import"])
+    }
+}

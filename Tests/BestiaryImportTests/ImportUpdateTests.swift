@@ -1,0 +1,117 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryImport
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// Importing again: idempotence, updates that carry only what the source says, hand edits kept.
+@Suite struct ImportUpdateTests {
+    static let samples: [(String, ImportFormat)] = [
+        ("nuthatch/species.json", .nuthatch), ("dogceo/breeds.json", .dogceo), ("wildsound/animals.json", .wildsound),
+        ("csv/animals.csv", .csv),
+    ]
+
+    @Test(arguments: 0..<4)
+    func theSameFileTwiceChangesNothingByteForByte(_ index: Int) throws {
+        let (fixture, format) = Self.samples[index]
+        let site = try TestSite(languages: ["en", "de"])
+        let first = try site.importing(fixture, format)
+        let before = try site.snapshot()
+        let second = try site.importing(fixture, format)
+        #expect(second.summary == "created 0, updated 0, unchanged \(first.created)")
+        #expect(second.copies.isEmpty)
+        #expect(try site.snapshot() == before)
+    }
+
+    @Test func aChangedDumpUpdatesOnlyWhatChangedAndAddsNewSpecies() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.importing("nuthatch/species.json", .nuthatch)
+        let crane = try site.read("content/animals/nuthatch-4.md")
+        let plan = try site.importing("nuthatch/species-next-year.json", .nuthatch)
+        #expect(plan.summary == "created 1, updated 2, unchanged 3")
+        #expect(plan.records.filter { $0.action == .update }.map { "\($0.id): \($0.changedKeys)" } == [
+            "nuthatch-1: [\"habitat\"]", "nuthatch-4: [\"conservation\"]",
+        ])
+        #expect(try site.read("content/animals/nuthatch-4.md") == crane.replacingOccurrences(of: "conservation: Endangered", with: "conservation: Endangered (EN)"))
+        #expect(site.animal("nuthatch-6")?.name["en"] == "Eastern Bluebird")
+    }
+
+    /// A user adds fields, comments, a body and a translation by hand; the app's catalogue then
+    /// renames the animal. The import changes the name and nothing else.
+    @Test func updatesKeepEverythingAddedByHand() throws {
+        let site = try TestSite(languages: ["de", "en"])
+        try site.importing("wildsound/animals.json", .wildsound)
+        let handEdited = """
+            ---
+            # Checked against the field guide, May 2024.
+            name: {de: Fuchs}
+            scientific: Vulpes vulpes   # added by hand
+            group: mammal
+            tags: [wald, stadt]
+            wikipedia: {de: Rotfuchs, en: Red fox}
+            hint: {de: Er hat einen buschigen Schwanz.}
+            sound:
+              file: sounds/fuchs.mp3
+              credit: xeno-canto
+              license: CC BY-SA 4.0
+            image:
+              focus: "50% 0%"
+            ---
+            Der Rotfuchs lebt in Wäldern, auf Feldern und mitten in Städten.
+
+            """
+        try site.write(handEdited, to: "content/animals/fuchs.md")
+        try site.write("The red fox lives in forests, fields and cities.\n", to: "content/animals/fuchs.en.md")
+
+        let renamed = try String(contentsOfFile: Fixtures.path("import/wildsound/animals.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"name\": \"Fuchs\"", with: "\"name\": \"Rotfuchs\"")
+        let file = try site.source(renamed, name: "animals.json")
+        let plan = try site.importing(file, .wildsound, media: Fixtures.path("import/wildsound"))
+        #expect(plan.summary == "created 0, updated 1, unchanged 3")
+        #expect(try site.read("content/animals/fuchs.md") == handEdited.replacingOccurrences(of: "name: {de: Fuchs}", with: "name: {de: Rotfuchs}"))
+        #expect(try site.read("content/animals/fuchs.en.md") == "The red fox lives in forests, fields and cities.\n")
+        #expect(site.animal("fuchs")?.bodies["en"]?.markdown == "The red fox lives in forests, fields and cities.\n")
+    }
+
+    @Test func namesDerivedByTheImporterNeverOverwriteACorrectionByHand() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.importing("dogceo/breeds.json", .dogceo)
+        let corrected = "---\nname: {en: Boston terrier}\ngroup: dog\n---\n"
+        try site.write(corrected, to: "content/animals/bulldog-boston.md")
+        let plan = try site.importing("dogceo/breeds.json", .dogceo)
+        #expect(plan.summary == "created 0, updated 0, unchanged 19")
+        #expect(try site.read("content/animals/bulldog-boston.md") == corrected)
+    }
+
+    @Test func aChangedSoundIsReplacedAndAMovedOneIsFound() throws {
+        let site = try TestSite(languages: ["de", "en"])
+        try site.importing("wildsound/animals.json", .wildsound)
+        // The app's bucket now has a new recording of the fox.
+        let bucket = TemporaryDirectory("bucket")
+        try bucket.write(try Fixtures.data("import/wildsound/sounds/Amsel.mp3"), to: "sounds/Fuchs.mp3")
+        try bucket.write(try Fixtures.data("import/wildsound/sounds/Amsel.mp3"), to: "sounds/Kuckuck.mp3")
+        let plan = try site.importing("wildsound/animals.json", .wildsound, media: bucket.path)
+        #expect(plan.copies.map { "\($0.destination) \($0.replaces)" } == ["content/sounds/fuchs.mp3 true", "content/sounds/kuckuck.mp3 false"])
+        #expect(plan.records.filter { $0.action == .update }.map(\.id) == ["kuckuck"])  // fuchs.md names the same file
+        #expect(site.animal("kuckuck")?.sound?.credit == "Freesound")
+        #expect(plan.warnings.map(\.message) == [
+            "2 of 4 sounds not found under '\(bucket.path)' (first: sounds/Amsel.mp3), so those records get no sound from this import (one they have stays). Put the app's storage files there, or pass --media DIR, and import again"
+        ])
+        #expect(site.animal("amsel")?.sound?.filePath == "sounds/amsel.mp3")
+    }
+
+    @Test func aCSVWithSomeColumnsChangesOnlyThoseFields() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        try site.importing("csv/animals.csv", .csv)
+        let frog = try site.read("content/animals/common-frog.md")
+        let csv = try site.source("id,tags,sound.credit,name.de\ncommon-frog,pond;europe;spring,\"J. Doe (XC123456)\",\nhedgehog,,,Westeuropäischer Igel\n", name: "fix.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.summary == "created 0, updated 2, unchanged 0")
+        #expect(try site.read("content/animals/common-frog.md") == frog
+            .replacingOccurrences(of: "tags: [pond, europe]", with: "tags: [pond, europe, spring]")
+            .replacingOccurrences(of: "credit: Jane Doe, XC123456", with: "credit: J. Doe (XC123456)"))
+        #expect(site.animal("hedgehog")?.name.values == ["en": "Hedgehog", "de": "Westeuropäischer Igel"])
+        #expect(site.animal("hedgehog")?.tags == ["garden"])  // an empty cell carries nothing
+    }
+}

@@ -1,0 +1,138 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryStorage
+import BestiaryTestSupport
+import BestiaryWikipedia
+import Foundation
+import Testing
+
+/// Entries and images as `bestiary fetch` writes them, read back as `bestiary build` does.
+struct CacheTests {
+    static func entry(_ file: String, requested: [String] = [], image: CachedImage? = nil) throws -> WikipediaEntry {
+        let s = try WikipediaSummary.decode(try Fixtures.data("wikipedia/" + file))
+        return WikipediaEntry(
+            language: s.language, requested: requested.isEmpty ? [s.canonicalTitle] : requested, canonicalTitle: s.canonicalTitle,
+            title: s.normalizedTitle, pageID: s.pageID, revision: s.revision, lastEdited: s.timestamp,
+            fetchedAt: "2026-11-01T00:00:00Z", etag: "\"\(s.revision)/x\"", url: s.pageURL!, direction: s.direction,
+            description: s.description, wikibaseItem: s.wikibaseItem, extract: s.extract, extractHTML: s.extractHTML, image: image)
+    }
+
+    @Test func entryRoundTripsThroughItsFile() throws {
+        let entry = try Self.entry("he__Kelev_haBayit.json")
+        let data = try CacheEntryFile.encode(entry)
+        #expect(try CacheEntryFile.decode(data) == entry)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"checksum\""))
+        #expect(text.hasSuffix("}\n"))
+    }
+
+    /// An entry edited by hand (here: its text) no longer matches its checksum and is refused.
+    @Test func handEditedEntryIsDetected() throws {
+        let data = try CacheEntryFile.encode(try Self.entry("de__Haushund.json"))
+        let edited = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "Der Haushund ist", with: "Der Hund ist")
+        #expect(edited != String(decoding: data, as: UTF8.self))
+        #expect(throws: CacheEntryFile.Damage.self) { try CacheEntryFile.decode(Data(edited.utf8)) }
+    }
+
+    @Test(arguments: [
+        ("cut", "not valid JSON"),
+        ("missing", "'entry.revision' is missing"),
+        ("format", "format 9"),
+    ])
+    func damagedFilesSayWhy(_ kind: String, _ reason: String) throws {
+        let good = String(decoding: try CacheEntryFile.encode(try Self.entry("de__Schakal.json")), as: UTF8.self)
+        let bad: String
+        switch kind {
+        case "cut": bad = String(good.prefix(good.count / 2))
+        case "missing": bad = good.replacingOccurrences(of: "\"revision\" : \"261738246\",", with: "")
+        default: bad = good.replacingOccurrences(of: "\"format\" : 1", with: "\"format\" : 9")
+        }
+        #expect(bad != good)
+        do {
+            _ = try CacheEntryFile.decode(Data(bad.utf8))
+            Issue.record("accepted a damaged file")
+        } catch let damage as CacheEntryFile.Damage {
+            #expect(damage.reason.contains(reason), "\(damage.reason)")
+        }
+    }
+
+    @Test func writesEntriesUnderSafeNamesAndReadsThemBack() throws {
+        let dir = TemporaryDirectory()
+        let cache = WikipediaCache(root: dir.path)
+        for file in ["de__Haushund.json", "he__Kelev_haBayit.json", "vi__Cho_rung_long_vang.json", "en__Dog.json"] {
+            try cache.write(try Self.entry(file))
+        }
+        // Two articles differing only in case must both survive.
+        var upper = try Self.entry("en__Dog.json")
+        upper.canonicalTitle = "DOG"
+        upper.requested = ["DOG"]
+        upper.extract = "Another article."
+        try cache.write(upper)
+
+        let snapshot = cache.load()
+        #expect(snapshot.diagnostics.isEmpty)
+        #expect(snapshot.entries.count == 5)
+        #expect(snapshot.entry(language: "en", title: "Dog")?.extract.hasPrefix("The dog is") == true)
+        #expect(snapshot.entry(language: "en", title: "DOG")?.extract == "Another article.")
+        #expect(snapshot.entry(language: "he", title: "כלב הבית")?.direction == "rtl")
+        #expect(snapshot.entry(language: "vi", title: "Chó rừng lông vàng")?.revision == "74453304")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.appending("content/wikipedia/en"))
+        #expect(names.count == 2)
+        #expect(Set(names.map { $0.lowercased() }).count == 2)
+    }
+
+    @Test func requestedTitlesLeadToTheirArticle() throws {
+        let dir = TemporaryDirectory()
+        let cache = WikipediaCache(root: dir.path)
+        try cache.write(try Self.entry("de__Haushund.json", requested: ["Hund", "Haushund"]))
+        let snapshot = cache.load()
+        #expect(snapshot.entry(language: "de", title: "hund")?.canonicalTitle == "Haushund")
+        #expect(snapshot.entry(language: "de", title: "Haushund")?.canonicalTitle == "Haushund")
+        #expect(snapshot.entry(language: "de", title: "Katze") == nil)
+        #expect(snapshot.entry(language: "en", title: "Hund") == nil)
+    }
+
+    @Test func damagedEntryIsReportedAndNotUsed() throws {
+        let dir = TemporaryDirectory()
+        let cache = WikipediaCache(root: dir.path)
+        try cache.write(try Self.entry("de__Haushund.json"))
+        try cache.write(try Self.entry("de__Schakal.json"))
+        let path = cache.entryPath(language: "de", canonicalTitle: "Schakal")
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "Schakale leben", with: "Schakale wohnen")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let snapshot = cache.load()
+        #expect(snapshot.entry(language: "de", title: "Schakal") == nil)
+        #expect(snapshot.entry(language: "de", title: "Haushund") != nil)
+        #expect(snapshot.diagnostics.count == 1)
+        let d = try #require(snapshot.diagnostics.first)
+        #expect(d.severity == .warning)
+        #expect(d.stage == "enrich")
+        #expect(d.location?.path == WikipediaCache.relativeEntryPath(language: "de", canonicalTitle: "Schakal"))
+        #expect(d.message.contains("checksum"))
+    }
+
+    @Test func imagesAreStoredByContentAndChecked() throws {
+        let dir = TemporaryDirectory()
+        let cache = WikipediaCache(root: dir.path)
+        let png = TestImages.png(tag: "fox")
+        let (path, sha) = try cache.storeImage(png, format: "png")
+        #expect(path == "wikipedia/images/\(Hashing.sha256Hex(png)).png")
+        #expect(sha == Hashing.sha256Hex(png))
+        #expect(try cache.storeImage(png, format: "png").path == path)  // idempotent
+        let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
+        #expect(cache.imageIsIntact(rendition, verifyHash: true))
+        try Data(png.prefix(png.count - 3) + [0, 0, 0]).write(to: URL(fileURLWithPath: cache.imageFile(path)))
+        #expect(!cache.imageIsIntact(rendition, verifyHash: true))
+    }
+
+    @Test func staleTemporaryFilesAreRemoved() throws {
+        let dir = TemporaryDirectory()
+        let cache = WikipediaCache(root: dir.path)
+        try cache.write(try Self.entry("de__Haushund.json"))
+        try dir.write("{", to: "content/wikipedia/de/x.json.tmp-123-456")
+        cache.removeStaleTemporaryFiles()
+        #expect(!dir.exists("content/wikipedia/de/x.json.tmp-123-456"))
+        #expect(cache.load().entries.count == 1)
+    }
+}

@@ -1,0 +1,107 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryTestSupport
+import BestiaryWikipedia
+import Foundation
+import Testing
+
+/// The build-side API: which summary a page in a language shows, and what is warned about.
+struct SnapshotLookupTests {
+    let dir = TemporaryDirectory()
+    let cache: WikipediaCache
+    let config = SiteConfig(title: LocalizedText(["de": "T"]), baseURL: "https://example.org/", languages: ["de", "en"])
+
+    init() throws {
+        cache = WikipediaCache(root: dir.path)
+        let png = TestImages.png(tag: "hund")
+        let (path, sha) = try cache.storeImage(png, format: "png")
+        let image = CachedImage(
+            file: "File:Harzer_Fuchs_Hündin_2.jpg", original: ImageSource(url: "https://u/o.jpg", width: 864, height: 704),
+            renditions: [
+                ImageRendition(width: 864, height: 704, url: "https://u/o.jpg", path: "wikipedia/images/missing.png", sha256: "0", bytes: 9, format: "png"),
+                ImageRendition(width: 330, height: 269, url: "https://u/330px-o.jpg", path: path, sha256: sha, bytes: png.count, format: "png"),
+            ],
+            attribution: ImageAttribution(
+                artist: "Jane Doe", credit: "Own work", license: License(name: "CC BY-SA 3.0", url: "https://creativecommons.org/licenses/by-sa/3.0"),
+                attributionRequired: true, descriptionURL: "https://commons.wikimedia.org/wiki/File:Harzer_Fuchs_H%C3%BCndin_2.jpg"))
+        try cache.write(try CacheTests.entry("de__Haushund.json", requested: ["Haushund", "Hund"], image: image))
+        try cache.write(try CacheTests.entry("en__Dog.json"))
+    }
+
+    func animal(_ wikipedia: [String: String]) -> Animal {
+        var locations: [String: BestiaryDiagnostics.SourceLocation] = [:]
+        for (i, lang) in wikipedia.keys.sorted().enumerated() {
+            locations["wikipedia.\(lang)"] = BestiaryDiagnostics.SourceLocation(path: "content/animals/dog.md", line: 7 + i, column: 15)
+        }
+        return Animal(id: "dog", name: LocalizedText(["de": "Hund"]), wikipedia: wikipedia, sourcePath: "content/animals/dog.md", fieldLocations: locations)
+    }
+
+    @Test func pageLanguageSummaryWhenCached() throws {
+        let lookup = cache.load().summary(for: animal(["de": "Hund", "en": "Dog"]), language: "de", fallback: config.fallback(for: "de"))
+        let s = try #require(lookup.summary)
+        #expect(lookup.diagnostics.isEmpty)
+        #expect(s.language == "de")
+        #expect(!s.isFallback)
+        #expect(s.canonicalTitle == "Haushund")
+        #expect(s.extract.hasPrefix("Der Haushund ist ein Haustier"))
+        #expect(s.extractHTML.hasPrefix("<p>Der <b>Haushund</b>"))
+        #expect(s.url == "https://de.wikipedia.org/wiki/Haushund")
+        #expect(s.revision == "266236844")
+        #expect(s.license == License(name: "CC BY-SA 4.0", url: "https://creativecommons.org/licenses/by-sa/4.0/"))
+        // The rendition whose file is missing is dropped; the other remains.
+        let image = try #require(s.image)
+        #expect(image.renditions.map(\.width) == [330])
+        #expect(FileManager.default.fileExists(atPath: image.renditions[0].absolutePath))
+        #expect(image.attribution?.artist == "Jane Doe")
+        #expect(image.descriptionURL?.hasPrefix("https://commons.wikimedia.org/wiki/File:") == true)
+    }
+
+    /// German page, no German article: the English summary, marked as English, no warning.
+    @Test func fallsBackAlongTheSiteLanguages() throws {
+        let lookup = cache.load().summary(for: animal(["en": "Dog"]), language: "de", fallback: config.fallback(for: "de"))
+        let s = try #require(lookup.summary)
+        #expect(lookup.diagnostics.isEmpty)
+        #expect(s.language == "en")
+        #expect(s.pageLanguage == "de")
+        #expect(s.isFallback)
+        #expect(s.extract.hasPrefix("The dog is"))
+        #expect(s.image == nil)
+    }
+
+    /// A German title that was never fetched: a warning at the record's `wikipedia.de` line, and
+    /// the English summary meanwhile.
+    @Test func missingEntryWarnsAtTheRecordAndFallsBack() throws {
+        let lookup = cache.load().summary(for: animal(["de": "Haushund (Tier)", "en": "Dog"]), language: "de", fallback: config.fallback(for: "de"))
+        #expect(lookup.summary?.language == "en")
+        #expect(lookup.diagnostics == [
+            .warning(
+                "wikipedia.de: 'Haushund (Tier)' is not in the Wikipedia cache; run `bestiary fetch` (until then pages show another language's summary or the record's own description)",
+                at: BestiaryDiagnostics.SourceLocation(path: "content/animals/dog.md", line: 7, column: 15), stage: "enrich")
+        ])
+    }
+
+    @Test func nothingCachedMeansNoSummaryAndWarningsNotErrors() {
+        let lookup = cache.load().summary(for: animal(["de": "Wolf", "en": "Wolf"]), language: "en", fallback: config.fallback(for: "en"))
+        #expect(lookup.summary == nil)
+        #expect(lookup.diagnostics.count == 2)
+        #expect(lookup.diagnostics.allSatisfy { $0.severity == .warning && $0.stage == "enrich" })
+        let noTitles = cache.load().summary(for: animal([:]), language: "de", fallback: config.fallback(for: "de"))
+        #expect(noTitles.summary == nil && noTitles.diagnostics.isEmpty)
+    }
+
+    @Test func summariesForAWholeCatalog() {
+        let animals = [animal(["de": "Hund", "en": "Dog"]), {
+            var a = animal(["en": "Wolf"])
+            a.id = "wolf"
+            return a
+        }()]
+        let catalog = Catalog(root: dir.path, config: config, animals: animals, pages: [], mediaFiles: [:])
+        let (summaries, diagnostics) = cache.load().summaries(for: catalog)
+        #expect(summaries["dog"]?["de"]?.language == "de")
+        #expect(summaries["dog"]?["en"]?.language == "en")
+        #expect(summaries["wolf"] == nil)
+        // One warning for wolf's en title, not one per page language.
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.message.contains("'Wolf'") == true)
+    }
+}
