@@ -156,7 +156,9 @@ let package = Package(
         .testTarget(name: "BestiarySyncTests", dependencies: ["BestiarySync", "BestiaryTestSupport"]),
         .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiaryPreviewTests", dependencies: ["BestiaryPreview", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiaryPreviewTests",
+            dependencies: ["BestiaryPreview", "BestiarySite", "BestiaryDiagnostics", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryTestSupport"]),
     ]
 )
