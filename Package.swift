@@ -112,7 +112,12 @@ let package = Package(
         .target(name: "BestiaryImport", dependencies: ["BestiaryContent"], swiftSettings: strict),
         .target(
             name: "BestiaryPreview",
-            dependencies: ["BestiarySite", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "BestiaryDiagnostics", "BestiaryStorage", "BestiarySite",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -151,7 +156,9 @@ let package = Package(
         .testTarget(name: "BestiarySyncTests", dependencies: ["BestiarySync", "BestiaryTestSupport"]),
         .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiaryPreviewTests", dependencies: ["BestiaryPreview", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiaryPreviewTests",
+            dependencies: ["BestiaryPreview", "BestiarySite", "BestiaryDiagnostics", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryTestSupport"]),
     ]
 )

@@ -1,14 +1,25 @@
 import ArgumentParser
+import BestiaryDiagnostics
 import BestiaryPreview
 import BestiarySite
 import Foundation
 
-/// `bestiary serve`: build, then serve output/ on 127.0.0.1 for a preview in the browser.
+/// `bestiary serve`: build, serve output/ on 127.0.0.1, watch content/ and templates/, rebuild on
+/// every change and reload open pages (or show the errors in them).
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Build the site and preview it at http://127.0.0.1:8000/.",
-        discussion: "Binds to 127.0.0.1 unless --host says otherwise. Stop it with Ctrl-C.")
+        abstract: "Preview the site at http://127.0.0.1:8000/, rebuilding and reloading on every change.",
+        discussion: """
+            Builds the site, serves output/, and watches content/ and templates/: every saved change \
+            rebuilds the site and reloads the open pages by themselves. A change that breaks the \
+            build shows its errors (file:line:col) over the page in the browser and here, while \
+            the last good build stays served; fixing the file clears them. The live-reload script \
+            is added by the server on the fly and is never part of `bestiary build` output.
+
+            Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C stops (a running build is \
+            finished first; press it twice to stop at once).
+            """)
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,29 +32,167 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Where to write the site (default: ROOT/output).", valueName: "DIR"))
     var output: String?
 
+    @Flag(name: .long, help: "Watch by polling instead of inotify (for shared or network folders where inotify sees no changes).")
+    var poll = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
     }
 
     func run() async throws {
         let console = Console.current
-        let options = BuildOptions(root: global.siteRoot, output: output, baseURL: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port == 0 ? 8000 : port)/")
-        let builder = SiteBuilder(options: options)
+        let format = global.diagnostics
+        let root = global.siteRoot
+        let outputDirectory = BuildOptions(root: root, output: output).outputDirectory
+        let printer = ServePrinter(console: console, format: format)
+        if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
+            console.err("note: --host \(host): the preview is reachable from other machines on the network, not only from this one")
+        }
+        let session = PreviewSession(
+            configuration: .init(
+                root: root, outputDirectory: outputDirectory, host: host, port: port,
+                watch: poll ? .polling(interval: .milliseconds(500)) : .automatic),
+            makeRebuilder: { baseURL in
+                FullRebuilder(options: BuildOptions(root: root, output: outputDirectory, baseURL: baseURL), onStage: printer.stageHandler())
+            },
+            report: { printer.print($0, outputDirectory: outputDirectory) })
+
+        let signals = ShutdownSignals { count in
+            if count == 1 {
+                console.err("stopping…")
+                session.stop()
+            } else {
+                console.err("stopped at once")
+                stopAtOnce()
+            }
+        }
+        defer { signals.cancel() }
         do {
-            let report = try builder.build()
-            console.report(builder.diagnostics.items, format: global.diagnostics)
-            console.err("built \(report.pages) pages into \(report.outputDirectory)")
+            try await session.run()
         } catch {
-            console.report(builder.diagnostics.items + error.diagnostics, format: global.diagnostics)
-            console.err("build failed; fix the errors above and run `bestiary serve` again")
+            console.err("bestiary: error: \(error)")
             throw CommandFailure(status: 1)
         }
-        let server = PreviewServer(outputDirectory: options.outputDirectory, host: host, port: port)
-        do {
-            try await server.run { url in console.err("serving \(options.outputDirectory) at \(url)  (Ctrl-C stops)") }
-        } catch {
-            console.err("bestiary: error: cannot serve on \(host):\(port): \(error)")
-            throw CommandFailure(status: 1)
+        console.err("stopped")
+    }
+}
+
+/// The second Ctrl-C: stop without waiting. A build cut off here leaves only its staging folder,
+/// which the next build removes; output/ itself is whole (it is swapped in atomically).
+private func stopAtOnce() -> Never {
+    exit(130)
+}
+
+/// Turns SIGINT and SIGTERM into calls of `handler` with the number of signals so far, instead of
+/// killing the process, so `serve` can stop cleanly.
+final class ShutdownSignals: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+    private let lock = NSLock()
+    private var count = 0
+
+    init(handler: @escaping @Sendable (Int) -> Void) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                let n = lock.withLock {
+                    count += 1
+                    return count
+                }
+                handler(n)
+            }
+            source.resume()
+            sources.append(source)
         }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}
+
+/// What `bestiary serve` prints: the first build's stages like `bestiary build`, then one line
+/// per rebuild (with the time of day, for a terminal left open for hours), and every problem.
+final class ServePrinter: @unchecked Sendable {
+    private let console: Console
+    private let format: DiagnosticFormatter.Format
+    private let lock = NSLock()
+    private var builds = 0
+    private var lastWarnings: [Diagnostic] = []
+
+    init(console: Console, format: DiagnosticFormatter.Format) {
+        self.console = console
+        self.format = format
+    }
+
+    /// Prints the stages of the first build only.
+    func stageHandler() -> @Sendable (BuildReport.Stage, Int, Int) -> Void {
+        { [self] stage, index, total in
+            guard format == .text, lock.withLock({ builds == 0 }) else { return }
+            let ms = String(format: "%6.0f ms", stage.seconds * 1000)
+            console.err("[\(index)/\(total)] \(stage.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ms)  \(stage.detail)")
+        }
+    }
+
+    func print(_ event: PreviewSession.Event, outputDirectory: String) {
+        switch event {
+        case .listening, .building:
+            break
+        case .serving(let url, let watching):
+            console.err("serving \(outputDirectory) at \(url)  (watching content/ and templates/ with \(watching); Ctrl-C stops)")
+        case .built(let result, let changes):
+            let first = lock.withLock {
+                defer { builds += 1 }
+                return builds == 0
+            }
+            reportWarnings(result.diagnostics)
+            guard format == .text else { return }
+            let seconds = String(format: "%.2f", result.seconds)
+            if first {
+                console.err("built \(result.pages) pages (\(result.files) files) in \(seconds) s")
+            } else {
+                let changed = result.changedOutputs.map { ", \($0.count) output files changed" } ?? ""
+                console.err("\(Self.clock()) rebuilt in \(seconds) s after \(Self.summary(changes)): \(result.pages) pages\(changed)")
+            }
+        case .failed(let diagnostics, let changes):
+            lock.withLock {
+                builds += 1
+                lastWarnings = []
+            }
+            console.report(diagnostics, format: format)
+            guard format == .text else { return }
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            console.err(
+                "\(Self.clock()) build failed after \(Self.summary(changes)): \(errors) error(s); "
+                    + "still serving the last good build, errors shown in the browser")
+        case .note(let text):
+            console.err("note: \(text)")
+        }
+    }
+
+    /// Warnings are printed when they differ from the previous build's, not on every rebuild.
+    private func reportWarnings(_ diagnostics: [Diagnostic]) {
+        let changed = lock.withLock {
+            defer { lastWarnings = diagnostics }
+            return lastWarnings != diagnostics
+        }
+        if changed { console.report(diagnostics, format: format) }
+    }
+
+    static func summary(_ changes: [ChangedPath]) -> String {
+        if changes.contains(where: { $0.kind == .everything }) { return "changes everywhere" }
+        let paths = changes.map(\.path)
+        if paths.count <= 3 { return paths.joined(separator: ", ") }
+        return paths.prefix(2).joined(separator: ", ") + " and \(paths.count - 2) more"
+    }
+
+    static func clock() -> String {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return String(format: "[%02d:%02d:%02d]", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -1,0 +1,242 @@
+import BestiaryStorage
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Serves the files of the output folder as a careful static host would: the right Content-Type,
+/// strong ETags with `If-None-Match` (304), single byte ranges (206, 416) for audio seeking,
+/// `index.html` for folders (and a redirect to add the trailing slash), the site's own `404.html`
+/// for unknown paths, and nothing outside the folder. HTML responses get the live-reload snippet.
+///
+/// Pages and other files with stable names say `Cache-Control: no-cache`: the browser may keep a
+/// copy but must ask again (a cheap 304) before using it, so a reload after a rebuild never shows
+/// a stale page. Content-addressed files (`assets/css/site.0123456789.css`, `media/<sha>.ogg`)
+/// are cached as immutable, as a deployed site should serve them: their bytes can never change
+/// under that name, and a reload after an edit then asks only for the page itself.
+struct SiteFiles: Sendable {
+    /// The output folder as given.
+    let directory: String
+    let live: LiveReload?
+
+    /// Files up to this size are read at once; larger ones (sounds) are streamed.
+    static let wholeFileLimit = 1 << 20
+    static let chunkSize = 128 << 10
+
+    func respond(to request: Request) async throws -> Response {
+        guard request.method == .get || request.method == .head else {
+            var headers = HTTPFields()
+            headers[.allow] = "GET, HEAD"
+            return Self.text(.methodNotAllowed, "method not allowed: the preview serves GET and HEAD\n", headers: headers)
+        }
+        if request.headers[HTTPField.Name("Service-Worker")!] == "script" {
+            // A service worker would cache pages and defeat live reload; the deployed site keeps it.
+            return Self.text(.notFound, "service workers are off in the preview (bestiary serve)\n")
+        }
+        let root = RequestPath.canonicalRoot(directory)
+        switch RequestPath.resolve(request.uri.path, in: root) {
+        case .file(let path):
+            let relative = String(path.dropFirst(root.count + 1))
+            return try serve(path: path, relative: relative, status: .ok, request: request)
+        case .redirect(let location):
+            var headers = HTTPFields()
+            headers[.location] = location + (request.uri.query.map { "?" + $0 } ?? "")
+            return Self.text(.movedPermanently, "moved to \(location)\n", headers: headers)
+        case .refused(let status, let reason):
+            return Self.text(HTTPResponse.Status(code: status), "refused: \(reason)\n")
+        case .notFound:
+            return try notFound(request: request, root: root)
+        }
+    }
+
+    private func notFound(request: Request, root: String) throws -> Response {
+        if case .file(let page) = RequestPath.resolve("/404.html", in: root) {
+            // No file name for the page: any successful rebuild reloads it (the missing page may
+            // have just been created).
+            return try serve(path: page, relative: "404.html", pageFile: "", status: .notFound, request: request, conditional: false)
+        }
+        var body = Array(LiveAssets.fallbackPage.utf8)
+        if let live { body = live.inject(into: body, file: "") }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return Self.bytes(.notFound, body, headers: headers, head: request.method == .head)
+    }
+
+    /// `pageFile` is the output file the live-reload script watches for changes (`relative` unless given).
+    private func serve(
+        path: String, relative: String, pageFile: String? = nil, status: HTTPResponse.Status, request: Request, conditional: Bool = true
+    ) throws -> Response {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return Self.text(.notFound, "not found\n") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            close(fd)
+            return Self.text(.internalServerError, "cannot read \(relative)\n")
+        }
+        let size = Int(st.st_size)
+        let contentType = ContentTypes.forPath(path)
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = Self.isContentAddressed(relative) ? "public, max-age=31536000, immutable" : "no-cache"
+        headers[.acceptRanges] = "bytes"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+
+        // HTML is read whole and gets the snippet; its ETag is the digest of what is sent.
+        var whole: [UInt8]?
+        let etag: String
+        if size <= Self.wholeFileLimit || (live != nil && ContentTypes.isHTML(contentType)) {
+            var bytes = Self.readAll(fd, size: size)
+            close(fd)
+            if let live, ContentTypes.isHTML(contentType) { bytes = live.inject(into: bytes, file: pageFile ?? relative) }
+            etag = "\"" + String(Hashing.sha256Hex(bytes).prefix(32)) + "\""
+            whole = bytes
+        } else {
+            etag = "\"" + [UInt64(st.st_dev), UInt64(st.st_ino), UInt64(size), Self.modificationNanoseconds(st)]
+                .map { String($0, radix: 16) }.joined(separator: "-") + "\""
+            headers[.lastModified] = Self.httpDate(seconds: Int(Self.modificationNanoseconds(st) / 1_000_000_000))
+        }
+        headers[.eTag] = etag
+        let length = whole?.count ?? size
+
+        if conditional, let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+            if whole == nil { close(fd) }
+            return Response(status: .notModified, headers: headers)
+        }
+
+        var range: ClosedRange<Int>?
+        if conditional, let header = request.headers[.range] {
+            let ifRange = request.headers[.ifRange]
+            if ifRange == nil || ifRange == etag {
+                switch ByteRange.parse(header, size: length) {
+                case .satisfiable(let r): range = r
+                case .unsatisfiable:
+                    if whole == nil { close(fd) }
+                    headers[.contentRange] = "bytes */\(length)"
+                    headers[.contentType] = "text/plain; charset=utf-8"
+                    return Self.bytes(.rangeNotSatisfiable, Array("range not satisfiable: the file has \(length) bytes\n".utf8), headers: headers, head: false)
+                case .ignored: break
+                }
+            }
+        }
+        var responseStatus = status
+        if let range {
+            responseStatus = .partialContent
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
+        }
+        let span = range ?? 0...(max(length, 1) - 1)
+        let count = length == 0 ? 0 : span.count
+        headers[.contentLength] = String(count)
+
+        if request.method == .head {
+            if whole == nil { close(fd) }
+            return Response(status: responseStatus, headers: headers)
+        }
+        if let whole {
+            return Response(status: responseStatus, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: count == 0 ? ArraySlice<UInt8>() : whole[span])))
+        }
+        let descriptor = FileDescriptorBox(fd)
+        let body = ResponseBody(contentLength: count) { writer in
+            defer { descriptor.closeOnce() }
+            var offset = span.lowerBound
+            var remaining = count
+            var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+            while remaining > 0 {
+                let want = min(remaining, Self.chunkSize)
+                let got = buffer.withUnsafeMutableBytes { pread(descriptor.fd, $0.baseAddress, want, off_t(offset)) }
+                guard got > 0 else { throw FileReadError() }
+                try await writer.write(ByteBuffer(bytes: buffer[0..<got]))
+                offset += got
+                remaining -= got
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: responseStatus, headers: headers, body: body)
+    }
+
+    // MARK: Helpers
+
+    /// True for the output's content-hashed names: `assets/…/NAME.HEX.EXT` (10+ hex digits) and
+    /// `media/HEX.EXT` (16+), which the build derives from the bytes (after rewriting references).
+    static func isContentAddressed(_ relative: String) -> Bool {
+        guard relative.hasPrefix("assets/") || relative.hasPrefix("media/") else { return false }
+        let name = relative.split(separator: "/").last ?? ""
+        let parts = name.split(separator: ".")
+        guard parts.count >= 2 else { return false }
+        func isHex(_ s: Substring, atLeast n: Int) -> Bool {
+            s.count >= n && s.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+        }
+        if relative.hasPrefix("media/") && parts.count == 2 { return isHex(parts[0], atLeast: 16) }
+        return parts.count >= 3 && isHex(parts[parts.count - 2], atLeast: 10)
+    }
+
+    static func matches(_ ifNoneMatch: String, _ etag: String) -> Bool {
+        for candidate in ifNoneMatch.split(separator: ",") {
+            var tag = candidate.trimmingCharacters(in: .whitespaces)
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }  // weak comparison (RFC 9110 §13.1.2)
+            if tag == etag { return true }
+        }
+        return false
+    }
+
+    static func readAll(_ fd: Int32, size: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if got <= 0 { break }
+            done += got
+        }
+        return Array(bytes[0..<done])
+    }
+
+    static func modificationNanoseconds(_ st: stat) -> UInt64 {
+        #if os(Linux)
+        UInt64(st.st_mtim.tv_sec) * 1_000_000_000 + UInt64(st.st_mtim.tv_nsec)
+        #else
+        UInt64(st.st_mtimespec.tv_sec) * 1_000_000_000 + UInt64(st.st_mtimespec.tv_nsec)
+        #endif
+    }
+
+    static func httpDate(seconds: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = HTTPFields()) -> Response {
+        var headers = headers
+        headers[.contentType] = "text/plain; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        return bytes(status, Array(message.utf8), headers: headers, head: false)
+    }
+
+    static func bytes(_ status: HTTPResponse.Status, _ body: [UInt8], headers: HTTPFields, head: Bool) -> Response {
+        var headers = headers
+        headers[.contentLength] = String(body.count)
+        return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+struct FileReadError: Error {}
+
+/// Closes a file descriptor exactly once, from whichever task finishes with it.
+final class FileDescriptorBox: @unchecked Sendable {
+    let fd: Int32
+    private let lock = NSLock()
+    private var open = true
+
+    init(_ fd: Int32) { self.fd = fd }
+
+    func closeOnce() {
+        let shouldClose = lock.withLock {
+            defer { open = false }
+            return open
+        }
+        if shouldClose { close(fd) }
+    }
+
+    deinit { closeOnce() }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Watches `content/` and `templates/` by listing them every `interval` and comparing each file's
+/// inode, size and modification time with the previous listing. The fallback where inotify is
+/// unavailable (macOS, some containers) or its watches run out; it costs one `lstat` per file per
+/// interval.
+///
+/// Link counts and change times are not compared: the build hard-links media into the output,
+/// which changes both.
+final class PollingWatcher: FileWatcher, @unchecked Sendable {
+    struct Stamp: Equatable {
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+    }
+
+    private let root: String
+    private let interval: Duration
+    private let sink: @Sendable (WatchSignal) -> Void
+    private let lock = NSLock()
+    private var stopping = false
+    private var running = false
+    private let finished = DispatchSemaphore(value: 0)
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    init(root: String, interval: Duration, sink: @escaping @Sendable (WatchSignal) -> Void) {
+        self.root = root
+        self.interval = interval
+        self.sink = sink
+    }
+
+    func start() throws(WatchSetupError) {
+        let initial = scan()
+        running = true
+        let thread = Thread { [self] in
+            defer { finished.signal() }
+            var previous = initial
+            let nanos = interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
+            while true {
+                _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(nanos)))
+                if lock.withLock({ stopping }) { return }
+                let current = scan()
+                for (path, stamp) in current.sorted(by: { $0.key < $1.key }) {
+                    if let old = previous[path] {
+                        if old != stamp { sink(.changed(path, old.inode == stamp.inode ? .modified : .created)) }
+                    } else {
+                        sink(.changed(path, .created))
+                    }
+                }
+                for path in previous.keys.sorted() where current[path] == nil {
+                    sink(.changed(path, .removed))
+                }
+                previous = current
+            }
+        }
+        thread.name = "bestiary.preview.polling"
+        thread.start()
+    }
+
+    func stop() {
+        guard running else { return }
+        running = false
+        lock.withLock { stopping = true }
+        wakeUp.signal()
+        finished.wait()
+    }
+
+    /// Every file below the watched folders (junk names skipped), with its stamp.
+    func scan() -> [String: Stamp] {
+        var result: [String: Stamp] = [:]
+        func visit(_ relative: String, followLink: Bool) {
+            let path = root == "." ? relative : root + "/" + relative
+            var st = stat()
+            guard (followLink ? stat(path, &st) : lstat(path, &st)) == 0 else { return }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+                for name in names where !WatchFilter.isJunkName(name) {
+                    visit(relative + "/" + name, followLink: false)
+                }
+            } else {
+                #if os(Linux)
+                let modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+                #else
+                let modified = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+                #endif
+                result[relative] = Stamp(inode: UInt64(st.st_ino), size: Int64(st.st_size), modified: modified)
+            }
+        }
+        for subtree in WatchedFolders.names { visit(subtree, followLink: true) }
+        return result
+    }
+}

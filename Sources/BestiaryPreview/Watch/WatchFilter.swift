@@ -1,0 +1,39 @@
+/// Decides which file-system events are worth a rebuild: editors' swap, backup and temporary
+/// files, hidden files, and files the build itself writes are not.
+public struct WatchFilter: Sendable {
+    /// Root-relative paths the build writes itself (watching them would rebuild forever).
+    public var ignoredPaths: Set<String>
+
+    public init(ignoredPaths: Set<String> = ["content/packs.lock"]) {
+        self.ignoredPaths = ignoredPaths
+    }
+
+    /// True when a change at `path` (relative to the site root) should not trigger a rebuild.
+    public func ignores(_ path: String) -> Bool {
+        if ignoredPaths.contains(path) { return true }
+        return path.split(separator: "/").contains { Self.isJunkName(String($0)) }
+    }
+
+    /// Names that editors and tools create next to the real file while saving.
+    ///
+    /// - hidden files and folders: vim swap files (`.x.md.swp`), emacs locks (`.#x.md`), gedit's
+    ///   `.goutputstream-*`, kate's `.x.kate-swp`, LibreOffice's `.~lock.*#`, `.DS_Store`, `.git`;
+    ///   the content loader and the theme skip hidden files too;
+    /// - backups and autosaves: `x.md~`, `#x.md#`, `x.md.bak`, `x.md.orig`;
+    /// - temporary files: vim's `4913` probe, `*.swp`/`*.swx`/`*.swo`, `*.tmp`, JetBrains'
+    ///   `*___jb_tmp___`/`*___jb_old___`, Chrome's `*.crswap`, `*.part`, and Bestiary's own atomic
+    ///   writes `x.tmp-PID-N`.
+    public static func isJunkName(_ name: String) -> Bool {
+        if name.isEmpty { return false }
+        if name.hasPrefix(".") || name.hasSuffix("~") { return true }
+        if name.hasPrefix("#") && name.hasSuffix("#") { return true }
+        if name == "4913" { return true }
+        let lower = name.lowercased()
+        for suffix in [".swp", ".swx", ".swo", ".tmp", ".bak", ".orig", ".part", ".crswap", "___jb_tmp___", "___jb_old___"]
+        where lower.hasSuffix(suffix) {
+            return true
+        }
+        if lower.contains(".tmp-") { return true }
+        return false
+    }
+}

@@ -1,0 +1,163 @@
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@testable import BestiaryPreview
+
+/// Collects a session's events and lets a test wait for one.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [PreviewSession.Event] = []
+
+    func add(_ event: PreviewSession.Event) { lock.withLock { events.append(event) } }
+    var all: [PreviewSession.Event] { lock.withLock { events } }
+
+    func wait(timeout: TimeInterval = 60, for match: (PreviewSession.Event) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if all.contains(where: match) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+}
+
+/// The whole preview in-process on the real 66-animal Tux Paint site (copied to a temporary
+/// folder): serve on a free port, edit a record, break it, fix it.
+@Suite(.serialized) struct PreviewSessionTests {
+    static let record = "content/animals/badger.md"
+
+    static func recordText(name: String, difficulty: Int = 1) -> String {
+        """
+        ---
+        name: {en: \(name), de: Dachs}
+        group: mammal
+        difficulty: \(difficulty)
+        sound:
+          file: sounds/badger.ogg
+          credit: Tux Paint stamps (Bill Kendrick and contributors)
+          license: GPL-2.0-or-later
+          source: "https://tuxpaint.org/"
+        ---
+
+        """
+    }
+
+    @Test func editBreakAndFixARecordWhileServing() async throws {
+        let dir = TemporaryDirectory("bestiary-session")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let output = root + "/output"
+        let log = EventLog()
+        let session = PreviewSession(
+            configuration: .init(root: root, outputDirectory: output, port: 0),
+            makeRebuilder: { FullRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0, environment: ["SOURCE_DATE_EPOCH": "1700000000"])) },
+            report: { log.add($0) })
+        let running = Task { try await session.run() }
+
+        #expect(await log.wait { if case .serving = $0 { true } else { false } })
+        let url = try #require(session.baseURL)
+        let port = try #require(Int(url.split(separator: ":").last!.dropLast()))
+        let first = try await RawHTTPConnection.get(port: port, "/animals/badger/")
+        #expect(first.status == 200)
+        #expect(first.text.contains("Badger"))
+        #expect(first.text.contains("/__bestiary/live.js"))
+
+        let events = try await RawHTTPConnection.opened(port: port)
+        try events.send("GET", "/__bestiary/events")
+        _ = try await events.head()
+        let hello = try await events.event()
+        #expect(hello.name == "hello")
+        #expect(hello.data.contains("\"phase\":\"ok\""))
+
+        // 1. An edit: the page changes and open pages are told to reload it.
+        try dir.write(Self.recordText(name: "Honey badger"), to: "site/" + Self.record)
+        let reload = try await events.event(named: "reload", timeout: 30)
+        #expect(reload.data.contains("animals/badger/index.html"))
+        let edited = try await RawHTTPConnection.get(port: port, "/animals/badger/")
+        #expect(edited.text.contains("Honey badger"))
+
+        // 2. A broken edit: the error (file:line:col and message) is served over the last good page.
+        try dir.write(Self.recordText(name: "Honey badger", difficulty: 9), to: "site/" + Self.record)
+        let failed = try await events.event(named: "failed", timeout: 30)
+        #expect(failed.data.contains("\"file\":\"content/animals/badger.md\",\"line\":4"))
+        let broken = try await RawHTTPConnection.get(port: port, "/animals/badger/")
+        #expect(broken.status == 200)
+        #expect(broken.text.contains("id=\"__bestiary-overlay\""))
+        #expect(broken.text.contains("content/animals/badger.md:4:"))
+        #expect(broken.text.contains("difficulty"))
+        #expect(broken.text.contains("Honey badger"))  // still the last good build
+        #expect(await log.wait { if case .failed = $0 { true } else { false } })
+
+        // 3. The fix: the overlay goes, the page reloads with the new text.
+        try dir.write(Self.recordText(name: "European badger"), to: "site/" + Self.record)
+        _ = try await events.event(named: "reload", timeout: 30)
+        let recovered = try await RawHTTPConnection.get(port: port, "/animals/badger/")
+        #expect(recovered.text.contains("European badger"))
+        #expect(!recovered.text.contains("__bestiary-overlay"))
+
+        // 4. A theme change: the site's own stylesheet overrides the default theme's
+        // (templates/ did not exist: its appearance is noticed too).
+        try dir.write("body { color: rebeccapurple; }\n", to: "site/templates/assets/css/site.css")
+        _ = try await events.event(named: "reload", timeout: 30)
+        let themed = try await RawHTTPConnection.get(port: port, "/animals/badger/")
+        let css = try #require(themed.text.firstMatch(of: /href="([^"]*site\.[0-9a-f]+\.css)"/)).1
+        let cssPath = try #require(URL(string: String(css), relativeTo: URL(string: url + "animals/badger/"))?.path)
+        let stylesheet = try await RawHTTPConnection.get(port: port, cssPath)
+        #expect(stylesheet.status == 200)
+        #expect(stylesheet.text.contains("rebeccapurple"))
+        #expect(stylesheet.header("cache-control") == "public, max-age=31536000, immutable")
+
+        // 5. Stop: run() returns, the event stream ends, no staging folder is left behind.
+        session.stop()
+        _ = try await running.value
+        #expect(await events.closed(timeout: 5))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.contains("staging") }
+        #expect(leftovers == [])
+        #expect(FileManager.default.fileExists(atPath: output + "/animals/badger/index.html"))
+    }
+
+    /// The live-reload script exists only in what the preview serves, never in built files.
+    @Test func buildOutputHasNoLiveReload() async throws {
+        let dir = TemporaryDirectory("bestiary-session")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        _ = try await offPool { try SiteBuilder(options: BuildOptions(root: root, environment: [:])).build() }
+        let output = root + "/output"
+        let files = try FileManager.default.subpathsOfDirectory(atPath: output)
+        #expect(files.contains("index.html"))
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: output + "/" + file) else { continue }
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(!text.contains("__bestiary"), "\(file) mentions the preview")
+            #expect(!text.contains("EventSource"), "\(file) opens an event stream")
+        }
+    }
+
+    @Test func startsEvenWhenTheFirstBuildFails() async throws {
+        let dir = TemporaryDirectory("bestiary-session")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        try dir.write(Self.recordText(name: "Badger", difficulty: 7), to: "site/" + Self.record)
+        let output = root + "/output"
+        let log = EventLog()
+        let session = PreviewSession(
+            configuration: .init(root: root, outputDirectory: output, port: 0),
+            makeRebuilder: { FullRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0)) },
+            report: { log.add($0) })
+        let running = Task { try await session.run() }
+        #expect(await log.wait { if case .serving = $0 { true } else { false } })
+        let port = try #require(session.baseURL.flatMap { Int($0.split(separator: ":").last!.dropLast()) })
+        // Nothing was ever built: every address shows the errors.
+        let page = try await RawHTTPConnection.get(port: port, "/")
+        #expect(page.status == 404)
+        #expect(page.text.contains("content/animals/badger.md:4:"))
+        try dir.write(Self.recordText(name: "Badger"), to: "site/" + Self.record)
+        #expect(await log.wait { if case .built = $0 { true } else { false } })
+        #expect(try await RawHTTPConnection.get(port: port, "/").status == 200)
+        session.stop()
+        _ = try await running.value
+    }
+}

@@ -1,0 +1,120 @@
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// `bestiary serve` as users run it: the built binary (`swift build` puts it in .build/debug).
+@Suite(.serialized, .enabled(if: ServeProcess.binaryExists, "needs the built bestiary binary (swift build)"))
+struct ServeBinaryTests {
+    @Test func ctrlCStopsCleanlyWithExitStatusZero() async throws {
+        let dir = TemporaryDirectory("bestiary-binary")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let serve = try ServeProcess(arguments: ["serve", "--root", root, "--port", "0"])
+        let url = try #require(await serve.url(timeout: 120), "no URL in:\n\(serve.output)")
+        let port = try #require(Int(url.split(separator: ":").last!.dropLast()))
+        #expect(try await RawHTTPConnection.get(port: port, "/animals/bear/").status == 200)
+        // An open page's event stream must not keep the server from stopping.
+        let events = try await RawHTTPConnection.opened(port: port)
+        try events.send("GET", "/__bestiary/events")
+        _ = try await events.event(named: "hello")
+        // A rebuild in flight when Ctrl-C comes is finished, not cut off.
+        try dir.write("---\nname: {en: Brown bear, de: Braunbär}\n---\n", to: "site/content/animals/bear.md")
+        try await Task.sleep(for: .milliseconds(60))
+        serve.signal(SIGINT)
+        let status = await serve.exitStatus(timeout: 30)
+        #expect(status == 0, "output:\n\(serve.output)")
+        #expect(serve.output.contains("stopped"))
+        #expect(await events.closed(timeout: 5))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.contains("staging") }
+        #expect(leftovers == [])
+        #expect(FileManager.default.fileExists(atPath: root + "/output/index.html"))
+    }
+
+    @Test func sigtermStopsToo() async throws {
+        let dir = TemporaryDirectory("bestiary-binary")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let serve = try ServeProcess(arguments: ["serve", "--root", root, "--port", "0"])
+        _ = try #require(await serve.url(timeout: 120), "no URL in:\n\(serve.output)")
+        serve.signal(SIGTERM)
+        #expect(await serve.exitStatus(timeout: 30) == 0, "output:\n\(serve.output)")
+    }
+
+    @Test func aTakenPortFailsWithAClearMessage() async throws {
+        let dir = TemporaryDirectory("bestiary-binary")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let blocker = try await LoopbackServer.start { _ in .text("busy") }
+        defer { Task { await blocker.stop() } }
+        let serve = try ServeProcess(arguments: ["serve", "--root", root, "--port", String(blocker.port)])
+        let status = await serve.exitStatus(timeout: 30)
+        #expect(status == 1)
+        #expect(serve.output.contains("cannot listen on 127.0.0.1:\(blocker.port): the port is already in use"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/output"), "it must not build when it cannot serve")
+    }
+}
+
+/// A running `bestiary` process whose standard error (and output) is collected.
+final class ServeProcess: @unchecked Sendable {
+    static let binary = Fixtures.repositoryRoot + "/.build/debug/bestiary"
+    static var binaryExists: Bool { FileManager.default.isExecutableFile(atPath: binary) }
+
+    private let process = Process()
+    private let lock = NSLock()
+    private var collected = Data()
+
+    init(arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.collected.append(data) }
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    var output: String { lock.withLock { String(decoding: collected, as: UTF8.self) } }
+
+    /// The URL from the `serving … at URL` line, once printed.
+    func waitForURL(timeout: TimeInterval) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let match = output.firstMatch(of: /at (http:\/\/127\.0\.0\.1:\d+\/)/) { return String(match.1) }
+            if !process.isRunning { return nil }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    func signal(_ number: Int32) {
+        kill(process.processIdentifier, number)
+    }
+
+    func url(timeout: TimeInterval) async -> String? {
+        (try? await offPool { self.waitForURL(timeout: timeout) }) ?? nil
+    }
+
+    func exitStatus(timeout: TimeInterval) async -> Int32? {
+        (try? await offPool { self.wait(timeout: timeout) }) ?? nil
+    }
+
+    /// The exit status, or nil if it did not exit in time.
+    func wait(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { return nil }
+        Thread.sleep(forTimeInterval: 0.1)  // let the last output arrive
+        return process.terminationStatus
+    }
+}

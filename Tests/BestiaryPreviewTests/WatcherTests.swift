@@ -1,0 +1,187 @@
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@testable import BestiaryPreview
+
+/// Collects the batches a watcher delivers, for tests.
+final class BatchRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batches: [[ChangedPath]] = []
+
+    func add(_ batch: [ChangedPath]) { lock.withLock { batches.append(batch) } }
+
+    var all: [[ChangedPath]] { lock.withLock { batches } }
+
+    /// Waits until `condition` holds for the batches so far.
+    func wait(timeout: TimeInterval = 5, until condition: ([[ChangedPath]]) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(all) { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition(all)
+    }
+
+    func reset() { lock.withLock { batches = [] } }
+}
+
+@Suite(.serialized) struct WatcherTests {
+    static let strategies: [SiteWatcher.Strategy] = [.automatic, .polling(interval: .milliseconds(50))]
+
+    func makeRoot() throws -> TemporaryDirectory {
+        let dir = TemporaryDirectory("bestiary-watch")
+        try dir.write("title: x\n", to: "content/site.yml")
+        try dir.write("---\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
+        try dir.write("<p>{{x}}</p>", to: "templates/layouts/page.html")
+        return dir
+    }
+
+    func start(_ dir: TemporaryDirectory, _ strategy: SiteWatcher.Strategy) -> (SiteWatcher, BatchRecorder) {
+        let recorder = BatchRecorder()
+        let watcher = SiteWatcher(root: dir.path, strategy: strategy, quiet: .milliseconds(60), maxDelay: .milliseconds(400)) {
+            recorder.add($0)
+        }
+        watcher.start()
+        return (watcher, recorder)
+    }
+
+    @Test(arguments: strategies)
+    func seesAWrite(strategy: SiteWatcher.Strategy) async throws {
+        let dir = try makeRoot()
+        let (watcher, recorder) = start(dir, strategy)
+        defer { watcher.stop() }
+        if strategy == .automatic { #expect(watcher.description == "inotify") }
+        try await Task.sleep(for: .milliseconds(100))
+        try dir.write("---\nname: {en: Red fox}\n---\n", to: "content/animals/fox.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains(ChangedPath(path: "content/animals/fox.md", kind: .record, event: .modified)) })
+    }
+
+    /// Editors write a temporary file and rename it over the original, and write swap files:
+    /// one batch, one change, no junk.
+    @Test(arguments: strategies)
+    func foldsAnEditorSaveIntoOneChange(strategy: SiteWatcher.Strategy) async throws {
+        let dir = try makeRoot()
+        let (watcher, recorder) = start(dir, strategy)
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(100))
+        try dir.write("swap", to: "content/animals/.fox.md.swp")
+        try dir.write("---\nname: {en: Vixen}\n---\n", to: "content/animals/.fox.md.tmp-1-2")
+        rename(dir.appending("content/animals/.fox.md.tmp-1-2"), dir.appending("content/animals/fox.md"))
+        try dir.write("backup", to: "content/animals/fox.md~")
+        try FileManager.default.removeItem(atPath: dir.appending("content/animals/fox.md~"))
+        #expect(await recorder.wait { !$0.isEmpty })
+        try await Task.sleep(for: .milliseconds(300))
+        let batches = recorder.all
+        #expect(batches.count == 1)
+        #expect(batches.first?.map(\.path) == ["content/animals/fox.md"])
+        #expect(batches.first?.first?.kind == .record)
+    }
+
+    @Test(arguments: strategies)
+    func watchesNewFoldersAndTemplates(strategy: SiteWatcher.Strategy) async throws {
+        let dir = try makeRoot()
+        let (watcher, recorder) = start(dir, strategy)
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(100))
+        // A new folder with a file written at once (before a watch on it can exist) …
+        try dir.write("---\nname: {en: Robin}\n---\n", to: "content/animals/birds/robin.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "content/animals/birds/robin.md" && $0.kind == .record } })
+        recorder.reset()
+        // … and a file written into it later.
+        try await Task.sleep(for: .milliseconds(100))
+        try dir.write("---\nname: {en: Wren}\n---\n", to: "content/animals/birds/wren.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "content/animals/birds/wren.md" && $0.event == .created } })
+        recorder.reset()
+        try dir.write("body{}", to: "templates/assets/css/extra.css")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "templates/assets/css/extra.css" && $0.kind == .asset } })
+        recorder.reset()
+        try FileManager.default.removeItem(atPath: dir.appending("content/animals/fox.md"))
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains(ChangedPath(path: "content/animals/fox.md", kind: .record, event: .removed)) })
+    }
+
+    @Test(arguments: strategies)
+    func coalescesABurst(strategy: SiteWatcher.Strategy) async throws {
+        let dir = try makeRoot()
+        let (watcher, recorder) = start(dir, strategy)
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(100))
+        for i in 0..<20 {
+            try dir.write("---\nname: {en: A\(i)}\n---\n", to: "content/animals/a\(i).md")
+        }
+        #expect(await recorder.wait { $0.flatMap { $0 }.count >= 20 })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.all.count <= 2)
+        #expect(Set(recorder.all.flatMap { $0 }.map(\.path)).count == 20)
+    }
+
+    @Test func templatesFolderCreatedLaterIsWatched() async throws {
+        let dir = TemporaryDirectory("bestiary-watch")
+        try dir.write("title: x\n", to: "content/site.yml")
+        let (watcher, recorder) = start(dir, .automatic)
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(100))
+        try FileManager.default.createDirectory(atPath: dir.appending("templates/layouts"), withIntermediateDirectories: true)
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.kind == .everything } })
+        recorder.reset()
+        try await Task.sleep(for: .milliseconds(100))
+        try dir.write("<p></p>", to: "templates/layouts/page.html")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "templates/layouts/page.html" && $0.kind == .template } })
+    }
+
+    @Test func deliversNothingAfterStop() async throws {
+        let dir = try makeRoot()
+        let (watcher, recorder) = start(dir, .automatic)
+        watcher.stop()
+        try dir.write("x", to: "content/animals/fox.md")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.all.isEmpty)
+    }
+}
+
+/// Running out of inotify watches (`fs.inotify.max_user_watches`) falls back to polling, at start
+/// or later, and says so. The limit is simulated: the real one is system-wide.
+@Suite(.serialized) struct WatchLimitTests {
+    final class Notes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.withLock { items.append(s) } }
+        var all: [String] { lock.withLock { items } }
+    }
+
+    @Test func fallsBackToPollingAtStart() async throws {
+        let dir = TemporaryDirectory("bestiary-watch")
+        try dir.write("title: x\n", to: "content/site.yml")
+        try dir.write("---\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
+        let recorder = BatchRecorder()
+        let notes = Notes()
+        let watcher = SiteWatcher(root: dir.path, onNote: { notes.add($0) }) { recorder.add($0) }
+        watcher.inotifyWatchLimit = 2  // the root and content/, not content/animals
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.description == "polling every 0.5 s")
+        #expect(notes.all.contains { $0.contains("inotify watch limit") })
+        try dir.write("---\nname: {en: Red fox}\n---\n", to: "content/animals/fox.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "content/animals/fox.md" } })
+    }
+
+    @Test func fallsBackToPollingWhenANewFolderExceedsTheLimit() async throws {
+        let dir = TemporaryDirectory("bestiary-watch")
+        try dir.write("title: x\n", to: "content/site.yml")
+        try dir.write("---\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
+        let recorder = BatchRecorder()
+        let notes = Notes()
+        let watcher = SiteWatcher(root: dir.path, onNote: { notes.add($0) }) { recorder.add($0) }
+        watcher.inotifyWatchLimit = 3  // the root, content/, content/animals
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.description == "inotify")
+        try dir.write("---\nname: {en: Robin}\n---\n", to: "content/animals/birds/robin.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.kind == .everything } })
+        #expect(watcher.description == "polling every 0.5 s")
+        #expect(notes.all.contains { $0.contains("watching by polling from now on") })
+        recorder.reset()
+        try dir.write("---\nname: {en: Wren}\n---\n", to: "content/animals/birds/wren.md")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "content/animals/birds/wren.md" } })
+    }
+}
