@@ -101,7 +101,10 @@ let package = Package(
         ),
         .target(
             name: "BestiarySync",
-            dependencies: ["BestiaryPackFormat", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BestiaryPackFormat", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(

@@ -26,6 +26,7 @@ public struct BestiaryCommand: AsyncParsableCommand {
         CheckCommand.self,
         BuildCommand.self,
         ServeCommand.self,
+        KeysCommand.self, PackCommand.self, SyncCommand.self,
     ]
 
     public init() {}
