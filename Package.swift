@@ -150,8 +150,15 @@ let package = Package(
         .testTarget(name: "BestiaryWikipediaTests", dependencies: ["BestiaryWikipedia", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryFetchTests", dependencies: ["BestiaryFetch", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiaryPacksTests", dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiarySyncTests", dependencies: ["BestiarySync", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiaryPacksTests",
+            dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryCLI", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiarySyncTests",
+            dependencies: [
+                "BestiarySync", "BestiaryPackFormat", "BestiaryTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryPreviewTests", dependencies: ["BestiaryPreview", "BestiaryTestSupport"]),

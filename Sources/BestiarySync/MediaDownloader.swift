@@ -18,8 +18,8 @@ struct MediaDownloader: Sendable {
         var path: String
         /// Bytes received over the transport in this run.
         var transferred: Int
-        /// Where this run started (0 for a fresh download; > 0 when it resumed).
-        var resumedFrom: Int
+        /// True when a request continued a partial file (HTTP Range) rather than starting over.
+        var resumed: Bool
         /// The verified file was already there (a previous run downloaded it and then stopped).
         var reused: Bool
     }
@@ -67,13 +67,13 @@ struct MediaDownloader: Sendable {
         let part = final + ".part"
         if fm.fileExists(atPath: final) {
             if (try? Self.verify(final, ref)) == true {
-                return Outcome(path: final, transferred: 0, resumedFrom: ref.bytes, reused: true)
+                return Outcome(path: final, transferred: 0, resumed: false, reused: true)
             }
             try? fm.removeItem(atPath: final)
         }
         var failures = 0
         var transferred = 0
-        var firstOffset: Int? = nil
+        var resumed = false
         var restartedAfterBadResume = false
         while true {
             try Task.checkCancellation()
@@ -82,10 +82,9 @@ struct MediaDownloader: Sendable {
                 try? fm.removeItem(atPath: part)
                 have = 0
             }
-            if firstOffset == nil { firstOffset = have }
             if have < ref.bytes {
                 do {
-                    transferred += try await transfer(ref, to: part, from: have)
+                    try await transfer(ref, to: part, from: have, received: &transferred, resumed: &resumed)
                 } catch let error as SyncError {
                     throw error
                 } catch is CancellationError {
@@ -114,24 +113,24 @@ struct MediaDownloader: Sendable {
             }
             if try Self.verify(part, ref) {
                 try fm.moveItem(atPath: part, toPath: final)
-                let outcome = Outcome(path: final, transferred: transferred, resumedFrom: firstOffset ?? 0, reused: false)
-                try onEvent?(.mediaDownloaded(ref: ref, transferred: transferred, resumedFrom: firstOffset ?? 0))
+                let outcome = Outcome(path: final, transferred: transferred, resumed: resumed, reused: false)
+                try onEvent?(.mediaDownloaded(ref: ref, transferred: transferred, resumed: resumed))
                 return outcome
             }
             try? fm.removeItem(atPath: part)
             // A resumed part may have been damaged before this run (a crash mid-write): start
             // once more from zero before calling the server's file bad.
-            if (firstOffset ?? 0) > 0 && !restartedAfterBadResume {
+            if resumed && !restartedAfterBadResume {
                 restartedAfterBadResume = true
-                firstOffset = 0
                 continue
             }
             throw SyncError(.hashMismatch, file: ref.path, "the file's SHA-256 is not the one the manifest names; it was altered or damaged")
         }
     }
 
-    /// One request: appends what arrives to `part`, which holds `offset` bytes. Returns the bytes received.
-    private func transfer(_ ref: PackMediaRef, to part: String, from offset: Int) async throws -> Int {
+    /// One request: appends what arrives to `part`, which holds `offset` bytes; counts the bytes
+    /// received (also when the transfer breaks) and whether the server continued the part.
+    private func transfer(_ ref: PackMediaRef, to part: String, from offset: Int, received: inout Int, resumed: inout Bool) async throws {
         let fm = FileManager.default
         let response = try await transport.open(ref.path, from: offset)
         var start = offset
@@ -148,6 +147,7 @@ struct MediaDownloader: Sendable {
                 try? fm.removeItem(atPath: part)
                 throw PackTransportError("the server continued at byte \(s) instead of \(offset); starting over")
             }
+            resumed = true
         }
         if let length = response.length, start + length > ref.bytes {
             throw SyncError(.sizeMismatch, file: ref.path, "the server announces \(start + length) bytes, but the file has \(ref.bytes)")
@@ -160,7 +160,6 @@ struct MediaDownloader: Sendable {
         try handle.truncate(atOffset: UInt64(start))
         try handle.seek(toOffset: UInt64(start))
         var written = start
-        var received = 0
         for try await chunk in response.body {
             if written + chunk.count > ref.bytes {
                 try? handle.close()
@@ -171,7 +170,6 @@ struct MediaDownloader: Sendable {
             written += chunk.count
             received += chunk.count
         }
-        return received
     }
 
     static func size(_ path: String) -> Int? {

@@ -192,7 +192,7 @@ public struct SyncClient: Sendable {
         r.mediaRemoved = result.mediaRemoved
         r.mediaDownloaded = outcomes.values.count { !$0.reused }
         r.mediaReused = outcomes.values.count { $0.reused }
-        r.mediaResumed = outcomes.values.count { !$0.reused && $0.resumedFrom > 0 }
+        r.mediaResumed = outcomes.values.count { $0.resumed }
         r.mediaBytesTransferred = outcomes.values.reduce(0) { $0 + $1.transferred }
         return r
     }

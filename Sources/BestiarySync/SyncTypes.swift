@@ -34,7 +34,7 @@ public enum SyncEvent: Sendable {
     /// What will be fetched.
     case plan(method: SyncMethod, media: Int, mediaBytes: Int)
     /// A media file is verified in the staging folder.
-    case mediaDownloaded(ref: PackMediaRef, transferred: Int, resumedFrom: Int)
+    case mediaDownloaded(ref: PackMediaRef, transferred: Int, resumed: Bool)
     /// Everything is downloaded and verified; the store transaction starts.
     case applying
     /// Inside the transaction, everything written and checked, just before the commit.
