@@ -62,14 +62,13 @@ struct MediaDownloader: Sendable {
 
     /// Makes sure the verified file is in the staging folder.
     func fetch(_ ref: PackMediaRef) async throws -> Outcome {
-        let fm = FileManager.default
         let final = stagedPath(ref)
         let part = final + ".part"
-        if fm.fileExists(atPath: final) {
+        if StagingFiles.exists(final) {
             if (try? Self.verify(final, ref)) == true {
                 return Outcome(path: final, transferred: 0, resumed: false, reused: true)
             }
-            try? fm.removeItem(atPath: final)
+            StagingFiles.remove(final)
         }
         var failures = 0
         var transferred = 0
@@ -77,9 +76,9 @@ struct MediaDownloader: Sendable {
         var restartedAfterBadResume = false
         while true {
             try Task.checkCancellation()
-            var have = Self.size(part) ?? 0
+            var have = StagingFiles.size(part) ?? 0
             if have > ref.bytes {
-                try? fm.removeItem(atPath: part)
+                StagingFiles.remove(part)
                 have = 0
             }
             if have < ref.bytes {
@@ -91,7 +90,7 @@ struct MediaDownloader: Sendable {
                     throw CancellationError()
                 } catch {
                     failures += 1
-                    let got = Self.size(part) ?? 0
+                    let got = StagingFiles.size(part) ?? 0
                     if failures > retries {
                         throw SyncError(
                             .transport, file: ref.path,
@@ -100,7 +99,7 @@ struct MediaDownloader: Sendable {
                     continue
                 }
             }
-            let got = Self.size(part) ?? 0
+            let got = StagingFiles.size(part) ?? 0
             if got < ref.bytes {
                 // The server ended the body early without an error: try again from where it stopped.
                 failures += 1
@@ -112,12 +111,12 @@ struct MediaDownloader: Sendable {
                 continue
             }
             if try Self.verify(part, ref) {
-                try fm.moveItem(atPath: part, toPath: final)
+                try StagingFiles.move(part, to: final)
                 let outcome = Outcome(path: final, transferred: transferred, resumed: resumed, reused: false)
                 try onEvent?(.mediaDownloaded(ref: ref, transferred: transferred, resumed: resumed))
                 return outcome
             }
-            try? fm.removeItem(atPath: part)
+            StagingFiles.remove(part)
             // A resumed part may have been damaged before this run (a crash mid-write): start
             // once more from zero before calling the server's file bad.
             if resumed && !restartedAfterBadResume {
@@ -131,20 +130,19 @@ struct MediaDownloader: Sendable {
     /// One request: appends what arrives to `part`, which holds `offset` bytes; counts the bytes
     /// received (also when the transfer breaks) and whether the server continued the part.
     private func transfer(_ ref: PackMediaRef, to part: String, from offset: Int, received: inout Int, resumed: inout Bool) async throws {
-        let fm = FileManager.default
         let response = try await transport.open(ref.path, from: offset)
         var start = offset
         switch response.status {
         case .notFound:
             throw SyncError(.notFound, file: ref.path, "not found at \(transport.location)")
         case .rangeNotSatisfiable:
-            try? fm.removeItem(atPath: part)
+            StagingFiles.remove(part)
             throw PackTransportError("the server refused to continue at byte \(offset); starting over")
         case .full:
             start = 0
         case .partial(let s):
             guard s == offset else {
-                try? fm.removeItem(atPath: part)
+                StagingFiles.remove(part)
                 throw PackTransportError("the server continued at byte \(s) instead of \(offset); starting over")
             }
             resumed = true
@@ -152,7 +150,7 @@ struct MediaDownloader: Sendable {
         if let length = response.length, start + length > ref.bytes {
             throw SyncError(.sizeMismatch, file: ref.path, "the server announces \(start + length) bytes, but the file has \(ref.bytes)")
         }
-        if !fm.fileExists(atPath: part) { _ = fm.createFile(atPath: part, contents: nil) }
+        try StagingFiles.touch(part)
         guard let handle = FileHandle(forWritingAtPath: part) else {
             throw SyncError(.store, file: ref.path, "cannot write \(part)")
         }
@@ -163,7 +161,7 @@ struct MediaDownloader: Sendable {
         for try await chunk in response.body {
             if written + chunk.count > ref.bytes {
                 try? handle.close()
-                try? fm.removeItem(atPath: part)
+                StagingFiles.remove(part)
                 throw SyncError(.sizeMismatch, file: ref.path, "the server sent more than the \(ref.bytes) bytes the manifest names")
             }
             try handle.write(contentsOf: chunk)
@@ -172,13 +170,9 @@ struct MediaDownloader: Sendable {
         }
     }
 
-    static func size(_ path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
-    }
-
     /// Size and SHA-256 of the file at `path` match `ref` (reads in chunks).
     static func verify(_ path: String, _ ref: PackMediaRef) throws -> Bool {
-        guard size(path) == ref.bytes, let handle = FileHandle(forReadingAtPath: path) else { return false }
+        guard StagingFiles.size(path) == ref.bytes, let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         var hasher = SHA256()
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }

@@ -58,8 +58,7 @@ extension PackStore {
     ) throws -> ApplyResult {
         let state = try Self.state(db)
         guard state.version == update.baseVersion, state.pack == nil || state.pack == update.pack else {
-            throw SyncError(
-                .inconsistent, "the store changed while this sync ran (now version \(state.version)); run the sync again")
+            throw SyncError(.store, "the store changed while this sync ran (now version \(state.version)); run the sync again")
         }
         var result = ApplyResult()
 
@@ -67,13 +66,18 @@ extension PackStore {
         var upserts: [PackRecord] = []
         var deletions: [String] = []
         var current: [String: String] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, rev FROM pack_records")
-        while let row = try rows.next() { current[row["id"]] = row["rev"] }
         switch update.content {
         case .delta(let changed, let tombstones):
+            // Only the ids the delta touches: applying a small delta to a large store stays cheap.
+            let lookup = try db.cachedStatement(sql: "SELECT rev FROM pack_records WHERE id = ?")
+            for id in changed.map(\.id) + tombstones {
+                if let rev = try String.fetchOne(lookup, arguments: [id]) { current[id] = rev }
+            }
             upserts = changed.filter { current[$0.id] != $0.rev }
             deletions = tombstones.filter { current[$0] != nil }
         case .full(let records):
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, rev FROM pack_records")
+            while let row = try rows.next() { current[row["id"]] = row["rev"] }
             let ids = Set(records.map(\.id))
             upserts = records.filter { current[$0.id] != $0.rev }
             deletions = current.keys.filter { !ids.contains($0) }.sorted()
@@ -95,9 +99,14 @@ extension PackStore {
         result.deleted = deletions.count
 
         // Media: every file a new record needs that the store lacks comes from the staging folder.
-        var have = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM pack_media"))
+        let stored = try db.cachedStatement(sql: "SELECT 1 FROM pack_media WHERE sha256 = ?")
+        var have = Set<String>()
         let insertMedia = try db.cachedStatement(sql: "INSERT INTO pack_media (sha256, ext, bytes, data) VALUES (?, ?, ?, ?)")
         for ref in upserts.flatMap(\.media) where !have.contains(ref.sha256) {
+            if try Bool.fetchOne(stored, arguments: [ref.sha256]) == true {
+                have.insert(ref.sha256)
+                continue
+            }
             guard let file = stagedMedia[ref.sha256] else {
                 throw SyncError(.notFound, file: ref.path, "the file was not downloaded; run the sync again")
             }

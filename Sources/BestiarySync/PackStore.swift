@@ -37,8 +37,16 @@ public final class PackStore: Sendable {
             var config = Configuration()
             config.foreignKeysEnabled = true
             config.label = "BestiarySync"
+            // Opening an existing store never changes it (it may be someone else's database).
+            config.readonly = !create
             queue = try DatabaseQueue(path: path, configuration: config)
-            try Self.migrator.migrate(queue)
+            if create {
+                try Self.migrator.migrate(queue)
+            } else if try queue.read({ try !Self.migrator.hasCompletedMigrations($0) }) {
+                throw SyncError(.store, "\(path) is not a pack store written by this version of Bestiary")
+            }
+        } catch let error as SyncError {
+            throw error
         } catch {
             throw SyncError(.store, "cannot open the store \(path): \(Self.describe(error))")
         }
@@ -131,6 +139,16 @@ public final class PackStore: Sendable {
                 let sha: String = row["sha256"]
                 out[sha] = PackMediaRef(sha256: sha, bytes: row["bytes"], ext: row["ext"])
             }
+            return out
+        }
+    }
+
+    /// The hashes among `refs` that the store already has.
+    public func storedMedia(among refs: [PackMediaRef]) throws(SyncError) -> Set<String> {
+        try read { db in
+            let lookup = try db.cachedStatement(sql: "SELECT 1 FROM pack_media WHERE sha256 = ?")
+            var out = Set<String>()
+            for ref in refs where try Bool.fetchOne(lookup, arguments: [ref.sha256]) == true { out.insert(ref.sha256) }
             return out
         }
     }

@@ -159,10 +159,10 @@ public struct SyncClient: Sendable {
 
     private func download(_ refs: [PackMediaRef], thenApply update: StoreUpdate, report: SyncReport) async throws(SyncError) -> SyncReport {
         var r = report
-        let stored = try store.mediaIndex()
+        let stored = try store.storedMedia(among: refs)
         var missing: [PackMediaRef] = []
         var seen = Set<String>()
-        for ref in refs.sorted() where stored[ref.sha256] == nil && seen.insert(ref.sha256).inserted {
+        for ref in refs.sorted() where !stored.contains(ref.sha256) && seen.insert(ref.sha256).inserted {
             guard ref.bytes <= configuration.limits.mediaBytes else {
                 throw SyncError(.oversized, file: ref.path, "\(ref.bytes) bytes is more than the \(configuration.limits.mediaBytes) bytes allowed for one media file")
             }
@@ -183,7 +183,7 @@ public struct SyncClient: Sendable {
             try emit(.committing)
         }
         try? configuration.onEvent?(.committed(version: update.version))
-        for outcome in outcomes.values { try? FileManager.default.removeItem(atPath: outcome.path) }
+        for outcome in outcomes.values { StagingFiles.remove(outcome.path) }
         if let left = try? FileManager.default.contentsOfDirectory(atPath: downloadsDirectory), left.isEmpty {
             try? FileManager.default.removeItem(atPath: downloadsDirectory)
         }

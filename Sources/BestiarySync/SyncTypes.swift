@@ -11,7 +11,7 @@ public struct SyncLimits: Hashable, Sendable {
     /// One media file.
     public var mediaBytes = 512 * 1024 * 1024
     /// All media of one update together.
-    public var updateBytes = 8 * 1024 * 1024 * 1024
+    public var updateBytes = Int(clamping: Int64(8) << 30)
 
     public init() {}
 }

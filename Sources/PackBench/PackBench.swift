@@ -79,16 +79,27 @@ struct PackBench {
         // The client: a full sync of version 1, then the delta to version 2.
         let db = work + "/store.sqlite"
         let trusted = [PackPublicKey(key.publicKey)]
+        // PACKBENCH_TRACE=1 prints each sync event with the seconds since the sync started.
+        let trace = ProcessInfo.processInfo.environment["PACKBENCH_TRACE"] == "1"
+        func configuration() -> SyncClient.Configuration {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let handler: @Sendable (SyncEvent) throws -> Void = { event in
+                if case .mediaDownloaded = event { return }
+                let line = String(format: "%8.3f s  ", seconds(since: start)) + "\(event)\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+            return SyncClient.Configuration(trustedKeys: trusted, onEvent: trace ? handler : nil)
+        }
         let fullSyncStart = DispatchTime.now().uptimeNanoseconds
-        _ = try await SyncClient(transport: LocalPackTransport(directory: out1), store: PackStore(path: db), configuration: .init(trustedKeys: trusted)).sync()
+        _ = try await SyncClient(transport: LocalPackTransport(directory: out1), store: PackStore(path: db), configuration: configuration()).sync()
         let fullSync = seconds(since: fullSyncStart)
 
         let deltaSyncStart = DispatchTime.now().uptimeNanoseconds
-        let report = try await SyncClient(transport: LocalPackTransport(directory: out2), store: PackStore(path: db), configuration: .init(trustedKeys: trusted)).sync()
+        let report = try await SyncClient(transport: LocalPackTransport(directory: out2), store: PackStore(path: db), configuration: configuration()).sync()
         let deltaSync = seconds(since: deltaSyncStart)
         guard report.method == .delta(from: 1), report.recordsUpserted == 1 else { fatalError("expected a one-record delta, got \(String(describing: report))") }
         let upToDateStart = DispatchTime.now().uptimeNanoseconds
-        _ = try await SyncClient(transport: LocalPackTransport(directory: out2), store: PackStore(path: db), configuration: .init(trustedKeys: trusted)).sync()
+        _ = try await SyncClient(transport: LocalPackTransport(directory: out2), store: PackStore(path: db), configuration: configuration()).sync()
         let upToDate = seconds(since: upToDateStart)
 
         func r(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }

@@ -66,8 +66,8 @@ struct SyncCommand: AsyncParsableCommand {
             let report = try await SyncClient(transport: transport, store: store, configuration: configuration).sync()
             console.out(Self.describe(report))
         } catch {
-            throw fail("refused: \(error.description) (the store is unchanged)".replacingOccurrences(
-                of: "refused: ", with: error.reason == .transport || error.reason == .store || error.reason == .cancelled ? "" : "refused: "))
+            let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
+            throw fail("\(refusal ? "refused: " : "")\(error.description) (the store is unchanged)")
         }
     }
 
