@@ -60,7 +60,8 @@ public struct SyncClient: Sendable {
         if pointer.expires <= now {
             throw SyncError(
                 .expired, file: PackFormat.pointerPath,
-                "the pointer expired at \(pointer.expires) (now \(now)); the publisher must rebuild or re-sign it. The stored version \(state.version) stays usable")
+                "the pointer expired at \(pointer.expires) (now \(now)); the publisher must rebuild or re-sign it"
+                    + (state.version > 0 ? ". The stored version \(state.version) stays usable" : ""))
         }
         try emit(.pointer(pack: pointer.pack, version: pointer.version, storedVersion: state.version))
         var report = SyncReport(pack: pointer.pack, fromVersion: state.version, toVersion: pointer.version, method: .upToDate)

@@ -81,6 +81,15 @@ struct CLIResult {
 func runCLI(_ arguments: [String]) async -> CLIResult {
     let (console, captured) = Console.capturing()
     let status = await Console.$current.withValue(console) { await BestiaryCommand.run(arguments: arguments) }
+    // BESTIARY_CLI_LOG=FILE keeps a transcript (for reports and debugging).
+    if let log = ProcessInfo.processInfo.environment["BESTIARY_CLI_LOG"], let handle = FileHandle(forWritingAtPath: log) ?? {
+        FileManager.default.createFile(atPath: log, contents: nil)
+        return FileHandle(forWritingAtPath: log)
+    }() {
+        handle.seekToEndOfFile()
+        handle.write(Data("$ bestiary \(arguments.joined(separator: " "))\n\(captured.stdout)\n\(captured.stderr)\n[exit \(status)]\n\n".utf8))
+        handle.closeFile()
+    }
     return CLIResult(status: status, stdout: captured.stdout, stderr: captured.stderr)
 }
 

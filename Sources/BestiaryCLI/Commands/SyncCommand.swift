@@ -54,6 +54,12 @@ struct SyncCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        // A store this run creates is removed again when the sync fails: "unchanged" means no file.
+        let existed = FileManager.default.fileExists(atPath: db)
+        func removeCreatedStore() {
+            guard !existed else { return }
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        }
         do {
             let store = try PackStore(path: db)
             var configuration = SyncClient.Configuration(trustedKeys: keys)
@@ -66,6 +72,7 @@ struct SyncCommand: AsyncParsableCommand {
             let report = try await SyncClient(transport: transport, store: store, configuration: configuration).sync()
             console.out(Self.describe(report))
         } catch {
+            removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
             throw fail("\(refusal ? "refused: " : "")\(error.description) (the store is unchanged)")
         }
