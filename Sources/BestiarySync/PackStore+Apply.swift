@@ -102,7 +102,13 @@ extension PackStore {
         let stored = try db.cachedStatement(sql: "SELECT 1 FROM pack_media WHERE sha256 = ?")
         var have = Set<String>()
         let insertMedia = try db.cachedStatement(sql: "INSERT INTO pack_media (sha256, ext, bytes, data) VALUES (?, ?, ?, ?)")
-        for ref in upserts.flatMap(\.media) where !have.contains(ref.sha256) {
+        // A full update also brings back files the store lost (it checks every record's media).
+        let needed: [PackMediaRef]
+        switch update.content {
+        case .delta: needed = upserts.flatMap(\.media)
+        case .full(let records): needed = records.flatMap(\.media)
+        }
+        for ref in needed where !have.contains(ref.sha256) {
             if try Bool.fetchOne(stored, arguments: [ref.sha256]) == true {
                 have.insert(ref.sha256)
                 continue
@@ -125,7 +131,11 @@ extension PackStore {
         try db.execute(sql: "DELETE FROM pack_media WHERE sha256 NOT IN (SELECT sha256 FROM pack_record_media)")
         result.mediaRemoved = db.changesCount
 
-        // The result must be exactly the target version.
+        // The result must be exactly the target version, with every file its records need.
+        let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pack_record_media WHERE sha256 NOT IN (SELECT sha256 FROM pack_media)") ?? 0
+        guard missing == 0 else {
+            throw SyncError(.inconsistent, "after applying, \(missing) media file reference\(missing == 1 ? "" : "s") point\(missing == 1 ? "s" : "") to no stored file")
+        }
         let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pack_records") ?? 0
         let digest = try Self.digest(db)
         guard count == update.count, digest == update.digest else {

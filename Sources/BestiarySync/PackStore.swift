@@ -153,6 +153,17 @@ public final class PackStore: Sendable {
         }
     }
 
+    /// True when the records add up to the stored digest and every media file they need is
+    /// there: false means the database was changed outside the client (the next sync repairs it).
+    public func isIntact() throws(SyncError) -> Bool {
+        try read { db in
+            let state = try Self.state(db)
+            guard state.version > 0 else { return true }
+            let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pack_record_media WHERE sha256 NOT IN (SELECT sha256 FROM pack_media)") ?? 0
+            return try missing == 0 && Self.digest(db) == state.digest
+        }
+    }
+
     /// The state digest of the stored records (``PackDigest/State``).
     public func digest() throws(SyncError) -> String {
         try read { db in try Self.digest(db) }

@@ -72,7 +72,10 @@ public struct SyncClient: Sendable {
                     .republished, file: PackFormat.pointerPath,
                     "version \(pointer.version) was published again with different content (its content/packs.lock was probably lost); the publisher must publish a new version")
             }
-            return report
+            if try store.isIntact() { return report }
+            // The database was changed outside the client: rebuild it from the full manifest.
+            report.fellBackToFull = true
+            return try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
         }
 
         // 2. A delta when there is one from here, else the full manifest.

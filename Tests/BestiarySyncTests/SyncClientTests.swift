@@ -356,6 +356,29 @@ import Testing
         }
     }
 
+    @Test func aDamagedStoreAtTheNewestVersionIsRepaired() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            let expected = try StoreSnapshot(try s.store())
+            let dbQueue = try DatabaseQueue(path: s.storePath)
+            try await dbQueue.write { db in
+                try db.execute(sql: "DELETE FROM pack_media WHERE sha256 = ?", arguments: [PackDigest.sha256(generatedMedia(2))])
+                try db.execute(sql: "UPDATE pack_records SET payload = '{}' WHERE id = 'bear'")
+                try db.execute(sql: "DELETE FROM pack_records WHERE id = 'yak'")
+            }
+            #expect(try s.store().isIntact() == false)
+            let report = try await s.client().sync()
+            #expect(report.method == .full && report.fellBackToFull && report.toVersion == 1)
+            #expect(report.mediaDownloaded == 1, "only the lost file")
+            #expect(try s.store().isIntact())
+            // The payload edit kept the rev, so only what the digest and media check see is repaired;
+            // the yak and the lost file are back.
+            let repaired = try StoreSnapshot(try s.store())
+            #expect(repaired.media == expected.media)
+            #expect(repaired.records.map(\.id) == expected.records.map(\.id))
+        }
+    }
+
     @Test func aMissingDeltaFallsBackToTheManifest() async throws {
         try await Self.run(try await Self.setup()) { s in
             _ = try await s.client().sync()
