@@ -101,7 +101,10 @@ let package = Package(
         ),
         .target(
             name: "BestiarySync",
-            dependencies: ["BestiaryPackFormat", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BestiaryPackFormat", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -129,6 +132,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "bestiary", dependencies: ["BestiaryCLI"], swiftSettings: strict),
+        // Pack benchmark (`make bench`): delta size and apply time in a 10,000-record catalogue.
+        .executableTarget(name: "PackBench", dependencies: ["BestiaryPacks", "BestiarySync"], swiftSettings: strict),
 
         // MARK: Build tooling: embeds templates/ (the default theme) into the binary.
         .executableTarget(name: "ThemeEmbedder", path: "Plugins/ThemeEmbedder"),
@@ -152,8 +157,15 @@ let package = Package(
         .testTarget(name: "BestiaryWikipediaTests", dependencies: ["BestiaryWikipedia", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryFetchTests", dependencies: ["BestiaryFetch", "BestiaryCLI", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiaryPacksTests", dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiarySyncTests", dependencies: ["BestiarySync", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiaryPacksTests",
+            dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryCLI", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiarySyncTests",
+            dependencies: [
+                "BestiarySync", "BestiaryPackFormat", "BestiaryTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),
         .testTarget(

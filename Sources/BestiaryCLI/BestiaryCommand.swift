@@ -30,6 +30,7 @@ public struct BestiaryCommand: AsyncParsableCommand {
         FetchCommand.self,
         BuildCommand.self,
         ServeCommand.self,
+        KeysCommand.self, PackCommand.self, SyncCommand.self,
     ]
 
     public init() {}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryPackFormat
+import BestiarySync
+import Foundation
+
+/// `bestiary pack …`: inspect published packs and client stores.
+struct PackCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pack",
+        abstract: "Check a published pack tree, or show what a store holds.",
+        subcommands: [PackVerifyCommand.self, PackDumpCommand.self])
+}
+
+/// `bestiary pack verify DIR|URL`: every signature, hash, size and version link.
+struct PackVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check every signature, hash, size and version link of a published pack tree.",
+        discussion: """
+            Without --public-key, the keys in site.yml's packs.public_keys (under --root) are used; \
+            with no key at all, signatures are not checked and the summary says so.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The pack folder (holding latest.json): a local path or an http(s) URL.", valueName: "DIR|URL"))
+    var location: String
+
+    @Option(name: .customLong("public-key"), help: ArgumentHelp("A trusted Ed25519 public key (base64); repeatable.", valueName: "KEY"))
+    var publicKeys: [String] = []
+
+    func validate() throws {
+        for key in publicKeys {
+            do {
+                _ = try PackPublicKey(base64: key)
+            } catch {
+                throw ValidationError("--public-key: \(error.message)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let console = Console.current
+        var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
+        if keys.isEmpty, let config = ContentLoader(root: global.siteRoot).loadConfig().0, let settings = config.packs {
+            keys = settings.publicKeys.compactMap { try? PackPublicKey(base64: $0) }
+        }
+        let transport: any PackTransport
+        do {
+            transport = try PackLocation.transport(for: location)
+        } catch {
+            console.report([.error("\(error)", stage: "verify")], format: global.diagnostics)
+            throw CommandFailure(status: 1)
+        }
+        let result = await PackVerifier(transport: transport, trustedKeys: keys).verify()
+        console.report(
+            result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") },
+            format: global.diagnostics)
+        if keys.isEmpty {
+            console.report([.warning("signatures were not checked: pass --public-key KEY", stage: "verify")], format: global.diagnostics)
+        }
+        let pack = result.pack.map { "pack '\($0)' version \(result.version ?? 0)" } ?? "pack at \(transport.location)"
+        let counts = "\(result.records) records, \(result.deltas) delta\(result.deltas == 1 ? "" : "s"), \(result.mediaFiles) media files (\(result.mediaBytes) bytes)"
+        let signatures = keys.isEmpty ? "signatures not checked" : "\(result.signaturesChecked) signatures valid"
+        let expiry = result.expires.map { ", expires \($0)" } ?? ""
+        if result.isValid {
+            console.out("\(pack): \(counts), \(signatures)\(expiry): OK")
+        } else {
+            console.out("\(pack): \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") (\(counts), \(signatures)\(expiry))")
+            throw CommandFailure(status: 1)
+        }
+    }
+}
+
+/// `bestiary pack dump --db FILE`: the store's version and records as JSON.
+struct PackDumpCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump",
+        abstract: "Print a store's state as JSON: {\"version\": N, \"records\": {ID: REV, …}}, keys sorted.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite store `bestiary sync` wrote.", valueName: "FILE"))
+    var db: String
+
+    func run() async throws {
+        let console = Console.current
+        do {
+            let store = try PackStore.openExisting(path: db)
+            let state = try store.state()
+            let revisions = try store.revisions()
+            let records = revisions.keys.sorted(by: CanonicalJSON.codePointOrder)
+                .map { "\(DiagnosticFormatter.quote($0)): \(DiagnosticFormatter.quote(revisions[$0]!))" }
+            console.out("{\"version\": \(state.version), \"records\": {\(records.joined(separator: ", "))}}")
+        } catch {
+            console.report([.error(error.message, stage: "dump")], format: global.diagnostics)
+            throw CommandFailure(status: 1)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import BestiaryDiagnostics
+import BestiaryPackFormat
+import BestiarySync
+import Foundation
+
+/// `bestiary sync URL --db FILE`: the reference pack client.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Bring a SQLite store up to the newest content pack (the reference client).",
+        discussion: """
+            URL is the folder holding latest.json: an http(s) URL or a local path. The store is \
+            created when missing. Refuses (exit 1, store unchanged) a bad signature, a hash or \
+            size mismatch, an older version than the store holds, an expired pointer, an unknown \
+            format or an oversized file. Interrupted media downloads continue on the next run.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The pack folder (holding latest.json): http(s) URL or local path.", valueName: "URL"))
+    var url: String
+
+    @Option(name: .long, help: ArgumentHelp("The SQLite store to update.", valueName: "FILE"))
+    var db: String
+
+    @Option(
+        name: .customLong("public-key"),
+        help: ArgumentHelp(
+            "A trusted Ed25519 public key (base64; repeat during a key rotation). Without one, the keys of the store's last sync are used.",
+            valueName: "KEY"))
+    var publicKeys: [String] = []
+
+    func validate() throws {
+        for key in publicKeys {
+            do {
+                _ = try PackPublicKey(base64: key)
+            } catch {
+                throw ValidationError("--public-key: \(error.message)")
+            }
+        }
+    }
+
+    func run() async throws {
+        let console = Console.current
+        func fail(_ message: String) -> CommandFailure {
+            console.report([.error(message, stage: "sync")], format: global.diagnostics)
+            return CommandFailure(status: 1)
+        }
+        let keys = try publicKeys.map { try PackPublicKey(base64: $0) }
+        let transport: any PackTransport
+        do {
+            transport = try PackLocation.transport(for: url)
+        } catch {
+            throw fail("\(error)")
+        }
+        // A store this run creates is removed again when the sync fails: "unchanged" means no file.
+        let existed = FileManager.default.fileExists(atPath: db)
+        func removeCreatedStore() {
+            guard !existed else { return }
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        }
+        do {
+            let store = try PackStore(path: db)
+            var configuration = SyncClient.Configuration(trustedKeys: keys)
+            if keys.isEmpty, try store.state().trustedKeys.isEmpty {
+                configuration.allowUnsigned = true
+                console.report(
+                    [.warning("signatures are not checked: no --public-key given and the store remembers none; pass the publisher's key", stage: "sync")],
+                    format: global.diagnostics)
+            }
+            let report = try await SyncClient(transport: transport, store: store, configuration: configuration).sync()
+            console.out(Self.describe(report))
+        } catch {
+            removeCreatedStore()
+            let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
+            throw fail("\(refusal ? "refused: " : "")\(error.description) (the store is unchanged)")
+        }
+    }
+
+    static func describe(_ r: SyncReport) -> String {
+        switch r.method {
+        case .upToDate:
+            return "pack '\(r.pack)' is up to date at version \(r.toVersion)"
+        case .delta, .full:
+            let how: String
+            if case .delta(let from) = r.method { how = "delta from \(from)" } else { how = r.fellBackToFull ? "full manifest (the delta did not apply)" : "full manifest" }
+            var parts = ["\(r.recordsUpserted) record\(r.recordsUpserted == 1 ? "" : "s") added or changed", "\(r.recordsDeleted) deleted"]
+            parts.append("\(r.mediaDownloaded + r.mediaReused) media file\(r.mediaDownloaded + r.mediaReused == 1 ? "" : "s") fetched (\(r.mediaBytesTransferred) bytes transferred\(r.mediaResumed > 0 ? ", \(r.mediaResumed) resumed" : ""))")
+            if r.mediaRemoved > 0 { parts.append("\(r.mediaRemoved) no longer needed removed") }
+            let signed = r.signedBy.map { ", signed by key \($0.prefix(16))…" } ?? ", unsigned"
+            return "pack '\(r.pack)' synced from version \(r.fromVersion) to \(r.toVersion) by \(how)\(signed): " + parts.joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+
+/// Hashes of the pack format.
+public enum PackDigest {
+    /// Lower-case hex SHA-256.
+    public static func sha256(_ data: some DataProtocol) -> String { hex(SHA256.hash(data: data)) }
+
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The digest of a catalogue state: SHA-256 over `id SP rev LF` for every record, in
+    /// ascending byte order of the ids. Manifests and deltas carry it, `content/packs.lock`
+    /// records it per version, and a client recomputes it from its store after applying an
+    /// update, so "the store is exactly version N" is one comparison.
+    public struct State {
+        private var hasher = SHA256()
+        private var last: [UInt8]? = nil
+        public private(set) var count = 0
+
+        public init() {}
+
+        /// Adds the next record; ids must come in ascending byte order.
+        public mutating func add(id: String, rev: String) {
+            let idBytes = Array(id.utf8)
+            if let last { precondition(last.lexicographicallyPrecedes(idBytes), "ids must be added in ascending order") }
+            last = idBytes
+            hasher.update(data: idBytes + [0x20] + Array(rev.utf8) + [0x0A])
+            count += 1
+        }
+
+        public func finalize() -> String { PackDigest.hex(hasher.finalize()) }
+    }
+
+    /// The state digest of `revisions` (id → rev).
+    public static func state(_ revisions: [String: String]) -> String {
+        var s = State()
+        for id in revisions.keys.sorted(by: CanonicalJSON.codePointOrder) { s.add(id: id, rev: revisions[id]!) }
+        return s.finalize()
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// `v/N.json`: the full, immutable state of version N (authoritative; deltas are only a
+/// shortcut to it). Records are sorted by id.
+public struct PackManifest: Hashable, Sendable {
+    public var pack: String
+    public var version: Int
+    /// When this version was first built (from `content/packs.lock`).
+    public var created: PackTime
+    public var records: [PackRecord]
+
+    public init(pack: String, version: Int, created: PackTime, records: [PackRecord]) {
+        self.pack = pack
+        self.version = version
+        self.created = created
+        self.records = records.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
+    }
+
+    /// ``PackDigest/State`` of the records.
+    public var digest: String {
+        var s = PackDigest.State()
+        for r in records { s.add(id: r.id, rev: r.rev) }
+        return s.finalize()
+    }
+
+    /// Every media file the version needs, once each, sorted by hash.
+    public var media: [PackMediaRef] { Array(Set(records.flatMap(\.media))).sorted() }
+
+    public var json: JSONValue {
+        let media = self.media
+        return [
+            "format": .integer(PackFormat.version),
+            "type": "manifest",
+            "pack": .string(pack),
+            "version": .integer(Int64(version)),
+            "created": .string(created.description),
+            "count": .integer(Int64(records.count)),
+            "digest": .string(digest),
+            "media": ["count": .integer(Int64(media.count)), "bytes": .integer(Int64(media.reduce(0) { $0 + $1.bytes }))],
+            "records": .array(records.map(\.json)),
+        ]
+    }
+
+    public var encoded: Data { json.canonicalData }
+
+    /// Reads and checks a manifest: header, every record's rev, order, count and digest.
+    public static func decode(_ data: Data, file: String?) throws(PackFormatError) -> PackManifest {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(data)
+        } catch {
+            throw PackFormatError(file: file, "not valid JSON: \(error)")
+        }
+        let r = try FieldReader(value, file: file, context: "the manifest")
+        try r.checkHeader(type: "manifest")
+        let pack = try r.id("pack")
+        let version = try r.integer("version", min: 1)
+        let created = try r.time("created")
+        var records: [PackRecord] = []
+        var state = PackDigest.State()
+        for (n, item) in try r.array("records").enumerated() {
+            let record = try PackRecord(json: item, file: file, context: "records[\(n)]")
+            if let last = records.last, !CanonicalJSON.codePointOrder(last.id, record.id) {
+                throw r.fail("records must be sorted by id without repeats ('\(last.id)' then '\(record.id)')")
+            }
+            state.add(id: record.id, rev: record.rev)
+            records.append(record)
+        }
+        let count = try r.integer("count")
+        guard count == records.count else { throw r.fail("'count' says \(count) records but there are \(records.count)") }
+        let digest = try r.sha256("digest")
+        guard digest == state.finalize() else { throw r.fail("'digest' does not match the records") }
+        return PackManifest(pack: pack, version: version, created: created, records: records)
+    }
+}
+
+/// `d/FROM-N.json`: what turns version FROM into version N. Only the latest state of each
+/// changed record (`upserts`) and the ids that are gone (`tombstones`), as CouchDB's changes
+/// feed coalesces. `count` and `digest` describe version N, so a client proves it arrived.
+public struct PackDelta: Hashable, Sendable {
+    public var pack: String
+    public var from: Int
+    public var version: Int
+    public var created: PackTime
+    /// Sorted by id.
+    public var upserts: [PackRecord]
+    /// Sorted, disjoint from the upserts.
+    public var tombstones: [String]
+    /// Records in version N.
+    public var count: Int
+    /// State digest of version N.
+    public var digest: String
+
+    public init(
+        pack: String, from: Int, version: Int, created: PackTime, upserts: [PackRecord], tombstones: [String], count: Int,
+        digest: String
+    ) {
+        self.pack = pack
+        self.from = from
+        self.version = version
+        self.created = created
+        self.upserts = upserts.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
+        self.tombstones = tombstones.sorted(by: CanonicalJSON.codePointOrder)
+        self.count = count
+        self.digest = digest
+    }
+
+    /// The delta from the state `base` (id → rev) to `target`.
+    public init(pack: String, from: Int, base: [String: String], target: PackManifest) {
+        let ids = Set(target.records.map(\.id))
+        self.init(
+            pack: pack, from: from, version: target.version, created: target.created,
+            upserts: target.records.filter { base[$0.id] != $0.rev },
+            tombstones: base.keys.filter { !ids.contains($0) }, count: target.records.count, digest: target.digest)
+    }
+
+    public var json: JSONValue {
+        [
+            "format": .integer(PackFormat.version),
+            "type": "delta",
+            "pack": .string(pack),
+            "from": .integer(Int64(from)),
+            "version": .integer(Int64(version)),
+            "created": .string(created.description),
+            "count": .integer(Int64(count)),
+            "digest": .string(digest),
+            "upserts": .array(upserts.map(\.json)),
+            "tombstones": .array(tombstones.map { .string($0) }),
+        ]
+    }
+
+    public var encoded: Data { json.canonicalData }
+
+    public static func decode(_ data: Data, file: String?) throws(PackFormatError) -> PackDelta {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(data)
+        } catch {
+            throw PackFormatError(file: file, "not valid JSON: \(error)")
+        }
+        let r = try FieldReader(value, file: file, context: "the delta")
+        try r.checkHeader(type: "delta")
+        let pack = try r.id("pack")
+        let from = try r.integer("from", min: 1)
+        let version = try r.integer("version", min: 1)
+        guard from < version else { throw r.fail("'from' \(from) is not below 'version' \(version)") }
+        let created = try r.time("created")
+        var upserts: [PackRecord] = []
+        for (n, item) in try r.array("upserts").enumerated() {
+            let record = try PackRecord(json: item, file: file, context: "upserts[\(n)]")
+            if let last = upserts.last, !CanonicalJSON.codePointOrder(last.id, record.id) {
+                throw r.fail("upserts must be sorted by id without repeats ('\(last.id)' then '\(record.id)')")
+            }
+            upserts.append(record)
+        }
+        var tombstones: [String] = []
+        let upserted = Set(upserts.map(\.id))
+        for (n, item) in try r.array("tombstones").enumerated() {
+            guard let id = item.stringValue, PackFormat.isValidID(id) else { throw r.fail("tombstones[\(n)] is not a record id") }
+            if let last = tombstones.last, !CanonicalJSON.codePointOrder(last, id) {
+                throw r.fail("tombstones must be sorted without repeats")
+            }
+            guard !upserted.contains(id) else { throw r.fail("'\(id)' is both upserted and deleted") }
+            tombstones.append(id)
+        }
+        let count = try r.integer("count")
+        let digest = try r.sha256("digest")
+        return PackDelta(
+            pack: pack, from: from, version: version, created: created, upserts: upserts, tombstones: tombstones, count: count,
+            digest: digest)
+    }
+}

@@ -1,0 +1,154 @@
+import Crypto
+import Foundation
+
+/// A problem with a key given by the user (flag, environment, file).
+public struct PackKeyError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// An Ed25519 public key that clients trust: a `Sendable` value (swift-crypto's key type is not),
+/// compared and remembered by its 32 bytes.
+public struct PackPublicKey: Hashable, Sendable, CustomStringConvertible {
+    /// The 32 key bytes.
+    public let rawRepresentation: Data
+
+    public init(_ key: Curve25519.Signing.PublicKey) {
+        rawRepresentation = key.rawRepresentation
+    }
+
+    /// Parses the base64 form `bestiary keys generate` prints after `public-key:`.
+    public init(base64: String) throws(PackKeyError) {
+        self.init(try PackKeys.publicKey(base64: base64))
+    }
+
+    public var key: Curve25519.Signing.PublicKey {
+        // The bytes came from a valid key.
+        try! Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation)
+    }
+
+    public var base64: String { rawRepresentation.base64EncodedString() }
+    /// Hex SHA-256 of the key bytes: how signature files name the key.
+    public var keyID: String { PackDigest.sha256(rawRepresentation) }
+    public var description: String { base64 }
+}
+
+/// Ed25519 keys as Bestiary writes them: the 32 raw key bytes in standard base64 (what
+/// `bestiary keys generate` prints), identified by the hex SHA-256 of the public key's bytes.
+public enum PackKeys {
+    public static func publicKey(base64 text: String) throws(PackKeyError) -> Curve25519.Signing.PublicKey {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let data = Data(base64Encoded: trimmed) else {
+            throw PackKeyError("'\(short(trimmed))' is not base64; a public key looks like what `bestiary keys generate` prints after 'public-key:'")
+        }
+        guard data.count == 32, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: data) else {
+            throw PackKeyError("'\(short(trimmed))' is \(data.count) bytes, not a 32-byte Ed25519 public key")
+        }
+        return key
+    }
+
+    public static func privateKey(base64 text: String) throws(PackKeyError) -> Curve25519.Signing.PrivateKey {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let data = Data(base64Encoded: trimmed) else {
+            throw PackKeyError("the signing key is not base64; use the value `bestiary keys generate` prints after 'private-key:'")
+        }
+        guard data.count == 32, let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: data) else {
+            throw PackKeyError("the signing key is \(data.count) bytes, not a 32-byte Ed25519 private key")
+        }
+        return key
+    }
+
+    /// A new key pair, both halves in base64 (what `bestiary keys generate` prints).
+    public static func generate() -> (publicKey: String, privateKey: String) {
+        let key = Curve25519.Signing.PrivateKey()
+        return (base64(key.publicKey), base64(key))
+    }
+
+    public static func base64(_ key: Curve25519.Signing.PublicKey) -> String { key.rawRepresentation.base64EncodedString() }
+    public static func base64(_ key: Curve25519.Signing.PrivateKey) -> String { key.rawRepresentation.base64EncodedString() }
+
+    /// Hex SHA-256 of the 32 public key bytes: names the key in signature files.
+    public static func keyID(_ key: Curve25519.Signing.PublicKey) -> String { PackDigest.sha256(key.rawRepresentation) }
+
+    private static func short(_ s: String) -> String { s.count > 16 ? String(s.prefix(12)) + "…" : s }
+}
+
+/// Detached signatures: `FILE.sig` next to `FILE`, over FILE's exact bytes.
+///
+/// A signature file is UTF-8 text with one line per signature,
+/// `ed25519 KEYID BASE64SIGNATURE\n`, so a publisher can sign with an old and a new key
+/// during a key rotation. Readers ignore lines whose first word is an algorithm they do not
+/// know. A file verifies when at least one line carries a valid signature by a trusted key.
+///
+/// Signing is not required to be deterministic (CryptoKit on Apple platforms randomizes
+/// Ed25519 signatures; swift-crypto's BoringSSL backend on Linux does not). Nothing hashes
+/// `.sig` files, so that never affects the rest of the pack.
+public enum PackSignature {
+    /// Largest signature file a reader accepts.
+    public static let maxBytes = 16 * 1024
+
+    public struct Line: Hashable, Sendable {
+        public var keyID: String
+        public var signature: Data
+    }
+
+    /// The signature file for `data`, one line per key, in the order given.
+    public static func sign(_ data: Data, with keys: [Curve25519.Signing.PrivateKey]) throws -> Data {
+        var text = ""
+        for key in keys {
+            let sig = try key.signature(for: data)
+            text += "ed25519 \(PackKeys.keyID(key.publicKey)) \(sig.base64EncodedString())\n"
+        }
+        return Data(text.utf8)
+    }
+
+    /// The Ed25519 lines of a signature file.
+    public static func parse(_ file: Data) throws(PackFormatError) -> [Line] {
+        guard file.count <= maxBytes else { throw PackFormatError(file: nil, "signature file is larger than \(maxBytes) bytes") }
+        guard let text = String(data: file, encoding: .utf8) else { throw PackFormatError(file: nil, "signature file is not UTF-8 text") }
+        var lines: [Line] = []
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+            let words = raw.split(separator: " ")
+            guard words.first == "ed25519" else { continue }
+            guard words.count == 3, PackFormat.isSHA256(String(words[1])),
+                let sig = Data(base64Encoded: String(words[2])), sig.count == 64
+            else {
+                throw PackFormatError(file: nil, "signature line \(n + 1) is not 'ed25519 KEYID BASE64SIGNATURE'")
+            }
+            lines.append(Line(keyID: String(words[1]), signature: sig))
+        }
+        return lines
+    }
+
+    /// What checking a signature file against trusted keys found.
+    public enum Check: Hashable, Sendable {
+        /// A valid signature by the trusted key with this id.
+        case valid(keyID: String)
+        /// No line verifies; the message says why (no signature by a trusted key, or one that
+        /// does not match the bytes).
+        case invalid(String)
+    }
+
+    /// Checks that `signatureFile` holds a valid signature of `data` by one of `trustedKeys`.
+    public static func verify(_ data: Data, signatureFile: Data, trustedKeys: [PackPublicKey]) -> Check {
+        let lines: [Line]
+        do {
+            lines = try parse(signatureFile)
+        } catch {
+            return .invalid(error.message)
+        }
+        if lines.isEmpty { return .invalid("the signature file holds no Ed25519 signature") }
+        var mismatched: [String] = []
+        for line in lines {
+            guard let key = trustedKeys.first(where: { $0.keyID == line.keyID }) else { continue }
+            if key.key.isValidSignature(line.signature, for: data) { return .valid(keyID: line.keyID) }
+            mismatched.append(line.keyID)
+        }
+        if let id = mismatched.first {
+            return .invalid("the signature by key \(id.prefix(16))… does not match the file's bytes (the file was altered or signed by someone else)")
+        }
+        let signers = lines.map { String($0.keyID.prefix(16)) + "…" }.joined(separator: ", ")
+        return .invalid("signed by key \(signers), which is not a trusted key")
+    }
+}

@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+
+/// A file of a published pack tree, relative to the pack folder (`packs/`).
+public struct PackFile: Hashable, Sendable {
+    public enum Contents: Hashable, Sendable {
+        case bytes(Data)
+        /// The bytes of an existing file (media): link or copy it, never modify it in place.
+        case link(from: String)
+    }
+
+    public var path: String
+    public var contents: Contents
+
+    public init(path: String, contents: Contents) {
+        self.path = path
+        self.contents = contents
+    }
+
+    public init(path: String, data: Data) {
+        self.init(path: path, contents: .bytes(data))
+    }
+
+    /// The bytes, for files made in memory.
+    public var data: Data? {
+        if case .bytes(let d) = contents { return d }
+        return nil
+    }
+}
+
+/// Turns one version's manifest and the states of earlier versions into the metadata files of
+/// a pack tree: `v/N.json`, `d/FROM-N.json` for each earlier state, `latest.json`, and a
+/// `.sig` beside each when keys are given. Media files are the caller's (they are copied, not
+/// made). Everything but the signatures is a pure function of the inputs.
+public struct PackWriter {
+    /// An earlier version a delta starts from: its number and its records' revs.
+    public struct BaseState: Hashable, Sendable {
+        public var version: Int
+        public var revisions: [String: String]
+
+        public init(version: Int, revisions: [String: String]) {
+            self.version = version
+            self.revisions = revisions
+        }
+    }
+
+    public var manifest: PackManifest
+    /// Versions below `manifest.version` to make deltas from.
+    public var bases: [BaseState]
+    public var expires: PackTime
+    public var signingKeys: [Curve25519.Signing.PrivateKey]
+
+    public init(manifest: PackManifest, bases: [BaseState], expires: PackTime, signingKeys: [Curve25519.Signing.PrivateKey]) {
+        self.manifest = manifest
+        self.bases = bases
+        self.expires = expires
+        self.signingKeys = signingKeys
+    }
+
+    /// The files, sorted by path, and the pointer they end in.
+    public func write() throws -> (files: [PackFile], pointer: PackPointer) {
+        var files: [PackFile] = []
+        func add(_ path: String, _ data: Data) throws -> PackFileRef {
+            files.append(PackFile(path: path, data: data))
+            if !signingKeys.isEmpty {
+                files.append(PackFile(path: path + PackFormat.signatureSuffix, data: try PackSignature.sign(data, with: signingKeys)))
+            }
+            return PackFileRef(path: path, sha256: PackDigest.sha256(data), bytes: data.count)
+        }
+        let manifestRef = try add(PackFormat.manifestPath(version: manifest.version), manifest.encoded)
+        var deltas: [PackDeltaRef] = []
+        for base in bases.sorted(by: { $0.version < $1.version }) where base.version < manifest.version && base.version >= 1 {
+            let delta = PackDelta(pack: manifest.pack, from: base.version, base: base.revisions, target: manifest)
+            let ref = try add(PackFormat.deltaPath(from: base.version, to: manifest.version), delta.encoded)
+            deltas.append(PackDeltaRef(from: base.version, file: ref))
+        }
+        let pointer = PackPointer(
+            pack: manifest.pack, version: manifest.version, manifest: manifestRef, deltas: deltas, expires: expires)
+        _ = try add(PackFormat.pointerPath, pointer.encoded)
+        files.sort { CanonicalJSON.codePointOrder($0.path, $1.path) }
+        return (files, pointer)
+    }
+}

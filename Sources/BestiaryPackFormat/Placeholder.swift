@@ -1,1 +1,0 @@
-// BestiaryPackFormat: see docs/ARCHITECTURE.md

@@ -1,0 +1,236 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryPackFormat
+import BestiaryStorage
+import Foundation
+
+/// `content/packs.lock`: the committed history of every published pack version, like a
+/// package manager's lockfile. Each version stores what changed since the one before (records
+/// added, changed, removed, with their revs), its record count and its state digest, so a diff
+/// of the file shows exactly what a build published, and the file grows by the change only.
+///
+///     bestiary-pack-lock 1
+///     pack tuxpaint
+///
+///     version 1 created 2026-01-01T00:00:00Z records 2 digest 5d1c…
+///     + badger 0b6e…
+///     + bear 77a0…
+///
+///     version 2 created 2026-02-01T00:00:00Z records 2 digest 91fe…
+///     ~ bear 3c2d…
+///     - badger
+///     + beaver 18aa…
+///
+/// Versions are numbered 1, 2, 3… and only grow: a client refuses to go back, so a lock that
+/// loses versions would strand them. Reading replays every version and checks each digest,
+/// so a hand edit is caught with the line it broke.
+public struct PackLock: Hashable, Sendable {
+    /// Relative to the site root.
+    public static let path = "content/packs.lock"
+    static let magic = "bestiary-pack-lock 1"
+
+    public enum Change: Hashable, Sendable {
+        case added(id: String, rev: String)
+        case changed(id: String, rev: String)
+        case removed(id: String)
+
+        public var id: String {
+            switch self {
+            case .added(let id, _), .changed(let id, _), .removed(let id): id
+            }
+        }
+    }
+
+    public struct Version: Hashable, Sendable {
+        public var number: Int
+        public var created: PackTime
+        public var count: Int
+        public var digest: String
+        /// Sorted by id.
+        public var changes: [Change]
+    }
+
+    public var pack: String
+    /// Ascending, numbered from 1 without gaps.
+    public private(set) var versions: [Version]
+    /// The record revs of the newest version.
+    public private(set) var latestRevisions: [String: String]
+
+    public init(pack: String) {
+        self.pack = pack
+        self.versions = []
+        self.latestRevisions = [:]
+    }
+
+    public var latest: Version? { versions.last }
+
+    /// Adds a version whose records have `revisions`, made at `created`; returns its number.
+    @discardableResult
+    public mutating func append(revisions: [String: String], created: PackTime) -> Int {
+        var changes: [Change] = []
+        for (id, rev) in revisions {
+            if let old = latestRevisions[id] {
+                if old != rev { changes.append(.changed(id: id, rev: rev)) }
+            } else {
+                changes.append(.added(id: id, rev: rev))
+            }
+        }
+        for id in latestRevisions.keys where revisions[id] == nil { changes.append(.removed(id: id)) }
+        changes.sort { CanonicalJSON.codePointOrder($0.id, $1.id) }
+        let number = (versions.last?.number ?? 0) + 1
+        versions.append(Version(number: number, created: created, count: revisions.count, digest: PackDigest.state(revisions), changes: changes))
+        latestRevisions = revisions
+        return number
+    }
+
+    /// The record revs of the given versions (replaying the history once).
+    public func revisions(of wanted: Set<Int>) -> [Int: [String: String]] {
+        var state: [String: String] = [:]
+        var result: [Int: [String: String]] = [:]
+        for v in versions {
+            Self.apply(v.changes, to: &state)
+            if wanted.contains(v.number) { result[v.number] = state }
+        }
+        return result
+    }
+
+    private static func apply(_ changes: [Change], to state: inout [String: String]) {
+        for c in changes {
+            switch c {
+            case .added(let id, let rev), .changed(let id, let rev): state[id] = rev
+            case .removed(let id): state[id] = nil
+            }
+        }
+    }
+
+    // MARK: Text form
+
+    /// The file's bytes: deterministic for the same history.
+    public var encoded: Data {
+        var out = """
+            # content/packs.lock: every published version of the content pack '\(pack)'.
+            # Written by `bestiary build`; commit it and never edit it by hand. Apps sync by these
+            # version numbers and refuse to go back, so versions must never be removed or renumbered.
+            \(Self.magic)
+            pack \(pack)
+
+            """
+        for v in versions {
+            out += "\nversion \(v.number) created \(v.created) records \(v.count) digest \(v.digest)\n"
+            for c in v.changes {
+                switch c {
+                case .added(let id, let rev): out += "+ \(id) \(rev)\n"
+                case .changed(let id, let rev): out += "~ \(id) \(rev)\n"
+                case .removed(let id): out += "- \(id)\n"
+                }
+            }
+        }
+        return Data(out.utf8)
+    }
+
+    /// Reads `content/packs.lock` under `root`; nil when there is none yet.
+    public static func load(root: String, fileSystem: any FileSystem = LocalFileSystem()) throws(DiagnosticError) -> PackLock? {
+        let full = (root == "." ? "" : root + "/") + path
+        guard fileSystem.info(full) != nil else { return nil }
+        let data: Data
+        do {
+            data = try fileSystem.read(full)
+        } catch {
+            throw DiagnosticError(.error("cannot read the pack history: \(error)", at: SourceLocation(path: path), stage: "packs"))
+        }
+        return try parse(data)
+    }
+
+    /// Parses and checks the text form; `path` names the file in diagnostics.
+    public static func parse(_ data: Data, path: String = PackLock.path) throws(DiagnosticError) -> PackLock {
+        func fail(_ line: Int, _ message: String) -> DiagnosticError {
+            DiagnosticError(.error(
+                "\(message); restore the file from version control (it is written by `bestiary build`)",
+                at: SourceLocation(path: path, line: line, column: 1), stage: "packs"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw fail(1, "the pack history is not UTF-8 text") }
+        var lock: PackLock? = nil
+        var sawMagic = false
+        var current: Version? = nil
+        var currentLine = 0
+        var state: [String: String] = [:]
+
+        func finish(_ version: Version?, line: Int, lock: inout PackLock?) throws(DiagnosticError) {
+            guard let version, lock != nil else { return }
+            if state.count != version.count {
+                throw fail(line, "version \(version.number) says \(version.count) records, but its changes leave \(state.count)")
+            }
+            if PackDigest.state(state) != version.digest {
+                throw fail(line, "version \(version.number)'s records do not match its digest")
+            }
+            lock!.versions.append(version)
+        }
+
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = n + 1
+            let trimmed = raw.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let words = trimmed.split(separator: " ").map(String.init)
+            if !sawMagic {
+                guard trimmed == magic else { throw fail(line, "expected '\(magic)' as the first line that is not a comment") }
+                sawMagic = true
+                continue
+            }
+            if lock == nil {
+                guard words.count == 2, words[0] == "pack", PackFormat.isValidID(words[1]) else {
+                    throw fail(line, "expected 'pack ID'")
+                }
+                lock = PackLock(pack: words[1])
+                continue
+            }
+            switch words[0] {
+            case "version":
+                try finish(current, line: currentLine, lock: &lock)
+                guard words.count == 8, words[2] == "created", words[4] == "records", words[6] == "digest",
+                    let number = Int(words[1]), let created = PackTime(words[3]), let count = Int(words[5]), count >= 0,
+                    PackFormat.isSHA256(words[7])
+                else {
+                    throw fail(line, "expected 'version N created YYYY-MM-DDTHH:MM:SSZ records COUNT digest SHA256'")
+                }
+                let expected = (current?.number ?? lock!.versions.last?.number ?? 0) + 1
+                guard number == expected else { throw fail(line, "version \(number) follows version \(expected - 1); versions go up by one") }
+                if let previous = current ?? lock!.versions.last, created < previous.created {
+                    throw fail(line, "version \(number) is dated before version \(previous.number)")
+                }
+                current = Version(number: number, created: created, count: count, digest: words[7], changes: [])
+                currentLine = line
+            case "+", "~", "-":
+                guard current != nil else { throw fail(line, "a record line before the first 'version' line") }
+                let isRemoval = words[0] == "-"
+                guard words.count == (isRemoval ? 2 : 3), PackFormat.isValidID(words[1]), isRemoval || PackFormat.isSHA256(words[2]) else {
+                    throw fail(line, isRemoval ? "expected '- ID'" : "expected '\(words[0]) ID REV'")
+                }
+                let id = words[1]
+                if let last = current!.changes.last, !CanonicalJSON.codePointOrder(last.id, id) {
+                    throw fail(line, "record lines must be sorted by id, each id once per version")
+                }
+                switch words[0] {
+                case "+":
+                    guard state[id] == nil else { throw fail(line, "'\(id)' is added but already exists") }
+                    state[id] = words[2]
+                    current!.changes.append(.added(id: id, rev: words[2]))
+                case "~":
+                    guard let old = state[id] else { throw fail(line, "'\(id)' is changed but does not exist") }
+                    guard old != words[2] else { throw fail(line, "'\(id)' is marked changed with the same rev") }
+                    state[id] = words[2]
+                    current!.changes.append(.changed(id: id, rev: words[2]))
+                default:
+                    guard state[id] != nil else { throw fail(line, "'\(id)' is removed but does not exist") }
+                    state[id] = nil
+                    current!.changes.append(.removed(id: id))
+                }
+            default:
+                throw fail(line, "unexpected line; expected 'version …' or a record line '+ ID REV', '~ ID REV', '- ID'")
+            }
+        }
+        try finish(current, line: currentLine, lock: &lock)
+        guard var result = lock else { throw fail(1, sawMagic ? "no 'pack ID' line" : "the pack history is empty") }
+        result.latestRevisions = state
+        return result
+    }
+}

@@ -1,0 +1,183 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryPackFormat
+import BestiaryStorage
+import Crypto
+import Foundation
+
+/// The `packs` stage of `bestiary build`: turns the catalogue into a published pack tree
+/// (DESIGN.md §5, docs/packs.md) and the next `content/packs.lock`.
+///
+/// A pure function of its inputs, apart from signatures: it writes nothing. The build stages
+/// ``PackOutput/files`` under `output/packs/`, swaps the output in, and only then writes
+/// ``PackOutput/lock`` (so a failed build never records a version nobody can download).
+public struct PackProducer: Sendable {
+    public let fileSystem: any FileSystem
+
+    public init(fileSystem: any FileSystem = LocalFileSystem()) {
+        self.fileSystem = fileSystem
+    }
+
+    /// Makes the pack tree of the catalogue.
+    ///
+    /// - Parameters:
+    ///   - texts: per record id, per language: the text apps show (Wikipedia summaries).
+    ///   - media: every media file records use, by its path relative to `content/`
+    ///     (``mediaDigests(for:)`` makes them).
+    ///   - lock: the current `content/packs.lock` (``PackLock/load(root:fileSystem:)``), nil if none.
+    ///   - signingKeys: Ed25519 keys to sign with (``SigningKeys/load(environment:file:fileSystem:)``);
+    ///     empty for an unsigned pack.
+    ///   - now: the build time (`SOURCE_DATE_EPOCH` when set): a new version's creation time and
+    ///     the start of the pointer's validity.
+    ///   - locked: `--locked`: fail instead of adding a version.
+    public func produce(
+        catalog: Catalog, texts: [String: [String: PackText]] = [:], media: [String: MediaDigest], lock: PackLock?,
+        signingKeys: [Curve25519.Signing.PrivateKey], now: Date, locked: Bool
+    ) throws(DiagnosticError) -> PackOutput {
+        guard let settings = catalog.config.packs else {
+            return PackOutput(
+                settings: nil, files: [], lock: nil, version: 0, isNewVersion: false, signed: false, records: 0, changes: [],
+                diagnostics: [])
+        }
+        let location = SourceLocation(path: PackLock.path)
+        var diagnostics: [Diagnostic] = []
+
+        // Keys: the site may say which keys its apps trust; a key outside that list is a mistake.
+        if !settings.publicKeys.isEmpty {
+            if signingKeys.isEmpty {
+                diagnostics.append(.warning(
+                    "packs are not signed although site.yml lists packs.public_keys, so apps that trust those keys will refuse them; set BESTIARY_SIGNING_KEY or pass --signing-key",
+                    at: catalog.config.location, stage: "packs"))
+            }
+            for key in signingKeys where !settings.publicKeys.contains(PackKeys.base64(key.publicKey)) {
+                throw DiagnosticError(.error(
+                    "the signing key's public key \(PackKeys.base64(key.publicKey)) is not in site.yml's packs.public_keys; apps that trust those keys would refuse the pack",
+                    at: catalog.config.location, stage: "packs"))
+            }
+        } else if signingKeys.isEmpty {
+            diagnostics.append(.warning(
+                "packs are not signed: set BESTIARY_SIGNING_KEY or pass --signing-key FILE (`bestiary keys generate` makes a key pair)",
+                stage: "packs"))
+        }
+
+        // Records.
+        let animals = catalog.animals.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
+        let built = Parallel.map(animals) { animal -> Result<PackRecord, DiagnosticError> in
+            do throws(DiagnosticError) {
+                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media))
+            } catch {
+                return .failure(error)
+            }
+        }
+        var records: [PackRecord] = []
+        var bag = DiagnosticBag()
+        for result in built {
+            switch result {
+            case .success(let r): records.append(r)
+            case .failure(let e): bag.append(contentsOf: e.diagnostics)
+            }
+        }
+        if bag.hasErrors { throw DiagnosticError(bag.sorted) }
+        var revisions: [String: String] = [:]
+        for r in records { revisions[r.id] = r.rev }
+        let digest = PackDigest.state(revisions)
+
+        // History.
+        var history = lock ?? PackLock(pack: settings.id)
+        if history.pack != settings.id {
+            throw DiagnosticError(.error(
+                "the pack history is for pack '\(history.pack)' but site.yml says packs.id '\(settings.id)'; apps of '\(history.pack)' would not follow a renamed pack. Put the id back, or delete content/packs.lock to start '\(settings.id)' at version 1",
+                at: location, stage: "packs"))
+        }
+        let created = PackTime(now)
+        var isNew = false
+        var changes: [PackLock.Change] = []
+        if history.latest?.digest != digest {
+            if let latest = history.latest, created < latest.created {
+                throw DiagnosticError(.error(
+                    "the build time \(created) is before version \(latest.number)'s creation (\(latest.created)); check SOURCE_DATE_EPOCH and the clock",
+                    at: location, stage: "packs"))
+            }
+            var candidate = history
+            candidate.append(revisions: revisions, created: created)
+            changes = candidate.latest!.changes
+            if locked {
+                let what = history.latest.map { "since version \($0.number)" } ?? "and there is no content/packs.lock yet"
+                throw DiagnosticError(.error(
+                    "the catalogue changed \(what) (\(Self.describe(changes))); --locked forbids a new pack version: run `bestiary build` without --locked and commit content/packs.lock",
+                    at: location, stage: "packs"))
+            }
+            history = candidate
+            isNew = true
+        }
+        let current = history.latest!
+
+        // Files.
+        let manifest = PackManifest(pack: settings.id, version: current.number, created: current.created, records: records)
+        let baseNumbers = Set(max(1, current.number - settings.keepDeltas)..<current.number)
+        let bases = history.revisions(of: baseNumbers).map { PackWriter.BaseState(version: $0.key, revisions: $0.value) }
+        let writer = PackWriter(
+            manifest: manifest, bases: bases, expires: created.adding(days: settings.expiresDays), signingKeys: signingKeys)
+        var files: [PackFile]
+        do {
+            files = try writer.write().files
+        } catch {
+            throw DiagnosticError(.error("cannot sign the pack: \(error)", stage: "packs"))
+        }
+        var sources: [String: String] = [:]
+        for digest in media.values { sources[digest.sha256] = sources[digest.sha256] ?? digest.sourcePath }
+        for text in texts.values.flatMap(\.values) {
+            if let image = text.image { sources[image.media.sha256] = sources[image.media.sha256] ?? image.media.sourcePath }
+        }
+        for ref in manifest.media {
+            guard let source = sources[ref.sha256] else { continue }  // unreachable: every ref came from a digest
+            files.append(PackFile(path: ref.path, contents: .link(from: source)))
+        }
+        files.sort { CanonicalJSON.codePointOrder($0.path, $1.path) }
+        return PackOutput(
+            settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
+            signed: !signingKeys.isEmpty, records: records.count, changes: changes, diagnostics: diagnostics)
+    }
+
+    /// Hashes every media file of the catalogue (in parallel), keyed by path under `content/`.
+    public func mediaDigests(for catalog: Catalog) throws(DiagnosticError) -> [String: MediaDigest] {
+        let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
+        let content = catalog.contentDirectory
+        let results = Parallel.map(files, minimumChunk: 4) { file -> Result<MediaDigest, DiagnosticError> in
+            do {
+                return .success(try MediaDigest.compute(path: content + "/" + file.path, format: file.format, fileSystem: fileSystem))
+            } catch {
+                return .failure(DiagnosticError(.error(
+                    "cannot read the media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "packs")))
+            }
+        }
+        var out: [String: MediaDigest] = [:]
+        var bag = DiagnosticBag()
+        for (file, result) in zip(files, results) {
+            switch result {
+            case .success(let d): out[file.path] = d
+            case .failure(let e): bag.append(contentsOf: e.diagnostics)
+            }
+        }
+        if bag.hasErrors { throw DiagnosticError(bag.sorted) }
+        return out
+    }
+
+    /// "2 added: fox, owl; 1 changed: bear; 1 removed: cat", with long lists shortened.
+    static func describe(_ changes: [PackLock.Change]) -> String {
+        var added: [String] = [], changed: [String] = [], removed: [String] = []
+        for c in changes {
+            switch c {
+            case .added(let id, _): added.append(id)
+            case .changed(let id, _): changed.append(id)
+            case .removed(let id): removed.append(id)
+            }
+        }
+        func part(_ ids: [String], _ verb: String) -> String? {
+            guard !ids.isEmpty else { return nil }
+            let shown = ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")
+            return "\(ids.count) \(verb): \(shown)"
+        }
+        return [part(added, "added"), part(changed, "changed"), part(removed, "removed")].compactMap { $0 }.joined(separator: "; ")
+    }
+}

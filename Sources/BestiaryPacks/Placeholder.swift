@@ -1,1 +1,0 @@
-// BestiaryPacks: see docs/ARCHITECTURE.md

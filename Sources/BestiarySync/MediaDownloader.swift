@@ -1,0 +1,181 @@
+import BestiaryPackFormat
+import Crypto
+import Foundation
+
+/// Fetches media files into a staging folder, resuming interrupted transfers with HTTP Range,
+/// and verifying size and SHA-256 before a file gets its final name (`SHA256.EXT`). A
+/// `SHA256.EXT.part` file is an unfinished download: kept across runs, continued next time.
+/// Files here are not trusted by name alone: the store verifies them again when it takes them.
+struct MediaDownloader: Sendable {
+    let transport: any PackTransport
+    let directory: String
+    /// Extra attempts per file after a transfer breaks (each continues where the last stopped).
+    let retries: Int
+    let concurrency: Int
+    let onEvent: (@Sendable (SyncEvent) throws -> Void)?
+
+    struct Outcome: Sendable {
+        var path: String
+        /// Bytes received over the transport in this run.
+        var transferred: Int
+        /// True when a request continued a partial file (HTTP Range) rather than starting over.
+        var resumed: Bool
+        /// The verified file was already there (a previous run downloaded it and then stopped).
+        var reused: Bool
+    }
+
+    func stagedPath(_ ref: PackMediaRef) -> String { directory + "/" + ref.sha256 + "." + ref.ext }
+
+    /// Downloads every file in `refs`; returns hash → outcome.
+    func fetchAll(_ refs: [PackMediaRef]) async throws(SyncError) -> [String: Outcome] {
+        if refs.isEmpty { return [:] }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw SyncError(.store, "cannot create the download folder \(directory): \(error.localizedDescription)")
+        }
+        do {
+            return try await withThrowingTaskGroup(of: (String, Outcome).self) { group in
+                var results: [String: Outcome] = [:]
+                var next = 0
+                func startNext() {
+                    guard next < refs.count else { return }
+                    let ref = refs[next]
+                    next += 1
+                    group.addTask { (ref.sha256, try await fetch(ref)) }
+                }
+                for _ in 0..<max(1, concurrency) { startNext() }
+                while let (sha, outcome) = try await group.next() {
+                    results[sha] = outcome
+                    startNext()
+                }
+                return results
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch is CancellationError {
+            throw SyncError(.cancelled, "the sync was cancelled; downloads are kept and continue next time")
+        } catch {
+            throw SyncError(.transport, "\(error)")
+        }
+    }
+
+    /// Makes sure the verified file is in the staging folder.
+    func fetch(_ ref: PackMediaRef) async throws -> Outcome {
+        let final = stagedPath(ref)
+        let part = final + ".part"
+        if StagingFiles.exists(final) {
+            if (try? Self.verify(final, ref)) == true {
+                return Outcome(path: final, transferred: 0, resumed: false, reused: true)
+            }
+            StagingFiles.remove(final)
+        }
+        var failures = 0
+        var transferred = 0
+        var resumed = false
+        var restartedAfterBadResume = false
+        while true {
+            try Task.checkCancellation()
+            var have = StagingFiles.size(part) ?? 0
+            if have > ref.bytes {
+                StagingFiles.remove(part)
+                have = 0
+            }
+            if have < ref.bytes {
+                do {
+                    try await transfer(ref, to: part, from: have, received: &transferred, resumed: &resumed)
+                } catch let error as SyncError {
+                    throw error
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    failures += 1
+                    let got = StagingFiles.size(part) ?? 0
+                    if failures > retries {
+                        throw SyncError(
+                            .transport, file: ref.path,
+                            "the download stopped at \(got) of \(ref.bytes) bytes (\(error)); the part is kept and the next sync continues from there")
+                    }
+                    continue
+                }
+            }
+            let got = StagingFiles.size(part) ?? 0
+            if got < ref.bytes {
+                // The server ended the body early without an error: try again from where it stopped.
+                failures += 1
+                if failures > retries {
+                    throw SyncError(
+                        .transport, file: ref.path,
+                        "the server sent \(got) of \(ref.bytes) bytes; the part is kept and the next sync continues from there")
+                }
+                continue
+            }
+            if try Self.verify(part, ref) {
+                try StagingFiles.move(part, to: final)
+                let outcome = Outcome(path: final, transferred: transferred, resumed: resumed, reused: false)
+                try onEvent?(.mediaDownloaded(ref: ref, transferred: transferred, resumed: resumed))
+                return outcome
+            }
+            StagingFiles.remove(part)
+            // A resumed part may have been damaged before this run (a crash mid-write): start
+            // once more from zero before calling the server's file bad.
+            if resumed && !restartedAfterBadResume {
+                restartedAfterBadResume = true
+                continue
+            }
+            throw SyncError(.hashMismatch, file: ref.path, "the file's SHA-256 is not the one the manifest names; it was altered or damaged")
+        }
+    }
+
+    /// One request: appends what arrives to `part`, which holds `offset` bytes; counts the bytes
+    /// received (also when the transfer breaks) and whether the server continued the part.
+    private func transfer(_ ref: PackMediaRef, to part: String, from offset: Int, received: inout Int, resumed: inout Bool) async throws {
+        let response = try await transport.open(ref.path, from: offset)
+        var start = offset
+        switch response.status {
+        case .notFound:
+            throw SyncError(.notFound, file: ref.path, "not found at \(transport.location)")
+        case .rangeNotSatisfiable:
+            StagingFiles.remove(part)
+            throw PackTransportError("the server refused to continue at byte \(offset); starting over")
+        case .full:
+            start = 0
+        case .partial(let s):
+            guard s == offset else {
+                StagingFiles.remove(part)
+                throw PackTransportError("the server continued at byte \(s) instead of \(offset); starting over")
+            }
+            resumed = true
+        }
+        if let length = response.length, start + length > ref.bytes {
+            throw SyncError(.sizeMismatch, file: ref.path, "the server announces \(start + length) bytes, but the file has \(ref.bytes)")
+        }
+        try StagingFiles.touch(part)
+        guard let handle = FileHandle(forWritingAtPath: part) else {
+            throw SyncError(.store, file: ref.path, "cannot write \(part)")
+        }
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: UInt64(start))
+        try handle.seek(toOffset: UInt64(start))
+        var written = start
+        for try await chunk in response.body {
+            if written + chunk.count > ref.bytes {
+                try? handle.close()
+                StagingFiles.remove(part)
+                throw SyncError(.sizeMismatch, file: ref.path, "the server sent more than the \(ref.bytes) bytes the manifest names")
+            }
+            try handle.write(contentsOf: chunk)
+            written += chunk.count
+            received += chunk.count
+        }
+    }
+
+    /// Size and SHA-256 of the file at `path` match `ref` (reads in chunks).
+    static func verify(_ path: String, _ ref: PackMediaRef) throws -> Bool {
+        guard StagingFiles.size(path) == ref.bytes, let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        return PackDigest.hex(hasher.finalize()) == ref.sha256
+    }
+}

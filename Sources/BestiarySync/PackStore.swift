@@ -1,0 +1,215 @@
+import BestiaryPackFormat
+import Foundation
+import GRDB
+
+/// The client's SQLite store (GRDB): the records and media of one pack at one version.
+///
+/// Tables (prefixed `pack_` so an app can keep its own tables in the same file):
+/// - `pack_meta(key, value)`: `pack`, `version`, `digest`, `created`, `manifest_sha256`,
+///   `trusted_keys`: the trust state, written in the same transaction as the content it
+///   describes, `version` last;
+/// - `pack_records(id, rev, payload)`: payload is the record's canonical JSON object (SQLite's
+///   JSON functions work on it);
+/// - `pack_record_media(record_id, sha256)`: which record needs which file;
+/// - `pack_media(sha256, ext, bytes, data)`: the files' bytes, verified before they got here.
+///
+/// Open it read-only from the app's UI through ``reader``; only ``SyncClient`` writes.
+public final class PackStore: Sendable {
+    public let path: String
+    let queue: DatabaseQueue
+
+    /// Opens the store at `path`, creating it (and its tables) when missing.
+    public convenience init(path: String) throws(SyncError) {
+        try self.init(path: path, create: true)
+    }
+
+    /// Opens an existing store; fails when there is no file at `path` (for read-only commands).
+    public static func openExisting(path: String) throws(SyncError) -> PackStore {
+        try PackStore(path: path, create: false)
+    }
+
+    private init(path: String, create: Bool) throws(SyncError) {
+        self.path = path
+        if !create && !FileManager.default.fileExists(atPath: path) {
+            throw SyncError(.store, "no store at \(path); `bestiary sync URL --db \(path)` makes one")
+        }
+        do {
+            var config = Configuration()
+            config.foreignKeysEnabled = true
+            config.label = "BestiarySync"
+            // Opening an existing store never changes it (it may be someone else's database).
+            config.readonly = !create
+            queue = try DatabaseQueue(path: path, configuration: config)
+            if create {
+                try Self.migrator.migrate(queue)
+            } else if try queue.read({ try !Self.migrator.hasCompletedMigrations($0) }) {
+                throw SyncError(.store, "\(path) is not a pack store written by this version of Bestiary")
+            }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.store, "cannot open the store \(path): \(Self.describe(error))")
+        }
+    }
+
+    /// For reading records from an app (`try store.reader.read { db in … }`).
+    public var reader: any DatabaseReader { queue }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("pack-store-1") { db in
+            try db.execute(sql: """
+                CREATE TABLE pack_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE pack_records (id TEXT PRIMARY KEY NOT NULL, rev TEXT NOT NULL, payload TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE pack_record_media (
+                    record_id TEXT NOT NULL REFERENCES pack_records(id) ON DELETE CASCADE,
+                    sha256 TEXT NOT NULL,
+                    PRIMARY KEY (record_id, sha256)) WITHOUT ROWID;
+                CREATE INDEX pack_record_media_sha256 ON pack_record_media(sha256);
+                CREATE TABLE pack_media (sha256 TEXT PRIMARY KEY NOT NULL, ext TEXT NOT NULL, bytes INTEGER NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        return m
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let e = error as? DatabaseError { return e.message ?? "\(e.resultCode)" }
+        if let e = error as? SyncError { return e.message }
+        return "\(error)"
+    }
+
+    // MARK: Reading
+
+    /// What the store holds: pack, version (0 when empty) and the trust state.
+    public func state() throws(SyncError) -> PackStoreState {
+        try read { db in try Self.state(db) }
+    }
+
+    static func state(_ db: Database) throws -> PackStoreState {
+        var meta: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM pack_meta") { meta[row["key"]] = row["value"] }
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pack_records") ?? 0
+        return PackStoreState(
+            pack: meta["pack"], version: meta["version"].flatMap { Int($0) } ?? 0, digest: meta["digest"],
+            created: meta["created"].flatMap { PackTime($0) }, manifestSHA256: meta["manifest_sha256"],
+            trustedKeys: (meta["trusted_keys"] ?? "").split(separator: ",").map(String.init), records: count)
+    }
+
+    /// id → rev of every record.
+    public func revisions() throws(SyncError) -> [String: String] {
+        try read { db in
+            var out: [String: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, rev FROM pack_records")
+            while let row = try rows.next() { out[row["id"]] = row["rev"] }
+            return out
+        }
+    }
+
+    /// Every record, sorted by id.
+    public func records() throws(SyncError) -> [StoredRecord] {
+        try read { db in try Self.records(db, sql: "SELECT id, rev, payload FROM pack_records ORDER BY id", arguments: []) }
+    }
+
+    /// One record, or nil.
+    public func record(id: String) throws(SyncError) -> StoredRecord? {
+        try read { db in try Self.records(db, sql: "SELECT id, rev, payload FROM pack_records WHERE id = ?", arguments: [id]).first }
+    }
+
+    private static func records(_ db: Database, sql: String, arguments: StatementArguments) throws -> [StoredRecord] {
+        var media: [String: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT record_id, sha256 FROM pack_record_media ORDER BY record_id, sha256") {
+            media[row["record_id"], default: []].append(row["sha256"])
+        }
+        return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let id: String = row["id"]
+            return StoredRecord(id: id, rev: row["rev"], payload: row["payload"], media: media[id] ?? [])
+        }
+    }
+
+    /// The bytes of a media file, or nil when the store has none with that hash.
+    public func mediaData(sha256: String) throws(SyncError) -> Data? {
+        try read { db in try Data.fetchOne(db, sql: "SELECT data FROM pack_media WHERE sha256 = ?", arguments: [sha256]) }
+    }
+
+    /// Hash → (extension, size) of every stored media file.
+    public func mediaIndex() throws(SyncError) -> [String: PackMediaRef] {
+        try read { db in
+            var out: [String: PackMediaRef] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT sha256, ext, bytes FROM pack_media") {
+                let sha: String = row["sha256"]
+                out[sha] = PackMediaRef(sha256: sha, bytes: row["bytes"], ext: row["ext"])
+            }
+            return out
+        }
+    }
+
+    /// The hashes among `refs` that the store already has.
+    public func storedMedia(among refs: [PackMediaRef]) throws(SyncError) -> Set<String> {
+        try read { db in
+            let lookup = try db.cachedStatement(sql: "SELECT 1 FROM pack_media WHERE sha256 = ?")
+            var out = Set<String>()
+            for ref in refs where try Bool.fetchOne(lookup, arguments: [ref.sha256]) == true { out.insert(ref.sha256) }
+            return out
+        }
+    }
+
+    /// True when the records add up to the stored digest and every media file they need is
+    /// there: false means the database was changed outside the client (the next sync repairs it).
+    public func isIntact() throws(SyncError) -> Bool {
+        try read { db in
+            let state = try Self.state(db)
+            guard state.version > 0 else { return true }
+            let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pack_record_media WHERE sha256 NOT IN (SELECT sha256 FROM pack_media)") ?? 0
+            return try missing == 0 && Self.digest(db) == state.digest
+        }
+    }
+
+    /// The state digest of the stored records (``PackDigest/State``).
+    public func digest() throws(SyncError) -> String {
+        try read { db in try Self.digest(db) }
+    }
+
+    static func digest(_ db: Database) throws -> String {
+        var state = PackDigest.State()
+        // BINARY collation compares bytes, which is the order the digest is defined in.
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, rev FROM pack_records ORDER BY id")
+        while let row = try rows.next() { state.add(id: row["id"], rev: row["rev"]) }
+        return state.finalize()
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(SyncError) -> T {
+        do {
+            return try queue.read(body)
+        } catch {
+            throw SyncError(.store, "cannot read the store \(path): \(Self.describe(error))")
+        }
+    }
+}
+
+/// What a store holds (``PackStore/state()``).
+public struct PackStoreState: Hashable, Sendable {
+    /// Nil until the first sync.
+    public var pack: String?
+    /// 0 until the first sync.
+    public var version: Int
+    public var digest: String?
+    /// When the stored version was made.
+    public var created: PackTime?
+    public var manifestSHA256: String?
+    /// Base64 public keys the store was last synced with (used when none are given).
+    public var trustedKeys: [String]
+    public var records: Int
+}
+
+/// A stored record: its payload is the canonical JSON object the pack published.
+public struct StoredRecord: Hashable, Sendable {
+    public var id: String
+    public var rev: String
+    /// Canonical JSON text of the payload.
+    public var payload: String
+    /// Hashes of the media files it needs, sorted.
+    public var media: [String]
+
+    /// The payload parsed.
+    public var payloadValue: JSONValue? { try? JSONParser.parse(Array(payload.utf8)) }
+}

@@ -1,0 +1,194 @@
+import BestiaryPackFormat
+import Crypto
+import Foundation
+
+/// Checks a published pack tree the way a client would, but everything and without stopping
+/// at the first problem: every signature, hash, size and version link, every record's rev,
+/// every media file (`bestiary pack verify`).
+public struct PackVerifier: Sendable {
+    public let transport: any PackTransport
+    /// Keys whose signatures count; empty: signatures are not checked (and the result says so).
+    public var trustedKeys: [PackPublicKey]
+    public var now: Date
+    public var limits: SyncLimits
+
+    public init(transport: any PackTransport, trustedKeys: [PackPublicKey], now: Date = Date(), limits: SyncLimits = SyncLimits()) {
+        self.transport = transport
+        self.trustedKeys = trustedKeys
+        self.now = now
+        self.limits = limits
+    }
+
+    /// One problem found: the file and what is wrong.
+    public struct Problem: Hashable, Sendable, CustomStringConvertible {
+        public var file: String
+        public var message: String
+        public var description: String { "\(file): \(message)" }
+    }
+
+    public struct Result: Hashable, Sendable {
+        public var problems: [Problem] = []
+        public var pack: String?
+        public var version: Int?
+        public var expires: PackTime?
+        public var records = 0
+        public var deltas = 0
+        public var mediaFiles = 0
+        public var mediaBytes = 0
+        /// Files whose signature was checked and found valid.
+        public var signaturesChecked = 0
+        public var isValid: Bool { problems.isEmpty }
+    }
+
+    public func verify() async -> Result {
+        var result = Result()
+        let client = PackFetcher(transport: transport)
+        func problem(_ file: String, _ message: String) { result.problems.append(Problem(file: file, message: message)) }
+        func report(_ error: SyncError, default file: String) { problem(error.file ?? file, error.message) }
+
+        /// Fetches a file (exact size and hash when `ref` is given) and checks its signature.
+        func load(_ path: String, ref: PackFileRef?) async -> Data? {
+            let data: Data
+            do {
+                data = try await client.fetch(path, limit: ref?.bytes ?? limits.pointerBytes, tooLarge: ref == nil ? .oversized : .sizeMismatch)
+            } catch {
+                report(error, default: path)
+                return nil
+            }
+            var intact = true
+            if let ref {
+                if data.count != ref.bytes {
+                    problem(path, "has \(data.count) bytes, but latest.json says \(ref.bytes)")
+                    intact = false
+                } else if PackDigest.sha256(data) != ref.sha256 {
+                    problem(path, "its SHA-256 is not the one latest.json names; it was altered or damaged")
+                    intact = false
+                }
+            }
+            await checkSignature(data, path: path)
+            return intact ? data : nil
+        }
+
+        func checkSignature(_ data: Data, path: String) async {
+            let sigPath = path + PackFormat.signatureSuffix
+            let signature: Data
+            do {
+                signature = try await client.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .badSignature)
+            } catch where error.reason == .notFound {
+                if !trustedKeys.isEmpty { problem(path, "is not signed (no \(sigPath))") }
+                return
+            } catch {
+                report(error, default: sigPath)
+                return
+            }
+            if trustedKeys.isEmpty {
+                do {
+                    _ = try PackSignature.parse(signature)
+                } catch {
+                    problem(sigPath, error.message)
+                }
+                return
+            }
+            switch PackSignature.verify(data, signatureFile: signature, trustedKeys: trustedKeys) {
+            case .valid: result.signaturesChecked += 1
+            case .invalid(let why): problem(path, "bad signature: \(why)")
+            }
+        }
+
+        // The pointer.
+        guard let pointerData = await load(PackFormat.pointerPath, ref: nil) else { return result }
+        let pointer: PackPointer
+        do {
+            pointer = try PackPointer.decode(pointerData)
+        } catch {
+            problem(PackFormat.pointerPath, error.message)
+            return result
+        }
+        result.pack = pointer.pack
+        result.version = pointer.version
+        result.expires = pointer.expires
+        if pointer.expires <= PackTime(now) {
+            problem(PackFormat.pointerPath, "expired at \(pointer.expires); clients refuse it until it is rebuilt or re-signed")
+        }
+
+        // The manifest.
+        var manifest: PackManifest? = nil
+        if let data = await load(pointer.manifest.path, ref: pointer.manifest) {
+            do {
+                let m = try PackManifest.decode(data, file: pointer.manifest.path)
+                if m.pack != pointer.pack || m.version != pointer.version {
+                    problem(pointer.manifest.path, "is pack '\(m.pack)' version \(m.version), but latest.json says '\(pointer.pack)' version \(pointer.version)")
+                }
+                manifest = m
+                result.records = m.records.count
+            } catch {
+                problem(pointer.manifest.path, error.message)
+            }
+        }
+
+        // The deltas.
+        let byID = Dictionary(uniqueKeysWithValues: (manifest?.records ?? []).map { ($0.id, $0) })
+        for ref in pointer.deltas {
+            result.deltas += 1
+            let path = ref.file.path
+            guard let data = await load(path, ref: ref.file) else { continue }
+            let delta: PackDelta
+            do {
+                delta = try PackDelta.decode(data, file: path)
+            } catch {
+                problem(path, error.message)
+                continue
+            }
+            if delta.pack != pointer.pack || delta.from != ref.from || delta.version != pointer.version {
+                problem(path, "goes from \(delta.from) to \(delta.version) of '\(delta.pack)', but latest.json lists it from \(ref.from) to \(pointer.version) of '\(pointer.pack)'")
+            }
+            guard let manifest else { continue }
+            if delta.count != manifest.records.count || delta.digest != manifest.digest {
+                problem(path, "does not end in the manifest's state (count \(delta.count) vs \(manifest.records.count), digest differs: \(delta.digest != manifest.digest))")
+            }
+            for record in delta.upserts where byID[record.id]?.rev != record.rev {
+                problem(path, "upserts '\(record.id)' with rev \(record.rev.prefix(12))…, which is not the manifest's record")
+            }
+            for id in delta.tombstones where byID[id] != nil {
+                problem(path, "deletes '\(id)', which the manifest still has")
+            }
+        }
+
+        // The media.
+        for ref in manifest?.media ?? [] {
+            result.mediaFiles += 1
+            result.mediaBytes += ref.bytes
+            do {
+                let (bytes, sha) = try await hash(ref.path, limit: ref.bytes)
+                if bytes != ref.bytes {
+                    problem(ref.path, "has \(bytes) bytes, but the manifest says \(ref.bytes)")
+                } else if sha != ref.sha256 {
+                    problem(ref.path, "its SHA-256 is \(sha), not the one in its name; it was altered or damaged")
+                }
+            } catch let error as SyncError {
+                report(error, default: ref.path)
+            } catch {
+                problem(ref.path, "\(error)")
+            }
+        }
+        return result
+    }
+
+    /// Size and SHA-256 of a file, streamed (media can be large); stops after `limit` + 1 bytes.
+    private func hash(_ path: String, limit: Int) async throws -> (Int, String) {
+        let response = try await transport.open(path, from: 0)
+        switch response.status {
+        case .notFound: throw SyncError(.notFound, file: path, "is missing")
+        case .full: break
+        default: throw SyncError(.transport, file: path, "the server answered with a partial response")
+        }
+        var hasher = SHA256()
+        var count = 0
+        for try await chunk in response.body {
+            count += chunk.count
+            if count > limit { return (count, "") }
+            hasher.update(data: chunk)
+        }
+        return (count, PackDigest.hex(hasher.finalize()))
+    }
+}

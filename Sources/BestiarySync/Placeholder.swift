@@ -1,1 +1,0 @@
-// BestiarySync: see docs/ARCHITECTURE.md

@@ -1,0 +1,243 @@
+import BestiaryPackFormat
+import Crypto
+import Foundation
+
+/// The pack client: brings a ``PackStore`` up to the newest version a pack location publishes,
+/// or refuses and leaves the store exactly as it was (docs/packs.md, "Client algorithm").
+///
+///     let store = try PackStore(path: dbPath)
+///     let client = SyncClient(
+///         transport: URLSessionPackTransport(baseURL: packsURL), store: store,
+///         configuration: .init(trustedKeys: [try PackKeys.publicKey(base64: embeddedKey)]))
+///     let report = try await client.sync()
+///
+/// The order of checks follows TUF: fix "now"; read the pointer within a size cap; check its
+/// signature before reading it; refuse another pack, a lower version (rollback), an expired
+/// pointer (freeze), an unknown format; fetch the delta from the stored version (or the full
+/// manifest) at exactly the size and hash the pointer names, and check its signature; download
+/// the missing media, verifying each; apply everything in one transaction that also checks the
+/// result is exactly the published state; the trust state (version, digest, keys) is written
+/// in that transaction, version last, so it is never ahead of the content.
+public struct SyncClient: Sendable {
+    public let transport: any PackTransport
+    public let store: PackStore
+    public var configuration: Configuration
+
+    public init(transport: any PackTransport, store: PackStore, configuration: Configuration = Configuration()) {
+        self.transport = transport
+        self.store = store
+        self.configuration = configuration
+    }
+
+    private var fetcher: PackFetcher { PackFetcher(transport: transport) }
+
+    /// The folder where downloads wait for the commit.
+    public var downloadsDirectory: String { configuration.downloadsDirectory ?? store.path + ".downloads" }
+
+    /// Runs one update. Safe to run again at any time, including after a crash or a refusal.
+    public func sync() async throws(SyncError) -> SyncReport {
+        let now = PackTime(configuration.now())  // fixed for the whole update (TUF §5.1)
+        let state = try store.state()
+        let (keys, pinned) = try trustedKeys(state)
+
+        // 1. The pointer.
+        let pointerData = try await fetcher.fetch(PackFormat.pointerPath, limit: configuration.limits.pointerBytes, tooLarge: .oversized)
+        let signer = keys.isEmpty ? nil : try await checkSignature(pointerData, path: PackFormat.pointerPath, keys: keys)
+        let pointer: PackPointer
+        do {
+            pointer = try PackPointer.decode(pointerData)
+        } catch {
+            throw SyncError(error)
+        }
+        if let pack = state.pack, pack != pointer.pack {
+            throw SyncError(.wrongPack, file: PackFormat.pointerPath, "the store holds pack '\(pack)', but \(transport.location) publishes '\(pointer.pack)'")
+        }
+        if pointer.version < state.version {
+            throw SyncError(
+                .rollback, file: PackFormat.pointerPath,
+                "the server offers version \(pointer.version), older than the stored version \(state.version); refusing to go back (a stale mirror or a replay)")
+        }
+        if pointer.expires <= now {
+            throw SyncError(
+                .expired, file: PackFormat.pointerPath,
+                "the pointer expired at \(pointer.expires) (now \(now)); the publisher must rebuild or re-sign it"
+                    + (state.version > 0 ? ". The stored version \(state.version) stays usable" : ""))
+        }
+        try emit(.pointer(pack: pointer.pack, version: pointer.version, storedVersion: state.version))
+        var report = SyncReport(pack: pointer.pack, fromVersion: state.version, toVersion: pointer.version, method: .upToDate)
+        report.signedBy = signer
+        if pointer.version == state.version {
+            guard state.manifestSHA256 == pointer.manifest.sha256 else {
+                throw SyncError(
+                    .republished, file: PackFormat.pointerPath,
+                    "version \(pointer.version) was published again with different content (its content/packs.lock was probably lost); the publisher must publish a new version")
+            }
+            if try store.isIntact() { return report }
+            // The database was changed outside the client: rebuild it from the full manifest.
+            report.fellBackToFull = true
+            return try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
+        }
+
+        // 2. A delta when there is one from here, else the full manifest.
+        if state.version > 0, let delta = pointer.delta(from: state.version) {
+            do {
+                return try await applyDelta(delta, pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
+            } catch where error.reason == .inconsistent || (error.reason == .notFound && error.file == delta.file.path) {
+                report.fellBackToFull = true
+            }
+        }
+        return try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
+    }
+
+    // MARK: Steps
+
+    private func trustedKeys(_ state: PackStoreState) throws(SyncError) -> (keys: [PackPublicKey], pin: [String]?) {
+        if !configuration.trustedKeys.isEmpty {
+            return (configuration.trustedKeys, configuration.trustedKeys.map(\.base64))
+        }
+        if !state.trustedKeys.isEmpty {
+            var keys: [PackPublicKey] = []
+            for text in state.trustedKeys {
+                do {
+                    keys.append(try PackPublicKey(base64: text))
+                } catch {
+                    throw SyncError(.store, "the store's remembered key is damaged: \(error.message)")
+                }
+            }
+            return (keys, nil)
+        }
+        guard configuration.allowUnsigned else {
+            throw SyncError(.untrusted, "no public key to check the pack's signatures with; give the publisher's key (`--public-key`)")
+        }
+        return ([], nil)
+    }
+
+    private func applyDelta(
+        _ ref: PackDeltaRef, pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?,
+        report: SyncReport
+    ) async throws(SyncError) -> SyncReport {
+        let data = try await fetchVerified(ref.file, keys: keys)
+        let delta: PackDelta
+        do {
+            delta = try PackDelta.decode(data, file: ref.file.path)
+        } catch {
+            throw SyncError(error)
+        }
+        guard delta.pack == pointer.pack, delta.from == state.version, delta.version == pointer.version else {
+            throw SyncError(
+                .malformed, file: ref.file.path,
+                "the delta is for pack '\(delta.pack)' from \(delta.from) to \(delta.version), not what the pointer says ('\(pointer.pack)' from \(state.version) to \(pointer.version))")
+        }
+        let update = StoreUpdate(
+            pack: pointer.pack, version: pointer.version, created: delta.created, manifestSHA256: pointer.manifest.sha256,
+            count: delta.count, digest: delta.digest, baseVersion: state.version,
+            content: .delta(upserts: delta.upserts, tombstones: delta.tombstones), trustedKeys: pinned)
+        var r = report
+        r.method = .delta(from: state.version)
+        return try await download(delta.upserts.flatMap(\.media), thenApply: update, report: r)
+    }
+
+    private func applyFull(
+        pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?, report: SyncReport
+    ) async throws(SyncError) -> SyncReport {
+        let data = try await fetchVerified(pointer.manifest, keys: keys)
+        let manifest: PackManifest
+        do {
+            manifest = try PackManifest.decode(data, file: pointer.manifest.path)
+        } catch {
+            throw SyncError(error)
+        }
+        guard manifest.pack == pointer.pack, manifest.version == pointer.version else {
+            throw SyncError(
+                .malformed, file: pointer.manifest.path,
+                "the manifest is pack '\(manifest.pack)' version \(manifest.version), not '\(pointer.pack)' version \(pointer.version) as the pointer says")
+        }
+        let update = StoreUpdate(
+            pack: pointer.pack, version: pointer.version, created: manifest.created, manifestSHA256: pointer.manifest.sha256,
+            count: manifest.records.count, digest: manifest.digest, baseVersion: state.version,
+            content: .full(records: manifest.records), trustedKeys: pinned)
+        var r = report
+        r.method = .full
+        return try await download(manifest.media, thenApply: update, report: r)
+    }
+
+    private func download(_ refs: [PackMediaRef], thenApply update: StoreUpdate, report: SyncReport) async throws(SyncError) -> SyncReport {
+        var r = report
+        let stored = try store.storedMedia(among: refs)
+        var missing: [PackMediaRef] = []
+        var seen = Set<String>()
+        for ref in refs.sorted() where !stored.contains(ref.sha256) && seen.insert(ref.sha256).inserted {
+            guard ref.bytes <= configuration.limits.mediaBytes else {
+                throw SyncError(.oversized, file: ref.path, "\(ref.bytes) bytes is more than the \(configuration.limits.mediaBytes) bytes allowed for one media file")
+            }
+            missing.append(ref)
+        }
+        let total = missing.reduce(0) { $0 + $1.bytes }
+        guard total <= configuration.limits.updateBytes else {
+            throw SyncError(.oversized, "the update needs \(total) bytes of media, more than the \(configuration.limits.updateBytes) allowed")
+        }
+        try emit(.plan(method: r.method, media: missing.count, mediaBytes: total))
+        let downloader = MediaDownloader(
+            transport: transport, directory: downloadsDirectory, retries: configuration.downloadRetries,
+            concurrency: configuration.concurrentDownloads, onEvent: configuration.onEvent)
+        let outcomes = try await downloader.fetchAll(missing)
+        if Task.isCancelled { throw SyncError(.cancelled, "the sync was cancelled before applying; the store is unchanged") }
+        try emit(.applying)
+        let result = try store.apply(update, stagedMedia: outcomes.mapValues(\.path)) { () throws(SyncError) in
+            try emit(.committing)
+        }
+        try? configuration.onEvent?(.committed(version: update.version))
+        for outcome in outcomes.values { StagingFiles.remove(outcome.path) }
+        if let left = try? FileManager.default.contentsOfDirectory(atPath: downloadsDirectory), left.isEmpty {
+            try? FileManager.default.removeItem(atPath: downloadsDirectory)
+        }
+        r.recordsUpserted = result.upserted
+        r.recordsDeleted = result.deleted
+        r.mediaRemoved = result.mediaRemoved
+        r.mediaDownloaded = outcomes.values.count { !$0.reused }
+        r.mediaReused = outcomes.values.count { $0.reused }
+        r.mediaResumed = outcomes.values.count { $0.resumed }
+        r.mediaBytesTransferred = outcomes.values.reduce(0) { $0 + $1.transferred }
+        return r
+    }
+
+    // MARK: Fetching
+
+    private func emit(_ event: SyncEvent) throws(SyncError) {
+        do {
+            try configuration.onEvent?(event)
+        } catch {
+            throw SyncError(.cancelled, "stopped: \(error)")
+        }
+    }
+
+    /// A manifest or delta at exactly the size and hash `ref` names, with a valid signature.
+    private func fetchVerified(_ ref: PackFileRef, keys: [PackPublicKey]) async throws(SyncError) -> Data {
+        guard ref.bytes <= configuration.limits.metadataBytes else {
+            throw SyncError(.oversized, file: ref.path, "\(ref.bytes) bytes is more than the \(configuration.limits.metadataBytes) bytes allowed for a manifest or delta")
+        }
+        let data = try await fetcher.fetch(ref.path, limit: ref.bytes, tooLarge: .sizeMismatch)
+        guard data.count == ref.bytes else {
+            throw SyncError(.sizeMismatch, file: ref.path, "the file has \(data.count) bytes, but the pointer says \(ref.bytes)")
+        }
+        guard PackDigest.sha256(data) == ref.sha256 else {
+            throw SyncError(.hashMismatch, file: ref.path, "the file's SHA-256 is not the one the pointer names; it was altered or damaged")
+        }
+        if !keys.isEmpty { _ = try await checkSignature(data, path: ref.path, keys: keys) }
+        return data
+    }
+
+    private func checkSignature(_ data: Data, path: String, keys: [PackPublicKey]) async throws(SyncError) -> String {
+        let sigPath = path + PackFormat.signatureSuffix
+        let signature: Data
+        do {
+            signature = try await fetcher.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .badSignature)
+        } catch where error.reason == .notFound {
+            throw SyncError(.badSignature, file: path, "the file is not signed (no \(sigPath)), but a signature by a trusted key is required")
+        }
+        switch PackSignature.verify(data, signatureFile: signature, trustedKeys: keys) {
+        case .valid(let keyID): return keyID
+        case .invalid(let why): throw SyncError(.badSignature, file: path, why)
+        }
+    }
+}

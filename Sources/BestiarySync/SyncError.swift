@@ -1,0 +1,57 @@
+import BestiaryPackFormat
+
+/// Why a sync stopped. Every refusal leaves the store exactly as it was.
+public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Reason: String, Hashable, Sendable, CaseIterable {
+        /// A signature is missing, malformed, by an untrusted key, or does not match the bytes.
+        case badSignature
+        /// A file's SHA-256 is not the one its signed reference names.
+        case hashMismatch
+        /// A file is shorter or longer than its signed reference says.
+        case sizeMismatch
+        /// The server offers a version lower than the store holds.
+        case rollback
+        /// The pointer's `expires` has passed (it may be replayed by someone holding an old copy).
+        case expired
+        /// A file is in a format version this client does not read.
+        case unknownFormat
+        /// A file is larger than the client's limits allow.
+        case oversized
+        /// The pointer is for a different pack than the store holds.
+        case wrongPack
+        /// The same version number was published twice with different content.
+        case republished
+        /// A file is not the JSON shape format 1 describes, or contradicts another file.
+        case malformed
+        /// A file the pointer names is missing on the server.
+        case notFound
+        /// The network or the file system failed (the download can be resumed by running again).
+        case transport
+        /// The store cannot be opened or written.
+        case store
+        /// After applying, the store is not the version it should be (it was changed behind
+        /// the client's back); nothing was committed.
+        case inconsistent
+        /// No key to check signatures with, and unsigned packs are not allowed.
+        case untrusted
+        /// The caller stopped the sync (task cancellation or a throwing event handler).
+        case cancelled
+    }
+
+    public var reason: Reason
+    /// The file of the pack concerned (`latest.json`, `media/…`), when there is one.
+    public var file: String?
+    public var message: String
+
+    public init(_ reason: Reason, file: String? = nil, _ message: String) {
+        self.reason = reason
+        self.file = file
+        self.message = message
+    }
+
+    public var description: String { file.map { "\($0): \(message)" } ?? message }
+
+    init(_ error: PackFormatError) {
+        self.init(error.reason == .unknownFormat ? .unknownFormat : .malformed, file: error.file, error.message)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Where a client reads a pack tree from: an HTTP(S) server or CDN, a local folder, or
+/// anything an app provides (a bundled copy, a test double). Paths are relative to the folder
+/// holding `latest.json` and were checked to stay inside it (``BestiaryPackFormat/PackFormat/isSafePath(_:)``).
+public protocol PackTransport: Sendable {
+    /// Where the pack is, for messages (`https://example.org/packs`, `/srv/packs`).
+    var location: String { get }
+
+    /// Starts reading `path`. When `offset` > 0 the caller has the first `offset` bytes
+    /// already and asks for the rest (HTTP `Range: bytes=OFFSET-`); a transport that cannot
+    /// do that answers with the whole file (``PackResponse/Status/full``).
+    func open(_ path: String, from offset: Int) async throws -> PackResponse
+}
+
+/// A transport's answer: what it is, and the bytes as they arrive.
+public struct PackResponse: Sendable {
+    public enum Status: Hashable, Sendable {
+        /// The whole file, from byte 0.
+        case full
+        /// The file from byte `start` on.
+        case partial(start: Int)
+        /// No such file (HTTP 404 or 410).
+        case notFound
+        /// The range asked for starts at or after the end of the file (HTTP 416).
+        case rangeNotSatisfiable
+    }
+
+    public var status: Status
+    /// The number of body bytes to expect, when the server said.
+    public var length: Int?
+    /// The body in chunks; ends with an error when the transfer breaks.
+    public var body: AsyncThrowingStream<Data, any Error>
+
+    public init(status: Status, length: Int?, body: AsyncThrowingStream<Data, any Error>) {
+        self.status = status
+        self.length = length
+        self.body = body
+    }
+
+    /// A response without a body.
+    public static func empty(_ status: Status) -> PackResponse {
+        PackResponse(status: status, length: 0, body: AsyncThrowingStream { $0.finish() })
+    }
+}
+
+/// A transfer that failed below the pack format: connection refused, HTTP 500, a cut.
+public struct PackTransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// The transport for a pack location as the `sync` command takes it: an `http(s)://` URL, a
+/// `file://` URL or a local path, with or without a trailing `latest.json`.
+public enum PackLocation {
+    public static func transport(for location: String) throws -> any PackTransport {
+        var text = location
+        if text.hasSuffix("/latest.json") { text.removeLast("/latest.json".count) } else if text == "latest.json" { text = "." }
+        let lower = text.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            guard let url = URL(string: text), url.host != nil else { throw PackTransportError("'\(location)' is not a valid URL") }
+            return URLSessionPackTransport(baseURL: url)
+        }
+        if lower.hasPrefix("file://") {
+            guard let url = URL(string: text), url.isFileURL else { throw PackTransportError("'\(location)' is not a valid file URL") }
+            return LocalPackTransport(directory: url.path)
+        }
+        if lower.contains("://") {
+            throw PackTransportError("'\(location)' is neither an http(s) URL nor a folder; packs are read over HTTP(S) or from a local folder")
+        }
+        return LocalPackTransport(directory: text.isEmpty ? "." : text)
+    }
+}

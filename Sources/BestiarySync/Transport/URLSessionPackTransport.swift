@@ -1,0 +1,149 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Reads a pack tree over HTTP(S) with `URLSession`: Apple platforms, and Linux through
+/// FoundationNetworking. Bytes are handed on as they arrive, so an interrupted download leaves
+/// what it got and can go on with a `Range` request.
+public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
+    /// The folder holding `latest.json`.
+    public let baseURL: URL
+    private let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// - Parameters:
+    ///   - configuration: defaults to an ephemeral session (no cookies, no shared cache: the
+    ///     client verifies everything itself and keeps its own files).
+    ///   - timeout: seconds without data before a request fails.
+    public init(baseURL: URL, configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 60) {
+        var base = baseURL
+        if base.absoluteString.hasSuffix("/") == false { base = URL(string: base.absoluteString + "/") ?? base }
+        self.baseURL = base
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.timeoutIntervalForRequest = timeout
+        let delegate = SessionDelegate()
+        self.delegate = delegate
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    public var location: String {
+        var s = baseURL.absoluteString
+        if s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
+    public func open(_ path: String, from offset: Int) async throws -> PackResponse {
+        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
+            throw PackTransportError("cannot make a URL of \(location) and \(path)")
+        }
+        var request = URLRequest(url: url)
+        // The pointer must be fresh; everything else is immutable and may come from any cache.
+        if path == "latest.json" || path == "latest.json.sig" { request.setValue("no-cache", forHTTPHeaderField: "Cache-Control") }
+        if offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
+        let task = session.dataTask(with: request)
+        let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        continuation.onTermination = { @Sendable termination in
+            if case .cancelled = termination { task.cancel() }
+        }
+        let response: URLResponse = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (head: CheckedContinuation<URLResponse, any Error>) in
+                delegate.register(task.taskIdentifier, head: head, body: continuation)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        guard let http = response as? HTTPURLResponse else {
+            task.cancel()
+            throw PackTransportError("\(url.absoluteString): not an HTTP response")
+        }
+        let length = http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
+        switch http.statusCode {
+        case 200:
+            return PackResponse(status: .full, length: length, body: body)
+        case 206:
+            guard let start = Self.rangeStart(header(http, "Content-Range")) else {
+                task.cancel()
+                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range")
+            }
+            return PackResponse(status: .partial(start: start), length: length, body: body)
+        case 404, 410:
+            task.cancel()
+            return .empty(.notFound)
+        case 416:
+            task.cancel()
+            return .empty(.rangeNotSatisfiable)
+        default:
+            task.cancel()
+            throw PackTransportError("\(url.absoluteString): HTTP \(http.statusCode)")
+        }
+    }
+
+    private func header(_ response: HTTPURLResponse, _ name: String) -> String? {
+        for (key, value) in response.allHeaderFields {
+            if let k = key as? String, k.caseInsensitiveCompare(name) == .orderedSame { return value as? String }
+        }
+        return nil
+    }
+
+    /// START of `bytes START-END/TOTAL`.
+    static func rangeStart(_ header: String?) -> Int? {
+        guard let header, header.hasPrefix("bytes ") else { return nil }
+        let spec = header.dropFirst(6)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        return Int(spec[..<dash])
+    }
+}
+
+/// Routes the session's callbacks to the request that is waiting for them.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Pending {
+        var head: CheckedContinuation<URLResponse, any Error>?
+        var body: AsyncThrowingStream<Data, any Error>.Continuation
+    }
+
+    private let lock = NSLock()
+    private var pending: [Int: Pending] = [:]
+
+    func register(_ id: Int, head: CheckedContinuation<URLResponse, any Error>, body: AsyncThrowingStream<Data, any Error>.Continuation) {
+        lock.withLock { pending[id] = Pending(head: head, body: body) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let head = lock.withLock { () -> CheckedContinuation<URLResponse, any Error>? in
+            let h = pending[dataTask.taskIdentifier]?.head
+            pending[dataTask.taskIdentifier]?.head = nil
+            return h
+        }
+        head?.resume(returning: response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let body = lock.withLock { pending[dataTask.taskIdentifier]?.body }
+        body?.yield(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = lock.withLock({ pending.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let failure = error.map { PackTransportError("\(task.originalRequest?.url?.absoluteString ?? "request"): \($0.localizedDescription)") }
+        if let head = entry.head {
+            head.resume(throwing: failure ?? PackTransportError("the server closed the connection without a response"))
+        }
+        if let failure {
+            entry.body.finish(throwing: failure)
+        } else {
+            entry.body.finish()
+        }
+    }
+}

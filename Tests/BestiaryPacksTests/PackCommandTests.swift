@@ -1,0 +1,64 @@
+import BestiaryPackFormat
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// The pack commands on the committed example pack (Tests/Fixtures/packs/example).
+@Suite struct PackCommandTests {
+    static let example = Fixtures.path("packs/example/packs")
+    static let exampleKey = "XssZf/b91+UCBZXm/pVN/VWYdrTznB5uBu4IdYz4JiY="
+
+    @Test func keysGeneratePrintsExactlyTwoLines() async throws {
+        let r = await runCLI(["keys", "generate"])
+        #expect(r.status == 0 && r.stderr.isEmpty)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines[0].hasPrefix("public-key: ") && lines[1].hasPrefix("private-key: "))
+        let publicKey = try PackKeys.publicKey(base64: String(lines[0].dropFirst("public-key: ".count)))
+        let privateKey = try PackKeys.privateKey(base64: String(lines[1].dropFirst("private-key: ".count)))
+        #expect(privateKey.publicKey.rawRepresentation == publicKey.rawRepresentation)
+
+        let dir = TemporaryDirectory()
+        try dir.write(r.stdout + "\n", to: "signing.key")
+        let derived = await runCLI(["keys", "public", dir.appending("signing.key")])
+        #expect(derived.status == 0 && derived.stdout == lines[0])
+    }
+
+    @Test func aRefusedFirstSyncLeavesNoStoreBehind() async throws {
+        let dir = TemporaryDirectory()
+        let db = dir.appending("store.sqlite")
+        let wrongKey = await runCLI(["sync", Self.example, "--db", db, "--public-key", PackKeys.generate().publicKey])
+        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key"), "\(wrongKey.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        // The example was built in 2026 with 30 days of validity: it is expired for good.
+        let expired = await runCLI(["sync", Self.example, "--db", db, "--public-key", Self.exampleKey])
+        #expect(expired.status == 1 && expired.stderr.contains("refused: latest.json: the pointer expired at 2026-03-03T00:00:00Z"), "\(expired.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let json = await runCLI(["sync", Self.example, "--db", db, "--public-key", Self.exampleKey, "--diagnostics", "json"])
+        #expect(json.stderr.hasPrefix("{\"severity\":\"error\",\"file\":null,\"message\":\"refused: latest.json: the pointer expired"), "\(json.stderr)")
+    }
+
+    @Test func verifyNamesTheExpiryAndChecksSignatures() async throws {
+        let r = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey])
+        #expect(r.status == 1)
+        #expect(r.stderr == "latest.json:1:1: error: expired at 2026-03-03T00:00:00Z; clients refuse it until it is rebuilt or re-signed [verify]")
+        #expect(r.stdout == "pack 'example' version 2: 1 problem (2 records, 1 delta, 1 media files (36 bytes), 3 signatures valid, expires 2026-03-03T00:00:00Z)")
+        let unchecked = await runCLI(["pack", "verify", Self.example])
+        #expect(unchecked.stderr.contains("warning: signatures were not checked: pass --public-key KEY"))
+        let missing = await runCLI(["pack", "verify", Fixtures.path("packs")])
+        #expect(missing.status == 1 && missing.stderr.contains("latest.json:1:1: error: not found at"), "\(missing.stderr)")
+    }
+
+    @Test func dumpNeverTouchesWhatIsNotAStore() async throws {
+        let dir = TemporaryDirectory()
+        try dir.write("not a database", to: "notes.txt")
+        let r = await runCLI(["pack", "dump", "--db", dir.appending("notes.txt")])
+        #expect(r.status == 1 && r.stderr.contains("cannot open the store"), "\(r.stderr)")
+        #expect(try dir.read("notes.txt") == "not a database")
+        let none = await runCLI(["pack", "dump", "--db", dir.appending("none.sqlite")])
+        #expect(none.status == 1 && none.stderr.contains("no store at"))
+        #expect(!dir.exists("none.sqlite"))
+        let usage = await runCLI(["pack", "dump"])
+        #expect(usage.status == 2)
+    }
+}

@@ -1,0 +1,152 @@
+import BestiaryPackFormat
+import BestiaryPacks
+import BestiarySync
+import BestiaryTestSupport
+import Crypto
+import Foundation
+import Testing
+
+/// Six catalogue versions with additions, edits, deletions and media changes, built by the
+/// producer, served over real HTTP; a store synced from any earlier version, or from empty,
+/// must end exactly like a fresh full sync.
+@Suite struct PackHistoryTests {
+    /// Builds versions 1…6 of a generated catalogue; returns the site and a snapshot of the
+    /// published tree after each version (index = version).
+    static func sixVersions(keepDeltas: Int, key: Curve25519.Signing.PrivateKey) throws -> (TestSite, [TemporaryDirectory]) {
+        let site = try TestSite(packs: "{id: history, keep_deltas: \(keepDeltas), expires_days: 3650}")
+        var builder = SiteBuilder(root: site.root, keys: [key])
+        var snapshots: [TemporaryDirectory] = []
+        func publish(_ n: Int, expectNew: Bool = true) throws {
+            let output = try builder.build(now: day(n))
+            #expect(output.isNewVersion == expectNew)
+            if expectNew {
+                #expect(output.version == snapshots.count + 1)
+                let copy = TemporaryDirectory("bestiary-v\(output.version)")
+                try builder.snapshot(into: copy.path)
+                snapshots.append(copy)
+            }
+        }
+        // 1: four animals.
+        try site.standardAnimal("bear", name: "Generated bear", sound: 1, image: 2)
+        try site.standardAnimal("cat", name: "Generated cat", sound: 3)
+        try site.standardAnimal("deer", name: "Generated deer", image: 4)
+        try site.standardAnimal("eel", name: "Generated eel")
+        try publish(1)
+        // 2: an addition and an edit.
+        try site.standardAnimal("fox", name: "Generated fox", sound: 5, image: 6)
+        try site.standardAnimal("cat", name: "Generated cat, edited", sound: 3)
+        try publish(2)
+        // 3: a deletion and a media change (same path, new bytes).
+        try site.remove("content/animals/deer.md")
+        try site.media("sounds/bear.ogg", GeneratedMedia.ogg(11))
+        try publish(3)
+        // No change: no version.
+        try publish(4, expectNew: false)
+        // 4: a new picture, a translated body, a description.
+        try site.standardAnimal("gnu", name: "Generated gnu", image: 7)
+        try site.translation("fox", "de", "Ein erzeugter Fuchs.\n")
+        try site.standardAnimal("eel", name: "Generated eel", extra: "description: {en: A generated eel.}")
+        try publish(5)
+        // 5: two deletions; a new record reuses another's picture (one file, two records).
+        try site.remove("content/animals/bear.md")
+        try site.remove("content/animals/cat.md")
+        try site.animal("hare", "name: {en: Generated hare}\nimage: {file: images/fox.png, focus: \"1% 2%\"}")
+        try publish(6)
+        // 6: texts (a summary with a new revision) and a changed crop.
+        builder.texts = ["gnu": ["en": PackText(source: .wikipedia, text: "Gnus are generated.", url: "https://en.wikipedia.org/wiki/Gnu", license: "CC BY-SA 4.0", revision: "2")]]
+        try site.animal("hare", "name: {en: Generated hare}\nimage: {file: images/fox.png, focus: \"3% 4%\"}")
+        try publish(7)
+        #expect(snapshots.count == 6)
+        return (site, snapshots)
+    }
+
+    @Test(arguments: [10, 2])
+    func syncingFromAnyEarlierVersionEndsLikeAFreshSync(keepDeltas: Int) async throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let publicKey = PackPublicKey(key.publicKey)
+        let (site, snapshots) = try Self.sixVersions(keepDeltas: keepDeltas, key: key)
+        let lock = try PackLock.parse(Data(contentsOf: URL(fileURLWithPath: site.directory.appending("content/packs.lock"))))
+        #expect(lock.versions.map(\.number) == [1, 2, 3, 4, 5, 6])
+
+        let servedRoot = TemporaryDirectory("bestiary-served")
+        let server = try await PackServer.start(root: servedRoot.path)
+        func serve(_ version: Int) throws {
+            try? FileManager.default.removeItem(atPath: servedRoot.path)
+            try FileManager.default.copyItem(atPath: snapshots[version - 1].path, toPath: servedRoot.path)
+        }
+        let stores = TemporaryDirectory("bestiary-stores")
+        func sync(_ db: String) async throws -> SyncReport {
+            try await SyncClient(
+                transport: URLSessionPackTransport(baseURL: URL(string: server.url)!), store: PackStore(path: db),
+                configuration: .init(trustedKeys: [publicKey], now: { day(8) })
+            ).sync()
+        }
+        do {
+            // A store synced fresh at every version 1…5 while it was the newest, and one that
+            // followed the whole history version by version.
+            let chain = stores.appending("chain.sqlite")
+            for version in 1...5 {
+                try serve(version)
+                let report = try await sync(stores.appending("from-\(version).sqlite"))
+                #expect(report.toVersion == version && report.method == .full)
+                let chained = try await sync(chain)
+                #expect(chained.method == (version == 1 ? .full : .delta(from: version - 1)))
+            }
+            try serve(6)
+            let fresh = stores.appending("fresh.sqlite")
+            let freshReport = try await sync(fresh)
+            #expect(freshReport.method == .full)
+            let expected = try StoreSnapshot(fresh)
+            #expect(expected.state.version == 6)
+            #expect(expected.records.map(\.id) == ["eel", "fox", "gnu", "hare"])
+            #expect(expected.media.count == 3, "fox.ogg, fox.png (shared with hare), gnu.png; eel has none")
+
+            for start in 1...5 {
+                let db = stores.appending("from-\(start).sqlite")
+                #expect(try PackStore(path: db).state().version == start)
+                let report = try await sync(db)
+                let deltaAvailable = 6 - start <= keepDeltas
+                #expect(report.method == (deltaAvailable ? .delta(from: start) : .full), "from \(start)")
+                #expect(try StoreSnapshot(db) == expected, "from version \(start)")
+            }
+            let chained = try await sync(chain)
+            #expect(chained.method == .delta(from: 5))
+            #expect(try StoreSnapshot(chain) == expected, "the store that followed every version")
+            let empty = stores.appending("from-empty.sqlite")
+            _ = try await sync(empty)
+            #expect(try StoreSnapshot(empty) == expected)
+            // The command line agrees.
+            let (version, records) = try await dump(fresh)
+            #expect(version == 6 && records == lock.latestRevisions)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func everyPublishedTreeVerifies() async throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let (_, snapshots) = try Self.sixVersions(keepDeltas: 3, key: key)
+        for (n, snapshot) in snapshots.enumerated() {
+            let result = await runCLI(["pack", "verify", snapshot.path, "--public-key", PackKeys.base64(key.publicKey)])
+            #expect(result.status == 0, "version \(n + 1): \(result.stderr)")
+            #expect(result.stdout.contains("pack 'history' version \(n + 1)") && result.stdout.hasSuffix(": OK"), "\(result.stdout)")
+        }
+        // One tampered byte anywhere is named.
+        let last = snapshots[5].path
+        let media = try FileManager.default.contentsOfDirectory(atPath: last + "/media").sorted()[0]
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: last + "/media/" + media))
+        bytes[bytes.count / 2] ^= 1
+        try bytes.write(to: URL(fileURLWithPath: last + "/media/" + media))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: last + "/d/5-6.json"))
+        let result = await runCLI(["pack", "verify", last, "--public-key", PackKeys.base64(key.publicKey)])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("media/\(media):1:1: error: its SHA-256 is"), "\(result.stderr)")
+        #expect(result.stderr.contains("d/5-6.json:1:1: error: has 2 bytes"), "\(result.stderr)")
+        #expect(result.stderr.contains("d/5-6.json:1:1: error: bad signature"), "\(result.stderr)")
+        #expect(result.stdout.contains("3 problems"), "\(result.stdout)")
+        let wrongKey = await runCLI(["pack", "verify", snapshots[0].path, "--public-key", PackKeys.generate().publicKey])
+        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("latest.json:1:1: error: bad signature: signed by key"), "\(wrongKey.stderr)")
+    }
+}

@@ -1,0 +1,62 @@
+import BestiaryDiagnostics
+import BestiaryPackFormat
+import BestiaryPacks
+import Foundation
+import Testing
+
+@Suite struct PackLockTests {
+    static let rev1 = String(repeating: "1", count: 64)
+    static let rev2 = String(repeating: "2", count: 64)
+    static let rev3 = String(repeating: "3", count: 64)
+
+    static func sample() -> PackLock {
+        var lock = PackLock(pack: "demo")
+        lock.append(revisions: ["bear": rev1, "owl": rev1, "cat": rev1], created: PackTime(seconds: 1_767_225_600))
+        lock.append(revisions: ["bear": rev2, "owl": rev1, "yak": rev3], created: PackTime(seconds: 1_767_312_000))
+        return lock
+    }
+
+    @Test func writesChangesPerVersionAndReadsThemBack() throws {
+        let lock = Self.sample()
+        let text = String(decoding: lock.encoded, as: UTF8.self)
+        #expect(text.contains("""
+            version 2 created 2026-01-02T00:00:00Z records 3 digest \(PackDigest.state(["bear": Self.rev2, "owl": Self.rev1, "yak": Self.rev3]))
+            ~ bear \(Self.rev2)
+            - cat
+            + yak \(Self.rev3)
+
+            """))
+        let parsed = try PackLock.parse(lock.encoded)
+        #expect(parsed == lock)
+        #expect(parsed.latestRevisions == ["bear": Self.rev2, "owl": Self.rev1, "yak": Self.rev3])
+        #expect(parsed.revisions(of: [1])[1] == ["bear": Self.rev1, "owl": Self.rev1, "cat": Self.rev1])
+        #expect(parsed.encoded == lock.encoded)
+    }
+
+    /// A hand edit is caught with the line of the version whose digest no longer adds up.
+    @Test(arguments: [
+        ("~ bear 2222", "~ bear 4444", 12, "do not match its digest"),
+        ("version 2 created", "version 3 created", 12, "versions go up by one"),
+        ("- cat\n", "", 12, "says 3 records"),
+        ("+ yak", "+ aardvark", 15, "sorted by id"),
+        ("bestiary-pack-lock 1", "bestiary-pack-lock 2", 4, "expected 'bestiary-pack-lock 1'"),
+        ("created 2026-01-02", "created 2025-01-02", 12, "dated before version 1"),
+    ])
+    func handEditsAreCaughtWithTheirLine(find: String, replace: String, line: Int, message: String) throws {
+        let text = String(decoding: Self.sample().encoded, as: UTF8.self)
+        let find = find.replacingOccurrences(of: "2222", with: Self.rev2).replacingOccurrences(of: "4444", with: String(repeating: "4", count: 64))
+        let replace = replace.replacingOccurrences(of: "4444", with: String(repeating: "4", count: 64))
+        #expect(text.contains(find))
+        let edited = Data(text.replacingOccurrences(of: find, with: replace).utf8)
+        do {
+            _ = try PackLock.parse(edited)
+            Issue.record("accepted the edit \(find) → \(replace)")
+        } catch {
+            let d = try #require(error.diagnostics.first)
+            #expect(d.message.contains(message), "\(d)")
+            #expect(d.location?.path == "content/packs.lock")
+            #expect(d.location?.line == line, "\(d)")
+            #expect(d.message.contains("restore the file from version control"))
+        }
+    }
+}

@@ -1,0 +1,264 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryPackFormat
+import BestiaryPacks
+import BestiaryStorage
+import BestiaryTestSupport
+import Crypto
+import Foundation
+import Testing
+
+@Suite struct PackProducerTests {
+    static func site() throws -> TestSite {
+        let site = try TestSite()
+        try site.standardAnimal("bear", name: "Generated bear", sound: 1, image: 2)
+        try site.standardAnimal("owl", name: "Generated owl", sound: 3, extra: "tags: [night, forest]\ndifficulty: 2\ndescription: {en: A generated owl., de: Eine erzeugte Eule.}")
+        try site.standardAnimal("yak", name: "Generated yak", image: 4)
+        return site
+    }
+
+    static func files(_ dir: String) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for path in try LocalFileSystem().walkFiles(in: dir) { out[path] = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + path)) }
+        return out
+    }
+
+    static func manifest(_ builder: SiteBuilder, _ version: Int) throws -> PackManifest {
+        try PackManifest.decode(Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/\(version).json")), file: nil)
+    }
+
+    @Test func payloadCarriesWhatAnOfflineAppNeeds() throws {
+        let site = try Self.site()
+        try site.translation("owl", "de", "Ein **Text**.\n")
+        try site.animal("owl", """
+            name: {en: Generated owl, de: Erzeugte Eule}
+            scientific: Strix generata
+            group: bird
+            difficulty: 2
+            tags: [night, forest]
+            wikipedia: {en: Owl}
+            description: {en: A generated owl.}
+            hint: {en: It hoots.}
+            sound: {file: sounds/owl.ogg, credit: Generated test data, license: CC0-1.0, source: "https://example.org/s/owl"}
+            image: {url: "https://example.org/owl.png", credit: Someone, license: CC BY 4.0, focus: "10% 10%"}
+            """, body: "An *owl* body.\n")
+        var builder = SiteBuilder(root: site.root)
+        let extractImage = try MediaDigest.compute(path: site.directory.appending("content/images/bear.png"), format: .png, fileSystem: LocalFileSystem())
+        builder.texts = ["owl": ["en": PackText(
+            source: .wikipedia, text: "The owl is a generated bird.", title: "Owl", url: "https://en.wikipedia.org/wiki/Owl",
+            license: "CC BY-SA 4.0", licenseURL: "https://creativecommons.org/licenses/by-sa/4.0/", revision: "12345",
+            image: PackImage(media: extractImage, credit: "Generated", license: "CC0-1.0", sourceURL: "https://example.org/file"))]]
+        try builder.build(now: january2026)
+        let owl = try #require(try Self.manifest(builder, 1).records.first { $0.id == "owl" })
+        let p = owl.payload
+        #expect(p["name"] == ["en": "Generated owl", "de": "Erzeugte Eule"])
+        #expect(p["scientific"] == "Strix generata" && p["group"] == "bird" && p["difficulty"] == 2)
+        #expect(p["tags"] == ["night", "forest"])
+        #expect(p["description"] == ["en": "A generated owl."] && p["hint"] == ["en": "It hoots."])
+        #expect(p["body"] == ["en": "An *owl* body.\n", "de": "Ein **Text**.\n"])
+        #expect(p["wikipedia"] == ["en": "Owl"])
+        let sound = GeneratedMedia.ogg(3)
+        #expect(p["sound"] == [
+            "kind": "sound", "sha256": .string(PackDigest.sha256(sound)), "bytes": .integer(Int64(sound.count)), "ext": "ogg",
+            "mime": "audio/ogg", "credit": "Generated test data", "license": "CC0-1.0", "source": "https://example.org/s/owl",
+        ])
+        #expect(p["image"]?["url"] == "https://example.org/owl.png" && p["image"]?["sha256"] == nil)
+        #expect(p["image"]?["focus"] == "10% 10%")
+        #expect(p["texts"]?["en"]?["license"] == "CC BY-SA 4.0")
+        #expect(p["texts"]?["en"]?["url"] == "https://en.wikipedia.org/wiki/Owl")
+        #expect(p["texts"]?["en"]?["credit"] == "Wikipedia contributors")
+        #expect(p["texts"]?["en"]?["image"]?["sha256"] == .string(extractImage.sha256))
+        #expect(Set(owl.media.map(\.sha256)) == [PackDigest.sha256(sound), extractImage.sha256], "the remote picture is not a pack file")
+        let attributions = p["attributions"]?.arrayValue ?? []
+        #expect(attributions.contains(["for": "text", "language": "en", "credit": "Wikipedia contributors", "license": "CC BY-SA 4.0", "source": "https://en.wikipedia.org/wiki/Owl"]))
+        #expect(attributions.contains(["for": "image", "credit": "Someone", "license": "CC BY 4.0"]))
+        #expect(FileManager.default.fileExists(atPath: builder.packs + "/media/\(extractImage.sha256).png"))
+    }
+
+    @Test func theSameInputsGiveTheSameBytes() throws {
+        let a = try Self.site(), b = try Self.site()
+        let key = Curve25519.Signing.PrivateKey()
+        for site in [a, b] {
+            try SiteBuilder(root: site.root, keys: [key]).build(now: day(3))
+        }
+        let fa = try Self.files(a.root + "/output/packs"), fb = try Self.files(b.root + "/output/packs")
+        #expect(fa.keys.sorted() == fb.keys.sorted())
+        for (path, data) in fa where !path.hasSuffix(".sig") { #expect(fb[path] == data, "\(path)") }
+        #if os(Linux)
+        for (path, data) in fa where path.hasSuffix(".sig") { #expect(fb[path] == data, "BoringSSL signs deterministically: \(path)") }
+        #endif
+        #expect(try a.directory.read("content/packs.lock") == b.directory.read("content/packs.lock"))
+        #expect(fa.keys.contains { $0.hasPrefix("media/") && $0.hasSuffix(".ogg") })
+    }
+
+    @Test func anUnchangedCatalogueAddsNoVersion() throws {
+        let site = try Self.site()
+        let builder = SiteBuilder(root: site.root)
+        let first = try builder.build(now: day(1))
+        #expect(first.isNewVersion && first.version == 1 && first.lock != nil)
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json"))
+        let lock = try site.directory.read("content/packs.lock")
+        let second = try builder.build(now: day(5))
+        #expect(!second.isNewVersion && second.version == 1 && second.lock == nil)
+        #expect(second.summary.contains("unchanged"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json")) == manifest, "v/1.json is immutable")
+        #expect(try site.directory.read("content/packs.lock") == lock)
+        let pointer = try PackPointer.decode(Data(contentsOf: URL(fileURLWithPath: builder.packs + "/latest.json")))
+        #expect(pointer.expires == PackTime(day(5)).adding(days: 30), "the pointer's validity starts at the build")
+    }
+
+    @Test(arguments: ["record", "media", "text", "translation", "deletion"])
+    func everyKindOfChangeMakesANewVersion(change: String) throws {
+        let site = try Self.site()
+        var builder = SiteBuilder(root: site.root)
+        try builder.build(now: day(1))
+        let before = try Self.manifest(builder, 1)
+        switch change {
+        case "record": try site.standardAnimal("owl", name: "Generated owl, renamed", sound: 3)
+        case "media": try site.media("sounds/bear.ogg", GeneratedMedia.ogg(99))
+        case "text": builder.texts = ["yak": ["en": PackText(source: .wikipedia, text: "Yaks.", revision: "2")]]
+        case "translation": try site.translation("bear", "de", "Ein Bär.\n")
+        default: try site.remove("content/animals/yak.md")
+        }
+        let output = try builder.build(now: day(2))
+        #expect(output.isNewVersion && output.version == 2)
+        let after = try Self.manifest(builder, 2)
+        #expect(after.created == PackTime(day(2)))
+        let changed = Set(after.records.map { "\($0.id) \($0.rev)" }).symmetricDifference(before.records.map { "\($0.id) \($0.rev)" })
+        #expect(changed.count == (change == "deletion" ? 1 : 2), "exactly one record differs: \(changed)")
+        let delta = try PackDelta.decode(Data(contentsOf: URL(fileURLWithPath: builder.packs + "/d/1-2.json")), file: nil)
+        #expect(delta.upserts.count + delta.tombstones.count == 1)
+        let lock = try site.directory.read("content/packs.lock")
+        #expect(lock.contains("version 1 created 2026-01-02T00:00:00Z") && lock.contains("version 2 created 2026-01-03T00:00:00Z"))
+    }
+
+    @Test func lockedRefusesANewVersionAndSaysWhatChanged() throws {
+        let site = try Self.site()
+        let builder = SiteBuilder(root: site.root)
+        #expect {
+            try builder.build(now: day(1), locked: true)
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.contains("there is no content/packs.lock yet") == true
+        }
+        try builder.build(now: day(1))
+        #expect(try builder.build(now: day(2), locked: true).version == 1, "unchanged: --locked is fine")
+        try site.standardAnimal("owl", name: "Generated owl 2", sound: 3)
+        try site.standardAnimal("zebu", name: "Generated zebu")
+        let lockBefore = try site.directory.read("content/packs.lock")
+        do {
+            try builder.build(now: day(3), locked: true)
+            Issue.record("--locked built a new version")
+        } catch {
+            let d = try #require(error.diagnostics.first)
+            #expect(d.message.contains("since version 1 (1 added: zebu; 1 changed: owl)"), "\(d)")
+            #expect(d.message.contains("--locked"))
+            #expect(d.location?.path == "content/packs.lock" && d.stage == "packs")
+        }
+        #expect(try site.directory.read("content/packs.lock") == lockBefore)
+    }
+
+    @Test func aRenamedPackIsRefused() throws {
+        let site = try Self.site()
+        try SiteBuilder(root: site.root).build(now: day(1))
+        try site.setPacks("{id: renamed}")
+        #expect {
+            try SiteBuilder(root: site.root).build(now: day(2))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.contains("pack 'demo' but site.yml says packs.id 'renamed'") == true
+        }
+    }
+
+    @Test func keysMustMatchTheSitesPublicKeys() throws {
+        let site = try Self.site()
+        let key = Curve25519.Signing.PrivateKey()
+        try site.setPacks("{id: demo, public_keys: [\(PackKeys.base64(key.publicKey))]}")
+        #expect {
+            try SiteBuilder(root: site.root, keys: [Curve25519.Signing.PrivateKey()]).build(now: day(1))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.contains("is not in site.yml's packs.public_keys") == true
+        }
+        let unsigned = try SiteBuilder(root: site.root).build(now: day(1))
+        #expect(unsigned.diagnostics.first?.message.contains("apps that trust those keys will refuse them") == true)
+        let signed = try SiteBuilder(root: site.root, keys: [key]).build(now: day(1))
+        #expect(signed.signed && signed.diagnostics.isEmpty)
+    }
+
+    @Test func unsignedBuildsSaySo() throws {
+        let site = try Self.site()
+        let output = try SiteBuilder(root: site.root).build(now: day(1))
+        #expect(!output.signed)
+        #expect(output.diagnostics.map(\.severity) == [.warning])
+        #expect(output.diagnostics.first?.message.contains("packs are not signed") == true)
+        #expect(output.files.allSatisfy { !$0.path.hasSuffix(".sig") })
+    }
+
+    @Test func deltasComeFromTheLastKeepDeltasVersionsAndExpiryFromSiteYml() throws {
+        let site = try Self.site()
+        try site.setPacks("{id: demo, keep_deltas: 2, expires_days: 7}")
+        let builder = SiteBuilder(root: site.root)
+        for n in 1...4 {
+            try site.standardAnimal("owl", name: "Generated owl \(n)", sound: 3)
+            try builder.build(now: day(n))
+        }
+        let pointer = try PackPointer.decode(Data(contentsOf: URL(fileURLWithPath: builder.packs + "/latest.json")))
+        #expect(pointer.version == 4)
+        #expect(pointer.deltas.map(\.from) == [2, 3])
+        #expect(pointer.deltas.map(\.file.path) == ["d/2-4.json", "d/3-4.json"])
+        #expect(pointer.expires == PackTime(day(4)).adding(days: 7))
+        #expect(try Self.files(builder.packs).keys.filter { $0.hasPrefix("v/") }.sorted() == ["v/4.json"])
+    }
+
+    @Test func aClockBehindTheLastVersionIsRefused() throws {
+        let site = try Self.site()
+        try SiteBuilder(root: site.root).build(now: day(5))
+        try site.standardAnimal("owl", name: "Generated owl 2", sound: 3)
+        #expect {
+            try SiteBuilder(root: site.root).build(now: day(4))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.contains("is before version 1's creation") == true
+        }
+    }
+
+    @Test func aSiteWithoutPacksMakesNone() throws {
+        let site = try TestSite(packs: "null")
+        try site.standardAnimal("bear", name: "Generated bear")
+        let output = try SiteBuilder(root: site.root).build(now: day(1))
+        #expect(output.files.isEmpty && output.lock == nil && output.settings == nil)
+        #expect(!site.directory.exists("content/packs.lock"))
+    }
+}
+
+@Suite struct SigningKeysTests {
+    let pair = PackKeys.generate()
+
+    @Test func fromTheEnvironmentOneOrSeveral() throws {
+        let other = PackKeys.generate()
+        #expect(try SigningKeys.publicKeys(environment: ["BESTIARY_SIGNING_KEY": pair.privateKey], file: nil) == [pair.publicKey])
+        #expect(try SigningKeys.publicKeys(environment: ["BESTIARY_SIGNING_KEY": "\(pair.privateKey),\(other.privateKey)"], file: nil) == [pair.publicKey, other.publicKey])
+        #expect(try SigningKeys.load(environment: [:], file: nil).isEmpty)
+        #expect(try SigningKeys.load(environment: ["BESTIARY_SIGNING_KEY": "  "], file: nil).isEmpty)
+        #expect {
+            try SigningKeys.load(environment: ["BESTIARY_SIGNING_KEY": "c2hvcnQ="], file: nil)
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message == "BESTIARY_SIGNING_KEY: the signing key is 5 bytes, not a 32-byte Ed25519 private key"
+        }
+    }
+
+    @Test func fromAFileAsKeysGenerateWroteItOrBare() throws {
+        let dir = TemporaryDirectory()
+        try dir.write("public-key: \(pair.publicKey)\nprivate-key: \(pair.privateKey)\n", to: "generated.key")
+        try dir.write("# CI key\n\(pair.privateKey)\n", to: "bare.key")
+        try dir.write("private-key: nonsense!\n", to: "bad.key")
+        try dir.write("public-key: \(pair.publicKey)\n", to: "public-only.key")
+        for file in ["generated.key", "bare.key"] {
+            #expect(try SigningKeys.publicKeys(environment: ["BESTIARY_SIGNING_KEY": PackKeys.generate().privateKey], file: dir.appending(file)) == [pair.publicKey], "the file wins")
+        }
+        #expect {
+            try SigningKeys.load(environment: [:], file: dir.appending("bad.key"))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.location?.line == 1
+        }
+        #expect(throws: DiagnosticError.self) { try SigningKeys.load(environment: [:], file: dir.appending("public-only.key")) }
+        #expect(throws: DiagnosticError.self) { try SigningKeys.load(environment: [:], file: dir.appending("missing.key")) }
+    }
+}

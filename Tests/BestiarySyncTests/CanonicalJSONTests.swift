@@ -1,0 +1,95 @@
+import BestiaryPackFormat
+import Foundation
+import Testing
+
+@Suite struct CanonicalJSONTests {
+    @Test func sortsKeysByCodePointAndWritesNoWhitespace() {
+        let value: JSONValue = ["b": 1, "a": ["z": true, "Z": false, "é": nil], "B": [1, "x"]]
+        #expect(value.canonicalString == #"{"B":[1,"x"],"a":{"Z":false,"z":true,"é":null},"b":1}"#)
+    }
+
+    @Test func escapesOnlyWhatJSONRequires() {
+        let value: JSONValue = .string("quote \" backslash \\ tab \t nl \n bell \u{7} slash / äß 🦊 \u{2028}")
+        #expect(value.canonicalString == "\"quote \\\" backslash \\\\ tab \\t nl \\n bell \\u0007 slash / äß 🦊 \u{2028}\"")
+    }
+
+    @Test func integersAreExactAndNegativeZeroIsZero() throws {
+        #expect(JSONValue.integer(9_007_199_254_740_991).canonicalString == "9007199254740991")
+        #expect(try JSONParser.parse(Array("-0".utf8)) == .integer(0))
+        #expect(try JSONParser.parse(Array("1.50".utf8)) == .number("1.50"))
+    }
+
+    @Test func parsesWhatItWritesBackToTheSameBytes() throws {
+        let value: JSONValue = [
+            "id": "red-fox", "name": ["de": "Rotfuchs", "en": "Red fox"], "tags": ["forest", "europe"], "difficulty": 2,
+            "body": .string("# Fox\n\n\"Quoted\" \u{1}"), "flag": false,
+        ]
+        let bytes = value.canonicalData
+        let parsed = try JSONParser.parse(bytes)
+        #expect(parsed == value)
+        #expect(parsed.canonicalData == bytes)
+    }
+
+    @Test(arguments: [
+        (#"{"a":1,"a":2}"#, "appears twice"),
+        (#"{"a":1} x"#, "after the JSON value"),
+        (#"["\ud800"]"#, "surrogate"),
+        ("[\"a\nb\"]", "control character"),
+        (#"[01]"#, "leading zero"),
+        (#"{"a":tru}"#, "invalid literal"),
+        (#"[1,]"#, "unexpected"),
+        (#""abc"#, "unterminated"),
+    ])
+    func refusesAmbiguousOrBrokenJSON(text: String, problem: String) {
+        do {
+            _ = try JSONParser.parse(Array(text.utf8))
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.message.contains(problem), "\(error)")
+        }
+    }
+
+    @Test func refusesInvalidUTF8AndDeepNesting() {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xED, 0xA0, 0x80, 0x22]) }  // encoded surrogate
+        let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(deep.utf8)) }
+        let fine = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        #expect((try? JSONParser.parse(Array(fine.utf8))) != nil)
+    }
+
+    @Test func decodesEscapesIncludingSurrogatePairs() throws {
+        let parsed = try JSONParser.parse(Array(#"["\u00e4\ud83e\udd8a\/\b\f\r"]"#.utf8))
+        #expect(parsed == ["ä🦊/\u{8}\u{C}\r"])
+    }
+}
+
+@Suite struct PackTimeTests {
+    @Test func formatsAndParsesUTCSeconds() throws {
+        let t = PackTime(seconds: 1_767_225_600)  // 2026-01-01
+        #expect(t.description == "2026-01-01T00:00:00Z")
+        #expect(PackTime("2026-01-01T00:00:00Z") == t)
+        #expect(PackTime("2024-02-29T23:59:59Z")?.description == "2024-02-29T23:59:59Z")
+        #expect(PackTime(seconds: 0).description == "1970-01-01T00:00:00Z")
+        #expect(PackTime(Date(timeIntervalSince1970: 10.9)).seconds == 10)
+        #expect(t.adding(days: 30).description == "2026-01-31T00:00:00Z")
+    }
+
+    @Test(arguments: [
+        "2026-02-29T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:00:00+01:00", "2026-01-01T00:00:00.5Z",
+        "2026-1-01T00:00:00Z", "1969-12-31T23:59:59Z", "",
+    ])
+    func refusesAnythingElse(_ text: String) {
+        #expect(PackTime(text) == nil)
+    }
+
+    @Test func matchesFoundationForManyInstants() {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for seconds in stride(from: Int64(0), to: 4_000_000_000, by: 86_399 * 97) {
+            let t = PackTime(seconds: seconds)
+            #expect(t.description == formatter.string(from: t.date))
+            #expect(PackTime(t.description) == t)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import BestiaryPackFormat
+import Crypto
+import Foundation
+import Testing
+
+@Suite struct PackFormatTests {
+    static func record(_ id: String, _ text: String, media: [PackMediaRef] = []) -> PackRecord {
+        PackRecord(id: id, media: media, payload: ["id": .string(id), "name": ["en": .string(text)]])
+    }
+
+    @Test func revIsTheHashOfTheCanonicalRecordWithoutRev() {
+        let r = Self.record("fox", "Fox")
+        let expected = PackDigest.sha256(JSONValue.object(["id": "fox", "media": [], "payload": r.payload]).canonicalData)
+        #expect(r.rev == expected)
+        #expect(Self.record("fox", "Fox").rev == r.rev)
+        #expect(Self.record("fox", "Fox!").rev != r.rev)
+    }
+
+    @Test func aRecordThatDoesNotHashToItsRevIsRefused() throws {
+        var json = Self.record("fox", "Fox").json.objectValue!
+        json["payload"] = ["id": "fox", "name": ["en": "Wolf"]]
+        #expect {
+            try PackRecord(json: .object(json), file: "v/1.json", context: "records[0]")
+        } throws: { error in
+            (error as? PackFormatError)?.message.contains("altered") == true
+        }
+    }
+
+    @Test func unknownMembersOfARecordAreKeptAndCoveredByRev() throws {
+        var members = Self.record("fox", "Fox").json.objectValue!
+        members["rev"] = nil
+        members["future"] = ["x": 1]
+        let rev = PackRecord.computeRev(members)
+        members["rev"] = .string(rev)
+        let parsed = try PackRecord(json: .object(members), file: nil, context: "r")
+        #expect(parsed.rev == rev)
+        #expect(parsed.json == .object(members))
+    }
+
+    @Test func manifestRoundTripsAndChecksItsDigest() throws {
+        let media = PackMediaRef(sha256: String(repeating: "a", count: 64), bytes: 3, ext: "ogg")
+        let m = PackManifest(
+            pack: "demo", version: 2, created: PackTime(seconds: 1_700_000_000),
+            records: [Self.record("owl", "Owl", media: [media]), Self.record("bear", "Bear")])
+        let bytes = m.encoded
+        let decoded = try PackManifest.decode(bytes, file: "v/2.json")
+        #expect(decoded == m)
+        #expect(decoded.records.map(\.id) == ["bear", "owl"])
+        #expect(decoded.encoded == bytes)
+        #expect(decoded.media == [media])
+
+        var json = try JSONParser.parse(bytes).objectValue!
+        json["digest"] = .string(String(repeating: "0", count: 64))
+        #expect(throws: PackFormatError.self) { try PackManifest.decode(JSONValue.object(json).canonicalData, file: "v/2.json") }
+    }
+
+    @Test func anUnknownFormatIsReportedAsSuchNotAsMalformed() {
+        for file in [#"{"format":2,"type":"latest"}"#, #"{"format":"1","type":"latest"}"#] {
+            do {
+                _ = try PackPointer.decode(Data(file.utf8))
+                Issue.record("accepted \(file)")
+            } catch {
+                #expect(error.reason == .unknownFormat)
+            }
+        }
+    }
+
+    @Test func pointerPathsCannotLeaveThePackFolder() throws {
+        let ref = PackFileRef(path: "v/1.json", sha256: String(repeating: "b", count: 64), bytes: 10)
+        let good = PackPointer(pack: "demo", version: 1, manifest: ref, deltas: [], expires: PackTime(seconds: 0))
+        #expect(try PackPointer.decode(good.encoded) == good)
+        for bad in ["../v/1.json", "/etc/passwd", "v//1.json", "v/./1.json", "v\\1.json", "v/1.json?x", ""] {
+            var json = good.json.objectValue!
+            json["manifest"] = ["path": .string(bad), "sha256": .string(ref.sha256), "bytes": 10]
+            #expect(throws: PackFormatError.self, "\(bad)") { try PackPointer.decode(JSONValue.object(json).canonicalData) }
+        }
+    }
+
+    @Test func deltaKeepsLatestStatePerIdAndTombstones() throws {
+        let target = PackManifest(
+            pack: "demo", version: 3, created: PackTime(seconds: 5),
+            records: [Self.record("bear", "Bear"), Self.record("owl", "Owl 2"), Self.record("yak", "Yak")])
+        let base = ["bear": Self.record("bear", "Bear").rev, "owl": Self.record("owl", "Owl").rev, "cat": Self.record("cat", "Cat").rev]
+        let delta = PackDelta(pack: "demo", from: 1, base: base, target: target)
+        #expect(delta.upserts.map(\.id) == ["owl", "yak"])
+        #expect(delta.tombstones == ["cat"])
+        #expect(delta.digest == target.digest)
+        #expect(try PackDelta.decode(delta.encoded, file: "d/1-3.json") == delta)
+    }
+
+    @Test func stateDigestIsOverSortedIdRevLines() {
+        let digest = PackDigest.state(["b": "2", "a": "1"])
+        #expect(digest == PackDigest.sha256(Data("a 1\nb 2\n".utf8)))
+        #expect(PackDigest.state([:]) == PackDigest.sha256(Data()))
+    }
+}
+
+@Suite struct PackSignatureTests {
+    let data = Data("the exact bytes".utf8)
+
+    @Test func verifiesWithTheRightKeyOnly() throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let other = Curve25519.Signing.PrivateKey()
+        let sig = try PackSignature.sign(data, with: [key])
+        #expect(PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(key.publicKey)]) == .valid(keyID: PackKeys.keyID(key.publicKey)))
+        guard case .invalid(let why) = PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(other.publicKey)]) else {
+            Issue.record("a signature by another key verified")
+            return
+        }
+        #expect(why.contains("not a trusted key"))
+        guard case .invalid(let why2) = PackSignature.verify(data + Data([0]), signatureFile: sig, trustedKeys: [PackPublicKey(key.publicKey)]) else {
+            Issue.record("a signature over other bytes verified")
+            return
+        }
+        #expect(why2.contains("does not match"))
+    }
+
+    @Test func twoKeysDuringARotationAndUnknownAlgorithmsIgnored() throws {
+        let old = Curve25519.Signing.PrivateKey()
+        let new = Curve25519.Signing.PrivateKey()
+        var sig = try PackSignature.sign(data, with: [old, new])
+        sig = Data("rsa-pss-sha256 ffff AAAA\n".utf8) + sig
+        #expect(PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(new.publicKey)]) == .valid(keyID: PackKeys.keyID(new.publicKey)))
+        #expect(PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(old.publicKey)]) == .valid(keyID: PackKeys.keyID(old.publicKey)))
+        #expect(try PackSignature.parse(sig).count == 2)
+    }
+
+    @Test func malformedSignatureFilesAreRefused() {
+        let key = PackPublicKey(Curve25519.Signing.PrivateKey().publicKey)
+        for text in ["", "ed25519 abc def\n", "ed25519 \(key.keyID) bm90IDY0IGJ5dGVz\n"] {
+            if case .valid = PackSignature.verify(data, signatureFile: Data(text.utf8), trustedKeys: [key]) {
+                Issue.record("accepted \(text)")
+            }
+        }
+    }
+
+    /// swift-crypto on Linux signs through BoringSSL's deterministic Ed25519 (RFC 8032); CryptoKit
+    /// on Apple platforms randomizes. Either way the signature verifies; docs/packs.md says so.
+    @Test func signaturesVerifyWhetherOrNotSigningIsDeterministic() throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let a = try PackSignature.sign(data, with: [key])
+        let b = try PackSignature.sign(data, with: [key])
+        #if os(Linux)
+        #expect(a == b, "BoringSSL's Ed25519 is deterministic")
+        #endif
+        for sig in [a, b] {
+            #expect(PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(key.publicKey)]) == .valid(keyID: PackKeys.keyID(key.publicKey)))
+        }
+    }
+
+    @Test func keyParsingSaysWhatIsWrong() {
+        #expect(throws: PackKeyError.self) { try PackKeys.publicKey(base64: "not base64!") }
+        #expect(throws: PackKeyError.self) { try PackKeys.publicKey(base64: Data(repeating: 1, count: 31).base64EncodedString()) }
+        let pair = PackKeys.generate()
+        #expect((try? PackKeys.publicKey(base64: pair.publicKey)) != nil)
+        #expect((try? PackKeys.privateKey(base64: " \(pair.privateKey)\n")) != nil)
+    }
+}

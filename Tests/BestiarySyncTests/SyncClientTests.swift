@@ -1,0 +1,438 @@
+import BestiaryPackFormat
+import BestiarySync
+import BestiaryTestSupport
+import Crypto
+import Foundation
+import GRDB
+import Testing
+
+/// The client against real HTTP on 127.0.0.1, with packs made by PackWriter from generated records.
+@Suite struct SyncClientTests {
+    static let zoo: [String: GeneratedAnimal] = [
+        "bear": GeneratedAnimal(name: "Generated bear", media: [generatedMedia(1)]),
+        "owl": GeneratedAnimal(name: "Generated owl", media: [generatedMedia(2), generatedMedia(3, size: 5000)]),
+        "yak": GeneratedAnimal(name: "Generated yak"),
+    ]
+
+    struct Setup {
+        let publisher: TestPublisher
+        let server: PackServer
+        let storeDirectory = TemporaryDirectory("bestiary-store")
+        var storePath: String { storeDirectory.appending("store.sqlite") }
+
+        func store() throws -> PackStore { try PackStore(path: storePath) }
+
+        func client(_ configuration: SyncClient.Configuration? = nil) throws -> SyncClient {
+            SyncClient(
+                transport: URLSessionPackTransport(baseURL: URL(string: server.url)!), store: try store(),
+                configuration: configuration ?? .testing(keys: [publisher.publicKey]))
+        }
+
+        /// A store synced from nothing, in a directory of its own.
+        func freshSnapshot() async throws -> StoreSnapshot {
+            let dir = TemporaryDirectory("bestiary-fresh")
+            let store = try PackStore(path: dir.appending("fresh.sqlite"))
+            _ = try await SyncClient(
+                transport: URLSessionPackTransport(baseURL: URL(string: server.url)!), store: store,
+                configuration: .testing(keys: [publisher.publicKey])
+            ).sync()
+            return try StoreSnapshot(store)
+        }
+    }
+
+    static func setup(_ animals: [String: GeneratedAnimal] = zoo) async throws -> Setup {
+        let publisher = TestPublisher()
+        try publisher.publish(animals)
+        return Setup(publisher: publisher, server: try await PackServer.start(root: publisher.root))
+    }
+
+    /// Runs `body`, then stops the server (also when `body` throws).
+    static func run(_ setup: @autoclosure () async throws -> Setup, _ body: (Setup) async throws -> Void) async throws {
+        let s = try await setup()
+        do {
+            try await body(s)
+        } catch {
+            await s.server.stop()
+            throw error
+        }
+        await s.server.stop()
+    }
+
+    /// Runs a sync that must be refused for `reason`, and checks the store did not change.
+    static func expectRefusal(
+        _ reason: SyncError.Reason, _ setup: Setup, configuration: SyncClient.Configuration? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> SyncError? {
+        let before = try StoreSnapshot(try setup.store())
+        let client = try setup.client(configuration)
+        do {
+            let report = try await client.sync()
+            Issue.record("sync succeeded (\(report)) but should be refused for \(reason)", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            #expect(error.reason == reason, "\(error)", sourceLocation: sourceLocation)
+            #expect(try StoreSnapshot(try setup.store()) == before, "the store changed", sourceLocation: sourceLocation)
+            return error
+        }
+    }
+
+    @Test func firstSyncStoresEverythingThenIsUpToDate() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let report = try await s.client().sync()
+            #expect(report.method == .full)
+            #expect(report.toVersion == 1 && report.fromVersion == 0)
+            #expect(report.recordsUpserted == 3 && report.mediaDownloaded == 3)
+            #expect(report.signedBy == s.publisher.publicKey.keyID)
+            let store = try s.store()
+            #expect(try store.revisions() == s.publisher.versions[1])
+            #expect(try store.mediaData(sha256: PackDigest.sha256(generatedMedia(3, size: 5000))) == generatedMedia(3, size: 5000))
+            let owl = try #require(try store.record(id: "owl"))
+            #expect(owl.payloadValue?["name"]?["en"] == "Generated owl")
+            #expect(owl.media.count == 2)
+            #expect(try store.state().trustedKeys == [s.publisher.publicKey.base64])
+            #expect(!FileManager.default.fileExists(atPath: s.storePath + ".downloads"), "staging folder cleaned up")
+
+            let again = try await s.client().sync()
+            #expect(again.method == .upToDate)
+            #expect(s.server.requests("v/1.json").count == 1, "the manifest is not fetched again")
+        }
+    }
+
+    @Test func deltaFetchesOnlyWhatChangedAndEndsLikeAFreshSync() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            var zoo = Self.zoo
+            zoo["owl"]!.name = "Generated owl, renamed"
+            zoo["yak"] = nil
+            zoo["fox"] = GeneratedAnimal(name: "Generated fox", media: [generatedMedia(4), generatedMedia(1)])
+            zoo["bear"]!.media = []
+            try s.publisher.publish(zoo)
+            let report = try await s.client().sync()
+            #expect(report.method == .delta(from: 1))
+            #expect(report.recordsUpserted == 3 && report.recordsDeleted == 1)
+            #expect(report.mediaDownloaded == 1, "only the new sound; media 1 is still stored (now used by the fox)")
+            #expect(s.server.requests("v/2.json").isEmpty)
+            #expect(s.server.requests("d/1-2.json").count == 1)
+            #expect(s.server.requests(prefix: "media/").count == 4)
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+        }
+    }
+
+    @Test func mediaNoRecordNeedsAnyMoreIsRemoved() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            var zoo = Self.zoo
+            zoo["owl"] = nil
+            try s.publisher.publish(zoo)
+            let report = try await s.client().sync()
+            #expect(report.mediaRemoved == 2)
+            #expect(try s.store().mediaIndex().count == 1)
+        }
+    }
+
+    @Test func tamperedManifestIsRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let path = s.publisher.root + "/v/1.json"
+            var text = try String(contentsOfFile: path, encoding: .utf8)
+            text = text.replacingOccurrences(of: "Generated owl", with: "Generated cat")
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let error = try await Self.expectRefusal(.hashMismatch, s)
+            #expect(error?.file == "v/1.json")
+        }
+    }
+
+    @Test func tamperedManifestWithAnUpdatedPointerFailsTheSignature() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let path = s.publisher.root + "/v/1.json"
+            let data = Data(try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "Generated owl", with: "Generated cat").utf8)
+            try data.write(to: URL(fileURLWithPath: path))
+            // The attacker fixes the pointer's hash but cannot sign with the publisher's key.
+            try s.publisher.rewritePointer(signWith: Curve25519.Signing.PrivateKey()) {
+                $0["manifest"] = ["path": "v/1.json", "sha256": .string(PackDigest.sha256(data)), "bytes": .integer(Int64(data.count))]
+            }
+            let error = try await Self.expectRefusal(.badSignature, s)
+            #expect(error?.file == "latest.json")
+        }
+    }
+
+    @Test func tamperedMediaIsRefusedAndNotKept() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let media = generatedMedia(2)
+            let sha = PackDigest.sha256(media)
+            var bad = media
+            bad[100] ^= 0xFF
+            try bad.write(to: URL(fileURLWithPath: s.publisher.root + "/media/\(sha).ogg"))
+            let error = try await Self.expectRefusal(.hashMismatch, s)
+            #expect(error?.file == "media/\(sha).ogg")
+            #expect(!FileManager.default.fileExists(atPath: s.storePath + ".downloads/\(sha).ogg"))
+            #expect(!FileManager.default.fileExists(atPath: s.storePath + ".downloads/\(sha).ogg.part"))
+        }
+    }
+
+    @Test func wrongKeyIsRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let error = try await Self.expectRefusal(.badSignature, s, configuration: .testing(keys: [PackPublicKey(Curve25519.Signing.PrivateKey().publicKey)]))
+            #expect(error?.message.contains("not a trusted key") == true)
+        }
+    }
+
+    @Test func missingSignatureIsRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            try FileManager.default.removeItem(atPath: s.publisher.root + "/v/1.json.sig")
+            let error = try await Self.expectRefusal(.badSignature, s)
+            #expect(error?.file == "v/1.json")
+        }
+    }
+
+    @Test func rollbackIsRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let version1 = try s.publisher.snapshot()
+            var zoo = Self.zoo
+            zoo["yak"]!.name = "Generated yak 2"
+            try s.publisher.publish(zoo)
+            _ = try await s.client().sync()
+            #expect(try s.store().state().version == 2)
+            // A stale mirror (or an attacker) serves the old, validly signed version 1.
+            try FileManager.default.removeItem(atPath: s.publisher.root)
+            try FileManager.default.copyItem(atPath: version1.path, toPath: s.publisher.root)
+            let error = try await Self.expectRefusal(.rollback, s)
+            #expect(error?.message.contains("older than the stored version 2") == true)
+        }
+    }
+
+    @Test func expiredPointerIsRefusedAndNowIsFixed() async throws {
+        let publisher = TestPublisher()
+        try publisher.publish(Self.zoo, expires: PackTime(seconds: 1_767_225_600 + 3600))
+        try await Self.run(Setup(publisher: publisher, server: try await PackServer.start(root: publisher.root))) { s in
+            _ = try await Self.expectRefusal(.expired, s, configuration: .testing(keys: [publisher.publicKey], now: Date(timeIntervalSince1970: 1_767_225_600 + 3600)))
+            let ok = try await s.client(.testing(keys: [publisher.publicKey], now: Date(timeIntervalSince1970: 1_767_225_600 + 3599))).sync()
+            #expect(ok.toVersion == 1)
+        }
+    }
+
+    @Test func unknownFormatIsRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            try s.publisher.rewritePointer { $0["format"] = 2 }
+            let error = try await Self.expectRefusal(.unknownFormat, s)
+            #expect(error?.message.contains("format 2") == true)
+        }
+    }
+
+    @Test func oversizedFilesAreRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            var limits = SyncLimits()
+            limits.mediaBytes = 4000
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.limits = limits
+            _ = try await Self.expectRefusal(.oversized, s, configuration: configuration)
+
+            // An endless pointer stops at the cap.
+            s.server.intercept { request, normal in
+                request.path == "/packs/latest.json" ? .bytes(Array(repeating: 0x20, count: 200_000)) : nil
+            }
+            _ = try await Self.expectRefusal(.oversized, s)
+
+            // A media file longer than the manifest says is cut off and refused.
+            let sha = PackDigest.sha256(generatedMedia(1))
+            s.server.intercept { request, normal in
+                request.path == "/packs/media/\(sha).ogg" ? .bytes(normal.body + Array(repeating: 1, count: 10_000)) : nil
+            }
+            _ = try await Self.expectRefusal(.sizeMismatch, s)
+        }
+    }
+
+    @Test func aDownloadCutHalfWayResumesWithRange() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let big = generatedMedia(3, size: 5000)
+            let path = "/packs/media/\(PackDigest.sha256(big)).ogg"
+            let cuts = Counter()
+            s.server.intercept { request, normal in
+                guard request.path == path, request.header("range") == nil, cuts.next() == 0 else { return nil }
+                var cut = normal
+                cut.truncateAfter = 2500
+                return cut
+            }
+            let report = try await s.client().sync()
+            #expect(report.mediaResumed == 1)
+            let requests = s.server.requests(String(path.dropFirst("/packs/".count)))
+            #expect(requests.count == 2)
+            #expect(requests.last?.header("range") == "bytes=2500-")
+            #expect(report.mediaBytesTransferred == 3000 + 3000 + 5000, "each byte once: 2500 before the cut, 2500 after")
+            #expect(try s.store().mediaData(sha256: PackDigest.sha256(big)) == big)
+        }
+    }
+
+    @Test func aDownloadCutHalfWayContinuesOnTheNextRun() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let big = generatedMedia(3, size: 5000)
+            let sha = PackDigest.sha256(big)
+            s.server.intercept { request, normal in
+                guard request.path == "/packs/media/\(sha).ogg" else { return nil }
+                var cut = normal
+                cut.truncateAfter = 2000
+                return cut
+            }
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.downloadRetries = 0
+            _ = try await Self.expectRefusal(.transport, s, configuration: configuration)
+            let part = s.storePath + ".downloads/\(sha).ogg.part"
+            #expect((try? Data(contentsOf: URL(fileURLWithPath: part)))?.count == 2000, "the part is kept")
+
+            s.server.intercept(nil)
+            let report = try await s.client().sync()
+            #expect(report.mediaResumed == 1)
+            #expect(s.server.requests("media/\(sha).ogg").last?.header("range") == "bytes=2000-")
+            #expect(try s.store().mediaData(sha256: sha) == big)
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+        }
+    }
+
+    @Test func aCrashBetweenDownloadAndCommitKeepsTheOldStateAndTheDownloads() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            var zoo = Self.zoo
+            zoo["fox"] = GeneratedAnimal(name: "Generated fox", media: [generatedMedia(7)])
+            zoo["bear"] = nil
+            try s.publisher.publish(zoo)
+            let before = try StoreSnapshot(try s.store())
+
+            struct Crash: Error {}
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.onEvent = { event in
+                if case .committing = event { throw Crash() }  // everything written, not committed
+            }
+            await #expect(throws: SyncError.self) { try await s.client(configuration).sync() }
+            #expect(try StoreSnapshot(try s.store()) == before, "version 1 survives, records and media")
+            let fox = PackDigest.sha256(generatedMedia(7))
+            #expect(FileManager.default.fileExists(atPath: s.storePath + ".downloads/\(fox).ogg"))
+
+            let mediaRequests = s.server.requests(prefix: "media/").count
+            let report = try await s.client().sync()
+            #expect(report.toVersion == 2)
+            #expect(report.mediaReused == 1 && report.mediaDownloaded == 0)
+            #expect(s.server.requests(prefix: "media/").count == mediaRequests, "nothing downloaded twice")
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+        }
+    }
+
+    @Test func aVersionPublishedTwiceWithOtherContentIsRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            let other = TestPublisher()
+            var zoo = Self.zoo
+            zoo["yak"]!.name = "Generated yak, other history"
+            try other.publish(zoo)
+            try FileManager.default.removeItem(atPath: s.publisher.root)
+            try FileManager.default.copyItem(atPath: other.root, toPath: s.publisher.root)
+            _ = try await Self.expectRefusal(.republished, s, configuration: .testing(keys: [other.publicKey]))
+        }
+    }
+
+    @Test func anotherPackIsRefused() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            let other = TestPublisher(pack: "other")
+            try other.publish(Self.zoo)
+            try other.publish(Self.zoo.filter { $0.key != "yak" })
+            try FileManager.default.removeItem(atPath: s.publisher.root)
+            try FileManager.default.copyItem(atPath: other.root, toPath: s.publisher.root)
+            _ = try await Self.expectRefusal(.wrongPack, s, configuration: .testing(keys: [other.publicKey]))
+        }
+    }
+
+    @Test func aStoreChangedBehindTheClientsBackIsRepairedFromTheFullManifest() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            let dbQueue = try DatabaseQueue(path: s.storePath)
+            try await dbQueue.write { db in try db.execute(sql: "DELETE FROM pack_records WHERE id = 'yak'") }
+            var zoo = Self.zoo
+            zoo["bear"]!.name = "Generated bear 2"
+            try s.publisher.publish(zoo)
+            let report = try await s.client().sync()
+            #expect(report.fellBackToFull)
+            #expect(report.method == .full)
+            #expect(s.server.requests("d/1-2.json").count == 1 && s.server.requests("v/2.json").count == 1)
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+        }
+    }
+
+    @Test func aDamagedStoreAtTheNewestVersionIsRepaired() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            let expected = try StoreSnapshot(try s.store())
+            let dbQueue = try DatabaseQueue(path: s.storePath)
+            try await dbQueue.write { db in
+                try db.execute(sql: "DELETE FROM pack_media WHERE sha256 = ?", arguments: [PackDigest.sha256(generatedMedia(2))])
+                try db.execute(sql: "UPDATE pack_records SET payload = '{}' WHERE id = 'bear'")
+                try db.execute(sql: "DELETE FROM pack_records WHERE id = 'yak'")
+            }
+            #expect(try s.store().isIntact() == false)
+            let report = try await s.client().sync()
+            #expect(report.method == .full && report.fellBackToFull && report.toVersion == 1)
+            #expect(report.mediaDownloaded == 1, "only the lost file")
+            #expect(try s.store().isIntact())
+            // The payload edit kept the rev, so only what the digest and media check see is repaired;
+            // the yak and the lost file are back.
+            let repaired = try StoreSnapshot(try s.store())
+            #expect(repaired.media == expected.media)
+            #expect(repaired.records.map(\.id) == expected.records.map(\.id))
+        }
+    }
+
+    @Test func aMissingDeltaFallsBackToTheManifest() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            try s.publisher.publish(Self.zoo.filter { $0.key != "owl" })
+            try FileManager.default.removeItem(atPath: s.publisher.root + "/d/1-2.json")
+            let report = try await s.client().sync()
+            #expect(report.method == .full && report.fellBackToFull)
+            #expect(try s.store().state().version == 2)
+        }
+    }
+
+    @Test func rememberedKeysAreUsedWhenNoneAreGiven() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            var zoo = Self.zoo
+            zoo["yak"]!.name = "Generated yak 3"
+            try s.publisher.publish(zoo)
+            // Re-signed by someone else: refused although the caller gives no key.
+            try s.publisher.rewritePointer(signWith: Curve25519.Signing.PrivateKey()) { _ in }
+            _ = try await Self.expectRefusal(.badSignature, s, configuration: .testing(keys: []))
+            try s.publisher.rewritePointer { _ in }
+            let report = try await s.client(.testing(keys: [])).sync()
+            #expect(report.toVersion == 2 && report.signedBy == s.publisher.publicKey.keyID)
+        }
+    }
+
+    @Test func noKeyAtAllIsRefusedUnlessUnsignedIsAllowed() async throws {
+        let publisher = TestPublisher()
+        try publisher.publish(Self.zoo, signed: false)
+        try await Self.run(Setup(publisher: publisher, server: try await PackServer.start(root: publisher.root))) { s in
+            _ = try await Self.expectRefusal(.untrusted, s, configuration: .testing(keys: []))
+            _ = try await Self.expectRefusal(.badSignature, s)
+            var unsigned = SyncClient.Configuration.testing(keys: [])
+            unsigned.allowUnsigned = true
+            let report = try await s.client(unsigned).sync()
+            #expect(report.signedBy == nil && report.toVersion == 1)
+        }
+    }
+
+    @Test func syncsFromALocalFolder() async throws {
+        let publisher = TestPublisher()
+        try publisher.publish(Self.zoo)
+        let dir = TemporaryDirectory("bestiary-local")
+        let store = try PackStore(path: dir.appending("s.sqlite"))
+        let transport = try PackLocation.transport(for: publisher.root + "/latest.json")
+        #expect(transport is LocalPackTransport)
+        let report = try await SyncClient(transport: transport, store: store, configuration: .testing(keys: [publisher.publicKey])).sync()
+        #expect(report.recordsUpserted == 3)
+        #expect(try store.revisions() == publisher.versions[1])
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
+}
