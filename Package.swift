@@ -109,7 +109,7 @@ let package = Package(
         ),
         .target(
             name: "BestiarySite",
-            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryRender", "BestiaryPacks"],
+            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryRender", "BestiaryPackFormat", "BestiaryPacks"],
             swiftSettings: strict
         ),
         .target(name: "BestiaryImport", dependencies: ["BestiaryContent"], swiftSettings: strict),

@@ -20,6 +20,8 @@ enum RecordPayload {
         p["tags"] = .array(animal.tags.map { .string($0) })
         if !animal.description.isEmpty { p["description"] = localized(animal.description) }
         if !animal.hint.isEmpty { p["hint"] = localized(animal.hint) }
+        if !animal.habitat.isEmpty { p["habitat"] = localized(animal.habitat) }
+        if let c = animal.conservation { p["conservation"] = .string(c) }
         if !animal.wikipedia.isEmpty { p["wikipedia"] = .object(animal.wikipedia.mapValues { .string($0) }) }
         let bodies = animal.bodies.filter { !$0.value.isBlank }
         if !bodies.isEmpty { p["body"] = .object(bodies.mapValues { .string($0.markdown) }) }
@@ -72,6 +74,7 @@ enum RecordPayload {
                 if let c = image.credit { m["credit"] = .string(c) }
                 if let l = image.license { m["license"] = .string(l) }
                 if let s = image.sourceURL { m["source"] = .string(s) }
+                if let f = animal.leadImageFocus { m["focus"] = .string(f) }
                 o["image"] = .object(m)
                 refs.append(image.media.ref)
             }

@@ -22,11 +22,16 @@ public final class PreviewSession: @unchecked Sendable {
         /// Coalescing window of the watcher (see ``SiteWatcher``).
         public var quiet: Duration
         public var maxDelay: Duration
+        /// False serves the output as deployed: no injected script, the service worker on (for
+        /// trying offline play); rebuilds still happen, the browser is not told.
+        public var liveReload: Bool
 
         public init(
             root: String, outputDirectory: String, host: String = "127.0.0.1", port: Int = 8000,
-            watch: SiteWatcher.Strategy = .automatic, quiet: Duration = .milliseconds(30), maxDelay: Duration = .milliseconds(200)
+            watch: SiteWatcher.Strategy = .automatic, quiet: Duration = .milliseconds(30), maxDelay: Duration = .milliseconds(200),
+            liveReload: Bool = true
         ) {
+            self.liveReload = liveReload
             self.root = root
             self.outputDirectory = outputDirectory
             self.host = host
@@ -86,7 +91,8 @@ public final class PreviewSession: @unchecked Sendable {
         let (wake, wakeContinuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let (ready, readyContinuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let server = PreviewServer(
-            outputDirectory: configuration.outputDirectory, host: configuration.host, port: configuration.port, live: live)
+            outputDirectory: configuration.outputDirectory, host: configuration.host, port: configuration.port,
+            live: configuration.liveReload ? live : nil)
         let task = Task<Void, any Error> {
             defer { readyContinuation.finish() }
             try await server.run { _, port in readyContinuation.yield(port) }

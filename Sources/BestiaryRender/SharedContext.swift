@@ -61,6 +61,9 @@ final class SharedContext: @unchecked Sendable {
 
     // MARK: Common keys
 
+    /// Page kinds whose scripts load the quiz catalogue (home-page.js, quiz-page.js, settings-page.js).
+    static let pagesReadingTheCatalog: Set<String> = ["home", "quiz", "settings"]
+
     func base(_ lang: String, directory: String, title: String?, kind: String, alternates key: String?) -> [String: Any] {
         let root = SitePaths.rootRelative(from: directory)
         let langRoot = SitePaths.relative(from: directory, to: paths.home(lang))
@@ -77,7 +80,9 @@ final class SharedContext: @unchecked Sendable {
             "canonical": input.baseURL + directory,
             "t": nestedStrings[lang] ?? [:],
             "site_id": input.siteID,
-            "catalog_url": catalogPath,
+            // Only the pages whose scripts read the catalogue name it: its name carries a content
+            // hash, and an edit to one animal must not change every other animal's page.
+            "catalog_url": Self.pagesReadingTheCatalog.contains(kind) ? catalogPath : "",
             "languages_attr": config.languages.joined(separator: " "),
             "build_date": buildDay,
             "generator": "Bestiary",

@@ -13,6 +13,9 @@ public struct BuildOptions: Sendable {
     public var locked: Bool
     /// A file holding the base64 Ed25519 private key (else `BESTIARY_SIGNING_KEY`).
     public var signingKeyFile: String?
+    /// Record a new pack version in `content/packs.lock` after the output is in place. `serve`
+    /// turns this off: a preview must not add a version for every saved edit.
+    public var recordsPackVersions: Bool = true
     /// `SOURCE_DATE_EPOCH`, `BESTIARY_SIGNING_KEY`, … (the process environment by default).
     public var environment: [String: String]
     public var fileSystem: any FileSystem

@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryPacks
 import BestiaryRender
 import BestiaryStorage
 import Foundation
@@ -18,7 +19,7 @@ public final class SiteBuilder: @unchecked Sendable {
         self.options = options
     }
 
-    static let stageNames = ["load", "enrich", "media", "render", "write"]
+    static let stageNames = ["load", "enrich", "media", "render", "packs", "write"]
 
     public func build() throws(DiagnosticError) -> BuildReport {
         var report = BuildReport()
@@ -115,9 +116,30 @@ public final class SiteBuilder: @unchecked Sendable {
             return (files.sorted { $0.path < $1.path }, "\(report.pages) pages, \(files.count) files")
         }
 
+        let packs: PackOutput = try stage("packs") { () throws(DiagnosticError) in
+            let output = try PackStage.run(
+                catalog: catalog, media: media, summaries: enrichment.resolved, options: options, now: buildDate)
+            diagnostics.append(contentsOf: output.diagnostics)
+            return (output, output.summary)
+        }
+
         report.files = try stage("write") { () throws(DiagnosticError) in
-            let count = try OutputWriter(fileSystem: fs, output: options.outputDirectory).write(files)
+            let all = (files + PackStage.outputFiles(packs)).sorted { $0.path < $1.path }
+            let count = try OutputWriter(fileSystem: fs, output: options.outputDirectory).write(all)
             return (count, "\(count) files to \(options.outputDirectory)")
+        }
+
+        // Only now that the new version can be downloaded does the history record it.
+        if let lock = packs.lock, options.recordsPackVersions {
+            let path = options.root + "/" + PackLock.path
+            do {
+                try fs.writeAtomically(lock, to: path)
+            } catch {
+                throw DiagnosticError(.error(
+                    "the site is built, but \(PackLock.path) could not be updated (\(error)); the next build will add version \(packs.version) again",
+                    at: SourceLocation(path: PackLock.path), stage: "write"))
+            }
+            report.notes.append("\(PackLock.path): recorded pack version \(packs.version); commit it with the content")
         }
         return report
     }

@@ -153,13 +153,28 @@ struct RunningServer {
         let post = try await server.get("/", method: "POST")
         #expect(post.status == 405)
         #expect(post.header("allow") == "GET, HEAD")
-        #expect(try await server.get("/index.html", headers: ["Service-Worker": "script"]).status == 404)
+        let worker = try await server.get("/sw.js", headers: ["Service-Worker": "script"])
+        #expect(worker.status == 200)
+        #expect(worker.text.contains("self.registration.unregister()"))
+        #expect(!worker.text.contains("fetch"))
+        #expect(worker.header("cache-control") == "no-store")
         let script = try await server.get("/__bestiary/live.js")
         #expect(script.status == 200)
         #expect(script.header("content-type") == "text/javascript; charset=utf-8")
         #expect(script.text.contains("new EventSource('/__bestiary/events')"))
         #expect(try await server.get("/__bestiary/live.js?v=\(LiveAssets.version)").header("cache-control") == "public, max-age=31536000, immutable")
         #expect(try await server.get("/__bestiary/live.css").header("content-type") == "text/css; charset=utf-8")
+    }
+
+    @Test func withoutLiveReloadTheSiteIsServedAsDeployed() async throws {
+        let dir = try makeOutput()
+        try "self.addEventListener('fetch', () => {});\n".write(toFile: dir.appending("output/sw.js"), atomically: true, encoding: .utf8)
+        let server = try await RunningServer.start(directory: dir.appending("output"), live: nil)
+        defer { Task { await server.stop() } }
+        let worker = try await server.get("/sw.js", headers: ["Service-Worker": "script"])
+        #expect(worker.text == "self.addEventListener('fetch', () => {});\n")
+        #expect(!(try await server.get("/")).text.contains("__bestiary"))
+        #expect(try await server.get("/__bestiary/live.js").status == 404)
     }
 
     @Test func streamsBuildEvents() async throws {

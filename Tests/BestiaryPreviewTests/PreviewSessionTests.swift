@@ -53,7 +53,7 @@ final class EventLog: @unchecked Sendable {
         let log = EventLog()
         let session = PreviewSession(
             configuration: .init(root: root, outputDirectory: output, port: 0),
-            makeRebuilder: { FullRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0, environment: ["SOURCE_DATE_EPOCH": "1700000000"])) },
+            makeRebuilder: { FullRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0, environment: ["SOURCE_DATE_EPOCH": "1767225600"])) },
             report: { log.add($0) })
         let running = Task { try await session.run() }
 

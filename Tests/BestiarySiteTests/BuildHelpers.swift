@@ -4,12 +4,14 @@ import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
 
-/// Builds `root` into `output` with a fixed SOURCE_DATE_EPOCH.
+/// Builds `root` into `output` with a fixed SOURCE_DATE_EPOCH. Never writes into `root` (no
+/// content/packs.lock): tests build the fixtures in place.
 @discardableResult
 func build(root: String, output: String, fileSystem: any FileSystem = LocalFileSystem(), baseURL: String? = nil) throws(DiagnosticError) -> BuildReport {
-    let options = BuildOptions(
+    var options = BuildOptions(
         root: root, output: output, baseURL: baseURL, environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: fileSystem,
         time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+    options.recordsPackVersions = false
     return try SiteBuilder(options: options).build()
 }
 

@@ -19,7 +19,7 @@ import Testing
     @Test func sequentialAndParallelBuildsAreIdentical() throws {
         let work = TemporaryDirectory()
         let env = ["SOURCE_DATE_EPOCH": "1767225600"]
-        let root = Fixtures.path("sites/tuxpaint")
+        let root = try copyOfFixture("tuxpaint", into: work)  // `build` records the pack version in it
         let one = try Binary.run(["build", "--root", root, "--output", work.appending("one")], environment: env.merging(["BESTIARY_JOBS": "1"]) { $1 })
         let many = try Binary.run(["build", "--root", root, "--output", work.appending("many")], environment: env.merging(["BESTIARY_JOBS": "4"]) { $1 })
         #expect(one.status == 0 && many.status == 0, "\(one.stderr)\n\(many.stderr)")

@@ -57,10 +57,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_serve(root, output, port=0):
-    """Starts `bestiary serve` (it builds first); returns (process, base URL)."""
+def start_serve(root, output, port=0, live_reload=True):
+    """Starts `bestiary serve` (it builds first); returns (process, base URL). Without live reload
+    the site is served as deployed, service worker included."""
     proc = subprocess.Popen(
-        [BINARY, "serve", "--root", root, "--output", output, "--port", str(port)],
+        [BINARY, "serve", "--root", root, "--output", output, "--port", str(port)]
+        + ([] if live_reload else ["--no-live-reload"]),
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 180
     lines = []
@@ -73,9 +75,11 @@ def start_serve(root, output, port=0):
         lines.append(line)
         match = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
         if match:
-            # Keep reading its output in the background so a full pipe never blocks the server.
+            # Keep reading its output in the background so a full pipe never blocks the server;
+            # what it prints from now on is in `proc.lines` (the only reader of the pipe).
             import threading
-            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            proc.lines = []
+            threading.Thread(target=lambda: [proc.lines.append(line) for line in proc.stdout], daemon=True).start()
             return proc, match.group(1)
     proc.kill()
     raise RuntimeError("bestiary serve did not start:\n" + "".join(lines))

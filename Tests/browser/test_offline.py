@@ -38,7 +38,7 @@ def go_offline(driver, served):
 def own_site(tmp_path):
     """The example site on a server of its own, which the test may stop."""
     output = str(tmp_path / "output")
-    proc, url = start_serve(REPO, output)
+    proc, url = start_serve(REPO, output, live_reload=False)
     served = Site(url, output, REPO, proc)
     yield served
     if proc.poll() is None:
@@ -115,7 +115,7 @@ def test_new_build_replaces_the_old_cache(tmp_path):
     shutil.copytree(os.path.join(REPO, "templates"), root / "templates")
     output = str(tmp_path / "output")
     port = free_port()
-    proc, url = start_serve(str(root), output, port)
+    proc, url = start_serve(str(root), output, port, live_reload=False)
     driver = new_driver()
     try:
         load(driver, url)
@@ -131,7 +131,7 @@ def test_new_build_replaces_the_old_cache(tmp_path):
         strings = json.loads(strings_path.read_text(encoding="utf-8"))
         strings["nav.collection"] = "Sammlung (neu)"
         strings_path.write_text(json.dumps(strings, ensure_ascii=False, indent=2), encoding="utf-8")
-        proc, url = start_serve(str(root), output, port)
+        proc, url = start_serve(str(root), output, port, live_reload=False)
 
         load(driver, url)
         assert "Sammlung (neu)" in driver.find_element(By.CSS_SELECTOR, ".site-nav").text

@@ -10,7 +10,6 @@ import os
 import shutil
 import signal
 import subprocess
-import threading
 import time
 import urllib.request
 
@@ -54,10 +53,7 @@ def tuxpaint(tmp_path):
     root = str(tmp_path / "site")
     shutil.copytree(FIXTURE, root)
     proc, url = start_serve(root, os.path.join(root, "output"))
-    lines = []
-    # Keep reading what serve prints, so its pipe never fills up.
-    reader = threading.Thread(target=lambda: [lines.append(line) for line in proc.stdout], daemon=True)
-    reader.start()
+    lines = proc.lines  # what serve prints, read by start_serve's reader
     yield root, url, lines
     proc.send_signal(signal.SIGINT)
     try:
@@ -116,7 +112,7 @@ def test_a_broken_edit_shows_the_file_in_the_page_and_the_fix_clears_it(tuxpaint
     # A page opened now shows the errors too (rendered by the server, before any script runs).
     browser.get(url + "animals/bear/")
     assert "content/animals/badger.md:4:" in browser.find_element(By.ID, "__bestiary-overlay").text
-    assert any("badger.md:4:" in line for line in lines)
+    WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda _: any("badger.md:4:" in line for line in lines))
 
     save(root, record("Honey badger"))
     WebDriverWait(browser, 5, poll_frequency=0.01).until(lambda d: not d.find_elements(By.ID, "__bestiary-overlay"))

@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Watch by polling instead of inotify (for shared or network folders where inotify sees no changes).")
     var poll = false
 
+    @Flag(name: .customLong("no-live-reload"), help: "Serve the output as deployed: no reload script, the service worker on (to try offline play).")
+    var noLiveReload = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
@@ -52,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         let session = PreviewSession(
             configuration: .init(
                 root: root, outputDirectory: outputDirectory, host: host, port: port,
-                watch: poll ? .polling(interval: .milliseconds(500)) : .automatic),
+                watch: poll ? .polling(interval: .milliseconds(500)) : .automatic, liveReload: !noLiveReload),
             makeRebuilder: { baseURL in
                 FullRebuilder(options: BuildOptions(root: root, output: outputDirectory, baseURL: baseURL), onStage: printer.stageHandler())
             },

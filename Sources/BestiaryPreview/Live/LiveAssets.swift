@@ -137,4 +137,13 @@ enum LiveAssets {
         <html lang="en"><head><meta charset="utf-8"><title>Not found (bestiary serve)</title></head>
         <body><h1>Not found</h1><p>Nothing is built at this address (yet).</p></body></html>
         """
+
+    /// What the preview answers for a service-worker script: a worker with no fetch handler that
+    /// unregisters itself once active, so pages always come from the server.
+    static let selfRemovingWorker = """
+        // bestiary serve: service workers are off in the preview (bestiary serve --no-live-reload keeps the site's own).
+        self.addEventListener("install", () => self.skipWaiting());
+        self.addEventListener("activate", (event) => event.waitUntil(self.registration.unregister()));
+
+        """
 }

@@ -13,7 +13,10 @@ public final class FullRebuilder: Rebuilder, @unchecked Sendable {
     private let lock = NSLock()
     private var snapshot: OutputSnapshot?
 
+    /// A preview never records pack versions in content/packs.lock (`options` is changed to say so).
     public init(options: BuildOptions, onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)? = nil) {
+        var options = options
+        options.recordsPackVersions = false
         self.options = options
         self.onStage = onStage
     }

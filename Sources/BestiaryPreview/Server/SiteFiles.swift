@@ -28,9 +28,13 @@ struct SiteFiles: Sendable {
             headers[.allow] = "GET, HEAD"
             return Self.text(.methodNotAllowed, "method not allowed: the preview serves GET and HEAD\n", headers: headers)
         }
-        if request.headers[HTTPField.Name("Service-Worker")!] == "script" {
+        if live != nil, request.headers[HTTPField.Name("Service-Worker")!] == "script" {
             // A service worker would cache pages and defeat live reload; the deployed site keeps it.
-            return Self.text(.notFound, "service workers are off in the preview (bestiary serve)\n")
+            // A worker that removes itself (rather than a 404) keeps the browser's console clean.
+            var headers = HTTPFields()
+            headers[.contentType] = "text/javascript; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Self.bytes(.ok, Array(LiveAssets.selfRemovingWorker.utf8), headers: headers, head: request.method == .head)
         }
         let root = RequestPath.canonicalRoot(directory)
         switch RequestPath.resolve(request.uri.path, in: root) {

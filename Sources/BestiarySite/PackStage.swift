@@ -1,0 +1,71 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryPackFormat
+import BestiaryPacks
+import BestiaryStorage
+import BestiaryWikipedia
+import Foundation
+
+/// The packs stage: maps what the earlier stages know (the catalogue, media hashes, cached
+/// summaries) into ``PackProducer``'s inputs, and its output into files under `output/packs/`.
+enum PackStage {
+    static func run(
+        catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
+        options: BuildOptions, now: Date
+    ) throws(DiagnosticError) -> PackOutput {
+        let fs = options.fileSystem
+        guard catalog.config.packs != nil else {
+            return try PackProducer(fileSystem: fs).produce(
+                catalog: catalog, media: [:], lock: nil, signingKeys: [], now: now, locked: options.locked)
+        }
+        let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: fs)
+        let lock: PackLock?
+        do {
+            lock = try PackLock.load(root: options.root, fileSystem: fs)
+        } catch {
+            throw DiagnosticError(error.diagnostics.map { $0.inStage("packs") })
+        }
+        // The media stage hashed every file already: reuse its digests.
+        var digests: [String: MediaDigest] = [:]
+        for (path, record) in media {
+            digests[path] = MediaDigest(sha256: record.sha256, bytes: record.bytes, format: record.format, sourcePath: record.fullPath)
+        }
+        var texts: [String: [String: PackText]] = [:]
+        for (id, byLanguage) in summaries {
+            for (language, summary) in byLanguage {
+                texts[id, default: [:]][language] = text(of: summary)
+            }
+        }
+        return try PackProducer(fileSystem: fs).produce(
+            catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked)
+    }
+
+    /// A cached summary as a pack text; its image is the largest cached rendition (apps scale down).
+    static func text(of summary: ResolvedSummary) -> PackText {
+        var image: PackImage?
+        if let lead = summary.image,
+            let best = lead.renditions.max(by: { ($0.width, $0.sha256) < ($1.width, $1.sha256) }),
+            let format = MediaFormat(rawValue: best.format.lowercased() == "jpg" ? "jpeg" : best.format.lowercased())
+        {
+            let attribution = lead.attribution
+            image = PackImage(
+                media: MediaDigest(sha256: best.sha256, bytes: best.bytes, format: format, sourcePath: best.absolutePath),
+                credit: attribution?.artist ?? attribution?.credit, license: attribution?.license?.name,
+                sourceURL: attribution?.descriptionURL ?? lead.descriptionURL)
+        }
+        return PackText(
+            source: .wikipedia, text: summary.extract, language: summary.language, title: summary.title, url: summary.url,
+            license: summary.license.name, licenseURL: summary.license.url, credit: nil, revision: summary.revision,
+            image: image)
+    }
+
+    /// The pack files as output files under `packs/`.
+    static func outputFiles(_ output: PackOutput) -> [OutputFile] {
+        output.files.map { file in
+            switch file.contents {
+            case .bytes(let data): OutputFile(path: "packs/" + file.path, data: data)
+            case .link(let source): OutputFile(path: "packs/" + file.path, linking: source)
+            }
+        }
+    }
+}

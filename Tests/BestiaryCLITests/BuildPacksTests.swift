@@ -1,0 +1,153 @@
+import BestiaryCLI
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// `bestiary build` makes the content packs as its `packs` stage (DESIGN.md §5): signed with
+/// `--signing-key`, verified and synced by the real commands, the history in content/packs.lock
+/// written only after the output is in place, `--locked` refusing a change, and a preview build
+/// (`serve`) never recording a version.
+///
+/// The builds run with the real clock (no SOURCE_DATE_EPOCH): `sync` checks the pointer's expiry
+/// against the real clock, and CI's fixed epoch would be long expired.
+@Suite struct BuildPacksTests {
+    struct Site {
+        let dir = TemporaryDirectory("bestiary-build-packs")
+        let root: String
+        let keyFile: String
+        let publicKey: String
+        /// Now, fixed for the test: rebuilds of the same content are then byte-identical.
+        let now = FixedTimeSource(Date())
+
+        init() async throws {
+            root = dir.appending("site")
+            try Fixtures.copy("sites/tuxpaint", to: root)
+            try? FileManager.default.removeItem(atPath: root + "/content/packs.lock")  // a site without history
+            let keys = await SiteCommandRun.bestiary("keys", "generate")
+            #expect(keys.status == 0)
+            keyFile = dir.appending("signing.key")
+            try keys.stdout.write(toFile: keyFile, atomically: true, encoding: .utf8)
+            publicKey = try #require(keys.stdout.split(separator: "\n").first { $0.hasPrefix("public-key: ") }?.dropFirst(12)).description
+        }
+
+        var lockPath: String { root + "/content/packs.lock" }
+        var packs: String { root + "/output/packs" }
+
+        func options(locked: Bool = false, preview: Bool = false) -> BuildOptions {
+            var options = BuildOptions(root: root, locked: locked, signingKeyFile: keyFile, environment: [:], time: now)
+            options.recordsPackVersions = !preview
+            return options
+        }
+
+        @discardableResult
+        func build(locked: Bool = false, preview: Bool = false) throws(DiagnosticError) -> (BuildReport, SiteBuilder) {
+            let builder = SiteBuilder(options: options(locked: locked, preview: preview))
+            return (try builder.build(), builder)
+        }
+
+        func rename(_ id: String, from: String, to: String) throws {
+            let path = root + "/content/animals/\(id).md"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains(from))
+            try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        func latestVersion() throws -> Int {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: packs + "/latest.json"))) as? [String: Any]
+            return try #require(json?["version"] as? Int)
+        }
+    }
+
+    @Test func buildSignsVerifySyncsAndTheLockFollows() async throws {
+        let site = try await Site()
+        #expect(!FileManager.default.fileExists(atPath: site.lockPath), "a site without history")
+
+        // Version 1: signed, recorded after the output is in place, verified, synced.
+        let (report, builder) = try site.build()
+        #expect(report.stages.map(\.name) == ["load", "enrich", "media", "render", "packs", "write"])
+        let packsStage = try #require(report.stages.first { $0.name == "packs" })
+        #expect(packsStage.detail.hasPrefix("pack 'tuxpaint' version 1 (new: 66 added"), "\(packsStage.detail)")
+        #expect(packsStage.detail.hasSuffix("66 records, signed"))
+        #expect(report.notes.contains("content/packs.lock: recorded pack version 1; commit it with the content"))
+        #expect(!builder.diagnostics.items.contains { $0.message.contains("not signed") })
+        #expect(FileManager.default.fileExists(atPath: site.packs + "/latest.json.sig"))
+        let lock1 = try Data(contentsOf: URL(fileURLWithPath: site.lockPath))
+
+        let verify = await SiteCommandRun.bestiary("pack", "verify", site.packs, "--public-key", site.publicKey)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("66 records"), "\(verify.stdout)")
+        let db = site.dir.appending("app.sqlite")
+        let first = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("from version 0 to 1"), "\(first.stdout)")
+
+        // The same content again: no new version, the lock untouched, the output identical.
+        let before = try Tree(site.root + "/output")
+        let (again, _) = try site.build()
+        #expect(again.notes.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.lockPath)) == lock1)
+        #expect(try Tree(site.root + "/output") == before)
+
+        // An edit under --locked: refused, in the packs stage at content/packs.lock; nothing changes.
+        try site.rename("bear", from: "name: {en: Bear, de: Bär}", to: "name: {en: Brown bear, de: Braunbär}")
+        do {
+            try site.build(locked: true)
+            Issue.record("--locked should refuse a changed catalogue")
+        } catch {
+            let message = error.diagnostics.first?.message ?? ""
+            #expect(message.contains("the catalogue changed since version 1 (1 changed: bear)"), "\(message)")
+            #expect(error.diagnostics.first?.stage == "packs")
+            #expect(error.diagnostics.first?.location?.path == "content/packs.lock")
+        }
+        #expect(try Tree(site.root + "/output") == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.lockPath)) == lock1)
+
+        // A preview build (serve) publishes version 2 in its output but never records it.
+        try site.build(preview: true)
+        #expect(try site.latestVersion() == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.lockPath)) == lock1)
+
+        // The real build records version 2; the app catches up by the delta.
+        let (second, _) = try site.build()
+        #expect(second.notes.contains("content/packs.lock: recorded pack version 2; commit it with the content"))
+        #expect(try site.latestVersion() == 2)
+        let next = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stdout.contains("from version 1 to 2 by delta"), "\(next.stdout)")
+        let dump = await SiteCommandRun.bestiary("pack", "dump", "--db", db)
+        #expect(dump.stdout.hasPrefix("{\"version\": 2, \"records\": {"), "\(dump.stdout.prefix(80))")
+        #expect(dump.stdout.contains("\"bear\": \""))
+    }
+
+    @Test func aBadSigningKeyFailsTheBuildAndKeepsTheOutput() async throws {
+        let site = try await Site()
+        try site.build()
+        let before = try Tree(site.root + "/output")
+        try "private-key: not-base64!\n".write(toFile: site.keyFile, atomically: true, encoding: .utf8)
+        try site.rename("bear", from: "name: {en: Bear, de: Bär}", to: "name: {en: Brown bear, de: Braunbär}")
+        do {
+            try site.build()
+            Issue.record("a damaged key file should fail the build")
+        } catch {
+            let first = try #require(error.diagnostics.first)
+            #expect(first.stage == "packs")
+            #expect(first.location?.path == site.keyFile && first.location?.line == 1, "\(first)")
+        }
+        #expect(try Tree(site.root + "/output") == before)
+    }
+
+    @Test func withoutAKeyThePacksAreUnsignedAndTheBuildSaysSo() throws {
+        let dir = TemporaryDirectory("bestiary-build-packs")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let builder = SiteBuilder(options: BuildOptions(root: root, environment: [:]))
+        let report = try builder.build()
+        #expect(report.stages.first { $0.name == "packs" }?.detail.hasSuffix("66 records, unsigned") == true)
+        #expect(builder.diagnostics.items.contains { $0.severity == .warning && $0.message.hasPrefix("packs are not signed") })
+        #expect(!FileManager.default.fileExists(atPath: root + "/output/packs/latest.json.sig"))
+        #expect(FileManager.default.fileExists(atPath: root + "/output/packs/latest.json"))
+    }
+}
