@@ -15,6 +15,10 @@ final class SharedContext: @unchecked Sendable {
     let stringsJSON: [String: String]
     let buildDay: String
     let groupsByLanguage: [String: [[String: Any]]]
+    /// Per group and difficulty: the seven animals of the group nearest that difficulty, then by
+    /// id (``similar(_:_:directory:)`` drops the animal itself and keeps six). Computed once: per
+    /// page it would be quadratic in the catalogue.
+    let nearestInGroup: [String: [Int: [Int]]]
 
     var input: RenderInput { renderer.input }
     var config: SiteConfig { renderer.config }
@@ -48,6 +52,31 @@ final class SharedContext: @unchecked Sendable {
             }
         }
         groupsByLanguage = groups
+        nearestInGroup = Self.nearest(renderer.input.catalog.animals, keep: 7)
+    }
+
+    static func nearest(_ animals: [Animal], keep: Int) -> [String: [Int: [Int]]] {
+        var members: [String: [Int]] = [:]
+        for (i, a) in animals.enumerated() { if let g = a.group { members[g, default: []].append(i) } }
+        var result: [String: [Int: [Int]]] = [:]
+        for (group, indices) in members {
+            let byDifficulty = Dictionary(grouping: indices) { animals[$0].difficulty ?? 1 }
+                .mapValues { $0.sorted { animals[$0].id < animals[$1].id } }
+            let levels = byDifficulty.keys.sorted()
+            var table: [Int: [Int]] = [:]
+            for d in levels {
+                // Merge the levels in order of distance from d (ties: id), keeping the first `keep`.
+                var candidates: [Int] = []
+                for level in levels.sorted(by: { (abs($0 - d), $0) < (abs($1 - d), $1) }) {
+                    candidates.append(contentsOf: byDifficulty[level]!.prefix(keep))
+                }
+                table[d] = candidates
+                    .sorted { (abs((animals[$0].difficulty ?? 1) - d), animals[$0].id) < (abs((animals[$1].difficulty ?? 1) - d), animals[$1].id) }
+                    .prefix(keep).map { $0 }
+            }
+            result[group] = table
+        }
+        return result
     }
 
     func t(_ lang: String, _ key: String) -> String {
@@ -276,10 +305,9 @@ final class SharedContext: @unchecked Sendable {
     /// Up to six others of the same group, nearest in difficulty, then by id.
     func similar(_ animal: Animal, _ lang: String, directory: String) -> [[String: Any]] {
         guard let group = animal.group else { return [] }
-        let d = animal.difficulty ?? 1
-        let others = input.catalog.animals.filter { $0.group == group && $0.id != animal.id }
-            .sorted { (abs(($0.difficulty ?? 1) - d), $0.id) < (abs(($1.difficulty ?? 1) - d), $1.id) }
-        return others.prefix(6).map { animalSummary($0, lang, directory: directory) }
+        let animals = input.catalog.animals
+        let nearest = nearestInGroup[group]?[animal.difficulty ?? 1] ?? []
+        return nearest.filter { animals[$0].id != animal.id }.prefix(6).map { animalSummary(animals[$0], lang, directory: directory) }
     }
 
     // MARK: Lists and shells

@@ -16,6 +16,8 @@ public struct BuildOptions: Sendable {
     /// Record a new pack version in `content/packs.lock` after the output is in place. `serve`
     /// turns this off: a preview must not add a version for every saved edit.
     public var recordsPackVersions: Bool = true
+    /// Build even when nothing changed since the last complete build (see ``BuildState``).
+    public var force: Bool = false
     /// `SOURCE_DATE_EPOCH`, `BESTIARY_SIGNING_KEY`, … (the process environment by default).
     public var environment: [String: String]
     public var fileSystem: any FileSystem
@@ -55,4 +57,6 @@ public struct BuildReport: Sendable {
     public var outputDirectory: String = ""
     /// Notes for the user that are not problems (e.g. "packs are unsigned").
     public var notes: [String] = []
+    /// True when nothing changed since the last build and every stage was skipped.
+    public var upToDate: Bool = false
 }

@@ -22,6 +22,7 @@ public final class SiteBuilder: @unchecked Sendable {
     static let stageNames = ["load", "enrich", "media", "render", "packs", "write"]
 
     public func build() throws(DiagnosticError) -> BuildReport {
+        let startTime = DispatchTime.now().uptimeNanoseconds
         var report = BuildReport()
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
@@ -46,6 +47,19 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         try checkOutputLocation()
+
+        // Nothing changed since the last complete build: the output is already what it would make.
+        let state = BuildState(options: options)
+        let started = options.time.now()
+        let before = state.snapshot(now: started)
+        if !options.force, let current = state.fingerprint(before), current == state.recorded() {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
+            let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
+            report.stages.append(s)
+            report.upToDate = true
+            onStage?(s, 1, 1)
+            return report
+        }
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             let result = ContentLoader(root: options.root, fileSystem: fs).load()
@@ -94,7 +108,8 @@ public final class SiteBuilder: @unchecked Sendable {
                 mediaOutputs[record.contentPath] = MediaOutput(path: record.sitePath, bytes: record.bytes, width: record.width, height: record.height)
                 files.append(OutputFile(path: record.sitePath, linking: record.fullPath))
             }
-            files.append(contentsOf: enrichment.files.values.filter { file in !files.contains { $0.path == file.path } })
+            let recordMedia = Set(files.map(\.path))
+            files.append(contentsOf: enrichment.files.values.filter { !recordMedia.contains($0.path) })
             let siteID = catalog.config.packs?.id ?? String(Hashing.sha256Hex(baseURL).prefix(8))
             let input = RenderInput(
                 catalog: catalog, theme: theme, templates: templates, strings: strings, assets: assets,
@@ -140,6 +155,19 @@ public final class SiteBuilder: @unchecked Sendable {
                     at: SourceLocation(path: PackLock.path), stage: "write"))
             }
             report.notes.append("\(PackLock.path): recorded pack version \(packs.version); commit it with the content")
+        }
+
+        // Record what this output was built from, unless an input changed meanwhile (the lock
+        // this build wrote, and content/'s own time with it, excepted).
+        let after = state.snapshot(now: started)
+        let ownWrites: Set<String> = ["content", PackLock.path]
+        func others(_ lines: [String]) -> [String] {
+            lines.filter { !ownWrites.contains(String($0.prefix { $0 != "\t" })) }
+        }
+        if others(after) == others(before), let fingerprint = state.fingerprint(after) {
+            state.record(fingerprint)
+        } else {
+            state.forget()
         }
         return report
     }

@@ -118,3 +118,47 @@ import Testing
         #expect(try Tree(root) == before)
     }
 }
+
+/// A build with nothing changed since the last one skips every stage; any change to what a
+/// build reads makes it build again.
+@Suite struct UpToDateTests {
+    func options(_ root: String, _ output: String, epoch: String = "1767225600") -> BuildOptions {
+        var options = BuildOptions(root: root, output: output, environment: ["SOURCE_DATE_EPOCH": epoch])
+        options.recordsPackVersions = false
+        return options
+    }
+
+    @Test func anUnchangedSiteIsNotBuiltAgainAndAnyChangeIsNoticed() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        let output = work.appending("out")
+        let first = try SiteBuilder(options: options(root, output)).build()
+        #expect(!first.upToDate)
+        #expect(FileManager.default.fileExists(atPath: work.appending(".out.bestiary-state")))
+        let built = try Tree(output)
+
+        let again = try SiteBuilder(options: options(root, output)).build()
+        #expect(again.upToDate)
+        #expect(again.stages.map(\.name) == ["check"])
+        #expect(try Tree(output) == built)
+
+        // Each of these is a change the output depends on.
+        var forced = options(root, output)
+        forced.force = true
+        #expect(try !SiteBuilder(options: forced).build().upToDate)
+        #expect(try !SiteBuilder(options: options(root, output, epoch: "1767312000")).build().upToDate)
+        #expect(try !SiteBuilder(options: options(root, output)).build().upToDate)  // back to the first epoch
+        try work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
+        let added = try SiteBuilder(options: options(root, output)).build()
+        #expect(!added.upToDate)
+        #expect(try Tree(output).files.keys.contains("animals/new/index.html"))
+        #expect(try SiteBuilder(options: options(root, output)).build().upToDate)
+        try work.write("body { color: teal; }\n", to: "minimal/templates/assets/css/extra.css")
+        #expect(try !SiteBuilder(options: options(root, output)).build().upToDate)
+
+        // An output deleted or replaced by hand is built again.
+        try FileManager.default.removeItem(atPath: output)
+        #expect(try !SiteBuilder(options: options(root, output)).build().upToDate)
+        #expect(FileManager.default.fileExists(atPath: output + "/index.html"))
+    }
+}

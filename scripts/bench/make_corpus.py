@@ -1,27 +1,33 @@
 #!/usr/bin/env python3
 """Generates a synthetic Bestiary corpus for benchmarks and scale tests.
 
-    make_corpus.py N OUT [--seed S] [--hugo] [--wiki-url URL]
+    make_corpus.py N OUT [--seed S] [--hugo] [--standin-url URL]
 
 Everything it writes is GENERATED, not real: invented names, random words, tones and flat-colour
 pictures. It is a load, never a fixture of real animals. Deterministic for a given N and seed.
 
   OUT/site/                  a Bestiary site root: content/site.yml (languages de, en), N records in
                              content/animals/, one small distinct WAV per record in content/sounds/
-  OUT/wiki/LANG/TITLE.json   page-summary responses for every referenced title (TITLE percent-
-                             encoded), in the real endpoint's shape, for the Wikipedia stand-in
-  OUT/wiki/media/ID.png      the lead images those summaries point at
+  OUT/standin/               data for scripts/wikipedia_standin.py serve --data OUT/standin: a
+                             page-summary response per referenced title (summaries/LANG/TITLE.json,
+                             the real endpoint's shape), the lead images at their thumbnail URLs
+                             (upload/…, 330 and 960 px), their Commons attributions (commons.json)
   OUT/hugo/                  with --hugo: the same records as an equivalent Hugo site (one page
                              per animal with its summary inlined, a list page, the sounds)
 """
 import argparse
+import hashlib
 import json
 import os
 import random
 import struct
+import sys
 import urllib.parse
 import wave
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from wikipedia_standin import encode_title, normalize, png  # noqa: E402  (one stand-in data format)
 
 SYLLABLES = "ka ro mi tu sel var no pe lix dra qua bel zor fen ul tis mo ran gal vu ste ori pan cy".split()
 KINDS_EN = ["finch", "vole", "toad", "beetle", "lizard", "trout", "owl", "shrew"]
@@ -42,17 +48,6 @@ def invented_name(r):
     return "".join(r.choice(SYLLABLES) for _ in range(r.randint(2, 3))).capitalize()
 
 
-def write_png(path, rgb, label):
-    width, height = 48, 36
-    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    with open(path, "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-                + chunk(b"tEXt", b"Comment\x00generated " + label.encode()) + chunk(b"IDAT", zlib.compress(raw))
-                + chunk(b"IEND", b""))
-
-
 def write_wav(path, r):
     with wave.open(path, "wb") as w:
         w.setnchannels(1)
@@ -61,21 +56,50 @@ def write_wav(path, r):
         w.writeframes(bytes(r.randint(96, 160) for _ in range(800)))
 
 
-def summary(lang, title, r, media_url, image):
+PALETTE = [(r * 85, g * 85, b * 85) for r in range(4) for g in range(4) for b in range(4)]
+_pictures = {}
+
+
+def labelled_png(width, rgb, label):
+    """A flat-colour PNG, distinct per label (a tEXt chunk after IHDR): compressing each picture
+    anew would make generating 40,000 of them take minutes."""
+    key = (width, rgb)
+    if key not in _pictures:
+        _pictures[key] = png(width, width * 3 // 4, rgb)
+    whole = _pictures[key]
+    text = b"Comment\x00generated " + label.encode()
+    chunk = struct.pack(">I", len(text)) + b"tEXt" + text + struct.pack(">I", zlib.crc32(b"tEXt" + text) & 0xFFFFFFFF)
+    return whole[:33] + chunk + whole[33:]  # signature (8) + IHDR chunk (25)
+
+
+def summary(lang, title, r, standin_url, data, commons, index):
+    """A summary response in the real endpoint's shape, its lead image written at its thumbnail URL."""
     extract = " ".join(sentence(r) for _ in range(r.randint(3, 6)))
-    key = title.replace(" ", "_")
+    key = normalize(title)
     page = f"https://{lang}.wikipedia.org/wiki/{urllib.parse.quote(key)}"
-    src = f"{media_url}/{urllib.parse.quote(image)}"
+    file = f"Generated_{lang}_{index}.png"
+    h = hashlib.md5(file.encode()).hexdigest()
+    thumb_dir = f"/upload/wikipedia/commons/thumb/{h[0]}/{h[:2]}/{file}"
+    rgb = PALETTE[r.randrange(len(PALETTE))]
+    for width in (330, 960):
+        path = os.path.join(data, thumb_dir.lstrip("/"), f"{width}px-{file}")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(labelled_png(width, rgb, file))
+    commons[f"File:{file}"] = {
+        "artist": f"Generated Artist {index}", "credit": "Own work (generated)",
+        "license": "CC BY-SA 4.0", "license_url": "https://creativecommons.org/licenses/by-sa/4.0",
+    }
     return {
         "type": "standard", "title": title, "displaytitle": title,
         "namespace": {"id": 0, "text": ""}, "wikibase_item": f"Q{r.randint(1000, 9999999)}",
         "titles": {"canonical": key, "normalized": title, "display": title},
         "pageid": r.randint(1000, 9999999), "lang": lang, "dir": "ltr",
-        "revision": str(r.randint(10**8, 10**9)), "tid": "00000000-0000-0000-0000-000000000000",
+        "revision": str(r.randint(10**8, 10**9)), "tid": f"00000000-0000-11f0-8000-{index:012d}",
         "timestamp": "2026-10-01T12:00:00Z", "description": sentence(r, 5)[:-1].lower(),
         "description_source": "central",
-        "thumbnail": {"source": src, "width": 48, "height": 36},
-        "originalimage": {"source": src, "width": 48, "height": 36},
+        "thumbnail": {"source": f"{standin_url}{thumb_dir}/330px-{file}", "width": 330, "height": 247},
+        "originalimage": {"source": f"{standin_url}/upload/wikipedia/commons/{h[0]}/{h[:2]}/{file}", "width": 1200, "height": 900},
         "content_urls": {"desktop": {"page": page}, "mobile": {"page": page}},
         "extract": extract, "extract_html": "<p>" + extract + "</p>",
     }
@@ -97,20 +121,23 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hugo", action="store_true")
-    parser.add_argument("--wiki-url", default="http://127.0.0.1:8089/{lang}/api/rest_v1")
-    parser.add_argument("--media-url", default="http://127.0.0.1:8089/media")
+    parser.add_argument("--standin-url", default="http://127.0.0.1:8089",
+                        help="where wikipedia_standin.py serve will listen (written into site.yml)")
     args = parser.parse_args()
     r = random.Random(args.seed)
     content = os.path.join(args.out, "site", "content")
     for folder in ("animals", "sounds"):
         os.makedirs(os.path.join(content, folder), exist_ok=True)
-    for folder in ("de", "en", "media"):
-        os.makedirs(os.path.join(args.out, "wiki", folder), exist_ok=True)
+    data = os.path.join(args.out, "standin")
+    for folder in ("summaries/de", "summaries/en", "redirects", "upload"):
+        os.makedirs(os.path.join(data, folder), exist_ok=True)
+    commons = {}
+    url = args.standin_url.rstrip("/")
     with open(os.path.join(args.out, "README.txt"), "w") as f:
         f.write(f"GENERATED benchmark corpus ({args.n} invented animals, seed {args.seed}); not real data.\n")
     with open(os.path.join(content, "site.yml"), "w") as f:
         f.write("title: Generated benchmark bestiary\nbase_url: https://example.org/\nlanguages: [de, en]\n"
-                f"wikipedia: {{url: \"{args.wiki_url}\", contact: bench@example.org}}\n"
+                f"wikipedia: {{url: \"{url}/{{lang}}/api/rest_v1\", commons_url: \"{url}/w/api.php\", contact: bench@example.org}}\n"
                 "packs: {id: bench, keep_deltas: 10}\n")
     hugo = os.path.join(args.out, "hugo")
     if args.hugo:
@@ -121,16 +148,14 @@ def main():
         en = invented_name(r) + " " + r.choice(KINDS_EN)
         de = invented_name(r) + r.choice(KINDS_DE)
         animal_id = f"{en.lower().replace(' ', '-')}-{i}"
-        image = f"{animal_id}.png"
-        write_png(os.path.join(args.out, "wiki", "media", image), (r.randrange(256), r.randrange(256), r.randrange(256)), animal_id)
         write_wav(os.path.join(content, "sounds", f"{animal_id}.wav"), r)
         summaries = {}
         for lang, title in (("de", de), ("en", en)):
             if lang == "de" and i % 5 == 4:
                 continue  # every fifth animal has no German article: the page falls back to English
-            s = summary(lang, title, r, args.media_url, image)
+            s = summary(lang, title, r, url, data, commons, i)
             summaries[lang] = s
-            with open(os.path.join(args.out, "wiki", lang, urllib.parse.quote(title, safe="") + ".json"), "w") as f:
+            with open(os.path.join(data, "summaries", lang, encode_title(normalize(title)) + ".json"), "w") as f:
                 json.dump(s, f, ensure_ascii=False)
         text = body(r, ids[-20:])
         front = [f"id: {animal_id}", "name:", f"  en: {json.dumps(en)}", f"  de: {json.dumps(de, ensure_ascii=False)}",
@@ -150,6 +175,13 @@ def main():
                 f.write(json.dumps(params, ensure_ascii=False, indent=1) + "\n\n" + text)
             write_wav(os.path.join(hugo, "static", "sounds", f"{animal_id}.wav"), r)
         ids.append(animal_id)
+    for lang in ("de", "en"):
+        with open(os.path.join(data, "redirects", f"{lang}.json"), "w") as f:
+            f.write("{}\n")
+    with open(os.path.join(data, "commons.json"), "w") as f:
+        json.dump(commons, f, ensure_ascii=False, indent=1, sort_keys=True)
+    with open(os.path.join(data, "README.txt"), "w") as f:
+        f.write("GENERATED by scripts/bench/make_corpus.py: stand-in Wikipedia data for benchmarks; none of it is real.\n")
     if args.hugo:
         with open(os.path.join(hugo, "config.toml"), "w") as f:
             f.write('baseURL = "https://example.org/"\ntitle = "Generated benchmark"\n'

@@ -11,7 +11,8 @@ struct BuildCommand: AsyncParsableCommand {
         discussion: """
             Builds from content/, templates/ and the Wikipedia cache alone. The previous output/
             stays untouched until the new one is complete. With SOURCE_DATE_EPOCH set, two builds
-            of the same inputs are byte-identical.
+            of the same inputs are byte-identical. When nothing under content/ or templates/ (nor
+            the options, nor bestiary itself) changed since the last build, it does nothing.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -28,11 +29,15 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A file holding the base64 Ed25519 private key that signs packs (else BESTIARY_SIGNING_KEY).", valueName: "FILE"))
     var signingKey: String?
 
+    @Flag(name: .long, help: "Build even when nothing changed since the last build.")
+    var force = false
+
     func run() async throws {
         let console = Console.current
         let format = global.diagnostics
-        let options = BuildOptions(
+        var options = BuildOptions(
             root: global.siteRoot, output: output, baseURL: baseURL, locked: locked, signingKeyFile: signingKey)
+        options.force = force
         let builder = SiteBuilder(options: options)
         builder.onStage = { stage, index, total in
             guard format == .text else { return }
@@ -43,7 +48,9 @@ struct BuildCommand: AsyncParsableCommand {
             let report = try builder.build()
             console.report(builder.diagnostics.items, format: format)
             for note in report.notes { console.err("note: \(note)") }
-            if format == .text {
+            if format == .text, report.upToDate {
+                console.err("\(report.outputDirectory) is up to date (nothing changed since the last build; --force builds anyway)")
+            } else if format == .text {
                 let total = report.stages.reduce(0) { $0 + $1.seconds }
                 console.err(
                     "built \(report.pages) pages (\(report.files) files) into \(report.outputDirectory) in \(String(format: "%.2f", total)) s"

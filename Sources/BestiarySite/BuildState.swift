@@ -1,0 +1,93 @@
+import BestiaryStorage
+import Foundation
+
+/// What makes a rebuild with nothing changed cost only a walk over the inputs' metadata.
+///
+/// The fingerprint covers everything a build reads: every file and folder under `content/` and
+/// `templates/` (path, kind, size, modification time, inode; never contents), the `bestiary`
+/// binary itself (its theme is built in), the options and environment that change the output
+/// (`--base-url`, `--locked`, the signing key, `SOURCE_DATE_EPOCH`, else the UTC day, since an
+/// unsigned-date build renews the pack pointer's expiry), and the output folder's identity.
+///
+/// It is kept next to the output (`.NAME.bestiary-state`, like the staging folder), never in it:
+/// output stays a function of the inputs alone. It is written only after a complete build, and
+/// a build whose fingerprint matches skips every stage.
+struct BuildState {
+    let options: BuildOptions
+
+    var path: String {
+        let writer = OutputWriter(fileSystem: options.fileSystem, output: options.outputDirectory)
+        return (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-state"
+    }
+
+    static let header = "bestiary-build-state 1\n"
+
+    /// One line per input: what the build reads, as it is now.
+    func snapshot(now: Date) -> [String] {
+        let fs = options.fileSystem
+        var lines: [String] = []
+        func add(_ key: String, _ value: String) { lines.append(key + "\t" + value) }
+        func describe(_ info: FileInfo?) -> String {
+            guard let info else { return "-" }
+            return "\(info.kind) \(info.size) \(info.modificationTime) \(info.inode) \(info.device)"
+        }
+        add("tool", describe(fs.infoFollowingLinks("/proc/self/exe")) + " " + ((try? fs.realPath("/proc/self/exe")) ?? ""))
+        add("base-url", options.baseURL ?? "")
+        add("locked", "\(options.locked)")
+        add("records-pack-versions", "\(options.recordsPackVersions)")
+        add("signing-key-file", (options.signingKeyFile ?? "") + " " + describe(options.signingKeyFile.flatMap { fs.infoFollowingLinks($0) }))
+        add("signing-key-env", Hashing.sha256Hex(options.environment["BESTIARY_SIGNING_KEY"] ?? ""))
+        if let epoch = options.environment["SOURCE_DATE_EPOCH"] {
+            add("source-date-epoch", epoch)
+        } else {
+            add("day", String(Int(now.timeIntervalSince1970) / 86_400))
+        }
+        for folder in ["content", "templates"] {
+            add(folder, describe(fs.info(root(folder))))
+            walk(folder) { relative, info in add(relative, describe(info)) }
+        }
+        return lines
+    }
+
+    /// The fingerprint of a snapshot together with the output folder's identity (which changes
+    /// with every swap); nil when there is no complete output.
+    func fingerprint(_ snapshot: [String]) -> String? {
+        let fs = options.fileSystem
+        guard let output = fs.info(options.outputDirectory), output.kind == .directory,
+            fs.info(options.outputDirectory + "/" + OutputWriter.markerName) != nil
+        else { return nil }
+        let text = snapshot.joined(separator: "\n") + "\noutput\t\(output.inode) \(output.device) \(output.modificationTime)\n"
+        return Hashing.sha256Hex(text)
+    }
+
+    private func root(_ relative: String) -> String {
+        options.root == "." ? relative : options.root + "/" + relative
+    }
+
+    /// Every entry below `folder` (not following links), depth first in name order.
+    private func walk(_ folder: String, _ visit: (String, FileInfo?) -> Void) {
+        let fs = options.fileSystem
+        guard let entries = try? fs.entries(in: root(folder)) else { return }
+        for entry in entries.sorted(by: { $0.name < $1.name }) {
+            let relative = folder + "/" + entry.name
+            visit(relative, fs.info(root(relative)))
+            if entry.kind == .directory { walk(relative, visit) }
+        }
+    }
+
+    /// The fingerprint the last complete build recorded.
+    func recorded() -> String? {
+        guard let data = try? options.fileSystem.read(path), data.count < 256 else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.hasPrefix(Self.header) else { return nil }
+        return String(text.dropFirst(Self.header.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func record(_ fingerprint: String) {
+        try? options.fileSystem.writeAtomically(Data((Self.header + fingerprint + "\n").utf8), to: path)
+    }
+
+    func forget() {
+        try? options.fileSystem.remove(path)
+    }
+}
