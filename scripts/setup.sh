@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 packages=(libcmark-dev libsqlite3-dev pkg-config)
 case "$level" in
   test) packages+=(chromium chromium-driver) ;;
-  bench) packages+=(chromium chromium-driver hyperfine hugo) ;;
+  bench) packages+=(hyperfine hugo bc curl time) ;;
 esac
 
 missing=()

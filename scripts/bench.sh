@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# `make bench`: speed and memory of the real pipeline on a GENERATED corpus (docs/BENCHMARKS.md).
+#
+#   scripts/bench.sh            10,000 animals (BENCH_ANIMALS=N for another size)
+#
+# 1. generates the corpus and an equivalent Hugo site (scripts/bench/make_corpus.py),
+# 2. fills its Wikipedia cache from the local stand-in (scripts/wikipedia_standin.py): fetch throughput,
+# 3. times with hyperfine (medians): full build from nothing, no-op rebuild, rebuild after a
+#    one-record edit, and Hugo's full build of the same pages when hugo is installed,
+# 4. peak memory (RSS) of a full build with /usr/bin/time -v,
+# 5. pack delta size and client apply time (PackBench),
+# then prints a Markdown table (also in bench-work/RESULTS.md) with each time as a ratio to Hugo's.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+n="${BENCH_ANIMALS:-10000}"
+runs="${BENCH_RUNS:-3}"
+work="$repo/bench-work"
+corpus="$work/corpus-$n"
+port="${BENCH_PORT:-8089}"
+
+echo "bench: building bestiary (release)"
+swift build -c release --product bestiary >/dev/null
+swift build -c release --product PackBench >/dev/null
+bin="$repo/.build/release/bestiary"
+packbench="$repo/.build/release/PackBench"
+
+mkdir -p "$work"
+if [ ! -f "$corpus/README.txt" ]; then
+  echo "bench: generating $n animals into $corpus (GENERATED data)"
+  rm -rf "$corpus"
+  python3 scripts/bench/make_corpus.py "$n" "$corpus" --hugo --standin-url "http://127.0.0.1:$port"
+fi
+site="$corpus/site"
+
+# Fetch from the stand-in (from an empty cache, so the throughput is measured every run).
+python3 scripts/wikipedia_standin.py serve --data "$corpus/standin" --port "$port" >"$work/standin.log" 2>&1 &
+standin=$!
+trap 'kill $standin 2>/dev/null || true' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/__stats" >/dev/null 2>&1 && break; sleep 0.1; done
+rm -rf "$site/content/wikipedia"
+echo "bench: fetching the Wikipedia cache from the stand-in"
+start=$(date +%s.%N)
+"$bin" fetch --root "$site" --concurrency 8 --rate 1000 2>"$work/fetch.log" >/dev/null
+end=$(date +%s.%N)
+articles=$(grep -o 'fetched [0-9]*' "$work/fetch.log" | tail -1 | awk '{print $2}')
+fetch_seconds=$(echo "$end - $start" | bc -l)
+fetch_rate=$(echo "$articles / $fetch_seconds" | bc -l)
+kill $standin 2>/dev/null || true
+
+export SOURCE_DATE_EPOCH=1767225600
+record=$(ls "$site/content/animals" | head -1)
+clean="rm -rf $site/output $site/.output.bestiary-state $site/content/packs.lock"
+edit="python3 -c \"import sys,re; p=sys.argv[1]; s=open(p).read(); s=re.sub(r'difficulty: (\\\\d)', lambda m: 'difficulty: ' + str(int(m.group(1)) % 3 + 1), s, 1); open(p,'w').write(s)\" $site/content/animals/$record"
+
+echo "bench: timing (hyperfine, $runs runs each)"
+hf=(hyperfine --style basic --export-json)
+"${hf[@]}" "$work/full.json" --runs "$runs" --prepare "$clean" "$bin build --root $site" >/dev/null
+"$bin" build --root "$site" >/dev/null 2>&1
+"${hf[@]}" "$work/noop.json" --runs 10 --warmup 1 "$bin build --root $site" >/dev/null
+"${hf[@]}" "$work/edit.json" --runs "$runs" --prepare "$edit" "$bin build --root $site" >/dev/null
+hugo_median=""
+if command -v hugo >/dev/null 2>&1; then
+  "${hf[@]}" "$work/hugo.json" --runs "$runs" --prepare "rm -rf $corpus/hugo/public" "hugo --quiet --source $corpus/hugo" >/dev/null
+  hugo_median=$(python3 -c "import json; print(json.load(open('$work/hugo.json'))['results'][0]['median'])")
+  hugo_rss=$( { rm -rf "$corpus/hugo/public"; /usr/bin/time -v hugo --quiet --source "$corpus/hugo" >/dev/null; } 2>&1 | awk '/Maximum resident/ {print $6}')
+fi
+
+eval "$clean"
+rss=$( { /usr/bin/time -v "$bin" build --root "$site" >/dev/null 2>"$work/build.log"; } 2>&1 | awk '/Maximum resident/ {print $6}')
+rss=${rss:-$(awk '/Maximum resident/ {print $6}' "$work/build.log")}
+pages=$(grep -o 'built [0-9]* pages' "$work/build.log" | awk '{print $2}')
+identical="no"
+BESTIARY_JOBS=1 "$bin" build --root "$site" --output "$work/sequential" --force >/dev/null 2>&1
+if diff -r -q "$site/output" "$work/sequential" >/dev/null; then identical="yes"; fi
+rm -rf "$work/sequential" "$work/.sequential.bestiary-state"
+
+packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
+
+python3 - "$work" "$n" "$pages" "$rss" "${hugo_median:-}" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" <<'EOF'
+import json, platform, subprocess, sys, datetime, os
+work, n, pages, rss, hugo, hugo_rss, rate, articles, identical, packs = sys.argv[1:]
+def median(name):
+    return json.load(open(os.path.join(work, name + ".json")))["results"][0]["median"]
+hugo = float(hugo) if hugo else None
+def ratio(x, goal):
+    if hugo is None:
+        return "n/a (no hugo)", ""
+    r = x / hugo
+    return f"{r:.3f} ×", ("yes" if r <= goal else "**no**")
+rows = []
+for label, name, goal in (("full build from nothing", "full", 0.5), ("no-op rebuild", "noop", 0.05),
+                          ("rebuild after a one-record edit", "edit", 0.1)):
+    m = median(name)
+    r, ok = ratio(m, goal)
+    rows.append(f"| {label} | {m:.3f} s | {r} | ≤ {goal} × | {ok} |")
+mib = int(rss) / 1024 if rss else float("nan")
+rows.append(f"| peak memory (RSS), full build | {mib:.0f} MiB | | ≤ 300 MiB | {'yes' if mib <= 300 else '**no**'} |")
+rows.append(f"| output identical to a sequential build (BESTIARY_JOBS=1) | {identical} | | yes | {'yes' if identical == 'yes' else '**no**'} |")
+if hugo is not None:
+    rows.append(f"| Hugo {subprocess.run(['hugo', 'version'], capture_output=True, text=True).stdout.split()[1]} full build (same animals, one language) | {hugo:.3f} s | 1 × | | |")
+    if hugo_rss:
+        rows.append(f"| Hugo peak memory | {int(hugo_rss) / 1024:.0f} MiB | | | |")
+rows.append(f"| fetch from the local stand-in | {float(rate):.0f} articles/s ({articles} articles) | | | |")
+try:
+    p = json.loads(packs)
+    rows.append(f"| pack: one-record delta | {p.get('delta_bytes', '?')} bytes (full manifest {p.get('manifest_bytes', '?')}) | | | |")
+    rows.append(f"| pack: client syncs the delta (verify + apply) | {p.get('delta_sync_seconds', '?')} s (full sync {p.get('full_sync_seconds', '?')} s) | | | |")
+except Exception:
+    rows.append(f"| pack benchmark | {packs or 'did not run'} | | | |")
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+head = [f"Measured {datetime.date.today()} on {platform.node()}: {os.cpu_count()} cores ({cpu}), "
+        f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') >> 30} GiB, {platform.platform()}.",
+        f"Corpus: {n} GENERATED animals, 2 languages, {pages} pages; medians of hyperfine runs.", "",
+        "| measure | ours | ratio to Hugo | goal | met |", "| --- | --- | --- | --- | --- |"]
+text = "\n".join(head + rows) + "\n"
+open(os.path.join(work, "RESULTS.md"), "w").write(text)
+print(text)
+EOF
