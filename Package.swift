@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "BestiaryMarkdownTests", dependencies: ["BestiaryMarkdown"]),
         .testTarget(name: "BestiaryContentTests", dependencies: ["BestiaryContent", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryWikipediaTests", dependencies: ["BestiaryWikipedia", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiaryFetchTests", dependencies: ["BestiaryFetch", "BestiaryCLI", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryFetchTests", dependencies: ["BestiaryFetch", "BestiaryCLI", "BestiarySite", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiaryPacksTests",

@@ -20,13 +20,27 @@ struct Enrichment {
         var result = Enrichment()
         let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem).load()
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
-        result.diagnostics = (snapshot.diagnostics + diagnostics).map { $0.inStage("enrich") }
+        result.diagnostics = condensed((snapshot.diagnostics + diagnostics).map { $0.inStage("enrich") })
         result.resolved = summaries
         for (id, byLanguage) in summaries {
             for (language, summary) in byLanguage {
                 result.views[id, default: [:]][language] = result.view(of: summary)
             }
         }
+        return result
+    }
+
+    /// A site that was never fetched would print a warning per article: a few are named, the
+    /// rest counted (`bestiary fetch` names every one it fetches).
+    static func condensed(_ diagnostics: [Diagnostic], shown: Int = 3) -> [Diagnostic] {
+        let isMissing = { (d: Diagnostic) in d.message.contains("is not in the Wikipedia cache") }
+        let missing = diagnostics.filter(isMissing)
+        guard missing.count > shown + 1 else { return diagnostics }
+        var result = diagnostics.filter { !isMissing($0) }
+        result.append(contentsOf: missing.prefix(shown))
+        result.append(.warning(
+            "\(missing.count - shown) more Wikipedia articles named by records are not in the cache; run `bestiary fetch` to fetch them all",
+            at: SourceLocation(path: "content/wikipedia"), stage: "enrich"))
         return result
     }
 

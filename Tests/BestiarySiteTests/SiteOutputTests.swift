@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiarySite
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -75,5 +76,21 @@ import Testing
                 #expect(out.files[relative] != nil, "\(path) links to missing \(url)")
             }
         }
+    }
+}
+
+@Suite struct EnrichWarningsTests {
+    /// The example site was never fetched: 48 articles are missing, but the build names three and
+    /// counts the rest instead of printing 48 warnings.
+    @Test func aNeverFetchedSiteGetsAFewWarningsAndACount() throws {
+        let work = TemporaryDirectory()
+        var options = BuildOptions(root: Fixtures.repositoryRoot, output: work.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        try builder.build()
+        let enrich = builder.diagnostics.items.filter { $0.stage == "enrich" }
+        #expect(enrich.count == 4, "\(enrich.map(\.message))")
+        #expect(enrich.filter { $0.message.contains("is not in the Wikipedia cache") && $0.location?.path.hasPrefix("content/animals/") == true }.count == 3)
+        #expect(enrich.last?.message.hasPrefix("45 more Wikipedia articles named by records are not in the cache") == true, "\(enrich.last?.message ?? "")")
     }
 }

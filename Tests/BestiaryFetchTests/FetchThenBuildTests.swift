@@ -1,0 +1,47 @@
+import BestiarySite
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// Fetch (from real recorded summaries on 127.0.0.1), then build: the animal pages show the
+/// article's text in each language with its licence and link, the lead picture copied under a
+/// content-hashed name with its author and licence, and the packs carry the same.
+@Suite(.serialized)
+struct FetchThenBuildTests {
+    @Test func cachedSummariesAndPicturesAppearOnThePagesAndInThePacks() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
+        try wiki.dir.write("---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {de: Haushund, en: Dog}\n---\n", to: "content/animals/hund.md")
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund", "en": "Dog"])])
+        #expect(report.summaryLine == "fetched 2, unchanged 0, failed 0")
+
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        let built = try builder.build()
+        #expect(built.stages.first { $0.name == "enrich" }?.detail == "2 of 2 animal pages with a summary, 4 images")
+        #expect(!builder.diagnostics.items.contains { $0.stage == "enrich" })
+
+        let out = try Tree(wiki.dir.appending("out"))
+        let de = String(decoding: try #require(out.files["animals/hund/index.html"]), as: UTF8.self)
+        let en = String(decoding: try #require(out.files["en/animals/hund/index.html"]), as: UTF8.self)
+        #expect(de.contains("Der Haushund ist ein Haustier"))
+        #expect(de.contains("https://de.wikipedia.org/wiki/Haushund"))
+        #expect(de.contains("CC BY-SA 4.0"))
+        #expect(de.contains("Jörg Müller &amp; Co"))  // the picture's author, escaped
+        #expect(en.contains("The dog is a member of the genus Canis"))
+        // The lead pictures are copied under content-hashed names and linked from the pages.
+        let pictures = out.files.keys.filter { $0.hasPrefix("media/") && $0.hasSuffix(".png") }
+        #expect(pictures.count == 4)
+        for picture in pictures where de.contains(picture) || en.contains(picture) {
+            #expect(out.files[picture]?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+        }
+        #expect(pictures.contains { de.contains($0) })
+        // The pack record carries both texts with their licence and the picture by its hash.
+        let manifest = String(decoding: try #require(out.files["packs/v/1.json"]), as: UTF8.self)
+        #expect(manifest.contains("Der Haushund ist ein Haustier"))
+        #expect(manifest.contains("\"license\":\"CC BY-SA 4.0\""))
+        #expect(out.files.keys.contains { $0.hasPrefix("packs/media/") && $0.hasSuffix(".png") })
+    }
+}
