@@ -65,7 +65,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads one response (status, headers, and a body of Content-Length bytes, or none for HEAD/304).
-    func readResponse(head: Bool = false, timeout: TimeInterval = 10) throws -> Response {
+    func readResponse(head: Bool = false, timeout: TimeInterval = 60) throws -> Response {
         let deadline = Date().addingTimeInterval(timeout)
         let separator: [UInt8] = [13, 10, 13, 10]
         var end: Int?
@@ -98,13 +98,13 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads the headers of a streamed response, leaving the body to ``readEvent(timeout:)``.
-    func readStreamHead(timeout: TimeInterval = 10) throws -> Response {
+    func readStreamHead(timeout: TimeInterval = 60) throws -> Response {
         try readResponse(head: true, timeout: timeout)
     }
 
     /// The next server-sent event (name and data), skipping comments and `retry:` lines. Handles
     /// chunked transfer encoding by ignoring the chunk-size lines.
-    func readEvent(timeout: TimeInterval = 10) throws -> (name: String, data: String) {
+    func readEvent(timeout: TimeInterval = 60) throws -> (name: String, data: String) {
         let deadline = Date().addingTimeInterval(timeout)
         var name = "message"
         var data: [String] = []
@@ -123,7 +123,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// The next event called `name`, skipping others (`building`, a second `reload`).
-    func readEvent(named name: String, timeout: TimeInterval = 10) throws -> (name: String, data: String) {
+    func readEvent(named name: String, timeout: TimeInterval = 60) throws -> (name: String, data: String) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let event = try readEvent(timeout: max(0.001, deadline.timeIntervalSinceNow))
@@ -160,7 +160,9 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work off Swift's cooperative thread pool.
+/// Runs blocking work off Swift's cooperative thread pool. Reads wait up to a minute: while the
+/// whole suite runs in parallel, synchronous tests (full builds) can hold both of a 2-core
+/// machine's cooperative threads for seconds, and the server under test answers only then.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
@@ -180,16 +182,16 @@ extension RawHTTPConnection {
         try await offPool { try fetch(port: port, target, method: method, headers: headers) }
     }
 
-    func head(timeout: TimeInterval = 10) async throws -> Response {
+    func head(timeout: TimeInterval = 60) async throws -> Response {
         try await offPool { try self.readStreamHead(timeout: timeout) }
     }
 
-    func event(timeout: TimeInterval = 10) async throws -> (name: String, data: String) {
+    func event(timeout: TimeInterval = 60) async throws -> (name: String, data: String) {
         let e = try await offPool { try self.readEvent(timeout: timeout) }
         return e
     }
 
-    func event(named name: String, timeout: TimeInterval = 10) async throws -> (name: String, data: String) {
+    func event(named name: String, timeout: TimeInterval = 60) async throws -> (name: String, data: String) {
         try await offPool { try self.readEvent(named: name, timeout: timeout) }
     }
 
