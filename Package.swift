@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "BestiaryPreview",
             dependencies: [
-                "BestiaryDiagnostics", "BestiaryStorage", "BestiarySite",
+                "BestiaryDiagnostics", "BestiaryStorage", "BestiaryRender", "BestiarySite",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import BestiaryDiagnostics
+import BestiaryRender
 
 /// Builds the markup the preview adds to HTML responses and puts it in place.
 enum HTMLInjection {
@@ -67,19 +68,5 @@ enum HTMLInjection {
     }
 
     /// HTML text and attribute escaping.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { Escape.xml(s) }
 }

@@ -1,12 +1,11 @@
-import BestiaryTestSupport
 import Foundation
 
 /// Serves a folder over real HTTP on 127.0.0.1 the way a static host does (200, 206 for
 /// `Range: bytes=N-`, 416, 404), with a hook that lets a test answer a request differently
 /// (cut a body, delay, fail).
-final class PackServer: Sendable {
-    let server: LoopbackServer
-    let root: String
+public final class PackServer: Sendable {
+    public let server: LoopbackServer
+    public let root: String
     private let hook: Hook
 
     final class Hook: @unchecked Sendable {
@@ -23,7 +22,7 @@ final class PackServer: Sendable {
     }
 
     /// Serves `root` under `/packs/`.
-    static func start(root: String) async throws -> PackServer {
+    public static func start(root: String) async throws -> PackServer {
         let hook = Hook()
         let server = try await LoopbackServer.start { request in
             let normal = Self.serve(request, root: root)
@@ -34,18 +33,18 @@ final class PackServer: Sendable {
     }
 
     /// `http://127.0.0.1:PORT/packs`.
-    var url: String { server.baseURL + "/packs" }
+    public var url: String { server.baseURL + "/packs" }
 
     /// Answers instead of the normal reply when the closure returns one (it sees the normal reply).
-    func intercept(_ h: (@Sendable (LoopbackServer.Request, LoopbackServer.Reply) -> LoopbackServer.Reply?)?) { hook.set(h) }
+    public func intercept(_ h: (@Sendable (LoopbackServer.Request, LoopbackServer.Reply) -> LoopbackServer.Reply?)?) { hook.set(h) }
 
-    func requests(_ path: String) -> [LoopbackServer.Request] { server.requests.filter { $0.path == "/packs/" + path } }
+    public func requests(_ path: String) -> [LoopbackServer.Request] { server.requests.filter { $0.path == "/packs/" + path } }
 
-    func requests(prefix: String) -> [LoopbackServer.Request] { server.requests.filter { $0.path.hasPrefix("/packs/" + prefix) } }
+    public func requests(prefix: String) -> [LoopbackServer.Request] { server.requests.filter { $0.path.hasPrefix("/packs/" + prefix) } }
 
-    func stop() async { await server.stop() }
+    public func stop() async { await server.stop() }
 
-    static func serve(_ request: LoopbackServer.Request, root: String) -> LoopbackServer.Reply {
+    public static func serve(_ request: LoopbackServer.Request, root: String) -> LoopbackServer.Reply {
         guard request.path.hasPrefix("/packs/"), !request.path.contains("..") else { return .status(404) }
         let file = root + "/" + request.path.dropFirst("/packs/".count)
         guard let data = FileManager.default.contents(atPath: file) else { return .status(404) }
