@@ -4,7 +4,8 @@ import Foundation
 /// What makes a rebuild with nothing changed cost only a walk over the inputs' metadata.
 ///
 /// The fingerprint covers everything a build reads: every file and folder under `content/` and
-/// `templates/` (path, kind, size, modification time, inode; never contents), the `bestiary`
+/// `templates/` (path, kind, size, modification time, inode; never contents; the Wikipedia
+/// cache's content-addressed images folder by its own metadata only), the `bestiary`
 /// binary itself (its theme is built in), the options and environment that change the output
 /// (`--base-url`, `--locked`, the signing key, `SOURCE_DATE_EPOCH`, else the UTC day, since an
 /// unsigned-date build renews the pack pointer's expiry), and the output folder's identity.
@@ -27,10 +28,7 @@ struct BuildState {
         let fs = options.fileSystem
         var lines: [String] = []
         func add(_ key: String, _ value: String) { lines.append(key + "\t" + value) }
-        func describe(_ info: FileInfo?) -> String {
-            guard let info else { return "-" }
-            return "\(info.kind) \(info.size) \(info.modificationTime) \(info.inode) \(info.device)"
-        }
+        let describe = Self.describe
         add("tool", describe(fs.infoFollowingLinks("/proc/self/exe")) + " " + ((try? fs.realPath("/proc/self/exe")) ?? ""))
         add("base-url", options.baseURL ?? "")
         add("locked", "\(options.locked)")
@@ -60,6 +58,23 @@ struct BuildState {
         return Hashing.sha256Hex(text)
     }
 
+    /// A file's identity as one short line (plain concatenation: this runs for every input file).
+    static func describe(_ info: FileInfo?) -> String {
+        guard let info else { return "-" }
+        let kind: String
+        switch info.kind {
+        case .file: kind = "f"
+        case .directory: kind = "d"
+        case .symlink: kind = "l"
+        case .other: kind = "o"
+        }
+        return kind + " " + String(info.size) + " " + String(info.modificationTime) + " " + String(info.inode) + " " + String(info.device)
+    }
+
+    /// Folders whose files are content-addressed and only ever added or removed whole (the
+    /// Wikipedia cache's images): their own metadata stands for their files.
+    static let contentAddressedFolders: Set<String> = ["content/wikipedia/images"]
+
     private func root(_ relative: String) -> String {
         options.root == "." ? relative : options.root + "/" + relative
     }
@@ -68,10 +83,10 @@ struct BuildState {
     private func walk(_ folder: String, _ visit: (String, FileInfo?) -> Void) {
         let fs = options.fileSystem
         guard let entries = try? fs.entries(in: root(folder)) else { return }
-        for entry in entries.sorted(by: { $0.name < $1.name }) {
+        for entry in entries {  // sorted by name
             let relative = folder + "/" + entry.name
             visit(relative, fs.info(root(relative)))
-            if entry.kind == .directory { walk(relative, visit) }
+            if entry.kind == .directory && !Self.contentAddressedFolders.contains(relative) { walk(relative, visit) }
         }
     }
 
