@@ -35,7 +35,8 @@ import Testing
         try step("templates/partials/footer.html") {
             try dir.write("<footer class=\"custom\">{{site_title}}</footer>\n", to: "site/templates/partials/footer.html")
         }
-        _ = try rebuilder.rebuild(changes: [])  // nothing changed: the output stays as it is
+        let unchanged = try rebuilder.rebuild(changes: [])  // nothing changed: no stage runs
+        #expect(unchanged.upToDate && unchanged.changedOutputs == [])
 
         var options = BuildOptions(root: root, output: dir.appending("fresh"), environment: environment)
         options.recordsPackVersions = false

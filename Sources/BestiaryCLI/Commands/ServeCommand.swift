@@ -154,7 +154,9 @@ final class ServePrinter: @unchecked Sendable {
             reportWarnings(result.diagnostics)
             guard format == .text else { return }
             let seconds = String(format: "%.2f", result.seconds)
-            if first {
+            if result.upToDate {
+                console.err("\(first ? "" : Self.clock() + " ")output is up to date (nothing changed since the last build)")
+            } else if first {
                 console.err("built \(result.pages) pages (\(result.files) files) in \(seconds) s")
             } else {
                 let changed = result.changedOutputs.map { ", \($0.count) output files changed" } ?? ""

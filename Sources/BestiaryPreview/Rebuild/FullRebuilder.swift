@@ -39,7 +39,8 @@ public final class FullRebuilder: Rebuilder, @unchecked Sendable {
         snapshot = current
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return RebuildResult(
-            pages: report.pages, files: report.files, changedOutputs: changed, diagnostics: builder.diagnostics.items, seconds: seconds)
+            pages: report.pages, files: report.files, changedOutputs: changed, diagnostics: builder.diagnostics.items, seconds: seconds,
+            upToDate: report.upToDate)
     }
 }
 

@@ -30,8 +30,13 @@ public struct RebuildResult: Sendable, Hashable {
     public var diagnostics: [Diagnostic]
     /// How long the rebuild took.
     public var seconds: Double
+    /// Nothing the build reads had changed: no stage ran and `pages`/`files` are 0.
+    public var upToDate: Bool
 
-    public init(pages: Int, files: Int, changedOutputs: Set<String>? = nil, diagnostics: [Diagnostic] = [], seconds: Double) {
+    public init(
+        pages: Int, files: Int, changedOutputs: Set<String>? = nil, diagnostics: [Diagnostic] = [], seconds: Double, upToDate: Bool = false
+    ) {
+        self.upToDate = upToDate
         self.pages = pages
         self.files = files
         self.changedOutputs = changedOutputs
