@@ -13,9 +13,13 @@ public struct ContentLoader: Sendable {
     /// Media larger than this get a warning (they make pages and packs slow).
     public static let largeMediaBytes = 25 << 20
 
-    public init(root: String, fileSystem: any FileSystem = LocalFileSystem()) {
+    /// Parsed records kept between loads in one process (the preview); nil parses every record.
+    public var memo: ParseMemo?
+
+    public init(root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: ParseMemo? = nil) {
         self.root = root
         self.fileSystem = fileSystem
+        self.memo = memo
     }
 
     public struct Result: Sendable {
@@ -58,8 +62,12 @@ public struct ContentLoader: Sendable {
         bag.append(contentsOf: animalDiagnostics)
         let parsed = Parallel.map(animalFiles.mains) { file -> (Animal?, [Diagnostic]) in
             do {
-                let source = try SourceText.decode(try readText(file.fullPath, relative: file.relativePath), path: file.relativePath)
-                return Animal.parse(source, fileID: file.stem, config: config)
+                let data = try readText(file.fullPath, relative: file.relativePath)
+                if let known = memo?.lookup(file.relativePath, data: data, config: config) { return known }
+                let source = try SourceText.decode(data, path: file.relativePath)
+                let result = Animal.parse(source, fileID: file.stem, config: config)
+                memo?.store(file.relativePath, data: data, config: config, result: result)
+                return result
             } catch let error as DiagnosticError {
                 return (nil, error.diagnostics)
             } catch {
@@ -94,6 +102,7 @@ public struct ContentLoader: Sendable {
             }
         }
         animals.sort { $0.id < $1.id }
+        memo?.keep(Set(animalFiles.mains.map(\.relativePath)))
 
         // Media.
         var media: [String: MediaFile] = [:]
@@ -329,5 +338,45 @@ public struct ContentLoader: Sendable {
             }
         }
         return .success(MediaFile(path: path, format: format, size: info.size, modificationTime: info.modificationTime))
+    }
+}
+
+/// Records parsed by earlier loads in this process, by path: a record whose bytes and site
+/// configuration are the same as last time is not parsed again. Thread-safe.
+public final class ParseMemo: @unchecked Sendable {
+    struct Entry {
+        var data: Data
+        var config: SiteConfig
+        var result: (Animal?, [Diagnostic])
+    }
+
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    func lookup(_ path: String, data: Data, config: SiteConfig) -> (Animal?, [Diagnostic])? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[path], entry.data == data, entry.config == config else { return nil }
+        return entry.result
+    }
+
+    func store(_ path: String, data: Data, config: SiteConfig, result: (Animal?, [Diagnostic])) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries[path] = Entry(data: data, config: config, result: result)
+    }
+
+    /// Forgets every record.
+    public func reset() {
+        keep([])
+    }
+
+    /// Forgets records that are gone.
+    func keep(_ paths: Set<String>) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries = entries.filter { paths.contains($0.key) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// `bestiary serve` as a library: serve the output folder, build, watch the sources, rebuild on
 /// every change, and tell open pages (reload, or show the errors). One object per run.
 ///
-///     let session = PreviewSession(configuration: config, makeRebuilder: { FullRebuilder(options: …($0)) }) { event in … }
+///     let session = PreviewSession(configuration: config, makeRebuilder: { SiteRebuilder(options: …($0)) }) { event in … }
 ///     try await session.run()          // returns after stop() (Ctrl-C), or throws if it cannot listen
 ///
 /// Order of events: listen first (so a taken port fails at once, and the base URL knows the real

@@ -304,10 +304,15 @@ final class SharedContext: @unchecked Sendable {
 
     /// Up to six others of the same group, nearest in difficulty, then by id.
     func similar(_ animal: Animal, _ lang: String, directory: String) -> [[String: Any]] {
+        similarIndices(animal).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
+    }
+
+    /// The similar animals' indices into the catalogue.
+    func similarIndices(_ animal: Animal) -> [Int] {
         guard let group = animal.group else { return [] }
         let animals = input.catalog.animals
         let nearest = nearestInGroup[group]?[animal.difficulty ?? 1] ?? []
-        return nearest.filter { animals[$0].id != animal.id }.prefix(6).map { animalSummary(animals[$0], lang, directory: directory) }
+        return Array(nearest.filter { animals[$0].id != animal.id }.prefix(6))
     }
 
     // MARK: Lists and shells

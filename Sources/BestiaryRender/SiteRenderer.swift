@@ -30,8 +30,9 @@ public struct SiteRenderer: Sendable {
         case notFound
     }
 
-    /// Everything the render stage writes, sorted by path.
-    public func render() -> [OutputFile] {
+    /// Everything the render stage writes, sorted by path. With a `memo`, pages whose inputs are
+    /// unchanged since the memo's last render are taken from it instead of rendered again.
+    public func render(memo: RenderMemo? = nil) -> [OutputFile] {
         let catalogFile = CatalogJSON.file(input: input)
         var jobs: [Job] = []
         for lang in config.languages {
@@ -47,7 +48,12 @@ public struct SiteRenderer: Sendable {
         }
         jobs.append(.notFound)
         let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
-        var files = Parallel.map(jobs, minimumChunk: 32) { job in renderPage(job, shared: shared) }
+        var files: [OutputFile]
+        if let memo {
+            files = renderPages(jobs, shared: shared, memo: memo)
+        } else {
+            files = Parallel.map(jobs, minimumChunk: 32) { job in renderPage(job, shared: shared) }
+        }
         files.append(catalogFile)
         files.append(Sitemap.file(renderer: self))
         files.append(WebManifest.file(renderer: self))
@@ -55,6 +61,63 @@ public struct SiteRenderer: Sendable {
         files.append(ServiceWorker.file(renderer: self, files: files, catalogPath: catalogFile.path))
         files.sort { $0.path < $1.path }
         return files
+    }
+
+    /// Renders the jobs whose inputs changed since the memo's last render; reuses the others.
+    func renderPages(_ jobs: [Job], shared: SharedContext, memo: RenderMemo) -> [OutputFile] {
+        let site = siteKey(shared)
+        let animals = input.catalog.animals.map(animalKey)
+        let snapshot = memo.begin(site: site, animals: animals)
+        let results = Parallel.map(jobs, minimumChunk: 32) { job -> (OutputFile, PageKey, Bool) in
+            let key = pageKey(job, shared: shared, animals: animals)
+            if let file = snapshot.reusable(location(of: job).file, key) { return (file, key, false) }
+            return (renderPage(job, shared: shared), key, true)
+        }
+        var entries: [String: RenderMemo.Entry] = [:]
+        for (file, key, _) in results { entries[file.path] = RenderMemo.Entry(key: key, file: file) }
+        memo.finish(site: site, animals: animals, entries: entries, rendered: results.filter(\.2).count)
+        return results.map(\.0)
+    }
+
+    func siteKey(_ shared: SharedContext) -> SiteKey {
+        SiteKey(
+            config: config,
+            navigation: input.catalog.pages.map { SiteKey.NavigationKey(slug: $0.slug, title: $0.title, weight: $0.weight) },
+            strings: shared.flatStrings, assets: input.assets.urls, baseURL: input.baseURL, siteID: input.siteID,
+            buildDay: shared.buildDay)
+    }
+
+    func animalKey(_ animal: Animal) -> AnimalKey {
+        let paths = [animal.sound?.filePath, animal.image?.filePath]
+        return AnimalKey(animal: animal, summaries: input.summaries[animal.id], media: paths.map { $0.flatMap { input.media[$0] } })
+    }
+
+    /// What a job's page is rendered from (see ``RenderMemo``).
+    func pageKey(_ job: Job, shared: SharedContext, animals: [AnimalKey]) -> PageKey {
+        let t = input.templates
+        switch job {
+        case .animal(let i, _):
+            let shown = [i] + shared.similarIndices(input.catalog.animals[i])
+            return PageKey(templates: t.digest("layouts/animal", "markdown/animal"), animals: shown.map { animals[$0] })
+        case .page(let i, _):
+            return PageKey(templates: t.digest("layouts/page", "markdown/page"), page: input.catalog.pages[i])
+        case .home:
+            return PageKey(templates: t.digest("layouts/home"), everyAnimal: true, catalogPath: shared.catalogPath)
+        case .settings:
+            return PageKey(templates: t.digest("layouts/settings"), everyAnimal: true, catalogPath: shared.catalogPath)
+        case .quiz:
+            return PageKey(templates: t.digest("layouts/quiz"), catalogPath: shared.catalogPath)
+        case .collection:
+            return PageKey(templates: t.digest("layouts/collection"), everyAnimal: true)
+        case .sightings:
+            return PageKey(templates: t.digest("layouts/sightings"), everyAnimal: true)
+        case .credits:
+            return PageKey(templates: t.digest("layouts/credits"), everyAnimal: true)
+        case .offline:
+            return PageKey(templates: t.digest("layouts/offline"))
+        case .notFound:
+            return PageKey(templates: t.digest("layouts/404"))
+        }
     }
 
     /// The output path of a job's HTML file and its directory.

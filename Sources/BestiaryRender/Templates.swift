@@ -1,5 +1,6 @@
 import BestiaryDiagnostics
 import BestiaryMarkdown
+import BestiaryStorage
 import Foundation
 import Mustache
 
@@ -13,6 +14,9 @@ import Mustache
 public struct Templates: @unchecked Sendable {
     let library: MustacheLibrary
     public let names: Set<String>
+    /// Template name (`layouts.animal`) → a digest of its text and of every partial it uses,
+    /// transitively: what a page rendered with it depends on (the render memo's key).
+    let digests: [String: String]
 
     /// Registers the Markdown content type once per process.
     private static let registerMarkdown: Void = {
@@ -70,7 +74,32 @@ public struct Templates: @unchecked Sendable {
             bag.error("the theme has no \(required).html", at: SourceLocation(path: "templates/\(required).html"), stage: "render")
         }
         try bag.throwIfErrors()
-        return Templates(library: library, names: names)
+        return Templates(library: library, names: names, digests: closureDigests(sources.mapValues(\.text)))
+    }
+
+    /// For each template, the digest of its own text and the texts of the partials it reaches.
+    static func closureDigests(_ texts: [String: String]) -> [String: String] {
+        let references = texts.mapValues { Set(partialReferences(in: $0).map(\.name)) }
+        var result: [String: String] = [:]
+        for name in texts.keys {
+            var reached: Set<String> = [name]
+            var pending = [name]
+            while let next = pending.popLast() {
+                for r in references[next] ?? [] where reached.insert(r).inserted { pending.append(r) }
+            }
+            var data = Data()
+            for r in reached.sorted() {
+                data.append(contentsOf: Array("\(r)\n\(texts[r]?.utf8.count ?? 0)\n".utf8))
+                data.append(contentsOf: Array((texts[r] ?? "").utf8))
+            }
+            result[name] = Hashing.sha256Hex(data)
+        }
+        return result
+    }
+
+    /// The digest of what `names` render with (see ``digests``).
+    func digest(_ names: String...) -> String {
+        names.map { digests[$0.replacingOccurrences(of: "/", with: ".")] ?? "" }.joined(separator: "+")
     }
 
     /// A sentence for swift-mustache's parser errors.

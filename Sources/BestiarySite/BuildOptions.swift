@@ -59,4 +59,7 @@ public struct BuildReport: Sendable {
     public var notes: [String] = []
     /// True when nothing changed since the last build and every stage was skipped.
     public var upToDate: Bool = false
+    /// Output paths this build added, changed or removed; nil when it wrote the whole output
+    /// anew (a build without a ``BuildMemo``, or the memo's first).
+    public var changedOutputs: Set<String>?
 }

@@ -26,11 +26,14 @@ public struct MediaRecord: Sendable, Hashable {
 
 /// Hashes every media file the catalogue uses (in parallel) and plans where it goes.
 enum MediaPlanner {
-    static func plan(_ catalog: Catalog, fileSystem: any FileSystem) throws(DiagnosticError) -> [String: MediaRecord] {
+    /// With a `memo`, a file whose size, time and inode are those of last time is not read again.
+    static func plan(_ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil) throws(DiagnosticError) -> [String: MediaRecord] {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let content = catalog.contentDirectory
-        let results = Parallel.map(files, minimumChunk: 8) { file -> Result<MediaRecord, Diagnostic> in
+        let infos = files.map { fileSystem.infoFollowingLinks(content + "/" + $0.path) }
+        let results = Parallel.map(Array(zip(files, infos)), minimumChunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
             let full = content + "/" + file.path
+            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success(known) }
             do {
                 let data = try fileSystem.read(full)
                 let size = file.format.kind == .image ? ImageSize.of(data, format: file.format) : nil
@@ -50,6 +53,11 @@ enum MediaPlanner {
             }
         }
         try bag.throwIfErrors()
+        if let memo {
+            var known: [String: (FileInfo, MediaRecord)] = [:]
+            for (file, info) in zip(files, infos) { if let info, let record = plan[file.path] { known[file.path] = (info, record) } }
+            memo.keepMedia(known)
+        }
         return plan
     }
 }

@@ -93,4 +93,109 @@ struct OutputWriter {
         }
         return files.count + 1
     }
+
+    // MARK: In place
+
+    /// What a file in the output is: the digest of its bytes, or the identity of the media file it
+    /// links (device, inode, size, time).
+    func identity(of file: OutputFile) -> String? {
+        switch file.content {
+        case .data(let data): return Hashing.sha256Hex(data)
+        case .file(let source):
+            guard let info = fileSystem.infoFollowingLinks(source) else { return nil }
+            return "file \(info.device) \(info.inode) \(info.size) \(info.modificationTime)"
+        }
+    }
+
+    /// The index of an output just written by ``write(_:)``.
+    func index(of files: [OutputFile]) -> OutputIndex {
+        let entries = Parallel.map(files, minimumChunk: 64) { file -> (String, OutputIndex.Entry)? in
+            guard let identity = identity(of: file), let written = fileSystem.info(output + "/" + file.path) else { return nil }
+            return (file.path, OutputIndex.Entry(identity: identity, written: written))
+        }
+        return OutputIndex(entries: Dictionary(entries.compactMap { $0 }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// Brings the output from `previous` to `files` in place: writes only files whose bytes differ
+    /// from what the index says is there (or that were touched since), each atomically (a new file
+    /// renamed over the old), and removes files no longer built. Returns the new index and the
+    /// paths that changed. Readers may see some files new and others old until it returns, so
+    /// only the preview updates in place; a crash in between is repaired by the next build, which
+    /// starts without an index and writes the whole output anew.
+    func update(_ files: [OutputFile], previous: OutputIndex) throws(DiagnosticError) -> (OutputIndex, Set<String>) {
+        guard fileSystem.info(output + "/" + Self.markerName) != nil else {
+            throw DiagnosticError(.error("\(output) is not the output this preview wrote", stage: "write"))
+        }
+        let fs = fileSystem
+        let output = self.output
+        let results: [(String, OutputIndex.Entry, Bool)]
+        do {
+            results = try Parallel.map(files, minimumChunk: 64) { file -> (String, OutputIndex.Entry, Bool) in
+                let target = output + "/" + file.path
+                guard let identity = identity(of: file) else {
+                    throw DiagnosticError(.error("cannot read \(file.path)'s source", stage: "write"))
+                }
+                let current = fs.info(target)
+                if let old = previous.entries[file.path], old.identity == identity, let current, current == old.written {
+                    return (file.path, old, false)
+                }
+                if case .file(let source) = file.content, let current, let s = fs.infoFollowingLinks(source),
+                    current.inode == s.inode && current.device == s.device
+                {
+                    return (file.path, OutputIndex.Entry(identity: identity, written: current), old(previous, file.path) != identity)
+                }
+                let slash = target.lastIndex(of: "/")!
+                let temporary = String(target[..<slash]) + "/.bestiary-new-\(getpid())-" + target[target.index(after: slash)...]
+                switch file.content {
+                case .data(let data): try fs.writeNew(data, to: temporary)
+                case .file(let source): try fs.link(source, to: temporary)
+                }
+                try fs.move(temporary, to: target)
+                guard let written = fs.info(target) else { throw DiagnosticError(.error("\(file.path) vanished", stage: "write")) }
+                return (file.path, OutputIndex.Entry(identity: identity, written: written), true)
+            }
+            var index = OutputIndex()
+            var changed = Set<String>()
+            for (path, entry, didChange) in results {
+                index.entries[path] = entry
+                if didChange { changed.insert(path) }
+            }
+            for path in previous.entries.keys where index.entries[path] == nil {
+                try fs.remove(output + "/" + path)
+                changed.insert(path)
+                removeEmptyParents(of: path)
+            }
+            return (index, changed)
+        } catch let error as DiagnosticError {
+            throw error
+        } catch {
+            throw DiagnosticError(.error("cannot update the site: \(error); the next build writes it anew", stage: "write"))
+        }
+    }
+
+    private func old(_ index: OutputIndex, _ path: String) -> String? {
+        index.entries[path]?.identity
+    }
+
+    private func removeEmptyParents(of path: String) {
+        var p = path
+        while let slash = p.lastIndex(of: "/") {
+            p = String(p[..<slash])
+            let dir = output + "/" + p
+            guard let entries = try? fileSystem.entries(in: dir), entries.isEmpty else { return }
+            try? fileSystem.remove(dir)
+        }
+    }
+}
+
+/// What the write stage put in the output folder: each file's identity (see
+/// ``OutputWriter/identity(of:)``) and the metadata it had once written, to tell later whether
+/// anyone touched it since.
+struct OutputIndex: Sendable {
+    struct Entry: Sendable {
+        var identity: String
+        var written: FileInfo
+    }
+
+    var entries: [String: Entry] = [:]
 }

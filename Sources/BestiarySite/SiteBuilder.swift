@@ -15,8 +15,12 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Warnings and notes collected across stages (errors are thrown).
     public private(set) var diagnostics = DiagnosticBag()
 
-    public init(options: BuildOptions) {
+    /// Kept between builds by a long-running process (the preview); nil for one-shot builds.
+    public let memo: BuildMemo?
+
+    public init(options: BuildOptions, memo: BuildMemo? = nil) {
         self.options = options
+        self.memo = memo
     }
 
     static let stageNames = ["load", "enrich", "media", "render", "packs", "write"]
@@ -62,7 +66,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
-            let result = ContentLoader(root: options.root, fileSystem: fs).load()
+            let result = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse).load()
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
             try result.diagnostics.throwIfErrors()
             guard let catalog = result.catalog else { throw DiagnosticError(result.diagnostics.sorted) }
@@ -92,7 +96,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
-            let plan = try MediaPlanner.plan(catalog, fileSystem: fs)
+            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo)
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
         }
@@ -104,17 +108,20 @@ public final class SiteBuilder: @unchecked Sendable {
             let assets = try AssetPipeline.build(theme)
             var mediaOutputs: [String: MediaOutput] = [:]
             var files: [OutputFile] = []
+            var recordMedia = Set<String>()
             for record in media.values.sorted(by: { $0.contentPath < $1.contentPath }) {
                 mediaOutputs[record.contentPath] = MediaOutput(path: record.sitePath, bytes: record.bytes, width: record.width, height: record.height)
-                files.append(OutputFile(path: record.sitePath, linking: record.fullPath))
+                // Two media files with the same bytes are one file in the output.
+                if recordMedia.insert(record.sitePath).inserted {
+                    files.append(OutputFile(path: record.sitePath, linking: record.fullPath))
+                }
             }
-            let recordMedia = Set(files.map(\.path))
             files.append(contentsOf: enrichment.files.values.filter { !recordMedia.contains($0.path) })
             let siteID = catalog.config.packs?.id ?? String(Hashing.sha256Hex(baseURL).prefix(8))
             let input = RenderInput(
                 catalog: catalog, theme: theme, templates: templates, strings: strings, assets: assets,
                 summaries: enrichment.views, media: mediaOutputs, buildDate: buildDate, baseURL: baseURL, siteID: siteID)
-            let rendered = SiteRenderer(input).render()
+            let rendered = SiteRenderer(input).render(memo: memo?.render)
             report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count
             files.append(contentsOf: rendered)
             // Two files at one path would make the output depend on write order.
@@ -128,7 +135,8 @@ public final class SiteBuilder: @unchecked Sendable {
             if !duplicates.isEmpty {
                 throw DiagnosticError(.error("two outputs at the same path: \(duplicates.sorted().prefix(5).joined(separator: ", "))", stage: "render"))
             }
-            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages, \(files.count) files")
+            let reused = memo.map { m in m.pagesReused > 0 ? " (\(m.pagesRendered) rendered, \(m.pagesReused) unchanged)" : "" } ?? ""
+            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages\(reused), \(files.count) files")
         }
 
         let packs: PackOutput = try stage("packs") { () throws(DiagnosticError) in
@@ -140,7 +148,22 @@ public final class SiteBuilder: @unchecked Sendable {
 
         report.files = try stage("write") { () throws(DiagnosticError) in
             let all = (files + PackStage.outputFiles(packs)).sorted { $0.path < $1.path }
-            let count = try OutputWriter(fileSystem: fs, output: options.outputDirectory).write(all)
+            let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
+            guard let memo else {
+                let count = try writer.write(all)
+                return (count, "\(count) files to \(options.outputDirectory)")
+            }
+            if let previous = memo.output(for: options.outputDirectory) {
+                // Until this update is complete, the output is no longer what the state says.
+                state.forget()
+                memo.setOutput(nil, for: options.outputDirectory)
+                let (index, changed) = try writer.update(all, previous: previous)
+                memo.setOutput(index, for: options.outputDirectory)
+                report.changedOutputs = changed
+                return (all.count + 1, "\(changed.count) of \(all.count + 1) files changed in \(options.outputDirectory)")
+            }
+            let count = try writer.write(all)
+            memo.setOutput(writer.index(of: all), for: options.outputDirectory)
             return (count, "\(count) files to \(options.outputDirectory)")
         }
 

@@ -53,7 +53,7 @@ final class EventLog: @unchecked Sendable {
         let log = EventLog()
         let session = PreviewSession(
             configuration: .init(root: root, outputDirectory: output, port: 0),
-            makeRebuilder: { FullRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0, environment: ["SOURCE_DATE_EPOCH": "1767225600"])) },
+            makeRebuilder: { SiteRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0, environment: ["SOURCE_DATE_EPOCH": "1767225600"])) },
             report: { log.add($0) })
         let running = Task { try await session.run() }
 
@@ -145,7 +145,7 @@ final class EventLog: @unchecked Sendable {
         let log = EventLog()
         let session = PreviewSession(
             configuration: .init(root: root, outputDirectory: output, port: 0),
-            makeRebuilder: { FullRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0)) },
+            makeRebuilder: { SiteRebuilder(options: BuildOptions(root: root, output: output, baseURL: $0)) },
             report: { log.add($0) })
         let running = Task { try await session.run() }
         #expect(await log.wait { if case .serving = $0 { true } else { false } })

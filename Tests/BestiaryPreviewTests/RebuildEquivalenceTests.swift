@@ -6,46 +6,120 @@ import Testing
 
 @testable import BestiaryPreview
 
-/// What the preview's rebuilder leaves in the output after a series of edits, additions,
-/// deletions and theme changes is byte for byte what a fresh full build of the same inputs makes.
+/// What the preview's rebuilder leaves in the output after each of a series of edits, additions,
+/// deletions, media, template and configuration changes is byte for byte what a fresh full build
+/// of the same inputs makes, and a one-record edit renders and writes only what shows the record.
 @Suite struct RebuildEquivalenceTests {
-    @Test func rebuildsAfterEditsEqualAFreshBuild() throws {
+    static let environment = ["SOURCE_DATE_EPOCH": "1767225600"]
+
+    final class Session {
         let dir = TemporaryDirectory("bestiary-equivalence")
-        let root = dir.appending("site")
-        try Fixtures.copy("sites/tuxpaint", to: root)
-        let environment = ["SOURCE_DATE_EPOCH": "1767225600"]
-        let rebuilder = FullRebuilder(options: BuildOptions(root: root, output: dir.appending("preview"), environment: environment))
-        _ = try rebuilder.rebuild(changes: [.everything])
+        let root: String
+        let rebuilder: SiteRebuilder
+        var fresh = 0
 
-        func step(_ path: String, _ change: () throws -> Void) throws {
+        init() throws {
+            root = dir.appending("site")
+            try Fixtures.copy("sites/tuxpaint", to: root)
+            rebuilder = SiteRebuilder(options: BuildOptions(root: root, output: dir.appending("preview"), environment: environment))
+            _ = try rebuilder.rebuild(changes: [.everything])
+        }
+
+        func read(_ path: String) throws -> String { try String(contentsOfFile: root + "/" + path, encoding: .utf8) }
+        func write(_ text: String, _ path: String) throws { try dir.write(text, to: "site/" + path) }
+        func edit(_ path: String, _ old: String, _ new: String) throws {
+            let text = try read(path)
+            #expect(text.contains(old), "\(path) has no '\(old)'")
+            try write(text.replacingOccurrences(of: old, with: new), path)
+        }
+        func defaultTheme(_ path: String) throws -> String {
+            try String(contentsOfFile: Fixtures.repositoryRoot + "/templates/" + path, encoding: .utf8)
+        }
+
+        /// Applies a change, rebuilds, and compares the preview's output with a fresh build's.
+        @discardableResult
+        func step(_ paths: [String], sourceLocation: Testing.SourceLocation = #_sourceLocation, _ change: () throws -> Void) throws -> RebuildResult {
             try change()
-            _ = try rebuilder.rebuild(changes: [ChangedPath(classifying: path)])
+            let result = try rebuilder.rebuild(changes: paths.map { ChangedPath(classifying: $0) })
+            fresh += 1
+            var options = BuildOptions(root: root, output: dir.appending("fresh-\(fresh)"), environment: RebuildEquivalenceTests.environment)
+            options.recordsPackVersions = false
+            options.force = true
+            try SiteBuilder(options: options).build()
+            let preview = try Tree(dir.appending("preview")), full = try Tree(dir.appending("fresh-\(fresh)"))
+            #expect(preview.differences(from: full) == [], "after changing \(paths)", sourceLocation: sourceLocation)
+            return result
         }
-        let bear = root + "/content/animals/bear.md"
-        try step("content/animals/bear.md") {
-            let text = try String(contentsOfFile: bear, encoding: .utf8)
-            try text.replacingOccurrences(of: "name: {en: Bear, de: Bär}", with: "name: {en: Brown bear, de: Braunbär}")
-                .write(toFile: bear, atomically: true, encoding: .utf8)
-        }
-        try step("content/animals/okapi.md") {
-            try dir.write("---\nname: {en: Okapi, de: Okapi}\ngroup: mammal\n---\n\nA forest giraffe.\n", to: "site/content/animals/okapi.md")
-        }
-        try step("content/animals/zebra.md") { try FileManager.default.removeItem(atPath: root + "/content/animals/zebra.md") }
-        try step("templates/assets/css/site.css") { try dir.write("body { color: teal; }\n", to: "site/templates/assets/css/site.css") }
-        try step("templates/partials/footer.html") {
-            try dir.write("<footer class=\"custom\">{{site_title}}</footer>\n", to: "site/templates/partials/footer.html")
-        }
-        let unchanged = try rebuilder.rebuild(changes: [])  // nothing changed: no stage runs
-        #expect(unchanged.upToDate && unchanged.changedOutputs == [])
+    }
 
-        var options = BuildOptions(root: root, output: dir.appending("fresh"), environment: environment)
-        options.recordsPackVersions = false
-        try SiteBuilder(options: options).build()
-        let preview = try Tree(dir.appending("preview")), fresh = try Tree(dir.appending("fresh"))
-        #expect(preview.files.keys.contains("animals/okapi/index.html"))
-        #expect(!preview.files.keys.contains("animals/zebra/index.html"))
+    @Test func eachRebuildEqualsAFreshBuild() throws {
+        let s = try Session()
+        let pages = s.rebuilder.memo.pagesRendered + s.rebuilder.memo.pagesReused
+
+        // One record: its pages, the lists, the cards that show it; not the other animals' pages.
+        let bear = try s.step(["content/animals/bear.md"]) {
+            try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
+        }
+        let changed = bear.changedOutputs ?? []
+        #expect(changed.contains("animals/bear/index.html"))
+        #expect(changed.contains("collection/index.html"))
+        #expect(!changed.contains("animals/crow/index.html"))
+        #expect(!changed.contains("offline/index.html"))
+        // Bear is a "similar" card on most mammal pages; those are rendered again, the birds' are not.
+        #expect(s.rebuilder.memo.pagesRendered < pages * 3 / 4, "\(s.rebuilder.memo.pagesRendered) of \(pages) pages rendered")
+
+        // An animal no other page shows as a card: in each language, its page and the six that
+        // list every animal or load the quiz catalogue (home, quiz, collection, sightings, credits, settings).
+        try s.step(["content/animals/zebra.md"]) { try s.edit("content/animals/zebra.md", "name: {en: Zebra,", "name: {en: Plains zebra,") }
+        #expect(s.rebuilder.memo.pagesRendered == 14, "\(s.rebuilder.memo.pagesRendered) of \(pages) pages rendered")
+
+        try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "group: mammal", "group: bird\ndifficulty: 3") }
+        try s.step(["content/animals/bear.de.md"]) { try s.write("Ein großer Bär.\n", "content/animals/bear.de.md") }
+        try s.step(["content/animals/okapi.md"]) { try s.write("---\nname: {en: Okapi, de: Okapi}\ngroup: mammal\n---\n\nA forest giraffe.\n", "content/animals/okapi.md") }
+        try s.step(["content/animals/zebra.md"]) { try FileManager.default.removeItem(atPath: s.root + "/content/animals/zebra.md") }
+        // The same media path with other bytes.
+        try s.step(["content/sounds/bear.ogg"]) {
+            try FileManager.default.removeItem(atPath: s.root + "/content/sounds/bear.ogg")
+            try FileManager.default.copyItem(atPath: s.root + "/content/sounds/badger.ogg", toPath: s.root + "/content/sounds/bear.ogg")
+        }
+        try s.step(["content/pages/about.md"]) { try s.write("---\ntitle: {en: About, de: Über}\n---\n\nHello.\n", "content/pages/about.md") }
+        try s.step(["content/pages/about.md"]) { try s.edit("content/pages/about.md", "Hello.", "Hello again.") }
+        try s.step(["content/pages/about.md"]) { try s.edit("content/pages/about.md", "en: About", "en: About us") }
+
+        // A layout: the pages made with it, and no others.
+        let layout = try s.step(["templates/layouts/animal.html"]) {
+            try s.write(s.defaultTheme("layouts/animal.html") + "<!-- custom animal layout -->\n", "templates/layouts/animal.html")
+        }
+        #expect(layout.changedOutputs?.contains("animals/crow/index.html") == true)
+        #expect(layout.changedOutputs?.contains("index.html") == false)
+        try s.step(["templates/markdown/animal.md"]) {
+            try s.write(s.defaultTheme("markdown/animal.md") + "\n*Made here.*\n", "templates/markdown/animal.md")
+        }
+        try s.step(["templates/assets/css/site.css"]) { try s.write("body { color: teal; }\n", "templates/assets/css/site.css") }
+        try s.step(["templates/partials/footer.html"]) {
+            try s.write("<footer class=\"custom\">{{site_title}}</footer>\n", "templates/partials/footer.html")
+        }
+        try s.step(["content/site.yml"]) {
+            try s.edit("content/site.yml", "title: {en: Tux Paint animals, de: Tux-Paint-Tiere}", "title: {en: Our animals, de: Unsere Tiere}")
+        }
+        try s.step(["content/animals/okapi.md"]) { try FileManager.default.removeItem(atPath: s.root + "/content/animals/okapi.md") }
+
+        let unchanged = try s.rebuilder.rebuild(changes: [])  // nothing changed: no stage runs
+        #expect(unchanged.upToDate && unchanged.changedOutputs == [])
+        let preview = try Tree(s.dir.appending("preview"))
         #expect(String(decoding: preview.files["animals/bear/index.html"] ?? Data(), as: UTF8.self).contains("Brown bear"))
         #expect(String(decoding: preview.files["index.html"] ?? Data(), as: UTF8.self).contains("<footer class=\"custom\">"))
-        #expect(preview.differences(from: fresh) == [])
+        #expect(!preview.files.keys.contains("animals/zebra/index.html"))
+    }
+
+    /// A file of the output changed by hand is put back by the next rebuild, even when its page
+    /// did not change.
+    @Test func aTouchedOutputFileIsRepaired() throws {
+        let s = try Session()
+        try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        try s.dir.write("defaced", to: "preview/animals/crow/index.html")
+        try FileManager.default.removeItem(atPath: s.dir.appending("preview/animals/owl/index.html"))
+        let result = try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
+        #expect(result.changedOutputs?.contains("animals/crow/index.html") == true)
     }
 }

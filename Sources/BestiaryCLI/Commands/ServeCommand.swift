@@ -38,6 +38,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-live-reload"), help: "Serve the output as deployed: no reload script, the service worker on (to try offline play).")
     var noLiveReload = false
 
+    @Flag(name: .long, help: "Print every rebuild's stages with their times, not only the first build's.")
+    var verbose = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
@@ -48,7 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         let format = global.diagnostics
         let root = global.siteRoot
         let outputDirectory = BuildOptions(root: root, output: output).outputDirectory
-        let printer = ServePrinter(console: console, format: format)
+        let printer = ServePrinter(console: console, format: format, verbose: verbose)
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
             console.err("note: --host \(host): the preview is reachable from other machines on the network, not only from this one")
         }
@@ -57,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
                 root: root, outputDirectory: outputDirectory, host: host, port: port,
                 watch: poll ? .polling(interval: .milliseconds(500)) : .automatic, liveReload: !noLiveReload),
             makeRebuilder: { baseURL in
-                FullRebuilder(options: BuildOptions(root: root, output: outputDirectory, baseURL: baseURL), onStage: printer.stageHandler())
+                SiteRebuilder(options: BuildOptions(root: root, output: outputDirectory, baseURL: baseURL), onStage: printer.stageHandler())
             },
             report: { printer.print($0, outputDirectory: outputDirectory) })
 
@@ -126,7 +129,10 @@ final class ServePrinter: @unchecked Sendable {
     private var builds = 0
     private var lastWarnings: [Diagnostic] = []
 
-    init(console: Console, format: DiagnosticFormatter.Format) {
+    private let verbose: Bool
+
+    init(console: Console, format: DiagnosticFormatter.Format, verbose: Bool = false) {
+        self.verbose = verbose
         self.console = console
         self.format = format
     }
@@ -134,7 +140,7 @@ final class ServePrinter: @unchecked Sendable {
     /// Prints the stages of the first build only.
     func stageHandler() -> @Sendable (BuildReport.Stage, Int, Int) -> Void {
         { [self] stage, index, total in
-            guard format == .text, lock.withLock({ builds == 0 }) else { return }
+            guard format == .text, verbose || lock.withLock({ builds == 0 }) else { return }
             let ms = String(format: "%6.0f ms", stage.seconds * 1000)
             console.err("[\(index)/\(total)] \(stage.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ms)  \(stage.detail)")
         }

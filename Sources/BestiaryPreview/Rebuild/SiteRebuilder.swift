@@ -1,0 +1,46 @@
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryStorage
+import Foundation
+
+/// The preview's ``Rebuilder``: runs the build pipeline with a ``BuildMemo`` kept for the whole
+/// session, so each rebuild does only the work whose inputs changed: an edited record is parsed
+/// again, its pages, the pages that show it (the lists, the "similar" cards of its group, the
+/// home page's counts), the quiz catalogue, the sitemap and the packs are rendered again, and
+/// only the output files whose bytes changed are written. The memo compares the actual inputs,
+/// never guesses from the changed paths, so the result is the same as a full build's
+/// (`RebuildEquivalenceTests`); a change of unknown scope (the watcher lost track) forgets it.
+public final class SiteRebuilder: Rebuilder, @unchecked Sendable {
+    public let options: BuildOptions
+    /// Called after each stage (for a progress line); may be nil.
+    private let onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)?
+    private let lock = NSLock()
+    let memo = BuildMemo()
+
+    /// A preview never records pack versions in content/packs.lock (`options` is changed to say so).
+    public init(options: BuildOptions, onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)? = nil) {
+        var options = options
+        options.recordsPackVersions = false
+        self.options = options
+        self.onStage = onStage
+    }
+
+    public func rebuild(changes: [ChangedPath]) throws(DiagnosticError) -> RebuildResult {
+        lock.lock()
+        defer { lock.unlock() }
+        let start = DispatchTime.now().uptimeNanoseconds
+        if changes.contains(where: { $0.kind == .everything }) { memo.reset() }
+        let builder = SiteBuilder(options: options, memo: memo)
+        builder.onStage = onStage
+        let report: BuildReport
+        do {
+            report = try builder.build()
+        } catch {
+            throw DiagnosticError(builder.diagnostics.items + error.diagnostics)
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return RebuildResult(
+            pages: report.pages, files: report.files, changedOutputs: report.upToDate ? [] : report.changedOutputs,
+            diagnostics: builder.diagnostics.items, seconds: seconds, upToDate: report.upToDate)
+    }
+}

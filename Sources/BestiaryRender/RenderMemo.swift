@@ -1,0 +1,116 @@
+import BestiaryContent
+import BestiaryStorage
+import Foundation
+
+/// What the render stage remembers from one build to the next in the same process (the
+/// preview): each page's inputs and the bytes rendered from them. A page whose inputs are equal
+/// to last time's is not rendered again.
+///
+/// The inputs are the values the page's context is built from, compared by equality, so the memo
+/// cannot serve a stale page for an input it was not told about:
+///
+/// - every page: the site-wide part (``SiteKey``: site.yml, the free pages' titles for the
+///   navigation, the interface strings, the asset names, the base URL, the build day) and the
+///   digest of the templates it renders with (its layout and every partial it reaches);
+/// - an animal page: that animal's record, Wikipedia summaries and media, and the same of the up
+///   to six "similar" animals it shows as cards;
+/// - the lists (home, collection, sightings, credits, settings): every animal;
+/// - pages whose scripts load the quiz catalogue: its file name (which carries its content hash);
+/// - a free page: its record.
+///
+/// A change to the site-wide part forgets everything. Thread-safe; one render at a time.
+public final class RenderMemo: @unchecked Sendable {
+    struct Entry {
+        var key: PageKey
+        var file: OutputFile
+    }
+
+    private let lock = NSLock()
+    private var site: SiteKey?
+    private var animals: [AnimalKey] = []
+    private var entries: [String: Entry] = [:]
+    /// Pages rendered and pages reused by the last render.
+    public private(set) var rendered = 0
+    public private(set) var reused = 0
+
+    public init() {}
+
+    /// Forgets everything (the next render renders every page).
+    public func reset() {
+        lock.lock()
+        defer { lock.unlock() }
+        site = nil
+        animals = []
+        entries = [:]
+    }
+
+    /// The memo's view for one render: what can be reused, given this render's site-wide inputs.
+    func begin(site newSite: SiteKey, animals newAnimals: [AnimalKey]) -> Snapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        if site != newSite { entries = [:] }
+        let sameAnimals = site == newSite && animals == newAnimals
+        return Snapshot(entries: entries, allAnimalsUnchanged: sameAnimals)
+    }
+
+    /// Keeps this render's pages (and only them: pages no longer built are dropped).
+    func finish(site newSite: SiteKey, animals newAnimals: [AnimalKey], entries newEntries: [String: Entry], rendered: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        site = newSite
+        animals = newAnimals
+        entries = newEntries
+        self.rendered = rendered
+        reused = newEntries.count - rendered
+    }
+
+    struct Snapshot {
+        var entries: [String: Entry]
+        var allAnimalsUnchanged: Bool
+
+        /// The page at `path` as rendered last time, when its inputs are the same.
+        func reusable(_ path: String, _ key: PageKey) -> OutputFile? {
+            guard let entry = entries[path], entry.key == key else { return nil }
+            if key.everyAnimal && !allAnimalsUnchanged { return nil }
+            return entry.file
+        }
+    }
+}
+
+/// The inputs every page depends on.
+struct SiteKey: Equatable {
+    var config: SiteConfig
+    var navigation: [NavigationKey]
+    var strings: [String: [String: String]]
+    var assets: [String: String]
+    var baseURL: String
+    var siteID: String
+    var buildDay: String
+
+    struct NavigationKey: Equatable {
+        var slug: String
+        var title: LocalizedText
+        var weight: Int
+    }
+}
+
+/// One animal as pages show it: the record, its summaries per language, its media in the output.
+struct AnimalKey: Equatable {
+    var animal: Animal
+    var summaries: [String: SummaryView]?
+    var media: [MediaOutput?]
+}
+
+/// What one page is rendered from, beyond the ``SiteKey``.
+struct PageKey: Equatable {
+    /// The digest of the templates it renders with.
+    var templates: String
+    /// Animals it shows (itself and its similar cards, for an animal page).
+    var animals: [AnimalKey] = []
+    /// It lists every animal: reusable only when no animal changed.
+    var everyAnimal = false
+    /// A free page's record.
+    var page: ContentPage?
+    /// The quiz catalogue's file name, for pages whose scripts load it.
+    var catalogPath = ""
+}

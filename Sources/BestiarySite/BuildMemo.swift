@@ -1,0 +1,59 @@
+import BestiaryContent
+import BestiaryRender
+import BestiaryStorage
+import Foundation
+
+/// What a long-running process (the preview) keeps from one build to the next, so a rebuild does
+/// only the work whose inputs changed: records are parsed again only when their bytes changed,
+/// media hashed again only when their file changed, pages rendered again only when what they show
+/// changed (``RenderMemo``), and the output folder is updated in place, file by file, instead of
+/// written anew. Every reuse compares the actual inputs, so a rebuild with a memo writes the same
+/// bytes as one without (`RebuildEquivalenceTests`).
+public final class BuildMemo: @unchecked Sendable {
+    let parse = ParseMemo()
+    let render = RenderMemo()
+    private let lock = NSLock()
+    private var media: [String: (FileInfo, MediaRecord)] = [:]
+    private var outputIndex: (directory: String, index: OutputIndex)?
+
+    public init() {}
+
+    /// Pages the last build rendered and reused.
+    public var pagesRendered: Int { render.rendered }
+    public var pagesReused: Int { render.reused }
+
+    /// Forgets everything: the next build does all the work (after the watcher lost track).
+    public func reset() {
+        lock.lock()
+        media = [:]
+        outputIndex = nil
+        lock.unlock()
+        render.reset()
+        parse.reset()
+    }
+
+    func mediaRecord(_ path: String, info: FileInfo) -> MediaRecord? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let (known, record) = media[path], known == info else { return nil }
+        return record
+    }
+
+    func keepMedia(_ records: [String: (FileInfo, MediaRecord)]) {
+        lock.lock()
+        media = records
+        lock.unlock()
+    }
+
+    func output(for directory: String) -> OutputIndex? {
+        lock.lock()
+        defer { lock.unlock() }
+        return outputIndex?.directory == directory ? outputIndex?.index : nil
+    }
+
+    func setOutput(_ index: OutputIndex?, for directory: String) {
+        lock.lock()
+        outputIndex = index.map { (directory, $0) }
+        lock.unlock()
+    }
+}
