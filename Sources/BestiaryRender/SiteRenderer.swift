@@ -33,6 +33,21 @@ public struct SiteRenderer: Sendable {
     /// Everything the render stage writes, sorted by path. With a `memo`, pages whose inputs are
     /// unchanged since the memo's last render are taken from it instead of rendered again.
     public func render(memo: RenderMemo? = nil) -> [OutputFile] {
+        do {
+            return try renderAll(memo: memo, sink: nil).files
+        } catch {
+            preconditionFailure("rendering without a sink cannot fail: \(error)")
+        }
+    }
+
+    /// Like ``render(memo:)``, but hands each animal page to `sink` (from the worker threads, as
+    /// soon as it is rendered) instead of returning it, so a large catalogue's pages are never all
+    /// in memory at once. Returns the other files, sorted, and the paths given to `sink`.
+    public func render(streamingAnimalPagesTo sink: @escaping (OutputFile) throws -> Void) throws -> (files: [OutputFile], streamed: [String]) {
+        try renderAll(memo: nil, sink: sink)
+    }
+
+    private func renderAll(memo: RenderMemo?, sink: ((OutputFile) throws -> Void)?) throws -> (files: [OutputFile], streamed: [String]) {
         let catalogFile = CatalogJSON.file(input: input)
         var jobs: [Job] = []
         for lang in config.languages {
@@ -49,8 +64,18 @@ public struct SiteRenderer: Sendable {
         jobs.append(.notFound)
         let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
         var files: [OutputFile]
+        var streamed: [String] = []
         if let memo {
             files = renderPages(jobs, shared: shared, memo: memo)
+        } else if let sink {
+            let results = try Parallel.map(jobs, minimumChunk: 32) { job -> OutputFile? in
+                let file = renderPage(job, shared: shared)
+                guard case .animal = job else { return file }
+                try sink(file)
+                return nil
+            }
+            files = results.compactMap { $0 }
+            for job in jobs { if case .animal = job { streamed.append(location(of: job).file) } }
         } else {
             files = Parallel.map(jobs, minimumChunk: 32) { job in renderPage(job, shared: shared) }
         }
@@ -60,7 +85,7 @@ public struct SiteRenderer: Sendable {
         files.append(contentsOf: input.assets.files)
         files.append(ServiceWorker.file(renderer: self, files: files, catalogPath: catalogFile.path))
         files.sort { $0.path < $1.path }
-        return files
+        return (files, streamed)
     }
 
     /// Renders the jobs whose inputs changed since the memo's last render; reuses the others.

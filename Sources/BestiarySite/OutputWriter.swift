@@ -55,43 +55,95 @@ struct OutputWriter {
 
     /// Writes `files` into a fresh staging folder, then swaps it in. Returns the number of files.
     func write(_ files: [OutputFile]) throws(DiagnosticError) -> Int {
+        let staging = try begin()
+        try staging.add(files)
+        try staging.commit()
+        return files.count + 1
+    }
+
+    /// Starts a new output in a fresh staging folder next to the output. Files can be added from
+    /// several threads; nothing replaces the output until ``Staging/commit()``. A staging folder
+    /// dropped without a commit (the build failed) is removed.
+    func begin() throws(DiagnosticError) -> Staging {
         try prepare()
-        let staging = stagingPath()
+        let path = stagingPath()
         do {
-            try fileSystem.remove(staging)
-            try fileSystem.createDirectory(staging)
-            var directories = Set<String>()
-            for file in files {
-                var p = file.path
-                while let slash = p.lastIndex(of: "/") {
-                    p = String(p[..<slash])
-                    if !directories.insert(p).inserted { break }
-                }
-            }
-            for dir in directories.sorted() { try fileSystem.createDirectory(staging + "/" + dir) }
-            let fs = fileSystem
-            try Parallel.map(files, minimumChunk: 64) { file in
-                let target = staging + "/" + file.path
-                switch file.content {
-                case .data(let data): try fs.writeNew(data, to: target)
-                case .file(let source): try fs.link(source, to: target)
-                }
-            }
-            try fileSystem.writeNew(Data(Self.markerText.utf8), to: staging + "/" + Self.markerName)
-            if fileSystem.info(output) != nil {
-                try fileSystem.exchange(staging, output)
-                try fileSystem.remove(staging)
-            } else {
-                try fileSystem.move(staging, to: output)
-            }
-        } catch let error as DiagnosticError {
-            try? fileSystem.remove(staging)
-            throw error
+            try fileSystem.remove(path)
+            try fileSystem.createDirectory(path)
         } catch {
-            try? fileSystem.remove(staging)
             throw DiagnosticError(.error("cannot write the site: \(error); \(output) is unchanged", stage: "write"))
         }
-        return files.count + 1
+        return Staging(writer: self, path: path)
+    }
+
+    final class Staging: @unchecked Sendable {
+        let writer: OutputWriter
+        let path: String
+        private var committed = false
+
+        init(writer: OutputWriter, path: String) {
+            self.writer = writer
+            self.path = path
+        }
+
+        deinit {
+            if !committed { try? writer.fileSystem.remove(path) }
+        }
+
+        /// Writes one file into the staging folder (its folders are made as needed). Thread-safe.
+        func add(_ file: OutputFile) throws {
+            let target = path + "/" + file.path
+            switch file.content {
+            case .data(let data): try writer.fileSystem.writeNew(data, to: target)
+            case .file(let source): try writer.fileSystem.link(source, to: target)
+            }
+        }
+
+        /// Writes many files, in parallel, their folders made first.
+        func add(_ files: [OutputFile]) throws(DiagnosticError) {
+            do {
+                var directories = Set<String>()
+                for file in files {
+                    var p = file.path
+                    while let slash = p.lastIndex(of: "/") {
+                        p = String(p[..<slash])
+                        if !directories.insert(p).inserted { break }
+                    }
+                }
+                for dir in directories.sorted() { try writer.fileSystem.createDirectory(path + "/" + dir) }
+                try Parallel.map(files, minimumChunk: 64) { file in try add(file) }
+            } catch {
+                throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
+            }
+        }
+
+        /// Puts the staged output in place of the previous one in one step, then removes the previous.
+        func commit() throws(DiagnosticError) {
+            let fs = writer.fileSystem
+            do {
+                try fs.writeNew(Data(OutputWriter.markerText.utf8), to: path + "/" + OutputWriter.markerName)
+                if fs.info(writer.output) != nil {
+                    try fs.exchange(path, writer.output)
+                } else {
+                    try fs.move(path, to: writer.output)
+                    committed = true
+                    return
+                }
+            } catch {
+                throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
+            }
+            committed = true
+            // The folder now holds the previous output.
+            writer.removeTree(path)
+        }
+    }
+
+    /// Removes a folder tree, its subfolders in parallel.
+    func removeTree(_ path: String) {
+        let fs = fileSystem
+        let top = (try? fs.entries(in: path)) ?? []
+        Parallel.map(top, minimumChunk: 1) { entry in try? fs.remove(path + "/" + entry.name) }
+        try? fs.remove(path)
     }
 
     // MARK: In place

@@ -101,6 +101,12 @@ public final class SiteBuilder: @unchecked Sendable {
             return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
         }
 
+        // A one-shot build writes animal pages into the staging folder as they are rendered (only
+        // the staged output replaces output/, at the end); the preview keeps them for its memo.
+        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
+        let staging = memo == nil ? try writer.begin() : nil
+        var streamed = 0
+
         let files: [OutputFile] = try stage("render") { () throws(DiagnosticError) in
             let theme = try Theme.load(root: options.root, fileSystem: fs)
             let templates = try Templates.compile(theme)
@@ -121,11 +127,23 @@ public final class SiteBuilder: @unchecked Sendable {
             let input = RenderInput(
                 catalog: catalog, theme: theme, templates: templates, strings: strings, assets: assets,
                 summaries: enrichment.views, media: mediaOutputs, buildDate: buildDate, baseURL: baseURL, siteID: siteID)
-            let rendered = SiteRenderer(input).render(memo: memo?.render)
-            report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count
+            let renderer = SiteRenderer(input)
+            let rendered: [OutputFile]
+            var streamedPaths: [String] = []
+            if let staging {
+                do {
+                    (rendered, streamedPaths) = try renderer.render(streamingAnimalPagesTo: staging.add)
+                } catch {
+                    throw DiagnosticError(.error("cannot write the site: \(error); \(options.outputDirectory) is unchanged", stage: "write"))
+                }
+            } else {
+                rendered = renderer.render(memo: memo?.render)
+            }
+            streamed = streamedPaths.count
+            report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count + streamedPaths.count
             files.append(contentsOf: rendered)
             // Two files at one path would make the output depend on write order.
-            var seen = Set<String>()
+            var seen = Set(streamedPaths)
             var duplicates: [String] = []
             files = files.filter { file in
                 if seen.insert(file.path).inserted { return true }
@@ -136,7 +154,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 throw DiagnosticError(.error("two outputs at the same path: \(duplicates.sorted().prefix(5).joined(separator: ", "))", stage: "render"))
             }
             let reused = memo.map { m in m.pagesReused > 0 ? " (\(m.pagesRendered) rendered, \(m.pagesReused) unchanged)" : "" } ?? ""
-            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages\(reused), \(files.count) files")
+            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages\(reused), \(files.count + streamed) files")
         }
 
         let packs: PackOutput = try stage("packs") { () throws(DiagnosticError) in
@@ -148,9 +166,11 @@ public final class SiteBuilder: @unchecked Sendable {
 
         report.files = try stage("write") { () throws(DiagnosticError) in
             let all = (files + PackStage.outputFiles(packs)).sorted { $0.path < $1.path }
-            let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
             guard let memo else {
-                let count = try writer.write(all)
+                guard let staging else { preconditionFailure("a build without a memo stages its output") }
+                try staging.add(all)
+                try staging.commit()
+                let count = all.count + streamed + 1
                 return (count, "\(count) files to \(options.outputDirectory)")
             }
             if let previous = memo.output(for: options.outputDirectory) {
