@@ -39,18 +39,32 @@ public enum Parallel {
 }
 
 /// Write-once slots filled by disjoint workers; read only after all of them finished.
+///
+/// Raw memory, not an `Array`: `Array.withUnsafeMutableBufferPointer` moves the array's buffer
+/// out for the duration of the call, so two threads writing through it at once would see a
+/// non-unique buffer and copy it under each other (heap corruption).
 private final class ResultBuffer<T>: @unchecked Sendable {
-    private var storage: [T?]
+    private let slots: UnsafeMutablePointer<T?>
+    private let count: Int
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: T) {
-        storage.withUnsafeMutableBufferPointer { $0[index] = value }
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
     }
 
-    func get(_ index: Int) -> T? { storage[index] }
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
 
-    func values() -> [T] { storage.map { $0! } }
+    func set(_ index: Int, _ value: T) {
+        slots[index] = value
+    }
+
+    func get(_ index: Int) -> T? { slots[index] }
+
+    func values() -> [T] { (0..<count).map { slots[$0]! } }
 }
 
 private struct UnsafeSendableBox<T>: @unchecked Sendable {
