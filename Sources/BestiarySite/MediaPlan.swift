@@ -30,7 +30,8 @@ enum MediaPlanner {
     static func plan(_ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil) throws(DiagnosticError) -> [String: MediaRecord] {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let content = catalog.contentDirectory
-        let infos = files.map { fileSystem.infoFollowingLinks(content + "/" + $0.path) }
+        // File metadata is the memo's key; a build without a memo does not need it.
+        let infos = files.map { memo == nil ? nil : fileSystem.infoFollowingLinks(content + "/" + $0.path) }
         let results = Parallel.map(Array(zip(files, infos)), minimumChunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
             let full = content + "/" + file.path
             if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success(known) }

@@ -148,6 +148,12 @@ struct OutputWriter {
 
     // MARK: In place
 
+    /// The output folder is there and carries the marker of a Bestiary output (it was not
+    /// removed or replaced by something else since it was written).
+    var holdsOutput: Bool {
+        fileSystem.info(output + "/" + Self.markerName) != nil
+    }
+
     /// What a file in the output is: the digest of its bytes, or the identity of the media file it
     /// links (device, inode, size, time).
     func identity(of file: OutputFile) -> String? {
@@ -175,7 +181,7 @@ struct OutputWriter {
     /// only the preview updates in place; a crash in between is repaired by the next build, which
     /// starts without an index and writes the whole output anew.
     func update(_ files: [OutputFile], previous: OutputIndex) throws(DiagnosticError) -> (OutputIndex, Set<String>) {
-        guard fileSystem.info(output + "/" + Self.markerName) != nil else {
+        guard holdsOutput else {
             throw DiagnosticError(.error("\(output) is not the output this preview wrote", stage: "write"))
         }
         let fs = fileSystem
@@ -194,7 +200,7 @@ struct OutputWriter {
                 if case .file(let source) = file.content, let current, let s = fs.infoFollowingLinks(source),
                     current.inode == s.inode && current.device == s.device
                 {
-                    return (file.path, OutputIndex.Entry(identity: identity, written: current), old(previous, file.path) != identity)
+                    return (file.path, OutputIndex.Entry(identity: identity, written: current), previous.entries[file.path]?.identity != identity)
                 }
                 let slash = target.lastIndex(of: "/")!
                 let temporary = String(target[..<slash]) + "/.bestiary-new-\(getpid())-" + target[target.index(after: slash)...]
@@ -223,10 +229,6 @@ struct OutputWriter {
         } catch {
             throw DiagnosticError(.error("cannot update the site: \(error); the next build writes it anew", stage: "write"))
         }
-    }
-
-    private func old(_ index: OutputIndex, _ path: String) -> String? {
-        index.entries[path]?.identity
     }
 
     private func removeEmptyParents(of path: String) {

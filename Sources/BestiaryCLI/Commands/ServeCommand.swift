@@ -137,7 +137,7 @@ final class ServePrinter: @unchecked Sendable {
         self.format = format
     }
 
-    /// Prints the stages of the first build only.
+    /// Prints the stages of the first build only (of every build with `--verbose`).
     func stageHandler() -> @Sendable (BuildReport.Stage, Int, Int) -> Void {
         { [self] stage, index, total in
             guard format == .text, verbose || lock.withLock({ builds == 0 }) else { return }
