@@ -173,7 +173,8 @@ public final class SiteBuilder: @unchecked Sendable {
                 let count = all.count + streamed + 1
                 return (count, "\(count) files to \(options.outputDirectory)")
             }
-            if let previous = memo.output(for: options.outputDirectory) {
+            // In place when this session wrote the output and it is still there (not deleted meanwhile).
+            if let previous = memo.output(for: options.outputDirectory), writer.holdsOutput {
                 // Until this update is complete, the output is no longer what the state says.
                 state.forget()
                 memo.setOutput(nil, for: options.outputDirectory)

@@ -122,4 +122,14 @@ import Testing
         let result = try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
         #expect(result.changedOutputs?.contains("animals/crow/index.html") == true)
     }
+
+    /// An output folder deleted while the preview runs is written anew by the next rebuild (not
+    /// refused as "not the output this preview wrote").
+    @Test func aDeletedOutputFolderIsWrittenAnew() throws {
+        let s = try Session()
+        try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        try FileManager.default.removeItem(atPath: s.dir.appending("preview"))
+        let result = try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
+        #expect(result.changedOutputs == nil, "a whole new output, so every open page reloads")
+    }
 }
