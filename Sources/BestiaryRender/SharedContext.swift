@@ -15,10 +15,9 @@ final class SharedContext: @unchecked Sendable {
     let stringsJSON: [String: String]
     let buildDay: String
     let groupsByLanguage: [String: [[String: Any]]]
-    /// Per group and difficulty: the seven animals of the group nearest that difficulty, then by
-    /// id (``similar(_:_:directory:)`` drops the animal itself and keeps six). Computed once: per
-    /// page it would be quadratic in the catalogue.
-    let nearestInGroup: [String: [Int: [Int]]]
+    /// Each group's members by difficulty, sorted by id: computed once, so finding an animal's
+    /// similar ones is a binary search, never a pass over the catalogue.
+    let groupLevels: [String: GroupLevels]
 
     var input: RenderInput { renderer.input }
     var config: SiteConfig { renderer.config }
@@ -52,29 +51,59 @@ final class SharedContext: @unchecked Sendable {
             }
         }
         groupsByLanguage = groups
-        nearestInGroup = Self.nearest(renderer.input.catalog.animals, keep: 7)
+        groupLevels = Self.groupLevels(renderer.input.catalog.animals)
     }
 
-    static func nearest(_ animals: [Animal], keep: Int) -> [String: [Int: [Int]]] {
+    /// Each group's members per difficulty, sorted by id.
+    struct GroupLevels {
+        /// Difficulties present, ascending.
+        var levels: [Int]
+        /// Difficulty → member indices sorted by id, and their ids (for the binary search).
+        var members: [Int: (indices: [Int], ids: [String])]
+    }
+
+    static func groupLevels(_ animals: [Animal]) -> [String: GroupLevels] {
         var members: [String: [Int]] = [:]
         for (i, a) in animals.enumerated() { if let g = a.group { members[g, default: []].append(i) } }
-        var result: [String: [Int: [Int]]] = [:]
-        for (group, indices) in members {
+        return members.mapValues { indices in
             let byDifficulty = Dictionary(grouping: indices) { animals[$0].difficulty ?? 1 }
-                .mapValues { $0.sorted { animals[$0].id < animals[$1].id } }
-            let levels = byDifficulty.keys.sorted()
-            var table: [Int: [Int]] = [:]
-            for d in levels {
-                // Merge the levels in order of distance from d (ties: id), keeping the first `keep`.
-                var candidates: [Int] = []
-                for level in levels.sorted(by: { (abs($0 - d), $0) < (abs($1 - d), $1) }) {
-                    candidates.append(contentsOf: byDifficulty[level]!.prefix(keep))
+                .mapValues { level in
+                    let sorted = level.sorted { animals[$0].id < animals[$1].id }
+                    return (sorted, sorted.map { animals[$0].id })
                 }
-                table[d] = candidates
-                    .sorted { (abs((animals[$0].difficulty ?? 1) - d), animals[$0].id) < (abs((animals[$1].difficulty ?? 1) - d), animals[$1].id) }
-                    .prefix(keep).map { $0 }
+            return GroupLevels(levels: byDifficulty.keys.sorted(), members: byDifficulty)
+        }
+    }
+
+    /// Up to `keep` others of the animal's group: its own difficulty first, then the levels
+    /// nearest it (the easier one first on a tie); within a level, the animals nearest its id in
+    /// id order, after and before it in turn, wrapping around. Each animal gets its own
+    /// neighbours, so a card shows on a handful of pages, never on every page of a big group.
+    static func similar(to animal: Animal, in group: GroupLevels, keep: Int) -> [Int] {
+        let own = animal.difficulty ?? 1
+        var result: [Int] = []
+        for level in group.levels.sorted(by: { (abs($0 - own), $0) < (abs($1 - own), $1) }) {
+            guard let (indices, ids) = group.members[level] else { continue }
+            // Where the animal's id is (or would be) in this level.
+            var low = 0, high = ids.count
+            while low < high {
+                let mid = (low + high) / 2
+                if ids[mid] < animal.id { low = mid + 1 } else { high = mid }
             }
-            result[group] = table
+            let selfAt = low < ids.count && ids[low] == animal.id ? low : nil
+            let others = indices.count - (selfAt == nil ? 0 : 1)
+            var taken = 0
+            var step = 0
+            // Steps after (k = 0, 1, …) and before (k = -1, -2, …) the position, alternating.
+            while taken < others && result.count < keep {
+                let offset = step % 2 == 0 ? step / 2 + (selfAt == nil ? 0 : 1) : -(step / 2 + 1)
+                step += 1
+                let at = ((low + offset) % indices.count + indices.count) % indices.count
+                if at == selfAt || result.contains(indices[at]) { continue }
+                result.append(indices[at])
+                taken += 1
+            }
+            if result.count >= keep { break }
         }
         return result
     }
@@ -302,17 +331,15 @@ final class SharedContext: @unchecked Sendable {
         return c
     }
 
-    /// Up to six others of the same group, nearest in difficulty, then by id.
+    /// Up to six others of the same group (``similar(to:in:keep:)``).
     func similar(_ animal: Animal, _ lang: String, directory: String) -> [[String: Any]] {
         similarIndices(animal).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
     }
 
     /// The similar animals' indices into the catalogue.
     func similarIndices(_ animal: Animal) -> [Int] {
-        guard let group = animal.group else { return [] }
-        let animals = input.catalog.animals
-        let nearest = nearestInGroup[group]?[animal.difficulty ?? 1] ?? []
-        return Array(nearest.filter { animals[$0].id != animal.id }.prefix(6))
+        guard let group = animal.group.flatMap({ groupLevels[$0] }) else { return [] }
+        return Self.similar(to: animal, in: group, keep: 6)
     }
 
     // MARK: Lists and shells
