@@ -1,16 +1,19 @@
 import BestiaryContent
 import BestiaryRender
 import BestiaryStorage
+import BestiaryWikipedia
 import Foundation
 
 /// What a long-running process (the preview) keeps from one build to the next, so a rebuild does
 /// only the work whose inputs changed: records are parsed again only when their bytes changed,
-/// media hashed again only when their file changed, pages rendered again only when what they show
-/// changed (``RenderMemo``), and the output folder is updated in place, file by file, instead of
+/// Wikipedia cache entries read and checked again, and media hashed again, only when their file
+/// changed (``CacheMemo``), pages rendered again only when what they show changed
+/// (``RenderMemo``), and the output folder is updated in place, file by file, instead of
 /// written anew. Every reuse compares the actual inputs, so a rebuild with a memo writes the same
 /// bytes as one without (`RebuildEquivalenceTests`).
 public final class BuildMemo: @unchecked Sendable {
     let parse = ParseMemo()
+    let wikipedia = CacheMemo()
     let render = RenderMemo()
     private let lock = NSLock()
     private var media: [String: (FileInfo, MediaRecord)] = [:]
@@ -30,6 +33,7 @@ public final class BuildMemo: @unchecked Sendable {
         lock.unlock()
         render.reset()
         parse.reset()
+        wikipedia.reset()
     }
 
     func mediaRecord(_ path: String, info: FileInfo) -> MediaRecord? {

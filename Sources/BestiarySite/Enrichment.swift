@@ -16,9 +16,9 @@ struct Enrichment {
     var files: [String: OutputFile] = [:]
     var diagnostics: [Diagnostic] = []
 
-    static func run(_ catalog: Catalog, fileSystem: any FileSystem) -> Enrichment {
+    static func run(_ catalog: Catalog, fileSystem: any FileSystem, memo: CacheMemo? = nil) -> Enrichment {
         var result = Enrichment()
-        let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem).load()
+        let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem, memo: memo).load()
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
         result.diagnostics = condensed((snapshot.diagnostics + diagnostics).map { $0.inStage("enrich") })
         result.resolved = summaries

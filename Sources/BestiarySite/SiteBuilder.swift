@@ -88,7 +88,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         let enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
-            let result = Enrichment.run(catalog, fileSystem: fs)
+            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia)
             diagnostics.append(contentsOf: result.diagnostics)
             let count = result.resolved.values.reduce(0) { $0 + $1.count }
             let pages = catalog.animals.count * catalog.config.languages.count

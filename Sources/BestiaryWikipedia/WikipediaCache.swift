@@ -18,15 +18,18 @@ public struct WikipediaCache: Sendable {
     /// The site root (the folder holding `content/`).
     public let root: String
     public let fileSystem: any FileSystem
+    /// Kept between builds by the preview: entries and image checks by file metadata.
+    public var memo: CacheMemo?
 
     /// Largest image stored (bytes); larger downloads are refused.
     public static let maxImageBytes = 10 << 20
     /// Largest entry file read.
     public static let maxEntryBytes = 1 << 20
 
-    public init(root: String, fileSystem: any FileSystem = LocalFileSystem()) {
+    public init(root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: CacheMemo? = nil) {
         self.root = root
         self.fileSystem = fileSystem
+        self.memo = memo
     }
 
     /// `content/wikipedia` under the root.
@@ -71,7 +74,11 @@ public struct WikipediaCache: Sendable {
                 .filter { $0.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
             let results = Parallel.map(names) { name -> (String, Swift.Result<WikipediaEntry, CacheEntryFile.Damage>) in
                 let relative = "\(Self.relativeDirectory)/\(folder.name)/\(name.name)"
-                return (relative, readEntry(relative))
+                guard let memo, let info = fileSystem.infoFollowingLinks(absolute(relative)) else { return (relative, readEntry(relative)) }
+                if let known = memo.entry(relative, info: info) { return (relative, known) }
+                let result = readEntry(relative)
+                memo.keepEntry(relative, info: info, result)
+                return (relative, result)
             }
             for (relative, result) in results {
                 switch result {
@@ -91,6 +98,7 @@ public struct WikipediaCache: Sendable {
                 }
             }
         }
+        memo?.forgetUnseen()
         return WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics)
     }
 
@@ -114,6 +122,12 @@ public struct WikipediaCache: Sendable {
     public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool) -> Bool {
         let path = imageFile(rendition.path)
         guard let info = fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
+        if !verifyHash, let memo {
+            if let known = memo.image(path, info: info, format: rendition.format) { return known }
+            let intact = (try? fileSystem.readPrefix(path, count: MediaSniffer.headerLength)).map { MediaSniffer.sniff($0)?.rawValue == rendition.format } ?? false
+            memo.keepImage(path, info: info, format: rendition.format, intact: intact)
+            return intact
+        }
         if verifyHash {
             guard let data = try? fileSystem.read(path) else { return false }
             return Hashing.sha256Hex(data) == rendition.sha256 && ImageBytes.problem(data) == nil

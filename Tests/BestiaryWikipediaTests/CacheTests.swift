@@ -81,6 +81,47 @@ struct CacheTests {
         #expect(Set(names.map { $0.lowercased() }).count == 2)
     }
 
+    /// The preview's memo: an entry file whose metadata is unchanged is not read again (shown by
+    /// bytes swapped under the same size, inode and time), a rewritten one is, a damaged one is
+    /// reported, and a removed one is gone.
+    @Test func memoReadsOnlyEntryFilesThatChanged() throws {
+        let dir = TemporaryDirectory()
+        let memo = CacheMemo()
+        let cache = WikipediaCache(root: dir.path, memo: memo)
+        try cache.write(try Self.entry("de__Haushund.json"))
+        try cache.write(try Self.entry("de__Schakal.json"))
+        #expect(cache.load().entries.count == 2)
+
+        // Same length, same inode, time put back: the memo's answer stands.
+        let path = cache.entryPath(language: "de", canonicalTitle: "Haushund")
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let swapped = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "Der Haushund ist", with: "Der Haushund war").utf8)
+        #expect(swapped.count == original.count && swapped != original)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: swapped)
+        try handle.close()
+        let times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, times, 0) == 0)
+        #expect(cache.load().diagnostics.isEmpty, "served from the memo, not read")
+        #expect(WikipediaCache(root: dir.path).load().diagnostics.count == 1, "read without a memo: the checksum fails")
+
+        // Rewritten (a new file): read again.
+        var newer = try Self.entry("de__Haushund.json")
+        newer.extract = "Neu."
+        try cache.write(newer)
+        #expect(cache.load().entry(language: "de", title: "Haushund")?.extract == "Neu.")
+
+        // Damaged: reported; removed: gone.
+        try Data("{".utf8).write(to: URL(fileURLWithPath: cache.entryPath(language: "de", canonicalTitle: "Schakal")))
+        #expect(cache.load().diagnostics.map(\.message).contains { $0.contains("damaged") })
+        try FileManager.default.removeItem(atPath: cache.entryPath(language: "de", canonicalTitle: "Schakal"))
+        let last = cache.load()
+        #expect(last.diagnostics.isEmpty)
+        #expect(last.entries.count == 1)
+    }
+
     @Test func requestedTitlesLeadToTheirArticle() throws {
         let dir = TemporaryDirectory()
         let cache = WikipediaCache(root: dir.path)
