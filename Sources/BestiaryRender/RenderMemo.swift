@@ -32,6 +32,9 @@ public final class RenderMemo: @unchecked Sendable {
     /// Pages rendered and pages reused by the last render.
     public private(set) var rendered = 0
     public private(set) var reused = 0
+    /// The output paths of the pages the last render reused: their bytes are those of the render
+    /// before, so the writer need not hash them again.
+    public private(set) var reusedPaths: Set<String> = []
 
     public init() {}
 
@@ -42,6 +45,7 @@ public final class RenderMemo: @unchecked Sendable {
         site = nil
         animals = []
         entries = [:]
+        reusedPaths = []
     }
 
     /// The memo's view for one render: what can be reused, given this render's site-wide inputs.
@@ -54,14 +58,15 @@ public final class RenderMemo: @unchecked Sendable {
     }
 
     /// Keeps this render's pages (and only them: pages no longer built are dropped).
-    func finish(site newSite: SiteKey, animals newAnimals: [AnimalKey], entries newEntries: [String: Entry], rendered: Int) {
+    func finish(site newSite: SiteKey, animals newAnimals: [AnimalKey], entries newEntries: [String: Entry], reused reusedPaths: Set<String>) {
         lock.lock()
         defer { lock.unlock() }
         site = newSite
         animals = newAnimals
         entries = newEntries
-        self.rendered = rendered
-        reused = newEntries.count - rendered
+        self.reusedPaths = reusedPaths
+        reused = reusedPaths.count
+        rendered = newEntries.count - reused
     }
 
     struct Snapshot {

@@ -99,8 +99,12 @@ public struct SiteRenderer: Sendable {
             return (renderPage(job, shared: shared), key, true)
         }
         var entries: [String: RenderMemo.Entry] = [:]
-        for (file, key, _) in results { entries[file.path] = RenderMemo.Entry(key: key, file: file) }
-        memo.finish(site: site, animals: animals, entries: entries, rendered: results.filter(\.2).count)
+        var reused = Set<String>()
+        for (file, key, rendered) in results {
+            entries[file.path] = RenderMemo.Entry(key: key, file: file)
+            if !rendered { reused.insert(file.path) }
+        }
+        memo.finish(site: site, animals: animals, entries: entries, reused: reused)
         return results.map(\.0)
     }
 

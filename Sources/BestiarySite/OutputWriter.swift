@@ -180,7 +180,10 @@ struct OutputWriter {
     /// paths that changed. Readers may see some files new and others old until it returns, so
     /// only the preview updates in place; a crash in between is repaired by the next build, which
     /// starts without an index and writes the whole output anew.
-    func update(_ files: [OutputFile], previous: OutputIndex) throws(DiagnosticError) -> (OutputIndex, Set<String>) {
+    ///
+    /// Files in `unchanged` are known to have the bytes they had when `previous` was made (pages
+    /// the render memo reused): their identity is taken from the index, not hashed again.
+    func update(_ files: [OutputFile], previous: OutputIndex, unchanged: Set<String> = []) throws(DiagnosticError) -> (OutputIndex, Set<String>) {
         guard holdsOutput else {
             throw DiagnosticError(.error("\(output) is not the output this preview wrote", stage: "write"))
         }
@@ -190,7 +193,8 @@ struct OutputWriter {
         do {
             results = try Parallel.map(files, minimumChunk: 64) { file -> (String, OutputIndex.Entry, Bool) in
                 let target = output + "/" + file.path
-                guard let identity = identity(of: file) else {
+                let known = unchanged.contains(file.path) ? previous.entries[file.path]?.identity : nil
+                guard let identity = known ?? identity(of: file) else {
                     throw DiagnosticError(.error("cannot read \(file.path)'s source", stage: "write"))
                 }
                 let current = fs.info(target)
