@@ -31,7 +31,7 @@ public final class RenderMemo: @unchecked Sendable {
     private var entries: [String: Entry] = [:]
     /// Pages rendered and pages reused by the last render.
     public private(set) var rendered = 0
-    public private(set) var reused = 0
+    public var reused: Int { reusedPaths.count }
     /// The output paths of the pages the last render reused: their bytes are those of the render
     /// before, so the writer need not hash them again.
     public private(set) var reusedPaths: Set<String> = []
@@ -65,8 +65,7 @@ public final class RenderMemo: @unchecked Sendable {
         animals = newAnimals
         entries = newEntries
         self.reusedPaths = reusedPaths
-        reused = reusedPaths.count
-        rendered = newEntries.count - reused
+        rendered = newEntries.count - reusedPaths.count
     }
 
     struct Snapshot {

@@ -3,7 +3,8 @@ import Foundation
 
 /// What a long-running process (the preview) keeps of the Wikipedia cache between builds: each
 /// entry file as decoded and checked, and each image file's check, by the file's metadata (size,
-/// time, inode). A file that changed in any of them is read again; one that is gone is dropped.
+/// time, inode). A file that changed in any of them is read again; an entry file that is gone is
+/// dropped (image checks, a few bytes each, are kept for the session).
 /// On a 10,000-animal site this turns the enrich stage of a rebuild from reading and verifying
 /// 14,000 JSON files into a walk over their metadata. Thread-safe.
 public final class CacheMemo: @unchecked Sendable {

@@ -122,18 +122,15 @@ public struct WikipediaCache: Sendable {
     public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool) -> Bool {
         let path = imageFile(rendition.path)
         guard let info = fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
-        if !verifyHash, let memo {
-            if let known = memo.image(path, info: info, format: rendition.format) { return known }
-            let intact = (try? fileSystem.readPrefix(path, count: MediaSniffer.headerLength)).map { MediaSniffer.sniff($0)?.rawValue == rendition.format } ?? false
-            memo.keepImage(path, info: info, format: rendition.format, intact: intact)
-            return intact
-        }
         if verifyHash {
             guard let data = try? fileSystem.read(path) else { return false }
             return Hashing.sha256Hex(data) == rendition.sha256 && ImageBytes.problem(data) == nil
         }
-        guard let head = try? fileSystem.readPrefix(path, count: MediaSniffer.headerLength) else { return false }
-        return MediaSniffer.sniff(head)?.rawValue == rendition.format
+        if let known = memo?.image(path, info: info, format: rendition.format) { return known }
+        let head = try? fileSystem.readPrefix(path, count: MediaSniffer.headerLength)
+        let intact = head.map { MediaSniffer.sniff($0)?.rawValue == rendition.format } ?? false
+        memo?.keepImage(path, info: info, format: rendition.format, intact: intact)
+        return intact
     }
 
     // MARK: Writing (bestiary fetch)
