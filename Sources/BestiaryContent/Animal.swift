@@ -1,7 +1,7 @@
 import BestiaryDiagnostics
 
 /// One animal record: `content/animals/ID.md` (DESIGN.md §2).
-public struct Animal: Hashable, Sendable, Identifiable {
+public struct Animal: Hashable, Sendable, Identifiable, Encodable {
     /// Stable forever: the key clients sync by. `[a-z0-9_-]`, 1–64 characters.
     public var id: String
     public var name: LocalizedText
@@ -74,7 +74,7 @@ public struct Animal: Hashable, Sendable, Identifiable {
 }
 
 /// A Markdown body with where it starts, so cmark's positions can be mapped back if needed.
-public struct MarkdownBody: Hashable, Sendable {
+public struct MarkdownBody: Hashable, Sendable, Encodable {
     public var markdown: String
     public var location: SourceLocation
 

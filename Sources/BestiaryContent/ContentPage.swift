@@ -1,7 +1,7 @@
 import BestiaryDiagnostics
 
 /// A free page: `content/pages/SLUG.md` (about, how to play), with translations `SLUG.LANG.md`.
-public struct ContentPage: Hashable, Sendable {
+public struct ContentPage: Hashable, Sendable, Encodable {
     /// From the file name: `[a-z0-9_-]`.
     public var slug: String
     public var title: LocalizedText

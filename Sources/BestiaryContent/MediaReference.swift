@@ -1,8 +1,8 @@
 import BestiaryDiagnostics
 
 /// A sound or picture of a record: a file under `content/` or a URL, with its attribution.
-public struct MediaReference: Hashable, Sendable {
-    public enum Source: Hashable, Sendable {
+public struct MediaReference: Hashable, Sendable, Encodable {
+    public enum Source: Hashable, Sendable, Encodable {
         /// Path relative to `content/`, checked to stay inside it.
         case file(String)
         /// An absolute http(s) URL, used as is.

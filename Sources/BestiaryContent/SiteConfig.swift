@@ -1,7 +1,7 @@
 import BestiaryDiagnostics
 
 /// `content/site.yml` (DESIGN.md §2).
-public struct SiteConfig: Hashable, Sendable {
+public struct SiteConfig: Hashable, Sendable, Encodable {
     public var title: LocalizedText
     /// Absolute URL the site is deployed under, always ending in `/`.
     public var baseURL: String
@@ -36,7 +36,7 @@ public struct SiteConfig: Hashable, Sendable {
 }
 
 /// `wikipedia:` in site.yml.
-public struct WikipediaSettings: Hashable, Sendable {
+public struct WikipediaSettings: Hashable, Sendable, Encodable {
     public static let defaultURL = "https://{lang}.wikipedia.org/api/rest_v1"
     public static let defaultCommonsURL = "https://commons.wikimedia.org/w/api.php"
 
@@ -55,7 +55,7 @@ public struct WikipediaSettings: Hashable, Sendable {
 }
 
 /// `quiz:` in site.yml.
-public struct QuizSettings: Hashable, Sendable {
+public struct QuizSettings: Hashable, Sendable, Encodable {
     public var questions: Int
     public var choices: Int
 
@@ -66,7 +66,7 @@ public struct QuizSettings: Hashable, Sendable {
 }
 
 /// `packs:` in site.yml.
-public struct PackSettings: Hashable, Sendable {
+public struct PackSettings: Hashable, Sendable, Encodable {
     /// The pack's stable id, `[a-z0-9_-]`.
     public var id: String
     /// How many earlier versions get a delta to the newest.

@@ -2,7 +2,7 @@ import BestiaryContent
 import Foundation
 
 /// Where a media file ended up in the output, with what pages need to show it well.
-public struct MediaOutput: Sendable, Hashable {
+public struct MediaOutput: Sendable, Hashable, Encodable {
     /// Relative to the output root, e.g. `media/horse.0123456789.ogg`.
     public var path: String
     public var bytes: Int
@@ -19,7 +19,7 @@ public struct MediaOutput: Sendable, Hashable {
 }
 
 /// A Wikipedia summary as a page shows it: in the page's language or a fallback one.
-public struct SummaryView: Sendable, Hashable {
+public struct SummaryView: Sendable, Hashable, Encodable {
     /// The lead paragraph as plain text (never HTML from the network).
     public var text: String
     /// The language the text is in (differs from the page's when it is a fallback).
@@ -47,7 +47,7 @@ public struct SummaryView: Sendable, Hashable {
 }
 
 /// A Wikipedia lead image in one or more widths, with its author and licence from Commons.
-public struct WikiImageView: Sendable, Hashable {
+public struct WikiImageView: Sendable, Hashable, Encodable {
     /// Sorted by width, smallest first.
     public var variants: [MediaOutput]
     public var credit: String?

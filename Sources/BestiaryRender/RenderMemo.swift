@@ -21,7 +21,7 @@ import Foundation
 /// A change to the site-wide part forgets everything. Thread-safe; one render at a time.
 public final class RenderMemo: @unchecked Sendable {
     struct Entry {
-        var key: PageKey
+        var key: PageKey<AnimalKey>
         var file: OutputFile
     }
 
@@ -73,7 +73,7 @@ public final class RenderMemo: @unchecked Sendable {
         var allAnimalsUnchanged: Bool
 
         /// The page at `path` as rendered last time, when its inputs are the same.
-        func reusable(_ path: String, _ key: PageKey) -> OutputFile? {
+        func reusable(_ path: String, _ key: PageKey<AnimalKey>) -> OutputFile? {
             guard let entry = entries[path], entry.key == key else { return nil }
             if key.everyAnimal && !allAnimalsUnchanged { return nil }
             return entry.file
@@ -82,7 +82,7 @@ public final class RenderMemo: @unchecked Sendable {
 }
 
 /// The inputs every page depends on.
-struct SiteKey: Equatable {
+struct SiteKey: Equatable, Encodable {
     var config: SiteConfig
     var navigation: [NavigationKey]
     var strings: [String: [String: String]]
@@ -91,7 +91,7 @@ struct SiteKey: Equatable {
     var siteID: String
     var buildDay: String
 
-    struct NavigationKey: Equatable {
+    struct NavigationKey: Equatable, Encodable {
         var slug: String
         var title: LocalizedText
         var weight: Int
@@ -99,22 +99,76 @@ struct SiteKey: Equatable {
 }
 
 /// One animal as pages show it: the record, its summaries per language, its media in the output.
-struct AnimalKey: Equatable {
+struct AnimalKey: Equatable, Encodable {
     var animal: Animal
     var summaries: [String: SummaryView]?
     var media: [MediaOutput?]
 }
 
-/// What one page is rendered from, beyond the ``SiteKey``.
-struct PageKey: Equatable {
+/// What one page is rendered from, beyond the ``SiteKey``. `A` is how an animal is stood for:
+/// its ``AnimalKey`` in the in-memory memo, the digest of it in the persisted one
+/// (``PageDigests``), so both compare the same inputs.
+struct PageKey<A: Equatable & Encodable>: Equatable, Encodable {
     /// The digest of the templates it renders with.
     var templates: String
     /// Animals it shows (itself and its similar cards, for an animal page).
-    var animals: [AnimalKey] = []
+    var animals: [A] = []
     /// It lists every animal: reusable only when no animal changed.
     var everyAnimal = false
     /// A free page's record.
     var page: ContentPage?
     /// The quiz catalogue's file name, for pages whose scripts load it.
     var catalogPath = ""
+}
+
+// MARK: Across processes
+
+/// What a build in a new process knows of the previous one's pages: the digest of the inputs each
+/// was rendered from (``PageDigests``), and whether its file in the output is still as that build
+/// wrote it. A page whose digest is unchanged and whose file is intact is not rendered again.
+public struct PageReuse: Sendable {
+    public var digests: [String: String]
+    public var intact: @Sendable (String) -> Bool
+
+    public init(digests: [String: String], intact: @escaping @Sendable (String) -> Bool) {
+        self.digests = digests
+        self.intact = intact
+    }
+}
+
+/// What ``SiteRenderer/render(reusing:streamingAnimalPagesTo:)`` made.
+public struct RenderResult: Sendable {
+    /// Files to write (pages not streamed, and the site-wide files), sorted by path.
+    public var files: [OutputFile] = []
+    /// Animal pages handed to the sink.
+    public var streamed: [String] = []
+    /// Pages not rendered: the previous build's file stays.
+    public var kept: [String] = []
+    /// Every page's input digest, by output path: the next build's ``PageReuse/digests``.
+    public var digests: [String: String] = [:]
+}
+
+/// Every page's inputs as one digest that is the same in every process (``StableDigest``): the
+/// site-wide part, the page's templates, the animals it shows (each by the digest of its
+/// ``AnimalKey``), all animals for the lists, its free page and the catalogue's name. The same
+/// ``SiteRenderer/pageKey(_:shared:animals:)`` decides what goes in as for the in-memory memo.
+struct PageDigests {
+    let renderer: SiteRenderer
+    let shared: SharedContext
+    let site: String
+    let animals: [String]
+    let everyAnimal: String
+
+    init(renderer: SiteRenderer, shared: SharedContext) {
+        self.renderer = renderer
+        self.shared = shared
+        site = StableDigest.hex(renderer.siteKey(shared))
+        animals = Parallel.map(renderer.input.catalog.animals, minimumChunk: 64) { StableDigest.hex(renderer.animalKey($0)) }
+        everyAnimal = StableDigest.combine(animals)
+    }
+
+    func digest(of job: SiteRenderer.Job) -> String {
+        let key = renderer.pageKey(job, shared: shared, animals: animals)
+        return StableDigest.combine([site, StableDigest.hex(key), key.everyAnimal ? everyAnimal : ""])
+    }
 }

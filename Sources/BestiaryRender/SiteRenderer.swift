@@ -28,27 +28,58 @@ public struct SiteRenderer: Sendable {
         case offline(String)
         case page(Int, String)
         case notFound
+
+        /// Pages the service worker precaches (``shellPages()``).
+        var isShell: Bool {
+            switch self {
+            case .animal, .credits: false
+            default: true
+            }
+        }
     }
 
     /// Everything the render stage writes, sorted by path. With a `memo`, pages whose inputs are
     /// unchanged since the memo's last render are taken from it instead of rendered again.
     public func render(memo: RenderMemo? = nil) -> [OutputFile] {
-        do {
-            return try renderAll(memo: memo, sink: nil).files
-        } catch {
-            preconditionFailure("rendering without a sink cannot fail: \(error)")
-        }
+        renderAll(memo: memo)
     }
 
-    /// Like ``render(memo:)``, but hands each animal page to `sink` (from the worker threads, as
-    /// soon as it is rendered) instead of returning it, so a large catalogue's pages are never all
-    /// in memory at once. Returns the other files, sorted, and the paths given to `sink`.
-    public func render(streamingAnimalPagesTo sink: @escaping (OutputFile) throws -> Void) throws -> (files: [OutputFile], streamed: [String]) {
-        try renderAll(memo: nil, sink: sink)
-    }
-
-    private func renderAll(memo: RenderMemo?, sink: ((OutputFile) throws -> Void)?) throws -> (files: [OutputFile], streamed: [String]) {
+    /// For a build in a new process (`bestiary build`): hands each rendered animal page to `sink`
+    /// (from the worker threads, as soon as it is rendered) instead of returning it, so a large
+    /// catalogue's pages are never all in memory at once, and skips every page whose input digest
+    /// equals the one in `previous` and whose file the previous build wrote is intact. Returns the
+    /// other files, sorted, the paths given to `sink`, the pages kept, and every page's digest.
+    public func render(reusing previous: PageReuse? = nil, streamingAnimalPagesTo sink: @escaping (OutputFile) throws -> Void) throws -> RenderResult {
         let catalogFile = CatalogJSON.file(input: input)
+        let jobs = allJobs()
+        let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
+        let digests = PageDigests(renderer: self, shared: shared)
+        enum Outcome { case kept, streamed, file(OutputFile) }
+        let results = try Parallel.map(jobs, minimumChunk: 32) { job -> (String, String, Outcome) in
+            let path = location(of: job).file
+            let digest = digests.digest(of: job)
+            // The app shell is always rendered: the service worker's version digests its bytes.
+            if let previous, !job.isShell, previous.digests[path] == digest, previous.intact(path) { return (path, digest, .kept) }
+            let file = renderPage(job, shared: shared)
+            guard case .animal = job else { return (path, digest, .file(file)) }
+            try sink(file)
+            return (path, digest, .streamed)
+        }
+        var result = RenderResult()
+        for (path, digest, outcome) in results {
+            result.digests[path] = digest
+            switch outcome {
+            case .kept: result.kept.append(path)
+            case .streamed: result.streamed.append(path)
+            case .file(let file): result.files.append(file)
+            }
+        }
+        result.files += finishing(result.files, catalogFile: catalogFile)
+        result.files.sort { $0.path < $1.path }
+        return result
+    }
+
+    private func allJobs() -> [Job] {
         var jobs: [Job] = []
         for lang in config.languages {
             jobs.append(.home(lang))
@@ -62,30 +93,31 @@ public struct SiteRenderer: Sendable {
             for i in input.catalog.animals.indices { jobs.append(.animal(i, lang)) }
         }
         jobs.append(.notFound)
+        return jobs
+    }
+
+    private func renderAll(memo: RenderMemo?) -> [OutputFile] {
+        let catalogFile = CatalogJSON.file(input: input)
+        let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
         var files: [OutputFile]
-        var streamed: [String] = []
         if let memo {
             files = renderPages(jobs, shared: shared, memo: memo)
-        } else if let sink {
-            let results = try Parallel.map(jobs, minimumChunk: 32) { job -> OutputFile? in
-                let file = renderPage(job, shared: shared)
-                guard case .animal = job else { return file }
-                try sink(file)
-                return nil
-            }
-            files = results.compactMap { $0 }
-            for job in jobs { if case .animal = job { streamed.append(location(of: job).file) } }
         } else {
             files = Parallel.map(jobs, minimumChunk: 32) { job in renderPage(job, shared: shared) }
         }
-        files.append(catalogFile)
-        files.append(Sitemap.file(renderer: self))
-        files.append(WebManifest.file(renderer: self))
-        files.append(contentsOf: input.assets.files)
-        files.append(ServiceWorker.file(renderer: self, files: files, catalogPath: catalogFile.path))
+        files += finishing(files, catalogFile: catalogFile)
         files.sort { $0.path < $1.path }
-        return (files, streamed)
+        return files
+    }
+
+    /// The files made from the whole site rather than one page: the quiz catalogue, the sitemap,
+    /// the web app manifest, the theme's assets and the service worker (which lists the others).
+    private func finishing(_ pages: [OutputFile], catalogFile: OutputFile) -> [OutputFile] {
+        var files = [catalogFile, Sitemap.file(renderer: self), WebManifest.file(renderer: self)]
+        files.append(contentsOf: input.assets.files)
+        files.append(ServiceWorker.file(renderer: self, files: pages + files, catalogPath: catalogFile.path))
+        return files
     }
 
     /// Renders the jobs whose inputs changed since the memo's last render; reuses the others.
@@ -93,7 +125,7 @@ public struct SiteRenderer: Sendable {
         let site = siteKey(shared)
         let animals = input.catalog.animals.map(animalKey)
         let snapshot = memo.begin(site: site, animals: animals)
-        let results = Parallel.map(jobs, minimumChunk: 32) { job -> (OutputFile, PageKey, Bool) in
+        let results = Parallel.map(jobs, minimumChunk: 32) { job -> (OutputFile, PageKey<AnimalKey>, Bool) in
             let key = pageKey(job, shared: shared, animals: animals)
             if let file = snapshot.reusable(location(of: job).file, key) { return (file, key, false) }
             return (renderPage(job, shared: shared), key, true)
@@ -122,7 +154,7 @@ public struct SiteRenderer: Sendable {
     }
 
     /// What a job's page is rendered from (see ``RenderMemo``).
-    func pageKey(_ job: Job, shared: SharedContext, animals: [AnimalKey]) -> PageKey {
+    func pageKey<A>(_ job: Job, shared: SharedContext, animals: [A]) -> PageKey<A> {
         let t = input.templates
         switch job {
         case .animal(let i, _):

@@ -53,6 +53,9 @@ public struct BuildReport: Sendable {
 
     public var stages: [Stage] = []
     public var pages: Int = 0
+    /// Pages not rendered again because their inputs did not change (the preview's memo, or the
+    /// previous build's record).
+    public var pagesReused: Int = 0
     public var files: Int = 0
     public var outputDirectory: String = ""
     /// Notes for the user that are not problems (e.g. "packs are unsigned").

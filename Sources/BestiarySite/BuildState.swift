@@ -29,7 +29,7 @@ struct BuildState {
         var lines: [String] = []
         func add(_ key: String, _ value: String) { lines.append(key + "\t" + value) }
         let describe = Self.describe
-        add("tool", describe(fs.infoFollowingLinks("/proc/self/exe")) + " " + ((try? fs.realPath("/proc/self/exe")) ?? ""))
+        add("tool", Self.toolIdentity(fs))
         add("base-url", options.baseURL ?? "")
         add("locked", "\(options.locked)")
         add("records-pack-versions", "\(options.recordsPackVersions)")
@@ -56,6 +56,12 @@ struct BuildState {
         else { return nil }
         let text = snapshot.joined(separator: "\n") + "\noutput\t\(output.inode) \(output.device) \(output.modificationTime)\n"
         return Hashing.sha256Hex(text)
+    }
+
+    /// The running `bestiary` binary's identity (metadata and path): what the pages are rendered
+    /// by, built-in theme included.
+    static func toolIdentity(_ fs: any FileSystem) -> String {
+        describe(fs.infoFollowingLinks("/proc/self/exe")) + " " + ((try? fs.realPath("/proc/self/exe")) ?? "")
     }
 
     /// A file's identity as one short line (plain concatenation: this runs for every input file).

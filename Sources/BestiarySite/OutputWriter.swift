@@ -44,6 +44,8 @@ struct OutputWriter {
                     stage: "write"))
             }
         }
+        // A killed in-place commit is finished first: its staging folder holds the rest of it.
+        if try recover() { OutputRecord.forget(self) }
         let prefix = ".\(name).bestiary-staging-"
         for entry in (try? fileSystem.entries(in: parent)) ?? [] where entry.name.hasPrefix(prefix) {
             let pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
@@ -80,6 +82,8 @@ struct OutputWriter {
         let writer: OutputWriter
         let path: String
         private var committed = false
+        private let lock = NSLock()
+        private var written: [String: OutputIndex.Entry] = [:]
 
         init(writer: OutputWriter, path: String) {
             self.writer = writer
@@ -90,6 +94,19 @@ struct OutputWriter {
             if !committed { try? writer.fileSystem.remove(path) }
         }
 
+        /// The staged files are in the output now (an in-place commit): nothing left to remove.
+        func markCommitted() {
+            committed = true
+        }
+
+        /// What was written so far, by output path: each file's identity and its metadata once
+        /// written (a rename into the output keeps both).
+        var entries: [String: OutputIndex.Entry] {
+            lock.lock()
+            defer { lock.unlock() }
+            return written
+        }
+
         /// Writes one file into the staging folder (its folders are made as needed). Thread-safe.
         func add(_ file: OutputFile) throws {
             let target = path + "/" + file.path
@@ -97,6 +114,12 @@ struct OutputWriter {
             case .data(let data): try writer.fileSystem.writeNew(data, to: target)
             case .file(let source): try writer.fileSystem.link(source, to: target)
             }
+            guard let identity = writer.identity(of: file), let info = writer.fileSystem.info(target) else {
+                throw FileSystemError(operation: "write", path: target, reason: "it is not there after writing")
+            }
+            lock.lock()
+            written[file.path] = OutputIndex.Entry(identity: identity, written: info)
+            lock.unlock()
         }
 
         /// Writes many files, in parallel, their folders made first.
@@ -135,6 +158,115 @@ struct OutputWriter {
             committed = true
             // The folder now holds the previous output.
             writer.removeTree(path)
+        }
+    }
+
+    // MARK: In place, journaled
+
+    /// The journal of an in-place commit, next to the output (like the staging folder).
+    var journalPath: String {
+        (parent == "." ? "" : parent + "/") + ".\(name).bestiary-journal"
+    }
+
+    static let journalHeader = "bestiary-journal 1"
+
+    /// Moves the files staged in `staging` into the output, over the files they replace, and
+    /// removes `removals`: the one-record rebuild's commit, which touches only what changed
+    /// instead of replacing every file of a 10,000-animal site.
+    ///
+    /// Everything that can fail slowly (rendering, writing bytes, a full disk) happened before,
+    /// into the staging folder, so a failed build leaves the output as it was. The commit itself
+    /// is renames only: it first writes a journal of them, ignores Ctrl-C and termination while it
+    /// runs them (milliseconds), then deletes the journal. A build killed in between (power loss,
+    /// SIGKILL) leaves the journal, and the next build finishes the renames before anything
+    /// else (``recover()``), so the output is never left half old and half new.
+    func commitInPlace(_ staging: Staging, removals: [String]) throws(DiagnosticError) {
+        let fs = fileSystem
+        let puts = staging.entries.keys.sorted()
+        var journal = Self.journalHeader + "\nstaging\t" + staging.path + "\n"
+        for p in puts { journal += "put\t" + p + "\n" }
+        for p in removals.sorted() { journal += "remove\t" + p + "\n" }
+        do {
+            try fs.writeAtomically(Data(journal.utf8), to: journalPath)
+        } catch {
+            throw DiagnosticError(.error("cannot write the site: \(error); \(output) is unchanged", stage: "write"))
+        }
+        let restore = Self.holdSignals()
+        defer { restore() }
+        do {
+            try apply(staging: staging.path, puts: puts, removals: removals)
+        } catch {
+            throw DiagnosticError(.error(
+                "cannot update the site: \(error); \(journalPath) lists what is left to do, and the next build finishes it",
+                stage: "write"))
+        }
+        try? fs.remove(journalPath)
+        staging.markCommitted()
+        try? fs.remove(staging.path)
+    }
+
+    /// The renames of an in-place commit (again, when ``recover()`` finishes an interrupted one: a
+    /// file already moved is not in the staging folder any more).
+    private func apply(staging: String, puts: [String], removals: [String]) throws {
+        let fs = fileSystem
+        var made = Set<String>()
+        for p in puts {
+            let source = staging + "/" + p
+            guard fs.info(source) != nil else { continue }
+            if let slash = p.lastIndex(of: "/") {
+                let dir = String(p[..<slash])
+                if made.insert(dir).inserted { try fs.createDirectory(output + "/" + dir) }
+            }
+            try fs.move(source, to: output + "/" + p)
+        }
+        for p in removals {
+            do {
+                try fs.remove(output + "/" + p)
+            } catch let error as FileSystemError where error.isNotFound {
+                continue
+            }
+            removeEmptyParents(of: p)
+        }
+    }
+
+    /// Finishes an in-place commit a killed build left (its journal is there). Returns whether
+    /// there was one: the output is then complete, but no index describes it any more.
+    @discardableResult
+    func recover() throws(DiagnosticError) -> Bool {
+        let fs = fileSystem
+        guard let data = try? fs.read(journalPath) else { return false }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        guard lines.first == Self.journalHeader, lines.count >= 2, lines[1].hasPrefix("staging\t") else {
+            throw DiagnosticError(.error(
+                "\(journalPath) is not a journal this version of bestiary can finish; remove it and \(output) to build anew",
+                stage: "write"))
+        }
+        let staging = String(lines[1].dropFirst("staging\t".count))
+        var puts: [String] = []
+        var removals: [String] = []
+        for line in lines.dropFirst(2) {
+            if line.hasPrefix("put\t") { puts.append(String(line.dropFirst(4))) }
+            if line.hasPrefix("remove\t") { removals.append(String(line.dropFirst(7))) }
+        }
+        let restore = Self.holdSignals()
+        defer { restore() }
+        do {
+            try apply(staging: staging, puts: puts, removals: removals)
+        } catch {
+            throw DiagnosticError(.error("cannot finish the interrupted update of \(output) (\(journalPath)): \(error)", stage: "write"))
+        }
+        try? fs.remove(journalPath)
+        try? fs.remove(staging)
+        return true
+    }
+
+    /// Ignores SIGINT, SIGTERM and SIGHUP until the returned function is called (a signal that
+    /// arrives meanwhile is dropped: the renames it would interrupt take milliseconds).
+    static func holdSignals() -> () -> Void {
+        let numbers = [SIGINT, SIGTERM, SIGHUP]
+        let previous = numbers.map { signal($0, SIG_IGN) }
+        return {
+            for (number, handler) in zip(numbers, previous) { signal(number, handler) }
         }
     }
 

@@ -105,7 +105,13 @@ public final class SiteBuilder: @unchecked Sendable {
         // the staged output replaces output/, at the end); the preview keeps them for its memo.
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
         let staging = memo == nil ? try writer.begin() : nil
-        var streamed = 0
+        var streamed: [String] = []
+        // What the previous build left (another process): pages whose inputs are unchanged are
+        // not rendered again, and only files whose bytes changed go into the output.
+        let tool = BuildState.toolIdentity(fs)
+        let previous = staging != nil && !options.force ? OutputRecord.load(writer, tool: tool) : nil
+        var kept: [String] = []
+        var pageDigests: [String: String] = [:]
 
         let files: [OutputFile] = try stage("render") { () throws(DiagnosticError) in
             let theme = try Theme.load(root: options.root, fileSystem: fs)
@@ -129,21 +135,25 @@ public final class SiteBuilder: @unchecked Sendable {
                 summaries: enrichment.views, media: mediaOutputs, buildDate: buildDate, baseURL: baseURL, siteID: siteID)
             let renderer = SiteRenderer(input)
             let rendered: [OutputFile]
-            var streamedPaths: [String] = []
             if let staging {
+                let reuse = previous.map { record in
+                    PageReuse(digests: record.digests) { path in
+                        record.index.entries[path].map { fs.info(writer.output + "/" + path) == $0.written } ?? false
+                    }
+                }
                 do {
-                    (rendered, streamedPaths) = try renderer.render(streamingAnimalPagesTo: staging.add)
+                    let result = try renderer.render(reusing: reuse, streamingAnimalPagesTo: staging.add)
+                    (rendered, streamed, kept, pageDigests) = (result.files, result.streamed, result.kept, result.digests)
                 } catch {
                     throw DiagnosticError(.error("cannot write the site: \(error); \(options.outputDirectory) is unchanged", stage: "write"))
                 }
             } else {
                 rendered = renderer.render(memo: memo?.render)
             }
-            streamed = streamedPaths.count
-            report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count + streamedPaths.count
+            report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count + streamed.count + kept.count
             files.append(contentsOf: rendered)
             // Two files at one path would make the output depend on write order.
-            var seen = Set(streamedPaths)
+            var seen = Set(streamed + kept)
             var duplicates: [String] = []
             files = files.filter { file in
                 if seen.insert(file.path).inserted { return true }
@@ -153,8 +163,10 @@ public final class SiteBuilder: @unchecked Sendable {
             if !duplicates.isEmpty {
                 throw DiagnosticError(.error("two outputs at the same path: \(duplicates.sorted().prefix(5).joined(separator: ", "))", stage: "render"))
             }
-            let reused = memo.map { m in m.pagesReused > 0 ? " (\(m.pagesRendered) rendered, \(m.pagesReused) unchanged)" : "" } ?? ""
-            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages\(reused), \(files.count + streamed) files")
+            let reusedPages = memo?.pagesReused ?? kept.count
+            report.pagesReused = reusedPages
+            let reused = reusedPages > 0 ? " (\(report.pages - reusedPages) rendered, \(reusedPages) unchanged)" : ""
+            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages\(reused), \(files.count + streamed.count + kept.count) files")
         }
 
         let packs: PackOutput = try stage("packs") { () throws(DiagnosticError) in
@@ -168,11 +180,21 @@ public final class SiteBuilder: @unchecked Sendable {
             let all = (files + PackStage.outputFiles(packs)).sorted { $0.path < $1.path }
             guard let memo else {
                 guard let staging else { preconditionFailure("a build without a memo stages its output") }
-                try staging.add(all)
-                try staging.commit()
-                let count = all.count + streamed + 1
-                return (count, "\(count) files to \(options.outputDirectory)")
+                let count = all.count + streamed.count + kept.count + 1
+                guard let previous else {
+                    try staging.add(all)
+                    try staging.commit()
+                    if let folder = OutputRecord.folderIdentity(writer) {
+                        OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(entries: staging.entries), digests: pageDigests).save(writer)
+                    }
+                    return (count, "\(count) files to \(options.outputDirectory)")
+                }
+                let changed = try updateInPlace(writer, staging, all: all, previous: previous, pageDigests: pageDigests, kept: kept + streamed)
+                return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
+            // The preview keeps its index in memory; a one-shot build's record no longer describes
+            // the output once the preview changed it.
+            OutputRecord.forget(writer)
             // In place when this session wrote the output and it is still there (not deleted meanwhile).
             if let previous = memo.output(for: options.outputDirectory), writer.holdsOutput {
                 // Until this update is complete, the output is no longer what the state says.
@@ -214,6 +236,39 @@ public final class SiteBuilder: @unchecked Sendable {
             state.forget()
         }
         return report
+    }
+
+    /// The one-shot build's write when the previous build left its record: stages only the files
+    /// whose bytes differ from what the output holds (pages rendered again are staged already),
+    /// then moves them in and removes the files no longer built, in one journaled commit. Returns
+    /// the number of files changed.
+    private func updateInPlace(
+        _ writer: OutputWriter, _ staging: OutputWriter.Staging, all: [OutputFile], previous: OutputRecord,
+        pageDigests: [String: String], kept: [String]
+    ) throws(DiagnosticError) -> Int {
+        let fs = options.fileSystem
+        let old = previous.index.entries
+        let differing = Parallel.map(all, minimumChunk: 64) { file -> OutputFile? in
+            guard let entry = old[file.path], let identity = writer.identity(of: file), identity == entry.identity,
+                fs.info(writer.output + "/" + file.path) == entry.written
+            else { return file }
+            return nil
+        }.compactMap { $0 }
+        try staging.add(differing)
+        var built = Set(kept)
+        for file in all { built.insert(file.path) }
+        let removals = old.keys.filter { !built.contains($0) }
+        // From here until the new record is written, the output is not what either record says.
+        BuildState(options: options).forget()
+        OutputRecord.forget(writer)
+        try writer.commitInPlace(staging, removals: removals)
+        let staged = staging.entries
+        var index = OutputIndex()
+        for path in built { if let entry = staged[path] ?? old[path] { index.entries[path] = entry } }
+        if let folder = OutputRecord.folderIdentity(writer) {
+            OutputRecord(tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests).save(writer)
+        }
+        return staged.count + removals.count
     }
 
     /// The output must not be, or contain, the site's own sources.

@@ -21,11 +21,13 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("staging") }
     }
 
-    @Test(arguments: [0, 1, 10, 40])
-    func aDiskThatFillsUpLeavesTheOutputUntouched(_ failAfter: Int) throws {
+    /// Both ways a build writes: the whole output anew (`force`, or no record of the last build)
+    /// and only what changed (the last build's record is there).
+    @Test(arguments: [(0, false), (1, false), (10, false), (0, true), (10, true), (40, true)])
+    func aDiskThatFillsUpLeavesTheOutputUntouched(_ failAfter: Int, _ force: Bool) throws {
         let (work, root, output, before) = try builtSite()
         #expect(throws: DiagnosticError.self) {
-            try build(root: root, output: output, fileSystem: FailingFileSystem(failAfter: failAfter))
+            try build(root: root, output: output, fileSystem: FailingFileSystem(failAfter: failAfter), force: force)
         }
         #expect(try Tree(output) == before)
         #expect(try leftovers(work) == [])

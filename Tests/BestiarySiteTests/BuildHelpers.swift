@@ -7,11 +7,14 @@ import Foundation
 /// Builds `root` into `output` with a fixed SOURCE_DATE_EPOCH. Never writes into `root` (no
 /// content/packs.lock): tests build the fixtures in place.
 @discardableResult
-func build(root: String, output: String, fileSystem: any FileSystem = LocalFileSystem(), baseURL: String? = nil) throws(DiagnosticError) -> BuildReport {
+func build(
+    root: String, output: String, fileSystem: any FileSystem = LocalFileSystem(), baseURL: String? = nil, force: Bool = false
+) throws(DiagnosticError) -> BuildReport {
     var options = BuildOptions(
         root: root, output: output, baseURL: baseURL, environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: fileSystem,
         time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
     options.recordsPackVersions = false
+    options.force = force
     return try SiteBuilder(options: options).build()
 }
 

@@ -1,0 +1,108 @@
+import BestiaryStorage
+import Foundation
+
+/// What a `bestiary build` leaves for the next one, in another process: every output file's
+/// identity and metadata once written (the ``OutputIndex``) and every page's input digest
+/// (``PageReuse``). With it, a build after a one-record edit renders only the pages whose inputs
+/// changed and moves only the files whose bytes changed into the output
+/// (``OutputWriter/commitInPlace(_:removals:)``), instead of writing the whole site anew.
+///
+/// It is kept next to the output (`.NAME.bestiary-index`, like the build state), never in it, and
+/// trusted only when it was made by this very `bestiary` binary (pages depend on its code and
+/// built-in theme) for this very output folder. Each file it lists is used only while its
+/// metadata is still what the record says, so a page edited or deleted by hand is made again. It
+/// is removed before an output is changed in any other way (the preview updates in place without
+/// it) and written again after each complete build.
+struct OutputRecord {
+    var tool: String
+    var outputFolder: String
+    var index: OutputIndex
+    var digests: [String: String]
+
+    static let header = "bestiary-output-index 1"
+
+    static func path(_ writer: OutputWriter) -> String {
+        (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-index"
+    }
+
+    /// The output folder's identity: a folder made anew (a full build's exchange, or someone
+    /// replacing it) is another folder.
+    static func folderIdentity(_ writer: OutputWriter) -> String? {
+        guard let info = writer.fileSystem.info(writer.output), info.kind == .directory else { return nil }
+        return "\(info.inode) \(info.device)"
+    }
+
+    /// The record of the previous build, when it describes the output as it is now made by `tool`.
+    static func load(_ writer: OutputWriter, tool: String) -> OutputRecord? {
+        guard writer.holdsOutput, let folder = folderIdentity(writer),
+            let data = try? writer.fileSystem.read(path(writer))
+        else { return nil }
+        return data.withUnsafeBytes { raw -> OutputRecord? in
+            var lines = raw.split(separator: 10, omittingEmptySubsequences: true).makeIterator()
+            func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String { String(decoding: bytes, as: UTF8.self) }
+            guard let first = lines.next(), text(first) == header,
+                let toolLine = lines.next(), text(toolLine) == "tool\t" + tool,
+                let folderLine = lines.next(), text(folderLine) == "output\t" + folder
+            else { return nil }
+            var record = OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(), digests: [:])
+            record.index.entries.reserveCapacity(raw.count / 120)
+            for line in lines {
+                let fields = line.split(separator: 9, omittingEmptySubsequences: false)
+                guard fields.count == 4, let written = parseInfo(fields[2]) else { return nil }
+                let path = text(fields[0])
+                record.index.entries[path] = OutputIndex.Entry(identity: text(fields[1]), written: written)
+                if fields[3].count > 1 { record.digests[path] = text(fields[3]) }
+            }
+            return record
+        }
+    }
+
+    private static func parseInfo(_ bytes: Slice<UnsafeRawBufferPointer>) -> FileInfo? {
+        let parts = bytes.split(separator: 32)
+        guard parts.count == 5, let kindByte = parts[0].first else { return nil }
+        func number(_ p: Slice<UnsafeRawBufferPointer>) -> Int64? {
+            var value: Int64 = 0
+            var negative = false
+            for (i, b) in p.enumerated() {
+                if i == 0 && b == 45 { negative = true; continue }
+                guard (48...57).contains(b) else { return nil }
+                value = value &* 10 &+ Int64(b - 48)
+            }
+            return negative ? -value : value
+        }
+        let kind: FileKind
+        switch kindByte {
+        case UInt8(ascii: "f"): kind = .file
+        case UInt8(ascii: "d"): kind = .directory
+        case UInt8(ascii: "l"): kind = .symlink
+        default: kind = .other
+        }
+        guard let size = number(parts[1]), let time = number(parts[2]), let inode = number(parts[3]), let device = number(parts[4]) else {
+            return nil
+        }
+        return FileInfo(kind: kind, size: Int(size), modificationTime: time, inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
+    }
+
+    /// Writes the record (atomically). Paths with a tab or a line break cannot be recorded: then
+    /// there is no record, and the next build writes the whole output anew.
+    func save(_ writer: OutputWriter) {
+        var text = Self.header + "\ntool\t" + tool + "\noutput\t" + outputFolder + "\n"
+        text.reserveCapacity(index.entries.count * 140)
+        for path in index.entries.keys.sorted() {
+            guard !path.contains("\t") && !path.contains("\n"), let entry = index.entries[path] else {
+                Self.forget(writer)
+                return
+            }
+            text += path + "\t" + entry.identity + "\t" + BuildState.describe(entry.written) + "\t" + (digests[path] ?? "-") + "\n"
+        }
+        do {
+            try writer.fileSystem.writeAtomically(Data(text.utf8), to: Self.path(writer))
+        } catch {
+            Self.forget(writer)
+        }
+    }
+
+    static func forget(_ writer: OutputWriter) {
+        try? writer.fileSystem.remove(path(writer))
+    }
+}

@@ -1,0 +1,168 @@
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// A `bestiary build` after an edit, in a new process, renders only the pages whose inputs changed
+/// and moves only the changed files into the output (the previous build's record next to it),
+/// and what it leaves is byte for byte what a build from nothing makes.
+@Suite struct IncrementalBuildTests {
+    final class Site {
+        let work = TemporaryDirectory("bestiary-incremental")
+        let root: String
+        let output: String
+        var fresh = 0
+
+        init() throws {
+            root = try copyOfFixture("tuxpaint", into: work)
+            output = work.appending("out")
+            let first = try build(root: root, output: output)
+            #expect(first.pagesReused == 0)
+        }
+
+        func path(_ relative: String) -> String { root + "/" + relative }
+        func edit(_ relative: String, _ old: String, _ new: String) throws {
+            let text = try String(contentsOfFile: path(relative), encoding: .utf8)
+            #expect(text.contains(old), "\(relative) has no '\(old)'")
+            try text.replacingOccurrences(of: old, with: new).write(toFile: path(relative), atomically: true, encoding: .utf8)
+        }
+        func write(_ text: String, _ relative: String) throws { try text.write(toFile: path(relative), atomically: true, encoding: .utf8) }
+        func inode(_ relative: String) -> UInt64? { LocalFileSystem().info(output + "/" + relative)?.inode }
+
+        /// Changes the site, builds it as a new process would, and compares the output with a
+        /// build from nothing into another folder.
+        @discardableResult
+        func step(sourceLocation: Testing.SourceLocation = #_sourceLocation, _ change: () throws -> Void) throws -> BuildReport {
+            try change()
+            let report = try build(root: root, output: output)
+            fresh += 1
+            let full = work.appending("full-\(fresh)")
+            try build(root: root, output: full, force: true)
+            #expect(try Tree(output).differences(from: Tree(full)) == [], sourceLocation: sourceLocation)
+            return report
+        }
+    }
+
+    @Test func eachBuildAfterAnEditEqualsABuildFromNothing() throws {
+        let s = try Site()
+        let crow = s.inode("animals/crow/index.html"), bear = s.inode("animals/bear/index.html")
+        let firstMedia = try "media/" + (FileManager.default.contentsOfDirectory(atPath: s.output + "/media").sorted().first ?? "")
+        let sound = s.inode(firstMedia)
+
+        let edit = try s.step { try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}") }
+        // Only pages that show the bear, and the app shell, are rendered; the rest stay.
+        #expect(edit.pagesReused > edit.pages / 2, "\(edit.pagesReused) of \(edit.pages) pages reused")
+        #expect(s.inode("animals/crow/index.html") == crow, "a page that does not show the bear is not written again")
+        #expect(s.inode("animals/bear/index.html") != bear)
+        #expect(sound != nil && s.inode(firstMedia) == sound, "media are not linked again")
+        #expect(edit.stages.last?.detail.contains(" of ") == true, "written in place: \(edit.stages.last?.detail ?? "")")
+
+        try s.step { try s.edit("content/animals/bear.md", "group: mammal", "group: bird\ndifficulty: 3") }
+        try s.step { try s.write("Ein großer Bär.\n", "content/animals/bear.de.md") }
+        try s.step { try s.write("---\nname: {en: Okapi, de: Okapi}\ngroup: mammal\n---\n\nA forest giraffe.\n", "content/animals/okapi.md") }
+        let removal = try s.step { try FileManager.default.removeItem(atPath: s.path("content/animals/zebra.md")) }
+        #expect(removal.pagesReused > 0)
+        #expect(!FileManager.default.fileExists(atPath: s.output + "/animals/zebra/index.html"))
+        try s.step {
+            try FileManager.default.removeItem(atPath: s.path("content/sounds/bear.ogg"))
+            try FileManager.default.copyItem(atPath: s.path("content/sounds/badger.ogg"), toPath: s.path("content/sounds/bear.ogg"))
+        }
+        try s.step {
+            try FileManager.default.createDirectory(atPath: s.path("content/pages"), withIntermediateDirectories: true)
+            try s.write("---\ntitle: {en: About, de: Über}\n---\n\nHello.\n", "content/pages/about.md")
+        }
+        try s.step { try s.edit("content/pages/about.md", "Hello.", "Hello again.") }
+        let layout = try s.step {
+            let theme = try String(contentsOfFile: Fixtures.repositoryRoot + "/templates/layouts/animal.html", encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: s.path("templates/layouts"), withIntermediateDirectories: true)
+            try s.write(theme + "<!-- custom animal layout -->\n", "templates/layouts/animal.html")
+        }
+        #expect(s.inode("animals/crow/index.html") != crow, "every animal page is made with the layout")
+        #expect(layout.pagesReused > 0, "credits do not use the animal layout")
+        let config = try s.step { try s.edit("content/site.yml", "title: {en: Tux Paint animals, de: Tux-Paint-Tiere}", "title: {en: Our animals, de: Unsere Tiere}") }
+        #expect(config.pagesReused == 0, "site.yml is on every page")
+        try s.step { try FileManager.default.removeItem(atPath: s.path("content/animals/okapi.md")) }
+    }
+
+    /// The output's files are trusted only while they are as the last build left them.
+    @Test func aPageChangedOrRemovedByHandIsMadeAgain() throws {
+        let s = try Site()
+        try "defaced".write(toFile: s.output + "/animals/crow/index.html", atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: s.output + "/animals/owl/index.html")
+        try FileManager.default.removeItem(atPath: s.output + "/sitemap.xml")
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+    }
+
+    /// A build whose commit stopped half way (here a rename fails; a power cut is the same) leaves
+    /// its journal, and the next build finishes that commit before doing anything else.
+    @Test func aCommitCutShortIsFinishedByTheNextBuild() throws {
+        let s = try Site()
+        try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
+        do {
+            try build(root: s.root, output: s.output, fileSystem: FailingMoves(into: s.output, after: 3))
+            Issue.record("the build should have failed")
+        } catch {
+            let message = error.diagnostics.first?.message ?? ""
+            #expect(message.contains("bestiary-journal") && message.contains("the next build finishes it"), "\(message)")
+        }
+        #expect(FileManager.default.fileExists(atPath: s.work.appending(".out.bestiary-journal")))
+        try s.step {}  // the next build: finishes the journal, then builds (anew: no record)
+        #expect(!FileManager.default.fileExists(atPath: s.work.appending(".out.bestiary-journal")))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: s.work.path).filter { $0.contains("staging") }
+        #expect(leftovers == [])
+        let next = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        #expect(next.pagesReused > 0, "the build after it has a record again")
+    }
+
+    /// `--force`, another binary or another output folder: the record is not used.
+    @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
+        let s = try Site()
+        let forced = try build(root: s.root, output: s.output, force: true)
+        #expect(forced.pagesReused == 0)
+        let recordPath = s.work.appending(".out.bestiary-index")
+        let record = try String(contentsOfFile: recordPath, encoding: .utf8)
+        #expect(record.hasPrefix("bestiary-output-index 1\ntool\t"))
+        let otherTool = record.replacingOccurrences(of: "\ntool\t", with: "\ntool\tanother ")
+        try otherTool.write(toFile: recordPath, atomically: true, encoding: .utf8)
+        let report = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        #expect(report.pagesReused == 0)
+        #expect(report.stages.last?.detail.contains(" of ") == false, "written anew")
+    }
+}
+
+/// Fails the N-th rename into `output`: a commit that stops half way.
+final class FailingMoves: FileSystem, @unchecked Sendable {
+    let base = LocalFileSystem()
+    let output: String
+    let after: Int
+    private let lock = NSLock()
+    private var moves = 0
+
+    init(into output: String, after: Int) {
+        self.output = output
+        self.after = after
+    }
+
+    func move(_ source: String, to destination: String) throws {
+        if destination.hasPrefix(output + "/") {
+            let n = lock.withLock { moves += 1; return moves }
+            if n > after { throw FileSystemError(operation: "move", path: source, reason: "Input/output error", code: EIO) }
+        }
+        try base.move(source, to: destination)
+    }
+
+    func read(_ path: String) throws -> Data { try base.read(path) }
+    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
+    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
+    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
+    func info(_ path: String) -> FileInfo? { base.info(path) }
+    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
+    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
+    func realPath(_ path: String) throws -> String { try base.realPath(path) }
+    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
+    func link(_ source: String, to destination: String) throws { try base.link(source, to: destination) }
+}
