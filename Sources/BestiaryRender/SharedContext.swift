@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryMarkdown
+import BestiaryStorage
 import Foundation
 import Mustache
 
@@ -18,6 +19,9 @@ final class SharedContext: @unchecked Sendable {
     /// Each group's members by difficulty, sorted by id: computed once, so finding an animal's
     /// similar ones is a binary search, never a pass over the catalogue.
     let groupLevels: [String: GroupLevels]
+    /// Each language's animals (indices into the catalogue) sorted by name as people of that
+    /// language sort names, ties by id: the collection and the sightings list both show them so.
+    let byName: [String: [Int]]
 
     var input: RenderInput { renderer.input }
     var config: SiteConfig { renderer.config }
@@ -52,6 +56,18 @@ final class SharedContext: @unchecked Sendable {
         }
         groupsByLanguage = groups
         groupLevels = Self.groupLevels(renderer.input.catalog.animals)
+        byName = Dictionary(uniqueKeysWithValues: Parallel.map(renderer.config.languages, minimumChunk: 1) { lang in
+            (lang, Self.sortedByName(renderer.input.catalog.animals, lang, fallback: renderer.config.fallback(for: lang)))
+        })
+    }
+
+    static func sortedByName(_ animals: [Animal], _ lang: String, fallback: [String]) -> [Int] {
+        let collator = Locale(identifier: lang)
+        let names = animals.map { $0.name.resolve(lang, fallback: fallback)?.text ?? $0.id }
+        return animals.indices.sorted { i, j in
+            let order = names[i].compare(names[j], options: [.caseInsensitive, .diacriticInsensitive], range: nil, locale: collator)
+            return order == .orderedSame ? animals[i].id < animals[j].id : order == .orderedAscending
+        }
     }
 
     /// Each group's members per difficulty, sorted by id.
@@ -363,13 +379,8 @@ final class SharedContext: @unchecked Sendable {
 
     func collection(_ lang: String, directory: String) -> [String: Any] {
         var context = base(lang, directory: directory, title: t(lang, "nav.collection"), kind: "collection", alternates: "collection")
-        let items = input.catalog.animals.map { animalSummary($0, lang, directory: directory) }
-        let collator = Locale(identifier: lang)
-        context["animals"] = items.sorted {
-            let a = ($0["name"] as? String) ?? "", b = ($1["name"] as? String) ?? ""
-            let order = a.compare(b, options: [.caseInsensitive, .diacriticInsensitive], range: nil, locale: collator)
-            return order == .orderedSame ? (($0["id"] as? String) ?? "") < (($1["id"] as? String) ?? "") : order == .orderedAscending
-        }
+        let items = animalsByName(lang, directory: directory)
+        context["animals"] = items
         context["count"] = items.count
         context["count_text"] = plural(lang, "collection.countAll", items.count)
         context["groups"] = groupsByLanguage[lang] ?? []
@@ -394,12 +405,7 @@ final class SharedContext: @unchecked Sendable {
 
     /// Every animal's name in `lang`, sorted as people of that language sort names.
     func animalsByName(_ lang: String, directory: String) -> [[String: Any]] {
-        let collator = Locale(identifier: lang)
-        return input.catalog.animals.map { animalSummary($0, lang, directory: directory) }.sorted {
-            let a = ($0["name"] as? String) ?? "", b = ($1["name"] as? String) ?? ""
-            let order = a.compare(b, options: [.caseInsensitive, .diacriticInsensitive], range: nil, locale: collator)
-            return order == .orderedSame ? (($0["id"] as? String) ?? "") < (($1["id"] as? String) ?? "") : order == .orderedAscending
-        }
+        (byName[lang] ?? []).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
     }
 
     /// The sightings log: a form to log a sighting (animals grouped and sorted by name), the lists

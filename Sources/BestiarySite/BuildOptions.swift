@@ -16,7 +16,8 @@ public struct BuildOptions: Sendable {
     /// Record a new pack version in `content/packs.lock` after the output is in place. `serve`
     /// turns this off: a preview must not add a version for every saved edit.
     public var recordsPackVersions: Bool = true
-    /// Build even when nothing changed since the last complete build (see ``BuildState``).
+    /// Build everything anew: no up-to-date check (``BuildState``), no reuse of the previous
+    /// build's pages (``OutputRecord``).
     public var force: Bool = false
     /// `SOURCE_DATE_EPOCH`, `BESTIARY_SIGNING_KEY`, … (the process environment by default).
     public var environment: [String: String]

@@ -12,7 +12,10 @@ struct BuildCommand: AsyncParsableCommand {
             Builds from content/, templates/ and the Wikipedia cache alone. The previous output/
             stays untouched until the new one is complete. With SOURCE_DATE_EPOCH set, two builds
             of the same inputs are byte-identical. When nothing under content/ or templates/ (nor
-            the options, nor bestiary itself) changed since the last build, it does nothing.
+            the options, nor bestiary itself) changed since the last build, it does nothing;
+            after an edit, it renders only the pages whose inputs changed and replaces only the
+            files that changed, using the record the last build left next to the output
+            (.NAME.bestiary-index).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -29,7 +32,7 @@ struct BuildCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A file holding the base64 Ed25519 private key that signs packs (else BESTIARY_SIGNING_KEY).", valueName: "FILE"))
     var signingKey: String?
 
-    @Flag(name: .long, help: "Build even when nothing changed since the last build.")
+    @Flag(name: .long, help: "Build everything anew: render every page and write the whole output, even when nothing changed.")
     var force = false
 
     func run() async throws {
