@@ -58,10 +58,27 @@ struct BuildState {
         return Hashing.sha256Hex(text)
     }
 
-    /// The running `bestiary` binary's identity (metadata and path): what the pages are rendered
-    /// by, built-in theme included.
+    /// The running `bestiary` binary's identity (metadata and path) and that of the shared
+    /// libraries it runs with (the Swift runtime, Foundation, ICU: string case mapping and
+    /// collation come from them): what the pages are rendered by, built-in theme included.
     static func toolIdentity(_ fs: any FileSystem) -> String {
-        describe(fs.infoFollowingLinks("/proc/self/exe")) + " " + ((try? fs.realPath("/proc/self/exe")) ?? "")
+        var identity = describe(fs.infoFollowingLinks("/proc/self/exe")) + " " + ((try? fs.realPath("/proc/self/exe")) ?? "")
+        if let maps = try? fs.read("/proc/self/maps") {
+            var libraries = Set<String>()
+            for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
+                guard let slash = line.firstIndex(of: "/") else { continue }
+                let path = String(line[slash...])
+                // Those linked at start only (a library loaded later, such as an NSS module, would
+                // make two runs of the same binary look different).
+                let name = path.split(separator: "/").last.map(String.init) ?? ""
+                if name.contains(".so") && ["libswift", "libFoundation", "lib_Foundation", "libicu", "libdispatch"].contains(where: name.hasPrefix) {
+                    libraries.insert(path)
+                }
+            }
+            let digest = libraries.sorted().map { $0 + " " + describe(fs.infoFollowingLinks($0)) }.joined(separator: "\n")
+            identity += " libraries " + Hashing.sha256Hex(digest).prefix(16)
+        }
+        return identity
     }
 
     /// A file's identity as one short line (plain concatenation: this runs for every input file).

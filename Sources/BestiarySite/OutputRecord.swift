@@ -13,6 +13,9 @@ import Foundation
 /// metadata is still what the record says, so a page edited or deleted by hand is made again. It
 /// is removed before an output is changed in any other way (the preview updates in place without
 /// it) and written again after each complete build.
+///
+/// Files it does not list are not its business: a file put into the output by hand stays until a
+/// build writes the whole output anew (`--force`, or any build without a usable record).
 struct OutputRecord {
     var tool: String
     var outputFolder: String

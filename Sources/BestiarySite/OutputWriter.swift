@@ -45,7 +45,14 @@ struct OutputWriter {
             }
         }
         // A killed in-place commit is finished first: its staging folder holds the rest of it.
-        if try recover() { OutputRecord.forget(self) }
+        // One that cannot be finished (its staging folder gone, another output folder) is
+        // dropped: without a record, this build writes the whole output anew, which repairs it.
+        do {
+            if try recover() { OutputRecord.forget(self) }
+        } catch {
+            try? fileSystem.remove(journalPath)
+            OutputRecord.forget(self)
+        }
         let prefix = ".\(name).bestiary-staging-"
         for entry in (try? fileSystem.entries(in: parent)) ?? [] where entry.name.hasPrefix(prefix) {
             let pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
@@ -183,7 +190,10 @@ struct OutputWriter {
     func commitInPlace(_ staging: Staging, removals: [String]) throws(DiagnosticError) {
         let fs = fileSystem
         let puts = staging.entries.keys.sorted()
-        var journal = Self.journalHeader + "\nstaging\t" + staging.path + "\n"
+        // The staging folder by its name (it is next to the output) and the output folder by its
+        // identity: a journal is finished only into the folder it was written for.
+        let stagingName = staging.path.split(separator: "/").last.map(String.init) ?? staging.path
+        var journal = Self.journalHeader + "\nstaging\t" + stagingName + "\noutput\t" + (OutputRecord.folderIdentity(self) ?? "-") + "\n"
         for p in puts { journal += "put\t" + p + "\n" }
         for p in removals.sorted() { journal += "remove\t" + p + "\n" }
         do {
@@ -196,8 +206,10 @@ struct OutputWriter {
         do {
             try apply(staging: staging.path, puts: puts, removals: removals)
         } catch {
+            // The staging folder holds the rest of the commit: kept for the next build.
+            staging.markCommitted()
             throw DiagnosticError(.error(
-                "cannot update the site: \(error); \(journalPath) lists what is left to do, and the next build finishes it",
+                "cannot update the site: \(error); \(output) is partly updated: \(journalPath) lists what is left, and the next build finishes it or writes the output anew",
                 stage: "write"))
         }
         try? fs.remove(journalPath)
@@ -212,7 +224,11 @@ struct OutputWriter {
         var made = Set<String>()
         for p in puts {
             let source = staging + "/" + p
-            guard fs.info(source) != nil else { continue }
+            guard fs.info(source) != nil else {
+                // Moved already (a commit being finished again), or lost: then it cannot be finished.
+                if fs.info(output + "/" + p) == nil { throw FileSystemError(operation: "finish", path: source, reason: "the staged file is gone") }
+                continue
+            }
             if let slash = p.lastIndex(of: "/") {
                 let dir = String(p[..<slash])
                 if made.insert(dir).inserted { try fs.createDirectory(output + "/" + dir) }
@@ -236,15 +252,16 @@ struct OutputWriter {
         let fs = fileSystem
         guard let data = try? fs.read(journalPath) else { return false }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        guard lines.first == Self.journalHeader, lines.count >= 2, lines[1].hasPrefix("staging\t") else {
-            throw DiagnosticError(.error(
-                "\(journalPath) is not a journal this version of bestiary can finish; remove it and \(output) to build anew",
-                stage: "write"))
+        let name = lines.count >= 3 && lines[1].hasPrefix("staging\t") ? String(lines[1].dropFirst("staging\t".count)) : ""
+        guard lines.first == Self.journalHeader, name.hasPrefix(".\(self.name).bestiary-staging-"), !name.contains("/"),
+            lines[2] == "output\t" + (OutputRecord.folderIdentity(self) ?? "-")
+        else {
+            throw DiagnosticError(.error("\(journalPath) is not a journal of this output folder", stage: "write"))
         }
-        let staging = String(lines[1].dropFirst("staging\t".count))
+        let staging = (parent == "." ? "" : parent + "/") + name
         var puts: [String] = []
         var removals: [String] = []
-        for line in lines.dropFirst(2) {
+        for line in lines.dropFirst(3) {
             if line.hasPrefix("put\t") { puts.append(String(line.dropFirst(4))) }
             if line.hasPrefix("remove\t") { removals.append(String(line.dropFirst(7))) }
         }

@@ -105,10 +105,19 @@ import Testing
             Issue.record("the build should have failed")
         } catch {
             let message = error.diagnostics.first?.message ?? ""
-            #expect(message.contains("bestiary-journal") && message.contains("the next build finishes it"), "\(message)")
+            #expect(message.contains("bestiary-journal") && message.contains("partly updated"), "\(message)")
         }
         #expect(FileManager.default.fileExists(atPath: s.work.appending(".out.bestiary-journal")))
-        try s.step {}  // the next build: finishes the journal, then builds (anew: no record)
+        // The staging folder holding the rest of the commit is kept for the next build, which
+        // finishes it: the output is then the new one before the build even renders.
+        let staged = try FileManager.default.contentsOfDirectory(atPath: s.work.path).filter { $0.contains("staging") }
+        #expect(staged.count == 1)
+        // Even a next build that then fails (a full disk) has finished the commit first.
+        #expect(throws: DiagnosticError.self) { try build(root: s.root, output: s.output, fileSystem: FailingFileSystem(failAfter: 0)) }
+        let full = s.work.appending("full-recovered")
+        try build(root: s.root, output: full, force: true)
+        #expect(try Tree(s.output).differences(from: Tree(full)) == [])
+        try s.step {}  // and the next one builds normally
         #expect(!FileManager.default.fileExists(atPath: s.work.appending(".out.bestiary-journal")))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: s.work.path).filter { $0.contains("staging") }
         #expect(leftovers == [])

@@ -62,7 +62,10 @@ struct BuildCommand: AsyncParsableCommand {
         } catch {
             console.report(builder.diagnostics.items + error.diagnostics, format: format)
             if format == .text {
-                console.err("build failed: \(error.diagnostics.filter { $0.severity == .error }.count) error(s); \(options.outputDirectory) is unchanged")
+                let partly = error.diagnostics.contains { $0.message.contains("is partly updated") }
+                console.err(
+                    "build failed: \(error.diagnostics.filter { $0.severity == .error }.count) error(s); \(options.outputDirectory) "
+                        + (partly ? "is partly updated until the next build" : "is unchanged"))
             }
             throw CommandFailure(status: 1)
         }
