@@ -62,12 +62,13 @@ struct OutputWriter {
         }
     }
 
-    /// Writes `files` into a fresh staging folder, then swaps it in. Returns the number of files.
-    func write(_ files: [OutputFile]) throws(DiagnosticError) -> Int {
+    /// Writes `files` into a fresh staging folder, then swaps it in. Returns the index of what it
+    /// wrote (the files keep their metadata through the swap).
+    func write(_ files: [OutputFile]) throws(DiagnosticError) -> OutputIndex {
         let staging = try begin()
         try staging.add(files)
         try staging.commit()
-        return files.count + 1
+        return OutputIndex(entries: staging.entries)
     }
 
     /// Starts a new output in a fresh staging folder next to the output. Files can be added from
@@ -186,7 +187,7 @@ struct OutputWriter {
     /// is renames only: it first writes a journal of them, ignores Ctrl-C and termination while it
     /// runs them (milliseconds), then deletes the journal. A build killed in between (power loss,
     /// SIGKILL) leaves the journal, and the next build finishes the renames before anything
-    /// else (``recover()``), so the output is never left half old and half new.
+    /// else (``recover()``): the output is half old and half new only until then.
     func commitInPlace(_ staging: Staging, removals: [String]) throws(DiagnosticError) {
         let fs = fileSystem
         let puts = staging.entries.keys.sorted()
@@ -314,13 +315,11 @@ struct OutputWriter {
         }
     }
 
-    /// The index of an output just written by ``write(_:)``.
-    func index(of files: [OutputFile]) -> OutputIndex {
-        let entries = Parallel.map(files, minimumChunk: 64) { file -> (String, OutputIndex.Entry)? in
-            guard let identity = identity(of: file), let written = fileSystem.info(output + "/" + file.path) else { return nil }
-            return (file.path, OutputIndex.Entry(identity: identity, written: written))
-        }
-        return OutputIndex(entries: Dictionary(entries.compactMap { $0 }, uniquingKeysWith: { a, _ in a }))
+    /// The file at `path` in the output is as `index` says it was written: nobody changed,
+    /// replaced or removed it since.
+    func isAsWritten(_ path: String, in index: OutputIndex) -> Bool {
+        guard let entry = index.entries[path] else { return false }
+        return fileSystem.info(output + "/" + path) == entry.written
     }
 
     /// Brings the output from `previous` to `files` in place: writes only files whose bytes differ

@@ -137,9 +137,7 @@ public final class SiteBuilder: @unchecked Sendable {
             let rendered: [OutputFile]
             if let staging {
                 let reuse = previous.map { record in
-                    PageReuse(digests: record.digests) { path in
-                        record.index.entries[path].map { fs.info(writer.output + "/" + path) == $0.written } ?? false
-                    }
+                    PageReuse(digests: record.digests) { path in writer.isAsWritten(path, in: record.index) }
                 }
                 do {
                     let result = try renderer.render(reusing: reuse, streamingAnimalPagesTo: staging.add)
@@ -189,7 +187,7 @@ public final class SiteBuilder: @unchecked Sendable {
                     }
                     return (count, "\(count) files to \(options.outputDirectory)")
                 }
-                let changed = try updateInPlace(writer, staging, all: all, previous: previous, pageDigests: pageDigests, kept: kept + streamed)
+                let changed = try updateInPlace(writer, staging, all: all, previous: previous, pageDigests: pageDigests, pages: kept + streamed)
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
             // The preview keeps its index in memory; a one-shot build's record no longer describes
@@ -205,9 +203,8 @@ public final class SiteBuilder: @unchecked Sendable {
                 report.changedOutputs = changed
                 return (all.count + 1, "\(changed.count) of \(all.count + 1) files changed in \(options.outputDirectory)")
             }
-            let count = try writer.write(all)
-            memo.setOutput(writer.index(of: all), for: options.outputDirectory)
-            return (count, "\(count) files to \(options.outputDirectory)")
+            memo.setOutput(try writer.write(all), for: options.outputDirectory)
+            return (all.count + 1, "\(all.count + 1) files to \(options.outputDirectory)")
         }
 
         // Only now that the new version can be downloaded does the history record it.
@@ -239,23 +236,22 @@ public final class SiteBuilder: @unchecked Sendable {
     }
 
     /// The one-shot build's write when the previous build left its record: stages only the files
-    /// whose bytes differ from what the output holds (pages rendered again are staged already),
-    /// then moves them in and removes the files no longer built, in one journaled commit. Returns
-    /// the number of files changed.
+    /// whose bytes differ from what the output holds (`pages`, kept or streamed by the render
+    /// stage, are there or staged already), then moves them in and removes the files no longer
+    /// built, in one journaled commit. Returns the number of files replaced or removed.
     private func updateInPlace(
         _ writer: OutputWriter, _ staging: OutputWriter.Staging, all: [OutputFile], previous: OutputRecord,
-        pageDigests: [String: String], kept: [String]
+        pageDigests: [String: String], pages: [String]
     ) throws(DiagnosticError) -> Int {
-        let fs = options.fileSystem
         let old = previous.index.entries
         let differing = Parallel.map(all, minimumChunk: 64) { file -> OutputFile? in
-            guard let entry = old[file.path], let identity = writer.identity(of: file), identity == entry.identity,
-                fs.info(writer.output + "/" + file.path) == entry.written
+            guard let entry = old[file.path], writer.identity(of: file) == entry.identity,
+                writer.isAsWritten(file.path, in: previous.index)
             else { return file }
             return nil
         }.compactMap { $0 }
         try staging.add(differing)
-        var built = Set(kept)
+        var built = Set(pages)
         for file in all { built.insert(file.path) }
         let removals = old.keys.filter { !built.contains($0) }
         // From here until the new record is written, the output is not what either record says.

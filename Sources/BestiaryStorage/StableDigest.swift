@@ -10,6 +10,10 @@ import Foundation
 /// a type is covered without anyone remembering to), keeps every keyed container's entries sorted
 /// by key (a dictionary's order no longer matters), tags every value with its type and length (no
 /// two different values run together into the same bytes), and hashes the result with SHA-256.
+///
+/// A `Set`, or a dictionary keyed by anything but `String` or `Int`, encodes as an unkeyed list in
+/// its per-process order: such values would need sorting before they are digested (none of the
+/// render keys holds one).
 public enum StableDigest {
     /// The lower-case hex SHA-256 of `value`'s canonical encoding.
     public static func hex<T: Encodable>(_ value: T) -> String {

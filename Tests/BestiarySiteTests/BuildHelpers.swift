@@ -25,31 +25,45 @@ func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws ->
     return root
 }
 
-/// A file system that fails on the N-th write: a full disk half way through a build.
+/// A file system that fails after N writes (a full disk half way through a build), or after N
+/// renames into a folder (a commit that stops half way).
 final class FailingFileSystem: FileSystem, @unchecked Sendable {
     let base = LocalFileSystem()
     let failAfter: Int
+    /// When set, renames into this folder are counted and fail, not writes.
+    let movesInto: String?
     private let lock = NSLock()
-    private var writes = 0
+    private var counted = 0
 
-    init(failAfter: Int) { self.failAfter = failAfter }
+    init(failAfter: Int, movesInto: String? = nil) {
+        self.failAfter = failAfter
+        self.movesInto = movesInto
+    }
 
-    private func count(_ path: String) throws {
-        let n = lock.withLock { writes += 1; return writes }
-        if n > failAfter { throw FileSystemError(operation: "write", path: path, reason: "No space left on device", code: 28) }
+    private func count(write path: String) throws {
+        guard movesInto == nil else { return }
+        try fail(path, "write", "No space left on device", code: 28)
+    }
+
+    private func fail(_ path: String, _ operation: String, _ reason: String, code: Int32) throws {
+        let n = lock.withLock { counted += 1; return counted }
+        if n > failAfter { throw FileSystemError(operation: operation, path: path, reason: reason, code: code) }
     }
 
     func read(_ path: String) throws -> Data { try base.read(path) }
     func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
-    func writeAtomically(_ data: Data, to path: String) throws { try count(path); try base.writeAtomically(data, to: path) }
-    func writeNew(_ data: Data, to path: String) throws { try count(path); try base.writeNew(data, to: path) }
+    func writeAtomically(_ data: Data, to path: String) throws { try count(write: path); try base.writeAtomically(data, to: path) }
+    func writeNew(_ data: Data, to path: String) throws { try count(write: path); try base.writeNew(data, to: path) }
     func info(_ path: String) -> FileInfo? { base.info(path) }
     func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
     func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
     func realPath(_ path: String) throws -> String { try base.realPath(path) }
     func createDirectory(_ path: String) throws { try base.createDirectory(path) }
     func remove(_ path: String) throws { try base.remove(path) }
-    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
+    func move(_ source: String, to destination: String) throws {
+        if let folder = movesInto, destination.hasPrefix(folder + "/") { try fail(source, "move", "Input/output error", code: EIO) }
+        try base.move(source, to: destination)
+    }
     func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
-    func link(_ source: String, to destination: String) throws { try count(destination); try base.link(source, to: destination) }
+    func link(_ source: String, to destination: String) throws { try count(write: destination); try base.link(source, to: destination) }
 }

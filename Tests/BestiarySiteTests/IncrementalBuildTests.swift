@@ -101,7 +101,7 @@ import Testing
         let s = try Site()
         try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
         do {
-            try build(root: s.root, output: s.output, fileSystem: FailingMoves(into: s.output, after: 3))
+            try build(root: s.root, output: s.output, fileSystem: FailingFileSystem(failAfter: 3, movesInto: s.output))
             Issue.record("the build should have failed")
         } catch {
             let message = error.diagnostics.first?.message ?? ""
@@ -139,39 +139,4 @@ import Testing
         #expect(report.pagesReused == 0)
         #expect(report.stages.last?.detail.contains(" of ") == false, "written anew")
     }
-}
-
-/// Fails the N-th rename into `output`: a commit that stops half way.
-final class FailingMoves: FileSystem, @unchecked Sendable {
-    let base = LocalFileSystem()
-    let output: String
-    let after: Int
-    private let lock = NSLock()
-    private var moves = 0
-
-    init(into output: String, after: Int) {
-        self.output = output
-        self.after = after
-    }
-
-    func move(_ source: String, to destination: String) throws {
-        if destination.hasPrefix(output + "/") {
-            let n = lock.withLock { moves += 1; return moves }
-            if n > after { throw FileSystemError(operation: "move", path: source, reason: "Input/output error", code: EIO) }
-        }
-        try base.move(source, to: destination)
-    }
-
-    func read(_ path: String) throws -> Data { try base.read(path) }
-    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
-    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
-    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
-    func info(_ path: String) -> FileInfo? { base.info(path) }
-    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
-    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
-    func realPath(_ path: String) throws -> String { try base.realPath(path) }
-    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-    func remove(_ path: String) throws { try base.remove(path) }
-    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
-    func link(_ source: String, to destination: String) throws { try base.link(source, to: destination) }
 }
