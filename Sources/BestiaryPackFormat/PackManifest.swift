@@ -26,7 +26,8 @@ public struct PackManifest: Hashable, Sendable {
     /// Every media file the version needs, once each, sorted by hash.
     public var media: [PackMediaRef] { Array(Set(records.flatMap(\.media))).sorted() }
 
-    public var json: JSONValue {
+    /// Every member but `records`.
+    private var header: [String: JSONValue] {
         let media = self.media
         return [
             "format": .integer(PackFormat.version),
@@ -37,11 +38,20 @@ public struct PackManifest: Hashable, Sendable {
             "count": .integer(Int64(records.count)),
             "digest": .string(digest),
             "media": ["count": .integer(Int64(media.count)), "bytes": .integer(Int64(media.reduce(0) { $0 + $1.bytes }))],
-            "records": .array(records.map(\.json)),
         ]
     }
 
-    public var encoded: Data { json.canonicalData }
+    public var json: JSONValue {
+        var o = header
+        o["records"] = .array(records.map(\.json))
+        return .object(o)
+    }
+
+    /// The canonical JSON of ``json``, with each record's ``PackRecord/encoded`` bytes put in as
+    /// they are (no tree of the whole manifest is made).
+    public var encoded: Data {
+        CanonicalJSON.encode(object: header, splicing: "records", elements: records.map(\.encoded))
+    }
 
     /// Reads and checks a manifest: header, every record's rev, order, count and digest.
     public static func decode(_ data: Data, file: String?) throws(PackFormatError) -> PackManifest {
@@ -114,7 +124,8 @@ public struct PackDelta: Hashable, Sendable {
             tombstones: base.keys.filter { !ids.contains($0) }, count: target.records.count, digest: target.digest)
     }
 
-    public var json: JSONValue {
+    /// Every member but `upserts`.
+    private var header: [String: JSONValue] {
         [
             "format": .integer(PackFormat.version),
             "type": "delta",
@@ -124,12 +135,20 @@ public struct PackDelta: Hashable, Sendable {
             "created": .string(created.description),
             "count": .integer(Int64(count)),
             "digest": .string(digest),
-            "upserts": .array(upserts.map(\.json)),
             "tombstones": .array(tombstones.map { .string($0) }),
         ]
     }
 
-    public var encoded: Data { json.canonicalData }
+    public var json: JSONValue {
+        var o = header
+        o["upserts"] = .array(upserts.map(\.json))
+        return .object(o)
+    }
+
+    /// The canonical JSON of ``json``, the upserts' ``PackRecord/encoded`` bytes put in as they are.
+    public var encoded: Data {
+        CanonicalJSON.encode(object: header, splicing: "upserts", elements: upserts.map(\.encoded))
+    }
 
     public static func decode(_ data: Data, file: String?) throws(PackFormatError) -> PackDelta {
         let value: JSONValue

@@ -34,25 +34,47 @@ public struct PackMediaRef: Hashable, Sendable, Comparable {
 /// `payload` is what apps show (names, texts, media attributions); its shape is the producer's
 /// business and clients store it as is. `media` lists every file the record needs, so a client
 /// can fetch them without understanding the payload. `rev` is the SHA-256 of the canonical JSON of
-/// the record without `rev` (unknown members included): equal revs mean equal records.
+/// the record without `rev` (unknown members included): equal revs mean equal records, and two
+/// records are `==` when their ids, revs and media are.
 public struct PackRecord: Hashable, Sendable {
-    public var id: String
-    public var rev: String
+    public let id: String
+    public let rev: String
     /// Sorted by hash, no duplicates.
-    public var media: [PackMediaRef]
-    public var payload: JSONValue
-    /// Every member except `rev`, as read or built (unknown members of a newer producer too).
-    public private(set) var members: [String: JSONValue]
+    public let media: [PackMediaRef]
+    private let storage: Storage
+
+    /// A record holds its members as a tree (as built or read), or only as its published bytes
+    /// (``compacted()``: a producer of 10,000 records keeps tens of MB less).
+    private enum Storage: Sendable {
+        /// Every member except `rev`.
+        case tree([String: JSONValue])
+        /// The canonical JSON of the whole record, `rev` included.
+        case bytes(Data)
+    }
 
     /// A new record; computes `rev`.
     public init(id: String, media: [PackMediaRef], payload: JSONValue) {
         let unique = Array(Set(media)).sorted()
         self.id = id
         self.media = unique
-        self.payload = payload
-        self.members = ["id": .string(id), "media": .array(unique.map(\.json)), "payload": payload]
+        let members: [String: JSONValue] = ["id": .string(id), "media": .array(unique.map(\.json)), "payload": payload]
+        self.storage = .tree(members)
         self.rev = Self.computeRev(members)
     }
+
+    /// Every member except `rev`, as read or built (unknown members of a newer producer too).
+    public var members: [String: JSONValue] {
+        switch storage {
+        case .tree(let members): return members
+        case .bytes(let data):
+            // Bytes this type encoded itself from a tree: they parse.
+            var members = (try? JSONParser.parse(data))?.objectValue ?? [:]
+            members["rev"] = nil
+            return members
+        }
+    }
+
+    public var payload: JSONValue { members["payload"] ?? .object([:]) }
 
     /// SHA-256 (hex) of the canonical JSON of `members` (the record without `rev`).
     public static func computeRev(_ members: [String: JSONValue]) -> String {
@@ -64,6 +86,36 @@ public struct PackRecord: Hashable, Sendable {
         var o = members
         o["rev"] = .string(rev)
         return .object(o)
+    }
+
+    /// The canonical JSON of ``json``: what manifests and deltas hold for this record.
+    public var encoded: Data {
+        switch storage {
+        case .tree: return CanonicalJSON.encode(json)
+        case .bytes(let data): return data
+        }
+    }
+
+    /// The same record holding only its published bytes; ``members`` and ``payload`` are parsed
+    /// from them when asked for.
+    public func compacted() -> PackRecord {
+        guard case .tree = storage else { return self }
+        return PackRecord(id: id, rev: rev, media: media, storage: .bytes(encoded))
+    }
+
+    private init(id: String, rev: String, media: [PackMediaRef], storage: Storage) {
+        self.id = id
+        self.rev = rev
+        self.media = media
+        self.storage = storage
+    }
+
+    public static func == (a: PackRecord, b: PackRecord) -> Bool {
+        a.id == b.id && a.rev == b.rev && a.media == b.media
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rev)
     }
 
     /// Reads a record and checks that `rev` is the hash of the rest: a record that does not
@@ -81,11 +133,11 @@ public struct PackRecord: Hashable, Sendable {
             throw r.fail("\(ctx): media must be sorted by sha256 without repeats")
         }
         media = refs
-        payload = try r.value("payload")
+        let payload = try r.value("payload")
         guard payload.objectValue != nil else { throw r.fail("\(ctx): 'payload' must be an object") }
         var m = r.members
         m["rev"] = nil
-        members = m
+        storage = .tree(m)
         let computed = Self.computeRev(m)
         guard computed == rev else {
             throw r.fail("\(ctx): rev \(rev) is not the SHA-256 of the record (\(computed)); the record was altered")

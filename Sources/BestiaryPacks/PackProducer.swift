@@ -64,7 +64,8 @@ public struct PackProducer: Sendable {
         let animals = catalog.animals.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
         let built = Parallel.map(animals) { animal -> Result<PackRecord, DiagnosticError> in
             do throws(DiagnosticError) {
-                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media))
+                // Only the published bytes are kept: 10,000 records' trees are tens of MB.
+                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media).compacted())
             } catch {
                 return .failure(error)
             }

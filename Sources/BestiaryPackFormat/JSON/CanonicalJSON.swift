@@ -15,16 +15,84 @@ import Foundation
 /// For the data format 1 writes (strings, integers, booleans, arrays, objects) this is the
 /// same as RFC 8785 (JCS) for keys in the Basic Multilingual Plane.
 public enum CanonicalJSON {
-    /// The canonical bytes of `value`.
+    /// The canonical bytes of `value`, written once into a buffer of exactly their size (a
+    /// 10,000-record manifest is tens of MB: growing an array to it would hold about twice that,
+    /// and copying it into `Data` once more).
     public static func encode(_ value: JSONValue) -> Data {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        write(value, into: &out)
-        return Data(out)
+        let count = size(of: value)
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            var sink = FixedSink(base: base, capacity: count)
+            write(value, into: &sink)
+            precondition(sink.count == count, "CanonicalJSON.size(of:) disagrees with write(_:into:)")
+        }
+        return data
+    }
+
+    /// The canonical bytes of the object `members` plus a member `key` whose value is the array
+    /// of `elements`, each already canonical JSON (a manifest's records), copied as they are.
+    public static func encode(object members: [String: JSONValue], splicing key: String, elements: [Data]) -> Data {
+        precondition(members[key] == nil, "'\(key)' is both a member and spliced")
+        var count = size(of: .object(members)) + size(of: key) + 1 + 2 + max(0, elements.count - 1)
+        if !members.isEmpty { count += 1 }
+        for element in elements { count += element.count }
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            var sink = FixedSink(base: base, capacity: count)
+            sink.append(0x7B)
+            let keys = (Array(members.keys) + [key]).sorted(by: codePointOrder)
+            for (n, k) in keys.enumerated() {
+                if n > 0 { sink.append(0x2C) }
+                writeString(k, into: &sink)
+                sink.append(0x3A)
+                guard k == key else {
+                    write(members[k]!, into: &sink)
+                    continue
+                }
+                sink.append(0x5B)
+                for (i, element) in elements.enumerated() {
+                    if i > 0 { sink.append(0x2C) }
+                    sink.append(bytes: element)
+                }
+                sink.append(0x5D)
+            }
+            sink.append(0x7D)
+            precondition(sink.count == count, "CanonicalJSON: spliced object size mismatch")
+        }
+        return data
+    }
+
+    /// The number of bytes ``encode(_:)`` makes of `value`.
+    public static func size(of value: JSONValue) -> Int {
+        switch value {
+        case .null: return 4
+        case .bool(true): return 4
+        case .bool(false): return 5
+        case .integer(let i): return String(i).utf8.count
+        case .number(let literal): return literal.utf8.count
+        case .string(let s): return size(of: s)
+        case .array(let items): return 2 + max(0, items.count - 1) + items.reduce(0) { $0 + size(of: $1) }
+        case .object(let members):
+            return 2 + max(0, members.count - 1) + members.reduce(0) { $0 + size(of: $1.key) + 1 + size(of: $1.value) }
+        }
+    }
+
+    private static func size(of s: String) -> Int {
+        var n = 2
+        for byte in s.utf8 {
+            switch byte {
+            case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: n += 2
+            case 0..<0x20: n += 6
+            default: n += 1
+            }
+        }
+        return n
     }
 
     /// Appends the canonical bytes of `value` to `out`.
-    public static func write(_ value: JSONValue, into out: inout [UInt8]) {
+    public static func write<Sink: CanonicalSink>(_ value: JSONValue, into out: inout Sink) {
         switch value {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .bool(true): out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
@@ -64,7 +132,7 @@ public enum CanonicalJSON {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    public static func writeString(_ s: String, into out: inout [UInt8]) {
+    public static func writeString<Sink: CanonicalSink>(_ s: String, into out: inout Sink) {
         out.append(0x22)
         for byte in s.utf8 {
             switch byte {
@@ -81,6 +149,43 @@ public enum CanonicalJSON {
             }
         }
         out.append(0x22)
+    }
+}
+
+/// Where ``CanonicalJSON`` writes bytes: a growing `[UInt8]`, or a buffer of known size.
+public protocol CanonicalSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8
+}
+
+extension Array: CanonicalSink where Element == UInt8 {}
+
+/// Writes into memory sized beforehand by ``CanonicalJSON/size(of:)``.
+struct FixedSink: CanonicalSink {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    private(set) var count = 0
+
+    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    mutating func append(_ byte: UInt8) {
+        precondition(count < capacity, "canonical JSON larger than measured")
+        base[count] = byte
+        count += 1
+    }
+
+    mutating func append<S: Sequence>(contentsOf bytes: S) where S.Element == UInt8 {
+        for byte in bytes { append(byte) }
+    }
+
+    /// Copies `data` in one go.
+    mutating func append(bytes data: Data) {
+        precondition(count + data.count <= capacity, "canonical JSON larger than measured")
+        data.copyBytes(to: base + count, count: data.count)
+        count += data.count
     }
 }
 
