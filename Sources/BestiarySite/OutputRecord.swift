@@ -4,8 +4,8 @@ import Foundation
 /// What a `bestiary build` leaves for the next one, in another process: every output file's
 /// identity and metadata once written (the ``OutputIndex``) and every page's input digest
 /// (``PageReuse``). With it, a build after a one-record edit renders only the pages whose inputs
-/// changed and moves only the files whose bytes changed into the output
-/// (``OutputWriter/commitInPlace(_:removals:)``), instead of writing the whole site anew.
+/// changed and writes only the files whose bytes changed, linking the others from the previous
+/// output (``OutputWriter/commitReusing(_:unchanged:)``), instead of writing the whole site anew.
 ///
 /// It is kept next to the output (`.NAME.bestiary-index`, like the build state), never in it, and
 /// trusted only when it was made by this very `bestiary` binary (pages depend on its code and
@@ -14,8 +14,8 @@ import Foundation
 /// is removed before an output is changed in any other way (the preview updates in place without
 /// it) and written again after each complete build.
 ///
-/// Files it does not list are not its business: a file put into the output by hand stays until a
-/// build writes the whole output anew (`--force`, or any build without a usable record).
+/// A file put into the output by hand is not carried over: every build's output holds only what
+/// it built.
 struct OutputRecord {
     var tool: String
     var outputFolder: String

@@ -44,14 +44,12 @@ struct OutputWriter {
                     stage: "write"))
             }
         }
-        // A killed in-place commit is finished first: its staging folder holds the rest of it.
-        // One that cannot be finished (its staging folder gone, another output folder) is
-        // dropped: without a record, this build writes the whole output anew, which repairs it.
-        do {
-            if try recover() { OutputRecord.forget(self) }
-        } catch {
-            try? fileSystem.remove(journalPath)
+        // Bestiary before 2026-11-24 moved changed files into the output one by one, journaled:
+        // a journal it left means the output may be a mix, so this build writes it anew.
+        let journal = (parent == "." ? "" : parent + "/") + ".\(name).bestiary-journal"
+        if fileSystem.info(journal) != nil {
             OutputRecord.forget(self)
+            try? fileSystem.remove(journal)
         }
         let prefix = ".\(name).bestiary-staging-"
         for entry in (try? fileSystem.entries(in: parent)) ?? [] where entry.name.hasPrefix(prefix) {
@@ -102,11 +100,6 @@ struct OutputWriter {
             if !committed { try? writer.fileSystem.remove(path) }
         }
 
-        /// The staged files are in the output now (an in-place commit): nothing left to remove.
-        func markCommitted() {
-            committed = true
-        }
-
         /// What was written so far, by output path: each file's identity and its metadata once
         /// written (a rename into the output keeps both).
         var entries: [String: OutputIndex.Entry] {
@@ -148,6 +141,28 @@ struct OutputWriter {
             }
         }
 
+        /// Hard-links files of the current output into the staging folder as they are (their
+        /// index entries stay those of the output), in parallel, their folders made first.
+        func linkFromOutput(_ paths: [String]) throws(DiagnosticError) {
+            let fs = writer.fileSystem
+            do {
+                var directories = Set<String>()
+                for file in paths {
+                    var p = file
+                    while let slash = p.lastIndex(of: "/") {
+                        p = String(p[..<slash])
+                        if !directories.insert(p).inserted { break }
+                    }
+                }
+                for dir in directories.sorted() { try fs.createDirectory(path + "/" + dir) }
+                try Parallel.map(paths, minimumChunk: 256) { file in
+                    try fs.link(writer.output + "/" + file, to: path + "/" + file)
+                }
+            } catch {
+                throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
+            }
+        }
+
         /// Puts the staged output in place of the previous one in one step, then removes the previous.
         func commit() throws(DiagnosticError) {
             let fs = writer.fileSystem
@@ -169,123 +184,18 @@ struct OutputWriter {
         }
     }
 
-    // MARK: In place, journaled
+    // MARK: Reusing the previous output
 
-    /// The journal of an in-place commit, next to the output (like the staging folder).
-    var journalPath: String {
-        (parent == "." ? "" : parent + "/") + ".\(name).bestiary-journal"
-    }
-
-    static let journalHeader = "bestiary-journal 1"
-
-    /// Moves the files staged in `staging` into the output, over the files they replace, and
-    /// removes `removals`: the one-record rebuild's commit, which touches only what changed
-    /// instead of replacing every file of a 10,000-animal site.
-    ///
-    /// Everything that can fail slowly (rendering, writing bytes, a full disk) happened before,
-    /// into the staging folder, so a failed build leaves the output as it was. The commit itself
-    /// is renames only: it first writes a journal of them, ignores Ctrl-C and termination while it
-    /// runs them (milliseconds), then deletes the journal. A build killed in between (power loss,
-    /// SIGKILL) leaves the journal, and the next build finishes the renames before anything
-    /// else (``recover()``): the output is half old and half new only until then.
-    func commitInPlace(_ staging: Staging, removals: [String]) throws(DiagnosticError) {
-        let fs = fileSystem
-        let puts = staging.entries.keys.sorted()
-        // The staging folder by its name (it is next to the output) and the output folder by its
-        // identity: a journal is finished only into the folder it was written for.
-        let stagingName = staging.path.split(separator: "/").last.map(String.init) ?? staging.path
-        var journal = Self.journalHeader + "\nstaging\t" + stagingName + "\noutput\t" + (OutputRecord.folderIdentity(self) ?? "-") + "\n"
-        for p in puts { journal += "put\t" + p + "\n" }
-        for p in removals.sorted() { journal += "remove\t" + p + "\n" }
-        do {
-            try fs.writeAtomically(Data(journal.utf8), to: journalPath)
-        } catch {
-            throw DiagnosticError(.error("cannot write the site: \(error); \(output) is unchanged", stage: "write"))
-        }
-        let restore = Self.holdSignals()
-        defer { restore() }
-        do {
-            try apply(staging: staging.path, puts: puts, removals: removals)
-        } catch {
-            // The staging folder holds the rest of the commit: kept for the next build.
-            staging.markCommitted()
-            throw DiagnosticError(.error(
-                "cannot update the site: \(error); \(output) is partly updated: \(journalPath) lists what is left, and the next build finishes it or writes the output anew",
-                stage: "write"))
-        }
-        try? fs.remove(journalPath)
-        staging.markCommitted()
-        try? fs.remove(staging.path)
-    }
-
-    /// The renames of an in-place commit (again, when ``recover()`` finishes an interrupted one: a
-    /// file already moved is not in the staging folder any more).
-    private func apply(staging: String, puts: [String], removals: [String]) throws {
-        let fs = fileSystem
-        var made = Set<String>()
-        for p in puts {
-            let source = staging + "/" + p
-            guard fs.info(source) != nil else {
-                // Moved already (a commit being finished again), or lost: then it cannot be finished.
-                if fs.info(output + "/" + p) == nil { throw FileSystemError(operation: "finish", path: source, reason: "the staged file is gone") }
-                continue
-            }
-            if let slash = p.lastIndex(of: "/") {
-                let dir = String(p[..<slash])
-                if made.insert(dir).inserted { try fs.createDirectory(output + "/" + dir) }
-            }
-            try fs.move(source, to: output + "/" + p)
-        }
-        for p in removals {
-            do {
-                try fs.remove(output + "/" + p)
-            } catch let error as FileSystemError where error.isNotFound {
-                continue
-            }
-            removeEmptyParents(of: p)
-        }
-    }
-
-    /// Finishes an in-place commit a killed build left (its journal is there). Returns whether
-    /// there was one: the output is then complete, but no index describes it any more.
-    @discardableResult
-    func recover() throws(DiagnosticError) -> Bool {
-        let fs = fileSystem
-        guard let data = try? fs.read(journalPath) else { return false }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-        let name = lines.count >= 3 && lines[1].hasPrefix("staging\t") ? String(lines[1].dropFirst("staging\t".count)) : ""
-        guard lines.first == Self.journalHeader, name.hasPrefix(".\(self.name).bestiary-staging-"), !name.contains("/"),
-            lines[2] == "output\t" + (OutputRecord.folderIdentity(self) ?? "-")
-        else {
-            throw DiagnosticError(.error("\(journalPath) is not a journal of this output folder", stage: "write"))
-        }
-        let staging = (parent == "." ? "" : parent + "/") + name
-        var puts: [String] = []
-        var removals: [String] = []
-        for line in lines.dropFirst(3) {
-            if line.hasPrefix("put\t") { puts.append(String(line.dropFirst(4))) }
-            if line.hasPrefix("remove\t") { removals.append(String(line.dropFirst(7))) }
-        }
-        let restore = Self.holdSignals()
-        defer { restore() }
-        do {
-            try apply(staging: staging, puts: puts, removals: removals)
-        } catch {
-            throw DiagnosticError(.error("cannot finish the interrupted update of \(output) (\(journalPath)): \(error)", stage: "write"))
-        }
-        try? fs.remove(journalPath)
-        try? fs.remove(staging)
-        return true
-    }
-
-    /// Ignores SIGINT, SIGTERM and SIGHUP until the returned function is called (a signal that
-    /// arrives meanwhile is dropped: the renames it would interrupt take milliseconds).
-    static func holdSignals() -> () -> Void {
-        let numbers = [SIGINT, SIGTERM, SIGHUP]
-        let previous = numbers.map { signal($0, SIG_IGN) }
-        return {
-            for (number, handler) in zip(numbers, previous) { signal(number, handler) }
-        }
+    /// The one-record rebuild's commit: `staging` holds only the files whose bytes changed; the
+    /// unchanged files (`unchanged`, paths in the output) are hard-linked into it from the output
+    /// (no bytes copied, and each keeps its inode and metadata, so the build record still
+    /// describes it), then the staging folder is swapped in like a full build's. The output is
+    /// therefore the previous one or the new one at every moment, whatever kills the build.
+    /// `beforeSwap` runs once the staging folder is complete, just before it replaces the output.
+    func commitReusing(_ staging: Staging, unchanged: [String], beforeSwap: () -> Void) throws(DiagnosticError) {
+        try staging.linkFromOutput(unchanged)
+        beforeSwap()
+        try staging.commit()
     }
 
     /// Removes a folder tree, its subfolders in parallel.

@@ -44,6 +44,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 throw DiagnosticError(error.diagnostics.map { $0.inStage(name) })
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            ProcessMemory.releaseFreed()
             let s = BuildReport.Stage(name: name, seconds: seconds, detail: detail)
             report.stages.append(s)
             onStage?(s, index, total)
@@ -87,7 +88,7 @@ public final class SiteBuilder: @unchecked Sendable {
             baseURL = override.hasSuffix("/") ? override : override + "/"
         }
 
-        let enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
+        var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
             let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia)
             diagnostics.append(contentsOf: result.diagnostics)
             let count = result.resolved.values.reduce(0) { $0 + $1.count }
@@ -112,6 +113,8 @@ public final class SiteBuilder: @unchecked Sendable {
         let previous = staging != nil && !options.force ? OutputRecord.load(writer, tool: tool) : nil
         var kept: [String] = []
         var pageDigests: [String: String] = [:]
+        // Paths of the other files a one-shot build staged as soon as their stage made them.
+        var built: [String] = []
 
         let files: [OutputFile] = try stage("render") { () throws(DiagnosticError) in
             let theme = try Theme.load(root: options.root, fileSystem: fs)
@@ -164,32 +167,44 @@ public final class SiteBuilder: @unchecked Sendable {
             let reusedPages = memo?.pagesReused ?? kept.count
             report.pagesReused = reusedPages
             let reused = reusedPages > 0 ? " (\(report.pages - reusedPages) rendered, \(reusedPages) unchanged)" : ""
-            return (files.sorted { $0.path < $1.path }, "\(report.pages) pages\(reused), \(files.count + streamed.count + kept.count) files")
+            let detail = "\(report.pages) pages\(reused), \(files.count + streamed.count + kept.count) files"
+            if let staging {
+                built.append(contentsOf: try stageEarly(files, staging, writer, previous))
+                return ([], detail)
+            }
+            return (files.sorted { $0.path < $1.path }, detail)
         }
 
+        // The pages are made: what only they needed goes before the packs stage adds its own.
+        enrichment.views = [:]
+        enrichment.files = [:]
+
         let packs: PackOutput = try stage("packs") { () throws(DiagnosticError) in
-            let output = try PackStage.run(
+            var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: enrichment.resolved, options: options, now: buildDate)
             diagnostics.append(contentsOf: output.diagnostics)
+            if let staging {
+                built.append(contentsOf: try stageEarly(PackStage.outputFiles(output), staging, writer, previous))
+                output.files = []
+            }
             return (output, output.summary)
         }
 
         report.files = try stage("write") { () throws(DiagnosticError) in
-            let all = (files + PackStage.outputFiles(packs)).sorted { $0.path < $1.path }
             guard let memo else {
                 guard let staging else { preconditionFailure("a build without a memo stages its output") }
-                let count = all.count + streamed.count + kept.count + 1
+                let count = built.count + streamed.count + kept.count + 1
                 guard let previous else {
-                    try staging.add(all)
                     try staging.commit()
                     if let folder = OutputRecord.folderIdentity(writer) {
                         OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(entries: staging.entries), digests: pageDigests).save(writer)
                     }
                     return (count, "\(count) files to \(options.outputDirectory)")
                 }
-                let changed = try updateInPlace(writer, staging, all: all, previous: previous, pageDigests: pageDigests, pages: kept + streamed)
+                let changed = try updateInPlace(writer, staging, built: built + kept + streamed, previous: previous, pageDigests: pageDigests)
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
+            let all = (files + PackStage.outputFiles(packs)).sorted { $0.path < $1.path }
             // The preview keeps its index in memory; a one-shot build's record no longer describes
             // the output once the preview changed it.
             OutputRecord.forget(writer)
@@ -235,30 +250,48 @@ public final class SiteBuilder: @unchecked Sendable {
         return report
     }
 
-    /// The one-shot build's write when the previous build left its record: stages only the files
-    /// whose bytes differ from what the output holds (`pages`, kept or streamed by the render
-    /// stage, are there or staged already), then moves them in and removes the files no longer
-    /// built, in one journaled commit. Returns the number of files replaced or removed.
-    private func updateInPlace(
-        _ writer: OutputWriter, _ staging: OutputWriter.Staging, all: [OutputFile], previous: OutputRecord,
-        pageDigests: [String: String], pages: [String]
-    ) throws(DiagnosticError) -> Int {
+    /// A one-shot build puts a stage's files into the staging folder as soon as the stage made
+    /// them, so that they are not held in memory until the write stage (a 10,000-animal site's
+    /// lists, catalogue and pack manifest are tens of MB each). With the previous build's record,
+    /// only the files whose bytes differ from what the output holds are staged. Returns the paths
+    /// of all of `files`.
+    private func stageEarly(
+        _ files: [OutputFile], _ staging: OutputWriter.Staging, _ writer: OutputWriter, _ previous: OutputRecord?
+    ) throws(DiagnosticError) -> [String] {
+        guard let previous else {
+            try staging.add(files)
+            return files.map(\.path)
+        }
         let old = previous.index.entries
-        let differing = Parallel.map(all, minimumChunk: 64) { file -> OutputFile? in
+        let differing = Parallel.map(files, minimumChunk: 64) { file -> OutputFile? in
             guard let entry = old[file.path], writer.identity(of: file) == entry.identity,
                 writer.isAsWritten(file.path, in: previous.index)
             else { return file }
             return nil
         }.compactMap { $0 }
         try staging.add(differing)
-        var built = Set(pages)
-        for file in all { built.insert(file.path) }
+        return files.map(\.path)
+    }
+
+    /// The one-shot build's write when the previous build left its record: the staging folder
+    /// holds the files whose bytes changed (``stageEarly(_:_:_:_:)``, and the pages the render
+    /// stage streamed); every other file of this build (`paths` is all of them) is linked into it
+    /// from the output, and it is swapped in whole (``OutputWriter/commitReusing(_:unchanged:)``).
+    /// Returns the number of files replaced, added or removed.
+    private func updateInPlace(
+        _ writer: OutputWriter, _ staging: OutputWriter.Staging, built paths: [String], previous: OutputRecord,
+        pageDigests: [String: String]
+    ) throws(DiagnosticError) -> Int {
+        let old = previous.index.entries
+        let built = Set(paths)
         let removals = old.keys.filter { !built.contains($0) }
-        // From here until the new record is written, the output is not what either record says.
-        BuildState(options: options).forget()
-        OutputRecord.forget(writer)
-        try writer.commitInPlace(staging, removals: removals)
         let staged = staging.entries
+        let unchanged = built.filter { staged[$0] == nil }
+        try writer.commitReusing(staging, unchanged: Array(unchanged)) {
+            // From the swap until the new record is written, the output is not what the old record says.
+            BuildState(options: options).forget()
+            OutputRecord.forget(writer)
+        }
         var index = OutputIndex()
         for path in built { if let entry = staged[path] ?? old[path] { index.entries[path] = entry } }
         if let folder = OutputRecord.folderIdentity(writer) {

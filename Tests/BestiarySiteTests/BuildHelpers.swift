@@ -30,18 +30,18 @@ func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws ->
 final class FailingFileSystem: FileSystem, @unchecked Sendable {
     let base = LocalFileSystem()
     let failAfter: Int
-    /// When set, renames into this folder are counted and fail, not writes.
-    let movesInto: String?
+    /// When set, hard links of files in this folder are counted and fail, not writes.
+    let linksFrom: String?
     private let lock = NSLock()
     private var counted = 0
 
-    init(failAfter: Int, movesInto: String? = nil) {
+    init(failAfter: Int, linksFrom: String? = nil) {
         self.failAfter = failAfter
-        self.movesInto = movesInto
+        self.linksFrom = linksFrom
     }
 
     private func count(write path: String) throws {
-        guard movesInto == nil else { return }
+        guard linksFrom == nil else { return }
         try fail(path, "write", "No space left on device", code: 28)
     }
 
@@ -60,10 +60,11 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
     func realPath(_ path: String) throws -> String { try base.realPath(path) }
     func createDirectory(_ path: String) throws { try base.createDirectory(path) }
     func remove(_ path: String) throws { try base.remove(path) }
-    func move(_ source: String, to destination: String) throws {
-        if let folder = movesInto, destination.hasPrefix(folder + "/") { try fail(source, "move", "Input/output error", code: EIO) }
-        try base.move(source, to: destination)
-    }
+    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
     func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
-    func link(_ source: String, to destination: String) throws { try count(write: destination); try base.link(source, to: destination) }
+    func link(_ source: String, to destination: String) throws {
+        if let folder = linksFrom, source.hasPrefix(folder + "/") { try fail(source, "link", "Input/output error", code: EIO) }
+        try count(write: destination)
+        try base.link(source, to: destination)
+    }
 }

@@ -95,32 +95,25 @@ import Testing
         try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
     }
 
-    /// A build whose commit stopped half way (here a rename fails; a power cut is the same) leaves
-    /// its journal, and the next build finishes that commit before doing anything else.
-    @Test func aCommitCutShortIsFinishedByTheNextBuild() throws {
+    /// A build that fails while it links the unchanged files into its staging folder (here a link
+    /// fails; a full disk or a kill is the same) leaves the output exactly as it was; the next
+    /// build still has the previous record and completes normally.
+    @Test func aCommitThatFailsHalfWayLeavesTheOutputAsItWas() throws {
         let s = try Site()
+        let before = try Tree(s.output)
         try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
         do {
-            try build(root: s.root, output: s.output, fileSystem: FailingFileSystem(failAfter: 3, movesInto: s.output))
+            try build(root: s.root, output: s.output, fileSystem: FailingFileSystem(failAfter: 3, linksFrom: s.output))
             Issue.record("the build should have failed")
         } catch {
             let message = error.diagnostics.first?.message ?? ""
-            #expect(message.contains("bestiary-journal") && message.contains("partly updated"), "\(message)")
+            #expect(message.contains("is unchanged") && message.contains("link"), "\(message)")
         }
-        #expect(FileManager.default.fileExists(atPath: s.work.appending(".out.bestiary-journal")))
-        // The staging folder holding the rest of the commit is kept for the next build, which
-        // finishes it: the output is then the new one before the build even renders.
-        let staged = try FileManager.default.contentsOfDirectory(atPath: s.work.path).filter { $0.contains("staging") }
-        #expect(staged.count == 1)
-        // Even a next build that then fails (a full disk) has finished the commit first.
-        #expect(throws: DiagnosticError.self) { try build(root: s.root, output: s.output, fileSystem: FailingFileSystem(failAfter: 0)) }
-        let full = s.work.appending("full-recovered")
-        try build(root: s.root, output: full, force: true)
-        #expect(try Tree(s.output).differences(from: Tree(full)) == [])
-        try s.step {}  // and the next one builds normally
-        #expect(!FileManager.default.fileExists(atPath: s.work.appending(".out.bestiary-journal")))
+        #expect(try Tree(s.output) == before)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: s.work.path).filter { $0.contains("staging") }
         #expect(leftovers == [])
+        let again = try s.step {}
+        #expect(again.pagesReused > 0, "the record of the build before the failed one is still used")
         let next = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
         #expect(next.pagesReused > 0, "the build after it has a record again")
     }

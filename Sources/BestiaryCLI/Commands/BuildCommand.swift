@@ -62,10 +62,8 @@ struct BuildCommand: AsyncParsableCommand {
         } catch {
             console.report(builder.diagnostics.items + error.diagnostics, format: format)
             if format == .text {
-                let partly = error.diagnostics.contains { $0.message.contains("is partly updated") }
                 console.err(
-                    "build failed: \(error.diagnostics.filter { $0.severity == .error }.count) error(s); \(options.outputDirectory) "
-                        + (partly ? "is partly updated until the next build" : "is unchanged"))
+                    "build failed: \(error.diagnostics.filter { $0.severity == .error }.count) error(s); \(options.outputDirectory) is unchanged")
             }
             throw CommandFailure(status: 1)
         }
