@@ -1,3 +1,5 @@
+import Foundation
+
 /// What pages need to know about a language beyond its code.
 public enum Languages {
     /// The language's own name, for the language switcher.
@@ -15,6 +17,14 @@ public enum Languages {
         if let name = names[code] { return name }
         if let base = code.split(separator: "-").first, let name = names[String(base)] { return name }
         return code
+    }
+
+    /// The language's name in another language, as a sentence uses it ("auf Englisch", "in
+    /// German"): from ICU's data; the language's own name where ICU has none.
+    public static func name(_ code: String, in language: String) -> String {
+        if code == language { return endonym(code) }
+        if let name = Locale(identifier: language).localizedString(forLanguageCode: code), name != code { return name }
+        return endonym(code)
     }
 
     /// Text direction: right-to-left scripts get `rtl`.

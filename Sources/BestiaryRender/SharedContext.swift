@@ -309,13 +309,13 @@ final class SharedContext: @unchecked Sendable {
         if let summary = view.summary {
             a["summary"] = [
                 "text": summary.text, "lang": summary.language, "dir": Languages.direction(summary.language),
-                "is_fallback": summary.language != lang, "language": Languages.endonym(summary.language),
+                "is_fallback": summary.language != lang, "language": Languages.name(summary.language, in: lang),
                 "title": summary.title, "url": summary.articleURL, "license": summary.license, "license_url": summary.licenseURL,
             ]
         } else if let description = animal.description.resolve(lang, fallback: config.fallback(for: lang)) {
             a["description"] = [
                 "text": description.text, "lang": description.language, "is_fallback": description.language != lang,
-                "language": Languages.endonym(description.language),
+                "language": Languages.name(description.language, in: lang),
             ]
         }
         if let text = view.shortText { context["description"] = String(text.text.prefix(200)) }

@@ -20,7 +20,8 @@ struct Enrichment {
         var result = Enrichment()
         let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem, memo: memo).load()
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
-        result.diagnostics = condensed((snapshot.diagnostics + diagnostics).map { $0.inStage("enrich") })
+        // `diagnostics` begins with the snapshot's own (damaged entries and images).
+        result.diagnostics = condensed(diagnostics.map { $0.inStage("enrich") })
         result.resolved = summaries
         for (id, byLanguage) in summaries {
             for (language, summary) in byLanguage {

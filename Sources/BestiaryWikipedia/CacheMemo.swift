@@ -29,18 +29,19 @@ public final class CacheMemo: @unchecked Sendable {
         entries[path] = (info, result)
     }
 
-    /// Whether the image at `path` passed the check for `format` when it had this metadata.
-    func image(_ path: String, info: FileInfo, format: String) -> Bool? {
+    /// Whether the image at `path` passed `check` (its format, or format and SHA-256) when it had
+    /// this metadata.
+    func image(_ path: String, info: FileInfo, check: String) -> Bool? {
         lock.lock()
         defer { lock.unlock() }
-        guard let (known, knownFormat, intact) = images[path], known == info, knownFormat == format else { return nil }
+        guard let (known, knownCheck, intact) = images[path], known == info, knownCheck == check else { return nil }
         return intact
     }
 
-    func keepImage(_ path: String, info: FileInfo, format: String, intact: Bool) {
+    func keepImage(_ path: String, info: FileInfo, check: String, intact: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        images[path] = (info, format, intact)
+        images[path] = (info, check, intact)
     }
 
     /// Called after a full load: forgets entries whose files were not seen (removed).

@@ -99,7 +99,24 @@ public struct WikipediaCache: Sendable {
             }
         }
         memo?.forgetUnseen()
-        return WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics)
+        // Every image the entries name, checked by its bytes against the SHA-256 it is named by:
+        // a damaged picture is never copied into the site or published in a pack under a hash
+        // its bytes do not have (apps would refuse the pack).
+        var renditions: [String: ImageRendition] = [:]
+        for entry in entries.values { for r in entry.image?.renditions ?? [] { renditions[r.path] = r } }
+        let named = renditions.values.sorted { $0.path < $1.path }
+        let checks = Parallel.map(named, minimumChunk: 16) { imageIsIntact($0, verifyHash: true) }
+        var intact = Set<String>()
+        for (rendition, ok) in zip(named, checks) {
+            if ok {
+                intact.insert(rendition.path)
+            } else {
+                diagnostics.append(.warning(
+                    "this picture is missing or damaged (its bytes are not the SHA-256 it is named by); it is not used, and `bestiary fetch` downloads it again",
+                    at: SourceLocation(path: "content/" + rendition.path), stage: "enrich"))
+            }
+        }
+        return WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
     }
 
     /// One entry file, checked.
@@ -122,14 +139,17 @@ public struct WikipediaCache: Sendable {
     public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool) -> Bool {
         let path = imageFile(rendition.path)
         guard let info = fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
+        let check = verifyHash ? rendition.format + " " + rendition.sha256 : rendition.format
+        if let known = memo?.image(path, info: info, check: check) { return known }
+        let intact: Bool
         if verifyHash {
-            guard let data = try? fileSystem.read(path) else { return false }
-            return Hashing.sha256Hex(data) == rendition.sha256 && ImageBytes.problem(data) == nil
+            let data = try? fileSystem.read(path)
+            intact = data.map { Hashing.sha256Hex($0) == rendition.sha256 && ImageBytes.problem($0) == nil } ?? false
+        } else {
+            let head = try? fileSystem.readPrefix(path, count: MediaSniffer.headerLength)
+            intact = head.map { MediaSniffer.sniff($0)?.rawValue == rendition.format } ?? false
         }
-        if let known = memo?.image(path, info: info, format: rendition.format) { return known }
-        let head = try? fileSystem.readPrefix(path, count: MediaSniffer.headerLength)
-        let intact = head.map { MediaSniffer.sniff($0)?.rawValue == rendition.format } ?? false
-        memo?.keepImage(path, info: info, format: rendition.format, intact: intact)
+        memo?.keepImage(path, info: info, check: check, intact: intact)
         return intact
     }
 

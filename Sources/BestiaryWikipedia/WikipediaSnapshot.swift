@@ -24,15 +24,19 @@ public struct WikipediaSnapshot: Sendable {
     public let entries: [Key: WikipediaEntry]
     /// Requested title → canonical key.
     public let index: [Key: Key]
-    /// Problems found while reading (damaged entries): warnings, stage `enrich`.
+    /// Problems found while reading (damaged entries and pictures): warnings, stage `enrich`.
     public let diagnostics: [Diagnostic]
+    /// Paths (relative to `content/`) of the pictures checked intact by ``WikipediaCache/load()``;
+    /// nil when not checked beforehand (each is then checked when resolved).
+    public let intactImages: Set<String>?
 
     /// A snapshot of given entries (tests of later stages build one without files; images are
     /// still looked up under `cache`). ``WikipediaCache/load()`` is the usual way to get one.
-    public init(cache: WikipediaCache, entries: [Key: WikipediaEntry], diagnostics: [Diagnostic] = []) {
+    public init(cache: WikipediaCache, entries: [Key: WikipediaEntry], diagnostics: [Diagnostic] = [], intactImages: Set<String>? = nil) {
         self.cache = cache
         self.entries = entries
         self.diagnostics = diagnostics
+        self.intactImages = intactImages
         var index: [Key: Key] = [:]
         // Sorted, so that a title claimed by two entries (a redirect changed target) resolves the
         // same way on every machine: the entry whose own title it is wins, else the first.
@@ -98,7 +102,7 @@ public struct WikipediaSnapshot: Sendable {
     public func resolve(_ entry: WikipediaEntry, pageLanguage: String) -> ResolvedSummary {
         var image: ResolvedImage? = nil
         if let cached = entry.image {
-            let intact = cached.renditions.filter { cache.imageIsIntact($0, verifyHash: false) }
+            let intact = cached.renditions.filter { intactImages?.contains($0.path) ?? cache.imageIsIntact($0, verifyHash: true) }
             if !intact.isEmpty {
                 image = ResolvedImage(
                     file: cached.file,

@@ -44,4 +44,39 @@ struct FetchThenBuildTests {
         #expect(manifest.contains("\"license\":\"CC BY-SA 4.0\""))
         #expect(out.files.keys.contains { $0.hasPrefix("packs/media/") && $0.hasSuffix(".png") })
     }
+
+    /// A cached picture whose bytes were changed (same size, so only its hash tells) is neither
+    /// copied into the site nor published in the pack; the build says which file and what to do.
+    @Test func aDamagedPictureIsNotUsedAndIsNamed() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
+        try wiki.dir.write("---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {en: Dog}\n---\n", to: "content/animals/hund.md")
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["en": "Dog"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        let images = wiki.dir.appending("content/wikipedia/images")
+        let names = try FileManager.default.contentsOfDirectory(atPath: images).sorted()
+        #expect(names.count == 2)
+        let damaged = try #require(names.first)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: images + "/" + damaged))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: images + "/" + damaged))
+
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        let built = try builder.build()
+        #expect(built.stages.first { $0.name == "enrich" }?.detail == "2 of 2 animal pages with a summary, 1 images")
+        let warnings = builder.diagnostics.items.filter { $0.stage == "enrich" }
+        #expect(warnings.count == 1, "one warning, not repeated: \(warnings)")
+        #expect(warnings.first?.location?.path == "content/wikipedia/images/" + damaged)
+        #expect(warnings.first?.message.contains("bestiary fetch") == true)
+        let out = try Tree(wiki.dir.appending("out"))
+        let hash = String(damaged.prefix(16))
+        #expect(!out.files.keys.contains { $0.hasPrefix("media/" + hash) }, "the damaged picture is not in the site")
+        #expect(!out.files.keys.contains { $0.hasPrefix("packs/media/" + damaged.prefix(64)) })
+        // The German page shows the English summary, saying so in German.
+        let de = String(decoding: try #require(out.files["animals/hund/index.html"]), as: UTF8.self)
+        #expect(de.contains("Diese Zusammenfassung ist auf Englisch."))
+    }
 }
