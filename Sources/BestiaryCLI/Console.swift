@@ -39,9 +39,12 @@ public final class Console: @unchecked Sendable {
     }
 
     /// Prints diagnostics in the chosen format, sorted as ``DiagnosticBag/sorted`` does.
+    /// Diagnostics as text go to standard error, beside the progress lines; as JSON (one object
+    /// a line) to standard output, so that `bestiary check --diagnostics json | jq` gets them.
     public func report(_ diagnostics: [Diagnostic], format: DiagnosticFormatter.Format) {
         for d in DiagnosticBag(diagnostics).sorted {
-            err(DiagnosticFormatter.format(d, as: format))
+            let line = DiagnosticFormatter.format(d, as: format)
+            if format == .json { out(line) } else { err(line) }
         }
     }
 }

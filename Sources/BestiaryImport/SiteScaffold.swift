@@ -68,7 +68,8 @@ public enum SiteScaffold {
             "content/site.yml": Data(siteYML.utf8),
             "content/animals/red-fox.md": Data(RecordWriter(languages: ["en"]).document(for: fox, fileID: "red-fox").utf8),
             "content/pages/about.md": Data(about.utf8),
-            ".gitignore": Data("# Made by `bestiary build`; publish it, do not commit it.\noutput/\n".utf8),
+            ".gitignore": Data(
+                "# Made by `bestiary build`; publish it, do not commit it.\noutput/\n# What a build leaves next to it for the next one (state, record, staging folder).\n.output.bestiary-*\n".utf8),
         ]
     }
 

@@ -1,4 +1,5 @@
 import CCmark
+import Foundation
 
 /// Markdown to HTML through cmark (libcmark), always in its safe mode.
 ///
@@ -21,7 +22,25 @@ public enum Markdown {
                 return String(cString: out)
             }
         }
-        return rendered
+        return rendered.contains("<img src=\"\"") ? withoutUnsafeImages(rendered) : rendered
+    }
+
+    /// cmark's safe mode leaves an image whose URL it refused as `<img src="" alt="…" />`, which
+    /// is not valid HTML (an empty `src`); the picture could never show, so its alternative text
+    /// (already escaped by cmark) takes its place.
+    static func withoutUnsafeImages(_ html: String) -> String {
+        let opening = "<img src=\"\" alt=\""
+        var out = ""
+        var rest = html[...]
+        while let start = rest.range(of: opening) {
+            guard let close = rest[start.upperBound...].range(of: " />") else { break }
+            out += rest[..<start.lowerBound]
+            let attributes = rest[start.upperBound..<close.lowerBound]
+            // `alt="…"`, maybe followed by ` title="…"`: the alt text ends at its quote.
+            if let quote = attributes.firstIndex(of: "\"") { out += attributes[..<quote] }
+            rest = rest[close.upperBound...]
+        }
+        return out + rest
     }
 
     /// Escapes `text` so that CommonMark shows it literally, character for character, when it is

@@ -51,9 +51,18 @@ struct OutputWriter {
             OutputRecord.forget(self)
             try? fileSystem.remove(journal)
         }
+        // Leftovers of killed builds: staging folders (`.NAME.bestiary-staging-PID`) and the
+        // temporary files of atomic writes next to the output (`.NAME.bestiary-state.tmp-PID-N`).
         let prefix = ".\(name).bestiary-staging-"
-        for entry in (try? fileSystem.entries(in: parent)) ?? [] where entry.name.hasPrefix(prefix) {
-            let pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
+        for entry in (try? fileSystem.entries(in: parent)) ?? [] {
+            let pid: Int32
+            if entry.name.hasPrefix(prefix) {
+                pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
+            } else if entry.name.hasPrefix(".\(name).bestiary-"), let tmp = entry.name.range(of: ".tmp-") {
+                pid = Int32(entry.name[tmp.upperBound...].prefix { $0 != "-" }) ?? 0
+            } else {
+                continue
+            }
             if pid != getpid() && (pid <= 0 || kill(pid, 0) != 0) {
                 try? fileSystem.remove((parent == "." ? "" : parent + "/") + entry.name)
             }

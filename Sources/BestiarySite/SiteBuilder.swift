@@ -71,7 +71,8 @@ public final class SiteBuilder: @unchecked Sendable {
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
             try result.diagnostics.throwIfErrors()
             guard let catalog = result.catalog else { throw DiagnosticError(result.diagnostics.sorted) }
-            return (catalog, "\(catalog.animals.count) animals, \(catalog.pages.count) pages")
+            func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            return (catalog, "\(count(catalog.animals.count, "animal")), \(count(catalog.pages.count, "page"))")
         }
 
         let buildDate: Date

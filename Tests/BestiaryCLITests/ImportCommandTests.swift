@@ -55,7 +55,7 @@ import Testing
         try dir.write("[{\"id\": 1}]", to: "species.json")
         let result = await run("import", "--root", dir.appending("site"), "--diagnostics", "json", dir.appending("species.json"), "--format", "nuthatch")
         #expect(result.status == 1)
-        #expect(result.stderr == "{\"severity\":\"error\",\"file\":\"\(dir.appending("species.json"))\",\"line\":1,\"column\":2,\"message\":\"species 1 (id 1) has no 'common_name'\",\"stage\":\"import\"}")
+        #expect(result.stdout == "{\"severity\":\"error\",\"file\":\"\(dir.appending("species.json"))\",\"line\":1,\"column\":2,\"message\":\"species 1 (id 1) has no 'common_name'\",\"stage\":\"import\"}")
     }
 
     @Test func anUnknownFormatIsAUsageError() async throws {

@@ -28,6 +28,14 @@ import Testing
         #expect(html == "<p><a href=\"\">x</a></p>\n")
     }
 
+    /// An image whose URL safe mode refused would be `<img src="">` (invalid HTML, never shown):
+    /// its alternative text stands in its place, escaped.
+    @Test(arguments: ["javascript:alert(10)", "vbscript:msgbox", "data:text/html;base64,PHNjcmlwdD4="])
+    func dangerousImagesBecomeTheirAltText(_ url: String) {
+        #expect(Markdown.html("![a <b> & \"c\"](\(url)) and ![t](javascript:x \"title\")") == "<p>a &lt;b&gt; &amp; “c” and t</p>\n")
+        #expect(Markdown.html("![ok](https://example.org/a.png)") == "<p><img src=\"https://example.org/a.png\" alt=\"ok\" /></p>\n")
+    }
+
     @Test func safeLinksStay() {
         #expect(Markdown.html("[x](https://example.org/a?b=1)").contains("href=\"https://example.org/a?b=1\""))
     }

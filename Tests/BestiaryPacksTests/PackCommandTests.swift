@@ -35,7 +35,7 @@ import Testing
         #expect(expired.status == 1 && expired.stderr.contains("refused: latest.json: the pointer expired at 2026-03-03T00:00:00Z"), "\(expired.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
         let json = await runCLI(["sync", Self.example, "--db", db, "--public-key", Self.exampleKey, "--diagnostics", "json"])
-        #expect(json.stderr.hasPrefix("{\"severity\":\"error\",\"file\":null,\"message\":\"refused: latest.json: the pointer expired"), "\(json.stderr)")
+        #expect(json.stdout.hasPrefix("{\"severity\":\"error\",\"file\":null,\"message\":\"refused: latest.json: the pointer expired"), "\(json.stdout)")
     }
 
     @Test func verifyNamesTheExpiryAndChecksSignatures() async throws {

@@ -9,12 +9,13 @@ struct BuildCommand: AsyncParsableCommand {
         commandName: "build",
         abstract: "Render the site (and the content packs) into output/. Never uses the network.",
         discussion: """
-            Builds from content/, templates/ and the Wikipedia cache alone. The previous output/
-            stays untouched until the new one is complete. With SOURCE_DATE_EPOCH set, two builds
-            of the same inputs are byte-identical. When nothing under content/ or templates/ (nor
-            the options, nor bestiary itself) changed since the last build, it does nothing;
-            after an edit, it renders only the pages whose inputs changed and replaces only the
-            files that changed, using the record the last build left next to the output
+            Builds from content/, templates/ and the Wikipedia cache alone. The previous
+            output/ stays untouched until the new one is complete. With
+            SOURCE_DATE_EPOCH set, two builds of the same inputs are byte-identical.
+            When nothing under content/ or templates/ (nor the options, nor bestiary
+            itself) changed since the last build, it does nothing; after an edit, it
+            renders only the pages whose inputs changed and replaces only the files that
+            changed, using the record the last build left next to the output
             (.NAME.bestiary-index).
             """)
 
