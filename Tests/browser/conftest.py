@@ -26,7 +26,11 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("BESTIARY", os.path.join(REPO, ".build", "debug", "bestiary"))
 TUXPAINT = os.path.join(REPO, "Tests", "Fixtures", "sites", "tuxpaint")
 DESKTOP = (1280, 900)
+# A phone: 320 CSS px wide. Headless Chromium will not make a window narrower than 500 px, so
+# new_driver() emulates this size (a mobile viewport at device scale 1) instead of relying on
+# --window-size; tests that claim 320 px check window.innerWidth with phone_width().
 PHONE = (320, 740)
+NARROWEST_WINDOW = 500
 
 
 class Site(str):
@@ -148,7 +152,25 @@ def new_driver(size=DESKTOP, profile=None, downloads=None):
     driver.set_script_timeout(30)
     if downloads:
         driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    if size[0] < NARROWEST_WINDOW:
+        # Kept across navigations for the life of the tab.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": True,
+        })
     return driver
+
+
+def phone_width(driver):
+    """The page's width in CSS px (window.innerWidth, and the layout viewport agreeing with it)."""
+    inner, client = driver.execute_script("return [window.innerWidth, document.documentElement.clientWidth]")
+    assert inner == client, (inner, client)
+    return inner
+
+
+def sideways_overflow(driver):
+    """How many CSS px the page sticks out sideways (0 when there is no horizontal scroll)."""
+    return driver.execute_script(
+        "const d = document.documentElement; return Math.max(d.scrollWidth, document.body.scrollWidth) - d.clientWidth")
 
 
 @pytest.fixture

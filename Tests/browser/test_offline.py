@@ -41,8 +41,8 @@ def own_site(tmp_path):
     proc, url = start_serve(REPO, output, live_reload=False)
     served = Site(url, output, REPO, proc)
     yield served
-    if proc.poll() is None:
-        stop_process(proc)
+    if served.process.poll() is None:
+        stop_process(served.process)
 
 
 def test_quiz_plays_offline_after_one_visit(own_site):
@@ -81,6 +81,45 @@ def test_quiz_plays_offline_after_one_visit(own_site):
         load(driver, served + "en/animals/koala/")
         wait_until(driver, "return location.pathname === '/en/offline/'", message="the offline page")
         assert "offline" in driver.find_element(By.TAG_NAME, "h1").text.lower()
+    finally:
+        driver.quit()
+
+
+def test_daily_offline_without_its_media_keeps_the_days_try(own_site):
+    """After one online sound round, the daily challenge offline needs pictures and recordings
+    that were never fetched (the example site has 9 recordings, a daily asks 10 animals): it
+    says so and waits, instead of taking answers it cannot show and using up the day's try."""
+    served = own_site
+    catalog = served.catalog()
+    driver = new_driver()
+    try:
+        load(driver, served + "en/quiz/?mode=sound")
+        wait_for_worker(driver)
+        play_round(driver, served + "en/quiz/?mode=sound", catalog, decode_first=False)
+        go_offline(driver, served)
+
+        load(driver, served + "en/quiz/?mode=daily")
+        wait_until(driver, "return document.querySelector(\"[data-quiz-message='daily-offline']\")",
+                   message="the daily's offline message")
+        message = driver.find_element(By.CSS_SELECTOR, "[data-quiz-message='daily-offline']")
+        assert "network" in message.text and message.is_displayed()
+        quiz = driver.find_element(By.CSS_SELECTOR, "[data-quiz]")
+        assert quiz.get_attribute("data-state") is None
+        assert driver.find_elements(By.CSS_SELECTOR, "button[data-choice]") == []
+        modes = [a.get_attribute("href").split("?")[1] for a in message.find_elements(By.CSS_SELECTOR, "a")]
+        assert modes == ["mode=sound", "mode=image", "mode=learn"], modes
+        driver.find_element(By.TAG_NAME, "body").send_keys("1")
+        daily = json.loads(driver.execute_script("return localStorage.getItem('bestiary:example:learner')"))["daily"]
+        assert daily is None, f"nothing of today's daily is recorded: {daily}"
+
+        # Back online, today's daily is there to play, from its first question.
+        port = int(served.rstrip("/").rsplit(":", 1)[1])
+        proc, _ = start_serve(REPO, served.output, port, live_reload=False)
+        served.process = proc
+        driver.delete_network_conditions()
+        load(driver, served + "en/quiz/?mode=daily")
+        wait_until(driver, "return document.querySelector(\"[data-quiz][data-state='question']\")", message="today's daily")
+        assert driver.find_element(By.CSS_SELECTOR, "[data-quiz-score]").text.startswith("0 / ")
     finally:
         driver.quit()
 

@@ -418,6 +418,20 @@ def test_damaged_data_never_gives_a_blank_page(site, browser):
         assert errors == [], path
 
 
+def test_damaged_data_notice_is_given_once(site, browser):
+    load(browser, site + "en/about/")
+    browser.execute_script("localStorage.clear(); localStorage.setItem(arguments[0], '{\"v\":2,\"stats\":');", STORE)
+    load(browser, site + "en/collection/")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-notice='reset']").is_displayed()
+    assert browser.execute_script("return localStorage.getItem('bestiary:example:learner-damaged')") == '{"v":2,"stats":'
+    assert stored(browser)["version"] == 2, "the fresh state is saved at once"
+    for path in ["en/collection/", "en/", "en/quiz/?mode=sound"]:
+        load(browser, site + path)
+        assert browser.find_elements(By.CSS_SELECTOR, "[data-notice='reset']") == [], path
+        assert browser.find_elements(By.CSS_SELECTOR, "[data-onboarding]") == [], f"{path}: the learner has been here before"
+    assert browser.execute_script("return localStorage.getItem('bestiary:example:learner-damaged')") == '{"v":2,"stats":'
+
+
 def test_unknown_path_gets_the_404_page(site, browser):
     browser.get(site + "no/such/page/")
     assert "404" in browser.title or "nicht gefunden" in browser.find_element(By.TAG_NAME, "h1").text

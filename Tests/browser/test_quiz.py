@@ -3,11 +3,13 @@ by mouse and by keyboard on both real catalogues, the score shown equal to the r
 recordings that really decode and pictures that really load, distinct choices, rounds of
 quiz.questions, the daily challenge identical in two separate browsers, and no serious or
 critical axe-core violation on the quiz page."""
+import json
+
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import DESKTOP, PHONE, emulate_color_scheme, load, new_driver, wait_until
+from conftest import DESKTOP, PHONE, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, wait_until
 from helpers import QUESTION, play_round, score_right, serious_axe_violations
 
 MODES = ["sound", "image", "daily", "learn"]
@@ -85,6 +87,7 @@ def test_daily_is_the_same_in_two_separate_browsers(tux, tmp_path):
     try:
         a = daily_questions(first, quiz_url(tux, "daily"), catalog)
         b = daily_questions(second, f"{tux}de/quiz/?mode=daily", catalog)
+        assert phone_width(second) == 320
     finally:
         first.quit()
         second.quit()
@@ -102,6 +105,34 @@ def test_daily_is_one_try_a_day(site, browser):
     assert browser.find_elements(By.CSS_SELECTOR, "button[data-choice]") == []
 
 
+def test_filters_refuse_no_group_at_all(site, browser):
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    prompt = browser.execute_script("return document.querySelector('[data-quiz-prompt] img').getAttribute('src')")
+    browser.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
+    boxes = browser.find_elements(By.CSS_SELECTOR, ".quiz-filters input[name=group]")
+    assert len(boxes) > 1
+    for box in boxes:
+        box.click()
+    error = browser.find_element(By.CSS_SELECTOR, "[data-quiz-filters-error]")
+    assert not error.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, ".quiz-filters button[type=submit]").click()
+    assert error.is_displayed() and error.text.strip(), "a visible reason"
+    assert error.get_attribute("role") == "alert"
+    # Nothing changed: the same question, no new round, no filters saved.
+    assert browser.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "question"
+    assert browser.execute_script("return document.querySelector('[data-quiz-prompt] img').getAttribute('src')") == prompt
+    raw = browser.execute_script("return localStorage.getItem('bestiary:example:learner')")
+    assert raw is None or json.loads(raw)["settings"]["groups"] == []
+    # One group chosen: the message goes, and Apply starts a round of that group.
+    group = boxes[0].get_attribute("value")
+    boxes[0].click()
+    assert not error.is_displayed()
+    browser.find_element(By.CSS_SELECTOR, ".quiz-filters button[type=submit]").click()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert json.loads(browser.execute_script("return localStorage.getItem('bestiary:example:learner')"))["settings"]["groups"] == [group]
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["320px", "desktop"])
 def test_quiz_page_has_no_serious_axe_violations(site, scheme, size):
@@ -110,16 +141,28 @@ def test_quiz_page_has_no_serious_axe_violations(site, scheme, size):
         emulate_color_scheme(driver, scheme)
         load(driver, quiz_url(site, "sound"))
         wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        if size == PHONE:
+            assert phone_width(driver) == 320, "the page really is 320 CSS px wide"
+        assert sideways_overflow(driver) <= 0, "question"
         assert serious_axe_violations(driver) == [], "question"
         first = driver.find_element(By.CSS_SELECTOR, "button[data-choice]")
         first.click()
         wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
         assert serious_axe_violations(driver) == [], "answered"
+        assert sideways_overflow(driver) <= 0, "answered"
+        # The settings panel opened, with the message for no group chosen.
+        driver.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
+        for box in driver.find_elements(By.CSS_SELECTOR, ".quiz-filters input[name=group]"):
+            box.click()
+        driver.find_element(By.CSS_SELECTOR, ".quiz-filters button[type=submit]").click()
+        assert sideways_overflow(driver) <= 0, "settings open"
         load(driver, quiz_url(site, "image"))
         wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
         assert serious_axe_violations(driver) == [], "image question"
         # The page is usable at this width: nothing sticks out sideways.
-        assert driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert sideways_overflow(driver) <= 0, "image question"
+        if size == PHONE:
+            assert phone_width(driver) == 320
     finally:
         driver.quit()
 

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  animalOfTheDay, dailyRecord, dailyRound, dailySeed, localDateKey, shareText, shareTextPlain,
+  animalOfTheDay, dailyMissing, dailyRecord, dailyRound, dailySeed, localDateKey, shareText, shareTextPlain,
 } from "../../templates/assets/js/daily.js";
 import { translator } from "../../templates/assets/js/i18n.js";
 import { catalog, I18N_DIR } from "./helpers.mjs";
@@ -71,4 +71,17 @@ test("one try a day: a finished daily stays finished, an unfinished one resumes 
   assert.deepEqual(dailyRecord(half, "2026-11-22", "changed"), { date: "2026-11-22", fingerprint: "changed", results: [], done: false });
   assert.deepEqual(dailyRecord(done, "2026-11-23", "new"), { date: "2026-11-23", fingerprint: "new", results: [], done: false });
   assert.deepEqual(dailyRecord(null, "2026-11-23", "x").results, []);
+});
+
+test("offline, the daily waits until every remaining question's media is saved, without changing the questions", () => {
+  const { questions } = dailyRound(cat, "2026-11-22");
+  const ids = questions.map((q) => q.id);
+  assert.deepEqual(dailyMissing(questions, 0, null), [], "online nothing is missing");
+  assert.deepEqual(dailyMissing(questions, 0, new Set(ids)), []);
+  const allButFirst = new Set(ids.slice(1));
+  assert.deepEqual(dailyMissing(questions, 0, allButFirst), [ids[0]]);
+  assert.deepEqual(dailyMissing(questions, 1, allButFirst), [], "questions already answered need nothing");
+  assert.deepEqual(dailyMissing(questions, 0, new Set()), ids);
+  // The questions are the same whatever is saved: the daily stays identical for everyone.
+  assert.deepEqual(dailyRound(cat, "2026-11-22").questions, questions);
 });

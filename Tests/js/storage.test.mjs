@@ -183,6 +183,40 @@ test("unreadable data is kept under a backup key before it is replaced", () => {
   assert.equal(map.get("bestiary:example:learner-damaged"), "{half a JSON", "the backup survives the next save");
 });
 
+test("a reset is saved at once after the backup, so the notice is given once", () => {
+  const map = new Map([["bestiary:example:learner", '{"v":2,"stats":']]);
+  const store = openStore(memoryBackend(map), "example");
+  const first = store.load();
+  assert.equal(first.notice, "reset");
+  assert.equal(first.state.onboarded, true, "someone with stored data has seen the site: no tour");
+  assert.equal(map.get("bestiary:example:learner-damaged"), '{"v":2,"stats":');
+  assert.deepEqual(JSON.parse(map.get("bestiary:example:learner")), { ...initialState(), onboarded: true });
+  const second = store.load();
+  assert.equal(second.notice, null);
+  assert.equal(second.state.onboarded, true);
+  // Damaged again later: the backup holds the latest damaged text.
+  map.set("bestiary:example:learner", "{again");
+  assert.equal(store.load().notice, "reset");
+  assert.equal(map.get("bestiary:example:learner-damaged"), "{again");
+  assert.equal(store.load().notice, null);
+});
+
+test("a reset whose backup cannot be written leaves the damaged data in place", () => {
+  const map = new Map([["bestiary:example:learner", "{half a JSON"]]);
+  const backend = memoryBackend(map);
+  const full = {
+    ...backend,
+    setItem(k, v) {
+      if (k.endsWith("-damaged")) throw new Error("QuotaExceededError");
+      backend.setItem(k, v);
+    },
+  };
+  const store = openStore(full, "example");
+  assert.equal(store.load().notice, "reset");
+  assert.equal(map.get("bestiary:example:learner"), "{half a JSON", "not overwritten without a backup");
+  assert.equal(store.load().notice, "reset");
+});
+
 test("a repaired state is saved at once, so the notice is given once", () => {
   const damaged = JSON.parse(save(playedState()));
   damaged.favorites = ["owl", 3];

@@ -45,6 +45,20 @@ export function dailyRound(catalog, date) {
 }
 
 /**
+ * The animals of today's questions from `start` on whose prompt is not
+ * cached (`askable`: ids with a cached prompt, offline; null online). While
+ * any is missing the daily waits, so the day's one try is not used up.
+ * @param {readonly {id: string}[]} questions
+ * @param {number} start the first unanswered question
+ * @param {Set<string>|null} askable
+ * @returns {string[]}
+ */
+export function dailyMissing(questions, start, askable) {
+  if (!askable) return [];
+  return questions.slice(start).map((q) => q.id).filter((id) => !askable.has(id));
+}
+
+/**
  * The animal of the day (any animal, media or not), or null for an empty catalogue.
  * @param {import("./catalog.js").Catalog} catalog
  * @param {string} date YYYY-MM-DD

@@ -9,7 +9,7 @@
 // Every change happens synchronously inside the event handler that caused
 // it, so a test never sees a half-updated page.
 import { animalName, languageChain, localized, parseCatalog } from "./catalog.js";
-import { dailyRecord, dailyRound, localDateKey } from "./daily.js";
+import { dailyMissing, dailyRecord, dailyRound, localDateKey } from "./daily.js";
 import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
 import { gradeFromAnswer } from "./fsrs.js";
@@ -111,10 +111,15 @@ class QuizPage {
     if (mode === "daily") {
       this.today = localDateKey();
       const record = dailyRecord(this.state.daily, this.today, this.catalog.fingerprint);
-      this.state.daily = record;
       result = dailyRound(this.catalog, this.today);
       answered = record.results;
-      if (record.done) return this.showSummary({ mode, results: record.results, start: this.state.stats, moveFocus: false, replay: true });
+      if (record.done) {
+        this.state.daily = record;
+        return this.showSummary({ mode, results: record.results, start: this.state.stats, moveFocus: false, replay: true });
+      }
+      // Offline with some of today's media not saved: the try is kept for later, nothing is recorded.
+      if (result.ok && dailyMissing(result.questions, answered.length, this.offlineIds).length) return this.showDailyOffline();
+      this.state.daily = record;
     } else if (mode === "learn") {
       const pool = roundPool({ animals, mode, choices: quiz.choices, languages, filters });
       if (!pool.ok) return this.showProblem(pool);
@@ -342,6 +347,15 @@ class QuizPage {
       offline: "quiz.problem.offline",
     }[result.reason];
     this.message(result.reason, tr(key, { have: result.have, needed: result.needed, count: result.have }), actions);
+  }
+
+  /** Offline, the daily cannot show all of today's questions: it waits, the other modes play. */
+  showDailyOffline() {
+    const { tr } = this;
+    const modes = availableModes(this.catalog.animals).filter((m) => m !== "daily");
+    const actions = modes.map((m) => h("a", { class: "quiz-button", href: `?mode=${m}`, text: tr(`quiz.mode.${m}`) }));
+    actions.push(button(tr("quiz.retry"), () => this.checkOffline().then(() => this.startRound(true))));
+    this.message("daily-offline", tr("quiz.problem.dailyOffline"), actions);
   }
 
   /** Replaces the quiz with a message; data-state is removed since no round is on. */

@@ -24,6 +24,8 @@ export function settingsView(v, { settings, groups, difficulties, filtersApply, 
   );
   const levelSelect = (name, value) =>
     h("select", { name }, difficulties.map((d) => h("option", { value: d, selected: d === value, text: tr(`quiz.difficulty.${d}`) })));
+  // Shown (and announced) when Apply is pressed with no group chosen: nothing changes then.
+  const groupError = h("p", { class: "field-error", role: "alert", hidden: true, dataset: { quizFiltersError: "" }, text: tr("settings.pickGroup") });
   const min = levelSelect("difficultyMin", Math.max(settings.difficultyMin, difficulties[0] ?? 1));
   const max = levelSelect("difficultyMax", Math.min(settings.difficultyMax, difficulties[difficulties.length - 1] ?? 3));
 
@@ -36,17 +38,18 @@ export function settingsView(v, { settings, groups, difficulties, filtersApply, 
           event.preventDefault();
           const chosen = groupBoxes.filter((b) => b.checked).map((b) => b.value);
           if (groups.length && !chosen.length) {
-            groupBoxes[0].setCustomValidity(tr("settings.pickGroup"));
-            groupBoxes[0].reportValidity();
+            groupError.hidden = false;
+            groupBoxes[0].focus();
             return;
           }
+          groupError.hidden = true;
           let lo = Number(min.value);
           let hi = Number(max.value);
           if (lo > hi) [lo, hi] = [hi, lo];
           onFilters({ groups: chosen.length === groups.length ? [] : chosen, difficultyMin: lo, difficultyMax: hi });
         },
         change() {
-          groupBoxes[0]?.setCustomValidity("");
+          if (groupBoxes.some((b) => b.checked)) groupError.hidden = true;
         },
       },
     },
@@ -56,6 +59,7 @@ export function settingsView(v, { settings, groups, difficulties, filtersApply, 
           {},
           h("legend", { text: tr("settings.groups") }),
           groupBoxes.map((box) => h("label", { class: "quiz-check" }, box, " ", groupName(v, box.value))),
+          groupError,
         )
       : null,
     difficulties.length > 1

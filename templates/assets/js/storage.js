@@ -187,8 +187,10 @@ function parseLegacyFavorites(raw) {
  *
  * A migrated or repaired state is written back at once (the migration runs
  * once), and the v1 favourites key is removed after the first v2 save.
- * Unreadable data is kept under `bestiary:<siteId>:learner-damaged` before it
- * is replaced, so nothing is lost without a trace.
+ * Unreadable data is copied to `bestiary:<siteId>:learner-damaged` (the
+ * latest damaged text), then replaced by a fresh state at once, so the
+ * "reset" notice is given once; the tour counts as seen (the learner has been
+ * here). If the copy fails, the damaged data stays where it is.
  * @param {{getItem(k: string): string|null, setItem(k: string, v: string): void, removeItem?(k: string): void}} backend
  * @param {string} siteId
  */
@@ -210,11 +212,16 @@ export function openStore(backend, siteId) {
       }
       const loaded = load(raw, { favorites: legacy });
       if (loaded.notice === "reset") {
+        const fresh = { ...loaded.state, onboarded: true };
+        let kept = false;
         try {
-          if (backend.getItem(damagedKey) === null) backend.setItem(damagedKey, String(raw));
+          backend.setItem(damagedKey, String(raw));
+          kept = backend.getItem(damagedKey) === String(raw);
         } catch {
-          // Nowhere to keep it: the notice still tells the learner.
+          // Nowhere to keep it: it is not replaced.
         }
+        if (kept) store.save(fresh);
+        return { ...loaded, state: fresh };
       }
       if (loaded.migratedFrom !== null || loaded.notice === "repaired") store.save(loaded.state);
       return loaded;
