@@ -7,7 +7,8 @@ import Foundation
 /// sound.file,sound.credit,image.url,image.focus,…` (``RecordField``). A key without a language
 /// (`name`) is the default language's.
 ///
-/// - `id` is required and is used as it is (a CSV is written for Bestiary; nothing is guessed).
+/// - `id` is required and is used exactly as it is, without trimming (a CSV is written for
+///   Bestiary; nothing is guessed): an invalid one is an error that suggests a valid spelling.
 /// - A non-empty cell is carried: it replaces the record's value. An empty cell leaves the record's
 ///   value alone (to remove a field, edit the record).
 /// - `tags` holds several tags separated by `;` (`forest; europe`).
@@ -74,8 +75,10 @@ public enum CSVReader {
                 continue
             }
             let idCell = record.fields[idColumn]
-            let id = idCell.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !id.isEmpty else {
+            // Used exactly as written: spaces around an id are not trimmed but reported, like
+            // any other character an id cannot have.
+            let id = idCell.text
+            guard !id.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 error("\(label) has no id", line: idCell.line, column: idCell.column)
                 continue
             }

@@ -5,8 +5,11 @@ import Foundation
 /// The Dog CEO breed list (`https://dog.ceo/api/breeds/list/all`):
 /// `{"message": {"poodle": ["medium", "miniature", "standard", "toy"], "pug": []}, "status": "success"}`.
 ///
-/// Every breed becomes a record with the breed key as id (`poodle`), every sub-breed one more
-/// (`poodle-toy`): these keys are the API's own and never change. The source carries nothing else,
+/// A breed without sub-breeds becomes a record with the breed key as id (`pug`); a breed with
+/// sub-breeds becomes one record per sub-breed (`poodle-toy`) and none of its own, since such a key
+/// groups its sub-breeds and is often no breed by itself (`"mountain": ["bernese", "swiss"]`,
+/// `"frise": ["bichon"]`). The keys are the API's own and never change: they must be lowercase
+/// letters `a-z`, as the API writes them, and are used as they are. The source carries nothing else,
 /// so all the importer writes are defaults for new records: an English name (`Toy poodle`,
 /// `German shepherd`), `group: dog`. Names corrected by hand stay; Wikipedia titles are for the
 /// user to add (breed names are ambiguous: "Boxer", "Pug").
@@ -31,31 +34,43 @@ public enum DogCEOReader {
         }
         let lang = context.language
         var rows: [ImportRow] = []
+        func keyProblem(_ key: String) -> String {
+            let letters = String(key.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) })
+            return "a Dog CEO key is lowercase letters a–z run together, as the API writes them ('germanshepherd'), and is the record id as it is"
+                + (letters.isEmpty || letters == key ? "" : " (e.g. '\(letters)')") + "; nothing else is guessed"
+        }
         for member in breeds {
-            let breed = member.key.trimmingCharacters(in: .whitespaces)
+            let breed = member.key
             let label = "breed '\(breed)'"
-            let id = RecordID.slug(breed)
-            guard Animal.isValidID(id) else {
-                source.error("\(label): cannot make a record id from it", at: member.keyPosition)
+            guard RecordID.isDogCEOKey(breed) else {
+                source.error("\(label) is not a breed key: \(keyProblem(breed))", at: member.keyPosition)
                 continue
             }
-            let origin = ImportOrigin(label: label, location: context.location(member.keyPosition))
-            rows.append(ImportRow(
-                id: id, origin: origin,
-                defaults: [FieldValue(.localized(.name, language: lang), DogBreedNames.name(breed: breed)), FieldValue(.group, "dog")]))
             guard case .array(let subs, _) = member.value else {
                 source.error("\(label): sub-breeds must be a list like [\"toy\", \"miniature\"], not \(member.value.kindName)", at: member.value.position)
                 continue
             }
+            // A key without sub-breeds is a breed. A key with sub-breeds groups them ("mountain":
+            // ["bernese", "swiss"], "hound": ["afghan", …]): the API lists the key's pictures as
+            // those of its sub-breeds, and it is often no breed at all ("Mountain", "Frise"), so it
+            // becomes no record of its own; each sub-breed does.
+            if subs.isEmpty {
+                rows.append(ImportRow(
+                    id: breed, origin: ImportOrigin(label: label, location: context.location(member.keyPosition)),
+                    defaults: [FieldValue(.localized(.name, language: lang), DogBreedNames.name(breed: breed)), FieldValue(.group, "dog")]))
+            }
             for sub in subs {
-                guard case .string(let rawSub, let position) = sub else {
+                guard case .string(let subBreed, let position) = sub else {
                     source.error("\(label): each sub-breed must be text, not \(sub.kindName)", at: sub.position)
                     continue
                 }
-                let subBreed = rawSub.trimmingCharacters(in: .whitespaces)
-                let subID = RecordID.slug("\(breed)-\(subBreed)")
-                guard !subBreed.isEmpty, Animal.isValidID(subID) else {
-                    source.error("\(label): cannot make a record id from sub-breed '\(rawSub)'", at: position)
+                let subID = "\(breed)-\(subBreed)"
+                guard RecordID.isDogCEOKey(subBreed) else {
+                    source.error("\(label): sub-breed '\(subBreed)' is not a breed key: \(keyProblem(subBreed))", at: position)
+                    continue
+                }
+                guard Animal.isValidID(subID) else {
+                    source.error("\(label): sub-breed '\(subBreed)' gives the id '\(subID)', longer than the 64 characters an id may have", at: position)
                     continue
                 }
                 rows.append(ImportRow(
@@ -76,7 +91,7 @@ public enum DogBreedNames {
     static let breeds: [String: String] = [
         "bullterrier": "Bull terrier", "cattledog": "Cattle dog", "cotondetulear": "Coton de Tulear",
         "germanshepherd": "German shepherd", "mexicanhairless": "Mexican hairless dog", "sharpei": "Shar pei",
-        "shihtzu": "Shih tzu", "stbernard": "St. Bernard", "dane": "Dane", "frise": "Frise", "pyrenees": "Great Pyrenees",
+        "shihtzu": "Shih tzu", "stbernard": "St. Bernard", "pyrenees": "Great Pyrenees",
         "lhasa": "Lhasa apso", "chow": "Chow chow", "leonberg": "Leonberger", "mix": "Mixed breed",
         "africanwild": "African wild dog", "waterdog": "Water dog",
     ]

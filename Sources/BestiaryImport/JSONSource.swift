@@ -44,25 +44,24 @@ struct JSONSource {
         diagnostics.append(.warning(message, at: context.location(position), stage: "import"))
     }
 
-    /// A member as trimmed text: nil when absent, null or blank (the source does not carry it);
-    /// numbers are accepted where `allowNumber` (ids). Reports other kinds.
-    mutating func text(_ entry: JSONValue, _ key: String, label: String, allowNumber: Bool = false) -> String? {
+    /// A member as trimmed text: nil when absent, null or blank (the source does not carry it).
+    /// Reports other kinds. (Ids are read by ``RecordID``, untrimmed and strictly.)
+    mutating func text(_ entry: JSONValue, _ key: String, label: String) -> String? {
         guard let value = entry[key] else { return nil }
         switch value {
         case .null: return nil
         case .string(let s, _):
             let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
             return t.isEmpty ? nil : t
-        case .number(let n, _) where allowNumber: return n
         default:
             error("\(label): '\(key)' must be text, not \(value.kindName)", at: value.position)
             return nil
         }
     }
 
-    /// Like ``text(_:_:label:allowNumber:)``, and reports a missing or blank member.
-    mutating func requiredText(_ entry: JSONValue, _ key: String, label: String, allowNumber: Bool = false) -> String? {
-        if let value = text(entry, key, label: label, allowNumber: allowNumber) { return value }
+    /// Like ``text(_:_:label:)``, and reports a missing or blank member.
+    mutating func requiredText(_ entry: JSONValue, _ key: String, label: String) -> String? {
+        if let value = text(entry, key, label: label) { return value }
         switch entry[key] {
         case nil, .null?: error("\(label) has no '\(key)'", at: entry.position)
         case .string(_, let position)?: error("\(label): '\(key)' is empty", at: position)

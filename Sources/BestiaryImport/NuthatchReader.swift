@@ -7,7 +7,8 @@ import Foundation
 ///
 /// - id: `nuthatch-<source id>`. The source id is the one key the API keeps when a bird is renamed
 ///   or moved to another genus (scientific names change with taxonomy), and the prefix keeps these
-///   records apart from hand-made ones and other imports.
+///   records apart from hand-made ones and other imports. The API's ids are whole numbers from 1
+///   (`7`, or as text `"7"`); anything else is an error (``RecordID/fromNuthatchID(_:)``).
 /// - Carried: `common_name` → `name.<lang>`, `scientific_name` → `scientific`, `description`,
 ///   `habitat` → `description.<lang>`, `habitat.<lang>`, `conservation_status` → `conservation`,
 ///   `image_url` → `image.url` (when its type can be told from its ending; else a warning).
@@ -30,13 +31,21 @@ public enum NuthatchReader {
                 source.error("\(label) must be an object like {\"id\": 1, \"common_name\": …}, not \(entry.kindName)", at: entry.position)
                 continue
             }
-            guard let sourceID = source.requiredText(entry, "id", label: label, allowNumber: true) else { continue }
-            let id = RecordID.slug(idPrefix + sourceID)
-            label += " (id \(sourceID))"
-            guard Animal.isValidID(id), id.count > idPrefix.count else {
-                source.error("\(label): cannot make a record id from '\(sourceID)'", at: entry["id"]!.position)
+            let idValue: JSONValue
+            switch entry["id"] {
+            case nil, .null?:
+                source.error("\(label) has no 'id'", at: entry.position)
+                continue
+            case let value?: idValue = value
+            }
+            let id: String
+            switch RecordID.fromNuthatchID(idValue) {
+            case .success(let valid): id = valid
+            case .failure(let problem):
+                source.error("\(label): \(problem.message)", at: idValue.position)
                 continue
             }
+            label += " (id \(id.dropFirst(idPrefix.count)))"
             guard source.requiredText(entry, "common_name", label: label) != nil else { continue }
             var row = ImportRow(id: id, origin: ImportOrigin(label: label, location: context.location(entry.position)))
             func carry(_ key: String, _ field: RecordField) {

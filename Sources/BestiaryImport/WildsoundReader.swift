@@ -7,8 +7,10 @@ import Foundation
 /// own spellings `imageCropRaw` and `soundSourceRaw` are read too, its user state
 /// (`isFavorite`, `guessedCount`, `updatedAT`, the random `id`) is not catalogue and is ignored.
 ///
-/// - id: from `storagePath`, the key the app synced by (`sounds/Fuchs.mp3` → `fuchs`, see
-///   ``RecordID/fromStoragePath(_:)``); two paths giving one id are reported as a collision.
+/// - id: from `storagePath`, the key the app synced by (`sounds/Fuchs.mp3` → `fuchs`): the file
+///   name without folders and extension, lowercased, `ä ö ü ß` spelt out, and otherwise already an
+///   id (see ``RecordID/fromStoragePath(_:)``), else an error; two paths giving one id are reported
+///   as a collision.
 /// - Carried: `name` → `name.<lang>` (German: the app was German), `wikiTitleDe`/`wikiTitleEn` →
 ///   `wikipedia.de`/`.en` (for the site's languages), `imageCrop` → `image.focus` (the app cropped
 ///   the Wikipedia picture: `top` → `50% 0%`, …), `soundSource` → `sound.credit`.
@@ -46,9 +48,13 @@ public enum WildsoundReader {
             }
             guard let path = source.requiredText(entry, "storagePath", label: label) else { continue }
             label += " (storagePath \(path))"
-            let id = RecordID.fromStoragePath(path)
-            guard Animal.isValidID(id) else {
-                source.error("\(label): no record id can be made from it (it needs letters a–z or digits)", at: entry["storagePath"]!.position)
+            // The id from the path as the app wrote it (untrimmed: a space is part of the key).
+            guard case .string(let rawPath, let pathPosition)? = entry["storagePath"] else { continue }
+            let id: String
+            switch RecordID.fromStoragePath(rawPath) {
+            case .success(let valid): id = valid
+            case .failure(let problem):
+                source.error("\(label): \(problem.message)", at: pathPosition)
                 continue
             }
             guard let name = source.requiredText(entry, "name", label: label) else { continue }

@@ -26,7 +26,32 @@ import Testing
             text: "[{\"id\": 7, \"common_name\": \"Killdeer\"},\n {\"common_name\": \"Sora\"},\n {\"id\": 9, \"common_name\": \" \"},\n {\"id\": true}]",
             errors: [
                 "2:2: species 2 has no 'id'", "3:27: species 3 (id 9): 'common_name' is empty",
-                "4:9: species 4: 'id' must be text, not true/false",
+                "4:9: species 4: 'id' must be the API's species number (7 or \"7\"), not true/false",
+            ]),
+        Case(
+            name: "species ids that are not the API's", format: .nuthatch,
+            text: """
+                [
+                {"id": "Great Tit!", "common_name": "Great tit"},
+                {"id": -3, "common_name": "Minus"},
+                {"id": 1.5, "common_name": "Half"},
+                {"id": 1e3, "common_name": "Thousand"},
+                {"id": "üß", "common_name": "Letters"},
+                {"id": 0, "common_name": "Zero"},
+                {"id": "007", "common_name": "Padded"},
+                {"id": " 7", "common_name": "Spaced"},
+                {"id": "", "common_name": "Empty"},
+                {"id": \(String(repeating: "9", count: 56)), "common_name": "Long"},
+                {"id": "8", "common_name": "Valid"}
+                ]
+                """,
+            errors: [
+                "2:8: species 1: id \"Great Tit!\"" + Self.notASpeciesID, "3:8: species 2: id -3" + Self.notASpeciesID,
+                "4:8: species 3: id 1.5" + Self.notASpeciesID, "5:8: species 4: id 1e3" + Self.notASpeciesID,
+                "6:8: species 5: id \"üß\"" + Self.notASpeciesID, "7:8: species 6: id 0" + Self.notASpeciesID,
+                "8:8: species 7: id \"007\"" + Self.notASpeciesID, "9:8: species 8: id \" 7\"" + Self.notASpeciesID,
+                "10:8: species 9: id \"\"" + Self.notASpeciesID,
+                "11:8: species 10: id \(String(repeating: "9", count: 56)) is too long: the record id nuthatch-ID may have at most 64 characters",
             ]),
         Case(
             name: "not a list", format: .nuthatch, text: "{\"count\": 2}",
@@ -53,7 +78,40 @@ import Testing
         Case(
             name: "WildSound path without letters", format: .wildsound,
             text: "[{\"name\": \"Tier\", \"storagePath\": \"sounds/???.mp3\"}]",
-            errors: ["1:34: animal 1 (storagePath sounds/???.mp3): no record id can be made from it (it needs letters a–z or digits)"]),
+            errors: ["1:34: animal 1 (storagePath sounds/???.mp3): the file name '???' is not a record id: '?' is not an id character" + Self.storagePathRule]),
+        Case(
+            name: "WildSound paths whose file names are not ids", format: .wildsound,
+            text: """
+                [
+                {"name": "Meise", "storagePath": "sounds/Great Tit.mp3"},
+                {"name": "Nichts", "storagePath": "sounds/.mp3"},
+                {"name": "Elan", "storagePath": "sounds/Élan.wav"},
+                {"name": "Fuchs", "storagePath": "sounds/Fuchs.backup.mp3"},
+                {"name": "Ordner", "storagePath": "sounds/"},
+                {"name": "Leer", "storagePath": "sounds/Dachs.mp3 "},
+                {"name": "Rötelmaus", "storagePath": "sounds/Rötelmaus.mp3", "wikiTitleEn": "Bank vole"}
+                ]
+                """,
+            errors: [
+                "2:34: animal 1 (storagePath sounds/Great Tit.mp3): the file name 'Great Tit' is not a record id: ' ' is not an id character" + Self.storagePathRule
+                    + ", e.g. to 'great-tit'",
+                "3:35: animal 2 (storagePath sounds/.mp3): the file name has nothing before its extension '.mp3'",
+                "4:33: animal 3 (storagePath sounds/Élan.wav): the file name 'Élan' is not a record id: 'é' is not an id character" + Self.storagePathRule
+                    + ", e.g. to 'elan'",
+                "5:34: animal 4 (storagePath sounds/Fuchs.backup.mp3): the file name 'Fuchs.backup' is not a record id: '.' is not an id character"
+                    + Self.storagePathRule + ", e.g. to 'fuchs-backup'",
+                "6:35: animal 5 (storagePath sounds/): it names a folder, not a file",
+                "7:33: animal 6 (storagePath sounds/Dachs.mp3): it begins or ends with white space; the path is the key the app synced by and is used as written",
+            ]),
+        Case(
+            name: "Dog CEO keys that are not the API's", format: .dogceo,
+            text: "{\"message\": {\"Great Dane\": [], \"wolfhound\": [\"Irish Wolf\"], \"mountain\": [\"bernese\", \"swiss\"], \" pug\": [], \"frise\": [\"bichon\", \"Bichon\"]}, \"status\": \"success\"}",
+            errors: [
+                "1:14: breed 'Great Dane' is not a breed key" + Self.notADogKey + " (e.g. 'greatdane'); nothing else is guessed",
+                "1:46: breed 'wolfhound': sub-breed 'Irish Wolf' is not a breed key" + Self.notADogKey + " (e.g. 'irishwolf'); nothing else is guessed",
+                "1:95: breed ' pug' is not a breed key" + Self.notADogKey + " (e.g. 'pug'); nothing else is guessed",
+                "1:127: breed 'frise': sub-breed 'Bichon' is not a breed key" + Self.notADogKey + " (e.g. 'bichon'); nothing else is guessed",
+            ]),
         Case(
             name: "WildSound crop the page cannot use", format: .wildsound,
             text: "[{\"name\": \"Dachs\", \"storagePath\": \"sounds/Dachs.mp3\", \"wikiTitleEn\": \"Badger\", \"imageCrop\": \"diagonal\"}]",
@@ -83,6 +141,12 @@ import Testing
             name: "CSV rows giving one id twice", format: .csv, text: "id,name.en\nfox,Fox\nowl,Owl\nfox,Red fox\n",
             errors: ["4:1: row 3 (id fox) gives the id 'fox', like row 1 (id fox) at line 2: two entries cannot become one record; change one of them in the source"]),
         Case(
+            name: "CSV ids with spaces around them", format: .csv, text: "id,name.en\n badger,Badger\nstoat ,Stoat\n",
+            errors: [
+                "2:1: row 1: id ' badger' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'badger'; it is the key apps sync by and never changes",
+                "3:1: row 2: id 'stoat ' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'stoat'; it is the key apps sync by and never changes",
+            ]),
+        Case(
             name: "CSV media that are missing or not what they claim", format: .csv,
             text: "id,name.en,sound.file\nfox,Fox,fox.ogg\nowl,Owl,notes.txt\n",
             errors: [
@@ -98,6 +162,12 @@ import Testing
                 "2:1: 2 new records would have no name.en value: fuchs, dachs. Every record needs a name in the site's default language 'en', the first of content/site.yml's languages: add a name.en column or fill it in those rows"
             ]),
     ]
+
+    static let notASpeciesID =
+        " is not a species id: the API's ids are whole numbers from 1, written 7 or \"7\" (no sign, fraction, exponent or leading zero); the record id is made from it as nuthatch-ID, so nothing else is guessed"
+    static let storagePathRule =
+        ". The id is the file name without folders and extension, lowercased and with ä, ö, ü, ß spelt ae, oe, ue, ss, and must then be 1–64 characters of a-z, 0-9, '_' and '-'; it is the key the app synced by, so nothing else is guessed: rename the file in the source"
+    static let notADogKey = ": a Dog CEO key is lowercase letters a–z run together, as the API writes them ('germanshepherd'), and is the record id as it is"
 
     @Test(arguments: cases)
     func badInputIsReportedWithItsPositionAndNothingIsWritten(_ c: Case) throws {

@@ -36,10 +36,11 @@ import Testing
     @Test func dogCEOBreedsAndSubBreedsBecomeDogsWithEnglishNames() throws {
         let site = try TestSite(languages: ["en"])
         let plan = try site.importing("dogceo/breeds.json", .dogceo)
-        #expect(plan.summary == "created 19, updated 0, unchanged 0")
+        #expect(plan.summary == "created 15, updated 0, unchanged 0")
         #expect(plan.warnings.isEmpty)
         let names = Dictionary(uniqueKeysWithValues: plan.records.map { ($0.id, site.animal($0.id)?.name["en"] ?? "?") })
-        #expect(names["poodle"] == "Poodle")
+        // Breeds with sub-breeds are records only as their sub-breeds.
+        #expect(plan.records.map(\.id).filter { !$0.contains("-") } == ["affenpinscher", "germanshepherd"])
         #expect(names["poodle-toy"] == "Toy poodle")
         #expect(names["australian-shepherd"] == "Australian shepherd")
         #expect(names["retriever-flatcoated"] == "Flat-coated retriever")
@@ -47,6 +48,22 @@ import Testing
         #expect(site.animal("bulldog-french")?.group == "dog")
         #expect(site.animal("bulldog-french")?.wikipedia == [:])  // titles are for the user
         #expect(try site.read("content/animals/poodle-toy.md") == "---\nname: {en: Toy poodle}\ngroup: dog\n---\n")
+    }
+
+    /// In the real list a key with sub-breeds groups them and is often no breed at all
+    /// (`"mountain": ["bernese", "swiss"]`, `"frise": ["bichon"]`): only its sub-breeds become
+    /// animals. A key with an empty list is a breed.
+    @Test func dogCEOKeysWithSubBreedsBecomeTheirSubBreedsOnly() throws {
+        let site = try TestSite(languages: ["en"])
+        let file = try site.source(
+            #"{"message": {"frise": ["bichon"], "mountain": ["bernese", "swiss"], "pug": [], "dane": ["great"], "hound": ["afghan", "blood"]}, "status": "success"}"#,
+            name: "breeds.json")
+        let plan = try site.importing(file, .dogceo)
+        #expect(plan.records.map(\.id) == ["dane-great", "frise-bichon", "hound-afghan", "hound-blood", "mountain-bernese", "mountain-swiss", "pug"])
+        #expect(plan.records.map { site.animal($0.id)?.name["en"] ?? "?" } == [
+            "Great Dane", "Bichon frise", "Afghan hound", "Bloodhound", "Bernese mountain dog", "Greater Swiss mountain dog", "Pug",
+        ])
+        #expect(!site.exists("content/animals/mountain.md") && !site.exists("content/animals/frise.md"))
     }
 
     @Test func wildsoundAnimalsKeepTheirStoragePathIDsCropsAndSounds() throws {
@@ -131,7 +148,7 @@ import Testing
         try site.importing("wildsound/animals.json", .wildsound)
         try site.importing("csv/animals.csv", .csv)
         #expect(site.errors().isEmpty)
-        #expect(ContentLoader(root: site.root).load().catalog?.animals.count == 31)  // 5 birds, 19 dogs, 4 WildSound animals, 3 CSV rows
+        #expect(ContentLoader(root: site.root).load().catalog?.animals.count == 27)  // 5 birds, 15 dogs, 4 WildSound animals, 3 CSV rows
     }
 }
 

@@ -1,6 +1,7 @@
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryImport
+import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -80,7 +81,7 @@ import Testing
         let corrected = "---\nname: {en: Boston terrier}\ngroup: dog\n---\n"
         try site.write(corrected, to: "content/animals/bulldog-boston.md")
         let plan = try site.importing("dogceo/breeds.json", .dogceo)
-        #expect(plan.summary == "created 0, updated 0, unchanged 19")
+        #expect(plan.summary == "created 0, updated 0, unchanged 15")
         #expect(try site.read("content/animals/bulldog-boston.md") == corrected)
     }
 
@@ -99,6 +100,25 @@ import Testing
             "2 of 4 sounds not found under '\(bucket.path)' (first: sounds/Amsel.mp3), so those records get no sound from this import (one they have stays). Put the app's storage files there, or pass --media DIR, and import again"
         ])
         #expect(site.animal("amsel")?.sound?.filePath == "sounds/amsel.mp3")
+    }
+
+    /// A record does not say which source made it, so an import cannot tell a record from another
+    /// format (or from a hand) by anything but its id: it merges into it, and says so: it is an
+    /// update with the keys it changes (listed by the command, and by --dry-run before writing),
+    /// never a silent "created" or "unchanged".
+    @Test func aRecordMadeByAnotherSourceIsMergedIntoAndReportedAsAnUpdate() throws {
+        let site = try TestSite(languages: ["de", "en"])
+        let csv = try site.source("id,name.de,name.en,group,tags\nfuchs,Rotfuchs,Red fox,mammal,wald\n", name: "mine.csv")
+        try site.importing(csv, .csv)
+        let plan = try site.plan("wildsound/animals.json", .wildsound)
+        #expect(plan.summary == "created 3, updated 1, unchanged 0")
+        let fox = try #require(plan.records.first { $0.id == "fuchs" })
+        #expect(fox.action == .update)
+        #expect(fox.changedKeys == ["name", "wikipedia", "sound", "image"])
+        try plan.apply(root: site.root, fileSystem: LocalFileSystem())
+        let merged = try #require(site.animal("fuchs"))
+        #expect(merged.name.values == ["de": "Fuchs", "en": "Red fox"])  // what the file carries replaces
+        #expect(merged.group == "mammal" && merged.tags == ["wald"])  // the rest stays
     }
 
     @Test func aCSVWithSomeColumnsChangesOnlyThoseFields() throws {

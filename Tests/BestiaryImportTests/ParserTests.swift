@@ -98,12 +98,44 @@ import Testing
 
 @Suite struct RecordIDTests {
     @Test(arguments: [
-        ("sounds/Fuchs.mp3", "fuchs"), ("Rötelmaus", "roetelmaus"), ("birds/Amsel_männlich.ogg", "amsel_maennlich"),
-        ("sounds/Schwarzspecht 2.mp3", "schwarzspecht-2"), ("Großer Brachvogel.m4a", "grosser-brachvogel"),
-        ("sounds/Élan--vital!.wav", "elan-vital"), ("fuchs", "fuchs"), ("sounds/", "sounds"), ("日本.mp3", ""),
+        ("sounds/Fuchs.mp3", "fuchs"), ("Rötelmaus", "roetelmaus"), ("Ro\u{308}telmaus.mp3", "roetelmaus"),
+        ("birds/Amsel_männlich.ogg", "amsel_maennlich"), ("sounds/Schwarzspecht-2.mp3", "schwarzspecht-2"),
+        ("Großer-Brachvogel.m4a", "grosser-brachvogel"), ("ÄÖÜ.wav", "aeoeue"), ("fuchs", "fuchs"), ("v1.2/sounds/uhu.opus", "uhu"),
     ])
     func storagePathsGiveStableIDs(_ path: String, _ id: String) {
-        #expect(RecordID.fromStoragePath(path) == id)
+        #expect(RecordID.fromStoragePath(path) == .success(id))
+    }
+
+    /// Only lowercasing and the German spellings: a path that needs any other change is refused,
+    /// never turned into some id (`Great Tit` → `great-tit` would be a guess).
+    @Test(arguments: [
+        "sounds/Schwarzspecht 2.mp3", "Großer Brachvogel.m4a", "sounds/Élan--vital!.wav", "sounds/", "日本.mp3", "sounds/.mp3",
+        "sounds/Fuchs.backup.mp3", " sounds/fuchs.mp3", "sounds/fuchs.mp3\n", "", String(repeating: "a", count: 65) + ".mp3",
+    ])
+    func storagePathsThatAreNoIDsAreRefused(_ path: String) {
+        #expect(throws: IDProblem.self) { try RecordID.fromStoragePath(path).get() }
+    }
+
+    @Test(arguments: [
+        (JSONValue.number("7", JSONPosition(line: 1, column: 1)), "nuthatch-7"), (.string("12", JSONPosition(line: 1, column: 1)), "nuthatch-12"),
+    ])
+    func speciesIDsAreWholeNumbersFromOne(_ value: JSONValue, _ id: String) {
+        #expect(RecordID.fromNuthatchID(value) == .success(id))
+    }
+
+    @Test(arguments: ["-3", "1.5", "1e3", "0", "10E2"])
+    func speciesNumbersThatAreNoIDsAreRefused(_ number: String) {
+        #expect(throws: IDProblem.self) { try RecordID.fromNuthatchID(.number(number, JSONPosition(line: 1, column: 1))).get() }
+    }
+
+    @Test(arguments: ["Great Tit!", "üß", "007", " 7", "", "0", "٣"])
+    func speciesTextsThatAreNoIDsAreRefused(_ text: String) {
+        #expect(throws: IDProblem.self) { try RecordID.fromNuthatchID(.string(text, JSONPosition(line: 1, column: 1))).get() }
+    }
+
+    @Test func dogCEOKeysAreLowercaseLettersOnly() {
+        #expect(["poodle", "germanshepherd", "a"].allSatisfy(RecordID.isDogCEOKey))
+        #expect(!["Great Dane", "great-dane", "Poodle", " pug", "", "k9", "frisé"].contains(where: RecordID.isDogCEOKey))
     }
 
     @Test func slugsAreCutTo64Characters() {

@@ -15,12 +15,16 @@ struct ImportCommand: AsyncParsableCommand {
             Formats:
               nuthatch   a species API dump: a JSON array of {id, common_name,
                          scientific_name, image_url, description, habitat,
-                         conservation_status}; record ids nuthatch-ID
-              dogceo     the Dog CEO breed list {"message": {"poodle": ["toy"]}};
-                         ids poodle, poodle-toy; English names, group: dog
+                         conservation_status}; record ids nuthatch-ID, ID a
+                         whole number from 1 (7 or "7")
+              dogceo     the Dog CEO breed list {"message": {"pug": [],
+                         "poodle": ["toy"]}}: ids pug, poodle-toy (a key with
+                         sub-breeds is only its sub-breeds); English names,
+                         group: dog
               wildsound  the WildSound app's export: a JSON array of {name,
                          storagePath, wikiTitleDe, wikiTitleEn, imageCrop,
-                         soundSource}; ids from storagePath; sounds copied
+                         soundSource}; ids from storagePath's file name
+                         (sounds/Rötelmaus.mp3: roetelmaus); sounds copied
                          from --media (default: the file's folder)
               csv        a header of record fields, nested ones dotted:
                          id,name.en,name.de,scientific,group,difficulty,tags,
@@ -32,8 +36,9 @@ struct ImportCommand: AsyncParsableCommand {
             replaces the record's value, and everything else in the record
             (fields added by hand, comments, the text below the front matter,
             translations) stays. The same file twice changes nothing; records
-            the file no longer lists are kept. Any invalid row stops the import
-            before anything is written. More: docs/import.md.
+            the file no longer lists are kept. Ids are never guessed: a key
+            that is not a valid id for its format is an error, and any error
+            stops the import before anything is written. More: docs/import.md.
             """)
 
     @OptionGroup var global: GlobalOptions
