@@ -34,6 +34,13 @@ public struct UIStrings: Sendable {
         return UIStrings(tables: tables)
     }
 
+    /// Whether the theme translates its interface into `language` (or its base language: `pt`
+    /// for `pt-BR`); English is the fallback of every table.
+    public func hasTexts(for language: String) -> Bool {
+        let base = language.split(separator: "-").first.map(String.init) ?? language
+        return tables[language] != nil || tables[base] != nil
+    }
+
     /// The table for `language`, completed from English, as a flat map.
     public func table(for language: String) -> [String: String] {
         var result = tables["en"] ?? [:]

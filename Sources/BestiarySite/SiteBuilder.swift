@@ -121,6 +121,11 @@ public final class SiteBuilder: @unchecked Sendable {
             let theme = try Theme.load(root: options.root, fileSystem: fs)
             let templates = try Templates.compile(theme)
             let strings = try UIStrings.load(theme)
+            for language in catalog.config.languages where !strings.hasTexts(for: language) {
+                diagnostics.append(.warning(
+                    "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it",
+                    at: catalog.config.location, stage: "render"))
+            }
             let assets = try AssetPipeline.build(theme)
             var mediaOutputs: [String: MediaOutput] = [:]
             var files: [OutputFile] = []

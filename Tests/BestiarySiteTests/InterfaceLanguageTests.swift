@@ -1,0 +1,27 @@
+import BestiarySite
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// A site in a language the theme has no interface texts for still builds, but says so: its
+/// pages would show English buttons under `<html lang="fr">`.
+struct InterfaceLanguageTests {
+    @Test func aLanguageWithoutInterfaceTextsIsAWarning() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        let config = root + "/content/site.yml"
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr]")
+            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal }")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        var options = BuildOptions(root: root, output: work.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        _ = try builder.build()
+        let warnings = builder.diagnostics.items.filter { $0.message.contains("no interface texts") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("'fr'") == true)
+        #expect(warnings.first?.location?.path == "content/site.yml")
+        #expect(warnings.first?.stage == "render")
+    }
+}
