@@ -44,7 +44,7 @@ struct OutputWriter {
                     stage: "write"))
             }
         }
-        // Bestiary before 2026-11-24 moved changed files into the output one by one, journaled:
+        // Earlier versions of Bestiary moved changed files into the output one by one, journaled:
         // a journal it left means the output may be a mix, so this build writes it anew.
         let journal = (parent == "." ? "" : parent + "/") + ".\(name).bestiary-journal"
         if fileSystem.info(journal) != nil {
