@@ -131,7 +131,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "bestiary", dependencies: ["BestiaryCLI"], swiftSettings: strict),
+        .executableTarget(name: "bestiary", dependencies: ["BestiaryCLI", "BestiaryStorage"], swiftSettings: strict),
         // Pack benchmark (`make bench`): delta size and apply time in a 10,000-record catalogue.
         .executableTarget(name: "PackBench", dependencies: ["BestiaryPacks", "BestiarySync"], swiftSettings: strict),
 

@@ -103,6 +103,12 @@ public struct PackRecord: Hashable, Sendable {
         return PackRecord(id: id, rev: rev, media: media, storage: .bytes(encoded))
     }
 
+    /// The same record whose published bytes are `bytes` (equal to ``encoded``; a slice of the
+    /// manifest that holds them, for example).
+    public func holding(_ bytes: Data) -> PackRecord {
+        PackRecord(id: id, rev: rev, media: media, storage: .bytes(bytes))
+    }
+
     private init(id: String, rev: String, media: [PackMediaRef], storage: Storage) {
         self.id = id
         self.rev = rev

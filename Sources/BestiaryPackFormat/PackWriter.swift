@@ -50,8 +50,15 @@ public struct PackWriter {
     public var expires: PackTime
     public var signingKeys: [Curve25519.Signing.PrivateKey]
 
-    public init(manifest: PackManifest, bases: [BaseState], expires: PackTime, signingKeys: [Curve25519.Signing.PrivateKey]) {
+    /// ``PackManifest/encoded`` when the caller made it already (``PackManifest/encodeSharingRecords()``).
+    public var encodedManifest: Data?
+
+    public init(
+        manifest: PackManifest, encodedManifest: Data? = nil, bases: [BaseState], expires: PackTime,
+        signingKeys: [Curve25519.Signing.PrivateKey]
+    ) {
         self.manifest = manifest
+        self.encodedManifest = encodedManifest
         self.bases = bases
         self.expires = expires
         self.signingKeys = signingKeys
@@ -67,7 +74,7 @@ public struct PackWriter {
             }
             return PackFileRef(path: path, sha256: PackDigest.sha256(data), bytes: data.count)
         }
-        let manifestRef = try add(PackFormat.manifestPath(version: manifest.version), manifest.encoded)
+        let manifestRef = try add(PackFormat.manifestPath(version: manifest.version), encodedManifest ?? manifest.encoded)
         var deltas: [PackDeltaRef] = []
         for base in bases.sorted(by: { $0.version < $1.version }) where base.version < manifest.version && base.version >= 1 {
             let delta = PackDelta(pack: manifest.pack, from: base.version, base: base.revisions, target: manifest)

@@ -61,24 +61,7 @@ public struct PackProducer: Sendable {
         }
 
         // Records.
-        let animals = catalog.animals.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
-        let built = Parallel.map(animals) { animal -> Result<PackRecord, DiagnosticError> in
-            do throws(DiagnosticError) {
-                // Only the published bytes are kept: 10,000 records' trees are tens of MB.
-                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media).compacted())
-            } catch {
-                return .failure(error)
-            }
-        }
-        var records: [PackRecord] = []
-        var bag = DiagnosticBag()
-        for result in built {
-            switch result {
-            case .success(let r): records.append(r)
-            case .failure(let e): bag.append(contentsOf: e.diagnostics)
-            }
-        }
-        if bag.hasErrors { throw DiagnosticError(bag.sorted) }
+        var records = try Self.records(of: catalog, texts: texts, media: media)
         var revisions: [String: String] = [:]
         for r in records { revisions[r.id] = r.rev }
         let digest = PackDigest.state(revisions)
@@ -114,11 +97,13 @@ public struct PackProducer: Sendable {
         let current = history.latest!
 
         // Files.
-        let manifest = PackManifest(pack: settings.id, version: current.number, created: current.created, records: records)
+        var manifest = PackManifest(pack: settings.id, version: current.number, created: current.created, records: records)
+        records = []  // the manifest's records are now the only ones holding their bytes
+        let manifestBytes = manifest.encodeSharingRecords()
         let baseNumbers = Set(max(1, current.number - settings.keepDeltas)..<current.number)
         let bases = history.revisions(of: baseNumbers).map { PackWriter.BaseState(version: $0.key, revisions: $0.value) }
         let writer = PackWriter(
-            manifest: manifest, bases: bases, expires: created.adding(days: settings.expiresDays), signingKeys: signingKeys)
+            manifest: manifest, encodedManifest: manifestBytes, bases: bases, expires: created.adding(days: settings.expiresDays), signingKeys: signingKeys)
         var files: [PackFile]
         do {
             files = try writer.write().files
@@ -127,8 +112,10 @@ public struct PackProducer: Sendable {
         }
         var sources: [String: String] = [:]
         for digest in media.values { sources[digest.sha256] = sources[digest.sha256] ?? digest.sourcePath }
-        for text in texts.values.flatMap(\.values) {
-            if let image = text.image { sources[image.media.sha256] = sources[image.media.sha256] ?? image.media.sourcePath }
+        for byLanguage in texts.values {
+            for text in byLanguage.values {
+                if let image = text.image { sources[image.media.sha256] = sources[image.media.sha256] ?? image.media.sourcePath }
+            }
         }
         for ref in manifest.media {
             guard let source = sources[ref.sha256] else { continue }  // unreachable: every ref came from a digest
@@ -137,7 +124,33 @@ public struct PackProducer: Sendable {
         files.sort { CanonicalJSON.codePointOrder($0.path, $1.path) }
         return PackOutput(
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
-            signed: !signingKeys.isEmpty, records: records.count, changes: changes, diagnostics: diagnostics)
+            signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics)
+    }
+
+    /// Every animal's record, sorted by id, holding only its published bytes (10,000 records'
+    /// trees are tens of MB).
+    static func records(
+        of catalog: Catalog, texts: [String: [String: PackText]], media: [String: MediaDigest]
+    ) throws(DiagnosticError) -> [PackRecord] {
+        let animals = catalog.animals.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
+        let built = Parallel.map(animals) { animal -> Result<PackRecord, DiagnosticError> in
+            do throws(DiagnosticError) {
+                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media).compacted())
+            } catch {
+                return .failure(error)
+            }
+        }
+        var records: [PackRecord] = []
+        records.reserveCapacity(built.count)
+        var bag = DiagnosticBag()
+        for result in built {
+            switch result {
+            case .success(let r): records.append(r)
+            case .failure(let e): bag.append(contentsOf: e.diagnostics)
+            }
+        }
+        if bag.hasErrors { throw DiagnosticError(bag.sorted) }
+        return records
     }
 
     /// Hashes every media file of the catalogue (in parallel), keyed by path under `content/`.

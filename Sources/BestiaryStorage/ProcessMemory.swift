@@ -8,4 +8,17 @@ public enum ProcessMemory {
     public static func releaseFreed() {
         cbestiary_release_free_memory()
     }
+
+    /// Lets large blocks (a list page of 10,000 cards, a pack manifest: megabytes each) go back
+    /// to the system as soon as they are freed. glibc otherwise raises its mapping threshold each
+    /// time such a block is freed, after which they come from the heap and stay in the process
+    /// (fragmented between small live objects) until it ends. Call once, at start.
+    public static func returnLargeBlocksPromptly(threshold: Int = 256 << 10) {
+        cbestiary_map_large_blocks(threshold)
+    }
+
+    /// True where the calls above do something (glibc). They were once silently no-ops.
+    public static var isControllable: Bool {
+        cbestiary_memory_control_available() == 1
+    }
 }

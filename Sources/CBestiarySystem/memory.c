@@ -1,4 +1,6 @@
 #include "cbestiary_system.h"
+// Any libc header defines __GLIBC__ (features.h); without one the checks below are always false.
+#include <stdlib.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -6,5 +8,19 @@
 void cbestiary_release_free_memory(void) {
 #if defined(__GLIBC__)
     malloc_trim(0);
+#endif
+}
+
+void cbestiary_map_large_blocks(long threshold) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, (int)threshold);
+#endif
+}
+
+int cbestiary_memory_control_available(void) {
+#if defined(__GLIBC__)
+    return 1;
+#else
+    return 0;
 #endif
 }

@@ -54,6 +54,22 @@ import Testing
         #expect(throws: PackFormatError.self) { try PackManifest.decode(JSONValue.object(json).canonicalData, file: "v/2.json") }
     }
 
+    @Test func aManifestEncodedSharingItsRecordsBytesIsTheSameAndSoAreItsRecords() throws {
+        let records = [Self.record("owl", "Owl"), Self.record("bear", "Bear"), Self.record("émeu", "Emu")].map { $0.compacted() }
+        let plain = PackManifest(pack: "demo", version: 1, created: PackTime(seconds: 1_700_000_000), records: records)
+        var shared = plain
+        let bytes = shared.encodeSharingRecords()
+        #expect(bytes == plain.encoded)
+        #expect(shared == plain)
+        // Each record now holds a slice of the manifest with exactly its own bytes.
+        for (a, b) in zip(shared.records, plain.records) {
+            #expect(a.encoded == b.encoded)
+            #expect(a.payload == b.payload)
+        }
+        let delta = PackDelta(pack: "demo", from: 0, base: [:], target: shared)
+        #expect(delta.encoded == PackDelta(pack: "demo", from: 0, base: [:], target: plain).encoded)
+    }
+
     @Test func anUnknownFormatIsReportedAsSuchNotAsMalformed() {
         for file in [#"{"format":2,"type":"latest"}"#, #"{"format":"1","type":"latest"}"#] {
             do {

@@ -33,7 +33,19 @@ public enum CanonicalJSON {
     /// The canonical bytes of the object `members` plus a member `key` whose value is the array
     /// of `elements`, each already canonical JSON (a manifest's records), copied as they are.
     public static func encode(object members: [String: JSONValue], splicing key: String, elements: [Data]) -> Data {
+        var elements = elements
+        return encode(object: members, splicing: key, consuming: &elements).data
+    }
+
+    /// As ``encode(object:splicing:elements:)``, but each element is emptied as soon as it is
+    /// copied, so that a buffer only `elements` holds is freed before the next one is copied (a
+    /// manifest never needs its records' bytes twice over). Returns where each element went.
+    public static func encode(
+        object members: [String: JSONValue], splicing key: String, consuming elements: inout [Data]
+    ) -> (data: Data, ranges: [Range<Int>]) {
         precondition(members[key] == nil, "'\(key)' is both a member and spliced")
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(elements.count)
         var count = size(of: .object(members)) + size(of: key) + 1 + 2 + max(0, elements.count - 1)
         if !members.isEmpty { count += 1 }
         for element in elements { count += element.count }
@@ -52,16 +64,19 @@ public enum CanonicalJSON {
                     continue
                 }
                 sink.append(0x5B)
-                for (i, element) in elements.enumerated() {
+                for i in elements.indices {
                     if i > 0 { sink.append(0x2C) }
-                    sink.append(bytes: element)
+                    let start = sink.count
+                    sink.append(bytes: elements[i])
+                    elements[i] = Data()
+                    ranges.append(start..<sink.count)
                 }
                 sink.append(0x5D)
             }
             sink.append(0x7D)
             precondition(sink.count == count, "CanonicalJSON: spliced object size mismatch")
         }
-        return data
+        return (data, ranges)
     }
 
     /// The number of bytes ``encode(_:)`` makes of `value`.

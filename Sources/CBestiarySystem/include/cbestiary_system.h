@@ -8,4 +8,12 @@ int cbestiary_exchange_paths(const char *a, const char *b);
 /// Returns memory the allocator holds freed to the system (glibc malloc_trim); no-op elsewhere.
 void cbestiary_release_free_memory(void);
 
+/// Serves allocations of at least `threshold` bytes from their own mappings, returned to the
+/// system when freed (glibc mallopt M_MMAP_THRESHOLD, which also stops glibc raising the
+/// threshold by itself); no-op elsewhere.
+void cbestiary_map_large_blocks(long threshold);
+
+/// 1 when the two functions above do something (built against glibc), else 0.
+int cbestiary_memory_control_available(void);
+
 #endif
