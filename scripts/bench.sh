@@ -54,7 +54,7 @@ fi
 
 export SOURCE_DATE_EPOCH=1767225600
 record=$(cd "$site/content/animals" && for f in *.md; do echo "$f"; break; done)
-clean="rm -rf $site/output $site/.output.bestiary-state $site/.output.bestiary-index $site/content/packs.lock"
+clean="rm -rf $site/output $site/.output.bestiary-* $site/content/packs.lock"
 edit="python3 -c \"import sys,re; p=sys.argv[1]; s=open(p).read(); s=re.sub(r'difficulty: (\\\\d)', lambda m: 'difficulty: ' + str(int(m.group(1)) % 3 + 1), s, 1); open(p,'w').write(s)\" $site/content/animals/$record"
 
 echo "bench: timing (hyperfine, $runs runs each)"

@@ -31,6 +31,14 @@ struct OutputWriter {
         (parent == "." ? "" : parent + "/") + ".\(name).bestiary-staging-\(getpid())"
     }
 
+    /// Where a reusing build leaves the output it replaced (``Staging/commit(keepingPrevious:)``),
+    /// for the next reusing build to start its staging folder from: most of its files are hard
+    /// links to the output's, and its folders exist, so that build changes a few entries instead
+    /// of making 20,000 folders and 80,000 links (ext4 allocates an inode per folder).
+    var sparePath: String {
+        (parent == "." ? "" : parent + "/") + ".\(name).bestiary-spare"
+    }
+
     /// Refuses to replace a folder that is not a Bestiary output, and removes leftovers of killed builds.
     func prepare() throws(DiagnosticError) {
         if let info = fileSystem.info(output) {
@@ -81,16 +89,23 @@ struct OutputWriter {
     /// Starts a new output in a fresh staging folder next to the output. Files can be added from
     /// several threads; nothing replaces the output until ``Staging/commit()``. A staging folder
     /// dropped without a commit (the build failed) is removed.
-    func begin() throws(DiagnosticError) -> Staging {
+    ///
+    /// With `reusingSpare`, the staging folder starts as the output an earlier reusing build
+    /// replaced (``sparePath``), when there is one: whatever it holds is checked file by file in
+    /// ``Staging/linkFromOutput(_:)`` and anything not part of the new build is removed then.
+    func begin(reusingSpare: Bool = false) throws(DiagnosticError) -> Staging {
         try prepare()
         let path = stagingPath()
         do {
             try fileSystem.remove(path)
+            if reusingSpare, fileSystem.info(sparePath)?.kind == .directory, (try? fileSystem.move(sparePath, to: path)) != nil {
+                return Staging(writer: self, path: path, holdsPrevious: true)
+            }
             try fileSystem.createDirectory(path)
         } catch {
             throw DiagnosticError(.error("cannot write the site: \(error); \(output) is unchanged", stage: "write"))
         }
-        return Staging(writer: self, path: path)
+        return Staging(writer: self, path: path, holdsPrevious: false)
     }
 
     final class Staging: @unchecked Sendable {
@@ -99,10 +114,15 @@ struct OutputWriter {
         private var committed = false
         private let lock = NSLock()
         private var written: [String: OutputIndex.Entry] = [:]
+        /// The folder started as an earlier output (``OutputWriter/begin(reusingSpare:)``): its
+        /// entries may be hard links to the output's files, so a file is never written in place,
+        /// always unlinked first, and what the build does not make is removed before the swap.
+        let holdsPrevious: Bool
 
-        init(writer: OutputWriter, path: String) {
+        init(writer: OutputWriter, path: String, holdsPrevious: Bool) {
             self.writer = writer
             self.path = path
+            self.holdsPrevious = holdsPrevious
         }
 
         deinit {
@@ -120,6 +140,8 @@ struct OutputWriter {
         /// Writes one file into the staging folder (its folders are made as needed). Thread-safe.
         func add(_ file: OutputFile) throws {
             let target = path + "/" + file.path
+            // Writing into a linked file would change the output's copy too.
+            if holdsPrevious { try writer.fileSystem.remove(target) }
             switch file.content {
             case .data(let data): try writer.fileSystem.writeNew(data, to: target)
             case .file(let source): try writer.fileSystem.link(source, to: target)
@@ -143,7 +165,7 @@ struct OutputWriter {
                         if !directories.insert(p).inserted { break }
                     }
                 }
-                for dir in directories.sorted() { try writer.fileSystem.createDirectory(path + "/" + dir) }
+                for dir in directories.sorted() { try makeDirectory(dir) }
                 try Parallel.map(files, minimumChunk: 64) { file in try add(file) }
             } catch {
                 throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
@@ -163,20 +185,79 @@ struct OutputWriter {
                         if !directories.insert(p).inserted { break }
                     }
                 }
-                for dir in directories.sorted() { try fs.createDirectory(path + "/" + dir) }
+                for dir in directories.sorted() { try makeDirectory(dir) }
                 try Parallel.map(paths, minimumChunk: 256) { file in
-                    try fs.link(writer.output + "/" + file, to: path + "/" + file)
+                    let source = writer.output + "/" + file
+                    let target = path + "/" + file
+                    if holdsPrevious {
+                        // Already the output's file (unchanged in the build that left it)?
+                        if let have = fs.info(target), let want = fs.info(source), have.kind == .file,
+                            have.inode == want.inode, have.device == want.device
+                        {
+                            return
+                        }
+                        try fs.remove(target)
+                    }
+                    try fs.link(source, to: target)
+                }
+                if holdsPrevious {
+                    var keep = Set(paths)
+                    for staged in entries.keys { keep.insert(staged) }
+                    try prune(keeping: keep)
                 }
             } catch {
                 throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
             }
         }
 
-        /// Puts the staged output in place of the previous one in one step, then removes the previous.
-        func commit() throws(DiagnosticError) {
+        /// A folder of the staging tree (with its parents); a file of the earlier output in its
+        /// way is removed first.
+        private func makeDirectory(_ relative: String) throws {
+            let fs = writer.fileSystem
+            let target = path + "/" + relative
+            if holdsPrevious, let info = fs.info(target), info.kind != .directory { try fs.remove(target) }
+            try fs.createDirectory(target)
+        }
+
+        /// Removes every file and folder of the staging tree that is not in `keep` (paths of
+        /// files) and is not a folder of one; top-level folders in parallel.
+        private func prune(keeping keep: Set<String>) throws {
+            let fs = writer.fileSystem
+            // Returns whether `relative` (a folder) still holds something kept.
+            func walk(_ relative: String) throws -> Bool {
+                var kept = false
+                for entry in try fs.entries(in: relative.isEmpty ? path : path + "/" + relative) {
+                    let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                    if entry.kind == .directory, try walk(child) {
+                        kept = true
+                    } else if entry.kind != .directory, keep.contains(child) {
+                        kept = true
+                    } else {
+                        try fs.remove(path + "/" + child)
+                    }
+                }
+                return kept
+            }
+            let top = try fs.entries(in: path)
+            try Parallel.map(top, minimumChunk: 1) { entry in
+                if entry.name == OutputWriter.markerName { return }
+                if entry.kind == .directory {
+                    if try !walk(entry.name) { try fs.remove(path + "/" + entry.name) }
+                } else if !keep.contains(entry.name) {
+                    try fs.remove(path + "/" + entry.name)
+                }
+            }
+        }
+
+        /// Puts the staged output in place of the previous one in one step, then removes the
+        /// previous one, or with `keepingPrevious` keeps it as the next reusing build's starting
+        /// point (``OutputWriter/sparePath``).
+        func commit(keepingPrevious: Bool = false) throws(DiagnosticError) {
             let fs = writer.fileSystem
             do {
-                try fs.writeNew(Data(OutputWriter.markerText.utf8), to: path + "/" + OutputWriter.markerName)
+                let marker = path + "/" + OutputWriter.markerName
+                if holdsPrevious { try fs.remove(marker) }
+                try fs.writeNew(Data(OutputWriter.markerText.utf8), to: marker)
                 if fs.info(writer.output) != nil {
                     try fs.exchange(path, writer.output)
                 } else {
@@ -189,7 +270,10 @@ struct OutputWriter {
             }
             committed = true
             // The folder now holds the previous output.
+            if keepingPrevious, fs.info(writer.sparePath) == nil, (try? fs.move(path, to: writer.sparePath)) != nil { return }
             writer.removeTree(path)
+            // A full build's files share nothing with an older spare: it would only be relinked.
+            if !keepingPrevious, fs.info(writer.sparePath) != nil { writer.removeTree(writer.sparePath) }
         }
     }
 
@@ -204,7 +288,7 @@ struct OutputWriter {
     func commitReusing(_ staging: Staging, unchanged: [String], beforeSwap: () -> Void) throws(DiagnosticError) {
         try staging.linkFromOutput(unchanged)
         beforeSwap()
-        try staging.commit()
+        try staging.commit(keepingPrevious: true)
     }
 
     /// Removes a folder tree, its subfolders in parallel.

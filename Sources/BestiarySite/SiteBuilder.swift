@@ -106,12 +106,13 @@ public final class SiteBuilder: @unchecked Sendable {
         // A one-shot build writes animal pages into the staging folder as they are rendered (only
         // the staged output replaces output/, at the end); the preview keeps them for its memo.
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
-        let staging = memo == nil ? try writer.begin() : nil
-        var streamed: [String] = []
+        if memo == nil { try writer.prepare() }
         // What the previous build left (another process): pages whose inputs are unchanged are
         // not rendered again, and only files whose bytes changed go into the output.
         let tool = BuildState.toolIdentity(fs)
-        let previous = staging != nil && !options.force ? OutputRecord.load(writer, tool: tool) : nil
+        let previous = memo == nil && !options.force ? OutputRecord.load(writer, tool: tool) : nil
+        let staging = memo == nil ? try writer.begin(reusingSpare: previous != nil) : nil
+        var streamed: [String] = []
         var kept: [String] = []
         var pageDigests: [String: String] = [:]
         // Paths of the other files a one-shot build staged as soon as their stage made them.

@@ -118,6 +118,41 @@ import Testing
         #expect(next.pagesReused > 0, "the build after it has a record again")
     }
 
+    /// A reusing build keeps the output it replaced next to it (`.out.bestiary-spare`), and the
+    /// next reusing build starts its staging folder from it. Whatever the spare holds is checked:
+    /// a stray file, a file replaced, a folder where a page belongs do not reach the output; and
+    /// the files it shares with the output (hard links) are never written into, so a build that
+    /// fails after staging its changed pages leaves the output as it was.
+    @Test func theSpareOutputIsCheckedAndNeverChangesTheOutput() throws {
+        let s = try Site()
+        let spare = s.work.appending(".out.bestiary-spare")
+        #expect(!FileManager.default.fileExists(atPath: spare), "a full build keeps no spare")
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        #expect(FileManager.default.fileExists(atPath: spare + "/animals/crow/index.html"))
+
+        try "stray".write(toFile: spare + "/stray.html", atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: spare + "/animals/crow/index.html")
+        try "not the crow".write(toFile: spare + "/animals/crow/index.html", atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: spare + "/sitemap.xml")
+        try FileManager.default.createDirectory(atPath: spare + "/sitemap.xml/x", withIntermediateDirectories: true)
+
+        // The bear's pages are staged into the spare's folders, whose other files are the
+        // output's; then linking the crow's page from the output fails.
+        let before = try Tree(s.output)
+        try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
+        do {
+            try build(root: s.root, output: s.output, fileSystem: FailingFileSystem(failAfter: 0, linksFrom: s.output))
+            Issue.record("the build should have failed")
+        } catch {}
+        #expect(try Tree(s.output) == before)
+
+        try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: true)
+        try "stray".write(toFile: spare + "/stray.html", atomically: false, encoding: .utf8)
+        try s.step {}
+        #expect(!FileManager.default.fileExists(atPath: s.output + "/stray.html"))
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
+    }
+
     /// `--force`, another binary or another output folder: the record is not used.
     @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
         let s = try Site()
