@@ -81,6 +81,9 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["EmbedTheme"]
         ),
+        // Mustache, compiled once and rendered over `TemplateValue`s (swift-mustache is only the
+        // reference its tests compare with).
+        .target(name: "BestiaryTemplate", swiftSettings: strict),
         .target(
             name: "BestiaryRender",
             dependencies: [
@@ -156,6 +159,9 @@ let package = Package(
         .testTarget(name: "BestiaryContentTests", dependencies: ["BestiaryContent", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryWikipediaTests", dependencies: ["BestiaryWikipedia", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryFetchTests", dependencies: ["BestiaryFetch", "BestiaryCLI", "BestiarySite", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiaryTemplateTests",
+            dependencies: ["BestiaryTemplate", "BestiaryTestSupport", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiaryPacksTests",
