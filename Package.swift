@@ -5,11 +5,12 @@
 // One library target per pipeline stage, a one-way dependency graph (see docs/ARCHITECTURE.md):
 //
 //   Diagnostics <- Storage <- Content <- Wikipedia <- Render <- Site <- Preview <- CLI <- bestiary
-//        ^            ^  ^        ^  \_ Import          ^        ^
-//        |            |  Markdown |                     |        |
-//        |            |           \______ Packs ________/        |
+//        ^            ^  ^        ^  \_ Import          ^ ^      ^
+//        |            |  Markdown |                     | |      |
+//        |            |           \______ Packs ________/ |      |
 //        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
-//        \_ Fetch (network: AsyncHTTPClient) <- CLI
+//        \_ Fetch (network: AsyncHTTPClient) <- CLI         |
+//   Template (our compiled Mustache renderer, no dependencies) <- Render
 //
 import PackageDescription
 
@@ -86,10 +87,7 @@ let package = Package(
         .target(name: "BestiaryTemplate", swiftSettings: strict),
         .target(
             name: "BestiaryRender",
-            dependencies: [
-                "BestiaryContent", "BestiaryWikipedia", "BestiaryMarkdown", "BestiaryTheme",
-                .product(name: "Mustache", package: "swift-mustache"),
-            ],
+            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryMarkdown", "BestiaryTheme", "BestiaryTemplate"],
             swiftSettings: strict
         ),
         .target(
