@@ -12,8 +12,6 @@ public struct TemplateLibrary: Sendable {
     let contentTypes: [String: ContentType]
     let blockIDs: [String: Int]
 
-    public var names: Dictionary<String, Int>.Keys { index.keys }
-
     /// Compiles `sources` (name → template text). `contentTypes` adds to `HTML` and `TEXT` for
     /// `{{% CONTENT_TYPE: NAME }}`. Throws every template's error, not just the first.
     public init(_ sources: [String: String], contentTypes: [ContentType] = []) throws(CompileError) {
