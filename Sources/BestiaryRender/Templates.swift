@@ -24,7 +24,7 @@ public struct Templates: Sendable {
     /// Compiles every template of `theme`; all parse errors and unknown partials are reported.
     public static func compile(_ theme: Theme) throws(DiagnosticError) -> Templates {
         var bag = DiagnosticBag()
-        var sources: [String: (text: String, origin: String)] = [:]
+        var sources: [String: (text: String, origin: String, prefix: Int)] = [:]
         for path in theme.files.keys.sorted() {
             let isHTML = (path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html")
             let isMarkdown = path.hasPrefix("markdown/") && path.hasSuffix(".md")
@@ -35,18 +35,20 @@ public struct Templates: Sendable {
             }
             // Mustache names cannot hold '/': layouts/base.html is `layouts.base`.
             let name = String(path.dropLast(isHTML ? 5 : 3)).replacingOccurrences(of: "/", with: ".")
-            // On the first line, so line numbers stay those of the file.
-            if isMarkdown && !text.hasPrefix("{{% CONTENT_TYPE") { text = "{{% CONTENT_TYPE: MARKDOWN }}" + text }
-            sources[name] = (text, file.origin)
+            // On the first line, so line numbers stay those of the file (columns on it are shifted back).
+            let pragma = isMarkdown && !text.hasPrefix("{{% CONTENT_TYPE") ? "{{% CONTENT_TYPE: MARKDOWN }}" : ""
+            text = pragma + text
+            sources[name] = (text, file.origin, pragma.count)
         }
         var library: TemplateLibrary?
         do {
             library = try TemplateLibrary(sources.mapValues(\.text), contentTypes: [markdown])
         } catch {
             for (name, e) in error.failures {
+                let column = e.line == 1 ? max(1, e.column - (sources[name]?.prefix ?? 0)) : e.column
                 bag.error(
                     "template error: \(Self.explain(e.kind))",
-                    at: SourceLocation(path: sources[name]?.origin ?? name, line: e.line, column: e.column), stage: "render")
+                    at: SourceLocation(path: sources[name]?.origin ?? name, line: e.line, column: column), stage: "render")
             }
         }
         let names = Set(sources.keys)
@@ -97,7 +99,7 @@ public struct Templates: Sendable {
     static func explain(_ error: TemplateSyntaxError.Kind) -> String {
         switch error {
         case .closingTagMismatch(let open?, let found):
-            return "a closing tag {{/\(found)}} does not match the section it closes ({{#\(open)}})"
+            return "a closing tag {{/\(found)}} does not match the section it should close, '\(open)'"
         case .closingTagMismatch(nil, let found):
             return "a closing tag {{/\(found)}} closes no section"
         case .unfinishedTag: return "a tag is not finished or its name is not allowed (template names use dots: {{> partials.header}})"

@@ -26,7 +26,7 @@ public struct TemplateSyntaxError: Error, Sendable, Equatable, CustomStringConve
     public var message: String {
         switch kind {
         case .closingTagMismatch(let open?, let found):
-            return "{{/\(found)}} does not close the open section {{#\(open)}}"
+            return "{{/\(found)}} does not close the open section '\(open)'"
         case .closingTagMismatch(nil, let found):
             return "{{/\(found)}} closes a section that was never opened"
         case .unfinishedTag:
