@@ -10,7 +10,7 @@
 //        |            |           \______ Packs ________/ |      |
 //        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
 //        \_ Fetch (network: AsyncHTTPClient) <- CLI         |
-//   Template (our compiled Mustache renderer, no dependencies) <- Render
+//                                          Template ______/  (our Mustache engine; no dependencies)
 //
 import PackageDescription
 
