@@ -5,11 +5,12 @@
 // One library target per pipeline stage, a one-way dependency graph (see docs/ARCHITECTURE.md):
 //
 //   Diagnostics <- Storage <- Content <- Wikipedia <- Render <- Site <- Preview <- CLI <- bestiary
-//        ^            ^  ^        ^  \_ Import          ^        ^
-//        |            |  Markdown |                     |        |
-//        |            |           \______ Packs ________/        |
+//        ^            ^  ^        ^  \_ Import          ^ ^      ^
+//        |            |  Markdown |                     | |      |
+//        |            |           \______ Packs ________/ |      |
 //        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
-//        \_ Fetch (network: AsyncHTTPClient) <- CLI
+//        \_ Fetch (network: AsyncHTTPClient) <- CLI         |
+//                                          Template ______/  (our Mustache engine; no dependencies)
 //
 import PackageDescription
 
@@ -81,12 +82,12 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["EmbedTheme"]
         ),
+        // Mustache, compiled once and rendered over `TemplateValue`s (swift-mustache is only the
+        // reference its tests compare with).
+        .target(name: "BestiaryTemplate", swiftSettings: strict),
         .target(
             name: "BestiaryRender",
-            dependencies: [
-                "BestiaryContent", "BestiaryWikipedia", "BestiaryMarkdown", "BestiaryTheme",
-                .product(name: "Mustache", package: "swift-mustache"),
-            ],
+            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryMarkdown", "BestiaryTheme", "BestiaryTemplate"],
             swiftSettings: strict
         ),
         .target(
@@ -156,6 +157,9 @@ let package = Package(
         .testTarget(name: "BestiaryContentTests", dependencies: ["BestiaryContent", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryWikipediaTests", dependencies: ["BestiaryWikipedia", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryFetchTests", dependencies: ["BestiaryFetch", "BestiaryCLI", "BestiarySite", "BestiaryTestSupport"]),
+        .testTarget(
+            name: "BestiaryTemplateTests",
+            dependencies: ["BestiaryTemplate", "BestiaryTestSupport", .product(name: "Mustache", package: "swift-mustache")]),
         .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiaryPacksTests",

@@ -1,21 +1,22 @@
 import BestiaryContent
 import BestiaryMarkdown
 import BestiaryStorage
+import BestiaryTemplate
 import Foundation
-import Mustache
 
-/// Builds the Mustache context of each page. Per-language data (strings, navigation labels) is
-/// computed once and shared, read-only, by the threads rendering pages.
+/// Builds the Mustache context of each page, as ``TemplateValue``s. Per-language data (strings,
+/// navigation labels) is computed once and shared, read-only, by the threads rendering pages.
 ///
 /// The keys every page has are documented in docs/theming.md.
 final class SharedContext: @unchecked Sendable {
     let renderer: SiteRenderer
     let catalogPath: String
     let flatStrings: [String: [String: String]]
-    let nestedStrings: [String: [String: Any]]
+    /// Language → the strings nested by their dots (`t.nav.quiz`), converted once per language.
+    let nestedStrings: [String: TemplateValue]
     let stringsJSON: [String: String]
     let buildDay: String
-    let groupsByLanguage: [String: [[String: Any]]]
+    let groupsByLanguage: [String: [[String: TemplateValue]]]
     /// Each group's members by difficulty, sorted by id: computed once, so finding an animal's
     /// similar ones is a binary search, never a pass over the catalogue.
     let groupLevels: [String: GroupLevels]
@@ -31,12 +32,12 @@ final class SharedContext: @unchecked Sendable {
         self.renderer = renderer
         self.catalogPath = catalogPath
         var flat: [String: [String: String]] = [:]
-        var nested: [String: [String: Any]] = [:]
+        var nested: [String: TemplateValue] = [:]
         var json: [String: String] = [:]
         for lang in renderer.config.languages {
             let table = renderer.input.strings.table(for: lang)
             flat[lang] = table
-            nested[lang] = UIStrings.nested(table)
+            nested[lang] = TemplateValue(any: UIStrings.nested(table))
             json[lang] = JSONText.encode(table)
         }
         flatStrings = flat
@@ -47,11 +48,11 @@ final class SharedContext: @unchecked Sendable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd"
         buildDay = formatter.string(from: renderer.input.buildDate)
-        var groups: [String: [[String: Any]]] = [:]
+        var groups: [String: [[String: TemplateValue]]] = [:]
         let counts = Dictionary(grouping: renderer.input.catalog.animals.compactMap(\.group), by: { $0 }).mapValues(\.count)
         for lang in renderer.config.languages {
             groups[lang] = counts.keys.sorted().map { g in
-                ["name": g, "label": flat[lang]?["quiz.group.\(g)"] ?? g, "count": counts[g]!] as [String: Any]
+                ["name": .string(g), "label": .string(flat[lang]?["quiz.group.\(g)"] ?? g), "count": .int(counts[g]!)]
             }
         }
         groupsByLanguage = groups
@@ -138,59 +139,67 @@ final class SharedContext: @unchecked Sendable {
     /// Page kinds whose scripts load the quiz catalogue (home-page.js, quiz-page.js, settings-page.js).
     static let pagesReadingTheCatalog: Set<String> = ["home", "quiz", "settings"]
 
-    func base(_ lang: String, directory: String, title: String?, kind: String, alternates key: String?) -> [String: Any] {
+    func base(_ lang: String, directory: String, title: String?, kind: String, alternates key: String?) -> [String: TemplateValue] {
         let root = SitePaths.rootRelative(from: directory)
         let langRoot = SitePaths.relative(from: directory, to: paths.home(lang))
         let siteTitle = config.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? ""
-        var context: [String: Any] = [
-            "lang": lang,
-            "dir": Languages.direction(lang),
-            "site_title": siteTitle,
-            "title": title.map { "\($0) – \(siteTitle)" } ?? siteTitle,
-            "page_title": title ?? siteTitle,
-            "page_kind": kind,
-            "root": root,
-            "lang_root": langRoot,
-            "canonical": input.baseURL + directory,
+        var context: [String: TemplateValue] = [
+            "lang": .string(lang),
+            "dir": .string(Languages.direction(lang)),
+            "site_title": .string(siteTitle),
+            "title": .string(title.map { "\($0) – \(siteTitle)" } ?? siteTitle),
+            "page_title": .string(title ?? siteTitle),
+            "page_kind": .string(kind),
+            "root": .string(root),
+            "lang_root": .string(langRoot),
+            "canonical": .string(input.baseURL + directory),
             "t": nestedStrings[lang] ?? [:],
-            "site_id": input.siteID,
+            "site_id": .string(input.siteID),
             // Only the pages whose scripts read the catalogue name it: its name carries a content
             // hash, and an edit to one animal must not change every other animal's page.
-            "catalog_url": Self.pagesReadingTheCatalog.contains(kind) ? catalogPath : "",
-            "languages_attr": config.languages.joined(separator: " "),
-            "build_date": buildDay,
+            "catalog_url": .string(Self.pagesReadingTheCatalog.contains(kind) ? catalogPath : ""),
+            "languages_attr": .string(config.languages.joined(separator: " ")),
+            "build_date": .string(buildDay),
             "generator": "Bestiary",
-            "manifest_url": root + "manifest.webmanifest",
-            "asset": MustacheLambda { logical in
-                let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
-                return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
-            },
-            "nav": navigation(lang, directory: directory, current: kind),
-            "home_href": SitePaths.relative(from: directory, to: paths.home(lang)),
-            "quiz_href": SitePaths.relative(from: directory, to: paths.quiz(lang)),
-            "collection_href": SitePaths.relative(from: directory, to: paths.collection(lang)),
-            "sightings_href": SitePaths.relative(from: directory, to: paths.sightings(lang)),
-            "settings_href": SitePaths.relative(from: directory, to: paths.settings(lang)),
-            "sw_url": root + "sw.js",
-            "has_languages": config.languages.count > 1,
+            "manifest_url": .string(root + "manifest.webmanifest"),
+            "asset": asset(root: root),
+            "nav": .list(navigation(lang, directory: directory, current: kind).map(TemplateValue.object)),
+            "home_href": .string(SitePaths.relative(from: directory, to: paths.home(lang))),
+            "quiz_href": .string(SitePaths.relative(from: directory, to: paths.quiz(lang))),
+            "collection_href": .string(SitePaths.relative(from: directory, to: paths.collection(lang))),
+            "sightings_href": .string(SitePaths.relative(from: directory, to: paths.sightings(lang))),
+            "settings_href": .string(SitePaths.relative(from: directory, to: paths.settings(lang))),
+            "sw_url": .string(root + "sw.js"),
+            "has_languages": .bool(config.languages.count > 1),
         ]
         // Language switcher and hreflang alternates: the same page in every language.
-        var switcher: [[String: Any]] = []
-        var alternates: [[String: Any]] = []
+        var switcher: [TemplateValue] = []
+        var alternates: [TemplateValue] = []
         if let key {
             for other in config.languages {
                 let dir = directoryFor(key: key, language: other)
                 switcher.append([
-                    "code": other, "label": Languages.endonym(other), "href": SitePaths.relative(from: directory, to: dir),
-                    "current": other == lang,
+                    "code": .string(other), "label": .string(Languages.endonym(other)),
+                    "href": .string(SitePaths.relative(from: directory, to: dir)), "current": .bool(other == lang),
                 ])
-                alternates.append(["hreflang": other, "href": input.baseURL + dir])
+                alternates.append(["hreflang": .string(other), "href": .string(input.baseURL + dir)])
             }
-            alternates.append(["hreflang": "x-default", "href": input.baseURL + directoryFor(key: key, language: config.defaultLanguage)])
+            alternates.append([
+                "hreflang": "x-default", "href": .string(input.baseURL + directoryFor(key: key, language: config.defaultLanguage)),
+            ])
         }
-        context["languages"] = switcher
-        context["alternates"] = alternates
+        context["languages"] = .list(switcher)
+        context["alternates"] = .list(alternates)
         return context
+    }
+
+    /// `{{#asset}}css/site.css{{/asset}}`: the hashed file's URL, relative to the page by `root`.
+    func asset(root: String) -> TemplateValue {
+        .lambda(
+            TemplateLambda { logical in
+                let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
+                return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
+            })
     }
 
     func directoryFor(key: String, language: String) -> String {
@@ -206,56 +215,48 @@ final class SharedContext: @unchecked Sendable {
         return paths.home(language)
     }
 
-    func navigation(_ lang: String, directory: String, current: String) -> [[String: Any]] {
-        var items: [[String: Any]] = [
-            ["label": t(lang, "nav.home"), "href": SitePaths.relative(from: directory, to: paths.home(lang)), "current": current == "home"],
-            ["label": t(lang, "nav.quiz"), "href": SitePaths.relative(from: directory, to: paths.quiz(lang)), "current": current == "quiz"],
-            [
-                "label": t(lang, "nav.collection"), "href": SitePaths.relative(from: directory, to: paths.collection(lang)),
-                "current": current == "collection",
-            ],
+    func navigation(_ lang: String, directory: String, current: String) -> [[String: TemplateValue]] {
+        func item(_ label: String, _ target: String, _ kind: String) -> [String: TemplateValue] {
+            ["label": .string(label), "href": .string(SitePaths.relative(from: directory, to: target)), "current": .bool(current == kind)]
+        }
+        var items = [
+            item(t(lang, "nav.home"), paths.home(lang), "home"),
+            item(t(lang, "nav.quiz"), paths.quiz(lang), "quiz"),
+            item(t(lang, "nav.collection"), paths.collection(lang), "collection"),
+            item(t(lang, "nav.sightings"), paths.sightings(lang), "sightings"),
         ]
-        items.append([
-            "label": t(lang, "nav.sightings"), "href": SitePaths.relative(from: directory, to: paths.sightings(lang)),
-            "current": current == "sightings",
-        ])
         for page in input.catalog.pages {
             let title = page.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? page.slug
-            items.append([
-                "label": title, "href": SitePaths.relative(from: directory, to: paths.page(page.slug, lang)),
-                "current": current == "page:" + page.slug,
-            ])
+            items.append(item(title, paths.page(page.slug, lang), "page:" + page.slug))
         }
-        items.append([
-            "label": t(lang, "nav.settings"), "href": SitePaths.relative(from: directory, to: paths.settings(lang)),
-            "current": current == "settings",
-        ])
+        items.append(item(t(lang, "nav.settings"), paths.settings(lang), "settings"))
         return items
     }
 
     // MARK: Animal
 
-    func animalSummary(_ animal: Animal, _ lang: String, directory: String) -> [String: Any] {
+    func animalSummary(_ animal: Animal, _ lang: String, directory: String) -> [String: TemplateValue] {
         let view = AnimalView(animal: animal, language: lang, input: input)
         let name = view.name
-        var item: [String: Any] = [
-            "id": animal.id,
-            "name": name.text,
-            "name_lang": name.language,
-            "name_is_fallback": name.language != lang,
-            "href": SitePaths.relative(from: directory, to: paths.animal(animal.id, lang)),
-            "has_sound": animal.sound != nil,
-            "difficulty": animal.difficulty ?? 1,
-            "search": searchText(animal, lang),
+        var item: [String: TemplateValue] = [
+            "id": .string(animal.id),
+            "name": .string(name.text),
+            "name_lang": .string(name.language),
+            "name_is_fallback": .bool(name.language != lang),
+            "href": .string(SitePaths.relative(from: directory, to: paths.animal(animal.id, lang))),
+            "has_sound": .bool(animal.sound != nil),
+            "difficulty": .int(animal.difficulty ?? 1),
+            "search": .string(searchText(animal, lang)),
         ]
         if let g = animal.group {
-            item["group"] = g
-            item["group_label"] = groupLabel(g, lang)
+            item["group"] = .string(g)
+            item["group_label"] = .string(groupLabel(g, lang))
         }
-        if let s = animal.scientific { item["scientific"] = s }
+        if let s = animal.scientific { item["scientific"] = .string(s) }
         if let image = view.image {
-            item["thumb"] = image.external ? image.src : SitePaths.relative(from: directory, to: (image.srcset.first?.path ?? image.src))
-            item["thumb_focus"] = image.focus ?? "50% 50%"
+            item["thumb"] = .string(
+                image.external ? image.src : SitePaths.relative(from: directory, to: (image.srcset.first?.path ?? image.src)))
+            item["thumb_focus"] = .string(image.focus ?? "50% 50%")
         }
         return item
     }
@@ -269,86 +270,100 @@ final class SharedContext: @unchecked Sendable {
         return words.joined(separator: " ").lowercased()
     }
 
-    func animal(_ animal: Animal, _ lang: String, directory: String) -> [String: Any] {
+    func animal(_ animal: Animal, _ lang: String, directory: String) -> [String: TemplateValue] {
         let view = AnimalView(animal: animal, language: lang, input: input)
         let name = view.name
         var context = base(lang, directory: directory, title: name.text, kind: "animal", alternates: "animal:" + animal.id)
         var a = animalSummary(animal, lang, directory: directory)
-        a["names"] = config.languages.compactMap { l -> [String: Any]? in
-            guard let n = animal.name[l] else { return nil }
-            return ["lang": l, "language": Languages.endonym(l), "name": n, "dir": Languages.direction(l)]
+        a["names"] = .list(
+            config.languages.compactMap { l -> TemplateValue? in
+                guard let n = animal.name[l] else { return nil }
+                return [
+                    "lang": .string(l), "language": .string(Languages.endonym(l)), "name": .string(n), "dir": .string(Languages.direction(l)),
+                ]
+            })
+        if let d = animal.difficulty {
+            a["difficulty"] = .int(d)
+            a["difficulty_label"] = .string(t(lang, "animal.difficulty\(d)"))
         }
-        if let d = animal.difficulty { a["difficulty"] = d; a["difficulty_label"] = t(lang, "animal.difficulty\(d)") }
-        if let habitat = animal.habitat.resolve(lang, fallback: config.fallback(for: lang)) { a["habitat"] = habitat.text }
-        if let conservation = animal.conservation { a["conservation"] = conservation }
-        a["tags"] = animal.tags
-        a["has_tags"] = !animal.tags.isEmpty
+        if let habitat = animal.habitat.resolve(lang, fallback: config.fallback(for: lang)) { a["habitat"] = .string(habitat.text) }
+        if let conservation = animal.conservation { a["conservation"] = .string(conservation) }
+        a["tags"] = .list(animal.tags.map(TemplateValue.string))
+        a["has_tags"] = .bool(!animal.tags.isEmpty)
         if let hint = animal.hint.resolve(lang, fallback: config.fallback(for: lang)) {
-            a["hint"] = ["text": hint.text, "lang": hint.language]
+            a["hint"] = ["text": .string(hint.text), "lang": .string(hint.language)]
         }
         if let image = view.image {
-            var i: [String: Any] = [
-                "src": image.external ? image.src : SitePaths.relative(from: directory, to: image.src),
-                "alt": image.alt, "focus": image.focus ?? "50% 50%", "from_wikipedia": image.fromWikipedia,
+            var i: [String: TemplateValue] = [
+                "src": .string(image.external ? image.src : SitePaths.relative(from: directory, to: image.src)),
+                "alt": .string(image.alt), "focus": .string(image.focus ?? "50% 50%"), "from_wikipedia": .bool(image.fromWikipedia),
             ]
-            if let w = image.width, let h = image.height { i["width"] = w; i["height"] = h }
+            if let w = image.width, let h = image.height {
+                i["width"] = .int(w)
+                i["height"] = .int(h)
+            }
             if image.srcset.count > 1 {
-                i["srcset"] = image.srcset.map { "\(SitePaths.relative(from: directory, to: $0.path)) \($0.width ?? 0)w" }.joined(separator: ", ")
+                i["srcset"] = .string(
+                    image.srcset.map { "\(SitePaths.relative(from: directory, to: $0.path)) \($0.width ?? 0)w" }.joined(separator: ", "))
                 i["sizes"] = "(min-width: 60em) 40em, 100vw"
             }
             i["credit"] = credit(image.credit, image.license, image.licenseURL, image.source)
-            a["image"] = i
+            a["image"] = .object(i)
         }
         if let sound = view.sound {
             a["sound"] = [
-                "src": sound.external ? sound.src : SitePaths.relative(from: directory, to: sound.src),
-                "type": sound.type,
-                "credit": credit(sound.credit, sound.license, nil, sound.source),
+                "src": .string(sound.external ? sound.src : SitePaths.relative(from: directory, to: sound.src)),
+                "type": .string(sound.type),
+                // With swift-mustache a sound with nothing to credit had a nil here that still
+                // opened {{#credit}} (an empty credit line, not animal.noCredit); an empty object
+                // keeps those pages as they were.
+                "credit": credit(sound.credit, sound.license, nil, sound.source) ?? .object([:]),
             ]
         }
         if let summary = view.summary {
             a["summary"] = [
-                "text": summary.text, "lang": summary.language, "dir": Languages.direction(summary.language),
-                "is_fallback": summary.language != lang, "language": Languages.name(summary.language, in: lang),
-                "title": summary.title, "url": summary.articleURL, "license": summary.license, "license_url": summary.licenseURL,
+                "text": .string(summary.text), "lang": .string(summary.language), "dir": .string(Languages.direction(summary.language)),
+                "is_fallback": .bool(summary.language != lang), "language": .string(Languages.name(summary.language, in: lang)),
+                "title": .string(summary.title), "url": .string(summary.articleURL), "license": .string(summary.license),
+                "license_url": .string(summary.licenseURL),
             ]
         } else if let description = animal.description.resolve(lang, fallback: config.fallback(for: lang)) {
             a["description"] = [
-                "text": description.text, "lang": description.language, "is_fallback": description.language != lang,
-                "language": Languages.name(description.language, in: lang),
+                "text": .string(description.text), "lang": .string(description.language), "is_fallback": .bool(description.language != lang),
+                "language": .string(Languages.name(description.language, in: lang)),
             ]
         }
-        if let text = view.shortText { context["description"] = String(text.text.prefix(200)) }
+        if let text = view.shortText { context["description"] = .string(String(text.text.prefix(200))) }
         // The Markdown part of the page: the theme's markdown/animal.md with the record's body.
         var markdownContext = a
         if let body = view.body {
-            markdownContext["body"] = body.markdown
-            a["body_lang"] = body.language
-            a["body_is_fallback"] = body.language != lang
+            markdownContext["body"] = .string(body.markdown)
+            a["body_lang"] = .string(body.language)
+            a["body_is_fallback"] = .bool(body.language != lang)
         }
         markdownContext["t"] = nestedStrings[lang] ?? [:]
-        a["content_html"] = input.templates.renderMarkdown("markdown/animal", markdownContext)
+        a["content_html"] = .string(input.templates.renderMarkdown("markdown/animal", markdownContext))
         let similarAnimals = similar(animal, lang, directory: directory)
-        a["similar"] = similarAnimals
-        a["has_similar"] = !similarAnimals.isEmpty
-        a["log_href"] = SitePaths.relative(from: directory, to: paths.sightings(lang)) + "?animal=" + animal.id
-        context["animal"] = a
+        a["similar"] = .list(similarAnimals.map(TemplateValue.object))
+        a["has_similar"] = .bool(!similarAnimals.isEmpty)
+        a["log_href"] = .string(SitePaths.relative(from: directory, to: paths.sightings(lang)) + "?animal=" + animal.id)
+        context["animal"] = .object(a)
         return context
     }
 
     /// A credit line's parts; nil when there is nothing to credit.
-    func credit(_ who: String?, _ license: String?, _ licenseURL: String?, _ source: String?) -> [String: Any]? {
+    func credit(_ who: String?, _ license: String?, _ licenseURL: String?, _ source: String?) -> TemplateValue? {
         if who == nil && license == nil && source == nil { return nil }
-        var c: [String: Any] = [:]
-        if let who { c["by"] = who }
-        if let license { c["license"] = license }
-        if let licenseURL { c["license_url"] = licenseURL }
-        if let source { c["source"] = source }
-        return c
+        var c: [String: TemplateValue] = [:]
+        if let who { c["by"] = .string(who) }
+        if let license { c["license"] = .string(license) }
+        if let licenseURL { c["license_url"] = .string(licenseURL) }
+        if let source { c["source"] = .string(source) }
+        return .object(c)
     }
 
     /// Up to six others of the same group (``similar(to:in:keep:)``).
-    func similar(_ animal: Animal, _ lang: String, directory: String) -> [[String: Any]] {
+    func similar(_ animal: Animal, _ lang: String, directory: String) -> [[String: TemplateValue]] {
         similarIndices(animal).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
     }
 
@@ -360,38 +375,42 @@ final class SharedContext: @unchecked Sendable {
 
     // MARK: Lists and shells
 
-    func home(_ lang: String, directory: String) -> [String: Any] {
+    func home(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: nil, kind: "home", alternates: "home")
         let animals = input.catalog.animals
         let withSound = animals.filter { $0.sound != nil }.count
         let withImage = animals.filter { AnimalView(animal: $0, language: lang, input: input).image != nil }.count
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
-        context["stats"] = ["animals": animals.count, "with_sound": withSound, "with_image": withImage]
+        context["stats"] = ["animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage)]
+        func mode(_ mode: String, available: Bool) -> TemplateValue {
+            [
+                "mode": .string(mode), "href": .string(quiz + "?mode=" + mode), "label": .string(t(lang, "home.\(mode).title")),
+                "text": .string(t(lang, "home.\(mode).text")), "available": .bool(available),
+            ]
+        }
         context["modes"] = [
-            ["mode": "sound", "href": quiz + "?mode=sound", "label": t(lang, "home.sound.title"), "text": t(lang, "home.sound.text"), "available": withSound > 0],
-            ["mode": "image", "href": quiz + "?mode=image", "label": t(lang, "home.image.title"), "text": t(lang, "home.image.text"), "available": withImage > 0],
-            ["mode": "daily", "href": quiz + "?mode=daily", "label": t(lang, "home.daily.title"), "text": t(lang, "home.daily.text"), "available": !animals.isEmpty],
-            ["mode": "learn", "href": quiz + "?mode=learn", "label": t(lang, "home.learn.title"), "text": t(lang, "home.learn.text"), "available": !animals.isEmpty],
+            mode("sound", available: withSound > 0), mode("image", available: withImage > 0),
+            mode("daily", available: !animals.isEmpty), mode("learn", available: !animals.isEmpty),
         ]
-        context["strings_json"] = stringsJSON[lang] ?? "{}"
+        context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }
 
-    func collection(_ lang: String, directory: String) -> [String: Any] {
+    func collection(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.collection"), kind: "collection", alternates: "collection")
         let items = animalsByName(lang, directory: directory)
-        context["animals"] = items
-        context["count"] = items.count
-        context["count_text"] = plural(lang, "collection.countAll", items.count)
-        context["groups"] = groupsByLanguage[lang] ?? []
-        context["strings_json"] = stringsJSON[lang] ?? "{}"
+        context["animals"] = .list(items.map(TemplateValue.object))
+        context["count"] = .int(items.count)
+        context["count_text"] = .string(plural(lang, "collection.countAll", items.count))
+        context["groups"] = .list((groupsByLanguage[lang] ?? []).map(TemplateValue.object))
+        context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }
 
-    func quiz(_ lang: String, directory: String) -> [String: Any] {
+    func quiz(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.quiz"), kind: "quiz", alternates: "quiz")
         // The quiz app's UI strings; other pages render their text on the server.
-        context["strings_json"] = stringsJSON[lang] ?? "{}"
+        context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }
 
@@ -404,117 +423,125 @@ final class SharedContext: @unchecked Sendable {
     }
 
     /// Every animal's name in `lang`, sorted as people of that language sort names.
-    func animalsByName(_ lang: String, directory: String) -> [[String: Any]] {
+    func animalsByName(_ lang: String, directory: String) -> [[String: TemplateValue]] {
         (byName[lang] ?? []).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
     }
 
     /// The sightings log: a form to log a sighting (animals grouped and sorted by name), the lists
     /// per outing and the species checklist, which the page's script fills from the browser's storage.
-    func sightings(_ lang: String, directory: String) -> [String: Any] {
+    func sightings(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.sightings"), kind: "sightings", alternates: "sightings")
-        let animals = animalsByName(lang, directory: directory)
-        var byGroup: [String: [[String: Any]]] = [:]
-        for animal in animals { byGroup[(animal["group"] as? String) ?? "", default: []].append(animal) }
-        var optionGroups: [[String: Any]] = []
+        let animals = animalsByName(lang, directory: directory).map(TemplateValue.object)
+        var byGroup: [String: [TemplateValue]] = [:]
+        for animal in animals { byGroup[animal["group"]?.string ?? "", default: []].append(animal) }
+        var optionGroups: [TemplateValue] = []
         for group in groupsByLanguage[lang] ?? [] {
-            guard let name = group["name"] as? String, let members = byGroup[name] else { continue }
-            optionGroups.append(["label": (group["label"] as? String) ?? name, "animals": members])
+            guard let name = group["name"]?.string, let members = byGroup[name] else { continue }
+            optionGroups.append(["label": .string(group["label"]?.string ?? name), "animals": .list(members)])
         }
         if let ungrouped = byGroup[""], !ungrouped.isEmpty {
-            optionGroups.append(["label": t(lang, "sightings.otherGroup"), "animals": ungrouped])
+            optionGroups.append(["label": .string(t(lang, "sightings.otherGroup")), "animals": .list(ungrouped)])
         }
-        context["option_groups"] = optionGroups
-        context["animals"] = animals
-        context["count"] = animals.count
-        context["checklist_text"] = plural(lang, "sightings.checklistCount", 0).replacingOccurrences(of: "{total}", with: String(animals.count))
-        context["strings_json"] = stringsJSON[lang] ?? "{}"
+        context["option_groups"] = .list(optionGroups)
+        context["animals"] = .list(animals)
+        context["count"] = .int(animals.count)
+        context["checklist_text"] = .string(
+            plural(lang, "sightings.checklistCount", 0).replacingOccurrences(of: "{total}", with: String(animals.count)))
+        context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }
 
     /// Settings: language, feedback, theme, read-aloud voice, quiz filters, offline use and the
     /// learner's data (export, import, reset). Rendered as a form the page's script wires up.
-    func settings(_ lang: String, directory: String) -> [String: Any] {
+    func settings(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.settings"), kind: "settings", alternates: "settings")
-        context["language_options"] = config.languages.map { other -> [String: Any] in
-            [
-                "code": other, "label": Languages.endonym(other), "current": other == lang,
-                "href": SitePaths.relative(from: directory, to: paths.settings(other)),
-            ]
-        }
-        context["has_language_choice"] = config.languages.count > 1
-        context["groups"] = groupsByLanguage[lang] ?? []
-        context["has_groups"] = (groupsByLanguage[lang] ?? []).count > 1
-        context["difficulties"] = [1, 2, 3].map { ["value": $0, "label": t(lang, "quiz.difficulty.\($0)")] as [String: Any] }
-        context["strings_json"] = stringsJSON[lang] ?? "{}"
+        context["language_options"] = .list(
+            config.languages.map { other in
+                [
+                    "code": .string(other), "label": .string(Languages.endonym(other)), "current": .bool(other == lang),
+                    "href": .string(SitePaths.relative(from: directory, to: paths.settings(other))),
+                ]
+            })
+        context["has_language_choice"] = .bool(config.languages.count > 1)
+        context["groups"] = .list((groupsByLanguage[lang] ?? []).map(TemplateValue.object))
+        context["has_groups"] = .bool((groupsByLanguage[lang] ?? []).count > 1)
+        context["difficulties"] = .list([1, 2, 3].map { ["value": .int($0), "label": .string(t(lang, "quiz.difficulty.\($0)"))] })
+        context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }
 
     /// The page the service worker shows instead of one that is not saved for offline use.
-    func offline(_ lang: String, directory: String) -> [String: Any] {
+    func offline(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "offline.title"), kind: "offline", alternates: "offline")
         context["noindex"] = true
         return context
     }
 
-    func credits(_ lang: String, directory: String) -> [String: Any] {
+    func credits(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "credits.title"), kind: "credits", alternates: "credits")
-        var rows: [[String: Any]] = []
+        var rows: [TemplateValue] = []
         for animal in input.catalog.animals {
             let view = AnimalView(animal: animal, language: lang, input: input)
             var row = animalSummary(animal, lang, directory: directory)
             if let image = view.image { row["image_credit"] = credit(image.credit, image.license, image.licenseURL, image.source) }
             if let sound = view.sound { row["sound_credit"] = credit(sound.credit, sound.license, nil, sound.source) }
-            if let s = view.summary { row["text_credit"] = ["title": s.title, "url": s.articleURL, "license": s.license, "license_url": s.licenseURL] }
-            rows.append(row)
+            if let s = view.summary {
+                row["text_credit"] = [
+                    "title": .string(s.title), "url": .string(s.articleURL), "license": .string(s.license), "license_url": .string(s.licenseURL),
+                ]
+            }
+            rows.append(.object(row))
         }
-        context["animals"] = rows
+        context["animals"] = .list(rows)
         return context
     }
 
-    func page(_ page: ContentPage, _ lang: String, directory: String) -> [String: Any] {
+    func page(_ page: ContentPage, _ lang: String, directory: String) -> [String: TemplateValue] {
         let fallback = config.fallback(for: lang)
         let title = page.title.resolve(lang, fallback: fallback)?.text ?? page.slug
         var context = base(lang, directory: directory, title: title, kind: "page:" + page.slug, alternates: "page:" + page.slug)
-        var markdownContext: [String: Any] = ["title": title, "t": nestedStrings[lang] ?? [:]]
+        var markdownContext: [String: TemplateValue] = ["title": .string(title), "t": nestedStrings[lang] ?? [:]]
         for l in fallback {
             if let body = page.bodies[l] {
-                markdownContext["body"] = body.markdown
-                context["body_lang"] = l
-                context["body_is_fallback"] = l != lang
+                markdownContext["body"] = .string(body.markdown)
+                context["body_lang"] = .string(l)
+                context["body_is_fallback"] = .bool(l != lang)
                 break
             }
         }
-        context["content_html"] = input.templates.renderMarkdown("markdown/page", markdownContext)
+        context["content_html"] = .string(input.templates.renderMarkdown("markdown/page", markdownContext))
         return context
     }
 
-    func notFound() -> [String: Any] {
+    func notFound() -> [String: TemplateValue] {
         let lang = config.defaultLanguage
         var context = base(lang, directory: "", title: t(lang, "notfound.title"), kind: "404", alternates: nil)
         // The 404 page is served at any depth: links must not be relative to it.
         let rootPath = URL(string: input.baseURL)?.path ?? "/"
-        context["root"] = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
-        context["lang_root"] = context["root"]
-        context["manifest_url"] = (context["root"] as! String) + "manifest.webmanifest"
-        let root = context["root"] as! String
-        context["sw_url"] = root + "sw.js"
-        context["home_href"] = root + paths.home(lang)
-        context["quiz_href"] = root + paths.quiz(lang)
-        context["collection_href"] = root + paths.collection(lang)
-        context["sightings_href"] = root + paths.sightings(lang)
-        context["settings_href"] = root + paths.settings(lang)
-        context["asset"] = MustacheLambda { logical in
-            let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
-            return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
-        }
-        context["nav"] = navigation(lang, directory: "", current: "404").map { item -> [String: Any] in
-            var i = item
-            if let href = i["href"] as? String { i["href"] = root + (href == "./" ? "" : href) }
-            return i
-        }
-        context["languages"] = config.languages.map { l -> [String: Any] in
-            ["code": l, "label": Languages.endonym(l), "href": root + paths.home(l), "current": l == lang]
-        }
+        let root = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
+        context["root"] = .string(root)
+        context["lang_root"] = .string(root)
+        context["manifest_url"] = .string(root + "manifest.webmanifest")
+        context["sw_url"] = .string(root + "sw.js")
+        context["home_href"] = .string(root + paths.home(lang))
+        context["quiz_href"] = .string(root + paths.quiz(lang))
+        context["collection_href"] = .string(root + paths.collection(lang))
+        context["sightings_href"] = .string(root + paths.sightings(lang))
+        context["settings_href"] = .string(root + paths.settings(lang))
+        context["asset"] = asset(root: root)
+        context["nav"] = .list(
+            navigation(lang, directory: "", current: "404").map { item in
+                var i = item
+                if let href = i["href"]?.string { i["href"] = .string(root + (href == "./" ? "" : href)) }
+                return .object(i)
+            })
+        context["languages"] = .list(
+            config.languages.map { l in
+                [
+                    "code": .string(l), "label": .string(Languages.endonym(l)), "href": .string(root + paths.home(l)),
+                    "current": .bool(l == lang),
+                ]
+            })
         return context
     }
 }

@@ -1,8 +1,8 @@
 import BestiaryDiagnostics
 import BestiaryMarkdown
 import BestiaryStorage
+import BestiaryTemplate
 import Foundation
-import Mustache
 
 /// The theme's Mustache templates, compiled once per build.
 ///
@@ -11,25 +11,20 @@ import Mustache
 ///   (``Markdown/escape(_:)``) so text shows literally, `{{{value}}}` inserts Markdown as is
 ///   (a record's own body), and the result goes through cmark in safe mode before it is placed
 ///   into a layout. Neither kind lets text from content or Wikipedia inject markup.
-public struct Templates: @unchecked Sendable {
-    let library: MustacheLibrary
+public struct Templates: Sendable {
+    let library: TemplateLibrary
     public let names: Set<String>
     /// Template name (`layouts.animal`) → a digest of its text and of every partial it uses,
     /// transitively: what a page rendered with it depends on (the render memo's key).
     let digests: [String: String]
 
-    /// Registers the Markdown content type once per process.
-    private static let registerMarkdown: Void = {
-        MustacheContentTypes.register(MarkdownContentType(), named: "MARKDOWN")
-    }()
+    /// `{{% CONTENT_TYPE: MARKDOWN }}`: values are escaped so CommonMark shows them literally.
+    static let markdown = ContentType(name: "MARKDOWN", escape: Markdown.escape)
 
     /// Compiles every template of `theme`; all parse errors and unknown partials are reported.
     public static func compile(_ theme: Theme) throws(DiagnosticError) -> Templates {
-        _ = registerMarkdown
-        var library = MustacheLibrary()
         var bag = DiagnosticBag()
-        var names = Set<String>()
-        var sources: [String: (text: String, origin: String)] = [:]
+        var sources: [String: (text: String, origin: String, prefix: Int)] = [:]
         for path in theme.files.keys.sorted() {
             let isHTML = (path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html")
             let isMarkdown = path.hasPrefix("markdown/") && path.hasSuffix(".md")
@@ -40,33 +35,30 @@ public struct Templates: @unchecked Sendable {
             }
             // Mustache names cannot hold '/': layouts/base.html is `layouts.base`.
             let name = String(path.dropLast(isHTML ? 5 : 3)).replacingOccurrences(of: "/", with: ".")
-            var lineOffset = 0
-            if isMarkdown && !text.hasPrefix("{{% CONTENT_TYPE") {
-                text = "{{% CONTENT_TYPE: MARKDOWN }}" + text
-                lineOffset = 0
-            }
-            do {
-                let template = try MustacheTemplate(string: text)
-                library.register(template, named: name)
-                names.insert(name)
-                sources[name] = (text, file.origin)
-            } catch let error as MustacheTemplate.ParserError {
+            // On the first line, so line numbers stay those of the file (columns on it are shifted back).
+            let pragma = isMarkdown && !text.hasPrefix("{{% CONTENT_TYPE") ? "{{% CONTENT_TYPE: MARKDOWN }}" : ""
+            text = pragma + text
+            sources[name] = (text, file.origin, pragma.count)
+        }
+        var library: TemplateLibrary?
+        do {
+            library = try TemplateLibrary(sources.mapValues(\.text), contentTypes: [markdown])
+        } catch {
+            for (name, e) in error.failures {
+                let column = e.line == 1 ? max(1, e.column - (sources[name]?.prefix ?? 0)) : e.column
                 bag.error(
-                    "template error: \(Self.explain(error.error))",
-                    at: SourceLocation(path: file.origin, line: error.context.lineNumber + lineOffset, column: error.context.columnNumber),
-                    stage: "render")
-            } catch {
-                bag.error("template error: \(error)", at: SourceLocation(path: file.origin), stage: "render")
+                    "template error: \(Self.explain(e.kind))",
+                    at: SourceLocation(path: sources[name]?.origin ?? name, line: e.line, column: column), stage: "render")
             }
         }
-        // swift-mustache renders an unknown partial as nothing; catch them here instead.
-        for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
+        let names = Set(sources.keys)
+        // An unknown partial would render as nothing; catch them here instead.
+        for (_, source) in sources.sorted(by: { $0.key < $1.key }) {
             for reference in partialReferences(in: source.text) where !names.contains(reference.name) {
                 bag.error(
                     "unknown partial '\(reference.name)' (theme templates: \(names.sorted().joined(separator: ", ")))",
                     at: SourceLocation(path: source.origin, line: reference.line, column: reference.column), stage: "render")
             }
-            _ = name
         }
         for required in ["layouts/home", "layouts/animal", "layouts/collection", "layouts/quiz", "layouts/page", "layouts/credits", "layouts/404",
             "layouts/sightings", "layouts/settings", "layouts/offline"]
@@ -74,7 +66,8 @@ public struct Templates: @unchecked Sendable {
             bag.error("the theme has no \(required).html", at: SourceLocation(path: "templates/\(required).html"), stage: "render")
         }
         try bag.throwIfErrors()
-        return Templates(library: library, names: names, digests: closureDigests(sources.mapValues(\.text)))
+        // No errors, so the library compiled.
+        return Templates(library: library!, names: names, digests: closureDigests(sources.mapValues(\.text)))
     }
 
     /// For each template, the digest of its own text and the texts of the partials it reaches.
@@ -102,30 +95,32 @@ public struct Templates: @unchecked Sendable {
         names.map { digests[$0.replacingOccurrences(of: "/", with: ".")] ?? "" }.joined(separator: "+")
     }
 
-    /// A sentence for swift-mustache's parser errors.
-    static func explain(_ error: any Error) -> String {
-        guard let e = error as? MustacheTemplate.Error else { return "\(error)" }
-        switch e {
-        case .sectionCloseNameIncorrect: return "a closing tag {{/name}} does not match the section it closes"
-        case .unfinishedName: return "a tag is not finished or its name is not allowed (template names use dots: {{> partials.header}})"
-        case .expectedSectionEnd: return "a section {{#name}} is never closed with {{/name}}"
+    /// A sentence for each kind of template error, in Bestiary's terms.
+    static func explain(_ error: TemplateSyntaxError.Kind) -> String {
+        switch error {
+        case .closingTagMismatch(let open?, let found):
+            return "a closing tag {{/\(found)}} does not match the section it should close, '\(open)'"
+        case .closingTagMismatch(nil, let found):
+            return "a closing tag {{/\(found)}} closes no section"
+        case .unfinishedTag: return "a tag is not finished or its name is not allowed (template names use dots: {{> partials.header}})"
+        case .unclosedSection(let tag): return "a section {{\(tag)}} is never closed with {{/\(tag.dropFirst())}}"
+        case .unexpectedEnd: return "the template ends inside a tag or a comment"
         case .invalidSetDelimiter: return "a set-delimiter tag {{=<% %>=}} is malformed"
-        case .transformAppliedToInheritanceSection: return "a transform cannot be applied to an inherited section"
-        case .illegalTokenInsideInheritSection: return "only {{$block}} sections may appear inside {{<parent}}…{{/parent}}"
-        case .textInsideInheritSection: return "text outside a {{$block}} inside {{<parent}}…{{/parent}}"
-        case .invalidConfigVariableSyntax: return "a {{% … }} pragma is malformed"
-        case .unrecognisedConfigVariable: return "unknown {{% … }} pragma"
-        @unknown default: return "\(e)"
+        case .illegalInsideParent: return "only {{$block}} sections may appear inside {{<parent}}…{{/parent}}"
+        case .invalidPragma: return "a {{% … }} pragma is malformed (the only one is {{% CONTENT_TYPE: NAME }})"
+        case .unknownContentType(let name): return "unknown content type '\(name)' (HTML, TEXT or MARKDOWN)"
+        case .transform(let name):
+            return "'\(name)': transforms such as {{uppercased(name)}} are not supported (docs/theming.md)"
         }
     }
 
     /// Renders template `name` (`layouts/animal` or `layouts.animal`) with `context`.
-    public func render(_ name: String, _ context: [String: Any]) -> String {
-        library.render(context, withTemplate: name.replacingOccurrences(of: "/", with: ".")) ?? ""
+    public func render(_ name: String, _ context: [String: TemplateValue]) -> String {
+        library.render(name.replacingOccurrences(of: "/", with: "."), .object(context)) ?? ""
     }
 
     /// Renders a Markdown template and turns the result into HTML through cmark.
-    public func renderMarkdown(_ name: String, _ context: [String: Any]) -> String {
+    public func renderMarkdown(_ name: String, _ context: [String: TemplateValue]) -> String {
         Markdown.html(render(name, context))
     }
 
@@ -163,12 +158,5 @@ public struct Templates: @unchecked Sendable {
             i += 1
         }
         return result
-    }
-}
-
-/// `{{% CONTENT_TYPE: MARKDOWN }}`: values are escaped so CommonMark shows them literally.
-struct MarkdownContentType: MustacheContentType {
-    func escapeText(_ text: String) -> String {
-        Markdown.escape(text)
     }
 }

@@ -1,0 +1,218 @@
+/// Walks a parsed template over a context stack of ``TemplateValue``s, appending to one buffer.
+/// The rules are swift-mustache's (`Template+Render.swift`, `Context.swift`), including its
+/// partial indentation: a node's output gets the indentation when the output of the template
+/// being rendered so far ends with a line feed.
+struct Renderer {
+    /// What a nesting level renders with, besides the stack: swift-mustache's context minus the
+    /// stack.
+    struct Frame {
+        var indentation: [UInt8] = []
+        /// The `{{$block}}` overrides in force, outermost first (the outermost one wins).
+        var overrides: [Override] = []
+        var contentType = ContentType.html
+    }
+
+    let library: TemplateLibrary
+    var stack: [TemplateValue]
+    var output = Output()
+
+    init(library: TemplateLibrary, root: TemplateValue) {
+        self.library = library
+        self.stack = [root]
+        stack.reserveCapacity(16)
+    }
+
+    mutating func render(_ nodes: [Node], _ initial: Frame) {
+        var frame = initial
+        if frame.indentation.isEmpty {
+            for node in nodes { render(node, &frame) }
+            return
+        }
+        let start = output.bytes.count
+        for node in nodes {
+            guard output.endsWithNewline(since: start) else {
+                render(node, &frame)
+                continue
+            }
+            output.append(frame.indentation)
+            let before = output.bytes.count
+            render(node, &frame)
+            if output.bytes.count == before { output.bytes.removeLast(frame.indentation.count) }
+        }
+    }
+
+    mutating func render(_ node: Node, _ frame: inout Frame) {
+        switch node {
+        case .text(let bytes):
+            output.append(bytes)
+
+        case .variable(let name, let escaped):
+            guard let value = lookup(name) else { return }
+            switch value {
+            case .null: return
+            case .lambda(let lambda):
+                let result = lambda("")
+                renderLambdaResult(escaped ? escape(result, frame.contentType) : result, frame)
+            default:
+                if escaped { appendEscaped(value, frame.contentType) } else { appendPrinted(value) }
+            }
+
+        case .section(let name, let body):
+            let value = lookup(name)
+            if case .lambda(let lambda)? = value {
+                renderLambdaResult(lambda(body.source), frame)
+            } else {
+                renderSection(value, body, frame)
+            }
+
+        case .inverted(let name, let body):
+            switch lookup(name) {
+            case .list(let items)?:
+                guard items.isEmpty else { return }
+                stack.append(.list(items))
+                render(body.nodes, frame)
+                stack.removeLast()
+            case .bool(let value)?:
+                if !value { render(body.nodes, frame) }
+            case nil, .null?:
+                render(body.nodes, frame)
+            default:
+                return
+            }
+
+        case .block(let id, let defaultBody, let indentation):
+            let body = frame.overrides.first { $0.id == id }?.block ?? defaultBody
+            var inner = frame
+            inner.indentation += indentation
+            render(body.nodes, inner)
+
+        case .partial(let template, let indentation, let overrides):
+            guard let template else { return }
+            renderPartial(library.templates[template], indentation, overrides, frame)
+
+        case .dynamicPartial(let name, let indentation, let overrides):
+            guard case .string(let partialName)? = lookup(name), let template = library.index[partialName] else { return }
+            renderPartial(library.templates[template], indentation, overrides, frame)
+
+        case .contentType(let type):
+            frame.contentType = type
+
+        case .override:
+            return
+        }
+    }
+
+    /// A section over `value`: lists iterate, booleans decide, null renders nothing, and any
+    /// other value is pushed on the stack for the body.
+    mutating func renderSection(_ value: TemplateValue?, _ body: Block, _ frame: Frame) {
+        switch value {
+        case .list(let items)?:
+            for item in items {
+                stack.append(item)
+                render(body.nodes, frame)
+                stack.removeLast()
+            }
+        case .bool(let condition)?:
+            if condition { render(body.nodes, frame) }
+        case nil, .null?:
+            return
+        case let value?:
+            stack.append(value)
+            render(body.nodes, frame)
+            stack.removeLast()
+        }
+    }
+
+    /// A partial starts with HTML escaping, adds its indentation to the frame's, and keeps the
+    /// overrides already in force over its own.
+    mutating func renderPartial(_ template: Block, _ indentation: [UInt8], _ overrides: [Override], _ frame: Frame) {
+        var inner = frame
+        inner.indentation += indentation
+        inner.contentType = .html
+        for o in overrides where !frame.overrides.contains(where: { $0.id == o.id }) {
+            inner.overrides.append(o)
+        }
+        render(template.nodes, inner)
+    }
+
+    /// A lambda's result is rendered as a template, as a section over the top of the stack.
+    mutating func renderLambdaResult(_ text: String, _ frame: Frame) {
+        guard let template = library.lambdaTemplate(text) else { return }
+        renderSection(stack.last, template, frame)
+    }
+
+    // MARK: Names
+
+    /// The value of `name`: its first part from the top of the stack down (the first value that
+    /// has it, even as `null`), the other parts from that value only.
+    func lookup(_ name: Name) -> TemplateValue? {
+        let parts = name.parts
+        guard let first = parts.first else { return stack.last }
+        var value: TemplateValue
+        if name.anchored {
+            guard let top = stack.last, let found = Self.member(first, of: top) else { return nil }
+            value = found
+        } else {
+            var found: TemplateValue?
+            for i in stack.indices.reversed() {
+                if let v = Self.member(first, of: stack[i]) {
+                    found = v
+                    break
+                }
+            }
+            guard let found else { return nil }
+            value = found
+        }
+        for part in parts.dropFirst() {
+            guard let next = Self.member(part, of: value) else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    @inline(__always)
+    static func member(_ key: String, of value: TemplateValue) -> TemplateValue? {
+        if case .object(let members) = value { return members[key] }
+        return nil
+    }
+
+    // MARK: Printing
+
+    mutating func appendPrinted(_ value: TemplateValue) {
+        switch value {
+        case .string(let s): output.append(s)
+        default: output.append(Self.printed(value))
+        }
+    }
+
+    mutating func appendEscaped(_ value: TemplateValue, _ type: ContentType) {
+        switch (value, type.escape) {
+        case (.string(let s), .html): output.appendHTMLEscaped(s)
+        case (.int, .html), (.bool, .html): output.append(Self.printed(value))
+        default: output.append(escape(Self.printed(value), type))
+        }
+    }
+
+    func escape(_ text: String, _ type: ContentType) -> String {
+        switch type.escape {
+        case .html:
+            var out = Output()
+            out.appendHTMLEscaped(text)
+            return String(decoding: out.bytes, as: UTF8.self)
+        case .none: return text
+        case .custom(let escape): return escape(text)
+        }
+    }
+
+    /// What swift-mustache prints: Swift's `String(describing:)`.
+    static func printed(_ value: TemplateValue) -> String {
+        switch value {
+        case .string(let s): return s
+        case .int(let n): return String(n)
+        case .double(let d): return "\(d)"
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return ""
+        case .list, .object, .lambda: return String(describing: value.anyValue)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// A set of named templates compiled together, so `{{> name}}` and `{{< name}}` resolve to
+/// templates at compile time. Immutable and `Sendable`: one library renders pages on every
+/// thread at once.
+public struct TemplateLibrary: Sendable {
+    /// The templates that failed to compile, each with its error.
+    public struct CompileError: Error, Sendable {
+        public let failures: [(name: String, error: TemplateSyntaxError)]
+    }
+
+    let templates: [Block]
+    let index: [String: Int]
+    let contentTypes: [String: ContentType]
+    let blockIDs: [String: Int]
+
+    /// Compiles `sources` (name → template text). `contentTypes` adds to `HTML` and `TEXT` for
+    /// `{{% CONTENT_TYPE: NAME }}`. Throws every template's error, not just the first.
+    public init(_ sources: [String: String], contentTypes: [ContentType] = []) throws(CompileError) {
+        let names = sources.keys.sorted()
+        let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        var types = ["HTML": ContentType.html, "TEXT": ContentType.text]
+        for type in contentTypes { types[type.name] = type }
+        var blockIDs: [String: Int] = [:]
+        var templates: [Block] = []
+        var failures: [(name: String, error: TemplateSyntaxError)] = []
+        for name in names {
+            var parser = Parser(sources[name]!, contentTypes: types, partials: index, blockIDs: blockIDs)
+            do {
+                templates.append(try parser.parseTemplate())
+            } catch {
+                failures.append((name, error))
+                templates.append(Block([], source: ""))
+            }
+            blockIDs = parser.blockIDs
+        }
+        guard failures.isEmpty else { throw CompileError(failures: failures) }
+        self.templates = templates
+        self.index = index
+        self.contentTypes = types
+        self.blockIDs = blockIDs
+    }
+
+    /// Renders template `name` with `value` at the bottom of the context stack; nil when the
+    /// library has no such template.
+    public func render(_ name: String, _ value: TemplateValue) -> String? {
+        guard let i = index[name] else { return nil }
+        let template = templates[i]
+        var renderer = Renderer(library: self, root: value)
+        renderer.output.bytes.reserveCapacity(max(4096, template.source.utf8.count * 2))
+        renderer.render(template.nodes, Renderer.Frame())
+        return String(decoding: renderer.output.bytes, as: UTF8.self)
+    }
+
+    /// A lambda's result, parsed as a template of this library (errors render nothing, as in
+    /// swift-mustache). Text without a `{` or a line break is one text node, not parsed.
+    func lambdaTemplate(_ text: String) -> Block? {
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "\n") }) {
+            return Block(text.isEmpty ? [] : [.text(Array(text.utf8))], source: text)
+        }
+        var parser = Parser(text, contentTypes: contentTypes, partials: index, blockIDs: blockIDs)
+        return try? parser.parseTemplate()
+    }
+}
