@@ -314,10 +314,9 @@ final class SharedContext: @unchecked Sendable {
             a["sound"] = [
                 "src": .string(sound.external ? sound.src : SitePaths.relative(from: directory, to: sound.src)),
                 "type": .string(sound.type),
-                // With swift-mustache a sound with nothing to credit had a nil here that still
-                // opened {{#credit}} (an empty credit line, not animal.noCredit); an empty object
-                // keeps those pages as they were.
-                "credit": credit(sound.credit, sound.license, nil, sound.source) ?? .object([:]),
+                // Nothing to credit: null, so the page says animal.noCredit (with swift-mustache a
+                // nil here opened {{#credit}} and left an empty credit line).
+                "credit": credit(sound.credit, sound.license, nil, sound.source) ?? .null,
             ]
         }
         if let summary = view.summary {

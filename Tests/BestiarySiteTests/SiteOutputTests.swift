@@ -53,6 +53,21 @@ import Testing
         #expect(String(decoding: catalog.value, as: UTF8.self).contains("*Bob* \\u003cscript\\u003ealert(1)\\u003c/script\\u003e"))
     }
 
+    /// A sound with no credit, licence or source says so, as a picture without one does (with
+    /// swift-mustache it opened an empty credit line).
+    @Test func aSoundWithNothingToCreditSaysNoCreditGiven() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        let toad = root + "/content/animals/toad.md"
+        let text = try String(contentsOfFile: toad, encoding: .utf8)
+        try text.replacingOccurrences(of: "difficulty: 2\n", with: "difficulty: 2\nsound: {file: sounds/tone.wav}\n")
+            .write(toFile: toad, atomically: true, encoding: .utf8)
+        try build(root: root, output: work.appending("out"))
+        let page = String(decoding: try #require(try Tree(work.appending("out")).files["animals/common-toad/index.html"]), as: UTF8.self)
+        #expect(page.contains("<figcaption>Aufnahme: ohne Quellenangabe</figcaption>"), "\(page)")
+    }
+
     @Test func assetsAndMediaCarryContentHashesAndHTMLDoesNot() throws {
         let work = TemporaryDirectory()
         try build(root: Fixtures.repositoryRoot, output: work.appending("out"))
