@@ -25,6 +25,11 @@ public struct Templates: Sendable {
     public static func compile(_ theme: Theme) throws(DiagnosticError) -> Templates {
         var bag = DiagnosticBag()
         var sources: [String: (text: String, origin: String, prefix: Int)] = [:]
+        /// A position in template `name`, in its file (columns on line 1 without the added pragma).
+        func location(_ name: String, line: Int, column: Int) -> SourceLocation {
+            let column = line == 1 ? max(1, column - (sources[name]?.prefix ?? 0)) : column
+            return SourceLocation(path: sources[name]?.origin ?? name, line: line, column: column)
+        }
         for path in theme.files.keys.sorted() {
             let isHTML = (path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html")
             let isMarkdown = path.hasPrefix("markdown/") && path.hasSuffix(".md")
@@ -40,24 +45,26 @@ public struct Templates: Sendable {
             text = pragma + text
             sources[name] = (text, file.origin, pragma.count)
         }
+        let names = Set(sources.keys)
         var library: TemplateLibrary?
+        var references: [String: [TemplateReference]] = [:]
         do {
             library = try TemplateLibrary(sources.mapValues(\.text), contentTypes: [markdown])
+            references = library!.references
         } catch {
+            references = error.references
             for (name, e) in error.failures {
-                let column = e.line == 1 ? max(1, e.column - (sources[name]?.prefix ?? 0)) : e.column
                 bag.error(
                     "template error: \(Self.explain(e.kind))",
-                    at: SourceLocation(path: sources[name]?.origin ?? name, line: e.line, column: column), stage: "render")
+                    at: location(name, line: e.line, column: e.column), stage: "render")
             }
         }
-        let names = Set(sources.keys)
-        // An unknown partial would render as nothing; catch them here instead.
-        for (_, source) in sources.sorted(by: { $0.key < $1.key }) {
-            for reference in partialReferences(in: source.text) where !names.contains(reference.name) {
+        // An unknown partial would render as nothing; refuse it instead.
+        for (name, tags) in references.sorted(by: { $0.key < $1.key }) {
+            for tag in tags where !names.contains(tag.name) {
                 bag.error(
-                    "unknown partial '\(reference.name)' (theme templates: \(names.sorted().joined(separator: ", ")))",
-                    at: SourceLocation(path: source.origin, line: reference.line, column: reference.column), stage: "render")
+                    "unknown partial '\(tag.name)' (theme templates: \(names.sorted().joined(separator: ", ")))",
+                    at: location(name, line: tag.line, column: tag.column), stage: "render")
             }
         }
         for required in ["layouts/home", "layouts/animal", "layouts/collection", "layouts/quiz", "layouts/page", "layouts/credits", "layouts/404",
@@ -67,12 +74,15 @@ public struct Templates: Sendable {
         }
         try bag.throwIfErrors()
         // No errors, so the library compiled.
-        return Templates(library: library!, names: names, digests: closureDigests(sources.mapValues(\.text)))
+        let compiled = library!
+        return Templates(
+            library: compiled, names: names,
+            digests: closureDigests(sources.mapValues(\.text), references: references.mapValues { Set($0.map(\.name)) }))
     }
 
-    /// For each template, the digest of its own text and the texts of the partials it reaches.
-    static func closureDigests(_ texts: [String: String]) -> [String: String] {
-        let references = texts.mapValues { Set(partialReferences(in: $0).map(\.name)) }
+    /// For each template, the digest of its own text and the texts of the partials it reaches
+    /// (`references`: the partials and parents each template names).
+    static func closureDigests(_ texts: [String: String], references: [String: Set<String>]) -> [String: String] {
         var result: [String: String] = [:]
         for name in texts.keys {
             var reached: Set<String> = [name]
@@ -122,41 +132,5 @@ public struct Templates: Sendable {
     /// Renders a Markdown template and turns the result into HTML through cmark.
     public func renderMarkdown(_ name: String, _ context: [String: TemplateValue]) -> String {
         Markdown.html(render(name, context))
-    }
-
-    struct Reference {
-        var name: String
-        var line: Int
-        var column: Int
-    }
-
-    /// `{{> name}}` and `{{< name}}` tags in `text`, with their positions.
-    static func partialReferences(in text: String) -> [Reference] {
-        var result: [Reference] = []
-        var line = 1
-        var column = 1
-        let scalars = Array(text.unicodeScalars)
-        var i = 0
-        while i < scalars.count {
-            if scalars[i] == "\n" {
-                line += 1
-                column = 1
-                i += 1
-                continue
-            }
-            if scalars[i] == "{", i + 2 < scalars.count, scalars[i + 1] == "{", scalars[i + 2] == ">" || scalars[i + 2] == "<" {
-                var j = i + 3
-                while j < scalars.count, scalars[j] == " " { j += 1 }
-                var name = ""
-                while j < scalars.count, scalars[j] != "}", scalars[j] != " " {
-                    name.unicodeScalars.append(scalars[j])
-                    j += 1
-                }
-                if !name.isEmpty { result.append(Reference(name: name, line: line, column: column)) }
-            }
-            column += 1
-            i += 1
-        }
-        return result
     }
 }

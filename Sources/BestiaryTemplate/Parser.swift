@@ -37,6 +37,8 @@ struct Parser {
     var blockIDs: [String: Int]
     /// Where the tag being parsed starts (its opening delimiter), for errors.
     var tagStart = 0
+    /// Every `{{>name}}` and `{{<name}}` (not `{{>*name}}`): the name and where its tag starts.
+    var references: [TemplateReference] = []
 
     init(_ text: String, contentTypes: [String: ContentType], partials: [String: Int], blockIDs: [String: Int]) {
         self.text = Array(text)
@@ -135,6 +137,7 @@ struct Parser {
                 let dynamic = position < text.count && text[position] == "*"
                 if dynamic { position += 1 }
                 let name = try readPartialName(state)
+                if !dynamic { reference(name, at: tagStart) }
                 if !pendingWhitespace.isEmpty { nodes.append(.text(Array(pendingWhitespace.utf8))) }
                 standalone = isStandalone(state)
                 let indentation = standalone ? Array(pendingWhitespace.utf8) : []
@@ -146,6 +149,7 @@ struct Parser {
                 position += 1
                 _ = read(while: \.isWhitespace)
                 let tagName = try readPartialName(state)
+                if tagName.first != "*" { reference(tagName, at: start) }
                 if !pendingWhitespace.isEmpty { nodes.append(.text(Array(pendingWhitespace.utf8))) }
                 standalone = isStandalone(state)
                 var inner = state
@@ -218,6 +222,11 @@ struct Parser {
         let id = blockIDs.count
         blockIDs[name] = id
         return id
+    }
+
+    mutating func reference(_ name: String, at offset: Int) {
+        let (line, column) = lineAndColumn(of: offset)
+        references.append(TemplateReference(name: name, line: line, column: column))
     }
 
     func partial(_ name: String, dynamic: Bool, indentation: [UInt8], overrides: [Override]) -> Node {
@@ -363,9 +372,15 @@ struct Parser {
     // MARK: Errors
 
     func error(_ kind: TemplateSyntaxError.Kind) -> TemplateSyntaxError {
+        let (line, column) = lineAndColumn(of: tagStart)
+        return TemplateSyntaxError(kind: kind, line: line, column: column)
+    }
+
+    /// 1-based line and column (in characters) of the character at `offset`.
+    func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
-        for c in text[..<min(tagStart, text.count)] {
+        for c in text[..<min(offset, text.count)] {
             if c.isNewline {
                 line += 1
                 column = 1
@@ -373,6 +388,6 @@ struct Parser {
                 column += 1
             }
         }
-        return TemplateSyntaxError(kind: kind, line: line, column: column)
+        return (line, column)
     }
 }

@@ -5,15 +5,21 @@ public struct TemplateLibrary: Sendable {
     /// The templates that failed to compile, each with its error.
     public struct CompileError: Error, Sendable {
         public let failures: [(name: String, error: TemplateSyntaxError)]
+        /// As ``TemplateLibrary/references``, as far as each template was read.
+        public let references: [String: [TemplateReference]]
     }
 
     let templates: [Block]
     let index: [String: Int]
     let contentTypes: [String: ContentType]
     let blockIDs: [String: Int]
+    /// Each template's `{{>name}}` and `{{<name}}` tags, in order.
+    public let references: [String: [TemplateReference]]
 
     /// Compiles `sources` (name → template text). `contentTypes` adds to `HTML` and `TEXT` for
-    /// `{{% CONTENT_TYPE: NAME }}`. Throws every template's error, not just the first.
+    /// `{{% CONTENT_TYPE: NAME }}`. Throws every template's error, not just the first. A partial
+    /// that names no template renders nothing, as in swift-mustache: ``references`` lets the
+    /// caller refuse them.
     public init(_ sources: [String: String], contentTypes: [ContentType] = []) throws(CompileError) {
         let names = sources.keys.sorted()
         let index = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
@@ -22,6 +28,7 @@ public struct TemplateLibrary: Sendable {
         var blockIDs: [String: Int] = [:]
         var templates: [Block] = []
         var failures: [(name: String, error: TemplateSyntaxError)] = []
+        var references: [String: [TemplateReference]] = [:]
         for name in names {
             var parser = Parser(sources[name]!, contentTypes: types, partials: index, blockIDs: blockIDs)
             do {
@@ -31,12 +38,14 @@ public struct TemplateLibrary: Sendable {
                 templates.append(Block([], source: ""))
             }
             blockIDs = parser.blockIDs
+            references[name] = parser.references
         }
-        guard failures.isEmpty else { throw CompileError(failures: failures) }
+        guard failures.isEmpty else { throw CompileError(failures: failures, references: references) }
         self.templates = templates
         self.index = index
         self.contentTypes = types
         self.blockIDs = blockIDs
+        self.references = references
     }
 
     /// Renders template `name` with `value` at the bottom of the context stack; nil when the

@@ -50,3 +50,10 @@ public struct TemplateSyntaxError: Error, Sendable, Equatable, CustomStringConve
 
     public var description: String { "\(line):\(column): \(message)" }
 }
+
+/// A static partial or parent tag: the template it names and where the tag starts.
+public struct TemplateReference: Sendable, Equatable {
+    public let name: String
+    public let line: Int
+    public let column: Int
+}

@@ -37,4 +37,26 @@ struct TemplateDiagnosticsTests {
         let text = diagnostics("markdown/page.md", "# {{title}} {{uppercased(title)}}\n")
         #expect(text.contains { $0.hasPrefix("templates/markdown/page.md:1:13: error: template error: 'uppercased(title)': transforms") }, "\(text)")
     }
+
+    /// The parser's own list of partials decides: a tag in a comment or written with other
+    /// delimiters is what it is, and the position is the tag's.
+    @Test func anUnknownPartialIsReportedAtItsTag() {
+        let text = diagnostics("partials/footer.html", "<footer>{{! {{>partials.none}} }}\n  {{=<% %>=}}<%>partials.missing%>\n</footer>\n")
+        #expect(text.count == 1, "\(text)")
+        #expect(text.first?.hasPrefix("templates/partials/footer.html:2:14: error: unknown partial 'partials.missing' (theme templates: layouts.404") == true, "\(text)")
+        let markdown = diagnostics("markdown/page.md", "{{>partials.gone}}\n")
+        #expect(markdown.first?.hasPrefix("templates/markdown/page.md:1:1: error: unknown partial 'partials.gone'") == true, "\(markdown)")
+    }
+
+    /// A page's template digest covers the partials it reaches, through parents too.
+    @Test func aTemplateDigestFollowsItsPartials() throws {
+        let before = try Templates.compile(.builtIn)
+        var theme = Theme.builtIn
+        let card = try #require(theme.files["partials/card.html"])
+        theme.files["partials/card.html"] = Theme.File(data: card.data + Data("<!-- x -->".utf8), origin: card.origin, isOverride: true)
+        let after = try Templates.compile(theme)
+        #expect(before.digest("layouts/collection") != after.digest("layouts/collection"))
+        #expect(before.digest("layouts/animal") != after.digest("layouts/animal"))
+        #expect(before.digest("layouts/quiz") == after.digest("layouts/quiz"))
+    }
 }
