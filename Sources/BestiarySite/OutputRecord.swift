@@ -5,7 +5,7 @@ import Foundation
 /// identity and metadata once written (the ``OutputIndex``) and every page's input digest
 /// (``PageReuse``). With it, a build after a one-record edit renders only the pages whose inputs
 /// changed and writes only the files whose bytes changed, linking the others from the previous
-/// output (``OutputWriter/commitReusing(_:unchanged:)``), instead of writing the whole site anew.
+/// output (``OutputWriter/commitReusing(_:unchanged:written:beforeSwap:)``), instead of writing the whole site anew.
 ///
 /// It is kept next to the output (`.NAME.bestiary-index`, like the build state), never in it, and
 /// trusted only when it was made by this very `bestiary` binary (pages depend on its code and

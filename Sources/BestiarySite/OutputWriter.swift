@@ -92,7 +92,7 @@ struct OutputWriter {
     ///
     /// With `reusingSpare`, the staging folder starts as the output an earlier reusing build
     /// replaced (``sparePath``), when there is one: whatever it holds is checked file by file in
-    /// ``Staging/linkFromOutput(_:)`` and anything not part of the new build is removed then.
+    /// ``Staging/linkFromOutput(_:written:)`` and anything not part of the new build is removed then.
     func begin(reusingSpare: Bool = false) throws(DiagnosticError) -> Staging {
         try prepare()
         let path = stagingPath()
@@ -174,7 +174,9 @@ struct OutputWriter {
 
         /// Hard-links files of the current output into the staging folder as they are (their
         /// index entries stay those of the output), in parallel, their folders made first.
-        func linkFromOutput(_ paths: [String]) throws(DiagnosticError) {
+        /// `written` is what the previous build's record says each output file is (every path
+        /// given was checked against it already), so the output's files need not be read again.
+        func linkFromOutput(_ paths: [String], written: [String: OutputIndex.Entry]) throws(DiagnosticError) {
             let fs = writer.fileSystem
             do {
                 var directories = Set<String>()
@@ -191,7 +193,7 @@ struct OutputWriter {
                     let target = path + "/" + file
                     if holdsPrevious {
                         // Already the output's file (unchanged in the build that left it)?
-                        if let have = fs.info(target), let want = fs.info(source), have.kind == .file,
+                        if let have = fs.info(target), let want = written[file]?.written ?? fs.info(source), have.kind == .file,
                             have.inode == want.inode, have.device == want.device
                         {
                             return
@@ -285,8 +287,10 @@ struct OutputWriter {
     /// describes it), then the staging folder is swapped in like a full build's. The output is
     /// therefore the previous one or the new one at every moment, whatever kills the build.
     /// `beforeSwap` runs once the staging folder is complete, just before it replaces the output.
-    func commitReusing(_ staging: Staging, unchanged: [String], beforeSwap: () -> Void) throws(DiagnosticError) {
-        try staging.linkFromOutput(unchanged)
+    func commitReusing(
+        _ staging: Staging, unchanged: [String], written: [String: OutputIndex.Entry], beforeSwap: () -> Void
+    ) throws(DiagnosticError) {
+        try staging.linkFromOutput(unchanged, written: written)
         beforeSwap()
         try staging.commit(keepingPrevious: true)
     }

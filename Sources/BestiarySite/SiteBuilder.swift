@@ -283,7 +283,7 @@ public final class SiteBuilder: @unchecked Sendable {
     /// The one-shot build's write when the previous build left its record: the staging folder
     /// holds the files whose bytes changed (``stageEarly(_:_:_:_:)``, and the pages the render
     /// stage streamed); every other file of this build (`paths` is all of them) is linked into it
-    /// from the output, and it is swapped in whole (``OutputWriter/commitReusing(_:unchanged:)``).
+    /// from the output, and it is swapped in whole (``OutputWriter/commitReusing(_:unchanged:written:beforeSwap:)``).
     /// Returns the number of files replaced, added or removed.
     private func updateInPlace(
         _ writer: OutputWriter, _ staging: OutputWriter.Staging, built paths: [String], previous: OutputRecord,
@@ -294,7 +294,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let removals = old.keys.filter { !built.contains($0) }
         let staged = staging.entries
         let unchanged = built.filter { staged[$0] == nil }
-        try writer.commitReusing(staging, unchanged: Array(unchanged)) {
+        try writer.commitReusing(staging, unchanged: Array(unchanged), written: old) {
             // From the swap until the new record is written, the output is not what the old record says.
             BuildState(options: options).forget()
             OutputRecord.forget(writer)
