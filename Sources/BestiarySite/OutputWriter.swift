@@ -241,7 +241,7 @@ struct OutputWriter {
                 return kept
             }
             let top = try fs.entries(in: path)
-            try Parallel.map(top, minimumChunk: 1) { entry in
+            _ = try Parallel.map(top, minimumChunk: 1) { entry in
                 if entry.name == OutputWriter.markerName { return }
                 if entry.kind == .directory {
                     if try !walk(entry.name) { try fs.remove(path + "/" + entry.name) }
@@ -299,7 +299,7 @@ struct OutputWriter {
     func removeTree(_ path: String) {
         let fs = fileSystem
         let top = (try? fs.entries(in: path)) ?? []
-        Parallel.map(top, minimumChunk: 1) { entry in try? fs.remove(path + "/" + entry.name) }
+        _ = Parallel.map(top, minimumChunk: 1) { entry in try? fs.remove(path + "/" + entry.name) }
         try? fs.remove(path)
     }
 

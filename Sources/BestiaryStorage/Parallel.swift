@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// Data parallelism for independent, CPU-bound work (parsing thousands of records, rendering
 /// thousands of pages). Results keep the input order, so output never depends on scheduling.
@@ -10,31 +11,61 @@ public enum Parallel {
         return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }()
 
-    /// `items.map(transform)`, spread over `jobs` threads in contiguous chunks.
+    /// `items.map(transform)`, spread over `jobs` threads. The items are handed out in chunks of
+    /// `minimumChunk`, each to whichever thread is free next, so one slow stretch of items (cold
+    /// files, big records) does not leave the other threads idle. Results keep the input order;
+    /// if any item throws, the error thrown is the first in input order, as a sequential `map`
+    /// would throw (every chunk before a failing one was taken before it, and is finished).
     public static func map<T, R>(_ items: [T], minimumChunk: Int = 16, _ transform: (T) throws -> R) rethrows -> [R] {
         let count = items.count
         if count == 0 { return [] }
-        let workers = min(jobs, max(1, count / minimumChunk))
+        let chunk = max(1, minimumChunk)
+        let chunks = (count + chunk - 1) / chunk
+        let workers = min(jobs, chunks)
         if workers <= 1 { return try items.map(transform) }
         let results = ResultBuffer<R>(count: count)
-        let errors = ResultBuffer<(any Error)?>(count: workers)
-        let chunk = (count + workers - 1) / workers
+        let errors = ResultBuffer<(any Error)?>(count: chunks)
+        let next = ChunkCounter()
         try withoutActuallyEscaping(transform) { transform in
             let box = UnsafeSendableBox(transform)
             let input = UnsafeSendableBox(items)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let start = worker * chunk
-                let end = min(count, start + chunk)
-                guard start < end else { return }
-                do {
-                    for i in start..<end { results.set(i, try box.value(input.value[i])) }
-                } catch {
-                    errors.set(worker, error)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while let c = next.take(below: chunks) {
+                    let start = c * chunk
+                    do {
+                        for i in start..<min(count, start + chunk) { results.set(i, try box.value(input.value[i])) }
+                    } catch {
+                        errors.set(c, error)
+                        next.stop()
+                    }
                 }
             }
-            for i in 0..<workers { if case let e?? = errors.get(i) { throw e } }
+            for c in 0..<chunks { if case let e?? = errors.get(c) { throw e } }
         }
         return results.values()
+    }
+}
+
+/// The next chunk to take, shared by the workers of one ``Parallel/map(_:minimumChunk:_:)``.
+private final class ChunkCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var stopped = false
+
+    /// The next chunk's number, or nil when all are taken or a chunk failed.
+    func take(below limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped, next < limit else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    /// No more chunks are handed out (those taken are finished).
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
     }
 }
 
@@ -77,3 +108,30 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// Work started now on another thread, for independent work to overlap (reading the Wikipedia
+/// cache while the records load): ``value`` waits for it. With `BESTIARY_JOBS=1` the work runs
+/// at once, on the caller's thread, so a sequential build stays sequential.
+public final class Background<T>: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var result: T?
+
+    public init(_ work: @escaping @Sendable () -> T) {
+        if Parallel.jobs <= 1 {
+            result = work()
+            return
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            self.result = work()
+            self.group.leave()
+        }
+    }
+
+    /// The work's value, once it is done.
+    public var value: T {
+        group.wait()
+        guard let result else { preconditionFailure("Background work finished without a value") }
+        return result
+    }
+}

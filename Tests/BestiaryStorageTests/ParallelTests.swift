@@ -30,4 +30,26 @@ import Testing
             }
         }
     }
+
+    /// Chunks go to whichever worker is free, yet the error is the one a sequential `map` throws:
+    /// the first failing item in input order, however the failures are spread over the chunks.
+    @Test func theErrorThrownIsTheFirstInInputOrder() {
+        struct Failure: Error, Equatable { let item: Int }
+        let failing: Set<Int> = [9_990, 4_321, 4_322, 8_000]
+        for chunk in [1, 7, 64, 5_000] {
+            do {
+                _ = try Parallel.map(Array(0..<10_000), minimumChunk: chunk) { i -> Int in
+                    // The later failures come first in time: their workers reach them sooner.
+                    if i == 4_321 { usleep(20_000) }
+                    if failing.contains(i) { throw Failure(item: i) }
+                    return i
+                }
+                Issue.record("no error thrown (chunk \(chunk))")
+            } catch let failure as Failure {
+                #expect(failure.item == 4_321, "chunk \(chunk)")
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+        }
+    }
 }
