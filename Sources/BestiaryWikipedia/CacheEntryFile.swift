@@ -54,6 +54,10 @@ public enum CacheEntryFile {
         guard envelope.format == format else {
             throw Damage(reason: "it has format \(envelope.format); this Bestiary reads format \(format)")
         }
+        // As `encode` wrote it, the entry's bytes without their indentation are the canonical
+        // JSON the checksum was made from: hashing them avoids encoding the entry again. Any
+        // other layout (a file reformatted by hand) is checked the long way.
+        if let compact = compactEntry(data), Hashing.sha256Hex(compact) == envelope.checksum { return envelope.entry }
         let actual = Hashing.sha256Hex(try canonicalJSON(envelope.entry))
         guard actual == envelope.checksum else {
             throw Damage(reason: "its checksum does not match its content (edited by hand or damaged)")
@@ -61,7 +65,101 @@ public enum CacheEntryFile {
         return envelope.entry
     }
 
+    /// The bytes of the envelope's `entry` value with the whitespace between tokens left out
+    /// (strings kept as they are), or nil when the file is not a JSON object holding one.
+    /// For a file `encode` wrote, these are the entry's compact sorted-keys JSON.
+    static func compactEntry(_ data: Data) -> [UInt8]? {
+        data.withUnsafeBytes { raw -> [UInt8]? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var scanner = CompactingScanner(bytes: bytes)
+            scanner.skipSpace()
+            guard scanner.take(UInt8(ascii: "{")) else { return nil }
+            while true {
+                scanner.skipSpace()
+                guard let key = scanner.string() else { return nil }
+                scanner.skipSpace()
+                guard scanner.take(UInt8(ascii: ":")) else { return nil }
+                let isEntry = key.elementsEqual(#""entry""#.utf8)
+                var copy: [UInt8]? = isEntry ? [] : nil
+                guard scanner.value(into: &copy) else { return nil }
+                if isEntry { return copy }
+                scanner.skipSpace()
+                guard scanner.take(UInt8(ascii: ",")) else { return nil }
+            }
+        }
+    }
+
     private static func path(_ keys: [any CodingKey]) -> String {
         keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}
+
+/// Walks JSON text token by token, copying a value's bytes without the whitespace between its
+/// tokens. Only as strict as ``CacheEntryFile/compactEntry(_:)`` needs: the bytes it returns are
+/// compared with a checksum, and the decoder has already judged the file.
+private struct CompactingScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var at = 0
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 }
+
+    mutating func skipSpace() {
+        while at < bytes.count, Self.isSpace(bytes[at]) { at += 1 }
+    }
+
+    mutating func take(_ b: UInt8) -> Bool {
+        guard at < bytes.count, bytes[at] == b else { return false }
+        at += 1
+        return true
+    }
+
+    /// A string token, quotes and escapes included, as written.
+    mutating func string() -> Slice<UnsafeBufferPointer<UInt8>>? {
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { return nil }
+        let start = at
+        at += 1
+        while at < bytes.count {
+            switch bytes[at] {
+            case UInt8(ascii: "\\"): at += 2
+            case UInt8(ascii: "\""):
+                at += 1
+                return bytes[start..<at]
+            default: at += 1
+            }
+        }
+        return nil
+    }
+
+    /// One value (object, array, string or scalar), appended to `copy` without whitespace
+    /// when `copy` is not nil.
+    mutating func value(into copy: inout [UInt8]?) -> Bool {
+        skipSpace()
+        var depth = 0
+        repeat {
+            guard at < bytes.count else { return false }
+            let b = bytes[at]
+            switch b {
+            case UInt8(ascii: "\""):
+                guard let token = string() else { return false }
+                copy?.append(contentsOf: token)
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { return true }
+                depth -= 1
+            case UInt8(ascii: ","):
+                if depth == 0 { return true }
+            case _ where Self.isSpace(b):
+                if depth == 0 { return true }
+                at += 1
+                continue
+            default:
+                break
+            }
+            copy?.append(b)
+            at += 1
+        } while depth > 0 || (at < bytes.count && !Self.isSpace(bytes[at]) && bytes[at] != UInt8(ascii: ",") && bytes[at] != UInt8(ascii: "}"))
+        return true
     }
 }

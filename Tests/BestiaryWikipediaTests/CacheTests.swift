@@ -2,7 +2,7 @@ import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryStorage
 import BestiaryTestSupport
-import BestiaryWikipedia
+@testable import BestiaryWikipedia
 import Foundation
 import Testing
 
@@ -33,6 +33,42 @@ struct CacheTests {
         #expect(edited != String(decoding: data, as: UTF8.self))
         #expect(throws: CacheEntryFile.Damage.self) { try CacheEntryFile.decode(Data(edited.utf8)) }
     }
+
+    static let entryFixtures = ["de__Haushund.json", "he__Kelev_haBayit.json", "vi__Cho_rung_long_vang.json", "en__Dog.json", "de__Schakal.json"]
+
+    /// A file as `encode` wrote it is checked by hashing its entry's bytes without indentation:
+    /// those must be exactly the canonical JSON the checksum is made from.
+    @Test(arguments: entryFixtures)
+    func anEntryAsWrittenIsItsCanonicalJSONWithoutIndentation(_ file: String) throws {
+        let entry = try Self.entry(file, image: Self.sampleImage)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let canonical = [UInt8](try encoder.encode(entry))
+        #expect(CacheEntryFile.compactEntry(try CacheEntryFile.encode(entry)) == canonical)
+    }
+
+    /// A file laid out some other way (keys in another order, slashes escaped: here as
+    /// `JSONSerialization` writes it) is checked the long way and still accepted; edited, refused.
+    @Test(arguments: entryFixtures)
+    func aReformattedEntryIsStillCheckedByItsContent(_ file: String) throws {
+        let entry = try Self.entry(file, image: Self.sampleImage)
+        let object = try JSONSerialization.jsonObject(with: try CacheEntryFile.encode(entry))
+        let reformatted = try JSONSerialization.data(withJSONObject: object)
+        #expect(CacheEntryFile.compactEntry(reformatted) != CacheEntryFile.compactEntry(try CacheEntryFile.encode(entry)))
+        #expect(try CacheEntryFile.decode(reformatted) == entry)
+        guard var edited = object as? [String: Any], var inner = edited["entry"] as? [String: Any] else {
+            Issue.record("not an envelope")
+            return
+        }
+        inner["revision"] = "1"
+        edited["entry"] = inner
+        #expect(throws: CacheEntryFile.Damage.self) { try CacheEntryFile.decode(try JSONSerialization.data(withJSONObject: edited)) }
+    }
+
+    static let sampleImage = CachedImage(
+        file: "File:Sample \"quoted\".jpg", original: nil,
+        renditions: [ImageRendition(width: 320, height: 240, url: "https://upload.example/a/b.jpg", path: "wikipedia/images/ab.jpg", sha256: "ab", bytes: 10, format: "jpeg")],
+        attribution: nil)
 
     @Test(arguments: [
         ("cut", "not valid JSON"),
