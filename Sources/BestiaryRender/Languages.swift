@@ -4,20 +4,22 @@ import Foundation
 public enum Languages {
     /// The language's own name, for the language switcher.
     public static func endonym(_ code: String) -> String {
-        let names: [String: String] = [
-            "ar": "العربية", "bg": "Български", "ca": "Català", "cs": "Čeština", "da": "Dansk", "de": "Deutsch",
-            "el": "Ελληνικά", "en": "English", "eo": "Esperanto", "es": "Español", "et": "Eesti", "fa": "فارسی",
-            "fi": "Suomi", "fr": "Français", "ga": "Gaeilge", "he": "עברית", "hi": "हिन्दी", "hr": "Hrvatski",
-            "hu": "Magyar", "id": "Bahasa Indonesia", "is": "Íslenska", "it": "Italiano", "ja": "日本語", "ko": "한국어",
-            "lt": "Lietuvių", "lv": "Latviešu", "nb": "Norsk bokmål", "nl": "Nederlands", "nn": "Norsk nynorsk",
-            "pl": "Polski", "pt": "Português", "pt-BR": "Português (Brasil)", "ro": "Română", "ru": "Русский",
-            "sk": "Slovenčina", "sl": "Slovenščina", "sr": "Српски", "sv": "Svenska", "sw": "Kiswahili", "th": "ไทย",
-            "tr": "Türkçe", "uk": "Українська", "ur": "اردو", "vi": "Tiếng Việt", "zh": "中文",
-        ]
-        if let name = names[code] { return name }
-        if let base = code.split(separator: "-").first, let name = names[String(base)] { return name }
+        if let name = endonyms[code] { return name }
+        if let base = code.split(separator: "-").first, let name = endonyms[String(base)] { return name }
         return code
     }
+
+    /// Language code → its own name. Built once: pages ask for it several times each.
+    private static let endonyms: [String: String] = [
+        "ar": "العربية", "bg": "Български", "ca": "Català", "cs": "Čeština", "da": "Dansk", "de": "Deutsch",
+        "el": "Ελληνικά", "en": "English", "eo": "Esperanto", "es": "Español", "et": "Eesti", "fa": "فارسی",
+        "fi": "Suomi", "fr": "Français", "ga": "Gaeilge", "he": "עברית", "hi": "हिन्दी", "hr": "Hrvatski",
+        "hu": "Magyar", "id": "Bahasa Indonesia", "is": "Íslenska", "it": "Italiano", "ja": "日本語", "ko": "한국어",
+        "lt": "Lietuvių", "lv": "Latviešu", "nb": "Norsk bokmål", "nl": "Nederlands", "nn": "Norsk nynorsk",
+        "pl": "Polski", "pt": "Português", "pt-BR": "Português (Brasil)", "ro": "Română", "ru": "Русский",
+        "sk": "Slovenčina", "sl": "Slovenščina", "sr": "Српски", "sv": "Svenska", "sw": "Kiswahili", "th": "ไทย",
+        "tr": "Türkçe", "uk": "Українська", "ur": "اردو", "vi": "Tiếng Việt", "zh": "中文",
+    ]
 
     /// The language's name in another language, as a sentence uses it ("auf Englisch", "in
     /// German"): from ICU's data; the language's own name where ICU has none.
@@ -30,6 +32,9 @@ public enum Languages {
     /// Text direction: right-to-left scripts get `rtl`.
     public static func direction(_ code: String) -> String {
         let base = code.split(separator: "-").first.map(String.init) ?? code
-        return ["ar", "fa", "he", "ur", "yi", "ps", "dv", "ckb"].contains(base) ? "rtl" : "ltr"
+        return rightToLeft.contains(base) ? "rtl" : "ltr"
     }
+
+    /// Languages written right to left.
+    private static let rightToLeft: Set<String> = ["ar", "fa", "he", "ur", "yi", "ps", "dv", "ckb"]
 }

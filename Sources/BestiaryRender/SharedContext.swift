@@ -23,14 +23,27 @@ final class SharedContext: @unchecked Sendable {
     /// Each language's animals (indices into the catalogue) sorted by name as people of that
     /// language sort names, ties by id: the collection and the sightings list both show them so.
     let byName: [String: [Int]]
+    /// Language → its place in `config.languages`: with the animal's index, where its card is.
+    let languageIndex: [String: Int]
+    /// The cards of animals as lists and "similar" show them, made once per (animal, language).
+    let cards: AnimalCardCache
+    /// Language → the most components the directory of a page its navigation links to has
+    /// (``frame(_:directory:kind:)``).
+    let linkDepth: [String: Int]
+    /// The directory-dependent keys every page has, shared where they provably are the same.
+    let frames = PageFrameCache()
 
-    var input: RenderInput { renderer.input }
-    var config: SiteConfig { renderer.config }
-    var paths: SitePaths { renderer.paths }
+    /// The renderer's, stored: a computed property copied the whole struct on some accesses.
+    let input: RenderInput
+    let config: SiteConfig
+    let paths: SitePaths
 
     init(renderer: SiteRenderer, catalogPath: String) {
         self.renderer = renderer
         self.catalogPath = catalogPath
+        input = renderer.input
+        config = renderer.config
+        paths = renderer.paths
         var flat: [String: [String: String]] = [:]
         var nested: [String: TemplateValue] = [:]
         var json: [String: String] = [:]
@@ -57,6 +70,11 @@ final class SharedContext: @unchecked Sendable {
         }
         groupsByLanguage = groups
         groupLevels = Self.groupLevels(renderer.input.catalog.animals)
+        languageIndex = Dictionary(renderer.config.languages.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        cards = AnimalCardCache(count: renderer.input.catalog.animals.count * renderer.config.languages.count)
+        linkDepth = Dictionary(uniqueKeysWithValues: renderer.config.languages.map { lang in
+            (lang, Self.linkTargets(lang, paths: renderer.paths, pages: renderer.input.catalog.pages).map { $0.split(separator: "/").count }.max() ?? 0)
+        })
         byName = Dictionary(uniqueKeysWithValues: Parallel.map(renderer.config.languages, minimumChunk: 1) { lang in
             (lang, Self.sortedByName(renderer.input.catalog.animals, lang, fallback: renderer.config.fallback(for: lang)))
         })
@@ -140,38 +158,11 @@ final class SharedContext: @unchecked Sendable {
     static let pagesReadingTheCatalog: Set<String> = ["home", "quiz", "settings"]
 
     func base(_ lang: String, directory: String, title: String?, kind: String, alternates key: String?) -> [String: TemplateValue] {
-        let root = SitePaths.rootRelative(from: directory)
-        let langRoot = SitePaths.relative(from: directory, to: paths.home(lang))
         let siteTitle = config.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? ""
-        var context: [String: TemplateValue] = [
-            "lang": .string(lang),
-            "dir": .string(Languages.direction(lang)),
-            "site_title": .string(siteTitle),
-            "title": .string(title.map { "\($0) – \(siteTitle)" } ?? siteTitle),
-            "page_title": .string(title ?? siteTitle),
-            "page_kind": .string(kind),
-            "root": .string(root),
-            "lang_root": .string(langRoot),
-            "canonical": .string(input.baseURL + directory),
-            "t": nestedStrings[lang] ?? [:],
-            "site_id": .string(input.siteID),
-            // Only the pages whose scripts read the catalogue name it: its name carries a content
-            // hash, and an edit to one animal must not change every other animal's page.
-            "catalog_url": .string(Self.pagesReadingTheCatalog.contains(kind) ? catalogPath : ""),
-            "languages_attr": .string(config.languages.joined(separator: " ")),
-            "build_date": .string(buildDay),
-            "generator": "Bestiary",
-            "manifest_url": .string(root + "manifest.webmanifest"),
-            "asset": asset(root: root),
-            "nav": .list(navigation(lang, directory: directory, current: kind).map(TemplateValue.object)),
-            "home_href": .string(SitePaths.relative(from: directory, to: paths.home(lang))),
-            "quiz_href": .string(SitePaths.relative(from: directory, to: paths.quiz(lang))),
-            "collection_href": .string(SitePaths.relative(from: directory, to: paths.collection(lang))),
-            "sightings_href": .string(SitePaths.relative(from: directory, to: paths.sightings(lang))),
-            "settings_href": .string(SitePaths.relative(from: directory, to: paths.settings(lang))),
-            "sw_url": .string(root + "sw.js"),
-            "has_languages": .bool(config.languages.count > 1),
-        ]
+        var context = frame(lang, directory: directory, kind: kind)
+        context["title"] = .string(title.map { "\($0) – \(siteTitle)" } ?? siteTitle)
+        context["page_title"] = .string(title ?? siteTitle)
+        context["canonical"] = .string(input.baseURL + directory)
         // Language switcher and hreflang alternates: the same page in every language.
         var switcher: [TemplateValue] = []
         var alternates: [TemplateValue] = []
@@ -193,12 +184,102 @@ final class SharedContext: @unchecked Sendable {
         return context
     }
 
+    /// The keys of ``base(_:directory:title:kind:alternates:)`` but the five that are the page's
+    /// own (`title`, `page_title`, `canonical`, `languages`, `alternates`): a function of the
+    /// language, the kind and the directory, through `root` and the links of the navigation.
+    ///
+    /// Their values are made once and shared by every page of the language and kind whose
+    /// directory has the same parent, when they provably do not depend on the directory's last
+    /// component (all 10,000 animal pages of a language share one): `rootRelative` reads only how
+    /// many components the directory has, and ``SitePaths/relative(from:to:)`` compares the
+    /// directory's components with those of the target's directory only, so never reads the last
+    /// one when the target has fewer (``linkDepth``). Other directories get their own values.
+    func frame(_ lang: String, directory: String, kind: String) -> [String: TemplateValue] {
+        guard let parent = Self.parent(of: directory, deeperThan: linkDepth[lang] ?? Int.max) else {
+            return makeFrame(lang, directory: directory, kind: kind)
+        }
+        return frames.frame(PageFrameCache.Key(language: lang, kind: kind, parent: parent)) {
+            makeFrame(lang, directory: directory, kind: kind)
+        }
+    }
+
+    /// Keys in a page's ``base(_:directory:title:kind:alternates:)``: the frame has room for them.
+    static let baseKeys = 27
+
+    func makeFrame(_ lang: String, directory: String, kind: String) -> [String: TemplateValue] {
+        let root = SitePaths.rootRelative(from: directory)
+        let langRoot = SitePaths.relative(from: directory, to: paths.home(lang))
+        let siteTitle = config.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? ""
+        var context: [String: TemplateValue] = [
+            "lang": .string(lang),
+            "dir": .string(Languages.direction(lang)),
+            "site_title": .string(siteTitle),
+            "page_kind": .string(kind),
+            "root": .string(root),
+            "lang_root": .string(langRoot),
+            "t": nestedStrings[lang] ?? [:],
+            "site_id": .string(input.siteID),
+            // Only the pages whose scripts read the catalogue name it: its name carries a content
+            // hash, and an edit to one animal must not change every other animal's page.
+            "catalog_url": .string(Self.pagesReadingTheCatalog.contains(kind) ? catalogPath : ""),
+            "languages_attr": .string(config.languages.joined(separator: " ")),
+            "build_date": .string(buildDay),
+            "generator": "Bestiary",
+            "manifest_url": .string(root + "manifest.webmanifest"),
+            "asset": asset(root: root),
+            "nav": .list(navigation(lang, directory: directory, current: kind).map(TemplateValue.object)),
+            "home_href": .string(SitePaths.relative(from: directory, to: paths.home(lang))),
+            "quiz_href": .string(SitePaths.relative(from: directory, to: paths.quiz(lang))),
+            "collection_href": .string(SitePaths.relative(from: directory, to: paths.collection(lang))),
+            "sightings_href": .string(SitePaths.relative(from: directory, to: paths.sightings(lang))),
+            "settings_href": .string(SitePaths.relative(from: directory, to: paths.settings(lang))),
+            "sw_url": .string(root + "sw.js"),
+            "has_languages": .bool(config.languages.count > 1),
+        ]
+        context.reserveCapacity(Self.baseKeys)
+        return context
+    }
+
+    /// Every directory the frame of a page in `lang` links to: `lang_root` and the `*_href`s
+    /// are among the navigation's.
+    static func linkTargets(_ lang: String, paths: SitePaths, pages: [ContentPage]) -> [String] {
+        [paths.home(lang), paths.quiz(lang), paths.collection(lang), paths.sightings(lang), paths.settings(lang)]
+            + pages.map { paths.page($0.slug, lang) }
+    }
+
+    /// `directory` without its last component (`en/animals/` for `en/animals/owl/`), when it
+    /// ends in that component and one `/`, is ASCII (so its components are what splitting its
+    /// bytes at `/` gives), and has more than `depth` components; else nil.
+    static func parent(of directory: String, deeperThan depth: Int) -> String? {
+        let slash = UInt8(ascii: "/")
+        var components = 0
+        var previous = slash
+        // Where the last component starts, and where the one before the final `/` ends.
+        var lastStart = directory.utf8.startIndex
+        var lastEnd = directory.utf8.startIndex
+        for i in directory.utf8.indices {
+            let byte = directory.utf8[i]
+            if byte >= 0x80 { return nil }
+            if byte != slash && previous == slash {
+                components += 1
+                lastStart = i
+            }
+            if byte == slash && previous != slash { lastEnd = i }
+            previous = byte
+        }
+        // Ends in a component and exactly one `/`.
+        guard components > depth, previous == slash, directory.utf8.index(after: lastEnd) == directory.utf8.endIndex else { return nil }
+        return String(directory[..<lastStart])
+    }
+
     /// `{{#asset}}css/site.css{{/asset}}`: the hashed file's URL, relative to the page by `root`.
+    /// The lambda holds the asset table, not `self`: frames keep it, and `self` keeps the frames.
     func asset(root: String) -> TemplateValue {
-        .lambda(
+        let urls = input.assets.urls
+        return .lambda(
             TemplateLambda { logical in
                 let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
-                return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
+                return urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
             })
     }
 
@@ -235,30 +316,41 @@ final class SharedContext: @unchecked Sendable {
 
     // MARK: Animal
 
-    func animalSummary(_ animal: Animal, _ lang: String, directory: String) -> [String: TemplateValue] {
+    /// The card of the catalogue's animal at `index`, with its links relative to the page in
+    /// `directory`.
+    func animalSummary(_ index: Int, _ lang: String, directory: String) -> [String: TemplateValue] {
+        guard let l = languageIndex[lang] else { return animalCard(input.catalog.animals[index], lang).summary(from: directory) }
+        return cards.card(index * config.languages.count + l) { animalCard(input.catalog.animals[index], lang) }.summary(from: directory)
+    }
+
+    /// What an animal's card shows in `lang` on any page.
+    func animalCard(_ animal: Animal, _ lang: String) -> AnimalCard {
         let view = AnimalView(animal: animal, language: lang, input: input)
         let name = view.name
-        var item: [String: TemplateValue] = [
-            "id": .string(animal.id),
-            "name": .string(name.text),
-            "name_lang": .string(name.language),
-            "name_is_fallback": .bool(name.language != lang),
-            "href": .string(SitePaths.relative(from: directory, to: paths.animal(animal.id, lang))),
-            "has_sound": .bool(animal.sound != nil),
-            "difficulty": .int(animal.difficulty ?? 1),
-            "search": .string(searchText(animal, lang)),
-        ]
+        var fields: [String: TemplateValue] = [:]
+        fields.reserveCapacity(AnimalCard.keys)
+        fields["id"] = .string(animal.id)
+        fields["name"] = .string(name.text)
+        fields["name_lang"] = .string(name.language)
+        fields["name_is_fallback"] = .bool(name.language != lang)
+        fields["has_sound"] = .bool(animal.sound != nil)
+        fields["difficulty"] = .int(animal.difficulty ?? 1)
+        fields["search"] = .string(searchText(animal, lang))
         if let g = animal.group {
-            item["group"] = .string(g)
-            item["group_label"] = .string(groupLabel(g, lang))
+            fields["group"] = .string(g)
+            fields["group_label"] = .string(groupLabel(g, lang))
         }
-        if let s = animal.scientific { item["scientific"] = .string(s) }
+        if let s = animal.scientific { fields["scientific"] = .string(s) }
+        var thumb: String?
         if let image = view.image {
-            item["thumb"] = .string(
-                image.external ? image.src : SitePaths.relative(from: directory, to: (image.srcset.first?.path ?? image.src)))
-            item["thumb_focus"] = .string(image.focus ?? "50% 50%")
+            if image.external {
+                fields["thumb"] = .string(image.src)
+            } else {
+                thumb = image.srcset.first?.path ?? image.src
+            }
+            fields["thumb_focus"] = .string(image.focus ?? "50% 50%")
         }
-        return item
+        return AnimalCard(fields: fields, page: paths.animal(animal.id, lang), thumb: thumb)
     }
 
     /// Every name in every language plus the scientific one and the group's name, lower-cased,
@@ -270,11 +362,12 @@ final class SharedContext: @unchecked Sendable {
         return words.joined(separator: " ").lowercased()
     }
 
-    func animal(_ animal: Animal, _ lang: String, directory: String) -> [String: TemplateValue] {
+    func animal(_ index: Int, _ lang: String, directory: String) -> [String: TemplateValue] {
+        let animal = input.catalog.animals[index]
         let view = AnimalView(animal: animal, language: lang, input: input)
         let name = view.name
         var context = base(lang, directory: directory, title: name.text, kind: "animal", alternates: "animal:" + animal.id)
-        var a = animalSummary(animal, lang, directory: directory)
+        var a = animalSummary(index, lang, directory: directory)
         a["names"] = .list(
             config.languages.compactMap { l -> TemplateValue? in
                 guard let n = animal.name[l] else { return nil }
@@ -363,7 +456,7 @@ final class SharedContext: @unchecked Sendable {
 
     /// Up to six others of the same group (``similar(to:in:keep:)``).
     func similar(_ animal: Animal, _ lang: String, directory: String) -> [[String: TemplateValue]] {
-        similarIndices(animal).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
+        similarIndices(animal).map { animalSummary($0, lang, directory: directory) }
     }
 
     /// The similar animals' indices into the catalogue.
@@ -423,7 +516,7 @@ final class SharedContext: @unchecked Sendable {
 
     /// Every animal's name in `lang`, sorted as people of that language sort names.
     func animalsByName(_ lang: String, directory: String) -> [[String: TemplateValue]] {
-        (byName[lang] ?? []).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
+        (byName[lang] ?? []).map { animalSummary($0, lang, directory: directory) }
     }
 
     /// The sightings log: a form to log a sighting (animals grouped and sorted by name), the lists
@@ -479,9 +572,9 @@ final class SharedContext: @unchecked Sendable {
     func credits(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "credits.title"), kind: "credits", alternates: "credits")
         var rows: [TemplateValue] = []
-        for animal in input.catalog.animals {
+        for (index, animal) in input.catalog.animals.enumerated() {
             let view = AnimalView(animal: animal, language: lang, input: input)
-            var row = animalSummary(animal, lang, directory: directory)
+            var row = animalSummary(index, lang, directory: directory)
             if let image = view.image { row["image_credit"] = credit(image.credit, image.license, image.licenseURL, image.source) }
             if let sound = view.sound { row["sound_credit"] = credit(sound.credit, sound.license, nil, sound.source) }
             if let s = view.summary {
@@ -542,5 +635,87 @@ final class SharedContext: @unchecked Sendable {
                 ]
             })
         return context
+    }
+}
+
+/// An animal's card in one language (its name, group, search text, thumbnail… as the lists and
+/// the "similar" cards show it) apart from its two links, which depend on the page showing it.
+/// A class, immutable, so the cache hands it out with one retain.
+final class AnimalCard: Sendable {
+    /// The card's keys but `href` and a thumbnail in the output.
+    let fields: [String: TemplateValue]
+    /// The animal page's directory: `href`, relative to the page.
+    let page: String
+    /// The thumbnail's output path: `thumb`, relative to the page (an external one is in `fields`).
+    let thumb: String?
+
+    /// Room for every key a card has.
+    static let keys = 13
+
+    init(fields: [String: TemplateValue], page: String, thumb: String?) {
+        self.fields = fields
+        self.page = page
+        self.thumb = thumb
+    }
+
+    /// The card on the page in `directory`.
+    func summary(from directory: String) -> [String: TemplateValue] {
+        var item = fields
+        item["href"] = .string(SitePaths.relative(from: directory, to: page))
+        if let thumb { item["thumb"] = .string(SitePaths.relative(from: directory, to: thumb)) }
+        return item
+    }
+}
+
+/// The frames of pages (``SharedContext/frame(_:directory:kind:)``), each made the first time a
+/// page needs it and then shared by the threads that render pages; as with the cards, two threads
+/// making the same frame at once make equal ones.
+final class PageFrameCache: @unchecked Sendable {
+    /// What a frame is shared by: the pages of one language and kind under one parent directory.
+    struct Key: Hashable {
+        var language: String
+        var kind: String
+        var parent: String
+    }
+
+    private let lock = NSLock()
+    private var frames: [Key: [String: TemplateValue]] = [:]
+
+    /// The frame for `key`, made by `make` (outside the lock) if no page needed it yet.
+    func frame(_ key: Key, make: () -> [String: TemplateValue]) -> [String: TemplateValue] {
+        lock.lock()
+        let cached = frames[key]
+        lock.unlock()
+        if let cached { return cached }
+        let frame = make()
+        lock.lock()
+        frames[key] = frame
+        lock.unlock()
+        return frame
+    }
+}
+
+/// Animal cards, each made the first time a page shows it and then shared by the threads that
+/// render pages. A card is a function of the render's inputs alone, so when two threads make
+/// the same card at once, either may keep its copy: they are equal.
+final class AnimalCardCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [AnimalCard?]
+
+    init(count: Int) {
+        slots = Array(repeating: nil, count: count)
+    }
+
+    /// The card in `slot`, made by `make` (outside the lock) if no page showed it yet.
+    func card(_ slot: Int, make: () -> AnimalCard) -> AnimalCard {
+        lock.lock()
+        let cached = slots[slot]
+        lock.unlock()
+        if let cached { return cached }
+        let card = make()
+        lock.lock()
+        slots[slot] = card
+        lock.unlock()
+        return card
     }
 }
