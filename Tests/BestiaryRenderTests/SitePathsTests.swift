@@ -35,39 +35,6 @@ struct SitePathsTests {
         #expect(checked > 100_000)
     }
 
-    /// What ``SharedContext/frame(_:directory:kind:)`` relies on: from two directories that differ
-    /// only in their last component, the links to a target whose directory has fewer components
-    /// are the same.
-    @Test func siblingsShareTheirLinksToShallowerTargets() {
-        let lasts = ["owl", "cat", "x-1", "animals", "a", "b"]
-        let parents = ["", "animals/", "en/animals/", "a/", "a/b/", "de/"]
-        for parent in parents {
-            let depth = parent.split(separator: "/").count + 1
-            for to in Self.paths {
-                let toDepth = to.split(separator: "/").count - (to.isEmpty || to.hasSuffix("/") ? 0 : 1)
-                guard toDepth < depth else { continue }
-                let links = Set(lasts.map { SitePaths.relative(from: parent + $0 + "/", to: to) })
-                #expect(links.count == 1, "\(parent) → \(to.debugDescription): \(links)")
-            }
-        }
-    }
-
-    @Test func aFrameIsSharedByTheDirectoriesOfOneParent() {
-        #expect(SharedContext.parent(of: "animals/owl/", deeperThan: 1) == "animals/")
-        #expect(SharedContext.parent(of: "en/animals/owl/", deeperThan: 2) == "en/animals/")
-        #expect(SharedContext.parent(of: "a//owl/", deeperThan: 1) == "a//")
-        #expect(SharedContext.parent(of: "quiz/", deeperThan: 0) == "")
-        // Not deeper than every link's target: its own frame.
-        #expect(SharedContext.parent(of: "quiz/", deeperThan: 1) == nil)
-        #expect(SharedContext.parent(of: "en/animals/owl/", deeperThan: 3) == nil)
-        // Not ending in one component and one `/`, or not ASCII.
-        #expect(SharedContext.parent(of: "", deeperThan: 0) == nil)
-        #expect(SharedContext.parent(of: "/", deeperThan: 0) == nil)
-        #expect(SharedContext.parent(of: "animals/owl//", deeperThan: 1) == nil)
-        #expect(SharedContext.parent(of: "animals/owl", deeperThan: 1) == nil)
-        #expect(SharedContext.parent(of: "animals/eul\u{e9}/", deeperThan: 1) == nil)
-    }
-
     @Test func examples() {
         #expect(SitePaths.relative(from: "", to: "") == "./")
         #expect(SitePaths.relative(from: "", to: "sw.js") == "sw.js")
