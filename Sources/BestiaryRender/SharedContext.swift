@@ -27,11 +27,6 @@ final class SharedContext: @unchecked Sendable {
     let languageIndex: [String: Int]
     /// The cards of animals as lists and "similar" show them, made once per (animal, language).
     let cards: AnimalCardCache
-    /// Language → the most components the directory of a page its navigation links to has
-    /// (``frame(_:directory:kind:)``).
-    let linkDepth: [String: Int]
-    /// The directory-dependent keys every page has, shared where they provably are the same.
-    let frames = PageFrameCache()
 
     /// The renderer's, stored: a computed property copied the whole struct on some accesses.
     let input: RenderInput
@@ -72,9 +67,6 @@ final class SharedContext: @unchecked Sendable {
         groupLevels = Self.groupLevels(renderer.input.catalog.animals)
         languageIndex = Dictionary(renderer.config.languages.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         cards = AnimalCardCache(count: renderer.input.catalog.animals.count * renderer.config.languages.count)
-        linkDepth = Dictionary(uniqueKeysWithValues: renderer.config.languages.map { lang in
-            (lang, Self.linkTargets(lang, paths: renderer.paths, pages: renderer.input.catalog.pages).map { $0.split(separator: "/").count }.max() ?? 0)
-        })
         byName = Dictionary(uniqueKeysWithValues: Parallel.map(renderer.config.languages, minimumChunk: 1) { lang in
             (lang, Self.sortedByName(renderer.input.catalog.animals, lang, fallback: renderer.config.fallback(for: lang)))
         })
@@ -158,11 +150,38 @@ final class SharedContext: @unchecked Sendable {
     static let pagesReadingTheCatalog: Set<String> = ["home", "quiz", "settings"]
 
     func base(_ lang: String, directory: String, title: String?, kind: String, alternates key: String?) -> [String: TemplateValue] {
+        let root = SitePaths.rootRelative(from: directory)
+        let langRoot = SitePaths.relative(from: directory, to: paths.home(lang))
         let siteTitle = config.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? ""
-        var context = frame(lang, directory: directory, kind: kind)
-        context["title"] = .string(title.map { "\($0) – \(siteTitle)" } ?? siteTitle)
-        context["page_title"] = .string(title ?? siteTitle)
-        context["canonical"] = .string(input.baseURL + directory)
+        var context: [String: TemplateValue] = [
+            "lang": .string(lang),
+            "dir": .string(Languages.direction(lang)),
+            "site_title": .string(siteTitle),
+            "title": .string(title.map { "\($0) – \(siteTitle)" } ?? siteTitle),
+            "page_title": .string(title ?? siteTitle),
+            "page_kind": .string(kind),
+            "root": .string(root),
+            "lang_root": .string(langRoot),
+            "canonical": .string(input.baseURL + directory),
+            "t": nestedStrings[lang] ?? [:],
+            "site_id": .string(input.siteID),
+            // Only the pages whose scripts read the catalogue name it: its name carries a content
+            // hash, and an edit to one animal must not change every other animal's page.
+            "catalog_url": .string(Self.pagesReadingTheCatalog.contains(kind) ? catalogPath : ""),
+            "languages_attr": .string(config.languages.joined(separator: " ")),
+            "build_date": .string(buildDay),
+            "generator": "Bestiary",
+            "manifest_url": .string(root + "manifest.webmanifest"),
+            "asset": asset(root: root),
+            "nav": .list(navigation(lang, directory: directory, current: kind).map(TemplateValue.object)),
+            "home_href": .string(SitePaths.relative(from: directory, to: paths.home(lang))),
+            "quiz_href": .string(SitePaths.relative(from: directory, to: paths.quiz(lang))),
+            "collection_href": .string(SitePaths.relative(from: directory, to: paths.collection(lang))),
+            "sightings_href": .string(SitePaths.relative(from: directory, to: paths.sightings(lang))),
+            "settings_href": .string(SitePaths.relative(from: directory, to: paths.settings(lang))),
+            "sw_url": .string(root + "sw.js"),
+            "has_languages": .bool(config.languages.count > 1),
+        ]
         // Language switcher and hreflang alternates: the same page in every language.
         var switcher: [TemplateValue] = []
         var alternates: [TemplateValue] = []
@@ -184,102 +203,12 @@ final class SharedContext: @unchecked Sendable {
         return context
     }
 
-    /// The keys of ``base(_:directory:title:kind:alternates:)`` but the five that are the page's
-    /// own (`title`, `page_title`, `canonical`, `languages`, `alternates`): a function of the
-    /// language, the kind and the directory, through `root` and the links of the navigation.
-    ///
-    /// Their values are made once and shared by every page of the language and kind whose
-    /// directory has the same parent, when they provably do not depend on the directory's last
-    /// component (all 10,000 animal pages of a language share one): `rootRelative` reads only how
-    /// many components the directory has, and ``SitePaths/relative(from:to:)`` compares the
-    /// directory's components with those of the target's directory only, so never reads the last
-    /// one when the target has fewer (``linkDepth``). Other directories get their own values.
-    func frame(_ lang: String, directory: String, kind: String) -> [String: TemplateValue] {
-        guard let parent = Self.parent(of: directory, deeperThan: linkDepth[lang] ?? Int.max) else {
-            return makeFrame(lang, directory: directory, kind: kind)
-        }
-        return frames.frame(PageFrameCache.Key(language: lang, kind: kind, parent: parent)) {
-            makeFrame(lang, directory: directory, kind: kind)
-        }
-    }
-
-    /// Keys in a page's ``base(_:directory:title:kind:alternates:)``: the frame has room for them.
-    static let baseKeys = 27
-
-    func makeFrame(_ lang: String, directory: String, kind: String) -> [String: TemplateValue] {
-        let root = SitePaths.rootRelative(from: directory)
-        let langRoot = SitePaths.relative(from: directory, to: paths.home(lang))
-        let siteTitle = config.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? ""
-        var context: [String: TemplateValue] = [
-            "lang": .string(lang),
-            "dir": .string(Languages.direction(lang)),
-            "site_title": .string(siteTitle),
-            "page_kind": .string(kind),
-            "root": .string(root),
-            "lang_root": .string(langRoot),
-            "t": nestedStrings[lang] ?? [:],
-            "site_id": .string(input.siteID),
-            // Only the pages whose scripts read the catalogue name it: its name carries a content
-            // hash, and an edit to one animal must not change every other animal's page.
-            "catalog_url": .string(Self.pagesReadingTheCatalog.contains(kind) ? catalogPath : ""),
-            "languages_attr": .string(config.languages.joined(separator: " ")),
-            "build_date": .string(buildDay),
-            "generator": "Bestiary",
-            "manifest_url": .string(root + "manifest.webmanifest"),
-            "asset": asset(root: root),
-            "nav": .list(navigation(lang, directory: directory, current: kind).map(TemplateValue.object)),
-            "home_href": .string(SitePaths.relative(from: directory, to: paths.home(lang))),
-            "quiz_href": .string(SitePaths.relative(from: directory, to: paths.quiz(lang))),
-            "collection_href": .string(SitePaths.relative(from: directory, to: paths.collection(lang))),
-            "sightings_href": .string(SitePaths.relative(from: directory, to: paths.sightings(lang))),
-            "settings_href": .string(SitePaths.relative(from: directory, to: paths.settings(lang))),
-            "sw_url": .string(root + "sw.js"),
-            "has_languages": .bool(config.languages.count > 1),
-        ]
-        context.reserveCapacity(Self.baseKeys)
-        return context
-    }
-
-    /// Every directory the frame of a page in `lang` links to: `lang_root` and the `*_href`s
-    /// are among the navigation's.
-    static func linkTargets(_ lang: String, paths: SitePaths, pages: [ContentPage]) -> [String] {
-        [paths.home(lang), paths.quiz(lang), paths.collection(lang), paths.sightings(lang), paths.settings(lang)]
-            + pages.map { paths.page($0.slug, lang) }
-    }
-
-    /// `directory` without its last component (`en/animals/` for `en/animals/owl/`), when it
-    /// ends in that component and one `/`, is ASCII (so its components are what splitting its
-    /// bytes at `/` gives), and has more than `depth` components; else nil.
-    static func parent(of directory: String, deeperThan depth: Int) -> String? {
-        let slash = UInt8(ascii: "/")
-        var components = 0
-        var previous = slash
-        // Where the last component starts, and where the one before the final `/` ends.
-        var lastStart = directory.utf8.startIndex
-        var lastEnd = directory.utf8.startIndex
-        for i in directory.utf8.indices {
-            let byte = directory.utf8[i]
-            if byte >= 0x80 { return nil }
-            if byte != slash && previous == slash {
-                components += 1
-                lastStart = i
-            }
-            if byte == slash && previous != slash { lastEnd = i }
-            previous = byte
-        }
-        // Ends in a component and exactly one `/`.
-        guard components > depth, previous == slash, directory.utf8.index(after: lastEnd) == directory.utf8.endIndex else { return nil }
-        return String(directory[..<lastStart])
-    }
-
     /// `{{#asset}}css/site.css{{/asset}}`: the hashed file's URL, relative to the page by `root`.
-    /// The lambda holds the asset table, not `self`: frames keep it, and `self` keeps the frames.
     func asset(root: String) -> TemplateValue {
-        let urls = input.assets.urls
-        return .lambda(
+        .lambda(
             TemplateLambda { logical in
                 let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
-                return urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
+                return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
             })
     }
 
@@ -664,34 +593,6 @@ final class AnimalCard: Sendable {
         item["href"] = .string(SitePaths.relative(from: directory, to: page))
         if let thumb { item["thumb"] = .string(SitePaths.relative(from: directory, to: thumb)) }
         return item
-    }
-}
-
-/// The frames of pages (``SharedContext/frame(_:directory:kind:)``), each made the first time a
-/// page needs it and then shared by the threads that render pages; as with the cards, two threads
-/// making the same frame at once make equal ones.
-final class PageFrameCache: @unchecked Sendable {
-    /// What a frame is shared by: the pages of one language and kind under one parent directory.
-    struct Key: Hashable {
-        var language: String
-        var kind: String
-        var parent: String
-    }
-
-    private let lock = NSLock()
-    private var frames: [Key: [String: TemplateValue]] = [:]
-
-    /// The frame for `key`, made by `make` (outside the lock) if no page needed it yet.
-    func frame(_ key: Key, make: () -> [String: TemplateValue]) -> [String: TemplateValue] {
-        lock.lock()
-        let cached = frames[key]
-        lock.unlock()
-        if let cached { return cached }
-        let frame = make()
-        lock.lock()
-        frames[key] = frame
-        lock.unlock()
-        return frame
     }
 }
 
