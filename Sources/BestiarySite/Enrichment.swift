@@ -16,11 +16,9 @@ struct Enrichment {
     var files: [String: OutputFile] = [:]
     var diagnostics: [Diagnostic] = []
 
-    /// `snapshot`: the cache under the catalogue's root, already read (``SiteBuilder`` reads it
-    /// while the records load); read here when nil.
-    static func run(_ catalog: Catalog, fileSystem: any FileSystem, memo: CacheMemo? = nil, snapshot: WikipediaSnapshot? = nil) -> Enrichment {
+    static func run(_ catalog: Catalog, fileSystem: any FileSystem, memo: CacheMemo? = nil) -> Enrichment {
         var result = Enrichment()
-        let snapshot = snapshot ?? WikipediaCache(root: catalog.root, fileSystem: fileSystem, memo: memo).load()
+        let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem, memo: memo).load()
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
         // `diagnostics` begins with the snapshot's own (damaged entries and images).
         result.diagnostics = condensed(diagnostics.map { $0.inStage("enrich") })

@@ -3,7 +3,6 @@ import BestiaryDiagnostics
 import BestiaryPacks
 import BestiaryRender
 import BestiaryStorage
-import BestiaryWikipedia
 import Foundation
 
 /// `bestiary build`: the pipeline's stages in order, each named and timed, over injected I/O.
@@ -67,12 +66,6 @@ public final class SiteBuilder: @unchecked Sendable {
             return report
         }
 
-        // The Wikipedia cache does not depend on the records: it is read while they load, and the
-        // enrich stage only matches it to them. Never left running past the build (the preview
-        // keeps its memo for the next one).
-        let cacheRead = Background { [root = options.root, memo] in WikipediaCache(root: root, fileSystem: fs, memo: memo?.wikipedia).load() }
-        defer { _ = cacheRead.value }
-
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             let result = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse).load()
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
@@ -97,7 +90,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
-            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia, snapshot: cacheRead.value)
+            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia)
             diagnostics.append(contentsOf: result.diagnostics)
             let count = result.resolved.values.reduce(0) { $0 + $1.count }
             let pages = catalog.animals.count * catalog.config.languages.count
