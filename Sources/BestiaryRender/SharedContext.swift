@@ -23,22 +23,14 @@ final class SharedContext: @unchecked Sendable {
     /// Each language's animals (indices into the catalogue) sorted by name as people of that
     /// language sort names, ties by id: the collection and the sightings list both show them so.
     let byName: [String: [Int]]
-    /// Language → its place in `config.languages`: with the animal's index, where its card is.
-    let languageIndex: [String: Int]
-    /// The cards of animals as lists and "similar" show them, made once per (animal, language).
-    let cards: AnimalCardCache
 
-    /// The renderer's, stored: a computed property copied the whole struct on some accesses.
-    let input: RenderInput
-    let config: SiteConfig
-    let paths: SitePaths
+    var input: RenderInput { renderer.input }
+    var config: SiteConfig { renderer.config }
+    var paths: SitePaths { renderer.paths }
 
     init(renderer: SiteRenderer, catalogPath: String) {
         self.renderer = renderer
         self.catalogPath = catalogPath
-        input = renderer.input
-        config = renderer.config
-        paths = renderer.paths
         var flat: [String: [String: String]] = [:]
         var nested: [String: TemplateValue] = [:]
         var json: [String: String] = [:]
@@ -65,8 +57,6 @@ final class SharedContext: @unchecked Sendable {
         }
         groupsByLanguage = groups
         groupLevels = Self.groupLevels(renderer.input.catalog.animals)
-        languageIndex = Dictionary(renderer.config.languages.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        cards = AnimalCardCache(count: renderer.input.catalog.animals.count * renderer.config.languages.count)
         byName = Dictionary(uniqueKeysWithValues: Parallel.map(renderer.config.languages, minimumChunk: 1) { lang in
             (lang, Self.sortedByName(renderer.input.catalog.animals, lang, fallback: renderer.config.fallback(for: lang)))
         })
@@ -245,41 +235,30 @@ final class SharedContext: @unchecked Sendable {
 
     // MARK: Animal
 
-    /// The card of the catalogue's animal at `index`, with its links relative to the page in
-    /// `directory`.
-    func animalSummary(_ index: Int, _ lang: String, directory: String) -> [String: TemplateValue] {
-        guard let l = languageIndex[lang] else { return animalCard(input.catalog.animals[index], lang).summary(from: directory) }
-        return cards.card(index * config.languages.count + l) { animalCard(input.catalog.animals[index], lang) }.summary(from: directory)
-    }
-
-    /// What an animal's card shows in `lang` on any page.
-    func animalCard(_ animal: Animal, _ lang: String) -> AnimalCard {
+    func animalSummary(_ animal: Animal, _ lang: String, directory: String) -> [String: TemplateValue] {
         let view = AnimalView(animal: animal, language: lang, input: input)
         let name = view.name
-        var fields: [String: TemplateValue] = [:]
-        fields.reserveCapacity(AnimalCard.keys)
-        fields["id"] = .string(animal.id)
-        fields["name"] = .string(name.text)
-        fields["name_lang"] = .string(name.language)
-        fields["name_is_fallback"] = .bool(name.language != lang)
-        fields["has_sound"] = .bool(animal.sound != nil)
-        fields["difficulty"] = .int(animal.difficulty ?? 1)
-        fields["search"] = .string(searchText(animal, lang))
+        var item: [String: TemplateValue] = [
+            "id": .string(animal.id),
+            "name": .string(name.text),
+            "name_lang": .string(name.language),
+            "name_is_fallback": .bool(name.language != lang),
+            "href": .string(SitePaths.relative(from: directory, to: paths.animal(animal.id, lang))),
+            "has_sound": .bool(animal.sound != nil),
+            "difficulty": .int(animal.difficulty ?? 1),
+            "search": .string(searchText(animal, lang)),
+        ]
         if let g = animal.group {
-            fields["group"] = .string(g)
-            fields["group_label"] = .string(groupLabel(g, lang))
+            item["group"] = .string(g)
+            item["group_label"] = .string(groupLabel(g, lang))
         }
-        if let s = animal.scientific { fields["scientific"] = .string(s) }
-        var thumb: String?
+        if let s = animal.scientific { item["scientific"] = .string(s) }
         if let image = view.image {
-            if image.external {
-                fields["thumb"] = .string(image.src)
-            } else {
-                thumb = image.srcset.first?.path ?? image.src
-            }
-            fields["thumb_focus"] = .string(image.focus ?? "50% 50%")
+            item["thumb"] = .string(
+                image.external ? image.src : SitePaths.relative(from: directory, to: (image.srcset.first?.path ?? image.src)))
+            item["thumb_focus"] = .string(image.focus ?? "50% 50%")
         }
-        return AnimalCard(fields: fields, page: paths.animal(animal.id, lang), thumb: thumb)
+        return item
     }
 
     /// Every name in every language plus the scientific one and the group's name, lower-cased,
@@ -291,12 +270,11 @@ final class SharedContext: @unchecked Sendable {
         return words.joined(separator: " ").lowercased()
     }
 
-    func animal(_ index: Int, _ lang: String, directory: String) -> [String: TemplateValue] {
-        let animal = input.catalog.animals[index]
+    func animal(_ animal: Animal, _ lang: String, directory: String) -> [String: TemplateValue] {
         let view = AnimalView(animal: animal, language: lang, input: input)
         let name = view.name
         var context = base(lang, directory: directory, title: name.text, kind: "animal", alternates: "animal:" + animal.id)
-        var a = animalSummary(index, lang, directory: directory)
+        var a = animalSummary(animal, lang, directory: directory)
         a["names"] = .list(
             config.languages.compactMap { l -> TemplateValue? in
                 guard let n = animal.name[l] else { return nil }
@@ -385,7 +363,7 @@ final class SharedContext: @unchecked Sendable {
 
     /// Up to six others of the same group (``similar(to:in:keep:)``).
     func similar(_ animal: Animal, _ lang: String, directory: String) -> [[String: TemplateValue]] {
-        similarIndices(animal).map { animalSummary($0, lang, directory: directory) }
+        similarIndices(animal).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
     }
 
     /// The similar animals' indices into the catalogue.
@@ -445,7 +423,7 @@ final class SharedContext: @unchecked Sendable {
 
     /// Every animal's name in `lang`, sorted as people of that language sort names.
     func animalsByName(_ lang: String, directory: String) -> [[String: TemplateValue]] {
-        (byName[lang] ?? []).map { animalSummary($0, lang, directory: directory) }
+        (byName[lang] ?? []).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
     }
 
     /// The sightings log: a form to log a sighting (animals grouped and sorted by name), the lists
@@ -501,9 +479,9 @@ final class SharedContext: @unchecked Sendable {
     func credits(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "credits.title"), kind: "credits", alternates: "credits")
         var rows: [TemplateValue] = []
-        for (index, animal) in input.catalog.animals.enumerated() {
+        for animal in input.catalog.animals {
             let view = AnimalView(animal: animal, language: lang, input: input)
-            var row = animalSummary(index, lang, directory: directory)
+            var row = animalSummary(animal, lang, directory: directory)
             if let image = view.image { row["image_credit"] = credit(image.credit, image.license, image.licenseURL, image.source) }
             if let sound = view.sound { row["sound_credit"] = credit(sound.credit, sound.license, nil, sound.source) }
             if let s = view.summary {
@@ -564,59 +542,5 @@ final class SharedContext: @unchecked Sendable {
                 ]
             })
         return context
-    }
-}
-
-/// An animal's card in one language (its name, group, search text, thumbnail… as the lists and
-/// the "similar" cards show it) apart from its two links, which depend on the page showing it.
-/// A class, immutable, so the cache hands it out with one retain.
-final class AnimalCard: Sendable {
-    /// The card's keys but `href` and a thumbnail in the output.
-    let fields: [String: TemplateValue]
-    /// The animal page's directory: `href`, relative to the page.
-    let page: String
-    /// The thumbnail's output path: `thumb`, relative to the page (an external one is in `fields`).
-    let thumb: String?
-
-    /// Room for every key a card has.
-    static let keys = 13
-
-    init(fields: [String: TemplateValue], page: String, thumb: String?) {
-        self.fields = fields
-        self.page = page
-        self.thumb = thumb
-    }
-
-    /// The card on the page in `directory`.
-    func summary(from directory: String) -> [String: TemplateValue] {
-        var item = fields
-        item["href"] = .string(SitePaths.relative(from: directory, to: page))
-        if let thumb { item["thumb"] = .string(SitePaths.relative(from: directory, to: thumb)) }
-        return item
-    }
-}
-
-/// Animal cards, each made the first time a page shows it and then shared by the threads that
-/// render pages. A card is a function of the render's inputs alone, so when two threads make
-/// the same card at once, either may keep its copy: they are equal.
-final class AnimalCardCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [AnimalCard?]
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    /// The card in `slot`, made by `make` (outside the lock) if no page showed it yet.
-    func card(_ slot: Int, make: () -> AnimalCard) -> AnimalCard {
-        lock.lock()
-        let cached = slots[slot]
-        lock.unlock()
-        if let cached { return cached }
-        let card = make()
-        lock.lock()
-        slots[slot] = card
-        lock.unlock()
-        return card
     }
 }

@@ -206,7 +206,7 @@ public struct SiteRenderer: Sendable {
         case .home(let lang):
             html = input.templates.render("layouts/home", shared.home(lang, directory: directory))
         case .animal(let i, let lang):
-            html = input.templates.render("layouts/animal", shared.animal(i, lang, directory: directory))
+            html = input.templates.render("layouts/animal", shared.animal(input.catalog.animals[i], lang, directory: directory))
         case .collection(let lang):
             html = input.templates.render("layouts/collection", shared.collection(lang, directory: directory))
         case .quiz(let lang):
