@@ -109,29 +109,3 @@ import Glibc
 import Darwin
 #endif
 
-/// Work started now on another thread, for independent work to overlap (reading the Wikipedia
-/// cache while the records load): ``value`` waits for it. With `BESTIARY_JOBS=1` the work runs
-/// at once, on the caller's thread, so a sequential build stays sequential.
-public final class Background<T>: @unchecked Sendable {
-    private let group = DispatchGroup()
-    private var result: T?
-
-    public init(_ work: @escaping @Sendable () -> T) {
-        if Parallel.jobs <= 1 {
-            result = work()
-            return
-        }
-        group.enter()
-        DispatchQueue.global().async {
-            self.result = work()
-            self.group.leave()
-        }
-    }
-
-    /// The work's value, once it is done.
-    public var value: T {
-        group.wait()
-        guard let result else { preconditionFailure("Background work finished without a value") }
-        return result
-    }
-}

@@ -52,25 +52,4 @@ import Testing
             }
         }
     }
-
-    /// Background work runs while the caller goes on, and its value is there however often it
-    /// is read.
-    @Test func backgroundWorkOverlapsTheCallerAndKeepsItsValue() {
-        let started = DispatchSemaphore(value: 0)
-        // Sequential (`BESTIARY_JOBS=1`): the work runs at once, so it must not wait for the caller.
-        let release = DispatchSemaphore(value: 0)
-        if Parallel.jobs <= 1 { release.signal() }
-        let work = Background { () -> String in
-            started.signal()
-            release.wait()
-            return "done"
-        }
-        if Parallel.jobs > 1 {
-            // The work has begun without the caller waiting for it, and waits for the caller.
-            #expect(started.wait(timeout: .now() + 10) == .success)
-            release.signal()
-        }
-        #expect(work.value == "done")
-        #expect(work.value == "done")
-    }
 }
