@@ -157,7 +157,7 @@ public struct PackProducer: Sendable {
     public func mediaDigests(for catalog: Catalog) throws(DiagnosticError) -> [String: MediaDigest] {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let content = catalog.contentDirectory
-        let results = Parallel.map(files, minimumChunk: 4) { file -> Result<MediaDigest, DiagnosticError> in
+        let results = Parallel.map(files, chunk: 4) { file -> Result<MediaDigest, DiagnosticError> in
             do {
                 return .success(try MediaDigest.compute(path: content + "/" + file.path, format: file.format, fileSystem: fileSystem))
             } catch {

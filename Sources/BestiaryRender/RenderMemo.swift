@@ -163,7 +163,7 @@ struct PageDigests {
         self.renderer = renderer
         self.shared = shared
         site = StableDigest.hex(renderer.siteKey(shared))
-        animals = Parallel.map(renderer.input.catalog.animals, minimumChunk: 64) { StableDigest.hex(renderer.animalKey($0)) }
+        animals = Parallel.map(renderer.input.catalog.animals, chunk: 64) { StableDigest.hex(renderer.animalKey($0)) }
         everyAnimal = StableDigest.combine(animals)
     }
 

@@ -57,7 +57,7 @@ final class SharedContext: @unchecked Sendable {
         }
         groupsByLanguage = groups
         groupLevels = Self.groupLevels(renderer.input.catalog.animals)
-        byName = Dictionary(uniqueKeysWithValues: Parallel.map(renderer.config.languages, minimumChunk: 1) { lang in
+        byName = Dictionary(uniqueKeysWithValues: Parallel.map(renderer.config.languages, chunk: 1) { lang in
             (lang, Self.sortedByName(renderer.input.catalog.animals, lang, fallback: renderer.config.fallback(for: lang)))
         })
     }

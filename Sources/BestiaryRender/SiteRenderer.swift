@@ -55,7 +55,7 @@ public struct SiteRenderer: Sendable {
         let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
         let digests = PageDigests(renderer: self, shared: shared)
         enum Outcome { case kept, streamed, file(OutputFile) }
-        let results = try Parallel.map(jobs, minimumChunk: 32) { job -> (String, String, Outcome) in
+        let results = try Parallel.map(jobs, chunk: 32) { job -> (String, String, Outcome) in
             let path = location(of: job).file
             let digest = digests.digest(of: job)
             // The app shell is always rendered: the service worker's version digests its bytes.
@@ -104,7 +104,7 @@ public struct SiteRenderer: Sendable {
         if let memo {
             files = renderPages(jobs, shared: shared, memo: memo)
         } else {
-            files = Parallel.map(jobs, minimumChunk: 32) { job in renderPage(job, shared: shared) }
+            files = Parallel.map(jobs, chunk: 32) { job in renderPage(job, shared: shared) }
         }
         files += finishing(files, catalogFile: catalogFile)
         files.sort { $0.path < $1.path }
@@ -125,7 +125,7 @@ public struct SiteRenderer: Sendable {
         let site = siteKey(shared)
         let animals = input.catalog.animals.map(animalKey)
         let snapshot = memo.begin(site: site, animals: animals)
-        let results = Parallel.map(jobs, minimumChunk: 32) { job -> (OutputFile, PageKey<AnimalKey>, Bool) in
+        let results = Parallel.map(jobs, chunk: 32) { job -> (OutputFile, PageKey<AnimalKey>, Bool) in
             let key = pageKey(job, shared: shared, animals: animals)
             if let file = snapshot.reusable(location(of: job).file, key) { return (file, key, false) }
             return (renderPage(job, shared: shared), key, true)

@@ -32,7 +32,7 @@ enum MediaPlanner {
         let content = catalog.contentDirectory
         // File metadata is the memo's key; a build without a memo does not need it.
         let infos = files.map { memo == nil ? nil : fileSystem.infoFollowingLinks(content + "/" + $0.path) }
-        let results = Parallel.map(Array(zip(files, infos)), minimumChunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
+        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
             let full = content + "/" + file.path
             if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success(known) }
             do {

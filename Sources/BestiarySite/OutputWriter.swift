@@ -166,7 +166,7 @@ struct OutputWriter {
                     }
                 }
                 for dir in directories.sorted() { try makeDirectory(dir) }
-                try Parallel.map(files, minimumChunk: 64) { file in try add(file) }
+                try Parallel.map(files, chunk: 64) { file in try add(file) }
             } catch {
                 throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
             }
@@ -188,7 +188,7 @@ struct OutputWriter {
                     }
                 }
                 for dir in directories.sorted() { try makeDirectory(dir) }
-                try Parallel.map(paths, minimumChunk: 256) { file in
+                try Parallel.map(paths, chunk: 256) { file in
                     let source = writer.output + "/" + file
                     let target = path + "/" + file
                     if holdsPrevious {
@@ -241,7 +241,7 @@ struct OutputWriter {
                 return kept
             }
             let top = try fs.entries(in: path)
-            _ = try Parallel.map(top, minimumChunk: 1) { entry in
+            _ = try Parallel.map(top, chunk: 1) { entry in
                 if entry.name == OutputWriter.markerName { return }
                 if entry.kind == .directory {
                     if try !walk(entry.name) { try fs.remove(path + "/" + entry.name) }
@@ -299,7 +299,7 @@ struct OutputWriter {
     func removeTree(_ path: String) {
         let fs = fileSystem
         let top = (try? fs.entries(in: path)) ?? []
-        _ = Parallel.map(top, minimumChunk: 1) { entry in try? fs.remove(path + "/" + entry.name) }
+        _ = Parallel.map(top, chunk: 1) { entry in try? fs.remove(path + "/" + entry.name) }
         try? fs.remove(path)
     }
 
@@ -346,7 +346,7 @@ struct OutputWriter {
         let output = self.output
         let results: [(String, OutputIndex.Entry, Bool)]
         do {
-            results = try Parallel.map(files, minimumChunk: 64) { file -> (String, OutputIndex.Entry, Bool) in
+            results = try Parallel.map(files, chunk: 64) { file -> (String, OutputIndex.Entry, Bool) in
                 let target = output + "/" + file.path
                 let known = unchanged.contains(file.path) ? previous.entries[file.path]?.identity : nil
                 guard let identity = known ?? identity(of: file) else {

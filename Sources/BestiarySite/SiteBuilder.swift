@@ -270,7 +270,7 @@ public final class SiteBuilder: @unchecked Sendable {
             return files.map(\.path)
         }
         let old = previous.index.entries
-        let differing = Parallel.map(files, minimumChunk: 64) { file -> OutputFile? in
+        let differing = Parallel.map(files, chunk: 64) { file -> OutputFile? in
             guard let entry = old[file.path], writer.identity(of: file) == entry.identity,
                 writer.isAsWritten(file.path, in: previous.index)
             else { return file }

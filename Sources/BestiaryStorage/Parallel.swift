@@ -11,16 +11,16 @@ public enum Parallel {
         return max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     }()
 
-    /// `items.map(transform)`, spread over `jobs` threads. The items are handed out in chunks of
-    /// `minimumChunk`, each to whichever thread is free next, so one slow stretch of items (cold
+    /// `items.map(transform)`, spread over `jobs` threads. The items are handed out `chunk` at a
+    /// time, each chunk to whichever thread is free next, so one slow stretch of items (cold
     /// files, big records) does not leave the other threads idle. Results keep the input order;
     /// if any item throws, the error thrown is the first in input order, as a sequential `map`
     /// would throw (every chunk before a failing one was taken before it, and is finished).
-    public static func map<T, R>(_ items: [T], minimumChunk: Int = 16, _ transform: (T) throws -> R) rethrows -> [R] {
+    public static func map<T, R>(_ items: [T], chunk: Int = 16, _ transform: (T) throws -> R) rethrows -> [R] {
         let count = items.count
         if count == 0 { return [] }
-        let chunk = max(1, minimumChunk)
-        let chunks = (count + chunk - 1) / chunk
+        let size = max(1, chunk)
+        let chunks = (count + size - 1) / size
         let workers = min(jobs, chunks)
         if workers <= 1 { return try items.map(transform) }
         let results = ResultBuffer<R>(count: count)
@@ -31,9 +31,9 @@ public enum Parallel {
             let input = UnsafeSendableBox(items)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 while let c = next.take(below: chunks) {
-                    let start = c * chunk
+                    let start = c * size
                     do {
-                        for i in start..<min(count, start + chunk) { results.set(i, try box.value(input.value[i])) }
+                        for i in start..<min(count, start + size) { results.set(i, try box.value(input.value[i])) }
                     } catch {
                         errors.set(c, error)
                         next.stop()
@@ -46,7 +46,7 @@ public enum Parallel {
     }
 }
 
-/// The next chunk to take, shared by the workers of one ``Parallel/map(_:minimumChunk:_:)``.
+/// The next chunk to take, shared by the workers of one ``Parallel/map(_:chunk:_:)``.
 private final class ChunkCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
@@ -108,4 +108,3 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-

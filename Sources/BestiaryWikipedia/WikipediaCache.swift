@@ -105,7 +105,7 @@ public struct WikipediaCache: Sendable {
         var renditions: [String: ImageRendition] = [:]
         for entry in entries.values { for r in entry.image?.renditions ?? [] { renditions[r.path] = r } }
         let named = renditions.values.sorted { $0.path < $1.path }
-        let checks = Parallel.map(named, minimumChunk: 16) { imageIsIntact($0, verifyHash: true) }
+        let checks = Parallel.map(named, chunk: 16) { imageIsIntact($0, verifyHash: true) }
         var intact = Set<String>()
         for (rendition, ok) in zip(named, checks) {
             if ok {

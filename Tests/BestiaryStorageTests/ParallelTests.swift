@@ -15,7 +15,7 @@ import Testing
         let items = Array(0..<200_000)
         for _ in 0..<5 {
             // Cheap work and reference-counted results: the workers write their slots as fast as they can.
-            let results = Parallel.map(items, minimumChunk: 1) { i in (String(i), Box("#\(i)")) }
+            let results = Parallel.map(items, chunk: 1) { i in (String(i), Box("#\(i)")) }
             #expect(results.count == items.count)
             #expect(results.enumerated().allSatisfy { $0.element.0 == String($0.offset) && $0.element.1.text == "#\($0.offset)" })
         }
@@ -24,7 +24,7 @@ import Testing
     @Test func aThrowingWorkerFailsTheWholeMap() {
         struct Failure: Error {}
         #expect(throws: Failure.self) {
-            _ = try Parallel.map(Array(0..<10_000), minimumChunk: 1) { i -> Int in
+            _ = try Parallel.map(Array(0..<10_000), chunk: 1) { i -> Int in
                 if i == 7_777 { throw Failure() }
                 return i
             }
@@ -38,7 +38,7 @@ import Testing
         let failing: Set<Int> = [9_990, 4_321, 4_322, 8_000]
         for chunk in [1, 7, 64, 5_000] {
             do {
-                _ = try Parallel.map(Array(0..<10_000), minimumChunk: chunk) { i -> Int in
+                _ = try Parallel.map(Array(0..<10_000), chunk: chunk) { i -> Int in
                     // The later failures come first in time: their workers reach them sooner.
                     if i == 4_321 { usleep(20_000) }
                     if failing.contains(i) { throw Failure(item: i) }
