@@ -31,7 +31,10 @@ final class YAMLReader {
         }
         let root: Node?
         do {
-            root = try Yams.compose(yaml: yaml)
+            // The basic resolver: scalars are read as written (above), so the default one's regular
+            // expressions would only slow down Yams' duplicate-key check, which hashes every key
+            // with its resolved tag. The encoding given, or Yams reads the environment per parse.
+            root = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
         } catch let error as YamlError {
             reportYams(error)
             return nil
@@ -148,12 +151,23 @@ final class YAMLReader {
             error("\(what) must be text, not a \(Self.kind(node))", at: node)
             return nil
         }
-        let value = s.string.trimmingCharacters(in: .whitespacesAndNewlines)
+        let value = Self.trimmed(s.string)
         if value.isEmpty && !allowEmpty {
             error("\(what) must not be empty", at: node)
             return nil
         }
         return value
+    }
+
+    /// `text` without leading and trailing white space and line breaks
+    /// (`trimmingCharacters(in: .whitespacesAndNewlines)`, which bridges to `NSString`, only when
+    /// there is something to trim: most values have none).
+    static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return text }
+        let space = CharacterSet.whitespacesAndNewlines
+        if !space.contains(first) && !space.contains(last) { return text }
+        return text.trimmingCharacters(in: space)
     }
 
     func int(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
