@@ -65,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "BestiaryWikipedia",
-            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", "BestiaryContent"],
+            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", "BestiaryContent", "BestiaryPackFormat"],
             swiftSettings: strict
         ),
         .target(

@@ -41,7 +41,11 @@ public enum CacheEntryFile {
     public static func decode(_ data: Data) throws -> WikipediaEntry {
         let envelope: Envelope
         do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: data)
+            if let read = CacheEntryReader.envelope(data) {
+                envelope = Envelope(format: read.format, checksum: read.checksum, entry: read.entry)
+            } else {
+                envelope = try JSONDecoder().decode(Envelope.self, from: data)
+            }
         } catch DecodingError.keyNotFound(let key, let context) {
             throw Damage(reason: "'\(path(context.codingPath + [key]))' is missing")
         } catch DecodingError.typeMismatch(_, let context) {
