@@ -89,17 +89,25 @@ struct OutputRecord {
     /// Writes the record (atomically). Paths with a tab or a line break cannot be recorded: then
     /// there is no record, and the next build writes the whole output anew.
     func save(_ writer: OutputWriter) {
-        var text = Self.header + "\ntool\t" + tool + "\noutput\t" + outputFolder + "\n"
-        text.reserveCapacity(index.entries.count * 140)
-        for path in index.entries.keys.sorted() {
-            guard !path.contains("\t") && !path.contains("\n"), let entry = index.entries[path] else {
+        var out: [UInt8] = []
+        out.reserveCapacity(index.entries.count * 200)
+        out.append(contentsOf: (Self.header + "\ntool\t" + tool + "\noutput\t" + outputFolder + "\n").utf8)
+        for (path, entry) in index.entries.sorted(by: { $0.key < $1.key }) {
+            if path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
                 Self.forget(writer)
                 return
             }
-            text += path + "\t" + entry.identity + "\t" + BuildState.describe(entry.written) + "\t" + (digests[path] ?? "-") + "\n"
+            out.append(contentsOf: path.utf8)
+            out.append(9)
+            out.append(contentsOf: entry.identity.utf8)
+            out.append(9)
+            BuildState.describe(entry.written, into: &out)
+            out.append(9)
+            out.append(contentsOf: (digests[path] ?? "-").utf8)
+            out.append(10)
         }
         do {
-            try writer.fileSystem.writeAtomically(Data(text.utf8), to: Self.path(writer))
+            try writer.fileSystem.writeAtomically(Data(out), to: Self.path(writer))
         } catch {
             Self.forget(writer)
         }
