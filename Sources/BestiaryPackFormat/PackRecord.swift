@@ -62,6 +62,21 @@ public struct PackRecord: Hashable, Sendable {
         self.rev = Self.computeRev(members)
     }
 
+    /// A new record holding only its published bytes: the same as
+    /// `PackRecord(id:media:payload:).compacted()`, with the members encoded once instead of
+    /// twice. `rev` sorts after `id`, `media` and `payload`, so the published bytes are the
+    /// encoded members with `,"rev":"…"` put before their closing brace.
+    public static func compact(id: String, media: [PackMediaRef], payload: JSONValue) -> PackRecord {
+        let unique = Array(Set(media)).sorted()
+        var bytes = CanonicalJSON.encode(.object(["id": .string(id), "media": .array(unique.map(\.json)), "payload": payload]))
+        let rev = PackDigest.hex(SHA256.hash(data: bytes))
+        bytes.removeLast()
+        bytes.append(contentsOf: #","rev":""#.utf8)
+        bytes.append(contentsOf: rev.utf8)
+        bytes.append(contentsOf: #""}"#.utf8)
+        return PackRecord(id: id, rev: rev, media: unique, storage: .bytes(bytes))
+    }
+
     /// Every member except `rev`, as read or built (unknown members of a newer producer too).
     public var members: [String: JSONValue] {
         switch storage {

@@ -135,7 +135,7 @@ public struct PackProducer: Sendable {
         let animals = catalog.animals.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
         let built = Parallel.map(animals) { animal -> Result<PackRecord, DiagnosticError> in
             do throws(DiagnosticError) {
-                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media).compacted())
+                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media))
             } catch {
                 return .failure(error)
             }

@@ -92,7 +92,7 @@ enum RecordPayload {
         }
         if !textMembers.isEmpty { p["texts"] = .object(textMembers) }
         if !attributions.isEmpty { p["attributions"] = .array(attributions) }
-        return PackRecord(id: animal.id, media: refs, payload: .object(p))
+        return PackRecord.compact(id: animal.id, media: refs, payload: .object(p))
     }
 
     private static func localized(_ text: LocalizedText) -> JSONValue {

@@ -111,6 +111,29 @@ import Testing
     }
 }
 
+/// ``PackRecord/compact(id:media:payload:)`` (one encoding) publishes the same record as a tree
+/// built and then compacted (two encodings).
+@Suite struct PackRecordCompactTests {
+    @Test func compactIsTheCompactedTree() {
+        let a = PackMediaRef(sha256: String(repeating: "a", count: 64), bytes: 630, ext: "ogg")
+        let b = PackMediaRef(sha256: String(repeating: "b", count: 64), bytes: 9, ext: "png")
+        let payloads: [JSONValue] = [
+            .object([:]),
+            ["id": "fox", "name": ["en": "Red fox", "de": "Rotfuchs", "he": "שועל מצוי"], "difficulty": .integer(3)],
+            ["texts": .array([["quote": "\"Vulpes\"\n\u{1F98A}", "nothing": .null, "ok": .bool(true)]]), "zz": .number("1.5e3")],
+        ]
+        for payload in payloads {
+            for media in [[], [b, a, b], [a]] {
+                let tree = PackRecord(id: "fox-1", media: media, payload: payload).compacted()
+                let compact = PackRecord.compact(id: "fox-1", media: media, payload: payload)
+                #expect(compact.encoded == tree.encoded)
+                #expect(compact.rev == tree.rev && compact.media == tree.media)
+                #expect(compact.payload == payload)
+            }
+        }
+    }
+}
+
 @Suite struct PackSignatureTests {
     let data = Data("the exact bytes".utf8)
 
