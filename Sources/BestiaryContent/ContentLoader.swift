@@ -15,6 +15,8 @@ public struct ContentLoader: Sendable {
 
     /// Parsed records kept between loads in one process (the preview); nil parses every record.
     public var memo: ParseMemo?
+    /// Parsed records kept between builds in other processes, by file metadata (`bestiary build`).
+    public var cache: RecordCache?
 
     public init(root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: ParseMemo? = nil) {
         self.root = root
@@ -60,19 +62,14 @@ public struct ContentLoader: Sendable {
         // Records.
         var (animalFiles, animalDiagnostics) = markdownFiles(in: "animals", contentReal: contentReal, config: config)
         bag.append(contentsOf: animalDiagnostics)
+        cache?.begin(config: config)
         let parsed = Parallel.map(animalFiles.mains) { file -> (Animal?, [Diagnostic]) in
-            do {
-                let data = try readText(file.fullPath, relative: file.relativePath)
-                if let known = memo?.lookup(file.relativePath, data: data, config: config) { return known }
-                let source = try SourceText.decode(data, path: file.relativePath)
-                let result = Animal.parse(source, fileID: file.stem, config: config)
-                memo?.store(file.relativePath, data: data, config: config, result: result)
-                return result
-            } catch let error as DiagnosticError {
-                return (nil, error.diagnostics)
-            } catch {
-                return (nil, [.error("\(error)", at: SourceLocation(path: file.relativePath), stage: "load")])
-            }
+            // Taken before the file is read: a change made meanwhile makes the next build parse it.
+            let info = cache == nil ? nil : fileSystem.infoFollowingLinks(file.fullPath)
+            if let cache, let info, let known = cache.lookup(file.relativePath, info: info) { return known }
+            let result = parse(file, config: config)
+            if let cache, let info { cache.store(file.relativePath, info: info, result: result) }
+            return result
         }
         var animals: [Animal] = []
         var byID: [String: Animal] = [:]
@@ -270,6 +267,22 @@ public struct ContentLoader: Sendable {
             }
         }
         return (result, diagnostics)
+    }
+
+    /// One record file read and parsed (or taken from the in-process memo by its bytes).
+    private func parse(_ file: MarkdownFile, config: SiteConfig) -> (Animal?, [Diagnostic]) {
+        do {
+            let data = try readText(file.fullPath, relative: file.relativePath)
+            if let known = memo?.lookup(file.relativePath, data: data, config: config) { return known }
+            let source = try SourceText.decode(data, path: file.relativePath)
+            let result = Animal.parse(source, fileID: file.stem, config: config)
+            memo?.store(file.relativePath, data: data, config: config, result: result)
+            return result
+        } catch let error as DiagnosticError {
+            return (nil, error.diagnostics)
+        } catch {
+            return (nil, [.error("\(error)", at: SourceLocation(path: file.relativePath), stage: "load")])
+        }
     }
 
     private func readText(_ fullPath: String, relative: String) throws -> Data {

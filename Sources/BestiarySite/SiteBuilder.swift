@@ -66,8 +66,16 @@ public final class SiteBuilder: @unchecked Sendable {
             return report
         }
 
+        // A one-shot build takes the records whose files are unchanged from the last build's cache.
+        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
+        let tool = BuildState.toolIdentity(fs)
+        let recordsPath = (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-records"
+        let records = memo != nil ? nil : options.force ? RecordCache(tool: tool) : RecordCache.load(recordsPath, tool: tool, fileSystem: fs)
+
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
-            let result = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse).load()
+            var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
+            loader.cache = records
+            let result = loader.load()
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
             try result.diagnostics.throwIfErrors()
             guard let catalog = result.catalog else { throw DiagnosticError(result.diagnostics.sorted) }
@@ -105,11 +113,9 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // A one-shot build writes animal pages into the staging folder as they are rendered (only
         // the staged output replaces output/, at the end); the preview keeps them for its memo.
-        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
         if memo == nil { try writer.prepare() }
         // What the previous build left (another process): pages whose inputs are unchanged are
         // not rendered again, and only files whose bytes changed go into the output.
-        let tool = BuildState.toolIdentity(fs)
         let previous = memo == nil && !options.force ? OutputRecord.load(writer, tool: tool) : nil
         let staging = memo == nil ? try writer.begin(reusingSpare: previous != nil) : nil
         var streamed: [String] = []
@@ -254,6 +260,7 @@ public final class SiteBuilder: @unchecked Sendable {
         } else {
             state.forget()
         }
+        records?.save(recordsPath, fileSystem: fs)
         return report
     }
 

@@ -1,0 +1,336 @@
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// Parsed records kept from one `bestiary build` to the next, in another process: each record
+/// file's parse result (the ``Animal`` or nothing, and its diagnostics) under the file's metadata
+/// (size, time, inode, device), as ``ParseMemo`` keeps them in one process under their bytes.
+/// A record whose file is unchanged is neither read nor parsed again: on 10,000 records this is
+/// most of the `load` stage of a rebuild after one edit.
+///
+/// The file (`.NAME.bestiary-records`, next to the output like the build state) holds a header
+/// with what every result depends on besides its file (the `bestiary` binary, ``SiteConfig``):
+/// when either differs, nothing in it is used. It is a cache: a file that is missing, damaged or
+/// from another version is ignored (everything is parsed), and it is replaced atomically after
+/// each complete build by what that build used.
+public final class RecordCache: @unchecked Sendable {
+    struct Entry {
+        var info: FileInfo
+        var animal: Animal?
+        var diagnostics: [Diagnostic]
+    }
+
+    static let header = "bestiary-records 1"
+
+    /// What the results were made with: the binary's identity.
+    public let tool: String
+    private let lock = NSLock()
+    private var configDigest = ""
+    private var known: [String: Entry] = [:]
+    private var used: [String: Entry] = [:]
+    /// Records parsed and taken from the cache by the last load.
+    public private(set) var hits = 0
+
+    public init(tool: String) {
+        self.tool = tool
+    }
+
+    /// The cache in `path`, or an empty one when the file is missing, damaged or not for `tool`.
+    public static func load(_ path: String, tool: String, fileSystem: any FileSystem) -> RecordCache {
+        let cache = RecordCache(tool: tool)
+        guard let data = try? fileSystem.read(path) else { return cache }
+        var reader = ByteReader(Array(data))
+        guard reader.string() == header, reader.string() == tool, let digest = reader.string(), let count = reader.count() else {
+            return cache
+        }
+        var entries: [String: Entry] = [:]
+        entries.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let path = reader.string(), let entry = reader.entry() else { return cache }
+            entries[path] = entry
+        }
+        guard reader.atEnd else { return cache }
+        cache.configDigest = digest
+        cache.known = entries
+        return cache
+    }
+
+    /// Writes what the last load used (atomically); on failure the file is removed.
+    public func save(_ path: String, fileSystem: any FileSystem) {
+        lock.lock()
+        let entries = used
+        let digest = configDigest
+        lock.unlock()
+        var writer = ByteWriter()
+        writer.string(Self.header)
+        writer.string(tool)
+        writer.string(digest)
+        writer.count(entries.count)
+        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            writer.string(path)
+            writer.entry(entry)
+        }
+        do {
+            try fileSystem.writeAtomically(Data(writer.bytes), to: path)
+        } catch {
+            try? fileSystem.remove(path)
+        }
+    }
+
+    /// Starts a load with this site configuration: results made with another are forgotten.
+    func begin(config: SiteConfig) {
+        let digest = StableDigest.hex(config)
+        lock.lock()
+        defer { lock.unlock() }
+        if digest != configDigest { known = [:] }
+        configDigest = digest
+        used = [:]
+        hits = 0
+    }
+
+    func lookup(_ path: String, info: FileInfo) -> (Animal?, [Diagnostic])? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = known[path], entry.info == info else { return nil }
+        used[path] = entry
+        hits += 1
+        return (entry.animal, entry.diagnostics)
+    }
+
+    func store(_ path: String, info: FileInfo, result: (Animal?, [Diagnostic])) {
+        lock.lock()
+        defer { lock.unlock() }
+        used[path] = Entry(info: info, animal: result.0, diagnostics: result.1)
+    }
+}
+
+// MARK: The file's encoding
+
+/// Values as bytes: integers little-endian, texts as their UTF-8 length and bytes, optionals
+/// behind a 0/1 byte, dictionaries sorted by key.
+private struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func int(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func count(_ n: Int) { int(Int64(n)) }
+    mutating func flag(_ b: Bool) { bytes.append(b ? 1 : 0) }
+
+    mutating func string(_ s: String) {
+        count(s.utf8.count)
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    mutating func optional<T>(_ value: T?, _ write: (inout ByteWriter, T) -> Void) {
+        flag(value != nil)
+        if let value { write(&self, value) }
+    }
+
+    mutating func strings(_ list: [String]) {
+        count(list.count)
+        for s in list { string(s) }
+    }
+
+    mutating func dictionary<T>(_ d: [String: T], _ write: (inout ByteWriter, T) -> Void) {
+        count(d.count)
+        for (k, v) in d.sorted(by: { $0.key < $1.key }) {
+            string(k)
+            write(&self, v)
+        }
+    }
+
+    mutating func location(_ l: SourceLocation) {
+        string(l.path)
+        count(l.line)
+        count(l.column)
+    }
+
+    mutating func localized(_ t: LocalizedText) { dictionary(t.values) { $0.string($1) } }
+
+    mutating func media(_ m: MediaReference) {
+        string(m.kind.rawValue)
+        switch m.source {
+        case .file(let p): flag(false); string(p)
+        case .url(let u): flag(true); string(u)
+        }
+        string(m.format.rawValue)
+        optional(m.credit) { $0.string($1) }
+        optional(m.license) { $0.string($1) }
+        optional(m.sourceURL) { $0.string($1) }
+        optional(m.focus) { $0.string($1) }
+        localized(m.alt)
+        location(m.location)
+    }
+
+    mutating func animal(_ a: Animal) {
+        string(a.id)
+        localized(a.name)
+        optional(a.scientific) { $0.string($1) }
+        optional(a.group) { $0.string($1) }
+        optional(a.difficulty) { $0.count($1) }
+        strings(a.tags)
+        dictionary(a.wikipedia) { $0.string($1) }
+        localized(a.description)
+        localized(a.hint)
+        localized(a.habitat)
+        optional(a.conservation) { $0.string($1) }
+        optional(a.sound) { $0.media($1) }
+        optional(a.image) { $0.media($1) }
+        optional(a.leadImageFocus) { $0.string($1) }
+        dictionary(a.bodies) { w, body in
+            w.string(body.markdown)
+            w.location(body.location)
+        }
+        string(a.sourcePath)
+        dictionary(a.fieldLocations) { $0.location($1) }
+    }
+
+    mutating func diagnostic(_ d: Diagnostic) {
+        string(d.severity.rawValue)
+        optional(d.location) { $0.location($1) }
+        string(d.message)
+        optional(d.stage) { $0.string($1) }
+    }
+
+    mutating func info(_ i: FileInfo) {
+        bytes.append(ByteReader.kinds.firstIndex(of: i.kind).map(UInt8.init) ?? 3)
+        count(i.size)
+        int(i.modificationTime)
+        int(Int64(bitPattern: i.inode))
+        int(Int64(bitPattern: i.device))
+    }
+
+    mutating func entry(_ e: RecordCache.Entry) {
+        info(e.info)
+        optional(e.animal) { $0.animal($1) }
+        count(e.diagnostics.count)
+        for d in e.diagnostics { diagnostic(d) }
+    }
+}
+
+/// Reads what ``ByteWriter`` wrote; nil at the first byte that does not fit (the cache is then
+/// not used at all).
+private struct ByteReader {
+    let bytes: [UInt8]
+    var at = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { at == bytes.count }
+
+    mutating func int() -> Int64? {
+        guard bytes.count - at >= 8 else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
+        at += 8
+        return Int64(bitPattern: v)
+    }
+
+    mutating func count() -> Int? {
+        guard let v = int(), v >= 0, v <= Int64(bytes.count) else { return nil }
+        return Int(v)
+    }
+
+    mutating func number() -> Int? { int().map { Int($0) } }
+
+    mutating func flag() -> Bool? {
+        guard at < bytes.count, bytes[at] <= 1 else { return nil }
+        at += 1
+        return bytes[at - 1] == 1
+    }
+
+    mutating func string() -> String? {
+        guard let n = count(), bytes.count - at >= n else { return nil }
+        defer { at += n }
+        return String(validating: bytes[at..<(at + n)], as: UTF8.self)
+    }
+
+    /// `.some(nil)` for an absent value, nil when the bytes do not fit.
+    mutating func optional<T>(_ read: (inout ByteReader) -> T?) -> T?? {
+        guard let present = flag() else { return nil }
+        guard present else { return .some(nil) }
+        return read(&self).map { .some($0) }
+    }
+
+    mutating func strings() -> [String]? {
+        guard let n = count() else { return nil }
+        var list: [String] = []
+        for _ in 0..<n {
+            guard let s = string() else { return nil }
+            list.append(s)
+        }
+        return list
+    }
+
+    mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
+        guard let n = count() else { return nil }
+        var d: [String: T] = [:]
+        for _ in 0..<n {
+            guard let k = string(), let v = read(&self) else { return nil }
+            d[k] = v
+        }
+        return d
+    }
+
+    mutating func location() -> SourceLocation? {
+        guard let path = string(), let line = number(), let column = number() else { return nil }
+        return SourceLocation(path: path, line: line, column: column)
+    }
+
+    mutating func localized() -> LocalizedText? { dictionary { $0.string() }.map(LocalizedText.init) }
+
+    mutating func media() -> MediaReference? {
+        guard let kind = string().flatMap(MediaKind.init(rawValue:)), let isURL = flag(), let target = string(),
+            let format = string().flatMap(MediaFormat.init(rawValue:)), let credit = optional({ $0.string() }),
+            let license = optional({ $0.string() }), let sourceURL = optional({ $0.string() }), let focus = optional({ $0.string() }),
+            let alt = localized(), let location = location()
+        else { return nil }
+        return MediaReference(
+            kind: kind, source: isURL ? .url(target) : .file(target), format: format, credit: credit, license: license,
+            sourceURL: sourceURL, focus: focus, alt: alt, location: location)
+    }
+
+    mutating func animal() -> Animal? {
+        guard let id = string(), let name = localized(), let scientific = optional({ $0.string() }), let group = optional({ $0.string() }),
+            let difficulty = optional({ $0.number() }), let tags = strings(), let wikipedia = dictionary({ $0.string() }),
+            let description = localized(), let hint = localized(), let habitat = localized(),
+            let conservation = optional({ $0.string() }), let sound = optional({ $0.media() }), let image = optional({ $0.media() }),
+            let focus = optional({ $0.string() }),
+            let bodies = dictionary({ r -> MarkdownBody? in
+                guard let markdown = r.string(), let location = r.location() else { return nil }
+                return MarkdownBody(markdown: markdown, location: location)
+            }),
+            let sourcePath = string(), let fieldLocations = dictionary({ $0.location() })
+        else { return nil }
+        return Animal(
+            id: id, name: name, scientific: scientific, group: group, difficulty: difficulty, tags: tags, wikipedia: wikipedia,
+            description: description, hint: hint, sound: sound, image: image, bodies: bodies, sourcePath: sourcePath,
+            fieldLocations: fieldLocations, habitat: habitat, conservation: conservation, leadImageFocus: focus)
+    }
+
+    mutating func diagnostic() -> Diagnostic? {
+        guard let severity = string().flatMap(Severity.init(rawValue:)), let location = optional({ $0.location() }),
+            let message = string(), let stage = optional({ $0.string() })
+        else { return nil }
+        return Diagnostic(severity, message, at: location, stage: stage)
+    }
+
+    static let kinds: [FileKind] = [.file, .directory, .symlink, .other]
+
+    mutating func info() -> FileInfo? {
+        guard at < bytes.count, Int(bytes[at]) < Self.kinds.count else { return nil }
+        let kind = Self.kinds[Int(bytes[at])]
+        at += 1
+        guard let size = number(), let time = int(), let inode = int(), let device = int() else { return nil }
+        return FileInfo(kind: kind, size: size, modificationTime: time, inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
+    }
+
+    mutating func entry() -> RecordCache.Entry? {
+        guard let info = info(), let animal = optional({ $0.animal() }), let n = count() else { return nil }
+        var diagnostics: [Diagnostic] = []
+        for _ in 0..<n {
+            guard let d = diagnostic() else { return nil }
+            diagnostics.append(d)
+        }
+        return RecordCache.Entry(info: info, animal: animal, diagnostics: diagnostics)
+    }
+}

@@ -1,0 +1,68 @@
+@testable import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// Records kept between builds by file metadata (`.NAME.bestiary-records`): a load that takes
+/// them from the cache gives what parsing every file gives, an edited record is parsed again,
+/// and a cache that does not fit is not used at all.
+@Suite struct RecordCacheTests {
+    let site = TemporaryDirectory()
+    var cacheFile: String { site.appending(".output.bestiary-records") }
+
+    init() throws {
+        try Fixtures.copy("sites/tuxpaint", to: site.path)
+        // A record with a warning, so that diagnostics travel through the cache too.
+        try site.write("---\nname: {en: Odd cat}\ndifficulty: 2\nwikipedia: {en: Cat}\nimage: {focus: \"50% 0%\"}\n---\nPurrs.\n", to: "content/animals/odd-cat.md")
+    }
+
+    func load(tool: String = "tool 1") -> (ContentLoader.Result, RecordCache) {
+        let cache = RecordCache.load(cacheFile, tool: tool, fileSystem: LocalFileSystem())
+        var loader = ContentLoader(root: site.path)
+        loader.cache = cache
+        let result = loader.load()
+        cache.save(cacheFile, fileSystem: LocalFileSystem())
+        return (result, cache)
+    }
+
+    @Test func aLoadFromTheCacheIsAFullParse() throws {
+        let plain = ContentLoader(root: site.path).load()
+        let animals = try #require(plain.catalog?.animals)
+        #expect(animals.count > 60)
+        let (first, cold) = load()
+        #expect(cold.hits == 0)
+        let (second, warm) = load()
+        #expect(warm.hits == animals.count)
+        for result in [first, second] {
+            #expect(result.catalog?.animals == animals)
+            #expect(result.diagnostics.sorted == plain.diagnostics.sorted)
+        }
+    }
+
+    @Test func anEditedRecordIsParsedAgain() throws {
+        _ = load()
+        let path = "content/animals/odd-cat.md"
+        try site.write(try site.read(path).replacingOccurrences(of: "difficulty: 2", with: "difficulty: 3"), to: path)
+        let (result, cache) = load()
+        let count = try #require(result.catalog?.animals.count)
+        #expect(cache.hits == count - 1)
+        #expect(result.catalog?.animals.first { $0.id == "odd-cat" }?.difficulty == 3)
+        #expect(result.catalog?.animals == ContentLoader(root: site.path).load().catalog?.animals)
+    }
+
+    @Test func aCacheThatDoesNotFitIsNotUsed() throws {
+        _ = load()
+        #expect(load(tool: "tool 2").1.hits == 0)  // another binary
+        _ = load()
+        let data = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
+        try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: cacheFile))  // cut short
+        #expect(load().1.hits == 0)
+        _ = load()
+        try site.write(try site.read("content/site.yml").replacingOccurrences(of: "Tux-Paint-Tiere", with: "Tiere"), to: "content/site.yml")
+        let (result, cache) = load()  // another site configuration
+        #expect(result.catalog?.config.title.values["de"] == "Tiere")
+        #expect(cache.hits == 0)
+    }
+}
