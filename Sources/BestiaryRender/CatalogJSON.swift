@@ -54,17 +54,27 @@ enum CatalogJSON {
             }
             animals.append(item)
         }
-        let body: [String: Any] = [
+        let rest: [String: Any] = [
             "format": 1,
             "languages": config.languages,
             "quiz": ["questions": config.quiz.questions, "choices": config.quiz.choices],
-            "animals": animals,
         ]
-        // The fingerprint names the catalogue's content (daily challenges are seeded with it).
-        let withoutFingerprint = JSONText.encode(body)
-        var full = body
-        full["fingerprint"] = Hashing.sha256Hex(withoutFingerprint)
-        let data = Data(JSONText.encode(full).utf8)
+        // The fingerprint names the catalogue's content (daily challenges are seeded with it): the
+        // SHA-256 of the object without it. Keys are sorted, and "fingerprint" comes right after
+        // "animals" and before all of `rest`'s, so both forms are made from one encoding of the
+        // animals (megabytes) and of the rest: `{"animals":[…]` `,"fingerprint":"…"` `,"format":…}`.
+        var animalsJSON: [UInt8] = Array(#"{"animals":"#.utf8)
+        animalsJSON.reserveCapacity(animals.count * 900)
+        JSONText.write(animals, into: &animalsJSON)
+        var restJSON: [UInt8] = []
+        JSONText.write(rest, into: &restJSON)
+        restJSON[0] = UInt8(ascii: ",")  // its "{" becomes the comma after the member before
+        let fingerprint = Hashing.sha256Hex(Data(animalsJSON + restJSON))
+        var full = animalsJSON
+        full.append(contentsOf: #","fingerprint":"#.utf8)
+        JSONText.writeString(fingerprint, into: &full)
+        full.append(contentsOf: restJSON)
+        let data = Data(full)
         return OutputFile(path: "assets/catalog.\(Hashing.shortHash(data)).json", data: data)
     }
 }
