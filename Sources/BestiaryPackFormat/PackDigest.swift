@@ -41,9 +41,19 @@ public enum PackDigest {
     }
 
     /// The state digest of `revisions` (id → rev).
+    /// The same bytes as ``State`` over the sorted ids, hashed in one piece: a build computes
+    /// it for every version in `content/packs.lock`, 10,000 records each.
     public static func state(_ revisions: [String: String]) -> String {
-        var s = State()
-        for id in revisions.keys.sorted(by: CanonicalJSON.codePointOrder) { s.add(id: id, rev: revisions[id]!) }
-        return s.finalize()
+        var entries = revisions.map { (id: Array($0.key.utf8), rev: $0.value) }
+        entries.sort { $0.id.lexicographicallyPrecedes($1.id) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(entries.count * 96)
+        for entry in entries {
+            bytes.append(contentsOf: entry.id)
+            bytes.append(0x20)
+            bytes.append(contentsOf: entry.rev.utf8)
+            bytes.append(0x0A)
+        }
+        return hex(SHA256.hash(data: bytes))
     }
 }

@@ -108,6 +108,19 @@ import Testing
         let digest = PackDigest.state(["b": "2", "a": "1"])
         #expect(digest == PackDigest.sha256(Data("a 1\nb 2\n".utf8)))
         #expect(PackDigest.state([:]) == PackDigest.sha256(Data()))
+        // The one-piece hash is the incremental ``PackDigest.State`` over the ids in byte order
+        // (which is not String's order: "Z" < "a" < "é", "a-b" < "a_b" < "ab").
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            var revisions: [String: String] = [:]
+            for _ in 0..<Int.random(in: 0...300, using: &generator) {
+                let id = String((0..<Int.random(in: 1...6, using: &generator)).map { _ in "aZb-_0é9".randomElement(using: &generator)! })
+                revisions[id] = String(Int.random(in: 0...1_000_000, using: &generator))
+            }
+            var state = PackDigest.State()
+            for id in revisions.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { state.add(id: id, rev: revisions[id]!) }
+            #expect(PackDigest.state(revisions) == state.finalize())
+        }
     }
 }
 
