@@ -15,8 +15,9 @@ struct BuildCommand: AsyncParsableCommand {
             When nothing under content/ or templates/ (nor the options, nor bestiary
             itself) changed since the last build, it does nothing; after an edit, it
             renders only the pages whose inputs changed and replaces only the files that
-            changed, using the record the last build left next to the output
-            (.NAME.bestiary-index).
+            changed, using the records the last build left next to the output
+            (.NAME.bestiary-index: the output's files; .NAME.bestiary-records: the
+            parsed records, so unchanged ones are not parsed again).
             """)
 
     @OptionGroup var global: GlobalOptions
