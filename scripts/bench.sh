@@ -77,7 +77,7 @@ pages=$(grep -o 'built [0-9]* pages' "$work/build.log" | awk '{print $2}')
 identical="no"
 BESTIARY_JOBS=1 "$bin" build --root "$site" --output "$work/sequential" --force >/dev/null 2>&1
 if diff -r -q "$site/output" "$work/sequential" >/dev/null; then identical="yes"; fi
-rm -rf "$work/sequential" "$work/.sequential.bestiary-state" "$work/.sequential.bestiary-index"
+rm -rf "$work/sequential" "$work"/.sequential.bestiary-*
 
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
