@@ -104,49 +104,18 @@ public final class RecordCache: @unchecked Sendable {
     }
 }
 
-// MARK: The file's encoding
+// MARK: The file's encoding (on BestiaryStorage's ByteWriter and ByteReader)
 
-/// Values as bytes: integers little-endian, texts as their UTF-8 length and bytes, optionals
-/// behind a 0/1 byte, dictionaries sorted by key.
-private struct ByteWriter {
-    var bytes: [UInt8] = []
-
-    mutating func int(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func count(_ n: Int) { int(Int64(n)) }
-    mutating func flag(_ b: Bool) { bytes.append(b ? 1 : 0) }
-
-    mutating func string(_ s: String) {
-        count(s.utf8.count)
-        bytes.append(contentsOf: s.utf8)
-    }
-
-    mutating func optional<T>(_ value: T?, _ write: (inout ByteWriter, T) -> Void) {
-        flag(value != nil)
-        if let value { write(&self, value) }
-    }
-
-    mutating func strings(_ list: [String]) {
-        count(list.count)
-        for s in list { string(s) }
-    }
-
-    mutating func dictionary<T>(_ d: [String: T], _ write: (inout ByteWriter, T) -> Void) {
-        count(d.count)
-        for (k, v) in d.sorted(by: { $0.key < $1.key }) {
-            string(k)
-            write(&self, v)
-        }
-    }
-
-    mutating func location(_ l: SourceLocation) {
+extension ByteWriter {
+    fileprivate mutating func location(_ l: SourceLocation) {
         string(l.path)
         count(l.line)
         count(l.column)
     }
 
-    mutating func localized(_ t: LocalizedText) { dictionary(t.values) { $0.string($1) } }
+    fileprivate mutating func localized(_ t: LocalizedText) { dictionary(t.values) { $0.string($1) } }
 
-    mutating func media(_ m: MediaReference) {
+    fileprivate mutating func media(_ m: MediaReference) {
         string(m.kind.rawValue)
         switch m.source {
         case .file(let p): flag(false); string(p)
@@ -161,7 +130,7 @@ private struct ByteWriter {
         location(m.location)
     }
 
-    mutating func animal(_ a: Animal) {
+    fileprivate mutating func animal(_ a: Animal) {
         string(a.id)
         localized(a.name)
         optional(a.scientific) { $0.string($1) }
@@ -184,22 +153,14 @@ private struct ByteWriter {
         dictionary(a.fieldLocations) { $0.location($1) }
     }
 
-    mutating func diagnostic(_ d: Diagnostic) {
+    fileprivate mutating func diagnostic(_ d: Diagnostic) {
         string(d.severity.rawValue)
         optional(d.location) { $0.location($1) }
         string(d.message)
         optional(d.stage) { $0.string($1) }
     }
 
-    mutating func info(_ i: FileInfo) {
-        bytes.append(ByteReader.kinds.firstIndex(of: i.kind).map(UInt8.init) ?? 3)
-        count(i.size)
-        int(i.modificationTime)
-        int(Int64(bitPattern: i.inode))
-        int(Int64(bitPattern: i.device))
-    }
-
-    mutating func entry(_ e: RecordCache.Entry) {
+    fileprivate mutating func entry(_ e: RecordCache.Entry) {
         info(e.info)
         optional(e.animal) { $0.animal($1) }
         count(e.diagnostics.count)
@@ -207,78 +168,15 @@ private struct ByteWriter {
     }
 }
 
-/// Reads what ``ByteWriter`` wrote; nil at the first byte that does not fit (the cache is then
-/// not used at all).
-private struct ByteReader {
-    let bytes: [UInt8]
-    var at = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    var atEnd: Bool { at == bytes.count }
-
-    mutating func int() -> Int64? {
-        guard bytes.count - at >= 8 else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
-        at += 8
-        return Int64(bitPattern: v)
-    }
-
-    mutating func count() -> Int? {
-        guard let v = int(), v >= 0, v <= Int64(bytes.count) else { return nil }
-        return Int(v)
-    }
-
-    mutating func number() -> Int? { int().map { Int($0) } }
-
-    mutating func flag() -> Bool? {
-        guard at < bytes.count, bytes[at] <= 1 else { return nil }
-        at += 1
-        return bytes[at - 1] == 1
-    }
-
-    mutating func string() -> String? {
-        guard let n = count(), bytes.count - at >= n else { return nil }
-        defer { at += n }
-        return String(validating: bytes[at..<(at + n)], as: UTF8.self)
-    }
-
-    /// `.some(nil)` for an absent value, nil when the bytes do not fit.
-    mutating func optional<T>(_ read: (inout ByteReader) -> T?) -> T?? {
-        guard let present = flag() else { return nil }
-        guard present else { return .some(nil) }
-        return read(&self).map { .some($0) }
-    }
-
-    mutating func strings() -> [String]? {
-        guard let n = count() else { return nil }
-        var list: [String] = []
-        for _ in 0..<n {
-            guard let s = string() else { return nil }
-            list.append(s)
-        }
-        return list
-    }
-
-    mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
-        guard let n = count() else { return nil }
-        var d: [String: T] = [:]
-        for _ in 0..<n {
-            guard let k = string(), let v = read(&self) else { return nil }
-            d[k] = v
-        }
-        return d
-    }
-
-    mutating func location() -> SourceLocation? {
+extension ByteReader {
+    fileprivate mutating func location() -> SourceLocation? {
         guard let path = string(), let line = number(), let column = number() else { return nil }
         return SourceLocation(path: path, line: line, column: column)
     }
 
-    mutating func localized() -> LocalizedText? { dictionary { $0.string() }.map(LocalizedText.init) }
+    fileprivate mutating func localized() -> LocalizedText? { dictionary { $0.string() }.map(LocalizedText.init) }
 
-    mutating func media() -> MediaReference? {
+    fileprivate mutating func media() -> MediaReference? {
         guard let kind = string().flatMap(MediaKind.init(rawValue:)), let isURL = flag(), let target = string(),
             let format = string().flatMap(MediaFormat.init(rawValue:)), let credit = optional({ $0.string() }),
             let license = optional({ $0.string() }), let sourceURL = optional({ $0.string() }), let focus = optional({ $0.string() }),
@@ -289,7 +187,7 @@ private struct ByteReader {
             sourceURL: sourceURL, focus: focus, alt: alt, location: location)
     }
 
-    mutating func animal() -> Animal? {
+    fileprivate mutating func animal() -> Animal? {
         guard let id = string(), let name = localized(), let scientific = optional({ $0.string() }), let group = optional({ $0.string() }),
             let difficulty = optional({ $0.number() }), let tags = strings(), let wikipedia = dictionary({ $0.string() }),
             let description = localized(), let hint = localized(), let habitat = localized(),
@@ -307,24 +205,14 @@ private struct ByteReader {
             fieldLocations: fieldLocations, habitat: habitat, conservation: conservation, leadImageFocus: focus)
     }
 
-    mutating func diagnostic() -> Diagnostic? {
+    fileprivate mutating func diagnostic() -> Diagnostic? {
         guard let severity = string().flatMap(Severity.init(rawValue:)), let location = optional({ $0.location() }),
             let message = string(), let stage = optional({ $0.string() })
         else { return nil }
         return Diagnostic(severity, message, at: location, stage: stage)
     }
 
-    static let kinds: [FileKind] = [.file, .directory, .symlink, .other]
-
-    mutating func info() -> FileInfo? {
-        guard at < bytes.count, Int(bytes[at]) < Self.kinds.count else { return nil }
-        let kind = Self.kinds[Int(bytes[at])]
-        at += 1
-        guard let size = number(), let time = int(), let inode = int(), let device = int() else { return nil }
-        return FileInfo(kind: kind, size: size, modificationTime: time, inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
-    }
-
-    mutating func entry() -> RecordCache.Entry? {
+    fileprivate mutating func entry() -> RecordCache.Entry? {
         guard let info = info(), let animal = optional({ $0.animal() }), let n = count() else { return nil }
         var diagnostics: [Diagnostic] = []
         for _ in 0..<n {

@@ -1,0 +1,121 @@
+/// Values as bytes, for the caches a build keeps next to its output (``FileFacts``, the records
+/// cache): integers little-endian, texts as their UTF-8 length and bytes, optionals behind a 0/1
+/// byte, dictionaries sorted by key. Not a published format: a cache written by another version
+/// of the tool is never read (each cache's header names the binary).
+public struct ByteWriter {
+    public private(set) var bytes: [UInt8] = []
+
+    public init() {}
+
+    public mutating func int(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    public mutating func count(_ n: Int) { int(Int64(n)) }
+    public mutating func flag(_ b: Bool) { bytes.append(b ? 1 : 0) }
+
+    public mutating func string(_ s: String) {
+        count(s.utf8.count)
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    public mutating func optional<T>(_ value: T?, _ write: (inout ByteWriter, T) -> Void) {
+        flag(value != nil)
+        if let value { write(&self, value) }
+    }
+
+    public mutating func strings(_ list: [String]) {
+        count(list.count)
+        for s in list { string(s) }
+    }
+
+    public mutating func dictionary<T>(_ d: [String: T], _ write: (inout ByteWriter, T) -> Void) {
+        count(d.count)
+        for (k, v) in d.sorted(by: { $0.key < $1.key }) {
+            string(k)
+            write(&self, v)
+        }
+    }
+
+    public mutating func info(_ i: FileInfo) {
+        bytes.append(ByteReader.kinds.firstIndex(of: i.kind).map(UInt8.init) ?? 3)
+        count(i.size)
+        int(i.modificationTime)
+        int(Int64(bitPattern: i.inode))
+        int(Int64(bitPattern: i.device))
+    }
+}
+
+/// Reads what ``ByteWriter`` wrote; nil at the first byte that does not fit (a cache is then not
+/// used at all).
+public struct ByteReader {
+    let bytes: [UInt8]
+    var at = 0
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public var atEnd: Bool { at == bytes.count }
+
+    public mutating func int() -> Int64? {
+        guard bytes.count - at >= 8 else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
+        at += 8
+        return Int64(bitPattern: v)
+    }
+
+    /// A length or count: never more than the bytes there are, so a damaged file cannot ask for
+    /// a huge allocation.
+    public mutating func count() -> Int? {
+        guard let v = int(), v >= 0, v <= Int64(bytes.count) else { return nil }
+        return Int(v)
+    }
+
+    public mutating func number() -> Int? { int().map { Int($0) } }
+
+    public mutating func flag() -> Bool? {
+        guard at < bytes.count, bytes[at] <= 1 else { return nil }
+        at += 1
+        return bytes[at - 1] == 1
+    }
+
+    public mutating func string() -> String? {
+        guard let n = count(), bytes.count - at >= n else { return nil }
+        defer { at += n }
+        return String(validating: bytes[at..<(at + n)], as: UTF8.self)
+    }
+
+    /// `.some(nil)` for an absent value, nil when the bytes do not fit.
+    public mutating func optional<T>(_ read: (inout ByteReader) -> T?) -> T?? {
+        guard let present = flag() else { return nil }
+        guard present else { return .some(nil) }
+        return read(&self).map { .some($0) }
+    }
+
+    public mutating func strings() -> [String]? {
+        guard let n = count() else { return nil }
+        var list: [String] = []
+        for _ in 0..<n {
+            guard let s = string() else { return nil }
+            list.append(s)
+        }
+        return list
+    }
+
+    public mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
+        guard let n = count() else { return nil }
+        var d: [String: T] = [:]
+        for _ in 0..<n {
+            guard let k = string(), let v = read(&self) else { return nil }
+            d[k] = v
+        }
+        return d
+    }
+
+    static let kinds: [FileKind] = [.file, .directory, .symlink, .other]
+
+    public mutating func info() -> FileInfo? {
+        guard at < bytes.count, Int(bytes[at]) < Self.kinds.count else { return nil }
+        let kind = Self.kinds[Int(bytes[at])]
+        at += 1
+        guard let size = number(), let time = int(), let inode = int(), let device = int() else { return nil }
+        return FileInfo(kind: kind, size: size, modificationTime: time, inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
+    }
+}
