@@ -24,23 +24,45 @@ public struct MediaRecord: Sendable, Hashable {
     }
 }
 
+extension MediaRecord {
+    /// What ``FileFacts`` keeps of a record: what was read from the file's bytes.
+    var facts: [String] { [sha256, String(bytes), width.map(String.init) ?? "", height.map(String.init) ?? ""] }
+
+    init?(file: MediaFile, fullPath: String, facts: [String]) {
+        guard facts.count == 4, let bytes = Int(facts[1]) else { return nil }
+        func dimension(_ s: String) -> Int?? { s.isEmpty ? .some(nil) : Int(s).map { .some($0) } }
+        guard let width = dimension(facts[2]), let height = dimension(facts[3]) else { return nil }
+        self.init(contentPath: file.path, fullPath: fullPath, sha256: facts[0], bytes: bytes, format: file.format, width: width, height: height)
+    }
+}
+
 /// Hashes every media file the catalogue uses (in parallel) and plans where it goes.
 enum MediaPlanner {
-    /// With a `memo`, a file whose size, time and inode are those of last time is not read again.
-    static func plan(_ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil) throws(DiagnosticError) -> [String: MediaRecord] {
+    /// With a `memo` (the preview) or `facts` (kept by the last one-shot build), a file whose
+    /// size, time and inode are those of last time is not read again.
+    static func plan(
+        _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil
+    ) throws(DiagnosticError) -> [String: MediaRecord] {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let content = catalog.contentDirectory
-        // File metadata is the memo's key; a build without a memo does not need it.
-        let infos = files.map { memo == nil ? nil : fileSystem.infoFollowingLinks(content + "/" + $0.path) }
+        // File metadata is the key of what is kept; a build that keeps nothing does not need it.
+        let infos = files.map { memo == nil && facts == nil ? nil : fileSystem.infoFollowingLinks(content + "/" + $0.path) }
         let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
             let full = content + "/" + file.path
             if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success(known) }
+            if let info, let values = facts?.lookup(full, info: info, kind: "media " + file.format.rawValue),
+                let known = MediaRecord(file: file, fullPath: full, facts: values)
+            {
+                return .success(known)
+            }
             do {
                 let data = try fileSystem.read(full)
                 let size = file.format.kind == .image ? ImageSize.of(data, format: file.format) : nil
-                return .success(MediaRecord(
+                let record = MediaRecord(
                     contentPath: file.path, fullPath: full, sha256: Hashing.sha256Hex(data), bytes: data.count, format: file.format,
-                    width: size?.width, height: size?.height))
+                    width: size?.width, height: size?.height)
+                if let info { facts?.keep(full, info: info, kind: "media " + file.format.rawValue, values: record.facts) }
+                return .success(record)
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))
             }

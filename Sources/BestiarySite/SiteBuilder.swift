@@ -66,11 +66,14 @@ public final class SiteBuilder: @unchecked Sendable {
             return report
         }
 
-        // A one-shot build takes the records whose files are unchanged from the last build's cache.
+        // A one-shot build takes the records, and what it read from media and cached pictures,
+        // whose files are unchanged from the last build (the preview keeps them in its memo).
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
         let tool = BuildState.toolIdentity(fs)
-        let recordsPath = (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-records"
+        let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
+        let recordsPath = keptPath("records"), factsPath = keptPath("files")
         let records = memo != nil ? nil : options.force ? RecordCache(tool: tool) : RecordCache.load(recordsPath, tool: tool, fileSystem: fs)
+        let facts = memo != nil ? nil : options.force ? FileFacts(tool: tool) : FileFacts.load(factsPath, tool: tool, fileSystem: fs)
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
@@ -98,7 +101,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
-            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia)
+            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia, facts: facts)
             diagnostics.append(contentsOf: result.diagnostics)
             let count = result.resolved.values.reduce(0) { $0 + $1.count }
             let pages = catalog.animals.count * catalog.config.languages.count
@@ -106,10 +109,14 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
-            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo)
+            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts)
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
         }
+        // No file is hashed after this: what the build learned is kept now (it is true of the
+        // files whatever happens to the build) and its memory freed before render and packs.
+        facts?.save(factsPath, fileSystem: fs)
+        facts?.forget()
 
         // A one-shot build writes animal pages into the staging folder as they are rendered (only
         // the staged output replaces output/, at the end); the preview keeps them for its memo.

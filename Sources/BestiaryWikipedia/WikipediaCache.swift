@@ -20,16 +20,19 @@ public struct WikipediaCache: Sendable {
     public let fileSystem: any FileSystem
     /// Kept between builds by the preview: entries and image checks by file metadata.
     public var memo: CacheMemo?
+    /// Kept between one-shot builds, in a file next to the output: image checks by file metadata.
+    public var facts: FileFacts?
 
     /// Largest image stored (bytes); larger downloads are refused.
     public static let maxImageBytes = 10 << 20
     /// Largest entry file read.
     public static let maxEntryBytes = 1 << 20
 
-    public init(root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: CacheMemo? = nil) {
+    public init(root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: CacheMemo? = nil, facts: FileFacts? = nil) {
         self.root = root
         self.fileSystem = fileSystem
         self.memo = memo
+        self.facts = facts
     }
 
     /// `content/wikipedia` under the root.
@@ -141,6 +144,8 @@ public struct WikipediaCache: Sendable {
         guard let info = fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
         let check = verifyHash ? rendition.format + " " + rendition.sha256 : rendition.format
         if let known = memo?.image(path, info: info, check: check) { return known }
+        let kind = "image " + check
+        if let values = facts?.lookup(path, info: info, kind: kind) { return values == ["intact"] }
         let intact: Bool
         if verifyHash {
             let data = try? fileSystem.read(path)
@@ -150,6 +155,7 @@ public struct WikipediaCache: Sendable {
             intact = head.map { MediaSniffer.sniff($0)?.rawValue == rendition.format } ?? false
         }
         memo?.keepImage(path, info: info, check: check, intact: intact)
+        facts?.keep(path, info: info, kind: kind, values: [intact ? "intact" : "damaged"])
         return intact
     }
 

@@ -203,6 +203,29 @@ struct CacheTests {
         #expect(!cache.imageIsIntact(rendition, verifyHash: true))
     }
 
+    /// A one-shot build keeps each picture's check by the file's metadata (``FileFacts``): the
+    /// next build does not read an unchanged picture again, and reads a changed one.
+    @Test func imageChecksAreKeptByFileMetadata() throws {
+        let dir = TemporaryDirectory()
+        let factsFile = dir.appending(".out.bestiary-files")
+        let png = TestImages.png(tag: "fox")
+        let (path, sha) = try WikipediaCache(root: dir.path).storeImage(png, format: "png")
+        let file = dir.appending("content/" + path)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: file)
+        let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
+        func check() -> (intact: Bool, hits: Int) {
+            let facts = FileFacts.load(factsFile, tool: "t", fileSystem: LocalFileSystem())
+            let intact = WikipediaCache(root: dir.path, facts: facts).imageIsIntact(rendition, verifyHash: true)
+            facts.save(factsFile, fileSystem: LocalFileSystem())
+            return (intact, facts.hits)
+        }
+        #expect(check() == (true, 0))
+        #expect(check() == (true, 1))
+        // Damaged in place, same size: the file's time changed, so it is read again.
+        try Data(png.prefix(png.count - 3) + [0, 0, 0]).write(to: URL(fileURLWithPath: file))
+        #expect(check() == (false, 0))
+    }
+
     @Test func staleTemporaryFilesAreRemoved() throws {
         let dir = TemporaryDirectory()
         let cache = WikipediaCache(root: dir.path)

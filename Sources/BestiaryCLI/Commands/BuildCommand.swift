@@ -17,7 +17,9 @@ struct BuildCommand: AsyncParsableCommand {
             renders only the pages whose inputs changed and replaces only the files that
             changed, using the records the last build left next to the output
             (.NAME.bestiary-index: the output's files; .NAME.bestiary-records: the
-            parsed records, so unchanged ones are not parsed again).
+            parsed records, so unchanged ones are not parsed again; .NAME.bestiary-files:
+            the hashes of media and cached pictures, so unchanged ones are not read again).
+            --force builds without any of them.
             """)
 
     @OptionGroup var global: GlobalOptions

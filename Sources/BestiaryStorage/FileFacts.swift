@@ -1,0 +1,111 @@
+import Foundation
+
+/// What a build learned from reading a file's bytes (a media file's SHA-256 and size, whether a
+/// cached picture matches the hash it is named by), kept from one `bestiary build` to the next,
+/// in another process, under the file's metadata (size, time, inode, device). A file whose
+/// metadata is unchanged is not read again: on 10,000 animals this is 20,000 files not hashed
+/// by a rebuild after one edit. The preview keeps the same facts in memory instead.
+///
+/// Each fact has a kind (the question asked, such as `media` or `image png <sha256>`) and a
+/// list of strings (the answer); a fact is used only for the same kind and the same metadata.
+/// The file (`.NAME.bestiary-files`, next to the output) names the `bestiary` binary in its
+/// header: one written by another binary, damaged or missing is ignored (every file is read).
+/// Once a build has read its media and pictures (they are true of the files whatever happens to
+/// the build afterwards), it is replaced atomically by the facts that build used, except those
+/// about files changed in the last seconds before it began: a file changed again within the
+/// file system's time resolution would keep its metadata (git's "racily clean" files), so such
+/// a file is read again by the next build. Thread-safe.
+public final class FileFacts: @unchecked Sendable {
+    struct Fact {
+        var info: FileInfo
+        var kind: String
+        var values: [String]
+    }
+
+    static let header = "bestiary-files 1"
+    /// Files changed this close to (or after) the start are not vouched for: coarse file
+    /// system clocks tick in up to 2 s.
+    static let racyNanoseconds: Int64 = 2_000_000_000
+
+    public let tool: String
+    /// When the build began, in nanoseconds since 1970 by the system clock (file times' clock).
+    let started: Int64
+    private let lock = NSLock()
+    private var known: [String: Fact] = [:]
+    private var used: [String: Fact] = [:]
+    /// Facts taken from the file since it was loaded.
+    public private(set) var hits = 0
+
+    public init(tool: String, started: Date = Date()) {
+        self.tool = tool
+        self.started = Int64(started.timeIntervalSince1970 * 1e9)
+    }
+
+    /// The facts in `path`, or none when the file is missing, damaged or not for `tool`.
+    public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> FileFacts {
+        let facts = FileFacts(tool: tool, started: started)
+        guard let data = try? fileSystem.read(path) else { return facts }
+        var reader = ByteReader(Array(data))
+        guard reader.string() == header, reader.string() == tool, let count = reader.count() else { return facts }
+        var known: [String: Fact] = [:]
+        known.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let file = reader.string(), let info = reader.info(), let kind = reader.string(), let values = reader.strings() else {
+                return facts
+            }
+            known[file] = Fact(info: info, kind: kind, values: values)
+        }
+        guard reader.atEnd else { return facts }
+        facts.known = known
+        return facts
+    }
+
+    /// Writes the facts used since loading, but for racy files (atomically); on failure the
+    /// file is removed, so a later build never trusts a half-written one.
+    public func save(_ path: String, fileSystem: any FileSystem) {
+        lock.lock()
+        let facts = used.filter { $0.value.info.modificationTime < started - Self.racyNanoseconds }
+        lock.unlock()
+        var writer = ByteWriter()
+        writer.string(Self.header)
+        writer.string(tool)
+        writer.count(facts.count)
+        for (file, fact) in facts.sorted(by: { $0.key < $1.key }) {
+            writer.string(file)
+            writer.info(fact.info)
+            writer.string(fact.kind)
+            writer.strings(fact.values)
+        }
+        do {
+            try fileSystem.writeAtomically(Data(writer.bytes), to: path)
+        } catch {
+            try? fileSystem.remove(path)
+        }
+    }
+
+    /// Drops every fact held in memory (after ``save(_:fileSystem:)``, when nothing more will be
+    /// asked: 40,000 facts are about 16 MB).
+    public func forget() {
+        lock.lock()
+        defer { lock.unlock() }
+        known = [:]
+        used = [:]
+    }
+
+    /// The answer to `kind` for the file at `path` when it had `info`; nil when unknown.
+    public func lookup(_ path: String, info: FileInfo, kind: String) -> [String]? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let fact = known[path], fact.info == info, fact.kind == kind else { return nil }
+        used[path] = fact
+        hits += 1
+        return fact.values
+    }
+
+    /// Records the answer to `kind` for the file at `path` with `info`.
+    public func keep(_ path: String, info: FileInfo, kind: String, values: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        used[path] = Fact(info: info, kind: kind, values: values)
+    }
+}

@@ -1,0 +1,82 @@
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// What a build read from files, kept for the next build by file metadata (`.NAME.bestiary-files`):
+/// a fact is given back only for the same file, metadata and question; only facts a build used
+/// are kept; a file that does not fit, or was written by another binary, is not used at all; and
+/// a file changed just before the build began is not vouched for.
+@Suite struct FileFactsTests {
+    let dir = TemporaryDirectory()
+    var factsFile: String { dir.appending(".out.bestiary-files") }
+    let fs = LocalFileSystem()
+    /// Two files changed an hour before the builds begin.
+    let hourAgo = Date().addingTimeInterval(-3600)
+
+    init() throws {
+        for name in ["a.ogg", "b.png"] {
+            try dir.write("bytes of \(name)", to: name)
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: dir.appending(name))
+        }
+    }
+
+    func info(_ name: String) throws -> FileInfo { try #require(fs.info(dir.appending(name))) }
+
+    @Test func aFactComesBackForTheSameFileMetadataAndQuestion() throws {
+        let first = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(first.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == nil)
+        first.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha", "11"])
+        first.keep(dir.appending("b.png"), info: try info("b.png"), kind: "image png sha", values: ["intact"])
+        first.save(factsFile, fileSystem: fs)
+
+        let second = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(second.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha", "11"])
+        #expect(second.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "image png other") == nil, "another question")
+        var moved = try info("b.png")
+        moved.inode += 1
+        #expect(second.lookup(dir.appending("b.png"), info: moved, kind: "image png sha") == nil, "another file")
+        #expect(second.hits == 1)
+        second.save(factsFile, fileSystem: fs)
+
+        // Only what the second build used is kept.
+        let third = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(third.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "image png sha") == nil)
+        #expect(third.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha", "11"])
+    }
+
+    @Test func aFileThatDoesNotFitIsNotUsed() throws {
+        func saved() throws {
+            let facts = FileFacts(tool: "tool 1")
+            facts.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha"])
+            facts.save(factsFile, fileSystem: fs)
+        }
+        func hit(tool: String = "tool 1") throws -> Bool {
+            FileFacts.load(factsFile, tool: tool, fileSystem: fs).lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") != nil
+        }
+        try saved()
+        #expect(try hit())
+        #expect(try !hit(tool: "tool 2"), "another binary")
+        let data = try Data(contentsOf: URL(fileURLWithPath: factsFile))
+        try data.prefix(data.count - 1).write(to: URL(fileURLWithPath: factsFile))
+        #expect(try !hit(), "cut short")
+        try saved()
+        try (data + [0]).write(to: URL(fileURLWithPath: factsFile))
+        #expect(try !hit(), "bytes after the end")
+        try "not a facts file".write(toFile: factsFile, atomically: true, encoding: .utf8)
+        #expect(try !hit())
+    }
+
+    /// A file changed within 2 s of the build's start could change again without its metadata
+    /// showing it (coarse file clocks): what the build read of it is not kept.
+    @Test func aFileChangedJustBeforeTheBuildIsReadAgain() throws {
+        try dir.write("new bytes", to: "a.ogg")
+        let facts = FileFacts(tool: "tool 1", started: Date().addingTimeInterval(1))
+        facts.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha"])
+        facts.keep(dir.appending("b.png"), info: try info("b.png"), kind: "media png", values: ["sha"])
+        facts.save(factsFile, fileSystem: fs)
+        let next = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(next.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == nil)
+        #expect(next.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "media png") == ["sha"])
+    }
+}
