@@ -14,14 +14,15 @@ enum PackStage {
         options: BuildOptions, now: Date
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
-        guard catalog.config.packs != nil else {
+        guard let settings = catalog.config.packs else {
             return try PackProducer(fileSystem: fs).produce(
                 catalog: catalog, media: [:], lock: nil, signingKeys: [], now: now, locked: options.locked)
         }
         let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: fs)
         let lock: PackLock?
         do {
-            lock = try PackLock.load(root: options.root, fileSystem: fs)
+            // The digests of the versions this build uses: the newest and its deltas' bases.
+            lock = try PackLock.load(root: options.root, fileSystem: fs, checkingDigestsOfLast: settings.keepDeltas + 1)
         } catch {
             throw DiagnosticError(error.diagnostics.map { $0.inStage("packs") })
         }

@@ -30,6 +30,32 @@ import Testing
         #expect(check.stderr.contains("checked 1 animal and 1 page: 0 errors, 0 warnings"))
     }
 
+    /// `bestiary check` replays the whole pack history: a version whose digest was edited by
+    /// hand is named with its line, however old (a build checks only the versions it uses).
+    @Test func checkReadsTheWholePackHistory() async throws {
+        let dir = TemporaryDirectory("init")
+        let site = dir.appending("birds")
+        #expect(await run("init", site).status == 0)
+        #expect(await run("build", "--root", site).status == 0)
+        let record = site + "/content/animals/red-fox.md"
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try text.replacingOccurrences(of: "difficulty: 1", with: "difficulty: 2").write(toFile: record, atomically: true, encoding: .utf8)
+        #expect(text.contains("difficulty: 1"))
+        #expect(await run("build", "--root", site).status == 0)
+        let lockPath = site + "/content/packs.lock"
+        let lock = try String(contentsOfFile: lockPath, encoding: .utf8)
+        let versionLines = lock.split(separator: "\n").filter { $0.hasPrefix("version ") }
+        #expect(versionLines.count == 2)
+        let first = try #require(versionLines.first)
+        let digest = try #require(first.split(separator: " ").last)
+        try lock.replacingOccurrences(of: String(digest), with: String(repeating: "0", count: 64))
+            .write(toFile: lockPath, atomically: true, encoding: .utf8)
+        let line = try #require(lock.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == first }) + 1
+        let check = await run("check", "--root", site)
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("content/packs.lock:\(line):1: error: version 1's records do not match its digest"), "\(check.stderr)")
+    }
+
     @Test func refusesAFolderThatIsNotEmptyUnlessForcedAndNeverOverwrites() async throws {
         let dir = TemporaryDirectory("init")
         try dir.write("my notes\n", to: "notes.txt")

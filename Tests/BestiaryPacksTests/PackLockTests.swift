@@ -33,6 +33,24 @@ import Testing
         #expect(parsed.encoded == lock.encoded)
     }
 
+    /// A build checks the digests of the newest versions only (those it uses); a full read, as
+    /// `bestiary check` does, checks every version's. The record counts are always checked.
+    @Test func aBuildChecksTheDigestsOfTheVersionsItUses() throws {
+        var lock = Self.sample()
+        lock.append(revisions: ["bear": Self.rev3, "owl": Self.rev1, "yak": Self.rev3], created: PackTime(seconds: 1_767_398_400))
+        let text = String(decoding: lock.encoded, as: UTF8.self)
+        let oldDigest = lock.versions[0].digest, newestDigest = lock.versions[2].digest
+        let zeros = String(repeating: "0", count: 64)
+        let firstEdited = Data(text.replacingOccurrences(of: "digest " + oldDigest, with: "digest " + zeros).utf8)
+        #expect(throws: DiagnosticError.self) { try PackLock.parse(firstEdited) }
+        #expect(throws: DiagnosticError.self) { try PackLock.parse(firstEdited, checkingDigestsOfLast: 3) }
+        #expect(try PackLock.parse(firstEdited, checkingDigestsOfLast: 2).latestRevisions == lock.latestRevisions)
+        let newestEdited = Data(text.replacingOccurrences(of: "digest " + newestDigest, with: "digest " + zeros).utf8)
+        #expect(throws: DiagnosticError.self) { try PackLock.parse(newestEdited, checkingDigestsOfLast: 1) }
+        let countEdited = Data(text.replacingOccurrences(of: "records 3 digest " + oldDigest, with: "records 4 digest " + oldDigest).utf8)
+        #expect(throws: DiagnosticError.self) { try PackLock.parse(countEdited, checkingDigestsOfLast: 1) }
+    }
+
     /// A hand edit is caught with the line of the version whose digest no longer adds up.
     @Test(arguments: [
         ("~ bear 2222", "~ bear 4444", 12, "do not match its digest"),

@@ -1,20 +1,32 @@
 import ArgumentParser
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryPacks
 
 /// `bestiary check`: load and validate everything, print every problem, exit 1 on any error.
 struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate content/ and print every problem (exit 1 on any error).")
+        abstract: "Validate content/ and print every problem (exit 1 on any error).",
+        discussion: """
+            Reads every record, page, translation and media file as `bestiary build` would,
+            and replays the whole pack history (content/packs.lock), checking every
+            version's digest (a build checks only the versions it uses).
+            """)
 
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
         let result = ContentLoader(root: global.siteRoot).load()
+        var diagnostics = result.diagnostics
+        do {
+            _ = try PackLock.load(root: global.siteRoot)
+        } catch {
+            diagnostics.append(contentsOf: error.diagnostics)
+        }
         let console = Console.current
-        console.report(result.diagnostics.items, format: global.diagnostics)
-        let errors = result.diagnostics.errorCount, warnings = result.diagnostics.warningCount
+        console.report(diagnostics.items, format: global.diagnostics)
+        let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
         if global.diagnostics == .text {
             let animals = result.catalog?.animals.count ?? 0
             let pages = result.catalog?.pages.count ?? 0
