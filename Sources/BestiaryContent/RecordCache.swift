@@ -12,7 +12,8 @@ import Foundation
 /// with what every result depends on besides its file (the `bestiary` binary, ``SiteConfig``):
 /// when either differs, nothing in it is used. It is a cache: a file that is missing, damaged or
 /// from another version is ignored (everything is parsed), and it is replaced atomically after
-/// each complete build by what that build used.
+/// each complete build by what that build used, except records changed in the 2 s before the
+/// build began (``FileInfo/isSettled(before:)``, as ``FileFacts`` does).
 public final class RecordCache: @unchecked Sendable {
     struct Entry {
         var info: FileInfo
@@ -24,6 +25,8 @@ public final class RecordCache: @unchecked Sendable {
 
     /// What the results were made with: the binary's identity.
     public let tool: String
+    /// When the build began (nanoseconds since 1970).
+    let started: Int64
     private let lock = NSLock()
     private var configDigest = ""
     private var known: [String: Entry] = [:]
@@ -31,13 +34,14 @@ public final class RecordCache: @unchecked Sendable {
     /// Records parsed and taken from the cache by the last load.
     public private(set) var hits = 0
 
-    public init(tool: String) {
+    public init(tool: String, started: Date = Date()) {
         self.tool = tool
+        self.started = FileFacts.nanoseconds(started)
     }
 
     /// The cache in `path`, or an empty one when the file is missing, damaged or not for `tool`.
-    public static func load(_ path: String, tool: String, fileSystem: any FileSystem) -> RecordCache {
-        let cache = RecordCache(tool: tool)
+    public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> RecordCache {
+        let cache = RecordCache(tool: tool, started: started)
         guard let data = try? fileSystem.read(path) else { return cache }
         var reader = ByteReader(Array(data))
         guard reader.string() == header, reader.string() == tool, let digest = reader.string(), let count = reader.count() else {
@@ -55,10 +59,11 @@ public final class RecordCache: @unchecked Sendable {
         return cache
     }
 
-    /// Writes what the last load used (atomically); on failure the file is removed.
+    /// Writes what the last load used, but for records changed just before (atomically); on
+    /// failure the file is removed.
     public func save(_ path: String, fileSystem: any FileSystem) {
         lock.lock()
-        let entries = used
+        let entries = used.filter { $0.value.info.isSettled(before: started) }
         let digest = configDigest
         lock.unlock()
         var writer = ByteWriter()

@@ -30,6 +30,9 @@ public final class FileFacts: @unchecked Sendable {
     public let tool: String
     /// When the build began, in nanoseconds since 1970 by the system clock (file times' clock).
     let started: Int64
+
+    /// `date` in nanoseconds since 1970, as ``FileInfo/modificationTime``.
+    public static func nanoseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1e9) }
     private let lock = NSLock()
     private var known: [String: Fact] = [:]
     private var used: [String: Fact] = [:]
@@ -38,7 +41,7 @@ public final class FileFacts: @unchecked Sendable {
 
     public init(tool: String, started: Date = Date()) {
         self.tool = tool
-        self.started = Int64(started.timeIntervalSince1970 * 1e9)
+        self.started = Self.nanoseconds(started)
     }
 
     /// The facts in `path`, or none when the file is missing, damaged or not for `tool`.
@@ -64,7 +67,7 @@ public final class FileFacts: @unchecked Sendable {
     /// file is removed, so a later build never trusts a half-written one.
     public func save(_ path: String, fileSystem: any FileSystem) {
         lock.lock()
-        let facts = used.filter { $0.value.info.modificationTime < started - Self.racyNanoseconds }
+        let facts = used.filter { $0.value.info.isSettled(before: started) }
         lock.unlock()
         var writer = ByteWriter()
         writer.string(Self.header)
@@ -107,5 +110,14 @@ public final class FileFacts: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         used[path] = Fact(info: info, kind: kind, values: values)
+    }
+}
+
+extension FileInfo {
+    /// Whether what a build that began at `started` (nanoseconds since 1970) read of this file
+    /// may be kept for the next build: the file had not changed in the 2 s before. A file changed
+    /// later could change again within the file system's time resolution and keep this metadata.
+    public func isSettled(before started: Int64) -> Bool {
+        modificationTime < started - FileFacts.racyNanoseconds
     }
 }
