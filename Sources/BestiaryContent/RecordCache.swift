@@ -42,43 +42,24 @@ public final class RecordCache: @unchecked Sendable {
     /// The cache in `path`, or an empty one when the file is missing, damaged or not for `tool`.
     public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> RecordCache {
         let cache = RecordCache(tool: tool, started: started)
-        guard let data = try? fileSystem.read(path) else { return cache }
-        var reader = ByteReader(Array(data))
-        guard reader.string() == header, reader.string() == tool, let digest = reader.string(), let count = reader.count() else {
-            return cache
-        }
-        var entries: [String: Entry] = [:]
-        entries.reserveCapacity(count)
-        for _ in 0..<count {
-            guard let path = reader.string(), let entry = reader.entry() else { return cache }
-            entries[path] = entry
-        }
-        guard reader.atEnd else { return cache }
+        guard var reader = CacheFile.reader(path, header: header, tool: tool, fileSystem: fileSystem), let digest = reader.string(),
+            let entries = reader.dictionary({ $0.entry() }), reader.atEnd
+        else { return cache }
         cache.configDigest = digest
         cache.known = entries
         return cache
     }
 
-    /// Writes what the last load used, but for records changed just before (atomically); on
-    /// failure the file is removed.
+    /// Writes what the last load used, but for records changed just before (atomically; on
+    /// failure the file is removed).
     public func save(_ path: String, fileSystem: any FileSystem) {
         lock.lock()
         let entries = used.filter { $0.value.info.isSettled(before: started) }
         let digest = configDigest
         lock.unlock()
-        var writer = ByteWriter()
-        writer.string(Self.header)
-        writer.string(tool)
-        writer.string(digest)
-        writer.count(entries.count)
-        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
-            writer.string(path)
-            writer.entry(entry)
-        }
-        do {
-            try fileSystem.writeAtomically(Data(writer.bytes), to: path)
-        } catch {
-            try? fileSystem.remove(path)
+        CacheFile.write(path, header: Self.header, tool: tool, fileSystem: fileSystem) { writer in
+            writer.string(digest)
+            writer.dictionary(entries) { $0.entry($1) }
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Values as bytes, for the caches a build keeps next to its output (``FileFacts``, the records
 /// cache): integers little-endian, texts as their UTF-8 length and bytes, optionals behind a 0/1
 /// byte, dictionaries sorted by key. Not a published format: a cache written by another version
@@ -102,6 +104,7 @@ public struct ByteReader {
     public mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
         guard let n = count() else { return nil }
         var d: [String: T] = [:]
+        d.reserveCapacity(n)
         for _ in 0..<n {
             guard let k = string(), let v = read(&self) else { return nil }
             d[k] = v
@@ -117,5 +120,35 @@ public struct ByteReader {
         at += 1
         guard let size = number(), let time = int(), let inode = int(), let device = int() else { return nil }
         return FileInfo(kind: kind, size: size, modificationTime: time, inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
+    }
+}
+
+/// A cache a one-shot build keeps next to its output (`.NAME.bestiary-…`): a header naming its
+/// format, the identity of the `bestiary` binary that wrote it, then its body. A file that is
+/// missing, for another format or written by another binary is not read at all.
+public enum CacheFile {
+    /// A reader at the body of the file at `path`; nil when it is missing or not for `header`
+    /// and `tool`.
+    public static func reader(_ path: String, header: String, tool: String, fileSystem: any FileSystem) -> ByteReader? {
+        guard let data = try? fileSystem.read(path) else { return nil }
+        var reader = ByteReader(Array(data))
+        guard reader.string() == header, reader.string() == tool else { return nil }
+        return reader
+    }
+
+    /// Writes the file atomically; on failure it is removed, so a later build never trusts a
+    /// half-written one.
+    public static func write(
+        _ path: String, header: String, tool: String, fileSystem: any FileSystem, body: (inout ByteWriter) -> Void
+    ) {
+        var writer = ByteWriter()
+        writer.string(header)
+        writer.string(tool)
+        body(&writer)
+        do {
+            try fileSystem.writeAtomically(Data(writer.bytes), to: path)
+        } catch {
+            try? fileSystem.remove(path)
+        }
     }
 }

@@ -47,42 +47,29 @@ public final class FileFacts: @unchecked Sendable {
     /// The facts in `path`, or none when the file is missing, damaged or not for `tool`.
     public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> FileFacts {
         let facts = FileFacts(tool: tool, started: started)
-        guard let data = try? fileSystem.read(path) else { return facts }
-        var reader = ByteReader(Array(data))
-        guard reader.string() == header, reader.string() == tool, let count = reader.count() else { return facts }
-        var known: [String: Fact] = [:]
-        known.reserveCapacity(count)
-        for _ in 0..<count {
-            guard let file = reader.string(), let info = reader.info(), let kind = reader.string(), let values = reader.strings() else {
-                return facts
-            }
-            known[file] = Fact(info: info, kind: kind, values: values)
-        }
-        guard reader.atEnd else { return facts }
+        guard var reader = CacheFile.reader(path, header: header, tool: tool, fileSystem: fileSystem),
+            let known = reader.dictionary({ r -> Fact? in
+                guard let info = r.info(), let kind = r.string(), let values = r.strings() else { return nil }
+                return Fact(info: info, kind: kind, values: values)
+            }),
+            reader.atEnd
+        else { return facts }
         facts.known = known
         return facts
     }
 
-    /// Writes the facts used since loading, but for racy files (atomically); on failure the
-    /// file is removed, so a later build never trusts a half-written one.
+    /// Writes the facts used since loading, but for racy files (atomically; on failure the
+    /// file is removed).
     public func save(_ path: String, fileSystem: any FileSystem) {
         lock.lock()
         let facts = used.filter { $0.value.info.isSettled(before: started) }
         lock.unlock()
-        var writer = ByteWriter()
-        writer.string(Self.header)
-        writer.string(tool)
-        writer.count(facts.count)
-        for (file, fact) in facts.sorted(by: { $0.key < $1.key }) {
-            writer.string(file)
-            writer.info(fact.info)
-            writer.string(fact.kind)
-            writer.strings(fact.values)
-        }
-        do {
-            try fileSystem.writeAtomically(Data(writer.bytes), to: path)
-        } catch {
-            try? fileSystem.remove(path)
+        CacheFile.write(path, header: Self.header, tool: tool, fileSystem: fileSystem) { writer in
+            writer.dictionary(facts) { w, fact in
+                w.info(fact.info)
+                w.string(fact.kind)
+                w.strings(fact.values)
+            }
         }
     }
 
