@@ -48,9 +48,9 @@ enum MediaPlanner {
         // File metadata is the key of what is kept; a build that keeps nothing does not need it.
         let infos = files.map { memo == nil && facts == nil ? nil : fileSystem.infoFollowingLinks(content + "/" + $0.path) }
         let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
-            let full = content + "/" + file.path
+            let full = content + "/" + file.path, kind = "media " + file.format.rawValue
             if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success(known) }
-            if let info, let values = facts?.lookup(full, info: info, kind: "media " + file.format.rawValue),
+            if let info, let values = facts?.lookup(full, info: info, kind: kind),
                 let known = MediaRecord(file: file, fullPath: full, facts: values)
             {
                 return .success(known)
@@ -61,7 +61,7 @@ enum MediaPlanner {
                 let record = MediaRecord(
                     contentPath: file.path, fullPath: full, sha256: Hashing.sha256Hex(data), bytes: data.count, format: file.format,
                     width: size?.width, height: size?.height)
-                if let info { facts?.keep(full, info: info, kind: "media " + file.format.rawValue, values: record.facts) }
+                if let info { facts?.keep(full, info: info, kind: kind, values: record.facts) }
                 return .success(record)
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))

@@ -104,7 +104,7 @@ public struct ByteReader {
     public mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
         guard let n = count() else { return nil }
         var d: [String: T] = [:]
-        d.reserveCapacity(n)
+        d.reserveCapacity(min(n, (bytes.count - at) / 8))  // each key takes 8 bytes or more
         for _ in 0..<n {
             guard let k = string(), let v = read(&self) else { return nil }
             d[k] = v

@@ -45,6 +45,28 @@ import Testing
         #expect(third.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha", "11"])
     }
 
+    /// A rebuild that read no file (every fact from the file, all of them used) leaves the file
+    /// as it is; one that learned anything writes it anew.
+    @Test func aFileThatWouldNotChangeIsNotWrittenAgain() throws {
+        let first = FileFacts(tool: "tool 1")
+        first.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha"])
+        first.save(factsFile, fileSystem: fs)
+        let written = try #require(fs.info(factsFile))
+
+        let same = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(same.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha"])
+        same.save(factsFile, fileSystem: fs)
+        #expect(fs.info(factsFile) == written, "not written again")
+
+        let more = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(more.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha"])
+        more.keep(dir.appending("b.png"), info: try info("b.png"), kind: "media png", values: ["sha"])
+        more.save(factsFile, fileSystem: fs)
+        #expect(fs.info(factsFile) != written)
+        let last = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(last.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "media png") == ["sha"])
+    }
+
     @Test func aFileThatDoesNotFitIsNotUsed() throws {
         func saved() throws {
             let facts = FileFacts(tool: "tool 1")
