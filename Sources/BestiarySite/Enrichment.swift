@@ -16,9 +16,12 @@ struct Enrichment {
     var files: [String: OutputFile] = [:]
     var diagnostics: [Diagnostic] = []
 
-    static func run(_ catalog: Catalog, fileSystem: any FileSystem, memo: CacheMemo? = nil, facts: FileFacts? = nil) -> Enrichment {
+    static func run(
+        _ catalog: Catalog, fileSystem: any FileSystem, memo: CacheMemo? = nil, facts: FileFacts? = nil,
+        kept: KeptByFile<WikipediaEntry>? = nil
+    ) -> Enrichment {
         var result = Enrichment()
-        let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem, memo: memo, facts: facts).load()
+        let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem, memo: memo, facts: facts, kept: kept).load()
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
         // `diagnostics` begins with the snapshot's own (damaged entries and images).
         result.diagnostics = condensed(diagnostics.map { $0.inStage("enrich") })

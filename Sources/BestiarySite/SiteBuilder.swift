@@ -3,6 +3,7 @@ import BestiaryDiagnostics
 import BestiaryPacks
 import BestiaryRender
 import BestiaryStorage
+import BestiaryWikipedia
 import Foundation
 
 /// `bestiary build`: the pipeline's stages in order, each named and timed, over injected I/O.
@@ -71,9 +72,10 @@ public final class SiteBuilder: @unchecked Sendable {
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
         let tool = BuildState.toolIdentity(fs)
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
-        let recordsPath = keptPath("records"), factsPath = keptPath("files")
+        let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
         let records = memo != nil ? nil : options.force ? RecordCache(tool: tool) : RecordCache.load(recordsPath, tool: tool, fileSystem: fs)
         let facts = memo != nil ? nil : options.force ? FileFacts(tool: tool) : FileFacts.load(factsPath, tool: tool, fileSystem: fs)
+        var entries = memo != nil ? nil : options.force ? KeptEntries.empty(tool: tool) : KeptEntries.load(entriesPath, tool: tool, fileSystem: fs)
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
@@ -101,7 +103,10 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
-            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia, facts: facts)
+            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia, facts: facts, kept: entries)
+            // The entries are in `result` now: what was decoded is kept for the next build, and freed.
+            if let kept = entries { KeptEntries.save(kept, to: entriesPath, fileSystem: fs) }
+            entries = nil
             diagnostics.append(contentsOf: result.diagnostics)
             let count = result.resolved.values.reduce(0) { $0 + $1.count }
             let pages = catalog.animals.count * catalog.config.languages.count

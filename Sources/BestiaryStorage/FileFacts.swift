@@ -17,102 +17,55 @@ import Foundation
 /// a file is read again by the next build. Thread-safe.
 public final class FileFacts: @unchecked Sendable {
     struct Fact {
-        var info: FileInfo
         var kind: String
         var values: [String]
     }
 
     static let header = "bestiary-files 1"
-    /// Files changed this close to (or after) the start are not vouched for: coarse file
-    /// system clocks tick in up to 2 s.
-    static let racyNanoseconds: Int64 = 2_000_000_000
 
-    public let tool: String
-    /// When the build began, in nanoseconds since 1970 by the system clock (file times' clock).
-    let started: Int64
-
-    private let lock = NSLock()
-    private var known: [String: Fact] = [:]
-    private var used: [String: Fact] = [:]
-    /// Whether a fact was kept that the file does not hold yet.
-    private var learned = false
+    private let kept: KeptByFile<Fact>
+    public var tool: String { kept.tool }
     /// Facts taken from the file since it was loaded.
-    public private(set) var hits = 0
+    public var hits: Int { kept.hits }
 
     public init(tool: String, started: Date = Date()) {
-        self.tool = tool
-        self.started = Self.nanoseconds(started)
+        kept = KeptByFile(header: Self.header, tool: tool, started: started)
     }
+
+    private init(_ kept: KeptByFile<Fact>) { self.kept = kept }
 
     /// `date` in nanoseconds since 1970, as ``FileInfo/modificationTime``.
     public static func nanoseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1e9) }
 
     /// The facts in `path`, or none when the file is missing, damaged or not for `tool`.
     public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> FileFacts {
-        let facts = FileFacts(tool: tool, started: started)
-        guard var reader = CacheFile.reader(path, header: header, tool: tool, fileSystem: fileSystem),
-            let known = reader.dictionary({ r -> Fact? in
-                guard let info = r.info(), let kind = r.string(), let values = r.strings() else { return nil }
-                return Fact(info: info, kind: kind, values: values)
-            }),
-            reader.atEnd
-        else { return facts }
-        facts.known = known
-        return facts
+        FileFacts(KeptByFile.load(path, header: header, tool: tool, fileSystem: fileSystem, started: started) { r in
+            guard let kind = r.string(), let values = r.strings() else { return nil }
+            return Fact(kind: kind, values: values)
+        })
     }
 
     /// Writes the facts used since loading, but for racy files (atomically; on failure the
     /// file is removed). When every fact came from the file and all were used, the file already
     /// holds exactly these (a rebuild that read no media file) and is left as it is.
     public func save(_ path: String, fileSystem: any FileSystem) {
-        lock.lock()
-        let unchanged = !learned && used.count == known.count && !known.isEmpty
-        let facts = used.filter { $0.value.info.isSettled(before: started) }
-        lock.unlock()
-        if unchanged { return }
-        CacheFile.write(path, header: Self.header, tool: tool, fileSystem: fileSystem) { writer in
-            writer.dictionary(facts) { w, fact in
-                w.info(fact.info)
-                w.string(fact.kind)
-                w.strings(fact.values)
-            }
+        kept.save(path, fileSystem: fileSystem) { w, fact in
+            w.string(fact.kind)
+            w.strings(fact.values)
         }
     }
 
     /// Drops every fact held in memory (after ``save(_:fileSystem:)``, when nothing more will be
     /// asked: 40,000 facts are about 16 MB).
-    public func forget() {
-        lock.lock()
-        defer { lock.unlock() }
-        known = [:]
-        used = [:]
-        learned = false
-    }
+    public func forget() { kept.forget() }
 
     /// The answer to `kind` for the file at `path` when it had `info`; nil when unknown.
     public func lookup(_ path: String, info: FileInfo, kind: String) -> [String]? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let fact = known[path], fact.info == info, fact.kind == kind else { return nil }
-        used[path] = fact
-        hits += 1
-        return fact.values
+        kept.lookup(path, info: info) { $0.kind == kind }?.values
     }
 
     /// Records the answer to `kind` for the file at `path` with `info`.
     public func keep(_ path: String, info: FileInfo, kind: String, values: [String]) {
-        lock.lock()
-        defer { lock.unlock() }
-        used[path] = Fact(info: info, kind: kind, values: values)
-        learned = true
-    }
-}
-
-extension FileInfo {
-    /// Whether what a build that began at `started` (nanoseconds since 1970) read of this file
-    /// may be kept for the next build: the file had not changed in the 2 s before. A file changed
-    /// later could change again within the file system's time resolution and keep this metadata.
-    public func isSettled(before started: Int64) -> Bool {
-        modificationTime < started - FileFacts.racyNanoseconds
+        kept.keep(path, info: info, Fact(kind: kind, values: values))
     }
 }

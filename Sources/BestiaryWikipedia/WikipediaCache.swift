@@ -22,17 +22,24 @@ public struct WikipediaCache: Sendable {
     public var memo: CacheMemo?
     /// Kept between one-shot builds, in a file next to the output: image checks by file metadata.
     public var facts: FileFacts?
+    /// Kept between one-shot builds, in a file next to the output: decoded entries by file
+    /// metadata (``KeptEntries``).
+    public var kept: KeptByFile<WikipediaEntry>?
 
     /// Largest image stored (bytes); larger downloads are refused.
     public static let maxImageBytes = 10 << 20
     /// Largest entry file read.
     public static let maxEntryBytes = 1 << 20
 
-    public init(root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: CacheMemo? = nil, facts: FileFacts? = nil) {
+    public init(
+        root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: CacheMemo? = nil, facts: FileFacts? = nil,
+        kept: KeptByFile<WikipediaEntry>? = nil
+    ) {
         self.root = root
         self.fileSystem = fileSystem
         self.memo = memo
         self.facts = facts
+        self.kept = kept
     }
 
     /// `content/wikipedia` under the root.
@@ -77,10 +84,13 @@ public struct WikipediaCache: Sendable {
                 .filter { $0.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
             let results = Parallel.map(names) { name -> (String, Swift.Result<WikipediaEntry, CacheEntryFile.Damage>) in
                 let relative = "\(Self.relativeDirectory)/\(folder.name)/\(name.name)"
-                guard let memo, let info = fileSystem.infoFollowingLinks(absolute(relative)) else { return (relative, readEntry(relative)) }
-                if let known = memo.entry(relative, info: info) { return (relative, known) }
+                let full = absolute(relative)
+                guard memo != nil || kept != nil, let info = fileSystem.infoFollowingLinks(full) else { return (relative, readEntry(relative)) }
+                if let known = memo?.entry(relative, info: info) { return (relative, known) }
+                if let entry = kept?.lookup(full, info: info) { return (relative, .success(entry)) }
                 let result = readEntry(relative)
-                memo.keepEntry(relative, info: info, result)
+                memo?.keepEntry(relative, info: info, result)
+                if let kept, case .success(let entry) = result { kept.keep(full, info: info, entry) }
                 return (relative, result)
             }
             for (relative, result) in results {

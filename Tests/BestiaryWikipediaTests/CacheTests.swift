@@ -226,6 +226,60 @@ struct CacheTests {
         #expect(check() == (false, 0))
     }
 
+    /// A one-shot build keeps the decoded entries by file metadata (``KeptEntries``): the next
+    /// build takes an unchanged entry from the kept file, every field as it was, and reads a
+    /// changed one; a damaged entry is never kept; an entry changed just before the build began
+    /// is not vouched for.
+    @Test func decodedEntriesAreKeptByFileMetadata() throws {
+        let dir = TemporaryDirectory()
+        let keptFile = dir.appending(".out.bestiary-wikipedia")
+        let fs = LocalFileSystem()
+        let writer = WikipediaCache(root: dir.path)
+        let image = CachedImage(
+            file: "File:Fuchs.jpg", original: ImageSource(url: "https://u/Fuchs.jpg", width: 4000, height: 3000),
+            renditions: [ImageRendition(width: 330, height: 248, url: "https://u/330px.jpg", path: "wikipedia/images/ab.jpg", sha256: "ab", bytes: 12, format: "jpeg")],
+            attribution: ImageAttribution(artist: "A. Person", credit: nil, license: License(name: "CC BY 4.0", url: nil), attributionRequired: true, descriptionURL: "https://c/File:Fuchs.jpg"))
+        let dog = try Self.entry("de__Haushund.json", requested: ["Haushund", "Hund"], image: image)
+        try writer.write(dog)
+        try writer.write(try Self.entry("de__Schakal.json"))
+        try Data("{".utf8).write(to: URL(fileURLWithPath: writer.entryPath(language: "de", canonicalTitle: "Kaputt")))
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for title in ["Haushund", "Schakal", "Kaputt"] {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: writer.entryPath(language: "de", canonicalTitle: title))
+        }
+        func load() -> (WikipediaSnapshot, hits: Int) {
+            let kept = KeptEntries.load(keptFile, tool: "t", fileSystem: fs)
+            let snapshot = WikipediaCache(root: dir.path, kept: kept).load()
+            KeptEntries.save(kept, to: keptFile, fileSystem: fs)
+            return (snapshot, kept.hits)
+        }
+        let first = load()
+        #expect(first.hits == 0)
+        #expect(first.0.entries.count == 2)
+        func damaged(_ snapshot: WikipediaSnapshot) -> Int {
+            snapshot.diagnostics.filter { $0.message.hasPrefix("damaged Wikipedia cache entry") }.count
+        }
+        #expect(damaged(first.0) == 1)
+        let second = load()
+        #expect(second.hits == 2, "both entries from the kept file; the damaged one read again")
+        #expect(damaged(second.0) == 1, "still reported")
+        #expect(second.0.entry(language: "de", title: "Haushund") == dog, "every field as decoded")
+
+        // Rewritten just now: read again, and not kept (it could change again unnoticed).
+        var newer = dog
+        newer.extract = "Neu."
+        try writer.write(newer)
+        let third = load()
+        #expect(third.hits == 1)
+        #expect(third.0.entry(language: "de", title: "Haushund")?.extract == "Neu.")
+        #expect(load().hits == 1, "a racy entry is read by the next build too")
+
+        // Another binary's file is not read.
+        let other = KeptEntries.load(keptFile, tool: "other", fileSystem: fs)
+        _ = WikipediaCache(root: dir.path, kept: other).load()
+        #expect(other.hits == 0)
+    }
+
     @Test func staleTemporaryFilesAreRemoved() throws {
         let dir = TemporaryDirectory()
         let cache = WikipediaCache(root: dir.path)

@@ -18,7 +18,8 @@ struct BuildCommand: AsyncParsableCommand {
             changed, using the records the last build left next to the output
             (.NAME.bestiary-index: the output's files; .NAME.bestiary-records: the
             parsed records, so unchanged ones are not parsed again; .NAME.bestiary-files:
-            the hashes of media and cached pictures, so unchanged ones are not read again).
+            the hashes of media and cached pictures, so unchanged ones are not read again;
+            .NAME.bestiary-wikipedia: the decoded Wikipedia cache entries).
             --force builds without any of them.
             """)
 

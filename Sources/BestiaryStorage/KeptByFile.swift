@@ -1,0 +1,107 @@
+import Foundation
+
+/// Values a build derived from files' bytes, kept from one `bestiary build` to the next (in
+/// another process) under each file's metadata (size, time, inode, device), in one cache file
+/// next to the output (``CacheFile``). A value is given back only for a file whose metadata is
+/// unchanged; a cache file written by another binary, damaged or missing is ignored.
+///
+/// ``save(_:fileSystem:encode:)`` keeps what this build used (looked up or kept), except values
+/// of files changed in the 2 s before the build began (``FileInfo/isSettled(before:)``), and
+/// leaves the file alone when it would hold the same values. ``FileFacts`` and the Wikipedia
+/// cache's decoded entries are kept this way. Thread-safe.
+public final class KeptByFile<Value>: @unchecked Sendable {
+    public let header: String
+    public let tool: String
+    /// When the build began, in nanoseconds since 1970 by the system clock (file times' clock).
+    public let started: Int64
+
+    private let lock = NSLock()
+    private var known: [String: (info: FileInfo, value: Value)] = [:]
+    private var used: [String: (info: FileInfo, value: Value)] = [:]
+    /// Whether a value was kept that the file does not hold yet.
+    private var learned = false
+    /// Values taken from the file since it was loaded.
+    public private(set) var hits = 0
+
+    public init(header: String, tool: String, started: Date = Date()) {
+        self.header = header
+        self.tool = tool
+        self.started = Int64(started.timeIntervalSince1970 * 1e9)
+    }
+
+    /// The values in `path`; none when the file is missing, damaged, or not for `header` and `tool`.
+    public static func load(
+        _ path: String, header: String, tool: String, fileSystem: any FileSystem, started: Date = Date(),
+        decode: (inout ByteReader) -> Value?
+    ) -> KeptByFile {
+        let kept = KeptByFile(header: header, tool: tool, started: started)
+        guard var reader = CacheFile.reader(path, header: header, tool: tool, fileSystem: fileSystem),
+            let known = reader.dictionary({ r -> (info: FileInfo, value: Value)? in
+                guard let info = r.info(), let value = decode(&r) else { return nil }
+                return (info, value)
+            }),
+            reader.atEnd
+        else { return kept }
+        kept.known = known
+        return kept
+    }
+
+    /// The value kept for the file at `path` when it had `info` (and the value passes `fits`).
+    public func lookup(_ path: String, info: FileInfo, fits: (Value) -> Bool = { _ in true }) -> Value? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = known[path], entry.info == info, fits(entry.value) else { return nil }
+        used[path] = entry
+        hits += 1
+        return entry.value
+    }
+
+    /// Keeps `value` for the file at `path` with `info`.
+    public func keep(_ path: String, info: FileInfo, _ value: Value) {
+        lock.lock()
+        defer { lock.unlock() }
+        used[path] = (info, value)
+        learned = true
+    }
+
+    /// Writes the values used since loading, but for racy files (atomically; on failure the file
+    /// is removed). When every value came from the file and all were used, the file already holds
+    /// exactly these and is left as it is.
+    public func save(_ path: String, fileSystem: any FileSystem, encode: (inout ByteWriter, Value) -> Void) {
+        lock.lock()
+        let unchanged = !learned && used.count == known.count && !known.isEmpty
+        let values = unchanged ? [:] : used.filter { $0.value.info.isSettled(before: started) }
+        lock.unlock()
+        if unchanged { return }
+        CacheFile.write(path, header: header, tool: tool, fileSystem: fileSystem) { writer in
+            writer.dictionary(values) { w, entry in
+                w.info(entry.info)
+                encode(&w, entry.value)
+            }
+        }
+    }
+
+    /// Drops every value held in memory (after ``save(_:fileSystem:encode:)``, when nothing more
+    /// will be asked).
+    public func forget() {
+        lock.lock()
+        defer { lock.unlock() }
+        known = [:]
+        used = [:]
+        learned = false
+    }
+}
+
+extension FileInfo {
+    /// Files changed this close to (or after) a build's start are not vouched for: coarse file
+    /// system clocks tick in up to 2 s.
+    public static let racyNanoseconds: Int64 = 2_000_000_000
+
+    /// Whether what a build that began at `started` (nanoseconds since 1970) read of this file
+    /// may be kept for the next build: the file had not changed in the 2 s before. A file changed
+    /// later could change again within the file system's time resolution and keep this metadata
+    /// (git's "racily clean" files).
+    public func isSettled(before started: Int64) -> Bool {
+        modificationTime < started - Self.racyNanoseconds
+    }
+}
