@@ -53,6 +53,11 @@ public struct BuildReport: Sendable {
     }
 
     public var stages: [Stage] = []
+    /// The work around the stages, timed part by part: checking the inputs, reading and saving
+    /// what one build keeps for the next (one-shot builds).
+    public var upkeep: [Stage] = []
+    /// From the start of the build to its end (the stages and the upkeep).
+    public var seconds: Double = 0
     public var pages: Int = 0
     /// Pages not rendered again because their inputs did not change (the preview's memo, or the
     /// previous build's record).

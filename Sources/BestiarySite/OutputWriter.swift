@@ -157,16 +157,8 @@ struct OutputWriter {
         /// Writes many files, in parallel, their folders made first.
         func add(_ files: [OutputFile]) throws(DiagnosticError) {
             do {
-                var directories = Set<String>()
-                for file in files {
-                    var p = file.path
-                    while let slash = p.lastIndex(of: "/") {
-                        p = String(p[..<slash])
-                        if !directories.insert(p).inserted { break }
-                    }
-                }
-                for dir in directories.sorted() { try makeDirectory(dir) }
-                try Parallel.map(files, chunk: 64) { file in try add(file) }
+                try makeDirectories(of: files.lazy.map(\.path))
+                _ = try Parallel.map(files, chunk: 64) { file in try add(file) }
             } catch {
                 throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
             }
@@ -179,16 +171,8 @@ struct OutputWriter {
         func linkFromOutput(_ paths: [String], written: [String: OutputIndex.Entry]) throws(DiagnosticError) {
             let fs = writer.fileSystem
             do {
-                var directories = Set<String>()
-                for file in paths {
-                    var p = file
-                    while let slash = p.lastIndex(of: "/") {
-                        p = String(p[..<slash])
-                        if !directories.insert(p).inserted { break }
-                    }
-                }
-                for dir in directories.sorted() { try makeDirectory(dir) }
-                try Parallel.map(paths, chunk: 256) { file in
+                try makeDirectories(of: paths)
+                _ = try Parallel.map(paths, chunk: 256) { file in
                     let source = writer.output + "/" + file
                     let target = path + "/" + file
                     if holdsPrevious {
@@ -217,8 +201,28 @@ struct OutputWriter {
         private func makeDirectory(_ relative: String) throws {
             let fs = writer.fileSystem
             let target = path + "/" + relative
-            if holdsPrevious, let info = fs.info(target), info.kind != .directory { try fs.remove(target) }
+            if holdsPrevious, let info = fs.info(target) {
+                // An earlier output's folder is kept as it is (one lstat instead of a failing mkdir).
+                if info.kind == .directory { return }
+                try fs.remove(target)
+            }
             try fs.createDirectory(target)
+        }
+
+        /// Makes the folders of `files` (with their parents): each depth in parallel, parents first.
+        private func makeDirectories<S: Sequence>(of files: S) throws where S.Element == String {
+            var directories = Set<String>()
+            for file in files {
+                var p = file
+                while let slash = p.lastIndex(of: "/") {
+                    p = String(p[..<slash])
+                    if !directories.insert(p).inserted { break }
+                }
+            }
+            let byDepth = Dictionary(grouping: directories) { $0.utf8.count { $0 == UInt8(ascii: "/") } }
+            for depth in byDepth.keys.sorted() {
+                _ = try Parallel.map(byDepth[depth]!.sorted(), chunk: 64) { try makeDirectory($0) }
+            }
         }
 
         /// Removes every file and folder of the staging tree that is not in `keep` (paths of

@@ -34,7 +34,10 @@ public final class SiteBuilder: @unchecked Sendable {
         let total = Self.stageNames.count
         var index = 0
 
-        func stage<T>(_ name: String, _ body: () throws(DiagnosticError) -> (T, String)) throws(DiagnosticError) -> T {
+        /// `ownTime`: how long the stage took when it ran meanwhile (``Background``), not in `body`.
+        func stage<T>(
+            _ name: String, ownTime: ((T) -> Double?)? = nil, _ body: () throws(DiagnosticError) -> (T, String)
+        ) throws(DiagnosticError) -> T {
             index += 1
             let start = DispatchTime.now().uptimeNanoseconds
             let value: T
@@ -44,12 +47,23 @@ public final class SiteBuilder: @unchecked Sendable {
             } catch {
                 throw DiagnosticError(error.diagnostics.map { $0.inStage(name) })
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let seconds = ownTime?(value) ?? Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             ProcessMemory.releaseFreed()
             let s = BuildReport.Stage(name: name, seconds: seconds, detail: detail)
             report.stages.append(s)
             onStage?(s, index, total)
             return value
+        }
+        // The work around the stages (what builds keep for each other), timed part by part.
+        var mark = DispatchTime.now().uptimeNanoseconds
+        func upkeep(_ name: String) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            report.upkeep.append(BuildReport.Stage(name: name, seconds: Double(now - mark) / 1e9, detail: ""))
+            mark = now
+        }
+        func finished() -> BuildReport {
+            report.seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
+            return report
         }
 
         try checkOutputLocation()
@@ -64,7 +78,7 @@ public final class SiteBuilder: @unchecked Sendable {
             report.stages.append(s)
             report.upToDate = true
             onStage?(s, 1, 1)
-            return report
+            return finished()
         }
 
         // A one-shot build takes the records, and what it read from media and cached pictures,
@@ -73,9 +87,13 @@ public final class SiteBuilder: @unchecked Sendable {
         let tool = BuildState.toolIdentity(fs)
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
+        // Read side by side; the Wikipedia entries are only needed by the enrich stage.
+        let reading = memo == nil && !options.force
+        let entriesAhead = reading ? Background { KeptEntries.load(entriesPath, tool: tool, fileSystem: fs) } : nil
+        let factsAhead = reading ? Background { FileFacts.load(factsPath, tool: tool, fileSystem: fs) } : nil
         let records = memo != nil ? nil : options.force ? RecordCache(tool: tool) : RecordCache.load(recordsPath, tool: tool, fileSystem: fs)
-        let facts = memo != nil ? nil : options.force ? FileFacts(tool: tool) : FileFacts.load(factsPath, tool: tool, fileSystem: fs)
-        var entries = memo != nil ? nil : options.force ? KeptEntries.empty(tool: tool) : KeptEntries.load(entriesPath, tool: tool, fileSystem: fs)
+        let facts = memo != nil ? nil : factsAhead?.value() ?? FileFacts(tool: tool)
+        upkeep("input check, records and file facts read")
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
@@ -103,10 +121,13 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
+            let entries = memo != nil ? nil : entriesAhead?.value() ?? KeptEntries.empty(tool: tool)
             let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia, facts: facts, kept: entries)
             // The entries are in `result` now: what was decoded is kept for the next build, and freed.
-            if let kept = entries { KeptEntries.save(kept, to: entriesPath, fileSystem: fs) }
-            entries = nil
+            if let entries {
+                KeptEntries.save(entries, to: entriesPath, fileSystem: fs)
+                entries.forget()
+            }
             diagnostics.append(contentsOf: result.diagnostics)
             let count = result.resolved.values.reduce(0) { $0 + $1.count }
             let pages = catalog.animals.count * catalog.config.languages.count
@@ -120,8 +141,10 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         // No file is hashed after this: what the build learned is kept now (it is true of the
         // files whatever happens to the build) and its memory freed before render and packs.
+        mark = DispatchTime.now().uptimeNanoseconds
         facts?.save(factsPath, fileSystem: fs)
         facts?.forget()
+        upkeep("file facts saved")
 
         // A one-shot build writes animal pages into the staging folder as they are rendered (only
         // the staged output replaces output/, at the end); the preview keeps them for its memo.
@@ -130,13 +153,33 @@ public final class SiteBuilder: @unchecked Sendable {
         // not rendered again, and only files whose bytes changed go into the output.
         let previous = memo == nil && !options.force ? OutputRecord.load(writer, tool: tool) : nil
         let staging = memo == nil ? try writer.begin(reusingSpare: previous != nil) : nil
+        upkeep("previous output record read")
         var streamed: [String] = []
         var kept: [String] = []
         var pageDigests: [String: String] = [:]
         // Paths of the other files a one-shot build staged as soon as their stage made them.
         var built: [String] = []
 
-        let files: [OutputFile] = try stage("render") { () throws(DiagnosticError) in
+        // A rebuild after an edit makes the packs while it renders: their inputs are ready and their
+        // files go to other paths. A full build makes them after the pages, so that the memory of
+        // the two stages is never held at once (the peak-memory goal is measured on a full build).
+        struct Packs { var output: PackOutput, paths: [String], seconds: Double }
+        let resolved = enrichment.resolved
+        let makePacks = { () throws(DiagnosticError) -> Packs in
+            let start = DispatchTime.now().uptimeNanoseconds
+            var output = try PackStage.run(catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate)
+            var paths: [String] = []
+            if let staging {
+                paths = try self.stageEarly(PackStage.outputFiles(output), staging, writer, previous)
+                output.files = []
+            }
+            return Packs(output: output, paths: paths, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let packsAhead = previous != nil ? Background(makePacks) : nil
+
+        let files: [OutputFile]
+        do {
+            files = try stage("render") { () throws(DiagnosticError) in
             let theme = try Theme.load(root: options.root, fileSystem: fs)
             let templates = try Templates.compile(theme)
             let strings = try UIStrings.load(theme)
@@ -198,21 +241,23 @@ public final class SiteBuilder: @unchecked Sendable {
                 return ([], detail)
             }
             return (files.sorted { $0.path < $1.path }, detail)
+            }
+        } catch {
+            // Not a thread left writing into a staging folder the failed build drops.
+            _ = try? packsAhead?.value()
+            throw error
         }
 
         // The pages are made: what only they needed goes before the packs stage adds its own.
         enrichment.views = [:]
         enrichment.files = [:]
 
-        let packs: PackOutput = try stage("packs") { () throws(DiagnosticError) in
-            var output = try PackStage.run(
-                catalog: catalog, media: media, summaries: enrichment.resolved, options: options, now: buildDate)
-            diagnostics.append(contentsOf: output.diagnostics)
-            if let staging {
-                built.append(contentsOf: try stageEarly(PackStage.outputFiles(output), staging, writer, previous))
-                output.files = []
-            }
-            return (output, output.summary)
+        let packs: Packs = try stage("packs", ownTime: { packsAhead == nil ? nil : $0.seconds }) { () throws(DiagnosticError) in
+            let made: Packs
+            if let packsAhead { made = try packsAhead.value() } else { made = try makePacks() }
+            diagnostics.append(contentsOf: made.output.diagnostics)
+            built.append(contentsOf: made.paths)
+            return (made, made.output.summary)
         }
 
         report.files = try stage("write") { () throws(DiagnosticError) in
@@ -229,7 +274,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 let changed = try updateInPlace(writer, staging, built: built + kept + streamed, previous: previous, pageDigests: pageDigests)
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
-            let all = (files + PackStage.outputFiles(packs)).sorted { $0.path < $1.path }
+            let all = (files + PackStage.outputFiles(packs.output)).sorted { $0.path < $1.path }
             // The preview keeps its index in memory; a one-shot build's record no longer describes
             // the output once the preview changed it.
             OutputRecord.forget(writer)
@@ -248,20 +293,21 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         // Only now that the new version can be downloaded does the history record it.
-        if let lock = packs.lock, options.recordsPackVersions {
+        if let lock = packs.output.lock, options.recordsPackVersions {
             let path = options.root + "/" + PackLock.path
             do {
                 try fs.writeAtomically(lock, to: path)
             } catch {
                 throw DiagnosticError(.error(
-                    "the site is built, but \(PackLock.path) could not be updated (\(error)); the next build will add version \(packs.version) again",
+                    "the site is built, but \(PackLock.path) could not be updated (\(error)); the next build will add version \(packs.output.version) again",
                     at: SourceLocation(path: PackLock.path), stage: "write"))
             }
-            report.notes.append("\(PackLock.path): recorded pack version \(packs.version); commit it with the content")
+            report.notes.append("\(PackLock.path): recorded pack version \(packs.output.version); commit it with the content")
         }
 
         // Record what this output was built from, unless an input changed meanwhile (the lock
         // this build wrote, and content/'s own time with it, excepted).
+        mark = DispatchTime.now().uptimeNanoseconds
         let after = state.snapshot(now: started)
         let ownWrites: Set<String> = ["content", PackLock.path]
         func others(_ lines: [String]) -> [String] {
@@ -272,8 +318,10 @@ public final class SiteBuilder: @unchecked Sendable {
         } else {
             state.forget()
         }
+        upkeep("inputs checked again")
         records?.save(recordsPath, fileSystem: fs)
-        return report
+        upkeep("records saved")
+        return finished()
     }
 
     /// A one-shot build puts a stage's files into the staging folder as soon as the stage made

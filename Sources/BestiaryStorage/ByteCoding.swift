@@ -5,30 +5,30 @@ import Foundation
 /// byte, dictionaries sorted by key. Not a published format: a cache written by another version
 /// of the tool is never read (each cache's header names the binary).
 public struct ByteWriter {
-    public private(set) var bytes: [UInt8] = []
+    public var bytes: [UInt8] = []
 
-    public init() {}
+    @inlinable public init() {}
 
-    public mutating func int(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    public mutating func count(_ n: Int) { int(Int64(n)) }
-    public mutating func flag(_ b: Bool) { bytes.append(b ? 1 : 0) }
+    @inlinable public mutating func int(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    @inlinable public mutating func count(_ n: Int) { int(Int64(n)) }
+    @inlinable public mutating func flag(_ b: Bool) { bytes.append(b ? 1 : 0) }
 
-    public mutating func string(_ s: String) {
+    @inlinable public mutating func string(_ s: String) {
         count(s.utf8.count)
         bytes.append(contentsOf: s.utf8)
     }
 
-    public mutating func optional<T>(_ value: T?, _ write: (inout ByteWriter, T) -> Void) {
+    @inlinable public mutating func optional<T>(_ value: T?, _ write: (inout ByteWriter, T) -> Void) {
         flag(value != nil)
         if let value { write(&self, value) }
     }
 
-    public mutating func strings(_ list: [String]) {
+    @inlinable public mutating func strings(_ list: [String]) {
         count(list.count)
         for s in list { string(s) }
     }
 
-    public mutating func dictionary<T>(_ d: [String: T], _ write: (inout ByteWriter, T) -> Void) {
+    @inlinable public mutating func dictionary<T>(_ d: [String: T], _ write: (inout ByteWriter, T) -> Void) {
         count(d.count)
         for (k, v) in d.sorted(by: { $0.key < $1.key }) {
             string(k)
@@ -36,7 +36,7 @@ public struct ByteWriter {
         }
     }
 
-    public mutating func info(_ i: FileInfo) {
+    @inlinable public mutating func info(_ i: FileInfo) {
         bytes.append(ByteReader.kinds.firstIndex(of: i.kind).map(UInt8.init) ?? 3)
         count(i.size)
         int(i.modificationTime)
@@ -48,50 +48,49 @@ public struct ByteWriter {
 /// Reads what ``ByteWriter`` wrote; nil at the first byte that does not fit (a cache is then not
 /// used at all).
 public struct ByteReader {
-    let bytes: [UInt8]
-    var at = 0
+    @usableFromInline let bytes: [UInt8]
+    @usableFromInline var at = 0
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    @inlinable public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    public var atEnd: Bool { at == bytes.count }
+    @inlinable public var atEnd: Bool { at == bytes.count }
 
-    public mutating func int() -> Int64? {
+    @inlinable public mutating func int() -> Int64? {
         guard bytes.count - at >= 8 else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[at + i]) << (8 * UInt64(i)) }
+        let v = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) }
         at += 8
-        return Int64(bitPattern: v)
+        return Int64(bitPattern: UInt64(littleEndian: v))
     }
 
     /// A length or count: never more than the bytes there are, so a damaged file cannot ask for
     /// a huge allocation.
-    public mutating func count() -> Int? {
+    @inlinable public mutating func count() -> Int? {
         guard let v = int(), v >= 0, v <= Int64(bytes.count) else { return nil }
         return Int(v)
     }
 
-    public mutating func number() -> Int? { int().map { Int($0) } }
+    @inlinable public mutating func number() -> Int? { int().map { Int($0) } }
 
-    public mutating func flag() -> Bool? {
+    @inlinable public mutating func flag() -> Bool? {
         guard at < bytes.count, bytes[at] <= 1 else { return nil }
         at += 1
         return bytes[at - 1] == 1
     }
 
-    public mutating func string() -> String? {
+    @inlinable public mutating func string() -> String? {
         guard let n = count(), bytes.count - at >= n else { return nil }
         defer { at += n }
         return String(validating: bytes[at..<(at + n)], as: UTF8.self)
     }
 
     /// `.some(nil)` for an absent value, nil when the bytes do not fit.
-    public mutating func optional<T>(_ read: (inout ByteReader) -> T?) -> T?? {
+    @inlinable public mutating func optional<T>(_ read: (inout ByteReader) -> T?) -> T?? {
         guard let present = flag() else { return nil }
         guard present else { return .some(nil) }
         return read(&self).map { .some($0) }
     }
 
-    public mutating func strings() -> [String]? {
+    @inlinable public mutating func strings() -> [String]? {
         guard let n = count() else { return nil }
         var list: [String] = []
         for _ in 0..<n {
@@ -101,7 +100,7 @@ public struct ByteReader {
         return list
     }
 
-    public mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
+    @inlinable public mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
         guard let n = count() else { return nil }
         var d: [String: T] = [:]
         d.reserveCapacity(min(n, (bytes.count - at) / 8))  // each key takes 8 bytes or more
@@ -112,9 +111,9 @@ public struct ByteReader {
         return d
     }
 
-    static let kinds: [FileKind] = [.file, .directory, .symlink, .other]
+    @usableFromInline static let kinds: [FileKind] = [.file, .directory, .symlink, .other]
 
-    public mutating func info() -> FileInfo? {
+    @inlinable public mutating func info() -> FileInfo? {
         guard at < bytes.count, Int(bytes[at]) < Self.kinds.count else { return nil }
         let kind = Self.kinds[Int(bytes[at])]
         at += 1

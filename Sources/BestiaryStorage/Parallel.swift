@@ -46,6 +46,38 @@ public enum Parallel {
     }
 }
 
+/// Work that runs on a thread of its own while the caller does something else (a build's pack
+/// stage while it renders); ``value()`` waits for it. A thread, not a `DispatchQueue`: libdispatch
+/// runs a `concurrentPerform` nested in another one with fewer threads, and the work inside uses
+/// ``Parallel/map(_:chunk:_:)`` at full width. With `BESTIARY_JOBS=1` the work runs at once, on
+/// the caller's thread, before `init` returns.
+public final class Background<T, E: Error>: @unchecked Sendable {
+    private var result: Result<T, E>?
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(_ body: @escaping () throws(E) -> T) {
+        guard Parallel.jobs > 1 else {
+            result = Result(catching: body)
+            done.signal()
+            return
+        }
+        let work = UnsafeSendableBox(body)
+        let thread = Thread { [self] in
+            result = Result(catching: work.value)
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+
+    /// The work's result, once it is finished.
+    public func value() throws(E) -> T {
+        done.wait()
+        done.signal()
+        return try result!.get()
+    }
+}
+
 /// The next chunk to take, shared by the workers of one ``Parallel/map(_:chunk:_:)``.
 private final class ChunkCounter: @unchecked Sendable {
     private let lock = NSLock()
