@@ -10,7 +10,9 @@ import Foundation
 /// The keys every page has are documented in docs/theming.md.
 final class SharedContext: @unchecked Sendable {
     let renderer: SiteRenderer
-    let catalogPath: String
+    /// Set once, before any page is rendered (``SiteRenderer/render(reusing:streamingAnimalPagesTo:)``
+    /// names the catalogue while the context is made).
+    var catalogPath: String
     let flatStrings: [String: [String: String]]
     /// Language → the strings nested by their dots (`t.nav.quiz`), converted once per language.
     let nestedStrings: [String: TemplateValue]

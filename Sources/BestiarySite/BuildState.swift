@@ -49,6 +49,39 @@ struct BuildState {
 
     /// The fingerprint of a snapshot together with the output folder's identity (which changes
     /// with every swap); nil when there is no complete output.
+    /// `snapshot` with the lines of `paths` (relative to the root) made again from the files as
+    /// they are now; nil when one of them was made or removed since (its line would be added or
+    /// dropped: take a new snapshot).
+    func refreshing(_ snapshot: [String], _ paths: Set<String>) -> [String]? {
+        let fs = options.fileSystem
+        var lines = snapshot
+        var found = Set<String>()
+        let prefixes = paths.map { ($0, $0 + "\t") }
+        for (i, line) in lines.enumerated() {
+            guard let key = prefixes.first(where: { line.hasPrefix($0.1) })?.0 else { continue }
+            guard let info = fs.info(root(key)) else { return nil }
+            lines[i] = key + "\t" + Self.describe(info)
+            found.insert(key)
+        }
+        for path in paths where !found.contains(path) && fs.info(root(path)) != nil { return nil }
+        return lines
+    }
+
+    /// Whether two snapshots are the same but for the lines of `paths` (which either may lack).
+    static func same(_ a: [String], _ b: [String], except paths: Set<String>) -> Bool {
+        let prefixes = paths.map { $0 + "\t" }
+        func excepted(_ line: String) -> Bool { prefixes.contains { line.hasPrefix($0) } }
+        var i = 0, j = 0
+        while true {
+            while i < a.count, excepted(a[i]) { i += 1 }
+            while j < b.count, excepted(b[j]) { j += 1 }
+            if i == a.count || j == b.count { return i == a.count && j == b.count }
+            if a[i] != b[j] { return false }
+            i += 1
+            j += 1
+        }
+    }
+
     func fingerprint(_ snapshot: [String]) -> String? {
         let fs = options.fileSystem
         guard let output = fs.info(options.outputDirectory), output.kind == .directory,

@@ -260,6 +260,13 @@ public final class SiteBuilder: @unchecked Sendable {
             return (made, made.output.summary)
         }
 
+        // The parsed records are true of their files whatever happens next: saved while the
+        // output is written.
+        let recordsSaved = records.map { records in Background { records.save(recordsPath, fileSystem: fs) } }
+        // Every input has been read: what they are now is taken while the output is written (the
+        // lock this build writes after it is looked at again then).
+        let afterAhead = memo == nil ? Background { state.snapshot(now: started) } : nil
+
         report.files = try stage("write") { () throws(DiagnosticError) in
             guard let memo else {
                 guard let staging else { preconditionFailure("a build without a memo stages its output") }
@@ -308,18 +315,15 @@ public final class SiteBuilder: @unchecked Sendable {
         // Record what this output was built from, unless an input changed meanwhile (the lock
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
-        let after = state.snapshot(now: started)
         let ownWrites: Set<String> = ["content", PackLock.path]
-        func others(_ lines: [String]) -> [String] {
-            lines.filter { !ownWrites.contains(String($0.prefix { $0 != "\t" })) }
-        }
-        if others(after) == others(before), let fingerprint = state.fingerprint(after) {
+        let after = afterAhead.flatMap { state.refreshing($0.value(), ownWrites) } ?? state.snapshot(now: started)
+        if BuildState.same(before, after, except: ownWrites), let fingerprint = state.fingerprint(after) {
             state.record(fingerprint)
         } else {
             state.forget()
         }
         upkeep("inputs checked again")
-        records?.save(recordsPath, fileSystem: fs)
+        recordsSaved?.value()
         upkeep("records saved")
         return finished()
     }

@@ -23,4 +23,22 @@ struct BuildStateTests {
         #expect(String(decoding: bytes, as: UTF8.self) == "x" + Self.text(info))
         #expect(BuildState.describe(nil) == "-")
     }
+
+    /// The inputs taken again after a build are compared with those before but for what the build
+    /// itself wrote (the lock, and `content/`'s own line), which either snapshot may lack.
+    @Test func snapshotsAreComparedButForTheBuildsOwnWrites() {
+        let own: Set<String> = ["content", "content/packs.lock"]
+        let before = ["tool\tx", "content\td 1", "content/animals\td 2", "content/animals/fox.md\tf 3", "templates\t-"]
+        var after = before
+        after[1] = "content\td 9"
+        after.insert("content/packs.lock\tf 4", at: 4)
+        #expect(BuildState.same(before, after, except: own))
+        #expect(BuildState.same(after, before, except: own))
+        var edited = after
+        edited[3] = "content/animals/fox.md\tf 5"
+        #expect(!BuildState.same(before, edited, except: own), "a record changed")
+        #expect(!BuildState.same(before, Array(after.dropLast()), except: own), "a line is missing")
+        #expect(!BuildState.same(before, after + ["content/sounds\td 6"], except: own), "a line more")
+        #expect(!BuildState.same(["content/packs.lockx\tf 1"], [], except: own), "only whole keys are excepted")
+    }
 }
