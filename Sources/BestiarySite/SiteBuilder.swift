@@ -267,6 +267,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // lock this build writes after it is looked at again then).
         let afterAhead = memo == nil ? Background { state.snapshot(now: started) } : nil
 
+        var recordSaved: Background<Void, Never>?
         report.files = try stage("write") { () throws(DiagnosticError) in
             guard let memo else {
                 guard let staging else { preconditionFailure("a build without a memo stages its output") }
@@ -278,7 +279,8 @@ public final class SiteBuilder: @unchecked Sendable {
                     }
                     return (count, "\(count) files to \(options.outputDirectory)")
                 }
-                let changed = try updateInPlace(writer, staging, built: built + kept + streamed, previous: previous, pageDigests: pageDigests)
+                let changed = try updateInPlace(
+                    writer, staging, built: built + kept + streamed, previous: previous, pageDigests: pageDigests, recordSaved: &recordSaved)
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
             let all = (files + PackStage.outputFiles(packs.output)).sorted { $0.path < $1.path }
@@ -324,6 +326,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         upkeep("inputs checked again")
         recordsSaved?.value()
+        recordSaved?.value()
         upkeep("records saved")
         return finished()
     }
@@ -358,24 +361,38 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Returns the number of files replaced, added or removed.
     private func updateInPlace(
         _ writer: OutputWriter, _ staging: OutputWriter.Staging, built paths: [String], previous: OutputRecord,
-        pageDigests: [String: String]
+        pageDigests: [String: String], recordSaved: inout Background<Void, Never>?
     ) throws(DiagnosticError) -> Int {
         let old = previous.index.entries
-        let built = Set(paths)
-        let removals = old.keys.filter { !built.contains($0) }
         let staged = staging.entries
-        let unchanged = built.filter { staged[$0] == nil }
-        try writer.commitReusing(staging, unchanged: Array(unchanged), written: old) {
+        // One pass over the paths (each once: the stages' paths never repeat one another).
+        var unchanged: [String] = []
+        unchanged.reserveCapacity(paths.count)
+        var index = OutputIndex()
+        index.entries.reserveCapacity(paths.count)
+        var stillThere = 0
+        for path in paths {
+            let before = old[path]
+            if before != nil { stillThere += 1 }
+            if let entry = staged[path] {
+                index.entries[path] = entry
+            } else {
+                unchanged.append(path)
+                if let before { index.entries[path] = before }
+            }
+        }
+        try writer.commitReusing(staging, unchanged: unchanged, written: old) {
             // From the swap until the new record is written, the output is not what the old record says.
             BuildState(options: options).forget()
             OutputRecord.forget(writer)
         }
-        var index = OutputIndex()
-        for path in built { if let entry = staged[path] ?? old[path] { index.entries[path] = entry } }
+        // Written while the build records its state (a build killed in between leaves no record:
+        // the next one writes the whole output anew).
         if let folder = OutputRecord.folderIdentity(writer) {
-            OutputRecord(tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests).save(writer)
+            let record = OutputRecord(tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests)
+            recordSaved = Background { record.save(writer) }
         }
-        return staged.count + removals.count
+        return staged.count + old.count - stillThere
     }
 
     /// The output must not be, or contain, the site's own sources.
