@@ -93,7 +93,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let factsAhead = reading ? Background { FileFacts.load(factsPath, tool: tool, fileSystem: fs) } : nil
         let records = memo != nil ? nil : options.force ? RecordCache(tool: tool) : RecordCache.load(recordsPath, tool: tool, fileSystem: fs)
         let facts = memo != nil ? nil : factsAhead?.value() ?? FileFacts(tool: tool)
-        upkeep("input check, records and file facts read")
+        upkeep("inputs checked, kept files read")
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
@@ -153,7 +153,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // not rendered again, and only files whose bytes changed go into the output.
         let previous = memo == nil && !options.force ? OutputRecord.load(writer, tool: tool) : nil
         let staging = memo == nil ? try writer.begin(reusingSpare: previous != nil) : nil
-        upkeep("previous output record read")
+        upkeep("output record read")
         var streamed: [String] = []
         var kept: [String] = []
         var pageDigests: [String: String] = [:]
@@ -327,7 +327,7 @@ public final class SiteBuilder: @unchecked Sendable {
         upkeep("inputs checked again")
         recordsSaved?.value()
         recordSaved?.value()
-        upkeep("records saved")
+        upkeep("kept files saved")
         return finished()
     }
 

@@ -36,7 +36,13 @@ import Testing
         let dir = TemporaryDirectory("init")
         let site = dir.appending("birds")
         #expect(await run("init", site).status == 0)
-        #expect(await run("build", "--root", site).status == 0)
+        let first = await run("build", "--root", site)
+        #expect(first.status == 0)
+        // The work around the stages is named after them, and the total is the build's.
+        let lines = first.stderr.split(separator: "\n")
+        let upkeep = try #require(lines.firstIndex { $0.contains("around the stages: inputs checked, kept files read ") }, "\(first.stderr)")
+        #expect(lines[upkeep - 1].hasPrefix("[6/6] write"))
+        #expect(lines.last?.hasPrefix("built ") == true)
         let record = site + "/content/animals/red-fox.md"
         let text = try String(contentsOfFile: record, encoding: .utf8)
         try text.replacingOccurrences(of: "difficulty: 1", with: "difficulty: 2").write(toFile: record, atomically: true, encoding: .utf8)
@@ -46,11 +52,11 @@ import Testing
         let lock = try String(contentsOfFile: lockPath, encoding: .utf8)
         let versionLines = lock.split(separator: "\n").filter { $0.hasPrefix("version ") }
         #expect(versionLines.count == 2)
-        let first = try #require(versionLines.first)
-        let digest = try #require(first.split(separator: " ").last)
+        let oldest = try #require(versionLines.first)
+        let digest = try #require(oldest.split(separator: " ").last)
         try lock.replacingOccurrences(of: String(digest), with: String(repeating: "0", count: 64))
             .write(toFile: lockPath, atomically: true, encoding: .utf8)
-        let line = try #require(lock.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == first }) + 1
+        let line = try #require(lock.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == oldest }) + 1
         let check = await run("check", "--root", site)
         #expect(check.status == 1)
         #expect(check.stderr.contains("content/packs.lock:\(line):1: error: version 1's records do not match its digest"), "\(check.stderr)")

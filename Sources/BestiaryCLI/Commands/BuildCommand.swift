@@ -54,17 +54,18 @@ struct BuildCommand: AsyncParsableCommand {
         }
         do {
             let report = try builder.build()
+            // The work around the stages, right after them.
+            let upkeep = report.upkeep.reduce(0) { $0 + $1.seconds }
+            if format == .text, upkeep >= 0.0005 {
+                let parts = report.upkeep.map { "\($0.name) \(Int(($0.seconds * 1000).rounded())) ms" }
+                console.err("      + \(String(format: "%6.0f ms", upkeep * 1000))  around the stages: \(parts.joined(separator: ", "))")
+            }
             console.report(builder.diagnostics.items, format: format)
             for note in report.notes { console.err("note: \(note)") }
             if format == .text, report.upToDate {
                 console.err("\(report.outputDirectory) is up to date (nothing changed since the last build; --force builds anyway)")
             } else if format == .text {
                 let total = report.seconds
-                let upkeep = report.upkeep.reduce(0) { $0 + $1.seconds }
-                if upkeep >= 0.0005 {
-                    let parts = report.upkeep.map { "\($0.name) \(Int(($0.seconds * 1000).rounded())) ms" }
-                    console.err("      + \(String(format: "%6.0f ms", upkeep * 1000))  \(parts.joined(separator: ", "))")
-                }
                 console.err(
                     "built \(report.pages) pages (\(report.files) files) into \(report.outputDirectory) in \(String(format: "%.2f", total)) s"
                         + (builder.diagnostics.warningCount > 0 ? ", \(builder.diagnostics.warningCount) warnings" : ""))
