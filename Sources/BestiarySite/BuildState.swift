@@ -47,8 +47,6 @@ struct BuildState {
         return lines
     }
 
-    /// The fingerprint of a snapshot together with the output folder's identity (which changes
-    /// with every swap); nil when there is no complete output.
     /// `snapshot` with the lines of `paths` (relative to the root) made again from the files as
     /// they are now; nil when one of them was made or removed since (its line would be added or
     /// dropped: take a new snapshot).
@@ -82,6 +80,8 @@ struct BuildState {
         }
     }
 
+    /// The fingerprint of a snapshot together with the output folder's identity (which changes
+    /// with every swap); nil when there is no complete output.
     func fingerprint(_ snapshot: [String]) -> String? {
         let fs = options.fileSystem
         guard let output = fs.info(options.outputDirectory), output.kind == .directory,

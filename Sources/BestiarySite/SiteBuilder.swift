@@ -268,6 +268,13 @@ public final class SiteBuilder: @unchecked Sendable {
         let afterAhead = memo == nil ? Background { state.snapshot(now: started) } : nil
 
         var recordSaved: Background<Void, Never>?
+        // Whatever happens next, no thread is left writing once the build returns (a failed
+        // build's process may exit at once, and a test may remove the folder).
+        defer {
+            recordsSaved?.value()
+            recordSaved?.value()
+            _ = afterAhead?.value()
+        }
         report.files = try stage("write") { () throws(DiagnosticError) in
             guard let memo else {
                 guard let staging else { preconditionFailure("a build without a memo stages its output") }
@@ -301,6 +308,10 @@ public final class SiteBuilder: @unchecked Sendable {
             return (all.count + 1, "\(all.count + 1) files to \(options.outputDirectory)")
         }
 
+        // The inputs as they were once read, taken before the lock is written (the walk would see
+        // its temporary file).
+        let snapshotAfter = afterAhead?.value()
+
         // Only now that the new version can be downloaded does the history record it.
         if let lock = packs.output.lock, options.recordsPackVersions {
             let path = options.root + "/" + PackLock.path
@@ -318,7 +329,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
         let ownWrites: Set<String> = ["content", PackLock.path]
-        let after = afterAhead.flatMap { state.refreshing($0.value(), ownWrites) } ?? state.snapshot(now: started)
+        let after = snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
         if BuildState.same(before, after, except: ownWrites), let fingerprint = state.fingerprint(after) {
             state.record(fingerprint)
         } else {
