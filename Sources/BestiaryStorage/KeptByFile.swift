@@ -26,7 +26,7 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     public init(header: String, tool: String, started: Date = Date()) {
         self.header = header
         self.tool = tool
-        self.started = Int64(started.timeIntervalSince1970 * 1e9)
+        self.started = FileFacts.nanoseconds(started)
     }
 
     /// The values in `path`; none when the file is missing, damaged, or not for `header` and `tool`.

@@ -52,4 +52,31 @@ import Testing
             }
         }
     }
+
+    /// `Background` runs its work while the caller goes on, and gives its value (or its error)
+    /// to every `value()`, however often it is asked; work inside it still uses `Parallel.map`.
+    @Test func backgroundWorkGivesItsValueOrItsError() throws {
+        let started = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        let threaded = Parallel.jobs > 1  // with BESTIARY_JOBS=1 the work runs inside init
+        let work = Background { () -> [Int] in
+            if threaded {
+                started.signal()
+                go.wait()
+            }
+            return Parallel.map(Array(0..<1_000)) { $0 * 2 }
+        }
+        if threaded {
+            // The work waits for the caller: only a thread of its own gets this far.
+            started.wait()
+            go.signal()
+        }
+        #expect(work.value() == (0..<1_000).map { $0 * 2 })
+        #expect(work.value().count == 1_000, "asked again")
+
+        struct Failure: Error, Equatable {}
+        let failing = Background { () throws(Failure) -> Int in throw Failure() }
+        #expect(throws: Failure.self) { try failing.value() }
+        #expect(throws: Failure.self) { try failing.value() }
+    }
 }
