@@ -181,8 +181,11 @@ public struct PackLock: Hashable, Sendable {
 
         for (n, raw) in lines.enumerated() {
             let line = n + 1
-            let trimmed = raw.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            // Spaces and tabs around a line are ignored (trimmed by hand: Foundation's trimming
+            // bridges every one of a large catalogue's lines).
+            var trimmed = raw.drop(while: { $0 == " " || $0 == "\t" })
+            while let last = trimmed.last, last == " " || last == "\t" { trimmed.removeLast() }
+            if trimmed.isEmpty || trimmed.first == "#" { continue }
             let words = trimmed.split(separator: " ").map(String.init)
             if !sawMagic {
                 guard trimmed == magic else { throw fail(line, "expected '\(magic)' as the first line that is not a comment") }

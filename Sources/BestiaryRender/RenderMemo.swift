@@ -167,8 +167,16 @@ struct PageDigests {
         everyAnimal = StableDigest.combine(animals)
     }
 
+    /// One SHA-256 over the key's parts, each length-prefixed (``StableDigest/combine(_:)``), in
+    /// a fixed order with the animals last and counted, so no two keys give the same parts. Taken
+    /// for all 20,000 pages of a rebuild, it skips the `Encodable` walk but for a free page's record.
     func digest(of job: SiteRenderer.Job) -> String {
         let key = renderer.pageKey(job, shared: shared, animals: animals)
-        return StableDigest.combine([site, StableDigest.hex(key), key.everyAnimal ? everyAnimal : ""])
+        var parts = [
+            site, key.templates, key.everyAnimal ? "every animal " + everyAnimal : "", key.catalogPath,
+            key.page.map { StableDigest.hex($0) } ?? "", String(key.animals.count),
+        ]
+        parts.append(contentsOf: key.animals)
+        return StableDigest.combine(parts)
     }
 }

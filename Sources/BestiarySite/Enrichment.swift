@@ -26,10 +26,17 @@ struct Enrichment {
         // `diagnostics` begins with the snapshot's own (damaged entries and images).
         result.diagnostics = condensed(diagnostics.map { $0.inStage("enrich") })
         result.resolved = summaries
-        for (id, byLanguage) in summaries {
-            for (language, summary) in byLanguage {
-                result.views[id, default: [:]][language] = result.view(of: summary)
-            }
+        // Mapped on every core: each animal's views and the image files they plan.
+        let mapped = Parallel.map(Array(summaries), chunk: 64) { id, byLanguage in
+            var part = Enrichment()
+            for (language, summary) in byLanguage { part.views[id, default: [:]][language] = part.view(of: summary) }
+            return part
+        }
+        result.views.reserveCapacity(mapped.count)
+        for part in mapped {
+            result.views.merge(part.views) { _, new in new }
+            // The same rendition planned twice is the same file.
+            result.files.merge(part.files) { _, new in new }
         }
         return result
     }

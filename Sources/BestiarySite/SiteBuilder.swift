@@ -29,6 +29,11 @@ public final class SiteBuilder: @unchecked Sendable {
     public func build() throws(DiagnosticError) -> BuildReport {
         let startTime = DispatchTime.now().uptimeNanoseconds
         var report = BuildReport()
+        // Freed memory goes back to the system after each stage where the peak matters: a full
+        // build (its peak is the goal) and the preview (it runs for hours). A rebuild after an
+        // edit skips it: trimming walks the whole heap while the packs thread allocates.
+        let returnsFreedMemory = memo != nil || options.force
+            || options.fileSystem.info(OutputRecord.path(OutputWriter(fileSystem: options.fileSystem, output: options.outputDirectory))) == nil
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
         let total = Self.stageNames.count
@@ -48,7 +53,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 throw DiagnosticError(error.diagnostics.map { $0.inStage(name) })
             }
             let seconds = ownTime?(value) ?? Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            ProcessMemory.releaseFreed()
+            if returnsFreedMemory { ProcessMemory.releaseFreed() }
             let s = BuildReport.Stage(name: name, seconds: seconds, detail: detail)
             report.stages.append(s)
             onStage?(s, index, total)

@@ -39,10 +39,10 @@ public enum StableDigest {
     /// One digest for an ordered list of parts (strings that are themselves digests or names).
     public static func combine(_ parts: [String]) -> String {
         var hasher = SHA256()
-        for part in parts {
+        for var part in parts {
             var count = UInt64(part.utf8.count).littleEndian
             withUnsafeBytes(of: &count) { hasher.update(bufferPointer: $0) }
-            hasher.update(data: Data(part.utf8))
+            part.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         }
         return Hashing.hex(hasher.finalize())
     }

@@ -82,28 +82,35 @@ public struct WikipediaCache: Sendable {
         for folder in languages {
             let names = ((try? fileSystem.entries(in: directory + "/" + folder.name)) ?? [])
                 .filter { $0.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
-            let results = Parallel.map(names) { name -> (String, Swift.Result<WikipediaEntry, CacheEntryFile.Damage>) in
+            /// An entry read, with where it belongs when that is not where it is.
+            typealias Read = (relative: String, result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>, belongs: String?)
+            let results = Parallel.map(names) { name -> Read in
                 let relative = "\(Self.relativeDirectory)/\(folder.name)/\(name.name)"
                 let full = absolute(relative)
-                guard memo != nil || kept != nil, let info = fileSystem.infoFollowingLinks(full) else { return (relative, readEntry(relative)) }
-                if let known = memo?.entry(relative, info: info) { return (relative, known) }
-                if let entry = kept?.lookup(full, info: info) { return (relative, .success(entry)) }
+                func checked(_ result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>) -> Read {
+                    guard case .success(let entry) = result else { return (relative, result, nil) }
+                    let belongs = Self.relativeEntryPath(language: entry.language, canonicalTitle: entry.canonicalTitle)
+                    return (relative, result, belongs == relative ? nil : belongs)
+                }
+                guard memo != nil || kept != nil, let info = fileSystem.infoFollowingLinks(full) else { return checked(readEntry(relative)) }
+                if let known = memo?.entry(relative, info: info) { return checked(known) }
+                if let entry = kept?.lookup(full, info: info) { return checked(.success(entry)) }
                 let result = readEntry(relative)
                 memo?.keepEntry(relative, info: info, result)
                 if let kept, case .success(let entry) = result { kept.keep(full, info: info, entry) }
-                return (relative, result)
+                return checked(result)
             }
-            for (relative, result) in results {
+            entries.reserveCapacity(entries.count + results.count)
+            for (relative, result, belongs) in results {
                 switch result {
                 case .success(let entry):
-                    let key = WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)
-                    if Self.relativeEntryPath(language: entry.language, canonicalTitle: entry.canonicalTitle) != relative {
+                    if let belongs {
                         diagnostics.append(.warning(
-                            "this entry belongs in \(Self.relativeEntryPath(language: entry.language, canonicalTitle: entry.canonicalTitle)); it is not used (was it renamed by hand?)",
+                            "this entry belongs in \(belongs); it is not used (was it renamed by hand?)",
                             at: SourceLocation(path: relative), stage: "enrich"))
                         continue
                     }
-                    entries[key] = entry
+                    entries[WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)] = entry
                 case .failure(let damage):
                     diagnostics.append(.warning(
                         "damaged Wikipedia cache entry: \(damage.reason); it is not used, and `bestiary fetch` fetches it again",

@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryStorage
 import Foundation
 
 /// The cache as read by ``WikipediaCache/load()``: every intact entry, and an index from the
@@ -84,12 +85,17 @@ public struct WikipediaSnapshot: Sendable {
     /// Summaries of every record in every site language: `[animal id: [page language: summary]]`,
     /// with the warnings for missing entries (each reported once per record and language).
     public func summaries(for catalog: Catalog) -> (summaries: [String: [String: ResolvedSummary]], diagnostics: [Diagnostic]) {
+        let languages = catalog.config.languages.map { ($0, catalog.config.fallback(for: $0)) }
+        // Looked up on every core; gathered in catalogue order, so the diagnostics' order is fixed.
+        let lookups = Parallel.map(catalog.animals, chunk: 64) { animal in
+            languages.map { language, fallback in summary(for: animal, language: language, fallback: fallback) }
+        }
         var result: [String: [String: ResolvedSummary]] = [:]
+        result.reserveCapacity(catalog.animals.count)
         var seen = Set<Diagnostic>()
         var diagnostics = self.diagnostics
-        for animal in catalog.animals {
-            for language in catalog.config.languages {
-                let lookup = summary(for: animal, language: language, fallback: catalog.config.fallback(for: language))
+        for (animal, byLanguage) in zip(catalog.animals, lookups) {
+            for ((language, _), lookup) in zip(languages, byLanguage) {
                 if let s = lookup.summary { result[animal.id, default: [:]][language] = s }
                 for d in lookup.diagnostics where seen.insert(d).inserted { diagnostics.append(d) }
             }
