@@ -19,6 +19,9 @@ public struct BuildOptions: Sendable {
     /// Build everything anew: no up-to-date check (``BuildState``), no reuse of the previous
     /// build's pages (``OutputRecord``).
     public var force: Bool = false
+    /// The process ends soon after the build (`bestiary build`): the build's values are left for
+    /// the exit to drop (``ProcessMemory/leaveToExit(_:)``) rather than freed one by one.
+    public var exitsAfterBuild: Bool = false
     /// `SOURCE_DATE_EPOCH`, `BESTIARY_SIGNING_KEY`, … (the process environment by default).
     public var environment: [String: String]
     public var fileSystem: any FileSystem

@@ -344,6 +344,9 @@ public final class SiteBuilder: @unchecked Sendable {
         recordsSaved?.value()
         recordSaved?.value()
         upkeep("kept files saved")
+        if options.exitsAfterBuild {
+            ProcessMemory.leaveToExit([catalog, enrichment, resolved, media, packs, previous as Any, staging as Any, pageDigests, streamed, kept, built, records as Any])
+        }
         return finished()
     }
 

@@ -1,4 +1,5 @@
 import CBestiarySystem
+import Foundation
 
 /// The process's memory as the allocator holds it.
 public enum ProcessMemory {
@@ -16,6 +17,19 @@ public enum ProcessMemory {
     public static func returnLargeBlocksPromptly(threshold: Int = 256 << 10) {
         cbestiary_map_large_blocks(threshold)
     }
+
+    /// Holds `values` until the process ends, so that their memory is never freed piece by piece:
+    /// a one-shot command about to exit would otherwise spend half a second releasing a 10,000-animal
+    /// build's values one by one (compilers skip freeing at exit for the same reason). Only for a
+    /// process that ends soon after; a long-running one would keep them for nothing.
+    public static func leaveToExit(_ values: [Any]) {
+        leftLock.lock()
+        left.append(values)
+        leftLock.unlock()
+    }
+
+    private static let leftLock = NSLock()
+    nonisolated(unsafe) private static var left: [[Any]] = []
 
     /// True where the calls above do something (glibc). They were once silently no-ops.
     public static var isControllable: Bool {

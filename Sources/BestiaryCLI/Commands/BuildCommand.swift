@@ -46,6 +46,7 @@ struct BuildCommand: AsyncParsableCommand {
         var options = BuildOptions(
             root: global.siteRoot, output: output, baseURL: baseURL, locked: locked, signingKeyFile: signingKey)
         options.force = force
+        options.exitsAfterBuild = true
         let builder = SiteBuilder(options: options)
         builder.onStage = { stage, index, total in
             guard format == .text else { return }
