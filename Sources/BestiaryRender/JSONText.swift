@@ -83,19 +83,24 @@ public enum JSONText {
 /// HTML and XML text escaping for the parts built in Swift (sitemap, attributes).
 public enum Escape {
     public static func xml(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 8)
+        appendXML(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `s` escaped (the five characters are ASCII, so UTF-8 bytes pass through as they are).
+    public static func appendXML(_ s: String, to out: inout [UInt8]) {
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+            default: out.append(byte)
             }
         }
-        return out
     }
 
     /// Percent-encodes a path segment (ids are already safe; titles are not).
