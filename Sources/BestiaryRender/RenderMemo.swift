@@ -129,9 +129,12 @@ struct PageKey<A: Equatable & Encodable>: Equatable, Encodable {
 public struct PageReuse: Sendable {
     public var digests: [String: String]
     public var intact: @Sendable (String) -> Bool
+    /// Its orders of the animals by name (``RenderResult/nameOrders``).
+    public var nameOrders: [String: [Int]]
 
-    public init(digests: [String: String], intact: @escaping @Sendable (String) -> Bool) {
+    public init(digests: [String: String], nameOrders: [String: [Int]] = [:], intact: @escaping @Sendable (String) -> Bool) {
         self.digests = digests
+        self.nameOrders = nameOrders
         self.intact = intact
     }
 }
@@ -146,6 +149,9 @@ public struct RenderResult: Sendable {
     public var kept: [String] = []
     /// Every page's input digest, by output path: the next build's ``PageReuse/digests``.
     public var digests: [String: String] = [:]
+    /// Each language's order of the animals by name (indices into the catalogue) under the digest
+    /// of what it was sorted from: the next build's ``PageReuse/nameOrders``.
+    public var nameOrders: [String: [Int]] = [:]
 }
 
 /// Every page's inputs as one digest that is the same in every process (``StableDigest``): the

@@ -25,12 +25,16 @@ final class SharedContext: @unchecked Sendable {
     /// Each language's animals (indices into the catalogue) sorted by name as people of that
     /// language sort names, ties by id: the collection and the sightings list both show them so.
     let byName: [String: [Int]]
+    /// Each language's order by name under the digest of what it is sorted from
+    /// (``nameOrderKey(_:_:fallback:)``), for the next build to reuse (``PageReuse/nameOrders``).
+    let nameOrders: [String: [Int]]
 
     var input: RenderInput { renderer.input }
     var config: SiteConfig { renderer.config }
     var paths: SitePaths { renderer.paths }
 
-    init(renderer: SiteRenderer, catalogPath: String) {
+    /// `knownOrders`: orders by name an earlier build made, under the digest of their inputs.
+    init(renderer: SiteRenderer, catalogPath: String, knownOrders: [String: [Int]] = [:]) {
         self.renderer = renderer
         self.catalogPath = catalogPath
         var flat: [String: [String: String]] = [:]
@@ -59,9 +63,29 @@ final class SharedContext: @unchecked Sendable {
         }
         groupsByLanguage = groups
         groupLevels = Self.groupLevels(renderer.input.catalog.animals)
-        byName = Dictionary(uniqueKeysWithValues: Parallel.map(renderer.config.languages, chunk: 1) { lang in
-            (lang, Self.sortedByName(renderer.input.catalog.animals, lang, fallback: renderer.config.fallback(for: lang)))
-        })
+        // Sorting 10,000 names as a language sorts them takes half a second: an order made from
+        // the very same names and ids (by the same binary) is taken as it is.
+        let animals = renderer.input.catalog.animals
+        let sorted = Parallel.map(renderer.config.languages, chunk: 1) { lang -> (String, String, [Int]) in
+            let fallback = renderer.config.fallback(for: lang)
+            let key = Self.nameOrderKey(animals, lang, fallback: fallback)
+            if let known = knownOrders[key], known.count == animals.count { return (lang, key, known) }
+            return (lang, key, Self.sortedByName(animals, lang, fallback: fallback))
+        }
+        byName = Dictionary(uniqueKeysWithValues: sorted.map { ($0.0, $0.2) })
+        nameOrders = Dictionary(sorted.map { ($0.1, $0.2) }) { first, _ in first }
+    }
+
+    /// The digest of everything ``sortedByName(_:_:fallback:)`` sorts by: the language, its
+    /// fallbacks, and every animal's id and name in that language, in catalogue order.
+    static func nameOrderKey(_ animals: [Animal], _ lang: String, fallback: [String]) -> String {
+        var parts = ["names by \(lang)", fallback.joined(separator: " ")]
+        parts.reserveCapacity(2 + 2 * animals.count)
+        for animal in animals {
+            parts.append(animal.id)
+            parts.append(animal.name.resolve(lang, fallback: fallback)?.text ?? animal.id)
+        }
+        return StableDigest.combine(parts)
     }
 
     static func sortedByName(_ animals: [Animal], _ lang: String, fallback: [String]) -> [Int] {

@@ -57,7 +57,7 @@ public struct SiteRenderer: Sendable {
         let catalogAhead = previous != nil ? Background { CatalogJSON.file(input: input) } : nil
         let sitemapAhead = previous != nil ? Background { Sitemap.file(renderer: self) } : nil
         let jobs = allJobs()
-        let shared = SharedContext(renderer: self, catalogPath: "")
+        let shared = SharedContext(renderer: self, catalogPath: "", knownOrders: previous?.nameOrders ?? [:])
         let digests = PageDigests(renderer: self, shared: shared)
         let catalogFile = catalogAhead?.value() ?? CatalogJSON.file(input: input)
         shared.catalogPath = catalogFile.path
@@ -73,6 +73,7 @@ public struct SiteRenderer: Sendable {
             return (path, digest, .streamed)
         }
         var result = RenderResult()
+        result.nameOrders = shared.nameOrders
         for (path, digest, outcome) in results {
             result.digests[path] = digest
             switch outcome {

@@ -21,8 +21,10 @@ struct OutputRecord {
     var outputFolder: String
     var index: OutputIndex
     var digests: [String: String]
+    /// The render's orders by name (``RenderResult/nameOrders``).
+    var nameOrders: [String: [Int]] = [:]
 
-    static let header = "bestiary-output-index 1"
+    static let header = "bestiary-output-index 2"
 
     static func path(_ writer: OutputWriter) -> String {
         (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-index"
@@ -51,6 +53,16 @@ struct OutputRecord {
             record.index.entries.reserveCapacity(raw.count / 120)
             for line in lines {
                 let fields = line.split(separator: 9, omittingEmptySubsequences: false)
+                // `order DIGEST 3,0,2,…` (three fields; a file's line has four).
+                if fields.count == 3, text(fields[0]) == "order" {
+                    var order: [Int] = []
+                    for number in fields[2].split(separator: 44) {
+                        guard let n = Int(text(number)) else { return nil }
+                        order.append(n)
+                    }
+                    record.nameOrders[text(fields[1])] = order
+                    continue
+                }
                 guard fields.count == 4, let written = parseInfo(fields[2]) else { return nil }
                 let path = text(fields[0])
                 record.index.entries[path] = OutputIndex.Entry(identity: text(fields[1]), written: written)
@@ -92,6 +104,9 @@ struct OutputRecord {
         var out: [UInt8] = []
         out.reserveCapacity(index.entries.count * 200)
         out.append(contentsOf: (Self.header + "\ntool\t" + tool + "\noutput\t" + outputFolder + "\n").utf8)
+        for (digest, order) in nameOrders.sorted(by: { $0.key < $1.key }) {
+            out.append(contentsOf: ("order\t" + digest + "\t" + order.map(String.init).joined(separator: ",") + "\n").utf8)
+        }
         for (path, entry) in index.entries.sorted(by: { $0.key < $1.key }) {
             if path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
                 Self.forget(writer)
