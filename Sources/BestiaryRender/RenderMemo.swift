@@ -107,8 +107,9 @@ struct AnimalKey: Equatable, Encodable {
 
 /// What one page is rendered from, beyond the ``SiteKey``. `A` is how an animal is stood for:
 /// its ``AnimalKey`` in the in-memory memo, the digest of it in the persisted one
-/// (``PageDigests``), so both compare the same inputs.
-struct PageKey<A: Equatable & Encodable>: Equatable, Encodable {
+/// (``PageDigests``), so both compare the same inputs. A field added here must go into
+/// ``digestParts`` too (a test counts the fields).
+struct PageKey<A: Equatable>: Equatable {
     /// The digest of the templates it renders with.
     var templates: String
     /// Animals it shows (itself and its similar cards, for an animal page).
@@ -119,6 +120,20 @@ struct PageKey<A: Equatable & Encodable>: Equatable, Encodable {
     var page: ContentPage?
     /// The quiz catalogue's file name, for pages whose scripts load it.
     var catalogPath = ""
+}
+
+extension PageKey where A == String {
+    /// Every field as a string, in a fixed order with the animals last and counted, so that no
+    /// two keys give the same parts once each is length-prefixed (``StableDigest/combine(_:)``);
+    /// only a free page's record goes through the `Encodable` digest.
+    func digestParts(everyAnimalDigest: String) -> [String] {
+        var parts = [
+            templates, everyAnimal ? "every animal " + everyAnimalDigest : "", catalogPath,
+            page.map { StableDigest.hex($0) } ?? "", String(animals.count),
+        ]
+        parts.append(contentsOf: animals)
+        return parts
+    }
 }
 
 // MARK: Across processes
@@ -173,16 +188,10 @@ struct PageDigests {
         everyAnimal = StableDigest.combine(animals)
     }
 
-    /// One SHA-256 over the key's parts, each length-prefixed (``StableDigest/combine(_:)``), in
-    /// a fixed order with the animals last and counted, so no two keys give the same parts. Taken
-    /// for all 20,000 pages of a rebuild, it skips the `Encodable` walk but for a free page's record.
+    /// One SHA-256 over the site-wide digest and the key's parts (``PageKey/digestParts(everyAnimalDigest:)``):
+    /// taken for all 20,000 pages of a rebuild, it skips the `Encodable` walk of every key.
     func digest(of job: SiteRenderer.Job) -> String {
         let key = renderer.pageKey(job, shared: shared, animals: animals)
-        var parts = [
-            site, key.templates, key.everyAnimal ? "every animal " + everyAnimal : "", key.catalogPath,
-            key.page.map { StableDigest.hex($0) } ?? "", String(key.animals.count),
-        ]
-        parts.append(contentsOf: key.animals)
-        return StableDigest.combine(parts)
+        return StableDigest.combine([site] + key.digestParts(everyAnimalDigest: everyAnimal))
     }
 }

@@ -69,11 +69,23 @@ final class SharedContext: @unchecked Sendable {
         let sorted = Parallel.map(renderer.config.languages, chunk: 1) { lang -> (String, String, [Int]) in
             let fallback = renderer.config.fallback(for: lang)
             let key = Self.nameOrderKey(animals, lang, fallback: fallback)
-            if let known = knownOrders[key], known.count == animals.count { return (lang, key, known) }
+            if let known = knownOrders[key], Self.isPermutation(known, of: animals.count) { return (lang, key, known) }
             return (lang, key, Self.sortedByName(animals, lang, fallback: fallback))
         }
         byName = Dictionary(uniqueKeysWithValues: sorted.map { ($0.0, $0.2) })
         nameOrders = Dictionary(sorted.map { ($0.1, $0.2) }) { first, _ in first }
+    }
+
+    /// Whether `order` holds each index below `count` once (a kept order from a damaged record
+    /// is sorted anew, never used to index the catalogue).
+    static func isPermutation(_ order: [Int], of count: Int) -> Bool {
+        guard order.count == count else { return false }
+        var seen = [Bool](repeating: false, count: count)
+        for i in order {
+            guard i >= 0, i < count, !seen[i] else { return false }
+            seen[i] = true
+        }
+        return true
     }
 
     /// The digest of everything ``sortedByName(_:_:fallback:)`` sorts by: the language, its

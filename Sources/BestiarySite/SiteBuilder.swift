@@ -32,10 +32,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // Freed memory goes back to the system after each stage where the peak matters: a full
         // build (its peak is the goal) and the preview (it runs for hours). A rebuild after an
         // edit skips it: trimming walks the whole heap while the packs thread allocates.
-        let returnsFreedMemory = memo != nil || options.force
-            || options.fileSystem.info(OutputRecord.path(OutputWriter(fileSystem: options.fileSystem, output: options.outputDirectory))) == nil
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
+        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
+        let returnsFreedMemory = memo != nil || options.force || fs.info(OutputRecord.path(writer)) == nil
         let total = Self.stageNames.count
         var index = 0
 
@@ -88,7 +88,6 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // A one-shot build takes the records, and what it read from media and cached pictures,
         // whose files are unchanged from the last build (the preview keeps them in its memo).
-        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
         let tool = BuildState.toolIdentity(fs)
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
