@@ -146,11 +146,27 @@ public struct PageReuse: Sendable {
     public var intact: @Sendable (String) -> Bool
     /// Its orders of the animals by name (``RenderResult/nameOrders``).
     public var nameOrders: [String: [Int]]
+    /// Where the cards of its list pages are in their files (``RenderResult/fragments``).
+    public var fragments: [String: FragmentTable]
+    /// A page's file as the previous build left it in the output (asked only when ``intact``).
+    public var read: @Sendable (String) -> [UInt8]?
 
-    public init(digests: [String: String], nameOrders: [String: [Int]] = [:], intact: @escaping @Sendable (String) -> Bool) {
+    public init(
+        digests: [String: String], nameOrders: [String: [Int]] = [:], fragments: [String: FragmentTable] = [:],
+        read: @escaping @Sendable (String) -> [UInt8]? = { _ in nil }, intact: @escaping @Sendable (String) -> Bool
+    ) {
         self.digests = digests
         self.nameOrders = nameOrders
+        self.fragments = fragments
+        self.read = read
         self.intact = intact
+    }
+
+    /// The cards the previous build rendered into page `path`, when its table was made under the
+    /// same `salt` and its file is as that build wrote it.
+    func keptFragments(_ path: String, salt: String) -> KeptBytes? {
+        guard let table = fragments[path], table.salt == salt, intact(path), let bytes = read(path) else { return nil }
+        return table.kept(in: bytes)
     }
 }
 
@@ -167,6 +183,9 @@ public struct RenderResult: Sendable {
     /// Each language's order of the animals by name (indices into the catalogue) under the digest
     /// of what it was sorted from: the next build's ``PageReuse/nameOrders``.
     public var nameOrders: [String: [Int]] = [:]
+    /// Where the cards of each list page are in its file (rendered now, or kept from the
+    /// previous build with the page): the next build's ``PageReuse/fragments``.
+    public var fragments: [String: FragmentTable] = [:]
 }
 
 /// Every page's inputs as one digest that is the same in every process (``StableDigest``): the

@@ -13,6 +13,10 @@ final class SharedContext: @unchecked Sendable {
     /// Set once, before any page is rendered (``SiteRenderer/render(reusing:streamingAnimalPagesTo:)``
     /// names the catalogue while the context is made).
     var catalogPath: String
+    /// Each animal's input digest (``PageDigests``), when pages are rendered for a build in a new
+    /// process: set once, before any page is rendered. With them, the lists of every animal are
+    /// keyed lists, whose cards the next build copies from the page's file (``FragmentTable``).
+    var animalDigests: [String]?
     let flatStrings: [String: [String: String]]
     /// Language → the strings nested by their dots (`t.nav.quiz`), converted once per language.
     let nestedStrings: [String: TemplateValue]
@@ -435,10 +439,10 @@ final class SharedContext: @unchecked Sendable {
 
     func collection(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.collection"), kind: "collection", alternates: "collection")
-        let items = animalsByName(lang, directory: directory)
-        context["animals"] = .list(items.map(TemplateValue.object))
-        context["count"] = .int(items.count)
-        context["count_text"] = .string(plural(lang, "collection.countAll", items.count))
+        let order = byName[lang] ?? []
+        context["animals"] = animalItems(order) { .object(self.animalSummary(self.input.catalog.animals[$0], lang, directory: directory)) }
+        context["count"] = .int(order.count)
+        context["count_text"] = .string(plural(lang, "collection.countAll", order.count))
         context["groups"] = .list((groupsByLanguage[lang] ?? []).map(TemplateValue.object))
         context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
@@ -459,31 +463,35 @@ final class SharedContext: @unchecked Sendable {
         return text.replacingOccurrences(of: "{count}", with: String(count))
     }
 
-    /// Every animal's name in `lang`, sorted as people of that language sort names.
-    func animalsByName(_ lang: String, directory: String) -> [[String: TemplateValue]] {
-        (byName[lang] ?? []).map { animalSummary(input.catalog.animals[$0], lang, directory: directory) }
+    /// The animals at `indices` (into the catalogue), each made by `item`: a keyed list by each
+    /// animal's input digest when there are digests (``animalDigests``), else a plain list.
+    func animalItems(_ indices: [Int], _ item: @escaping @Sendable (Int) -> TemplateValue) -> TemplateValue {
+        guard let digests = animalDigests else { return .list(indices.map(item)) }
+        return .keyed(KeyedList(keys: indices.map { digests[$0] }) { item(indices[$0]) })
     }
 
     /// The sightings log: a form to log a sighting (animals grouped and sorted by name), the lists
     /// per outing and the species checklist, which the page's script fills from the browser's storage.
     func sightings(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.sightings"), kind: "sightings", alternates: "sightings")
-        let animals = animalsByName(lang, directory: directory).map(TemplateValue.object)
-        var byGroup: [String: [TemplateValue]] = [:]
-        for animal in animals { byGroup[animal["group"]?.string ?? "", default: []].append(animal) }
+        let order = byName[lang] ?? []
+        let animals = input.catalog.animals
+        let summary = { @Sendable (i: Int) -> TemplateValue in .object(self.animalSummary(animals[i], lang, directory: directory)) }
+        var byGroup: [String: [Int]] = [:]
+        for i in order { byGroup[animals[i].group ?? "", default: []].append(i) }
         var optionGroups: [TemplateValue] = []
         for group in groupsByLanguage[lang] ?? [] {
             guard let name = group["name"]?.string, let members = byGroup[name] else { continue }
-            optionGroups.append(["label": .string(group["label"]?.string ?? name), "animals": .list(members)])
+            optionGroups.append(["label": .string(group["label"]?.string ?? name), "animals": animalItems(members, summary)])
         }
         if let ungrouped = byGroup[""], !ungrouped.isEmpty {
-            optionGroups.append(["label": .string(t(lang, "sightings.otherGroup")), "animals": .list(ungrouped)])
+            optionGroups.append(["label": .string(t(lang, "sightings.otherGroup")), "animals": animalItems(ungrouped, summary)])
         }
         context["option_groups"] = .list(optionGroups)
-        context["animals"] = .list(animals)
-        context["count"] = .int(animals.count)
+        context["animals"] = animalItems(order, summary)
+        context["count"] = .int(order.count)
         context["checklist_text"] = .string(
-            plural(lang, "sightings.checklistCount", 0).replacingOccurrences(of: "{total}", with: String(animals.count)))
+            plural(lang, "sightings.checklistCount", 0).replacingOccurrences(of: "{total}", with: String(order.count)))
         context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }
@@ -516,20 +524,19 @@ final class SharedContext: @unchecked Sendable {
 
     func credits(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "credits.title"), kind: "credits", alternates: "credits")
-        var rows: [TemplateValue] = []
-        for animal in input.catalog.animals {
-            let view = AnimalView(animal: animal, language: lang, input: input)
-            var row = animalSummary(animal, lang, directory: directory)
-            if let image = view.image { row["image_credit"] = credit(image.credit, image.license, image.licenseURL, image.source) }
-            if let sound = view.sound { row["sound_credit"] = credit(sound.credit, sound.license, nil, sound.source) }
+        let animals = input.catalog.animals
+        context["animals"] = animalItems(Array(animals.indices)) { i in
+            let view = AnimalView(animal: animals[i], language: lang, input: self.input)
+            var row = self.animalSummary(animals[i], lang, directory: directory)
+            if let image = view.image { row["image_credit"] = self.credit(image.credit, image.license, image.licenseURL, image.source) }
+            if let sound = view.sound { row["sound_credit"] = self.credit(sound.credit, sound.license, nil, sound.source) }
             if let s = view.summary {
                 row["text_credit"] = [
                     "title": .string(s.title), "url": .string(s.articleURL), "license": .string(s.license), "license_url": .string(s.licenseURL),
                 ]
             }
-            rows.append(.object(row))
+            return .object(row)
         }
-        context["animals"] = .list(rows)
         return context
     }
 

@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryStorage
+import BestiaryTemplate
 import Foundation
 
 /// The render stage: every page of the site in every language, plus the quiz catalogue, the
@@ -59,23 +60,27 @@ public struct SiteRenderer: Sendable {
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: "", knownOrders: previous?.nameOrders ?? [:])
         let digests = PageDigests(renderer: self, shared: shared)
+        shared.animalDigests = digests.animals
         let catalogFile = catalogAhead?.value() ?? CatalogJSON.file(input: input)
         shared.catalogPath = catalogFile.path
         enum Outcome { case kept, streamed, file(OutputFile) }
-        let results = try Parallel.map(jobs, chunk: 32) { job -> (String, String, Outcome) in
+        let results = try Parallel.map(jobs, chunk: 32) { job -> (String, String, Outcome, FragmentTable?) in
             let path = location(of: job).file
             let digest = digests.digest(of: job)
             // The app shell is always rendered: the service worker's version digests its bytes.
-            if let previous, !job.isShell, previous.digests[path] == digest, previous.intact(path) { return (path, digest, .kept) }
-            let file = renderPage(job, shared: shared)
-            guard case .animal = job else { return (path, digest, .file(file)) }
+            if let previous, !job.isShell, previous.digests[path] == digest, previous.intact(path) {
+                return (path, digest, .kept, previous.fragments[path])
+            }
+            let (file, table) = renderPage(job, shared: shared, site: digests.site, previous: previous)
+            guard case .animal = job else { return (path, digest, .file(file), table) }
             try sink(file)
-            return (path, digest, .streamed)
+            return (path, digest, .streamed, table)
         }
         var result = RenderResult()
         result.nameOrders = shared.nameOrders
-        for (path, digest, outcome) in results {
+        for (path, digest, outcome, table) in results {
             result.digests[path] = digest
+            if let table { result.fragments[path] = table }
             switch outcome {
             case .kept: result.kept.append(path)
             case .streamed: result.streamed.append(path)
@@ -208,31 +213,40 @@ public struct SiteRenderer: Sendable {
     }
 
     func renderPage(_ job: Job, shared: SharedContext) -> OutputFile {
-        let (directory, file) = location(of: job)
-        let html: String
-        switch job {
-        case .home(let lang):
-            html = input.templates.render("layouts/home", shared.home(lang, directory: directory))
-        case .animal(let i, let lang):
-            html = input.templates.render("layouts/animal", shared.animal(input.catalog.animals[i], lang, directory: directory))
-        case .collection(let lang):
-            html = input.templates.render("layouts/collection", shared.collection(lang, directory: directory))
-        case .quiz(let lang):
-            html = input.templates.render("layouts/quiz", shared.quiz(lang, directory: directory))
-        case .credits(let lang):
-            html = input.templates.render("layouts/credits", shared.credits(lang, directory: directory))
-        case .sightings(let lang):
-            html = input.templates.render("layouts/sightings", shared.sightings(lang, directory: directory))
-        case .settings(let lang):
-            html = input.templates.render("layouts/settings", shared.settings(lang, directory: directory))
-        case .offline(let lang):
-            html = input.templates.render("layouts/offline", shared.offline(lang, directory: directory))
-        case .page(let i, let lang):
-            html = input.templates.render("layouts/page", shared.page(input.catalog.pages[i], lang, directory: directory))
-        case .notFound:
-            html = input.templates.render("layouts/404", shared.notFound())
+        let (template, context) = pageContext(job, shared: shared)
+        return OutputFile(path: location(of: job).file, text: input.templates.render(template, context))
+    }
+
+    /// Renders a page whose context may hold keyed lists (``SharedContext/animalDigests``),
+    /// copying the cards `previous` kept for it, and says where its cards went; a page without
+    /// keyed lists has no table.
+    func renderPage(_ job: Job, shared: SharedContext, site: String, previous: PageReuse?) -> (OutputFile, FragmentTable?) {
+        let (template, context) = pageContext(job, shared: shared)
+        let path = location(of: job).file
+        guard context.values.contains(where: \.holdsKeyedList) else {
+            return (OutputFile(path: path, text: input.templates.render(template, context)), nil)
         }
-        return OutputFile(path: file, text: html)
+        let salt = StableDigest.combine([site, input.templates.libraryDigest, FragmentTable.contextDigest(context)])
+        let kept = previous?.keptFragments(path, salt: salt)
+        let page = input.templates.render(template, context, keeping: kept)
+        return (OutputFile(path: path, text: page.text), FragmentTable(salt: salt, entries: page.fragments))
+    }
+
+    /// The template a job's page is rendered with and its context.
+    func pageContext(_ job: Job, shared: SharedContext) -> (String, [String: TemplateValue]) {
+        let directory = location(of: job).directory
+        switch job {
+        case .home(let lang): return ("layouts/home", shared.home(lang, directory: directory))
+        case .animal(let i, let lang): return ("layouts/animal", shared.animal(input.catalog.animals[i], lang, directory: directory))
+        case .collection(let lang): return ("layouts/collection", shared.collection(lang, directory: directory))
+        case .quiz(let lang): return ("layouts/quiz", shared.quiz(lang, directory: directory))
+        case .credits(let lang): return ("layouts/credits", shared.credits(lang, directory: directory))
+        case .sightings(let lang): return ("layouts/sightings", shared.sightings(lang, directory: directory))
+        case .settings(let lang): return ("layouts/settings", shared.settings(lang, directory: directory))
+        case .offline(let lang): return ("layouts/offline", shared.offline(lang, directory: directory))
+        case .page(let i, let lang): return ("layouts/page", shared.page(input.catalog.pages[i], lang, directory: directory))
+        case .notFound: return ("layouts/404", shared.notFound())
+        }
     }
 
     /// The pages the service worker precaches, as output paths: every language's app shell (home,

@@ -17,6 +17,9 @@ public struct Templates: Sendable {
     /// Template name (`layouts.animal`) → a digest of its text and of every partial it uses,
     /// transitively: what a page rendered with it depends on (the render memo's key).
     let digests: [String: String]
+    /// A digest of every template's text: what names the sections of keyed lists
+    /// (``FragmentTable``) stand for.
+    let libraryDigest: String
 
     /// `{{% CONTENT_TYPE: MARKDOWN }}`: values are escaped so CommonMark shows them literally.
     static let markdown = ContentType(name: "MARKDOWN", escape: Markdown.escape)
@@ -75,9 +78,11 @@ public struct Templates: Sendable {
         try bag.throwIfErrors()
         // No errors, so the library compiled.
         let compiled = library!
+        let texts = sources.mapValues(\.text)
         return Templates(
             library: compiled, names: names,
-            digests: closureDigests(sources.mapValues(\.text), references: references.mapValues { Set($0.map(\.name)) }))
+            digests: closureDigests(texts, references: references.mapValues { Set($0.map(\.name)) }),
+            libraryDigest: StableDigest.combine(texts.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }))
     }
 
     /// For each template, the digest of its own text and the texts of the partials it reaches
@@ -128,6 +133,13 @@ public struct Templates: Sendable {
     /// Renders template `name` (`layouts/animal` or `layouts.animal`) with `context`.
     public func render(_ name: String, _ context: [String: TemplateValue]) -> String {
         library.render(name.replacingOccurrences(of: "/", with: "."), .object(context)) ?? ""
+    }
+
+    /// Renders template `name` like ``render(_:_:)``, taking the items of its keyed lists that
+    /// `kept` knows from there, and says where each keyed item went.
+    func render(_ name: String, _ context: [String: TemplateValue], keeping kept: (any KeptFragments)?) -> RenderedPage {
+        library.render(name.replacingOccurrences(of: "/", with: "."), .object(context), keeping: kept)
+            ?? RenderedPage(text: "", fragments: [], reused: 0)
     }
 
     /// Renders a Markdown template and turns the result into HTML through cmark.

@@ -1,3 +1,4 @@
+import BestiaryRender
 import BestiaryStorage
 import Foundation
 
@@ -23,8 +24,10 @@ struct OutputRecord {
     var digests: [String: String]
     /// The render's orders by name (``RenderResult/nameOrders``).
     var nameOrders: [String: [Int]] = [:]
+    /// Where the cards of each list page are in its file (``RenderResult/fragments``).
+    var fragments: [String: FragmentTable] = [:]
 
-    static let header = "bestiary-output-index 2"
+    static let header = "bestiary-output-index 3"
 
     static func path(_ writer: OutputWriter) -> String {
         (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-index"
@@ -51,9 +54,22 @@ struct OutputRecord {
             else { return nil }
             var record = OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(), digests: [:])
             record.index.entries.reserveCapacity(raw.count / 120)
-            for line in lines {
+            while let line = lines.next() {
                 let fields = line.split(separator: 9, omittingEmptySubsequences: false)
                 // `order DIGEST 3,0,2,…` (three fields; a file's line has four).
+                // `fragments PATH SALT COUNT -` then COUNT lines `SECTION ITEM OFFSET LENGTH`.
+                if fields.count == 5, text(fields[0]) == "fragments", let count = Int(text(fields[3])) {
+                    var table = FragmentTable(salt: text(fields[2]), entries: [])
+                    table.entries.reserveCapacity(count)
+                    for _ in 0..<count {
+                        guard let line = lines.next() else { return nil }
+                        let parts = line.split(separator: 9, omittingEmptySubsequences: false)
+                        guard parts.count == 4, let offset = Int(text(parts[2])), let length = Int(text(parts[3])) else { return nil }
+                        table.entries.append(FragmentTable.Entry(section: text(parts[0]), item: text(parts[1]), offset: offset, length: length))
+                    }
+                    record.fragments[text(fields[1])] = table
+                    continue
+                }
                 if fields.count == 3, text(fields[0]) == "order" {
                     var order: [Int] = []
                     for number in fields[2].split(separator: 44) {
@@ -106,6 +122,15 @@ struct OutputRecord {
         out.append(contentsOf: (Self.header + "\ntool\t" + tool + "\noutput\t" + outputFolder + "\n").utf8)
         for (digest, order) in nameOrders.sorted(by: { $0.key < $1.key }) {
             out.append(contentsOf: ("order\t" + digest + "\t" + order.map(String.init).joined(separator: ",") + "\n").utf8)
+        }
+        for (path, table) in fragments.sorted(by: { $0.key < $1.key }) where !path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
+            out.append(contentsOf: "fragments\t\(path)\t\(table.salt)\t\(table.entries.count)\t-\n".utf8)
+            for entry in table.entries {
+                out.append(contentsOf: entry.section.utf8)
+                out.append(9)
+                out.append(contentsOf: entry.item.utf8)
+                out.append(contentsOf: "\t\(entry.offset)\t\(entry.length)\n".utf8)
+            }
         }
         for (path, entry) in index.entries.sorted(by: { $0.key < $1.key }) {
             if path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {

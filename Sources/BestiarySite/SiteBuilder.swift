@@ -178,6 +178,7 @@ public final class SiteBuilder: @unchecked Sendable {
         var kept: [String] = []
         var pageDigests: [String: String] = [:]
         var nameOrders: [String: [Int]] = [:]
+        var fragments: [String: FragmentTable] = [:]
         // Paths of the other files a one-shot build staged as soon as their stage made them.
         var built: [String] = []
 
@@ -229,12 +230,16 @@ public final class SiteBuilder: @unchecked Sendable {
             let rendered: [OutputFile]
             if let staging {
                 let reuse = previous.map { record in
-                    PageReuse(digests: record.digests, nameOrders: record.nameOrders) { path in writer.isAsWritten(path, in: record.index) }
+                    PageReuse(
+                        digests: record.digests, nameOrders: record.nameOrders, fragments: record.fragments,
+                        read: { path in (try? fs.read(writer.output + "/" + path)).map { [UInt8]($0) } }
+                    ) { path in writer.isAsWritten(path, in: record.index) }
                 }
                 do {
                     let result = try renderer.render(reusing: reuse, streamingAnimalPagesTo: staging.add)
                     (rendered, streamed, kept, pageDigests) = (result.files, result.streamed, result.kept, result.digests)
                     nameOrders = result.nameOrders
+                    fragments = result.fragments
                 } catch {
                     throw DiagnosticError(.error("cannot write the site: \(error); \(options.outputDirectory) is unchanged", stage: "write"))
                 }
@@ -302,14 +307,16 @@ public final class SiteBuilder: @unchecked Sendable {
                 guard let previous else {
                     try staging.commit()
                     if let folder = OutputRecord.folderIdentity(writer) {
-                        OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(entries: staging.entries), digests: pageDigests, nameOrders: nameOrders)
-                            .save(writer)
+                        OutputRecord(
+                            tool: tool, outputFolder: folder, index: OutputIndex(entries: staging.entries), digests: pageDigests,
+                            nameOrders: nameOrders, fragments: fragments
+                        ).save(writer)
                     }
                     return (count, "\(count) files to \(options.outputDirectory)")
                 }
                 let changed = try updateInPlace(
                     writer, staging, built: built + kept + streamed, previous: previous, pageDigests: pageDigests, nameOrders: nameOrders,
-                    recordSaved: &recordSaved)
+                    fragments: fragments, recordSaved: &recordSaved)
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
             let all = (files + PackStage.outputFiles(packs.output)).sorted { $0.path < $1.path }
@@ -362,7 +369,10 @@ public final class SiteBuilder: @unchecked Sendable {
         recordSaved?.value()
         upkeep("kept files saved")
         if options.exitsAfterBuild {
-            ProcessMemory.leaveToExit([catalog, enrichment, resolved, media, packs, previous as Any, staging as Any, pageDigests, streamed, kept, built, records as Any])
+            ProcessMemory.leaveToExit([
+                catalog, enrichment, resolved, media, packs, previous as Any, staging as Any, pageDigests, streamed, kept, built, records as Any,
+                fragments,
+            ])
         }
         return finished()
     }
@@ -397,7 +407,8 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Returns the number of files replaced, added or removed.
     private func updateInPlace(
         _ writer: OutputWriter, _ staging: OutputWriter.Staging, built paths: [String], previous: OutputRecord,
-        pageDigests: [String: String], nameOrders: [String: [Int]], recordSaved: inout Background<Void, Never>?
+        pageDigests: [String: String], nameOrders: [String: [Int]], fragments: [String: FragmentTable],
+        recordSaved: inout Background<Void, Never>?
     ) throws(DiagnosticError) -> Int {
         let old = previous.index.entries
         let staged = staging.entries
@@ -425,7 +436,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // Written while the build records its state (a build killed in between leaves no record:
         // the next one writes the whole output anew).
         if let folder = OutputRecord.folderIdentity(writer) {
-            let record = OutputRecord(tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders)
+            let record = OutputRecord(
+                tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders, fragments: fragments)
             recordSaved = Background { record.save(writer) }
         }
         return staged.count + old.count - stillThere

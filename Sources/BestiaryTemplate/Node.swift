@@ -5,10 +5,15 @@ final class Block: Sendable {
     let nodes: [Node]
     /// The raw text between a section's tags: what a lambda section receives.
     let source: String
+    /// Its number in the library, in parse order (the same for the same sources in every
+    /// process): what names a section's items in a ``KeptFragments`` key. -1 for a lambda's
+    /// result, whose items are never kept.
+    let serial: Int
 
-    init(_ nodes: [Node], source: String) {
+    init(_ nodes: [Node], source: String, serial: Int = -1) {
         self.nodes = nodes
         self.source = source
+        self.serial = serial
     }
 }
 

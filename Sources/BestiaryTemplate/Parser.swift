@@ -39,12 +39,22 @@ struct Parser {
     var tagStart = 0
     /// Every `{{>name}}` and `{{<name}}` (not `{{>*name}}`): the name and where its tag starts.
     var references: [TemplateReference] = []
+    /// The next block's ``Block/serial``, counted across a library's templates; nil when parsing
+    /// a lambda's result (its blocks get -1).
+    var nextSerial: Int?
 
-    init(_ text: String, contentTypes: [String: ContentType], partials: [String: Int], blockIDs: [String: Int]) {
+    init(_ text: String, contentTypes: [String: ContentType], partials: [String: Int], blockIDs: [String: Int], nextSerial: Int? = nil) {
         self.text = Array(text)
         self.contentTypes = contentTypes
         self.partials = partials
         self.blockIDs = blockIDs
+        self.nextSerial = nextSerial
+    }
+
+    mutating func serial() -> Int {
+        guard let next = nextSerial else { return -1 }
+        nextSerial = next + 1
+        return next
     }
 
     mutating func parseTemplate() throws(TemplateSyntaxError) -> Block {
@@ -112,7 +122,7 @@ struct Parser {
                 if !isStandalone(state) { flushWhitespace() }
                 // swift-mustache takes the raw text up to two characters before the '/'.
                 let end = max(entry, slash - 2)
-                return Block(nodes, source: String(text[entry..<end]))
+                return Block(nodes, source: String(text[entry..<end]), serial: serial())
 
             case "!":
                 position += 1
@@ -214,7 +224,7 @@ struct Parser {
             tagStart = open.at
             throw error(.unclosedSection(open.tag))
         }
-        return Block(nodes, source: String(text[entry..<position]))
+        return Block(nodes, source: String(text[entry..<position]), serial: serial())
     }
 
     mutating func blockID(_ name: String) -> Int {

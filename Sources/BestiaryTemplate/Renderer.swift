@@ -16,10 +16,27 @@ struct Renderer {
     var stack: [TemplateValue]
     var output = Output()
 
+    /// Output of keyed items from an earlier rendering (``TemplateLibrary/render(_:_:keeping:)``).
+    var kept: (any KeptFragments)?
+    /// Where each keyed item rendered over the root went, in order.
+    var fragments: [RenderedPage.Fragment] = []
+    /// Items copied from ``kept``.
+    var reused = 0
+    /// The root's members that hold a keyed list: their value is not what the caller keys a
+    /// page by, so an item that looks one of them up is not kept (its key would not cover it).
+    let rootMembersWithKeyedLists: Set<String>
+    /// While a keyed item is rendered: whether it looked up such a member.
+    var lookedUpKeyedRootMember = false
+
     init(library: TemplateLibrary, root: TemplateValue) {
         self.library = library
         self.stack = [root]
         stack.reserveCapacity(16)
+        if case .object(let members) = root {
+            rootMembersWithKeyedLists = Set(members.filter { $0.value.holdsKeyedList }.map(\.key))
+        } else {
+            rootMembersWithKeyedLists = []
+        }
     }
 
     mutating func render(_ nodes: [Node], _ initial: Frame) {
@@ -72,6 +89,11 @@ struct Renderer {
                 stack.append(.list(items))
                 render(body.nodes, frame)
                 stack.removeLast()
+            case .keyed(let list)?:
+                guard list.keys.isEmpty else { return }
+                stack.append(.list([]))
+                render(body.nodes, frame)
+                stack.removeLast()
             case .bool(let value)?:
                 if !value { render(body.nodes, frame) }
             case nil, .null?:
@@ -112,6 +134,8 @@ struct Renderer {
                 render(body.nodes, frame)
                 stack.removeLast()
             }
+        case .keyed(let list)?:
+            renderKeyed(list, body, frame)
         case .bool(let condition)?:
             if condition { render(body.nodes, frame) }
         case nil, .null?:
@@ -120,6 +144,42 @@ struct Renderer {
             stack.append(value)
             render(body.nodes, frame)
             stack.removeLast()
+        }
+    }
+
+    /// A keyed list's items. Over the root (the stack holds only the page's value), each item's
+    /// output is recorded under its key and its section: the section's block and what else the
+    /// output depends on, the content type, the indentation and the overrides in force. An item
+    /// ``kept`` knows is copied from there. An item that looked up a root member holding a keyed
+    /// list is recorded under no key (never kept). Deeper, items are rendered as a list's.
+    mutating func renderKeyed(_ list: KeyedList, _ body: Block, _ frame: Frame) {
+        guard stack.count == 1, body.serial >= 0 else {
+            for i in list.keys.indices {
+                stack.append(list.item(i))
+                render(body.nodes, frame)
+                stack.removeLast()
+            }
+            return
+        }
+        var section = "\(body.serial) \(frame.contentType.name) "
+        for byte in frame.indentation { section += String(byte, radix: 16) + "." }
+        for o in frame.overrides { section += " \(o.id):\(o.block.serial)" }
+        for (i, item) in list.keys.enumerated() {
+            let start = output.bytes.count
+            if let bytes = kept?.bytes(section: section, item: item) {
+                output.bytes.append(contentsOf: bytes)
+                reused += 1
+            } else {
+                lookedUpKeyedRootMember = false
+                stack.append(list.item(i))
+                render(body.nodes, frame)
+                stack.removeLast()
+                if lookedUpKeyedRootMember {
+                    lookedUpKeyedRootMember = false
+                    continue
+                }
+            }
+            fragments.append(RenderedPage.Fragment(section: section, item: item, offset: start, length: output.bytes.count - start))
         }
     }
 
@@ -145,7 +205,7 @@ struct Renderer {
 
     /// The value of `name`: its first part from the top of the stack down (the first value that
     /// has it, even as `null`), the other parts from that value only.
-    func lookup(_ name: Name) -> TemplateValue? {
+    mutating func lookup(_ name: Name) -> TemplateValue? {
         let parts = name.parts
         guard let first = parts.first else { return stack.last }
         var value: TemplateValue
@@ -157,6 +217,7 @@ struct Renderer {
             for i in stack.indices.reversed() {
                 if let v = Self.member(first, of: stack[i]) {
                     found = v
+                    if i == 0, stack.count > 1, rootMembersWithKeyedLists.contains(first) { lookedUpKeyedRootMember = true }
                     break
                 }
             }
@@ -212,7 +273,7 @@ struct Renderer {
         case .double(let d): return "\(d)"
         case .bool(let b): return b ? "true" : "false"
         case .null: return ""
-        case .list, .object, .lambda: return String(describing: value.anyValue)
+        case .list, .object, .lambda, .keyed: return String(describing: value.anyValue)
         }
     }
 }

@@ -29,8 +29,9 @@ public struct TemplateLibrary: Sendable {
         var templates: [Block] = []
         var failures: [(name: String, error: TemplateSyntaxError)] = []
         var references: [String: [TemplateReference]] = [:]
+        var nextSerial = 0
         for name in names {
-            var parser = Parser(sources[name]!, contentTypes: types, partials: index, blockIDs: blockIDs)
+            var parser = Parser(sources[name]!, contentTypes: types, partials: index, blockIDs: blockIDs, nextSerial: nextSerial)
             do {
                 templates.append(try parser.parseTemplate())
             } catch {
@@ -38,6 +39,7 @@ public struct TemplateLibrary: Sendable {
                 templates.append(Block([], source: ""))
             }
             blockIDs = parser.blockIDs
+            nextSerial = parser.nextSerial ?? nextSerial
             references[name] = parser.references
         }
         guard failures.isEmpty else { throw CompileError(failures: failures, references: references) }
@@ -51,12 +53,22 @@ public struct TemplateLibrary: Sendable {
     /// Renders template `name` with `value` at the bottom of the context stack; nil when the
     /// library has no such template.
     public func render(_ name: String, _ value: TemplateValue) -> String? {
+        render(name, value, keeping: nil)?.text
+    }
+
+    /// Renders template `name` like ``render(_:_:)``, and says where in the result each item of
+    /// a ``KeyedList`` went (by its ``RenderedPage/Fragment/key``). An item whose key `kept`
+    /// knows is not rendered: its bytes are copied from there. Only items that are rendered over
+    /// the page's own value (a keyed list at the top of the context, not inside another section's
+    /// item) are keyed: the bytes of the others could depend on the item around them.
+    public func render(_ name: String, _ value: TemplateValue, keeping kept: (any KeptFragments)?) -> RenderedPage? {
         guard let i = index[name] else { return nil }
         let template = templates[i]
         var renderer = Renderer(library: self, root: value)
+        renderer.kept = kept
         renderer.output.bytes.reserveCapacity(max(4096, template.source.utf8.count * 2))
         renderer.render(template.nodes, Renderer.Frame())
-        return String(decoding: renderer.output.bytes, as: UTF8.self)
+        return RenderedPage(text: String(decoding: renderer.output.bytes, as: UTF8.self), fragments: renderer.fragments, reused: renderer.reused)
     }
 
     /// A lambda's result, parsed as a template of this library (errors render nothing, as in

@@ -17,6 +17,9 @@ public enum TemplateValue: Sendable {
     case list([TemplateValue])
     case object([String: TemplateValue])
     case lambda(TemplateLambda)
+    /// A list whose items are keyed, so a renderer can take an item's output from an earlier
+    /// rendering (``TemplateLibrary/render(_:_:keeping:)``); otherwise the list of its items.
+    case keyed(KeyedList)
     /// Present but empty: stops the lookup of a name up the context stack, and is false.
     case null
 }
@@ -42,6 +45,7 @@ extension TemplateValue {
         switch value {
         case let v as TemplateValue: self = v
         case let v as TemplateLambda: self = .lambda(v)
+        case let v as KeyedList: self = .keyed(v)
         case let optional as any OptionalProtocol:
             self = optional.wrappedValue.map(TemplateValue.init(any:)) ?? .null
         case let v as String: self = .string(v)
@@ -78,6 +82,7 @@ extension TemplateValue {
         case .list(let v): return v.map(\.anyValue)
         case .object(let v): return v.mapValues(\.anyValue)
         case .lambda(let v): return v
+        case .keyed(let v): return v.items.map(\.anyValue)
         case .null: return Optional<Any>.none as Any
         }
     }
@@ -102,5 +107,17 @@ extension TemplateValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
     public init(arrayLiteral elements: TemplateValue...) { self = .list(elements) }
     public init(dictionaryLiteral elements: (String, TemplateValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension TemplateValue {
+    /// Whether a keyed list is anywhere in this value (outside keyed lists' items).
+    public var holdsKeyedList: Bool {
+        switch self {
+        case .keyed: return true
+        case .list(let items): return items.contains { $0.holdsKeyedList }
+        case .object(let members): return members.values.contains { $0.holdsKeyedList }
+        default: return false
+        }
     }
 }

@@ -116,6 +116,46 @@ import Testing
         #expect(try !zebraFirst())
     }
 
+    /// The cards of the list pages (collection, sightings, credits) are copied from the page's
+    /// file where the record says they are, while their animal is unchanged; a changed animal's
+    /// card is rendered again, and the output is then a build from nothing's.
+    @Test func theCardsOfListPagesAreCopiedFromTheirFiles() throws {
+        let s = try Site()
+        let record = s.work.appending(".out.bestiary-index")
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("fragments\tcollection/index.html\t") })
+        let count = try #require(Int(lines[header].split(separator: "\t")[3]))
+        #expect(count == 66, "one card per animal")
+        let page = Array(try String(contentsOfFile: s.output + "/collection/index.html", encoding: .utf8).utf8)
+        func card(_ line: String) -> String {
+            let f = line.split(separator: "\t")
+            return String(decoding: page[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
+        }
+        let cards = lines[(header + 1)...(header + count)]
+        let bear = try #require(cards.firstIndex { card($0).contains("data-id=\"bear\"") })
+        let crow = try #require(cards.firstIndex { card($0).contains("data-id=\"crow\"") })
+        #expect(card(lines[bear]).hasPrefix("<li class=\"card\"") && card(lines[bear]).contains("</li>\n"))
+        // The bear's entry pointed at the crow's card: if the table is used, the bear shows as a crow.
+        var bearFields = lines[bear].split(separator: "\t").map(String.init)
+        let crowFields = lines[crow].split(separator: "\t").map(String.init)
+        bearFields[2] = crowFields[2]
+        bearFields[3] = crowFields[3]
+        lines[bear] = bearFields.joined(separator: "\t")
+        try lines.joined(separator: "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        func crows() throws -> Int {
+            try String(contentsOfFile: s.output + "/collection/index.html", encoding: .utf8).components(separatedBy: "data-id=\"crow\"").count - 1
+        }
+        #expect(try crows() == 1)
+        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ndifficulty: 3")
+        let report = try build(root: s.root, output: s.output)
+        #expect(report.pagesReused > 0)
+        #expect(try crows() == 2, "the kept card was copied from where the record said")
+        // The bear changes: its card is made anew, and the output is a build from nothing's.
+        try s.step { try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}") }
+        #expect(try crows() == 1)
+    }
+
     /// The output's files are trusted only while they are as the last build left them.
     @Test func aPageChangedOrRemovedByHandIsMadeAgain() throws {
         let s = try Site()
@@ -190,7 +230,7 @@ import Testing
         #expect(forced.pagesReused == 0)
         let recordPath = s.work.appending(".out.bestiary-index")
         let record = try String(contentsOfFile: recordPath, encoding: .utf8)
-        #expect(record.hasPrefix("bestiary-output-index 2\ntool\t"))
+        #expect(record.hasPrefix("bestiary-output-index 3\ntool\t"))
         let otherTool = record.replacingOccurrences(of: "\ntool\t", with: "\ntool\tanother ")
         try otherTool.write(toFile: recordPath, atomically: true, encoding: .utf8)
         let report = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }

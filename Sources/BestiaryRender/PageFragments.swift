@@ -1,0 +1,88 @@
+import BestiaryStorage
+import BestiaryTemplate
+
+/// Where each card of a list page (the collection, the sightings checklist, the credits: 10,000
+/// items each on the bench corpus) went in the page's file, so that the next build in another
+/// process copies the cards of unchanged animals from that file instead of making and rendering
+/// them again.
+///
+/// A card's key is its section (``RenderedPage/Fragment/section``) and the digest of its
+/// animal's inputs (``PageDigests``); the table's ``salt`` stands for everything else a card can
+/// depend on: the site-wide inputs, every template's text and the page's context apart from its
+/// keyed lists (``contextDigest(_:)``). A card that looks up a member holding a keyed list is
+/// never recorded (`BestiaryTemplate`'s renderer), so the salt need not cover those.
+public struct FragmentTable: Sendable, Equatable {
+    public typealias Entry = RenderedPage.Fragment
+
+    public var salt: String
+    public var entries: [Entry]
+
+    public init(salt: String, entries: [Entry]) {
+        self.salt = salt
+        self.entries = entries
+    }
+
+    /// The cards of `bytes` (the page's file as this table's build wrote it), by section and key;
+    /// nil when an entry lies outside the file.
+    func kept(in bytes: [UInt8]) -> KeptBytes? {
+        var sections: [String: [String: Range<Int>]] = [:]
+        for entry in entries {
+            let end = entry.offset + entry.length
+            guard entry.offset >= 0, entry.length >= 0, end <= bytes.count else { return nil }
+            sections[entry.section, default: [:]][entry.item] = entry.offset..<end
+        }
+        return KeptBytes(bytes: bytes, sections: sections)
+    }
+
+    /// A digest of a page's context that is the same in every process: members in key order,
+    /// every value tagged with its kind and length-prefixed; a keyed list and a lambda count only
+    /// as their kind (the cards key the former, the site-wide digest covers the latter's assets).
+    static func contextDigest(_ context: [String: TemplateValue]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 * 1024)
+        append(.object(context), to: &out)
+        return Hashing.sha256Hex(out)
+    }
+
+    private static func append(_ value: TemplateValue, to out: inout [UInt8]) {
+        func text(_ tag: UInt8, _ s: String) {
+            out.append(tag)
+            var s = s
+            s.withUTF8 { utf8 in
+                withUnsafeBytes(of: UInt64(utf8.count).littleEndian) { out.append(contentsOf: $0) }
+                out.append(contentsOf: utf8)
+            }
+        }
+        func count(_ n: Int) { withUnsafeBytes(of: UInt64(n).littleEndian) { out.append(contentsOf: $0) } }
+        switch value {
+        case .string(let s): text(1, s)
+        case .int(let n): text(2, String(n))
+        case .double(let d): text(3, String(d.bitPattern))
+        case .bool(let b): out.append(b ? 4 : 5)
+        case .null: out.append(6)
+        case .lambda: out.append(7)
+        case .keyed: out.append(8)
+        case .list(let items):
+            out.append(9)
+            count(items.count)
+            for item in items { append(item, to: &out) }
+        case .object(let members):
+            out.append(10)
+            count(members.count)
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                text(11, key)
+                append(member, to: &out)
+            }
+        }
+    }
+}
+
+/// A list page's file from the previous build, with where each card is in it.
+struct KeptBytes: KeptFragments {
+    let bytes: [UInt8]
+    let sections: [String: [String: Range<Int>]]
+
+    func bytes(section: String, item: String) -> ArraySlice<UInt8>? {
+        sections[section]?[item].map { bytes[$0] }
+    }
+}

@@ -1,0 +1,57 @@
+/// A list whose items each have a key that stands for everything the item is made from (Bestiary:
+/// the digest of an animal's inputs), so that a renderer can take an item's output from an earlier
+/// rendering of the same template instead of making the item and rendering it again. The items
+/// are made only when rendered (``item``).
+///
+/// For every other purpose (`{{^list}}`, printing, lambdas) it is the list of its items.
+public struct KeyedList: Sendable {
+    public let keys: [String]
+    public let item: @Sendable (Int) -> TemplateValue
+
+    public init(keys: [String], item: @escaping @Sendable (Int) -> TemplateValue) {
+        self.keys = keys
+        self.item = item
+    }
+
+    /// Every item, made.
+    public var items: [TemplateValue] { keys.indices.map(item) }
+}
+
+/// Output bytes of keyed items from an earlier rendering (``RenderedPage/Fragment``).
+public protocol KeptFragments {
+    /// The bytes item `item` of section `section` rendered to, if known; nil renders it.
+    func bytes(section: String, item: String) -> ArraySlice<UInt8>?
+}
+
+/// A rendered template, with where each keyed item's output is in it.
+public struct RenderedPage: Sendable {
+    /// One keyed item's output: `text.utf8[offset ..< offset + length]`. The same section and
+    /// item render to the same bytes as long as the templates and the page's value apart from its
+    /// keyed lists are the same (the caller keys those).
+    public struct Fragment: Sendable, Equatable {
+        /// The section's block, the content type, indentation and overrides it was rendered with.
+        public var section: String
+        /// The item's own key (``KeyedList/keys``).
+        public var item: String
+        public var offset: Int
+        public var length: Int
+
+        public init(section: String, item: String, offset: Int, length: Int) {
+            self.section = section
+            self.item = item
+            self.offset = offset
+            self.length = length
+        }
+    }
+
+    public var text: String
+    public var fragments: [Fragment]
+    /// How many items were copied from ``KeptFragments`` rather than rendered.
+    public var reused: Int
+
+    public init(text: String, fragments: [Fragment], reused: Int) {
+        self.text = text
+        self.fragments = fragments
+        self.reused = reused
+    }
+}

@@ -1,0 +1,84 @@
+import BestiaryTemplate
+import Testing
+
+/// A keyed list renders as the list of its items, records where each item's output went, and
+/// copies an item it is given from an earlier rendering instead of making and rendering it.
+struct KeyedListTests {
+    static let library = try! TemplateLibrary([
+        "page": "<h1>{{title}}</h1>\n<ul>\n{{#animals}}\n  <li>{{name}} ({{title}})</li>\n{{/animals}}\n</ul>{{^animals}}none{{/animals}}\n",
+        "nested": "{{#groups}}[{{label}}:{{#animals}}{{name}},{{/animals}}]{{/groups}}",
+        "peek": "{{#animals}}<{{name}}{{#others}}+{{/others}}>{{/animals}}",
+    ])
+
+    static let names = ["Bear", "Crow", "Ant & Co"]
+
+    /// The items made on demand, counting how many were made.
+    final class Maker: @unchecked Sendable {
+        var made: [Int] = []
+        func list(_ keys: [String] = ["k-bear", "k-crow", "k-ant"]) -> TemplateValue {
+            .keyed(KeyedList(keys: keys) { i in
+                self.made.append(i)
+                return ["name": .string(KeyedListTests.names[i])]
+            })
+        }
+    }
+
+    struct Kept: KeptFragments {
+        let bytes: [String: [UInt8]]
+        func bytes(section: String, item: String) -> ArraySlice<UInt8>? { bytes[item].map { $0[...] } }
+    }
+
+    @Test func rendersAsAPlainListAndSaysWhereEachItemWent() throws {
+        let plain = Self.library.render("page", ["title": "Animals", "animals": .list(Self.names.map { ["name": .string($0)] })])
+        let page = try #require(Self.library.render("page", ["title": "Animals", "animals": Maker().list()], keeping: nil))
+        #expect(page.text == plain)
+        #expect(page.fragments.map(\.item) == ["k-bear", "k-crow", "k-ant"])
+        let utf8 = Array(page.text.utf8)
+        let items = page.fragments.map { String(decoding: utf8[$0.offset..<($0.offset + $0.length)], as: UTF8.self) }
+        #expect(items == ["  <li>Bear (Animals)</li>\n", "  <li>Crow (Animals)</li>\n", "  <li>Ant &amp; Co (Animals)</li>\n"])
+        #expect(Set(page.fragments.map(\.section)).count == 1)
+        let empty = try #require(Self.library.render("page", ["title": "", "animals": Maker().list([])], keeping: nil))
+        #expect(empty.text.contains("</ul>none"))
+    }
+
+    @Test func copiesKeptItemsWithoutMakingThem() throws {
+        let maker = Maker()
+        let kept = Kept(bytes: ["k-crow": Array("  <li>kept crow</li>\n".utf8)])
+        let page = try #require(Self.library.render("page", ["title": "T", "animals": maker.list()], keeping: kept))
+        #expect(page.text.contains("<li>kept crow</li>") && !page.text.contains("Crow"))
+        #expect(maker.made == [0, 2], "the kept item is never made")
+        #expect(page.reused == 1)
+        // Recorded where the copy went, so the next rendering can copy it again.
+        let crow = try #require(page.fragments.first { $0.item == "k-crow" })
+        #expect(String(decoding: Array(page.text.utf8)[crow.offset..<(crow.offset + crow.length)], as: UTF8.self) == "  <li>kept crow</li>\n")
+    }
+
+    /// Inside another section's item the output could depend on that item: not keyed.
+    @Test func nestedKeyedListsAreNotRecorded() throws {
+        let maker = Maker()
+        let kept = Kept(bytes: ["k-bear": Array("X".utf8)])
+        let page = try #require(
+            Self.library.render("nested", ["groups": [["label": "mammals", "animals": maker.list()]]], keeping: kept))
+        #expect(page.text == "[mammals:Bear,Crow,Ant &amp; Co,]")
+        #expect(page.fragments.isEmpty && page.reused == 0)
+    }
+
+    /// An item that looks up a member of the page holding a keyed list depends on every item
+    /// there, which no key covers: it is rendered, never recorded.
+    @Test func anItemThatLooksUpAKeyedListIsNotRecorded() throws {
+        let page = try #require(Self.library.render("peek", ["animals": Maker().list(), "others": Maker().list()], keeping: nil))
+        #expect(page.text == "<Bear+++><Crow+++><Ant &amp; Co+++>")
+        #expect(page.fragments.isEmpty)
+        let plain = try #require(Self.library.render("peek", ["animals": Maker().list(), "others": ["a"]], keeping: nil))
+        #expect(plain.fragments.count == 3)
+    }
+
+    /// The same items in another section of the same page are other fragments.
+    @Test func sectionsAreTold() throws {
+        let library = try TemplateLibrary(["two": "{{#animals}}a{{name}}{{/animals}}|{{#animals}}b{{name}}{{/animals}}"])
+        let page = try #require(library.render("two", ["animals": Maker().list()], keeping: nil))
+        #expect(page.text == "aBearaCrowaAnt &amp; Co|bBearbCrowbAnt &amp; Co")
+        #expect(Set(page.fragments.map(\.section)).count == 2)
+        #expect(page.fragments.count == 6)
+    }
+}
