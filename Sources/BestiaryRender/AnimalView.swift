@@ -43,6 +43,17 @@ struct AnimalView {
             fromWikipedia: true, bytes: main.bytes)
     }
 
+    /// Whether ``image`` is not nil, without making it (the home page counts them on every build).
+    var hasImage: Bool {
+        if let ref = animal.image {
+            switch ref.source {
+            case .file(let path): return input.media[path] != nil
+            case .url: return true
+            }
+        }
+        return summary?.image?.variants.last != nil
+    }
+
     struct ImageInfo {
         var src: String
         var srcset: [MediaOutput]

@@ -420,7 +420,7 @@ final class SharedContext: @unchecked Sendable {
         var context = base(lang, directory: directory, title: nil, kind: "home", alternates: "home")
         let animals = input.catalog.animals
         let withSound = animals.filter { $0.sound != nil }.count
-        let withImage = animals.filter { AnimalView(animal: $0, language: lang, input: input).image != nil }.count
+        let withImage = animals.filter { AnimalView(animal: $0, language: lang, input: input).hasImage }.count
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
         context["stats"] = ["animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage)]
         func mode(_ mode: String, available: Bool) -> TemplateValue {

@@ -22,16 +22,22 @@ struct Renderer {
     var fragments: [RenderedPage.Fragment] = []
     /// Items copied from ``kept``.
     var reused = 0
-    /// The root's members that hold a keyed list: their value is not what the caller keys a
-    /// page by, so an item that looks one of them up is not kept (its key would not cover it).
+    /// Where each value on the stack above the root came from: the section's block (-1 for a
+    /// lambda's result) and the item's index in its list (-1 for a value that is not a list's).
+    var origins: [(serial: Int, index: Int)] = []
+    /// The root's members that hold a keyed list: the caller keys a page by its value without
+    /// them, so an item that looks one of them up is not recorded (its key would not cover it).
     let rootMembersWithKeyedLists: Set<String>
-    /// While a keyed item is rendered: whether it looked up such a member.
-    var lookedUpKeyedRootMember = false
+    /// While a keyed list's items are rendered: the stack index of its items.
+    var keyedBase: Int?
+    /// While a keyed item is rendered: whether it looked up a value holding a keyed list below it.
+    var lookedUpKeyedListBelow = false
 
     init(library: TemplateLibrary, root: TemplateValue) {
         self.library = library
         self.stack = [root]
         stack.reserveCapacity(16)
+        origins.reserveCapacity(16)
         if case .object(let members) = root {
             rootMembersWithKeyedLists = Set(members.filter { $0.value.holdsKeyedList }.map(\.key))
         } else {
@@ -86,14 +92,14 @@ struct Renderer {
             switch lookup(name) {
             case .list(let items)?:
                 guard items.isEmpty else { return }
-                stack.append(.list(items))
+                push(.list(items), from: body, at: -1)
                 render(body.nodes, frame)
-                stack.removeLast()
+                pop()
             case .keyed(let list)?:
                 guard list.keys.isEmpty else { return }
-                stack.append(.list([]))
+                push(.list([]), from: body, at: -1)
                 render(body.nodes, frame)
-                stack.removeLast()
+                pop()
             case .bool(let value)?:
                 if !value { render(body.nodes, frame) }
             case nil, .null?:
@@ -129,10 +135,10 @@ struct Renderer {
     mutating func renderSection(_ value: TemplateValue?, _ body: Block, _ frame: Frame) {
         switch value {
         case .list(let items)?:
-            for item in items {
-                stack.append(item)
+            for (i, item) in items.enumerated() {
+                push(item, from: body, at: i)
                 render(body.nodes, frame)
-                stack.removeLast()
+                pop()
             }
         case .keyed(let list)?:
             renderKeyed(list, body, frame)
@@ -141,43 +147,57 @@ struct Renderer {
         case nil, .null?:
             return
         case let value?:
-            stack.append(value)
+            push(value, from: body, at: -1)
             render(body.nodes, frame)
-            stack.removeLast()
+            pop()
         }
     }
 
-    /// A keyed list's items. Over the root (the stack holds only the page's value), each item's
-    /// output is recorded under its key and its section: the section's block and what else the
-    /// output depends on, the content type, the indentation and the overrides in force. An item
-    /// ``kept`` knows is copied from there. An item that looked up a root member holding a keyed
-    /// list is recorded under no key (never kept). Deeper, items are rendered as a list's.
+    /// Puts a section's value (item `index` of a list, -1 for another value) on the stack.
+    mutating func push(_ value: TemplateValue, from body: Block, at index: Int) {
+        stack.append(value)
+        origins.append((body.serial, index))
+    }
+
+    mutating func pop() {
+        stack.removeLast()
+        origins.removeLast()
+    }
+
+    /// A keyed list's items. Each item's output is recorded under its key and its section: the
+    /// section's block, where on the page it is (the sections and list items it is inside), and
+    /// what else the output depends on (the content type, the indentation, the overrides in force).
+    /// An item ``kept`` knows is copied from there. Not recorded: an item that looked up a value
+    /// holding a keyed list below itself on the stack (no key covers what such a list holds),
+    /// and the items of a keyed list inside a keyed item or a lambda's result (rendered as a
+    /// list's: the item around them is not what the caller keys the page by).
     mutating func renderKeyed(_ list: KeyedList, _ body: Block, _ frame: Frame) {
-        guard stack.count == 1, body.serial >= 0 else {
+        guard body.serial >= 0, keyedBase == nil, origins.allSatisfy({ $0.serial >= 0 }) else {
             for i in list.keys.indices {
-                stack.append(list.item(i))
+                push(list.item(i), from: body, at: i)
                 render(body.nodes, frame)
-                stack.removeLast()
+                pop()
             }
             return
         }
-        var section = "\(body.serial) \(frame.contentType.name) "
+        var section = ""
+        for origin in origins { section += "\(origin.serial).\(origin.index)/" }
+        section += "\(body.serial) \(frame.contentType.name) "
         for byte in frame.indentation { section += String(byte, radix: 16) + "." }
         for o in frame.overrides { section += " \(o.id):\(o.block.serial)" }
+        keyedBase = stack.count
+        defer { keyedBase = nil }
         for (i, item) in list.keys.enumerated() {
             let start = output.bytes.count
             if let bytes = kept?.bytes(section: section, item: item) {
                 output.bytes.append(contentsOf: bytes)
                 reused += 1
             } else {
-                lookedUpKeyedRootMember = false
-                stack.append(list.item(i))
+                lookedUpKeyedListBelow = false
+                push(list.item(i), from: body, at: i)
                 render(body.nodes, frame)
-                stack.removeLast()
-                if lookedUpKeyedRootMember {
-                    lookedUpKeyedRootMember = false
-                    continue
-                }
+                pop()
+                if lookedUpKeyedListBelow { continue }
             }
             fragments.append(RenderedPage.Fragment(section: section, item: item, offset: start, length: output.bytes.count - start))
         }
@@ -217,7 +237,9 @@ struct Renderer {
             for i in stack.indices.reversed() {
                 if let v = Self.member(first, of: stack[i]) {
                     found = v
-                    if i == 0, stack.count > 1, rootMembersWithKeyedLists.contains(first) { lookedUpKeyedRootMember = true }
+                    if let base = keyedBase, i < base, i == 0 ? rootMembersWithKeyedLists.contains(first) : v.holdsKeyedList {
+                        lookedUpKeyedListBelow = true
+                    }
                     break
                 }
             }

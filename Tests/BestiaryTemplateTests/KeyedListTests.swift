@@ -53,14 +53,26 @@ struct KeyedListTests {
         #expect(String(decoding: Array(page.text.utf8)[crow.offset..<(crow.offset + crow.length)], as: UTF8.self) == "  <li>kept crow</li>\n")
     }
 
-    /// Inside another section's item the output could depend on that item: not keyed.
-    @Test func nestedKeyedListsAreNotRecorded() throws {
+    /// Inside a plain list's item, the item's place on the page is part of its section: the same
+    /// key in two groups is two fragments.
+    @Test func nestedKeyedListsAreToldByWhereTheyAre() throws {
         let maker = Maker()
         let kept = Kept(bytes: ["k-bear": Array("X".utf8)])
-        let page = try #require(
-            Self.library.render("nested", ["groups": [["label": "mammals", "animals": maker.list()]]], keeping: kept))
-        #expect(page.text == "[mammals:Bear,Crow,Ant &amp; Co,]")
-        #expect(page.fragments.isEmpty && page.reused == 0)
+        let groups: TemplateValue = [["label": "mammals", "animals": maker.list()], ["label": "birds", "animals": maker.list()]]
+        let page = try #require(Self.library.render("nested", ["groups": groups], keeping: kept))
+        #expect(page.text == "[mammals:XCrow,Ant &amp; Co,][birds:XCrow,Ant &amp; Co,]")
+        #expect(page.fragments.count == 6 && page.reused == 2)
+        #expect(Set(page.fragments.map(\.section)).count == 2)
+    }
+
+    /// Inside a keyed item, the output depends on that item's value, which no key stands for: not recorded.
+    @Test func keyedListsInsideKeyedItemsAreNotRecorded() throws {
+        let library = try TemplateLibrary(["t": "{{#outer}}<{{#inner}}{{name}}{{/inner}}>{{/outer}}"])
+        let inner = Maker().list()
+        let outer = TemplateValue.keyed(KeyedList(keys: ["o1"]) { _ in ["inner": inner] })
+        let page = try #require(library.render("t", ["outer": outer], keeping: Kept(bytes: ["k-bear": Array("X".utf8)])))
+        #expect(page.text == "<BearCrowAnt &amp; Co>")
+        #expect(page.fragments.map(\.item) == ["o1"])
     }
 
     /// An item that looks up a member of the page holding a keyed list depends on every item
@@ -71,6 +83,12 @@ struct KeyedListTests {
         #expect(page.fragments.isEmpty)
         let plain = try #require(Self.library.render("peek", ["animals": Maker().list(), "others": ["a"]], keeping: nil))
         #expect(plain.fragments.count == 3)
+        // The same below a group: its `others` hold a keyed list.
+        let library = try TemplateLibrary(["g": "{{#groups}}{{#animals}}<{{name}}{{#others}}+{{/others}}>{{/animals}}{{/groups}}"])
+        let grouped = try #require(
+            library.render("g", ["groups": [["animals": Maker().list(), "others": Maker().list(["x"])]]], keeping: nil))
+        #expect(grouped.text == "<Bear+><Crow+><Ant &amp; Co+>")
+        #expect(grouped.fragments.isEmpty)
     }
 
     /// The same items in another section of the same page are other fragments.
