@@ -111,6 +111,24 @@ public struct PackRecord: Hashable, Sendable {
         }
     }
 
+    /// A record from its published bytes (an earlier manifest's, for a record whose inputs did not
+    /// change) and the media it lists; nil unless the bytes are a record of `id`, ending with its
+    /// `,"rev":"…"}`.
+    public static func published(id: String, media: [PackMediaRef], bytes: Data) -> PackRecord? {
+        let head = Array(#"{"id":""#.utf8) + Array(id.utf8) + [UInt8(ascii: "\"")]
+        let tail = Array(#","rev":""#.utf8)
+        let revLength = 64, end = 2  // `"}`
+        guard bytes.count > head.count + tail.count + revLength + end, bytes.starts(with: head),
+            bytes.suffix(end).elementsEqual(Array(#""}"#.utf8))
+        else { return nil }
+        let revEnd = bytes.endIndex - end
+        let revStart = revEnd - revLength
+        guard bytes[(revStart - tail.count)..<revStart].elementsEqual(tail) else { return nil }
+        let rev = String(decoding: bytes[revStart..<revEnd], as: UTF8.self)
+        guard rev.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        return PackRecord(id: id, rev: rev, media: Array(Set(media)).sorted(), storage: .bytes(bytes))
+    }
+
     /// The same record holding only its published bytes; ``members`` and ``payload`` are parsed
     /// from them when asked for.
     public func compacted() -> PackRecord {

@@ -24,6 +24,8 @@ public struct PackOutput: Sendable {
     public var changes: [PackLock.Change]
     /// Warnings for the build to print (unsigned packs).
     public var diagnostics: [Diagnostic]
+    /// Where each record is in the newest manifest, for the next build (``KeptRecords``).
+    public var recordTable: PackRecordTable? = nil
 
     /// One line for the build's summary, e.g.
     /// `pack 'tuxpaint' version 3 (new: 1 added: zebra): 66 records, signed`.

@@ -30,9 +30,10 @@ public struct PackProducer: Sendable {
     ///   - now: the build time (`SOURCE_DATE_EPOCH` when set): a new version's creation time and
     ///     the start of the pointer's validity.
     ///   - locked: `--locked`: fail instead of adding a version.
+    ///   - kept: the previous build's manifest: records whose inputs are unchanged are taken from it.
     public func produce(
         catalog: Catalog, texts: [String: [String: PackText]] = [:], media: [String: MediaDigest], lock: PackLock?,
-        signingKeys: [Curve25519.Signing.PrivateKey], now: Date, locked: Bool
+        signingKeys: [Curve25519.Signing.PrivateKey], now: Date, locked: Bool, kept: KeptRecords? = nil
     ) throws(DiagnosticError) -> PackOutput {
         guard let settings = catalog.config.packs else {
             return PackOutput(
@@ -61,7 +62,7 @@ public struct PackProducer: Sendable {
         }
 
         // Records.
-        var records = try Self.records(of: catalog, texts: texts, media: media)
+        var (records, inputDigests) = try Self.records(of: catalog, texts: texts, media: media, kept: kept)
         var revisions: [String: String] = [:]
         for r in records { revisions[r.id] = r.rev }
         let digest = PackDigest.state(revisions)
@@ -100,6 +101,15 @@ public struct PackProducer: Sendable {
         var manifest = PackManifest(pack: settings.id, version: current.number, created: current.created, records: records)
         records = []  // the manifest's records are now the only ones holding their bytes
         let manifestBytes = manifest.encodeSharingRecords()
+        var table = PackRecordTable(manifestPath: PackFormat.manifestPath(version: current.number), entries: [:])
+        table.entries.reserveCapacity(manifest.records.count)
+        for (record, digest) in zip(manifest.records, inputDigests) {
+            guard let digest else { continue }
+            let bytes = record.encoded
+            table.entries[record.id] = PackRecordTable.Entry(
+                digest: digest, offset: bytes.startIndex - manifestBytes.startIndex, length: bytes.count)
+        }
+        inputDigests = []
         let baseNumbers = Set(max(1, current.number - settings.keepDeltas)..<current.number)
         let bases = history.revisions(of: baseNumbers).map { PackWriter.BaseState(version: $0.key, revisions: $0.value) }
         let writer = PackWriter(
@@ -124,33 +134,46 @@ public struct PackProducer: Sendable {
         files.sort { CanonicalJSON.codePointOrder($0.path, $1.path) }
         return PackOutput(
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
-            signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics)
+            signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics,
+            recordTable: table)
     }
 
     /// Every animal's record, sorted by id, holding only its published bytes (10,000 records'
-    /// trees are tens of MB).
+    /// trees are tens of MB), and the digest of each one's inputs. A record whose inputs have the
+    /// digest `kept` has for it is taken from there as it is.
     static func records(
-        of catalog: Catalog, texts: [String: [String: PackText]], media: [String: MediaDigest]
-    ) throws(DiagnosticError) -> [PackRecord] {
+        of catalog: Catalog, texts: [String: [String: PackText]], media: [String: MediaDigest], kept: KeptRecords? = nil
+    ) throws(DiagnosticError) -> ([PackRecord], [String?]) {
         let animals = catalog.animals.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
-        let built = Parallel.map(animals) { animal -> Result<PackRecord, DiagnosticError> in
+        let built = Parallel.map(animals) { animal -> Result<(PackRecord, String?), DiagnosticError> in
+            let texts = texts[animal.id] ?? [:]
+            let digest = RecordPayload.inputDigest(for: animal, texts: texts, media: media)
+            if let digest, let bytes = kept?.bytes(of: animal.id, digest: digest),
+                let record = PackRecord.published(id: animal.id, media: RecordPayload.mediaRefs(for: animal, texts: texts, media: media), bytes: bytes)
+            {
+                return .success((record, digest))
+            }
             do throws(DiagnosticError) {
-                return .success(try RecordPayload.record(for: animal, texts: texts[animal.id] ?? [:], media: media))
+                return .success((try RecordPayload.record(for: animal, texts: texts, media: media), digest))
             } catch {
                 return .failure(error)
             }
         }
         var records: [PackRecord] = []
+        var digests: [String?] = []
         records.reserveCapacity(built.count)
+        digests.reserveCapacity(built.count)
         var bag = DiagnosticBag()
         for result in built {
             switch result {
-            case .success(let r): records.append(r)
+            case .success(let (r, d)):
+                records.append(r)
+                digests.append(d)
             case .failure(let e): bag.append(contentsOf: e.diagnostics)
             }
         }
         if bag.hasErrors { throw DiagnosticError(bag.sorted) }
-        return records
+        return (records, digests)
     }
 
     /// Hashes every media file of the catalogue (in parallel), keyed by path under `content/`.

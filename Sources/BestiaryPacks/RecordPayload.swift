@@ -1,6 +1,7 @@
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryPackFormat
+import Crypto
 
 /// Maps an ``Animal`` and what the build knows about it to the record a pack publishes: the
 /// payload (everything an offline app shows) and the media files it needs.
@@ -109,5 +110,127 @@ enum RecordPayload {
         if let license { o["license"] = .string(license) }
         if let source { o["source"] = .string(source) }
         return .object(o)
+    }
+}
+
+extension RecordPayload {
+    /// The media files ``record(for:texts:media:)`` lists (given every file's digest).
+    static func mediaRefs(for animal: Animal, texts: [String: PackText], media: [String: MediaDigest]) -> [PackMediaRef] {
+        var refs = [animal.sound, animal.image].compactMap { $0?.filePath.flatMap { media[$0]?.ref } }
+        for text in texts.values { if let image = text.image { refs.append(image.media.ref) } }
+        return refs
+    }
+
+    /// A digest of everything ``record(for:texts:media:)`` reads, the same in every process:
+    /// equal digests make equal records, so a build takes an unchanged animal's record from the
+    /// previous manifest instead of making and encoding it again (``KeptRecords``). Every value is
+    /// tagged and length-prefixed, dictionaries in key order. Nil when a media file of the animal
+    /// has no digest (making the record reports it). Where an error would be reported from
+    /// (`location`s) and the record's own path do not change the record and are left out; a test
+    /// lists the fields so that a new one is not forgotten here.
+    static func inputDigest(for animal: Animal, texts: [String: PackText], media: [String: MediaDigest]) -> String? {
+        var feed = DigestFeed()
+        feed.add(animal.id)
+        feed.add(animal.name)
+        feed.add(animal.scientific)
+        feed.add(animal.group)
+        feed.add(animal.difficulty.map(String.init))
+        feed.add(count: animal.tags.count)
+        for tag in animal.tags { feed.add(tag) }
+        feed.add(animal.wikipedia)
+        feed.add(animal.description)
+        feed.add(animal.hint)
+        feed.add(animal.habitat)
+        feed.add(animal.conservation)
+        feed.add(animal.leadImageFocus)
+        feed.add(animal.bodies.mapValues(\.markdown))
+        for reference in [animal.sound, animal.image] {
+            guard let reference else {
+                feed.add(nil)
+                continue
+            }
+            feed.add(reference.kind.rawValue)
+            feed.add(reference.format.rawValue)
+            switch reference.source {
+            case .file(let path):
+                guard let digest = media[path] else { return nil }
+                feed.add("file")
+                feed.add(path)
+                feed.add(digest)
+            case .url(let url):
+                feed.add("url")
+                feed.add(url)
+            }
+            feed.add(reference.credit)
+            feed.add(reference.license)
+            feed.add(reference.sourceURL)
+            feed.add(reference.focus)
+            feed.add(reference.alt)
+        }
+        feed.add(count: texts.count)
+        for language in texts.keys.sorted() {
+            let t = texts[language]!
+            feed.add(language)
+            feed.add(t.source.rawValue)
+            feed.add(t.text)
+            feed.add(t.language)
+            feed.add(t.title)
+            feed.add(t.url)
+            feed.add(t.license)
+            feed.add(t.licenseURL)
+            feed.add(t.credit)
+            feed.add(t.revision)
+            if let image = t.image {
+                feed.add("image")
+                feed.add(image.media)
+                feed.add(image.credit)
+                feed.add(image.license)
+                feed.add(image.sourceURL)
+            } else {
+                feed.add(nil)
+            }
+        }
+        return feed.finish()
+    }
+}
+
+/// SHA-256 over tagged, length-prefixed values (``RecordPayload/inputDigest(for:texts:media:)``).
+struct DigestFeed {
+    private var hasher = SHA256()
+
+    mutating func add(count: Int) {
+        withUnsafeBytes(of: UInt64(count).littleEndian) { hasher.update(bufferPointer: $0) }
+    }
+
+    mutating func add(_ text: String?) {
+        guard var text else {
+            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
+            return
+        }
+        withUnsafeBytes(of: UInt8(1)) { hasher.update(bufferPointer: $0) }
+        text.withUTF8 { utf8 in
+            add(count: utf8.count)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    mutating func add(_ values: [String: String]) {
+        add(count: values.count)
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            add(key)
+            add(value)
+        }
+    }
+
+    mutating func add(_ text: LocalizedText) { add(text.values) }
+
+    mutating func add(_ digest: MediaDigest) {
+        add(digest.sha256)
+        add(count: digest.bytes)
+        add(digest.format.rawValue)
+    }
+
+    mutating func finish() -> String {
+        PackDigest.hex(hasher.finalize())
     }
 }

@@ -1,3 +1,4 @@
+import BestiaryPacks
 import BestiaryRender
 import BestiaryStorage
 import Foundation
@@ -26,6 +27,8 @@ struct OutputRecord {
     var nameOrders: [String: [Int]] = [:]
     /// Where the cards of each list page are in its file (``RenderResult/fragments``).
     var fragments: [String: FragmentTable] = [:]
+    /// Where each pack record is in the newest manifest (``PackOutput/recordTable``).
+    var packRecords: PackRecordTable?
 
     static let header = "bestiary-output-index 3"
 
@@ -68,6 +71,19 @@ struct OutputRecord {
                         table.entries.append(FragmentTable.Entry(section: text(parts[0]), item: text(parts[1]), offset: offset, length: length))
                     }
                     record.fragments[text(fields[1])] = table
+                    continue
+                }
+                // `packrecords MANIFEST COUNT - -` then COUNT lines `ID DIGEST OFFSET LENGTH`.
+                if fields.count == 5, text(fields[0]) == "packrecords", let count = Int(text(fields[2])) {
+                    var table = PackRecordTable(manifestPath: text(fields[1]), entries: [:])
+                    table.entries.reserveCapacity(count)
+                    for _ in 0..<count {
+                        guard let line = lines.next() else { return nil }
+                        let parts = line.split(separator: 9, omittingEmptySubsequences: false)
+                        guard parts.count == 4, let offset = Int(text(parts[2])), let length = Int(text(parts[3])) else { return nil }
+                        table.entries[text(parts[0])] = PackRecordTable.Entry(digest: text(parts[1]), offset: offset, length: length)
+                    }
+                    record.packRecords = table
                     continue
                 }
                 if fields.count == 3, text(fields[0]) == "order" {
@@ -130,6 +146,12 @@ struct OutputRecord {
                 out.append(9)
                 out.append(contentsOf: entry.item.utf8)
                 out.append(contentsOf: "\t\(entry.offset)\t\(entry.length)\n".utf8)
+            }
+        }
+        if let table = packRecords, !(table.manifestPath + table.entries.keys.joined()).utf8.contains(where: { $0 == 9 || $0 == 10 }) {
+            out.append(contentsOf: "packrecords\t\(table.manifestPath)\t\(table.entries.count)\t-\t-\n".utf8)
+            for (id, entry) in table.entries.sorted(by: { $0.key < $1.key }) {
+                out.append(contentsOf: "\(id)\t\(entry.digest)\t\(entry.offset)\t\(entry.length)\n".utf8)
             }
         }
         for (path, entry) in index.entries.sorted(by: { $0.key < $1.key }) {

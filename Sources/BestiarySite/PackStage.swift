@@ -11,7 +11,7 @@ import Foundation
 enum PackStage {
     static func run(
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
-        options: BuildOptions, now: Date
+        options: BuildOptions, now: Date, kept: KeptRecords? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard let settings = catalog.config.packs else {
@@ -38,7 +38,7 @@ enum PackStage {
             }
         }
         return try PackProducer(fileSystem: fs).produce(
-            catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked)
+            catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept)
     }
 
     /// A cached summary as a pack text; its image is the largest cached rendition (apps scale down).

@@ -189,7 +189,14 @@ public final class SiteBuilder: @unchecked Sendable {
         let resolved = enrichment.resolved
         let makePacks = { () throws(DiagnosticError) -> Packs in
             let start = DispatchTime.now().uptimeNanoseconds
-            var output = try PackStage.run(catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate)
+            // The records of the previous build's newest manifest, while that file is as it wrote it.
+            let kept = previous.flatMap { record -> KeptRecords? in
+                guard let table = record.packRecords, writer.isAsWritten("packs/" + table.manifestPath, in: record.index),
+                    let manifest = try? fs.read(writer.output + "/packs/" + table.manifestPath)
+                else { return nil }
+                return KeptRecords(manifest: manifest, table: table)
+            }
+            var output = try PackStage.run(catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, kept: kept)
             var paths: [String] = []
             if let staging {
                 paths = try self.stageEarly(PackStage.outputFiles(output), staging, writer, previous)
@@ -309,14 +316,14 @@ public final class SiteBuilder: @unchecked Sendable {
                     if let folder = OutputRecord.folderIdentity(writer) {
                         OutputRecord(
                             tool: tool, outputFolder: folder, index: OutputIndex(entries: staging.entries), digests: pageDigests,
-                            nameOrders: nameOrders, fragments: fragments
+                            nameOrders: nameOrders, fragments: fragments, packRecords: packs.output.recordTable
                         ).save(writer)
                     }
                     return (count, "\(count) files to \(options.outputDirectory)")
                 }
                 let changed = try updateInPlace(
                     writer, staging, built: built + kept + streamed, previous: previous, pageDigests: pageDigests, nameOrders: nameOrders,
-                    fragments: fragments, recordSaved: &recordSaved)
+                    fragments: fragments, packRecords: packs.output.recordTable, recordSaved: &recordSaved)
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
             let all = (files + PackStage.outputFiles(packs.output)).sorted { $0.path < $1.path }
@@ -407,7 +414,7 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Returns the number of files replaced, added or removed.
     private func updateInPlace(
         _ writer: OutputWriter, _ staging: OutputWriter.Staging, built paths: [String], previous: OutputRecord,
-        pageDigests: [String: String], nameOrders: [String: [Int]], fragments: [String: FragmentTable],
+        pageDigests: [String: String], nameOrders: [String: [Int]], fragments: [String: FragmentTable], packRecords: PackRecordTable?,
         recordSaved: inout Background<Void, Never>?
     ) throws(DiagnosticError) -> Int {
         let old = previous.index.entries
@@ -437,7 +444,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // the next one writes the whole output anew).
         if let folder = OutputRecord.folderIdentity(writer) {
             let record = OutputRecord(
-                tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders, fragments: fragments)
+                tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders, fragments: fragments,
+                packRecords: packRecords)
             recordSaved = Background { record.save(writer) }
         }
         return staged.count + old.count - stillThere

@@ -91,6 +91,56 @@ import Testing
         #expect(fa.keys.contains { $0.hasPrefix("media/") && $0.hasSuffix(".ogg") })
     }
 
+    /// The record table says where each record is in the manifest; a build given the previous
+    /// manifest takes from it the records whose inputs are unchanged, byte for byte, and makes
+    /// the others.
+    @Test func recordsWhoseInputsAreUnchangedAreTakenFromThePreviousManifest() throws {
+        let site = try Self.site()
+        var builder = SiteBuilder(root: site.root)
+        let first = try builder.build(now: day(1))
+        let table = try #require(first.recordTable)
+        #expect(table.manifestPath == "v/1.json" && table.entries.count == 3)
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json"))
+        for record in try Self.manifest(builder, 1).records {
+            let entry = try #require(table.entries[record.id])
+            #expect(manifest[entry.offset..<(entry.offset + entry.length)] == record.encoded, "\(record.id)")
+        }
+        // Given the untouched manifest, the same bytes come out.
+        builder.kept = KeptRecords(manifest: manifest, table: table)
+        let same = try builder.build(now: day(1))
+        #expect(!same.isNewVersion && same.recordTable == table)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json")) == manifest)
+        // The bear's bytes in the kept manifest are changed: if they are taken, the new manifest shows them.
+        let tampered = Data(String(decoding: manifest, as: UTF8.self).replacingOccurrences(of: "Generated bear", with: "Generated BEAR").utf8)
+        builder.kept = KeptRecords(manifest: tampered, table: table)
+        try site.standardAnimal("owl", name: "Generated owl, renamed", sound: 3)
+        let second = try builder.build(now: day(2))
+        #expect(second.isNewVersion && second.changes.map(\.id) == ["owl"], "the owl's record is made anew: \(second.changes)")
+        let text = try String(contentsOfFile: builder.packs + "/v/2.json", encoding: .utf8)
+        #expect(text.contains("Generated BEAR") && text.contains("Generated owl, renamed"))
+        #expect(second.recordTable?.entries["bear"]?.digest == table.entries["bear"]?.digest)
+        #expect(second.recordTable?.entries["owl"]?.digest != table.entries["owl"]?.digest)
+    }
+
+    /// ``RecordPayload/inputDigest(for:texts:media:)`` names every field a record is made from:
+    /// a field added to one of these types must be added there (or here, as not published).
+    @Test func theRecordDigestCoversEveryField() throws {
+        let site = try Self.site()
+        let catalog = try #require(ContentLoader(root: site.root).load().catalog)
+        let bear = try #require(catalog.animals.first { $0.id == "bear" })
+        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+        #expect(labels(bear) == [
+            "id", "name", "scientific", "group", "difficulty", "tags", "wikipedia", "description", "hint", "habitat", "conservation",
+            "sound", "image", "leadImageFocus", "bodies", "sourcePath", "fieldLocations",
+        ])
+        #expect(labels(try #require(bear.sound)) == ["kind", "source", "format", "credit", "license", "sourceURL", "focus", "alt", "location"])
+        let digest = MediaDigest(sha256: String(repeating: "0", count: 64), bytes: 1, format: .png, sourcePath: "x")
+        #expect(labels(digest) == ["sha256", "bytes", "format", "sourcePath"])
+        let text = PackText(source: .wikipedia, text: "t", image: PackImage(media: digest))
+        #expect(labels(text) == ["source", "text", "language", "title", "url", "license", "licenseURL", "credit", "revision", "image"])
+        #expect(labels(try #require(text.image)) == ["media", "credit", "license", "sourceURL"])
+    }
+
     @Test func anUnchangedCatalogueAddsNoVersion() throws {
         let site = try Self.site()
         let builder = SiteBuilder(root: site.root)

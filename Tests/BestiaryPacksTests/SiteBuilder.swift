@@ -15,6 +15,8 @@ struct SiteBuilder {
     let root: String
     var keys: [Curve25519.Signing.PrivateKey] = []
     var texts: [String: [String: PackText]] = [:]
+    /// Records the previous build made, taken while their inputs are unchanged.
+    var kept: KeptRecords?
 
     var packs: String { root + "/output/packs" }
 
@@ -28,7 +30,7 @@ struct SiteBuilder {
         let media = try producer.mediaDigests(for: catalog)
         let lock = try PackLock.load(root: root)
         let output = try producer.produce(
-            catalog: catalog, texts: texts, media: media, lock: lock, signingKeys: keys, now: now, locked: locked)
+            catalog: catalog, texts: texts, media: media, lock: lock, signingKeys: keys, now: now, locked: locked, kept: kept)
         let fs = LocalFileSystem()
         let staging = root + "/output/.packs-staging"
         try? fs.remove(staging)
