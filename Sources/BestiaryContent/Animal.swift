@@ -1,4 +1,5 @@
 import BestiaryDiagnostics
+import BestiaryStorage
 
 /// One animal record: `content/animals/ID.md` (DESIGN.md §2).
 public struct Animal: Hashable, Sendable, Identifiable, Encodable {
@@ -84,4 +85,63 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
     }
 
     public var isBlank: Bool { markdown.allSatisfy(\.isWhitespace) }
+}
+
+extension Animal {
+    /// Feeds every field into `feed`, in declaration order (a test lists them, so that a field
+    /// added to the type is added here too): the digest of an animal's inputs that pages are
+    /// reused by (`BestiaryRender`'s `PageDigests`).
+    public func feed(into feed: inout DigestFeed) {
+        feed.add(id)
+        feed.add(name.values)
+        feed.add(scientific)
+        feed.add(group)
+        feed.add(difficulty)
+        feed.add(count: tags.count)
+        for tag in tags { feed.add(tag) }
+        feed.add(wikipedia)
+        feed.add(description.values)
+        feed.add(hint.values)
+        feed.add(habitat.values)
+        feed.add(conservation)
+        for reference in [sound, image] {
+            guard let reference else {
+                feed.add(nil as String?)
+                continue
+            }
+            feed.add(reference.kind.rawValue)
+            switch reference.source {
+            case .file(let path): feed.add("file " + path)
+            case .url(let url): feed.add("url " + url)
+            }
+            feed.add(reference.format.rawValue)
+            feed.add(reference.credit)
+            feed.add(reference.license)
+            feed.add(reference.sourceURL)
+            feed.add(reference.focus)
+            feed.add(reference.alt.values)
+            reference.location.feed(into: &feed)
+        }
+        feed.add(leadImageFocus)
+        feed.add(count: bodies.count)
+        for (language, body) in bodies.sorted(by: { $0.key < $1.key }) {
+            feed.add(language)
+            feed.add(body.markdown)
+            body.location.feed(into: &feed)
+        }
+        feed.add(sourcePath)
+        feed.add(count: fieldLocations.count)
+        for (field, location) in fieldLocations.sorted(by: { $0.key < $1.key }) {
+            feed.add(field)
+            location.feed(into: &feed)
+        }
+    }
+}
+
+extension SourceLocation {
+    func feed(into feed: inout DigestFeed) {
+        feed.add(path)
+        feed.add(line)
+        feed.add(column)
+    }
 }

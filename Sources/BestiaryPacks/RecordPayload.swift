@@ -1,7 +1,7 @@
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryPackFormat
-import Crypto
+import BestiaryStorage
 
 /// Maps an ``Animal`` and what the build knows about it to the record a pack publishes: the
 /// payload (everything an offline app shows) and the media files it needs.
@@ -131,22 +131,22 @@ extension RecordPayload {
     static func inputDigest(for animal: Animal, texts: [String: PackText], media: [String: MediaDigest]) -> String? {
         var feed = DigestFeed()
         feed.add(animal.id)
-        feed.add(animal.name)
+        feed.add(animal.name.values)
         feed.add(animal.scientific)
         feed.add(animal.group)
-        feed.add(animal.difficulty.map(String.init))
+        feed.add(animal.difficulty)
         feed.add(count: animal.tags.count)
         for tag in animal.tags { feed.add(tag) }
         feed.add(animal.wikipedia)
-        feed.add(animal.description)
-        feed.add(animal.hint)
-        feed.add(animal.habitat)
+        feed.add(animal.description.values)
+        feed.add(animal.hint.values)
+        feed.add(animal.habitat.values)
         feed.add(animal.conservation)
         feed.add(animal.leadImageFocus)
         feed.add(animal.bodies.mapValues(\.markdown))
         for reference in [animal.sound, animal.image] {
             guard let reference else {
-                feed.add(nil)
+                feed.add(nil as String?)
                 continue
             }
             feed.add(reference.kind.rawValue)
@@ -165,7 +165,7 @@ extension RecordPayload {
             feed.add(reference.license)
             feed.add(reference.sourceURL)
             feed.add(reference.focus)
-            feed.add(reference.alt)
+            feed.add(reference.alt.values)
         }
         feed.add(count: texts.count)
         for language in texts.keys.sorted() {
@@ -187,50 +187,17 @@ extension RecordPayload {
                 feed.add(image.license)
                 feed.add(image.sourceURL)
             } else {
-                feed.add(nil)
+                feed.add(nil as String?)
             }
         }
         return feed.finish()
     }
 }
 
-/// SHA-256 over tagged, length-prefixed values (``RecordPayload/inputDigest(for:texts:media:)``).
-struct DigestFeed {
-    private var hasher = SHA256()
-
-    mutating func add(count: Int) {
-        withUnsafeBytes(of: UInt64(count).littleEndian) { hasher.update(bufferPointer: $0) }
-    }
-
-    mutating func add(_ text: String?) {
-        guard var text else {
-            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
-            return
-        }
-        withUnsafeBytes(of: UInt8(1)) { hasher.update(bufferPointer: $0) }
-        text.withUTF8 { utf8 in
-            add(count: utf8.count)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(utf8))
-        }
-    }
-
-    mutating func add(_ values: [String: String]) {
-        add(count: values.count)
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            add(key)
-            add(value)
-        }
-    }
-
-    mutating func add(_ text: LocalizedText) { add(text.values) }
-
+extension DigestFeed {
     mutating func add(_ digest: MediaDigest) {
         add(digest.sha256)
         add(count: digest.bytes)
         add(digest.format.rawValue)
-    }
-
-    mutating func finish() -> String {
-        PackDigest.hex(hasher.finalize())
     }
 }
