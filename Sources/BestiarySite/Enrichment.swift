@@ -20,8 +20,19 @@ struct Enrichment {
         _ catalog: Catalog, fileSystem: any FileSystem, memo: CacheMemo? = nil, facts: FileFacts? = nil,
         kept: KeptByFile<WikipediaEntry>? = nil
     ) -> Enrichment {
+        run(catalog, snapshot: cache(root: catalog.root, fileSystem: fileSystem, memo: memo, facts: facts, kept: kept))
+    }
+
+    /// The cache's entries and pictures, checked: what does not need the records, so a build reads
+    /// it while it loads them.
+    static func cache(
+        root: String, fileSystem: any FileSystem, memo: CacheMemo? = nil, facts: FileFacts? = nil, kept: KeptByFile<WikipediaEntry>? = nil
+    ) -> WikipediaSnapshot {
+        WikipediaCache(root: root, fileSystem: fileSystem, memo: memo, facts: facts, kept: kept).load()
+    }
+
+    static func run(_ catalog: Catalog, snapshot: WikipediaSnapshot) -> Enrichment {
         var result = Enrichment()
-        let snapshot = WikipediaCache(root: catalog.root, fileSystem: fileSystem, memo: memo, facts: facts, kept: kept).load()
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
         // `diagnostics` begins with the snapshot's own (damaged entries and images).
         result.diagnostics = condensed(diagnostics.map { $0.inStage("enrich") })

@@ -106,6 +106,12 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         let records = memo != nil ? nil : options.force ? RecordCache(tool: tool) : RecordCache.load(recordsPath, tool: tool, fileSystem: fs)
         let facts = memo != nil ? nil : factsAhead?.value() ?? FileFacts(tool: tool)
+        // The Wikipedia cache (its entries read or taken from what the last build kept, its
+        // pictures checked) does not need the records: read while they load, on the other core.
+        let entries = memo != nil ? nil : entriesAhead?.value() ?? KeptEntries.empty(tool: tool)
+        let root = options.root
+        let cacheAhead = Background { Enrichment.cache(root: root, fileSystem: fs, memo: self.memo?.wikipedia, facts: facts, kept: entries) }
+        defer { _ = cacheAhead.value() }
         upkeep("inputs checked, kept files read")
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
@@ -140,8 +146,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
-            let entries = memo != nil ? nil : entriesAhead?.value() ?? KeptEntries.empty(tool: tool)
-            let result = Enrichment.run(catalog, fileSystem: fs, memo: memo?.wikipedia, facts: facts, kept: entries)
+            let result = Enrichment.run(catalog, snapshot: cacheAhead.value())
             // The entries are in `result` now: what was decoded is kept for the next build, and freed.
             if let entries {
                 KeptEntries.save(entries, to: entriesPath, fileSystem: fs)
