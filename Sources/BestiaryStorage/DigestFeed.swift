@@ -5,34 +5,38 @@ import Crypto
 /// made from (a type's fields in a fixed order, dictionaries in key order), where walking the
 /// value's `Encodable` form (``StableDigest``) costs too much for 10,000 values per build.
 public struct DigestFeed {
-    private var hasher = SHA256()
+    /// Gathered, then hashed in one pass: thousands of tiny `SHA256.update` calls cost more than
+    /// the copy (the digest is that of the same bytes either way).
+    private var bytes: [UInt8] = []
 
-    public init() {}
+    public init() {
+        bytes.reserveCapacity(4096)
+    }
 
     public mutating func add(count: Int) {
-        withUnsafeBytes(of: UInt64(bitPattern: Int64(count)).littleEndian) { hasher.update(bufferPointer: $0) }
+        withUnsafeBytes(of: UInt64(bitPattern: Int64(count)).littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// A string, or nil (told apart from every string, the empty one included).
     public mutating func add(_ text: String?) {
         guard var text else {
-            withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
+            bytes.append(0)
             return
         }
-        withUnsafeBytes(of: UInt8(1)) { hasher.update(bufferPointer: $0) }
+        bytes.append(1)
         text.withUTF8 { utf8 in
             add(count: utf8.count)
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(utf8))
+            bytes.append(contentsOf: utf8)
         }
     }
 
     /// A number, or nil.
     public mutating func add(_ number: Int?) {
         guard let number else {
-            withUnsafeBytes(of: UInt8(2)) { hasher.update(bufferPointer: $0) }
+            bytes.append(2)
             return
         }
-        withUnsafeBytes(of: UInt8(3)) { hasher.update(bufferPointer: $0) }
+        bytes.append(3)
         add(count: number)
     }
 
@@ -46,6 +50,6 @@ public struct DigestFeed {
 
     /// The lower-case hex digest.
     public mutating func finish() -> String {
-        Hashing.hex(hasher.finalize())
+        Hashing.hex(SHA256.hash(data: bytes))
     }
 }
