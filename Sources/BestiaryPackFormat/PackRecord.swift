@@ -112,8 +112,8 @@ public struct PackRecord: Hashable, Sendable {
     }
 
     /// A record from its published bytes (an earlier manifest's, for a record whose inputs did not
-    /// change) and the media it lists; nil unless the bytes are a record of `id`, ending with its
-    /// `,"rev":"…"}`.
+    /// change) and the media it lists; nil unless the bytes are a record of `id` ending with its
+    /// `,"rev":"…"}`, and the rev is the digest of the rest.
     public static func published(id: String, media: [PackMediaRef], bytes: Data) -> PackRecord? {
         let head = Array(#"{"id":""#.utf8) + Array(id.utf8) + [UInt8(ascii: "\"")]
         let tail = Array(#","rev":""#.utf8)
@@ -125,7 +125,13 @@ public struct PackRecord: Hashable, Sendable {
         let revStart = revEnd - revLength
         guard bytes[(revStart - tail.count)..<revStart].elementsEqual(tail) else { return nil }
         let rev = String(decoding: bytes[revStart..<revEnd], as: UTF8.self)
-        guard rev.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        // The rev is the SHA-256 of the record without it: the bytes before `,"rev":"…"` closed by
+        // `}` (``compact(id:media:payload:)``). Checked, so that no damaged or misplaced bytes are
+        // published under a rev they do not have.
+        var hasher = SHA256()
+        hasher.update(data: bytes[bytes.startIndex..<(revStart - tail.count)])
+        hasher.update(data: Data("}".utf8))
+        guard PackDigest.hex(hasher.finalize()) == rev else { return nil }
         return PackRecord(id: id, rev: rev, media: Array(Set(media)).sorted(), storage: .bytes(bytes))
     }
 

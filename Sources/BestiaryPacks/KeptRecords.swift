@@ -42,7 +42,7 @@ public struct KeptRecords: Sendable {
     /// The published bytes of record `id` when they were made from inputs with `digest`.
     func bytes(of id: String, digest: String) -> Data? {
         guard let entry = table.entries[id], entry.digest == digest, entry.offset >= 0, entry.length > 0,
-            entry.offset + entry.length <= manifest.count
+            entry.offset <= manifest.count, entry.length <= manifest.count - entry.offset
         else { return nil }
         let start = manifest.startIndex + entry.offset
         return manifest[start..<(start + entry.length)]

@@ -62,7 +62,11 @@ public struct PackProducer: Sendable {
         }
 
         // Records.
-        var (records, inputDigests) = try Self.records(of: catalog, texts: texts, media: media, kept: kept)
+        var (records, digestList) = try Self.records(of: catalog, texts: texts, media: media, kept: kept)
+        var inputDigests: [String: String] = [:]
+        inputDigests.reserveCapacity(records.count)
+        for (record, digest) in zip(records, digestList) { inputDigests[record.id] = digest }
+        digestList = []
         var revisions: [String: String] = [:]
         for r in records { revisions[r.id] = r.rev }
         let digest = PackDigest.state(revisions)
@@ -103,13 +107,13 @@ public struct PackProducer: Sendable {
         let manifestBytes = manifest.encodeSharingRecords()
         var table = PackRecordTable(manifestPath: PackFormat.manifestPath(version: current.number), entries: [:])
         table.entries.reserveCapacity(manifest.records.count)
-        for (record, digest) in zip(manifest.records, inputDigests) {
-            guard let digest else { continue }
+        for record in manifest.records {
+            guard let digest = inputDigests[record.id] else { continue }
             let bytes = record.encoded
             table.entries[record.id] = PackRecordTable.Entry(
                 digest: digest, offset: bytes.startIndex - manifestBytes.startIndex, length: bytes.count)
         }
-        inputDigests = []
+        inputDigests = [:]
         let baseNumbers = Set(max(1, current.number - settings.keepDeltas)..<current.number)
         let bases = history.revisions(of: baseNumbers).map { PackWriter.BaseState(version: $0.key, revisions: $0.value) }
         let writer = PackWriter(

@@ -23,12 +23,15 @@ public struct FragmentTable: Sendable, Equatable {
     }
 
     /// The cards of `bytes` (the page's file as this table's build wrote it), by section and key;
-    /// nil when an entry lies outside the file.
+    /// nil when an entry lies outside the file or does not begin and end between two characters
+    /// (a damaged table: a card cut inside a character would change the bytes around it).
     func kept(in bytes: [UInt8]) -> KeptBytes? {
+        func isBoundary(_ i: Int) -> Bool { i == bytes.count || bytes[i] & 0xC0 != 0x80 }
         var sections: [String: [String: Range<Int>]] = [:]
         for entry in entries {
+            guard entry.offset >= 0, entry.length >= 0, entry.offset <= bytes.count, entry.length <= bytes.count - entry.offset else { return nil }
             let end = entry.offset + entry.length
-            guard entry.offset >= 0, entry.length >= 0, end <= bytes.count else { return nil }
+            guard isBoundary(entry.offset), isBoundary(end) else { return nil }
             sections[entry.section, default: [:]][entry.item] = entry.offset..<end
         }
         return KeptBytes(bytes: bytes, sections: sections)

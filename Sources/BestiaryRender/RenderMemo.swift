@@ -110,13 +110,13 @@ struct AnimalKey: Equatable, Encodable {
         var feed = DigestFeed()
         animal.feed(into: &feed)
         if let summaries {
-            feed.add(count: summaries.count)
+            feed.add(summaries.count as Int?)
             for (language, view) in summaries.sorted(by: { $0.key < $1.key }) {
                 feed.add(language)
                 view.feed(into: &feed)
             }
         } else {
-            feed.add(nil as String?)
+            feed.add(nil as Int?)
         }
         feed.add(count: media.count)
         for output in media { Self.feed(output, into: &feed) }
@@ -144,10 +144,10 @@ extension SummaryView {
         feed.add(license)
         feed.add(licenseURL)
         guard let image else {
-            feed.add(nil as String?)
+            feed.add(nil as Int?)
             return
         }
-        feed.add(count: image.variants.count)
+        feed.add(image.variants.count as Int?)
         for variant in image.variants { AnimalKey.feed(variant, into: &feed) }
         feed.add(image.credit)
         feed.add(image.license)

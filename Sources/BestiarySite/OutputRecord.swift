@@ -62,6 +62,8 @@ struct OutputRecord {
                 // `order DIGEST 3,0,2,…` (three fields; a file's line has four).
                 // `fragments PATH SALT COUNT -` then COUNT lines `SECTION ITEM OFFSET LENGTH`.
                 if fields.count == 5, text(fields[0]) == "fragments", let count = Int(text(fields[3])) {
+                    // Each entry is a line of at least 8 bytes: a larger count is a damaged record.
+                    guard count >= 0, count <= raw.count / 8 else { return nil }
                     var table = FragmentTable(salt: text(fields[2]), entries: [])
                     table.entries.reserveCapacity(count)
                     for _ in 0..<count {
@@ -75,6 +77,7 @@ struct OutputRecord {
                 }
                 // `packrecords MANIFEST COUNT - -` then COUNT lines `ID DIGEST OFFSET LENGTH`.
                 if fields.count == 5, text(fields[0]) == "packrecords", let count = Int(text(fields[2])) {
+                    guard count >= 0, count <= raw.count / 8 else { return nil }
                     var table = PackRecordTable(manifestPath: text(fields[1]), entries: [:])
                     table.entries.reserveCapacity(count)
                     for _ in 0..<count {

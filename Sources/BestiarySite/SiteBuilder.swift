@@ -114,7 +114,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let entries = memo != nil ? nil : entriesAhead?.value() ?? KeptEntries.empty(tool: tool)
         let root = options.root, wikipediaMemo = memo?.wikipedia
         let readCache = { Enrichment.cache(root: root, fileSystem: fs, memo: wikipediaMemo, facts: facts, kept: entries) }
-        let cacheAhead = returnsFreedMemory ? nil : Background(readCache)
+        var cacheAhead = returnsFreedMemory ? nil : Background(readCache)
         defer { _ = cacheAhead?.value() }
         upkeep("inputs checked, kept files read")
 
@@ -162,6 +162,8 @@ public final class SiteBuilder: @unchecked Sendable {
             return (result, "\(count) of \(pages) animal pages with a summary, \(result.files.count) images")
         }
 
+        // The decoded entries are in `enrichment` now: the snapshot goes (the thread is done).
+        cacheAhead = nil
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
             let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts)
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }

@@ -110,16 +110,44 @@ import Testing
         let same = try builder.build(now: day(1))
         #expect(!same.isNewVersion && same.recordTable == table)
         #expect(try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json")) == manifest)
-        // The bear's bytes in the kept manifest are changed: if they are taken, the new manifest shows them.
-        let tampered = Data(String(decoding: manifest, as: UTF8.self).replacingOccurrences(of: "Generated bear", with: "Generated BEAR").utf8)
-        builder.kept = KeptRecords(manifest: tampered, table: table)
+        // Bytes edited in place no longer match their rev: not taken, the record is made anew.
+        let edited = Data(String(decoding: manifest, as: UTF8.self).replacingOccurrences(of: "Generated bear", with: "Generated BEAR").utf8)
+        builder.kept = KeptRecords(manifest: edited, table: table)
+        #expect(!(try builder.build(now: day(1))).isNewVersion)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json")) == manifest)
+        // An entry that runs past the manifest is not used (and does not trap): the yak is made anew.
+        var broken = table
+        broken.entries["yak"]?.offset = Int.max
+        builder.kept = KeptRecords(manifest: manifest, table: broken)
+        #expect(!(try builder.build(now: day(1))).isNewVersion)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json")) == manifest)
+        // A well-formed record of the bear (its own rev) where the table says the bear is: taken as it is.
+        let bear = try #require(try Self.manifest(builder, 1).records.first { $0.id == "bear" })
+        guard case .object(var payload) = bear.payload else { throw DiagnosticError(.error("no payload")) }
+        payload["name"] = ["en": "Kept bear", "de": "Behaltener Bär"]
+        let kept = PackRecord.compact(id: "bear", media: bear.media, payload: .object(payload))
+        var planted = table
+        planted.entries["bear"]?.offset = manifest.count
+        planted.entries["bear"]?.length = kept.encoded.count
+        builder.kept = KeptRecords(manifest: manifest + kept.encoded, table: planted)
         try site.standardAnimal("owl", name: "Generated owl, renamed", sound: 3)
         let second = try builder.build(now: day(2))
-        #expect(second.isNewVersion && second.changes.map(\.id) == ["owl"], "the owl's record is made anew: \(second.changes)")
+        #expect(second.isNewVersion && Set(second.changes.map(\.id)) == ["bear", "owl"], "\(second.changes)")
         let text = try String(contentsOfFile: builder.packs + "/v/2.json", encoding: .utf8)
-        #expect(text.contains("Generated BEAR") && text.contains("Generated owl, renamed"))
+        #expect(text.contains("Kept bear") && text.contains("Generated owl, renamed") && !text.contains("Generated bear"))
         #expect(second.recordTable?.entries["bear"]?.digest == table.entries["bear"]?.digest)
         #expect(second.recordTable?.entries["owl"]?.digest != table.entries["owl"]?.digest)
+    }
+
+    @Test func publishedBytesMustCarryTheirOwnRev() throws {
+        let record = PackRecord.compact(id: "owl", media: [], payload: ["name": ["en": "Owl"]])
+        let bytes = record.encoded
+        let again = try #require(PackRecord.published(id: "owl", media: [], bytes: bytes))
+        #expect(again.rev == record.rev && again.encoded == bytes)
+        #expect(PackRecord.published(id: "bear", media: [], bytes: bytes) == nil, "another id")
+        let edited = Data(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "Owl", with: "Awl").utf8)
+        #expect(PackRecord.published(id: "owl", media: [], bytes: edited) == nil, "a rev that is not the bytes'")
+        #expect(PackRecord.published(id: "owl", media: [], bytes: bytes.dropLast()) == nil)
     }
 
     /// ``RecordPayload/inputDigest(for:texts:media:)`` names every field a record is made from:

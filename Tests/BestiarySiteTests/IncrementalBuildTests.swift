@@ -156,6 +156,30 @@ import Testing
         #expect(try crows() == 1)
     }
 
+    /// A damaged record (a section count that cannot be, offsets past the end of the page) is not
+    /// used, and does not stop the build.
+    @Test func aDamagedRecordIsNotUsed() throws {
+        let s = try Site()
+        let record = s.work.appending(".out.bestiary-index")
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        let header = try #require(text.split(separator: "\n").first { $0.hasPrefix("fragments\tcollection/index.html\t") })
+        let fields = header.split(separator: "\t")
+        try text.replacingOccurrences(of: String(header), with: "\(fields[0])\t\(fields[1])\t\(fields[2])\t-1\t-")
+            .write(toFile: record, atomically: true, encoding: .utf8)
+        let first = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        #expect(first.pagesReused == 0, "the damaged record was not used")
+        // Offsets past the end of the page: that page's cards are made anew.
+        let again = try String(contentsOfFile: record, encoding: .utf8)
+        var lines = again.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let at = try #require(lines.firstIndex { $0.hasPrefix("fragments\tcollection/index.html\t") })
+        var entry = lines[at + 1].split(separator: "\t").map(String.init)
+        entry[2] = String(Int.max)
+        lines[at + 1] = entry.joined(separator: "\t")
+        try lines.joined(separator: "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        let second = try s.step { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
+        #expect(second.pagesReused > 0)
+    }
+
     /// The output's files are trusted only while they are as the last build left them.
     @Test func aPageChangedOrRemovedByHandIsMadeAgain() throws {
         let s = try Site()
