@@ -54,7 +54,7 @@ public struct PackRecord: Hashable, Sendable {
 
     /// A new record; computes `rev`.
     public init(id: String, media: [PackMediaRef], payload: JSONValue) {
-        let unique = Array(Set(media)).sorted()
+        let unique = Self.listed(media)
         self.id = id
         self.media = unique
         let members: [String: JSONValue] = ["id": .string(id), "media": .array(unique.map(\.json)), "payload": payload]
@@ -67,7 +67,7 @@ public struct PackRecord: Hashable, Sendable {
     /// twice. `rev` sorts after `id`, `media` and `payload`, so the published bytes are the
     /// encoded members with `,"rev":"…"` put before their closing brace.
     public static func compact(id: String, media: [PackMediaRef], payload: JSONValue) -> PackRecord {
-        let unique = Array(Set(media)).sorted()
+        let unique = Self.listed(media)
         var bytes = CanonicalJSON.encode(.object(["id": .string(id), "media": .array(unique.map(\.json)), "payload": payload]))
         let rev = PackDigest.hex(SHA256.hash(data: bytes))
         bytes.removeLast()
@@ -111,6 +111,9 @@ public struct PackRecord: Hashable, Sendable {
         }
     }
 
+    /// `media` as a record lists it: sorted by hash, no duplicates.
+    private static func listed(_ media: [PackMediaRef]) -> [PackMediaRef] { Array(Set(media)).sorted() }
+
     /// A record from its published bytes (an earlier manifest's, for a record whose inputs did not
     /// change) and the media it lists; nil unless the bytes are a record of `id` ending with its
     /// `,"rev":"…"}`, and the rev is the digest of the rest.
@@ -132,7 +135,7 @@ public struct PackRecord: Hashable, Sendable {
         hasher.update(data: bytes[bytes.startIndex..<(revStart - tail.count)])
         hasher.update(data: Data("}".utf8))
         guard PackDigest.hex(hasher.finalize()) == rev else { return nil }
-        return PackRecord(id: id, rev: rev, media: Array(Set(media)).sorted(), storage: .bytes(bytes))
+        return PackRecord(id: id, rev: rev, media: listed(media), storage: .bytes(bytes))
     }
 
     /// The same record holding only its published bytes; ``members`` and ``payload`` are parsed

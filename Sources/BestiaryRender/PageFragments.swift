@@ -38,45 +38,64 @@ public struct FragmentTable: Sendable, Equatable {
     }
 
     /// A digest of a page's context that is the same in every process: members in key order,
-    /// every value tagged with its kind and length-prefixed; a keyed list and a lambda count only
-    /// as their kind (the cards key the former, the site-wide digest covers the latter's assets).
+    /// every value tagged with its kind (``DigestFeed``); a keyed list and a lambda count only as
+    /// their kind (the cards key the former, the site-wide digest covers the latter's assets).
     static func contextDigest(_ context: [String: TemplateValue]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(64 * 1024)
-        append(.object(context), to: &out)
-        return Hashing.sha256Hex(out)
+        var feed = DigestFeed()
+        feed.add(.object(context))
+        return feed.finish()
+    }
+}
+
+extension DigestFeed {
+    fileprivate mutating func add(_ value: TemplateValue) {
+        switch value {
+        case .string(let s):
+            add(count: 1)
+            add(s)
+        case .int(let n):
+            add(count: 2)
+            add(n)
+        case .double(let d):
+            add(count: 3)
+            add(count: Int(truncatingIfNeeded: d.bitPattern))
+        case .bool(let b): add(count: b ? 4 : 5)
+        case .null: add(count: 6)
+        case .lambda: add(count: 7)
+        case .keyed: add(count: 8)
+        case .list(let items):
+            add(count: 9)
+            add(count: items.count)
+            for item in items { add(item) }
+        case .object(let members):
+            add(count: 10)
+            add(count: members.count)
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                add(key)
+                add(member)
+            }
+        }
+    }
+}
+
+/// The cards a page's previous file holds (``PageReuse/keptFragments(_:salt:)``), looked for only
+/// once the page renders a keyed list: most pages have none, and their context is never digested.
+final class PageCards: KeptFragments {
+    private let path: String
+    private let previous: PageReuse?
+    private let makeSalt: () -> String
+    /// What the page's cards depend on besides their keys (``FragmentTable/salt``).
+    private(set) lazy var salt: String = makeSalt()
+    private lazy var kept: KeptBytes? = previous?.keptFragments(path, salt: salt)
+
+    init(path: String, previous: PageReuse?, salt: @escaping () -> String) {
+        self.path = path
+        self.previous = previous
+        self.makeSalt = salt
     }
 
-    private static func append(_ value: TemplateValue, to out: inout [UInt8]) {
-        func text(_ tag: UInt8, _ s: String) {
-            out.append(tag)
-            var s = s
-            s.withUTF8 { utf8 in
-                withUnsafeBytes(of: UInt64(utf8.count).littleEndian) { out.append(contentsOf: $0) }
-                out.append(contentsOf: utf8)
-            }
-        }
-        func count(_ n: Int) { withUnsafeBytes(of: UInt64(n).littleEndian) { out.append(contentsOf: $0) } }
-        switch value {
-        case .string(let s): text(1, s)
-        case .int(let n): text(2, String(n))
-        case .double(let d): text(3, String(d.bitPattern))
-        case .bool(let b): out.append(b ? 4 : 5)
-        case .null: out.append(6)
-        case .lambda: out.append(7)
-        case .keyed: out.append(8)
-        case .list(let items):
-            out.append(9)
-            count(items.count)
-            for item in items { append(item, to: &out) }
-        case .object(let members):
-            out.append(10)
-            count(members.count)
-            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                text(11, key)
-                append(member, to: &out)
-            }
-        }
+    func bytes(section: String, item: String) -> ArraySlice<UInt8>? {
+        kept?.bytes(section: section, item: item)
     }
 }
 

@@ -218,18 +218,18 @@ public struct SiteRenderer: Sendable {
     }
 
     /// Renders a page whose context may hold keyed lists (``SharedContext/animalDigests``),
-    /// copying the cards `previous` kept for it, and says where its cards went; a page without
-    /// keyed lists has no table.
+    /// copying the cards `previous` kept for it, and says where its cards went; a page that
+    /// recorded no card has no table.
     func renderPage(_ job: Job, shared: SharedContext, site: String, previous: PageReuse?) -> (OutputFile, FragmentTable?) {
         let (template, context) = pageContext(job, shared: shared)
         let path = location(of: job).file
-        guard context.values.contains(where: \.holdsKeyedList) else {
-            return (OutputFile(path: path, text: input.templates.render(template, context)), nil)
+        let libraryDigest = input.templates.libraryDigest
+        let cards = PageCards(path: path, previous: previous) {
+            StableDigest.combine([site, libraryDigest, FragmentTable.contextDigest(context)])
         }
-        let salt = StableDigest.combine([site, input.templates.libraryDigest, FragmentTable.contextDigest(context)])
-        let kept = previous?.keptFragments(path, salt: salt)
-        let page = input.templates.render(template, context, keeping: kept)
-        return (OutputFile(path: path, text: page.text), FragmentTable(salt: salt, entries: page.fragments))
+        let page = input.templates.render(template, context, keeping: cards)
+        let table = page.fragments.isEmpty ? nil : FragmentTable(salt: cards.salt, entries: page.fragments)
+        return (OutputFile(path: path, text: page.text), table)
     }
 
     /// The template a job's page is rendered with and its context.

@@ -57,38 +57,38 @@ struct OutputRecord {
             else { return nil }
             var record = OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(), digests: [:])
             record.index.entries.reserveCapacity(raw.count / 120)
+            /// The `count` lines after a section's header, each `A B OFFSET LENGTH`; false when
+            /// they are not all there and well formed (a count no file can hold included).
+            func sectionLines(_ count: Int, _ add: (String, String, Int, Int) -> Void) -> Bool {
+                // Each line is at least 8 bytes: a larger count is a damaged record.
+                guard count >= 0, count <= raw.count / 8 else { return false }
+                for _ in 0..<count {
+                    guard let line = lines.next() else { return false }
+                    let parts = line.split(separator: 9, omittingEmptySubsequences: false)
+                    guard parts.count == 4, let offset = Int(text(parts[2])), let length = Int(text(parts[3])) else { return false }
+                    add(text(parts[0]), text(parts[1]), offset, length)
+                }
+                return true
+            }
             while let line = lines.next() {
                 let fields = line.split(separator: 9, omittingEmptySubsequences: false)
-                // `order DIGEST 3,0,2,…` (three fields; a file's line has four).
                 // `fragments PATH SALT COUNT -` then COUNT lines `SECTION ITEM OFFSET LENGTH`.
                 if fields.count == 5, text(fields[0]) == "fragments", let count = Int(text(fields[3])) {
-                    // Each entry is a line of at least 8 bytes: a larger count is a damaged record.
-                    guard count >= 0, count <= raw.count / 8 else { return nil }
                     var table = FragmentTable(salt: text(fields[2]), entries: [])
-                    table.entries.reserveCapacity(count)
-                    for _ in 0..<count {
-                        guard let line = lines.next() else { return nil }
-                        let parts = line.split(separator: 9, omittingEmptySubsequences: false)
-                        guard parts.count == 4, let offset = Int(text(parts[2])), let length = Int(text(parts[3])) else { return nil }
-                        table.entries.append(FragmentTable.Entry(section: text(parts[0]), item: text(parts[1]), offset: offset, length: length))
-                    }
+                    guard sectionLines(count, { table.entries.append(FragmentTable.Entry(section: $0, item: $1, offset: $2, length: $3)) })
+                    else { return nil }
                     record.fragments[text(fields[1])] = table
                     continue
                 }
                 // `packrecords MANIFEST COUNT - -` then COUNT lines `ID DIGEST OFFSET LENGTH`.
                 if fields.count == 5, text(fields[0]) == "packrecords", let count = Int(text(fields[2])) {
-                    guard count >= 0, count <= raw.count / 8 else { return nil }
                     var table = PackRecordTable(manifestPath: text(fields[1]), entries: [:])
-                    table.entries.reserveCapacity(count)
-                    for _ in 0..<count {
-                        guard let line = lines.next() else { return nil }
-                        let parts = line.split(separator: 9, omittingEmptySubsequences: false)
-                        guard parts.count == 4, let offset = Int(text(parts[2])), let length = Int(text(parts[3])) else { return nil }
-                        table.entries[text(parts[0])] = PackRecordTable.Entry(digest: text(parts[1]), offset: offset, length: length)
-                    }
+                    guard sectionLines(count, { table.entries[$0] = PackRecordTable.Entry(digest: $1, offset: $2, length: $3) })
+                    else { return nil }
                     record.packRecords = table
                     continue
                 }
+                // `order DIGEST 3,0,2,…` (three fields; a file's line has four).
                 if fields.count == 3, text(fields[0]) == "order" {
                     var order: [Int] = []
                     for number in fields[2].split(separator: 44) {

@@ -18,7 +18,7 @@ struct Renderer {
 
     /// Output of keyed items from an earlier rendering (``TemplateLibrary/render(_:_:keeping:)``).
     var kept: (any KeptFragments)?
-    /// Where each keyed item rendered over the root went, in order.
+    /// Where each recorded keyed item went, in order.
     var fragments: [RenderedPage.Fragment] = []
     /// Items copied from ``kept``.
     var reused = 0
@@ -27,7 +27,8 @@ struct Renderer {
     var origins: [(serial: Int, index: Int)] = []
     /// The root's members that hold a keyed list: the caller keys a page by its value without
     /// them, so an item that looks one of them up is not recorded (its key would not cover it).
-    let rootMembersWithKeyedLists: Set<String>
+    /// Found when the first keyed list is rendered (most pages have none: no walk of their value).
+    var rootMembersWithKeyedLists: Set<String>?
     /// While a keyed list's items are rendered: the stack index of its items.
     var keyedBase: Int?
     /// While a keyed item is rendered: whether it looked up a value holding a keyed list below it.
@@ -38,11 +39,6 @@ struct Renderer {
         self.stack = [root]
         stack.reserveCapacity(16)
         origins.reserveCapacity(16)
-        if case .object(let members) = root {
-            rootMembersWithKeyedLists = Set(members.filter { $0.value.holdsKeyedList }.map(\.key))
-        } else {
-            rootMembersWithKeyedLists = []
-        }
     }
 
     mutating func render(_ nodes: [Node], _ initial: Frame) {
@@ -180,6 +176,9 @@ struct Renderer {
             }
             return
         }
+        if rootMembersWithKeyedLists == nil, case .object(let members)? = stack.first {
+            rootMembersWithKeyedLists = Set(members.filter { $0.value.holdsKeyedList }.map(\.key))
+        }
         var section = ""
         for origin in origins { section += "\(origin.serial).\(origin.index)/" }
         section += "\(body.serial) \(frame.contentType.name) "
@@ -237,7 +236,7 @@ struct Renderer {
             for i in stack.indices.reversed() {
                 if let v = Self.member(first, of: stack[i]) {
                     found = v
-                    if let base = keyedBase, i < base, i == 0 ? rootMembersWithKeyedLists.contains(first) : v.holdsKeyedList {
+                    if let base = keyedBase, i < base, i == 0 ? rootMembersWithKeyedLists?.contains(first) == true : v.holdsKeyedList {
                         lookedUpKeyedListBelow = true
                     }
                     break

@@ -57,10 +57,10 @@ public struct TemplateLibrary: Sendable {
     }
 
     /// Renders template `name` like ``render(_:_:)``, and says where in the result each item of
-    /// a ``KeyedList`` went (by its ``RenderedPage/Fragment/key``). An item whose key `kept`
-    /// knows is not rendered: its bytes are copied from there. Only items that are rendered over
-    /// the page's own value (a keyed list at the top of the context, not inside another section's
-    /// item) are keyed: the bytes of the others could depend on the item around them.
+    /// a ``KeyedList`` went (``RenderedPage/Fragment``: its section and key). An item `kept`
+    /// knows is not rendered: its bytes are copied from there. Items of a keyed list inside a
+    /// keyed item or a lambda's result are not recorded (their bytes could depend on the item
+    /// around them), nor is an item that looks up a value holding a keyed list.
     public func render(_ name: String, _ value: TemplateValue, keeping kept: (any KeptFragments)?) -> RenderedPage? {
         guard let i = index[name] else { return nil }
         let template = templates[i]

@@ -112,7 +112,7 @@ extension TemplateValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral
 
 extension TemplateValue {
     /// Whether a keyed list is anywhere in this value (outside keyed lists' items).
-    public var holdsKeyedList: Bool {
+    var holdsKeyedList: Bool {
         switch self {
         case .keyed: return true
         case .list(let items): return items.contains { $0.holdsKeyedList }
