@@ -92,7 +92,7 @@ struct OutputWriter {
     ///
     /// With `reusingSpare`, the staging folder starts as the output an earlier reusing build
     /// replaced (``sparePath``), when there is one: whatever it holds is checked file by file in
-    /// ``Staging/linkFromOutput(_:written:)`` and anything not part of the new build is removed then.
+    /// ``Staging/linkFromOutput(_:holding:)`` and anything not part of the new build is removed then.
     func begin(reusingSpare: Bool = false) throws(DiagnosticError) -> Staging {
         try prepare()
         let path = stagingPath()
@@ -166,30 +166,28 @@ struct OutputWriter {
 
         /// Hard-links files of the current output into the staging folder as they are (their
         /// index entries stay those of the output), in parallel, their folders made first.
-        /// `written` is what the previous build's record says each output file is (every path
-        /// given was checked against it already), so the output's files need not be read again.
-        func linkFromOutput(_ paths: [String], written: [String: OutputIndex.Entry]) throws(DiagnosticError) {
+        /// `index` is every file of the new output: what the previous build's record says each
+        /// unchanged file is (every path given was checked against it already, so the output's
+        /// files need not be read again) and what this staging folder wrote.
+        ///
+        /// A staging folder that started as the spare (``holdsPrevious``) is walked once: a file
+        /// stays where the directory lists the very file (inode) the index has at its path, which
+        /// is so for all but the few the last build changed; any other entry goes, a file put
+        /// there by hand or an older version of a page included. Only what is then missing is
+        /// linked.
+        func linkFromOutput(_ paths: [String], holding index: [String: OutputIndex.Entry]) throws(DiagnosticError) {
             let fs = writer.fileSystem
             do {
-                try makeDirectories(of: paths)
-                _ = try Parallel.map(paths, chunk: 256) { file in
-                    let source = writer.output + "/" + file
-                    let target = path + "/" + file
-                    if holdsPrevious {
-                        // Already the output's file (unchanged in the build that left it)?
-                        if let have = fs.info(target), let want = written[file]?.written ?? fs.info(source), have.kind == .file,
-                            have.inode == want.inode, have.device == want.device
-                        {
-                            return
-                        }
-                        try fs.remove(target)
-                    }
-                    try fs.link(source, to: target)
-                }
+                var missing = paths
                 if holdsPrevious {
-                    var keep = Set(paths)
-                    for staged in entries.keys { keep.insert(staged) }
-                    try prune(keeping: keep)
+                    let (found, seen) = try prune { child, inode in inode != nil && index[child]?.written.inode == inode }
+                    if found == index.count { return }
+                    let present = Set(seen.joined())
+                    missing = paths.filter { !present.contains($0) }
+                }
+                try makeDirectories(of: missing)
+                _ = try Parallel.map(missing, chunk: 256) { file in
+                    try fs.link(writer.output + "/" + file, to: path + "/" + file)
                 }
             } catch {
                 throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
@@ -225,34 +223,42 @@ struct OutputWriter {
             }
         }
 
-        /// Removes every file and folder of the staging tree that is not in `keep` (paths of
-        /// files) and is not a folder of one; top-level folders in parallel.
-        private func prune(keeping keep: Set<String>) throws {
+        /// Removes every file and folder of the staging tree but the files `keeps` accepts (by
+        /// path and the inode its directory lists, nil when the file system does not say) and
+        /// the folders holding them; top-level folders in parallel. Returns how many files it
+        /// kept, and their paths.
+        private func prune(keeping keeps: @Sendable (String, UInt64?) -> Bool) throws -> (Int, [[String]]) {
             let fs = writer.fileSystem
-            // Returns whether `relative` (a folder) still holds something kept.
-            func walk(_ relative: String) throws -> Bool {
-                var kept = false
+            // Whether `relative` (a folder) still holds something kept.
+            func walk(_ relative: String, _ kept: inout [String]) throws -> Bool {
+                var holds = false
                 for entry in try fs.entries(in: relative.isEmpty ? path : path + "/" + relative) {
                     let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
-                    if entry.kind == .directory, try walk(child) {
-                        kept = true
-                    } else if entry.kind != .directory, keep.contains(child) {
-                        kept = true
+                    if entry.kind == .directory, try walk(child, &kept) {
+                        holds = true
+                    } else if entry.kind != .directory, keeps(child, entry.inode) {
+                        kept.append(child)
+                        holds = true
                     } else {
                         try fs.remove(path + "/" + child)
                     }
                 }
-                return kept
+                return holds
             }
             let top = try fs.entries(in: path)
-            _ = try Parallel.map(top, chunk: 1) { entry in
-                if entry.name == OutputWriter.markerName { return }
+            let kept = try Parallel.map(top, chunk: 1) { entry -> [String] in
+                if entry.name == OutputWriter.markerName { return [] }
+                var kept: [String] = []
                 if entry.kind == .directory {
-                    if try !walk(entry.name) { try fs.remove(path + "/" + entry.name) }
-                } else if !keep.contains(entry.name) {
+                    if try !walk(entry.name, &kept) { try fs.remove(path + "/" + entry.name) }
+                } else if keeps(entry.name, entry.inode) {
+                    kept.append(entry.name)
+                } else {
                     try fs.remove(path + "/" + entry.name)
                 }
+                return kept
             }
+            return (kept.reduce(0) { $0 + $1.count }, kept)
         }
 
         /// Puts the staged output in place of the previous one in one step, then removes the
@@ -292,9 +298,9 @@ struct OutputWriter {
     /// therefore the previous one or the new one at every moment, whatever kills the build.
     /// `beforeSwap` runs once the staging folder is complete, just before it replaces the output.
     func commitReusing(
-        _ staging: Staging, unchanged: [String], written: [String: OutputIndex.Entry], beforeSwap: () -> Void
+        _ staging: Staging, unchanged: [String], index: [String: OutputIndex.Entry], beforeSwap: () -> Void
     ) throws(DiagnosticError) {
-        try staging.linkFromOutput(unchanged, written: written)
+        try staging.linkFromOutput(unchanged, holding: index)
         beforeSwap()
         try staging.commit(keepingPrevious: true)
     }

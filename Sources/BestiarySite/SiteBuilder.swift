@@ -421,7 +421,7 @@ public final class SiteBuilder: @unchecked Sendable {
     /// The one-shot build's write when the previous build left its record: the staging folder
     /// holds the files whose bytes changed (``stageEarly(_:_:_:_:)``, and the pages the render
     /// stage streamed); every other file of this build (`paths` is all of them) is linked into it
-    /// from the output, and it is swapped in whole (``OutputWriter/commitReusing(_:unchanged:written:beforeSwap:)``).
+    /// from the output, and it is swapped in whole (``OutputWriter/commitReusing(_:unchanged:index:beforeSwap:)``).
     /// Returns the number of files replaced, added or removed.
     private func updateInPlace(
         _ writer: OutputWriter, _ staging: OutputWriter.Staging, built paths: [String], previous: OutputRecord,
@@ -446,7 +446,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 if let before { index.entries[path] = before }
             }
         }
-        try writer.commitReusing(staging, unchanged: unchanged, written: old) {
+        try writer.commitReusing(staging, unchanged: unchanged, index: index.entries) {
             // From the swap until the new record is written, the output is not what the old record says.
             BuildState(options: options).forget()
             OutputRecord.forget(writer)

@@ -30,10 +30,13 @@ public struct FileInfo: Sendable, Hashable {
 public struct DirectoryEntry: Sendable, Hashable {
     public var name: String
     public var kind: FileKind
+    /// The entry's inode number as the directory lists it (`d_ino`), when the file system says.
+    public var inode: UInt64?
 
-    public init(name: String, kind: FileKind) {
+    public init(name: String, kind: FileKind, inode: UInt64? = nil) {
         self.name = name
         self.kind = kind
+        self.inode = inode
     }
 }
 

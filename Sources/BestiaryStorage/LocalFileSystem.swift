@@ -169,14 +169,18 @@ public struct LocalFileSystem: FileSystem {
             }
             if name == "." || name == ".." { continue }
             var kind: FileKind
+            var inode: UInt64? = UInt64(ent.pointee.d_ino)
             switch Int32(ent.pointee.d_type) {
             case Int32(DT_REG): kind = .file
             case Int32(DT_DIR): kind = .directory
             case Int32(DT_LNK): kind = .symlink
-            case Int32(DT_UNKNOWN): kind = info(directory + "/" + name)?.kind ?? .other
+            case Int32(DT_UNKNOWN):
+                let found = self.info(directory + "/" + name)
+                kind = found?.kind ?? .other
+                inode = found?.inode
             default: kind = .other
             }
-            result.append(DirectoryEntry(name: name, kind: kind))
+            result.append(DirectoryEntry(name: name, kind: kind, inode: inode))
         }
         result.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return result

@@ -68,3 +68,35 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
         try base.link(source, to: destination)
     }
 }
+
+/// The local file system, counting the `lstat` calls and hard links made at paths that contain
+/// `watching` (a staging folder's name, say).
+final class CountingFileSystem: FileSystem, @unchecked Sendable {
+    let base = LocalFileSystem()
+    let watching: String
+    private let lock = NSLock()
+    private(set) var infos = 0
+    private(set) var links = 0
+
+    init(watching: String) { self.watching = watching }
+
+    func read(_ path: String) throws -> Data { try base.read(path) }
+    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
+    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
+    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
+    func info(_ path: String) -> FileInfo? {
+        if path.contains(watching) { lock.withLock { infos += 1 } }
+        return base.info(path)
+    }
+    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
+    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
+    func realPath(_ path: String) throws -> String { try base.realPath(path) }
+    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
+    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
+    func link(_ source: String, to destination: String) throws {
+        if destination.contains(watching) { lock.withLock { links += 1 } }
+        try base.link(source, to: destination)
+    }
+}

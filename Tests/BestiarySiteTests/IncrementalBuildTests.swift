@@ -247,6 +247,34 @@ import Testing
         try s.step { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
     }
 
+    /// A rebuild that starts from the spare reads it in one walk: each file is told by the inode
+    /// its folder lists, so no file is looked at one by one and only the few the last build
+    /// changed are linked again. What differs deep inside the spare (a page replaced by another
+    /// file, a stray file in an animal's folder, its top folder untouched) does not reach the output.
+    @Test func theSpareIsReadInOneWalk() throws {
+        let s = try Site()
+        let spare = s.work.appending(".out.bestiary-spare")
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        try s.step { try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}") }
+        let top = LocalFileSystem().info(spare)
+        try FileManager.default.removeItem(atPath: spare + "/animals/crow/index.html")
+        try "not the crow".write(toFile: spare + "/animals/crow/index.html", atomically: false, encoding: .utf8)
+        try "stray".write(toFile: spare + "/animals/crow/stray.txt", atomically: false, encoding: .utf8)
+        #expect(LocalFileSystem().info(spare) == top, "the spare's own folder is unchanged")
+
+        let counting = CountingFileSystem(watching: ".out.bestiary-staging-")
+        try s.step {
+            try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]")
+            let report = try build(root: s.root, output: s.output, fileSystem: counting)
+            #expect(report.pagesReused > 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: s.output + "/animals/crow/stray.txt"))
+        let files = try Tree(s.output).files.count
+        // The staged pages' own checks, and their folders: a fraction of the site's files.
+        #expect(counting.infos > 0 && counting.infos * 4 < files, "\(counting.infos) lstat calls for \(files) files")
+        #expect(counting.links > 0 && counting.links * 4 < files, "\(counting.links) links for \(files) files")
+    }
+
     /// `--force`, another binary or another output folder: the record is not used.
     @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
         let s = try Site()
