@@ -407,13 +407,8 @@ public final class SiteBuilder: @unchecked Sendable {
             try staging.add(files)
             return files.map(\.path)
         }
-        let old = previous.index.entries
-        let differing = Parallel.map(files, chunk: 64) { file -> OutputFile? in
-            guard let entry = old[file.path], writer.identity(of: file) == entry.identity,
-                writer.isAsWritten(file.path, in: previous.index)
-            else { return file }
-            return nil
-        }.compactMap { $0 }
+        let checks = OutputChecks(writer: writer, index: previous.index, files: files)
+        let differing = Parallel.map(files, chunk: 64) { file in checks.isUnchanged(file) ? nil : file }.compactMap { $0 }
         try staging.add(differing)
         return files.map(\.path)
     }

@@ -180,13 +180,24 @@ import Testing
         #expect(second.pagesReused > 0)
     }
 
-    /// The output's files are trusted only while they are as the last build left them.
+    /// The output's files are trusted only while they are as the last build left them: pages,
+    /// and media (hard links of content's files, checked by the inode their folder lists).
     @Test func aPageChangedOrRemovedByHandIsMadeAgain() throws {
         let s = try Site()
         try "defaced".write(toFile: s.output + "/animals/crow/index.html", atomically: false, encoding: .utf8)
         try FileManager.default.removeItem(atPath: s.output + "/animals/owl/index.html")
         try FileManager.default.removeItem(atPath: s.output + "/sitemap.xml")
+        let media = try FileManager.default.contentsOfDirectory(atPath: s.output + "/media").sorted()
+        #expect(media.count >= 2)
+        try FileManager.default.removeItem(atPath: s.output + "/media/" + media[0])
+        try "not a sound".write(toFile: s.output + "/media/" + media[0], atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: s.output + "/media/" + media[1])
         try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        // The same with the spare in use (the build above left one).
+        try "not a sound".write(toFile: s.output + "/media/" + media[0] + ".tmp", atomically: false, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: s.output + "/media/" + media[0])
+        try FileManager.default.moveItem(atPath: s.output + "/media/" + media[0] + ".tmp", toPath: s.output + "/media/" + media[0])
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
     }
 
     /// A build that fails while it links the unchanged files into its staging folder (here a link
