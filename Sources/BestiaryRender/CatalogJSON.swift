@@ -6,15 +6,29 @@ import Foundation
 /// app's modules expect it (format 1; see docs/theming.md). One file for all languages, so search
 /// finds any name; its name carries a content hash like every asset.
 enum CatalogJSON {
-    static func file(input: RenderInput) -> OutputFile {
+    /// The file, and where each animal's object is in it (by the animal's input digest, under a
+    /// salt of the settings every object depends on), so that the next build copies the objects
+    /// of unchanged animals from it: `kept`, when given, is this table of the previous catalogue
+    /// with its bytes, and `digests` the animals' digests in catalogue order.
+    static func file(input: RenderInput, digests: [String]? = nil, kept: KeptBytes? = nil) -> (OutputFile, FragmentTable?) {
         let config = input.catalog.config
         // Written straight into bytes, each object's keys in sorted order by hand (the order
         // `JSONText` gives them): boxing 10,000 animals in `[String: Any]` cost 3 × as much.
         var json = JSONObjectWriter()
         json.out.reserveCapacity(input.catalog.animals.count * 900)
         json.out.append(contentsOf: #"{"animals":["#.utf8)
+        var table = digests.map { _ in FragmentTable(salt: salt(config), entries: []) }
+        table?.entries.reserveCapacity(input.catalog.animals.count)
         for (index, animal) in input.catalog.animals.enumerated() {
             if index > 0 { json.out.append(UInt8(ascii: ",")) }
+            let start = json.out.count
+            defer {
+                if let digests { table?.entries.append(FragmentTable.Entry(section: "", item: digests[index], offset: start, length: json.out.count - start)) }
+            }
+            if let digests, let bytes = kept?.bytes(section: "", item: digests[index]), bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") {
+                json.out.append(contentsOf: bytes)
+                continue
+            }
             let view = AnimalView(animal: animal, language: config.defaultLanguage, input: input)
             var description: [String: String] = [:]
             for lang in config.languages {
@@ -64,7 +78,6 @@ enum CatalogJSON {
             }
         }
         json.out.append(UInt8(ascii: "]"))
-        let animalsJSON = json.out
         let rest: [String: Any] = [
             "format": 1,
             "languages": config.languages,
@@ -77,13 +90,32 @@ enum CatalogJSON {
         var restJSON: [UInt8] = []
         JSONText.write(rest, into: &restJSON)
         restJSON[0] = UInt8(ascii: ",")  // its "{" becomes the comma after the member before
-        let fingerprint = Hashing.sha256Hex(Data(animalsJSON + restJSON))
-        var full = animalsJSON
-        full.append(contentsOf: #","fingerprint":"#.utf8)
-        JSONText.writeString(fingerprint, into: &full)
-        full.append(contentsOf: restJSON)
-        let data = Data(full)
-        return OutputFile(path: "assets/catalog.\(Hashing.shortHash(data)).json", data: data)
+        let fingerprint = Hashing.sha256Hex(parts: [json.out, restJSON])
+        json.out.append(contentsOf: #","fingerprint":"#.utf8)
+        JSONText.writeString(fingerprint, into: &json.out)
+        json.out.append(contentsOf: restJSON)
+        let data = Data(json.out)
+        return (OutputFile(path: path(of: data), data: data), table)
+    }
+
+    static func path(of data: Data) -> String { "assets/catalog.\(Hashing.shortHash(data)).json" }
+
+    static func isPath(_ path: String) -> Bool { path.hasPrefix("assets/catalog.") && path.hasSuffix(".json") }
+
+    /// What every animal's object depends on besides the animal's own inputs (its digest): the
+    /// languages, and the fallbacks that pick its descriptions.
+    static func salt(_ config: SiteConfig) -> String {
+        var feed = DigestFeed()
+        feed.add("catalog 1")
+        feed.add(config.defaultLanguage)
+        feed.add(count: config.languages.count)
+        for language in config.languages {
+            feed.add(language)
+            let fallback = config.fallback(for: language)
+            feed.add(count: fallback.count)
+            for l in fallback { feed.add(l) }
+        }
+        return feed.finish()
     }
 }
 

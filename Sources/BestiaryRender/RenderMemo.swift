@@ -219,6 +219,14 @@ public struct PageReuse: Sendable {
         guard let table = fragments[path], table.salt == salt, intact(path), let bytes = read(path) else { return nil }
         return table.kept(in: bytes)
     }
+
+    /// The animals' objects in the previous quiz catalogue (``CatalogJSON``), whose name changes
+    /// with its content: the one file of that kind the record has a table for.
+    func keptCatalog(salt: String) -> KeptBytes? {
+        let paths = fragments.keys.filter(CatalogJSON.isPath)
+        guard paths.count == 1 else { return nil }
+        return keptFragments(paths[0], salt: salt)
+    }
 }
 
 /// What ``SiteRenderer/render(reusing:streamingAnimalPagesTo:)`` made.

@@ -51,17 +51,17 @@ public struct SiteRenderer: Sendable {
     /// equals the one in `previous` and whose file the previous build wrote is intact. Returns the
     /// other files, sorted, the paths given to `sink`, the pages kept, and every page's digest.
     public func render(reusing previous: PageReuse? = nil, streamingAnimalPagesTo sink: @escaping (OutputFile) throws -> Void) throws -> RenderResult {
-        // A rebuild makes the quiz catalogue (13 MB on the bench corpus) and the sitemap on
-        // threads of their own while the shared context and every page's input digest are
-        // computed; only the pages that link the catalogue need its (content-hashed) name. A full
-        // build makes them in turn: made on other threads, their memory raised its peak by 4–13 MiB.
-        let catalogAhead = previous != nil ? Background { CatalogJSON.file(input: input) } : nil
+        // A rebuild makes the sitemap on a thread of its own while the shared context and every
+        // page's input digest are computed, then the quiz catalogue (13 MB on the bench corpus)
+        // from the animals' objects in the previous one where their digests are unchanged; only
+        // the pages that link the catalogue need its (content-hashed) name. A full build makes
+        // them in turn: made on other threads, their memory raised its peak by 4–13 MiB.
         let sitemapAhead = previous != nil ? Background { Sitemap.file(renderer: self) } : nil
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: "", knownOrders: previous?.nameOrders ?? [:])
         let digests = PageDigests(renderer: self, shared: shared)
         shared.animalDigests = digests.animals
-        let catalogFile = catalogAhead?.value() ?? CatalogJSON.file(input: input)
+        let (catalogFile, catalogTable) = CatalogJSON.file(input: input, digests: digests.animals, kept: previous?.keptCatalog(salt: CatalogJSON.salt(config)))
         shared.catalogPath = catalogFile.path
         enum Outcome { case kept, streamed, file(OutputFile) }
         let results = try Parallel.map(jobs, chunk: 32) { job -> (String, String, Outcome, FragmentTable?) in
@@ -78,6 +78,7 @@ public struct SiteRenderer: Sendable {
         }
         var result = RenderResult()
         result.nameOrders = shared.nameOrders
+        result.fragments[catalogFile.path] = catalogTable
         for (path, digest, outcome, table) in results {
             result.digests[path] = digest
             if let table { result.fragments[path] = table }
@@ -110,7 +111,7 @@ public struct SiteRenderer: Sendable {
     }
 
     private func renderAll(memo: RenderMemo?) -> [OutputFile] {
-        let catalogFile = CatalogJSON.file(input: input)
+        let (catalogFile, _) = CatalogJSON.file(input: input)
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
         var files: [OutputFile]

@@ -8,6 +8,13 @@ public enum Hashing {
         hex(SHA256.hash(data: data))
     }
 
+    /// Lower-case hex SHA-256 of `parts`, one after the other (without joining them first).
+    public static func sha256Hex(parts: [[UInt8]]) -> String {
+        var hasher = SHA256()
+        for part in parts { part.withUnsafeBytes { hasher.update(bufferPointer: $0) } }
+        return hex(hasher.finalize())
+    }
+
     public static func sha256Hex(_ string: String) -> String {
         sha256Hex(Data(string.utf8))
     }

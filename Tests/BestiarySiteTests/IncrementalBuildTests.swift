@@ -156,6 +156,46 @@ import Testing
         #expect(try crows() == 1)
     }
 
+    /// The quiz catalogue copies each unchanged animal's object from the previous catalogue (its
+    /// name changes with its content: the record's one table of that kind), where the record
+    /// says it is: a tampered table shows in the output; a changed animal's object is made anew.
+    @Test func theQuizCatalogueCopiesTheObjectsOfUnchangedAnimals() throws {
+        let s = try Site()
+        let record = s.work.appending(".out.bestiary-index")
+        var lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("fragments\tassets/catalog.") })
+        let fields = lines[header].split(separator: "\t")
+        #expect(Int(fields[3]) == 66, "one object per animal")
+        func catalogue() throws -> String {
+            let name = try #require(FileManager.default.contentsOfDirectory(atPath: s.output + "/assets").first { $0.hasPrefix("catalog.") })
+            return try String(contentsOfFile: s.output + "/assets/" + name, encoding: .utf8)
+        }
+        let bytes = Array(try catalogue().utf8)
+        func object(_ line: String) -> String {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return String(decoding: bytes[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
+        }
+        let entries = (header + 1)...(header + 66)
+        let bear = try #require(entries.first { object(lines[$0]).contains(#""id":"bear""#) })
+        let crow = try #require(entries.first { object(lines[$0]).contains(#""id":"crow""#) })
+        #expect(object(lines[bear]).hasPrefix("{") && object(lines[bear]).hasSuffix("}"))
+        var bearFields = lines[bear].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let crowFields = lines[crow].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        (bearFields[2], bearFields[3]) = (crowFields[2], crowFields[3])
+        lines[bear] = bearFields.joined(separator: "\t")
+        try lines.joined(separator: "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        func crows() throws -> Int { try catalogue().components(separatedBy: #""id":"crow""#).count - 1 }
+        #expect(try crows() == 1)
+        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ndifficulty: 3")
+        #expect(try build(root: s.root, output: s.output).pagesReused > 0)
+        #expect(try crows() == 2, "the bear's object was copied from where the record said")
+        try s.step { try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}") }
+        #expect(try crows() == 1)
+        #expect(try catalogue().contains("Braunbär"))
+        // The languages' order picks each description's fallback: every object depends on it.
+        try s.step { try s.edit("content/site.yml", "languages: [en, de]", "languages: [en, de, fr]") }
+    }
+
     /// A damaged record (a section count that cannot be, offsets past the end of the page) is not
     /// used, and does not stop the build.
     @Test func aDamagedRecordIsNotUsed() throws {
