@@ -419,8 +419,9 @@ final class SharedContext: @unchecked Sendable {
     func home(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: nil, kind: "home", alternates: "home")
         let animals = input.catalog.animals
-        let withSound = animals.filter { $0.sound != nil }.count
-        let withImage = animals.filter { AnimalView(animal: $0, language: lang, input: input).hasImage }.count
+        // Counted, not filtered: a filter copied the 10,000 animals it kept, twice per language.
+        let withSound = animals.count { $0.sound != nil }
+        let withImage = animals.count { AnimalView(animal: $0, language: lang, input: input).hasImage }
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
         context["stats"] = ["animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage)]
         func mode(_ mode: String, available: Bool) -> TemplateValue {

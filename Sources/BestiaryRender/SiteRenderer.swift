@@ -230,7 +230,7 @@ public struct SiteRenderer: Sendable {
         }
         let page = input.templates.render(template, context, keeping: cards)
         let table = page.fragments.isEmpty ? nil : FragmentTable(salt: cards.salt, entries: page.fragments)
-        return (OutputFile(path: path, text: page.text), table)
+        return (OutputFile(path: path, data: Data(page.bytes)), table)
     }
 
     /// The template a job's page is rendered with and its context.

@@ -132,13 +132,18 @@ public struct Templates: Sendable {
 
     /// Renders template `name` (`layouts/animal` or `layouts.animal`) with `context`.
     public func render(_ name: String, _ context: [String: TemplateValue]) -> String {
-        library.render(name.replacingOccurrences(of: "/", with: "."), .object(context)) ?? ""
+        library.render(Self.libraryName(name), .object(context)) ?? ""
+    }
+
+    /// `partials/card` is `partials.card` in the library (Foundation's replace only where there is a slash).
+    static func libraryName(_ name: String) -> String {
+        name.utf8.contains(UInt8(ascii: "/")) ? name.replacingOccurrences(of: "/", with: ".") : name
     }
 
     /// Renders template `name` like ``render(_:_:)``, taking the items of its keyed lists that
     /// `kept` knows from there, and says where each keyed item went.
     func render(_ name: String, _ context: [String: TemplateValue], keeping kept: (any KeptFragments)?) -> RenderedPage {
-        library.render(name.replacingOccurrences(of: "/", with: "."), .object(context), keeping: kept)
+        library.render(Self.libraryName(name), .object(context), keeping: kept)
             ?? RenderedPage(text: "", fragments: [], reused: 0)
     }
 

@@ -25,7 +25,7 @@ public protocol KeptFragments {
 
 /// A rendered template, with where each keyed item's output is in it.
 public struct RenderedPage: Sendable {
-    /// One keyed item's output: `text.utf8[offset ..< offset + length]`. The same section and
+    /// One keyed item's output: `bytes[offset ..< offset + length]`. The same section and
     /// item render to the same bytes as long as the templates and the page's value apart from its
     /// keyed lists are the same (the caller keys those).
     public struct Fragment: Sendable, Equatable {
@@ -44,14 +44,22 @@ public struct RenderedPage: Sendable {
         }
     }
 
-    public var text: String
+    /// The output, UTF-8 (every piece is: the templates' text, values, escapes, and kept items
+    /// cut between two characters).
+    public var bytes: [UInt8]
     public var fragments: [Fragment]
     /// How many items were copied from ``KeptFragments`` rather than rendered.
     public var reused: Int
 
-    public init(text: String, fragments: [Fragment], reused: Int) {
-        self.text = text
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    public init(bytes: [UInt8], fragments: [Fragment], reused: Int) {
+        self.bytes = bytes
         self.fragments = fragments
         self.reused = reused
+    }
+
+    public init(text: String, fragments: [Fragment], reused: Int) {
+        self.init(bytes: Array(text.utf8), fragments: fragments, reused: reused)
     }
 }

@@ -68,7 +68,7 @@ public struct TemplateLibrary: Sendable {
         renderer.kept = kept
         renderer.output.bytes.reserveCapacity(max(4096, template.source.utf8.count * 2))
         renderer.render(template.nodes, Renderer.Frame())
-        return RenderedPage(text: String(decoding: renderer.output.bytes, as: UTF8.self), fragments: renderer.fragments, reused: renderer.reused)
+        return RenderedPage(bytes: renderer.output.bytes, fragments: renderer.fragments, reused: renderer.reused)
     }
 
     /// A lambda's result, parsed as a template of this library (errors render nothing, as in
