@@ -36,6 +36,9 @@ public final class SiteBuilder: @unchecked Sendable {
         let fs = options.fileSystem
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
         let returnsFreedMemory = memo != nil || options.force || fs.info(OutputRecord.path(writer)) == nil
+        // A rebuild in a process that ends with it leaves what it no longer needs to the exit
+        // instead of freeing it value by value on its way (a full build frees: its peak counts).
+        let leaves = options.exitsAfterBuild && !returnsFreedMemory
         let total = Self.stageNames.count
         var index = 0
 
@@ -105,15 +108,20 @@ public final class SiteBuilder: @unchecked Sendable {
             _ = previousAhead?.value()
         }
         let records = memo != nil ? nil : options.force ? RecordCache(tool: tool) : RecordCache.load(recordsPath, tool: tool, fileSystem: fs)
-        let facts = memo != nil ? nil : factsAhead?.value() ?? FileFacts(tool: tool)
+        // The kept file facts and Wikipedia entries are waited for where they are used (the
+        // Wikipedia cache's read beside load, the media stage), not before load starts.
+        let oneShot = memo == nil
+        let noFacts = oneShot && factsAhead == nil ? FileFacts(tool: tool) : nil
+        let facts = { oneShot ? factsAhead?.value() ?? noFacts : nil }
         // The Wikipedia cache (its entries read or taken from what the last build kept, its
         // pictures checked) does not need the records: a rebuild reads it while they load, on the
         // other core. A full build reads it in the enrich stage: its 14,555 entries, decoded
         // while load's transient memory is still held, fragment the heap and raise the render
         // stage's peak (46 MiB, measured on 2026-11-25).
-        let entries = memo != nil ? nil : entriesAhead?.value() ?? KeptEntries.empty(tool: tool)
+        let noEntries = oneShot && entriesAhead == nil ? KeptEntries.empty(tool: tool) : nil
+        let entries = { oneShot ? entriesAhead?.value() ?? noEntries : nil }
         let root = options.root, wikipediaMemo = memo?.wikipedia
-        let readCache = { Enrichment.cache(root: root, fileSystem: fs, memo: wikipediaMemo, facts: facts, kept: entries) }
+        let readCache = { Enrichment.cache(root: root, fileSystem: fs, memo: wikipediaMemo, facts: facts(), kept: entries()) }
         var cacheAhead = returnsFreedMemory ? nil : Background(readCache)
         defer { _ = cacheAhead?.value() }
         upkeep("inputs checked, kept files read")
@@ -152,9 +160,9 @@ public final class SiteBuilder: @unchecked Sendable {
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
             let result = Enrichment.run(catalog, snapshot: cacheAhead?.value() ?? readCache())
             // The entries are in `result` now: what was decoded is kept for the next build, and freed.
-            if let entries {
+            if let entries = entries() {
                 KeptEntries.save(entries, to: entriesPath, fileSystem: fs)
-                entries.forget()
+                entries.forget(leavingToExit: leaves)
             }
             diagnostics.append(contentsOf: result.diagnostics)
             let count = result.resolved.values.reduce(0) { $0 + $1.count }
@@ -163,17 +171,18 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         // The decoded entries are in `enrichment` now: the snapshot goes (the thread is done).
+        if leaves, let cacheAhead { ProcessMemory.leaveToExit([cacheAhead]) }
         cacheAhead = nil
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
-            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts)
+            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts())
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
         }
         // No file is hashed after this: what the build learned is kept now (it is true of the
         // files whatever happens to the build) and its memory freed before render and packs.
         mark = DispatchTime.now().uptimeNanoseconds
-        facts?.save(factsPath, fileSystem: fs)
-        facts?.forget()
+        facts()?.save(factsPath, fileSystem: fs)
+        facts()?.forget(leavingToExit: leaves)
         upkeep("file facts saved")
 
         // A one-shot build writes animal pages into the staging folder as they are rendered (only
@@ -294,6 +303,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         // The pages are made: what only they needed goes before the packs stage adds its own.
+        if leaves { ProcessMemory.leaveToExit([enrichment.views, enrichment.files]) }
         enrichment.views = [:]
         enrichment.files = [:]
 

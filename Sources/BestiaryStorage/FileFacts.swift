@@ -57,7 +57,7 @@ public final class FileFacts: @unchecked Sendable {
 
     /// Drops every fact held in memory (after ``save(_:fileSystem:)``, when nothing more will be
     /// asked: 40,000 facts are about 16 MB).
-    public func forget() { kept.forget() }
+    public func forget(leavingToExit: Bool = false) { kept.forget(leavingToExit: leavingToExit) }
 
     /// The answer to `kind` for the file at `path` when it had `info`; nil when unknown.
     public func lookup(_ path: String, info: FileInfo, kind: String) -> [String]? {

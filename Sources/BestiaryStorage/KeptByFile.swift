@@ -82,10 +82,12 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     }
 
     /// Drops every value held in memory (after ``save(_:fileSystem:encode:)``, when nothing more
-    /// will be asked).
-    public func forget() {
+    /// will be asked). With `leavingToExit`, a process that is about to end skips freeing them
+    /// one by one (``ProcessMemory/leaveToExit(_:)``).
+    public func forget(leavingToExit: Bool = false) {
         lock.lock()
         defer { lock.unlock() }
+        if leavingToExit { ProcessMemory.leaveToExit([known, used]) }
         known = [:]
         used = [:]
         learned = false
