@@ -136,6 +136,21 @@ struct OutputRecord {
     /// Writes the record (atomically). Paths with a tab or a line break cannot be recorded: then
     /// there is no record, and the next build writes the whole output anew.
     func save(_ writer: OutputWriter) {
+        Self.write(encoded(), writer)
+    }
+
+    /// Writes a record ``encoded()`` earlier (nil: none, the old one removed).
+    static func write(_ bytes: [UInt8]?, _ writer: OutputWriter) {
+        guard let bytes else { return forget(writer) }
+        do {
+            try writer.fileSystem.writeAtomically(Data(bytes), to: path(writer))
+        } catch {
+            forget(writer)
+        }
+    }
+
+    /// The record's bytes; nil when a path cannot be recorded.
+    func encoded() -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(index.entries.count * 200)
         out.append(contentsOf: (Self.header + "\ntool\t" + tool + "\noutput\t" + outputFolder + "\n").utf8)
@@ -158,10 +173,7 @@ struct OutputRecord {
             }
         }
         for (path, entry) in index.entries.sorted(by: { $0.key < $1.key }) {
-            if path.utf8.contains(where: { $0 == 9 || $0 == 10 }) {
-                Self.forget(writer)
-                return
-            }
+            if path.utf8.contains(where: { $0 == 9 || $0 == 10 }) { return nil }
             out.append(contentsOf: path.utf8)
             out.append(9)
             out.append(contentsOf: entry.identity.utf8)
@@ -171,11 +183,7 @@ struct OutputRecord {
             out.append(contentsOf: (digests[path] ?? "-").utf8)
             out.append(10)
         }
-        do {
-            try writer.fileSystem.writeAtomically(Data(out), to: Self.path(writer))
-        } catch {
-            Self.forget(writer)
-        }
+        return out
     }
 
     static func forget(_ writer: OutputWriter) {

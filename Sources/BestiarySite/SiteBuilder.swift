@@ -451,18 +451,34 @@ public final class SiteBuilder: @unchecked Sendable {
                 if let before { index.entries[path] = before }
             }
         }
-        try writer.commitReusing(staging, unchanged: unchanged, index: index.entries) {
-            // From the swap until the new record is written, the output is not what the old record says.
-            BuildState(options: options).forget()
-            OutputRecord.forget(writer)
+        // The new record describes the staging folder, which the swap makes the output (the
+        // same folder: its identity is kept), so its bytes are made while the unchanged files
+        // are linked; it is written once the swap is done.
+        let folder = writer.fileSystem.info(staging.path).map { "\($0.inode) \($0.device)" }
+        let encoding = folder.map { folder in
+            Background {
+                OutputRecord(
+                    tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders,
+                    fragments: fragments, packRecords: packRecords
+                ).encoded()
+            }
+        }
+        do {
+            try writer.commitReusing(staging, unchanged: unchanged, index: index.entries) {
+                // From the swap until the new record is written, the output is not what the old record says.
+                BuildState(options: options).forget()
+                OutputRecord.forget(writer)
+            }
+        } catch {
+            _ = encoding?.value()
+            throw error
         }
         // Written while the build records its state (a build killed in between leaves no record:
         // the next one writes the whole output anew).
-        if let folder = OutputRecord.folderIdentity(writer) {
-            let record = OutputRecord(
-                tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders, fragments: fragments,
-                packRecords: packRecords)
-            recordSaved = Background { record.save(writer) }
+        if let encoding, let folder, OutputRecord.folderIdentity(writer) == folder {
+            recordSaved = Background { OutputRecord.write(encoding.value(), writer) }
+        } else {
+            _ = encoding?.value()
         }
         return staged.count + old.count - stillThere
     }
