@@ -430,17 +430,23 @@ struct OutputIndex: Sendable {
 /// says (``OutputWriter/identity(of:)`` and ``OutputWriter/isAsWritten(_:in:)``), with fewer
 /// system calls: a file of the output that is a hard link of its media file is found in its
 /// folder's listing (the inode the folder lists), one `getdents` for thousands of files, instead
-/// of one `lstat` each.
+/// of one `lstat` each; and a media file is taken as the build's earlier stages saw it (the
+/// bytes they hashed), not looked at again.
 struct OutputChecks: Sendable {
     let writer: OutputWriter
     let index: OutputIndex
     /// By path in the output: the inode its folder lists for each file of the folders listed.
     private let listed: [String: UInt64]
 
-    /// Lists the folders of the output where `files` link media files.
-    init(writer: OutputWriter, index: OutputIndex, files: [OutputFile]) {
+    /// The media files' metadata as the build's earlier stages saw them (``FileFacts/infos()``), by path.
+    private let sources: [String: FileInfo]
+
+    /// Lists the folders of the output where `files` link media files. `sources` saves a `stat`
+    /// of each media file the build looked at already.
+    init(writer: OutputWriter, index: OutputIndex, files: [OutputFile], sources: [String: FileInfo] = [:]) {
         self.writer = writer
         self.index = index
+        self.sources = sources
         var folders = Set<Substring>()
         for file in files {
             guard case .file = file.content else { continue }
@@ -466,7 +472,8 @@ struct OutputChecks: Sendable {
         case .data(let data):
             return Hashing.sha256Hex(data) == entry.identity && writer.isAsWritten(file.path, in: index)
         case .file(let source):
-            guard let info = writer.fileSystem.infoFollowingLinks(source), Self.identity(entry.identity, links: info) else { return false }
+            guard let info = sources[source] ?? writer.fileSystem.infoFollowingLinks(source), Self.identity(entry.identity, links: info)
+            else { return false }
             let written = entry.written
             // Written as a hard link of the media file, whose metadata are still those recorded:
             // the output's file is unchanged while its folder lists that very inode at its path

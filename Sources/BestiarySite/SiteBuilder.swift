@@ -181,6 +181,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // No file is hashed after this: what the build learned is kept now (it is true of the
         // files whatever happens to the build) and its memory freed before render and packs.
         mark = DispatchTime.now().uptimeNanoseconds
+        // A rebuild checks the media files the output links against what it learned here.
+        let sourceInfos = returnsFreedMemory ? [:] : facts()?.infos() ?? [:]
         facts()?.save(factsPath, fileSystem: fs)
         facts()?.forget(leavingToExit: leaves)
         upkeep("file facts saved")
@@ -219,7 +221,7 @@ public final class SiteBuilder: @unchecked Sendable {
             var output = try PackStage.run(catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, kept: kept)
             var paths: [String] = []
             if let staging {
-                paths = try self.stageEarly(PackStage.outputFiles(output), staging, writer, previous)
+                paths = try self.stageEarly(PackStage.outputFiles(output), staging, writer, previous, sourceInfos)
                 output.files = []
             }
             return Packs(output: output, paths: paths, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
@@ -291,7 +293,7 @@ public final class SiteBuilder: @unchecked Sendable {
             let reused = reusedPages > 0 ? " (\(report.pages - reusedPages) rendered, \(reusedPages) unchanged)" : ""
             let detail = "\(report.pages) pages\(reused), \(files.count + streamed.count + kept.count) files"
             if let staging {
-                built.append(contentsOf: try stageEarly(files, staging, writer, previous))
+                built.append(contentsOf: try stageEarly(files, staging, writer, previous, sourceInfos))
                 return ([], detail)
             }
             return (files.sorted { $0.path < $1.path }, detail)
@@ -411,20 +413,21 @@ public final class SiteBuilder: @unchecked Sendable {
     /// only the files whose bytes differ from what the output holds are staged. Returns the paths
     /// of all of `files`.
     private func stageEarly(
-        _ files: [OutputFile], _ staging: OutputWriter.Staging, _ writer: OutputWriter, _ previous: OutputRecord?
+        _ files: [OutputFile], _ staging: OutputWriter.Staging, _ writer: OutputWriter, _ previous: OutputRecord?,
+        _ sources: [String: FileInfo]
     ) throws(DiagnosticError) -> [String] {
         guard let previous else {
             try staging.add(files)
             return files.map(\.path)
         }
-        let checks = OutputChecks(writer: writer, index: previous.index, files: files)
+        let checks = OutputChecks(writer: writer, index: previous.index, files: files, sources: sources)
         let differing = Parallel.map(files, chunk: 64) { file in checks.isUnchanged(file) ? nil : file }.compactMap { $0 }
         try staging.add(differing)
         return files.map(\.path)
     }
 
     /// The one-shot build's write when the previous build left its record: the staging folder
-    /// holds the files whose bytes changed (``stageEarly(_:_:_:_:)``, and the pages the render
+    /// holds the files whose bytes changed (``stageEarly(_:_:_:_:_:)``, and the pages the render
     /// stage streamed); every other file of this build (`paths` is all of them) is linked into it
     /// from the output, and it is swapped in whole (``OutputWriter/commitReusing(_:unchanged:index:beforeSwap:)``).
     /// Returns the number of files replaced, added or removed.

@@ -56,6 +56,13 @@ public final class KeptByFile<Value>: @unchecked Sendable {
         return entry.value
     }
 
+    /// The metadata of every file looked up or kept since loading, by path: as the build saw it.
+    public func infos() -> [String: FileInfo] {
+        lock.lock()
+        defer { lock.unlock() }
+        return used.mapValues(\.info)
+    }
+
     /// Keeps `value` for the file at `path` with `info`.
     public func keep(_ path: String, info: FileInfo, _ value: Value) {
         lock.lock()
