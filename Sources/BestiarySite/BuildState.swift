@@ -162,10 +162,9 @@ struct BuildState {
     /// Every entry below `folder` (not following links), depth first in name order.
     private func walk(_ folder: String, _ visit: (String, FileInfo?) -> Void) {
         let fs = options.fileSystem
-        guard let entries = try? fs.entries(in: root(folder)) else { return }
         // A folder of 10,000 records is 10,000 lstat calls: both cores make them.
-        let infos = Parallel.map(entries, chunk: 256) { fs.info(root(folder + "/" + $0.name)) }
-        for (entry, info) in zip(entries, infos) {  // sorted by name
+        guard let listed = try? fs.entriesWithInfo(in: root(folder)) else { return }
+        for (entry, info) in listed {  // sorted by name
             let relative = folder + "/" + entry.name
             visit(relative, info)
             if entry.kind == .directory && !Self.contentAddressedFolders.contains(relative) { walk(relative, visit) }

@@ -82,6 +82,8 @@ public protocol FileSystem: Sendable {
     func infoFollowingLinks(_ path: String) -> FileInfo?
     /// The entries of a directory, sorted by name (byte order) so that walks are deterministic.
     func entries(in directory: String) throws -> [DirectoryEntry]
+    /// ``entries(in:)`` with each entry's ``info(_:)`` (nil when it went meanwhile).
+    func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
     /// The canonical absolute path with every symbolic link resolved.
     func realPath(_ path: String) throws -> String
     /// `mkdir -p`.
@@ -99,6 +101,12 @@ public protocol FileSystem: Sendable {
 
 extension FileSystem {
     public func exists(_ path: String) -> Bool { info(path) != nil }
+
+    public func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)] {
+        let entries = try entries(in: directory)
+        let infos = Parallel.map(entries, chunk: 256) { info(directory + "/" + $0.name) }
+        return Array(zip(entries, infos))
+    }
 
     public func isDirectory(_ path: String) -> Bool { infoFollowingLinks(path)?.kind == .directory }
 
