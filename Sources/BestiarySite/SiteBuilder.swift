@@ -39,6 +39,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // A rebuild in a process that ends with it leaves what it no longer needs to the exit
         // instead of freeing it value by value on its way (a full build frees: its peak counts).
         let leaves = options.exitsAfterBuild && !returnsFreedMemory
+        if leaves { ProcessMemory.keepFreedMemory() }
         let total = Self.stageNames.count
         var index = 0
 

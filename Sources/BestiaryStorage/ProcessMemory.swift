@@ -18,6 +18,14 @@ public enum ProcessMemory {
         cbestiary_map_large_blocks(threshold)
     }
 
+    /// The opposite of ``returnLargeBlocksPromptly(threshold:)`` for a process whose peak does
+    /// not matter and that ends soon: blocks up to `threshold` (32 MiB, glibc's largest) come
+    /// from the heap and freed ones are reused, instead of each being mapped, faulted in page by
+    /// page and unmapped again (a rebuild's multi-MB pages, catalogue, manifest and kept files).
+    public static func keepFreedMemory(threshold: Int = 32 << 20) {
+        cbestiary_keep_freed_memory(threshold)
+    }
+
     /// Holds `values` until the process ends, so that their memory is never freed piece by piece:
     /// a one-shot command about to exit would otherwise spend half a second releasing a 10,000-animal
     /// build's values one by one (compilers skip freeing at exit for the same reason). Only for a

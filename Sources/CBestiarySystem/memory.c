@@ -17,6 +17,13 @@ void cbestiary_map_large_blocks(long threshold) {
 #endif
 }
 
+void cbestiary_keep_freed_memory(long threshold) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, (int)threshold);
+    mallopt(M_TRIM_THRESHOLD, (int)threshold);
+#endif
+}
+
 int cbestiary_memory_control_available(void) {
 #if defined(__GLIBC__)
     return 1;

@@ -13,7 +13,12 @@ void cbestiary_release_free_memory(void);
 /// threshold by itself); no-op elsewhere.
 void cbestiary_map_large_blocks(long threshold);
 
-/// 1 when the two functions above do something (built against glibc), else 0.
+/// Serves allocations below `threshold` bytes from the heap and keeps up to that much freed at
+/// its top (glibc M_MMAP_THRESHOLD and M_TRIM_THRESHOLD): freed blocks are reused, not mapped and
+/// unmapped again; no-op elsewhere.
+void cbestiary_keep_freed_memory(long threshold);
+
+/// 1 when the functions above do something (built against glibc), else 0.
 int cbestiary_memory_control_available(void);
 
 #endif
