@@ -80,25 +80,30 @@ public struct WikipediaCache: Sendable {
         }
         let languages = ((try? fileSystem.entries(in: directory)) ?? []).filter { $0.kind == .directory && $0.name != "images" && !$0.name.hasPrefix(".") }
         for folder in languages {
-            let names = ((try? fileSystem.entries(in: directory + "/" + folder.name)) ?? [])
-                .filter { $0.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
+            // Listed with each file's metadata (one `fstatat` relative to the folder each).
+            let names = ((try? fileSystem.entriesWithInfo(in: directory + "/" + folder.name)) ?? [])
+                .filter { $0.entry.kind == .file && $0.entry.name.hasSuffix(".json") && !$0.entry.name.hasPrefix(".") }
             /// An entry read, with where it belongs when that is not where it is.
             typealias Read = (relative: String, result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>, belongs: String?)
+            let prefix = Self.relativeDirectory + "/" + folder.name + "/"
             let results = Parallel.map(names) { name -> Read in
-                let relative = "\(Self.relativeDirectory)/\(folder.name)/\(name.name)"
+                let relative = prefix + name.entry.name
                 let full = absolute(relative)
                 func checked(_ result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>) -> Read {
                     guard case .success(let entry) = result else { return (relative, result, nil) }
                     let belongs = Self.relativeEntryPath(language: entry.language, canonicalTitle: entry.canonicalTitle)
                     return (relative, result, belongs == relative ? nil : belongs)
                 }
-                guard memo != nil || kept != nil, let info = fileSystem.infoFollowingLinks(full) else { return checked(readEntry(relative)) }
+                guard memo != nil || kept != nil, let info = name.info ?? fileSystem.infoFollowingLinks(full) else {
+                    return checked(readEntry(relative))
+                }
                 if let known = memo?.entry(relative, info: info) { return checked(known) }
-                if let entry = kept?.lookup(full, info: info) { return checked(.success(entry)) }
-                let result = readEntry(relative)
-                memo?.keepEntry(relative, info: info, result)
-                if let kept, case .success(let entry) = result { kept.keep(full, info: info, entry) }
-                return checked(result)
+                // Only entries where they belong are kept: one taken from there needs no check.
+                if let entry = kept?.lookup(full, info: info) { return (relative, .success(entry), nil) }
+                let read = checked(readEntry(relative))
+                memo?.keepEntry(relative, info: info, read.result)
+                if let kept, case .success(let entry) = read.result, read.belongs == nil { kept.keep(full, info: info, entry) }
+                return read
             }
             entries.reserveCapacity(entries.count + results.count)
             for (relative, result, belongs) in results {
@@ -125,7 +130,13 @@ public struct WikipediaCache: Sendable {
         var renditions: [String: ImageRendition] = [:]
         for entry in entries.values { for r in entry.image?.renditions ?? [] { renditions[r.path] = r } }
         let named = renditions.values.sorted { $0.path < $1.path }
-        let checks = Parallel.map(named, chunk: 16) { imageIsIntact($0, verifyHash: true) }
+        // The pictures' folder listed with each file's metadata, instead of a `stat` by path each.
+        var listed: [String: FileInfo] = [:]
+        let imagesFolder = Catalog.contentDirectory(root: root) + "/" + Self.imagesFolder
+        for (entry, info) in (try? fileSystem.entriesWithInfo(in: imagesFolder)) ?? [] where entry.kind == .file {
+            if let info { listed[Self.imagesFolder + "/" + entry.name] = info }
+        }
+        let checks = Parallel.map(named, chunk: 16) { imageIsIntact($0, verifyHash: true, info: listed[$0.path]) }
         var intact = Set<String>()
         for (rendition, ok) in zip(named, checks) {
             if ok {
@@ -156,9 +167,10 @@ public struct WikipediaCache: Sendable {
 
     /// Whether an image file is present with the recorded size and picture bytes; with
     /// `verifyHash`, also that its SHA-256 matches (reads the whole file).
-    public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool) -> Bool {
+    /// `info`: the file's metadata when the caller has it (a regular file's, as its folder lists it).
+    public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool, info known: FileInfo? = nil) -> Bool {
         let path = imageFile(rendition.path)
-        guard let info = fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
+        guard let info = known ?? fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
         let check = verifyHash ? rendition.format + " " + rendition.sha256 : rendition.format
         if let known = memo?.image(path, info: info, check: check) { return known }
         let kind = "image " + check
