@@ -182,8 +182,24 @@ public struct LocalFileSystem: FileSystem {
             }
             result.append(DirectoryEntry(name: name, kind: kind, inode: inode))
         }
-        result.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        result.sort { Self.precedesInByteOrder($0.name, $1.name) }
         return result
+    }
+
+    /// `a.utf8.lexicographicallyPrecedes(b.utf8)` by `memcmp` over the strings' bytes (a folder of
+    /// 29,000 pictures is sorted on every build; the generic comparison took most of its listing).
+    static func precedesInByteOrder(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                let n = min(pa.count, pb.count)
+                if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
+                    let c = memcmp(x, y, n)
+                    if c != 0 { return c < 0 }
+                }
+                return pa.count < pb.count
+            }
+        }
     }
 
     /// Each entry's `lstat` relative to the open folder (`fstatat`): the kernel looks up one
