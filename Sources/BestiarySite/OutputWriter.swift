@@ -180,7 +180,13 @@ struct OutputWriter {
             do {
                 var missing = paths
                 if holdsPrevious {
-                    let (found, seen) = try prune { child, inode in inode != nil && index[child]?.written.inode == inode }
+                    // What this build wrote here is kept by its path: a file system may list
+                    // another number than `stat` gives (FUSE without `use_ino`, FAT), and then
+                    // only the output's files are linked again, never this build's removed.
+                    let staged = entries
+                    let (found, seen) = try prune { child, inode in
+                        staged[child] != nil || (inode != nil && index[child]?.written.inode == inode)
+                    }
                     if found == index.count { return }
                     let present = Set(seen.joined())
                     missing = paths.filter { !present.contains($0) }

@@ -55,11 +55,11 @@ public final class FileFacts: @unchecked Sendable {
         }
     }
 
-    /// Drops every fact held in memory (after ``save(_:fileSystem:)``, when nothing more will be
-    /// asked: 40,000 facts are about 16 MB).
     /// The metadata of every media file and picture this build looked at, by path.
     public func infos() -> [String: FileInfo] { kept.infos() }
 
+    /// Drops every fact held in memory (after ``save(_:fileSystem:)``, when nothing more will be
+    /// asked: 40,000 facts are about 16 MB).
     public func forget(leavingToExit: Bool = false) { kept.forget(leavingToExit: leavingToExit) }
 
     /// The answer to `kind` for the file at `path` when it had `info`; nil when unknown.

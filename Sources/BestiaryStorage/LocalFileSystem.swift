@@ -162,6 +162,11 @@ public struct LocalFileSystem: FileSystem {
     public func entries(in directory: String) throws -> [DirectoryEntry] {
         guard let dir = opendir(directory) else { throw failure("list", directory) }
         defer { closedir(dir) }
+        return list(dir, directory)
+    }
+
+    /// The entries of the open folder `dir` (at `directory`), sorted by name in byte order.
+    private func list(_ dir: OpaquePointer, _ directory: String) -> [DirectoryEntry] {
         var result: [DirectoryEntry] = []
         while let ent = readdir(dir) {
             let name = withUnsafePointer(to: ent.pointee.d_name) {
@@ -207,7 +212,8 @@ public struct LocalFileSystem: FileSystem {
     public func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)] {
         guard let dir = opendir(directory) else { throw failure("list", directory) }
         defer { closedir(dir) }
-        let entries = try entries(in: directory)
+        // The same open folder lists the names and answers for them.
+        let entries = list(dir, directory)
         let fd = dirfd(dir)
         let infos = Parallel.map(entries, chunk: 256) { entry -> FileInfo? in
             var st = stat()

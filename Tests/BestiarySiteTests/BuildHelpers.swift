@@ -100,3 +100,25 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
         try base.link(source, to: destination)
     }
 }
+
+/// The local file system, but its folder listings give another inode than `stat` does (as FUSE
+/// file systems without `use_ino` and FAT can).
+final class MislistingFileSystem: FileSystem, @unchecked Sendable {
+    let base = LocalFileSystem()
+
+    func read(_ path: String) throws -> Data { try base.read(path) }
+    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
+    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
+    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
+    func info(_ path: String) -> FileInfo? { base.info(path) }
+    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
+    func entries(in directory: String) throws -> [DirectoryEntry] {
+        try base.entries(in: directory).map { DirectoryEntry(name: $0.name, kind: $0.kind, inode: $0.inode.map { $0 &+ 1 }) }
+    }
+    func realPath(_ path: String) throws -> String { try base.realPath(path) }
+    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
+    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
+    func link(_ source: String, to destination: String) throws { try base.link(source, to: destination) }
+}

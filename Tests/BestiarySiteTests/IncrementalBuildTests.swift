@@ -326,6 +326,20 @@ import Testing
         #expect(counting.links > 0 && counting.links * 4 < files, "\(counting.links) links for \(files) files")
     }
 
+    /// Where folder listings give other inodes than `stat` (FUSE without `use_ino`, FAT), nothing
+    /// the spare holds is taken as the output's, but what the build wrote stays: the output is
+    /// still a build from nothing's.
+    @Test func listingsThatDisagreeWithStatCostTimeNotFiles() throws {
+        let s = try Site()
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        for (old, new) in [("tags: [bears, big]", "tags: [bears]"), ("name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")] {
+            try s.step {
+                try s.edit("content/animals/bear.md", old, new)
+                #expect(try build(root: s.root, output: s.output, fileSystem: MislistingFileSystem()).pagesReused > 0)
+            }
+        }
+    }
+
     /// `--force`, another binary or another output folder: the record is not used.
     @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
         let s = try Site()
