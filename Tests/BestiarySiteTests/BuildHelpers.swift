@@ -25,10 +25,28 @@ func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws ->
     return root
 }
 
+/// The local file system with every call passed on; the test file systems below change a few.
+class PassingFileSystem: FileSystem, @unchecked Sendable {
+    let base = LocalFileSystem()
+
+    func read(_ path: String) throws -> Data { try base.read(path) }
+    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
+    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
+    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
+    func info(_ path: String) -> FileInfo? { base.info(path) }
+    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
+    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
+    func realPath(_ path: String) throws -> String { try base.realPath(path) }
+    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
+    func remove(_ path: String) throws { try base.remove(path) }
+    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
+    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
+    func link(_ source: String, to destination: String) throws { try base.link(source, to: destination) }
+}
+
 /// A file system that fails after N writes (a full disk half way through a build), or after N
 /// renames into a folder (a commit that stops half way).
-final class FailingFileSystem: FileSystem, @unchecked Sendable {
-    let base = LocalFileSystem()
+final class FailingFileSystem: PassingFileSystem, @unchecked Sendable {
     let failAfter: Int
     /// When set, hard links of files in this folder are counted and fail, not writes.
     let linksFrom: String?
@@ -50,19 +68,9 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
         if n > failAfter { throw FileSystemError(operation: operation, path: path, reason: reason, code: code) }
     }
 
-    func read(_ path: String) throws -> Data { try base.read(path) }
-    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
-    func writeAtomically(_ data: Data, to path: String) throws { try count(write: path); try base.writeAtomically(data, to: path) }
-    func writeNew(_ data: Data, to path: String) throws { try count(write: path); try base.writeNew(data, to: path) }
-    func info(_ path: String) -> FileInfo? { base.info(path) }
-    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
-    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
-    func realPath(_ path: String) throws -> String { try base.realPath(path) }
-    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-    func remove(_ path: String) throws { try base.remove(path) }
-    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
-    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
-    func link(_ source: String, to destination: String) throws {
+    override func writeAtomically(_ data: Data, to path: String) throws { try count(write: path); try base.writeAtomically(data, to: path) }
+    override func writeNew(_ data: Data, to path: String) throws { try count(write: path); try base.writeNew(data, to: path) }
+    override func link(_ source: String, to destination: String) throws {
         if let folder = linksFrom, source.hasPrefix(folder + "/") { try fail(source, "link", "Input/output error", code: EIO) }
         try count(write: destination)
         try base.link(source, to: destination)
@@ -71,8 +79,7 @@ final class FailingFileSystem: FileSystem, @unchecked Sendable {
 
 /// The local file system, counting the `lstat` calls and hard links made at paths that contain
 /// `watching` (a staging folder's name, say).
-final class CountingFileSystem: FileSystem, @unchecked Sendable {
-    let base = LocalFileSystem()
+final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {
     let watching: String
     private let lock = NSLock()
     private(set) var infos = 0
@@ -80,22 +87,11 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
 
     init(watching: String) { self.watching = watching }
 
-    func read(_ path: String) throws -> Data { try base.read(path) }
-    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
-    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
-    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
-    func info(_ path: String) -> FileInfo? {
+    override func info(_ path: String) -> FileInfo? {
         if path.contains(watching) { lock.withLock { infos += 1 } }
         return base.info(path)
     }
-    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
-    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
-    func realPath(_ path: String) throws -> String { try base.realPath(path) }
-    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-    func remove(_ path: String) throws { try base.remove(path) }
-    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
-    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
-    func link(_ source: String, to destination: String) throws {
+    override func link(_ source: String, to destination: String) throws {
         if destination.contains(watching) { lock.withLock { links += 1 } }
         try base.link(source, to: destination)
     }
@@ -103,22 +99,8 @@ final class CountingFileSystem: FileSystem, @unchecked Sendable {
 
 /// The local file system, but its folder listings give another inode than `stat` does (as FUSE
 /// file systems without `use_ino` and FAT can).
-final class MislistingFileSystem: FileSystem, @unchecked Sendable {
-    let base = LocalFileSystem()
-
-    func read(_ path: String) throws -> Data { try base.read(path) }
-    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
-    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
-    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
-    func info(_ path: String) -> FileInfo? { base.info(path) }
-    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
-    func entries(in directory: String) throws -> [DirectoryEntry] {
+final class MislistingFileSystem: PassingFileSystem, @unchecked Sendable {
+    override func entries(in directory: String) throws -> [DirectoryEntry] {
         try base.entries(in: directory).map { DirectoryEntry(name: $0.name, kind: $0.kind, inode: $0.inode.map { $0 &+ 1 }) }
     }
-    func realPath(_ path: String) throws -> String { try base.realPath(path) }
-    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-    func remove(_ path: String) throws { try base.remove(path) }
-    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
-    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
-    func link(_ source: String, to destination: String) throws { try base.link(source, to: destination) }
 }
