@@ -476,6 +476,9 @@ struct OutputChecks: Sendable {
         guard let entry = index.entries[file.path] else { return false }
         switch file.content {
         case .data(let data):
+            // Another size is other bytes: not hashed here, only once as it is staged (a rebuild's
+            // catalogue and changed list pages are megabytes each).
+            guard data.count == entry.written.size else { return false }
             return Hashing.sha256Hex(data) == entry.identity && writer.isAsWritten(file.path, in: index)
         case .file(let source):
             guard let info = sources[source] ?? writer.fileSystem.infoFollowingLinks(source), Self.identity(entry.identity, links: info)
