@@ -39,7 +39,12 @@ struct OutputRecord {
     /// The output folder's identity: a folder made anew (a full build's exchange, or someone
     /// replacing it) is another folder.
     static func folderIdentity(_ writer: OutputWriter) -> String? {
-        guard let info = writer.fileSystem.info(writer.output), info.kind == .directory else { return nil }
+        folderIdentity(of: writer.output, writer.fileSystem)
+    }
+
+    /// The identity of the folder at `path` (a staging folder keeps it when the swap makes it the output).
+    static func folderIdentity(of path: String, _ fileSystem: any FileSystem) -> String? {
+        guard let info = fileSystem.info(path), info.kind == .directory else { return nil }
         return "\(info.inode) \(info.device)"
     }
 

@@ -91,7 +91,7 @@ struct OutputWriter {
     /// dropped without a commit (the build failed) is removed.
     ///
     /// With `reusingSpare`, the staging folder starts as the output an earlier reusing build
-    /// replaced (``sparePath``), when there is one: whatever it holds is checked file by file in
+    /// replaced (``sparePath``), when there is one: whatever it holds is checked in one walk in
     /// ``Staging/linkFromOutput(_:holding:)`` and anything not part of the new build is removed then.
     func begin(reusingSpare: Bool = false) throws(DiagnosticError) -> Staging {
         try prepare()
@@ -165,7 +165,7 @@ struct OutputWriter {
         }
 
         /// Hard-links files of the current output into the staging folder as they are (their
-        /// index entries stay those of the output), in parallel, their folders made first.
+        /// index entries stay those of the output), in parallel, their missing folders made first.
         /// `index` is every file of the new output: what the previous build's record says each
         /// unchanged file is (every path given was checked against it already, so the output's
         /// files need not be read again) and what this staging folder wrote.

@@ -458,7 +458,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // The new record describes the staging folder, which the swap makes the output (the
         // same folder: its identity is kept), so its bytes are made while the unchanged files
         // are linked; it is written once the swap is done.
-        let folder = writer.fileSystem.info(staging.path).map { "\($0.inode) \($0.device)" }
+        let folder = OutputRecord.folderIdentity(of: staging.path, writer.fileSystem)
         let encoding = folder.map { folder in
             Background {
                 OutputRecord(

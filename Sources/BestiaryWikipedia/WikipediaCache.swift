@@ -168,9 +168,9 @@ public struct WikipediaCache: Sendable {
     /// Whether an image file is present with the recorded size and picture bytes; with
     /// `verifyHash`, also that its SHA-256 matches (reads the whole file).
     /// `info`: the file's metadata when the caller has it (a regular file's, as its folder lists it).
-    public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool, info known: FileInfo? = nil) -> Bool {
+    public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool, info listed: FileInfo? = nil) -> Bool {
         let path = imageFile(rendition.path)
-        guard let info = known ?? fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
+        guard let info = listed ?? fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
         let check = verifyHash ? rendition.format + " " + rendition.sha256 : rendition.format
         if let known = memo?.image(path, info: info, check: check) { return known }
         let kind = "image " + check
