@@ -170,7 +170,7 @@ let package = Package(
                 "BestiarySync", "BestiaryPackFormat", "BestiaryTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryWikipedia", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiaryPreviewTests",

@@ -1,4 +1,5 @@
 import BestiaryStorage
+import BestiaryWikipedia
 import Foundation
 
 /// What makes a rebuild with nothing changed cost only a walk over the inputs' metadata.
@@ -25,6 +26,13 @@ struct BuildState {
 
     /// One line per input: what the build reads, as it is now.
     func snapshot(now: Date) -> [String] {
+        var ignored: WikipediaCache.Listing?
+        return snapshot(now: now, wikipedia: &ignored)
+    }
+
+    /// ``snapshot(now:)``, and the Wikipedia cache's folder as the walk listed it (nil when
+    /// `content/wikipedia` is not a folder): the cache then lists nothing again.
+    func snapshot(now: Date, wikipedia: inout WikipediaCache.Listing?) -> [String] {
         let fs = options.fileSystem
         var lines: [String] = []
         func add(_ key: String, _ value: String) { lines.append(key + "\t" + value) }
@@ -40,11 +48,45 @@ struct BuildState {
         } else {
             add("day", String(Int(now.timeIntervalSince1970) / 86_400))
         }
+        let cache = WikipediaCache.relativeDirectory, prefix = cache + "/"
+        var folders: [WikipediaCache.Listing.Folder] = []
+        var cacheLines: [UInt8] = []
+        var isFolder = false
         for folder in ["content", "templates"] {
             add(folder, describe(fs.info(root(folder))))
-            walk(folder) { relative, info in add(relative, describe(info)) }
+            walk(folder) { relative, info in
+                let line = relative + "\t" + describe(info)
+                lines.append(line)
+                guard relative.utf8.starts(with: cache.utf8) else { return }
+                if relative.utf8.count == cache.utf8.count {
+                    isFolder = info?.kind == .directory
+                } else if relative.utf8.starts(with: prefix.utf8) {
+                    Self.list(relative.utf8.dropFirst(prefix.utf8.count), info, into: &folders)
+                } else {
+                    return
+                }
+                cacheLines.append(contentsOf: line.utf8)
+                cacheLines.append(UInt8(ascii: "\n"))
+            }
         }
+        wikipedia = isFolder ? WikipediaCache.Listing(folders: folders, stamp: Hashing.sha256Hex(Data(cacheLines))) : nil
         return lines
+    }
+
+    /// One walked path below the Wikipedia cache's folder, as ``WikipediaCache/load()`` lists its
+    /// own: the language folders (not `images`, not hidden) and their visible `.json` files.
+    private static func list(_ path: Substring.UTF8View, _ info: FileInfo?, into folders: inout [WikipediaCache.Listing.Folder]) {
+        guard let info, path.first != UInt8(ascii: ".") else { return }
+        guard let slash = path.firstIndex(of: UInt8(ascii: "/")) else {
+            if info.kind == .directory, !path.elementsEqual("images".utf8) { folders.append(.init(name: String(Substring(path)))) }
+            return
+        }
+        let name = path[path.index(after: slash)...]
+        guard info.kind == .file, name.first != UInt8(ascii: "."), !name.contains(UInt8(ascii: "/")), name.count > 5,
+            name.suffix(5).elementsEqual(".json".utf8), let last = folders.indices.last,
+            folders[last].name.utf8.elementsEqual(path[..<slash])
+        else { return }
+        folders[last].files.append((name: String(Substring(name)), info: info))
     }
 
     /// `snapshot` with the lines of `paths` (relative to the root) made again from the files as

@@ -25,10 +25,14 @@ struct Enrichment {
 
     /// The cache's entries and pictures, checked: what does not need the records, so a build reads
     /// it while it loads them.
+    /// `listing`: the cache's folder as the build's walk over the inputs saw it (``WikipediaCache/Listing``).
     static func cache(
-        root: String, fileSystem: any FileSystem, memo: CacheMemo? = nil, facts: FileFacts? = nil, kept: KeptByFile<WikipediaEntry>? = nil
+        root: String, fileSystem: any FileSystem, memo: CacheMemo? = nil, facts: FileFacts? = nil, kept: KeptByFile<WikipediaEntry>? = nil,
+        listing: WikipediaCache.Listing? = nil
     ) -> WikipediaSnapshot {
-        WikipediaCache(root: root, fileSystem: fileSystem, memo: memo, facts: facts, kept: kept).load()
+        var cache = WikipediaCache(root: root, fileSystem: fileSystem, memo: memo, facts: facts, kept: kept)
+        cache.listing = listing
+        return cache.load()
     }
 
     static func run(_ catalog: Catalog, snapshot: WikipediaSnapshot) -> Enrichment {

@@ -80,7 +80,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // Nothing changed since the last complete build: the output is already what it would make.
         let state = BuildState(options: options)
         let started = options.time.now()
-        let before = state.snapshot(now: started)
+        var listing: WikipediaCache.Listing?
+        let before = state.snapshot(now: started, wikipedia: &listing)
         if !options.force, let current = state.fingerprint(before), current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
             let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
@@ -121,8 +122,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // stage's peak (46 MiB, measured on 2026-11-25).
         let noEntries = oneShot && entriesAhead == nil ? KeptEntries.empty(tool: tool) : nil
         let entries = { oneShot ? entriesAhead?.value() ?? noEntries : nil }
-        let root = options.root, wikipediaMemo = memo?.wikipedia
-        let readCache = { Enrichment.cache(root: root, fileSystem: fs, memo: wikipediaMemo, facts: facts(), kept: entries()) }
+        let root = options.root, wikipediaMemo = memo?.wikipedia, cacheListing = listing
+        let readCache = {
+            Enrichment.cache(root: root, fileSystem: fs, memo: wikipediaMemo, facts: facts(), kept: entries(), listing: cacheListing)
+        }
         var cacheAhead = returnsFreedMemory ? nil : Background(readCache)
         defer { _ = cacheAhead?.value() }
         upkeep("inputs checked, kept files read")

@@ -21,7 +21,7 @@ public final class FileFacts: @unchecked Sendable {
         var values: [String]
     }
 
-    static let header = "bestiary-files 1"
+    static let header = "bestiary-files 2"
 
     private let kept: KeptByFile<Fact>
     public var tool: String { kept.tool }

@@ -9,6 +9,11 @@ import Foundation
 /// of files changed in the 2 s before the build began (``FileInfo/isSettled(before:)``), and
 /// leaves the file alone when it would hold the same values. ``FileFacts`` and the Wikipedia
 /// cache's decoded entries are kept this way. Thread-safe.
+///
+/// The file may also carry a ``stamp``: a string the saving build set to say that the values
+/// are the whole of what it read from a set of files whose listing had that digest (the
+/// Wikipedia cache's folder, ``useAll(where:)``); a later build that sees the same listing takes
+/// them all without looking each one up.
 public final class KeptByFile<Value>: @unchecked Sendable {
     public let header: String
     public let tool: String
@@ -20,6 +25,10 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     private var used: [String: (info: FileInfo, value: Value)] = [:]
     /// Whether a value was kept that the file does not hold yet.
     private var learned = false
+    /// The stamp the file holds (nil: none).
+    public private(set) var stamp: String?
+    /// The stamp the next save writes (``setStamp(_:)``).
+    private var stampToSave: String?
     /// Values taken from the file since it was loaded.
     public private(set) var hits = 0
 
@@ -36,6 +45,7 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     ) -> KeptByFile {
         let kept = KeptByFile(header: header, tool: tool, started: started)
         guard var reader = CacheFile.reader(path, header: header, tool: tool, fileSystem: fileSystem),
+            let stamp = reader.optional({ $0.string() }),
             let known = reader.dictionary({ r -> (info: FileInfo, value: Value)? in
                 guard let info = r.info(), let value = decode(&r) else { return nil }
                 return (info, value)
@@ -43,6 +53,8 @@ public final class KeptByFile<Value>: @unchecked Sendable {
             reader.atEnd
         else { return kept }
         kept.known = known
+        kept.stamp = stamp
+        kept.stampToSave = stamp
         return kept
     }
 
@@ -63,6 +75,29 @@ public final class KeptByFile<Value>: @unchecked Sendable {
         return used.mapValues(\.info)
     }
 
+    /// Every value the file holds for a path that passes `include`, marked used (so saved again),
+    /// by path: for a caller that knows the files are unchanged without looking at each (their
+    /// listing has the digest of ``stamp``).
+    public func useAll(where include: (String) -> Bool = { _ in true }) -> [(path: String, info: FileInfo, value: Value)] {
+        lock.lock()
+        defer { lock.unlock() }
+        var taken: [(path: String, info: FileInfo, value: Value)] = []
+        taken.reserveCapacity(known.count)
+        for (path, entry) in known where include(path) {
+            used[path] = entry
+            taken.append((path, entry.info, entry.value))
+        }
+        hits += taken.count
+        return taken
+    }
+
+    /// The stamp the next ``save(_:fileSystem:encode:)`` writes (nil: none).
+    public func setStamp(_ stamp: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        stampToSave = stamp
+    }
+
     /// Keeps `value` for the file at `path` with `info`.
     public func keep(_ path: String, info: FileInfo, _ value: Value) {
         lock.lock()
@@ -76,11 +111,13 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     /// exactly these and is left as it is.
     public func save(_ path: String, fileSystem: any FileSystem, encode: (inout ByteWriter, Value) -> Void) {
         lock.lock()
-        let unchanged = !learned && used.count == known.count && !known.isEmpty
+        let unchanged = !learned && used.count == known.count && !known.isEmpty && stampToSave == stamp
         let values = unchanged ? [:] : used.filter { $0.value.info.isSettled(before: started) }
+        let stamp = stampToSave
         lock.unlock()
         if unchanged { return }
         CacheFile.write(path, header: header, tool: tool, fileSystem: fileSystem) { writer in
+            writer.optional(stamp) { $0.string($1) }
             writer.dictionary(values) { w, entry in
                 w.info(entry.info)
                 encode(&w, entry.value)
@@ -98,6 +135,8 @@ public final class KeptByFile<Value>: @unchecked Sendable {
         known = [:]
         used = [:]
         learned = false
+        stamp = nil
+        stampToSave = nil
     }
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// decoding 14,555 JSON files. Damaged entries are not kept: they are read (and reported) again.
 /// The preview keeps the same in memory (``CacheMemo``).
 public enum KeptEntries {
-    static let header = "bestiary-wikipedia 1"
+    static let header = "bestiary-wikipedia 2"
 
     /// The entries in `path`; none when it is missing, damaged or written by another binary.
     public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> KeptByFile<WikipediaEntry> {

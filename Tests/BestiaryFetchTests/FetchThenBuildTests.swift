@@ -1,5 +1,7 @@
 import BestiarySite
+import BestiaryStorage
 import BestiaryTestSupport
+import BestiaryWikipedia
 import Foundation
 import Testing
 
@@ -62,9 +64,11 @@ struct FetchThenBuildTests {
         var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
         // A build while the picture was intact keeps its check for the next build
-        // (.out.bestiary-files); the file's change must still be seen.
-        for name in names {
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: images + "/" + name)
+        // (.out.bestiary-files), and the decoded entries whole (nothing changed just before it);
+        // the file's change must still be seen.
+        let cache = wiki.dir.appending("content/wikipedia")
+        for file in try LocalFileSystem().walkFiles(in: cache) {
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: cache + "/" + file)
         }
         _ = try SiteBuilder(options: options).build()
         #expect(FileManager.default.fileExists(atPath: wiki.dir.appending(".out.bestiary-files")))
@@ -89,5 +93,43 @@ struct FetchThenBuildTests {
         // The German page shows the English summary, saying so in German.
         let de = String(decoding: try #require(out.files["animals/hund/index.html"]), as: UTF8.self)
         #expect(de.contains("Diese Zusammenfassung ist auf Englisch."))
+    }
+
+    /// A rebuild takes the last build's decoded entries whole while the walk lists the cache as
+    /// it was; an entry fetched again since is read, and its new text is on the page: the output
+    /// is then a build from nothing's.
+    @Test func aRebuildSeesAnEntryFetchedAgain() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
+        let record = "---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {de: Haushund, en: Dog}\n---\n"
+        try wiki.dir.write(record, to: "content/animals/hund.md")
+        #expect(await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund", "en": "Dog"])]).summaryLine == "fetched 2, unchanged 0, failed 0")
+        // Settled (written more than 2 s before the build), so the first build keeps them whole.
+        let hourAgo = Date().addingTimeInterval(-3600)
+        let cache = wiki.dir.appending("content/wikipedia")
+        for file in try LocalFileSystem().walkFiles(in: cache) {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: cache + "/" + file)
+        }
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        func page() throws -> String { try String(contentsOfFile: wiki.dir.appending("out/animals/hund/index.html"), encoding: .utf8) }
+        _ = try SiteBuilder(options: options).build()
+        try wiki.dir.write(record + "A dog.\n", to: "content/animals/hund.md")
+        _ = try SiteBuilder(options: options).build()
+        #expect(try page().contains("Der Haushund ist ein Haustier"))
+
+        let writer = WikipediaCache(root: wiki.dir.path)
+        var entry = try #require(writer.load().entries[WikipediaSnapshot.Key(language: "de", title: "Haushund")])
+        entry.extract = "Ein neuer Text über den Haushund."
+        try writer.write(entry)
+        try wiki.dir.write(record + "A good dog.\n", to: "content/animals/hund.md")
+        _ = try SiteBuilder(options: options).build()
+        #expect(try page().contains("Ein neuer Text über den Haushund."))
+        var fresh = options
+        fresh.output = wiki.dir.appending("fresh")
+        fresh.force = true
+        _ = try SiteBuilder(options: fresh).build()
+        #expect(try Tree(wiki.dir.appending("out")).differences(from: Tree(wiki.dir.appending("fresh"))) == [])
     }
 }

@@ -1,5 +1,8 @@
 import BestiaryStorage
+import BestiaryTestSupport
+import BestiaryWikipedia
 @testable import BestiarySite
+import Foundation
 import Testing
 
 /// The byte-level writer of file metadata agrees with the text form the build state and the
@@ -40,5 +43,50 @@ struct BuildStateTests {
         #expect(!BuildState.same(before, Array(after.dropLast()), except: own), "a line is missing")
         #expect(!BuildState.same(before, after + ["content/sounds\td 6"], except: own), "a line more")
         #expect(!BuildState.same(["content/packs.lockx\tf 1"], [], except: own), "only whole keys are excepted")
+    }
+
+    /// The walk over the inputs lists the Wikipedia cache's folder as the cache would list it
+    /// (language folders and their visible `.json` files, nothing deeper, not `images/`), and
+    /// its digest changes with any entry file or picture added, removed or changed, and only then.
+    @Test func theWalkListsTheWikipediaCacheAsTheCacheDoes() throws {
+        let dir = TemporaryDirectory()
+        for file in ["de/a.json", "de/b.json", "de/.hidden.json", "de/notes.txt", "de/sub/c.json", ".git/y.json", "en/z.json", "images/x.png", "top.json"] {
+            try dir.write("{", to: "content/wikipedia/" + file)
+        }
+        try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
+        let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
+        func listing() -> WikipediaCache.Listing? {
+            var listing: WikipediaCache.Listing?
+            _ = state.snapshot(now: Date(), wikipedia: &listing)
+            return listing
+        }
+        let listed = try #require(listing())
+        #expect(listed.folders.map(\.name) == ["de", "en"])
+        #expect(listed.folders.map { $0.files.map(\.name) } == [["a.json", "b.json"], ["z.json"]])
+        let fs = LocalFileSystem()
+        #expect(listed.folders[0].files[0].info == fs.info(dir.appending("content/wikipedia/de/a.json")))
+        // The cache reads the same files either way (each damaged here: the same warnings).
+        func warnings(_ listing: WikipediaCache.Listing?) -> [String?] {
+            var cache = WikipediaCache(root: dir.path)
+            cache.listing = listing
+            return cache.load().diagnostics.map(\.location?.path)
+        }
+        #expect(warnings(listed) == warnings(nil))
+        #expect(warnings(listed).count == 3)
+
+        #expect(listing()?.stamp == listed.stamp, "nothing changed")
+        try dir.write("---\nname: Red fox\n---\n", to: "content/animals/fox.md")
+        #expect(listing()?.stamp == listed.stamp, "a record is not the cache")
+        var stamps: Set<String> = [listed.stamp]
+        for change in ["content/wikipedia/de/a.json", "content/wikipedia/images/y.png", "content/wikipedia/fr/new.json"] {
+            try dir.write("{}", to: change)
+            let stamp = try #require(listing()?.stamp)
+            #expect(stamps.insert(stamp).inserted, "\(change) changes the digest")
+        }
+
+        // Not a folder (here a link to one): the cache lists it itself.
+        try FileManager.default.moveItem(atPath: dir.appending("content/wikipedia"), toPath: dir.appending("cache"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("content/wikipedia"), withDestinationPath: dir.appending("cache"))
+        #expect(listing() == nil)
     }
 }

@@ -280,6 +280,97 @@ struct CacheTests {
         #expect(other.hits == 0)
     }
 
+    /// A build whose walk over the inputs lists the cache's folder as the last build did (the
+    /// same digest) takes the entries that build kept, all of them, without a lookup each; their
+    /// pictures are still checked file by file. A picture damaged in place, an entry changed just
+    /// before the build or a damaged entry keeps the next build from taking them whole.
+    @Test func theWholeCacheIsTakenWhileItsListingIsUnchanged() throws {
+        let dir = TemporaryDirectory()
+        let keptFile = dir.appending(".out.bestiary-wikipedia"), factsFile = dir.appending(".out.bestiary-files")
+        let fs = LocalFileSystem()
+        let writer = WikipediaCache(root: dir.path)
+        let png = TestImages.png(tag: "fox")
+        let (path, sha) = try writer.storeImage(png, format: "png")
+        let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
+        let dog = try Self.entry("de__Haushund.json", image: CachedImage(file: "File:Hund.png", original: nil, renditions: [rendition], attribution: nil))
+        try writer.write(dog)
+        try writer.write(try Self.entry("de__Schakal.json"))
+        // Each change settled at another time in the past (as a file changed later has a later time).
+        var past = Date().addingTimeInterval(-3600)
+        func settle(_ file: String) throws {
+            past += 1
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file)
+        }
+        let dogFile = writer.entryPath(language: "de", canonicalTitle: "Haushund")
+        let picture = writer.imageFile(path)
+        for file in [dogFile, writer.entryPath(language: "de", canonicalTitle: "Schakal"), picture] { try settle(file) }
+
+        /// The folder as a walk lists it, claimed to have digest `stamp`; `leaving` a file out.
+        func listing(_ stamp: String, leaving: String? = nil) throws -> WikipediaCache.Listing {
+            let files = try fs.entriesWithInfo(in: writer.directory + "/de").compactMap { entry, info in
+                entry.name == leaving ? nil : info.map { (name: entry.name, info: $0) }
+            }
+            return WikipediaCache.Listing(folders: [.init(name: "de", files: files)], stamp: stamp)
+        }
+        /// One build's read of the cache: the snapshot, the kept entries taken, the stamp saved.
+        func load(_ listing: WikipediaCache.Listing) -> (snapshot: WikipediaSnapshot, hits: Int, stamp: String?) {
+            let kept = KeptEntries.load(keptFile, tool: "t", fileSystem: fs)
+            let facts = FileFacts.load(factsFile, tool: "t", fileSystem: fs)
+            var cache = WikipediaCache(root: dir.path, facts: facts, kept: kept)
+            cache.listing = listing
+            let snapshot = cache.load()
+            KeptEntries.save(kept, to: keptFile, fileSystem: fs)
+            facts.save(factsFile, fileSystem: fs)
+            return (snapshot, kept.hits, KeptEntries.load(keptFile, tool: "t", fileSystem: fs).stamp)
+        }
+
+        let first = try load(listing("A"))
+        #expect(first.snapshot.entries.count == 2 && first.hits == 0)
+        #expect(first.snapshot.intactImages == [path])
+        #expect(first.stamp == "A", "every entry and picture intact and settled: kept whole")
+        // Taken whole: the listing leaves the dog's file out, yet the dog is there.
+        let second = try load(listing("A", leaving: (dogFile as NSString).lastPathComponent))
+        #expect(second.snapshot.entry(language: "de", title: "Haushund") == dog, "every field as kept")
+        #expect(second.snapshot.entries.count == 2 && second.hits == 2)
+        #expect(second.stamp == "A")
+        // Another digest: each file looked up by its metadata, and the one left out is not there.
+        #expect(try load(listing("A2", leaving: (dogFile as NSString).lastPathComponent)).snapshot.entries.count == 1)
+
+        // The picture damaged in place (same size): seen even when the entries are taken whole.
+        var bytes = png
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: picture))
+        try settle(picture)
+        let damaged = try load(listing("B"))
+        #expect(damaged.snapshot.intactImages == [])
+        #expect(damaged.snapshot.diagnostics.map(\.location?.path) == ["content/" + path])
+        #expect(damaged.stamp == nil, "not kept whole while a picture is damaged")
+        try png.write(to: URL(fileURLWithPath: picture))
+        try settle(picture)
+        #expect(try load(listing("B")).stamp == "B")
+        try bytes.write(to: URL(fileURLWithPath: picture))
+        try settle(picture)
+        #expect(try load(listing("B")).snapshot.intactImages == [], "checked although taken whole")
+        try png.write(to: URL(fileURLWithPath: picture))
+        try settle(picture)
+        #expect(try load(listing("C")).stamp == "C")
+
+        // An entry rewritten just now: read, and the whole not vouched for.
+        var newer = dog
+        newer.extract = "Neu."
+        try writer.write(newer)
+        let racy = try load(listing("D"))
+        #expect(racy.snapshot.entry(language: "de", title: "Haushund")?.extract == "Neu.")
+        #expect(racy.stamp == nil)
+        try settle(dogFile)
+        #expect(try load(listing("D")).stamp == "D")
+        // A damaged entry: reported, and the whole not kept.
+        try dir.write("{", to: "content/wikipedia/de/kaputt.json")
+        try settle(dir.appending("content/wikipedia/de/kaputt.json"))
+        let broken = try load(listing("E"))
+        #expect(broken.snapshot.diagnostics.count == 1 && broken.stamp == nil)
+    }
+
     @Test func staleTemporaryFilesAreRemoved() throws {
         let dir = TemporaryDirectory()
         let cache = WikipediaCache(root: dir.path)
