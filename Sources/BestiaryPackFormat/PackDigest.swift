@@ -40,6 +40,26 @@ public enum PackDigest {
         public func finalize() -> String { PackDigest.hex(hasher.finalize()) }
     }
 
+    /// The state digest of records given in ascending byte order of their ids (a manifest's),
+    /// hashed in one piece like ``state(_:)``.
+    public static func state(ordered records: some Collection<(id: String, rev: String)>) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(records.count * 96)
+        var previous = 0..<0
+        for record in records {
+            let start = bytes.count
+            bytes.append(contentsOf: record.id.utf8)
+            let id = start..<bytes.count
+            precondition(
+                start == 0 || bytes[previous].lexicographicallyPrecedes(bytes[id]), "ids must come in ascending order")
+            previous = id
+            bytes.append(0x20)
+            bytes.append(contentsOf: record.rev.utf8)
+            bytes.append(0x0A)
+        }
+        return hex(SHA256.hash(data: bytes))
+    }
+
     /// The state digest of `revisions` (id → rev).
     /// The same bytes as ``State`` over the sorted ids, hashed in one piece: a build computes
     /// it for every version in `content/packs.lock`, 10,000 records each.

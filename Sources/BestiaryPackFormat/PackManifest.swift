@@ -17,19 +17,17 @@ public struct PackManifest: Hashable, Sendable {
     }
 
     /// ``PackDigest/State`` of the records.
-    public var digest: String {
-        var s = PackDigest.State()
-        for r in records { s.add(id: r.id, rev: r.rev) }
-        return s.finalize()
-    }
+    public var digest: String { PackDigest.state(ordered: records.lazy.map { (id: $0.id, rev: $0.rev) }) }
 
     /// Every media file the version needs, once each, sorted by hash.
     public var media: [PackMediaRef] { Array(Set(records.flatMap(\.media))).sorted() }
 
     /// Every member but `records`.
-    private var header: [String: JSONValue] {
-        let media = self.media
-        return [
+    private var header: [String: JSONValue] { header(media: media) }
+
+    /// ``header`` with the version's ``media`` given.
+    private func header(media: [PackMediaRef]) -> [String: JSONValue] {
+        [
             "format": .integer(PackFormat.version),
             "type": "manifest",
             "pack": .string(pack),
@@ -57,8 +55,12 @@ public struct PackManifest: Hashable, Sendable {
     /// and the record then holds a slice of the manifest, so a producer holds the records' bytes
     /// once, not twice (10,000 records: about 40 MB less at the packs stage's peak). Records
     /// compare and hash as before.
-    public mutating func encodeSharingRecords() -> Data {
-        let header = self.header
+    public mutating func encodeSharingRecords() -> Data { encodeSharingRecords(media: media) }
+
+    /// ``encodeSharingRecords()`` with the version's ``media`` given (a producer that lists the
+    /// media files makes that list once).
+    public mutating func encodeSharingRecords(media: [PackMediaRef]) -> Data {
+        let header = self.header(media: media)
         var elements = records.map(\.encoded)
         // Only `elements` references the bytes now, so each buffer is freed once copied.
         for i in records.indices { records[i] = records[i].holding(Data()) }
@@ -131,11 +133,16 @@ public struct PackDelta: Hashable, Sendable {
 
     /// The delta from the state `base` (id → rev) to `target`.
     public init(pack: String, from: Int, base: [String: String], target: PackManifest) {
-        let ids = Set(target.records.map(\.id))
+        self.init(pack: pack, from: from, base: base, target: target, ids: Set(target.records.map(\.id)), digest: target.digest)
+    }
+
+    /// The same, with `target`'s record ids and ``PackManifest/digest`` given (a writer making
+    /// a delta from each of several bases makes them once).
+    public init(pack: String, from: Int, base: [String: String], target: PackManifest, ids: Set<String>, digest: String) {
         self.init(
             pack: pack, from: from, version: target.version, created: target.created,
             upserts: target.records.filter { base[$0.id] != $0.rev },
-            tombstones: base.keys.filter { !ids.contains($0) }, count: target.records.count, digest: target.digest)
+            tombstones: base.keys.filter { !ids.contains($0) }, count: target.records.count, digest: digest)
     }
 
     /// Every member but `upserts`.

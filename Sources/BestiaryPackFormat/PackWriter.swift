@@ -76,8 +76,11 @@ public struct PackWriter {
         }
         let manifestRef = try add(PackFormat.manifestPath(version: manifest.version), encodedManifest ?? manifest.encoded)
         var deltas: [PackDeltaRef] = []
-        for base in bases.sorted(by: { $0.version < $1.version }) where base.version < manifest.version && base.version >= 1 {
-            let delta = PackDelta(pack: manifest.pack, from: base.version, base: base.revisions, target: manifest)
+        let bases = bases.sorted(by: { $0.version < $1.version }).filter { $0.version < manifest.version && $0.version >= 1 }
+        let ids = bases.isEmpty ? [] : Set(manifest.records.map(\.id))
+        let digest = bases.isEmpty ? "" : manifest.digest
+        for base in bases {
+            let delta = PackDelta(pack: manifest.pack, from: base.version, base: base.revisions, target: manifest, ids: ids, digest: digest)
             let ref = try add(PackFormat.deltaPath(from: base.version, to: manifest.version), delta.encoded)
             deltas.append(PackDeltaRef(from: base.version, file: ref))
         }

@@ -104,7 +104,8 @@ public struct PackProducer: Sendable {
         // Files.
         var manifest = PackManifest(pack: settings.id, version: current.number, created: current.created, records: records)
         records = []  // the manifest's records are now the only ones holding their bytes
-        let manifestBytes = manifest.encodeSharingRecords()
+        let mediaRefs = manifest.media
+        let manifestBytes = manifest.encodeSharingRecords(media: mediaRefs)
         var table = PackRecordTable(manifestPath: PackFormat.manifestPath(version: current.number), entries: [:])
         table.entries.reserveCapacity(manifest.records.count)
         for record in manifest.records {
@@ -131,7 +132,7 @@ public struct PackProducer: Sendable {
                 if let image = text.image { sources[image.media.sha256] = sources[image.media.sha256] ?? image.media.sourcePath }
             }
         }
-        for ref in manifest.media {
+        for ref in mediaRefs {
             guard let source = sources[ref.sha256] else { continue }  // unreachable: every ref came from a digest
             files.append(PackFile(path: ref.path, contents: .link(from: source)))
         }

@@ -238,7 +238,7 @@ struct OutputWriter {
             // Whether `relative` (a folder) still holds something kept.
             func walk(_ relative: String, _ kept: inout [String]) throws -> Bool {
                 var holds = false
-                for entry in try fs.entries(in: relative.isEmpty ? path : path + "/" + relative) {
+                for entry in try fs.unorderedEntries(in: relative.isEmpty ? path : path + "/" + relative) {
                     let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
                     if entry.kind == .directory, try walk(child, &kept) {
                         holds = true
@@ -462,7 +462,7 @@ struct OutputChecks: Sendable {
         }
         var listed: [String: UInt64] = [:]
         for folder in folders.sorted() {
-            let entries = (try? writer.fileSystem.entries(in: folder.isEmpty ? writer.output : writer.output + "/" + folder)) ?? []
+            let entries = (try? writer.fileSystem.unorderedEntries(in: folder.isEmpty ? writer.output : writer.output + "/" + folder)) ?? []
             listed.reserveCapacity(listed.count + entries.count)
             for entry in entries where entry.kind == .file {
                 if let inode = entry.inode { listed[folder.isEmpty ? entry.name : folder + "/" + entry.name] = inode }

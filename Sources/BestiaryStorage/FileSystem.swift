@@ -82,6 +82,9 @@ public protocol FileSystem: Sendable {
     func infoFollowingLinks(_ path: String) -> FileInfo?
     /// The entries of a directory, sorted by name (byte order) so that walks are deterministic.
     func entries(in directory: String) throws -> [DirectoryEntry]
+    /// ``entries(in:)`` in the order the system lists them: for a caller to which the order is
+    /// of no matter (a folder of 39,000 media files is listed on every rebuild).
+    func unorderedEntries(in directory: String) throws -> [DirectoryEntry]
     /// ``entries(in:)`` with each entry's ``info(_:)`` (nil when it went meanwhile).
     func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
     /// The canonical absolute path with every symbolic link resolved.
@@ -101,6 +104,8 @@ public protocol FileSystem: Sendable {
 
 extension FileSystem {
     public func exists(_ path: String) -> Bool { info(path) != nil }
+
+    public func unorderedEntries(in directory: String) throws -> [DirectoryEntry] { try entries(in: directory) }
 
     public func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)] {
         let entries = try entries(in: directory)

@@ -165,8 +165,14 @@ public struct LocalFileSystem: FileSystem {
         return list(dir, directory)
     }
 
+    public func unorderedEntries(in directory: String) throws -> [DirectoryEntry] {
+        guard let dir = opendir(directory) else { throw failure("list", directory) }
+        defer { closedir(dir) }
+        return list(dir, directory, sorted: false)
+    }
+
     /// The entries of the open folder `dir` (at `directory`), sorted by name in byte order.
-    private func list(_ dir: OpaquePointer, _ directory: String) -> [DirectoryEntry] {
+    private func list(_ dir: OpaquePointer, _ directory: String, sorted: Bool = true) -> [DirectoryEntry] {
         var result: [DirectoryEntry] = []
         while let ent = readdir(dir) {
             let name = withUnsafePointer(to: ent.pointee.d_name) {
@@ -187,7 +193,7 @@ public struct LocalFileSystem: FileSystem {
             }
             result.append(DirectoryEntry(name: name, kind: kind, inode: inode))
         }
-        result.sort { Self.precedesInByteOrder($0.name, $1.name) }
+        if sorted { result.sort { Self.precedesInByteOrder($0.name, $1.name) } }
         return result
     }
 
