@@ -129,8 +129,8 @@ public enum CacheFile {
     /// A reader at the body of the file at `path`; nil when it is missing or not for `header`
     /// and `tool`.
     public static func reader(_ path: String, header: String, tool: String, fileSystem: any FileSystem) -> ByteReader? {
-        guard let data = try? fileSystem.read(path) else { return nil }
-        var reader = ByteReader(Array(data))
+        guard let bytes = try? fileSystem.readBytes(path) else { return nil }
+        var reader = ByteReader(bytes)
         guard reader.string() == header, reader.string() == tool else { return nil }
         return reader
     }

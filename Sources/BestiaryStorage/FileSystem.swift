@@ -85,6 +85,8 @@ public protocol FileSystem: Sendable {
     /// ``entries(in:)`` in the order the system lists them: for a caller to which the order is
     /// of no matter (a folder of 39,000 media files is listed on every rebuild).
     func unorderedEntries(in directory: String) throws -> [DirectoryEntry]
+    /// ``read(_:)`` as an array of bytes (a cache file of tens of MB read without a copy).
+    func readBytes(_ path: String) throws -> [UInt8]
     /// ``entries(in:)`` with each entry's ``info(_:)`` (nil when it went meanwhile).
     func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
     /// The canonical absolute path with every symbolic link resolved.
@@ -106,6 +108,8 @@ extension FileSystem {
     public func exists(_ path: String) -> Bool { info(path) != nil }
 
     public func unorderedEntries(in directory: String) throws -> [DirectoryEntry] { try entries(in: directory) }
+
+    public func readBytes(_ path: String) throws -> [UInt8] { [UInt8](try read(path)) }
 
     public func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)] {
         let entries = try entries(in: directory)

@@ -40,18 +40,53 @@ public struct LocalFileSystem: FileSystem {
             }
         }
         if total < size { data.removeSubrange(total...) }
-        // A file that grew while we read it: read the rest.
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc_read(fd, $0.baseAddress!, 65536) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("read", path)
-            }
-            if n == 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-        }
+        try readRest(fd, path) { data.append(contentsOf: $0) }
         return data
+    }
+
+    /// ``read(_:)`` into an array (what ``ByteReader`` reads), without a copy.
+    public func readBytes(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("read", path) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw failure("read", path) }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            throw FileSystemError(operation: "read", path: path, reason: "is a directory", code: EISDIR)
+        }
+        let size = Int(st.st_size)
+        var failed = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let n = Glibc_read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failed = true
+                    return
+                }
+                if n == 0 { break }
+                count += n
+            }
+        }
+        if failed { throw failure("read", path) }
+        try readRest(fd, path) { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
+    /// What a file that grew while it was read holds after what was read (64 KiB at a time, in
+    /// a buffer not cleared first: most reads find nothing more).
+    private func readRest(_ fd: Int32, _ path: String, _ append: (UnsafeRawBufferPointer) -> Void) throws {
+        try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { chunk in
+            while true {
+                let n = Glibc_read(fd, chunk.baseAddress!, 65536)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("read", path)
+                }
+                if n == 0 { break }
+                append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            }
+        }
     }
 
     public func readPrefix(_ path: String, count: Int) throws -> Data {
