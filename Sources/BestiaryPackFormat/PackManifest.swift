@@ -23,11 +23,9 @@ public struct PackManifest: Hashable, Sendable {
     public var media: [PackMediaRef] { Array(Set(records.flatMap(\.media))).sorted() }
 
     /// Every member but `records`.
-    private var header: [String: JSONValue] { header(media: media) }
-
-    /// ``header`` with the version's ``media`` given.
-    private func header(media: [PackMediaRef]) -> [String: JSONValue] {
-        [
+    private var header: [String: JSONValue] {
+        let media = self.media
+        return [
             "format": .integer(PackFormat.version),
             "type": "manifest",
             "pack": .string(pack),
@@ -55,12 +53,8 @@ public struct PackManifest: Hashable, Sendable {
     /// and the record then holds a slice of the manifest, so a producer holds the records' bytes
     /// once, not twice (10,000 records: about 40 MB less at the packs stage's peak). Records
     /// compare and hash as before.
-    public mutating func encodeSharingRecords() -> Data { encodeSharingRecords(media: media) }
-
-    /// ``encodeSharingRecords()`` with the version's ``media`` given (a producer that lists the
-    /// media files makes that list once).
-    public mutating func encodeSharingRecords(media: [PackMediaRef]) -> Data {
-        let header = self.header(media: media)
+    public mutating func encodeSharingRecords() -> Data {
+        let header = self.header
         var elements = records.map(\.encoded)
         // Only `elements` references the bytes now, so each buffer is freed once copied.
         for i in records.indices { records[i] = records[i].holding(Data()) }

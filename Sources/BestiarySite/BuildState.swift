@@ -26,13 +26,12 @@ struct BuildState {
 
     /// One line per input: what the build reads, as it is now.
     func snapshot(now: Date) -> [String] {
-        var ignored: WikipediaCache.Listing?
-        return snapshot(now: now, wikipedia: &ignored)
+        snapshot(now: now, listingWikipedia: false).lines
     }
 
-    /// ``snapshot(now:)``, and the Wikipedia cache's folder as the walk listed it (nil when
-    /// `content/wikipedia` is not a folder): the cache then lists nothing again.
-    func snapshot(now: Date, wikipedia: inout WikipediaCache.Listing?) -> [String] {
+    /// ``snapshot(now:)``, and with `listingWikipedia` the Wikipedia cache's folder as the walk
+    /// listed it (nil when `content/wikipedia` is not a folder): the cache then lists nothing again.
+    func snapshot(now: Date, listingWikipedia: Bool) -> (lines: [String], wikipedia: WikipediaCache.Listing?) {
         let fs = options.fileSystem
         var lines: [String] = []
         func add(_ key: String, _ value: String) { lines.append(key + "\t" + value) }
@@ -57,7 +56,7 @@ struct BuildState {
             walk(folder) { relative, info in
                 let line = relative + "\t" + describe(info)
                 lines.append(line)
-                guard relative.utf8.starts(with: cache.utf8) else { return }
+                guard listingWikipedia, relative.utf8.starts(with: cache.utf8) else { return }
                 if relative.utf8.count == cache.utf8.count {
                     isFolder = info?.kind == .directory
                 } else if relative.utf8.starts(with: prefix.utf8) {
@@ -69,8 +68,7 @@ struct BuildState {
                 cacheLines.append(UInt8(ascii: "\n"))
             }
         }
-        wikipedia = isFolder ? WikipediaCache.Listing(folders: folders, stamp: Hashing.sha256Hex(Data(cacheLines))) : nil
-        return lines
+        return (lines, isFolder ? WikipediaCache.Listing(folders: folders, stamp: Hashing.sha256Hex(Data(cacheLines))) : nil)
     }
 
     /// One walked path below the Wikipedia cache's folder, as ``WikipediaCache/load()`` lists its
@@ -120,6 +118,20 @@ struct BuildState {
             i += 1
             j += 1
         }
+    }
+
+    /// A digest of a snapshot but for the lines of `paths` (which it may lack): two snapshots
+    /// have the same digest when ``same(_:_:except:)`` would find them the same.
+    static func digest(_ snapshot: [String], except paths: Set<String>) -> String {
+        let prefixes = paths.map { $0 + "\t" }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(snapshot.count * 100)
+        for line in snapshot where !prefixes.contains(where: { line.hasPrefix($0) }) {
+            // Each line's length first: a path may hold a line break.
+            withUnsafeBytes(of: UInt64(line.utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: line.utf8)
+        }
+        return Hashing.sha256Hex(Data(bytes))
     }
 
     /// The fingerprint of a snapshot together with the output folder's identity (which changes

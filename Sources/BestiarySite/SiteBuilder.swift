@@ -80,8 +80,12 @@ public final class SiteBuilder: @unchecked Sendable {
         // Nothing changed since the last complete build: the output is already what it would make.
         let state = BuildState(options: options)
         let started = options.time.now()
-        var listing: WikipediaCache.Listing?
-        let before = state.snapshot(now: started, wikipedia: &listing)
+        // A rebuild takes the Wikipedia cache's listing from this walk. A full build does not
+        // hold it: it would be held to the end, and a full build's peak is the memory goal (the
+        // next rebuild lists the cache itself once).
+        let walked = state.snapshot(now: started, listingWikipedia: !returnsFreedMemory)
+        var before = walked.lines
+        let listing = walked.wikipedia
         if !options.force, let current = state.fingerprint(before), current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
             let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
@@ -91,7 +95,12 @@ public final class SiteBuilder: @unchecked Sendable {
             return finished()
         }
 
-        // A one-shot build takes the records, and what it read from media and cached pictures,
+        // What the inputs were is kept as a digest, not as the walk's 60,000 lines (about 7 MB held
+        // to the end: through the full build's peak, which is the memory goal).
+        let ownWrites: Set<String> = ["content", PackLock.path]
+        let inputsBefore = BuildState.digest(before, except: ownWrites)
+        before = []
+                // A one-shot build takes the records, and what it read from media and cached pictures,
         // whose files are unchanged from the last build (the preview keeps them in its memo).
         let tool = BuildState.toolIdentity(fs)
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
@@ -391,9 +400,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // Record what this output was built from, unless an input changed meanwhile (the lock
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
-        let ownWrites: Set<String> = ["content", PackLock.path]
         let after = snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
-        if BuildState.same(before, after, except: ownWrites), let fingerprint = state.fingerprint(after) {
+        if BuildState.digest(after, except: ownWrites) == inputsBefore, let fingerprint = state.fingerprint(after) {
             state.record(fingerprint)
         } else {
             state.forget()

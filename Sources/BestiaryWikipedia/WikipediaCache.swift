@@ -170,21 +170,19 @@ public struct WikipediaCache: Sendable {
         var entries: [WikipediaSnapshot.Key: WikipediaEntry] = [:]
         var diagnostics: [Diagnostic] = []
         var whole = kept != nil && memo == nil
-        let folders = listing?.folders ?? ((try? fileSystem.entries(in: directory)) ?? [])
-            .filter { $0.kind == .directory && $0.name != "images" && !$0.name.hasPrefix(".") }
-            .map { folder in
-                // Listed with each file's metadata (one `fstatat` relative to the folder each).
-                let files = ((try? fileSystem.entriesWithInfo(in: directory + "/" + folder.name)) ?? []).compactMap { entry, info in
-                    info.map { (name: entry.name, info: $0) }
-                }
-                return Listing.Folder(name: folder.name, files: files)
+        let folders = listing?.folders.map(\.name) ?? ((try? fileSystem.entries(in: directory)) ?? [])
+            .filter { $0.kind == .directory && $0.name != "images" && !$0.name.hasPrefix(".") }.map(\.name)
+        for (i, folder) in folders.enumerated() {
+            // Listed with each file's metadata (one `fstatat` relative to the folder each), one
+            // folder at a time, unless the walk listed them.
+            let files = listing?.folders[i].files ?? ((try? fileSystem.entriesWithInfo(in: directory + "/" + folder)) ?? []).compactMap { entry, info in
+                info.map { (name: entry.name, info: $0) }
             }
-        for folder in folders {
-            let names = folder.files.filter { $0.info.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
+            let names = files.filter { $0.info.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
             if let kept, whole { whole = names.allSatisfy { $0.info.isSettled(before: kept.started) } }
             /// An entry read, with where it belongs when that is not where it is.
             typealias Read = (relative: String, result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>, belongs: String?)
-            let prefix = Self.relativeDirectory + "/" + folder.name + "/"
+            let prefix = Self.relativeDirectory + "/" + folder + "/"
             let results = Parallel.map(names) { name -> Read in
                 let relative = prefix + name.name
                 let full = absolute(relative)

@@ -46,4 +46,16 @@ struct SitePathsTests {
         #expect(SitePaths.relative(from: "quiz/", to: "quiz/index.html") == "index.html")
         #expect(SitePaths.relative(from: "a//b/", to: "a/c//") == "../c/")
     }
+
+    /// The search text's lower case by bytes agrees with Swift's for ASCII, and non-ASCII text
+    /// still goes through Swift's Unicode case mapping.
+    @Test func searchTextIsLowercasedAsSwiftDoes() {
+        for text in ["Red Fox Vulpes vulpes MAMMAL", "", "a-Z@[`{", "ÄRGER Bär", "İstanbul", "ΣΊΣΥΦΟΣ", "Straße STRASSE", "🦉 Owl"] {
+            #expect(SharedContext.lowercased(text) == text.lowercased(), "\(text)")
+        }
+        var all = ""
+        for b in UInt8(0)..<0x80 { all.append(Character(Unicode.Scalar(b))) }
+        #expect(SharedContext.lowercased(all) == all.lowercased())
+    }
 }
+

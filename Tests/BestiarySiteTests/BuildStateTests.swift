@@ -43,6 +43,11 @@ struct BuildStateTests {
         #expect(!BuildState.same(before, Array(after.dropLast()), except: own), "a line is missing")
         #expect(!BuildState.same(before, after + ["content/sounds\td 6"], except: own), "a line more")
         #expect(!BuildState.same(["content/packs.lockx\tf 1"], [], except: own), "only whole keys are excepted")
+        // The digest kept instead of the lines agrees with the comparison in every case above.
+        let digest = { BuildState.digest($0, except: own) }
+        #expect(digest(before) == digest(after))
+        for other in [edited, Array(after.dropLast()), after + ["content/sounds\td 6"]] { #expect(digest(before) != digest(other)) }
+        #expect(digest(["content/packs.lockx\tf 1"]) != digest([]))
     }
 
     /// The walk over the inputs lists the Wikipedia cache's folder as the cache would list it
@@ -55,12 +60,10 @@ struct BuildStateTests {
         }
         try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
         let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
-        func listing() -> WikipediaCache.Listing? {
-            var listing: WikipediaCache.Listing?
-            _ = state.snapshot(now: Date(), wikipedia: &listing)
-            return listing
-        }
+        func listing() -> WikipediaCache.Listing? { state.snapshot(now: Date(), listingWikipedia: true).wikipedia }
         let listed = try #require(listing())
+        #expect(state.snapshot(now: Date(), listingWikipedia: false).wikipedia == nil)
+        #expect(state.snapshot(now: Date(), listingWikipedia: false).lines == state.snapshot(now: Date()))
         #expect(listed.folders.map(\.name) == ["de", "en"])
         #expect(listed.folders.map { $0.files.map(\.name) } == [["a.json", "b.json"], ["z.json"]])
         let fs = LocalFileSystem()
