@@ -152,7 +152,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // The parsed records are true of their files whatever happens next: a rebuild saves them
         // while the later stages run. A full build saves them while the output is written, after
         // render, whose memory is the build's peak.
-        var recordsSaved = !returnsFreedMemory ? records.map { records in Background { records.save(recordsPath, fileSystem: fs) } } : nil
+        var recordsSaved = !returnsFreedMemory ? records.map { records in Background { _ = records.save(recordsPath, fileSystem: fs) } } : nil
         // No thread is left saving once the build returns, failed or not (see below).
         defer { recordsSaved?.value() }
 
@@ -330,7 +330,7 @@ public final class SiteBuilder: @unchecked Sendable {
             return (made, made.output.summary)
         }
 
-        if recordsSaved == nil { recordsSaved = records.map { records in Background { records.save(recordsPath, fileSystem: fs) } } }
+        if recordsSaved == nil { recordsSaved = records.map { records in Background { _ = records.save(recordsPath, fileSystem: fs) } } }
         // Every input has been read: what they are now is taken while the output is written (the
         // lock this build writes after it is looked at again then).
         let afterAhead = memo == nil ? Background { state.snapshot(now: started) } : nil

@@ -57,6 +57,30 @@ import Testing
         #expect(result.catalog?.animals == ContentLoader(root: site.path).load().catalog?.animals)
     }
 
+    /// A build that parsed only a few records anew leaves the file as it is (20 MB for 10,000
+    /// records): the next build parses those again. More changes than it keeps rewrite it.
+    @Test func aFewChangedRecordsLeaveTheFileAsItIs() throws {
+        let (first, _) = load()
+        let count = try #require(first.catalog?.animals.count)
+        #expect(RecordCache.driftKept(records: count) == 8)
+        let written = try #require(LocalFileSystem().info(cacheFile))
+        func edit(_ name: String) throws {
+            let path = "content/animals/\(name).md"
+            try site.write(try site.read(path) + "\nMore.\n", to: path)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: site.appending(path))
+        }
+        try edit("bear")
+        let (edited, cache) = load()
+        #expect(cache.hits == count - 1)
+        #expect(LocalFileSystem().info(cacheFile) == written, "not written again")
+        #expect(edited.catalog?.animals == ContentLoader(root: site.path).load().catalog?.animals)
+        #expect(load().1.hits == count - 1, "the edited record is parsed again")
+        for name in ["badger", "cow", "crow", "dog"] { try edit(name) }
+        #expect(load().1.hits == count - 5)
+        #expect(LocalFileSystem().info(cacheFile) != written, "10 records differ: written")
+        #expect(load().1.hits == count)
+    }
+
     /// A record changed in the 2 s before a build could change again without its metadata
     /// showing it (coarse file clocks): that build does not keep it, the next parses it again.
     @Test func aRecordChangedJustBeforeTheBuildIsParsedAgain() throws {
