@@ -64,8 +64,9 @@ struct BuildState {
                 } else {
                     return
                 }
+                // Each line's length first, as in ``digest(_:except:)``: a name may hold a line break.
+                withUnsafeBytes(of: UInt64(line.utf8.count).littleEndian) { cacheLines.append(contentsOf: $0) }
                 cacheLines.append(contentsOf: line.utf8)
-                cacheLines.append(UInt8(ascii: "\n"))
             }
         }
         return (lines, isFolder ? WikipediaCache.Listing(folders: folders, stamp: Hashing.sha256Hex(Data(cacheLines))) : nil)

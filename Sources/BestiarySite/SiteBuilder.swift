@@ -83,9 +83,13 @@ public final class SiteBuilder: @unchecked Sendable {
         // A rebuild takes the Wikipedia cache's listing from this walk. A full build does not
         // hold it: it would be held to the end, and a full build's peak is the memory goal (the
         // next rebuild lists the cache itself once).
-        let walked = state.snapshot(now: started, listingWikipedia: !returnsFreedMemory)
-        var before = walked.lines
-        let listing = walked.wikipedia
+        // When the walk began, by the system clock (file times' clock): the Wikipedia entries
+        // are kept under the metadata this walk read, so whether each had settled is judged
+        // from here, not from when the kept entries are loaded.
+        let walkStarted = Date()
+        var before: [String]
+        let listing: WikipediaCache.Listing?
+        (before, listing) = state.snapshot(now: started, listingWikipedia: !returnsFreedMemory)
         if !options.force, let current = state.fingerprint(before), current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
             let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
@@ -100,14 +104,15 @@ public final class SiteBuilder: @unchecked Sendable {
         let ownWrites: Set<String> = ["content", PackLock.path]
         let inputsBefore = BuildState.digest(before, except: ownWrites)
         before = []
-                // A one-shot build takes the records, and what it read from media and cached pictures,
+
+        // A one-shot build takes the records, and what it read from media and cached pictures,
         // whose files are unchanged from the last build (the preview keeps them in its memo).
         let tool = BuildState.toolIdentity(fs)
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
         // Read side by side; the Wikipedia entries are only needed by the enrich stage.
         let reading = memo == nil && !options.force
-        let entriesAhead = reading ? Background { KeptEntries.load(entriesPath, tool: tool, fileSystem: fs) } : nil
+        let entriesAhead = reading ? Background { KeptEntries.load(entriesPath, tool: tool, fileSystem: fs, started: walkStarted) } : nil
         let factsAhead = reading ? Background { FileFacts.load(factsPath, tool: tool, fileSystem: fs) } : nil
         // The previous build's record of the output (83,000 lines on the bench corpus), read
         // beside the stages before render.
@@ -129,7 +134,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // other core. A full build reads it in the enrich stage: its 14,555 entries, decoded
         // while load's transient memory is still held, fragment the heap and raise the render
         // stage's peak (46 MiB, measured on 2026-11-25).
-        let noEntries = oneShot && entriesAhead == nil ? KeptEntries.empty(tool: tool) : nil
+        let noEntries = oneShot && entriesAhead == nil ? KeptEntries.empty(tool: tool, started: walkStarted) : nil
         let entries = { oneShot ? entriesAhead?.value() ?? noEntries : nil }
         let root = options.root, wikipediaMemo = memo?.wikipedia, cacheListing = listing
         let readCache = {

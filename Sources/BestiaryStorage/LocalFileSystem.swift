@@ -55,20 +55,20 @@ public struct LocalFileSystem: FileSystem {
             throw FileSystemError(operation: "read", path: path, reason: "is a directory", code: EISDIR)
         }
         let size = Int(st.st_size)
-        var failed = false
+        var failed: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             while count < size {
                 let n = Glibc_read(fd, buffer.baseAddress! + count, size - count)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failed = true
+                    failed = errno
                     return
                 }
                 if n == 0 { break }
                 count += n
             }
         }
-        if failed { throw failure("read", path) }
+        if failed != 0 { throw failure("read", path, failed) }
         try readRest(fd, path) { bytes.append(contentsOf: $0) }
         return bytes
     }

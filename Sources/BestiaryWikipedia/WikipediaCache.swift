@@ -171,14 +171,19 @@ public struct WikipediaCache: Sendable {
         var diagnostics: [Diagnostic] = []
         var whole = kept != nil && memo == nil
         let folders = listing?.folders.map(\.name) ?? ((try? fileSystem.entries(in: directory)) ?? [])
-            .filter { $0.kind == .directory && $0.name != "images" && !$0.name.hasPrefix(".") }.map(\.name)
+            .filter { $0.kind == .directory && $0.name != "images" && $0.name.utf8.first != UInt8(ascii: ".") }.map(\.name)
         for (i, folder) in folders.enumerated() {
             // Listed with each file's metadata (one `fstatat` relative to the folder each), one
             // folder at a time, unless the walk listed them.
             let files = listing?.folders[i].files ?? ((try? fileSystem.entriesWithInfo(in: directory + "/" + folder)) ?? []).compactMap { entry, info in
                 info.map { (name: entry.name, info: $0) }
             }
-            let names = files.filter { $0.info.kind == .file && $0.name.hasSuffix(".json") && !$0.name.hasPrefix(".") }
+            // Compared as bytes, as the walk's listing does (`hasPrefix` compares characters: a dot
+            // followed by a combining mark is not a dot).
+            let names = files.filter {
+                $0.info.kind == .file && $0.name.utf8.count > 5 && $0.name.utf8.suffix(5).elementsEqual(".json".utf8)
+                    && $0.name.utf8.first != UInt8(ascii: ".")
+            }
             if let kept, whole { whole = names.allSatisfy { $0.info.isSettled(before: kept.started) } }
             /// An entry read, with where it belongs when that is not where it is.
             typealias Read = (relative: String, result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>, belongs: String?)

@@ -72,6 +72,9 @@ struct FetchThenBuildTests {
         }
         _ = try SiteBuilder(options: options).build()
         #expect(FileManager.default.fileExists(atPath: wiki.dir.appending(".out.bestiary-files")))
+        // A rebuild (the first build was a full one) keeps the entries whole for the next.
+        try wiki.dir.write("---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {en: Dog}\n---\nA puppy.\n", to: "content/animals/hund.md")
+        _ = try SiteBuilder(options: options).build()
         var bytes = try Data(contentsOf: URL(fileURLWithPath: images + "/" + damaged))
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: images + "/" + damaged))
@@ -114,18 +117,28 @@ struct FetchThenBuildTests {
         var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
         func page() throws -> String { try String(contentsOfFile: wiki.dir.appending("out/animals/hund/index.html"), encoding: .utf8) }
+        var edits = 0
+        /// The record edited, then a build (a rebuild after the first).
+        func rebuild() throws {
+            edits += 1
+            try wiki.dir.write(record + "Edit \(edits).\n", to: "content/animals/hund.md")
+            _ = try SiteBuilder(options: options).build()
+        }
         _ = try SiteBuilder(options: options).build()
-        try wiki.dir.write(record + "A dog.\n", to: "content/animals/hund.md")
-        _ = try SiteBuilder(options: options).build()
+        try rebuild()  // reads each entry, and keeps them whole
+        try rebuild()  // takes them whole
         #expect(try page().contains("Der Haushund ist ein Haustier"))
 
         let writer = WikipediaCache(root: wiki.dir.path)
         var entry = try #require(writer.load().entries[WikipediaSnapshot.Key(language: "de", title: "Haushund")])
         entry.extract = "Ein neuer Text über den Haushund."
         try writer.write(entry)
-        try wiki.dir.write(record + "A good dog.\n", to: "content/animals/hund.md")
-        _ = try SiteBuilder(options: options).build()
+        try rebuild()
         #expect(try page().contains("Ein neuer Text über den Haushund."))
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: writer.entryPath(language: "de", canonicalTitle: "Haushund"))
+        try rebuild()
+        try rebuild()
+        #expect(try page().contains("Ein neuer Text über den Haushund."), "taken whole again, the new entry with them")
         var fresh = options
         fresh.output = wiki.dir.appending("fresh")
         fresh.force = true

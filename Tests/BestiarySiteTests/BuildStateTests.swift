@@ -55,7 +55,10 @@ struct BuildStateTests {
     /// its digest changes with any entry file or picture added, removed or changed, and only then.
     @Test func theWalkListsTheWikipediaCacheAsTheCacheDoes() throws {
         let dir = TemporaryDirectory()
-        for file in ["de/a.json", "de/b.json", "de/.hidden.json", "de/notes.txt", "de/sub/c.json", ".git/y.json", "en/z.json", "images/x.png", "top.json"] {
+        for file in [
+            "de/a.json", "de/b.json", "de/.hidden.json", "de/.\u{301}x.json", "de/notes.txt", "de/sub/c.json", ".git/y.json", "en/z.json",
+            "images/x.png", "top.json",
+        ] {
             try dir.write("{", to: "content/wikipedia/" + file)
         }
         try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")

@@ -18,6 +18,15 @@ import Testing
         #expect(try fs.read(folder.appending("f")) == Data(bytes))
     }
 
+    /// A file whose size says 0 (as `/proc` files do) is read to its end all the same.
+    @Test func aFileLongerThanItsSizeIsReadToItsEnd() throws {
+        let fs = LocalFileSystem()
+        #expect(fs.info("/proc/self/status")?.size == 0)
+        let text = String(decoding: try fs.readBytes("/proc/self/status"), as: UTF8.self)
+        #expect(text.hasPrefix("Name:"))
+        #expect(String(decoding: try fs.read("/proc/self/status"), as: UTF8.self).hasPrefix("Name:"))
+    }
+
     @Test func missingFilesAndFoldersAreErrors() throws {
         let folder = TemporaryDirectory()
         let fs = LocalFileSystem()
