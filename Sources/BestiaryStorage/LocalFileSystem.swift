@@ -17,35 +17,28 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func read(_ path: String) throws -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("read", path) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw failure("read", path) }
-        if (st.st_mode & S_IFMT) == S_IFDIR {
-            throw FileSystemError(operation: "read", path: path, reason: "is a directory", code: EISDIR)
+        try withFileToRead(path) { fd, size in
+            var data = Data(count: size)
+            let total = try data.withUnsafeMutableBytes { try readUpTo(size, into: $0.baseAddress, from: fd, path) }
+            if total < size { data.removeSubrange(total...) }
+            try readRest(fd, path) { data.append(contentsOf: $0) }
+            return data
         }
-        var data = Data(count: Int(st.st_size))
-        var total = 0
-        let size = Int(st.st_size)
-        try data.withUnsafeMutableBytes { buf in
-            while total < size {
-                let n = Glibc_read(fd, buf.baseAddress! + total, size - total)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("read", path)
-                }
-                if n == 0 { break }
-                total += n
-            }
-        }
-        if total < size { data.removeSubrange(total...) }
-        try readRest(fd, path) { data.append(contentsOf: $0) }
-        return data
     }
 
     /// ``read(_:)`` into an array (what ``ByteReader`` reads), without a copy.
     public func readBytes(_ path: String) throws -> [UInt8] {
+        try withFileToRead(path) { fd, size in
+            var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = try readUpTo(size, into: buffer.baseAddress, from: fd, path)
+            }
+            try readRest(fd, path) { bytes.append(contentsOf: $0) }
+            return bytes
+        }
+    }
+
+    /// `path` opened for reading (not a folder), with its size as `fstat` gives it.
+    private func withFileToRead<T>(_ path: String, _ body: (Int32, Int) throws -> T) throws -> T {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("read", path) }
         defer { close(fd) }
@@ -54,23 +47,23 @@ public struct LocalFileSystem: FileSystem {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw FileSystemError(operation: "read", path: path, reason: "is a directory", code: EISDIR)
         }
-        let size = Int(st.st_size)
-        var failed: Int32 = 0
-        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            while count < size {
-                let n = Glibc_read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failed = errno
-                    return
-                }
-                if n == 0 { break }
-                count += n
+        return try body(fd, Int(st.st_size))
+    }
+
+    /// Reads until `size` bytes are in `buffer` or the file ends; returns how many.
+    private func readUpTo(_ size: Int, into buffer: UnsafeMutableRawPointer?, from fd: Int32, _ path: String) throws -> Int {
+        guard let buffer else { return 0 }
+        var total = 0
+        while total < size {
+            let n = Glibc_read(fd, buffer + total, size - total)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
             }
+            if n == 0 { break }
+            total += n
         }
-        if failed != 0 { throw failure("read", path, failed) }
-        try readRest(fd, path) { bytes.append(contentsOf: $0) }
-        return bytes
+        return total
     }
 
     /// What a file that grew while it was read holds after what was read (64 KiB at a time, in
