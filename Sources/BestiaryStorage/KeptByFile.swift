@@ -83,8 +83,11 @@ public final class KeptByFile<Value>: @unchecked Sendable {
         defer { lock.unlock() }
         var taken: [(path: String, info: FileInfo, value: Value)] = []
         taken.reserveCapacity(known.count)
-        for (path, entry) in known where include(path) {
-            used[path] = entry
+        // Taking all into a build that used none yet shares the table instead of copying it.
+        let sharing = used.isEmpty && known.keys.allSatisfy(include)
+        if sharing { used = known }
+        for (path, entry) in known where sharing || include(path) {
+            if !sharing { used[path] = entry }
             taken.append((path, entry.info, entry.value))
         }
         hits += taken.count
