@@ -60,20 +60,12 @@ public enum PackDigest {
         return hex(SHA256.hash(data: bytes))
     }
 
-    /// The state digest of `revisions` (id → rev).
-    /// The same bytes as ``State`` over the sorted ids, hashed in one piece: a build computes
-    /// it for every version in `content/packs.lock`, 10,000 records each.
+    /// The state digest of `revisions` (id → rev): ``state(ordered:)`` over the ids sorted by
+    /// their bytes (each id's bytes made once for the sort: a build computes this for the
+    /// versions of `content/packs.lock` it uses, 10,000 records each).
     public static func state(_ revisions: [String: String]) -> String {
-        var entries = revisions.map { (id: Array($0.key.utf8), rev: $0.value) }
-        entries.sort { $0.id.lexicographicallyPrecedes($1.id) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.count * 96)
-        for entry in entries {
-            bytes.append(contentsOf: entry.id)
-            bytes.append(0x20)
-            bytes.append(contentsOf: entry.rev.utf8)
-            bytes.append(0x0A)
-        }
-        return hex(SHA256.hash(data: bytes))
+        var entries = revisions.map { (bytes: Array($0.key.utf8), id: $0.key, rev: $0.value) }
+        entries.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        return state(ordered: entries.lazy.map { (id: $0.id, rev: $0.rev) })
     }
 }

@@ -80,15 +80,15 @@ public final class SiteBuilder: @unchecked Sendable {
         // Nothing changed since the last complete build: the output is already what it would make.
         let state = BuildState(options: options)
         let started = options.time.now()
-        // A rebuild takes the Wikipedia cache's listing from this walk. A full build does not
-        // hold it: it would be held to the end, and a full build's peak is the memory goal (the
-        // next rebuild lists the cache itself once).
         // When the walk began, by the system clock (file times' clock): the Wikipedia entries
         // are kept under the metadata this walk read, so whether each had settled is judged
         // from here, not from when the kept entries are loaded.
         let walkStarted = Date()
         var before: [String]
         let listing: WikipediaCache.Listing?
+        // A rebuild takes the Wikipedia cache's listing from this walk. A full build does not
+        // hold it: it would be held to the end, and a full build's peak is the memory goal (the
+        // next rebuild lists the cache itself once).
         (before, listing) = state.snapshot(now: started, listingWikipedia: !returnsFreedMemory)
         if !options.force, let current = state.fingerprint(before), current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The file may also carry a ``stamp``: a string the saving build set to say that the values
 /// are the whole of what it read from a set of files whose listing had that digest (the
-/// Wikipedia cache's folder, ``useAll(where:)``); a later build that sees the same listing takes
+/// Wikipedia cache's folder, ``useAll()``); a later build that sees the same listing takes
 /// them all without looking each one up.
 public final class KeptByFile<Value>: @unchecked Sendable {
     public let header: String
@@ -75,23 +75,15 @@ public final class KeptByFile<Value>: @unchecked Sendable {
         return used.mapValues(\.info)
     }
 
-    /// Every value the file holds for a path that passes `include`, marked used (so saved again),
-    /// by path: for a caller that knows the files are unchanged without looking at each (their
-    /// listing has the digest of ``stamp``).
-    public func useAll(where include: (String) -> Bool = { _ in true }) -> [(path: String, info: FileInfo, value: Value)] {
+    /// Every value the file holds, marked used (so saved again): for a caller that knows the
+    /// files are unchanged without looking at each (their listing has the digest of ``stamp``).
+    public func useAll() -> [Value] {
         lock.lock()
         defer { lock.unlock() }
-        var taken: [(path: String, info: FileInfo, value: Value)] = []
-        taken.reserveCapacity(known.count)
-        // Taking all into a build that used none yet shares the table instead of copying it.
-        let sharing = used.isEmpty && known.keys.allSatisfy(include)
-        if sharing { used = known }
-        for (path, entry) in known where sharing || include(path) {
-            if !sharing { used[path] = entry }
-            taken.append((path, entry.info, entry.value))
-        }
-        hits += taken.count
-        return taken
+        // Into a build that used none yet, the table is shared rather than copied.
+        if used.isEmpty { used = known } else { used.merge(known) { _, kept in kept } }
+        hits += known.count
+        return known.values.map(\.value)
     }
 
     /// The stamp the next ``save(_:fileSystem:encode:)`` writes (nil: none).

@@ -160,7 +160,7 @@ public struct WikipediaCache: Sendable {
         var entries: [WikipediaSnapshot.Key: WikipediaEntry] = [:]
         let all = kept.useAll()
         entries.reserveCapacity(all.count)
-        for (_, _, entry) in all { entries[WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)] = entry }
+        for entry in all { entries[WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)] = entry }
         return (entries, [], true)
     }
 

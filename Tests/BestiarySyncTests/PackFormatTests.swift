@@ -118,8 +118,10 @@ import Testing
                 revisions[id] = String(Int.random(in: 0...1_000_000, using: &generator))
             }
             var state = PackDigest.State()
-            for id in revisions.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { state.add(id: id, rev: revisions[id]!) }
+            let ids = revisions.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            for id in ids { state.add(id: id, rev: revisions[id]!) }
             #expect(PackDigest.state(revisions) == state.finalize())
+            #expect(PackDigest.state(ordered: ids.map { (id: $0, rev: revisions[$0]!) }) == state.finalize())
         }
     }
 }
