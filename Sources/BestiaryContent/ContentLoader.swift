@@ -17,6 +17,12 @@ public struct ContentLoader: Sendable {
     public var memo: ParseMemo?
     /// Parsed records kept between builds in other processes, by file metadata (`bestiary build`).
     public var cache: RecordCache?
+    /// The files the build's walk listed: their metadata is taken from it, not asked for again.
+    public var listed: ListedFiles?
+    /// The format a media file's bytes had when last read, if the file (full path) still has
+    /// this metadata: its header is not read again. Not asked for drawings (SVG), which are
+    /// inspected whole.
+    public var knownFormat: (@Sendable (String, FileInfo) -> MediaFormat?)?
 
     public init(root: String, fileSystem: any FileSystem = LocalFileSystem(), memo: ParseMemo? = nil) {
         self.root = root
@@ -65,7 +71,7 @@ public struct ContentLoader: Sendable {
         cache?.begin(config: config)
         let parsed = Parallel.map(animalFiles.mains) { file -> (Animal?, [Diagnostic]) in
             // Taken before the file is read: a change made meanwhile makes the next build parse it.
-            let info = cache == nil ? nil : fileSystem.infoFollowingLinks(file.fullPath)
+            let info = cache == nil ? nil : listed?.file(file.relativePath) ?? fileSystem.infoFollowingLinks(file.fullPath)
             if let cache, let info, let known = cache.lookup(file.relativePath, info: info) { return known }
             let result = parse(file, config: config)
             if let cache, let info { cache.store(file.relativePath, info: info, result: result) }
@@ -329,12 +335,22 @@ public struct ContentLoader: Sendable {
     }
 
     private func checkMedia(_ path: String, contentReal: String) -> Swift.Result<MediaFile, MediaProblem> {
-        if let problem = ContentPath.problem(path, contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
-            return .failure(MediaProblem(message: "\(problem)"))
-        }
         let full = contentDirectory + "/" + path
-        guard let info = fileSystem.infoFollowingLinks(full) else { return .failure(MediaProblem(message: "no such file")) }
+        let info: FileInfo
+        // A regular file the walk reached through real folders is inside content/ (``ListedFiles``).
+        if ContentPath.lexicalProblem(path) == nil, let walked = listed?.file("content/" + path) {
+            info = walked
+        } else {
+            if let problem = ContentPath.problem(path, contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
+                return .failure(MediaProblem(message: "\(problem)"))
+            }
+            guard let followed = fileSystem.infoFollowingLinks(full) else { return .failure(MediaProblem(message: "no such file")) }
+            info = followed
+        }
         if info.size == 0 { return .failure(MediaProblem(message: "file is empty")) }
+        if let format = knownFormat?(full, info), format != .svg {
+            return .success(MediaFile(path: path, format: format, size: info.size, modificationTime: info.modificationTime))
+        }
         let header: Data
         do {
             header = try fileSystem.readPrefix(full, count: MediaSniffer.headerLength)

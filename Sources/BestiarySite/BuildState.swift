@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryStorage
 import BestiaryWikipedia
 import Foundation
@@ -26,12 +27,21 @@ struct BuildState {
 
     /// One line per input: what the build reads, as it is now.
     func snapshot(now: Date) -> [String] {
-        snapshot(now: now, listingWikipedia: false).lines
+        snapshot(now: now, listing: false).lines
     }
 
-    /// ``snapshot(now:)``, and with `listingWikipedia` the Wikipedia cache's folder as the walk
-    /// listed it (nil when `content/wikipedia` is not a folder): the cache then lists nothing again.
-    func snapshot(now: Date, listingWikipedia: Bool) -> (lines: [String], wikipedia: WikipediaCache.Listing?) {
+    /// What the walk of ``snapshot(now:)`` found, for the stages that would otherwise list or
+    /// `stat` the same files again.
+    struct Listing {
+        /// The Wikipedia cache's folder (nil when `content/wikipedia` is not a folder): the cache
+        /// then lists nothing again.
+        var wikipedia: WikipediaCache.Listing?
+        /// The other regular files below `content/`: records and media.
+        var files = ListedFiles()
+    }
+
+    /// ``snapshot(now:)``, and with `listing` what its walk found (``Listing``).
+    func snapshot(now: Date, listing: Bool) -> (lines: [String], listing: Listing?) {
         let fs = options.fileSystem
         var lines: [String] = []
         func add(_ key: String, _ value: String) { lines.append(key + "\t" + value) }
@@ -51,17 +61,24 @@ struct BuildState {
         var folders: [WikipediaCache.Listing.Folder] = []
         var cacheLines: [UInt8] = []
         var isFolder = false
+        var files = ListedFiles()
         for folder in ["content", "templates"] {
             add(folder, describe(fs.info(root(folder))))
+            let inContent = folder == "content"
             walk(folder) { relative, info in
                 let line = relative + "\t" + describe(info)
                 lines.append(line)
-                guard listingWikipedia, relative.utf8.starts(with: cache.utf8) else { return }
+                guard listing, inContent else { return }
+                guard relative.utf8.starts(with: cache.utf8) else {
+                    files.add(relative, info)
+                    return
+                }
                 if relative.utf8.count == cache.utf8.count {
                     isFolder = info?.kind == .directory
                 } else if relative.utf8.starts(with: prefix.utf8) {
                     Self.list(relative.utf8.dropFirst(prefix.utf8.count), info, into: &folders)
                 } else {
+                    files.add(relative, info)  // beside the cache's folder, such as content/wikipedia.md
                     return
                 }
                 // Each line's length first, as in ``digest(_:except:)``: a name may hold a line break.
@@ -69,7 +86,9 @@ struct BuildState {
                 cacheLines.append(contentsOf: line.utf8)
             }
         }
-        return (lines, isFolder ? WikipediaCache.Listing(folders: folders, stamp: Hashing.sha256Hex(Data(cacheLines))) : nil)
+        guard listing else { return (lines, nil) }
+        let wikipedia = isFolder ? WikipediaCache.Listing(folders: folders, stamp: Hashing.sha256Hex(Data(cacheLines))) : nil
+        return (lines, Listing(wikipedia: wikipedia, files: files))
     }
 
     /// One walked path below the Wikipedia cache's folder, as ``WikipediaCache/load()`` lists its

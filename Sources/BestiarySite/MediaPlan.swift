@@ -40,15 +40,22 @@ extension MediaRecord {
 enum MediaPlanner {
     /// With a `memo` (the preview) or `facts` (kept by the last one-shot build), a file whose
     /// size, time and inode are those of last time is not read again.
+    /// The start of a media file's fact's kind (``FileFacts``): `media ogg`, the format it was read as.
+    static let factPrefix = "media "
+
+    /// `listed`: the walk's metadata of files, taken instead of a `stat` of each.
     static func plan(
-        _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil
+        _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil, listed: ListedFiles? = nil
     ) throws(DiagnosticError) -> [String: MediaRecord] {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let content = catalog.contentDirectory
         // File metadata is the key of what is kept; a build that keeps nothing does not need it.
-        let infos = files.map { memo == nil && facts == nil ? nil : fileSystem.infoFollowingLinks(content + "/" + $0.path) }
+        let infos = files.map { file in
+            memo == nil && facts == nil
+                ? nil : listed?.file("content/" + file.path) ?? fileSystem.infoFollowingLinks(content + "/" + file.path)
+        }
         let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
-            let full = content + "/" + file.path, kind = "media " + file.format.rawValue
+            let full = content + "/" + file.path, kind = factPrefix + file.format.rawValue
             if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success(known) }
             if let info, let values = facts?.lookup(full, info: info, kind: kind),
                 let known = MediaRecord(file: file, fullPath: full, facts: values)

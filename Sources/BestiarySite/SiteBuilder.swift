@@ -85,11 +85,11 @@ public final class SiteBuilder: @unchecked Sendable {
         // from here, not from when the kept entries are loaded.
         let walkStarted = Date()
         var before: [String]
-        let listing: WikipediaCache.Listing?
-        // A rebuild takes the Wikipedia cache's listing from this walk. A full build does not
-        // hold it: it would be held to the end, and a full build's peak is the memory goal (the
-        // next rebuild lists the cache itself once).
-        (before, listing) = state.snapshot(now: started, listingWikipedia: !returnsFreedMemory)
+        let listing: BuildState.Listing?
+        // A rebuild takes the Wikipedia cache's listing, and the records' and media's metadata,
+        // from this walk. A full build does not hold them: they would be held to the end, and a
+        // full build's peak is the memory goal (the next rebuild lists the cache itself once).
+        (before, listing) = state.snapshot(now: started, listing: !returnsFreedMemory)
         if !options.force, let current = state.fingerprint(before), current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
             let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
@@ -136,7 +136,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // stage's peak (46 MiB, measured on 2026-11-25).
         let noEntries = oneShot && entriesAhead == nil ? KeptEntries.empty(tool: tool, started: walkStarted) : nil
         let entries = { oneShot ? entriesAhead?.value() ?? noEntries : nil }
-        let root = options.root, wikipediaMemo = memo?.wikipedia, cacheListing = listing
+        let root = options.root, wikipediaMemo = memo?.wikipedia, cacheListing = listing?.wikipedia
         let readCache = {
             Enrichment.cache(root: root, fileSystem: fs, memo: wikipediaMemo, facts: facts(), kept: entries(), listing: cacheListing)
         }
@@ -147,6 +147,12 @@ public final class SiteBuilder: @unchecked Sendable {
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
             loader.cache = records
+            loader.listed = listing?.files
+            // A media file whose metadata is that of last time has the format its bytes had then.
+            let keptFacts = oneShot ? factsAhead : nil
+            loader.knownFormat = { path, info in
+                keptFacts?.value().kind(of: path, info: info, prefix: MediaPlanner.factPrefix).flatMap { MediaFormat(rawValue: String($0)) }
+            }
             let result = loader.load()
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
             try result.diagnostics.throwIfErrors()
@@ -192,7 +198,7 @@ public final class SiteBuilder: @unchecked Sendable {
         if leaves, let cacheAhead { ProcessMemory.leaveToExit([cacheAhead]) }
         cacheAhead = nil
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
-            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts())
+            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listing?.files)
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
         }

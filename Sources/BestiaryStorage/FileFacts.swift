@@ -67,6 +67,12 @@ public final class FileFacts: @unchecked Sendable {
         kept.lookup(path, info: info) { $0.kind == kind }?.values
     }
 
+    /// The rest of the kind of the fact kept for the file at `path` when it had `info`, if its
+    /// kind starts with `prefix` (`ogg` for `media ogg`); nil when unknown.
+    public func kind(of path: String, info: FileInfo, prefix: String) -> Substring? {
+        kept.lookup(path, info: info) { $0.kind.hasPrefix(prefix) }.map { $0.kind.dropFirst(prefix.count) }
+    }
+
     /// Records the answer to `kind` for the file at `path` with `info`.
     public func keep(_ path: String, info: FileInfo, kind: String, values: [String]) {
         kept.keep(path, info: info, Fact(kind: kind, values: values))

@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -133,5 +134,38 @@ import Testing
         #expect(ImageSize.of(svg, format: .svg)! == (64, 48))
         let webp = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/content/images/horse.webp"))
         #expect(ImageSize.of(webp, format: .webp)! == (1024, 664))
+    }
+
+    /// With the walk's listing and the formats the last build read, the loader takes a listed
+    /// media file's metadata and format from them (a listing that says the file is empty, or a
+    /// remembered format its name does not allow, shows they were used), but always inspects a
+    /// drawing (SVG) whole, and checks an unlisted file on the file system.
+    @Test func listedMediaAndKnownFormatsAreTakenAsGiven() throws {
+        let record = "---\nname: {de: Fuchs}\nsound: {file: sounds/fox.ogg}\nimage: {file: images/fox.svg}\n---\n"
+        let site = try TestSite(
+            ["content/animals/fox.md": record, "content/images/fox.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"></svg>"],
+            binary: ["content/sounds/fox.ogg": TestMedia.ogg])
+        func messages(listing: [String: FileInfo] = [:], known: MediaFormat? = nil) -> [String] {
+            var loader = ContentLoader(root: site.root)
+            var listed = ListedFiles()
+            for (path, info) in listing { listed.add(path, info) }
+            loader.listed = listed
+            loader.knownFormat = { _, _ in known }
+            return loader.load().diagnostics.sorted.map(\.message)
+        }
+        let svgRefused = "image.file 'images/fox.svg': SVG"
+        let plain = messages()
+        #expect(plain.contains { $0.hasPrefix(svgRefused) } && plain.count == 1, "\(plain)")
+        // Listed as empty: the listing is what the loader goes by.
+        let info = try #require(LocalFileSystem().info(site.root + "/content/sounds/fox.ogg"))
+        var empty = info
+        empty.size = 0
+        #expect(messages(listing: ["content/sounds/fox.ogg": empty]).contains("sound.file 'sounds/fox.ogg': file is empty"))
+        // A remembered format: no header read (WAV is not what .ogg says); never for the drawing.
+        let known = messages(listing: ["content/sounds/fox.ogg": info], known: .wav)
+        #expect(known.contains { $0.contains("holds wav data, not what '.ogg' says") }, "\(known)")
+        #expect(messages(known: .svg).contains { $0.hasPrefix(svgRefused) })
+        let listedSVG = try #require(LocalFileSystem().info(site.root + "/content/images/fox.svg"))
+        #expect(messages(listing: ["content/images/fox.svg": listedSVG], known: .svg).contains { $0.hasPrefix(svgRefused) })
     }
 }

@@ -77,22 +77,40 @@ final class FailingFileSystem: PassingFileSystem, @unchecked Sendable {
     }
 }
 
-/// The local file system, counting the `lstat` calls and hard links made at paths that contain
-/// `watching` (a staging folder's name, say).
+/// The local file system, counting the `lstat` calls, hard links and other questions asked at
+/// paths that contain `watching` (a staging folder's name, say).
 final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {
     let watching: String
     private let lock = NSLock()
     private(set) var infos = 0
     private(set) var links = 0
+    /// `stat` calls (following links), `realpath`s and reads of a file's first bytes.
+    private(set) var followed = 0, resolved = 0, prefixes = 0
 
     init(watching: String) { self.watching = watching }
 
+    private func count(_ path: String, _ counter: ReferenceWritableKeyPath<CountingFileSystem, Int>) {
+        if path.contains(watching) { lock.withLock { self[keyPath: counter] += 1 } }
+    }
+
     override func info(_ path: String) -> FileInfo? {
-        if path.contains(watching) { lock.withLock { infos += 1 } }
+        count(path, \.infos)
         return base.info(path)
     }
+    override func infoFollowingLinks(_ path: String) -> FileInfo? {
+        count(path, \.followed)
+        return base.infoFollowingLinks(path)
+    }
+    override func realPath(_ path: String) throws -> String {
+        count(path, \.resolved)
+        return try base.realPath(path)
+    }
+    override func readPrefix(_ path: String, count n: Int) throws -> Data {
+        count(path, \.prefixes)
+        return try base.readPrefix(path, count: n)
+    }
     override func link(_ source: String, to destination: String) throws {
-        if destination.contains(watching) { lock.withLock { links += 1 } }
+        count(destination, \.links)
         try base.link(source, to: destination)
     }
 }

@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryStorage
 import BestiaryTestSupport
 import BestiaryWikipedia
@@ -53,6 +54,30 @@ struct BuildStateTests {
     /// The walk over the inputs lists the Wikipedia cache's folder as the cache would list it
     /// (language folders and their visible `.json` files, nothing deeper, not `images/`), and
     /// its digest changes with any entry file or picture added, removed or changed, and only then.
+    /// The walk lists the regular files below content/ that it reached through real folders,
+    /// with their `lstat`: not a link, nothing below a linked folder, not the Wikipedia cache.
+    @Test func theWalkListsContentsFilesButNoLinks() throws {
+        let dir = TemporaryDirectory()
+        try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
+        try dir.write("ogg", to: "content/sounds/fox.ogg")
+        try dir.write("{}", to: "content/wikipedia/en/Fox.json")
+        try dir.write("notes", to: "content/wikipedia.md")
+        try dir.write("elsewhere", to: "elsewhere/owl.ogg")
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("content/sounds/owl.ogg"), withDestinationPath: dir.appending("elsewhere/owl.ogg"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("content/linked"), withDestinationPath: dir.appending("elsewhere"))
+        try dir.write("<p>", to: "templates/layouts/animal.html")
+        let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
+        let files = try #require(state.snapshot(now: Date(), listing: true).listing?.files)
+        let fs = LocalFileSystem()
+        for path in ["content/animals/fox.md", "content/sounds/fox.ogg", "content/wikipedia.md"] {
+            #expect(files.file(path) != nil && files.file(path) == fs.info(dir.appending(path)), "\(path)")
+        }
+        for path in ["content/sounds/owl.ogg", "content/linked/owl.ogg", "content/wikipedia/en/Fox.json", "templates/layouts/animal.html", "content/animals"] {
+            #expect(files.file(path) == nil, "\(path)")
+        }
+        #expect(files.count == 3)
+    }
+
     @Test func theWalkListsTheWikipediaCacheAsTheCacheDoes() throws {
         let dir = TemporaryDirectory()
         for file in [
@@ -63,10 +88,10 @@ struct BuildStateTests {
         }
         try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
         let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
-        func listing() -> WikipediaCache.Listing? { state.snapshot(now: Date(), listingWikipedia: true).wikipedia }
+        func listing() -> WikipediaCache.Listing? { state.snapshot(now: Date(), listing: true).listing?.wikipedia }
         let listed = try #require(listing())
-        #expect(state.snapshot(now: Date(), listingWikipedia: false).wikipedia == nil)
-        #expect(state.snapshot(now: Date(), listingWikipedia: false).lines == state.snapshot(now: Date()))
+        #expect(state.snapshot(now: Date(), listing: false).listing == nil)
+        #expect(state.snapshot(now: Date(), listing: true).lines == state.snapshot(now: Date()))
         #expect(listed.folders.map(\.name) == ["de", "en"])
         #expect(listed.folders.map { $0.files.map(\.name) } == [["a.json", "b.json"], ["z.json"]])
         let fs = LocalFileSystem()

@@ -326,6 +326,55 @@ import Testing
         #expect(counting.links > 0 && counting.links * 4 < files, "\(counting.links) links for \(files) files")
     }
 
+    /// A rebuild takes each record's and media file's metadata from its walk over the inputs, and
+    /// a media file's format from what the last build read of the same file: it reads no media
+    /// header, asks for no real path, and `stat`s no media file again. A file replaced by another
+    /// format, or by a link out of content/, is still refused.
+    @Test func aRebuildTakesMediaFromTheWalkAndTheLastBuild() throws {
+        let s = try Site()
+        // Files changed in the last seconds before a build are read again by the next one (racy
+        // files); these were copied just now.
+        for folder in ["content/sounds", "content/images", "content/animals"] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: s.path(folder)) {
+                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: s.path(folder + "/" + name))
+            }
+        }
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        for folder in ["/content/sounds/", "/content/images/", "/content/animals/"] {
+            let counting = CountingFileSystem(watching: folder)
+            try s.step {
+                try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]")
+                #expect(try build(root: s.root, output: s.output, fileSystem: counting).pagesReused > 0)
+            }
+            #expect(counting.infos > 0, "the walk lists \(folder)")
+            #expect([counting.resolved, counting.prefixes] == [0, 0] as [Int], "\(folder)")
+            // The edited record and its translations are read, so their size is checked first.
+            #expect(folder == "/content/animals/" ? counting.followed < 5 : counting.followed == 0, "\(folder): \(counting.followed)")
+            try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        }
+
+        // A picture's bytes where the bear's sound was.
+        try FileManager.default.removeItem(atPath: s.path("content/sounds/bear.ogg"))
+        try FileManager.default.copyItem(atPath: s.path("content/images/bear.png"), toPath: s.path("content/sounds/bear.ogg"))
+        do {
+            try build(root: s.root, output: s.output)
+            Issue.record("a picture was taken for a sound")
+        } catch {
+            #expect(error.diagnostics.contains { $0.message.contains("sound.file 'sounds/bear.ogg' is a picture (png)") }, "\(error.diagnostics)")
+        }
+        // A link that leads out of content/.
+        try FileManager.default.removeItem(atPath: s.path("content/sounds/bear.ogg"))
+        let outside = s.work.appending("outside.ogg")
+        try FileManager.default.copyItem(atPath: s.path("content/sounds/badger.ogg"), toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: s.path("content/sounds/bear.ogg"), withDestinationPath: outside)
+        do {
+            try build(root: s.root, output: s.output)
+            Issue.record("a link out of content/ was accepted")
+        } catch {
+            #expect(error.diagnostics.contains { $0.message.contains("leads out of content/") }, "\(error.diagnostics)")
+        }
+    }
+
     /// Where folder listings give other inodes than `stat` (FUSE without `use_ino`, FAT), nothing
     /// the spare holds is taken as the output's, but what the build wrote stays: the output is
     /// still a build from nothing's.
