@@ -29,8 +29,15 @@ struct OutputRecord {
     var fragments: [String: FragmentTable] = [:]
     /// Where each pack record is in the newest manifest (``PackOutput/recordTable``).
     var packRecords: PackRecordTable?
+    /// The spare, when it is the output this one replaced: its identity, and where it differs
+    /// from this output (``SpareRecord``).
+    var spare: (folder: String, differs: [String])?
+    /// Read beside the record: the stamps of the output's folders (``OutputWriter/foldersPath``),
+    /// and what the spare holds (its stamps from ``OutputWriter/spareFoldersPath``).
+    var stamps: FolderStamps?
+    var spareRecord: SpareRecord?
 
-    static let header = "bestiary-output-index 3"
+    static let header = "bestiary-output-index 4"
 
     static func path(_ writer: OutputWriter) -> String {
         (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-index"
@@ -85,6 +92,13 @@ struct OutputRecord {
                     record.fragments[text(fields[1])] = table
                     continue
                 }
+                // `spare FOLDER COUNT - -` then COUNT lines `PATH - 0 0`.
+                if fields.count == 5, text(fields[0]) == "spare", let count = Int(text(fields[2])) {
+                    var differs: [String] = []
+                    guard sectionLines(count, { path, _, _, _ in differs.append(path) }) else { return nil }
+                    record.spare = (text(fields[1]), differs)
+                    continue
+                }
                 // `packrecords MANIFEST COUNT - -` then COUNT lines `ID DIGEST OFFSET LENGTH`.
                 if fields.count == 5, text(fields[0]) == "packrecords", let count = Int(text(fields[2])) {
                     var table = PackRecordTable(manifestPath: text(fields[1]), entries: [:])
@@ -107,6 +121,15 @@ struct OutputRecord {
                 let path = text(fields[0])
                 record.index.entries[path] = OutputIndex.Entry(identity: text(fields[1]), written: written)
                 if fields[3].count > 1 { record.digests[path] = text(fields[3]) }
+            }
+            return record
+        }.map { record in
+            var record = record
+            record.stamps = FolderStamps.load(writer.foldersPath, folder: folder, fileSystem: writer.fileSystem)
+            record.spareRecord = record.spare.flatMap { spare in
+                FolderStamps.load(writer.spareFoldersPath, folder: spare.folder, fileSystem: writer.fileSystem).map {
+                    SpareRecord(folder: spare.folder, stamps: $0, differs: spare.differs)
+                }
             }
             return record
         }
@@ -171,6 +194,7 @@ struct OutputRecord {
                 out.append(contentsOf: "\t\(entry.offset)\t\(entry.length)\n".utf8)
             }
         }
+        out.append(contentsOf: Self.encodedSpare(spare))
         if let table = packRecords, !(table.manifestPath + table.entries.keys.joined()).utf8.contains(where: { $0 == 9 || $0 == 10 }) {
             out.append(contentsOf: "packrecords\t\(table.manifestPath)\t\(table.entries.count)\t-\t-\n".utf8)
             for (id, entry) in table.entries.sorted(by: { $0.key < $1.key }) {
@@ -188,6 +212,15 @@ struct OutputRecord {
             out.append(contentsOf: (digests[path] ?? "-").utf8)
             out.append(10)
         }
+        return out
+    }
+
+    /// The section of ``spare`` (for a record encoded before it was known): its paths are those
+    /// of the record's files, which ``encoded()`` checked.
+    static func encodedSpare(_ spare: (folder: String, differs: [String])?) -> [UInt8] {
+        guard let spare else { return [] }
+        var out = Array("spare\t\(spare.folder)\t\(spare.differs.count)\t-\t-\n".utf8)
+        for path in spare.differs { out.append(contentsOf: (path + "\t-\t0\t0\n").utf8) }
         return out
     }
 

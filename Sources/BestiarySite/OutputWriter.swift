@@ -39,6 +39,11 @@ struct OutputWriter {
         (parent == "." ? "" : parent + "/") + ".\(name).bestiary-spare"
     }
 
+    /// The stamps of the output's folders (``FolderStamps``), and of the spare's: kept beside them,
+    /// each naming the folder it describes, and moved with it when the output becomes the spare.
+    var foldersPath: String { (parent == "." ? "" : parent + "/") + ".\(name).bestiary-folders" }
+    var spareFoldersPath: String { (parent == "." ? "" : parent + "/") + ".\(name).bestiary-spare-folders" }
+
     /// Refuses to replace a folder that is not a Bestiary output, and removes leftovers of killed builds.
     func prepare() throws(DiagnosticError) {
         if let info = fileSystem.info(output) {
@@ -92,14 +97,24 @@ struct OutputWriter {
     ///
     /// With `reusingSpare`, the staging folder starts as the output an earlier reusing build
     /// replaced (``sparePath``), when there is one: whatever it holds is checked in one walk in
-    /// ``Staging/linkFromOutput(_:holding:)`` and anything not part of the new build is removed then.
-    func begin(reusingSpare: Bool = false) throws(DiagnosticError) -> Staging {
+    /// ``Staging/linkFromOutput(_:holding:folders:removed:)`` and anything not part of the new build is removed then.
+    /// With `spare` (what the record of the output says of the spare), a spare whose folders'
+    /// stamps still hold is not walked (``Staging/linkKnowing(_:_:holding:folders:removed:)``):
+    /// they are checked from here on, and the first file added waits for them (this build's
+    /// writes change its folders).
+    func begin(reusingSpare: Bool = false, spare: SpareRecord? = nil) throws(DiagnosticError) -> Staging {
         try prepare()
         let path = stagingPath()
         do {
             try fileSystem.remove(path)
             if reusingSpare, fileSystem.info(sparePath)?.kind == .directory, (try? fileSystem.move(sparePath, to: path)) != nil {
-                return Staging(writer: self, path: path, holdsPrevious: true)
+                let fs = fileSystem
+                let known = spare.map { spare in
+                    Background {
+                        OutputRecord.folderIdentity(of: path, fs) == spare.folder && spare.stamps.hold(below: path, fileSystem: fs) ? spare : nil
+                    }
+                }
+                return Staging(writer: self, path: path, holdsPrevious: true, spare: known)
             }
             try fileSystem.createDirectory(path)
         } catch {
@@ -118,14 +133,19 @@ struct OutputWriter {
         /// entries may be hard links to the output's files, so a file is never written in place,
         /// always unlinked first, and what the build does not make is removed before the swap.
         let holdsPrevious: Bool
+        /// What the spare this folder started as holds, when its folders' stamps held.
+        var spare: SpareRecord? { spareCheck?.value() ?? nil }
+        private let spareCheck: Background<SpareRecord?, Never>?
 
-        init(writer: OutputWriter, path: String, holdsPrevious: Bool) {
+        init(writer: OutputWriter, path: String, holdsPrevious: Bool, spare: Background<SpareRecord?, Never>? = nil) {
             self.writer = writer
             self.path = path
             self.holdsPrevious = holdsPrevious
+            spareCheck = spare
         }
 
         deinit {
+            _ = spareCheck?.value()  // not a thread left looking at a folder that goes
             if !committed { try? writer.fileSystem.remove(path) }
         }
 
@@ -139,6 +159,7 @@ struct OutputWriter {
 
         /// Writes one file into the staging folder (its folders are made as needed). Thread-safe.
         func add(_ file: OutputFile) throws {
+            _ = spareCheck?.value()  // the spare's folders are looked at before any changes
             let target = path + "/" + file.path
             // Writing into a linked file would change the output's copy too.
             if holdsPrevious { try writer.fileSystem.remove(target) }
@@ -174,11 +195,16 @@ struct OutputWriter {
         /// stays where the directory lists the very file (inode) the index has at its path, which
         /// is so for all but the few the last build changed; any other entry goes, a file put
         /// there by hand or an older version of a page included. Only what is then missing is
-        /// linked.
-        func linkFromOutput(_ paths: [String], holding index: [String: OutputIndex.Entry]) throws(DiagnosticError) {
+        /// linked. A spare whose folders' stamps held (``spare``) is not walked but where they
+        /// cannot tell (``linkKnowing(_:_:holding:folders:removed:)``); `folders` are those of
+        /// the new output, `removed` the output's files it no longer has.
+        func linkFromOutput(
+            _ paths: [String], holding index: [String: OutputIndex.Entry], folders: OutputFolders, removed: [String]
+        ) throws(DiagnosticError) {
             let fs = writer.fileSystem
             do {
                 var missing = paths
+                if let spare, try linkKnowing(spare, paths, holding: index, folders: folders, removed: removed) { return }
                 if holdsPrevious {
                     // What this build wrote here is kept by its path: a file system may list
                     // another number than `stat` gives (FUSE without `use_ino`, FAT), and then
@@ -203,6 +229,7 @@ struct OutputWriter {
         /// A folder of the staging tree (with its parents); a file of the earlier output in its
         /// way is removed first.
         private func makeDirectory(_ relative: String) throws {
+            _ = spareCheck?.value()
             let fs = writer.fileSystem
             let target = path + "/" + relative
             if holdsPrevious, let info = fs.info(target) {
@@ -214,7 +241,7 @@ struct OutputWriter {
         }
 
         /// Makes the folders of `files` (with their parents): each depth in parallel, parents first.
-        private func makeDirectories<S: Sequence>(of files: S) throws where S.Element == String {
+        func makeDirectories<S: Sequence>(of files: S) throws where S.Element == String {
             var directories = Set<String>()
             for file in files {
                 var p = file
@@ -303,12 +330,21 @@ struct OutputWriter {
     /// describes it), then the staging folder is swapped in like a full build's. The output is
     /// therefore the previous one or the new one at every moment, whatever kills the build.
     /// `beforeSwap` runs once the staging folder is complete, just before it replaces the output.
+    /// Returns the stamps of the new output's folders (``FolderStamps``), taken once it is
+    /// complete, before the swap; nil when they could not be taken. `removed`: the files of the
+    /// output the new one no longer has; `previousFolders`: the stamps of the output's folders.
     func commitReusing(
-        _ staging: Staging, unchanged: [String], index: [String: OutputIndex.Entry], beforeSwap: () -> Void
-    ) throws(DiagnosticError) {
-        try staging.linkFromOutput(unchanged, holding: index)
+        _ staging: Staging, unchanged: [String], index: [String: OutputIndex.Entry], removed: [String], previousFolders: FolderStamps?,
+        beforeSwap: () -> Void
+    ) throws(DiagnosticError) -> FolderStamps? {
+        // The new output's folders: the output's and those of the files this build added, unless
+        // files went (a folder may have gone with them).
+        let folders = OutputFolders(previous: previousFolders, files: index.keys, written: staging.entries.keys, removing: !removed.isEmpty)
+        try staging.linkFromOutput(unchanged, holding: index, folders: folders, removed: removed)
+        let stamps = FolderStamps.take(below: staging.path, folders: folders.all, fileSystem: fileSystem)
         beforeSwap()
         try staging.commit(keepingPrevious: true)
+        return stamps
     }
 
     /// Removes a folder tree, its subfolders in parallel.

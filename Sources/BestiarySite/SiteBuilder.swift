@@ -218,7 +218,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // not rendered again, and only files whose bytes changed go into the output.
         // (`prepare()` drops the record when the output may be a mix: then it is not used.)
         let previous = fs.info(OutputRecord.path(writer)) != nil ? previousAhead?.value() : nil
-        let staging = memo == nil ? try writer.begin(reusingSpare: previous != nil) : nil
+        let staging = memo == nil ? try writer.begin(reusingSpare: previous != nil, spare: previous?.spareRecord) : nil
         upkeep("output record read")
         var streamed: [String] = []
         var kept: [String] = []
@@ -359,10 +359,14 @@ public final class SiteBuilder: @unchecked Sendable {
                 guard let staging else { preconditionFailure("a build without a memo stages its output") }
                 let count = built.count + streamed.count + kept.count + 1
                 guard let previous else {
+                    let entries = staging.entries
+                    let stamps = FolderStamps.take(below: staging.path, folders: Array(FolderStamps.folders(of: entries.keys)), fileSystem: fs)
                     try staging.commit()
+                    try? fs.remove(writer.spareFoldersPath)
                     if let folder = OutputRecord.folderIdentity(writer) {
+                        FolderStamps.save(stamps, writer.foldersPath, folder: folder, fileSystem: fs)
                         OutputRecord(
-                            tool: tool, outputFolder: folder, index: OutputIndex(entries: staging.entries), digests: pageDigests,
+                            tool: tool, outputFolder: folder, index: OutputIndex(entries: entries), digests: pageDigests,
                             nameOrders: nameOrders, fragments: fragments, packRecords: packs.output.recordTable
                         ).save(writer)
                     }
@@ -477,6 +481,13 @@ public final class SiteBuilder: @unchecked Sendable {
                 if let before { index.entries[path] = before }
             }
         }
+        // Where the output this build replaces (the next spare) will differ from the new one:
+        // what this build wrote, and what it no longer makes.
+        var removed: [String] = []
+        if stillThere < old.count {
+            for path in old.keys where index.entries[path] == nil { removed.append(path) }
+        }
+        let differs = Array(staged.keys) + removed
         // The new record describes the staging folder, which the swap makes the output (the
         // same folder: its identity is kept), so its bytes are made while the unchanged files
         // are linked; it is written once the swap is done.
@@ -489,8 +500,11 @@ public final class SiteBuilder: @unchecked Sendable {
                 ).encoded()
             }
         }
+        let stamps: FolderStamps?
         do {
-            try writer.commitReusing(staging, unchanged: unchanged, index: index.entries) {
+            stamps = try writer.commitReusing(
+                staging, unchanged: unchanged, index: index.entries, removed: removed, previousFolders: previous.stamps
+            ) {
                 // From the swap until the new record is written, the output is not what the old record says.
                 BuildState(options: options).forget()
                 OutputRecord.forget(writer)
@@ -499,10 +513,19 @@ public final class SiteBuilder: @unchecked Sendable {
             _ = encoding?.value()
             throw error
         }
+        // The output it replaced is now the spare: the stamps of its folders go with it.
+        let fs = writer.fileSystem
+        if (try? fs.move(writer.foldersPath, to: writer.spareFoldersPath)) == nil { try? fs.remove(writer.spareFoldersPath) }
         // Written while the build records its state (a build killed in between leaves no record:
         // the next one writes the whole output anew).
         if let encoding, let folder, OutputRecord.folderIdentity(writer) == folder {
-            recordSaved = Background { OutputRecord.write(encoding.value(), writer) }
+            // Where the spare differs from the new output: with its stamps, the next build knows what it holds.
+            let spare = previous.stamps != nil ? (folder: previous.outputFolder, differs: differs) : nil
+            recordSaved = Background {
+                FolderStamps.save(stamps, writer.foldersPath, folder: folder, fileSystem: fs)
+                guard let bytes = encoding.value() else { return OutputRecord.forget(writer) }
+                OutputRecord.write(bytes + OutputRecord.encodedSpare(spare), writer)
+            }
         } else {
             _ = encoding?.value()
         }

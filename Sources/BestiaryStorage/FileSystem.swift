@@ -89,6 +89,8 @@ public protocol FileSystem: Sendable {
     func readBytes(_ path: String) throws -> [UInt8]
     /// ``entries(in:)`` with each entry's ``info(_:)`` (nil when it went meanwhile).
     func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
+    /// ``info(_:)`` of each of `paths` below `directory` (relative to it), in parallel.
+    func infos(below directory: String, _ paths: [String]) -> [FileInfo?]
     /// The canonical absolute path with every symbolic link resolved.
     func realPath(_ path: String) throws -> String
     /// `mkdir -p`.
@@ -115,6 +117,10 @@ extension FileSystem {
         let entries = try entries(in: directory)
         let infos = Parallel.map(entries, chunk: 256) { info(directory + "/" + $0.name) }
         return Array(zip(entries, infos))
+    }
+
+    public func infos(below directory: String, _ paths: [String]) -> [FileInfo?] {
+        Parallel.map(paths, chunk: 256) { info(directory + "/" + $0) }
     }
 
     public func isDirectory(_ path: String) -> Bool { infoFollowingLinks(path)?.kind == .directory }

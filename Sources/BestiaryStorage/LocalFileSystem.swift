@@ -257,6 +257,19 @@ public struct LocalFileSystem: FileSystem {
         return Array(zip(entries, infos))
     }
 
+    /// Each `lstat` relative to the open folder (`fstatat`): the kernel walks the few names below
+    /// it, not the whole path again (a staging folder's 20,000 folders are looked at twice a build).
+    public func infos(below directory: String, _ paths: [String]) -> [FileInfo?] {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return paths.map { _ in nil } }
+        defer { close(fd) }
+        return Parallel.map(paths, chunk: 256) { path -> FileInfo? in
+            var st = stat()
+            guard fstatat(fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return Self.makeInfo(st)
+        }
+    }
+
     public func realPath(_ path: String) throws -> String {
         guard let p = realpath(path, nil) else { throw failure("resolve", path) }
         defer { free(p) }

@@ -84,8 +84,8 @@ final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {
     private let lock = NSLock()
     private(set) var infos = 0
     private(set) var links = 0
-    /// `stat` calls (following links), `realpath`s and reads of a file's first bytes.
-    private(set) var followed = 0, resolved = 0, prefixes = 0
+    /// `stat` calls (following links), `realpath`s, reads of a file's first bytes, folder listings.
+    private(set) var followed = 0, resolved = 0, prefixes = 0, listings = 0
 
     init(watching: String) { self.watching = watching }
 
@@ -104,6 +104,10 @@ final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {
     override func realPath(_ path: String) throws -> String {
         count(path, \.resolved)
         return try base.realPath(path)
+    }
+    override func entries(in directory: String) throws -> [DirectoryEntry] {
+        count(directory, \.listings)
+        return try base.entries(in: directory)
     }
     override func readPrefix(_ path: String, count n: Int) throws -> Data {
         count(path, \.prefixes)
