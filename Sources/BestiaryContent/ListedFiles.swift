@@ -15,9 +15,12 @@ public struct ListedFiles: Sendable {
 
     public init() {}
 
-    /// Records what the walk found at `path` (from the site root); only regular files are kept.
-    public mutating func add(_ path: String, _ info: FileInfo?) {
-        if let info, info.kind == .file { files[path] = info }
+    /// What the walk found, each path from the site root: only regular files are kept.
+    public init(_ found: [(path: String, info: FileInfo?)]) {
+        files.reserveCapacity(found.count)
+        for (path, info) in found {
+            if let info, info.kind == .file { files[path] = info }
+        }
     }
 
     /// The walk's metadata of the regular file at `path` (from the site root), if it listed one.

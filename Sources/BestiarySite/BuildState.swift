@@ -36,8 +36,9 @@ struct BuildState {
         /// The Wikipedia cache's folder (nil when `content/wikipedia` is not a folder): the cache
         /// then lists nothing again.
         var wikipedia: WikipediaCache.Listing?
-        /// The other regular files below `content/`: records and media.
-        var files = ListedFiles()
+        /// The other entries below `content/` (records and media among them), in the walk's order:
+        /// made into a ``ListedFiles`` once the build goes on (a build with nothing to do needs none).
+        var files: [(path: String, info: FileInfo?)] = []
     }
 
     /// ``snapshot(now:)``, and with `listing` what its walk found (``Listing``).
@@ -61,7 +62,7 @@ struct BuildState {
         var folders: [WikipediaCache.Listing.Folder] = []
         var cacheLines: [UInt8] = []
         var isFolder = false
-        var files = ListedFiles()
+        var files: [(path: String, info: FileInfo?)] = []
         for folder in ["content", "templates"] {
             add(folder, describe(fs.info(root(folder))))
             let inContent = folder == "content"
@@ -70,7 +71,7 @@ struct BuildState {
                 lines.append(line)
                 guard listing, inContent else { return }
                 guard relative.utf8.starts(with: cache.utf8) else {
-                    files.add(relative, info)
+                    files.append((relative, info))
                     return
                 }
                 if relative.utf8.count == cache.utf8.count {
@@ -78,7 +79,7 @@ struct BuildState {
                 } else if relative.utf8.starts(with: prefix.utf8) {
                     Self.list(relative.utf8.dropFirst(prefix.utf8.count), info, into: &folders)
                 } else {
-                    files.add(relative, info)  // beside the cache's folder, such as content/wikipedia.md
+                    files.append((relative, info))  // beside the cache's folder, such as content/wikipedia.md
                     return
                 }
                 // Each line's length first, as in ``digest(_:except:)``: a name may hold a line break.

@@ -101,6 +101,7 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // What the inputs were is kept as a digest, not as the walk's 60,000 lines (about 7 MB held
         // to the end: through the full build's peak, which is the memory goal).
+        let listed = listing.map { ListedFiles($0.files) }
         let ownWrites: Set<String> = ["content", PackLock.path]
         let inputsBefore = BuildState.digest(before, except: ownWrites)
         before = []
@@ -147,7 +148,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
             loader.cache = records
-            loader.listed = listing?.files
+            loader.listed = listed
             // A media file whose metadata is that of last time has the format its bytes had then.
             let keptFacts = oneShot ? factsAhead : nil
             loader.knownFormat = { path, info in
@@ -198,7 +199,7 @@ public final class SiteBuilder: @unchecked Sendable {
         if leaves, let cacheAhead { ProcessMemory.leaveToExit([cacheAhead]) }
         cacheAhead = nil
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
-            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listing?.files)
+            let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listed)
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
         }

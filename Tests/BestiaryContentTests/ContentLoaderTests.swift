@@ -147,9 +147,7 @@ import Testing
             binary: ["content/sounds/fox.ogg": TestMedia.ogg])
         func messages(listing: [String: FileInfo] = [:], known: MediaFormat? = nil) -> [String] {
             var loader = ContentLoader(root: site.root)
-            var listed = ListedFiles()
-            for (path, info) in listing { listed.add(path, info) }
-            loader.listed = listed
+            loader.listed = ListedFiles(listing.map { ($0.key, $0.value) })
             loader.knownFormat = { _, _ in known }
             return loader.load().diagnostics.sorted.map(\.message)
         }

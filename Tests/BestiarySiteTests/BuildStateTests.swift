@@ -67,7 +67,7 @@ struct BuildStateTests {
         try FileManager.default.createSymbolicLink(atPath: dir.appending("content/linked"), withDestinationPath: dir.appending("elsewhere"))
         try dir.write("<p>", to: "templates/layouts/animal.html")
         let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
-        let files = try #require(state.snapshot(now: Date(), listing: true).listing?.files)
+        let files = ListedFiles(try #require(state.snapshot(now: Date(), listing: true).listing?.files))
         let fs = LocalFileSystem()
         for path in ["content/animals/fox.md", "content/sounds/fox.ogg", "content/wikipedia.md"] {
             #expect(files.file(path) != nil && files.file(path) == fs.info(dir.appending(path)), "\(path)")
