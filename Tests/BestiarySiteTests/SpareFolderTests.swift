@@ -118,9 +118,18 @@ import Testing
         let fs = LocalFileSystem()
         #expect(FolderStamps.folders(of: ["a/b/file", "c/file", "index.html"]) == ["a", "a/b", "c"])
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: top + "/a")
-        let stamps = try #require(FolderStamps.take(below: top, folders: ["a", "a/b", "c"], fileSystem: fs))
+        // Changed "now" whatever the test's pace: a time ahead of the clock.
+        for folder in ["a/b", "c"] {
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: top + "/" + folder)
+        }
+        let stamps = try #require(FolderStamps.take(below: top, folders: ["a", "a/b", "c"], fileSystem: fs, waitingFor: nil))
         #expect(stamps.settled.keys.sorted() == ["a"])
         #expect(stamps.recent == ["a/b", "c"])
+        // Most folders just changed: the clock's resolution is waited out once, and they settle.
+        #expect(try #require(FolderStamps.take(below: top, folders: ["a", "a/b", "c"], fileSystem: fs)).recent.count == 2, "too few to wait for")
+        for folder in ["a/b", "c"] { try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: top + "/" + folder) }
+        let waited = try #require(FolderStamps.take(below: top, folders: ["a", "a/b", "c"], fileSystem: fs, waitingFor: 1))
+        #expect(waited.settled.keys.sorted() == ["a", "a/b", "c"] && waited.recent.isEmpty)
         #expect(FolderStamps.take(below: top, folders: ["a", "missing"], fileSystem: fs) == nil)
         let file = dir.appending("stamps")
         FolderStamps.save(stamps, file, folder: "1 2", fileSystem: fs)
