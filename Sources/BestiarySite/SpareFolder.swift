@@ -101,11 +101,12 @@ struct FolderStamps: Sendable, Equatable {
         return FolderStamps(settled: settled, recent: recent)
     }
 
-    /// Whether every settled folder below `top` still has its metadata.
+    /// Whether every settled folder below `top` still has its metadata, and every recent one is
+    /// still a folder (not a link: it is listed, and what it holds removed).
     func hold(below top: String, fileSystem: any FileSystem) -> Bool {
         let folders = Array(settled)
-        let infos = fileSystem.infos(below: top, folders.map(\.key))
-        return zip(folders, infos).allSatisfy { $0.value == $1 }
+        let infos = fileSystem.infos(below: top, folders.map(\.key) + recent)
+        return zip(folders, infos).allSatisfy { $0.value == $1 } && infos.dropFirst(folders.count).allSatisfy { $0?.kind == .directory }
     }
 }
 
@@ -195,16 +196,19 @@ extension OutputWriter.Staging {
         // and those the new output no longer has.
         var missing: [String] = []
         let differs = Set(spare.differs)
-        for file in spare.differs where staged[file] == nil && !listedSet.contains(parent(file)) {
+        // (A path that is now a folder of the new output, this build's files in it, is kept.)
+        for file in spare.differs where staged[file] == nil && !folders.contains(file) && !listedSet.contains(parent(file)) {
             try fs.remove(path + "/" + file)
             if index[file] != nil { missing.append(file) }
         }
-        for file in removed where !differs.contains(file) && !listedSet.contains(parent(file)) {
+        for file in removed where !differs.contains(file) && !folders.contains(file) && !listedSet.contains(parent(file)) {
             try fs.remove(path + "/" + file)
         }
         // Folders of the spare this build has nothing in (the topmost of each such tree): only
-        // the folders of files that went, in the last build or this one, can be such.
-        for folder in FolderStamps.folders(of: spare.differs + removed) where isSpareFolder(folder) && !folders.contains(folder) {
+        // the folders of files that went, in the last build or this one, can be such (and not
+        // where this build wrote a file).
+        for folder in FolderStamps.folders(of: spare.differs + removed)
+        where isSpareFolder(folder) && !folders.contains(folder) && staged[folder] == nil {
             let above = String(parent(folder))
             if above.isEmpty || folders.contains(above) { try fs.remove(path + "/" + folder) }
         }

@@ -38,6 +38,11 @@ import Testing
         }
     }
 
+    /// Folders below `top` that hold nothing (a build from nothing makes none).
+    static func emptyFolders(below top: String) throws -> [String] {
+        try folders(below: top).filter { try FileManager.default.contentsOfDirectory(atPath: top + "/" + $0).isEmpty }
+    }
+
     /// Builds with a file system that counts what is asked of the staging folder.
     func countedStep(_ s: Site, sourceLocation: Testing.SourceLocation = #_sourceLocation, _ change: () throws -> Void) throws -> CountingFileSystem {
         let counting = CountingFileSystem(watching: ".out.bestiary-staging-")
@@ -69,6 +74,26 @@ import Testing
         try settle(s)
         try s.step { try FileManager.default.removeItem(atPath: s.path("content/animals/okapi.md")) }
         #expect(!FileManager.default.fileExists(atPath: s.output + "/animals/okapi"))
+        try settle(s)
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        #expect(try Self.emptyFolders(below: s.output) == [])
+    }
+
+    /// The stamps a build leaves are what the next-but-one build goes by: once the folders have
+    /// settled (each build here takes longer than the stamps' margin), a rebuild lists only the
+    /// top folder and the few folders the build before the last changed at its end.
+    @Test func theStampsABuildLeavesAreUsed() throws {
+        let s = try Site()
+        let tags = ["tags: [bears]", "tags: [bears, big]"]
+        for i in 0..<4 {
+            Thread.sleep(forTimeInterval: 0.15)
+            try s.step { try s.edit("content/animals/bear.md", tags[i % 2], tags[(i + 1) % 2]) }
+        }
+        Thread.sleep(forTimeInterval: 0.15)
+        let counting = try countedStep(s) { try s.edit("content/animals/bear.md", tags[0], tags[1]) }
+        let folders = try Self.folders(below: s.output).count
+        #expect(counting.listings * 4 < folders, "\(counting.listings) of \(folders) folders listed")
+        #expect(try Self.emptyFolders(below: s.output) == [])
     }
 
     /// A stray file put into a folder of the spare changes that folder's time: the spare is then
