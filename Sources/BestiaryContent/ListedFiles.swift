@@ -13,8 +13,6 @@ import BestiaryStorage
 public struct ListedFiles: Sendable {
     private var files: [String: FileInfo] = [:]
 
-    public init() {}
-
     /// What the walk found, each path from the site root: only regular files are kept.
     public init(_ found: [(path: String, info: FileInfo?)]) {
         files.reserveCapacity(found.count)

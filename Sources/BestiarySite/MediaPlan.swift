@@ -38,12 +38,12 @@ extension MediaRecord {
 
 /// Hashes every media file the catalogue uses (in parallel) and plans where it goes.
 enum MediaPlanner {
-    /// With a `memo` (the preview) or `facts` (kept by the last one-shot build), a file whose
-    /// size, time and inode are those of last time is not read again.
     /// The start of a media file's fact's kind (``FileFacts``): `media ogg`, the format it was read as.
     static let factPrefix = "media "
 
-    /// `listed`: the walk's metadata of files, taken instead of a `stat` of each.
+    /// With a `memo` (the preview) or `facts` (kept by the last one-shot build), a file whose
+    /// size, time and inode are those of last time is not read again. `listed`: the walk's
+    /// metadata of files, taken instead of a `stat` of each.
     static func plan(
         _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil, listed: ListedFiles? = nil
     ) throws(DiagnosticError) -> [String: MediaRecord] {

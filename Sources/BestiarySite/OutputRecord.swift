@@ -194,7 +194,10 @@ struct OutputRecord {
                 out.append(contentsOf: "\t\(entry.offset)\t\(entry.length)\n".utf8)
             }
         }
-        out.append(contentsOf: Self.encodedSpare(spare))
+        if let spare {
+            out.append(contentsOf: "spare\t\(spare.folder)\t\(spare.differs.count)\t-\t-\n".utf8)
+            for path in spare.differs { out.append(contentsOf: (path + "\t-\t0\t0\n").utf8) }
+        }
         if let table = packRecords, !(table.manifestPath + table.entries.keys.joined()).utf8.contains(where: { $0 == 9 || $0 == 10 }) {
             out.append(contentsOf: "packrecords\t\(table.manifestPath)\t\(table.entries.count)\t-\t-\n".utf8)
             for (id, entry) in table.entries.sorted(by: { $0.key < $1.key }) {
@@ -212,15 +215,6 @@ struct OutputRecord {
             out.append(contentsOf: (digests[path] ?? "-").utf8)
             out.append(10)
         }
-        return out
-    }
-
-    /// The section of ``spare`` (for a record encoded before it was known): its paths are those
-    /// of the record's files, which ``encoded()`` checked.
-    static func encodedSpare(_ spare: (folder: String, differs: [String])?) -> [UInt8] {
-        guard let spare else { return [] }
-        var out = Array("spare\t\(spare.folder)\t\(spare.differs.count)\t-\t-\n".utf8)
-        for path in spare.differs { out.append(contentsOf: (path + "\t-\t0\t0\n").utf8) }
         return out
     }
 

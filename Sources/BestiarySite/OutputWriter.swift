@@ -242,14 +242,7 @@ struct OutputWriter {
 
         /// Makes the folders of `files` (with their parents): each depth in parallel, parents first.
         func makeDirectories<S: Sequence>(of files: S) throws where S.Element == String {
-            var directories = Set<String>()
-            for file in files {
-                var p = file
-                while let slash = p.lastIndex(of: "/") {
-                    p = String(p[..<slash])
-                    if !directories.insert(p).inserted { break }
-                }
-            }
+            let directories = FolderStamps.folders(of: files)
             let byDepth = Dictionary(grouping: directories) { $0.utf8.count { $0 == UInt8(ascii: "/") } }
             for depth in byDepth.keys.sorted() {
                 _ = try Parallel.map(byDepth[depth]!.sorted(), chunk: 64) { try makeDirectory($0) }

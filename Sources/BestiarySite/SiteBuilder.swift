@@ -488,7 +488,8 @@ public final class SiteBuilder: @unchecked Sendable {
         if stillThere < old.count {
             for path in old.keys where index.entries[path] == nil { removed.append(path) }
         }
-        let differs = Array(staged.keys) + removed
+        // With the stamps of its folders, that tells the next build what the spare holds.
+        let spare = previous.stamps != nil ? (folder: previous.outputFolder, differs: Array(staged.keys) + removed) : nil
         // The new record describes the staging folder, which the swap makes the output (the
         // same folder: its identity is kept), so its bytes are made while the unchanged files
         // are linked; it is written once the swap is done.
@@ -497,7 +498,7 @@ public final class SiteBuilder: @unchecked Sendable {
             Background {
                 OutputRecord(
                     tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders,
-                    fragments: fragments, packRecords: packRecords
+                    fragments: fragments, packRecords: packRecords, spare: spare
                 ).encoded()
             }
         }
@@ -520,12 +521,9 @@ public final class SiteBuilder: @unchecked Sendable {
         // Written while the build records its state (a build killed in between leaves no record:
         // the next one writes the whole output anew).
         if let encoding, let folder, OutputRecord.folderIdentity(writer) == folder {
-            // Where the spare differs from the new output: with its stamps, the next build knows what it holds.
-            let spare = previous.stamps != nil ? (folder: previous.outputFolder, differs: differs) : nil
             recordSaved = Background {
                 FolderStamps.save(stamps, writer.foldersPath, folder: folder, fileSystem: fs)
-                guard let bytes = encoding.value() else { return OutputRecord.forget(writer) }
-                OutputRecord.write(bytes + OutputRecord.encodedSpare(spare), writer)
+                OutputRecord.write(encoding.value(), writer)
             }
         } else {
             _ = encoding?.value()

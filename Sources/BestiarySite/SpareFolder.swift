@@ -140,7 +140,7 @@ struct OutputFolders: Sendable {
 /// the output that replaced it describes it: its folders' stamps (taken when it was complete) and
 /// where it differs from that output. Every other file in it is the output's very file (a hard
 /// link, same inode), which the next build checks anyway.
-struct SpareRecord: Sendable, Equatable {
+struct SpareRecord: Sendable {
     /// The identity of the spare's top folder (``OutputRecord/folderIdentity(of:_:)``).
     var folder: String
     var stamps: FolderStamps

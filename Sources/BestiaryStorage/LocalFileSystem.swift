@@ -248,13 +248,16 @@ public struct LocalFileSystem: FileSystem {
         defer { closedir(dir) }
         // The same open folder lists the names and answers for them.
         let entries = list(dir, directory)
-        let fd = dirfd(dir)
-        let infos = Parallel.map(entries, chunk: 256) { entry -> FileInfo? in
+        return Array(zip(entries, Self.infos(at: dirfd(dir), entries.map(\.name))))
+    }
+
+    /// Each of `paths`' `lstat` relative to the open folder `fd`, in parallel.
+    private static func infos(at fd: Int32, _ paths: [String]) -> [FileInfo?] {
+        Parallel.map(paths, chunk: 256) { path -> FileInfo? in
             var st = stat()
-            guard fstatat(fd, entry.name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-            return Self.makeInfo(st)
+            guard fstatat(fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return makeInfo(st)
         }
-        return Array(zip(entries, infos))
     }
 
     /// Each `lstat` relative to the open folder (`fstatat`): the kernel walks the few names below
@@ -263,11 +266,7 @@ public struct LocalFileSystem: FileSystem {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return paths.map { _ in nil } }
         defer { close(fd) }
-        return Parallel.map(paths, chunk: 256) { path -> FileInfo? in
-            var st = stat()
-            guard fstatat(fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-            return Self.makeInfo(st)
-        }
+        return Self.infos(at: fd, paths)
     }
 
     public func realPath(_ path: String) throws -> String {

@@ -51,9 +51,6 @@ struct BuildStateTests {
         #expect(digest(["content/packs.lockx\tf 1"]) != digest([]))
     }
 
-    /// The walk over the inputs lists the Wikipedia cache's folder as the cache would list it
-    /// (language folders and their visible `.json` files, nothing deeper, not `images/`), and
-    /// its digest changes with any entry file or picture added, removed or changed, and only then.
     /// The walk lists the regular files below content/ that it reached through real folders,
     /// with their `lstat`: not a link, nothing below a linked folder, not the Wikipedia cache.
     @Test func theWalkListsContentsFilesButNoLinks() throws {
@@ -78,6 +75,9 @@ struct BuildStateTests {
         #expect(files.count == 3)
     }
 
+    /// The walk over the inputs lists the Wikipedia cache's folder as the cache would list it
+    /// (language folders and their visible `.json` files, nothing deeper, not `images/`), and
+    /// its digest changes with any entry file or picture added, removed or changed, and only then.
     @Test func theWalkListsTheWikipediaCacheAsTheCacheDoes() throws {
         let dir = TemporaryDirectory()
         for file in [
