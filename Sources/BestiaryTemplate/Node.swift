@@ -1,6 +1,7 @@
-/// A parsed template: what rendering walks. Everything that can be decided once is decided at
-/// parse time: names are split at their dots, partials are indices into the library, block
-/// names are small integers, text is UTF-8 bytes ready to be copied.
+/// A parsed template, as the parser makes it; ``Program`` flattens a library's blocks for
+/// rendering. Everything that can be decided once is decided at parse time: names are split at
+/// their dots, partials are indices into the library, block names are small integers, text is
+/// UTF-8 bytes ready to be copied.
 final class Block: Sendable {
     let nodes: [Node]
     /// The raw text between a section's tags: what a lambda section receives.

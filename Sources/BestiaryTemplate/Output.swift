@@ -7,6 +7,10 @@ struct Output {
         bytes.append(contentsOf: text)
     }
 
+    mutating func append(_ text: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: text)
+    }
+
     mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }

@@ -8,11 +8,27 @@ struct Renderer {
     struct Frame {
         var indentation: [UInt8] = []
         /// The `{{$block}}` overrides in force, outermost first (the outermost one wins).
-        var overrides: [Override] = []
+        var overrides: [OverrideRef] = []
         var contentType = ContentType.html
     }
 
+    /// A block of one of ``programs``.
+    struct BlockRef {
+        var program: Int32
+        var block: Int32
+    }
+
+    /// An override in force: its block id and its body.
+    struct OverrideRef {
+        var id: Int32
+        var body: BlockRef
+    }
+
     let library: TemplateLibrary
+    /// The library's program, then the programs of the lambda results being rendered
+    /// (innermost last); ``views`` are their tables.
+    var programs: [Program]
+    var views: [Program.View]
     var stack: [TemplateValue]
     var output = Output()
 
@@ -36,37 +52,53 @@ struct Renderer {
 
     init(library: TemplateLibrary, root: TemplateValue) {
         self.library = library
+        self.programs = [library.program]
+        self.views = [library.program.view]
         self.stack = [root]
         stack.reserveCapacity(16)
         origins.reserveCapacity(16)
     }
 
-    mutating func render(_ nodes: [Node], _ initial: Frame) {
+    /// Template `template` of the library (its number in ``TemplateLibrary``).
+    func template(_ template: Int32) -> BlockRef {
+        BlockRef(program: 0, block: views[0].roots[Int(template)])
+    }
+
+    func serial(of block: BlockRef) -> Int {
+        Int(views[Int(block.program)].blocks[Int(block.block)].serial)
+    }
+
+    /// Renders a block's ops. Taking an op copies integers only (``Program``).
+    mutating func render(_ block: BlockRef, _ initial: Frame) {
+        let view = views[Int(block.program)]
+        let info = view.blocks[Int(block.block)]
+        let ops = Int(info.start)..<Int(info.start + info.count)
         var frame = initial
         if frame.indentation.isEmpty {
-            for node in nodes { render(node, &frame) }
+            for i in ops { render(view.ops[i], in: block.program, view, &frame) }
             return
         }
         let start = output.bytes.count
-        for node in nodes {
+        for i in ops {
             guard output.endsWithNewline(since: start) else {
-                render(node, &frame)
+                render(view.ops[i], in: block.program, view, &frame)
                 continue
             }
             output.append(frame.indentation)
             let before = output.bytes.count
-            render(node, &frame)
+            render(view.ops[i], in: block.program, view, &frame)
             if output.bytes.count == before { output.bytes.removeLast(frame.indentation.count) }
         }
     }
 
-    mutating func render(_ node: Node, _ frame: inout Frame) {
-        switch node {
-        case .text(let bytes):
-            output.append(bytes)
+    /// One op of a block of program `program` (whose tables are `view`).
+    mutating func render(_ op: Program.Op, in program: Int32, _ view: Program.View, _ frame: inout Frame) {
+        switch op {
+        case .text(let start, let count):
+            output.append(UnsafeBufferPointer(rebasing: view.bytes[Int(start)..<Int(start + count)]))
 
         case .variable(let name, let escaped):
-            guard let value = lookup(name) else { return }
+            guard let value = lookup(name, view) else { return }
             switch value {
             case .null: return
             case .lambda(let lambda):
@@ -76,83 +108,82 @@ struct Renderer {
                 if escaped { appendEscaped(value, frame.contentType) } else { appendPrinted(value) }
             }
 
-        case .section(let name, let body):
-            let value = lookup(name)
+        case .section(let name, let block):
+            let value = lookup(name, view)
+            let body = BlockRef(program: program, block: block)
             if case .lambda(let lambda)? = value {
-                renderLambdaResult(lambda(body.source), frame)
+                renderLambdaResult(lambda(programs[Int(program)].sources[Int(block)]), frame)
             } else {
                 renderSection(value, body, frame)
             }
 
-        case .inverted(let name, let body):
-            switch lookup(name) {
+        case .inverted(let name, let block):
+            let body = BlockRef(program: program, block: block)
+            switch lookup(name, view) {
             case .list(let items)?:
                 guard items.isEmpty else { return }
                 push(.list(items), from: body, at: -1)
-                render(body.nodes, frame)
+                render(body, frame)
                 pop()
             case .keyed(let list)?:
                 guard list.keys.isEmpty else { return }
                 push(.list([]), from: body, at: -1)
-                render(body.nodes, frame)
+                render(body, frame)
                 pop()
             case .bool(let value)?:
-                if !value { render(body.nodes, frame) }
+                if !value { render(body, frame) }
             case nil, .null?:
-                render(body.nodes, frame)
+                render(body, frame)
             default:
                 return
             }
 
-        case .block(let id, let defaultBody, let indentation):
-            let body = frame.overrides.first { $0.id == id }?.block ?? defaultBody
+        case .block(let id, let block, let indentation):
+            let body = frame.overrides.first { $0.id == id }?.body ?? BlockRef(program: program, block: block)
             var inner = frame
-            inner.indentation += indentation
-            render(body.nodes, inner)
+            appendIndentation(indentation, view, to: &inner)
+            render(body, inner)
 
         case .partial(let template, let indentation, let overrides):
-            guard let template else { return }
-            renderPartial(library.templates[template], indentation, overrides, frame)
+            guard template >= 0 else { return }
+            renderPartial(self.template(template), indentation, overrides, in: program, view, frame)
 
         case .dynamicPartial(let name, let indentation, let overrides):
-            guard case .string(let partialName)? = lookup(name), let template = library.index[partialName] else { return }
-            renderPartial(library.templates[template], indentation, overrides, frame)
+            guard case .string(let partialName)? = lookup(name, view), let template = library.index[partialName] else { return }
+            renderPartial(self.template(Int32(template)), indentation, overrides, in: program, view, frame)
 
         case .contentType(let type):
-            frame.contentType = type
-
-        case .override:
-            return
+            frame.contentType = programs[Int(program)].contentTypes[Int(type)]
         }
     }
 
     /// A section over `value`: lists iterate, booleans decide, null renders nothing, and any
     /// other value is pushed on the stack for the body.
-    mutating func renderSection(_ value: TemplateValue?, _ body: Block, _ frame: Frame) {
+    mutating func renderSection(_ value: TemplateValue?, _ body: BlockRef, _ frame: Frame) {
         switch value {
         case .list(let items)?:
             for (i, item) in items.enumerated() {
                 push(item, from: body, at: i)
-                render(body.nodes, frame)
+                render(body, frame)
                 pop()
             }
         case .keyed(let list)?:
             renderKeyed(list, body, frame)
         case .bool(let condition)?:
-            if condition { render(body.nodes, frame) }
+            if condition { render(body, frame) }
         case nil, .null?:
             return
         case let value?:
             push(value, from: body, at: -1)
-            render(body.nodes, frame)
+            render(body, frame)
             pop()
         }
     }
 
     /// Puts a section's value (item `index` of a list, -1 for another value) on the stack.
-    mutating func push(_ value: TemplateValue, from body: Block, at index: Int) {
+    mutating func push(_ value: TemplateValue, from body: BlockRef, at index: Int) {
         stack.append(value)
-        origins.append((body.serial, index))
+        origins.append((serial(of: body), index))
     }
 
     mutating func pop() {
@@ -167,11 +198,11 @@ struct Renderer {
     /// holding a keyed list below itself on the stack (no key covers what such a list holds),
     /// and the items of a keyed list inside a keyed item or a lambda's result (rendered as a
     /// list's: the item around them is not what the caller keys the page by).
-    mutating func renderKeyed(_ list: KeyedList, _ body: Block, _ frame: Frame) {
-        guard body.serial >= 0, keyedBase == nil, origins.allSatisfy({ $0.serial >= 0 }) else {
+    mutating func renderKeyed(_ list: KeyedList, _ body: BlockRef, _ frame: Frame) {
+        guard serial(of: body) >= 0, keyedBase == nil, origins.allSatisfy({ $0.serial >= 0 }) else {
             for i in list.keys.indices {
                 push(list.item(i), from: body, at: i)
-                render(body.nodes, frame)
+                render(body, frame)
                 pop()
             }
             return
@@ -181,9 +212,9 @@ struct Renderer {
         }
         var section = ""
         for origin in origins { section += "\(origin.serial).\(origin.index)/" }
-        section += "\(body.serial) \(frame.contentType.name) "
+        section += "\(serial(of: body)) \(frame.contentType.name) "
         for byte in frame.indentation { section += String(byte, radix: 16) + "." }
-        for o in frame.overrides { section += " \(o.id):\(o.block.serial)" }
+        for o in frame.overrides { section += " \(o.id):\(serial(of: o.body))" }
         keyedBase = stack.count
         defer { keyedBase = nil }
         for (i, item) in list.keys.enumerated() {
@@ -194,7 +225,7 @@ struct Renderer {
             } else {
                 lookedUpKeyedListBelow = false
                 push(list.item(i), from: body, at: i)
-                render(body.nodes, frame)
+                render(body, frame)
                 pop()
                 if lookedUpKeyedListBelow { continue }
             }
@@ -202,33 +233,71 @@ struct Renderer {
         }
     }
 
-    /// A partial starts with HTML escaping, adds its indentation to the frame's, and keeps the
-    /// overrides already in force over its own.
-    mutating func renderPartial(_ template: Block, _ indentation: [UInt8], _ overrides: [Override], _ frame: Frame) {
-        var inner = frame
-        inner.indentation += indentation
-        inner.contentType = .html
-        for o in overrides where !frame.overrides.contains(where: { $0.id == o.id }) {
-            inner.overrides.append(o)
-        }
-        render(template.nodes, inner)
+    /// Adds the indentation run `run` of `view` (0: none) to a frame's.
+    func appendIndentation(_ run: Int32, _ view: Program.View, to frame: inout Frame) {
+        guard run != 0 else { return }
+        let r = view.runs[Int(run)]
+        frame.indentation.append(contentsOf: UnsafeBufferPointer(rebasing: view.bytes[Int(r.start)..<Int(r.start + r.count)]))
     }
 
-    /// A lambda's result is rendered as a template, as a section over the top of the stack.
+    /// A partial starts with HTML escaping, adds its indentation to the frame's, and keeps the
+    /// overrides already in force over its own (override list `overrides` of program `program`).
+    mutating func renderPartial(
+        _ template: BlockRef, _ indentation: Int32, _ overrides: Int32, in program: Int32, _ view: Program.View, _ frame: Frame
+    ) {
+        var inner = frame
+        appendIndentation(indentation, view, to: &inner)
+        inner.contentType = .html
+        if overrides != 0 {
+            let list = view.overrideLists[Int(overrides)]
+            for k in Int(list.start)..<Int(list.start + list.count) {
+                let o = view.overrides[k]
+                guard !frame.overrides.contains(where: { $0.id == o.id }) else { continue }
+                inner.overrides.append(OverrideRef(id: o.id, body: BlockRef(program: program, block: o.block)))
+            }
+        }
+        render(template, inner)
+    }
+
+    /// A lambda's result is rendered as a template, as a section over the top of the stack. Its
+    /// program stays in ``programs`` while it renders (overrides in force may name its blocks).
     mutating func renderLambdaResult(_ text: String, _ frame: Frame) {
+        if TemplateLibrary.isPlain(text) {
+            // A block of one text op (none for ""), as a section over the top of the stack: the
+            // text once per item, once for a value, never for false or null. Such a lambda (the
+            // theme's `{{#asset}}`) is on every page: no program is made for it.
+            let times: Int
+            switch stack.last {
+            case .list(let items)?: times = items.count
+            case .keyed(let list)?: times = list.keys.count
+            case .bool(let condition)?: times = condition ? 1 : 0
+            case nil, .null?: times = 0
+            default: times = 1
+            }
+            for _ in 0..<times { output.append(text) }
+            return
+        }
         guard let template = library.lambdaTemplate(text) else { return }
-        renderSection(stack.last, template, frame)
+        let program = Program(roots: [template])
+        programs.append(program)
+        views.append(program.view)
+        defer {
+            programs.removeLast()
+            views.removeLast()
+        }
+        renderSection(stack.last, BlockRef(program: Int32(programs.count - 1), block: program.view.roots[0]), frame)
     }
 
     // MARK: Names
 
     /// The value of `name`: its first part from the top of the stack down (the first value that
     /// has it, even as `null`), the other parts from that value only.
-    mutating func lookup(_ name: Name) -> TemplateValue? {
-        let parts = name.parts
-        guard let first = parts.first else { return stack.last }
+    mutating func lookup(_ name: Int32, _ view: Program.View) -> TemplateValue? {
+        let info = view.names[Int(name)]
+        guard info.parts.count > 0 else { return stack.last }
+        let first = view.parts[Int(info.parts.start)]
         var value: TemplateValue
-        if name.anchored {
+        if info.anchored {
             guard let top = stack.last, let found = Self.member(first, of: top) else { return nil }
             value = found
         } else {
@@ -245,8 +314,8 @@ struct Renderer {
             guard let found else { return nil }
             value = found
         }
-        for part in parts.dropFirst() {
-            guard let next = Self.member(part, of: value) else { return nil }
+        for k in Int(info.parts.start) + 1..<Int(info.parts.start + info.parts.count) {
+            guard let next = Self.member(view.parts[k], of: value) else { return nil }
             value = next
         }
         return value

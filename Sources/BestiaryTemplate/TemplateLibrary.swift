@@ -9,7 +9,8 @@ public struct TemplateLibrary: Sendable {
         public let references: [String: [TemplateReference]]
     }
 
-    let templates: [Block]
+    /// Every template, flattened (``Program``): template `i` of ``index`` is root `i`.
+    let program: Program
     let index: [String: Int]
     let contentTypes: [String: ContentType]
     let blockIDs: [String: Int]
@@ -43,7 +44,7 @@ public struct TemplateLibrary: Sendable {
             references[name] = parser.references
         }
         guard failures.isEmpty else { throw CompileError(failures: failures, references: references) }
-        self.templates = templates
+        self.program = Program(roots: templates)
         self.index = index
         self.contentTypes = types
         self.blockIDs = blockIDs
@@ -63,20 +64,23 @@ public struct TemplateLibrary: Sendable {
     /// around them), nor is an item that looks up a value holding a keyed list.
     public func render(_ name: String, _ value: TemplateValue, keeping kept: (any KeptFragments)?) -> RenderedPage? {
         guard let i = index[name] else { return nil }
-        let template = templates[i]
         var renderer = Renderer(library: self, root: value)
+        let template = renderer.template(Int32(i))
         renderer.kept = kept
-        renderer.output.bytes.reserveCapacity(max(4096, template.source.utf8.count * 2))
-        renderer.render(template.nodes, Renderer.Frame())
+        renderer.output.bytes.reserveCapacity(max(4096, program.sources[Int(template.block)].utf8.count * 2))
+        renderer.render(template, Renderer.Frame())
         return RenderedPage(bytes: renderer.output.bytes, fragments: renderer.fragments, reused: renderer.reused)
     }
 
+    /// Whether a lambda's result is plain text: without a `{` or a line break, it parses to one
+    /// text node (none when empty), so it is not parsed.
+    static func isPlain(_ text: String) -> Bool {
+        !text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "\n") })
+    }
+
     /// A lambda's result, parsed as a template of this library (errors render nothing, as in
-    /// swift-mustache). Text without a `{` or a line break is one text node, not parsed.
+    /// swift-mustache).
     func lambdaTemplate(_ text: String) -> Block? {
-        if !text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "\n") }) {
-            return Block(text.isEmpty ? [] : [.text(Array(text.utf8))], source: text)
-        }
         var parser = Parser(text, contentTypes: contentTypes, partials: index, blockIDs: blockIDs)
         return try? parser.parseTemplate()
     }

@@ -22,6 +22,8 @@ struct DifferentialTests {
         "wrap": Reference.Lambda { "<b>\($0)</b>" },
         "url": Reference.Lambda { "/assets/" + $0.trimmingCharacters(in: .whitespaces) },
         "templated": Reference.Lambda { _ in "{{name}}!" },
+        "structured": Reference.Lambda { _ in "{{#list}}<{{.}}>{{/list}}{{>p}}{{<p}}{{$b}}over{{/b}}{{/p}}" },
+        "matrix": [["a", "b"], ["c"], [String]()],
         ]
     }
 
@@ -74,6 +76,8 @@ struct DifferentialTests {
         Case(name: "lambda result is a template", template: "{{#templated}}ignored{{/templated}} {{templated}} {{{templated}}}"),
         Case(name: "lambda as a variable", template: "{{wrap}}|{{{wrap}}}"),
         Case(name: "lambda inside a list", template: "{{#items}}{{#url}} {{n}} {{/url}};{{/items}}"),
+        Case(name: "plain lambda result over lists on the stack", template: "{{#matrix}}[{{#url}}x{{/url}}]{{/matrix}}"),
+        Case(name: "lambda result with a section, a partial and a parent", template: "{{#items}}{{#structured}}-{{/structured}};{{/items}}", partials: ["p": "({{n}}{{$b}}default{{/b}})"]),
         Case(name: "lambda in an indented partial", template: "x\n  {{>p}}\n", partials: ["p": "a\n{{#url}}b{{/url}}\nc\n"]),
         Case(name: "triple mustache whitespace", template: "  {{{name}}}\n  {{& name }}\n"),
         Case(name: "whitespace inside tags", template: "{{ name }}{{# list }}{{ . }}{{/ list }}{{^ none }}n{{/ none }}"),
