@@ -59,6 +59,7 @@ public struct SiteRenderer: Sendable {
         let sitemapAhead = previous != nil ? Background { Sitemap.file(renderer: self) } : nil
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: "", knownOrders: previous?.nameOrders ?? [:])
+        if previous == nil { shared.makeCards() }
         let digests = PageDigests(renderer: self, shared: shared)
         shared.animalDigests = digests.animals
         let (catalogFile, catalogTable) = CatalogJSON.file(input: input, digests: digests.animals, kept: previous?.keptCatalog(salt: CatalogJSON.salt(config)))
@@ -114,6 +115,7 @@ public struct SiteRenderer: Sendable {
         let (catalogFile, _) = CatalogJSON.file(input: input)
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
+        if memo == nil { shared.makeCards() }
         var files: [OutputFile]
         if let memo {
             files = renderPages(jobs, shared: shared, memo: memo)
@@ -238,7 +240,7 @@ public struct SiteRenderer: Sendable {
         let directory = location(of: job).directory
         switch job {
         case .home(let lang): return ("layouts/home", shared.home(lang, directory: directory))
-        case .animal(let i, let lang): return ("layouts/animal", shared.animal(input.catalog.animals[i], lang, directory: directory))
+        case .animal(let i, let lang): return ("layouts/animal", shared.animal(i, lang, directory: directory))
         case .collection(let lang): return ("layouts/collection", shared.collection(lang, directory: directory))
         case .quiz(let lang): return ("layouts/quiz", shared.quiz(lang, directory: directory))
         case .credits(let lang): return ("layouts/credits", shared.credits(lang, directory: directory))
