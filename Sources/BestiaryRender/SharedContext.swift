@@ -242,9 +242,18 @@ final class SharedContext: @unchecked Sendable {
     func asset(root: String) -> TemplateValue {
         .lambda(
             TemplateLambda { logical in
-                let name = logical.trimmingCharacters(in: .whitespacesAndNewlines)
+                let name = Self.trimmed(logical)
                 return self.input.assets.urls[name].map { root + $0 } ?? "#missing-asset:\(name)"
             })
+    }
+
+    /// `text` without leading and trailing white space. A name that starts and ends with a
+    /// visible ASCII character (every `{{#asset}}` of the theme, on every page) is returned as it
+    /// is: Foundation's trimming was half of the asset lambda's time.
+    static func trimmed(_ text: String) -> String {
+        let visible = { (byte: UInt8?) in byte.map { $0 > 0x20 && $0 < 0x7F } ?? false }
+        if visible(text.utf8.first) && visible(text.utf8.last) { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func directoryFor(key: String, language: String) -> String {

@@ -57,5 +57,15 @@ struct SitePathsTests {
         for b in UInt8(0)..<0x80 { all.append(Character(Unicode.Scalar(b))) }
         #expect(SharedContext.lowercased(all) == all.lowercased())
     }
-}
 
+    /// An asset's name is trimmed as Foundation trims it, with or without the short cut.
+    @Test func assetNamesAreTrimmedAsFoundationTrims() {
+        let names = [
+            "css/site.css", " css/site.css\n", "\tjs/a.js", "js/a.js ", "", " ", "a", "\u{00A0}x\u{00A0}", "x\u{2003}", "é/ü.css",
+            "\u{301}a", "a\u{301}", "~x~", "\u{7F}x",
+        ]
+        for name in names {
+            #expect(SharedContext.trimmed(name) == name.trimmingCharacters(in: .whitespacesAndNewlines), "\(name.debugDescription)")
+        }
+    }
+}
