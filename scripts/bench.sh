@@ -8,7 +8,8 @@
 # 3. times with hyperfine (medians): full build from nothing, no-op rebuild, rebuild after a
 #    one-record edit, and Hugo's full build of the same pages when hugo is installed,
 # 4. peak memory (RSS) of a full build with /usr/bin/time -v,
-# 5. pack delta size and client apply time (PackBench),
+# 5. the site's own pack after the edits (manifest and one-record delta sizes), and on
+#    PackBench's generated pack the delta size and the client's apply time,
 # then prints a Markdown table (also in bench-work/RESULTS.md) with each time as a ratio to Hugo's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +64,8 @@ hf=(hyperfine --style basic --export-json)
 "$bin" build --root "$site" >/dev/null 2>&1
 "${hf[@]}" "$work/noop.json" --runs 10 --warmup 1 "$bin build --root $site" >/dev/null
 "${hf[@]}" "$work/edit.json" --runs "$runs" --prepare "$edit" "$bin build --root $site" >/dev/null
+# The site's own pack after the edits: its manifest and its delta from the version before.
+cp "$site/output/packs/latest.json" "$work/latest-after-edit.json"
 hugo_median=""
 if command -v hugo >/dev/null 2>&1; then
   "${hf[@]}" "$work/hugo.json" --runs "$runs" --prepare "rm -rf $corpus/hugo/public" "hugo --quiet --source $corpus/hugo" >/dev/null
@@ -107,9 +110,15 @@ if hugo is not None:
         rows.append(f"| Hugo peak memory | {int(hugo_rss) / 1024:.0f} MiB | | | |")
 rows.append(f"| fetch from the local stand-in | {float(rate):.0f} articles/s ({articles} articles) | | | |")
 try:
+    latest = json.load(open(os.path.join(work, "latest-after-edit.json")))
+    delta = next((d for d in latest["deltas"] if d["from"] == latest["version"] - 1), None)
+    rows.append(f"| this site's pack after a one-record edit | delta {delta['bytes'] if delta else '?'} bytes, full manifest {latest['manifest']['bytes']} bytes | | | |")
+except Exception as e:
+    rows.append(f"| this site's pack after a one-record edit | not read ({e}) | | | |")
+try:
     p = json.loads(packs)
-    rows.append(f"| pack: one-record delta | {p.get('delta_bytes', '?')} bytes (full manifest {p.get('manifest_bytes', '?')}) | | | |")
-    rows.append(f"| pack: client syncs the delta (verify + apply) | {p.get('delta_sync_seconds', '?')} s (full sync {p.get('full_sync_seconds', '?')} s) | | | |")
+    rows.append(f"| PackBench's own generated pack ({n} short records): one-record delta | {p.get('delta_bytes', '?')} bytes (full manifest {p.get('manifest_bytes', '?')}) | | | |")
+    rows.append(f"| PackBench: client syncs that delta (verify + apply) | {p.get('delta_sync_seconds', '?')} s (full sync {p.get('full_sync_seconds', '?')} s) | | | |")
 except Exception:
     rows.append(f"| pack benchmark | {packs or 'did not run'} | | | |")
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
