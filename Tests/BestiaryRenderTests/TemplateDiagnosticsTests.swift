@@ -21,6 +21,22 @@ struct TemplateDiagnosticsTests {
         #expect(try Templates.compile(.builtIn).names.contains("layouts.animal"))
     }
 
+    /// A template is found by the path-like name pages use, as by its library name, also when its
+    /// file name is not ASCII; a name without a slash is the library's name as it is.
+    @Test func templatesAreFoundByTheirPathLikeNames() throws {
+        #expect(Templates.libraryName("partials/card") == "partials.card")
+        #expect(Templates.libraryName("markdown/sub/animal") == "markdown.sub.animal")
+        #expect(Templates.libraryName("layouts.animal") == "layouts.animal")
+        #expect(Templates.libraryName("partials/çard/🦉") == "partials.çard.🦉")
+        var theme = Theme.builtIn
+        theme.files["partials/çard.html"] = Theme.File(data: Data("<b>{{name}}</b>".utf8), origin: "templates/partials/çard.html", isOverride: true)
+        let templates = try Templates.compile(theme)
+        #expect(templates.render("partials/çard", ["name": "Owl"]) == "<b>Owl</b>")
+        #expect(templates.render("partials.çard", ["name": "Owl"]) == "<b>Owl</b>")
+        #expect(!templates.digest("partials/çard").isEmpty)
+        #expect(templates.digest("partials/çard") == templates.digest("partials.çard"))
+    }
+
     @Test func aClosingTagThatDoesNotMatchIsReportedWhereItIs() {
         let text = diagnostics("layouts/page.html", "{{<layouts.base}}\n{{$main}}\n  {{#body_lang}}x\n{{/main}}\n{{/layouts.base}}\n")
         #expect(text == [
