@@ -48,20 +48,20 @@ final class Program: @unchecked Sendable {
         var block: Int32
     }
 
-    /// The tables as raw pointers: copying a view copies pointers only.
+    /// The tables as raw pointers, read-only: copying a view copies pointers only.
     struct View {
-        let ops: UnsafeMutableBufferPointer<Op>
-        let blocks: UnsafeMutableBufferPointer<BlockInfo>
-        let bytes: UnsafeMutableBufferPointer<UInt8>
+        let ops: UnsafeBufferPointer<Op>
+        let blocks: UnsafeBufferPointer<BlockInfo>
+        let bytes: UnsafeBufferPointer<UInt8>
         /// Indentations: runs of ``bytes``.
-        let runs: UnsafeMutableBufferPointer<Run>
-        let names: UnsafeMutableBufferPointer<NameInfo>
-        let parts: UnsafeMutableBufferPointer<String>
-        let overrides: UnsafeMutableBufferPointer<OverrideInfo>
+        let runs: UnsafeBufferPointer<Run>
+        let names: UnsafeBufferPointer<NameInfo>
+        let parts: UnsafeBufferPointer<String>
+        let overrides: UnsafeBufferPointer<OverrideInfo>
         /// Override lists: runs of ``overrides``.
-        let overrideLists: UnsafeMutableBufferPointer<Run>
+        let overrideLists: UnsafeBufferPointer<Run>
         /// The block each root became.
-        let roots: UnsafeMutableBufferPointer<Int32>
+        let roots: UnsafeBufferPointer<Int32>
     }
 
     let view: View
@@ -69,14 +69,15 @@ final class Program: @unchecked Sendable {
     let sources: [String]
     /// The content types of `{{% CONTENT_TYPE }}` pragmas, by the number in ``Op/contentType(_:)``.
     let contentTypes: [ContentType]
+
     /// Flattens `roots` (each a template) and every block they hold.
     init(roots: [Block]) {
         var compiler = Compiler()
         let rootNumbers = roots.map { compiler.add($0) }
-        func table<T>(_ values: [T]) -> UnsafeMutableBufferPointer<T> {
+        func table<T>(_ values: [T]) -> UnsafeBufferPointer<T> {
             let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(values.count, 1))
             _ = buffer.initialize(from: values)
-            return buffer
+            return UnsafeBufferPointer(rebasing: buffer[0..<values.count])
         }
         view = View(
             ops: table(compiler.ops), blocks: table(compiler.blocks), bytes: table(compiler.bytes), runs: table(compiler.runs),
@@ -84,29 +85,24 @@ final class Program: @unchecked Sendable {
             overrideLists: table(compiler.overrideLists), roots: table(rootNumbers))
         sources = compiler.sources
         contentTypes = compiler.contentTypes
-        counts = [
-            compiler.ops.count, compiler.blocks.count, compiler.bytes.count, compiler.runs.count, compiler.names.count,
-            compiler.parts.count, compiler.overrides.count, compiler.overrideLists.count, rootNumbers.count,
-        ]
     }
 
-    /// How many elements of each table were initialized, for ``deinit``.
-    private let counts: [Int]
-
     deinit {
-        func free<T>(_ buffer: UnsafeMutableBufferPointer<T>, _ count: Int) {
-            buffer.baseAddress!.deinitialize(count: count)
-            buffer.deallocate()
+        // Each table holds exactly its initialized elements (``init(roots:)``).
+        func free<T>(_ buffer: UnsafeBufferPointer<T>) {
+            let start = UnsafeMutablePointer(mutating: buffer.baseAddress!)
+            start.deinitialize(count: buffer.count)
+            start.deallocate()
         }
-        free(view.ops, counts[0])
-        free(view.blocks, counts[1])
-        free(view.bytes, counts[2])
-        free(view.runs, counts[3])
-        free(view.names, counts[4])
-        free(view.parts, counts[5])
-        free(view.overrides, counts[6])
-        free(view.overrideLists, counts[7])
-        free(view.roots, counts[8])
+        free(view.ops)
+        free(view.blocks)
+        free(view.bytes)
+        free(view.runs)
+        free(view.names)
+        free(view.parts)
+        free(view.overrides)
+        free(view.overrideLists)
+        free(view.roots)
     }
 
     /// Numbers blocks in the order they are met (a block's nested blocks after it), and lays
