@@ -9,23 +9,18 @@ import Foundation
 /// The packs stage: maps what the earlier stages know (the catalogue, media hashes, cached
 /// summaries) into ``PackProducer``'s inputs, and its output into files under `output/packs/`.
 enum PackStage {
+    /// `lock`: the pack history as ``lock(of:options:)`` read it ahead, if it did.
     static func run(
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
-        options: BuildOptions, now: Date, kept: KeptRecords? = nil
+        options: BuildOptions, now: Date, kept: KeptRecords? = nil, lock readAhead: Result<PackLock?, DiagnosticError>? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
-        guard let settings = catalog.config.packs else {
+        guard catalog.config.packs != nil else {
             return try PackProducer(fileSystem: fs).produce(
                 catalog: catalog, media: [:], lock: nil, signingKeys: [], now: now, locked: options.locked)
         }
         let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: fs)
-        let lock: PackLock?
-        do {
-            // The digests of the versions this build uses: the newest and its deltas' bases.
-            lock = try PackLock.load(root: options.root, fileSystem: fs, checkingDigestsOfLast: settings.keepDeltas + 1)
-        } catch {
-            throw DiagnosticError(error.diagnostics.map { $0.inStage("packs") })
-        }
+        let lock = try (readAhead ?? Result { () throws(DiagnosticError) in try Self.lock(of: catalog, options: options) }).get()
         // The media stage hashed every file already: reuse its digests.
         var digests: [String: MediaDigest] = [:]
         for (path, record) in media {
@@ -39,6 +34,17 @@ enum PackStage {
         }
         return try PackProducer(fileSystem: fs).produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept)
+    }
+
+    /// The pack history (`content/packs.lock`), replayed, with the digests of the versions this
+    /// build uses checked: the newest and its deltas' bases. Nil without one, or without packs.
+    static func lock(of catalog: Catalog, options: BuildOptions) throws(DiagnosticError) -> PackLock? {
+        guard let settings = catalog.config.packs else { return nil }
+        do {
+            return try PackLock.load(root: options.root, fileSystem: options.fileSystem, checkingDigestsOfLast: settings.keepDeltas + 1)
+        } catch {
+            throw DiagnosticError(error.diagnostics.map { $0.inStage("packs") })
+        }
     }
 
     /// A cached summary as a pack text; its image is the largest cached rendition (apps scale down).

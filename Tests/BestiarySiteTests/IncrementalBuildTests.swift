@@ -263,6 +263,42 @@ import Testing
         #expect(next.pagesReused > 0, "the build after it has a record again")
     }
 
+    /// A rebuild reads the pack history ahead, beside enrich; a history whose newest version no
+    /// longer adds up still fails the build in the packs stage, at the lock, before anything
+    /// reaches the output, and the build after the lock is put back uses the record as before.
+    @Test func aDamagedPackHistoryFailsARebuildAsItFailsABuild() throws {
+        let s = try Site()
+        func recordingBuild() throws(DiagnosticError) -> BuildReport {
+            let options = BuildOptions(
+                root: s.root, output: s.output, environment: ["SOURCE_DATE_EPOCH": "1767225600"],
+                time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+            return try SiteBuilder(options: options).build()
+        }
+        try recordingBuild()
+        try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]")
+        try recordingBuild()
+        let lockPath = s.path("content/packs.lock")
+        let lock = try String(contentsOfFile: lockPath, encoding: .utf8)
+        let newest = try #require(lock.components(separatedBy: "\n").last { $0.hasPrefix("version 2 ") })
+        let digest = try #require(newest.components(separatedBy: " ").last)
+        try lock.replacingOccurrences(of: digest, with: String(repeating: "0", count: 64)).write(toFile: lockPath, atomically: true, encoding: .utf8)
+        let before = try Tree(s.output)
+        try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]")
+        do {
+            try recordingBuild()
+            Issue.record("the build should have failed")
+        } catch {
+            let problem = error.diagnostics.first
+            #expect(problem?.location?.path == "content/packs.lock", "\(error.diagnostics)")
+            #expect(problem?.stage == "packs")
+            #expect(problem?.message.contains("do not match its digest") == true, "\(problem?.message ?? "")")
+        }
+        #expect(try Tree(s.output) == before)
+        try lock.write(toFile: lockPath, atomically: true, encoding: .utf8)
+        let again = try recordingBuild()
+        #expect(again.pagesReused > 0)
+    }
+
     /// A reusing build keeps the output it replaced next to it (`.out.bestiary-spare`), and the
     /// next reusing build starts its staging folder from it. Whatever the spare holds is checked:
     /// a stray file, a file replaced, a folder where a page belongs do not reach the output; and
