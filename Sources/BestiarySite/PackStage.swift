@@ -20,7 +20,8 @@ enum PackStage {
                 catalog: catalog, media: [:], lock: nil, signingKeys: [], now: now, locked: options.locked)
         }
         let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: fs)
-        let lock = try (readAhead ?? Result { () throws(DiagnosticError) in try Self.lock(of: catalog, options: options) }).get()
+        let lock: PackLock?
+        if let readAhead { lock = try readAhead.get() } else { lock = try Self.lock(of: catalog, options: options) }
         // The media stage hashed every file already: reuse its digests.
         var digests: [String: MediaDigest] = [:]
         for (path, record) in media {

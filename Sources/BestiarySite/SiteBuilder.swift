@@ -244,7 +244,13 @@ public final class SiteBuilder: @unchecked Sendable {
         let resolved = enrichment.resolved
         let makePacks = { () throws(DiagnosticError) -> Packs in
             let start = DispatchTime.now().uptimeNanoseconds
-            let kept = previous.flatMap { Self.keptRecords(of: $0, writer, fs) }
+            // The records of the previous build's newest manifest, while that file is as it wrote it.
+            let kept = previous.flatMap { record -> KeptRecords? in
+                guard let table = record.packRecords, writer.isAsWritten("packs/" + table.manifestPath, in: record.index),
+                    let manifest = try? fs.read(writer.output + "/packs/" + table.manifestPath)
+                else { return nil }
+                return KeptRecords(manifest: manifest, table: table)
+            }
             var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, kept: kept,
                 lock: lockAhead?.value())
@@ -437,15 +443,6 @@ public final class SiteBuilder: @unchecked Sendable {
             ])
         }
         return finished()
-    }
-
-    /// The records of the newest manifest the build that left `record` wrote, while that file is
-    /// as it wrote it.
-    private static func keptRecords(of record: OutputRecord, _ writer: OutputWriter, _ fs: any FileSystem) -> KeptRecords? {
-        guard let table = record.packRecords, writer.isAsWritten("packs/" + table.manifestPath, in: record.index),
-            let manifest = try? fs.read(writer.output + "/packs/" + table.manifestPath)
-        else { return nil }
-        return KeptRecords(manifest: manifest, table: table)
     }
 
     /// A one-shot build puts a stage's files into the staging folder as soon as the stage made

@@ -268,7 +268,7 @@ import Testing
     /// reaches the output, and the build after the lock is put back uses the record as before.
     @Test func aDamagedPackHistoryFailsARebuildAsItFailsABuild() throws {
         let s = try Site()
-        func recordingBuild() throws(DiagnosticError) -> BuildReport {
+        @discardableResult func recordingBuild() throws(DiagnosticError) -> BuildReport {
             let options = BuildOptions(
                 root: s.root, output: s.output, environment: ["SOURCE_DATE_EPOCH": "1767225600"],
                 time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
