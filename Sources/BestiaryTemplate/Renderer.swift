@@ -32,6 +32,10 @@ struct Renderer {
     var stack: [TemplateValue]
     var output = Output()
 
+    /// The block ids of the library and of the lambda results parsed so far (nil until the
+    /// first): two results that bring different new block names never share an id.
+    var lambdaBlockIDs: [String: Int]?
+
     /// Output of keyed items from an earlier rendering (``TemplateLibrary/render(_:_:keeping:)``).
     var kept: (any KeptFragments)?
     /// Where each recorded keyed item went, in order.
@@ -197,7 +201,9 @@ struct Renderer {
     /// An item ``kept`` knows is copied from there. Not recorded: an item that looked up a value
     /// holding a keyed list below itself on the stack (no key covers what such a list holds),
     /// and the items of a keyed list inside a keyed item or a lambda's result (rendered as a
-    /// list's: the item around them is not what the caller keys the page by).
+    /// list's: the item around them is not what the caller keys the page by). An override a
+    /// lambda's result brings is only in force inside that result, below a value it pushed, so
+    /// no recorded section holds one (its block has no serial to name it by).
     mutating func renderKeyed(_ list: KeyedList, _ body: BlockRef, _ frame: Frame) {
         guard serial(of: body) >= 0, keyedBase == nil, origins.allSatisfy({ $0.serial >= 0 }) else {
             for i in list.keys.indices {
@@ -277,7 +283,10 @@ struct Renderer {
             for _ in 0..<times { output.append(text) }
             return
         }
-        guard let template = library.lambdaTemplate(text) else { return }
+        var ids = lambdaBlockIDs ?? library.blockIDs
+        let template = library.lambdaTemplate(text, blockIDs: &ids)
+        lambdaBlockIDs = ids
+        guard let template else { return }
         let program = Program(roots: [template])
         programs.append(program)
         views.append(program.view)

@@ -79,9 +79,12 @@ public struct TemplateLibrary: Sendable {
     }
 
     /// A lambda's result, parsed as a template of this library (errors render nothing, as in
-    /// swift-mustache).
-    func lambdaTemplate(_ text: String) -> Block? {
+    /// swift-mustache). `blockIDs` are the library's and those of the lambda results parsed
+    /// before in the same rendering: a block name no template has gets a new id, the same in
+    /// every result that uses it (overrides match blocks by name).
+    func lambdaTemplate(_ text: String, blockIDs: inout [String: Int]) -> Block? {
         var parser = Parser(text, contentTypes: contentTypes, partials: index, blockIDs: blockIDs)
+        defer { blockIDs = parser.blockIDs }
         return try? parser.parseTemplate()
     }
 }

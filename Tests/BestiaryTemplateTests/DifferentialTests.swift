@@ -24,6 +24,9 @@ struct DifferentialTests {
         "templated": Reference.Lambda { _ in "{{name}}!" },
         "structured": Reference.Lambda { _ in "{{#list}}<{{.}}>{{/list}}{{>p}}{{<p}}{{$b}}over{{/b}}{{/p}}" },
         "matrix": [["a", "b"], ["c"], [String]()],
+        // Each brings a block name no template has: two different names.
+        "overriding": Reference.Lambda { _ in "{{<box}}{{$x}}x overridden{{/x}}{{/box}}" },
+        "inner": Reference.Lambda { _ in "{{$y}}y default{{/y}}" },
         ]
     }
 
@@ -78,6 +81,7 @@ struct DifferentialTests {
         Case(name: "lambda inside a list", template: "{{#items}}{{#url}} {{n}} {{/url}};{{/items}}"),
         Case(name: "plain lambda result over lists on the stack", template: "{{#matrix}}[{{#url}}x{{/url}}]{{/matrix}}"),
         Case(name: "lambda result with a section, a partial and a parent", template: "{{#items}}{{#structured}}-{{/structured}};{{/items}}", partials: ["p": "({{n}}{{$b}}default{{/b}})"]),
+        Case(name: "nested lambda results with new block names", template: "{{#overriding}}-{{/overriding}}", partials: ["box": "[{{#inner}}-{{/inner}}]"]),
         Case(name: "lambda in an indented partial", template: "x\n  {{>p}}\n", partials: ["p": "a\n{{#url}}b{{/url}}\nc\n"]),
         Case(name: "triple mustache whitespace", template: "  {{{name}}}\n  {{& name }}\n"),
         Case(name: "whitespace inside tags", template: "{{ name }}{{# list }}{{ . }}{{/ list }}{{^ none }}n{{/ none }}"),

@@ -91,6 +91,42 @@ struct KeyedListTests {
         #expect(grouped.fragments.isEmpty)
     }
 
+    /// Under an override a lambda's result brings, the items' output depends on that result,
+    /// which no section key can name (its blocks have no serial). The result renders as a section
+    /// (a value pushed from it), so such items are inside it and never recorded: the items under
+    /// another result's override are never copied from them.
+    @Test func keyedListsUnderALambdaResultsOverrideAreNotRecorded() throws {
+        let library = try TemplateLibrary([
+            "listing": "{{#animals}}<{{$tag}}plain{{/tag}} {{name}}>{{/animals}}",
+            "page": "{{#wrap}}-{{/wrap}}",
+        ])
+        func page(_ tag: String, keeping kept: (any KeptFragments)?) throws -> RenderedPage {
+            let wrap = TemplateLambda { _ in "{{<listing}}{{$tag}}\(tag){{/tag}}{{/listing}}" }
+            return try #require(library.render("page", ["animals": Maker().list(), "wrap": .lambda(wrap)], keeping: kept))
+        }
+        let first = try page("first", keeping: nil)
+        #expect(first.text == "<first Bear><first Crow><first Ant &amp; Co>")
+        #expect(first.fragments.isEmpty)
+        // Whatever a build kept of the page, another result's items are made anew.
+        struct BySection: KeptFragments {
+            let bytes: [String: [UInt8]]
+            func bytes(section: String, item: String) -> ArraySlice<UInt8>? { bytes[section + "|" + item].map { $0[...] } }
+        }
+        let utf8 = Array(first.text.utf8)
+        var kept: [String: [UInt8]] = [:]
+        for f in first.fragments { kept[f.section + "|" + f.item] = Array(utf8[f.offset..<(f.offset + f.length)]) }
+        let second = try page("second", keeping: BySection(bytes: kept))
+        #expect(second.text == "<second Bear><second Crow><second Ant &amp; Co>")
+        // Overrides from the library's own templates are recorded as before.
+        let plain = try TemplateLibrary([
+            "listing": "{{#animals}}<{{$tag}}plain{{/tag}} {{name}}>{{/animals}}",
+            "page": "{{<listing}}{{$tag}}mine{{/tag}}{{/listing}}",
+        ])
+        let recorded = try #require(plain.render("page", ["animals": Maker().list()], keeping: nil))
+        #expect(recorded.text == "<mine Bear><mine Crow><mine Ant &amp; Co>")
+        #expect(recorded.fragments.count == 3)
+    }
+
     /// The same items in another section of the same page are other fragments.
     @Test func sectionsAreTold() throws {
         let library = try TemplateLibrary(["two": "{{#animals}}a{{name}}{{/animals}}|{{#animals}}b{{name}}{{/animals}}"])
