@@ -61,11 +61,11 @@ struct OutputRecord {
             let data = try? writer.fileSystem.read(path(writer))
         else { return nil }
         return data.withUnsafeBytes { raw -> OutputRecord? in
-            var lines = raw.split(separator: 10, omittingEmptySubsequences: true).makeIterator()
-            func text(_ bytes: Slice<UnsafeRawBufferPointer>) -> String { String(decoding: bytes, as: UTF8.self) }
-            guard let first = lines.next(), text(first) == header,
-                let toolLine = lines.next(), text(toolLine) == "tool\t" + tool,
-                let folderLine = lines.next(), text(folderLine) == "output\t" + folder
+            // Read in place: 83,000 lines on the bench corpus, no array made per line.
+            var lines = TabbedLines(raw.bindMemory(to: UInt8.self))
+            guard lines.next(), lines.text(lines.whole) == header,
+                lines.next(), lines.text(lines.whole) == "tool\t" + tool,
+                lines.next(), lines.text(lines.whole) == "output\t" + folder
             else { return nil }
             var record = OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(), digests: [:])
             record.index.entries.reserveCapacity(raw.count / 120)
@@ -75,52 +75,52 @@ struct OutputRecord {
                 // Each line is at least 8 bytes: a larger count is a damaged record.
                 guard count >= 0, count <= raw.count / 8 else { return false }
                 for _ in 0..<count {
-                    guard let line = lines.next() else { return false }
-                    let parts = line.split(separator: 9, omittingEmptySubsequences: false)
-                    guard parts.count == 4, let offset = Int(text(parts[2])), let length = Int(text(parts[3])) else { return false }
-                    add(text(parts[0]), text(parts[1]), offset, length)
+                    guard lines.next(), lines.count == 4, let offset = lines.integer(2), let length = lines.integer(3) else { return false }
+                    add(lines.text(0), lines.text(1), offset, length)
                 }
                 return true
             }
-            while let line = lines.next() {
-                let fields = line.split(separator: 9, omittingEmptySubsequences: false)
+            while lines.next() {
+                let fields = lines.count
                 // `fragments PATH SALT COUNT -` then COUNT lines `SECTION ITEM OFFSET LENGTH`.
-                if fields.count == 5, text(fields[0]) == "fragments", let count = Int(text(fields[3])) {
-                    var table = FragmentTable(salt: text(fields[2]), entries: [])
+                if fields == 5, lines.is(0, "fragments"), let count = lines.integer(3) {
+                    let path = lines.text(1)
+                    var table = FragmentTable(salt: lines.text(2), entries: [])
                     guard sectionLines(count, { table.entries.append(FragmentTable.Entry(section: $0, item: $1, offset: $2, length: $3)) })
                     else { return nil }
-                    record.fragments[text(fields[1])] = table
+                    record.fragments[path] = table
                     continue
                 }
                 // `spare FOLDER COUNT - -` then COUNT lines `PATH - 0 0`.
-                if fields.count == 5, text(fields[0]) == "spare", let count = Int(text(fields[2])) {
+                if fields == 5, lines.is(0, "spare"), let count = lines.integer(2) {
+                    let folder = lines.text(1)
                     var differs: [String] = []
                     guard sectionLines(count, { path, _, _, _ in differs.append(path) }) else { return nil }
-                    record.spare = (text(fields[1]), differs)
+                    record.spare = (folder, differs)
                     continue
                 }
                 // `packrecords MANIFEST COUNT - -` then COUNT lines `ID DIGEST OFFSET LENGTH`.
-                if fields.count == 5, text(fields[0]) == "packrecords", let count = Int(text(fields[2])) {
-                    var table = PackRecordTable(manifestPath: text(fields[1]), entries: [:])
+                if fields == 5, lines.is(0, "packrecords"), let count = lines.integer(2) {
+                    var table = PackRecordTable(manifestPath: lines.text(1), entries: [:])
                     guard sectionLines(count, { table.entries[$0] = PackRecordTable.Entry(digest: $1, offset: $2, length: $3) })
                     else { return nil }
                     record.packRecords = table
                     continue
                 }
                 // `order DIGEST 3,0,2,…` (three fields; a file's line has four).
-                if fields.count == 3, text(fields[0]) == "order" {
+                if fields == 3, lines.is(0, "order") {
                     var order: [Int] = []
-                    for number in fields[2].split(separator: 44) {
-                        guard let n = Int(text(number)) else { return nil }
+                    for number in lines.field(2).split(separator: 44) {
+                        guard let n = Int(lines.text(number)) else { return nil }
                         order.append(n)
                     }
-                    record.nameOrders[text(fields[1])] = order
+                    record.nameOrders[lines.text(1)] = order
                     continue
                 }
-                guard fields.count == 4, let written = parseInfo(fields[2]) else { return nil }
-                let path = text(fields[0])
-                record.index.entries[path] = OutputIndex.Entry(identity: text(fields[1]), written: written)
-                if fields[3].count > 1 { record.digests[path] = text(fields[3]) }
+                guard fields == 4, let written = parseInfo(lines.field(2)) else { return nil }
+                let path = lines.text(0)
+                record.index.entries[path] = OutputIndex.Entry(identity: lines.text(1), written: written)
+                if lines.field(3).count > 1 { record.digests[path] = lines.text(3) }
             }
             return record
         }.map { record in
@@ -135,10 +135,10 @@ struct OutputRecord {
         }
     }
 
-    private static func parseInfo(_ bytes: Slice<UnsafeRawBufferPointer>) -> FileInfo? {
+    private static func parseInfo(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> FileInfo? {
         let parts = bytes.split(separator: 32)
         guard parts.count == 5, let kindByte = parts[0].first else { return nil }
-        func number(_ p: Slice<UnsafeRawBufferPointer>) -> Int64? {
+        func number(_ p: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
             var value: Int64 = 0
             var negative = false
             for (i, b) in p.enumerated() {
@@ -220,5 +220,64 @@ struct OutputRecord {
 
     static func forget(_ writer: OutputWriter) {
         try? writer.fileSystem.remove(path(writer))
+    }
+}
+
+/// The non-empty lines of a record's bytes, one at a time, each split at its tabs in place.
+private struct TabbedLines {
+    let bytes: UnsafeBufferPointer<UInt8>
+    private var at = 0
+    /// Where each field of the current line starts, and where the line ends.
+    private var starts: [Int] = []
+    private var end = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        starts.reserveCapacity(8)
+    }
+
+    /// Moves to the next non-empty line; false at the end.
+    mutating func next() -> Bool {
+        while at < bytes.count, bytes[at] == 10 { at += 1 }
+        guard at < bytes.count else { return false }
+        starts.removeAll(keepingCapacity: true)
+        starts.append(at)
+        var i = at
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == 10 { break }
+            if b == 9 { starts.append(i + 1) }
+            i += 1
+        }
+        end = i
+        at = i
+        return true
+    }
+
+    /// The current line's number of fields.
+    var count: Int { starts.count }
+    /// The whole current line.
+    var whole: Slice<UnsafeBufferPointer<UInt8>> { bytes[starts[0]..<end] }
+
+    func field(_ k: Int) -> Slice<UnsafeBufferPointer<UInt8>> {
+        bytes[starts[k]..<(k + 1 < starts.count ? starts[k + 1] - 1 : end)]
+    }
+
+    func text(_ k: Int) -> String { text(field(k)) }
+
+    func text(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: slice), as: UTF8.self)
+    }
+
+    func `is`(_ k: Int, _ word: StaticString) -> Bool {
+        let f = field(k)
+        return f.count == word.utf8CodeUnitCount && f.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+    }
+
+    /// Field `k` as a decimal number (`Int(_:)` of its text).
+    func integer(_ k: Int) -> Int? {
+        let f = field(k)
+        guard f.count <= 20 else { return nil }
+        return Int(text(f))
     }
 }

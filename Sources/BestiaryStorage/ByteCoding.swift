@@ -80,7 +80,13 @@ public struct ByteReader {
     @inlinable public mutating func string() -> String? {
         guard let n = count(), bytes.count - at >= n else { return nil }
         defer { at += n }
-        return String(validating: bytes[at..<(at + n)], as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { all in
+            let utf8 = UnsafeBufferPointer(rebasing: all[at..<(at + n)])
+            // ASCII needs no validation (nearly every string kept: paths, ids, digests). The
+            // generic validation costs a type-metadata lookup per string.
+            if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
+            return String(validating: utf8, as: UTF8.self)
+        }
     }
 
     /// `.some(nil)` for an absent value, nil when the bytes do not fit.

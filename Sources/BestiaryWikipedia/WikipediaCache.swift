@@ -117,13 +117,22 @@ public struct WikipediaCache: Sendable {
         // a damaged picture is never copied into the site or published in a pack under a hash
         // its bytes do not have (apps would refuse the pack). Checked on every build, the entries
         // taken whole or not: a picture changed in place changes no listing the walk makes.
-        var renditions: [String: ImageRendition] = [:]
-        for entry in entries.values { for r in entry.image?.renditions ?? [] { renditions[r.path] = r } }
-        let named = renditions.values.sorted { $0.path < $1.path }
+        // Each picture once, in the order of its path (29,110 on the bench corpus: a dictionary
+        // grown one at a time took a tenth of this).
+        var all: [ImageRendition] = []
+        all.reserveCapacity(entries.count * 2)
+        for entry in entries.values { if let renditions = entry.image?.renditions { all.append(contentsOf: renditions) } }
+        all.sort { $0.path < $1.path }
+        var named: [ImageRendition] = []
+        named.reserveCapacity(all.count)
+        for rendition in all where named.last?.path != rendition.path { named.append(rendition) }
+        all = []
         // The pictures' folder listed with each file's metadata, instead of a `stat` by path each.
-        var listed: [String: FileInfo] = [:]
         let imagesFolder = Catalog.contentDirectory(root: root) + "/" + Self.imagesFolder
-        for (entry, info) in (try? fileSystem.entriesWithInfo(in: imagesFolder)) ?? [] where entry.kind == .file {
+        let imageFiles = (try? fileSystem.entriesWithInfo(in: imagesFolder)) ?? []
+        var listed: [String: FileInfo] = [:]
+        listed.reserveCapacity(imageFiles.count)
+        for (entry, info) in imageFiles where entry.kind == .file {
             if let info { listed[Self.imagesFolder + "/" + entry.name] = info }
         }
         let checks = Parallel.map(named, chunk: 16) { imageIsIntact($0, verifyHash: true, info: listed[$0.path]) }
