@@ -28,6 +28,12 @@ bin="$repo/.build/release/bestiary"
 packbench="$repo/.build/release/PackBench"
 
 mkdir -p "$work"
+# Full builds' previous outputs are moved aside (see below) and deleted when the script ends,
+# after every measurement; what a failed run left is deleted now, before the fetch.
+trash="$work/moved-aside"
+rm -rf "$trash"
+standin=""
+trap 'if [ -n "$standin" ]; then kill "$standin" 2>/dev/null || true; fi; if [ -d "$trash" ]; then echo "bench: deleting the outputs moved aside"; rm -rf "$trash"; fi' EXIT
 if [ ! -f "$corpus/README.txt" ]; then
   echo "bench: generating $n animals into $corpus (GENERATED data)"
   rm -rf "$corpus"
@@ -42,7 +48,6 @@ if [ "${BENCH_SKIP_FETCH:-0}" = 1 ] && [ -d "$site/content/wikipedia" ]; then
 else
   python3 scripts/wikipedia_standin.py serve --data "$corpus/standin" --port "$port" >"$work/standin.log" 2>&1 &
   standin=$!
-  trap 'kill $standin 2>/dev/null || true' EXIT
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/__stats" >/dev/null 2>&1 && break; sleep 0.1; done
   rm -rf "$site/content/wikipedia"
   echo "bench: fetching the Wikipedia cache from the stand-in"
@@ -52,17 +57,17 @@ else
   articles=$(grep -o 'fetched [0-9]*' "$work/fetch.log" | tail -1 | awk '{print $2}')
   fetch_rate=$(echo "$articles / ($end - $start)" | bc -l)
   kill $standin 2>/dev/null || true
+  standin=""
 fi
 
 export SOURCE_DATE_EPOCH=1767225600
 record=$(cd "$site/content/animals" && for f in *.md; do echo "$f"; break; done)
 # A full build from nothing: the previous output (and what a build keeps beside it) is moved
-# aside, not deleted, and the moved outputs are deleted after the last timing. This machine's
+# aside, not deleted, and the moved outputs are deleted when the script ends. This machine's
 # ext4 has no journal, and such a file system does not reuse an inode freed in the last 60 s
 # (360 s while its table block is unwritten): each new inode is found past every recently freed
 # one (`recently_deleted` in the kernel's profile). A build right after an `rm -rf` of the last
 # output's 100,000 files measured that deletion as well (Hugo: 6.3–7.3 s instead of 3.6–4.2 s).
-trash="$work/moved-aside"
 aside() { echo "mkdir -p $trash; for p in $*; do if [ -e \$p ]; then mv \$p $trash/\$(date +%s%N); fi; done"; }
 clean="$(aside "$site/output" "$site/.output.bestiary-*"); rm -f $site/content/packs.lock"
 edit="python3 -c \"import sys,re; p=sys.argv[1]; s=open(p).read(); s=re.sub(r'difficulty: (\\\\d)', lambda m: 'difficulty: ' + str(int(m.group(1)) % 3 + 1), s, 1); open(p,'w').write(s)\" $site/content/animals/$record"
@@ -89,9 +94,7 @@ pages=$(grep -o 'built [0-9]* pages' "$work/build.log" | awk '{print $2}')
 identical="no"
 BESTIARY_JOBS=1 "$bin" build --root "$site" --output "$work/sequential" --force >/dev/null 2>&1
 if diff -r -q "$site/output" "$work/sequential" >/dev/null; then identical="yes"; fi
-rm -rf "$work/sequential" "$work"/.sequential.bestiary-*
-echo "bench: deleting the outputs moved aside"
-rm -rf "$trash"
+eval "$(aside "$work/sequential" "$work/.sequential.bestiary-*")"  # deleted at the end, not before PackBench's writes
 
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 

@@ -34,7 +34,7 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "setup: error: swift is not on PATH; install Swift 6.1 or newer from https://swift.org/install" >&2
   exit 1
 fi
-if ! command -v node >/dev/null 2>&1 && [ "$level" != build ]; then
+if ! command -v node >/dev/null 2>&1 && { [ "$level" = test ] || [ "$level" = bench ]; }; then
   echo "setup: error: node is not on PATH; the web app's unit tests need Node 20 or newer" >&2
   exit 1
 fi

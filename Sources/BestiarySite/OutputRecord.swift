@@ -275,9 +275,5 @@ private struct TabbedLines {
     }
 
     /// Field `k` as a decimal number (`Int(_:)` of its text).
-    func integer(_ k: Int) -> Int? {
-        let f = field(k)
-        guard f.count <= 20 else { return nil }
-        return Int(text(f))
-    }
+    func integer(_ k: Int) -> Int? { Int(text(k)) }
 }

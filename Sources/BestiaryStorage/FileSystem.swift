@@ -72,6 +72,8 @@ public protocol FileSystem: Sendable {
     func readPrefix(_ path: String, count: Int) throws -> Data
     /// Replaces `path` atomically: readers see the old bytes or the new ones, never a mix
     /// (temporary file in the same directory, then `rename`). Creates parent directories.
+    /// `data` may point into its caller's buffer (``CacheFile/write``): it must not be kept
+    /// after the call returns.
     func writeAtomically(_ data: Data, to path: String) throws
     /// Creates a new file that nobody reads yet (inside a staging directory): no temporary file.
     /// Creates parent directories.

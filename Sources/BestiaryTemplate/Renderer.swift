@@ -201,11 +201,13 @@ struct Renderer {
     /// An item ``kept`` knows is copied from there. Not recorded: an item that looked up a value
     /// holding a keyed list below itself on the stack (no key covers what such a list holds),
     /// and the items of a keyed list inside a keyed item or a lambda's result (rendered as a
-    /// list's: the item around them is not what the caller keys the page by). An override a
-    /// lambda's result brings is only in force inside that result, below a value it pushed, so
-    /// no recorded section holds one (its block has no serial to name it by).
+    /// list's: the item around them is not what the caller keys the page by), nor the items under
+    /// an override a lambda's result brings (its block has no serial to name it by in the section;
+    /// the result pushes no value over a `true`, so the origins do not always show it).
     mutating func renderKeyed(_ list: KeyedList, _ body: BlockRef, _ frame: Frame) {
-        guard serial(of: body) >= 0, keyedBase == nil, origins.allSatisfy({ $0.serial >= 0 }) else {
+        guard serial(of: body) >= 0, keyedBase == nil, origins.allSatisfy({ $0.serial >= 0 }),
+            frame.overrides.allSatisfy({ serial(of: $0.body) >= 0 })
+        else {
             for i in list.keys.indices {
                 push(list.item(i), from: body, at: i)
                 render(body, frame)

@@ -92,17 +92,19 @@ struct KeyedListTests {
     }
 
     /// Under an override a lambda's result brings, the items' output depends on that result,
-    /// which no section key can name (its blocks have no serial). The result renders as a section
-    /// (a value pushed from it), so such items are inside it and never recorded: the items under
-    /// another result's override are never copied from them.
-    @Test func keyedListsUnderALambdaResultsOverrideAreNotRecorded() throws {
+    /// which no section key can name (its blocks have no serial): never recorded, so the items
+    /// under another result's override are never copied from them. Over a `true` the result
+    /// pushes no value, so only the override tells (a case a review found).
+    @Test(arguments: ["{{#wrap}}-{{/wrap}}", "{{#flags}}{{#wrap}}-{{/wrap}}{{/flags}}"])
+    func keyedListsUnderALambdaResultsOverrideAreNotRecorded(_ template: String) throws {
         let library = try TemplateLibrary([
             "listing": "{{#animals}}<{{$tag}}plain{{/tag}} {{name}}>{{/animals}}",
-            "page": "{{#wrap}}-{{/wrap}}",
+            "page": template,
         ])
         func page(_ tag: String, keeping kept: (any KeptFragments)?) throws -> RenderedPage {
             let wrap = TemplateLambda { _ in "{{<listing}}{{$tag}}\(tag){{/tag}}{{/listing}}" }
-            return try #require(library.render("page", ["animals": Maker().list(), "wrap": .lambda(wrap)], keeping: kept))
+            let value: TemplateValue = ["animals": Maker().list(), "wrap": .lambda(wrap), "flags": [true]]
+            return try #require(library.render("page", value, keeping: kept))
         }
         let first = try page("first", keeping: nil)
         #expect(first.text == "<first Bear><first Crow><first Ant &amp; Co>")
