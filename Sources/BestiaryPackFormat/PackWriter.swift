@@ -10,15 +10,29 @@ public struct PackFile: Hashable, Sendable {
     }
 
     public var path: String
-    public var contents: Contents
+    public var contents: Contents {
+        didSet { sha256 = nil }
+    }
+    /// The lower-case hex SHA-256 of `.bytes`, when the writer hashed them for a reference
+    /// (manifests, deltas): whoever stores the file takes it instead of hashing the bytes again.
+    /// Forgotten when `contents` changes; not part of equality (it is a function of the bytes).
+    public private(set) var sha256: String?
 
     public init(path: String, contents: Contents) {
         self.path = path
         self.contents = contents
     }
 
-    public init(path: String, data: Data) {
+    public init(path: String, data: Data, sha256: String? = nil) {
         self.init(path: path, contents: .bytes(data))
+        self.sha256 = sha256
+    }
+
+    public static func == (a: PackFile, b: PackFile) -> Bool { a.path == b.path && a.contents == b.contents }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(contents)
     }
 
     /// The bytes, for files made in memory.
@@ -68,11 +82,12 @@ public struct PackWriter {
     public func write() throws -> (files: [PackFile], pointer: PackPointer) {
         var files: [PackFile] = []
         func add(_ path: String, _ data: Data) throws -> PackFileRef {
-            files.append(PackFile(path: path, data: data))
+            let digest = PackDigest.sha256(data)
+            files.append(PackFile(path: path, data: data, sha256: digest))
             if !signingKeys.isEmpty {
                 files.append(PackFile(path: path + PackFormat.signatureSuffix, data: try PackSignature.sign(data, with: signingKeys)))
             }
-            return PackFileRef(path: path, sha256: PackDigest.sha256(data), bytes: data.count)
+            return PackFileRef(path: path, sha256: digest, bytes: data.count)
         }
         let manifestRef = try add(PackFormat.manifestPath(version: manifest.version), encodedManifest ?? manifest.encoded)
         var deltas: [PackDeltaRef] = []

@@ -95,10 +95,12 @@ enum CatalogJSON {
         JSONText.writeString(fingerprint, into: &json.out)
         json.out.append(contentsOf: restJSON)
         let data = Data(json.out)
-        return (OutputFile(path: path(of: data), data: data), table)
+        let digest = Hashing.sha256Hex(data)
+        return (OutputFile(path: path(sha256: digest), data: data, sha256: digest), table)
     }
 
-    static func path(of data: Data) -> String { "assets/catalog.\(Hashing.shortHash(data)).json" }
+    /// Named by the SHA-256 of its bytes (``Hashing/shortHash(_:length:)``'s first 10 digits).
+    static func path(sha256: String) -> String { "assets/catalog.\(sha256.prefix(10)).json" }
 
     static func isPath(_ path: String) -> Bool { path.hasPrefix("assets/catalog.") && path.hasSuffix(".json") }
 

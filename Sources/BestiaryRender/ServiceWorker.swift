@@ -35,7 +35,7 @@ enum ServiceWorker {
         for page in renderer.shellPages() + input.assets.files.map(\.path) + [catalogPath, "manifest.webmanifest"] {
             digest.append(Data(page.utf8))
             digest.append(0)
-            if case .data(let data)? = byPath[page]?.content { digest.append(Data(Hashing.sha256Hex(data).utf8)) }
+            if let sha256 = byPath[page]?.dataSHA256 { digest.append(Data(sha256.utf8)) }
             digest.append(0)
         }
         digest.append(Data(template.utf8))

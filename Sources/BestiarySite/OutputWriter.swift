@@ -360,7 +360,7 @@ struct OutputWriter {
     /// links (device, inode, size, time).
     func identity(of file: OutputFile) -> String? {
         switch file.content {
-        case .data(let data): return Hashing.sha256Hex(data)
+        case .data: return file.dataSHA256
         case .file(let source): return fileSystem.infoFollowingLinks(source).map(Self.identity(linking:))
         }
     }
@@ -501,17 +501,22 @@ struct OutputChecks: Sendable {
     }
 
     /// The output's file at `file.path` is the one the record describes, and holds what `file` would.
-    func isUnchanged(_ file: OutputFile) -> Bool {
-        guard let entry = index.entries[file.path] else { return false }
+    func isUnchanged(_ file: OutputFile) -> Bool { changed(file) == nil }
+
+    /// Nil when ``isUnchanged(_:)``; else the file to stage, with the SHA-256 of its bytes when
+    /// this check computed it (so that staging does not hash them again).
+    func changed(_ file: OutputFile) -> OutputFile? {
+        guard let entry = index.entries[file.path] else { return file }
         switch file.content {
         case .data(let data):
             // Another size is other bytes: not hashed here, only once as it is staged (a rebuild's
             // catalogue and changed list pages are megabytes each).
-            guard data.count == entry.written.size else { return false }
-            return Hashing.sha256Hex(data) == entry.identity && writer.isAsWritten(file.path, in: index)
+            guard data.count == entry.written.size else { return file }
+            let digest = file.sha256 ?? Hashing.sha256Hex(data)
+            return digest == entry.identity && writer.isAsWritten(file.path, in: index) ? nil : file.knowing(sha256: digest)
         case .file(let source):
             guard let info = sources[source] ?? writer.fileSystem.infoFollowingLinks(source), Self.identity(entry.identity, links: info)
-            else { return false }
+            else { return file }
             let written = entry.written
             // Written as a hard link of the media file, whose metadata are still those recorded:
             // the output's file is unchanged while its folder lists that very inode at its path
@@ -520,9 +525,9 @@ struct OutputChecks: Sendable {
             if written.kind == .file, written.inode == info.inode, written.device == info.device, written.size == info.size,
                 written.modificationTime == info.modificationTime
             {
-                return listed[file.path] == info.inode
+                return listed[file.path] == info.inode ? nil : file
             }
-            return writer.isAsWritten(file.path, in: index)
+            return writer.isAsWritten(file.path, in: index) ? nil : file
         }
     }
 

@@ -71,7 +71,7 @@ enum PackStage {
     static func outputFiles(_ output: PackOutput) -> [OutputFile] {
         output.files.map { file in
             switch file.contents {
-            case .bytes(let data): OutputFile(path: "packs/" + file.path, data: data)
+            case .bytes(let data): OutputFile(path: "packs/" + file.path, data: data, sha256: file.sha256)
             case .link(let source): OutputFile(path: "packs/" + file.path, linking: source)
             }
         }

@@ -459,7 +459,7 @@ public final class SiteBuilder: @unchecked Sendable {
             return files.map(\.path)
         }
         let checks = OutputChecks(writer: writer, index: previous.index, files: files, sources: sources)
-        let differing = Parallel.map(files, chunk: 64) { file in checks.isUnchanged(file) ? nil : file }.compactMap { $0 }
+        let differing = Parallel.map(files, chunk: 64) { file in checks.changed(file) }.compactMap { $0 }
         try staging.add(differing)
         return files.map(\.path)
     }

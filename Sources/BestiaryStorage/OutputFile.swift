@@ -11,15 +11,43 @@ public struct OutputFile: Sendable, Hashable {
 
     /// Relative to the output root, `/`-separated, never starting with `/`.
     public var path: String
-    public var content: Content
+    public var content: Content {
+        didSet { sha256 = nil }
+    }
+    /// The lower-case hex SHA-256 of `.data`'s bytes, when the stage that made them hashed them
+    /// already (the catalogue, the pack manifest): the write stage takes it instead of hashing
+    /// megabytes again. Forgotten when `content` changes; not part of equality (it is a function
+    /// of the bytes).
+    public private(set) var sha256: String?
 
     public init(path: String, content: Content) {
         self.path = path
         self.content = content
     }
 
-    public init(path: String, data: Data) {
+    public init(path: String, data: Data, sha256: String? = nil) {
         self.init(path: path, content: .data(data))
+        self.sha256 = sha256
+    }
+
+    /// This file with `digest`, the SHA-256 of its bytes, remembered.
+    public func knowing(sha256 digest: String) -> OutputFile {
+        var copy = self
+        copy.sha256 = digest
+        return copy
+    }
+
+    /// The hex SHA-256 of `.data`'s bytes: the one known, else computed. Nil for `.file`.
+    public var dataSHA256: String? {
+        guard case .data(let data) = content else { return nil }
+        return sha256 ?? Hashing.sha256Hex(data)
+    }
+
+    public static func == (a: OutputFile, b: OutputFile) -> Bool { a.path == b.path && a.content == b.content }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(content)
     }
 
     public init(path: String, text: String) {

@@ -41,7 +41,27 @@ import Testing
             let full = work.appending("full-\(fresh)")
             try build(root: root, output: full, force: true)
             #expect(try Tree(output).differences(from: Tree(full)) == [], sourceLocation: sourceLocation)
+            #expect(try recordedDigestsThatAreWrong() == [], sourceLocation: sourceLocation)
             return report
+        }
+
+        /// The output's files whose SHA-256 in the build's record (`.out.bestiary-index`: `path`,
+        /// digest, `f size time inode device`) is not that of their bytes. The record's digests
+        /// tell the next build which files are unchanged; stages that hashed their bytes already
+        /// hand the digest on (``OutputFile/sha256``), so a wrong one would show here.
+        func recordedDigestsThatAreWrong() throws -> [String] {
+            let record = try String(contentsOfFile: work.appending(".out.bestiary-index"), encoding: .utf8)
+            var wrong: [String] = []
+            var checked = 0
+            for line in record.split(separator: "\n") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                guard fields.count == 4, fields[2].hasPrefix("f "), fields[1].count == 64 else { continue }
+                let data = try Data(contentsOf: URL(fileURLWithPath: output + "/" + fields[0]))
+                if Hashing.sha256Hex(data) != fields[1] { wrong.append(String(fields[0])) }
+                checked += 1
+            }
+            #expect(checked > 100, "the record's index lines were found")
+            return wrong
         }
     }
 

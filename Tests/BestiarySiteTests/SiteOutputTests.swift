@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiarySite
+import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -51,6 +52,8 @@ import Testing
         // The catalogue JSON keeps the name as data, escaped so it cannot end a <script> element.
         let catalog = try #require(out.files.first { $0.key.hasPrefix("assets/catalog.") })
         #expect(String(decoding: catalog.value, as: UTF8.self).contains("*Bob* \\u003cscript\\u003ealert(1)\\u003c/script\\u003e"))
+        // Named by its bytes (the name and the write stage's record take one SHA-256 of them).
+        #expect(catalog.key == "assets/catalog.\(Hashing.shortHash(catalog.value)).json")
     }
 
     /// A sound with no credit, licence or source says so, as a picture without one does (with

@@ -104,6 +104,31 @@ import Testing
         #expect(try PackDelta.decode(delta.encoded, file: "d/1-3.json") == delta)
     }
 
+    /// The writer hands on the SHA-256 it computed for the pointer's references, so the site's
+    /// write stage does not hash a 39 MB manifest again: it must be the bytes' own.
+    @Test func writtenFilesCarryTheirBytesOwnSHA256() throws {
+        let target = PackManifest(
+            pack: "demo", version: 3, created: PackTime(seconds: 5), records: [Self.record("bear", "Bear"), Self.record("owl", "Owl 2")])
+        let base = PackWriter.BaseState(version: 1, revisions: ["bear": Self.record("bear", "Bear").rev])
+        let key = Curve25519.Signing.PrivateKey()
+        let (files, pointer) = try PackWriter(manifest: target, bases: [base], expires: PackTime(seconds: 99), signingKeys: [key]).write()
+        var known = 0
+        for file in files {
+            let data = try #require(file.data)
+            if let sha256 = file.sha256 {
+                #expect(sha256 == PackDigest.sha256(data), "\(file.path)")
+                known += 1
+            }
+        }
+        #expect(known == 3)  // the manifest, the delta and the pointer (signatures are hashed by whoever stores them)
+        #expect(files.first { $0.path == pointer.manifest.path }?.sha256 == pointer.manifest.sha256)
+        // Equality is by path and bytes: a known digest changes nothing, a change of bytes forgets it.
+        var manifest = try #require(files.first { $0.path == pointer.manifest.path })
+        #expect(manifest == PackFile(path: manifest.path, data: manifest.data!))
+        manifest.contents = .bytes(Data("other".utf8))
+        #expect(manifest.sha256 == nil)
+    }
+
     @Test func stateDigestIsOverSortedIdRevLines() {
         let digest = PackDigest.state(["b": "2", "a": "1"])
         #expect(digest == PackDigest.sha256(Data("a 1\nb 2\n".utf8)))
