@@ -58,22 +58,22 @@ struct OutputRecord {
     /// The record of the previous build, when it describes the output as it is now made by `tool`.
     static func load(_ writer: OutputWriter, tool: String) -> OutputRecord? {
         guard writer.holdsOutput, let folder = folderIdentity(writer),
-            let data = try? writer.fileSystem.read(path(writer))
+            let file = try? writer.fileSystem.readShared(path(writer))
         else { return nil }
-        return data.withUnsafeBytes { raw -> OutputRecord? in
+        return file.withUnsafeBytes { bytes -> OutputRecord? in
             // Read in place: 83,000 lines on the bench corpus, no array made per line.
-            var lines = TabbedLines(raw.bindMemory(to: UInt8.self))
+            var lines = TabbedLines(bytes)
             guard lines.next(), lines.text(lines.whole) == header,
                 lines.next(), lines.text(lines.whole) == "tool\t" + tool,
                 lines.next(), lines.text(lines.whole) == "output\t" + folder
             else { return nil }
             var record = OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(), digests: [:])
-            record.index.entries.reserveCapacity(raw.count / 120)
+            record.index.entries.reserveCapacity(file.count / 120)
             /// The `count` lines after a section's header, each `A B OFFSET LENGTH`; false when
             /// they are not all there and well formed (a count no file can hold included).
             func sectionLines(_ count: Int, _ add: (String, String, Int, Int) -> Void) -> Bool {
                 // Each line is at least 8 bytes: a larger count is a damaged record.
-                guard count >= 0, count <= raw.count / 8 else { return false }
+                guard count >= 0, count <= file.count / 8 else { return false }
                 for _ in 0..<count {
                     guard lines.next(), lines.count == 4, let offset = lines.integer(2), let length = lines.integer(3) else { return false }
                     add(lines.text(0), lines.text(1), offset, length)

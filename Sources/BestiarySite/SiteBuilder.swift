@@ -247,7 +247,7 @@ public final class SiteBuilder: @unchecked Sendable {
             // The records of the previous build's newest manifest, while that file is as it wrote it.
             let kept = previous.flatMap { record -> KeptRecords? in
                 guard let table = record.packRecords, writer.isAsWritten("packs/" + table.manifestPath, in: record.index),
-                    let manifest = try? fs.read(writer.output + "/packs/" + table.manifestPath)
+                    let manifest = try? fs.readShared(writer.output + "/packs/" + table.manifestPath).data
                 else { return nil }
                 return KeptRecords(manifest: manifest, table: table)
             }
@@ -296,7 +296,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 let reuse = previous.map { record in
                     PageReuse(
                         digests: record.digests, nameOrders: record.nameOrders, fragments: record.fragments,
-                        read: { path in (try? fs.read(writer.output + "/" + path)).map { [UInt8]($0) } }
+                        read: { path in (try? fs.readShared(writer.output + "/" + path))?.array }
                     ) { path in writer.isAsWritten(path, in: record.index) }
                 }
                 do {

@@ -48,16 +48,23 @@ public struct ByteWriter {
 /// Reads what ``ByteWriter`` wrote; nil at the first byte that does not fit (a cache is then not
 /// used at all).
 public struct ByteReader {
-    @usableFromInline let bytes: [UInt8]
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+    /// Keeps `bytes` alive (a file's mapping, or a copy).
+    @usableFromInline let owner: FileBytes
     @usableFromInline var at = 0
 
-    @inlinable public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public init(_ file: FileBytes) {
+        owner = file
+        bytes = file.buffer
+    }
+
+    public init(_ bytes: [UInt8]) { self.init(FileBytes(copying: bytes)) }
 
     @inlinable public var atEnd: Bool { at == bytes.count }
 
     @inlinable public mutating func int() -> Int64? {
         guard bytes.count - at >= 8 else { return nil }
-        let v = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) }
+        let v = withExtendedLifetime(owner) { UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: at, as: UInt64.self) }
         at += 8
         return Int64(bitPattern: UInt64(littleEndian: v))
     }
@@ -72,16 +79,18 @@ public struct ByteReader {
     @inlinable public mutating func number() -> Int? { int().map { Int($0) } }
 
     @inlinable public mutating func flag() -> Bool? {
-        guard at < bytes.count, bytes[at] <= 1 else { return nil }
+        guard at < bytes.count else { return nil }
+        let byte = withExtendedLifetime(owner) { bytes[at] }
+        guard byte <= 1 else { return nil }
         at += 1
-        return bytes[at - 1] == 1
+        return byte == 1
     }
 
     @inlinable public mutating func string() -> String? {
         guard let n = count(), bytes.count - at >= n else { return nil }
         defer { at += n }
-        return bytes.withUnsafeBufferPointer { all in
-            let utf8 = UnsafeBufferPointer(rebasing: all[at..<(at + n)])
+        let utf8 = UnsafeBufferPointer(rebasing: bytes[at..<(at + n)])
+        return withExtendedLifetime(owner) {
             // ASCII needs no validation (nearly every string kept: paths, ids, digests). The
             // generic validation costs a type-metadata lookup per string.
             if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
@@ -120,8 +129,10 @@ public struct ByteReader {
     @usableFromInline static let kinds: [FileKind] = [.file, .directory, .symlink, .other]
 
     @inlinable public mutating func info() -> FileInfo? {
-        guard at < bytes.count, Int(bytes[at]) < Self.kinds.count else { return nil }
-        let kind = Self.kinds[Int(bytes[at])]
+        guard at < bytes.count else { return nil }
+        let code = Int(withExtendedLifetime(owner) { bytes[at] })
+        guard code < Self.kinds.count else { return nil }
+        let kind = Self.kinds[code]
         at += 1
         guard let size = number(), let time = int(), let inode = int(), let device = int() else { return nil }
         return FileInfo(kind: kind, size: size, modificationTime: time, inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
@@ -135,7 +146,7 @@ public enum CacheFile {
     /// A reader at the body of the file at `path`; nil when it is missing or not for `header`
     /// and `tool`.
     public static func reader(_ path: String, header: String, tool: String, fileSystem: any FileSystem) -> ByteReader? {
-        guard let bytes = try? fileSystem.readBytes(path) else { return nil }
+        guard let bytes = try? fileSystem.readShared(path) else { return nil }
         var reader = ByteReader(bytes)
         guard reader.string() == header, reader.string() == tool else { return nil }
         return reader

@@ -87,8 +87,11 @@ public protocol FileSystem: Sendable {
     /// ``entries(in:)`` in the order the system lists them: for a caller to which the order is
     /// of no matter (a folder of 39,000 media files is listed on every rebuild).
     func unorderedEntries(in directory: String) throws -> [DirectoryEntry]
-    /// ``read(_:)`` as an array of bytes (a cache file of tens of MB read without a copy).
-    func readBytes(_ path: String) throws -> [UInt8]
+    /// ``read(_:)``, for a file only Bestiary writes and only by replacing it whole (what a
+    /// build keeps next to its output, the previous output's files): without a copy where the
+    /// system can map it. A file cut short by someone else while its bytes are held would end
+    /// the process (`SIGBUS`), so never for the site's own sources.
+    func readShared(_ path: String) throws -> FileBytes
     /// ``entries(in:)`` with each entry's ``info(_:)`` (nil when it went meanwhile).
     func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
     /// ``info(_:)`` of each of `paths` below `directory` (relative to it), in parallel.
@@ -113,7 +116,7 @@ extension FileSystem {
 
     public func unorderedEntries(in directory: String) throws -> [DirectoryEntry] { try entries(in: directory) }
 
-    public func readBytes(_ path: String) throws -> [UInt8] { [UInt8](try read(path)) }
+    public func readShared(_ path: String) throws -> FileBytes { FileBytes(copying: try read(path)) }
 
     public func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)] {
         let entries = try entries(in: directory)

@@ -26,14 +26,31 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    /// ``read(_:)`` into an array (what ``ByteReader`` reads), without a copy.
-    public func readBytes(_ path: String) throws -> [UInt8] {
+    /// Mapped read-only, its pages mapped at once (`MAP_POPULATE`: one call instead of a fault
+    /// per page); read as ``read(_:)`` does when it cannot be mapped (empty, or a size the
+    /// system does not give, as in `/proc`).
+    public func readShared(_ path: String) throws -> FileBytes {
         try withFileToRead(path) { fd, size in
-            var bytes = try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-                count = try readUpTo(size, into: buffer.baseAddress, from: fd, path)
+            #if os(Linux)
+            let flags = MAP_PRIVATE | MAP_POPULATE
+            #else
+            let flags = MAP_PRIVATE
+            #endif
+            if size > 0, let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != MAP_FAILED {
+                // Writable once mapped (a private mapping: a page written is copied, the file never
+                // changes), so that a `Data` over it may be mutated like any other; populated while
+                // read-only, so that no page is copied before it is written.
+                guard mprotect(base, size, PROT_READ | PROT_WRITE) == 0 else {
+                    munmap(base, size)
+                    throw failure("read", path)
+                }
+                return FileBytes(mapping: base, count: size)
             }
-            try readRest(fd, path) { bytes.append(contentsOf: $0) }
-            return bytes
+            var data = Data(count: size)
+            let total = try data.withUnsafeMutableBytes { try readUpTo(size, into: $0.baseAddress, from: fd, path) }
+            if total < size { data.removeSubrange(total...) }
+            try readRest(fd, path) { data.append(contentsOf: $0) }
+            return FileBytes(copying: data)
         }
     }
 
