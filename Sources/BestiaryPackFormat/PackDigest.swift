@@ -60,6 +60,63 @@ public enum PackDigest {
         return hex(SHA256.hash(data: bytes))
     }
 
+    /// The state digest of a state that changes a few records at a time (the versions of
+    /// `content/packs.lock`, 10,000 records each): its ids sorted by their bytes once, then kept
+    /// sorted as records are set and removed, instead of sorted again for each digest.
+    public struct SortedState {
+        private var ids: [[UInt8]] = []
+        private var revs: [String] = []
+
+        /// The state `revisions` (id → rev).
+        public init(_ revisions: [String: String]) {
+            var entries = revisions.map { (bytes: Array($0.key.utf8), rev: $0.value) }
+            entries.sort { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+            ids = entries.map(\.bytes)
+            revs = entries.map(\.rev)
+        }
+
+        public var count: Int { ids.count }
+
+        /// Where `id` is, or would go.
+        private func position(_ id: [UInt8]) -> (index: Int, found: Bool) {
+            var low = 0, high = ids.count
+            while low < high {
+                let mid = (low + high) / 2
+                if ids[mid].lexicographicallyPrecedes(id) { low = mid + 1 } else { high = mid }
+            }
+            return (low, low < ids.count && ids[low] == id)
+        }
+
+        /// Sets record `id`'s rev, or removes it (`nil`).
+        public mutating func set(_ id: String, rev: String?) {
+            let bytes = Array(id.utf8)
+            let (index, found) = position(bytes)
+            switch (found, rev) {
+            case (true, let rev?): revs[index] = rev
+            case (true, nil):
+                ids.remove(at: index)
+                revs.remove(at: index)
+            case (false, let rev?):
+                ids.insert(bytes, at: index)
+                revs.insert(rev, at: index)
+            case (false, nil): break
+            }
+        }
+
+        /// ``PackDigest/state(_:)`` of the records as they are now.
+        public var digest: String {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(ids.count * 96)
+            for (id, rev) in zip(ids, revs) {
+                bytes.append(contentsOf: id)
+                bytes.append(0x20)
+                bytes.append(contentsOf: rev.utf8)
+                bytes.append(0x0A)
+            }
+            return hex(SHA256.hash(data: bytes))
+        }
+    }
+
     /// The state digest of `revisions` (id → rev): ``state(ordered:)`` over the ids sorted by
     /// their bytes (each id's bytes made once for the sort: a build computes this for the
     /// versions of `content/packs.lock` it uses, 10,000 records each).

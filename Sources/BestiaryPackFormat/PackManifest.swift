@@ -139,6 +139,24 @@ public struct PackDelta: Hashable, Sendable {
             tombstones: base.keys.filter { !ids.contains($0) }, count: target.records.count, digest: digest)
     }
 
+    /// The same, from only the records that changed since `from` (`changed`: id → its rev at
+    /// `from`, nil when it was not there; every other record is the same in both), `index` giving
+    /// each of `target`'s records' position by id.
+    public init(pack: String, from: Int, changed: [String: String?], target: PackManifest, index: [String: Int], digest: String) {
+        var upserts: [PackRecord] = []
+        var tombstones: [String] = []
+        for (id, old) in changed {
+            if let i = index[id] {
+                if target.records[i].rev != old { upserts.append(target.records[i]) }
+            } else if old != nil {
+                tombstones.append(id)
+            }
+        }
+        self.init(
+            pack: pack, from: from, version: target.version, created: target.created, upserts: upserts, tombstones: tombstones,
+            count: target.records.count, digest: digest)
+    }
+
     /// Every member but `upserts`.
     private var header: [String: JSONValue] {
         [

@@ -47,14 +47,27 @@ public struct PackFile: Hashable, Sendable {
 /// `.sig` beside each when keys are given. Media files are the caller's (they are copied, not
 /// made). Everything but the signatures is a pure function of the inputs.
 public struct PackWriter {
-    /// An earlier version a delta starts from: its number and its records' revs.
+    /// An earlier version a delta starts from: its number and its records' revs, all of them or
+    /// only those that changed since.
     public struct BaseState: Hashable, Sendable {
         public var version: Int
+        /// Every record's rev at `version` (empty when ``changed`` is given).
         public var revisions: [String: String]
+        /// Only the records that changed after `version`, each with its rev at `version` (nil:
+        /// it was not there); every other record is as in the manifest the delta leads to. What
+        /// the pack history gives (``PackDelta/init(pack:from:changed:target:index:digest:)``):
+        /// a delta made from the few changes, not from 10,000 records compared.
+        public var changed: [String: String?]?
 
         public init(version: Int, revisions: [String: String]) {
             self.version = version
             self.revisions = revisions
+        }
+
+        public init(version: Int, changed: [String: String?]) {
+            self.version = version
+            self.revisions = [:]
+            self.changed = changed
         }
     }
 
@@ -92,10 +105,17 @@ public struct PackWriter {
         let manifestRef = try add(PackFormat.manifestPath(version: manifest.version), encodedManifest ?? manifest.encoded)
         var deltas: [PackDeltaRef] = []
         let bases = bases.sorted(by: { $0.version < $1.version }).filter { $0.version < manifest.version && $0.version >= 1 }
-        let ids = bases.isEmpty ? [] : Set(manifest.records.map(\.id))
+        let ids = bases.contains { $0.changed == nil } ? Set(manifest.records.map(\.id)) : []
+        var index: [String: Int] = [:]
+        if bases.contains(where: { $0.changed != nil }) {
+            index.reserveCapacity(manifest.records.count)
+            for (i, record) in manifest.records.enumerated() { index[record.id] = i }
+        }
         let digest = bases.isEmpty ? "" : manifest.digest
         for base in bases {
-            let delta = PackDelta(pack: manifest.pack, from: base.version, base: base.revisions, target: manifest, ids: ids, digest: digest)
+            let delta = base.changed.map { changed in
+                PackDelta(pack: manifest.pack, from: base.version, changed: changed, target: manifest, index: index, digest: digest)
+            } ?? PackDelta(pack: manifest.pack, from: base.version, base: base.revisions, target: manifest, ids: ids, digest: digest)
             let ref = try add(PackFormat.deltaPath(from: base.version, to: manifest.version), delta.encoded)
             deltas.append(PackDeltaRef(from: base.version, file: ref))
         }

@@ -67,8 +67,9 @@ public struct PackLock: Hashable, Sendable {
     public var latest: Version? { versions.last }
 
     /// Adds a version whose records have `revisions`, made at `created`; returns its number.
+    /// `digest`: their ``PackDigest/state(_:)``, when the caller made it already.
     @discardableResult
-    public mutating func append(revisions: [String: String], created: PackTime) -> Int {
+    public mutating func append(revisions: [String: String], created: PackTime, digest: String? = nil) -> Int {
         var changes: [Change] = []
         for (id, rev) in revisions {
             if let old = latestRevisions[id] {
@@ -80,7 +81,8 @@ public struct PackLock: Hashable, Sendable {
         for id in latestRevisions.keys where revisions[id] == nil { changes.append(.removed(id: id)) }
         changes.sort { CanonicalJSON.codePointOrder($0.id, $1.id) }
         let number = (versions.last?.number ?? 0) + 1
-        versions.append(Version(number: number, created: created, count: revisions.count, digest: PackDigest.state(revisions), changes: changes))
+        versions.append(Version(
+            number: number, created: created, count: revisions.count, digest: digest ?? PackDigest.state(revisions), changes: changes))
         latestRevisions = revisions
         return number
     }
@@ -92,6 +94,38 @@ public struct PackLock: Hashable, Sendable {
         for v in versions {
             Self.apply(v.changes, to: &state)
             if wanted.contains(v.number) { result[v.number] = state }
+        }
+        return result
+    }
+
+    /// For each of the `wanted` versions, the records that changed after it (up to the newest
+    /// version), each with its rev at that version (nil: it was not there). Replays only those
+    /// records: the few a delta needs, not 10,000 revs per version.
+    public func changes(since wanted: Set<Int>) -> [Int: [String: String?]] {
+        guard let first = wanted.min() else { return [:] }
+        // The ids changed after each wanted version, from the newest version down.
+        var after = Set<String>()
+        var changedAfter: [Int: Set<String>] = [:]
+        for v in versions.reversed() where v.number > first {
+            after.formUnion(v.changes.lazy.map(\.id))
+            if wanted.contains(v.number - 1) { changedAfter[v.number - 1] = after }
+        }
+        for number in wanted where changedAfter[number] == nil { changedAfter[number] = [] }  // the newest
+        // Their revs, replayed from version 1.
+        var state: [String: String] = [:]
+        var result: [Int: [String: String?]] = [:]
+        for v in versions {
+            for c in v.changes where after.contains(c.id) {
+                switch c {
+                case .added(let id, let rev), .changed(let id, let rev): state[id] = rev
+                case .removed(let id): state[id] = nil
+                }
+            }
+            if let ids = changedAfter[v.number] {
+                var revs: [String: String?] = [:]
+                for id in ids { revs[id] = .some(state[id]) }
+                result[v.number] = revs
+            }
         }
         return result
     }
@@ -162,6 +196,9 @@ public struct PackLock: Hashable, Sendable {
         var current: Version? = nil
         var currentLine = 0
         var state: [String: String] = [:]
+        // The checked versions' states, sorted once (at the first checked version) and then
+        // changed as each next version says.
+        var sorted: PackDigest.SortedState? = nil
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         // Versions go up by one from 1 (checked below), so the newest is the number of version lines.
         let firstChecked = recent.map { window in
@@ -173,8 +210,20 @@ public struct PackLock: Hashable, Sendable {
             if state.count != version.count {
                 throw fail(line, "version \(version.number) says \(version.count) records, but its changes leave \(state.count)")
             }
-            if version.number >= firstChecked, PackDigest.state(state) != version.digest {
-                throw fail(line, "version \(version.number)'s records do not match its digest")
+            if version.number >= firstChecked {
+                if sorted == nil {
+                    sorted = PackDigest.SortedState(state)
+                } else {
+                    for change in version.changes {
+                        switch change {
+                        case .added(let id, let rev), .changed(let id, let rev): sorted!.set(id, rev: rev)
+                        case .removed(let id): sorted!.set(id, rev: nil)
+                        }
+                    }
+                }
+                if sorted!.digest != version.digest {
+                    throw fail(line, "version \(version.number)'s records do not match its digest")
+                }
             }
             lock!.versions.append(version)
         }

@@ -69,7 +69,8 @@ public struct PackProducer: Sendable {
         digestList = []
         var revisions: [String: String] = [:]
         for r in records { revisions[r.id] = r.rev }
-        let digest = PackDigest.state(revisions)
+        // The records come sorted by id (their bytes' order): hashed as they are, not sorted again.
+        let digest = PackDigest.state(ordered: records.lazy.map { (id: $0.id, rev: $0.rev) })
 
         // History.
         var history = lock ?? PackLock(pack: settings.id)
@@ -88,7 +89,7 @@ public struct PackProducer: Sendable {
                     at: location, stage: "packs"))
             }
             var candidate = history
-            candidate.append(revisions: revisions, created: created)
+            candidate.append(revisions: revisions, created: created, digest: digest)
             changes = candidate.latest!.changes
             if locked {
                 let what = history.latest.map { "since version \($0.number)" } ?? "and there is no content/packs.lock yet"
@@ -115,7 +116,7 @@ public struct PackProducer: Sendable {
         }
         inputDigests = [:]
         let baseNumbers = Set(max(1, current.number - settings.keepDeltas)..<current.number)
-        let bases = history.revisions(of: baseNumbers).map { PackWriter.BaseState(version: $0.key, revisions: $0.value) }
+        let bases = history.changes(since: baseNumbers).map { PackWriter.BaseState(version: $0.key, changed: $0.value) }
         let writer = PackWriter(
             manifest: manifest, encodedManifest: manifestBytes, bases: bases, expires: created.adding(days: settings.expiresDays), signingKeys: signingKeys)
         var files: [PackFile]

@@ -16,6 +16,39 @@ import Testing
         return lock
     }
 
+    /// A delta made from the records the history says changed since its base
+    /// (``PackLock/changes(since:)``) is byte for byte the delta made by comparing every record
+    /// with the base's full state, through additions, changes, changes back, removals and
+    /// re-additions.
+    @Test func deltasFromTheChangesAreTheDeltasFromWholeStates() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<10 {
+            var lock = PackLock(pack: "demo")
+            var texts: [String: String] = [:]
+            var records: [PackRecord] = []
+            for version in 1...12 {
+                for _ in 0..<Int.random(in: 0...15, using: &generator) {
+                    let id = "r\(Int.random(in: 0..<40, using: &generator))"
+                    // Few texts: records often change back to what they were at a base.
+                    texts[id] = Int.random(in: 0...4, using: &generator) == 0 ? nil : "text \(Int.random(in: 0...2, using: &generator))"
+                }
+                records = texts.map { PackRecord(id: $0.key, media: [], payload: ["id": .string($0.key), "text": .string($0.value)]) }
+                lock.append(revisions: Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0.rev) }), created: PackTime(seconds: Int64(version)))
+            }
+            let target = PackManifest(pack: "demo", version: lock.latest!.number, created: lock.latest!.created, records: records)
+            var index: [String: Int] = [:]
+            for (i, record) in target.records.enumerated() { index[record.id] = i }
+            let bases = Set(1...lock.latest!.number)
+            let whole = lock.revisions(of: bases)
+            let changed = lock.changes(since: bases)
+            for base in bases.sorted() {
+                let expected = PackDelta(pack: "demo", from: base, base: try #require(whole[base]), target: target)
+                let made = PackDelta(pack: "demo", from: base, changed: try #require(changed[base]), target: target, index: index, digest: target.digest)
+                #expect(made.encoded == expected.encoded, "from version \(base)")
+            }
+        }
+    }
+
     @Test func writesChangesPerVersionAndReadsThemBack() throws {
         let lock = Self.sample()
         let text = String(decoding: lock.encoded, as: UTF8.self)

@@ -149,6 +149,31 @@ import Testing
             #expect(PackDigest.state(ordered: ids.map { (id: $0, rev: revisions[$0]!) }) == state.finalize())
         }
     }
+
+    /// A state kept sorted through changes (``PackDigest/SortedState``: the lock's versions)
+    /// has the digest of the same state sorted afresh, through adds, changes and removals.
+    @Test func aSortedStateChangedRecordByRecordDigestsAsTheStateItIs() {
+        var generator = SystemRandomNumberGenerator()
+        func randomID() -> String {
+            String((0..<Int.random(in: 1...4, using: &generator)).map { _ in "aZb-_0é9".randomElement(using: &generator)! })
+        }
+        for _ in 0..<20 {
+            var revisions: [String: String] = [:]
+            for _ in 0..<Int.random(in: 0...200, using: &generator) { revisions[randomID()] = String(Int.random(in: 0...99, using: &generator)) }
+            var sorted = PackDigest.SortedState(revisions)
+            #expect(sorted.digest == PackDigest.state(revisions))
+            for _ in 0..<5 {
+                for _ in 0..<Int.random(in: 0...30, using: &generator) {
+                    let id = Bool.random(using: &generator) ? revisions.keys.randomElement(using: &generator) ?? randomID() : randomID()
+                    let rev = Int.random(in: 0...3, using: &generator) == 0 ? nil : String(Int.random(in: 0...99, using: &generator))
+                    revisions[id] = rev
+                    sorted.set(id, rev: rev)
+                }
+                #expect(sorted.count == revisions.count)
+                #expect(sorted.digest == PackDigest.state(revisions))
+            }
+        }
+    }
 }
 
 /// ``PackRecord/compact(id:media:payload:)`` (one encoding) publishes the same record as a tree
