@@ -121,7 +121,9 @@ public struct WikipediaCache: Sendable {
         // grown one at a time took a tenth of this).
         var all: [ImageRendition] = []
         all.reserveCapacity(entries.count * 2)
-        for entry in entries.values { if let renditions = entry.image?.renditions { all.append(contentsOf: renditions) } }
+        // By index: an entry taken out of the table by a `for` loop is a copy of all its fields.
+        let values = entries.values
+        for i in values.indices { if let renditions = values[i].image?.renditions { all.append(contentsOf: renditions) } }
         all.sort { $0.path < $1.path }
         var named: [ImageRendition] = []
         named.reserveCapacity(all.count)
@@ -130,15 +132,18 @@ public struct WikipediaCache: Sendable {
         // The pictures' folder listed with each file's metadata, instead of a `stat` by path each.
         let imagesFolder = Catalog.contentDirectory(root: root) + "/" + Self.imagesFolder
         let imageFiles = (try? fileSystem.entriesWithInfo(in: imagesFolder)) ?? []
-        var listed: [String: FileInfo] = [:]
+        // By name in the folder (a rendition's path less `images/`), not a path made for each.
+        var listed: [Substring: FileInfo] = [:]
         listed.reserveCapacity(imageFiles.count)
         for (entry, info) in imageFiles where entry.kind == .file {
-            if let info { listed[Self.imagesFolder + "/" + entry.name] = info }
+            if let info { listed[Substring(entry.name)] = info }
         }
-        let checks = Parallel.map(named, chunk: 16) { imageIsIntact($0, verifyHash: true, info: listed[$0.path]) }
+        let prefix = Self.imagesFolder + "/"
+        func listedInfo(_ path: String) -> FileInfo? { path.hasPrefix(prefix) ? listed[path.dropFirst(prefix.count)] : nil }
+        let checks = Parallel.map(named, chunk: 16) { imageIsIntact($0, verifyHash: true, info: listedInfo($0.path)) }
         if let kept, read.whole, let stamp = listing?.stamp {
             // Kept as a whole only when no picture is damaged or changed just before the build.
-            let pictures = !checks.contains(false) && named.allSatisfy { listed[$0.path]?.isSettled(before: kept.started) == true }
+            let pictures = !checks.contains(false) && named.allSatisfy { listedInfo($0.path)?.isSettled(before: kept.started) == true }
             kept.setStamp(pictures ? stamp : nil)
         } else {
             kept?.setStamp(nil)
@@ -167,9 +172,10 @@ public struct WikipediaCache: Sendable {
     private func keptWhole() -> Entries? {
         guard memo == nil, let kept, let listing, let stamp = kept.stamp, stamp == listing.stamp else { return nil }
         var entries: [WikipediaSnapshot.Key: WikipediaEntry] = [:]
-        let all = kept.useAll()
+        var all = kept.useAll()
         entries.reserveCapacity(all.count)
-        for entry in all { entries[WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)] = entry }
+        // Moved out one by one, not copied.
+        while let entry = all.popLast() { entries[WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)] = entry }
         return (entries, [], true)
     }
 

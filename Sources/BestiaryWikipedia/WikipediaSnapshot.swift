@@ -39,14 +39,19 @@ public struct WikipediaSnapshot: Sendable {
         self.diagnostics = diagnostics
         self.intactImages = intactImages
         var index: [Key: Key] = [:]
+        index.reserveCapacity(entries.count * 2)
         // Sorted, so that a title claimed by two entries (a redirect changed target) resolves the
         // same way on every machine: the entry whose own title it is wins, else the first.
         for key in entries.keys.sorted() {
-            let entry = entries[key]!
-            for title in entry.requested + [entry.canonicalTitle] {
+            let i = entries.index(forKey: key)!
+            // Read in place (an entry taken out is a copy of all its fields).
+            let canonical = entries.values[i].canonicalTitle
+            func claim(_ title: String) {
                 let requested = Key(language: key.language, title: WikipediaTitle.normalize(title))
-                if index[requested] == nil || title == entry.canonicalTitle { index[requested] = key }
+                if index[requested] == nil || title == canonical { index[requested] = key }
             }
+            for title in entries.values[i].requested { claim(title) }
+            claim(canonical)
         }
         self.index = index
     }

@@ -5,6 +5,11 @@ public enum WikipediaTitle {
     /// The form to request and to de-duplicate by: trimmed, runs of spaces and underscores as
     /// one `_`, first letter in upper case (Wikipedia capitalises it: `rotfuchs` is `Rotfuchs`).
     public static func normalize(_ title: String) -> String {
+        normalizeASCII(title) ?? normalizeAny(title)
+    }
+
+    /// ``normalize(_:)`` for any title, by `Character`.
+    static func normalizeAny(_ title: String) -> String {
         var parts: [Substring] = []
         for part in title.split(whereSeparator: { $0 == " " || $0 == "_" || $0 == "\u{00A0}" || $0 == "\t" }) {
             parts.append(part)
@@ -16,6 +21,25 @@ public enum WikipediaTitle {
             if upper.count == 1 { joined = upper + joined.dropFirst() }
         }
         return joined
+    }
+
+    /// ``normalize(_:)`` by bytes, for an ASCII title (nearly all of them; a build normalizes
+    /// 29,000 on the bench corpus): nil for any other.
+    static func normalizeASCII(_ title: String) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(title.utf8.count)
+        var gap = false
+        for byte in title.utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte == 0x20 || byte == 0x5F || byte == 0x09 {
+                gap = !out.isEmpty
+                continue
+            }
+            if gap { out.append(0x5F) }
+            gap = false
+            out.append(out.isEmpty && byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The title as a single URL path segment: percent-encoded UTF-8, with `/` as `%2F`

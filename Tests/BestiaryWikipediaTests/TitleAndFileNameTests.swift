@@ -1,5 +1,6 @@
-import BestiaryWikipedia
 import Testing
+
+@testable import BestiaryWikipedia
 
 struct WikipediaTitleTests {
     @Test(arguments: [
@@ -13,6 +14,20 @@ struct WikipediaTitleTests {
     ])
     func normalizes(_ input: String, _ expected: String) {
         #expect(WikipediaTitle.normalize(input) == expected)
+    }
+
+    /// The byte-wise path for ASCII titles says what the general one says, for any ASCII title:
+    /// separators at the ends, in runs, mixed; a first letter lower or upper case; CR LF.
+    @Test func asciiTitlesNormalizeAsAnyTitleDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("aZ_ \t\r\n1(-é".unicodeScalars).filter { $0.isASCII }
+        for _ in 0..<2_000 {
+            let title = String(String.UnicodeScalarView((0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                alphabet.randomElement(using: &generator)!
+            }))
+            #expect(WikipediaTitle.normalizeASCII(title) == WikipediaTitle.normalizeAny(title), "\(title.debugDescription)")
+        }
+        #expect(WikipediaTitle.normalizeASCII("Schwarzspecht é") == nil)
     }
 
     @Test func encodesSlashAsPercent2F() {
