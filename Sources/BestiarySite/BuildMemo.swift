@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryPacks
 import BestiaryRender
 import BestiaryStorage
 import BestiaryWikipedia
@@ -18,6 +19,10 @@ public final class BuildMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var media: [String: (FileInfo, MediaRecord)] = [:]
     private var outputIndex: (directory: String, index: OutputIndex)?
+    /// The last build's newest manifest with where each record is in it: records whose inputs
+    /// are unchanged are taken from it as they are (a one-shot build reads the same from the
+    /// output, ``KeptRecords``), instead of 10,000 made and encoded again.
+    private var packRecords: KeptRecords?
 
     public init() {}
 
@@ -30,6 +35,7 @@ public final class BuildMemo: @unchecked Sendable {
         lock.lock()
         media = [:]
         outputIndex = nil
+        packRecords = nil
         lock.unlock()
         render.reset()
         parse.reset()
@@ -46,6 +52,18 @@ public final class BuildMemo: @unchecked Sendable {
     func keepMedia(_ records: [String: (FileInfo, MediaRecord)]) {
         lock.lock()
         media = records
+        lock.unlock()
+    }
+
+    func keptPackRecords() -> KeptRecords? {
+        lock.lock()
+        defer { lock.unlock() }
+        return packRecords
+    }
+
+    func keepPackRecords(_ records: KeptRecords?) {
+        lock.lock()
+        packRecords = records
         lock.unlock()
     }
 

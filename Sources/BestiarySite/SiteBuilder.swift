@@ -250,10 +250,17 @@ public final class SiteBuilder: @unchecked Sendable {
                     let manifest = try? fs.readShared(writer.output + "/packs/" + table.manifestPath).data
                 else { return nil }
                 return KeptRecords(manifest: manifest, table: table)
-            }
+            } ?? self.memo?.keptPackRecords()
             var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, kept: kept,
                 lock: lockAhead?.value())
+            // The preview keeps this manifest's records for its next build.
+            if let memo = self.memo {
+                let manifest = output.recordTable.flatMap { table in
+                    output.files.first { $0.path == table.manifestPath }?.data.map { KeptRecords(manifest: $0, table: table) }
+                }
+                memo.keepPackRecords(manifest)
+            }
             var paths: [String] = []
             if let staging {
                 paths = try self.stageEarly(PackStage.outputFiles(output), staging, writer, previous, sourceInfos)
@@ -261,7 +268,8 @@ public final class SiteBuilder: @unchecked Sendable {
             }
             return Packs(output: output, paths: paths, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
-        let packsAhead = previous != nil ? Background(makePacks) : nil
+        // The preview too: it runs on, so its peak is not the goal's, and each rebuild is waited for.
+        let packsAhead = previous != nil || memo != nil ? Background(makePacks) : nil
 
         let files: [OutputFile]
         do {
