@@ -3,32 +3,15 @@ import BestiaryStorage
 import Foundation
 
 /// What the render stage remembers from one build to the next in the same process (the
-/// preview): each page's inputs and the bytes rendered from them. A page whose inputs are equal
-/// to last time's is not rendered again.
-///
-/// The inputs are the values the page's context is built from, compared by equality, so the memo
-/// cannot serve a stale page for an input it was not told about:
-///
-/// - every page: the site-wide part (``SiteKey``: site.yml, the free pages' titles for the
-///   navigation, the interface strings, the asset names, the base URL, the build day) and the
-///   digest of the templates it renders with (its layout and every partial it reaches);
-/// - an animal page: that animal's record, Wikipedia summaries and media, and the same of the up
-///   to six "similar" animals it shows as cards;
-/// - the lists (home, collection, sightings, credits, settings): every animal;
-/// - pages whose scripts load the quiz catalogue: its file name (which carries its content hash);
-/// - a free page: its record.
-///
-/// A change to the site-wide part forgets everything. Thread-safe; one render at a time.
+/// preview): the last render's page digests (``PageDigests``: the same inputs a one-shot rebuild
+/// compares, ``PageReuse``), its orders by name, where the cards of its list pages and the
+/// catalogue's objects are, and the bytes of every file it made. A page whose digest is
+/// unchanged is not rendered again; the list pages and the catalogue copy unchanged animals'
+/// cards and objects from their last bytes. Thread-safe; one render at a time.
 public final class RenderMemo: @unchecked Sendable {
-    struct Entry {
-        var key: PageKey<AnimalKey>
-        var file: OutputFile
-    }
-
     private let lock = NSLock()
-    private var site: SiteKey?
-    private var animals: [AnimalKey] = []
-    private var entries: [String: Entry] = [:]
+    private var last: (digests: [String: String], nameOrders: [String: [Int]], fragments: [String: FragmentTable])?
+    private var files: [String: OutputFile] = [:]
     /// Pages rendered and pages reused by the last render.
     public private(set) var rendered = 0
     public var reused: Int { reusedPaths.count }
@@ -42,42 +25,40 @@ public final class RenderMemo: @unchecked Sendable {
     public func reset() {
         lock.lock()
         defer { lock.unlock() }
-        site = nil
-        animals = []
-        entries = [:]
+        last = nil
+        files = [:]
         reusedPaths = []
     }
 
-    /// The memo's view for one render: what can be reused, given this render's site-wide inputs.
-    func begin(site newSite: SiteKey, animals newAnimals: [AnimalKey]) -> Snapshot {
+    /// The last render as ``SiteRenderer/render(reusing:streamingAnimalPagesTo:)`` takes it: its
+    /// files are "intact" while the memo holds their bytes. Nil before the first render.
+    func previous() -> PageReuse? {
         lock.lock()
         defer { lock.unlock() }
-        if site != newSite { entries = [:] }
-        let sameAnimals = site == newSite && animals == newAnimals
-        return Snapshot(entries: entries, allAnimalsUnchanged: sameAnimals)
+        guard let last else { return nil }
+        let files = self.files
+        return PageReuse(
+            digests: last.digests, nameOrders: last.nameOrders, fragments: last.fragments,
+            read: { path in files[path].flatMap { file in if case .data(let data) = file.content { [UInt8](data) } else { nil } } },
+            intact: { files[$0] != nil })
     }
 
-    /// Keeps this render's pages (and only them: pages no longer built are dropped).
-    func finish(site newSite: SiteKey, animals newAnimals: [AnimalKey], entries newEntries: [String: Entry], reused reusedPaths: Set<String>) {
+    /// The bytes the last render made at `path`.
+    func file(_ path: String) -> OutputFile? {
         lock.lock()
         defer { lock.unlock() }
-        site = newSite
-        animals = newAnimals
-        entries = newEntries
-        self.reusedPaths = reusedPaths
-        rendered = newEntries.count - reusedPaths.count
+        return files[path]
     }
 
-    struct Snapshot {
-        var entries: [String: Entry]
-        var allAnimalsUnchanged: Bool
-
-        /// The page at `path` as rendered last time, when its inputs are the same.
-        func reusable(_ path: String, _ key: PageKey<AnimalKey>) -> OutputFile? {
-            guard let entry = entries[path], entry.key == key else { return nil }
-            if key.everyAnimal && !allAnimalsUnchanged { return nil }
-            return entry.file
-        }
+    /// Keeps this render: `result` and every file it made (and only them: files no longer made
+    /// are dropped).
+    func finish(_ result: RenderResult, files made: [OutputFile]) {
+        lock.lock()
+        defer { lock.unlock() }
+        last = (result.digests, result.nameOrders, result.fragments)
+        files = Dictionary(made.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        reusedPaths = Set(result.kept)
+        rendered = result.digests.count - result.kept.count
     }
 }
 

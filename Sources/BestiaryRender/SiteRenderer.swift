@@ -39,10 +39,33 @@ public struct SiteRenderer: Sendable {
         }
     }
 
-    /// Everything the render stage writes, sorted by path. With a `memo`, pages whose inputs are
-    /// unchanged since the memo's last render are taken from it instead of rendered again.
-    public func render(memo: RenderMemo? = nil) -> [OutputFile] {
-        renderAll(memo: memo)
+    /// Everything the render stage writes, sorted by path.
+    public func render() -> [OutputFile] {
+        renderAll()
+    }
+
+    /// The same, in a process that renders again and again (the preview): pages whose input
+    /// digest is that of the memo's last render are taken from it, the list pages and the
+    /// catalogue copy unchanged animals' cards and objects from its bytes, as a one-shot
+    /// rebuild does from the previous output (``render(reusing:streamingAnimalPagesTo:)``).
+    public func render(memo: RenderMemo) throws -> [OutputFile] {
+        let previous = memo.previous()
+        let lock = NSLock()
+        var pages: [OutputFile] = []
+        let result = try render(reusing: previous) { page in
+            lock.lock()
+            pages.append(page)
+            lock.unlock()
+        }
+        var files = result.files + pages
+        for path in result.kept {
+            // Kept only where the memo holds the file (``PageReuse/intact``).
+            guard let file = memo.file(path) else { preconditionFailure("a kept page the memo does not hold: \(path)") }
+            files.append(file)
+        }
+        files.sort { $0.path < $1.path }
+        memo.finish(result, files: files)
+        return files
     }
 
     /// For a build in a new process (`bestiary build`): hands each rendered animal page to `sink`
@@ -111,17 +134,12 @@ public struct SiteRenderer: Sendable {
         return jobs
     }
 
-    private func renderAll(memo: RenderMemo?) -> [OutputFile] {
+    private func renderAll() -> [OutputFile] {
         let (catalogFile, _) = CatalogJSON.file(input: input)
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
-        if memo == nil { shared.makeCards() }
-        var files: [OutputFile]
-        if let memo {
-            files = renderPages(jobs, shared: shared, memo: memo)
-        } else {
-            files = Parallel.map(jobs, chunk: 32) { job in renderPage(job, shared: shared) }
-        }
+        shared.makeCards()
+        var files = Parallel.map(jobs, chunk: 32) { job in renderPage(job, shared: shared) }
         files += finishing(files, catalogFile: catalogFile)
         files.sort { $0.path < $1.path }
         return files
@@ -134,26 +152,6 @@ public struct SiteRenderer: Sendable {
         files.append(contentsOf: input.assets.files)
         files.append(ServiceWorker.file(renderer: self, files: pages + files, catalogPath: catalogFile.path))
         return files
-    }
-
-    /// Renders the jobs whose inputs changed since the memo's last render; reuses the others.
-    func renderPages(_ jobs: [Job], shared: SharedContext, memo: RenderMemo) -> [OutputFile] {
-        let site = siteKey(shared)
-        let animals = input.catalog.animals.map(animalKey)
-        let snapshot = memo.begin(site: site, animals: animals)
-        let results = Parallel.map(jobs, chunk: 32) { job -> (OutputFile, PageKey<AnimalKey>, Bool) in
-            let key = pageKey(job, shared: shared, animals: animals)
-            if let file = snapshot.reusable(location(of: job).file, key) { return (file, key, false) }
-            return (renderPage(job, shared: shared), key, true)
-        }
-        var entries: [String: RenderMemo.Entry] = [:]
-        var reused = Set<String>()
-        for (file, key, rendered) in results {
-            entries[file.path] = RenderMemo.Entry(key: key, file: file)
-            if !rendered { reused.insert(file.path) }
-        }
-        memo.finish(site: site, animals: animals, entries: entries, reused: reused)
-        return results.map(\.0)
     }
 
     func siteKey(_ shared: SharedContext) -> SiteKey {

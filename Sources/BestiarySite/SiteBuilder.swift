@@ -316,7 +316,12 @@ public final class SiteBuilder: @unchecked Sendable {
                     throw DiagnosticError(.error("cannot write the site: \(error); \(options.outputDirectory) is unchanged", stage: "write"))
                 }
             } else {
-                rendered = renderer.render(memo: memo?.render)
+                do {
+                    // The preview: pages taken from its memo by their digests (nothing else throws).
+                    rendered = try memo.map { try renderer.render(memo: $0.render) } ?? renderer.render()
+                } catch {
+                    throw DiagnosticError(.error("cannot render the site: \(error)", stage: "render"))
+                }
             }
             report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count + streamed.count + kept.count
             files.append(contentsOf: rendered)

@@ -69,9 +69,11 @@ import Testing
         #expect(s.rebuilder.memo.pagesRendered < pages * 3 / 4, "\(s.rebuilder.memo.pagesRendered) of \(pages) pages rendered")
 
         // In each language: its page, the six that list every animal or load the quiz catalogue
-        // (home, quiz, collection, sightings, credits, settings) and the six that show it as a card.
+        // (home, quiz, collection, sightings, credits, settings) and the six that show it as a card;
+        // and the rest of the app shell (the offline pages and the 404 page), which is always
+        // rendered, as in a one-shot rebuild: the service worker's version digests its bytes.
         try s.step(["content/animals/zebra.md"]) { try s.edit("content/animals/zebra.md", "name: {en: Zebra,", "name: {en: Plains zebra,") }
-        #expect(s.rebuilder.memo.pagesRendered == 26, "\(s.rebuilder.memo.pagesRendered) of \(pages) pages rendered")
+        #expect(s.rebuilder.memo.pagesRendered == 29, "\(s.rebuilder.memo.pagesRendered) of \(pages) pages rendered")
 
         try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "group: mammal", "group: bird\ndifficulty: 3") }
         try s.step(["content/animals/bear.de.md"]) { try s.write("Ein großer Bär.\n", "content/animals/bear.de.md") }
