@@ -30,24 +30,19 @@ public final class RenderMemo: @unchecked Sendable {
         reusedPaths = []
     }
 
-    /// The last render as ``SiteRenderer/render(reusing:streamingAnimalPagesTo:)`` takes it: its
-    /// files are "intact" while the memo holds their bytes. Nil before the first render.
-    func previous() -> PageReuse? {
+    /// The last render as ``SiteRenderer/render(reusing:streamingAnimalPagesTo:)`` takes it (its
+    /// files are "intact" while the memo holds their bytes), with those files. Nil before the
+    /// first render.
+    func previous() -> (reuse: PageReuse, files: [String: OutputFile])? {
         lock.lock()
         defer { lock.unlock() }
         guard let last else { return nil }
         let files = self.files
-        return PageReuse(
+        let reuse = PageReuse(
             digests: last.digests, nameOrders: last.nameOrders, fragments: last.fragments,
             read: { path in files[path].flatMap { file in if case .data(let data) = file.content { [UInt8](data) } else { nil } } },
             intact: { files[$0] != nil })
-    }
-
-    /// The bytes the last render made at `path`.
-    func file(_ path: String) -> OutputFile? {
-        lock.lock()
-        defer { lock.unlock() }
-        return files[path]
+        return (reuse, files)
     }
 
     /// Keeps this render: `result` and every file it made (and only them: files no longer made

@@ -52,15 +52,15 @@ public struct SiteRenderer: Sendable {
         let previous = memo.previous()
         let lock = NSLock()
         var pages: [OutputFile] = []
-        let result = try render(reusing: previous) { page in
+        let result = try render(reusing: previous?.reuse) { page in
             lock.lock()
             pages.append(page)
             lock.unlock()
         }
         var files = result.files + pages
         for path in result.kept {
-            // Kept only where the memo holds the file (``PageReuse/intact``).
-            guard let file = memo.file(path) else { preconditionFailure("a kept page the memo does not hold: \(path)") }
+            // Kept only where the memo held the file (``PageReuse/intact``).
+            guard let file = previous?.files[path] else { preconditionFailure("a kept page the memo does not hold: \(path)") }
             files.append(file)
         }
         files.sort { $0.path < $1.path }

@@ -247,7 +247,7 @@ public final class SiteBuilder: @unchecked Sendable {
             // The records of the previous build's newest manifest, while that file is as it wrote it.
             let kept = previous.flatMap { record -> KeptRecords? in
                 guard let table = record.packRecords, writer.isAsWritten("packs/" + table.manifestPath, in: record.index),
-                    let manifest = try? fs.readShared(writer.output + "/packs/" + table.manifestPath).data
+                    let manifest = try? fs.readMapped(writer.output + "/packs/" + table.manifestPath)
                 else { return nil }
                 return KeptRecords(manifest: manifest, table: table)
             } ?? self.memo?.keptPackRecords()
@@ -271,6 +271,11 @@ public final class SiteBuilder: @unchecked Sendable {
         // The preview too: it runs on, so its peak is not the goal's, and each rebuild is waited for.
         let packsAhead = previous != nil || memo != nil ? Background(makePacks) : nil
 
+        // The preview's render memo holds what render made, which the output holds only once the
+        // write stage is done: a build that fails in between forgets it (the next would take a
+        // page re-rendered here as unchanged, and the writer would leave the older one in place).
+        var written = false
+        defer { if !written { memo?.render.reset() } }
         let files: [OutputFile]
         do {
             files = try stage("render") { () throws(DiagnosticError) in
@@ -433,6 +438,7 @@ public final class SiteBuilder: @unchecked Sendable {
             memo.setOutput(try writer.write(all), for: options.outputDirectory)
             return (all.count + 1, "\(all.count + 1) files to \(options.outputDirectory)")
         }
+        written = true
 
         // The inputs as they were once read, taken before the lock is written (the walk would see
         // its temporary file).

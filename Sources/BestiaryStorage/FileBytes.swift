@@ -11,8 +11,7 @@ import Darwin
 /// of kept state and previous output: zeroed pages, page faults, the kernel's copy), else held
 /// in memory it owns.
 public final class FileBytes: @unchecked Sendable {
-    /// The bytes, valid while this object is alive. Writing through them (``data`` may) changes
-    /// only this process's copy of the page written: a mapping is private.
+    /// The bytes, valid while this object is alive. Read-only: a mapping is mapped so.
     @usableFromInline let buffer: UnsafeBufferPointer<UInt8>
     private let mapped: Bool
 
@@ -48,11 +47,4 @@ public final class FileBytes: @unchecked Sendable {
     /// A copy of the bytes.
     public var array: [UInt8] { withUnsafeBytes { Array($0) } }
 
-    /// The bytes as `Data`, without a copy (this object is kept alive by it).
-    public var data: Data {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return Data() }
-        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: buffer.count, deallocator: .custom { [self] _, _ in
-            withExtendedLifetime(self) {}
-        })
-    }
 }

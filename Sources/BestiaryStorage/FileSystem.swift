@@ -92,6 +92,9 @@ public protocol FileSystem: Sendable {
     /// system can map it. A file cut short by someone else while its bytes are held would end
     /// the process (`SIGBUS`), so never for the site's own sources.
     func readShared(_ path: String) throws -> FileBytes
+    /// ``readShared(_:)`` as one `Data` (which may be changed like any other: the file never is),
+    /// for the same files only.
+    func readMapped(_ path: String) throws -> Data
     /// ``entries(in:)`` with each entry's ``info(_:)`` (nil when it went meanwhile).
     func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
     /// ``info(_:)`` of each of `paths` below `directory` (relative to it), in parallel.
@@ -117,6 +120,7 @@ extension FileSystem {
     public func unorderedEntries(in directory: String) throws -> [DirectoryEntry] { try entries(in: directory) }
 
     public func readShared(_ path: String) throws -> FileBytes { FileBytes(copying: try read(path)) }
+    public func readMapped(_ path: String) throws -> Data { try read(path) }
 
     public func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)] {
         let entries = try entries(in: directory)

@@ -17,13 +17,7 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func read(_ path: String) throws -> Data {
-        try withFileToRead(path) { fd, size in
-            var data = Data(count: size)
-            let total = try data.withUnsafeMutableBytes { try readUpTo(size, into: $0.baseAddress, from: fd, path) }
-            if total < size { data.removeSubrange(total...) }
-            try readRest(fd, path) { data.append(contentsOf: $0) }
-            return data
-        }
+        try withFileToRead(path) { fd, size in try readAll(fd, size, path) }
     }
 
     /// Mapped read-only, its pages mapped at once (`MAP_POPULATE`: one call instead of a fault
@@ -31,27 +25,46 @@ public struct LocalFileSystem: FileSystem {
     /// system does not give, as in `/proc`).
     public func readShared(_ path: String) throws -> FileBytes {
         try withFileToRead(path) { fd, size in
-            #if os(Linux)
-            let flags = MAP_PRIVATE | MAP_POPULATE
-            #else
-            let flags = MAP_PRIVATE
-            #endif
-            if size > 0, let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != MAP_FAILED {
-                // Writable once mapped (a private mapping: a page written is copied, the file never
-                // changes), so that a `Data` over it may be mutated like any other; populated while
-                // read-only, so that no page is copied before it is written.
-                guard mprotect(base, size, PROT_READ | PROT_WRITE) == 0 else {
-                    munmap(base, size)
-                    throw failure("read", path)
-                }
-                return FileBytes(mapping: base, count: size)
-            }
-            var data = Data(count: size)
-            let total = try data.withUnsafeMutableBytes { try readUpTo(size, into: $0.baseAddress, from: fd, path) }
-            if total < size { data.removeSubrange(total...) }
-            try readRest(fd, path) { data.append(contentsOf: $0) }
-            return FileBytes(copying: data)
+            if let base = Self.map(fd, size) { return FileBytes(mapping: base, count: size) }
+            return FileBytes(copying: try readAll(fd, size, path))
         }
+    }
+
+    /// One `Data` over a private mapping of the file (a page written is copied: the file never
+    /// changes), so it may be changed like any other `Data`; read as ``read(_:)`` does when it
+    /// cannot be mapped so.
+    public func readMapped(_ path: String) throws -> Data {
+        try withFileToRead(path) { fd, size in
+            // Populated while read-only, so that no page is copied before it is written; then
+            // writable (which a strict commit limit may refuse: then read).
+            if let base = Self.map(fd, size) {
+                if mprotect(base, size, PROT_READ | PROT_WRITE) == 0 {
+                    return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+                }
+                munmap(base, size)
+            }
+            return try readAll(fd, size, path)
+        }
+    }
+
+    /// `size` bytes of `fd` mapped read-only and populated; nil when empty or refused.
+    private static func map(_ fd: Int32, _ size: Int) -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        guard size > 0, let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != MAP_FAILED else { return nil }
+        return base
+    }
+
+    /// What ``read(_:)`` reads from an open file.
+    private func readAll(_ fd: Int32, _ size: Int, _ path: String) throws -> Data {
+        var data = Data(count: size)
+        let total = try data.withUnsafeMutableBytes { try readUpTo(size, into: $0.baseAddress, from: fd, path) }
+        if total < size { data.removeSubrange(total...) }
+        try readRest(fd, path) { data.append(contentsOf: $0) }
+        return data
     }
 
     /// `path` opened for reading (not a folder), with its size as `fstat` gives it.

@@ -125,6 +125,22 @@ import Testing
         #expect(result.changedOutputs?.contains("animals/crow/index.html") == true)
     }
 
+    /// A rebuild that fails after render (here in the packs stage: a damaged pack history) leaves
+    /// the output as it was; the next one, once the history is repaired, writes every page the
+    /// failed one had rendered again (the render memo is forgotten: it described pages the output
+    /// never got, so the bear's page would have stayed the old one).
+    @Test func aRebuildThatFailsAfterRenderLeavesNoPageBehind() throws {
+        let s = try Session()
+        try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
+        try s.write("damaged\n", "content/packs.lock")
+        #expect(throws: DiagnosticError.self) {
+            try s.rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/bear.md"), ChangedPath(classifying: "content/packs.lock")])
+        }
+        #expect(try !String(contentsOfFile: s.dir.appending("preview/animals/bear/index.html"), encoding: .utf8).contains("Brown bear"))
+        try s.step(["content/packs.lock"]) { try FileManager.default.removeItem(atPath: s.root + "/content/packs.lock") }
+        #expect(try String(contentsOfFile: s.dir.appending("preview/animals/bear/index.html"), encoding: .utf8).contains("Brown bear"))
+    }
+
     /// An output folder deleted while the preview runs is written anew by the next rebuild (not
     /// refused as "not the output this preview wrote").
     @Test func aDeletedOutputFolderIsWrittenAnew() throws {

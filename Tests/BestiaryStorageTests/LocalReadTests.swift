@@ -46,20 +46,24 @@ import Testing
         #expect(reader.atEnd)
     }
 
-    /// Shared bytes given out as `Data` may be changed like any `Data`: the change is the
-    /// process's own, never the file's.
-    @Test func changingSharedDataChangesNotTheFile() throws {
+    /// Mapped bytes given out as `Data` may be changed like any `Data`: the change is that
+    /// value's own, never another's nor the file's.
+    @Test func changingMappedDataChangesNothingElse() throws {
         let folder = TemporaryDirectory()
         let bytes = [UInt8](repeating: 7, count: 200_000)
         try folder.write(Data(bytes), to: "f")
         let fs = LocalFileSystem()
-        var data = try fs.readShared(folder.appending("f")).data
+        var data = try fs.readMapped(folder.appending("f"))
+        let other = try fs.readMapped(folder.appending("f"))
+        let copy = data
         var slice = data[100..<200]
         slice[150] = 1
         data[0] = 3
         data[199_999] = 4
         #expect(data[0] == 3 && data[199_999] == 4 && data[150] == 7 && slice[150] == 1)
+        #expect(copy == Data(bytes) && other == Data(bytes))
         #expect(try fs.read(folder.appending("f")) == Data(bytes))
+        #expect(try fs.readMapped("/proc/self/status").starts(with: Array("Name:".utf8)))
     }
 
     @Test func missingFilesAndFoldersAreErrors() throws {
