@@ -176,17 +176,10 @@ struct OutputWriter {
         }
 
         /// Writes many files, in parallel, their folders made first.
-        /// `oneAtATime`: on the calling thread alone, for a thread of its own that adds files to
-        /// one folder while other threads work (two threads adding entries to one folder wait on
-        /// its lock; yet with nothing else to do, two are faster than one).
-        func add(_ files: [OutputFile], oneAtATime: Bool = false) throws(DiagnosticError) {
+        func add(_ files: [OutputFile]) throws(DiagnosticError) {
             do {
                 try makeDirectories(of: files.lazy.map(\.path))
-                if oneAtATime {
-                    for file in files { try add(file) }
-                } else {
-                    _ = try Parallel.map(files, chunk: 64) { file in try add(file) }
-                }
+                _ = try Parallel.map(files, chunk: 64) { file in try add(file) }
             } catch {
                 throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
             }

@@ -299,19 +299,6 @@ public final class SiteBuilder: @unchecked Sendable {
                 }
             }
             files.append(contentsOf: enrichment.files.values.filter { !recordMedia.contains($0.path) })
-            // A full build links the site's media (39,000 on the bench corpus, all in `media/`) into
-            // the staging folder on a thread of its own while the pages render: the kernel's work
-            // beside theirs, and one thread adding to that folder instead of two waiting on its lock.
-            var mediaPaths: [String] = []
-            var mediaLinked: Background<Result<Void, DiagnosticError>, Never>?
-            if let staging, previous == nil {
-                let mediaFiles = files
-                mediaPaths = files.map(\.path)
-                files = []
-                mediaLinked = Background { Result { () throws(DiagnosticError) in try staging.add(mediaFiles, oneAtATime: true) } }
-            }
-            // Waited for whatever happens (no thread is left writing into a staging folder a failed build drops).
-            defer { _ = mediaLinked?.value() }
             let siteID = catalog.config.packs?.id ?? String(Hashing.sha256Hex(baseURL).prefix(8))
             let input = RenderInput(
                 catalog: catalog, theme: theme, templates: templates, strings: strings, assets: assets,
@@ -343,10 +330,8 @@ public final class SiteBuilder: @unchecked Sendable {
             }
             report.pages = rendered.filter { $0.path.hasSuffix(".html") }.count + streamed.count + kept.count
             files.append(contentsOf: rendered)
-            try mediaLinked?.value().get()
-            built.append(contentsOf: mediaPaths)
             // Two files at one path would make the output depend on write order.
-            var seen = Set(streamed + kept + mediaPaths)
+            var seen = Set(streamed + kept)
             var duplicates: [String] = []
             files = files.filter { file in
                 if seen.insert(file.path).inserted { return true }
@@ -359,7 +344,7 @@ public final class SiteBuilder: @unchecked Sendable {
             let reusedPages = memo?.pagesReused ?? kept.count
             report.pagesReused = reusedPages
             let reused = reusedPages > 0 ? " (\(report.pages - reusedPages) rendered, \(reusedPages) unchanged)" : ""
-            let detail = "\(report.pages) pages\(reused), \(files.count + streamed.count + kept.count + mediaPaths.count) files"
+            let detail = "\(report.pages) pages\(reused), \(files.count + streamed.count + kept.count) files"
             if let staging {
                 built.append(contentsOf: try stageEarly(files, staging, writer, previous, sourceInfos))
                 return ([], detail)
