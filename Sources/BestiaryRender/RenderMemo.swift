@@ -133,9 +133,9 @@ extension SummaryView {
 }
 
 /// What one page is rendered from, beyond the ``SiteKey``. `A` is how an animal is stood for:
-/// its ``AnimalKey`` in the in-memory memo, the digest of it in the persisted one
-/// (``PageDigests``), so both compare the same inputs. A field added here must go into
-/// ``digestParts`` too (a test counts the fields).
+/// the digest of its ``AnimalKey`` (``PageDigests``, which a one-shot rebuild and the preview's
+/// ``RenderMemo`` both compare). A field added here must go into ``digestParts`` too (a test
+/// counts the fields).
 struct PageKey<A: Equatable>: Equatable {
     /// The digest of the templates it renders with.
     var templates: String
@@ -225,8 +225,9 @@ public struct RenderResult: Sendable {
 
 /// Every page's inputs as one digest that is the same in every process (``StableDigest``): the
 /// site-wide part, the page's templates, the animals it shows (each by the digest of its
-/// ``AnimalKey``), all animals for the lists, its free page and the catalogue's name. The same
-/// ``SiteRenderer/pageKey(_:shared:animals:)`` decides what goes in as for the in-memory memo.
+/// ``AnimalKey``), all animals for the lists, its free page and the catalogue's name, as
+/// ``SiteRenderer/pageKey(_:shared:animals:)`` says. A one-shot rebuild compares them with the
+/// previous build's record, the preview with its ``RenderMemo``.
 struct PageDigests {
     let renderer: SiteRenderer
     let shared: SharedContext
