@@ -41,6 +41,14 @@ public struct PackLock: Hashable, Sendable {
             case .added(let id, _), .changed(let id, _), .removed(let id): id
             }
         }
+
+        /// The record's rev after the change; nil when it was removed.
+        public var rev: String? {
+            switch self {
+            case .added(_, let rev), .changed(_, let rev): rev
+            case .removed: nil
+            }
+        }
     }
 
     public struct Version: Hashable, Sendable {
@@ -115,12 +123,7 @@ public struct PackLock: Hashable, Sendable {
         var state: [String: String] = [:]
         var result: [Int: [String: String?]] = [:]
         for v in versions {
-            for c in v.changes where after.contains(c.id) {
-                switch c {
-                case .added(let id, let rev), .changed(let id, let rev): state[id] = rev
-                case .removed(let id): state[id] = nil
-                }
-            }
+            for c in v.changes where after.contains(c.id) { state[c.id] = c.rev }
             if let ids = changedAfter[v.number] {
                 var revs: [String: String?] = [:]
                 for id in ids { revs[id] = .some(state[id]) }
@@ -131,12 +134,7 @@ public struct PackLock: Hashable, Sendable {
     }
 
     private static func apply(_ changes: [Change], to state: inout [String: String]) {
-        for c in changes {
-            switch c {
-            case .added(let id, let rev), .changed(let id, let rev): state[id] = rev
-            case .removed(let id): state[id] = nil
-            }
-        }
+        for c in changes { state[c.id] = c.rev }
     }
 
     // MARK: Text form
@@ -214,12 +212,7 @@ public struct PackLock: Hashable, Sendable {
                 if sorted == nil {
                     sorted = PackDigest.SortedState(state)
                 } else {
-                    for change in version.changes {
-                        switch change {
-                        case .added(let id, let rev), .changed(let id, let rev): sorted!.set(id, rev: rev)
-                        case .removed(let id): sorted!.set(id, rev: nil)
-                        }
-                    }
+                    for change in version.changes { sorted!.set(change.id, rev: change.rev) }
                 }
                 if sorted!.digest != version.digest {
                     throw fail(line, "version \(version.number)'s records do not match its digest")

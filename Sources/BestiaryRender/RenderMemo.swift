@@ -132,15 +132,14 @@ extension SummaryView {
     }
 }
 
-/// What one page is rendered from, beyond the ``SiteKey``. `A` is how an animal is stood for:
-/// the digest of its ``AnimalKey`` (``PageDigests``, which a one-shot rebuild and the preview's
-/// ``RenderMemo`` both compare). A field added here must go into ``digestParts`` too (a test
-/// counts the fields).
-struct PageKey<A: Equatable>: Equatable {
+/// What one page is rendered from, beyond the ``SiteKey``; an animal stands for the digest of its
+/// ``AnimalKey`` (``PageDigests``, which a one-shot rebuild and the preview's ``RenderMemo`` both
+/// compare). A field added here must go into ``digestParts`` too (a test counts the fields).
+struct PageKey: Equatable {
     /// The digest of the templates it renders with.
     var templates: String
-    /// Animals it shows (itself and its similar cards, for an animal page).
-    var animals: [A] = []
+    /// The digests of the animals it shows (itself and its similar cards, for an animal page).
+    var animals: [String] = []
     /// It lists every animal: reusable only when no animal changed.
     var everyAnimal = false
     /// A free page's record.
@@ -149,7 +148,7 @@ struct PageKey<A: Equatable>: Equatable {
     var catalogPath = ""
 }
 
-extension PageKey where A == String {
+extension PageKey {
     /// Every field as a string, in a fixed order with the animals last and counted, so that no
     /// two keys give the same parts once each is length-prefixed (``StableDigest/combine(_:)``);
     /// only a free page's record goes through the `Encodable` digest.

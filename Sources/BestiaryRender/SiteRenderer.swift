@@ -167,8 +167,8 @@ public struct SiteRenderer: Sendable {
         return AnimalKey(animal: animal, summaries: input.summaries[animal.id], media: paths.map { $0.flatMap { input.media[$0] } })
     }
 
-    /// What a job's page is rendered from (see ``RenderMemo``).
-    func pageKey<A>(_ job: Job, shared: SharedContext, animals: [A]) -> PageKey<A> {
+    /// What a job's page is rendered from (``PageDigests``); `animals`: every animal's digest.
+    func pageKey(_ job: Job, shared: SharedContext, animals: [String]) -> PageKey {
         let t = input.templates
         switch job {
         case .animal(let i, _):

@@ -500,11 +500,9 @@ struct OutputChecks: Sendable {
         self.listed = listed
     }
 
-    /// The output's file at `file.path` is the one the record describes, and holds what `file` would.
-    func isUnchanged(_ file: OutputFile) -> Bool { changed(file) == nil }
-
-    /// Nil when ``isUnchanged(_:)``; else the file to stage, with the SHA-256 of its bytes when
-    /// this check computed it (so that staging does not hash them again).
+    /// Nil when the output's file at `file.path` is the one the record describes and holds what
+    /// `file` would; else the file to stage, with the SHA-256 of its bytes when this check
+    /// computed it (so that staging does not hash them again).
     func changed(_ file: OutputFile) -> OutputFile? {
         guard let entry = index.entries[file.path] else { return file }
         switch file.content {

@@ -46,5 +46,4 @@ public final class FileBytes: @unchecked Sendable {
 
     /// A copy of the bytes.
     public var array: [UInt8] { withUnsafeBytes { Array($0) } }
-
 }
