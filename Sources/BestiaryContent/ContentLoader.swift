@@ -77,14 +77,17 @@ public struct ContentLoader: Sendable {
             if let cache, let info { cache.store(file.relativePath, info: info, result: result) }
             return result
         }
+        // Each record is moved, not copied: a copy of an `Animal` retains each of its many fields.
         var animals: [Animal] = []
-        var byID: [String: Animal] = [:]
+        animals.reserveCapacity(parsed.count)
+        var pathByID: [String: String] = [:]
+        pathByID.reserveCapacity(parsed.count)
         for (file, (animal, diagnostics)) in zip(animalFiles.mains, parsed) {
             bag.append(contentsOf: diagnostics)
             guard var animal else { continue }
-            if let other = byID[animal.id] {
+            if let other = pathByID[animal.id] {
                 bag.error(
-                    "id '\(animal.id)' is already used by \(other.sourcePath); ids must be unique (they are the key apps sync by)",
+                    "id '\(animal.id)' is already used by \(other); ids must be unique (they are the key apps sync by)",
                     at: animal.location(of: "id"), stage: "validate")
                 continue
             }
@@ -94,7 +97,7 @@ public struct ContentLoader: Sendable {
                     animal.bodies[translation.language!] = body
                 }
             }
-            byID[animal.id] = animal
+            pathByID[animal.id] = animal.sourcePath
             animals.append(animal)
         }
         for (_, orphans) in animalFiles.translations {
@@ -109,12 +112,13 @@ public struct ContentLoader: Sendable {
 
         // Media.
         var media: [String: MediaFile] = [:]
-        var references: [(MediaReference, Animal)] = []
+        var references: [MediaReference] = []
+        references.reserveCapacity(animals.count * 2)
         for animal in animals {
-            if let s = animal.sound { references.append((s, animal)) }
-            if let i = animal.image { references.append((i, animal)) }
+            if let s = animal.sound { references.append(s) }
+            if let i = animal.image { references.append(i) }
         }
-        let uniquePaths = Array(Set(references.compactMap { $0.0.filePath })).sorted()
+        let uniquePaths = Array(Set(references.compactMap(\.filePath))).sorted()
         let checked = Parallel.map(uniquePaths) { path in checkMedia(path, contentReal: contentReal) }
         var mediaProblems: [String: String] = [:]
         for (path, result) in zip(uniquePaths, checked) {
@@ -123,7 +127,7 @@ public struct ContentLoader: Sendable {
             case .failure(let problem): mediaProblems[path] = problem.message
             }
         }
-        for (reference, _) in references {
+        for reference in references {
             guard let path = reference.filePath else { continue }
             if let problem = mediaProblems[path] {
                 bag.error("\(reference.kind.rawValue).file '\(path)': \(problem)", at: reference.location, stage: "validate")
@@ -144,15 +148,13 @@ public struct ContentLoader: Sendable {
             }
         }
         // Keep only media that validated, with the kind the record expects.
-        animals = animals.map { animal in
-            var a = animal
-            for kind in [MediaKind.sound, .image] {
-                let ref = kind == .sound ? a.sound : a.image
-                guard var ref, let path = ref.filePath else { continue }
-                if let file = media[path], file.format.kind == kind { ref.format = file.format }
-                if kind == .sound { a.sound = ref } else { a.image = ref }
+        for i in animals.indices {
+            if let path = animals[i].sound?.filePath, let file = media[path], file.format.kind == .sound {
+                animals[i].sound?.format = file.format
             }
-            return a
+            if let path = animals[i].image?.filePath, let file = media[path], file.format.kind == .image {
+                animals[i].image?.format = file.format
+            }
         }
 
         // Pages.
@@ -329,9 +331,11 @@ public struct ContentLoader: Sendable {
         var message: String
     }
 
+    /// What follows the file name's last dot, lowercased ("" without one).
     private func extensionOf(_ path: String) -> String {
-        let name = path.split(separator: "/").last ?? Substring(path)
-        return name.contains(".") ? String(name.split(separator: ".").last!).lowercased() : ""
+        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
+        guard let dot = name.lastIndex(of: ".") else { return "" }
+        return name[name.index(after: dot)...].lowercased()
     }
 
     private func checkMedia(_ path: String, contentReal: String) -> Swift.Result<MediaFile, MediaProblem> {
