@@ -54,6 +54,23 @@ import Testing
         #expect(throws: PackFormatError.self) { try PackManifest.decode(JSONValue.object(json).canonicalData, file: "v/2.json") }
     }
 
+    @Test func aManifestListsEachMediaFileOnceSortedByHash() {
+        // Shared files (the same picture in two records, a record's sound and a lead image that
+        // are one file), in random records, against the set of them sorted.
+        let pool = (0..<12).map { n in
+            PackMediaRef(sha256: String(repeating: String(n % 6, radix: 16), count: 64), bytes: 10 + n / 6, ext: n < 6 ? "ogg" : "png")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let records = (0..<Int.random(in: 0...8, using: &generator)).map { n in
+                Self.record("r\(n)", "R", media: (0..<Int.random(in: 0...4, using: &generator)).map { _ in pool.randomElement(using: &generator)! })
+            }
+            let manifest = PackManifest(pack: "demo", version: 1, created: PackTime(seconds: 1_700_000_000), records: records)
+            let expected = Array(Set(records.flatMap(\.media))).sorted()
+            #expect(manifest.media == expected)
+        }
+    }
+
     @Test func aManifestEncodedSharingItsRecordsBytesIsTheSameAndSoAreItsRecords() throws {
         let records = [Self.record("owl", "Owl"), Self.record("bear", "Bear"), Self.record("émeu", "Emu")].map { $0.compacted() }
         let plain = PackManifest(pack: "demo", version: 1, created: PackTime(seconds: 1_700_000_000), records: records)
