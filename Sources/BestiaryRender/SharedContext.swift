@@ -480,7 +480,7 @@ final class SharedContext: @unchecked Sendable {
         let animals = input.catalog.animals
         // Counted, not filtered: a filter copied the 10,000 animals it kept, twice per language.
         let withSound = animals.count { $0.sound != nil }
-        let withImage = animals.count { AnimalView(animal: $0, language: lang, input: input).hasImage }
+        let withImage = animals.count { input.hasImage($0, language: lang) }
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
         context["stats"] = ["animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage)]
         func mode(_ mode: String, available: Bool) -> TemplateValue {
