@@ -5,8 +5,8 @@
 #
 # 1. generates the corpus and an equivalent Hugo site (scripts/bench/make_corpus.py),
 # 2. fills its Wikipedia cache from the local stand-in (scripts/wikipedia_standin.py): fetch throughput,
-# 3. times with hyperfine (medians): full build from nothing, no-op rebuild, rebuild after a
-#    one-record edit, and Hugo's full build of the same pages when hugo is installed,
+# 3. times with hyperfine (medians): full build from nothing (alternating with Hugo's full build
+#    of the same pages when hugo is installed), no-op rebuild, rebuild after a one-record edit,
 # 4. peak memory (RSS) of a full build with /usr/bin/time -v,
 # 5. the site's own pack after the edits (manifest and one-record delta sizes), and on
 #    PackBench's generated pack the delta size and the client's apply time,
@@ -34,7 +34,9 @@ trash="$work/moved-aside"
 rm -rf "$trash"
 standin=""
 trap 'if [ -n "$standin" ]; then kill "$standin" 2>/dev/null || true; fi; if [ -d "$trash" ]; then echo "bench: deleting the outputs moved aside"; rm -rf "$trash"; fi' EXIT
-if [ ! -f "$corpus/README.txt" ]; then
+# A corpus names its stand-in's address (in site.yml and the pictures' URLs): one made for
+# another BENCH_PORT is made again.
+if [ ! -f "$corpus/README.txt" ] || ! grep -q "127.0.0.1:$port/" "$corpus/site/content/site.yml" 2>/dev/null; then
   echo "bench: generating $n animals into $corpus (GENERATED data)"
   rm -rf "$corpus"
   python3 scripts/bench/make_corpus.py "$n" "$corpus" --hugo --standin-url "http://127.0.0.1:$port"
@@ -74,7 +76,17 @@ edit="python3 -c \"import sys,re; p=sys.argv[1]; s=open(p).read(); s=re.sub(r'di
 
 echo "bench: timing (hyperfine, $runs runs each)"
 hf=(hyperfine --style basic --export-json)
-"${hf[@]}" "$work/full.json" --runs "$runs" --prepare "$clean" "$bin build --root $site" >/dev/null
+has_hugo=0
+if command -v hugo >/dev/null 2>&1; then has_hugo=1; fi
+# Our full builds and Hugo's alternate, one run each at a time, so that both meet the machine
+# alike (it is shared: Hugo alone took 2.6 s in one run and 3.8 s in another).
+rm -f "$work"/full*.json "$work"/hugo*.json
+for i in $(seq "$runs"); do
+  "${hf[@]}" "$work/full-$i.json" --runs 1 --prepare "$clean" "$bin build --root $site" >/dev/null
+  if [ "$has_hugo" = 1 ]; then
+    "${hf[@]}" "$work/hugo-$i.json" --runs 1 --prepare "$(aside "$corpus/hugo/public")" "hugo --quiet --source $corpus/hugo" >/dev/null
+  fi
+done
 "$bin" build --root "$site" >/dev/null 2>&1
 "${hf[@]}" "$work/noop.json" --runs 10 --warmup 1 "$bin build --root $site" >/dev/null
 # The first rebuild after a full build has no spare output to stage in yet (it links the whole
@@ -83,10 +95,8 @@ hf=(hyperfine --style basic --export-json)
 "${hf[@]}" "$work/edit.json" --runs "$runs" --prepare "$edit" "$bin build --root $site" >/dev/null
 # The site's own pack after the edits: its manifest and its delta from the version before.
 cp "$site/output/packs/latest.json" "$work/latest-after-edit.json"
-hugo_median=""
-if command -v hugo >/dev/null 2>&1; then
-  "${hf[@]}" "$work/hugo.json" --runs "$runs" --prepare "$(aside "$corpus/hugo/public")" "hugo --quiet --source $corpus/hugo" >/dev/null
-  hugo_median=$(python3 -c "import json; print(json.load(open('$work/hugo.json'))['results'][0]['median'])")
+hugo_rss=""
+if [ "$has_hugo" = 1 ]; then
   hugo_rss=$( { eval "$(aside "$corpus/hugo/public")"; /usr/bin/time -v hugo --quiet --source "$corpus/hugo" >/dev/null; } 2>&1 | awk '/Maximum resident/ {print $6}')
 fi
 
@@ -101,12 +111,16 @@ eval "$(aside "$work/sequential" "$work/.sequential.bestiary-*")"  # deleted at 
 
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
-python3 - "$work" "$n" "$pages" "$rss" "${hugo_median:-}" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" <<'EOF'
-import json, platform, subprocess, sys, datetime, os
-work, n, pages, rss, hugo, hugo_rss, rate, articles, identical, packs = sys.argv[1:]
+python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" <<'EOF'
+import glob, json, platform, statistics, subprocess, sys, datetime, os
+work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs = sys.argv[1:]
+def times(name):
+    """Every run's time: NAME.json (one hyperfine call) or NAME-1.json, NAME-2.json… (one run each)."""
+    files = sorted(glob.glob(os.path.join(work, name + "-[0-9]*.json"))) or [os.path.join(work, name + ".json")]
+    return [t for f in files for t in json.load(open(f))["results"][0]["times"]]
 def median(name):
-    return json.load(open(os.path.join(work, name + ".json")))["results"][0]["median"]
-hugo = float(hugo) if hugo else None
+    return statistics.median(times(name))
+hugo = median("hugo") if has_hugo == "1" else None
 def ratio(x, goal):
     if hugo is None:
         return "n/a (no hugo)", ""
