@@ -331,11 +331,14 @@ public struct ContentLoader: Sendable {
         var message: String
     }
 
-    /// What follows the file name's last dot, lowercased ("" without one).
+    /// The file name's last part between dots, lowercased ("" without a dot): dots at the end
+    /// are passed over, as the record's own check of the extension does (`cat.ogg.` is `ogg`).
     private func extensionOf(_ path: String) -> String {
         let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
-        guard let dot = name.lastIndex(of: ".") else { return "" }
-        return name[name.index(after: dot)...].lowercased()
+        guard name.contains(".") else { return "" }
+        var core = name
+        while core.last == "." { core = core.dropLast() }
+        return core[(core.lastIndex(of: ".").map { core.index(after: $0) } ?? core.startIndex)...].lowercased()
     }
 
     private func checkMedia(_ path: String, contentReal: String) -> Swift.Result<MediaFile, MediaProblem> {

@@ -136,6 +136,22 @@ import Testing
         #expect(ImageSize.of(webp, format: .webp)! == (1024, 664))
     }
 
+    /// A media file's extension is the last part of its name between dots, as the record's own
+    /// check reads it: dots at the end are passed over (`fox.OGG.` is an Ogg file's name), and the
+    /// part is compared without case.
+    @Test func aMediaFilesExtensionIsItsNamesLastPartBetweenDots() throws {
+        for (name, problem) in [("fox.OGG.", nil), ("fox.ogg..", nil), ("fox.wav.", "not what '.wav' says")] as [(String, String?)] {
+            let record = "---\nname: {de: Fuchs}\nsound: {file: \"sounds/\(name)\"}\n---\n"
+            let site = try TestSite(["content/animals/fox.md": record], binary: ["content/sounds/\(name)": TestMedia.ogg])
+            let messages = ContentLoader(root: site.root).load().diagnostics.sorted.map(\.message)
+            if let problem {
+                #expect(messages.contains { $0.contains(problem) }, "\(name): \(messages)")
+            } else {
+                #expect(messages.isEmpty, "\(name): \(messages)")
+            }
+        }
+    }
+
     /// With the walk's listing and the formats the last build read, the loader takes a listed
     /// media file's metadata and format from them (a listing that says the file is empty, or a
     /// remembered format its name does not allow, shows they were used), but always inspects a
