@@ -192,7 +192,8 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // The entries are in the enrichment once it ran: what was decoded is kept for the next
         // build, and freed, on a thread of its own (a full build's 32 MB of entries took 0.3–0.5 s
-        // on one core while the other waited), done before render ends.
+        // on one core while the other waited). It runs into the start of render and is joined
+        // before the packs stage.
         var entriesSaved: Background<Void, Never>?
         defer { entriesSaved?.value() }
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
@@ -412,6 +413,8 @@ public final class SiteBuilder: @unchecked Sendable {
                         }
                     }
                     let stamps = FolderStamps.take(below: staging.path, folders: Array(FolderStamps.folders(of: entries.keys)), fileSystem: fs)
+                    // From the swap until the new record is written, an old record would not describe the output.
+                    OutputRecord.forget(writer)
                     do throws(DiagnosticError) {
                         try staging.commit()
                     } catch {
