@@ -36,9 +36,10 @@ standin=""
 trap 'if [ -n "$standin" ]; then kill "$standin" 2>/dev/null || true; fi; if [ -d "$trash" ]; then echo "bench: deleting the outputs moved aside"; rm -rf "$trash"; fi' EXIT
 # A corpus names its stand-in's address (in site.yml and the pictures' URLs): one made for
 # another BENCH_PORT is made again.
-if [ ! -f "$corpus/README.txt" ] || ! grep -q "127.0.0.1:$port/" "$corpus/site/content/site.yml" 2>/dev/null; then
+if [ ! -f "$corpus/README.txt" ] || ! grep -qF "127.0.0.1:$port/" "$corpus/site/content/site.yml" 2>/dev/null; then
   echo "bench: generating $n animals into $corpus (GENERATED data)"
-  rm -rf "$corpus"
+  # An old corpus is moved aside, not deleted before the timings (see "aside" below).
+  if [ -e "$corpus" ]; then mkdir -p "$trash"; mv "$corpus" "$trash/corpus-$(date +%s%N)"; fi
   python3 scripts/bench/make_corpus.py "$n" "$corpus" --hugo --standin-url "http://127.0.0.1:$port"
 fi
 site="$corpus/site"

@@ -67,7 +67,7 @@ import Testing
             }
             let manifest = PackManifest(pack: "demo", version: 1, created: PackTime(seconds: 1_700_000_000), records: records)
             let expected = Array(Set(records.flatMap(\.media))).sorted()
-            #expect(manifest.media == expected)
+            #expect(manifest.media == expected, "records' media: \(records.map { $0.media.map { "\($0.sha256.prefix(1)).\($0.ext)" } })")
         }
     }
 
