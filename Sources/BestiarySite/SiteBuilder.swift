@@ -35,7 +35,13 @@ public final class SiteBuilder: @unchecked Sendable {
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
-        let returnsFreedMemory = memo != nil || options.force || fs.info(OutputRecord.path(writer)) == nil
+        // The preview's rebuilds (its memo holds the output it wrote) go as a one-shot rebuild
+        // goes: the walk's listing kept, the Wikipedia cache read beside load, the freed memory
+        // returned once at the end instead of after each stage (0.3–0.5 s of a preview rebuild
+        // on 10,000 animals).
+        let previewRebuild = !options.force && memo?.output(for: options.outputDirectory) != nil
+        defer { if previewRebuild { ProcessMemory.releaseFreed() } }
+        let returnsFreedMemory = !previewRebuild && (memo != nil || options.force || fs.info(OutputRecord.path(writer)) == nil)
         // A rebuild in a process that ends with it leaves what it no longer needs to the exit
         // instead of freeing it value by value on its way (a full build frees: its peak counts).
         let leaves = options.exitsAfterBuild && !returnsFreedMemory

@@ -145,4 +145,60 @@ struct FetchThenBuildTests {
         _ = try SiteBuilder(options: fresh).build()
         #expect(try Tree(wiki.dir.appending("out")).differences(from: Tree(wiki.dir.appending("fresh"))) == [])
     }
+
+    /// The preview's rebuilds (a memo kept between builds) read the Wikipedia cache beside load,
+    /// from the walk's listing: an entry fetched again, a picture's bytes changed in place and an
+    /// entry deleted each show in the next rebuild, whose output is then a build from nothing's.
+    @Test func thePreviewsRebuildsSeeTheCacheChange() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
+        let record = "---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {de: Haushund, en: Dog}\n---\n"
+        try wiki.dir.write(record, to: "content/animals/hund.md")
+        #expect(await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund", "en": "Dog"])]).summaryLine == "fetched 2, unchanged 0, failed 0")
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let memo = BuildMemo()
+        var fresh = 0
+        /// The record edited (a picture changed in place changes no listing the no-op check
+        /// compares), a preview rebuild, then a fresh build of the same inputs: the same files.
+        func rebuildAndCompare(_ comment: Comment) throws {
+            fresh += 1
+            try wiki.dir.write(record + "Edit \(fresh).\n", to: "content/animals/hund.md")
+            let builder = SiteBuilder(options: options, memo: memo)
+            _ = try builder.build()
+            var other = options
+            let freshOutput = wiki.dir.appending("fresh-\(fresh)")
+            other.output = freshOutput
+            other.force = true
+            _ = try SiteBuilder(options: other).build()
+            let differences = try Tree(wiki.dir.appending("out")).differences(from: Tree(freshOutput))
+            #expect(differences == [], "\(comment): \(differences)")
+        }
+        func page(_ path: String = "animals/hund/index.html") throws -> String {
+            try String(contentsOfFile: wiki.dir.appending("out/" + path), encoding: .utf8)
+        }
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        try rebuildAndCompare("a record edited")
+        #expect(try page().contains("Der Haushund ist ein Haustier"))
+
+        let writer = WikipediaCache(root: wiki.dir.path)
+        var entry = try #require(writer.load().entries[WikipediaSnapshot.Key(language: "de", title: "Haushund")])
+        entry.extract = "Ein neuer Text über den Haushund."
+        try writer.write(entry)
+        try rebuildAndCompare("an entry fetched again")
+        #expect(try page().contains("Ein neuer Text über den Haushund."))
+
+        // A lead picture's bytes changed in place, its size kept: refused by its hash.
+        let images = wiki.dir.appending("content/wikipedia/images")
+        let picture = try #require(try FileManager.default.contentsOfDirectory(atPath: images).sorted().first)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: images + "/" + picture))
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: images + "/" + picture))
+        try rebuildAndCompare("a picture damaged")
+
+        try FileManager.default.removeItem(atPath: writer.entryPath(language: "en", canonicalTitle: "Dog"))
+        try rebuildAndCompare("an entry deleted")
+        #expect(try !page("en/animals/hund/index.html").contains("The dog is a member of the genus Canis"))
+    }
 }
