@@ -428,14 +428,7 @@ public final class SiteBuilder: @unchecked Sendable {
                         throw error
                     }
                     try? fs.remove(writer.spareFoldersPath)
-                    if let encoding, let folder, OutputRecord.folderIdentity(writer) == folder {
-                        recordSaved = Background {
-                            FolderStamps.save(stamps, writer.foldersPath, folder: folder, fileSystem: fs)
-                            OutputRecord.write(encoding.value(), writer)
-                        }
-                    } else {
-                        _ = encoding?.value()
-                    }
+                    recordSaved = Self.saveRecord(encoding, folder: folder, stamps: stamps, writer)
                     return (count, "\(count) files to \(options.outputDirectory)")
                 }
                 let changed = try updateInPlace(
@@ -584,17 +577,26 @@ public final class SiteBuilder: @unchecked Sendable {
         // The output it replaced is now the spare: the stamps of its folders go with it.
         let fs = writer.fileSystem
         if (try? fs.move(writer.foldersPath, to: writer.spareFoldersPath)) == nil { try? fs.remove(writer.spareFoldersPath) }
-        // Written while the build records its state (a build killed in between leaves no record:
-        // the next one writes the whole output anew).
-        if let encoding, let folder, OutputRecord.folderIdentity(writer) == folder {
-            recordSaved = Background {
-                FolderStamps.save(stamps, writer.foldersPath, folder: folder, fileSystem: fs)
-                OutputRecord.write(encoding.value(), writer)
-            }
-        } else {
-            _ = encoding?.value()
-        }
+        recordSaved = Self.saveRecord(encoding, folder: folder, stamps: stamps, writer)
         return staged.count + old.count - stillThere
+    }
+
+    /// After the swap, the output record made beside it (`encoding`, of the staging folder
+    /// `folder`) and the new output's folder stamps, written on a thread of their own while the
+    /// build records its state, when the output is that folder. A build killed in between leaves
+    /// no record: the next one writes the whole output anew.
+    private static func saveRecord(
+        _ encoding: Background<[UInt8]?, Never>?, folder: String?, stamps: FolderStamps?, _ writer: OutputWriter
+    ) -> Background<Void, Never>? {
+        guard let encoding, let folder, OutputRecord.folderIdentity(writer) == folder else {
+            _ = encoding?.value()
+            return nil
+        }
+        let fs = writer.fileSystem
+        return Background {
+            FolderStamps.save(stamps, writer.foldersPath, folder: folder, fileSystem: fs)
+            OutputRecord.write(encoding.value(), writer)
+        }
     }
 
     /// The output must not be, or contain, the site's own sources.

@@ -104,10 +104,7 @@ struct FetchThenBuildTests {
     @Test func aRebuildSeesAnEntryFetchedAgain() async throws {
         let wiki = try await FakeWikipedia.start()
         defer { Task { await wiki.stop() } }
-        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
-        let record = "---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {de: Haushund, en: Dog}\n---\n"
-        try wiki.dir.write(record, to: "content/animals/hund.md")
-        #expect(await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund", "en": "Dog"])]).summaryLine == "fetched 2, unchanged 0, failed 0")
+        let record = try await Self.fetchedDog(wiki)
         // Settled (written more than 2 s before the build), so the first build keeps them whole.
         let hourAgo = Date().addingTimeInterval(-3600)
         let cache = wiki.dir.appending("content/wikipedia")
@@ -152,10 +149,7 @@ struct FetchThenBuildTests {
     @Test func thePreviewsRebuildsSeeTheCacheChange() async throws {
         let wiki = try await FakeWikipedia.start()
         defer { Task { await wiki.stop() } }
-        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
-        let record = "---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {de: Haushund, en: Dog}\n---\n"
-        try wiki.dir.write(record, to: "content/animals/hund.md")
-        #expect(await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund", "en": "Dog"])]).summaryLine == "fetched 2, unchanged 0, failed 0")
+        let record = try await Self.fetchedDog(wiki)
         var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
         let memo = BuildMemo()
@@ -200,5 +194,14 @@ struct FetchThenBuildTests {
         try FileManager.default.removeItem(atPath: writer.entryPath(language: "en", canonicalTitle: "Dog"))
         try rebuildAndCompare("an entry deleted")
         #expect(try !page("en/animals/hund/index.html").contains("The dog is a member of the genus Canis"))
+    }
+
+    /// A two-language site with one record, a dog, whose two articles are fetched; the record's text.
+    static func fetchedDog(_ wiki: FakeWikipedia) async throws -> String {
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
+        let record = "---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {de: Haushund, en: Dog}\n---\n"
+        try wiki.dir.write(record, to: "content/animals/hund.md")
+        #expect(await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund", "en": "Dog"])]).summaryLine == "fetched 2, unchanged 0, failed 0")
+        return record
     }
 }
