@@ -396,12 +396,19 @@ struct OutputWriter {
         do {
             results = try Parallel.map(files, chunk: 64) { file -> (String, OutputIndex.Entry, Bool) in
                 let target = output + "/" + file.path
-                let known = unchanged.contains(file.path) ? previous.entries[file.path]?.identity : nil
+                let current = fs.info(target)
+                let old = previous.entries[file.path]
+                // A linked file is its media file (a hard link: one inode) under a name made from its
+                // bytes' hash: while the link is as written, the media file is what it was, and is
+                // not looked at again (63,000 of them on the bench corpus).
+                if case .file = file.content, let old, let current, current == old.written, OutputChecks.identity(old.identity, links: current) {
+                    return (file.path, old, false)
+                }
+                let known = unchanged.contains(file.path) ? old?.identity : nil
                 guard let identity = known ?? identity(of: file) else {
                     throw DiagnosticError(.error("cannot read \(file.path)'s source", stage: "write"))
                 }
-                let current = fs.info(target)
-                if let old = previous.entries[file.path], old.identity == identity, let current, current == old.written {
+                if let old, old.identity == identity, let current, current == old.written {
                     return (file.path, old, false)
                 }
                 if case .file(let source) = file.content, let current, let s = fs.infoFollowingLinks(source),
