@@ -155,7 +155,7 @@ extension Animal {
                 reader.error("\(key).file '\(path)': \(problem)", at: file)
                 return nil
             }
-            let ext = path.split(separator: ".").count > 1 ? String(path.split(separator: ".").last!).lowercased() : ""
+            let ext = ContentPath.mediaExtension(path)
             guard let first = MediaFormat.candidates(forExtension: ext).first, first.kind == kind else {
                 reader.error(
                     "\(key).file '\(path)': unsupported \(key) type '.\(ext)'; use one of \(extensions.map { "." + $0 }.joined(separator: ", "))",

@@ -136,9 +136,9 @@ public struct ContentLoader: Sendable {
                     bag.error(
                         "\(reference.kind.rawValue).file '\(path)' is \(file.format.kind == .sound ? "a sound" : "a picture") (\(file.format.rawValue)), not \(reference.kind == .sound ? "a sound" : "a picture")",
                         at: reference.location, stage: "validate")
-                } else if !MediaFormat.candidates(forExtension: extensionOf(path)).contains(file.format) {
+                } else if !MediaFormat.candidates(forExtension: ContentPath.mediaExtension(path)).contains(file.format) {
                     bag.error(
-                        "\(reference.kind.rawValue).file '\(path)' holds \(file.format.rawValue) data, not what '.\(extensionOf(path))' says; rename it to .\(file.format.fileExtension)",
+                        "\(reference.kind.rawValue).file '\(path)' holds \(file.format.rawValue) data, not what '.\(ContentPath.mediaExtension(path))' says; rename it to .\(file.format.fileExtension)",
                         at: reference.location, stage: "validate")
                 } else if file.size > Self.largeMediaBytes {
                     bag.warning(
@@ -329,16 +329,6 @@ public struct ContentLoader: Sendable {
 
     struct MediaProblem: Error {
         var message: String
-    }
-
-    /// The file name's last part between dots, lowercased ("" without a dot): dots at the end
-    /// are passed over, as the record's own check of the extension does (`cat.ogg.` is `ogg`).
-    private func extensionOf(_ path: String) -> String {
-        let name = path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? Substring(path)
-        guard name.contains(".") else { return "" }
-        var core = name
-        while core.last == "." { core = core.dropLast() }
-        return core[(core.lastIndex(of: ".").map { core.index(after: $0) } ?? core.startIndex)...].lowercased()
     }
 
     private func checkMedia(_ path: String, contentReal: String) -> Swift.Result<MediaFile, MediaProblem> {

@@ -25,6 +25,16 @@ public enum ContentPath {
         }
     }
 
+    /// The extension a media path names: its last part between dots, lowercased, dots at the end
+    /// passed over (`cat.OGG.` is `ogg`); "" when it has no two parts (`cat`, `.ogg`). The record's
+    /// check of its media reference and the loader's check of the file's bytes both read it here.
+    public static func mediaExtension(_ path: String) -> String {
+        var core = Substring(path)
+        while core.last == "." { core = core.dropLast() }
+        guard let dot = core.lastIndex(of: "."), core[..<dot].contains(where: { $0 != "." }) else { return "" }
+        return core[core.index(after: dot)...].lowercased()
+    }
+
     /// Lexical checks that need no file system.
     public static func lexicalProblem(_ path: String) -> Problem? {
         if path.isEmpty { return .empty }

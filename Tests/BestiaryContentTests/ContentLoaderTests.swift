@@ -152,6 +152,20 @@ import Testing
         }
     }
 
+    /// `ContentPath.mediaExtension` reads a path as the record's check always did (the last of
+    /// its non-empty parts between dots when it has two or more), on every path of up to five
+    /// characters from `a`, `B`, `.` and `/`.
+    @Test func aMediaPathsExtensionIsReadAsTheRecordsCheckReadIt() {
+        var paths = [""]
+        for _ in 0..<5 { paths += paths.suffix(paths.count).flatMap { p in ["a", "B", ".", "/"].map { p + $0 } } }
+        for path in Set(paths) {
+            let parts = path.split(separator: ".")
+            let expected = parts.count > 1 ? String(parts.last!).lowercased() : ""
+            #expect(ContentPath.mediaExtension(path) == expected, "'\(path)'")
+        }
+        #expect(ContentPath.mediaExtension("sounds/cat.OGG.") == "ogg")
+    }
+
     /// With the walk's listing and the formats the last build read, the loader takes a listed
     /// media file's metadata and format from them (a listing that says the file is empty, or a
     /// remembered format its name does not allow, shows they were used), but always inspects a
