@@ -30,8 +30,9 @@ public final class SiteBuilder: @unchecked Sendable {
         let startTime = DispatchTime.now().uptimeNanoseconds
         var report = BuildReport()
         // Freed memory goes back to the system after each stage where the peak matters: a full
-        // build (its peak is the goal) and the preview (it runs for hours). A rebuild after an
-        // edit skips it: trimming walks the whole heap while the packs thread allocates.
+        // build (its peak is the goal) and the preview's first build (the preview runs for hours;
+        // its rebuilds return it once, at their end). A rebuild after an edit skips it: trimming
+        // walks the whole heap while the packs thread allocates.
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
