@@ -1,0 +1,57 @@
+import BestiaryContent
+import Foundation
+import Testing
+
+@testable import BestiaryRender
+
+/// The collection's order by name: as a language sorts names (case and accents aside), ties by
+/// id; made in two halves and merged, which must give what one sort of the whole gives.
+struct NameOrderTests {
+    func animal(_ id: String, _ names: [String: String]) -> Animal {
+        Animal(id: id, name: LocalizedText(names), sourcePath: "content/animals/\(id).md")
+    }
+
+    @Test func namesSortAsTheLanguageSortsThemTiesById() {
+        let animals = [
+            animal("d", ["en": "Owl"]), animal("a", ["en": "émeu"]), animal("c", ["en": "owl"]),
+            animal("b", ["en": "Emu"]), animal("e", ["en": "aardvark"]),
+        ]
+        let order = SharedContext.sortedByName(animals, "en", fallback: []).map { animals[$0].id }
+        // "émeu" and "Emu" differ by their letters (e-m-e-u against e-m-u); "Owl" and "owl" are
+        // the same name, so their ids decide.
+        #expect(order == ["e", "a", "b", "c", "d"])
+    }
+
+    /// Halves sorted apart and merged equal the whole sorted at once, for every split point and
+    /// on names with accents, capitals, equal names and a missing name (the id stands in).
+    @Test func mergedHalvesEqualOneSort() {
+        var generator = SplitMix(seed: 7)
+        let letters = ["a", "B", "é", "E", "o", "Ö", "z", " ", "-"]
+        let animals = (0..<60).map { i -> Animal in
+            let length = 1 + Int(generator.next() % 4)
+            let name = (0..<length).map { _ in letters[Int(generator.next() % UInt64(letters.count))] }.joined()
+            return animal(String(format: "id%02d", 59 - i), i % 13 == 0 ? ["de": name] : ["en": name, "de": name])
+        }
+        for lang in ["en", "de"] {
+            let whole = SharedContext.sortedByName(animals, lang, fallback: [])
+            for split in [0, 1, 17, 30, 59, 60] {
+                let first = SharedContext.sortedByName(animals, lang, fallback: [], range: 0..<split)
+                let second = SharedContext.sortedByName(animals, lang, fallback: [], range: split..<animals.count)
+                #expect(SharedContext.merged(first, second, animals, lang, fallback: []) == whole, "\(lang), split at \(split)")
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (the test's names are GENERATED, the same on every run).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
