@@ -230,9 +230,15 @@ public final class SiteBuilder: @unchecked Sendable {
         mark = DispatchTime.now().uptimeNanoseconds
         // A rebuild checks the media files the output links against what it learned here.
         let sourceInfos = returnsFreedMemory ? [:] : facts()?.infos() ?? [:]
-        facts()?.save(factsPath, fileSystem: fs)
-        facts()?.forget(leavingToExit: leaves)
-        upkeep("file facts saved")
+        // Saved and freed on a thread of its own, as render begins (a full build's 39,110 facts
+        // took 0.11–0.15 s on one core while the other waited), joined before the packs stage.
+        var factsSaved = facts().map { facts in
+            Background {
+                facts.save(factsPath, fileSystem: fs)
+                facts.forget(leavingToExit: leaves)
+            }
+        }
+        defer { factsSaved?.value() }
 
         // A one-shot build writes animal pages into the staging folder as they are rendered (only
         // the staged output replaces output/, at the end); the preview keeps them for its memo.
@@ -388,9 +394,11 @@ public final class SiteBuilder: @unchecked Sendable {
         enrichment.views = [:]
         enrichment.files = [:]
 
-        // The kept entries are saved and freed before a full build's packs add their memory.
+        // The kept entries and file facts are saved and freed before a full build's packs add their memory.
         entriesSaved?.value()
         entriesSaved = nil
+        factsSaved?.value()
+        factsSaved = nil
         let packs: Packs = try stage("packs", ownTime: { packsAhead == nil ? nil : $0.seconds }) { () throws(DiagnosticError) in
             let made: Packs
             if let packsAhead {
