@@ -48,6 +48,8 @@ struct Enrichment {
             return part
         }
         result.views.reserveCapacity(mapped.count)
+        // Grown once, not by doubling while 29,110 pictures are merged in one by one.
+        result.files.reserveCapacity(mapped.reduce(0) { $0 + $1.files.count })
         for part in mapped {
             result.views.merge(part.views) { _, new in new }
             // The same rendition planned twice is the same file.
