@@ -18,7 +18,7 @@ enum CatalogJSON {
         // The objects are written in parallel, a run of animals per task, and joined in catalogue
         // order (written in turn, they were 0.2 s of a full build with the other core idle).
         let run = 128
-        let runs = Parallel.map(Array(stride(from: 0, to: animals.count, by: run)), chunk: 1) { first -> ([UInt8], [Int]) in
+        var runs = Parallel.map(Array(stride(from: 0, to: animals.count, by: run)), chunk: 1) { first -> ([UInt8], [Int]) in
             var json = JSONObjectWriter()
             var ends: [Int] = []
             for index in first..<min(animals.count, first + run) {
@@ -33,8 +33,18 @@ enum CatalogJSON {
             }
             return (json.out, ends)
         }
+        let rest: [String: Any] = [
+            "format": 1,
+            "languages": config.languages,
+            "quiz": ["questions": config.quiz.questions, "choices": config.quiz.choices],
+        ]
+        var restJSON: [UInt8] = []
+        JSONText.write(rest, into: &restJSON)
+        restJSON[0] = UInt8(ascii: ",")  // its "{" becomes the comma after the member before
         var json = JSONObjectWriter()
-        json.out.reserveCapacity(runs.reduce(16) { $0 + $1.0.count + $1.1.count })
+        // The whole file's size (the fingerprint's member is 81 bytes), so that 13 MB are not
+        // copied into a buffer twice their size for the last few bytes.
+        json.out.reserveCapacity(runs.reduce(16 + 81 + restJSON.count) { $0 + $1.0.count + $1.1.count })
         json.out.append(contentsOf: #"{"animals":["#.utf8)
         var table = digests.map { _ in FragmentTable(salt: salt(config), entries: []) }
         table?.entries.reserveCapacity(animals.count)
@@ -51,19 +61,12 @@ enum CatalogJSON {
                 index += 1
             }
         }
+        runs = []
         json.out.append(UInt8(ascii: "]"))
-        let rest: [String: Any] = [
-            "format": 1,
-            "languages": config.languages,
-            "quiz": ["questions": config.quiz.questions, "choices": config.quiz.choices],
-        ]
         // The fingerprint names the catalogue's content (daily challenges are seeded with it): the
         // SHA-256 of the object without it. Keys are sorted, and "fingerprint" comes right after
         // "animals" and before all of `rest`'s, so both forms are made from one encoding of the
         // animals (megabytes) and of the rest: `{"animals":[…]` `,"fingerprint":"…"` `,"format":…}`.
-        var restJSON: [UInt8] = []
-        JSONText.write(rest, into: &restJSON)
-        restJSON[0] = UInt8(ascii: ",")  // its "{" becomes the comma after the member before
         let fingerprint = Hashing.sha256Hex(parts: [json.out, restJSON])
         json.out.append(contentsOf: #","fingerprint":"#.utf8)
         JSONText.writeString(fingerprint, into: &json.out)
