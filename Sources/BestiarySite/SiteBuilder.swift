@@ -256,11 +256,6 @@ public final class SiteBuilder: @unchecked Sendable {
         var fragments: [String: FragmentTable] = [:]
         // Paths of the other files a one-shot build staged as soon as their stage made them.
         var built: [String] = []
-        // A full build's media and cached pictures, linked into the staging folder while the packs
-        // are made: both are mostly one core's work (the packs' records and manifest, and the
-        // links, which queue for their folder's lock). Made in turn, they took about 0.25 s more
-        // on the bench corpus (median of five alternating pairs, with the catalogue's change).
-        var siteLinks: [OutputFile] = []
 
         // A rebuild after an edit makes the packs while it renders: their inputs are ready and their
         // files go to other paths. A full build makes them after the pages, so that the memory of
@@ -371,13 +366,6 @@ public final class SiteBuilder: @unchecked Sendable {
             let reused = reusedPages > 0 ? " (\(report.pages - reusedPages) rendered, \(reusedPages) unchanged)" : ""
             let detail = "\(report.pages) pages\(reused), \(files.count + streamed.count + kept.count) files"
             if let staging {
-                // A full build links its media (39,110 files on the bench corpus) while it makes the
-                // packs, after render's memory is freed (``siteLinks``).
-                if previous == nil {
-                    let isLink = { (file: OutputFile) in if case .file = file.content { true } else { false } }
-                    siteLinks = files.filter(isLink)
-                    files.removeAll(where: isLink)
-                }
                 built.append(contentsOf: try stageEarly(files, staging, writer, previous, sourceInfos))
                 return ([], detail)
             }
@@ -401,26 +389,7 @@ public final class SiteBuilder: @unchecked Sendable {
         factsSaved = nil
         let packs: Packs = try stage("packs", ownTime: { packsAhead == nil ? nil : $0.seconds }) { () throws(DiagnosticError) in
             let made: Packs
-            if let packsAhead {
-                made = try packsAhead.value()
-            } else if let staging, !siteLinks.isEmpty {
-                // The packs on this thread: they allocate much, and glibc gives another thread an
-                // arena of its own, where render's freed memory is not reused (peak +20 MiB).
-                let links = siteLinks
-                let linking = Background { () throws(DiagnosticError) in try staging.add(links) }
-                siteLinks = []
-                do throws(DiagnosticError) {
-                    made = try makePacks()
-                } catch {
-                    // Not a thread left writing into a staging folder the failed build drops.
-                    _ = try? linking.value()
-                    throw error
-                }
-                try linking.value()
-                built.append(contentsOf: links.map(\.path))
-            } else {
-                made = try makePacks()
-            }
+            if let packsAhead { made = try packsAhead.value() } else { made = try makePacks() }
             diagnostics.append(contentsOf: made.output.diagnostics)
             built.append(contentsOf: made.paths)
             return (made, made.output.summary)
