@@ -1,4 +1,5 @@
 import BestiaryDiagnostics
+import BestiaryTestSupport
 import Testing
 import Yams
 
@@ -287,19 +288,6 @@ private func media(_ kind: MediaKind, _ source: MediaReference.Source, credit: S
 }
 
 // MARK: - Generated records
-
-/// A small deterministic random number generator, so that failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum GeneratedRecord {
     static let pieces = [

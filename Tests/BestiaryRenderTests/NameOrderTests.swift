@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ struct NameOrderTests {
     /// Halves sorted apart and merged equal the whole sorted at once, for every split point and
     /// on names with accents, capitals, equal names and a missing name (the id stands in).
     @Test func mergedHalvesEqualOneSort() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let letters = ["a", "B", "é", "E", "o", "Ö", "z", " ", "-"]
         let animals = (0..<60).map { i -> Animal in
             let length = 1 + Int(generator.next() % 4)
@@ -40,18 +41,5 @@ struct NameOrderTests {
                 #expect(SharedContext.merged(first, second, animals, lang, fallback: []) == whole, "\(lang), split at \(split)")
             }
         }
-    }
-}
-
-/// A small deterministic generator (the test's names are GENERATED, the same on every run).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
