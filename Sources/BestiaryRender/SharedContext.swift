@@ -80,15 +80,18 @@ final class SharedContext: @unchecked Sendable {
             if let order = knownOrders[key], Self.isPermutation(order, of: animals.count) { known[lang] = order }
         }
         // The others sorted in halves (a language's names sort at their own speed: one language
-        // alone kept a core busy for 0.2 s while the other waited), the halves then merged.
-        let halves = languages.filter { known[$0] == nil }.flatMap { lang in [(lang, 0..<animals.count / 2), (lang, animals.count / 2..<animals.count)] }
-        let sortedHalves = Parallel.map(halves, chunk: 1) { lang, range in
-            Self.sortedByName(animals, lang, fallback: renderer.config.fallback(for: lang), range: range)
+        // alone kept a core busy for 0.2 s while the other waited), the halves then merged, each
+        // language's names and collator made once for both.
+        let toSort = languages.filter { known[$0] == nil }
+        let orders = Parallel.map(toSort, chunk: 1) { lang in NameOrder(animals, lang, fallback: renderer.config.fallback(for: lang)) }
+        let half = animals.count / 2
+        let sortedHalves = Parallel.map(Array(0..<2 * orders.count), chunk: 1) { k in
+            orders[k / 2].sorted(k % 2 == 0 ? 0..<half : half..<animals.count)
         }
         let sorted = Parallel.map(Array(languages.enumerated()), chunk: 1) { i, lang -> (String, String, [Int]) in
             if let order = known[lang] { return (lang, keys[i], order) }
-            let at = halves.firstIndex { $0.0 == lang }!
-            return (lang, keys[i], Self.merged(sortedHalves[at], sortedHalves[at + 1], animals, lang, fallback: renderer.config.fallback(for: lang)))
+            let at = toSort.firstIndex(of: lang)!
+            return (lang, keys[i], orders[at].merged(sortedHalves[2 * at], sortedHalves[2 * at + 1]))
         }
         byName = Dictionary(uniqueKeysWithValues: sorted.map { ($0.0, $0.2) })
         nameOrders = Dictionary(sorted.map { ($0.1, $0.2) }) { first, _ in first }
@@ -106,7 +109,7 @@ final class SharedContext: @unchecked Sendable {
         return true
     }
 
-    /// The digest of everything ``sortedByName(_:_:fallback:)`` sorts by: the language, its
+    /// The digest of everything ``NameOrder`` sorts by: the language, its
     /// fallbacks, and every animal's id and name in that language, in catalogue order.
     static func nameOrderKey(_ animals: [Animal], _ lang: String, fallback: [String]) -> String {
         var parts = ["names by \(lang)", fallback.joined(separator: " ")]
@@ -116,33 +119,6 @@ final class SharedContext: @unchecked Sendable {
             parts.append(animal.name.resolve(lang, fallback: fallback)?.text ?? animal.id)
         }
         return StableDigest.combine(parts)
-    }
-
-    /// The indices in `range` (all by default) in the order of their names as `lang` sorts them,
-    /// ties by id (ids are unique: the order is total, so any sort gives it).
-    static func sortedByName(_ animals: [Animal], _ lang: String, fallback: [String], range: Range<Int>? = nil) -> [Int] {
-        let precedes = NameOrder(animals, lang, fallback: fallback)
-        return Array(range ?? animals.indices).sorted(by: precedes.callAsFunction)
-    }
-
-    /// Two orders by name (``sortedByName(_:_:fallback:range:)``) of parts of the catalogue, as one.
-    static func merged(_ a: [Int], _ b: [Int], _ animals: [Animal], _ lang: String, fallback: [String]) -> [Int] {
-        let precedes = NameOrder(animals, lang, fallback: fallback)
-        var out: [Int] = []
-        out.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count, j < b.count {
-            if precedes(b[j], a[i]) {
-                out.append(b[j])
-                j += 1
-            } else {
-                out.append(a[i])
-                i += 1
-            }
-        }
-        out += a[i...]
-        out += b[j...]
-        return out
     }
 
     /// Whether one animal's name comes before another's as people of a language sort names
@@ -161,6 +137,31 @@ final class SharedContext: @unchecked Sendable {
         func callAsFunction(_ i: Int, _ j: Int) -> Bool {
             let order = names[i].compare(names[j], options: [.caseInsensitive, .diacriticInsensitive], range: nil, locale: collator)
             return order == .orderedSame ? animals[i].id < animals[j].id : order == .orderedAscending
+        }
+
+        /// The indices in `range` (all by default) in this order (ids are unique: the order is
+        /// total, so any sort gives it).
+        func sorted(_ range: Range<Int>? = nil) -> [Int] {
+            Array(range ?? animals.indices).sorted(by: callAsFunction)
+        }
+
+        /// Two parts of the catalogue, each in this order (``sorted(_:)``), as one.
+        func merged(_ a: [Int], _ b: [Int]) -> [Int] {
+            var out: [Int] = []
+            out.reserveCapacity(a.count + b.count)
+            var i = 0, j = 0
+            while i < a.count, j < b.count {
+                if self(b[j], a[i]) {
+                    out.append(b[j])
+                    j += 1
+                } else {
+                    out.append(a[i])
+                    i += 1
+                }
+            }
+            out += a[i...]
+            out += b[j...]
+            return out
         }
     }
 

@@ -17,7 +17,7 @@ struct NameOrderTests {
             animal("d", ["en": "Owl"]), animal("a", ["en": "émeu"]), animal("c", ["en": "owl"]),
             animal("b", ["en": "Emu"]), animal("e", ["en": "aardvark"]),
         ]
-        let order = SharedContext.sortedByName(animals, "en", fallback: []).map { animals[$0].id }
+        let order = SharedContext.NameOrder(animals, "en", fallback: []).sorted().map { animals[$0].id }
         // "émeu" and "Emu" differ by their letters (e-m-e-u against e-m-u); "Owl" and "owl" are
         // the same name, so their ids decide.
         #expect(order == ["e", "a", "b", "c", "d"])
@@ -34,11 +34,12 @@ struct NameOrderTests {
             return animal(String(format: "id%02d", 59 - i), i % 13 == 0 ? ["de": name] : ["en": name, "de": name])
         }
         for lang in ["en", "de"] {
-            let whole = SharedContext.sortedByName(animals, lang, fallback: [])
+            let order = SharedContext.NameOrder(animals, lang, fallback: [])
+            let whole = order.sorted()
             for split in [0, 1, 17, 30, 59, 60] {
-                let first = SharedContext.sortedByName(animals, lang, fallback: [], range: 0..<split)
-                let second = SharedContext.sortedByName(animals, lang, fallback: [], range: split..<animals.count)
-                #expect(SharedContext.merged(first, second, animals, lang, fallback: []) == whole, "\(lang), split at \(split)")
+                let first = order.sorted(0..<split)
+                let second = order.sorted(split..<animals.count)
+                #expect(order.merged(first, second) == whole, "\(lang), split at \(split)")
             }
         }
     }
