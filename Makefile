@@ -23,7 +23,7 @@ test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
 	node --test Tests/js/
-	.venv/bin/python -m pytest -q Tests/browser
+	.venv/bin/python -m pytest -q Tests/scripts Tests/browser
 
 ## bench: speed and memory on a generated 10,000-animal corpus (see docs/BENCHMARKS.md)
 bench:

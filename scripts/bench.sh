@@ -8,7 +8,8 @@
 # 3. times with hyperfine (medians): full build from nothing (alternating with Hugo's full build
 #    of the same pages when hugo is installed), no-op rebuild, rebuild after a one-record edit,
 # 4. peak memory (RSS) of a full build with /usr/bin/time -v,
-# 5. the site's own pack after the edits (manifest and one-record delta sizes), and on
+# 5. the floor under any build of this output: its entries made as hard links (`cp -al`), and Hugo's,
+# 6. the site's own pack after the edits (manifest and one-record delta sizes), and on
 #    PackBench's generated pack the delta size and the client's apply time,
 # then prints a Markdown table (also in bench-work/RESULTS.md) with each time as a ratio to Hugo's.
 set -euo pipefail
@@ -110,11 +111,20 @@ BESTIARY_JOBS=1 "$bin" build --root "$site" --output "$work/sequential" --force 
 if diff -r -q "$site/output" "$work/sequential" >/dev/null; then identical="yes"; fi
 eval "$(aside "$work/sequential" "$work/.sequential.bestiary-*")"  # deleted at the end, not before PackBench's writes
 
+# The floor under any build of this output: its entries made as hard links and folders, no byte
+# written (`cp -al` on both cores), and the same for Hugo's output. The copies go with the trash.
+mkdir -p "$trash"
+floor=$(python3 scripts/bench/link_floor.py "$site/output" "$trash/floor-ours" "$runs")
+hugo_floor=""
+if [ "$has_hugo" = 1 ] && [ -d "$corpus/hugo/public" ]; then
+  hugo_floor=$(python3 scripts/bench/link_floor.py "$corpus/hugo/public" "$trash/floor-hugo" "$runs")
+fi
+
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
-python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" <<'EOF'
+python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" <<'EOF'
 import glob, json, platform, statistics, subprocess, sys, datetime, os
-work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs = sys.argv[1:]
+work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs, floor, hugo_floor = sys.argv[1:]
 def times(name):
     """Every run's time: NAME.json (one hyperfine call) or NAME-1.json, NAME-2.json… (one run each)."""
     files = sorted(glob.glob(os.path.join(work, name + "-[0-9]*.json"))) or [os.path.join(work, name + ".json")]
@@ -142,6 +152,13 @@ if hugo is not None:
     rows.append(f"| Hugo {subprocess.run(['hugo', 'version'], capture_output=True, text=True).stdout.split()[1]} full build (same animals, one language) | {hugo:.3f} s | 1 × | | |")
     if hugo_rss:
         rows.append(f"| Hugo peak memory | {int(hugo_rss) / 1024:.0f} MiB | | | |")
+for label, measured in (("making this output's {} entries alone, hard links and folders (`cp -al` on both cores): no build of it can take less", floor),
+                        ("the same for Hugo's output ({} entries)", hugo_floor)):
+    if measured:
+        made = json.loads(measured)
+        m = statistics.median(made["seconds"])
+        entries = format(made["entries"], ",")
+        rows.append(f"| {label.format(entries)} | {m:.3f} s | {ratio(m, 1)[0]} | | |")
 rows.append(f"| fetch from the local stand-in | {float(rate):.0f} articles/s ({articles} articles) | | | |")
 try:
     latest = json.load(open(os.path.join(work, "latest-after-edit.json")))

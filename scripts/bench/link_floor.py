@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""The cost of only making an output tree's entries on this disk: `cp -al` of a finished
+output (hard links and folders, no byte of any file written) into a new folder, on both cores.
+
+    link_floor.py SOURCE DESTINATION [RUNS]
+
+The top-level entries of SOURCE are split into two groups of about as many entries each, and
+one `cp -al` per group runs at the same time. Prints a JSON object: the entries (files and
+folders) and the wall time of each run, in seconds. Every DESTINATION-N it makes is left for
+the caller to delete (a deletion right before a timing slows it: docs/BENCHMARKS.md, "The disk").
+A build writes at least these entries, so no build of the same output can take less time.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def count(path):
+    if not os.path.isdir(path) or os.path.islink(path):
+        return 1
+    total = 1
+    for _, dirs, files in os.walk(path):
+        total += len(dirs) + len(files)
+    return total
+
+
+def main():
+    source, destination = sys.argv[1], sys.argv[2]
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    entries = sorted(((count(os.path.join(source, name)), name) for name in os.listdir(source)), reverse=True)
+    groups = ([], [])
+    sizes = [0, 0]
+    for size, name in entries:  # largest first, each to the lighter group
+        lighter = 0 if sizes[0] <= sizes[1] else 1
+        groups[lighter].append(name)
+        sizes[lighter] += size
+    seconds = []
+    for run in range(1, runs + 1):
+        target = f"{destination}-{run}"
+        os.makedirs(target)
+        start = time.perf_counter()
+        copies = [subprocess.Popen(["cp", "-al", "--", *group, target], cwd=source) for group in groups if group]
+        if any(c.wait() != 0 for c in copies):
+            sys.exit(f"link_floor: cp -al of {source} failed")
+        seconds.append(time.perf_counter() - start)
+    print(json.dumps({"entries": sum(sizes), "seconds": seconds}))
+
+
+if __name__ == "__main__":
+    main()
