@@ -92,11 +92,11 @@ public final class SiteBuilder: @unchecked Sendable {
         // from here, not from when the kept entries are loaded.
         let walkStarted = Date()
         var before: [String]
-        let listing: BuildState.Listing?
+        var sortListing: (() -> BuildState.Listing)?
         // A rebuild takes the Wikipedia cache's listing, and the records' and media's metadata,
         // from this walk. A full build does not hold them: they would be held to the end, and a
         // full build's peak is the memory goal (the next rebuild lists the cache itself once).
-        (before, listing) = state.snapshot(now: started, listing: !returnsFreedMemory)
+        (before, sortListing) = state.snapshot(now: started, listing: !returnsFreedMemory)
         if !options.force, let current = state.fingerprint(before), current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
             let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
@@ -108,6 +108,9 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // What the inputs were is kept as a digest, not as the walk's 60,000 lines (about 7 MB held
         // to the end: through the full build's peak, which is the memory goal).
+        // Sorted out only now that the build goes on (it holds the walk's lines until then).
+        let listing = sortListing?()
+        sortListing = nil
         let listed = listing.map { ListedFiles($0.files) }
         let ownWrites: Set<String> = ["content", PackLock.path]
         let inputsBefore = BuildState.digest(before, except: ownWrites)

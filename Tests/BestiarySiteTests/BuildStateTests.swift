@@ -64,7 +64,7 @@ struct BuildStateTests {
         try FileManager.default.createSymbolicLink(atPath: dir.appending("content/linked"), withDestinationPath: dir.appending("elsewhere"))
         try dir.write("<p>", to: "templates/layouts/animal.html")
         let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
-        let files = ListedFiles(try #require(state.snapshot(now: Date(), listing: true).listing?.files))
+        let files = ListedFiles(try #require(state.snapshot(now: Date(), listing: true).listing?().files))
         let fs = LocalFileSystem()
         for path in ["content/animals/fox.md", "content/sounds/fox.ogg", "content/wikipedia.md"] {
             #expect(files.file(path) != nil && files.file(path) == fs.info(dir.appending(path)), "\(path)")
@@ -73,6 +73,33 @@ struct BuildStateTests {
             #expect(files.file(path) == nil, "\(path)")
         }
         #expect(files.count == 3)
+    }
+
+    /// The walk's lines come depth first, in the byte order of the names, whatever order the
+    /// folders side by side were walked in: each folder's entries follow its own line, before
+    /// its next sibling's. The content-addressed pictures' folder is one line.
+    @Test func theWalkIsDepthFirstInNameOrder() throws {
+        let dir = TemporaryDirectory()
+        for file in [
+            "content/b/z.md", "content/b/a/deep/x.md", "content/a.md", "content/c/y.md", "content/B/w.md", "content/b.md",
+            "content/wikipedia/images/1.png", "content/wikipedia/en/Fox.json", "templates/z/a.html", "templates/a.html",
+        ] {
+            try dir.write("x", to: file)
+        }
+        for i in 0..<40 { try dir.write("x", to: "content/many/f\(i)/r.md") }
+        let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
+        let lines = state.snapshot(now: Date())
+        let paths = lines.map { String($0[..<$0.firstIndex(of: "\t")!]) }.filter { $0.hasPrefix("content/") || $0.hasPrefix("templates/") }
+        let many = (0..<40).map { "f\($0)" }.sorted().flatMap { ["content/many/\($0)", "content/many/\($0)/r.md"] }
+        #expect(paths == [
+            "content/B", "content/B/w.md", "content/a.md", "content/b", "content/b/a", "content/b/a/deep", "content/b/a/deep/x.md",
+            "content/b/z.md", "content/b.md", "content/c", "content/c/y.md", "content/many",
+        ] + many + [
+            "content/wikipedia", "content/wikipedia/en", "content/wikipedia/en/Fox.json", "content/wikipedia/images",
+            "templates/a.html", "templates/z", "templates/z/a.html",
+        ])
+        // The same walk gives the same lines, sequential or not.
+        #expect(state.snapshot(now: Date()) == lines)
     }
 
     /// The walk over the inputs lists the Wikipedia cache's folder as the cache would list it
@@ -88,7 +115,7 @@ struct BuildStateTests {
         }
         try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
         let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
-        func listing() -> WikipediaCache.Listing? { state.snapshot(now: Date(), listing: true).listing?.wikipedia }
+        func listing() -> WikipediaCache.Listing? { state.snapshot(now: Date(), listing: true).listing?().wikipedia }
         let listed = try #require(listing())
         #expect(state.snapshot(now: Date(), listing: false).listing == nil)
         #expect(state.snapshot(now: Date(), listing: true).lines == state.snapshot(now: Date()))
