@@ -19,6 +19,8 @@ struct BuildStateTests {
         FileInfo(kind: .directory, size: 4096, modificationTime: 1_767_225_600_123_456_789, inode: 1_234_567, device: 2049),
         FileInfo(kind: .symlink, size: 9, modificationTime: -1, inode: UInt64.max, device: UInt64.max),
         FileInfo(kind: .other, size: Int.max, modificationTime: Int64.min, inode: 10, device: 9),
+        FileInfo(kind: .file, size: 99, modificationTime: 100, inode: 1, device: 1_000),
+        FileInfo(kind: .file, size: 1_000_000_000_000_000_000, modificationTime: -99, inode: 10_000_000_000_000_000_000, device: 909),
     ])
     func describeWritesTheDecimalText(_ info: FileInfo) {
         #expect(BuildState.describe(info) == Self.text(info))
