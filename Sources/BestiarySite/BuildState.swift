@@ -59,14 +59,15 @@ struct BuildState {
         } else {
             add("day", String(Int(now.timeIntervalSince1970) / 86_400))
         }
-        var content: (entries: [Walked], lines: ArraySlice<String>) = ([], [])
+        var content: (entries: [Walked], lines: [String]) = ([], [])
         for folder in ["content", "templates"] {
             add(folder, describe(fs.info(root(folder))))
             let entries = walk(folder)
             // Each entry's line made on every core (35,000 on the bench corpus).
-            let start = lines.count
-            lines.append(contentsOf: Parallel.map(entries, chunk: 1024) { $0.path + "\t" + describe($0.info) })
-            if folder == "content" && listing { content = (entries, lines[start...]) }
+            let made = Parallel.map(entries, chunk: 1024) { $0.path + "\t" + describe($0.info) }
+            lines.append(contentsOf: made)
+            // Its own array, not a slice of `lines` (which the next append would then copy whole).
+            if folder == "content" && listing { content = (entries, made) }
         }
         guard listing else { return (lines, nil) }
         return (lines, { Self.listing(content.entries, lines: content.lines) })
@@ -75,7 +76,7 @@ struct BuildState {
     /// What the walk found below `content/`, sorted out for the stages: the Wikipedia cache's
     /// folder as ``WikipediaCache/load()`` lists it, with the digest of its lines, and every
     /// other entry. `lines`: each entry's line in the snapshot.
-    private static func listing(_ walked: [Walked], lines: ArraySlice<String>) -> Listing {
+    private static func listing(_ walked: [Walked], lines: [String]) -> Listing {
         let cache = WikipediaCache.relativeDirectory, prefix = cache + "/"
         var folders: [WikipediaCache.Listing.Folder] = []
         var cacheLines: [UInt8] = []
@@ -269,7 +270,8 @@ struct BuildState {
     /// in a folder are walked side by side (a site's records, media and Wikipedia cache).
     private func walk(_ folder: String) -> [Walked] {
         let fs = options.fileSystem
-        // A folder of 10,000 records is 10,000 lstat calls: both cores make them.
+        // A folder of 10,000 records is 10,000 lstat calls, made on both cores when no other
+        // folder is walked beside it (libdispatch narrows a `concurrentPerform` nested in another).
         guard let listed = try? fs.entriesWithInfo(in: root(folder)) else { return [] }  // sorted by name
         let paths = listed.map { folder + "/" + $0.entry.name }
         let below = listed.indices.filter { listed[$0].entry.kind == .directory && !Self.contentAddressedFolders.contains(paths[$0]) }
