@@ -8,7 +8,8 @@
 # 3. times with hyperfine (medians): full build from nothing (alternating with Hugo's full build
 #    of the same pages when hugo is installed), no-op rebuild, rebuild after a one-record edit,
 # 4. peak memory (RSS) of a full build with /usr/bin/time -v,
-# 5. the floor under any build of this output: its entries made as hard links (`cp -al`), and Hugo's,
+# 5. the floors: under any build of this output, its entries made as hard links (`cp -al`), and
+#    Hugo's; under a one-record rebuild, its catalogue and manifest rewritten, and the no-op,
 # 6. the site's own pack after the edits (manifest and one-record delta sizes), and on
 #    PackBench's generated pack the delta size and the client's apply time,
 # then prints a Markdown table (also in bench-work/RESULTS.md) with each time as a ratio to Hugo's.
@@ -119,12 +120,15 @@ hugo_floor=""
 if [ "$has_hugo" = 1 ] && [ -d "$corpus/hugo/public" ]; then
   hugo_floor=$(python3 scripts/bench/link_floor.py "$corpus/hugo/public" "$trash/floor-hugo" "$runs")
 fi
+# The floor under a one-record rebuild's writes: the catalogue and the new version's manifest
+# mapped, changed, hashed and written (a rebuild must rewrite both whole), as often as the no-op ran.
+rewrite_floor=$(python3 scripts/bench/rewrite_floor.py "$site/output" "$trash/floor-rewrite" 10)
 
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
-python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" <<'EOF'
+python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" "$rewrite_floor" <<'EOF'
 import glob, json, platform, statistics, subprocess, sys, datetime, os
-work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs, floor, hugo_floor = sys.argv[1:]
+work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs, floor, hugo_floor, rewrite_floor = sys.argv[1:]
 def times(name):
     """Every run's time: NAME.json (one hyperfine call) or NAME-1.json, NAME-2.json… (one run each)."""
     files = sorted(glob.glob(os.path.join(work, name + "-[0-9]*.json"))) or [os.path.join(work, name + ".json")]
@@ -159,6 +163,13 @@ for label, measured in (("making this output's {} entries alone, hard links and 
         m = statistics.median(made["seconds"])
         entries = format(made["entries"], ",")
         rows.append(f"| {label.format(entries)} | {m:.3f} s | {ratio(m, 1)[0]} | | |")
+if rewrite_floor:
+    rewrite = json.loads(rewrite_floor)
+    m = statistics.median(rewrite["seconds"])
+    megabytes = rewrite["bytes"] / 1e6
+    rows.append(f"| rewriting the catalogue and the new version's manifest alone ({megabytes:.0f} MB mapped, one byte changed, hashed, written) | {m:.3f} s | {ratio(m, 1)[0]} | | |")
+    floor_edit = m + median("noop")
+    rows.append(f"| so the floor under a one-record rebuild: that and the no-op's walk, before any page is rendered | {floor_edit:.3f} s | {ratio(floor_edit, 0.1)[0]} | | |")
 rows.append(f"| fetch from the local stand-in | {float(rate):.0f} articles/s ({articles} articles) | | | |")
 try:
     latest = json.load(open(os.path.join(work, "latest-after-edit.json")))
