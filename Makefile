@@ -17,7 +17,7 @@ build: setup
 serve: build
 	$(BESTIARY) serve --port $(PORT)
 
-## test: every test: Swift, the web app's JS modules, and the site in a real browser
+## test: every test: Swift, the web app's JS modules, the bench's scripts, and the site in a real browser
 test:
 	@scripts/setup.sh test
 	$(SWIFT) build --build-tests
