@@ -106,12 +106,13 @@ public final class SiteBuilder: @unchecked Sendable {
             return finished()
         }
 
-        // What the inputs were is kept as a digest, not as the walk's 60,000 lines (about 7 MB held
-        // to the end: through the full build's peak, which is the memory goal).
-        // Sorted out only now that the build goes on (it holds the walk's lines until then).
+        // The walk's listing, sorted out only now that the build goes on (it holds the walk's
+        // lines until then).
         let listing = sortListing?()
         sortListing = nil
         let listed = listing.map { ListedFiles($0.files) }
+        // What the inputs were is kept as a digest, not as the walk's 60,000 lines (about 7 MB held
+        // to the end: through the full build's peak, which is the memory goal).
         let ownWrites: Set<String> = ["content", PackLock.path]
         let inputsBefore = BuildState.digest(before, except: ownWrites)
         before = []

@@ -37,9 +37,17 @@ def test_links_every_entry_on_two_processes_and_counts_them(tmp_path):
         assert os.stat(copy / "animals" / "owl" / "index.html").st_ino == os.stat(source / "animals" / "owl" / "index.html").st_ino
 
 
-def test_a_failed_copy_is_an_error(tmp_path):
+def test_an_existing_destination_is_refused_with_a_message_before_anything_is_linked(tmp_path):
     source = tmp_path / "output"
     make_tree(source)
-    (tmp_path / "copy-1").mkdir()  # already there: makedirs refuses, so does the script
-    result = subprocess.run([sys.executable, str(SCRIPT), str(source), str(tmp_path / "copy"), "1"], capture_output=True, text=True)
+    (tmp_path / "copy-2").mkdir()
+    result = subprocess.run([sys.executable, str(SCRIPT), str(source), str(tmp_path / "copy"), "2"], capture_output=True, text=True)
     assert result.returncode != 0
+    assert "copy-2 is already there" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "copy-1").exists()
+
+
+def test_a_missing_source_is_refused_with_a_message(tmp_path):
+    result = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "nothing"), str(tmp_path / "copy")], capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "is not a folder" in result.stderr and "Traceback" not in result.stderr

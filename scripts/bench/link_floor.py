@@ -29,8 +29,15 @@ def count(path):
 
 
 def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: link_floor.py SOURCE DESTINATION [RUNS]")
     source, destination = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    if not os.path.isdir(source):
+        sys.exit(f"link_floor: {source} is not a folder (build the output first)")
+    taken = [f"{destination}-{run}" for run in range(1, runs + 1) if os.path.lexists(f"{destination}-{run}")]
+    if taken:
+        sys.exit(f"link_floor: {taken[0]} is already there; choose another DESTINATION or remove it")
     entries = sorted(((count(os.path.join(source, name)), name) for name in os.listdir(source)), reverse=True)
     groups = ([], [])
     sizes = [0, 0]

@@ -21,6 +21,8 @@ import time
 
 
 def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: rewrite_floor.py OUTPUT DESTINATION [RUNS]")
     output, destination = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     catalogs = glob.glob(os.path.join(output, "assets", "catalog.*.json"))
