@@ -4,7 +4,7 @@
 #   scripts/bench.sh            10,000 animals (BENCH_ANIMALS=N for another size)
 #
 # 1. generates the corpus and an equivalent Hugo site (scripts/bench/make_corpus.py), and a second
-#    Hugo site making the same pages and site media as our build (scripts/bench/hugo_same.py),
+#    Hugo site making the same animal pages and site media as our build (scripts/bench/hugo_same.py),
 # 2. fills its Wikipedia cache from the local stand-in (scripts/wikipedia_standin.py): fetch throughput,
 # 3. times with hyperfine (medians): full build from nothing (alternating with Hugo's full build
 #    of the same animals, and the second Hugo site's, when hugo is installed), no-op rebuild, rebuild
@@ -86,7 +86,7 @@ if command -v hugo >/dev/null 2>&1; then has_hugo=1; fi
 # Hugo making what our build makes but the quiz and the packs: two languages, the pictures and
 # sounds. Made from the corpus (not fetched), once per corpus.
 if [ "$has_hugo" = 1 ] && [ ! -f "$corpus/hugo-same/config.toml" ]; then
-  echo "bench: making the Hugo site of the same pages and media (GENERATED data)"
+  echo "bench: making the Hugo site of the same animal pages and media (GENERATED data)"
   python3 scripts/bench/hugo_same.py "$corpus"
 fi
 # Our full builds and Hugo's alternate, one run each at a time, so that both meet the machine
@@ -167,10 +167,10 @@ if hugo is not None:
     rows.append(f"| Hugo {subprocess.run(['hugo', 'version'], capture_output=True, text=True).stdout.split()[1]} full build (same animals, one language) | {hugo:.3f} s | 1 × | | |")
     if hugo_rss:
         rows.append(f"| Hugo peak memory | {int(hugo_rss) / 1024:.0f} MiB | | | |")
-    # Not the goal's comparison (that is the site above): Hugo making the same pages and
+    # Not the goal's comparison (that is the site above): Hugo making the same animal pages and
     # site media as our build, all but the quiz and the packs.
     same = median("hugo-same")
-    rows.append(f"| Hugo full build of the same pages and site media ({2 * int(n):,} pages in 2 languages, their pictures and sounds; no quiz, no packs: scripts/bench/hugo_same.py) | {same:.3f} s | {ratio(same, 1)[0]} | | |")
+    rows.append(f"| Hugo full build of the same animal pages and site media ({2 * int(n):,} pages in 2 languages, their pictures and sounds; no quiz, no packs: scripts/bench/hugo_same.py) | {same:.3f} s | {ratio(same, 1)[0]} | | |")
     if hugo_same_rss:
         rows.append(f"| its peak memory | {int(hugo_same_rss) / 1024:.0f} MiB | | | |")
     rows.append(f"| our full build as a ratio to that Hugo build (ours also makes the quiz and the packs) | {median('full') / same:.3f} × | | | |")

@@ -31,7 +31,7 @@ from wikipedia_standin import encode_title, normalize  # noqa: E402  (how the st
 LANGUAGES = ("de", "en")  # German first: the corpus's site.yml lists it first, so it is at the root
 
 CONFIG = """baseURL = "https://example.org/"
-title = "Generated benchmark (the same pages as Bestiary's build)"
+title = "Generated benchmark (the same animal pages as Bestiary's build)"
 defaultContentLanguage = "de"
 disableKinds = ["taxonomy", "term", "RSS"]
 [languages.de]
