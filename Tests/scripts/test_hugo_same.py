@@ -71,6 +71,17 @@ def test_a_folder_that_is_not_a_corpus_is_refused_with_a_message(tmp_path):
     assert result.returncode == 1 and "usage: hugo_same.py CORPUS" in result.stderr
 
 
+def test_a_record_whose_stand_in_data_is_missing_is_named(corpus, tmp_path):
+    broken = tmp_path / "corpus"
+    shutil.copytree(corpus / "site", broken / "site")
+    shutil.copytree(corpus / "standin", broken / "standin")
+    summary = next((broken / "standin" / "summaries" / "en").iterdir())
+    summary.unlink()
+    result = subprocess.run([sys.executable, str(BENCH / "hugo_same.py"), str(broken)], capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "its stand-in data is missing" in result.stderr and ".md:" in result.stderr
+
+
 @pytest.mark.skipif(shutil.which("hugo") is None, reason="hugo is not installed (make bench installs it)")
 def test_hugo_builds_both_languages_and_copies_the_media(corpus, tmp_path):
     out = tmp_path / "public"

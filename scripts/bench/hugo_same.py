@@ -98,6 +98,23 @@ def pictures_of(summary, standin):
     return [small, small.replace("/330px-", "/960px-")]
 
 
+def add_animal(path, site, standin, out, add_media):
+    """The animal's page in each language, its sound and pictures linked into static/media."""
+    fields, body = read_record(path)
+    animal_id, names, titles = fields["id"], fields["name"], fields["wikipedia"]
+    sound = add_media(os.path.join(site, "content", fields["sound"]["file"]))
+    for language in LANGUAGES:
+        # A page falls back to the English article, as Bestiary's does.
+        shown = language if language in titles else "en"
+        summary = summary_of(standin, shown, titles[shown])
+        other = next(names[l] for l in LANGUAGES if l != language)
+        params = {"title": names[language], "other_name": other, "group": fields["group"],
+                  "summary_text": summary["extract"], "images": [add_media(p) for p in pictures_of(summary, standin)],
+                  "sound": sound}
+        with open(os.path.join(out, "content", "animals", f"{animal_id}.{language}.md"), "w", encoding="utf-8") as f:
+            f.write(json.dumps(params, ensure_ascii=False, indent=1) + "\n\n" + body)
+
+
 def main():
     if len(sys.argv) != 2:
         fail("usage: hugo_same.py CORPUS")
@@ -125,19 +142,10 @@ def main():
     for file in sorted(os.listdir(animals)):
         if not file.endswith(".md"):
             continue
-        fields, body = read_record(os.path.join(animals, file))
-        animal_id, names, titles = fields["id"], fields["name"], fields["wikipedia"]
-        sound = add_media(os.path.join(site, "content", fields["sound"]["file"]))
-        for language in LANGUAGES:
-            # A page falls back to the English article, as Bestiary's does.
-            shown = language if language in titles else "en"
-            summary = summary_of(standin, shown, titles[shown])
-            other = next(names[l] for l in LANGUAGES if l != language)
-            params = {"title": names[language], "other_name": other, "group": fields["group"],
-                      "summary_text": summary["extract"], "images": [add_media(p) for p in pictures_of(summary, standin)],
-                      "sound": sound}
-            with open(os.path.join(out, "content", "animals", f"{animal_id}.{language}.md"), "w", encoding="utf-8") as f:
-                f.write(json.dumps(params, ensure_ascii=False, indent=1) + "\n\n" + body)
+        try:
+            add_animal(os.path.join(animals, file), site, standin, out, add_media)
+        except (OSError, ValueError, KeyError) as error:
+            fail(f"{file}: not a record as make_corpus.py writes it, or its stand-in data is missing ({error!r})")
     with open(os.path.join(out, "config.toml"), "w") as f:
         f.write(CONFIG)
     for name, text in LAYOUTS.items():
