@@ -37,20 +37,28 @@ def test_every_animal_has_a_page_in_both_languages_with_its_record_text(corpus):
     record = records[0].read_text()
     params, body = page(corpus, records[0].stem, "en")
     assert body.strip() and body.strip() in record
-    assert params["title"] in record and params["other_name"] in record
+    names = {line.split(": ", 1)[0].strip(): json.loads(line.split(": ", 1)[1])
+             for line in record.split("\nscientific:")[0].split("name:\n", 1)[1].splitlines()}
+    assert (params["title"], params["other_name"]) == (names["en"], names["de"])
+    assert page(corpus, records[0].stem, "de")[0]["title"] == names["de"]
 
 
 def test_the_media_are_the_sounds_and_both_sizes_of_every_article_picture_linked_once(corpus):
     media = corpus / "hugo-same" / "static" / "media"
     # Ten English articles, eight German ones (every fifth animal has none): two sizes each.
     assert len(list(media.iterdir())) == ANIMALS + 2 * (ANIMALS + ANIMALS - ANIMALS // 5)
-    sound = next((corpus / "site" / "content" / "sounds").iterdir())
+    # The first animal: it has a German article (every fifth, from the fifth, has none).
+    sound = next(p for p in (corpus / "site" / "content" / "sounds").iterdir() if p.stem.endswith("-0"))
     assert os.stat(media / sound.name).st_ino == os.stat(sound).st_ino
     params, _ = page(corpus, sound.stem, "de")
     assert params["sound"] == f"/media/{sound.name}"
     assert [Path(i).name.split("px-")[0] for i in params["images"]] == ["330", "960"]
     for url in params["images"]:
         assert (media / Path(url).name).read_bytes().startswith(b"\x89PNG")
+        # The German article's picture (this animal has one), linked from the stand-in's file.
+        assert "Generated_de_" in url
+        source = next((corpus / "standin" / "upload").rglob(Path(url).name))
+        assert os.stat(media / Path(url).name).st_ino == os.stat(source).st_ino
 
 
 def test_a_page_without_its_language_s_article_shows_the_english_one(corpus):
@@ -80,6 +88,7 @@ def test_a_record_whose_stand_in_data_is_missing_is_named(corpus, tmp_path):
     result = subprocess.run([sys.executable, str(BENCH / "hugo_same.py"), str(broken)], capture_output=True, text=True)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "its stand-in data is missing" in result.stderr and ".md:" in result.stderr
+    assert summary.name in result.stderr  # which file is missing
 
 
 @pytest.mark.skipif(shutil.which("hugo") is None, reason="hugo is not installed (make bench installs it)")

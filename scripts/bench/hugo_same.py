@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Makes a second Hugo site from a bench corpus: the pages and the site media Bestiary makes.
+"""Makes a second Hugo site from a bench corpus: the animal pages and the site media Bestiary makes.
 
     hugo_same.py CORPUS
 
@@ -7,15 +7,15 @@ CORPUS is what make_corpus.py wrote (its site/ and standin/ folders). The site g
 CORPUS/hugo-same/ (replaced when there): GENERATED data, like the corpus.
 
 The issue's Hugo site (make_corpus.py --hugo) makes 10,000 pages in one language and the
-sounds. Bestiary's build of the same corpus makes every page in two languages, each animal's
-lead pictures (two sizes per article, the English article's where there is no German one) and
-the sounds, and beside them the quiz and the content packs. This site is Hugo making the first
-part: 2 languages (German at the root, English under /en/, like Bestiary's output), an animal
-page per language with its names, summary, pictures and sound, a list per language, and the
+sounds. Bestiary's build of the same corpus makes every animal page in two languages, each
+animal's lead pictures (two sizes per article, the English article's where there is no German
+one) and the sounds, and beside them the collection, sightings and credits lists (a card per
+animal), the quiz and the content packs. This site is Hugo making the first part: 2 languages
+(German at the root, English under /en/, like Bestiary's output), an animal page per language
+with its names, summary, pictures and sound, a plain list of links per language, and the
 39,110 media files copied into its output (Hugo copies static files; Bestiary links them). No
-quiz catalogue and no packs: Hugo has nothing to make them with. `make bench` times it beside
-the issue's Hugo site so that the build can also be compared with a Hugo build of the same
-pages and media.
+card lists, related animals, quiz or packs. `make bench` times it beside the issue's Hugo site
+so that the build can also be compared with a Hugo build of the same animal pages and media.
 
 The records are read in the shape make_corpus.py writes them (front matter of two-level keys
 with JSON-quoted values), not as YAML in general.
@@ -144,8 +144,8 @@ def main():
             continue
         try:
             add_animal(os.path.join(animals, file), site, standin, out, add_media)
-        except (OSError, ValueError, KeyError) as error:
-            fail(f"{file}: not a record as make_corpus.py writes it, or its stand-in data is missing ({error!r})")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            fail(f"{file}: not a record as make_corpus.py writes it, or its stand-in data is missing ({type(error).__name__}: {error})")
     with open(os.path.join(out, "config.toml"), "w") as f:
         f.write(CONFIG)
     for name, text in LAYOUTS.items():
