@@ -132,8 +132,11 @@ public final class PreviewSession: @unchecked Sendable {
         watcher.start()
 
         if !lock.withLock({ stopRequested }) {
-            await build(rebuilder, changes: [.everything])
+            let first = await build(rebuilder, changes: [.everything])
             if !lock.withLock({ stopRequested }) { report(.serving(url: url, watching: watcher.description)) }
+            // Up to date, the first build did no work: it is done now, while the site is served,
+            // so that the first edit rebuilds only what it changes (edits meanwhile wait for it).
+            if first?.upToDate == true, !lock.withLock({ stopRequested }) { await warm(rebuilder) }
         }
         for await _ in wake {
             let changes: [ChangedPath] = lock.withLock {
@@ -190,7 +193,32 @@ public final class PreviewSession: @unchecked Sendable {
         }
     }
 
-    private func build(_ rebuilder: any Rebuilder, changes: [ChangedPath]) async {
+    /// ``Rebuilder/warm()`` on the build queue, quietly: the open pages hear of it only when it
+    /// changed output files (it writes none while the output is what it makes).
+    private func warm(_ rebuilder: any Rebuilder) async {
+        let outcome: Result<RebuildResult?, DiagnosticError> = await withCheckedContinuation { continuation in
+            buildQueue.async {
+                do throws(DiagnosticError) {
+                    continuation.resume(returning: .success(try rebuilder.warm()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        switch outcome {
+        case .success(let result?):
+            if result.changedOutputs?.isEmpty != true { live.succeeded(changed: result.changedOutputs) }
+            report(.note(String(format: "held the site in memory in %.2f s: an edit now rebuilds only what it changes", result.seconds)))
+        case .success(nil):
+            break
+        case .failure(let error):
+            let first = error.diagnostics.first.map { ": \($0.message)" } ?? ""
+            report(.note("could not hold the site in memory\(first); the first edit builds it whole"))
+        }
+    }
+
+    @discardableResult
+    private func build(_ rebuilder: any Rebuilder, changes: [ChangedPath]) async -> RebuildResult? {
         report(.building(changes))
         live.building()
         let outcome: Result<RebuildResult, DiagnosticError> = await withCheckedContinuation { continuation in
@@ -206,6 +234,7 @@ public final class PreviewSession: @unchecked Sendable {
         case .success(let result):
             live.succeeded(changed: result.changedOutputs)
             report(.built(result, changes: changes))
+            return result
         case .failure(let error):
             // The next build must cover these changes too: the engine only hears about changes
             // since its last successful build.
@@ -214,6 +243,7 @@ public final class PreviewSession: @unchecked Sendable {
             if diagnostics.isEmpty { diagnostics = [.error("the build failed without saying why", stage: "build")] }
             live.failed(diagnostics)
             report(.failed(diagnostics, changes: changes))
+            return nil
         }
     }
 

@@ -67,6 +67,9 @@ public final class BuildMemo: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Whether the memo knows what `directory` holds (a build of this memo wrote or adopted it).
+    public func holdsOutput(of directory: String) -> Bool { output(for: directory) != nil }
+
     func output(for directory: String) -> OutputIndex? {
         lock.lock()
         defer { lock.unlock() }

@@ -377,6 +377,54 @@ struct OutputWriter {
         return fileSystem.info(output + "/" + path) == entry.written
     }
 
+    /// The index of the output when it holds exactly `files` and nothing else: each at its path,
+    /// a linked file the very media file (its inode), any other file these bytes (read and
+    /// compared). Nil otherwise. For a preview that starts on an output a build left up to date
+    /// and takes it as it is (``SiteBuilder/adoptsOutput``), with no record of it to go by.
+    func index(ifHolding files: [OutputFile]) -> OutputIndex? {
+        guard holdsOutput, let present = filePaths(), present.count == files.count + 1 else { return nil }
+        let fs = fileSystem
+        let output = self.output
+        let entries = Parallel.map(files, chunk: 64) { file -> (String, OutputIndex.Entry)? in
+            let target = output + "/" + file.path
+            guard present.contains(file.path), let current = fs.info(target), current.kind == .file else { return nil }
+            switch file.content {
+            case .file(let source):
+                guard let info = fs.infoFollowingLinks(source), info.inode == current.inode, info.device == current.device else { return nil }
+                return (file.path, OutputIndex.Entry(identity: Self.identity(linking: info), written: current))
+            case .data(let data):
+                guard current.size == data.count, let bytes = try? fs.read(target), bytes == data, let identity = identity(of: file) else { return nil }
+                return (file.path, OutputIndex.Entry(identity: identity, written: current))
+            }
+        }
+        var index = OutputIndex()
+        index.entries.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let (path, value) = entry else { return nil }
+            index.entries[path] = value
+        }
+        return index
+    }
+
+    /// Every file below the output folder, by path relative to it (the marker included); nil when
+    /// it holds anything but files and folders or cannot be listed.
+    private func filePaths() -> Set<String>? {
+        var paths = Set<String>()
+        var folders = [""]
+        while let folder = folders.popLast() {
+            guard let entries = try? fileSystem.unorderedEntries(in: folder.isEmpty ? output : output + "/" + folder) else { return nil }
+            for entry in entries {
+                let path = folder.isEmpty ? entry.name : folder + "/" + entry.name
+                switch entry.kind {
+                case .file: paths.insert(path)
+                case .directory: folders.append(path)
+                default: return nil
+                }
+            }
+        }
+        return paths
+    }
+
     /// Brings the output from `previous` to `files` in place: writes only files whose bytes differ
     /// from what the index says is there (or that were touched since), each atomically (a new file
     /// renamed over the old), and removes files no longer built. Returns the new index and the

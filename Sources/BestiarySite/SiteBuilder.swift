@@ -19,6 +19,13 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Kept between builds by a long-running process (the preview); nil for one-shot builds.
     public let memo: BuildMemo?
 
+    /// The preview's build that fills an empty memo when its session began on an output a build
+    /// left up to date (its first build stopped at the no-op check): it does not stop there, and
+    /// when the output holds exactly the files it makes (``OutputWriter/index(ifHolding:)``), it
+    /// writes nothing and takes the output as it is. Otherwise it writes the output anew, as the
+    /// preview's first build does.
+    public var adoptsOutput = false
+
     public init(options: BuildOptions, memo: BuildMemo? = nil) {
         self.options = options
         self.memo = memo
@@ -97,7 +104,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // from this walk. A full build does not hold them: they would be held to the end, and a
         // full build's peak is the memory goal (the next rebuild lists the cache itself once).
         (before, sortListing) = state.snapshot(now: started, listing: !returnsFreedMemory)
-        if !options.force, let current = state.fingerprint(before), current == state.recorded() {
+        if !options.force, !adoptsOutput, let current = state.fingerprint(before), current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
             let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
             report.stages.append(s)
@@ -450,6 +457,11 @@ public final class SiteBuilder: @unchecked Sendable {
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
             let all = (files + PackStage.outputFiles(packs.output)).sorted { $0.path < $1.path }
+            if adoptsOutput, memo.output(for: options.outputDirectory) == nil, let index = writer.index(ifHolding: all) {
+                memo.setOutput(index, for: options.outputDirectory)
+                report.changedOutputs = []
+                return (all.count + 1, "0 of \(all.count + 1) files changed in \(options.outputDirectory)")
+            }
             // The preview keeps its index in memory; a one-shot build's record no longer describes
             // the output once the preview changed it.
             OutputRecord.forget(writer)

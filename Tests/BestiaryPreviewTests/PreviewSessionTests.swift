@@ -139,6 +139,30 @@ final class EventLog: @unchecked Sendable {
         }
     }
 
+    /// A session that starts on an output an earlier session left up to date serves it at once,
+    /// then holds the site in memory without telling the open pages (nothing changed).
+    @Test func startingOnAnUpToDateOutputHoldsTheSiteInMemoryQuietly() async throws {
+        let dir = TemporaryDirectory("bestiary-session")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let output = root + "/output"
+        // One base URL for both sessions (it is part of what the no-op check compares).
+        let options = BuildOptions(root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        _ = try SiteRebuilder(options: options).rebuild(changes: [.everything])
+        let log = EventLog()
+        let session = PreviewSession(
+            configuration: .init(root: root, outputDirectory: output, port: 0),
+            makeRebuilder: { _ in SiteRebuilder(options: options) },
+            report: { log.add($0) })
+        let running = Task { try await session.run() }
+        #expect(await log.wait { if case .note(let text) = $0 { text.hasPrefix("held the site in memory") } else { false } })
+        let builds = log.all.filter { if case .built = $0 { true } else { false } }
+        #expect(builds.count == 1)
+        if case .built(let first, _) = builds.first { #expect(first.upToDate) }
+        session.stop()
+        _ = try await running.value
+    }
+
     @Test func startsEvenWhenTheFirstBuildFails() async throws {
         let dir = TemporaryDirectory("bestiary-session")
         let root = dir.appending("site")

@@ -15,6 +15,15 @@ import BestiaryDiagnostics
 /// about failures.
 public protocol Rebuilder: Sendable {
     func rebuild(changes: [ChangedPath]) throws(DiagnosticError) -> RebuildResult
+
+    /// Called once the first build found `output/` up to date (so it did no work): does now, while
+    /// the site is served, the work that lets the next rebuild do only what a change needs. Nil
+    /// when there is nothing to do.
+    func warm() throws(DiagnosticError) -> RebuildResult?
+}
+
+extension Rebuilder {
+    public func warm() throws(DiagnosticError) -> RebuildResult? { nil }
 }
 
 /// What a successful rebuild did.

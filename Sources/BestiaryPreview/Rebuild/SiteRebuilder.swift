@@ -28,9 +28,30 @@ public final class SiteRebuilder: Rebuilder, @unchecked Sendable {
     public func rebuild(changes: [ChangedPath]) throws(DiagnosticError) -> RebuildResult {
         lock.lock()
         defer { lock.unlock() }
-        let start = DispatchTime.now().uptimeNanoseconds
         if changes.contains(where: { $0.kind == .everything }) { memo.reset() }
+        return try build(adoptingOutput: false)
+    }
+
+    /// A session that began on an output a one-shot build left up to date has an empty memo, and
+    /// its first edit would build the whole site. This builds it in memory now; while the output
+    /// holds exactly what it makes, nothing is written and that build's record stays
+    /// (``SiteBuilder/adoptsOutput``). Nil once the memo holds the output.
+    public func warm() throws(DiagnosticError) -> RebuildResult? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !memo.holdsOutput(of: options.outputDirectory) else { return nil }
+        do {
+            return try build(adoptingOutput: true)
+        } catch {
+            memo.reset()
+            throw error
+        }
+    }
+
+    private func build(adoptingOutput: Bool) throws(DiagnosticError) -> RebuildResult {
+        let start = DispatchTime.now().uptimeNanoseconds
         let builder = SiteBuilder(options: options, memo: memo)
+        builder.adoptsOutput = adoptingOutput
         builder.onStage = onStage
         let report: BuildReport
         do {

@@ -1,0 +1,86 @@
+import BestiarySite
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@testable import BestiaryPreview
+
+/// A preview that starts on an output an earlier session left up to date serves it at once (its
+/// first build stops at the no-op check). `warm()` then builds the site in memory and, while the
+/// output holds exactly those files, writes nothing, so that the first edit rebuilds only what it
+/// changes, and leaves what a fresh build makes.
+@Suite struct WarmTests {
+    static let environment = ["SOURCE_DATE_EPOCH": "1767225600"]
+
+    /// Every file below `folder` by path, with its inode: what was written again shows.
+    static func inodes(_ folder: String) throws -> [String: UInt64] {
+        var result: [String: UInt64] = [:]
+        let fs = LocalFileSystem()
+        for path in try Tree(folder).paths { result[path] = fs.info(folder + "/" + path)?.inode }
+        return result
+    }
+
+    /// A session builds the site into `output`; a second one (a new rebuilder, its memo empty)
+    /// starts on it: its first build finds it up to date.
+    static func secondSession(root: String, output: String) throws -> SiteRebuilder {
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        _ = try SiteRebuilder(options: BuildOptions(root: root, output: output, environment: environment)).rebuild(changes: [.everything])
+        let rebuilder = SiteRebuilder(options: BuildOptions(root: root, output: output, environment: environment))
+        #expect(try rebuilder.rebuild(changes: [.everything]).upToDate)
+        #expect(!rebuilder.memo.holdsOutput(of: output))
+        return rebuilder
+    }
+
+    static func expectFresh(_ dir: TemporaryDirectory, root: String, output: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        var options = BuildOptions(root: root, output: dir.appending("fresh"), environment: environment)
+        options.recordsPackVersions = false
+        options.force = true
+        try SiteBuilder(options: options).build()
+        #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [], sourceLocation: sourceLocation)
+    }
+
+    @Test func theFirstEditAfterStartingOnAnUpToDateOutputRebuildsOnlyWhatItChanges() throws {
+        let dir = TemporaryDirectory("bestiary-warm")
+        let root = dir.appending("site"), output = dir.appending("out")
+        let rebuilder = try Self.secondSession(root: root, output: output)
+        let before = try Self.inodes(output)
+
+        let warmed = try #require(try rebuilder.warm())
+        #expect(warmed.changedOutputs == [], "the output was written: \(warmed.changedOutputs.map { "\($0.count) files" } ?? "all")")
+        #expect(try Self.inodes(output) == before)
+        #expect(rebuilder.memo.holdsOutput(of: output))
+        #expect(try rebuilder.warm() == nil)
+
+        let bear = root + "/content/animals/bear.md"
+        let text = try String(contentsOfFile: bear, encoding: .utf8)
+        try text.replacingOccurrences(of: "name: {en: Bear, de: Bär}", with: "name: {en: Brown bear, de: Braunbär}")
+            .write(toFile: bear, atomically: true, encoding: .utf8)
+        let edited = try rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/bear.md")])
+        let changed = try #require(edited.changedOutputs)
+        #expect(changed.contains("animals/bear/index.html"))
+        #expect(!changed.contains("animals/crow/index.html"))
+        #expect(changed.count < before.count / 4, "\(changed.count) of \(before.count) files written")
+        #expect(rebuilder.memo.pagesReused > 0)
+        try Self.expectFresh(dir, root: root, output: output)
+    }
+
+    /// An output changed by hand since (a page, a file added) is not taken as it is: it is
+    /// written anew, as the preview's first build does, and then holds what a fresh build makes.
+    @Test(arguments: ["a page changed", "a file added"])
+    func anOutputChangedByHandIsWrittenAnew(change: String) throws {
+        let dir = TemporaryDirectory("bestiary-warm")
+        let root = dir.appending("site"), output = dir.appending("out")
+        let rebuilder = try Self.secondSession(root: root, output: output)
+        // Not an input: the no-op check does not see it, the warm-up's comparison does.
+        if change == "a page changed" {
+            try "defaced".write(toFile: output + "/animals/crow/index.html", atomically: false, encoding: .utf8)
+        } else {
+            try "stray".write(toFile: output + "/animals/crow/notes.txt", atomically: false, encoding: .utf8)
+        }
+        let warmed = try #require(try rebuilder.warm())
+        #expect(warmed.changedOutputs != [])
+        #expect(rebuilder.memo.holdsOutput(of: output))
+        try Self.expectFresh(dir, root: root, output: output)
+    }
+}
