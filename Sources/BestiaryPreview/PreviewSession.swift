@@ -207,13 +207,18 @@ public final class PreviewSession: @unchecked Sendable {
         }
         switch outcome {
         case .success(let result?):
-            if result.changedOutputs?.isEmpty != true { live.succeeded(changed: result.changedOutputs) }
-            report(.note(String(format: "held the site in memory in %.2f s: an edit now rebuilds only what it changes", result.seconds)))
+            if result.changedOutputs?.isEmpty == true {
+                report(.note(String(format: "held the site in memory in %.2f s: an edit now rebuilds only what it changes", result.seconds)))
+            } else {
+                // The output did not hold what the build makes (changed by hand): written anew.
+                live.succeeded(changed: result.changedOutputs)
+                report(.built(result, changes: [.everything]))
+            }
         case .success(nil):
             break
         case .failure(let error):
-            let first = error.diagnostics.first.map { ": \($0.message)" } ?? ""
-            report(.note("could not hold the site in memory\(first); the first edit builds it whole"))
+            let reason = (error.diagnostics.first { $0.severity == .error } ?? error.diagnostics.first).map { ": \($0.message)" } ?? ""
+            report(.note("could not hold the site in memory\(reason); the first edit builds it whole"))
         }
     }
 

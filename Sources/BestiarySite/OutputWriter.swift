@@ -377,20 +377,25 @@ struct OutputWriter {
         return fileSystem.info(output + "/" + path) == entry.written
     }
 
-    /// The index of the output when it holds exactly `files` and nothing else: each at its path,
-    /// a linked file the very media file (its inode), any other file these bytes (read and
-    /// compared). Nil otherwise. For a preview that starts on an output a build left up to date
-    /// and takes it as it is (``SiteBuilder/adoptsOutput``), with no record of it to go by.
+    /// The index of the output when it holds exactly `files` and the marker, no other file: each
+    /// at its path, a linked file the very media file (its inode) or a copy of its bytes, any other
+    /// file these bytes (read and compared). Nil otherwise. Folders are not compared: an empty one
+    /// made by hand stays. For a preview that starts on an output a build left up to date and
+    /// takes it as it is (``SiteBuilder/adoptsOutput``), with no record of it to go by.
     func index(ifHolding files: [OutputFile]) -> OutputIndex? {
-        guard holdsOutput, let present = filePaths(), present.count == files.count + 1 else { return nil }
+        guard holdsOutput, let present = filePaths(), present == Set(files.map(\.path)).union([Self.markerName]) else { return nil }
         let fs = fileSystem
         let output = self.output
         let entries = Parallel.map(files, chunk: 64) { file -> (String, OutputIndex.Entry)? in
             let target = output + "/" + file.path
-            guard present.contains(file.path), let current = fs.info(target), current.kind == .file else { return nil }
+            guard let current = fs.info(target), current.kind == .file else { return nil }
             switch file.content {
             case .file(let source):
-                guard let info = fs.infoFollowingLinks(source), info.inode == current.inode, info.device == current.device else { return nil }
+                guard let info = fs.infoFollowingLinks(source), info.size == current.size else { return nil }
+                // A copy where the file system could not link (another device): the same bytes.
+                if info.inode != current.inode || info.device != current.device {
+                    guard let copy = try? fs.read(target), let original = try? fs.read(source), copy == original else { return nil }
+                }
                 return (file.path, OutputIndex.Entry(identity: Self.identity(linking: info), written: current))
             case .data(let data):
                 guard current.size == data.count, let bytes = try? fs.read(target), bytes == data, let identity = identity(of: file) else { return nil }

@@ -1,5 +1,6 @@
 import BestiaryDiagnostics
 import BestiarySite
+import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -149,6 +150,8 @@ final class EventLog: @unchecked Sendable {
         // One base URL for both sessions (it is part of what the no-op check compares).
         let options = BuildOptions(root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         _ = try SiteRebuilder(options: options).rebuild(changes: [.everything])
+        let inode = { LocalFileSystem().info(output + "/animals/badger/index.html")?.inode }
+        let before = inode()
         let log = EventLog()
         let session = PreviewSession(
             configuration: .init(root: root, outputDirectory: output, port: 0),
@@ -159,6 +162,9 @@ final class EventLog: @unchecked Sendable {
         let builds = log.all.filter { if case .built = $0 { true } else { false } }
         #expect(builds.count == 1)
         if case .built(let first, _) = builds.first { #expect(first.upToDate) }
+        // Quiet: nothing written, the open pages not told.
+        #expect(before != nil && inode() == before)
+        #expect(session.live.status.generation == 1, "\(session.live.status.generation) page notices")
         session.stop()
         _ = try await running.value
     }
