@@ -193,19 +193,23 @@ public final class PreviewSession: @unchecked Sendable {
         }
     }
 
-    /// ``Rebuilder/warm()`` on the build queue, quietly: the open pages hear of it only when it
-    /// changed output files (it writes none while the output is what it makes).
-    private func warm(_ rebuilder: any Rebuilder) async {
-        let outcome: Result<RebuildResult?, DiagnosticError> = await withCheckedContinuation { continuation in
+    /// `work` on the build queue (builds never overlap), its outcome handed back here.
+    private func onBuildQueue<T: Sendable>(_ work: @escaping @Sendable () throws(DiagnosticError) -> T) async -> Result<T, DiagnosticError> {
+        await withCheckedContinuation { continuation in
             buildQueue.async {
                 do throws(DiagnosticError) {
-                    continuation.resume(returning: .success(try rebuilder.warm()))
+                    continuation.resume(returning: .success(try work()))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
             }
         }
-        switch outcome {
+    }
+
+    /// ``Rebuilder/warm()`` on the build queue, quietly: the open pages hear of it only when it
+    /// changed output files (it writes none while the output is what it makes).
+    private func warm(_ rebuilder: any Rebuilder) async {
+        switch await onBuildQueue({ () throws(DiagnosticError) in try rebuilder.warm() }) {
         case .success(let result?):
             if result.changedOutputs?.isEmpty == true {
                 report(.note(String(format: "held the site in memory in %.2f s: an edit now rebuilds only what it changes", result.seconds)))
@@ -226,16 +230,7 @@ public final class PreviewSession: @unchecked Sendable {
     private func build(_ rebuilder: any Rebuilder, changes: [ChangedPath]) async -> RebuildResult? {
         report(.building(changes))
         live.building()
-        let outcome: Result<RebuildResult, DiagnosticError> = await withCheckedContinuation { continuation in
-            buildQueue.async {
-                do throws(DiagnosticError) {
-                    continuation.resume(returning: .success(try rebuilder.rebuild(changes: changes)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        switch outcome {
+        switch await onBuildQueue({ () throws(DiagnosticError) in try rebuilder.rebuild(changes: changes) }) {
         case .success(let result):
             live.succeeded(changed: result.changedOutputs)
             report(.built(result, changes: changes))

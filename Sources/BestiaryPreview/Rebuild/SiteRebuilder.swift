@@ -32,10 +32,10 @@ public final class SiteRebuilder: Rebuilder, @unchecked Sendable {
         return try build(adoptingOutput: false)
     }
 
-    /// A session that began on an output a one-shot build left up to date has an empty memo, and
-    /// its first edit would build the whole site. This builds it in memory now; while the output
-    /// holds exactly what it makes, nothing is written and that build's record stays
-    /// (``SiteBuilder/adoptsOutput``). Nil once the memo holds the output.
+    /// A session that began on an output an earlier session left up to date has an empty memo,
+    /// and its first edit would build the whole site. This builds it in memory now; while the
+    /// output holds exactly what it makes, nothing is written (``SiteBuilder/adoptsOutput``).
+    /// Nil once the memo holds the output.
     public func warm() throws(DiagnosticError) -> RebuildResult? {
         lock.lock()
         defer { lock.unlock() }
