@@ -1,0 +1,265 @@
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@testable import BestiaryPreview
+
+/// Proof by difference over edits nobody scripted: a seeded generator (GENERATED edits, not
+/// real content) changes the Tux Paint site a few records at a time (difficulty, group, names,
+/// tags, bodies, sounds, translations, records added and removed, media bytes replaced, changes
+/// of the same size, files rewritten unchanged, the site's title, a partial of the theme; and
+/// sometimes more records at once than the kept records file takes without being rewritten),
+/// and after every step the output of a one-shot rebuild (a new
+/// builder each time, taking what the previous build kept next to the output and recording pack
+/// versions) and that of the preview's rebuilder (its memo kept across steps) are each byte for
+/// byte the output of a build from nothing. Most steps leave the edited files settled (their
+/// times in the past, so the kept state takes them); the others build right after the edit.
+@Suite struct RandomEditTests {
+    static let environment = ["SOURCE_DATE_EPOCH": "1767225600"]
+    /// Seeds 1…3 (about 25 s); `BESTIARY_RANDOM_SEEDS=N swift test --filter RandomEditTests`
+    /// tries 1…N (24 seeds passed on 2026-11-26).
+    static let seeds: [UInt64] = Array(1...max(1, UInt64(ProcessInfo.processInfo.environment["BESTIARY_RANDOM_SEEDS"] ?? "") ?? 3))
+    static let groups = ["mammal", "bird", "insect", "reptile", "amphibian", "fish"]
+    static let tags = ["bears", "farm", "forest", "garden", "night", "sea"]
+    static let syllables = ["ka", "lo", "mi", "re", "zu", "bä", "Ö", "ti", "an", "é", "go", "sa", "Ze", "ul"]
+
+    /// SplitMix64: the same seed gives the same edits on every machine.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    final class Site {
+        let dir = TemporaryDirectory("bestiary-random-edits")
+        let root: String
+        let seed: UInt64
+        var rng: SeededGenerator
+        let rebuilder: SiteRebuilder
+        let sounds: [String]
+        let images: [String]
+        var steps = 0
+        var added = 0
+        /// What the current step did (printed with a difference) and the files it wrote.
+        var done: [String] = []
+        var written: Set<String> = []
+
+        init(seed: UInt64) throws {
+            self.seed = seed
+            rng = SeededGenerator(state: seed)
+            root = dir.appending("site")
+            try Fixtures.copy("sites/tuxpaint", to: root)
+            sounds = try FileManager.default.contentsOfDirectory(atPath: root + "/content/sounds").filter { $0.hasSuffix(".ogg") }.sorted()
+            images = try FileManager.default.contentsOfDirectory(atPath: root + "/content/images").filter { $0.hasSuffix(".png") }.sorted()
+            rebuilder = SiteRebuilder(options: Self.options(root: root, dir: dir, "preview"))
+            try SiteBuilder(options: options("out", recordsVersions: true)).build()
+            _ = try rebuilder.rebuild(changes: [.everything])
+        }
+
+        func options(_ output: String, recordsVersions: Bool = false, force: Bool = false) -> BuildOptions {
+            Self.options(root: root, dir: dir, output, recordsVersions: recordsVersions, force: force)
+        }
+        static func options(root: String, dir: TemporaryDirectory, _ output: String, recordsVersions: Bool = false, force: Bool = false) -> BuildOptions {
+            var options = BuildOptions(root: root, output: dir.appending(output), environment: RandomEditTests.environment)
+            options.recordsPackVersions = recordsVersions
+            options.force = force
+            return options
+        }
+
+        func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+        func pick<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
+        func word() -> String {
+            let first = (0..<int(1...3)).map { _ in pick(RandomEditTests.syllables) }.joined()
+            return first.prefix(1).uppercased() + first.dropFirst() + (int(0...3) == 0 ? " " + pick(RandomEditTests.syllables) : "")
+        }
+        func paragraph() -> String {
+            (0..<int(3...12)).map { i in i % 5 == 4 ? "*\(word())*" : word().lowercased() }.joined(separator: " ") + ".\n"
+        }
+
+        // MARK: The site's files
+
+        var ids: [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: root + "/content/animals")) ?? [])
+                .filter { $0.hasSuffix(".md") && $0.split(separator: ".").count == 2 }.map { String($0.dropLast(3)) }.sorted()
+        }
+        func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root + "/" + relative) }
+        func write(_ text: String, _ relative: String) throws {
+            try text.write(toFile: root + "/" + relative, atomically: true, encoding: .utf8)
+            written.insert(relative)
+        }
+        func remove(_ relative: String) throws {
+            try FileManager.default.removeItem(atPath: root + "/" + relative)
+            written.insert(relative)
+        }
+
+        /// A record as its front matter's lines and its body.
+        func record(_ id: String) throws -> (front: [String], body: String) {
+            let text = try String(contentsOfFile: root + "/content/animals/\(id).md", encoding: .utf8)
+            var lines = text.components(separatedBy: "\n")
+            precondition(lines.first == "---", "content/animals/\(id).md starts with front matter")
+            lines.removeFirst()
+            let end = lines.firstIndex(of: "---")!
+            return (Array(lines[..<end]), lines[(end + 1)...].joined(separator: "\n"))
+        }
+        func save(_ id: String, _ front: [String], _ body: String) throws {
+            try write((["---"] + front + ["---"]).joined(separator: "\n") + "\n" + body, "content/animals/\(id).md")
+        }
+        /// Replaces the line starting with `key:` (and, for a block, its indented lines), or
+        /// adds it after the group; nil removes it.
+        func set(_ key: String, _ lines: [String]?, in front: inout [String]) {
+            if let start = front.firstIndex(where: { $0.hasPrefix(key + ":") }) {
+                var end = start + 1
+                while end < front.count, front[end].hasPrefix("  ") { end += 1 }
+                front.replaceSubrange(start..<end, with: lines ?? [])
+            } else if let lines {
+                let group = front.firstIndex { $0.hasPrefix("group:") } ?? (front.count - 1)
+                front.insert(contentsOf: lines, at: group + 1)
+            }
+        }
+        func soundBlock(_ file: String) -> [String] {
+            ["sound:", "  file: sounds/\(file)", "  credit: Tux Paint stamps (Bill Kendrick and contributors)", "  license: GPL-2.0-or-later"]
+        }
+
+        // MARK: Edits
+
+        func editRandomly() throws {
+            let ids = ids
+            let id = pick(ids)
+            var (front, body) = try record(id)
+            switch int(0...14) {
+            case 0, 1:
+                let difficulty = int(0...3)
+                set("difficulty", difficulty == 0 ? nil : ["difficulty: \(difficulty)"], in: &front)
+                done.append("\(id): difficulty \(difficulty)")
+            case 2:
+                let group = pick(RandomEditTests.groups)
+                set("group", ["group: \(group)"], in: &front)
+                done.append("\(id): group \(group)")
+            case 3:
+                let en = word(), de = int(0...2) == 0 ? en : word()
+                set("name", ["name: {en: \"\(en)\", de: \"\(de)\"}"], in: &front)
+                done.append("\(id): name \(en) / \(de)")
+            case 4:
+                body = int(0...3) == 0 ? "" : "\n" + paragraph()
+                done.append("\(id): body")
+            case 5:
+                let tags = (0..<int(0...2)).map { _ in pick(RandomEditTests.tags) }
+                set("tags", tags.isEmpty ? nil : ["tags: [\(Set(tags).sorted().joined(separator: ", "))]"], in: &front)
+                done.append("\(id): tags \(tags)")
+            case 6:
+                let sound = int(0...4) == 0 ? nil : pick(sounds)
+                set("sound", sound.map(soundBlock), in: &front)
+                done.append("\(id): sound \(sound ?? "none")")
+            case 7:
+                let path = "content/animals/\(id).de.md"
+                if exists(path), int(0...1) == 0 {
+                    try remove(path)
+                    done.append("\(id): German text removed")
+                } else {
+                    try write(paragraph(), path)
+                    done.append("\(id): German text written")
+                }
+                return
+            case 8:
+                added += 1
+                let new = "new-\(seed)-\(added)"
+                var lines = ["name: {en: \"\(word())\", de: \"\(word())\"}", "group: \(pick(RandomEditTests.groups))"]
+                if int(0...1) == 0 { lines.append("difficulty: \(int(1...3))") }
+                if int(0...3) > 0 { lines += soundBlock(pick(sounds)) }
+                lines += ["image:", "  file: images/\(pick(images))", "  credit: Tux Paint stamps", "  license: GPL-2.0-or-later"]
+                try save(new, lines, "\n" + paragraph())
+                done.append("\(new): added")
+                return
+            case 9 where ids.count > 40:
+                try remove("content/animals/\(id).md")
+                for language in ["de", "en"] where exists("content/animals/\(id).\(language).md") {
+                    try remove("content/animals/\(id).\(language).md")
+                }
+                done.append("\(id): removed")
+                return
+            case 10:
+                // Other bytes at the same media path (a sound or a picture replaced by another).
+                let (folder, files) = int(0...1) == 0 ? ("sounds", sounds) : ("images", images)
+                let from = pick(files), to = pick(files)
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: root + "/content/\(folder)/\(from)"))
+                try bytes.write(to: URL(fileURLWithPath: root + "/content/\(folder)/\(to)"), options: .atomic)
+                written.insert("content/\(folder)/\(to)")
+                done.append("content/\(folder)/\(to): bytes of \(from)")
+                return
+            case 11, 12:
+                // A change of the same size: only the file's time and inode tell it from the last.
+                let line = front.firstIndex { $0.hasPrefix("name:") }!
+                var bytes = Array(front[line].utf8)
+                // Within the English name (`name: {en: "…"` or `name: {en: …,`).
+                let start = 11, end = bytes[(start + 1)...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") } ?? start
+                let letters = (start..<end).filter { bytes[$0] >= UInt8(ascii: "a") && bytes[$0] <= UInt8(ascii: "z") }
+                guard let at = letters.isEmpty ? nil : pick(letters) else { fallthrough }
+                bytes[at] = bytes[at] == UInt8(ascii: "x") ? UInt8(ascii: "q") : UInt8(ascii: "x")
+                front[line] = String(decoding: bytes, as: UTF8.self)
+                done.append("\(id): \(front[line]) (same size)")
+            case 14:
+                // What every page shows: the site's title, or a partial of the theme.
+                if int(0...1) == 0 {
+                    let title = word()
+                    try write(try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8).replacingOccurrences(
+                        of: #"title: \{en: [^,]*,"#, with: "title: {en: \"\(title)\",", options: .regularExpression), "content/site.yml")
+                    done.append("site.yml: title \(title)")
+                } else {
+                    try FileManager.default.createDirectory(atPath: root + "/templates/partials", withIntermediateDirectories: true)
+                    try write("<footer class=\"site-footer\">\(word())</footer>\n", "templates/partials/footer.html")
+                    done.append("templates/partials/footer.html")
+                }
+                return
+            default:
+                done.append("\(id): written again unchanged")
+            }
+            try save(id, front, body)
+        }
+
+        /// One step: a few edits (sometimes a dozen), then each kind of build, compared.
+        func step(sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+            steps += 1
+            done = []
+            written = []
+            let edits = int(0...5) == 0 ? int(9...14) : int(1...3)
+            for _ in 0..<edits { try editRandomly() }
+            let settled = int(0...3) > 0
+            if settled {
+                // A time in the past, another for each step: the kept state takes these files.
+                let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(steps) * 10)
+                for path in written where exists(path) {
+                    try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: root + "/" + path)
+                }
+            }
+            let what = "seed \(seed), step \(steps)\(settled ? "" : " (not settled)"): \(done.joined(separator: "; "))"
+            let lockBefore = try? Data(contentsOf: URL(fileURLWithPath: root + "/content/packs.lock"))
+            try SiteBuilder(options: options("out", recordsVersions: true)).build()
+            if (try? Data(contentsOf: URL(fileURLWithPath: root + "/content/packs.lock"))) != lockBefore { written.insert("content/packs.lock") }
+            _ = try rebuilder.rebuild(changes: written.sorted().map { ChangedPath(classifying: $0) })
+            try? FileManager.default.removeItem(atPath: dir.appending("fresh"))
+            try SiteBuilder(options: options("fresh", force: true)).build()
+            let fresh = try Tree(dir.appending("fresh"))
+            let oneShot = try Tree(dir.appending("out")).differences(from: fresh)
+            let preview = try Tree(dir.appending("preview")).differences(from: fresh)
+            func named(_ paths: [String]) -> String { "\(paths.count) files (\(paths.prefix(5).joined(separator: ", "))\(paths.count > 5 ? ", …" : ""))" }
+            #expect(oneShot.isEmpty, "the one-shot rebuild differs in \(named(oneShot)) after \(what)", sourceLocation: sourceLocation)
+            #expect(preview.isEmpty, "the preview differs in \(named(preview)) after \(what)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(arguments: seeds)
+    func rebuildsAfterRandomEditsEqualABuildFromNothing(seed: UInt64) throws {
+        let site = try Site(seed: seed)
+        for _ in 0..<10 { try site.step() }
+        // The steps published pack versions, as a site's builds do.
+        let lock = try String(contentsOfFile: site.root + "/content/packs.lock", encoding: .utf8)
+        #expect(lock.components(separatedBy: "\nversion ").count > 5, "seed \(seed): versions recorded")
+    }
+}
