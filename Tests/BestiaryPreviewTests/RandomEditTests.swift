@@ -1,6 +1,7 @@
 import BestiaryDiagnostics
 import BestiarySite
 import BestiaryTestSupport
+import BestiaryWikipedia
 import Foundation
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
 /// Proof by difference over edits nobody scripted: a seeded generator (GENERATED edits, not
 /// real content) changes the Tux Paint site a few records at a time (difficulty, group, names,
 /// tags, bodies, sounds, translations, records added and removed, media bytes replaced, changes
-/// of the same size, files rewritten unchanged, the site's title, a partial of the theme; and
+/// of the same size, files rewritten unchanged, the Wikipedia articles records name and the
+/// cached entries and pictures, the site's title, a partial of the theme; and
 /// sometimes more records at once than the kept records file takes without being rewritten),
 /// and after every step the output of a one-shot rebuild (a new
 /// builder each time, taking what the previous build kept next to the output and recording pack
@@ -23,6 +25,7 @@ import Testing
     static let seeds: [UInt64] = Array(1...max(1, UInt64(ProcessInfo.processInfo.environment["BESTIARY_RANDOM_SEEDS"] ?? "") ?? 3))
     static let groups = ["mammal", "bird", "insect", "reptile", "amphibian", "fish"]
     static let tags = ["bears", "farm", "forest", "garden", "night", "sea"]
+    static let titles = ["Bear", "Fox", "Owl", "Frog", "Heron", "Zebra"]
     static let syllables = ["ka", "lo", "mi", "re", "zu", "bä", "Ö", "ti", "an", "é", "go", "sa", "Ze", "ul"]
 
     /// SplitMix64: the same seed gives the same edits on every machine.
@@ -50,6 +53,8 @@ import Testing
         /// What the current step did (printed with a difference) and the files it wrote.
         var done: [String] = []
         var written: Set<String> = []
+        /// The most animal pages with a Wikipedia summary in any step's build.
+        var summaries = 0
 
         init(seed: UInt64) throws {
             self.seed = seed
@@ -59,6 +64,15 @@ import Testing
             sounds = try FileManager.default.contentsOfDirectory(atPath: root + "/content/sounds").filter { $0.hasSuffix(".ogg") }.sorted()
             images = try FileManager.default.contentsOfDirectory(atPath: root + "/content/images").filter { $0.hasSuffix(".png") }.sorted()
             rebuilder = SiteRebuilder(options: Self.options(root: root, dir: dir, "preview"))
+            // A Wikipedia cache of every title in both languages, and a few records that name one.
+            for title in RandomEditTests.titles {
+                for language in ["en", "de"] { try writeEntry(language: language, title: title) }
+            }
+            for id in ids.shuffled(using: &rng).prefix(8) {
+                var (front, body) = try record(id)
+                set("wikipedia", ["wikipedia: {en: \(pick(RandomEditTests.titles)), de: \(pick(RandomEditTests.titles))}"], in: &front)
+                try save(id, front, body)
+            }
             try SiteBuilder(options: options("out", recordsVersions: true)).build()
             _ = try rebuilder.rebuild(changes: [.everything])
         }
@@ -127,13 +141,40 @@ import Testing
             ["sound:", "  file: sounds/\(file)", "  credit: Tux Paint stamps (Bill Kendrick and contributors)", "  license: GPL-2.0-or-later"]
         }
 
+        /// A cache entry as `bestiary fetch` stores it, with a text and (mostly) a picture in two
+        /// widths, taken from the site's own pictures.
+        func writeEntry(language: String, title: String) throws {
+            let cache = WikipediaCache(root: root)
+            var image: CachedImage?
+            if int(0...2) > 0 {
+                let renditions = try [320, 640].map { width in
+                    let png = try Data(contentsOf: URL(fileURLWithPath: root + "/content/images/" + pick(images)))
+                    let stored = try cache.storeImage(png, format: "png")
+                    written.insert("content/" + stored.path)
+                    return ImageRendition(
+                        width: width, height: width * 3 / 4, url: "https://upload.example/\(stored.sha256).png", path: stored.path,
+                        sha256: stored.sha256, bytes: png.count, format: "png")
+                }
+                let attribution = ImageAttribution(
+                    artist: word(), credit: nil, license: License(name: "CC BY 4.0", url: "https://creativecommons.org/licenses/by/4.0/"),
+                    attributionRequired: true, descriptionURL: nil)
+                image = CachedImage(file: "File:\(title).png", original: nil, renditions: renditions, attribution: attribution)
+            }
+            let text = paragraph().trimmingCharacters(in: .newlines)
+            try cache.write(WikipediaEntry(
+                language: language, requested: [title], canonicalTitle: title, title: title, revision: "\(int(1...99_999))",
+                fetchedAt: "2026-01-01T00:00:00Z", url: "https://\(language).wikipedia.org/wiki/\(title)", extract: text,
+                extractHTML: "<p>\(text)</p>", image: image))
+            written.insert(WikipediaCache.relativeEntryPath(language: language, canonicalTitle: title))
+        }
+
         // MARK: Edits
 
         func editRandomly() throws {
             let ids = ids
             let id = pick(ids)
             var (front, body) = try record(id)
-            switch int(0...14) {
+            switch int(0...16) {
             case 0, 1:
                 let difficulty = int(0...3)
                 set("difficulty", difficulty == 0 ? nil : ["difficulty: \(difficulty)"], in: &front)
@@ -217,6 +258,24 @@ import Testing
                     done.append("templates/partials/footer.html")
                 }
                 return
+            case 15:
+                // The Wikipedia articles the record names (not all of them cached).
+                let en = int(0...2) == 0 ? nil : pick(RandomEditTests.titles), de = int(0...2) == 0 ? nil : pick(RandomEditTests.titles)
+                let titles = [en.map { "en: \($0)" }, de.map { "de: \($0)" }].compactMap { $0 }
+                set("wikipedia", titles.isEmpty ? nil : ["wikipedia: {\(titles.joined(separator: ", "))}"], in: &front)
+                done.append("\(id): wikipedia \(titles)")
+            case 16:
+                // A cache entry fetched (again, with another text or picture) or removed.
+                let language = pick(["en", "de"]), title = pick(RandomEditTests.titles)
+                let path = WikipediaCache.relativeEntryPath(language: language, canonicalTitle: title)
+                if exists(path), int(0...3) == 0 {
+                    try remove(path)
+                    done.append("\(path): removed")
+                    return
+                }
+                try writeEntry(language: language, title: title)
+                done.append("\(path): written")
+                return
             default:
                 done.append("\(id): written again unchanged")
             }
@@ -244,7 +303,9 @@ import Testing
             if (try? Data(contentsOf: URL(fileURLWithPath: root + "/content/packs.lock"))) != lockBefore { written.insert("content/packs.lock") }
             _ = try rebuilder.rebuild(changes: written.sorted().map { ChangedPath(classifying: $0) })
             try? FileManager.default.removeItem(atPath: dir.appending("fresh"))
-            try SiteBuilder(options: options("fresh", force: true)).build()
+            let report = try SiteBuilder(options: options("fresh", force: true)).build()
+            let enrich = report.stages.first { $0.name == "enrich" }?.detail ?? ""
+            summaries = max(summaries, Int(enrich.prefix { $0.isNumber }) ?? 0)
             let fresh = try Tree(dir.appending("fresh"))
             let oneShot = try Tree(dir.appending("out")).differences(from: fresh)
             let preview = try Tree(dir.appending("preview")).differences(from: fresh)
@@ -261,5 +322,6 @@ import Testing
         // The steps published pack versions, as a site's builds do.
         let lock = try String(contentsOfFile: site.root + "/content/packs.lock", encoding: .utf8)
         #expect(lock.components(separatedBy: "\nversion ").count > 5, "seed \(seed): versions recorded")
+        #expect(site.summaries > 0, "seed \(seed): some pages showed a cached summary")
     }
 }
