@@ -16,8 +16,14 @@ import Testing
 /// and after every step the output of a one-shot rebuild (a new
 /// builder each time, taking what the previous build kept next to the output and recording pack
 /// versions) and that of the preview's rebuilder (its memo kept across steps) are each byte for
-/// byte the output of a build from nothing. Most steps leave the edited files settled (their
-/// times in the past, so the kept state takes them); the others build right after the edit.
+/// byte the output of a build from nothing; after a step without edits, the one-shot build finds
+/// its output up to date (when it and the build before record their pack versions). Most steps leave the edited files settled (their times in the past, so
+/// the kept state takes them); the others build right after the edit, so the kept state must not
+/// take them (whether a file is still that recent at the next step depends on the machine's
+/// speed; the 2 s rule itself is tested in `RecordCacheTests` and `FileFactsTests`: on a file
+/// system with nanosecond times no edit keeps a file's metadata without forging it). Most
+/// one-shot builds record their pack version; the others leave it to the next build, as the
+/// preview does.
 @Suite struct RandomEditTests {
     static let environment = ["SOURCE_DATE_EPOCH": "1767225600"]
     /// Seeds 1…3 (about 25 s); `BESTIARY_RANDOM_SEEDS=N swift test --filter RandomEditTests`
@@ -28,7 +34,13 @@ import Testing
     static let titles = ["Bear", "Fox", "Owl", "Frog", "Heron", "Zebra"]
     static let syllables = ["ka", "lo", "mi", "re", "zu", "bä", "Ö", "ti", "an", "é", "go", "sa", "Ze", "ul"]
 
-    /// SplitMix64: the same seed gives the same edits on every machine.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// SplitMix64: the same seed gives the same edits wherever the same Swift runs the test
+    /// (`Int.random(in:using:)` is not promised to draw the same way in every version).
     struct SeededGenerator: RandomNumberGenerator {
         var state: UInt64
         mutating func next() -> UInt64 {
@@ -53,6 +65,8 @@ import Testing
         /// What the current step did (printed with a difference) and the files it wrote.
         var done: [String] = []
         var written: Set<String> = []
+        /// Whether the last one-shot build that was not up to date recorded its pack version.
+        var recordedLast = true
         /// The most animal pages with a Wikipedia summary in any step's build.
         var summaries = 0
 
@@ -117,9 +131,9 @@ import Testing
         func record(_ id: String) throws -> (front: [String], body: String) {
             let text = try String(contentsOfFile: root + "/content/animals/\(id).md", encoding: .utf8)
             var lines = text.components(separatedBy: "\n")
-            precondition(lines.first == "---", "content/animals/\(id).md starts with front matter")
+            guard lines.first == "---" else { throw Failure("content/animals/\(id).md has no front matter") }
             lines.removeFirst()
-            let end = lines.firstIndex(of: "---")!
+            guard let end = lines.firstIndex(of: "---") else { throw Failure("content/animals/\(id).md: its front matter has no end") }
             return (Array(lines[..<end]), lines[(end + 1)...].joined(separator: "\n"))
         }
         func save(_ id: String, _ front: [String], _ body: String) throws {
@@ -141,16 +155,17 @@ import Testing
             ["sound:", "  file: sounds/\(file)", "  credit: Tux Paint stamps (Bill Kendrick and contributors)", "  license: GPL-2.0-or-later"]
         }
 
-        /// A cache entry as `bestiary fetch` stores it, with a text and (mostly) a picture in two
-        /// widths, taken from the site's own pictures.
+        /// A cache entry in the form `bestiary fetch` stores, with a text and (mostly) a picture in
+        /// two widths (each one of the site's own pictures; the sizes are made up).
         func writeEntry(language: String, title: String) throws {
             let cache = WikipediaCache(root: root)
             var image: CachedImage?
             if int(0...2) > 0 {
                 let renditions = try [320, 640].map { width in
                     let png = try Data(contentsOf: URL(fileURLWithPath: root + "/content/images/" + pick(images)))
+                    let existed = Set((try? FileManager.default.contentsOfDirectory(atPath: root + "/content/wikipedia/images")) ?? [])
                     let stored = try cache.storeImage(png, format: "png")
-                    written.insert("content/" + stored.path)
+                    if !existed.contains(String(stored.path.split(separator: "/").last ?? "")) { written.insert("content/" + stored.path) }
                     return ImageRendition(
                         width: width, height: width * 3 / 4, url: "https://upload.example/\(stored.sha256).png", path: stored.path,
                         sha256: stored.sha256, bytes: png.count, format: "png")
@@ -241,10 +256,14 @@ import Testing
                 // Within the English name (`name: {en: "…"` or `name: {en: …,`).
                 let start = 11, end = bytes[(start + 1)...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") } ?? start
                 let letters = (start..<end).filter { bytes[$0] >= UInt8(ascii: "a") && bytes[$0] <= UInt8(ascii: "z") }
-                guard let at = letters.isEmpty ? nil : pick(letters) else { fallthrough }
-                bytes[at] = bytes[at] == UInt8(ascii: "x") ? UInt8(ascii: "q") : UInt8(ascii: "x")
-                front[line] = String(decoding: bytes, as: UTF8.self)
-                done.append("\(id): \(front[line]) (same size)")
+                if letters.isEmpty {
+                    done.append("\(id): written again unchanged (no letter to change in its name)")
+                } else {
+                    let at = pick(letters)
+                    bytes[at] = bytes[at] == UInt8(ascii: "x") ? UInt8(ascii: "q") : UInt8(ascii: "x")
+                    front[line] = String(decoding: bytes, as: UTF8.self)
+                    done.append("\(id): \(front[line]) (same size)")
+                }
             case 14:
                 // What every page shows: the site's title, or a partial of the theme.
                 if int(0...1) == 0 {
@@ -259,7 +278,7 @@ import Testing
                 }
                 return
             case 15:
-                // The Wikipedia articles the record names (not all of them cached).
+                // The Wikipedia articles the record names (case 16 removes cached ones).
                 let en = int(0...2) == 0 ? nil : pick(RandomEditTests.titles), de = int(0...2) == 0 ? nil : pick(RandomEditTests.titles)
                 let titles = [en.map { "en: \($0)" }, de.map { "de: \($0)" }].compactMap { $0 }
                 set("wikipedia", titles.isEmpty ? nil : ["wikipedia: {\(titles.joined(separator: ", "))}"], in: &front)
@@ -287,7 +306,8 @@ import Testing
             steps += 1
             done = []
             written = []
-            let edits = int(0...5) == 0 ? int(9...14) : int(1...3)
+            // Sometimes nothing at all: the one-shot build must then find the output up to date.
+            let edits = int(0...9) == 0 ? 0 : int(0...5) == 0 ? int(9...14) : int(1...3)
             for _ in 0..<edits { try editRandomly() }
             let settled = int(0...3) > 0
             if settled {
@@ -297,13 +317,28 @@ import Testing
                     try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: root + "/" + path)
                 }
             }
-            let what = "seed \(seed), step \(steps)\(settled ? "" : " (not settled)"): \(done.joined(separator: "; "))"
+            // Most one-shot builds record their pack version, as `bestiary build` does; the others
+            // leave it unrecorded, as the preview always does, and the next build makes it again.
+            let records = int(0...3) > 0
+            let what = "seed \(seed), step \(steps)\(settled ? "" : " (not settled)")\(records ? "" : " (version not recorded)"): \(done.isEmpty ? "no edit" : done.joined(separator: "; "))"
+            /// The build, with the step's edits named when it fails.
+            func built<T>(_ which: String, _ build: () throws -> T) throws -> T {
+                do { return try build() } catch {
+                    Issue.record("\(which) failed after \(what): \(error)", sourceLocation: sourceLocation)
+                    throw error
+                }
+            }
             let lockBefore = try? Data(contentsOf: URL(fileURLWithPath: root + "/content/packs.lock"))
-            try SiteBuilder(options: options("out", recordsVersions: true)).build()
+            let oneShotReport = try built("the one-shot rebuild") { try SiteBuilder(options: options("out", recordsVersions: records)).build() }
+            // (Whether a build records its pack version is one of its options: a build with the
+            // other value is not up to date, as a build with another `--base-url` is not.)
+            if edits == 0, records, recordedLast { #expect(oneShotReport.upToDate, "nothing changed: \(what)", sourceLocation: sourceLocation) }
+            if !oneShotReport.upToDate { recordedLast = records }
             if (try? Data(contentsOf: URL(fileURLWithPath: root + "/content/packs.lock"))) != lockBefore { written.insert("content/packs.lock") }
-            _ = try rebuilder.rebuild(changes: written.sorted().map { ChangedPath(classifying: $0) })
+            let changes = written.sorted().map { ChangedPath(classifying: $0, event: exists($0) ? .modified : .removed) }
+            _ = try built("the preview") { try rebuilder.rebuild(changes: changes) }
             try? FileManager.default.removeItem(atPath: dir.appending("fresh"))
-            let report = try SiteBuilder(options: options("fresh", force: true)).build()
+            let report = try built("the build from nothing") { try SiteBuilder(options: options("fresh", force: true)).build() }
             let enrich = report.stages.first { $0.name == "enrich" }?.detail ?? ""
             summaries = max(summaries, Int(enrich.prefix { $0.isNumber }) ?? 0)
             let fresh = try Tree(dir.appending("fresh"))
@@ -321,7 +356,7 @@ import Testing
         for _ in 0..<10 { try site.step() }
         // The steps published pack versions, as a site's builds do.
         let lock = try String(contentsOfFile: site.root + "/content/packs.lock", encoding: .utf8)
-        #expect(lock.components(separatedBy: "\nversion ").count > 5, "seed \(seed): versions recorded")
+        #expect(lock.components(separatedBy: "\nversion ").count > 3, "seed \(seed): versions recorded")
         #expect(site.summaries > 0, "seed \(seed): some pages showed a cached summary")
     }
 }
