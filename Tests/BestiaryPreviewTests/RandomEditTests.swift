@@ -11,19 +11,20 @@ import Testing
 /// real content) changes the Tux Paint site a few records at a time (difficulty, group, names,
 /// tags, bodies, sounds, translations, records added and removed, media bytes replaced, changes
 /// of the same size, files rewritten unchanged, the Wikipedia articles records name and the
-/// cached entries and pictures, the site's title, a partial of the theme; and
-/// sometimes more records at once than the kept records file takes without being rewritten),
-/// and after every step the output of a one-shot rebuild (a new
-/// builder each time, taking what the previous build kept next to the output and recording pack
-/// versions) and that of the preview's rebuilder (its memo kept across steps) are each byte for
-/// byte the output of a build from nothing; after a step without edits, the one-shot build finds
-/// its output up to date (when it and the build before record their pack versions). Most steps leave the edited files settled (their times in the past, so
-/// the kept state takes them); the others build right after the edit, so the kept state must not
-/// take them (whether a file is still that recent at the next step depends on the machine's
-/// speed; the 2 s rule itself is tested in `RecordCacheTests` and `FileFactsTests`: on a file
-/// system with nanosecond times no edit keeps a file's metadata without forging it). Most
-/// one-shot builds record their pack version; the others leave it to the next build, as the
-/// preview does.
+/// cached entries and pictures, the site's title, a partial of the theme; and sometimes more
+/// records at once than the kept records file takes without being rewritten), and after every
+/// step the output of a one-shot rebuild (a new builder each time, taking what the previous
+/// build kept next to the output) and that of the preview's rebuilder (its memo kept across
+/// steps) are each byte for byte the output of a build from nothing; after a step without
+/// edits, the one-shot build finds its output up to date (when it and the build before record
+/// their pack versions).
+///
+/// Most steps leave the edited files settled (their times in the past, so the kept state takes
+/// them); the others build right after the edit, so the kept state must not take them (whether a
+/// file is still that recent at the next step depends on the machine's speed; the 2 s rule
+/// itself is tested in `RecordCacheTests` and `FileFactsTests`: on a file system with nanosecond
+/// times no edit keeps a file's metadata without forging it). Most one-shot builds record their
+/// pack version; the others leave it to the next build, as the preview does.
 @Suite struct RandomEditTests {
     static let environment = ["SOURCE_DATE_EPOCH": "1767225600"]
     /// Seeds 1…3 (about 25 s); `BESTIARY_RANDOM_SEEDS=N swift test --filter RandomEditTests`
@@ -251,7 +252,7 @@ import Testing
                 return
             case 11, 12:
                 // A change of the same size: only the file's time and inode tell it from the last.
-                let line = front.firstIndex { $0.hasPrefix("name:") }!
+                guard let line = front.firstIndex(where: { $0.hasPrefix("name:") }) else { throw Failure("content/animals/\(id).md has no name") }
                 var bytes = Array(front[line].utf8)
                 // Within the English name (`name: {en: "…"` or `name: {en: …,`).
                 let start = 11, end = bytes[(start + 1)...].firstIndex { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") } ?? start
@@ -295,7 +296,7 @@ import Testing
                 try writeEntry(language: language, title: title)
                 done.append("\(path): written")
                 return
-            default:
+            default:  // 13, and 9 while 40 records or fewer are left
                 done.append("\(id): written again unchanged")
             }
             try save(id, front, body)
