@@ -220,10 +220,20 @@ def fetch_bytes(url):
 
 
 def wait_for_download(folder, suffix, timeout=15):
+    """The path of the finished download ending in `suffix`.
+
+    Chromium reserves the final name with an empty file while the bytes still
+    go to a `.crdownload` file, so a name alone is not a finished download:
+    wait until no partial file is left and the file has bytes (every export
+    the tests download has some)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        done = [n for n in os.listdir(folder) if n.endswith(suffix)]
-        if done:
-            return os.path.join(folder, done[0])
+        names = os.listdir(folder)
+        done = [n for n in names if n.endswith(suffix)]
+        partial = [n for n in names if n.endswith(".crdownload")]
+        if done and not partial:
+            path = os.path.join(folder, done[0])
+            if os.path.getsize(path) > 0:
+                return path
         time.sleep(0.1)
     raise AssertionError(f"no {suffix} file was downloaded into {folder}: {os.listdir(folder)}")
