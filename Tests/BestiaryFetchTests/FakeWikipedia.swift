@@ -70,7 +70,13 @@ final class FakeWikipedia: Sendable {
         }
     }
 
-    func options(refresh: Bool = false, timeout: Duration = .seconds(2), attempts: Int = 4) -> FetchOptions {
+    /// The request timeout tests use unless they test timeouts (and pass their own): long enough
+    /// that a loopback reply held up by a busy machine (every test suite runs at once) is not
+    /// retried, which would double the requests the server counts. 2 s was not: a fresh clone's
+    /// CI once saw the first request time out and a second fetch the same article.
+    static let timeout: Duration = .seconds(10)
+
+    func options(refresh: Bool = false, timeout: Duration = FakeWikipedia.timeout, attempts: Int = 4) -> FetchOptions {
         FetchOptions(
             urlTemplate: template, commonsURL: server.baseURL + "/w/api.php", refresh: refresh, concurrency: 2,
             requestsPerSecond: nil, userAgent: FetchOptions.userAgent(version: "9.9.9", contact: "tests@example.invalid"),
@@ -81,7 +87,7 @@ final class FakeWikipedia: Sendable {
             clock: FixedTimeSource(Date(timeIntervalSince1970: 1_790_000_000)))
     }
 
-    func fetch(_ animals: [Animal], refresh: Bool = false, timeout: Duration = .seconds(2), attempts: Int = 4) async -> FetchReport {
+    func fetch(_ animals: [Animal], refresh: Bool = false, timeout: Duration = FakeWikipedia.timeout, attempts: Int = 4) async -> FetchReport {
         let config = SiteConfig(title: LocalizedText(["de": "T"]), baseURL: "https://example.org/", languages: ["de", "en"])
         let catalog = Catalog(root: dir.path, config: config, animals: animals, pages: [], mediaFiles: [:])
         let jobs = FetchPlan.jobs(for: catalog).jobs
