@@ -279,9 +279,13 @@ import Testing
             case 14:
                 // What every page shows: the site's title, or a partial of the theme.
                 if int(0...1) == 0 {
-                    let title = word()
-                    try write(try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8).replacingOccurrences(
-                        of: #"title: \{en: [^,]*,"#, with: "title: {en: \"\(title)\",", options: .regularExpression), "content/site.yml")
+                    let title = word(), pattern = #"title: \{en: [^,]*,"#
+                    let config = try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8)
+                    // Without the line this edit would change nothing while the step names it.
+                    guard config.range(of: pattern, options: .regularExpression) != nil else {
+                        throw Failure("content/site.yml has no line `title: {en: …, …}` to edit")
+                    }
+                    try write(config.replacingOccurrences(of: pattern, with: "title: {en: \"\(title)\",", options: .regularExpression), "content/site.yml")
                     done.append("site.yml: title \(title)")
                 } else {
                     try FileManager.default.createDirectory(atPath: root + "/templates/partials", withIntermediateDirectories: true)
