@@ -8,7 +8,7 @@
 # 2. fills its Wikipedia cache from the local stand-in (scripts/wikipedia_standin.py): fetch throughput,
 # 3. times with hyperfine (medians): full build from nothing (alternating with Hugo's full build
 #    of the same animals, and the second Hugo site's, when hugo is installed), no-op rebuild, rebuild
-#    after a one-record edit,
+#    after a one-record edit, and the preview's rebuild after the same edit (scripts/bench/preview_edit.py),
 # 4. peak memory (RSS) of a full build with /usr/bin/time -v,
 # 5. the floors: under any build of this output, its entries made as hard links (`cp -al`), and
 #    Hugo's; under a one-record rebuild, its catalogue and manifest rewritten, and the no-op,
@@ -139,11 +139,17 @@ fi
 # mapped, changed, hashed and written (a rebuild must rewrite both whole), as often as the no-op ran.
 rewrite_floor=$(python3 scripts/bench/rewrite_floor.py "$site/output" "$trash/floor-rewrite" 10)
 
+# The preview (`bestiary serve`, which keeps the build in memory) after the same one-record edit:
+# the rebuild times its own log gives, the first after it starts left out (that one may wait for
+# the session's first build). It updates the output in place, as for a user, and runs last of the
+# builds for that reason.
+preview=$(python3 scripts/bench/preview_edit.py "$bin" "$site" "content/animals/$record" "$runs")
+
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
-python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" "$rewrite_floor" "${hugo_same_rss:-}" <<'EOF'
+python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" "$rewrite_floor" "${hugo_same_rss:-}" "$preview" <<'EOF'
 import glob, json, platform, statistics, subprocess, sys, datetime, os
-work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs, floor, hugo_floor, rewrite_floor, hugo_same_rss = sys.argv[1:]
+work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs, floor, hugo_floor, rewrite_floor, hugo_same_rss, preview = sys.argv[1:]
 def times(name):
     """Every run's time: NAME.json (one hyperfine call) or NAME-1.json, NAME-2.json… (one run each)."""
     files = sorted(glob.glob(os.path.join(work, name + "-[0-9]*.json"))) or [os.path.join(work, name + ".json")]
@@ -164,6 +170,9 @@ for label, name, goal in (("full build from nothing", "full", 0.5), ("no-op rebu
     rows.append(f"| {label} | {m:.3f} s | {r} | ≤ {goal} × | {ok} |")
 first = median("first-edit")
 rows.append(f"| the first rebuild after a full build (no spare output yet: once per full build) | {first:.3f} s | {ratio(first, 0.1)[0]} | | |")
+if preview:
+    m = statistics.median(json.loads(preview)["seconds"])
+    rows.append(f"| the preview's rebuild after the same edit (`bestiary serve`, the build kept in memory; the runs after the first) | {m:.3f} s | {ratio(m, 0.1)[0]} | | |")
 mib = int(rss) / 1024 if rss else float("nan")
 rows.append(f"| peak memory (RSS), full build | {mib:.0f} MiB | | ≤ 300 MiB | {'yes' if mib <= 300 else '**no**'} |")
 rows.append(f"| output identical to a sequential build (BESTIARY_JOBS=1) | {identical} | | yes | {'yes' if identical == 'yes' else '**no**'} |")

@@ -73,6 +73,17 @@ public final class RecordCache: @unchecked Sendable {
         return true
     }
 
+    /// The cache a later load in this process starts from (the preview's next rebuild): the
+    /// records this one used, as ``save(_:fileSystem:)`` would keep them, without the file.
+    public func carriedOver(started: Date) -> RecordCache {
+        let next = RecordCache(tool: tool, started: started)
+        lock.lock()
+        defer { lock.unlock() }
+        next.configDigest = configDigest
+        next.known = used.filter { $0.value.info.isSettled(before: self.started) }
+        return next
+    }
+
     /// How many records the file may differ in from what a build used and still be left as it
     /// is: 8, or one in 64 of its records.
     static func driftKept(records: Int) -> Int { max(8, records / 64) }

@@ -6,12 +6,15 @@ import BestiaryWikipedia
 import Foundation
 
 /// What a long-running process (the preview) keeps from one build to the next, so a rebuild does
-/// only the work whose inputs changed: records are parsed again only when their bytes changed,
+/// only the work whose inputs changed: records are read again only when their file changed
+/// (``RecordCache``, by metadata) and parsed again only when their bytes changed (``ParseMemo``),
 /// Wikipedia cache entries read and checked again, and media hashed again, only when their file
 /// changed (``CacheMemo``), pages rendered again only when what they show changed
 /// (``RenderMemo``), and the output folder is updated in place, file by file, instead of
-/// written anew. Every reuse compares the actual inputs, so a rebuild with a memo writes the same
-/// bytes as one without (`RebuildEquivalenceTests`).
+/// written anew. What a build read of a file changed in the 2 s before it began is not kept (its
+/// metadata could stay the same through another change: ``FileInfo/isSettled(before:)``). Every
+/// reuse compares the actual inputs, so a rebuild with a memo writes the same bytes as one
+/// without (`RebuildEquivalenceTests`).
 public final class BuildMemo: @unchecked Sendable {
     let parse = ParseMemo()
     let wikipedia = CacheMemo()
@@ -23,6 +26,12 @@ public final class BuildMemo: @unchecked Sendable {
     /// are unchanged are taken from it as they are (a one-shot build reads the same from the
     /// output, ``KeptRecords``), instead of 10,000 made and encoded again.
     private var packRecords: KeptRecords?
+    /// The records the last load used, by their files' metadata (``RecordCache``).
+    private var records: RecordCache?
+    /// When the current build began (nanoseconds since 1970): what it read of a file changed in
+    /// the 2 s before is not kept (``FileInfo/isSettled(before:)``), as a one-shot build's kept
+    /// files do not keep it.
+    private var started: Int64?
 
     public init() {}
 
@@ -36,10 +45,37 @@ public final class BuildMemo: @unchecked Sendable {
         media = [:]
         outputIndex = nil
         packRecords = nil
+        records = nil
         lock.unlock()
         render.reset()
         parse.reset()
         wikipedia.reset()
+    }
+
+    /// Starts a build that began at `started` (by the file system's clock).
+    func begin(started: Date) {
+        let nanoseconds = FileFacts.nanoseconds(started)
+        lock.lock()
+        self.started = nanoseconds
+        lock.unlock()
+        wikipedia.begin(started: nanoseconds)
+    }
+
+    /// The records a load that starts at `started` takes by their files' metadata: those the
+    /// last load used, but for files changed in the 2 s before that load began
+    /// (``RecordCache/carriedOver(started:)``). The memo keeps the cache returned, for the next.
+    func records(tool: String, started: Date) -> RecordCache {
+        lock.lock()
+        defer { lock.unlock() }
+        let next = records.flatMap { $0.tool == tool ? $0.carriedOver(started: started) : nil } ?? RecordCache(tool: tool, started: started)
+        records = next
+        return next
+    }
+
+    /// The format the media file at `path` (relative to `content/`) had when the memo read it, if
+    /// it still has this metadata.
+    func mediaFormat(_ path: String, info: FileInfo) -> MediaFormat? {
+        mediaRecord(path, info: info)?.format
     }
 
     func mediaRecord(_ path: String, info: FileInfo) -> MediaRecord? {
@@ -51,7 +87,7 @@ public final class BuildMemo: @unchecked Sendable {
 
     func keepMedia(_ records: [String: (FileInfo, MediaRecord)]) {
         lock.lock()
-        media = records
+        media = started.map { started in records.filter { $0.value.0.isSettled(before: started) } } ?? records
         lock.unlock()
     }
 

@@ -6,14 +6,29 @@ import Foundation
 /// time, inode). A file that changed in any of them is read again; an entry file that is gone is
 /// dropped (image checks, a few bytes each, are kept for the session).
 /// On a 10,000-animal site this turns the enrich stage of a rebuild from reading and verifying
-/// 14,000 JSON files into a walk over their metadata. Thread-safe.
+/// 14,000 JSON files into a walk over their metadata. A file changed in the 2 s before the build
+/// began (``begin(started:)``) is not kept: it could change again within the file system's time
+/// resolution and keep its metadata (``FileInfo/isSettled(before:)``). Thread-safe.
 public final class CacheMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: (FileInfo, Result<WikipediaEntry, CacheEntryFile.Damage>)] = [:]
     private var images: [String: (FileInfo, String, Bool)] = [:]
     private var seenEntries = Set<String>()
+    /// When the current build began (nanoseconds since 1970); nil keeps every file.
+    private var started: Int64?
 
     public init() {}
+
+    /// Starts a build that began at `started` (nanoseconds since 1970, by the file system's clock).
+    public func begin(started: Int64) {
+        lock.lock()
+        self.started = started
+        lock.unlock()
+    }
+
+    private func settled(_ info: FileInfo) -> Bool {
+        started.map { info.isSettled(before: $0) } ?? true
+    }
 
     func entry(_ path: String, info: FileInfo) -> Result<WikipediaEntry, CacheEntryFile.Damage>? {
         lock.lock()
@@ -26,7 +41,7 @@ public final class CacheMemo: @unchecked Sendable {
     func keepEntry(_ path: String, info: FileInfo, _ result: Result<WikipediaEntry, CacheEntryFile.Damage>) {
         lock.lock()
         defer { lock.unlock() }
-        entries[path] = (info, result)
+        entries[path] = settled(info) ? (info, result) : nil
     }
 
     /// Whether the image at `path` passed `check` (its format, or format and SHA-256) when it had
@@ -41,7 +56,7 @@ public final class CacheMemo: @unchecked Sendable {
     func keepImage(_ path: String, info: FileInfo, check: String, intact: Bool) {
         lock.lock()
         defer { lock.unlock() }
-        images[path] = (info, check, intact)
+        images[path] = settled(info) ? (info, check, intact) : nil
     }
 
     /// Called after a full load: forgets entries whose files were not seen (removed).

@@ -92,6 +92,36 @@ import Testing
         #expect(second.catalog?.animals == first.catalog?.animals)
     }
 
+    /// The preview keeps the cache in memory from one rebuild to the next: it takes what the
+    /// last load used, but for a record changed just before that load, and holds no file.
+    @Test func aCacheCarriedOverInMemoryKeepsOnlySettledRecords() throws {
+        try site.write(try site.read("content/animals/odd-cat.md").replacingOccurrences(of: "Purrs.", with: "Purrs loudly."), to: "content/animals/odd-cat.md")
+        func load(_ cache: RecordCache) -> ContentLoader.Result {
+            var loader = ContentLoader(root: site.path)
+            loader.cache = cache
+            return loader.load()
+        }
+        let first = RecordCache(tool: "tool 1")
+        let plain = load(first)
+        let count = try #require(plain.catalog?.animals.count)
+        #expect(first.hits == 0)
+        let second = first.carriedOver(started: Date())
+        let again = load(second)
+        #expect(second.hits == count - 1, "all but the record changed just before the first load")
+        #expect(again.catalog?.animals == plain.catalog?.animals)
+        #expect(again.diagnostics.sorted == plain.diagnostics.sorted)
+        // An hour later by the clock the next load starts with, that record has settled too:
+        // it was read by the second load, which began more than 2 s after its change.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: site.appending("content/animals/odd-cat.md"))
+        let third = second.carriedOver(started: Date())
+        #expect(load(third).catalog?.animals == plain.catalog?.animals)
+        #expect(third.hits == count - 1, "its metadata changed: read again")
+        let fourth = third.carriedOver(started: Date())
+        _ = load(fourth)
+        #expect(fourth.hits == count)
+        #expect(!FileManager.default.fileExists(atPath: cacheFile))
+    }
+
     @Test func aCacheThatDoesNotFitIsNotUsed() throws {
         _ = load()
         #expect(load(tool: "tool 2").1.hits == 0)  // another binary

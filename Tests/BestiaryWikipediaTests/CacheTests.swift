@@ -158,6 +158,40 @@ struct CacheTests {
         #expect(last.entries.count == 1)
     }
 
+    /// A build that began within 2 s of an entry file's change does not keep what it read: on a
+    /// file system with a coarse clock the file could change again and keep its metadata.
+    @Test func memoDoesNotKeepAnEntryChangedJustBeforeTheBuild() throws {
+        let dir = TemporaryDirectory()
+        let memo = CacheMemo()
+        let cache = WikipediaCache(root: dir.path, memo: memo)
+        try cache.write(try Self.entry("de__Haushund.json"))
+        let path = cache.entryPath(language: "de", canonicalTitle: "Haushund")
+        func swapInPlace() throws {
+            var before = stat()
+            #expect(stat(path, &before) == 0)
+            let original = try Data(contentsOf: URL(fileURLWithPath: path))
+            let swapped = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "Der Haushund ist", with: "Der Haushund war").utf8)
+            #expect(swapped.count == original.count && swapped != original)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.write(contentsOf: swapped)
+            try handle.close()
+            #expect(utimensat(AT_FDCWD, path, [before.st_atim, before.st_mtim], 0) == 0)
+        }
+        memo.begin(started: FileFacts.nanoseconds(Date()))
+        #expect(cache.load().diagnostics.isEmpty)
+        try swapInPlace()
+        #expect(cache.load().diagnostics.count == 1, "not kept: read again, and the checksum fails")
+
+        // Changed an hour before the build: kept, and the same swap goes unseen.
+        try cache.write(try Self.entry("de__Haushund.json"))
+        let hourAgo = Date().addingTimeInterval(-3600)
+        try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: path)
+        memo.begin(started: FileFacts.nanoseconds(Date()))
+        #expect(cache.load().diagnostics.isEmpty)
+        try swapInPlace()
+        #expect(cache.load().diagnostics.isEmpty, "served from the memo, not read")
+    }
+
     @Test func requestedTitlesLeadToTheirArticle() throws {
         let dir = TemporaryDirectory()
         let cache = WikipediaCache(root: dir.path)

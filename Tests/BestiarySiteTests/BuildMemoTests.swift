@@ -1,0 +1,46 @@
+@testable import BestiarySite
+import BestiaryContent
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// What the preview's memo keeps of media files between builds: what the media stage read of a
+/// file is taken again by the file's metadata, but not when the file changed in the 2 s before
+/// the build began (on a file system with a coarse clock it could change again and keep its
+/// metadata), and the load stage takes the file's format from it.
+@Suite struct BuildMemoTests {
+    @Test func mediaChangedJustBeforeABuildIsNotKept() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        let content = root + "/content/"
+        let fm = FileManager.default
+        for folder in ["sounds", "images"] {
+            for name in try fm.contentsOfDirectory(atPath: content + folder) {
+                try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: content + folder + "/" + name)
+            }
+        }
+        // Changed just now: its bytes as they are, with a new time.
+        try fm.setAttributes([.modificationDate: Date()], ofItemAtPath: content + "sounds/bear.ogg")
+        let catalog = try #require(ContentLoader(root: root).load().catalog)
+        let memo = BuildMemo()
+        memo.begin(started: Date())
+        let fs = LocalFileSystem()
+        let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo)
+        #expect(plan["sounds/bear.ogg"] != nil && plan["images/bear.png"] != nil)
+
+        let picture = try #require(fs.infoFollowingLinks(content + "images/bear.png"))
+        #expect(memo.mediaRecord("images/bear.png", info: picture) == plan["images/bear.png"])
+        #expect(memo.mediaFormat("images/bear.png", info: picture) == .png)
+        let sound = try #require(fs.infoFollowingLinks(content + "sounds/bear.ogg"))
+        #expect(memo.mediaRecord("sounds/bear.ogg", info: sound) == nil, "changed just before the build: not kept")
+        #expect(memo.mediaFormat("sounds/bear.ogg", info: sound) == nil)
+
+        // Another build more than 2 s after the change keeps it.
+        try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: content + "sounds/bear.ogg")
+        memo.begin(started: Date())
+        _ = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo)
+        let settled = try #require(fs.infoFollowingLinks(content + "sounds/bear.ogg"))
+        #expect(memo.mediaFormat("sounds/bear.ogg", info: settled) == .ogg)
+    }
+}
