@@ -480,6 +480,7 @@ struct OutputWriter {
                 return (file.path, OutputIndex.Entry(identity: identity, written: written), true)
             }
             var index = OutputIndex()
+            index.entries.reserveCapacity(results.count)
             var changed = Set<String>()
             for (path, entry, didChange) in results {
                 index.entries[path] = entry
