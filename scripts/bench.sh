@@ -144,6 +144,7 @@ rewrite_floor=$(python3 scripts/bench/rewrite_floor.py "$site/output" "$trash/fl
 # the session's first build). It updates the output in place, as for a user, and runs last of the
 # builds for that reason.
 preview=$(python3 scripts/bench/preview_edit.py "$bin" "$site" "content/animals/$record" "$runs")
+echo "$preview" > "$work/preview.json"
 
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
