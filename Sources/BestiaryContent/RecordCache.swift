@@ -2,7 +2,8 @@ import BestiaryDiagnostics
 import BestiaryStorage
 import Foundation
 
-/// Parsed records kept from one `bestiary build` to the next, in another process: each record
+/// Parsed records kept from one `bestiary build` to the next, in another process (or, by the
+/// preview, in memory from one rebuild to the next: ``carriedOver(started:)``): each record
 /// file's parse result (the ``Animal`` or nothing, and its diagnostics) under the file's metadata
 /// (size, time, inode, device), as ``ParseMemo`` keeps them in one process under their bytes.
 /// A record whose file is unchanged is neither read nor parsed again: on 10,000 records this is

@@ -13,8 +13,9 @@ import Foundation
 /// (``RenderMemo``), and the output folder is updated in place, file by file, instead of
 /// written anew. What a build read of a file changed in the 2 s before it began is not kept (its
 /// metadata could stay the same through another change: ``FileInfo/isSettled(before:)``). Every
-/// reuse compares the actual inputs, so a rebuild with a memo writes the same bytes as one
-/// without (`RebuildEquivalenceTests`).
+/// reuse is checked against the inputs as they are now (their bytes, digests or files' metadata,
+/// never the changed paths the watcher reported), so a rebuild with a memo writes the same bytes
+/// as one without (`RebuildEquivalenceTests`, `RandomEditTests`).
 public final class BuildMemo: @unchecked Sendable {
     let parse = ParseMemo()
     let wikipedia = CacheMemo()

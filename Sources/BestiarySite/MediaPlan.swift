@@ -54,13 +54,14 @@ enum MediaPlanner {
             memo == nil && facts == nil
                 ? nil : listed?.file("content/" + file.path) ?? fileSystem.infoFollowingLinks(content + "/" + file.path)
         }
-        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<MediaRecord, Diagnostic> in
+        // Each record, and whether it may be kept for later builds.
+        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<(MediaRecord, Bool), Diagnostic> in
             let full = content + "/" + file.path, kind = factPrefix + file.format.rawValue
-            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success(known) }
+            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success((known, true)) }
             if let info, let values = facts?.lookup(full, info: info, kind: kind),
                 let known = MediaRecord(file: file, fullPath: full, facts: values)
             {
-                return .success(known)
+                return .success((known, true))
             }
             do {
                 let data = try fileSystem.read(full)
@@ -68,24 +69,33 @@ enum MediaPlanner {
                 let record = MediaRecord(
                     contentPath: file.path, fullPath: full, sha256: Hashing.sha256Hex(data), bytes: data.count, format: file.format,
                     width: size?.width, height: size?.height)
-                if let info { facts?.keep(full, info: info, kind: kind, values: record.facts) }
-                return .success(record)
+                // Kept only when the bytes read are still of the format load found: a file replaced
+                // between the two stages by one of another format, under a time it kept (`mv`,
+                // `rsync -t`), would otherwise be taken with the wrong format by later builds.
+                let sameFormat = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) == file.format
+                if let info, sameFormat { facts?.keep(full, info: info, kind: kind, values: record.facts) }
+                return .success((record, sameFormat))
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))
             }
         }
         var plan: [String: MediaRecord] = [:]
+        var unkept = Set<String>()
         var bag = DiagnosticBag()
         for result in results {
             switch result {
-            case .success(let record): plan[record.contentPath] = record
+            case .success(let (record, keep)):
+                plan[record.contentPath] = record
+                if !keep { unkept.insert(record.contentPath) }
             case .failure(let d): bag.append(d)
             }
         }
         try bag.throwIfErrors()
         if let memo {
             var known: [String: (FileInfo, MediaRecord)] = [:]
-            for (file, info) in zip(files, infos) { if let info, let record = plan[file.path] { known[file.path] = (info, record) } }
+            for (file, info) in zip(files, infos) {
+                if let info, let record = plan[file.path], !unkept.contains(file.path) { known[file.path] = (info, record) }
+            }
             memo.keepMedia(known)
         }
         return plan

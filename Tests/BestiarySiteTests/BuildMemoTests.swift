@@ -43,4 +43,41 @@ import Testing
         let settled = try #require(fs.infoFollowingLinks(content + "sounds/bear.ogg"))
         #expect(memo.mediaFormat("sounds/bear.ogg", info: settled) == .ogg)
     }
+
+    /// A file replaced between the load and media stages by one of another format, under a time
+    /// it kept (`mv`, `rsync -t`): what the media stage read is not kept, neither by the memo nor
+    /// in the file facts, so the next build looks at its bytes again.
+    @Test func aFileThatChangedFormatMeanwhileIsNotKept() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        let content = root + "/content/"
+        let fm = FileManager.default
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for folder in ["sounds", "images"] {
+            for name in try fm.contentsOfDirectory(atPath: content + folder) {
+                try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: content + folder + "/" + name)
+            }
+        }
+        let catalog = try #require(ContentLoader(root: root).load().catalog)
+        #expect(catalog.mediaFiles["images/bear.png"]?.format == .png)
+        // A GIF put in its place, with the time the PNG had.
+        try Data("GIF89a\u{1}\u{0}\u{1}\u{0}\u{0}\u{0}\u{0};".utf8).write(to: URL(fileURLWithPath: content + "images/.bear.new"))
+        #expect(rename(content + "images/.bear.new", content + "images/bear.png") == 0)
+        try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: content + "images/bear.png")
+
+        let memo = BuildMemo()
+        memo.begin(started: Date())
+        let fs = LocalFileSystem()
+        _ = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo)
+        let replaced = try #require(fs.infoFollowingLinks(content + "images/bear.png"))
+        #expect(memo.mediaFormat("images/bear.png", info: replaced) == nil)
+        let other = try #require(fs.infoFollowingLinks(content + "images/badger.png"))
+        #expect(memo.mediaFormat("images/badger.png", info: other) == .png)
+
+        let facts = FileFacts(tool: "test")
+        _ = try MediaPlanner.plan(catalog, fileSystem: fs, facts: facts)
+        let kept = facts.infos()
+        #expect(kept[content + "images/bear.png"] == nil)
+        #expect(kept[content + "images/badger.png"] == other)
+    }
 }

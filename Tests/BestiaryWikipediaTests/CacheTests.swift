@@ -129,17 +129,7 @@ struct CacheTests {
         #expect(cache.load().entries.count == 2)
 
         // Same length, same inode, time put back: the memo's answer stands.
-        let path = cache.entryPath(language: "de", canonicalTitle: "Haushund")
-        var before = stat()
-        #expect(stat(path, &before) == 0)
-        let original = try Data(contentsOf: URL(fileURLWithPath: path))
-        let swapped = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "Der Haushund ist", with: "Der Haushund war").utf8)
-        #expect(swapped.count == original.count && swapped != original)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.write(contentsOf: swapped)
-        try handle.close()
-        let times = [before.st_atim, before.st_mtim]
-        #expect(utimensat(AT_FDCWD, path, times, 0) == 0)
+        try Self.swapInPlace(cache.entryPath(language: "de", canonicalTitle: "Haushund"))
         #expect(cache.load().diagnostics.isEmpty, "served from the memo, not read")
         #expect(WikipediaCache(root: dir.path).load().diagnostics.count == 1, "read without a memo: the checksum fails")
 
@@ -158,6 +148,20 @@ struct CacheTests {
         #expect(last.entries.count == 1)
     }
 
+    /// Changes the Haushund entry file at `path` in place with bytes of the same length (its
+    /// checksum then fails) and puts its time back: its size, inode and time are as before.
+    static func swapInPlace(_ path: String) throws {
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let swapped = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "Der Haushund ist", with: "Der Haushund war").utf8)
+        #expect(swapped.count == original.count && swapped != original)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: swapped)
+        try handle.close()
+        #expect(utimensat(AT_FDCWD, path, [before.st_atim, before.st_mtim], 0) == 0)
+    }
+
     /// A build that began within 2 s of an entry file's change does not keep what it read: on a
     /// file system with a coarse clock the file could change again and keep its metadata.
     @Test func memoDoesNotKeepAnEntryChangedJustBeforeTheBuild() throws {
@@ -166,17 +170,7 @@ struct CacheTests {
         let cache = WikipediaCache(root: dir.path, memo: memo)
         try cache.write(try Self.entry("de__Haushund.json"))
         let path = cache.entryPath(language: "de", canonicalTitle: "Haushund")
-        func swapInPlace() throws {
-            var before = stat()
-            #expect(stat(path, &before) == 0)
-            let original = try Data(contentsOf: URL(fileURLWithPath: path))
-            let swapped = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "Der Haushund ist", with: "Der Haushund war").utf8)
-            #expect(swapped.count == original.count && swapped != original)
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            try handle.write(contentsOf: swapped)
-            try handle.close()
-            #expect(utimensat(AT_FDCWD, path, [before.st_atim, before.st_mtim], 0) == 0)
-        }
+        func swapInPlace() throws { try Self.swapInPlace(path) }
         memo.begin(started: FileFacts.nanoseconds(Date()))
         #expect(cache.load().diagnostics.isEmpty)
         try swapInPlace()

@@ -4,17 +4,19 @@ its own log reports it: "rebuilt in 3.72 s after content/animals/X.md".
 
     preview_edit.py BESTIARY ROOT RECORD [EDITS]
 
-Starts `bestiary serve --root ROOT` on a free loopback port, waits until it serves, then edits
-RECORD (a path under ROOT) EDITS + 1 times, one at a time: each edit cycles the record's first
+Starts `bestiary serve --root ROOT` on a free loopback port and waits until it serves (when it
+began on an output a build left up to date, also until it holds the site in memory: an edit
+made before would be part of that build and cause no rebuild of its own). Then edits RECORD (a
+path under ROOT) EDITS + 1 times, one at a time: each edit cycles the record's first
 `difficulty: N` (1 → 2 → 3 → 1), the same edit `make bench` times for `bestiary build`, and
-waits for the rebuild it causes. The first rebuild is left out: it may wait for the session's
-first build of its memo, when the session began on an output a build left up to date. Prints a
-JSON object: each later rebuild's seconds. The preview updates ROOT's output in place, as it
-does for a user; it never records pack versions.
+waits for the rebuild it causes. The first rebuild is left out. Prints a JSON object: each later
+rebuild's seconds. The preview updates ROOT's output in place, as it does for a user; it never
+records pack versions. Gives up after 240 s without the line it waits for.
 """
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +24,7 @@ import threading
 import time
 
 REBUILT = re.compile(r"rebuilt in ([0-9.]+) s after (.*?):")
-TIMEOUT = 300
+TIMEOUT = 240
 
 
 def free_port():
@@ -84,29 +86,36 @@ def main():
     path = os.path.join(root, record)
     if not os.path.isfile(path):
         sys.exit(f"preview_edit: {path} is not a file")
+    # In a session of its own, so that it is stopped with this script whatever ends it.
     proc = subprocess.Popen(
         [binary, "serve", "--root", root, "--port", str(free_port())],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         log = Log(proc.stderr)
         at, _ = log.wait(0, lambda l: l.startswith("serving "), "\"serving\" line")
+        if any("output is up to date" in l for l in log.lines[:at] if l):
+            at, _ = log.wait(at + 1, lambda l: l.startswith("note: held the site in memory") or l.startswith("note: could not hold")
+                             or "after changes everywhere" in l, "end of the session's first build in memory")
         seconds = []
         for n in range(edits + 1):
             edit(path)
-            at, line = log.wait(at + 1, lambda l: "build failed" in l or record in (REBUILT.search(l) or [None, None, ""])[2],
-                                "rebuild after the edit")
+            at, line = log.wait(at + 1, lambda l: "build failed" in l or "output is up to date" in l
+                                or record in (REBUILT.search(l) or [None, None, ""])[2], "rebuild after the edit")
             match = REBUILT.search(line)
             if not match:
-                sys.exit(f"preview_edit: the rebuild after the edit failed: {line.strip()}")
+                sys.exit(f"preview_edit: the edit caused no rebuild: {line.strip()}")
             if n > 0:
                 seconds.append(float(match.group(1)))
         print(json.dumps({"seconds": seconds}))
     finally:
-        proc.terminate()
         try:
+            os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 if __name__ == "__main__":
