@@ -10,16 +10,23 @@ import Testing
 /// the build began (on a file system with a coarse clock it could change again and keep its
 /// metadata), and the load stage takes the file's format from it.
 @Suite struct BuildMemoTests {
-    @Test func mediaChangedJustBeforeABuildIsNotKept() throws {
-        let dir = TemporaryDirectory()
-        let root = try copyOfFixture("tuxpaint", into: dir)
-        let content = root + "/content/"
-        let fm = FileManager.default
+    /// A copy of the Tux Paint site whose sounds and pictures all have the time `changed`; its
+    /// `content/` folder, with a slash.
+    func siteWithSettledMedia(_ dir: TemporaryDirectory, changed: Date) throws -> String {
+        let content = try copyOfFixture("tuxpaint", into: dir) + "/content/"
         for folder in ["sounds", "images"] {
-            for name in try fm.contentsOfDirectory(atPath: content + folder) {
-                try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: content + folder + "/" + name)
+            for name in try FileManager.default.contentsOfDirectory(atPath: content + folder) {
+                try FileManager.default.setAttributes([.modificationDate: changed], ofItemAtPath: content + folder + "/" + name)
             }
         }
+        return content
+    }
+
+    @Test func mediaChangedJustBeforeABuildIsNotKept() throws {
+        let dir = TemporaryDirectory()
+        let content = try siteWithSettledMedia(dir, changed: Date().addingTimeInterval(-3600))
+        let root = String(content.dropLast("/content/".count))
+        let fm = FileManager.default
         // Changed just now: its bytes as they are, with a new time.
         try fm.setAttributes([.modificationDate: Date()], ofItemAtPath: content + "sounds/bear.ogg")
         let catalog = try #require(ContentLoader(root: root).load().catalog)
@@ -49,15 +56,10 @@ import Testing
     /// in the file facts, so the next build looks at its bytes again.
     @Test func aFileThatChangedFormatMeanwhileIsNotKept() throws {
         let dir = TemporaryDirectory()
-        let root = try copyOfFixture("tuxpaint", into: dir)
-        let content = root + "/content/"
-        let fm = FileManager.default
         let hourAgo = Date().addingTimeInterval(-3600)
-        for folder in ["sounds", "images"] {
-            for name in try fm.contentsOfDirectory(atPath: content + folder) {
-                try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: content + folder + "/" + name)
-            }
-        }
+        let content = try siteWithSettledMedia(dir, changed: hourAgo)
+        let root = String(content.dropLast("/content/".count))
+        let fm = FileManager.default
         let catalog = try #require(ContentLoader(root: root).load().catalog)
         #expect(catalog.mediaFiles["images/bear.png"]?.format == .png)
         // A GIF put in its place, with the time the PNG had.

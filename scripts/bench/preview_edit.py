@@ -103,7 +103,8 @@ def main():
                                 or record in (REBUILT.search(l) or [None, None, ""])[2], "rebuild after the edit")
             match = REBUILT.search(line)
             if not match:
-                sys.exit(f"preview_edit: the edit caused no rebuild: {line.strip()}")
+                what = "the rebuild after the edit failed" if "build failed" in line else "the edit caused no rebuild"
+                sys.exit(f"preview_edit: {what}: {line.strip()}")
             if n > 0:
                 seconds.append(float(match.group(1)))
         print(json.dumps({"seconds": seconds}))
