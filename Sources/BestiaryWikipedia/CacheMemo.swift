@@ -14,6 +14,21 @@ public final class CacheMemo: @unchecked Sendable {
     private var entries: [String: (FileInfo, Result<WikipediaEntry, CacheEntryFile.Damage>)] = [:]
     private var images: [String: (FileInfo, String, Bool)] = [:]
     private var seenEntries = Set<String>()
+    /// The last build's entries, all of them, under the digest of the listing they were read from
+    /// (``WikipediaCache/Listing/stamp``), when that build read every entry file intact and
+    /// settled and found every picture intact and settled: the next build whose listing has the
+    /// same digest takes them as they are, without a lookup each, and when the pictures' folder
+    /// lists every file with the metadata it had then, their checks as they were.
+    private var whole: Whole?
+
+    /// What ``WikipediaCache/load()`` kept whole: the entries, the pictures' folder as it listed it
+    /// (name → metadata), and the pictures it found intact (paths relative to `content/`).
+    struct Whole {
+        var stamp: String
+        var entries: [WikipediaSnapshot.Key: WikipediaEntry]
+        var pictures: [Substring: FileInfo]
+        var intact: Set<String>
+    }
     /// When the current build began (nanoseconds since 1970); nil keeps every file.
     private var started: Int64?
 
@@ -28,6 +43,29 @@ public final class CacheMemo: @unchecked Sendable {
 
     private func settled(_ info: FileInfo) -> Bool {
         started.map { info.isSettled(before: $0) } ?? true
+    }
+
+    /// Whether what was read of a file with this metadata may be kept (it did not change in the
+    /// 2 s before the build began).
+    func isSettled(_ info: FileInfo) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return settled(info)
+    }
+
+    /// What was kept whole under `stamp`, or nil.
+    func whole(stamp: String) -> Whole? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let whole, whole.stamp == stamp else { return nil }
+        return whole
+    }
+
+    /// Keeps this build's read whole; nil keeps nothing whole.
+    func keepWhole(_ whole: Whole?) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.whole = whole
     }
 
     func entry(_ path: String, info: FileInfo) -> Result<WikipediaEntry, CacheEntryFile.Damage>? {
@@ -73,5 +111,6 @@ public final class CacheMemo: @unchecked Sendable {
         entries = [:]
         images = [:]
         seenEntries = []
+        whole = nil
     }
 }

@@ -108,15 +108,35 @@ public struct WikipediaCache: Sendable {
     public func load() -> WikipediaSnapshot {
         guard listing != nil || fileSystem.isDirectory(directory) else {
             kept?.setStamp(nil)
+            memo?.keepWhole(nil)
             return WikipediaSnapshot(cache: self, entries: [:], diagnostics: [])
         }
-        let read = keptWhole() ?? readEntries()
+        // The preview's last build, when it read the cache's folder as this build's walk lists it.
+        let memoWhole = memo.flatMap { memo in listing.flatMap { memo.whole(stamp: $0.stamp) } }
+        let read = keptWhole() ?? memoWhole.map { ($0.entries, [], true) } ?? readEntries()
         let entries = read.entries
         var diagnostics = read.diagnostics
+        // The pictures' folder listed with each file's metadata, instead of a `stat` by path each.
+        let imagesFolder = Catalog.contentDirectory(root: root) + "/" + Self.imagesFolder
+        let imageFiles = (try? fileSystem.entriesWithInfo(in: imagesFolder)) ?? []
+        // By name in the folder (a rendition's path less `images/`), not a path made for each.
+        var listed: [Substring: FileInfo] = [:]
+        listed.reserveCapacity(imageFiles.count)
+        for (entry, info) in imageFiles where entry.kind == .file {
+            if let info { listed[Substring(entry.name)] = info }
+        }
+        // The same entries, whose pictures that build found intact and settled, and every picture
+        // listed with the metadata it had then: their checks stand as they were (as each one's
+        // would in the memo, looked up by its metadata below).
+        if let memoWhole, memoWhole.pictures == listed {
+            return WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: memoWhole.intact)
+        }
         // Every image the entries name, checked by its bytes against the SHA-256 it is named by:
         // a damaged picture is never copied into the site or published in a pack under a hash
         // its bytes do not have (apps would refuse the pack). Checked on every build, the entries
-        // taken whole or not: a picture changed in place changes no listing the walk makes.
+        // taken whole or not: a picture changed in place changes no listing the walk makes. (A
+        // check is taken from the preview's memo or the file facts while the picture's metadata
+        // is what it was, and the file settled, then.)
         // Each picture once, in the order of its path (29,110 on the bench corpus: a dictionary
         // grown one at a time took a tenth of this).
         var all: [ImageRendition] = []
@@ -129,25 +149,14 @@ public struct WikipediaCache: Sendable {
         named.reserveCapacity(all.count)
         for rendition in all where named.last?.path != rendition.path { named.append(rendition) }
         all = []
-        // The pictures' folder listed with each file's metadata, instead of a `stat` by path each.
-        let imagesFolder = Catalog.contentDirectory(root: root) + "/" + Self.imagesFolder
-        let imageFiles = (try? fileSystem.entriesWithInfo(in: imagesFolder)) ?? []
-        // By name in the folder (a rendition's path less `images/`), not a path made for each.
-        var listed: [Substring: FileInfo] = [:]
-        listed.reserveCapacity(imageFiles.count)
-        for (entry, info) in imageFiles where entry.kind == .file {
-            if let info { listed[Substring(entry.name)] = info }
-        }
         let prefix = Self.imagesFolder + "/"
         func listedInfo(_ path: String) -> FileInfo? { path.hasPrefix(prefix) ? listed[path.dropFirst(prefix.count)] : nil }
         let checks = Parallel.map(named, chunk: 16) { imageIsIntact($0, verifyHash: true, info: listedInfo($0.path)) }
-        if let kept, read.whole, let stamp = listing?.stamp {
-            // Kept as a whole only when no picture is damaged or changed just before the build.
-            let pictures = !checks.contains(false) && named.allSatisfy { listedInfo($0.path)?.isSettled(before: kept.started) == true }
-            kept.setStamp(pictures ? stamp : nil)
-        } else {
-            kept?.setStamp(nil)
-        }
+        // Kept as a whole only when no picture is damaged or changed just before the build.
+        let wholeStamp: String? = {
+            guard read.whole, let stamp = listing?.stamp, !checks.contains(false) else { return nil }
+            return named.allSatisfy { listedInfo($0.path).map(isSettledForNextBuild) == true } ? stamp : nil
+        }()
         var intact = Set<String>()
         for (rendition, ok) in zip(named, checks) {
             if ok {
@@ -158,6 +167,8 @@ public struct WikipediaCache: Sendable {
                     at: SourceLocation(path: "content/" + rendition.path), stage: "enrich"))
             }
         }
+        kept?.setStamp(wholeStamp)
+        memo?.keepWhole(wholeStamp.map { CacheMemo.Whole(stamp: $0, entries: entries, pictures: listed, intact: intact) })
         return WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
     }
 
@@ -179,12 +190,20 @@ public struct WikipediaCache: Sendable {
         return (entries, [], true)
     }
 
+    /// Whether what this build read of a file with this metadata may be kept for the next build
+    /// (by the preview's memo or the kept entries): it did not change just before the build began.
+    private func isSettledForNextBuild(_ info: FileInfo) -> Bool {
+        if let memo { return memo.isSettled(info) }
+        if let kept { return info.isSettled(before: kept.started) }
+        return false
+    }
+
     /// Every entry file in the language folders (as ``listing`` gives them, else as listed
     /// here), each taken from the preview's memo or the kept entries by its metadata, or read.
     private func readEntries() -> Entries {
         var entries: [WikipediaSnapshot.Key: WikipediaEntry] = [:]
         var diagnostics: [Diagnostic] = []
-        var whole = kept != nil && memo == nil
+        var whole = kept != nil || memo != nil
         let folders = listing?.folders.map(\.name) ?? ((try? fileSystem.entries(in: directory)) ?? [])
             .filter { $0.kind == .directory && $0.name != "images" && $0.name.utf8.first != UInt8(ascii: ".") }.map(\.name)
         for (i, folder) in folders.enumerated() {
@@ -199,7 +218,7 @@ public struct WikipediaCache: Sendable {
                 $0.info.kind == .file && $0.name.utf8.count > 5 && $0.name.utf8.suffix(5).elementsEqual(".json".utf8)
                     && $0.name.utf8.first != UInt8(ascii: ".")
             }
-            if let kept, whole { whole = names.allSatisfy { $0.info.isSettled(before: kept.started) } }
+            if whole { whole = names.allSatisfy { isSettledForNextBuild($0.info) } }
             /// An entry read, with where it belongs when that is not where it is.
             typealias Read = (relative: String, result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>, belongs: String?)
             let prefix = Self.relativeDirectory + "/" + folder + "/"

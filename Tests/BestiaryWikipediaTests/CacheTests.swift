@@ -186,6 +186,75 @@ struct CacheTests {
         #expect(cache.load().diagnostics.isEmpty, "served from the memo, not read")
     }
 
+    /// The cache's `de` folder as a walk lists it, claimed to have digest `stamp`; `leaving` a
+    /// file out.
+    static func listing(of cache: WikipediaCache, _ stamp: String, leaving: String? = nil) throws -> WikipediaCache.Listing {
+        let files = try LocalFileSystem().entriesWithInfo(in: cache.directory + "/de").compactMap { entry, info in
+            entry.name == leaving ? nil : info.map { (name: entry.name, info: $0) }
+        }
+        return WikipediaCache.Listing(folders: [.init(name: "de", files: files)], stamp: stamp)
+    }
+
+    /// The preview's memo keeps the entries whole too: a build whose walk lists the cache's folder
+    /// with the digest of the last build's listing takes them as they are, without a lookup each,
+    /// and their pictures' checks while the pictures' folder lists each file as it did. A picture
+    /// changed since is checked again; an entry changed just before the build keeps the next one
+    /// from taking them whole.
+    @Test func memoTakesTheWholeCacheWhileItsListingIsUnchanged() throws {
+        let dir = TemporaryDirectory()
+        let memo = CacheMemo()
+        let writer = WikipediaCache(root: dir.path)
+        let png = TestImages.png(tag: "fox")
+        let (path, sha) = try writer.storeImage(png, format: "png")
+        let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
+        let dog = try Self.entry("de__Haushund.json", image: CachedImage(file: "File:Hund.png", original: nil, renditions: [rendition], attribution: nil))
+        try writer.write(dog)
+        try writer.write(try Self.entry("de__Schakal.json"))
+        let dogFile = writer.entryPath(language: "de", canonicalTitle: "Haushund")
+        let picture = writer.imageFile(path)
+        // Each change settled at another time in the past (as a file changed later has a later time).
+        var past = Date().addingTimeInterval(-3600)
+        func settle(_ file: String) throws {
+            past += 1
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file)
+        }
+        for file in [dogFile, writer.entryPath(language: "de", canonicalTitle: "Schakal"), picture] { try settle(file) }
+        let dogName = (dogFile as NSString).lastPathComponent
+        /// One build of the preview's: the cache read with the memo and the walk's listing.
+        func load(_ stamp: String, leaving: String? = nil) throws -> WikipediaSnapshot {
+            memo.begin(started: FileFacts.nanoseconds(Date()))
+            var cache = WikipediaCache(root: dir.path, memo: memo)
+            cache.listing = try Self.listing(of: writer, stamp, leaving: leaving)
+            return cache.load()
+        }
+
+        #expect(try load("A").entries.count == 2)
+        // Taken whole: the listing leaves the dog's file out, yet the dog is there.
+        #expect(try load("A", leaving: dogName).entry(language: "de", title: "Haushund") == dog, "every field as read")
+        #expect(try load("A").intactImages == [path])
+        // The picture damaged since (same size, a new time): checked again, though the entries
+        // are taken whole.
+        var bytes = png
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: picture))
+        try settle(picture)
+        let damaged = try load("A")
+        #expect(damaged.intactImages == [] && damaged.diagnostics.map(\.location?.path) == ["content/" + path])
+        try png.write(to: URL(fileURLWithPath: picture))
+        try settle(picture)
+        #expect(try load("A").intactImages == [path])
+        #expect(try load("A", leaving: dogName).entries.count == 2, "kept whole again")
+        // Another digest: each file looked up, and the one left out is not there.
+        #expect(try load("B", leaving: dogName).entries.count == 1)
+
+        // An entry rewritten just now: read, and the whole not kept.
+        var newer = dog
+        newer.extract = "Neu."
+        try writer.write(newer)
+        #expect(try load("C").entry(language: "de", title: "Haushund")?.extract == "Neu.")
+        #expect(try load("C", leaving: dogName).entries.count == 1, "not taken whole: the listing is followed")
+    }
+
     @Test func requestedTitlesLeadToTheirArticle() throws {
         let dir = TemporaryDirectory()
         let cache = WikipediaCache(root: dir.path)
@@ -333,12 +402,8 @@ struct CacheTests {
         let picture = writer.imageFile(path)
         for file in [dogFile, writer.entryPath(language: "de", canonicalTitle: "Schakal"), picture] { try settle(file) }
 
-        /// The folder as a walk lists it, claimed to have digest `stamp`; `leaving` a file out.
         func listing(_ stamp: String, leaving: String? = nil) throws -> WikipediaCache.Listing {
-            let files = try fs.entriesWithInfo(in: writer.directory + "/de").compactMap { entry, info in
-                entry.name == leaving ? nil : info.map { (name: entry.name, info: $0) }
-            }
-            return WikipediaCache.Listing(folders: [.init(name: "de", files: files)], stamp: stamp)
+            try Self.listing(of: writer, stamp, leaving: leaving)
         }
         /// One build's read of the cache: the snapshot, the kept entries taken, the stamp saved.
         func load(_ listing: WikipediaCache.Listing) -> (snapshot: WikipediaSnapshot, hits: Int, stamp: String?) {
