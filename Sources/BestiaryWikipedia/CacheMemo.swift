@@ -8,17 +8,19 @@ import Foundation
 /// On a 10,000-animal site this turns the enrich stage of a rebuild from reading and verifying
 /// 14,000 JSON files into a walk over their metadata. A file changed in the 2 s before the build
 /// began (``begin(started:)``) is not kept: it could change again within the file system's time
-/// resolution and keep its metadata (``FileInfo/isSettled(before:)``). Thread-safe.
+/// resolution and keep its metadata (``FileInfo/isSettled(before:)``). A build whose walk lists
+/// the cache's folder as the last one's did takes that build's entries whole (``Whole``). Thread-safe.
 public final class CacheMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String: (FileInfo, Result<WikipediaEntry, CacheEntryFile.Damage>)] = [:]
     private var images: [String: (FileInfo, String, Bool)] = [:]
     private var seenEntries = Set<String>()
     /// The last build's entries, all of them, under the digest of the listing they were read from
-    /// (``WikipediaCache/Listing/stamp``), when that build read every entry file intact and
-    /// settled and found every picture intact and settled: the next build whose listing has the
-    /// same digest takes them as they are, without a lookup each, and when the pictures' folder
-    /// lists every file with the metadata it had then, their checks as they were.
+    /// (``WikipediaCache/Listing/stamp``), when that build read every entry file intact, where it
+    /// belongs and settled, and found every picture the entries name intact, listed in the
+    /// pictures' folder and settled: the next build whose listing has the same digest takes them
+    /// as they are, without a lookup each, and when the pictures' folder lists every file with
+    /// the metadata it had then, their checks as they were.
     private var whole: Whole?
 
     /// What ``WikipediaCache/load()`` kept whole: the entries, the pictures' folder as it listed it
@@ -45,12 +47,11 @@ public final class CacheMemo: @unchecked Sendable {
         started.map { info.isSettled(before: $0) } ?? true
     }
 
-    /// Whether what was read of a file with this metadata may be kept (it did not change in the
-    /// 2 s before the build began).
-    func isSettled(_ info: FileInfo) -> Bool {
+    /// When the current build began (``begin(started:)``); nil keeps every file.
+    var buildStarted: Int64? {
         lock.lock()
         defer { lock.unlock() }
-        return settled(info)
+        return started
     }
 
     /// What was kept whole under `stamp`, or nil.

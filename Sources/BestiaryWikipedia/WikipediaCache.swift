@@ -111,8 +111,9 @@ public struct WikipediaCache: Sendable {
             memo?.keepWhole(nil)
             return WikipediaSnapshot(cache: self, entries: [:], diagnostics: [])
         }
-        // The preview's last build, when it read the cache's folder as this build's walk lists it.
-        let memoWhole = memo.flatMap { memo in listing.flatMap { memo.whole(stamp: $0.stamp) } }
+        // The preview's last build, when it read the cache's folder as this build's walk lists it
+        // (never with kept entries, which must see every entry to be saved whole).
+        let memoWhole = kept == nil ? memo.flatMap { memo in listing.flatMap { memo.whole(stamp: $0.stamp) } } : nil
         let read = keptWhole() ?? memoWhole.map { ($0.entries, [], true) } ?? readEntries()
         let entries = read.entries
         var diagnostics = read.diagnostics
@@ -129,14 +130,15 @@ public struct WikipediaCache: Sendable {
         // listed with the metadata it had then: their checks stand as they were (as each one's
         // would in the memo, looked up by its metadata below).
         if let memoWhole, memoWhole.pictures == listed {
-            return WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: memoWhole.intact)
+            return WikipediaSnapshot(cache: self, entries: memoWhole.entries, diagnostics: [], intactImages: memoWhole.intact)
         }
         // Every image the entries name, checked by its bytes against the SHA-256 it is named by:
         // a damaged picture is never copied into the site or published in a pack under a hash
         // its bytes do not have (apps would refuse the pack). Checked on every build, the entries
-        // taken whole or not: a picture changed in place changes no listing the walk makes. (A
-        // check is taken from the preview's memo or the file facts while the picture's metadata
-        // is what it was, and the file settled, then.)
+        // taken whole or not, but for the preview's above: a picture changed in place changes no
+        // listing the walk makes, only the pictures' folder's listing. (A check is taken from the
+        // preview's memo or the file facts while the picture's metadata is what it was, and the
+        // file settled, then.)
         // Each picture once, in the order of its path (29,110 on the bench corpus: a dictionary
         // grown one at a time took a tenth of this).
         var all: [ImageRendition] = []
@@ -155,7 +157,8 @@ public struct WikipediaCache: Sendable {
         // Kept as a whole only when no picture is damaged or changed just before the build.
         let wholeStamp: String? = {
             guard read.whole, let stamp = listing?.stamp, !checks.contains(false) else { return nil }
-            return named.allSatisfy { listedInfo($0.path).map(isSettledForNextBuild) == true } ? stamp : nil
+            let settled = settledForNextBuild()
+            return named.allSatisfy { listedInfo($0.path).map(settled) == true } ? stamp : nil
         }()
         var intact = Set<String>()
         for (rendition, ok) in zip(named, checks) {
@@ -190,12 +193,18 @@ public struct WikipediaCache: Sendable {
         return (entries, [], true)
     }
 
-    /// Whether what this build read of a file with this metadata may be kept for the next build
+    /// Whether what this build read of a file with some metadata may be kept for the next build
     /// (by the preview's memo or the kept entries): it did not change just before the build began.
-    private func isSettledForNextBuild(_ info: FileInfo) -> Bool {
-        if let memo { return memo.isSettled(info) }
-        if let kept { return info.isSettled(before: kept.started) }
-        return false
+    private func settledForNextBuild() -> (FileInfo) -> Bool {
+        if let kept {
+            let started = kept.started
+            return { $0.isSettled(before: started) }
+        }
+        if let memo {
+            let started = memo.buildStarted
+            return { info in started.map { info.isSettled(before: $0) } ?? true }
+        }
+        return { _ in false }
     }
 
     /// Every entry file in the language folders (as ``listing`` gives them, else as listed
@@ -203,7 +212,10 @@ public struct WikipediaCache: Sendable {
     private func readEntries() -> Entries {
         var entries: [WikipediaSnapshot.Key: WikipediaEntry] = [:]
         var diagnostics: [Diagnostic] = []
-        var whole = kept != nil || memo != nil
+        // Kept whole by one of them: a build never has both (an entry the memo gave would not
+        // reach the kept entries).
+        var whole = (kept != nil) != (memo != nil)
+        let settled = settledForNextBuild()
         let folders = listing?.folders.map(\.name) ?? ((try? fileSystem.entries(in: directory)) ?? [])
             .filter { $0.kind == .directory && $0.name != "images" && $0.name.utf8.first != UInt8(ascii: ".") }.map(\.name)
         for (i, folder) in folders.enumerated() {
@@ -218,7 +230,7 @@ public struct WikipediaCache: Sendable {
                 $0.info.kind == .file && $0.name.utf8.count > 5 && $0.name.utf8.suffix(5).elementsEqual(".json".utf8)
                     && $0.name.utf8.first != UInt8(ascii: ".")
             }
-            if whole { whole = names.allSatisfy { isSettledForNextBuild($0.info) } }
+            if whole { whole = names.allSatisfy { settled($0.info) } }
             /// An entry read, with where it belongs when that is not where it is.
             typealias Read = (relative: String, result: Swift.Result<WikipediaEntry, CacheEntryFile.Damage>, belongs: String?)
             let prefix = Self.relativeDirectory + "/" + folder + "/"

@@ -198,8 +198,8 @@ struct CacheTests {
     /// The preview's memo keeps the entries whole too: a build whose walk lists the cache's folder
     /// with the digest of the last build's listing takes them as they are, without a lookup each,
     /// and their pictures' checks while the pictures' folder lists each file as it did. A picture
-    /// changed since is checked again; an entry changed just before the build keeps the next one
-    /// from taking them whole.
+    /// changed since is checked again; an entry or picture changed just before the build keeps
+    /// the next one from taking them whole.
     @Test func memoTakesTheWholeCacheWhileItsListingIsUnchanged() throws {
         let dir = TemporaryDirectory()
         let memo = CacheMemo()
@@ -244,6 +244,17 @@ struct CacheTests {
         try settle(picture)
         #expect(try load("A").intactImages == [path])
         #expect(try load("A", leaving: dogName).entries.count == 2, "kept whole again")
+        // The picture written again just now (the same bytes): checked, and nothing kept whole.
+        try png.write(to: URL(fileURLWithPath: picture))
+        #expect(try load("A").intactImages == [path])
+        #expect(try load("A", leaving: dogName).entries.count == 1, "not taken whole: the listing is followed")
+        // That build kept its own listing (without the dog) whole under "A": the full listing
+        // needs another digest from now on, as a real walk's would differ.
+        try settle(picture)
+        #expect(try load("A2").intactImages == [path])
+        #expect(try load("A2", leaving: dogName).entries.count == 2)
+        memo.reset()
+        #expect(try load("A2", leaving: dogName).entries.count == 1, "forgotten by a reset")
         // Another digest: each file looked up, and the one left out is not there.
         #expect(try load("B", leaving: dogName).entries.count == 1)
 
