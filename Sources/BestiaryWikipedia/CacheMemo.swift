@@ -44,14 +44,20 @@ public final class CacheMemo: @unchecked Sendable {
     }
 
     private func settled(_ info: FileInfo) -> Bool {
+        Self.settled(info, started: started)
+    }
+
+    private static func settled(_ info: FileInfo, started: Int64?) -> Bool {
         started.map { info.isSettled(before: $0) } ?? true
     }
 
-    /// When the current build began (``begin(started:)``); nil keeps every file.
-    var buildStarted: Int64? {
+    /// Whether what the current build reads of a file with some metadata may be kept (the rule
+    /// the memo keeps entries and images by), with the build's start read once.
+    func settledRule() -> @Sendable (FileInfo) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return started
+        let started = started
+        return { Self.settled($0, started: started) }
     }
 
     /// What was kept whole under `stamp`, or nil.

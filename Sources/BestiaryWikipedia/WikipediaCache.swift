@@ -200,10 +200,7 @@ public struct WikipediaCache: Sendable {
             let started = kept.started
             return { $0.isSettled(before: started) }
         }
-        if let memo {
-            let started = memo.buildStarted
-            return { info in started.map { info.isSettled(before: $0) } ?? true }
-        }
+        if let memo { return memo.settledRule() }
         return { _ in false }
     }
 

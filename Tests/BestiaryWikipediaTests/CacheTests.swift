@@ -186,6 +186,37 @@ struct CacheTests {
         #expect(cache.load().diagnostics.isEmpty, "served from the memo, not read")
     }
 
+    /// Two cached entries, the dog's with a picture, every file settled an hour ago.
+    final class TwoEntries {
+        let writer: WikipediaCache
+        let png = TestImages.png(tag: "fox")
+        /// The picture, relative to `content/`, and as a file.
+        let path: String, picture: String
+        let dog: WikipediaEntry
+        let dogFile: String
+        private var past = Date().addingTimeInterval(-3600)
+
+        init(root: String) throws {
+            writer = WikipediaCache(root: root)
+            let (path, sha) = try writer.storeImage(png, format: "png")
+            let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
+            dog = try CacheTests.entry("de__Haushund.json", image: CachedImage(file: "File:Hund.png", original: nil, renditions: [rendition], attribution: nil))
+            try writer.write(dog)
+            try writer.write(try CacheTests.entry("de__Schakal.json"))
+            self.path = path
+            picture = writer.imageFile(path)
+            dogFile = writer.entryPath(language: "de", canonicalTitle: "Haushund")
+            for file in [dogFile, writer.entryPath(language: "de", canonicalTitle: "Schakal"), picture] { try settle(file) }
+        }
+
+        /// Gives `file` a time in the past, later than the last one given (as a file changed later
+        /// has a later time).
+        func settle(_ file: String) throws {
+            past += 1
+            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file)
+        }
+    }
+
     /// The cache's `de` folder as a walk lists it, claimed to have digest `stamp`; `leaving` a
     /// file out.
     static func listing(of cache: WikipediaCache, _ stamp: String, leaving: String? = nil) throws -> WikipediaCache.Listing {
@@ -203,22 +234,9 @@ struct CacheTests {
     @Test func memoTakesTheWholeCacheWhileItsListingIsUnchanged() throws {
         let dir = TemporaryDirectory()
         let memo = CacheMemo()
-        let writer = WikipediaCache(root: dir.path)
-        let png = TestImages.png(tag: "fox")
-        let (path, sha) = try writer.storeImage(png, format: "png")
-        let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
-        let dog = try Self.entry("de__Haushund.json", image: CachedImage(file: "File:Hund.png", original: nil, renditions: [rendition], attribution: nil))
-        try writer.write(dog)
-        try writer.write(try Self.entry("de__Schakal.json"))
-        let dogFile = writer.entryPath(language: "de", canonicalTitle: "Haushund")
-        let picture = writer.imageFile(path)
-        // Each change settled at another time in the past (as a file changed later has a later time).
-        var past = Date().addingTimeInterval(-3600)
-        func settle(_ file: String) throws {
-            past += 1
-            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file)
-        }
-        for file in [dogFile, writer.entryPath(language: "de", canonicalTitle: "Schakal"), picture] { try settle(file) }
+        let site = try TwoEntries(root: dir.path)
+        let (writer, png, path, dog, dogFile, picture) = (site.writer, site.png, site.path, site.dog, site.dogFile, site.picture)
+        func settle(_ file: String) throws { try site.settle(file) }
         let dogName = (dogFile as NSString).lastPathComponent
         /// One build of the preview's: the cache read with the memo and the walk's listing.
         func load(_ stamp: String, leaving: String? = nil) throws -> WikipediaSnapshot {
@@ -396,22 +414,9 @@ struct CacheTests {
         let dir = TemporaryDirectory()
         let keptFile = dir.appending(".out.bestiary-wikipedia"), factsFile = dir.appending(".out.bestiary-files")
         let fs = LocalFileSystem()
-        let writer = WikipediaCache(root: dir.path)
-        let png = TestImages.png(tag: "fox")
-        let (path, sha) = try writer.storeImage(png, format: "png")
-        let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
-        let dog = try Self.entry("de__Haushund.json", image: CachedImage(file: "File:Hund.png", original: nil, renditions: [rendition], attribution: nil))
-        try writer.write(dog)
-        try writer.write(try Self.entry("de__Schakal.json"))
-        // Each change settled at another time in the past (as a file changed later has a later time).
-        var past = Date().addingTimeInterval(-3600)
-        func settle(_ file: String) throws {
-            past += 1
-            try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file)
-        }
-        let dogFile = writer.entryPath(language: "de", canonicalTitle: "Haushund")
-        let picture = writer.imageFile(path)
-        for file in [dogFile, writer.entryPath(language: "de", canonicalTitle: "Schakal"), picture] { try settle(file) }
+        let site = try TwoEntries(root: dir.path)
+        let (writer, png, path, dog, dogFile, picture) = (site.writer, site.png, site.path, site.dog, site.dogFile, site.picture)
+        func settle(_ file: String) throws { try site.settle(file) }
 
         func listing(_ stamp: String, leaving: String? = nil) throws -> WikipediaCache.Listing {
             try Self.listing(of: writer, stamp, leaving: leaving)
