@@ -73,6 +73,11 @@ public final class FileFacts: @unchecked Sendable {
         kept.lookup(path, info: info) { $0.kind.hasPrefix(prefix) }.map { $0.kind.dropFirst(prefix.count) }
     }
 
+    /// Keeps every fact about a file below `folder` (a path ending in `/`) for the next build as
+    /// it is, without a lookup each: for a caller that knows those files are unchanged (their
+    /// folder lists each with the metadata it had when the facts were learned).
+    public func useAll(below folder: String) { kept.useAll(below: folder) }
+
     /// Records the answer to `kind` for the file at `path` with `info`.
     public func keep(_ path: String, info: FileInfo, kind: String, values: [String]) {
         kept.keep(path, info: info, Fact(kind: kind, values: values))

@@ -98,6 +98,18 @@ public final class KeptByFile<Value>: @unchecked Sendable {
         return known.values.map(\.value)
     }
 
+    /// Every value kept for a path starting with `prefix`, marked used (so saved again): for a
+    /// caller that knows those files are unchanged without looking at each.
+    public func useAll(below prefix: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        let bytes = prefix.utf8
+        for (path, entry) in known where path.utf8.starts(with: bytes) {
+            if used[path] == nil { hits += 1 }
+            used[path] = entry
+        }
+    }
+
     /// The stamp the next ``save(_:fileSystem:encode:)`` writes (nil: none).
     public func setStamp(_ stamp: String?) {
         lock.lock()

@@ -37,8 +37,9 @@ public struct WikipediaCache: Sendable {
     /// A build that read every entry intact and every picture intact, none of them changed just
     /// before it began, keeps that digest with the decoded entries (``KeptByFile/stamp``); the
     /// next build whose listing has the same digest takes them all as they are, without a lookup
-    /// each (14,555 entries on the bench corpus). Their pictures are still checked by each file's
-    /// metadata: a picture changed in place changes no listing.
+    /// each (14,555 entries on the bench corpus). A picture changed in place changes no listing:
+    /// the pictures' folder is listed with each file's metadata on every build, and the checks of
+    /// the pictures stand only while it lists every file as it did (``picturesStamp(_:)``).
     public struct Listing: Sendable {
         public struct Folder: Sendable {
             public var name: String
@@ -114,12 +115,26 @@ public struct WikipediaCache: Sendable {
         // The preview's last build, when it read the cache's folder as this build's walk lists it
         // (never with kept entries, which must see every entry to be saved whole).
         let memoWhole = kept == nil ? memo.flatMap { memo in listing.flatMap { memo.whole(stamp: $0.stamp) } } : nil
-        let read = keptWhole() ?? memoWhole.map { ($0.entries, [], true) } ?? readEntries()
+        let keptRead = keptWhole()
+        let read = keptRead ?? memoWhole.map { ($0.entries, [], true) } ?? readEntries()
         let entries = read.entries
         var diagnostics = read.diagnostics
         // The pictures' folder listed with each file's metadata, instead of a `stat` by path each.
         let imagesFolder = Catalog.contentDirectory(root: root) + "/" + Self.imagesFolder
         let imageFiles = (try? fileSystem.entriesWithInfo(in: imagesFolder)) ?? []
+        // A one-shot build's counterpart of the preview's memo below: the entries the last build
+        // kept whole, and the pictures' folder listing every file with the metadata it had when
+        // that build found every picture they name intact and settled. Their checks stand, and
+        // the file facts that vouched for them are kept for the next build as they are.
+        let picturesStamp = kept != nil && read.whole ? Self.picturesStamp(imageFiles) : nil
+        if let kept, keptRead != nil, let picturesStamp, Self.keptStamp(kept.stamp).pictures.map(String.init) == picturesStamp {
+            kept.setStamp(kept.stamp)
+            facts?.useAll(below: imageFile(Self.imagesFolder + "/"))
+            var intact = Set<String>()
+            intact.reserveCapacity(entries.count * 2)
+            for entry in entries.values { for rendition in entry.image?.renditions ?? [] { intact.insert(rendition.path) } }
+            return WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: intact)
+        }
         // By name in the folder (a rendition's path less `images/`), not a path made for each.
         var listed: [Substring: FileInfo] = [:]
         listed.reserveCapacity(imageFiles.count)
@@ -170,7 +185,7 @@ public struct WikipediaCache: Sendable {
                     at: SourceLocation(path: "content/" + rendition.path), stage: "enrich"))
             }
         }
-        kept?.setStamp(wholeStamp)
+        kept?.setStamp(wholeStamp.map { Self.keptStamp(entries: $0, pictures: picturesStamp) })
         memo?.keepWhole(wholeStamp.map { CacheMemo.Whole(stamp: $0, entries: entries, pictures: listed, intact: intact) })
         return WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
     }
@@ -184,13 +199,57 @@ public struct WikipediaCache: Sendable {
     /// listing (``Listing``): that build read every entry file of a folder listed the same, all
     /// intact and kept. Nil otherwise.
     private func keptWhole() -> Entries? {
-        guard memo == nil, let kept, let listing, let stamp = kept.stamp, stamp == listing.stamp else { return nil }
+        guard memo == nil, let kept, let listing, Self.keptStamp(kept.stamp).entries.map(String.init) == listing.stamp else { return nil }
         var entries: [WikipediaSnapshot.Key: WikipediaEntry] = [:]
         var all = kept.useAll()
         entries.reserveCapacity(all.count)
         // Moved out one by one, not copied.
         while let entry = all.popLast() { entries[WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)] = entry }
         return (entries, [], true)
+    }
+
+    /// The stamp kept entries are saved under (``KeptByFile/stamp``): the digest of the entry
+    /// folders' listing (``Listing/stamp``) they were all read from, and that of the pictures'
+    /// folder listing when every picture the entries name was found intact.
+    static func keptStamp(entries: String, pictures: String?) -> String {
+        pictures.map { entries + " pictures " + $0 } ?? entries
+    }
+
+    /// The two parts of a kept stamp (nil when there is none; `pictures` nil when the stamp has
+    /// none, as one saved before the pictures' part was kept).
+    static func keptStamp(_ stamp: String?) -> (entries: Substring?, pictures: Substring?) {
+        guard let stamp else { return (nil, nil) }
+        guard let range = stamp.range(of: " pictures ") else { return (Substring(stamp), nil) }
+        return (stamp[..<range.lowerBound], stamp[range.upperBound...])
+    }
+
+    /// The digest of the pictures' folder as listed (every entry's name, kind and metadata, in
+    /// name order): a picture added, removed, replaced or changed in place changes it.
+    static func picturesStamp(_ listed: [(entry: DirectoryEntry, info: FileInfo?)]) -> String {
+        var feed = DigestFeed()
+        feed.add(count: listed.count)
+        func code(_ kind: FileKind) -> Int {
+            switch kind {
+            case .file: 0
+            case .directory: 1
+            case .symlink: 2
+            case .other: 3
+            }
+        }
+        for (entry, info) in listed {
+            feed.add(entry.name)
+            feed.add(code(entry.kind))
+            guard let info else {
+                feed.add(nil as Int?)
+                continue
+            }
+            feed.add(code(info.kind))
+            feed.add(info.size)
+            feed.add(count: Int(info.modificationTime))
+            feed.add(count: Int(bitPattern: UInt(info.inode)))
+            feed.add(count: Int(bitPattern: UInt(info.device)))
+        }
+        return feed.finish()
     }
 
     /// Whether what this build read of a file with some metadata may be kept for the next build

@@ -421,16 +421,11 @@ struct CacheTests {
         func listing(_ stamp: String, leaving: String? = nil) throws -> WikipediaCache.Listing {
             try Self.listing(of: writer, stamp, leaving: leaving)
         }
-        /// One build's read of the cache: the snapshot, the kept entries taken, the stamp saved.
+        /// One build's read of the cache: the snapshot, the kept entries taken, the stamp saved
+        /// (its entries' part: the pictures' part is ``keptEntriesTakeThePicturesChecksWhileTheirFolderListsTheSame()``'s).
         func load(_ listing: WikipediaCache.Listing) -> (snapshot: WikipediaSnapshot, hits: Int, stamp: String?) {
-            let kept = KeptEntries.load(keptFile, tool: "t", fileSystem: fs)
-            let facts = FileFacts.load(factsFile, tool: "t", fileSystem: fs)
-            var cache = WikipediaCache(root: dir.path, facts: facts, kept: kept)
-            cache.listing = listing
-            let snapshot = cache.load()
-            KeptEntries.save(kept, to: keptFile, fileSystem: fs)
-            facts.save(factsFile, fileSystem: fs)
-            return (snapshot, kept.hits, KeptEntries.load(keptFile, tool: "t", fileSystem: fs).stamp)
+            let read = Self.oneShotRead(dir, listing)
+            return (read.snapshot, read.entryHits, read.stamp.entries.map(String.init))
         }
 
         let first = try load(listing("A"))
@@ -478,6 +473,86 @@ struct CacheTests {
         try settle(dir.appending("content/wikipedia/de/kaputt.json"))
         let broken = try load(listing("E"))
         #expect(broken.snapshot.diagnostics.count == 1 && broken.stamp == nil)
+    }
+
+    /// One one-shot build's read of the cache under `dir`, with its kept entries and file facts
+    /// (`.out.bestiary-*`, loaded and saved as a build does): the snapshot, the entries and facts
+    /// taken from the kept files, and the two parts of the stamp saved.
+    static func oneShotRead(_ dir: TemporaryDirectory, _ listing: WikipediaCache.Listing)
+        -> (snapshot: WikipediaSnapshot, entryHits: Int, factHits: Int, stamp: (entries: Substring?, pictures: Substring?))
+    {
+        let fs = LocalFileSystem()
+        let keptFile = dir.appending(".out.bestiary-wikipedia"), factsFile = dir.appending(".out.bestiary-files")
+        let kept = KeptEntries.load(keptFile, tool: "t", fileSystem: fs)
+        let facts = FileFacts.load(factsFile, tool: "t", fileSystem: fs)
+        var cache = WikipediaCache(root: dir.path, facts: facts, kept: kept)
+        cache.listing = listing
+        let snapshot = cache.load()
+        KeptEntries.save(kept, to: keptFile, fileSystem: fs)
+        facts.save(factsFile, fileSystem: fs)
+        let stamp = WikipediaCache.keptStamp(KeptEntries.load(keptFile, tool: "t", fileSystem: fs).stamp)
+        return (snapshot, kept.hits, facts.hits, stamp)
+    }
+
+    /// A one-shot build that takes the entries whole also takes their pictures' checks as the
+    /// last build made them while the pictures' folder lists every file with the metadata it had
+    /// then (the stamp's pictures' part), and keeps the file facts that vouched for them. A
+    /// picture changed since, or one changed just before that build, is checked again.
+    @Test func keptEntriesTakeThePicturesChecksWhileTheirFolderListsTheSame() throws {
+        let dir = TemporaryDirectory()
+        let site = try TwoEntries(root: dir.path)
+        let (writer, png, path, picture) = (site.writer, site.png, site.path, site.picture)
+        func read(_ stamp: String) throws -> (snapshot: WikipediaSnapshot, entryHits: Int, factHits: Int, stamp: (entries: Substring?, pictures: Substring?)) {
+            Self.oneShotRead(dir, try Self.listing(of: writer, stamp))
+        }
+
+        let first = try read("A")
+        #expect(first.snapshot.intactImages == [path] && first.factHits == 0, "the picture read and hashed")
+        #expect(first.stamp.entries == "A" && first.stamp.pictures != nil)
+        // Taken as they were: the picture's fact is kept without being asked, so a build that
+        // checks each picture (another listing of the entries) still finds it, and reads nothing.
+        let second = try read("A")
+        #expect(second.snapshot.intactImages == [path] && second.snapshot.diagnostics.isEmpty)
+        #expect(second.entryHits == 2 && second.stamp.pictures == first.stamp.pictures)
+        let third = try read("A2")
+        #expect(third.factHits == 1 && third.snapshot.intactImages == [path], "the fact kept by the build before")
+        #expect(third.stamp.entries == "A2" && third.stamp.pictures == first.stamp.pictures)
+
+        // The picture's bytes changed in place with its size and time put back, and the facts
+        // file gone: its check is taken as the last build made it, not made again (a check by
+        // file facts would vouch for it the same way).
+        var before = stat()
+        #expect(stat(picture, &before) == 0)
+        var bytes = png
+        bytes[bytes.count / 2] ^= 0xFF
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: picture))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        #expect(utimensat(AT_FDCWD, picture, [before.st_atim, before.st_mtim], 0) == 0)
+        try FileManager.default.removeItem(atPath: dir.appending(".out.bestiary-files"))
+        #expect(try read("A2").snapshot.intactImages == [path], "not read again")
+
+        // Its time changed: the folder lists it otherwise, so it is checked, found damaged, and
+        // nothing is kept whole.
+        try site.settle(picture)
+        let damaged = try read("A2")
+        #expect(damaged.snapshot.intactImages == [] && damaged.snapshot.diagnostics.map(\.location?.path) == ["content/" + path])
+        #expect(damaged.stamp.entries == nil)
+        try png.write(to: URL(fileURLWithPath: picture))
+        try site.settle(picture)
+        #expect(try read("A2").stamp.pictures != nil)
+        // A picture added to the folder: the listing differs, each picture is checked (by its
+        // fact), and the new listing is kept.
+        try dir.write("not a picture", to: "content/" + WikipediaCache.imagesFolder + "/other.png")
+        try site.settle(dir.appending("content/" + WikipediaCache.imagesFolder + "/other.png"))
+        let added = try read("A2")
+        #expect(added.factHits == 1 && added.snapshot.intactImages == [path])
+        #expect(added.stamp.pictures != nil && added.stamp.pictures != first.stamp.pictures)
+        // The picture written again just now (the same bytes): checked, and the pictures' part
+        // not kept, so the next build checks it again.
+        try png.write(to: URL(fileURLWithPath: picture))
+        #expect(try read("A2").stamp.entries == nil)
+        #expect(try read("A2").factHits == 0, "read again: its fact was not kept either")
     }
 
     @Test func staleTemporaryFilesAreRemoved() throws {
