@@ -73,10 +73,12 @@ public final class FileFacts: @unchecked Sendable {
         kept.lookup(path, info: info) { $0.kind.hasPrefix(prefix) }.map { $0.kind.dropFirst(prefix.count) }
     }
 
-    /// Keeps every fact about a file below `folder` (a path ending in `/`) for the next build as
-    /// it is, without a lookup each: for a caller that knows those files are unchanged (their
-    /// folder lists each with the metadata it had when the facts were learned).
-    public func useAll(below folder: String) { kept.useAll(below: folder) }
+    /// Keeps for the next build every fact about a file of `folder` (a path ending in `/`) whose
+    /// metadata is the one `listed` gives it, without a lookup of each by the caller: for a caller
+    /// that knows its check of those files stands. Returns how many files had a fact.
+    public func useAll(in folder: String, listed: [(entry: DirectoryEntry, info: FileInfo?)]) -> Int {
+        kept.useAll(listed.lazy.compactMap { entry, info in info.map { (folder + entry.name, $0) } })
+    }
 
     /// Records the answer to `kind` for the file at `path` with `info`.
     public func keep(_ path: String, info: FileInfo, kind: String, values: [String]) {

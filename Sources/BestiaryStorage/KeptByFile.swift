@@ -98,16 +98,23 @@ public final class KeptByFile<Value>: @unchecked Sendable {
         return known.values.map(\.value)
     }
 
-    /// Every value kept for a path starting with `prefix`, marked used (so saved again): for a
-    /// caller that knows those files are unchanged without looking at each.
-    public func useAll(below prefix: String) {
+    /// The values kept for these files with this metadata, marked used (so saved again), under
+    /// one lock: for a caller that needs no value, only that each is kept. A value this build
+    /// kept already stays as it is. Returns how many files had one.
+    public func useAll(_ files: some Sequence<(path: String, info: FileInfo)>) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        let bytes = prefix.utf8
-        for (path, entry) in known where path.utf8.starts(with: bytes) {
-            if used[path] == nil { hits += 1 }
-            used[path] = entry
+        var found = 0
+        for (path, info) in files {
+            if let entry = used[path] {
+                if entry.info == info { found += 1 }
+            } else if let entry = known[path], entry.info == info {
+                used[path] = entry
+                hits += 1
+                found += 1
+            }
         }
+        return found
     }
 
     /// The stamp the next ``save(_:fileSystem:encode:)`` writes (nil: none).

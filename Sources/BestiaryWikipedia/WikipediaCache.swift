@@ -125,15 +125,21 @@ public struct WikipediaCache: Sendable {
         // A one-shot build's counterpart of the preview's memo below: the entries the last build
         // kept whole, and the pictures' folder listing every file with the metadata it had when
         // that build found every picture they name intact and settled. Their checks stand, and
-        // the file facts that vouched for them are kept for the next build as they are.
+        // the file facts that vouched for them, each with the metadata listed now, are kept for
+        // the next build without a lookup each. The facts are saved after the entries: when a
+        // build stopped in between, fewer may be found than pictures are named, and then each
+        // picture is checked as below (those without a fact read again). (A fact about a file
+        // no entry names, with the metadata listed now, is true of it and is kept too.)
         let picturesStamp = kept != nil && read.whole ? Self.picturesStamp(imageFiles) : nil
         if let kept, keptRead != nil, let picturesStamp, Self.keptStamp(kept.stamp).pictures.map(String.init) == picturesStamp {
-            kept.setStamp(kept.stamp)
-            facts?.useAll(below: imageFile(Self.imagesFolder + "/"))
             var intact = Set<String>()
             intact.reserveCapacity(entries.count * 2)
             for entry in entries.values { for rendition in entry.image?.renditions ?? [] { intact.insert(rendition.path) } }
-            return WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: intact)
+            let vouched = facts?.useAll(in: imageFile(Self.imagesFolder + "/"), listed: imageFiles)
+            if (vouched ?? intact.count) >= intact.count {
+                kept.setStamp(kept.stamp)
+                return WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: intact)
+            }
         }
         // By name in the folder (a rendition's path less `images/`), not a path made for each.
         var listed: [Substring: FileInfo] = [:]
@@ -187,7 +193,9 @@ public struct WikipediaCache: Sendable {
         }
         kept?.setStamp(wholeStamp.map { Self.keptStamp(entries: $0, pictures: picturesStamp) })
         memo?.keepWhole(wholeStamp.map { CacheMemo.Whole(stamp: $0, entries: entries, pictures: listed, intact: intact) })
-        return WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
+        var snapshot = WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
+        snapshot.picturesChecked = named.count
+        return snapshot
     }
 
     /// Read entries by (language, canonical title), the problems found, and whether they are the

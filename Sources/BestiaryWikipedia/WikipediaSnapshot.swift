@@ -30,6 +30,10 @@ public struct WikipediaSnapshot: Sendable {
     /// Paths (relative to `content/`) of the pictures checked intact by ``WikipediaCache/load()``;
     /// nil when not checked beforehand (each is then checked when resolved).
     public let intactImages: Set<String>?
+    /// How many pictures ``WikipediaCache/load()`` checked one by one (by the preview's memo, the
+    /// file facts or their bytes); 0 when their checks stood as a whole, as the last build made
+    /// them.
+    public internal(set) var picturesChecked = 0
 
     /// A snapshot of given entries (tests of later stages build one without files; images are
     /// still looked up under `cache`). ``WikipediaCache/load()`` is the usual way to get one.

@@ -67,6 +67,43 @@ import Testing
         #expect(last.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "media png") == ["sha"])
     }
 
+    /// The facts about a folder's files, kept as a whole for a caller whose checks of them stand:
+    /// only those with the metadata listed now, only in that folder, counted; a fact this build
+    /// learned already is not replaced by the older one.
+    @Test func factsAboutAFoldersFilesAreKeptAsAWhole() throws {
+        for (name, text) in [("sub/c.png", "other"), ("sub2/d.png", "next door")] {
+            try dir.write(text, to: name)
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: dir.appending(name))
+        }
+        let first = FileFacts(tool: "tool 1")
+        for name in ["a.ogg", "b.png", "sub/c.png", "sub2/d.png"] {
+            first.keep(dir.appending(name), info: try info(name), kind: "image png sha", values: ["intact"])
+        }
+        first.save(factsFile, fileSystem: fs)
+        func listed(_ folder: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)] {
+            try fs.entriesWithInfo(in: folder.isEmpty ? dir.path : dir.appending(folder))
+        }
+
+        let second = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        var listing = try listed("")
+        // b.png listed with other metadata: its fact is not for that file.
+        let b = try #require(listing.firstIndex { $0.entry.name == "b.png" })
+        listing[b].info?.inode += 1
+        #expect(second.useAll(in: dir.path + "/", listed: listing) == 1, "a.ogg only (the folders have no fact)")
+        #expect(second.useAll(in: dir.appending("sub") + "/", listed: try listed("sub")) == 1)
+        // Learned anew by this build (another answer): counted, and kept as learned.
+        second.keep(dir.appending("sub2/d.png"), info: try info("sub2/d.png"), kind: "image png sha", values: ["damaged"])
+        #expect(second.useAll(in: dir.appending("sub2") + "/", listed: try listed("sub2")) == 1)
+        #expect(second.hits == 2)
+        second.save(factsFile, fileSystem: fs)
+
+        let third = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(third.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "image png sha") == ["intact"])
+        #expect(third.lookup(dir.appending("sub/c.png"), info: try info("sub/c.png"), kind: "image png sha") == ["intact"])
+        #expect(third.lookup(dir.appending("sub2/d.png"), info: try info("sub2/d.png"), kind: "image png sha") == ["damaged"])
+        #expect(third.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "image png sha") == nil, "not kept")
+    }
+
     @Test func aFileThatDoesNotFitIsNotUsed() throws {
         func saved() throws {
             let facts = FileFacts(tool: "tool 1")

@@ -496,8 +496,10 @@ struct CacheTests {
 
     /// A one-shot build that takes the entries whole also takes their pictures' checks as the
     /// last build made them while the pictures' folder lists every file with the metadata it had
-    /// then (the stamp's pictures' part), and keeps the file facts that vouched for them. A
-    /// picture changed since, or one changed just before that build, is checked again.
+    /// then (the stamp's pictures' part) and the file facts that vouched for them are there, and
+    /// keeps those facts. A picture changed since (its time or its inode), one changed just
+    /// before that build, or facts missing (a build stopped before saving them) have each picture
+    /// checked again.
     @Test func keptEntriesTakeThePicturesChecksWhileTheirFolderListsTheSame() throws {
         let dir = TemporaryDirectory()
         let site = try TwoEntries(root: dir.path)
@@ -505,54 +507,78 @@ struct CacheTests {
         func read(_ stamp: String) throws -> (snapshot: WikipediaSnapshot, entryHits: Int, factHits: Int, stamp: (entries: Substring?, pictures: Substring?)) {
             Self.oneShotRead(dir, try Self.listing(of: writer, stamp))
         }
+        var damagedBytes = png
+        damagedBytes[damagedBytes.count / 2] ^= 0xFF
+        /// Puts `bytes` in the picture's place, in place or as a new file, with its time put back.
+        func replacePicture(with bytes: Data, inPlace: Bool) throws {
+            var before = stat()
+            #expect(stat(picture, &before) == 0)
+            if inPlace {
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: picture))
+                try handle.write(contentsOf: bytes)
+                try handle.close()
+            } else {
+                try bytes.write(to: URL(fileURLWithPath: picture + ".new"))
+                #expect(rename(picture + ".new", picture) == 0)
+            }
+            #expect(utimensat(AT_FDCWD, picture, [before.st_atim, before.st_mtim], 0) == 0)
+        }
 
         let first = try read("A")
-        #expect(first.snapshot.intactImages == [path] && first.factHits == 0, "the picture read and hashed")
+        #expect(first.snapshot.intactImages == [path] && first.snapshot.picturesChecked == 1 && first.factHits == 0, "read and hashed")
         #expect(first.stamp.entries == "A" && first.stamp.pictures != nil)
-        // Taken as they were: the picture's fact is kept without being asked, so a build that
-        // checks each picture (another listing of the entries) still finds it, and reads nothing.
         let second = try read("A")
+        #expect(second.snapshot.picturesChecked == 0, "the checks stand")
         #expect(second.snapshot.intactImages == [path] && second.snapshot.diagnostics.isEmpty)
-        #expect(second.entryHits == 2 && second.stamp.pictures == first.stamp.pictures)
+        #expect(second.entryHits == 2 && second.factHits == 1 && second.stamp.pictures == first.stamp.pictures)
+        // The fact was kept: a build that checks each picture (another listing of the entries)
+        // finds it, and reads nothing.
         let third = try read("A2")
-        #expect(third.factHits == 1 && third.snapshot.intactImages == [path], "the fact kept by the build before")
+        #expect(third.snapshot.picturesChecked == 1 && third.factHits == 1 && third.snapshot.intactImages == [path])
         #expect(third.stamp.entries == "A2" && third.stamp.pictures == first.stamp.pictures)
 
-        // The picture's bytes changed in place with its size and time put back, and the facts
-        // file gone: its check is taken as the last build made it, not made again (a check by
-        // file facts would vouch for it the same way).
-        var before = stat()
-        #expect(stat(picture, &before) == 0)
-        var bytes = png
-        bytes[bytes.count / 2] ^= 0xFF
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: picture))
-        try handle.write(contentsOf: bytes)
-        try handle.close()
-        #expect(utimensat(AT_FDCWD, picture, [before.st_atim, before.st_mtim], 0) == 0)
+        // Its bytes changed in place, its size and time put back: taken as the last build found
+        // it (as its file fact would be), while the facts are there.
+        try replacePicture(with: damagedBytes, inPlace: true)
+        #expect(try read("A2").snapshot.picturesChecked == 0)
+        // The facts gone: checked, read again, and found damaged.
         try FileManager.default.removeItem(atPath: dir.appending(".out.bestiary-files"))
-        #expect(try read("A2").snapshot.intactImages == [path], "not read again")
-
-        // Its time changed: the folder lists it otherwise, so it is checked, found damaged, and
-        // nothing is kept whole.
+        let noFacts = try read("A2")
+        #expect(noFacts.snapshot.picturesChecked == 1 && noFacts.snapshot.intactImages == [])
+        #expect(noFacts.snapshot.diagnostics.map(\.location?.path) == ["content/" + path] && noFacts.stamp.entries == nil)
+        // Mended (a new time: its metadata now stands for damaged bytes in the facts).
+        try png.write(to: URL(fileURLWithPath: picture))
         try site.settle(picture)
-        let damaged = try read("A2")
-        #expect(damaged.snapshot.intactImages == [] && damaged.snapshot.diagnostics.map(\.location?.path) == ["content/" + path])
-        #expect(damaged.stamp.entries == nil)
+        #expect(try read("A2").stamp.pictures != nil, "kept whole again")
+        // A damaged copy put in its place (another inode), its time put back: checked.
+        try replacePicture(with: damagedBytes, inPlace: false)
+        let renamed = try read("A2")
+        #expect(renamed.snapshot.picturesChecked == 1 && renamed.snapshot.intactImages == [] && renamed.stamp.entries == nil)
         try png.write(to: URL(fileURLWithPath: picture))
         try site.settle(picture)
         #expect(try read("A2").stamp.pictures != nil)
-        // A picture added to the folder: the listing differs, each picture is checked (by its
-        // fact), and the new listing is kept.
+        // Its time changed: checked, and found damaged.
+        try replacePicture(with: damagedBytes, inPlace: true)
+        try site.settle(picture)
+        let damaged = try read("A2")
+        #expect(damaged.snapshot.picturesChecked == 1 && damaged.snapshot.intactImages == [])
+        try png.write(to: URL(fileURLWithPath: picture))
+        try site.settle(picture)
+        #expect(try read("A2").stamp.pictures != nil)
+        // A file added to the folder: the listing differs, each picture is checked (by its fact),
+        // and the new listing is kept.
         try dir.write("not a picture", to: "content/" + WikipediaCache.imagesFolder + "/other.png")
         try site.settle(dir.appending("content/" + WikipediaCache.imagesFolder + "/other.png"))
         let added = try read("A2")
-        #expect(added.factHits == 1 && added.snapshot.intactImages == [path])
+        #expect(added.snapshot.picturesChecked == 1 && added.factHits == 1 && added.snapshot.intactImages == [path])
         #expect(added.stamp.pictures != nil && added.stamp.pictures != first.stamp.pictures)
-        // The picture written again just now (the same bytes): checked, and the pictures' part
-        // not kept, so the next build checks it again.
+        #expect(try read("A2").snapshot.picturesChecked == 0)
+        // The picture written again just now (the same bytes): checked, the pictures' part not
+        // kept, and its fact not kept either, so the next build reads it again.
         try png.write(to: URL(fileURLWithPath: picture))
         #expect(try read("A2").stamp.entries == nil)
-        #expect(try read("A2").factHits == 0, "read again: its fact was not kept either")
+        let racy = try read("A2")
+        #expect(racy.snapshot.picturesChecked == 1 && racy.factHits == 0)
     }
 
     @Test func staleTemporaryFilesAreRemoved() throws {
