@@ -23,12 +23,13 @@ public final class CacheMemo: @unchecked Sendable {
     /// the metadata it had then, their checks as they were.
     private var whole: Whole?
 
-    /// What ``WikipediaCache/load()`` kept whole: the entries, the pictures' folder as it listed it
-    /// (name → metadata), and the pictures it found intact (paths relative to `content/`).
+    /// What ``WikipediaCache/load()`` kept whole: the entries, the digest of the pictures' folder
+    /// as it listed it (``WikipediaCache/picturesStamp(_:)``, as kept entries keep it), and the
+    /// pictures it found intact (paths relative to `content/`).
     struct Whole {
         var stamp: String
         var entries: [WikipediaSnapshot.Key: WikipediaEntry]
-        var pictures: [Substring: FileInfo]
+        var pictures: String
         var intact: Set<String>
     }
     /// When the current build began (nanoseconds since 1970); nil keeps every file.

@@ -130,7 +130,7 @@ public struct WikipediaCache: Sendable {
         // build stopped in between, fewer may be found than pictures are named, and then each
         // picture is checked as below (those without a fact read again). (A fact about a file
         // no entry names, with the metadata listed now, is true of it and is kept too.)
-        let picturesStamp = kept != nil && read.whole ? Self.picturesStamp(imageFiles) : nil
+        let picturesStamp = read.whole && (kept != nil || memo != nil) ? Self.picturesStamp(imageFiles) : nil
         if let kept, keptRead != nil, let picturesStamp, Self.keptStamp(kept.stamp).pictures.map(String.init) == picturesStamp {
             var intact = Set<String>()
             intact.reserveCapacity(entries.count * 2)
@@ -141,17 +141,17 @@ public struct WikipediaCache: Sendable {
                 return WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: intact)
             }
         }
+        // The same entries, whose pictures that build found intact and settled, and every picture
+        // listed with the metadata it had then: their checks stand as they were (as each one's
+        // would in the memo, looked up by its metadata below).
+        if let memoWhole, memoWhole.pictures == picturesStamp {
+            return WikipediaSnapshot(cache: self, entries: memoWhole.entries, diagnostics: [], intactImages: memoWhole.intact)
+        }
         // By name in the folder (a rendition's path less `images/`), not a path made for each.
         var listed: [Substring: FileInfo] = [:]
         listed.reserveCapacity(imageFiles.count)
         for (entry, info) in imageFiles where entry.kind == .file {
             if let info { listed[Substring(entry.name)] = info }
-        }
-        // The same entries, whose pictures that build found intact and settled, and every picture
-        // listed with the metadata it had then: their checks stand as they were (as each one's
-        // would in the memo, looked up by its metadata below).
-        if let memoWhole, memoWhole.pictures == listed {
-            return WikipediaSnapshot(cache: self, entries: memoWhole.entries, diagnostics: [], intactImages: memoWhole.intact)
         }
         // Every image the entries name, checked by its bytes against the SHA-256 it is named by:
         // a damaged picture is never copied into the site or published in a pack under a hash
@@ -192,7 +192,9 @@ public struct WikipediaCache: Sendable {
             }
         }
         kept?.setStamp(wholeStamp.map { Self.keptStamp(entries: $0, pictures: picturesStamp) })
-        memo?.keepWhole(wholeStamp.map { CacheMemo.Whole(stamp: $0, entries: entries, pictures: listed, intact: intact) })
+        memo?.keepWhole(wholeStamp.flatMap { stamp in
+            picturesStamp.map { CacheMemo.Whole(stamp: stamp, entries: entries, pictures: $0, intact: intact) }
+        })
         var snapshot = WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
         snapshot.picturesChecked = named.count
         return snapshot
