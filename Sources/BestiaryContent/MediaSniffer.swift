@@ -44,35 +44,3 @@ public enum MediaSniffer {
         return rest.hasPrefix("<?xml") || rest.hasPrefix("<svg") || rest.hasPrefix("<!--") || rest.hasPrefix("<!doctype svg")
     }
 }
-
-/// Refuses SVG that could run script if someone opened it directly from the site's origin.
-/// Pictures are only ever shown through `<img>`, where scripts never run; this closes the other door.
-public enum SVGInspector: Sendable {
-    /// A reason the SVG is refused, or nil when it is harmless.
-    public static func problem(in data: Data) -> String? {
-        guard let text = String(data: data, encoding: .utf8) else { return "SVG is not valid UTF-8" }
-        let lower = text.lowercased()
-        if !lower.contains("<svg") { return "file does not contain an <svg> element" }
-        if lower.contains("<script") { return "SVG contains a <script> element" }
-        if lower.contains("<foreignobject") { return "SVG contains a <foreignObject> element (embedded HTML)" }
-        if lower.contains("javascript:") { return "SVG contains a javascript: link" }
-        if lower.contains("<!entity") { return "SVG declares XML entities" }
-        // Event-handler attributes: whitespace, then on…= (onload, onclick, …).
-        let scalars = Array(lower.unicodeScalars)
-        var i = 0
-        while i + 3 < scalars.count {
-            if (scalars[i] == " " || scalars[i] == "\n" || scalars[i] == "\t" || scalars[i] == "\r"),
-                scalars[i + 1] == "o", scalars[i + 2] == "n"
-            {
-                var j = i + 3
-                while j < scalars.count, ("a"..."z").contains(scalars[j]) { j += 1 }
-                while j < scalars.count, scalars[j] == " " { j += 1 }
-                if j > i + 3, j < scalars.count, scalars[j] == "=" {
-                    return "SVG contains an event-handler attribute (\(String(String.UnicodeScalarView(scalars[(i + 1)..<j])).trimmingCharacters(in: .whitespaces)))"
-                }
-            }
-            i += 1
-        }
-        return nil
-    }
-}

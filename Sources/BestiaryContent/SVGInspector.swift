@@ -1,0 +1,209 @@
+import Foundation
+
+/// Refuses SVG that could run script if someone opened it directly from the site's origin.
+/// Pictures are only ever shown through `<img>`, where scripts never run; this closes the other door.
+///
+/// The file is read as XML is (markup, not substrings): every element and attribute by its
+/// local name, whatever namespace prefix it has (`<s:script>` is a script when `s` names SVG's
+/// or XHTML's namespace), and every attribute's value with its character references decoded
+/// (`&#106;avascript:` is `javascript:`) and the characters a URL parser skips removed.
+public enum SVGInspector: Sendable {
+    /// Elements no picture needs, each able to run script or embed a document.
+    static let refusedElements: [String: String] = [
+        "script": "a <script> element",
+        "foreignobject": "a <foreignObject> element (embedded HTML)",
+        "handler": "a <handler> element (script)",
+        "listener": "a <listener> element (script)",
+        "iframe": "an <iframe> element",
+        "embed": "an <embed> element",
+        "object": "an <object> element",
+    ]
+
+    /// A reason the SVG is refused, or nil when it is harmless.
+    public static func problem(in data: Data) -> String? {
+        guard let text = String(data: data, encoding: .utf8) else { return "SVG is not valid UTF-8" }
+        let lower = text.lowercased()
+        if !lower.contains("<svg") { return "file does not contain an <svg> element" }
+        // Whatever the markup, these never belong in a picture (a script's text, say, or a link).
+        if lower.contains("javascript:") { return "SVG contains a javascript: link" }
+        if lower.contains("<!entity") { return "SVG declares XML entities" }
+        var scanner = Scanner(Array(text.utf8))
+        return scanner.problem()
+    }
+
+    /// One pass over the bytes: comments, CDATA and text are skipped, and each tag is read.
+    struct Scanner {
+        let b: [UInt8]
+        var i = 0
+
+        init(_ bytes: [UInt8]) { b = bytes }
+
+        mutating func problem() -> String? {
+            while let lt = next(UInt8(ascii: "<")) {
+                i = lt + 1
+                if starts("!--") {
+                    guard let end = find("-->") else { return nil }
+                    i = end + 3
+                } else if starts("![CDATA[") {
+                    guard let end = find("]]>") else { return nil }
+                    i = end + 3
+                } else if starts("!") {
+                    // A document type: an internal subset ([…]) declares entities or attributes.
+                    let end = next(UInt8(ascii: ">")) ?? b.count
+                    if b[i..<end].contains(UInt8(ascii: "[")) { return "SVG declares XML entities (a DOCTYPE with an internal subset)" }
+                    i = end + 1
+                } else if starts("?") {
+                    // A processing instruction: a style sheet (XSLT) could rewrite the document.
+                    let end = find("?>") ?? b.count
+                    let target = String(decoding: b[(i + 1)..<min(end, b.count)].prefix { !Self.isSpace($0) }, as: UTF8.self).lowercased()
+                    if target == "xml-stylesheet" { return "SVG names a style sheet (<?xml-stylesheet?>)" }
+                    i = end + 2
+                } else if let reason = tag() {
+                    return reason
+                }
+            }
+            return nil
+        }
+
+        /// A start or end tag at `i` (just after `<`): its element's and attributes' names, and
+        /// the attributes' values.
+        mutating func tag() -> String? {
+            if i < b.count, b[i] == UInt8(ascii: "/") { i += 1 }
+            let element = name()
+            if let what = SVGInspector.refusedElements[Self.localName(element)] { return "SVG contains \(what)" }
+            while i < b.count {
+                skipSpace()
+                guard i < b.count else { return nil }
+                if b[i] == UInt8(ascii: ">") {
+                    i += 1
+                    return nil
+                }
+                if b[i] == UInt8(ascii: "/") {
+                    i += 1
+                    continue
+                }
+                let attribute = name()
+                guard !attribute.isEmpty else {
+                    i += 1
+                    continue
+                }
+                let local = Self.localName(attribute)
+                if local.hasPrefix("on") { return "SVG contains an event-handler attribute (\(attribute))" }
+                skipSpace()
+                guard i < b.count, b[i] == UInt8(ascii: "=") else { continue }
+                i += 1
+                skipSpace()
+                guard i < b.count else { return nil }
+                let quote = b[i]
+                let value: ArraySlice<UInt8>
+                if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                    let start = i + 1
+                    var end = start
+                    while end < b.count, b[end] != quote { end += 1 }
+                    value = b[start..<min(end, b.count)]
+                    i = end + 1
+                } else {
+                    let start = i
+                    while i < b.count, !Self.isSpace(b[i]), b[i] != UInt8(ascii: ">") { i += 1 }
+                    value = b[start..<i]
+                }
+                let decoded = Self.urlView(Self.decodeReferences(value))
+                if decoded.contains("javascript:") || decoded.contains("vbscript:") {
+                    return "SVG contains a javascript: link (in \(attribute))"
+                }
+                if local == "attributename", decoded.hasPrefix("on") {
+                    return "SVG animates an event-handler attribute (\(String(decoding: value, as: UTF8.self)))"
+                }
+            }
+            return nil
+        }
+
+        /// An XML name at `i`: up to space, `/`, `>` or `=`, lowercased.
+        mutating func name() -> String {
+            let start = i
+            while i < b.count, !Self.isSpace(b[i]), b[i] != UInt8(ascii: "/"), b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "=") {
+                i += 1
+            }
+            return String(decoding: b[start..<i], as: UTF8.self).lowercased()
+        }
+
+        mutating func skipSpace() {
+            while i < b.count, Self.isSpace(b[i]) { i += 1 }
+        }
+
+        func next(_ byte: UInt8) -> Int? {
+            var j = i
+            while j < b.count {
+                if b[j] == byte { return j }
+                j += 1
+            }
+            return nil
+        }
+
+        func starts(_ s: String) -> Bool {
+            let u = Array(s.utf8)
+            return i + u.count <= b.count && b[i..<(i + u.count)].elementsEqual(u)
+        }
+
+        func find(_ s: String) -> Int? {
+            let u = Array(s.utf8)
+            guard u.count <= b.count else { return nil }
+            var j = i
+            while j + u.count <= b.count {
+                if b[j] == u[0], b[j..<(j + u.count)].elementsEqual(u) { return j }
+                j += 1
+            }
+            return nil
+        }
+
+        static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+
+        /// `svg:script` → `script`.
+        static func localName(_ name: String) -> String {
+            name.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? name
+        }
+
+        /// The value with XML's character and predefined entity references replaced.
+        static func decodeReferences(_ value: ArraySlice<UInt8>) -> String {
+            let text = String(decoding: value, as: UTF8.self)
+            guard text.contains("&") else { return text }
+            var out = ""
+            var rest = Substring(text)
+            while let amp = rest.firstIndex(of: "&") {
+                out += rest[..<amp]
+                rest = rest[amp...].dropFirst()
+                guard let semi = rest.firstIndex(of: ";") else {
+                    out += "&"
+                    continue
+                }
+                let ref = rest[..<semi]
+                rest = rest[semi...].dropFirst()
+                let scalar: Unicode.Scalar?
+                switch ref {
+                case "lt": scalar = "<"
+                case "gt": scalar = ">"
+                case "amp": scalar = "&"
+                case "quot": scalar = "\""
+                case "apos": scalar = "'"
+                default:
+                    if ref.hasPrefix("#x") || ref.hasPrefix("#X") {
+                        scalar = UInt32(ref.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+                    } else if ref.hasPrefix("#") {
+                        scalar = UInt32(ref.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+                    } else {
+                        scalar = nil
+                    }
+                }
+                if let scalar { out.unicodeScalars.append(scalar) } else { out += "&" + ref + ";" }
+            }
+            out += rest
+            return out
+        }
+
+        /// What a URL parser sees of a value: lowercased, without the spaces and control characters
+        /// it skips (`java\tscript:` is `javascript:`).
+        static func urlView(_ value: String) -> String {
+            String(String.UnicodeScalarView(value.lowercased().unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }))
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import BestiaryContent
+import Foundation
+import Testing
+
+/// SVG that could run script when opened directly from the site's origin is refused, however its
+/// markup is spelled; plain drawings (with comments, a DOCTYPE, namespaces, links to fragments)
+/// pass.
+struct SVGInspectorTests {
+    static func svg(_ body: String, root: String = "") -> Data {
+        Data("<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"\(root)>\(body)</svg>".utf8)
+    }
+
+    static let refused: [(String, Data, String)] = [
+        ("script", svg("<script>alert(1)</script>"), "a <script> element"),
+        ("script in capitals", svg("<SCRIPT>alert(1)</SCRIPT>"), "a <script> element"),
+        ("script with a namespace prefix", svg("<s:script xmlns:s=\"http://www.w3.org/2000/svg\">alert(1)</s:script>"), "a <script> element"),
+        ("XHTML script", svg("<h:script xmlns:h=\"http://www.w3.org/1999/xhtml\">alert(1)</h:script>"), "a <script> element"),
+        ("foreignObject with a prefix", svg("<svg:foreignObject/>"), "<foreignObject>"),
+        ("handler element", svg("<handler type=\"application/ecmascript\">x</handler>"), "<handler>"),
+        ("iframe", svg("<h:iframe xmlns:h=\"http://www.w3.org/1999/xhtml\" src=\"/\"/>"), "<iframe>"),
+        ("event handler", svg("", root: " onload=\"alert(1)\""), "event-handler attribute (onload)"),
+        ("event handler after a line break", svg("<rect\nonclick='x'/>"), "event-handler attribute (onclick)"),
+        ("event handler with a prefix", svg("<rect s:onmouseover=\"x\"/>"), "event-handler attribute (s:onmouseover)"),
+        ("javascript link", svg("<a xlink:href=\"javascript:alert(1)\"><rect/></a>"), "javascript: link"),
+        ("javascript link by character references",
+            svg("<a href=\"&#106;avascript&#x3A;alert(1)\"><rect/></a>"), "javascript: link (in href)"),
+        ("javascript link with leading zeros and a tab",
+            svg("<a href=\"&#0000000000106;ava&#9;script:alert(1)\"><rect/></a>"), "javascript: link (in href)"),
+        ("javascript animated into a link",
+            svg("<a><set attributeName=\"href\" to=\"&#x6A;avascript:alert(1)\"/><rect/></a>"), "javascript: link (in to)"),
+        ("javascript among animation values",
+            svg("<a><animate attributeName=\"href\" values=\"#a;&#x6A;avascript:alert(1)\"/></a>"), "javascript: link (in values)"),
+        ("event handler animated", svg("<set attributeName=\"onload\" to=\"alert(1)\"/>"), "animates an event-handler attribute"),
+        ("entities", Data("<!DOCTYPE svg [<!ENTITY x \"y\">]><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "entities"),
+        ("internal subset", Data("<!DOCTYPE svg [<!ATTLIST svg onload CDATA \"alert(1)\">]><svg/>".utf8), "internal subset"),
+        ("XSLT style sheet", Data("<?xml-stylesheet type=\"text/xsl\" href=\"x.xsl\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "style sheet"),
+        ("not UTF-8", Data([0x3C, 0x73, 0x76, 0x67, 0xFF, 0x3E]), "not valid UTF-8"),
+        ("no svg element", Data("<?xml version=\"1.0\"?><html/>".utf8), "does not contain an <svg> element"),
+    ]
+
+    @Test(arguments: refused.indices) func hostileSVGIsRefused(_ index: Int) {
+        let (name, data, reason) = Self.refused[index]
+        let problem = SVGInspector.problem(in: data)
+        #expect(problem?.contains(reason) == true, "\(name): \(problem ?? "accepted")")
+    }
+
+    static let harmless: [(String, Data)] = [
+        ("plain drawing", svg("<rect width=\"10\" height=\"10\" fill=\"#0a0\"/><circle cx=\"5\" cy=\"5\" r=\"2\"/>")),
+        ("XML declaration, comment and DOCTYPE", Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- drawn by hand; <script> in a comment is not a script -->
+            <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="M0 0L10 10"/></svg>
+            """.utf8)),
+        ("links to fragments and an article", svg("<use xlink:href=\"#leaf\"/><a href=\"https://en.wikipedia.org/wiki/Fox\"><text>one &amp; only</text></a>")),
+        ("style and CDATA", svg("<style><![CDATA[ rect { fill: red } ]]></style><rect opacity=\"0.5\" offset=\"1\"/>")),
+        ("animation of a colour", svg("<rect><animate attributeName=\"fill\" values=\"red;blue\" dur=\"2s\"/></rect>")),
+        ("metadata in other namespaces", svg("<metadata><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><cc:license rdf:resource=\"https://creativecommons.org/licenses/by/4.0/\"/></rdf:RDF></metadata>")),
+    ]
+
+    @Test(arguments: harmless.indices) func plainDrawingPasses(_ index: Int) {
+        let (name, data) = Self.harmless[index]
+        #expect(SVGInspector.problem(in: data) == nil, "\(name)")
+    }
+}
