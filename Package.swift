@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "BestiaryCLI",
             dependencies: [
-                "BestiarySite", "BestiaryPacks", "BestiaryFetch", "BestiaryImport", "BestiaryPreview", "BestiarySync",
+                "BestiarySite", "BestiaryRender", "BestiaryPacks", "BestiaryFetch", "BestiaryImport", "BestiaryPreview", "BestiarySync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -70,6 +70,13 @@ public struct Templates: Sendable {
                     at: location(name, line: tag.line, column: tag.column), stage: "render")
             }
         }
+        // A template that includes itself, directly or through others, would never finish a page.
+        for cycle in inclusionCycles(references) {
+            let tag = cycle.tag
+            bag.error(
+                "template '\(cycle.names[0])' includes itself (\(cycle.names.joined(separator: " → "))), so a page would never finish; remove one of these {{>…}} or {{<…}} tags",
+                at: location(cycle.names[cycle.names.count - 2], line: tag.line, column: tag.column), stage: "render")
+        }
         for required in ["layouts/home", "layouts/animal", "layouts/collection", "layouts/quiz", "layouts/page", "layouts/credits", "layouts/404",
             "layouts/sightings", "layouts/settings", "layouts/offline"]
         where theme.files[required + ".html"] == nil {
@@ -83,6 +90,34 @@ public struct Templates: Sendable {
             library: compiled, names: names,
             digests: closureDigests(texts, references: references.mapValues { Set($0.map(\.name)) }),
             libraryDigest: StableDigest.combine(texts.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }))
+    }
+
+    /// Each cycle of `{{>partial}}` and `{{<parent}}` tags once (named from its first template in
+    /// name order, and ending with it again), with the tag that closes it.
+    static func inclusionCycles(_ references: [String: [TemplateReference]]) -> [(names: [String], tag: TemplateReference)] {
+        var cycles: [(names: [String], tag: TemplateReference)] = []
+        var reported = Set<String>()
+        for start in references.keys.sorted() {
+            // Depth first from `start`, over templates not yet part of a reported cycle.
+            var path = [start]
+            var seen: Set<String> = [start]
+            func visit(_ name: String) -> Bool {
+                for tag in references[name] ?? [] where !reported.contains(tag.name) {
+                    if tag.name == start {
+                        cycles.append((path + [start], tag))
+                        reported.formUnion(path)
+                        return true
+                    }
+                    guard tag.name > start, seen.insert(tag.name).inserted else { continue }
+                    path.append(tag.name)
+                    if visit(tag.name) { return true }
+                    path.removeLast()
+                }
+                return false
+            }
+            if !reported.contains(start) { _ = visit(start) }
+        }
+        return cycles
     }
 
     /// For each template, the digest of its own text and the texts of the partials it reaches

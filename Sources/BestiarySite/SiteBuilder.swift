@@ -212,7 +212,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         var baseURL = catalog.config.baseURL
         if let override = options.baseURL {
-            if let problem = URLCheck.problem(absoluteHTTP: override) {
+            if let problem = URLCheck.problem(baseURL: override) {
                 throw DiagnosticError(.error("--base-url \(problem)", stage: "load"))
             }
             baseURL = override.hasSuffix("/") ? override : override + "/"
@@ -320,15 +320,10 @@ public final class SiteBuilder: @unchecked Sendable {
         let files: [OutputFile]
         do {
             files = try stage("render") { () throws(DiagnosticError) in
-            let theme = try Theme.load(root: options.root, fileSystem: fs)
-            let templates = try Templates.compile(theme)
-            let strings = try UIStrings.load(theme)
-            for language in catalog.config.languages where !strings.hasTexts(for: language) {
-                diagnostics.append(.warning(
-                    "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it",
-                    at: catalog.config.location, stage: "render"))
-            }
-            let assets = try AssetPipeline.build(theme)
+            let prepared = try PreparedTheme.load(
+                root: options.root, fileSystem: fs, languages: catalog.config.languages, config: catalog.config.location)
+            diagnostics.append(contentsOf: prepared.warnings)
+            let (theme, templates, strings, assets) = (prepared.theme, prepared.templates, prepared.strings, prepared.assets)
             var mediaOutputs: [String: MediaOutput] = [:]
             var files: [OutputFile] = []
             var recordMedia = Set<String>()

@@ -53,6 +53,9 @@ struct Renderer {
     var keyedBase: Int?
     /// While a keyed item is rendered: whether it looked up a value holding a keyed list below it.
     var lookedUpKeyedListBelow = false
+    /// How many partials are being rendered inside each other.
+    var partialDepth = 0
+    static let maximumPartialDepth = 100
 
     init(library: TemplateLibrary, root: TemplateValue) {
         self.library = library
@@ -250,9 +253,14 @@ struct Renderer {
 
     /// A partial starts with HTML escaping, adds its indentation to the frame's, and keeps the
     /// overrides already in force over its own (override list `overrides` of program `program`).
+    /// Beyond ``maximumPartialDepth`` partials inside each other, a partial renders nothing: a
+    /// partial named by a value (`{{>*name}}`) can include itself, which the compiler cannot see.
     mutating func renderPartial(
         _ template: BlockRef, _ indentation: Int32, _ overrides: Int32, in program: Int32, _ view: Program.View, _ frame: Frame
     ) {
+        guard partialDepth < Self.maximumPartialDepth else { return }
+        partialDepth += 1
+        defer { partialDepth -= 1 }
         var inner = frame
         appendIndentation(indentation, view, to: &inner)
         inner.contentType = .html

@@ -75,4 +75,46 @@ struct TemplateDiagnosticsTests {
         #expect(before.digest("layouts/animal") != after.digest("layouts/animal"))
         #expect(before.digest("layouts/quiz") == after.digest("layouts/quiz"))
     }
+
+    /// A template that includes itself would never finish a page (it crashed the build with a
+    /// stack overflow): refused at the tag that closes the loop, directly or through others,
+    /// each loop once.
+    @Test func aTemplateThatIncludesItselfIsRefused() {
+        let direct = diagnostics("partials/card.html", "<li>\n  {{>partials.card}}\n</li>\n")
+        #expect(direct == [
+            "templates/partials/card.html:2:3: error: template 'partials.card' includes itself (partials.card → partials.card), so a page would never finish; remove one of these {{>…}} or {{<…}} tags [render]"
+        ])
+        var theme = Theme.builtIn
+        theme.files["partials/a.html"] = Theme.File(data: Data("{{#x}}{{>partials.b}}{{/x}}".utf8), origin: "templates/partials/a.html", isOverride: true)
+        theme.files["partials/b.html"] = Theme.File(data: Data("b\n{{>partials.c}}".utf8), origin: "templates/partials/b.html", isOverride: true)
+        theme.files["partials/c.html"] = Theme.File(data: Data("{{>partials.a}}".utf8), origin: "templates/partials/c.html", isOverride: true)
+        do {
+            _ = try Templates.compile(theme)
+            Issue.record("a loop of three partials compiled")
+        } catch {
+            #expect(error.diagnostics.map(DiagnosticFormatter.text) == [
+                "templates/partials/c.html:1:1: error: template 'partials.a' includes itself (partials.a → partials.b → partials.c → partials.a), so a page would never finish; remove one of these {{>…}} or {{<…}} tags [render]"
+            ])
+        }
+    }
+
+    /// A theme whose pages name an asset it does not have is refused at the name (its pages
+    /// would link to `#missing-asset:…`); a name made by a tag is left to render.
+    @Test func anUnknownAssetIsReportedWhereItIsNamed() throws {
+        var theme = Theme.builtIn
+        let base = try #require(theme.text("layouts/base.html"))
+        #expect(base.contains("{{#asset}}css/site.css{{/asset}}"))
+        let changed = base.replacingOccurrences(of: "{{#asset}}css/site.css{{/asset}}", with: "{{#asset}} css/nope.css {{/asset}}{{#asset}}{{name}}{{/asset}}")
+        theme.files["layouts/base.html"] = Theme.File(data: Data(changed.utf8), origin: "templates/layouts/base.html", isOverride: true)
+        let assets = try AssetPipeline.build(theme)
+        #expect(PreparedTheme.unknownAssets(in: .builtIn, assets: assets).isEmpty)
+        let problems = PreparedTheme.unknownAssets(in: theme, assets: assets).map(DiagnosticFormatter.text)
+        // Where the tag's text begins: just after `{{#asset}}`, on its space.
+        let before = changed.components(separatedBy: "css/nope.css")[0]
+        let line = before.filter { $0 == "\n" }.count + 1
+        let column = before.components(separatedBy: "\n").last!.count
+        #expect(problems == [
+            "templates/layouts/base.html:\(line):\(column): error: unknown asset 'css/nope.css': the theme's assets/ has no such file (its pages would link to nothing) [render]"
+        ])
+    }
 }

@@ -67,3 +67,13 @@ struct SyntaxErrorTests {
         }
     }
 }
+
+/// A partial named by a value can include itself, which no compiler sees: rendering stops going
+/// deeper after a hundred partials inside each other instead of overflowing the stack.
+struct PartialDepthTests {
+    @Test func aPartialThatNamesItselfStopsAtAHundredLevels() throws {
+        let library = try TemplateLibrary(["loop": "<{{>*next}}>"])
+        let text = try #require(library.render("loop", .object(["next": .string("loop")])))
+        #expect(text == String(repeating: "<", count: 101) + String(repeating: ">", count: 101))
+    }
+}

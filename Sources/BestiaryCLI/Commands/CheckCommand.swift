@@ -2,6 +2,8 @@ import ArgumentParser
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryPacks
+import BestiaryRender
+import BestiaryStorage
 
 /// `bestiary check`: load and validate everything, print every problem, exit 1 on any error.
 struct CheckCommand: AsyncParsableCommand {
@@ -10,7 +12,7 @@ struct CheckCommand: AsyncParsableCommand {
         abstract: "Validate content/ and print every problem (exit 1 on any error).",
         discussion: """
             Reads every record, page, translation and media file as `bestiary build` would,
-            and replays the whole pack history (content/packs.lock), checking every
+            compiles the theme's templates and checks its texts and assets, and replays the whole pack history (content/packs.lock), checking every
             version's digest (a build checks only the versions it uses).
             """)
 
@@ -19,6 +21,16 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let result = ContentLoader(root: global.siteRoot).load()
         var diagnostics = result.diagnostics
+        // The theme, as the build's render stage would find it.
+        if let config = result.catalog?.config {
+            do {
+                let theme = try PreparedTheme.load(
+                    root: global.siteRoot, fileSystem: LocalFileSystem(), languages: config.languages, config: config.location)
+                diagnostics.append(contentsOf: theme.warnings)
+            } catch {
+                diagnostics.append(contentsOf: error.diagnostics)
+            }
+        }
         do {
             _ = try PackLock.load(root: global.siteRoot)
         } catch {

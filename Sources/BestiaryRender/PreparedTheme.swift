@@ -1,0 +1,64 @@
+import BestiaryDiagnostics
+import BestiaryStorage
+import Foundation
+
+/// The theme as the render stage uses it: its files, templates compiled, interface texts and
+/// assets, each checked. `bestiary check` checks the theme this way too, so what would stop a
+/// build is found before it.
+public struct PreparedTheme: Sendable {
+    public let theme: Theme
+    public let templates: Templates
+    public let strings: UIStrings
+    public let assets: AssetPipeline
+    /// What does not stop a build (a language the interface has no texts for).
+    public let warnings: [Diagnostic]
+
+    /// Every error of the templates, the texts and the assets at once (not only the first part's).
+    /// `languages`: the site's, for the texts each needs; `config`: site.yml, where they are named.
+    public static func load(
+        root: String, fileSystem: any FileSystem, languages: [String], config: SourceLocation?
+    ) throws(DiagnosticError) -> PreparedTheme {
+        let theme = try Theme.load(root: root, fileSystem: fileSystem)
+        var bag = DiagnosticBag()
+        var templates: Templates?, strings: UIStrings?, assets: AssetPipeline?
+        do { templates = try Templates.compile(theme) } catch { bag.append(contentsOf: error.diagnostics) }
+        do { strings = try UIStrings.load(theme) } catch { bag.append(contentsOf: error.diagnostics) }
+        do { assets = try AssetPipeline.build(theme) } catch { bag.append(contentsOf: error.diagnostics) }
+        if let assets { bag.append(contentsOf: unknownAssets(in: theme, assets: assets)) }
+        try bag.throwIfErrors()
+        var warnings: [Diagnostic] = []
+        for language in languages where !strings!.hasTexts(for: language) {
+            warnings.append(.warning(
+                "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it",
+                at: config, stage: "render"))
+        }
+        return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
+    }
+
+    /// `{{#asset}}NAME{{/asset}}` tags whose NAME is not a file of the theme's `assets/` (a page
+    /// would link `#missing-asset:NAME`). A NAME made by a tag inside it is not known before render.
+    static func unknownAssets(in theme: Theme, assets: AssetPipeline) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for path in theme.files.keys.sorted() where path.hasSuffix(".html") || path.hasSuffix(".md") {
+            guard let file = theme.files[path], !path.hasPrefix("assets/") else { continue }
+            let text = String(decoding: file.data, as: UTF8.self)
+            var rest = text[...]
+            while let open = rest.range(of: "{{#"), let close = rest[open.upperBound...].range(of: "}}") {
+                let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+                rest = rest[close.upperBound...]
+                guard name == "asset", let end = rest.range(of: "{{/") else { continue }
+                let logical = rest[..<end.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+                if !logical.contains("{{"), assets.urls[logical] == nil {
+                    let prefix = text[..<rest.startIndex]
+                    let line = prefix.reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
+                    let column = prefix.distance(from: prefix.lastIndex(of: "\n").map { prefix.index(after: $0) } ?? prefix.startIndex, to: prefix.endIndex) + 1
+                    problems.append(.error(
+                        "unknown asset '\(logical)': the theme's assets/ has no such file (its pages would link to nothing)",
+                        at: SourceLocation(path: file.origin, line: line, column: column), stage: "render"))
+                }
+                rest = rest[end.lowerBound...]
+            }
+        }
+        return problems
+    }
+}

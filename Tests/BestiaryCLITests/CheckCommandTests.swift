@@ -1,0 +1,33 @@
+import BestiaryCLI
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// `bestiary check` finds what would stop a build, the theme's mistakes included.
+@Suite struct CheckCommandTests {
+    let run = SiteCommandRun.bestiary
+
+    @Test func theThemesMistakesAreFoundBeforeABuild() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let fine = await run("check", "--root", site)
+        #expect(fine.status == 0, "\(fine.stderr)")
+        // Every part of the theme at once: a template, its texts, an asset it names.
+        try "<li>{{>partials.card}}</li>\n".write(toFile: site + "/templates/partials/card.html", atomically: true, encoding: .utf8)
+        try "{\"nav.quiz\": 3}\n".write(toFile: site + "/templates/i18n/en.json", atomically: true, encoding: .utf8)
+        let base = site + "/templates/layouts/base.html"
+        let text = try String(contentsOfFile: base, encoding: .utf8)
+        try text.replacingOccurrences(of: "css/site.css", with: "css/gone.css").write(toFile: base, atomically: true, encoding: .utf8)
+        let result = await run("check", "--root", site)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("templates/partials/card.html:1:5: error: template 'partials.card' includes itself") }, "\(lines)")
+        #expect(lines.contains("templates/i18n/en.json:1:1: error: string 'nav.quiz' must be text [render]"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("templates/layouts/base.html:") && $0.contains("error: unknown asset 'css/gone.css'") }, "\(lines)")
+        #expect(lines.last == "checked 1 animal and 1 page: 3 errors, 0 warnings", "\(lines)")
+        // The build refuses the same theme, and says so.
+        let build = await run("build", "--root", site)
+        #expect(build.status == 1)
+        #expect(build.stderr.contains("includes itself"))
+    }
+}
