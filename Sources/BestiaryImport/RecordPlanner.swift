@@ -70,11 +70,21 @@ public struct RecordPlanner: Sendable {
 
             // Media files from outside content/: checked by their bytes, then copied under the id.
             for media in row.media {
-                switch planCopy(media, id: row.id, record: animal) {
+                switch planCopy(media, id: row.id, record: animal, planned: copies) {
                 case .failure(let problem): fail(problem.message)
-                case .success(let (relative, copy)):
+                case .success(let (relative, copy, note)):
                     fields.append(FieldValue(.media(media.kind, .file), relative))
                     if let copy { copies.append(copy) }
+                    if let note { bag.warning("\(row.id): \(note)", at: row.origin.location, stage: stage) }
+                    // Another recording or picture under the credit of the one it replaces.
+                    let before = media.kind == .sound ? animal.sound : animal.image
+                    let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
+                    let given = fields.contains { value in attributes.contains { value.field == .media(media.kind, $0) } }
+                    if copy != nil, let before, before.credit != nil || before.license != nil || before.sourceURL != nil, !given {
+                        bag.warning(
+                            "\(row.id): the \(media.kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old file; set \(media.kind == .sound ? "sound" : "image").credit, .license and .source for the new one",
+                            at: row.origin.location, stage: stage)
+                    }
                 }
             }
             // Files named as already under content/: there, and what they claim.
@@ -133,7 +143,11 @@ public struct RecordPlanner: Sendable {
     }
 
     /// Where `media` goes (`sounds/ID.EXT`, relative to content/) and the copy to make, if any.
-    private func planCopy(_ media: ImportRow.MediaFile, id: String, record: Animal) -> Result<(String, ChangePlan.MediaCopy?), FieldProblem> {
+    /// A file another record uses is never replaced: the new bytes go to `sounds/ID-2.EXT` (or the
+    /// first such name that is free), and the other record keeps its file.
+    private func planCopy(
+        _ media: ImportRow.MediaFile, id: String, record: Animal, planned: [ChangePlan.MediaCopy]
+    ) -> Result<(String, ChangePlan.MediaCopy?, String?), FieldProblem> {
         let fs = store.fileSystem
         let data: Data
         do {
@@ -147,16 +161,34 @@ public struct RecordPlanner: Sendable {
         if let current = (media.kind == .sound ? record.sound : record.image)?.filePath,
             let bytes = try? fs.read(store.contentDirectory + "/" + current), bytes == data
         {
-            return .success((current, nil))
+            return .success((current, nil, nil))
         }
-        let relative = "\(media.kind == .sound ? "sounds" : "images")/\(id).\(format.fileExtension)"
+        let folder = media.kind == .sound ? "sounds" : "images"
+        func usedByOthers(_ relative: String) -> [String] {
+            store.catalog.animals.filter { $0.id != id && ($0.sound?.filePath == relative || $0.image?.filePath == relative) }.map(\.id)
+        }
+        var relative = "\(folder)/\(id).\(format.fileExtension)"
+        var users = usedByOthers(relative)
+        let shared = users.isEmpty ? nil : "content/\(relative) is kept as it is: \(users.sorted().joined(separator: ", ")) use\(users.count == 1 ? "s" : "") it too"
+        var suffix = 2
+        while !users.isEmpty || planned.contains(where: { $0.destination == "content/\(relative)" && $0.data != data }) {
+            let candidate = "\(folder)/\(id)-\(suffix).\(format.fileExtension)"
+            suffix += 1
+            // Taken by other bytes, unless it is this record's own file (then --force replaces it).
+            let own = (media.kind == .sound ? record.sound : record.image)?.filePath == candidate
+            if !own, (try? fs.read(store.fullPath("content/\(candidate)"))).map({ $0 != data }) == true { continue }
+            relative = candidate
+            users = usedByOthers(relative)
+        }
         let destination = "content/\(relative)"
+        let current = (media.kind == .sound ? record.sound : record.image)?.filePath
+        let note = current == relative ? nil : shared.map { "\($0); the new file is \(destination)" }
         let existing = try? fs.read(store.fullPath(destination))
-        if existing == data { return .success((relative, nil)) }
+        if existing == data { return .success((relative, nil, note)) }
         if existing != nil && !replaceMedia {
             return .failure(FieldProblem("\(destination) already exists with other bytes; use --force to replace it"))
         }
-        return .success((relative, ChangePlan.MediaCopy(source: media.path, destination: destination, data: data, replaces: existing != nil)))
+        return .success((relative, ChangePlan.MediaCopy(source: media.path, destination: destination, data: data, replaces: existing != nil), note))
     }
 
     /// Why `data` cannot be a record's sound or picture, or nil.

@@ -58,6 +58,38 @@ import Testing
         #expect(again.stdout == "content/animals/badger.md is unchanged")
     }
 
+    /// `add --force` with a new sound never replaces a file another record plays: the new one goes
+    /// next to it, and the credit of the old one is not silently kept for the new one.
+    @Test func aSoundAnotherRecordUsesIsNeverReplaced() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let first = await run("add", "--root", site, "badger", "--name", "en=Badger", "--sound", sound, "--set", "sound.credit=Jane Doe")
+        #expect(first.status == 0, "\(first.stderr)")
+        // red-fox plays the same file.
+        let fox = site + "/content/animals/red-fox.md"
+        let text = try String(contentsOfFile: fox, encoding: .utf8).replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nsound: {file: sounds/badger.mp3}\n")
+        try text.write(toFile: fox, atomically: true, encoding: .utf8)
+        let other = Fixtures.path("import/wildsound/sounds/Amsel.mp3")
+        let result = await run("add", "--root", site, "badger", "--force", "--sound", other)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "copied \(other) to content/sounds/badger-2.mp3\nupdated content/animals/badger.md: sound")
+        #expect(result.stderr == """
+            bestiary: warning: badger: content/sounds/badger.mp3 is kept as it is: red-fox uses it too; the new file is content/sounds/badger-2.mp3 [add]
+            bestiary: warning: badger: the sound is replaced, but its credit, license and source are still those of the old file; set sound.credit, .license and .source for the new one [add]
+            """)
+        #expect(FileManager.default.contents(atPath: site + "/content/sounds/badger.mp3") == (try Fixtures.data("import/wildsound/sounds/Fuchs.mp3")))
+        #expect(FileManager.default.contents(atPath: site + "/content/sounds/badger-2.mp3") == (try Fixtures.data("import/wildsound/sounds/Amsel.mp3")))
+        #expect(try String(contentsOfFile: fox, encoding: .utf8).contains("sound: {file: sounds/badger.mp3}"))
+        // A credit given with the new file: no warning about it.
+        let third = Fixtures.path("import/wildsound/sounds/Rötelmaus.mp3")
+        let credited = await run("add", "--root", site, "badger", "--force", "--sound", third, "--set", "sound.credit=Max Muster")
+        #expect(credited.status == 0, "\(credited.stderr)")
+        #expect(credited.stderr.isEmpty, "\(credited.stderr)")
+        #expect(credited.stdout.hasPrefix("copied \(third) to content/sounds/badger-2.mp3 (replacing it)"), "\(credited.stdout)")
+        let check = await run("check", "--root", site)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
     @Test func refusesToOverwriteWithoutForce() async throws {
         let dir = try await SiteCommandRun.newSite()
         let site = dir.appending("site")
