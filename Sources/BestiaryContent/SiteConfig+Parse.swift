@@ -50,7 +50,7 @@ extension SiteConfig {
 
         var baseURL = ""
         if let node = f["base_url"]?.value, let url = reader.string(node, what: "base_url") {
-            if let problem = URLCheck.problem(absoluteHTTP: url) {
+            if let problem = URLCheck.problem(baseURL: url) {
                 reader.error("base_url \(problem)", at: node)
             } else {
                 baseURL = url.hasSuffix("/") ? url : url + "/"
@@ -127,6 +127,16 @@ public enum URLCheck {
         }
         guard let host = url.host, !host.isEmpty else { return "'\(string)' has no host name" }
         if string.contains(" ") { return "'\(string)' contains a space; encode it as %20" }
+        return nil
+    }
+
+    /// nil when `string` can be the URL a site is deployed under: an absolute http(s) URL whose
+    /// pages' URLs are it followed by their paths (no query, no fragment).
+    public static func problem(baseURL string: String) -> String? {
+        if let problem = problem(absoluteHTTP: string) { return problem }
+        if string.contains("?") || string.contains("#") {
+            return "'\(string)' has a query (?…) or a fragment (#…); page URLs are made by adding paths to it, so give the folder alone"
+        }
         return nil
     }
 }

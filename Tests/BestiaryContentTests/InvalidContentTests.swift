@@ -25,6 +25,8 @@ import Testing
              expected: "content/site.yml:1:1: error: site.yml needs 'languages'"),
         Case(name: "base_url not absolute", siteYML: "title: T\nbase_url: /quiz/\nlanguages: [en]\n",
              expected: "content/site.yml:2:11: error: base_url '/quiz/' must be an absolute URL starting with https://"),
+        Case(name: "base_url with a query and a fragment", siteYML: "title: T\nbase_url: \"https://e.org/h/?a=1#x\"\nlanguages: [en]\n",
+             expected: "content/site.yml:2:11: error: base_url 'https://e.org/h/?a=1#x' has a query (?…) or a fragment (#…)"),
         Case(name: "bad language code", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [English]\n",
              expected: "content/site.yml:3:12: error: 'English' is not a language code"),
         Case(name: "no site.yml", siteYML: nil,
@@ -120,6 +122,8 @@ import Testing
              expected: "content/pages/about.md:2:1: error: the page needs a 'title'"),
         Case(name: "page with a reserved name", files: ["content/pages/quiz.md": "---\ntitle: Quiz\n---\n"],
              expected: "content/pages/quiz.md:1:1: error: page name 'quiz' is taken by a generated part of the site"),
+        Case(name: "page named like a language of the site", files: ["content/pages/en.md": "---\ntitle: {de: X}\n---\n"],
+             expected: "content/pages/en.md:1:1: error: page name 'en' is one of the site's languages (site.yml), whose pages are under /en/"),
         Case(name: "record larger than the limit", files: [record: "---\nname: {de: Fuchs}\n---\n" + String(repeating: "x", count: 1_100_000)],
              expected: "\(record):0:0: error: file is 1074 KiB; records and pages are limited to 1024 KiB"),
     ]
