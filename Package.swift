@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "BestiaryMarkdown", dependencies: ["CCmark"], swiftSettings: strict),
         .target(
             name: "BestiaryContent",
-            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", .product(name: "Yams", package: "Yams")],
+            dependencies: ["BestiaryDiagnostics", "BestiaryStorage", "BestiaryMarkdown", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
         .target(

@@ -1,4 +1,5 @@
 import BestiaryDiagnostics
+import BestiaryMarkdown
 import BestiaryStorage
 
 /// One animal record: `content/animals/ID.md` (DESIGN.md §2).
@@ -85,6 +86,25 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
     }
 
     public var isBlank: Bool { markdown.allSatisfy(\.isWhitespace) }
+
+    /// A warning for each image whose address is a path (`![Owl](images/owl.jpg)`): the site has
+    /// no such file. Files under `content/` are published only as a record's sound and image, under
+    /// names made from their bytes (a name could give a quiz answer away).
+    public func localImageWarnings() -> [Diagnostic] {
+        Markdown.images(in: markdown).compactMap { image in
+            let url = image.url
+            let hasScheme = url.firstIndex(of: ":").map { colon in
+                let scheme = url[..<colon]
+                return !scheme.isEmpty && scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+            } ?? false
+            guard !url.isEmpty, !hasScheme, !url.hasPrefix("/"), !url.hasPrefix("#") else { return nil }
+            let at = SourceLocation(
+                path: location.path, line: location.line + image.line - 1, column: image.line == 1 ? location.column + image.column - 1 : image.column)
+            return .warning(
+                "image '\(url)' in the text will not show: files under content/ are published only as a record's sound and image; give the picture's https:// address instead",
+                at: at, stage: "load")
+        }
+    }
 }
 
 extension Animal {

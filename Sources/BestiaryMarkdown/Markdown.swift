@@ -27,6 +27,27 @@ public enum Markdown {
         return refusedImage ? withoutUnsafeImages(rendered) : rendered
     }
 
+    /// Each image of `markdown` (inline or by reference) with its destination and where it starts
+    /// (1-based line and column in `markdown`). Text without `![` has none and is not parsed.
+    public static func images(in markdown: String) -> [(url: String, line: Int, column: Int)] {
+        guard markdown.contains("![") else { return [] }
+        let utf8 = Array(markdown.utf8)
+        let root: OpaquePointer? = utf8.withUnsafeBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_VALIDATE_UTF8) }
+        }
+        guard let root else { return [] }
+        defer { cmark_node_free(root) }
+        guard let iterator = cmark_iter_new(root) else { return [] }
+        defer { cmark_iter_free(iterator) }
+        var images: [(url: String, line: Int, column: Int)] = []
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_IMAGE else { continue }
+            let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+            images.append((url, Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node))))
+        }
+        return images
+    }
+
     /// cmark's safe mode leaves an image whose URL it refused as `<img src="" alt="…" />`, which
     /// is not valid HTML (an empty `src`); the picture could never show, so its alternative text
     /// (already escaped by cmark) takes its place.

@@ -56,6 +56,21 @@ import Testing
         #expect(result.catalog?.mediaFiles["sounds/red-fox.ogg"]?.format == .ogg)
     }
 
+    /// A picture named by a path in a record's, a page's or a translation's text would not be on
+    /// the site: each is a warning where it is written; addresses and fragments are not.
+    @Test func aPictureNamedByAPathInTheTextIsAWarningWhereItIs() throws {
+        let site = try TestSite([
+            "content/animals/fox.md": "---\nname: {de: Fuchs}\n---\nText.\n\n  ![Fuchs](images/fox.jpg) ![Web](https://e.org/a.jpg)\n",
+            "content/animals/fox.en.md": "A [link](about.md) and ![by reference][p]\n\n[p]: ../images/p.png\n",
+            "content/pages/about.md": "---\ntitle: {de: Über}\n---\n![Logo](/logo.png) ![Top](#top) ![Bild](bild.webp)\n",
+        ])
+        #expect(site.lines() == [
+            "content/animals/fox.en.md:1:24: warning: image '../images/p.png' in the text will not show: files under content/ are published only as a record's sound and image; give the picture's https:// address instead",
+            "content/animals/fox.md:6:3: warning: image 'images/fox.jpg' in the text will not show: files under content/ are published only as a record's sound and image; give the picture's https:// address instead",
+            "content/pages/about.md:4:33: warning: image 'bild.webp' in the text will not show: files under content/ are published only as a record's sound and image; give the picture's https:// address instead",
+        ])
+    }
+
     @Test func idFromFrontMatterWinsOverTheFileName() throws {
         let site = try TestSite(["content/animals/Fuchs.md": "---\nid: red-fox\nname: {de: Fuchs}\n---\n"])
         #expect(site.load().catalog?.animals.map(\.id) == ["red-fox"])
