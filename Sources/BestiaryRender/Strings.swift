@@ -27,11 +27,31 @@ public struct UIStrings: Sendable {
                 }
                 tables[lang] = table
             } catch {
-                bag.error("strings are not valid JSON: \(error.localizedDescription)", at: SourceLocation(path: file.origin), stage: "render")
+                let (what, at) = Self.jsonProblem(error, in: file.data)
+                bag.error(
+                    "strings are not valid JSON (\(what)); the file is one object of \"key\": \"text\" pairs",
+                    at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")
             }
         }
         try bag.throwIfErrors()
         return UIStrings(tables: tables)
+    }
+
+    /// What Foundation's JSON parser said (`Invalid value around character 19.`), and the line and
+    /// column of that byte of `data` (1:1 when it named none).
+    static func jsonProblem(_ error: any Error, in data: Data) -> (String, (line: Int, column: Int)) {
+        let said = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+        var what = said.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        guard let range = said.range(of: "around character "),
+            let offset = Int(said[range.upperBound...].prefix { $0.isNumber }), offset <= data.count
+        else { return (what, (1, 1)) }
+        what = String(said[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        let before = data.prefix(offset)
+        let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex
+        // Columns count characters, not bytes.
+        let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+        return (what.isEmpty ? said : what.prefix(1).lowercased() + what.dropFirst(), (line, column))
     }
 
     /// Whether the theme translates its interface into `language` (or its base language: `pt`

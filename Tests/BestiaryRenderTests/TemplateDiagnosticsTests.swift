@@ -117,4 +117,18 @@ struct TemplateDiagnosticsTests {
             "templates/layouts/base.html:\(line):\(column): error: unknown asset 'css/nope.css': the theme's assets/ has no such file (its pages would link to nothing) [render]"
         ])
     }
+
+    /// Broken interface texts are reported where the JSON goes wrong, not at 1:1.
+    @Test func brokenInterfaceTextsAreReportedWhereTheyBreak() {
+        var theme = Theme.builtIn
+        theme.files["i18n/en.json"] = Theme.File(data: Data("{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.hörst\": Home\n}\n".utf8), origin: "templates/i18n/en.json", isOverride: true)
+        do {
+            _ = try UIStrings.load(theme)
+            Issue.record("broken JSON loaded")
+        } catch {
+            #expect(error.diagnostics.map(DiagnosticFormatter.text) == [
+                "templates/i18n/en.json:3:16: error: strings are not valid JSON (invalid value); the file is one object of \"key\": \"text\" pairs [render]"
+            ])
+        }
+    }
 }
