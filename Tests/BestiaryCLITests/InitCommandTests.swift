@@ -1,4 +1,4 @@
-import BestiaryCLI
+@testable import BestiaryCLI
 import BestiaryTestSupport
 import BestiaryTheme
 import Foundation
@@ -76,6 +76,29 @@ import Testing
         #expect(forced.stdout.contains("kept \(dir.path)/content/site.yml (already there)"))
         #expect(try dir.read("content/site.yml") == "title: Mine\n")
         #expect(dir.exists("content/animals/red-fox.md"))
+        // Again: every file is there, and the theme's are counted, not listed one by one.
+        let again = await run("init", "--force", dir.path)
+        #expect(again.status == 0)
+        let lines = again.stdout.split(separator: "\n")
+        #expect(!again.stdout.contains("created"), "\(again.stdout)")
+        #expect(lines.filter { $0.contains("/templates/") }.count == 1, "\(again.stdout)")
+        #expect(lines.contains { $0.hasPrefix("kept \(dir.path)/templates/ (") && $0.hasSuffix(" files already there)") }, "\(again.stdout)")
+    }
+
+    /// The folder comes as DIR or as --root (as every command takes the site), not both; the
+    /// next steps quote it when a shell would split it.
+    @Test func theFolderComesOnceAndIsQuotedForTheShell() async throws {
+        let dir = TemporaryDirectory("init")
+        let byRoot = await run("init", "--root", dir.appending("by root"))
+        #expect(byRoot.status == 0, "\(byRoot.stderr)")
+        #expect(dir.exists("by root/content/site.yml"))
+        #expect(byRoot.stderr.contains("  cd '\(dir.appending("by root"))'\n"), "\(byRoot.stderr)")
+        let both = await run("init", dir.appending("a"), "--root", dir.appending("b"))
+        #expect(both.status == 2)
+        #expect(both.stderr.hasPrefix("bestiary: error: give the new site's folder once: DIR"), "\(both.stderr)")
+        #expect(!dir.exists("a") && !dir.exists("b"))
+        #expect(InitCommand.shellQuoted("sites/owls-2") == "sites/owls-2")
+        #expect(InitCommand.shellQuoted("it's") == "'it'\\''s'")
     }
 
     @Test func aFolderWithOnlyHiddenFilesCountsAsEmpty() async throws {

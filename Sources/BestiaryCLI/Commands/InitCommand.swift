@@ -2,6 +2,7 @@ import ArgumentParser
 import BestiaryDiagnostics
 import BestiaryImport
 import BestiaryTheme
+import Foundation
 
 /// `bestiary init DIR`: a new site root, from the binary alone (the theme is embedded in it).
 struct InitCommand: AsyncParsableCommand {
@@ -22,15 +23,21 @@ struct InitCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The folder for the new site.", valueName: "DIR"))
-    var directory: String = "."
+    @Argument(help: ArgumentHelp("The folder for the new site (or give it with --root).", valueName: "DIR"))
+    var directory: String?
 
     @Flag(help: "Create the site in a folder that is not empty (no file is overwritten).")
     var force = false
 
     func run() async throws {
         let console = Console.current
-        var dir = directory
+        if let directory, global.root != ".", directory != global.root {
+            console.report(
+                [.error("give the new site's folder once: DIR ('\(directory)') or --root ('\(global.root)')", stage: "init")],
+                format: global.diagnostics)
+            throw CommandFailure(status: 2)
+        }
+        var dir = directory ?? global.root
         while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
         let result: SiteScaffold.Result
         do {
@@ -43,11 +50,17 @@ struct InitCommand: AsyncParsableCommand {
         for path in result.written where !path.hasPrefix("templates/") {
             console.out("created \(dir == "." ? "" : dir + "/")\(path)")
         }
-        console.out("created \(dir == "." ? "" : dir + "/")templates/ (\(themeFiles) file\(themeFiles == 1 ? "" : "s") of the default theme)")
-        for path in result.kept {
+        if themeFiles > 0 {
+            console.out("created \(dir == "." ? "" : dir + "/")templates/ (\(themeFiles) file\(themeFiles == 1 ? "" : "s") of the default theme)")
+        }
+        for path in result.kept where !path.hasPrefix("templates/") {
             console.out("kept \(dir == "." ? "" : dir + "/")\(path) (already there)")
         }
-        let cd = dir == "." ? "" : "  cd \(dir)\n"
+        let keptTheme = result.kept.filter { $0.hasPrefix("templates/") }.count
+        if keptTheme > 0 {
+            console.out("kept \(dir == "." ? "" : dir + "/")templates/ (\(keptTheme) file\(keptTheme == 1 ? "" : "s") already there)")
+        }
+        let cd = dir == "." ? "" : "  cd \(Self.shellQuoted(dir))\n"
         console.err("""
             A new Bestiary site is ready. Next:
             \(cd)  bestiary add ID --name en=NAME --sound FILE   add an animal (or: bestiary import FILE --format csv)
@@ -55,5 +68,12 @@ struct InitCommand: AsyncParsableCommand {
               bestiary check                                 find mistakes
               bestiary build                                 make the site in output/
             """)
+    }
+
+    /// `path` as a shell reads it back: as it is when it holds only safe characters, else in
+    /// single quotes (a quote inside written `'\''`).
+    static func shellQuoted(_ path: String) -> String {
+        let safe = path.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+,:@%".unicodeScalars.contains($0)) }
+        return safe ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
