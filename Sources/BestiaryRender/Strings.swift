@@ -25,6 +25,17 @@ public struct UIStrings: Sendable {
                         bag.error("string '\(key)' must be text", at: SourceLocation(path: file.origin), stage: "render")
                     }
                 }
+                // Keys nest by their dots ({{t.nav.quiz}}): `a.b` and `a.b.c` cannot both be.
+                for longer in table.keys.sorted() {
+                    let parts = longer.split(separator: ".", omittingEmptySubsequences: false)
+                    guard let shorter = (1..<max(1, parts.count)).lazy.map({ parts[..<$0].joined(separator: ".") }).first(where: { table[$0] != nil })
+                    else { continue }
+                    let text = String(decoding: file.data, as: UTF8.self)
+                    let line = text.range(of: "\"\(longer)\"").map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
+                    bag.error(
+                        "string '\(longer)' is below string '\(shorter)': keys are nested by their dots ({{t.\(shorter)}}), so one would hide the other; rename one",
+                        at: SourceLocation(path: file.origin, line: line, column: 1), stage: "render")
+                }
                 tables[lang] = table
             } catch {
                 let (what, at) = Self.jsonProblem(error, in: file.data)

@@ -131,4 +131,19 @@ struct TemplateDiagnosticsTests {
             ])
         }
     }
+
+    /// Keys nest by their dots: one that is another's prefix would hide it, so it is refused.
+    @Test func aStringBelowAnotherIsRefused() {
+        var theme = Theme.builtIn
+        theme.files["i18n/de.json"] = Theme.File(data: Data("{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.quiz-b\": \"Quiz\",\n  \"nav.quiz.x\": \"y\"\n}\n".utf8), origin: "templates/i18n/de.json", isOverride: true)
+        do {
+            _ = try UIStrings.load(theme)
+            Issue.record("nested keys loaded")
+        } catch {
+            #expect(error.diagnostics.map(DiagnosticFormatter.text) == [
+                "templates/i18n/de.json:4:1: error: string 'nav.quiz.x' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]"
+            ])
+        }
+        #expect((try? UIStrings.load(.builtIn)) != nil)
+    }
 }
