@@ -191,7 +191,12 @@ struct RunningServer {
         #expect(hello.name == "hello")
         #expect(hello.data.contains("\"phase\":\"building\""))
 
-        live.failed([.error("difficulty must be from 1 to 3, not 9", at: SourceLocation(path: "content/animals/fox.md", line: 5, column: 13), stage: "load")])
+        live.failed([
+            .warning("'Fox' is not in the Wikipedia cache", at: SourceLocation(path: "content/animals/bat.md", line: 3, column: 1), stage: "enrich"),
+            .error("difficulty must be from 1 to 3, not 9", at: SourceLocation(path: "content/animals/fox.md", line: 5, column: 13), stage: "load"),
+        ])
+        // The error that stopped the build comes first, before the warnings.
+        #expect(live.status.diagnostics.map(\.severity) == [.error, .warning])
         let failed = try await connection.event()
         #expect(failed.name == "failed")
         #expect(failed.data.contains("\"file\":\"content/animals/fox.md\",\"line\":5,\"column\":13"))

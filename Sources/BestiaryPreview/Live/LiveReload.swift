@@ -49,7 +49,9 @@ public final class LiveReload: @unchecked Sendable {
         let status = lock.withLock {
             current.generation += 1
             current.phase = .failed
-            current.diagnostics = DiagnosticBag(diagnostics).sorted
+            // The errors, which stopped the build, before the warnings it would have printed anyway.
+            let sorted = DiagnosticBag(diagnostics).sorted
+            current.diagnostics = sorted.filter { $0.severity == .error } + sorted.filter { $0.severity != .error }
             return current
         }
         hub.publish(event: "failed", data: status.json)
