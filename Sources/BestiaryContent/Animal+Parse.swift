@@ -157,8 +157,9 @@ extension Animal {
             }
             let ext = ContentPath.mediaExtension(path)
             guard let first = MediaFormat.candidates(forExtension: ext).first, first.kind == kind else {
+                let what = ext.isEmpty ? "the file name has no type" : "unsupported \(key) type '.\(ext)'"
                 reader.error(
-                    "\(key).file '\(path)': unsupported \(key) type '.\(ext)'; use one of \(extensions.map { "." + $0 }.joined(separator: ", "))",
+                    "\(key).file '\(path)': \(what); use one of \(extensions.map { "." + $0 }.joined(separator: ", "))",
                     at: file)
                 return nil
             }

@@ -66,6 +66,8 @@ import Testing
              expected: "\(record):4:3: error: sound.file 'sounds/none.ogg': no such file under content/"),
         Case(name: "unsupported sound extension", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.flac}\n---\n"],
              expected: "\(record):3:15: error: sound.file 'sounds/a.flac': unsupported sound type '.flac'"),
+        Case(name: "sound named by a folder", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds}\n---\n"],
+             expected: "\(record):3:15: error: sound.file 'sounds': the file name has no type; use one of .mp3"),
         Case(name: "picture referenced as a sound", files: [record: "---\nname: {de: Fuchs}\nsound: {file: images/a.png}\n---\n"],
              binary: ["content/images/a.png": TestMedia.png],
              expected: "\(record):3:15: error: sound.file 'images/a.png': unsupported sound type '.png'"),
