@@ -104,7 +104,7 @@ public enum CSVReader {
                         row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value)))
                     } else {
                         error(
-                            "\(label): \(field) '\(value)' is neither under content/ nor under '\(context.mediaDirectory)'",
+                            "\(label): \(field) '\(value)': no such file; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)",
                             line: cell.line, column: cell.column)
                     }
                     continue

@@ -150,7 +150,7 @@ import Testing
             name: "CSV media that are missing or not what they claim", format: .csv,
             text: "id,name.en,sound.file\nfox,Fox,fox.ogg\nowl,Owl,notes.txt\n",
             errors: [
-                "2:9: row 1 (id fox): sound.file 'fox.ogg' is neither under content/ nor under 'INCOMING'",
+                "2:9: row 1 (id fox): sound.file 'fox.ogg': no such file; looked for content/fox.ogg and INCOMING/fox.ogg (files next to the CSV, or under --media)",
                 "3:1: row 2 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
             ]),
         Case(
