@@ -9,7 +9,7 @@
 //        |            |  Markdown |                     | |      |
 //        |            |           \______ Packs ________/ |      |
 //        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
-//        \_ Fetch (network: AsyncHTTPClient) <- CLI         |
+//        \_ Fetch (network: AsyncHTTPClient; Sync's HTTP transport) <- CLI
 //                                          Template ______/  (our Mustache engine; no dependencies)
 //
 import PackageDescription
@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "BestiaryFetch",
             dependencies: [
-                "BestiaryWikipedia",
+                "BestiaryWikipedia", "BestiarySync",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -24,6 +24,21 @@ import Testing
         #expect(derived.status == 0 && derived.stdout == lines[0])
     }
 
+    /// A server that sends a pointer without end: refused at its size limit, at once, and the
+    /// command ends (it went on downloading into memory, over 1 GB, and often never ended).
+    @Test func anEndlessPointerIsRefusedAndTheSyncEnds() async throws {
+        let server = try await LoopbackServer.start { _ in .endlessBody() }
+        let dir = TemporaryDirectory()
+        let db = dir.appending("store.sqlite")
+        let start = ContinuousClock.now
+        let r = await runCLI(["sync", server.baseURL + "/packs", "--db", db, "--public-key", Self.exampleKey])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("refused: latest.json: the file is larger than the 65536 bytes accepted (the store is unchanged)"), "\(r.stderr)")
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        await server.stop()
+    }
+
     @Test func aRefusedFirstSyncLeavesNoStoreBehind() async throws {
         let dir = TemporaryDirectory()
         let db = dir.appending("store.sqlite")

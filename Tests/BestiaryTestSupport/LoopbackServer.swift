@@ -33,6 +33,9 @@ public final class LoopbackServer: Sendable {
         public var delay: Duration = .zero
         /// Send only this many body bytes, then close the connection (truncated downloads).
         public var truncateAfter: Int? = nil
+        /// Send 8 KiB chunks without end, as fast as the client takes them, until it closes the
+        /// connection (``endless``: what was sent, and whether the client ended it).
+        public var endless = false
 
         public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], delay: Duration = .zero, truncateAfter: Int? = nil) {
             self.status = status
@@ -57,7 +60,26 @@ public final class LoopbackServer: Sendable {
         public static func bytes(_ b: [UInt8], status: Int = 200, contentType: String = "application/octet-stream") -> Reply {
             Reply(status: status, headers: [("Content-Type", contentType)], body: b)
         }
+
+        /// A body without end (no Content-Length: chunked).
+        public static func endlessBody() -> Reply {
+            var reply = Reply(status: 200, headers: [("Content-Type", "application/json")])
+            reply.endless = true
+            return reply
+        }
     }
+
+    /// What the endless bodies sent so far: bytes, and how many the client ended.
+    public final class EndlessLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var sent = 0, ended = 0
+        func add(_ n: Int) { lock.withLock { sent += n } }
+        func end() { lock.withLock { ended += 1 } }
+        public var bytes: Int { lock.withLock { sent } }
+        public var endedByClient: Int { lock.withLock { ended } }
+    }
+
+    public let endless: EndlessLog
 
     public let port: Int
     /// `http://127.0.0.1:PORT` (no trailing slash).
@@ -68,14 +90,16 @@ public final class LoopbackServer: Sendable {
     /// Every request received so far, in order.
     public var requests: [Request] { log.all }
 
-    private init(port: Int, task: Task<Void, any Error>, log: RequestLog) {
+    private init(port: Int, task: Task<Void, any Error>, log: RequestLog, endless: EndlessLog) {
         self.port = port
         self.task = task
         self.log = log
+        self.endless = endless
     }
 
     public static func start(_ handler: @escaping @Sendable (Request) async -> Reply) async throws -> LoopbackServer {
         let log = RequestLog()
+        let endless = EndlessLog()
         let ready = PortPromise()
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var headers: [String: String] = [:]
@@ -90,6 +114,21 @@ public final class LoopbackServer: Sendable {
                 if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
             }
             let status = HTTPResponse.Status(code: reply.status)
+            if reply.endless {
+                let chunk = ByteBuffer(bytes: [UInt8](repeating: 0x20, count: 8192))
+                let body = ResponseBody { writer in
+                    do {
+                        while true {
+                            try await writer.write(chunk)
+                            endless.add(chunk.readableBytes)
+                        }
+                    } catch {
+                        endless.end()
+                        throw error
+                    }
+                }
+                return Response(status: status, headers: fields, body: body)
+            }
             if let cut = reply.truncateAfter {
                 let full = reply.body
                 let body = ResponseBody(contentLength: full.count) { writer in
@@ -112,7 +151,7 @@ public final class LoopbackServer: Sendable {
         )
         let task = Task { try await app.run() }
         let port = await ready.value
-        return LoopbackServer(port: port, task: task, log: log)
+        return LoopbackServer(port: port, task: task, log: log, endless: endless)
     }
 
     public func stop() async {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BestiaryFetch
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryPackFormat
@@ -49,12 +50,13 @@ struct PackVerifyCommand: AsyncParsableCommand {
         }
         let transport: any PackTransport
         do {
-            transport = try PackLocation.transport(for: location)
+            transport = try PackLocation.transport(for: location, http: { AsyncHTTPPackTransport(baseURL: $0) })
         } catch {
             console.report([.error("\(error)", stage: "verify")], format: global.diagnostics)
             throw CommandFailure(status: 1)
         }
         let result = await PackVerifier(transport: transport, trustedKeys: keys).verify()
+        await transport.close()
         console.report(
             result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") },
             format: global.diagnostics)

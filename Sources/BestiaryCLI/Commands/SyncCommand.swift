@@ -1,4 +1,5 @@
 import ArgumentParser
+import BestiaryFetch
 import BestiaryDiagnostics
 import BestiaryPackFormat
 import BestiarySync
@@ -50,7 +51,7 @@ struct SyncCommand: AsyncParsableCommand {
         let keys = try publicKeys.map { try PackPublicKey(base64: $0) }
         let transport: any PackTransport
         do {
-            transport = try PackLocation.transport(for: url)
+            transport = try PackLocation.transport(for: url, http: { AsyncHTTPPackTransport(baseURL: $0) })
         } catch {
             throw fail("\(error)")
         }
@@ -60,6 +61,8 @@ struct SyncCommand: AsyncParsableCommand {
             guard !existed else { return }
             for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         }
+        // The transport is closed whatever happens (its connections end with it).
+        let outcome: Result<SyncReport, any Error>
         do {
             let store = try PackStore(path: db)
             var configuration = SyncClient.Configuration(trustedKeys: keys)
@@ -69,12 +72,21 @@ struct SyncCommand: AsyncParsableCommand {
                     [.warning("signatures are not checked: no --public-key given and the store remembers none; pass the publisher's key", stage: "sync")],
                     format: global.diagnostics)
             }
-            let report = try await SyncClient(transport: transport, store: store, configuration: configuration).sync()
-            console.out(Self.describe(report))
+            outcome = .success(try await SyncClient(transport: transport, store: store, configuration: configuration).sync())
         } catch {
+            outcome = .failure(error)
+        }
+        await transport.close()
+        switch outcome {
+        case .success(let report):
+            console.out(Self.describe(report))
+        case .failure(let error as SyncError):
             removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
             throw fail("\(refusal ? "refused: " : "")\(error.description) (the store is unchanged)")
+        case .failure(let error):
+            removeCreatedStore()
+            throw fail("\(error) (the store is unchanged)")
         }
     }
 

@@ -11,6 +11,13 @@ public protocol PackTransport: Sendable {
     /// already and asks for the rest (HTTP `Range: bytes=OFFSET-`); a transport that cannot
     /// do that answers with the whole file (``PackResponse/Status/full``).
     func open(_ path: String, from offset: Int) async throws -> PackResponse
+
+    /// Ends what the transport holds open (connections): called once, when the reader is done.
+    func close() async
+}
+
+extension PackTransport {
+    public func close() async {}
 }
 
 /// A transport's answer: what it is, and the bytes as they arrive.
@@ -54,13 +61,16 @@ public struct PackTransportError: Error, Hashable, Sendable, CustomStringConvert
 /// The transport for a pack location as the `sync` command takes it: an `http(s)://` URL, a
 /// `file://` URL or a local path, with or without a trailing `latest.json`.
 public enum PackLocation {
-    public static func transport(for location: String) throws -> any PackTransport {
+    /// `http`: the transport for an HTTP(S) folder (``URLSessionPackTransport`` unless given).
+    public static func transport(
+        for location: String, http: (URL) -> any PackTransport = { URLSessionPackTransport(baseURL: $0) }
+    ) throws -> any PackTransport {
         var text = location
         if text.hasSuffix("/latest.json") { text.removeLast("/latest.json".count) } else if text == "latest.json" { text = "." }
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             guard let url = URL(string: text), url.host != nil else { throw PackTransportError("'\(location)' is not a valid URL") }
-            return URLSessionPackTransport(baseURL: url)
+            return http(url)
         }
         if lower.hasPrefix("file://") {
             guard let url = URL(string: text), url.isFileURL else { throw PackTransportError("'\(location)' is not a valid file URL") }

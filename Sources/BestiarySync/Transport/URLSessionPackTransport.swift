@@ -49,8 +49,14 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
         if offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
         let task = session.dataTask(with: request)
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        continuation.onTermination = { @Sendable termination in
-            if case .cancelled = termination { task.cancel() }
+        // Once the reader is gone (it stopped at a size limit, failed, or was cancelled), the
+        // transfer stops and what still arrives is dropped, not buffered: a server that sends
+        // without end must not fill the memory (the cancellation reaches the transfer late on
+        // Linux, behind the data already queued).
+        let delegate = self.delegate
+        continuation.onTermination = { @Sendable _ in
+            delegate.forget(task.taskIdentifier)
+            task.cancel()
         }
         let response: URLResponse = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<URLResponse, any Error>) in
@@ -58,6 +64,7 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
                 task.resume()
             }
         } onCancel: {
+            delegate.cancelHead(task.taskIdentifier)
             task.cancel()
         }
         guard let http = response as? HTTPURLResponse else {
@@ -94,7 +101,7 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
     }
 
     /// START of `bytes START-END/TOTAL`.
-    static func rangeStart(_ header: String?) -> Int? {
+    public static func rangeStart(_ header: String?) -> Int? {
         guard let header, header.hasPrefix("bytes ") else { return nil }
         let spec = header.dropFirst(6)
         guard let dash = spec.firstIndex(of: "-") else { return nil }
@@ -130,8 +137,29 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let body = lock.withLock { pending[dataTask.taskIdentifier]?.body }
-        body?.yield(data)
+        guard let body = lock.withLock({ pending[dataTask.taskIdentifier]?.body }) else {
+            // Nobody reads this transfer any more: stop it.
+            dataTask.cancel()
+            return
+        }
+        body.yield(data)
+    }
+
+    /// The reader of a transfer is gone: what still arrives is dropped.
+    func forget(_ id: Int) {
+        let entry = lock.withLock { pending.removeValue(forKey: id) }
+        entry?.head?.resume(throwing: CancellationError())
+    }
+
+    /// The request was cancelled while it waited for the response's head: it stops waiting now,
+    /// not when the transfer's end is reported.
+    func cancelHead(_ id: Int) {
+        let head = lock.withLock { () -> CheckedContinuation<URLResponse, any Error>? in
+            let h = pending[id]?.head
+            pending[id]?.head = nil
+            return h
+        }
+        head?.resume(throwing: CancellationError())
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

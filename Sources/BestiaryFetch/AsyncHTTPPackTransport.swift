@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import BestiarySync
+import Foundation
+import NIOCore
+
+/// ``PackTransport`` over async-http-client: what `bestiary sync` and `bestiary pack verify` read
+/// HTTP(S) pack trees with. The body is read only as fast as the reader takes it (backpressure),
+/// and a reader that stops (at a size limit, say) ends the transfer: a server that sends without
+/// end fills no memory. (Foundation's `URLSession` on Linux delivers data it has queued even
+/// after the task is cancelled: 1 GB within seconds from a local server.) Redirects are followed,
+/// five at most and never in a loop; a connection silent for `readTimeout` fails.
+///
+/// Call ``close()`` when done: the client's connections are shut down there.
+public final class AsyncHTTPPackTransport: PackTransport, @unchecked Sendable {
+    /// The folder holding `latest.json`, ending with a slash.
+    public let baseURL: URL
+    private let client: HTTPClient
+    private let readTimeout: Duration
+
+    public init(baseURL: URL, readTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(30)) {
+        var base = baseURL
+        if !base.absoluteString.hasSuffix("/") { base = URL(string: base.absoluteString + "/") ?? base }
+        self.baseURL = base
+        self.readTimeout = readTimeout
+        let configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: .nanoseconds(Int64(connectTimeout.nanoseconds)), read: .nanoseconds(Int64(readTimeout.nanoseconds))))
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public var location: String {
+        var s = baseURL.absoluteString
+        if s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
+    public func open(_ path: String, from offset: Int) async throws -> PackResponse {
+        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
+            throw PackTransportError("cannot make a URL of \(location) and \(path)")
+        }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: "Bestiary pack sync")
+        // The pointer must be fresh; everything else is immutable and may come from any cache.
+        if path == "latest.json" || path == "latest.json.sig" { request.headers.add(name: "Cache-Control", value: "no-cache") }
+        if offset > 0 { request.headers.add(name: "Range", value: "bytes=\(offset)-") }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: .distantFuture)
+        } catch {
+            throw describe(error, url)
+        }
+        let length = response.headers.first(name: "content-length").flatMap(Int.init)
+        switch response.status.code {
+        case 200:
+            return PackResponse(status: .full, length: length, body: stream(response.body, url))
+        case 206:
+            guard let start = URLSessionPackTransport.rangeStart(response.headers.first(name: "content-range")) else {
+                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range")
+            }
+            return PackResponse(status: .partial(start: start), length: length, body: stream(response.body, url))
+        case 404, 410:
+            return .empty(.notFound)
+        case 416:
+            return .empty(.rangeNotSatisfiable)
+        default:
+            throw PackTransportError("\(url.absoluteString): HTTP \(response.status.code)")
+        }
+    }
+
+    /// The body, each chunk read from the connection only when the reader asks for it. The
+    /// iterator goes with the stream: a reader that stops reading ends the request.
+    private func stream(_ body: HTTPClientResponse.Body, _ url: URL) -> AsyncThrowingStream<Data, any Error> {
+        final class Reader: @unchecked Sendable {
+            var iterator: HTTPClientResponse.Body.AsyncIterator
+            init(_ body: HTTPClientResponse.Body) { iterator = body.makeAsyncIterator() }
+        }
+        let reader = Reader(body)
+        return AsyncThrowingStream(unfolding: { [self] in
+            do {
+                return try await reader.iterator.next().map { Data($0.readableBytesView) }
+            } catch {
+                throw self.describe(error, url)
+            }
+        })
+    }
+
+    /// A transfer's failure in words: which URL, and what went wrong.
+    private func describe(_ error: any Error, _ url: URL) -> any Error {
+        if error is CancellationError { return error }
+        let what: String
+        switch error as? HTTPClientError {
+        case .readTimeout?, .deadlineExceeded?:
+            what = "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s"
+        case .connectTimeout?:
+            what = "no connection could be made (timed out)"
+        case .redirectLimitReached?:
+            what = "more than 5 redirects"
+        case .redirectCycleDetected?:
+            what = "the redirects go round in a loop"
+        case .remoteConnectionClosed?:
+            what = "the server closed the connection"
+        default:
+            what = "\(error)"
+        }
+        return PackTransportError("\(url.absoluteString): \(what)")
+    }
+
+    public func close() async {
+        try? await client.shutdown()
+    }
+}
