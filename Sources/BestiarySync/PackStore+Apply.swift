@@ -53,6 +53,22 @@ extension PackStore {
         }
     }
 
+    /// Remembers `keys` (base64) as the keys the store's version `version` was checked with, when
+    /// it is still at that version: a store that once checked signatures never takes an
+    /// unsigned pack later without being told.
+    func remember(keys: [String], atVersion version: Int) throws(SyncError) {
+        do {
+            try queue.write { db in
+                guard try Self.state(db).version == version else { return }
+                try db.execute(
+                    sql: "INSERT INTO pack_meta (key, value) VALUES ('trusted_keys', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    arguments: [keys.joined(separator: ",")])
+            }
+        } catch {
+            throw SyncError(.store, "cannot write the store \(path): \(Self.describe(error)); it keeps its previous state")
+        }
+    }
+
     private static func apply(
         _ update: StoreUpdate, stagedMedia: [String: String], checkpoint: () throws -> Void, db: Database
     ) throws -> ApplyResult {

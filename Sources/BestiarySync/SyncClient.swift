@@ -72,7 +72,11 @@ public struct SyncClient: Sendable {
                     .republished, file: PackFormat.pointerPath,
                     "version \(pointer.version) was published again with different content (its content/packs.lock was probably lost); the publisher must publish a new version")
             }
-            if try store.isIntact() { return report }
+            if try store.isIntact() {
+                // Checked with keys given now: the store remembers them, as a sync that changed it would.
+                if let pinned, signer != nil, state.trustedKeys != pinned { try store.remember(keys: pinned, atVersion: state.version) }
+                return report
+            }
             // The database was changed outside the client: rebuild it from the full manifest.
             report.fellBackToFull = true
             return try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)

@@ -418,6 +418,30 @@ import Testing
         }
     }
 
+    /// A store that was up to date when a key first checked its pack remembers that key: a later
+    /// unsigned version is refused though the caller allows unsigned packs (docs/packs.md §11).
+    @Test func aKeyThatCheckedAnUpToDateStoreIsRemembered() async throws {
+        let publisher = TestPublisher()
+        try publisher.publish(Self.zoo, signed: false)
+        try await Self.run(Setup(publisher: publisher, server: try await PackServer.start(root: publisher.root))) { s in
+            var unsigned = SyncClient.Configuration.testing(keys: [])
+            unsigned.allowUnsigned = true
+            #expect(try await s.client(unsigned).sync().toVersion == 1)
+            #expect(try s.store().state().trustedKeys.isEmpty)
+            // The publisher starts signing, content unchanged: up to date, and the key checked it.
+            try s.publisher.rewritePointer { _ in }
+            let checked = try await s.client().sync()
+            #expect(checked.method == .upToDate && checked.signedBy == s.publisher.publicKey.keyID)
+            #expect(try s.store().state().trustedKeys == [s.publisher.publicKey.base64])
+            // An unsigned version 2 (an attacker's, or a publisher who lost the key) is refused.
+            var zoo = Self.zoo
+            zoo["yak"]!.name = "Generated yak 2"
+            try s.publisher.publish(zoo, signed: false)
+            _ = try await Self.expectRefusal(.badSignature, s, configuration: unsigned)
+            #expect(try s.store().state().version == 1)
+        }
+    }
+
     @Test func syncsFromALocalFolder() async throws {
         let publisher = TestPublisher()
         try publisher.publish(Self.zoo)
