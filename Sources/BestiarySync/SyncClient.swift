@@ -70,7 +70,7 @@ public struct SyncClient: Sendable {
             guard state.manifestSHA256 == pointer.manifest.sha256 else {
                 throw SyncError(
                     .republished, file: PackFormat.pointerPath,
-                    "version \(pointer.version) was published again with different content (its content/packs.lock was probably lost); the publisher must publish a new version")
+                    "version \(pointer.version) was published again with different content: the store took it from a preview (`bestiary serve` makes packs it never records), or the publisher's content/packs.lock was lost. A store that synced from a preview must be deleted and synced again; otherwise the publisher must publish a new version")
             }
             if try store.isIntact() {
                 // Checked with keys given now: the store remembers them, as a sync that changed it would.
