@@ -197,7 +197,8 @@ public struct PackLock: Hashable, Sendable {
         // The checked versions' states, sorted once (at the first checked version) and then
         // changed as each next version says.
         var sorted: PackDigest.SortedState? = nil
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // CRLF too (git's autocrlf on Windows): "\r\n" is one Character, not a "\n".
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         // Versions go up by one from 1 (checked below), so the newest is the number of version lines.
         let firstChecked = recent.map { window in
             lines.count(where: { $0.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("version ") }) - window + 1

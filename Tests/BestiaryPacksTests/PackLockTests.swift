@@ -64,6 +64,9 @@ import Testing
         #expect(parsed.latestRevisions == ["bear": Self.rev2, "owl": Self.rev1, "yak": Self.rev3])
         #expect(parsed.revisions(of: [1])[1] == ["bear": Self.rev1, "owl": Self.rev1, "cat": Self.rev1])
         #expect(parsed.encoded == lock.encoded)
+        // With CRLF line ends (git's autocrlf on Windows) it reads the same.
+        let crlf = Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        #expect(try PackLock.parse(crlf) == lock)
     }
 
     /// A build checks the digests of the newest versions only (those it uses); a full read, as
