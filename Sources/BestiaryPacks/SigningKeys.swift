@@ -23,17 +23,34 @@ public enum SigningKeys {
             do {
                 text = try fileSystem.readString(file)
             } catch {
-                throw DiagnosticError(.error("--signing-key: \(error)", stage: "packs"))
+                throw DiagnosticError(.error(
+                    "cannot read the key file: \((error as? FileSystemError)?.reason ?? "\(error)")", at: SourceLocation(path: file), stage: "packs"))
             }
             var keys: [Curve25519.Signing.PrivateKey] = []
-            for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var keyLines: [Int] = []
+            var publicLines: [String] = []
+            for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
                 var line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-                if line.isEmpty || line.hasPrefix("#") || line.hasPrefix("public-key:") { continue }
+                if line.isEmpty || line.hasPrefix("#") { continue }
+                if line.hasPrefix("public-key:") {
+                    publicLines.append(line.dropFirst("public-key:".count).trimmingCharacters(in: .whitespaces))
+                    continue
+                }
                 if line.hasPrefix("private-key:") { line = String(line.dropFirst("private-key:".count)) }
                 do {
                     keys.append(try PackKeys.privateKey(base64: line))
+                    keyLines.append(n + 1)
                 } catch {
                     throw DiagnosticError(.error("\(error.message) (line \(n + 1))", at: SourceLocation(path: file, line: n + 1, column: 1), stage: "packs"))
+                }
+            }
+            // What `keys generate` printed holds each private key's public key: a file where they
+            // do not match was mixed up (apps would be given the wrong key to trust).
+            if !publicLines.isEmpty {
+                for (key, line) in zip(keys, keyLines) where !publicLines.contains(PackKeys.base64(key.publicKey)) {
+                    throw DiagnosticError(.error(
+                        "the private key's public key is \(PackKeys.base64(key.publicKey)), which no public-key line of the file names; the file mixes up two key pairs",
+                        at: SourceLocation(path: file, line: line, column: 1), stage: "packs"))
                 }
             }
             guard !keys.isEmpty else {

@@ -48,6 +48,12 @@ public final class PackStore: Sendable {
         } catch let error as SyncError {
             throw error
         } catch {
+            // A read-only open cannot roll back an update a crash left half done.
+            if !create, FileManager.default.fileExists(atPath: path + "-journal") {
+                throw SyncError(
+                    .store,
+                    "cannot open the store \(path) to read: an update stopped half way (\(path)-journal is there); `bestiary sync URL --db \(path)` rolls it back and goes on")
+            }
             throw SyncError(.store, "cannot open the store \(path): \(Self.describe(error))")
         }
     }

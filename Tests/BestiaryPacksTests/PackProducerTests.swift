@@ -337,6 +337,21 @@ import Testing
             (error as? DiagnosticError)?.diagnostics.first?.location?.line == 1
         }
         #expect(throws: DiagnosticError.self) { try SigningKeys.load(environment: [:], file: dir.appending("public-only.key")) }
-        #expect(throws: DiagnosticError.self) { try SigningKeys.load(environment: [:], file: dir.appending("missing.key")) }
+        #expect {
+            try SigningKeys.load(environment: [:], file: dir.appending("missing.key"))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first.map(DiagnosticFormatter.text)?.hasPrefix("\(dir.appending("missing.key")):1:1: error: cannot read the key file: No such file") == true
+        }
+        // CRLF line ends are fine; a private key whose public key the file does not name is not.
+        try dir.write("public-key: \(pair.publicKey)\r\nprivate-key: \(pair.privateKey)\r\n", to: "crlf.key")
+        #expect(try SigningKeys.publicKeys(environment: [:], file: dir.appending("crlf.key")) == [pair.publicKey])
+        let other = PackKeys.generate()
+        try dir.write("public-key: \(pair.publicKey)\nprivate-key: \(other.privateKey)\n", to: "mixed.key")
+        #expect {
+            try SigningKeys.load(environment: [:], file: dir.appending("mixed.key"))
+        } throws: { error in
+            let d = (error as? DiagnosticError)?.diagnostics.first
+            return d?.location?.line == 2 && d?.message.contains("which no public-key line of the file names") == true
+        }
     }
 }

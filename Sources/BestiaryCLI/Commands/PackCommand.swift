@@ -65,7 +65,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
         }
         let pack = result.pack.map { "pack '\($0)' version \(result.version ?? 0)" } ?? "pack at \(transport.location)"
         let counts = "\(result.records) records, \(result.deltas) delta\(result.deltas == 1 ? "" : "s"), \(result.mediaFiles) media files (\(result.mediaBytes) bytes)"
-        let signatures = keys.isEmpty ? "signatures not checked" : "\(result.signaturesChecked) signatures valid"
+        let signatures = keys.isEmpty ? "signatures not checked" : "\(result.signaturesChecked) signature\(result.signaturesChecked == 1 ? "" : "s") valid"
         let expiry = result.expires.map { ", expires \($0)" } ?? ""
         if result.isValid {
             console.out("\(pack): \(counts), \(signatures)\(expiry): OK")
