@@ -115,9 +115,14 @@ extension PackStore {
         result.deleted = deletions.count
 
         // Media: every file a new record needs that the store lacks comes from the staging folder.
-        let stored = try db.cachedStatement(sql: "SELECT 1 FROM pack_media WHERE sha256 = ?")
+        // A stored file counts when it is what the manifest says (extension, size); else it is
+        // replaced by the downloaded one (``PackStore/storedMedia(among:)`` left it out).
+        let stored = try db.cachedStatement(sql: PackStore.intactMediaSQL)
         var have = Set<String>()
-        let insertMedia = try db.cachedStatement(sql: "INSERT INTO pack_media (sha256, ext, bytes, data) VALUES (?, ?, ?, ?)")
+        let insertMedia = try db.cachedStatement(sql: """
+            INSERT INTO pack_media (sha256, ext, bytes, data) VALUES (?, ?, ?, ?)
+            ON CONFLICT(sha256) DO UPDATE SET ext = excluded.ext, bytes = excluded.bytes, data = excluded.data
+            """)
         // A full update also brings back files the store lost (it checks every record's media).
         let needed: [PackMediaRef]
         switch update.content {
@@ -125,7 +130,7 @@ extension PackStore {
         case .full(let records): needed = records.flatMap(\.media)
         }
         for ref in needed where !have.contains(ref.sha256) {
-            if try Bool.fetchOne(stored, arguments: [ref.sha256]) == true {
+            if try Bool.fetchOne(stored, arguments: [ref.sha256, ref.ext, ref.bytes]) == true {
                 have.insert(ref.sha256)
                 continue
             }

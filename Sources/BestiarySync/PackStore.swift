@@ -149,12 +149,17 @@ public final class PackStore: Sendable {
         }
     }
 
-    /// The hashes among `refs` that the store already has.
+    /// A stored media file as a reference names it: its hash, extension and size, and as many
+    /// bytes as that size (a file damaged in the database, or a publisher's manifest that gives
+    /// another size or extension for the same hash, is downloaded again, as a fresh store would).
+    static let intactMediaSQL = "SELECT 1 FROM pack_media WHERE sha256 = ? AND ext = ? AND bytes = ? AND length(data) = bytes"
+
+    /// The hashes among `refs` that the store already has, as they name them.
     public func storedMedia(among refs: [PackMediaRef]) throws(SyncError) -> Set<String> {
         try read { db in
-            let lookup = try db.cachedStatement(sql: "SELECT 1 FROM pack_media WHERE sha256 = ?")
+            let lookup = try db.cachedStatement(sql: Self.intactMediaSQL)
             var out = Set<String>()
-            for ref in refs where try Bool.fetchOne(lookup, arguments: [ref.sha256]) == true { out.insert(ref.sha256) }
+            for ref in refs where try Bool.fetchOne(lookup, arguments: [ref.sha256, ref.ext, ref.bytes]) == true { out.insert(ref.sha256) }
             return out
         }
     }
@@ -166,7 +171,9 @@ public final class PackStore: Sendable {
             let state = try Self.state(db)
             guard state.version > 0 else { return true }
             let missing = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pack_record_media WHERE sha256 NOT IN (SELECT sha256 FROM pack_media)") ?? 0
-            return try missing == 0 && Self.digest(db) == state.digest
+            // A file cut short in the database (its bytes are checked by size, not hashed again).
+            let damaged = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pack_media WHERE length(data) != bytes") ?? 0
+            return try missing == 0 && damaged == 0 && Self.digest(db) == state.digest
         }
     }
 

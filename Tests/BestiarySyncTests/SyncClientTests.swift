@@ -376,6 +376,14 @@ import Testing
             let repaired = try StoreSnapshot(try s.store())
             #expect(repaired.media == expected.media)
             #expect(repaired.records.map(\.id) == expected.records.map(\.id))
+            // A file cut short inside the database is found (by its size) and downloaded again.
+            try await dbQueue.write { db in
+                try db.execute(sql: "UPDATE pack_media SET data = X'00' WHERE sha256 = ?", arguments: [PackDigest.sha256(generatedMedia(2))])
+            }
+            #expect(try s.store().isIntact() == false)
+            let again = try await s.client().sync()
+            #expect(again.fellBackToFull && again.mediaDownloaded == 1)
+            #expect(try StoreSnapshot(try s.store()).media == expected.media)
         }
     }
 

@@ -96,7 +96,13 @@ struct SyncCommand: AsyncParsableCommand {
             return "pack '\(r.pack)' is up to date at version \(r.toVersion)"
         case .delta, .full:
             let how: String
-            if case .delta(let from) = r.method { how = "delta from \(from)" } else { how = r.fellBackToFull ? "full manifest (the delta did not apply)" : "full manifest" }
+            if case .delta(let from) = r.method {
+                how = "delta from \(from)"
+            } else if r.fromVersion == r.toVersion {
+                how = "full manifest (a repair: the store had been changed outside Bestiary)"
+            } else {
+                how = r.fellBackToFull ? "full manifest (the delta did not apply)" : "full manifest"
+            }
             var parts = ["\(r.recordsUpserted) record\(r.recordsUpserted == 1 ? "" : "s") added or changed", "\(r.recordsDeleted) deleted"]
             parts.append("\(r.mediaDownloaded + r.mediaReused) media file\(r.mediaDownloaded + r.mediaReused == 1 ? "" : "s") fetched (\(r.mediaBytesTransferred) bytes transferred\(r.mediaResumed > 0 ? ", \(r.mediaResumed) resumed" : ""))")
             if r.mediaRemoved > 0 { parts.append("\(r.mediaRemoved) no longer needed removed") }
