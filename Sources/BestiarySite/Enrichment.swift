@@ -112,3 +112,11 @@ struct Enrichment {
             image: image)
     }
 }
+
+/// What `bestiary check` reports of the Wikipedia cache: what the enrich stage would warn about
+/// for a catalogue (entries missing from the cache, damaged entries and pictures).
+public enum WikipediaCheck {
+    public static func problems(of catalog: Catalog, fileSystem: any FileSystem) -> [Diagnostic] {
+        Enrichment.run(catalog, fileSystem: fileSystem).diagnostics
+    }
+}

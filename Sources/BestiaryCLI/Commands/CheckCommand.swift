@@ -3,6 +3,7 @@ import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryPacks
 import BestiaryRender
+import BestiarySite
 import BestiaryStorage
 
 /// `bestiary check`: load and validate everything, print every problem, exit 1 on any error.
@@ -12,7 +13,8 @@ struct CheckCommand: AsyncParsableCommand {
         abstract: "Validate content/ and print every problem (exit 1 on any error).",
         discussion: """
             Reads every record, page, translation and media file as `bestiary build` would,
-            compiles the theme's templates and checks its texts and assets, and replays the whole pack history (content/packs.lock), checking every
+            checks the Wikipedia cache's entries and pictures, compiles the theme's
+            templates and checks its texts and assets, and replays the whole pack history (content/packs.lock), checking every
             version's digest (a build checks only the versions it uses).
             """)
 
@@ -21,7 +23,10 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let result = ContentLoader(root: global.siteRoot).load()
         var diagnostics = result.diagnostics
-        // The theme, as the build's render stage would find it.
+        // The Wikipedia cache and the theme, as the build's enrich and render stages would find them.
+        if let catalog = result.catalog {
+            diagnostics.append(contentsOf: WikipediaCheck.problems(of: catalog, fileSystem: LocalFileSystem()))
+        }
         if let config = result.catalog?.config {
             do {
                 let theme = try PreparedTheme.load(
