@@ -15,9 +15,17 @@ public enum SVGInspector: Sendable {
         "handler": "a <handler> element (script)",
         "listener": "a <listener> element (script)",
         "iframe": "an <iframe> element",
+        "frame": "a <frame> element",
+        "frameset": "a <frameset> element",
         "embed": "an <embed> element",
         "object": "an <object> element",
+        "applet": "an <applet> element",
+        "portal": "a <portal> element",
+        "base": "a <base> element",
     ]
+
+    /// Elements whose link may be a `data:` URL: it is drawn as a picture, where no script runs.
+    static let pictureElements: Set<String> = ["image", "feimage"]
 
     /// A reason the SVG is refused, or nil when it is harmless.
     public static func problem(in data: Data) -> String? {
@@ -27,8 +35,29 @@ public enum SVGInspector: Sendable {
         // Whatever the markup, these never belong in a picture (a script's text, say, or a link).
         if lower.contains("javascript:") { return "SVG contains a javascript: link" }
         if lower.contains("<!entity") { return "SVG declares XML entities" }
+        // XML allows no other control characters, and an encoding other than UTF-8 would make the
+        // browser read other characters than this check does (ISO-2022-JP's escapes decode to
+        // nothing: `s\u{1B}(Bcript` is `script` there).
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }) {
+            return "SVG contains control characters"
+        }
+        if let encoding = declaredEncoding(lower), encoding != "utf-8", encoding != "utf8" {
+            return "SVG declares the encoding '\(encoding)'; save it as UTF-8"
+        }
         var scanner = Scanner(Array(text.utf8))
         return scanner.problem()
+    }
+
+    /// The `encoding` of the XML declaration (lowercased text), when there is one.
+    static func declaredEncoding(_ lower: String) -> String? {
+        var rest = lower[...]
+        if rest.hasPrefix("\u{FEFF}") { rest = rest.dropFirst() }
+        guard rest.hasPrefix("<?xml"), let end = rest.range(of: "?>") else { return nil }
+        let declaration = rest[..<end.lowerBound]
+        guard let key = declaration.range(of: "encoding") else { return nil }
+        let after = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let quote = after.first, quote == "\"" || quote == "'" else { return "" }
+        return String(after.dropFirst().prefix { $0 != quote })
     }
 
     /// One pass over the bytes: comments, CDATA and text are skipped, and each tag is read.
@@ -48,10 +77,23 @@ public enum SVGInspector: Sendable {
                     guard let end = find("]]>") else { return nil }
                     i = end + 3
                 } else if starts("!") {
-                    // A document type: an internal subset ([…]) declares entities or attributes.
-                    let end = next(UInt8(ascii: ">")) ?? b.count
-                    if b[i..<end].contains(UInt8(ascii: "[")) { return "SVG declares XML entities (a DOCTYPE with an internal subset)" }
-                    i = end + 1
+                    // A document type: its quoted identifiers may hold `>`; an internal subset
+                    // ([…]) declares entities or attributes.
+                    var quote: UInt8?
+                    while i < b.count {
+                        let c = b[i]
+                        if let q = quote {
+                            if c == q { quote = nil }
+                        } else if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                            quote = c
+                        } else if c == UInt8(ascii: "[") {
+                            return "SVG declares XML entities (a DOCTYPE with an internal subset)"
+                        } else if c == UInt8(ascii: ">") {
+                            break
+                        }
+                        i += 1
+                    }
+                    i += 1
                 } else if starts("?") {
                     // A processing instruction: a style sheet (XSLT) could rewrite the document.
                     let end = find("?>") ?? b.count
@@ -70,7 +112,8 @@ public enum SVGInspector: Sendable {
         mutating func tag() -> String? {
             if i < b.count, b[i] == UInt8(ascii: "/") { i += 1 }
             let element = name()
-            if let what = SVGInspector.refusedElements[Self.localName(element)] { return "SVG contains \(what)" }
+            let elementName = Self.localName(element)
+            if let what = SVGInspector.refusedElements[elementName] { return "SVG contains \(what)" }
             while i < b.count {
                 skipSpace()
                 guard i < b.count else { return nil }
@@ -107,9 +150,17 @@ public enum SVGInspector: Sendable {
                     while i < b.count, !Self.isSpace(b[i]), b[i] != UInt8(ascii: ">") { i += 1 }
                     value = b[start..<i]
                 }
-                let decoded = Self.urlView(Self.decodeReferences(value))
+                // XML knows five named references; a browser reading an XHTML DOCTYPE knows all of
+                // HTML's (`&colon;` is `:`), which this check would not see through.
+                guard let text = Self.decodeReferences(value) else {
+                    return "SVG uses a named character reference other than &lt; &gt; &amp; &quot; &apos; (in \(attribute))"
+                }
+                let decoded = Self.urlView(text)
                 if decoded.contains("javascript:") || decoded.contains("vbscript:") {
                     return "SVG contains a javascript: link (in \(attribute))"
+                }
+                if ["href", "src"].contains(local), decoded.hasPrefix("data:"), !SVGInspector.pictureElements.contains(elementName) {
+                    return "SVG links a data: URL from <\(element)> (only <image> may embed one)"
                 }
                 if local == "attributename", decoded.hasPrefix("on") {
                     return "SVG animates an event-handler attribute (\(String(decoding: value, as: UTF8.self)))"
@@ -163,8 +214,9 @@ public enum SVGInspector: Sendable {
             name.split(separator: ":", omittingEmptySubsequences: false).last.map(String.init) ?? name
         }
 
-        /// The value with XML's character and predefined entity references replaced.
-        static func decodeReferences(_ value: ArraySlice<UInt8>) -> String {
+        /// The value with XML's character and predefined entity references replaced; nil when it
+        /// holds another named reference.
+        static func decodeReferences(_ value: ArraySlice<UInt8>) -> String? {
             let text = String(decoding: value, as: UTF8.self)
             guard text.contains("&") else { return text }
             var out = ""
@@ -191,7 +243,7 @@ public enum SVGInspector: Sendable {
                     } else if ref.hasPrefix("#") {
                         scalar = UInt32(ref.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
                     } else {
-                        scalar = nil
+                        return nil
                     }
                 }
                 if let scalar { out.unicodeScalars.append(scalar) } else { out += "&" + ref + ";" }

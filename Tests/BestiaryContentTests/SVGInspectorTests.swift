@@ -34,6 +34,18 @@ struct SVGInspectorTests {
         ("entities", Data("<!DOCTYPE svg [<!ENTITY x \"y\">]><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "entities"),
         ("internal subset", Data("<!DOCTYPE svg [<!ATTLIST svg onload CDATA \"alert(1)\">]><svg/>".utf8), "internal subset"),
         ("XSLT style sheet", Data("<?xml-stylesheet type=\"text/xsl\" href=\"x.xsl\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "style sheet"),
+        // Found by review: each got script past the first version of the markup scan.
+        ("ISO-2022-JP escapes inside names", Data("<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?><svg xmlns=\"http://www.w3.org/2000/svg\" o\u{1B}(Bnload=\"alert(1)\"/>".utf8), "control characters"),
+        ("an encoding other than UTF-8", Data("<?xml version='1.0' encoding='UTF-16'?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "declares the encoding 'utf-16'"),
+        ("a quoted > in the DOCTYPE hiding a comment's start",
+            Data("<!DOCTYPE svg SYSTEM \"x><!--\"><svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script><!-- --></svg>".utf8), "a <script> element"),
+        ("a quoted > in the DOCTYPE before an internal subset",
+            Data("<!DOCTYPE svg SYSTEM \"x>\" [<!ATTLIST svg onload CDATA \"alert(1)\">]><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), "internal subset"),
+        ("an HTML named reference an XHTML DOCTYPE would expand",
+            Data("<!DOCTYPE svg PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"x\"><svg xmlns=\"http://www.w3.org/2000/svg\"><a href=\"javascript&colon;alert(1)\"><rect/></a></svg>".utf8),
+            "named character reference"),
+        ("an XHTML frame", svg("<h:frame xmlns:h=\"http://www.w3.org/1999/xhtml\" src=\"/\"/>"), "<frame>"),
+        ("a data: URL a <use> would load", svg("<use href=\"data:image/svg+xml;base64,PHN2Zz4=#x\"/>"), "data: URL from <use>"),
         ("not UTF-8", Data([0x3C, 0x73, 0x76, 0x67, 0xFF, 0x3E]), "not valid UTF-8"),
         ("no svg element", Data("<?xml version=\"1.0\"?><html/>".utf8), "does not contain an <svg> element"),
     ]
@@ -55,6 +67,8 @@ struct SVGInspectorTests {
         ("links to fragments and an article", svg("<use xlink:href=\"#leaf\"/><a href=\"https://en.wikipedia.org/wiki/Fox\"><text>one &amp; only</text></a>")),
         ("style and CDATA", svg("<style><![CDATA[ rect { fill: red } ]]></style><rect opacity=\"0.5\" offset=\"1\"/>")),
         ("animation of a colour", svg("<rect><animate attributeName=\"fill\" values=\"red;blue\" dur=\"2s\"/></rect>")),
+        ("an embedded raster picture", svg("<image width=\"4\" height=\"4\" xlink:href=\"data:image/png;base64,iVBORw0KGgo=\"/>")),
+        ("UTF-8 declared", Data("<?xml version=\"1.0\" encoding=\"utf-8\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)),
         ("metadata in other namespaces", svg("<metadata><rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\"><cc:license rdf:resource=\"https://creativecommons.org/licenses/by/4.0/\"/></rdf:RDF></metadata>")),
     ]
 

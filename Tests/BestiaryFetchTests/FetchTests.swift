@@ -138,11 +138,13 @@ struct FetchTests {
         let wiki = try await FakeWikipedia.start { request, call, base in
             guard request.path == FakeWikipedia.haushundPath, call == 1 else { return nil }
             var slow = FakeWikipedia.standard(request, base: base)
-            slow.delay = .seconds(3)
+            slow.delay = .seconds(6)
             return slow
         }
         defer { Task { await wiki.stop() } }
-        let report = await wiki.fetch([hund], timeout: .milliseconds(500))
+        // 1.5 s: the retry's quick answer must come in time on a machine busy with other tests
+        // (0.5 s was once too short under `swift test --parallel` on two cores).
+        let report = await wiki.fetch([hund], timeout: .milliseconds(1500))
         #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
         #expect(wiki.log.count(FakeWikipedia.haushundPath) == 2)
     }
