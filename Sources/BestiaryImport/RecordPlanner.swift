@@ -164,8 +164,12 @@ public struct RecordPlanner: Sendable {
             return .success((current, nil, nil))
         }
         let folder = media.kind == .sound ? "sounds" : "images"
+        // Paths as records write them (`./sounds/a.mp3`, `sounds//a.mp3` name `sounds/a.mp3`).
+        func normalized(_ path: String?) -> String? {
+            path.map { $0.split(separator: "/").filter { $0 != "." }.joined(separator: "/") }
+        }
         func usedByOthers(_ relative: String) -> [String] {
-            store.catalog.animals.filter { $0.id != id && ($0.sound?.filePath == relative || $0.image?.filePath == relative) }.map(\.id)
+            store.catalog.animals.filter { $0.id != id && (normalized($0.sound?.filePath) == relative || normalized($0.image?.filePath) == relative) }.map(\.id)
         }
         var relative = "\(folder)/\(id).\(format.fileExtension)"
         var users = usedByOthers(relative)
@@ -175,13 +179,13 @@ public struct RecordPlanner: Sendable {
             let candidate = "\(folder)/\(id)-\(suffix).\(format.fileExtension)"
             suffix += 1
             // Taken by other bytes, unless it is this record's own file (then --force replaces it).
-            let own = (media.kind == .sound ? record.sound : record.image)?.filePath == candidate
+            let own = normalized((media.kind == .sound ? record.sound : record.image)?.filePath) == candidate
             if !own, (try? fs.read(store.fullPath("content/\(candidate)"))).map({ $0 != data }) == true { continue }
             relative = candidate
             users = usedByOthers(relative)
         }
         let destination = "content/\(relative)"
-        let current = (media.kind == .sound ? record.sound : record.image)?.filePath
+        let current = normalized((media.kind == .sound ? record.sound : record.image)?.filePath)
         let note = current == relative ? nil : shared.map { "\($0); the new file is \(destination)" }
         let existing = try? fs.read(store.fullPath(destination))
         if existing == data { return .success((relative, nil, note)) }
