@@ -17,15 +17,52 @@ public final class AsyncHTTPPackTransport: PackTransport, @unchecked Sendable {
     private let client: HTTPClient
     private let readTimeout: Duration
 
-    public init(baseURL: URL, readTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(30)) {
+    /// `environment`: where the proxy settings come from (`https_proxy`, `http_proxy`, `no_proxy`,
+    /// in either case), as curl and URLSession on Linux read them.
+    public init(
+        baseURL: URL, readTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(30),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         var base = baseURL
         if !base.absoluteString.hasSuffix("/") { base = URL(string: base.absoluteString + "/") ?? base }
         self.baseURL = base
         self.readTimeout = readTimeout
-        let configuration = HTTPClient.Configuration(
+        var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 5, allowCycles: false),
             timeout: .init(connect: .nanoseconds(Int64(connectTimeout.nanoseconds)), read: .nanoseconds(Int64(readTimeout.nanoseconds))))
+        if let proxy = Self.proxy(for: base, environment: environment) {
+            configuration.proxy = proxy.user.map { user in
+                .server(host: proxy.host, port: proxy.port, authorization: .basic(username: user, password: proxy.password ?? ""))
+            } ?? .server(host: proxy.host, port: proxy.port)
+        }
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// The proxy the environment names for `url`: `https_proxy` for https, `http_proxy` for
+    /// http (lower case first), unless `no_proxy` lists the host (`*`, a name, or a domain the
+    /// host ends with) or the host is this machine (`localhost`, 127.x.x.x, ::1). A proxy URL without a port uses 80 (`http://`) or 443 (`https://`); with
+    /// `user:password@`, basic authorization.
+    public static func proxy(
+        for url: URL, environment: [String: String]
+    ) -> (host: String, port: Int, user: String?, password: String?)? {
+        guard let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased() else { return nil }
+        // This machine itself is never reached through a proxy.
+        if host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" { return nil }
+        func value(_ name: String) -> String? {
+            (environment[name] ?? environment[name.uppercased()]).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        if let noProxy = value("no_proxy") {
+            for entry in noProxy.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !entry.isEmpty {
+                if entry == "*" { return nil }
+                let domain = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+                if host == domain || host.hasSuffix("." + domain) { return nil }
+            }
+        }
+        guard let setting = value(scheme == "https" ? "https_proxy" : "http_proxy") else { return nil }
+        let text = setting.contains("://") ? setting : "http://" + setting
+        guard let proxy = URL(string: text), let proxyHost = proxy.host, !proxyHost.isEmpty else { return nil }
+        let port = proxy.port ?? (proxy.scheme?.lowercased() == "https" ? 443 : 80)
+        return (proxyHost, port, proxy.user?.removingPercentEncoding, proxy.password?.removingPercentEncoding)
     }
 
     public var location: String {

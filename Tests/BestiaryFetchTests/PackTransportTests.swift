@@ -6,30 +6,46 @@ import Testing
 
 /// The HTTP transport the command line syncs with, against real servers on 127.0.0.1.
 @Suite(.timeLimit(.minutes(1))) struct AsyncHTTPPackTransportTests {
+    /// Runs `body` with a transport to `server`, closing both on every path (a client left
+    /// running stops a debug build's test process, not just the test).
+    func with(
+        _ server: LoopbackServer, at path: String, _ body: (AsyncHTTPPackTransport) async throws -> Void
+    ) async throws {
+        let transport = AsyncHTTPPackTransport(baseURL: URL(string: server.baseURL + path)!)
+        do {
+            try await body(transport)
+        } catch {
+            await transport.close()
+            await server.stop()
+            throw error
+        }
+        await transport.close()
+        await server.stop()
+    }
+
     /// A server that sends without end: the reader stops at its limit, and the transfer ends with
     /// it (the connection is closed) instead of filling the memory with what still arrives.
     @Test func aReaderThatStopsEndsAnEndlessTransfer() async throws {
         let server = try await LoopbackServer.start { _ in .endlessBody() }
-        let transport = AsyncHTTPPackTransport(baseURL: URL(string: server.baseURL + "/packs")!)
-        var read = 0
-        do {
-            let response = try await transport.open("latest.json", from: 0)
-            #expect(response.status == .full)
-            #expect(response.length == nil)
-            for try await chunk in response.body {
-                read += chunk.count
-                if read > 65_536 { break }
+        try await with(server, at: "/packs") { transport in
+            var read = 0
+            do {
+                let response = try await transport.open("latest.json", from: 0)
+                #expect(response.status == .full)
+                #expect(response.length == nil)
+                for try await chunk in response.body {
+                    read += chunk.count
+                    if read > 65_536 { break }
+                }
             }
+            // The client closed the connection: the server's writing ended soon, not after gigabytes
+            // (what it counts includes what its own buffers held and never reached the client).
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.endless.endedByClient == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(server.endless.endedByClient == 1)
+            #expect(server.endless.bytes < 256 << 20, "\(server.endless.bytes) bytes sent")
+            #expect(read > 65_536)
         }
-        // The client closed the connection: the server's writing ended soon, not after gigabytes
-        // (what it counts includes what its own buffers held and never reached the client).
-        let deadline = ContinuousClock.now + .seconds(10)
-        while server.endless.endedByClient == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(server.endless.endedByClient == 1)
-        #expect(server.endless.bytes < 256 << 20, "\(server.endless.bytes) bytes sent")
-        #expect(read > 65_536)
-        await transport.close()
-        await server.stop()
     }
 
     /// Each answer as the sync client expects it: a body, a part (Range), none.
@@ -46,29 +62,47 @@ import Testing
             default: return .status(404)
             }
         }
-        let transport = AsyncHTTPPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!)
-        func body(_ response: PackResponse) async throws -> [UInt8] {
-            var bytes: [UInt8] = []
-            for try await chunk in response.body { bytes += chunk }
-            return bytes
+        try await with(server, at: "/packs/") { transport in
+            func body(_ response: PackResponse) async throws -> [UInt8] {
+                var bytes: [UInt8] = []
+                for try await chunk in response.body { bytes += chunk }
+                return bytes
+            }
+            let latest = try await transport.open("latest.json", from: 0)
+            #expect(latest.status == .full)
+            #expect(try await body(latest) == Array("{}".utf8))
+            #expect(server.requests.first?.header("cache-control") == "no-cache")
+            let part = try await transport.open("media/a.ogg", from: 2)
+            #expect(part.status == .partial(start: 2))
+            #expect(try await body(part) == [3, 4])
+            #expect(try await body(transport.open("old", from: 0)) == Array("{}".utf8))
+            #expect(try await transport.open("v/9.json", from: 0).status == .notFound)
+            await #expect { _ = try await transport.open("loop", from: 0) } throws: { error in
+                "\(error)" == "\(server.baseURL)/packs/loop: the redirects go round in a loop"
+            }
+            await #expect { _ = try await transport.open("broken", from: 0) } throws: { error in
+                "\(error)" == "\(server.baseURL)/packs/broken: HTTP 500"
+            }
+            #expect(transport.location == server.baseURL + "/packs")
         }
-        let latest = try await transport.open("latest.json", from: 0)
-        #expect(latest.status == .full)
-        #expect(try await body(latest) == Array("{}".utf8))
-        #expect(server.requests.first?.header("cache-control") == "no-cache")
-        let part = try await transport.open("media/a.ogg", from: 2)
-        #expect(part.status == .partial(start: 2))
-        #expect(try await body(part) == [3, 4])
-        #expect(try await body(transport.open("old", from: 0)) == Array("{}".utf8))
-        #expect(try await transport.open("v/9.json", from: 0).status == .notFound)
-        await #expect { _ = try await transport.open("loop", from: 0) } throws: { error in
-            "\(error)" == "\(server.baseURL)/packs/loop: the redirects go round in a loop"
-        }
-        await #expect { _ = try await transport.open("broken", from: 0) } throws: { error in
-            "\(error)" == "\(server.baseURL)/packs/broken: HTTP 500"
-        }
-        #expect(transport.location == server.baseURL + "/packs")
-        await transport.close()
-        await server.stop()
+    }
+
+    /// The proxy comes from the environment, as curl and URLSession read it.
+    @Test func theProxyComesFromTheEnvironment() {
+        let https = URL(string: "https://example.org/packs/")!
+        let http = URL(string: "http://packs.example.org/")!
+        let proxy = AsyncHTTPPackTransport.proxy
+        #expect(proxy(https, [:]) == nil)
+        let env = ["https_proxy": "http://me:p%40ss@proxy.lan:3128", "HTTP_PROXY": "proxy.lan"]
+        let secure = proxy(https, env)
+        #expect(secure?.host == "proxy.lan" && secure?.port == 3128 && secure?.user == "me" && secure?.password == "p@ss")
+        let plain = proxy(http, env)
+        #expect(plain?.host == "proxy.lan" && plain?.port == 80 && plain?.user == nil)
+        #expect(proxy(http, env.merging(["no_proxy": "localhost, .example.org"]) { $1 }) == nil)
+        #expect(proxy(https, env.merging(["NO_PROXY": "example.org"]) { $1 }) == nil)
+        #expect(proxy(https, env.merging(["no_proxy": "*"]) { $1 }) == nil)
+        #expect(proxy(https, env.merging(["no_proxy": "other.org,ample.org"]) { $1 })?.host == "proxy.lan")
+        #expect(proxy(URL(string: "http://127.0.0.1:8000/packs")!, env) == nil)
+        #expect(proxy(URL(string: "http://localhost/packs")!, env) == nil)
     }
 }
