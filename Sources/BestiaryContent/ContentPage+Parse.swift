@@ -21,7 +21,7 @@ extension ContentPage {
             diagnostics.append(.error(
                 "page name '\(slug)' is taken by a generated part of the site; rename the file",
                 at: SourceLocation(path: source.path, line: 1, column: 1), stage: "load"))
-        } else if config.languages.contains(slug) {
+        } else if config.languages.contains(where: { $0.lowercased() == slug.lowercased() }) {
             diagnostics.append(.error(
                 "page name '\(slug)' is one of the site's languages (site.yml), whose pages are under /\(slug)/; rename the file",
                 at: SourceLocation(path: source.path, line: 1, column: 1), stage: "load"))

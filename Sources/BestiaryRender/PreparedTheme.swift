@@ -39,8 +39,11 @@ public struct PreparedTheme: Sendable {
     /// would link `#missing-asset:NAME`). A NAME made by a tag inside it is not known before render.
     static func unknownAssets(in theme: Theme, assets: AssetPipeline) -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        for path in theme.files.keys.sorted() where path.hasSuffix(".html") || path.hasSuffix(".md") {
-            guard let file = theme.files[path], !path.hasPrefix("assets/") else { continue }
+        // The files ``Templates/compile(_:)`` reads, no others (a theme's README may quote a tag).
+        for path in theme.files.keys.sorted()
+        where ((path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html"))
+            || (path.hasPrefix("markdown/") && path.hasSuffix(".md")) {
+            guard let file = theme.files[path] else { continue }
             let text = String(decoding: file.data, as: UTF8.self)
             var rest = text[...]
             while let open = rest.range(of: "{{#"), let close = rest[open.upperBound...].range(of: "}}") {

@@ -25,17 +25,6 @@ public struct UIStrings: Sendable {
                         bag.error("string '\(key)' must be text", at: SourceLocation(path: file.origin), stage: "render")
                     }
                 }
-                // Keys nest by their dots ({{t.nav.quiz}}): `a.b` and `a.b.c` cannot both be.
-                for longer in table.keys.sorted() {
-                    let parts = longer.split(separator: ".", omittingEmptySubsequences: false)
-                    guard let shorter = (1..<max(1, parts.count)).lazy.map({ parts[..<$0].joined(separator: ".") }).first(where: { table[$0] != nil })
-                    else { continue }
-                    let text = String(decoding: file.data, as: UTF8.self)
-                    let line = text.range(of: "\"\(longer)\"").map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
-                    bag.error(
-                        "string '\(longer)' is below string '\(shorter)': keys are nested by their dots ({{t.\(shorter)}}), so one would hide the other; rename one",
-                        at: SourceLocation(path: file.origin, line: line, column: 1), stage: "render")
-                }
                 tables[lang] = table
             } catch {
                 let (what, at) = Self.jsonProblem(error, in: file.data)
@@ -44,8 +33,49 @@ public struct UIStrings: Sendable {
                     at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")
             }
         }
+        // Keys nest by their dots ({{t.nav.quiz}}): `a.b` and `a.b.c` cannot both be, in a file or
+        // in a language's table completed from English (``table(for:)``).
+        for (lang, table) in tables.sorted(by: { $0.key < $1.key }) {
+            guard let file = theme.files["i18n/\(lang).json"] else { continue }
+            bag.append(contentsOf: nestingProblems(table, completing: UIStrings(tables: tables).table(for: lang), file: file))
+        }
         try bag.throwIfErrors()
         return UIStrings(tables: tables)
+    }
+
+    /// Keys of `own` (one file) that cannot nest with the others of `table` (the language's
+    /// whole table): one with an empty part (`a..b`), one another key is below, one below another.
+    static func nestingProblems(_ own: [String: String], completing table: [String: String], file: Theme.File) -> [Diagnostic] {
+        let text = String(decoding: file.data, as: UTF8.self)
+        func at(_ key: String) -> SourceLocation {
+            let line = text.range(of: "\"\(key)\"").map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
+            return SourceLocation(path: file.origin, line: line, column: 1)
+        }
+        let all = Set(table.keys).union(own.keys)
+        var below: [String: String] = [:]  // a key that has others below it → one of them
+        for key in all.sorted() {
+            let parts = key.split(separator: ".")
+            for n in 1..<max(1, parts.count) where below[parts[..<n].joined(separator: ".")] == nil {
+                below[parts[..<n].joined(separator: ".")] = key
+            }
+        }
+        var problems: [Diagnostic] = []
+        for key in own.keys.sorted() {
+            let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.contains(where: \.isEmpty) {
+                problems.append(.error("string '\(key)' has an empty part between its dots; keys are nested by their dots ({{t.a.b}})", at: at(key), stage: "render"))
+            } else if let shorter = (1..<parts.count).lazy.map({ parts[..<$0].joined(separator: ".") }).first(where: { all.contains($0) }) {
+                problems.append(.error(
+                    "string '\(key)' is below string '\(shorter)': keys are nested by their dots ({{t.\(shorter)}}), so one would hide the other; rename one",
+                    at: at(key), stage: "render"))
+            } else if let longer = below[key], own[longer] == nil {
+                // (a key below it in this file is reported at that key)
+                problems.append(.error(
+                    "string '\(longer)' (from the English texts) is below string '\(key)': keys are nested by their dots ({{t.\(key)}}), so one would hide the other; rename one",
+                    at: at(key), stage: "render"))
+            }
+        }
+        return problems
     }
 
     /// What Foundation's JSON parser said (`Invalid value around character 19.`), and the line and

@@ -145,5 +145,18 @@ struct TemplateDiagnosticsTests {
             ])
         }
         #expect((try? UIStrings.load(.builtIn)) != nil)
+        // Across files: a key below one of the English texts, which complete every language; and
+        // a key with an empty part.
+        var french = Theme.builtIn
+        french.files["i18n/fr.json"] = Theme.File(data: Data("{\n  \"nav.quiz.title\": \"Quiz\",\n  \"a..b\": \"x\"\n}\n".utf8), origin: "templates/i18n/fr.json", isOverride: true)
+        do {
+            _ = try UIStrings.load(french)
+            Issue.record("nested keys across files loaded")
+        } catch {
+            #expect(error.diagnostics.map(DiagnosticFormatter.text) == [
+                "templates/i18n/fr.json:2:1: error: string 'nav.quiz.title' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]",
+                "templates/i18n/fr.json:3:1: error: string 'a..b' has an empty part between its dots; keys are nested by their dots ({{t.a.b}}) [render]",
+            ])
+        }
     }
 }

@@ -31,7 +31,12 @@ struct InitCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        if let directory, global.root != ".", directory != global.root {
+        func trimmed(_ path: String) -> String {
+            var p = path
+            while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
+            return p
+        }
+        if let directory, global.root != ".", trimmed(directory) != trimmed(global.root) {
             console.report(
                 [.error("give the new site's folder once: DIR ('\(directory)') or --root ('\(global.root)')", stage: "init")],
                 format: global.diagnostics)
