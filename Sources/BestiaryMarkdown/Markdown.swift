@@ -30,7 +30,13 @@ public enum Markdown {
     /// Each image of `markdown` (inline or by reference) with its destination and where it starts
     /// (1-based line and column in `markdown`). Text without `![` has none and is not parsed.
     public static func images(in markdown: String) -> [(url: String, line: Int, column: Int)] {
-        guard markdown.contains("![") else { return [] }
+        // By bytes (`String.contains` goes through Foundation's locale-aware search; every record
+        // of a full build comes here).
+        var sawBang = false
+        guard markdown.utf8.contains(where: { byte in
+            defer { sawBang = byte == UInt8(ascii: "!") }
+            return sawBang && byte == UInt8(ascii: "[")
+        }) else { return [] }
         let utf8 = Array(markdown.utf8)
         let root: OpaquePointer? = utf8.withUnsafeBufferPointer { buf in
             buf.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_VALIDATE_UTF8) }
