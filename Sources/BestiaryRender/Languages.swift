@@ -5,8 +5,16 @@ public enum Languages {
     /// The language's own name, for the language switcher.
     public static func endonym(_ code: String) -> String {
         if let name = endonyms[code] { return name }
-        if let base = code.split(separator: "-").first, let name = endonyms[String(base)] { return name }
-        return code
+        let parts = code.split(separator: "-").map(String.init)
+        guard let base = parts.first, let name = endonyms[base] else { return code }
+        // A variant the list does not name (de-CH): the base's name and the variant's own
+        // (`Deutsch (Schweiz)`), so two variants never share a label in the switcher.
+        guard parts.count > 1 else { return name }
+        let variant = Locale(identifier: base).localizedString(forIdentifier: code).flatMap { full -> String? in
+            guard let open = full.firstIndex(of: "("), let close = full.lastIndex(of: ")"), open < close else { return nil }
+            return String(full[full.index(after: open)..<close])
+        } ?? parts.dropFirst().joined(separator: "-")
+        return "\(name) (\(variant))"
     }
 
     /// Language code → its own name. Built once: pages ask for it several times each.
@@ -19,6 +27,10 @@ public enum Languages {
         "pl": "Polski", "pt": "Português", "pt-BR": "Português (Brasil)", "ro": "Română", "ru": "Русский",
         "sk": "Slovenčina", "sl": "Slovenščina", "sr": "Српски", "sv": "Svenska", "sw": "Kiswahili", "th": "ไทย",
         "tr": "Türkçe", "uk": "Українська", "ur": "اردو", "vi": "Tiếng Việt", "zh": "中文",
+        "zh-Hans": "简体中文", "zh-Hant": "繁體中文", "zh-CN": "简体中文", "zh-TW": "繁體中文（台灣）", "zh-HK": "繁體中文（香港）",
+        "sr-Latn": "Srpski (latinica)", "sr-Cyrl": "Српски (ћирилица)", "yi": "ייִדיש", "ps": "پښتو", "ckb": "کوردیی ناوەندی",
+        "ug": "ئۇيغۇرچە", "sd": "سنڌي", "dv": "ދިވެހި", "ku": "Kurdî", "cy": "Cymraeg", "eu": "Euskara", "gl": "Galego",
+        "ms": "Bahasa Melayu", "tl": "Tagalog", "bn": "বাংলা", "ta": "தமிழ்", "mi": "Te Reo Māori",
     ]
 
     /// The language's name in another language, as a sentence uses it ("auf Englisch", "in
@@ -31,10 +43,16 @@ public enum Languages {
 
     /// Text direction: right-to-left scripts get `rtl`.
     public static func direction(_ code: String) -> String {
-        let base = code.split(separator: "-").first.map(String.init) ?? code
-        return rightToLeft.contains(base) ? "rtl" : "ltr"
+        let parts = code.split(separator: "-").map(String.init)
+        // A script subtag decides (`pa-Arab`, `az-Arab`; `ku-Latn` is left to right), else the language.
+        if let script = parts.dropFirst().first(where: { $0.count == 4 && $0.allSatisfy(\.isLetter) }) {
+            return rightToLeftScripts.contains(script.capitalized) ? "rtl" : "ltr"
+        }
+        return rightToLeft.contains(parts.first ?? code) ? "rtl" : "ltr"
     }
 
-    /// Languages written right to left.
-    private static let rightToLeft: Set<String> = ["ar", "fa", "he", "ur", "yi", "ps", "dv", "ckb"]
+    /// Languages written right to left (in their usual script).
+    private static let rightToLeft: Set<String> = ["ar", "fa", "he", "ur", "yi", "ps", "dv", "ckb", "ug", "sd", "arc", "syr", "ks"]
+    /// Scripts written right to left (ISO 15924).
+    private static let rightToLeftScripts: Set<String> = ["Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Rohg", "Mand", "Samr"]
 }

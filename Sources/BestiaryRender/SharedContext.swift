@@ -363,6 +363,7 @@ final class SharedContext: @unchecked Sendable {
                 "id": .string(animal.id),
                 "name": .string(name.text),
                 "name_lang": .string(name.language),
+                "name_dir": .string(Languages.direction(name.language)),
                 "name_is_fallback": .bool(name.language != lang),
                 "has_sound": .bool(animal.sound != nil),
                 "difficulty": .int(animal.difficulty ?? 1),
@@ -441,7 +442,7 @@ final class SharedContext: @unchecked Sendable {
         a["tags"] = .list(animal.tags.map(TemplateValue.string))
         a["has_tags"] = .bool(!animal.tags.isEmpty)
         if let hint = animal.hint.resolve(lang, fallback: config.fallback(for: lang)) {
-            a["hint"] = ["text": .string(hint.text), "lang": .string(hint.language)]
+            a["hint"] = ["text": .string(hint.text), "lang": .string(hint.language), "dir": .string(Languages.direction(hint.language))]
         }
         if let image = view.image {
             var i: [String: TemplateValue] = [
@@ -478,7 +479,8 @@ final class SharedContext: @unchecked Sendable {
             ]
         } else if let description = animal.description.resolve(lang, fallback: config.fallback(for: lang)) {
             a["description"] = [
-                "text": .string(description.text), "lang": .string(description.language), "is_fallback": .bool(description.language != lang),
+                "text": .string(description.text), "lang": .string(description.language), "dir": .string(Languages.direction(description.language)),
+                "is_fallback": .bool(description.language != lang),
                 "language": .string(Languages.name(description.language, in: lang)),
             ]
         }
@@ -488,6 +490,7 @@ final class SharedContext: @unchecked Sendable {
         if let body = view.body {
             markdownContext["body"] = .string(body.markdown)
             a["body_lang"] = .string(body.language)
+            a["body_dir"] = .string(Languages.direction(body.language))
             a["body_is_fallback"] = .bool(body.language != lang)
         }
         markdownContext["t"] = nestedStrings[lang] ?? [:]

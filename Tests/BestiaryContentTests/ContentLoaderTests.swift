@@ -71,6 +71,28 @@ import Testing
         ])
     }
 
+    /// Two animals the quiz cannot tell apart, and too few names for one question's choices, are
+    /// warned about (the quiz would say "not enough animals" and blame the learner's filters).
+    @Test func namesTheQuizCannotTellApartAreWarnedAbout() throws {
+        let site = try TestSite([
+            "content/animals/fuchs.md": "---\nname: {de: Fuchs, en: Fox}\n---\n",
+            "content/animals/fuchs2.md": "---\nname: {de: \" fuchs \"}\n---\n",
+            "content/animals/reh.md": "---\nname: {de: Reh}\n---\n",
+        ])
+        #expect(site.lines() == [
+            "content/animals/fuchs2.md:2:1: warning: name 'fuchs' is also fuchs's: the quiz never offers the two side by side, and the collection shows two cards named alike; give one another name"
+        ])
+        let catalog = try #require(site.load().catalog)
+        #expect(ContentLoader.quizProblems(catalog).map(\.message) == [
+            "each quiz question offers 4 answers, but the site has 2 animals with different names: no round can start until more are added, or until quiz.choices in site.yml is lowered (2 at least)"
+        ])
+        let enough = try TestSite([
+            "content/animals/a.md": "---\nname: {de: A}\n---\n", "content/animals/b.md": "---\nname: {de: B}\n---\n",
+        ], siteYML: TestSite.siteYML + "quiz: {choices: 2}\n")
+        #expect(enough.lines().isEmpty, "\(enough.lines())")
+        #expect(ContentLoader.quizProblems(try #require(enough.load().catalog)).isEmpty)
+    }
+
     @Test func idFromFrontMatterWinsOverTheFileName() throws {
         let site = try TestSite(["content/animals/Fuchs.md": "---\nid: red-fox\nname: {de: Fuchs}\n---\n"])
         #expect(site.load().catalog?.animals.map(\.id) == ["red-fox"])

@@ -13,6 +13,15 @@ test("fold ignores case and accents, in any script", () => {
   assert.equal(fold("ÉLAN"), "elan");
   assert.equal(fold("Straße"), "strasse");
   assert.equal(fold("Ωμέγα"), "ωμεγα");
+  assert.equal(fold("כֶּלֶב"), "כלב");
+  assert.equal(fold("Дёрн"), "дерн");
+});
+
+test("fold keeps marks that make another letter, and reads katakana as hiragana", () => {
+  assert.notEqual(fold("が"), fold("か"));
+  assert.equal(fold("アゲハ"), fold("あげは"));
+  assert.equal(fold("ガ"), "が");
+  assert.notEqual(fold("कि"), fold("क"));
 });
 
 test("search finds any name in any language, accents and case ignored, every word", () => {

@@ -69,15 +69,18 @@ struct BuildCommand: AsyncParsableCommand {
                 let total = report.seconds
                 console.err(
                     "built \(report.pages) pages (\(report.files) files) into \(report.outputDirectory) in \(String(format: "%.2f", total)) s"
-                        + (builder.diagnostics.warningCount > 0 ? ", \(builder.diagnostics.warningCount) warnings" : ""))
+                        + (builder.diagnostics.warningCount > 0 ? ", \(builder.diagnostics.warningCount) warning\(builder.diagnostics.warningCount == 1 ? "" : "s")" : ""))
             }
         } catch {
             console.report(builder.diagnostics.items + error.diagnostics, format: format)
             if format == .text {
                 console.err(
-                    "build failed: \(error.diagnostics.filter { $0.severity == .error }.count) error(s); \(options.outputDirectory) is unchanged")
+                    "build failed: \(Self.count(error.diagnostics.filter { $0.severity == .error }.count, "error")); \(options.outputDirectory) is unchanged")
             }
             throw CommandFailure(status: 1)
         }
     }
+
+    /// `1 error`, `2 errors`.
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }

@@ -25,6 +25,7 @@ struct CheckCommand: AsyncParsableCommand {
         var diagnostics = result.diagnostics
         // The Wikipedia cache and the theme, as the build's enrich and render stages would find them.
         if let catalog = result.catalog {
+            diagnostics.append(contentsOf: ContentLoader.quizProblems(catalog))
             diagnostics.append(contentsOf: WikipediaCheck.problems(of: catalog, fileSystem: LocalFileSystem()))
         }
         if let config = result.catalog?.config {

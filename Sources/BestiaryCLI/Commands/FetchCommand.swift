@@ -73,7 +73,7 @@ struct FetchCommand: AsyncParsableCommand {
             throw CommandFailure(status: 1)
         }
         if result.diagnostics.hasErrors, global.diagnostics == .text {
-            console.err("bestiary: note: content/ has \(result.diagnostics.errorCount) error(s); `bestiary check` lists them. Fetching for the records that loaded.")
+            console.err("bestiary: note: content/ has \(BuildCommand.count(result.diagnostics.errorCount, "error")); `bestiary check` lists them. Fetching for the records that loaded.")
         }
         let (jobs, unknown) = FetchPlan.jobs(for: catalog, ids: ids)
         if !unknown.isEmpty {

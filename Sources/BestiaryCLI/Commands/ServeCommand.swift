@@ -177,7 +177,7 @@ final class ServePrinter: @unchecked Sendable {
             guard format == .text else { return }
             let errors = diagnostics.filter { $0.severity == .error }.count
             console.err(
-                "\(Self.clock()) build failed after \(Self.summary(changes)): \(errors) error(s); "
+                "\(Self.clock()) build failed after \(Self.summary(changes)): \(BuildCommand.count(errors, "error")); "
                     + "still serving the last good build, errors shown in the browser")
         case .note(let text):
             console.err("note: \(text)")

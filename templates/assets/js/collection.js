@@ -1,9 +1,25 @@
 // The collection's search, filters and sort orders, pure so they are tested
 // without a browser; collection-page.js applies them to the page's cards.
 
-/** Lower case without accents or other marks: "Élan" matches "elan", "Zaunkönig" matches "zaunkonig". */
+/**
+ * Accents and pointing that a learner may leave out: the combining diacritics of Latin, Greek and
+ * Cyrillic, Hebrew's niqqud and cantillation, Arabic's harakat. Not every mark: Japanese dakuten
+ * (か and が are two letters) and the vowel signs of Indic scripts are part of the letter.
+ */
+const OPTIONAL_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670]/g;
+
+/**
+ * Lower case without accents: "Élan" matches "elan", "Zaunkönig" matches "zaunkonig"; katakana
+ * as hiragana ("アゲハ" matches "あげは").
+ */
 export function fold(text) {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").replace(/ß/g, "ss").toLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(OPTIONAL_MARKS, "")
+    .replace(/ß/g, "ss")
+    .replace(/[\u30a1-\u30f6]/g, (k) => String.fromCharCode(k.charCodeAt(0) - 0x60))
+    .normalize("NFC")
+    .toLowerCase();
 }
 
 /** The filters as the form holds them. */

@@ -342,7 +342,9 @@ class QuizPage {
     if (result.reason === "offline") actions.push(button(tr("quiz.retry"), () => this.checkOffline().then(() => this.startRound(true))));
     const key = {
       "no-media": `quiz.problem.noMedia.${this.mode}`,
-      "too-few": "quiz.problem.tooFew",
+      // Not the learner's filters when none narrow the collection (or the daily ignores them):
+      // the site itself has too few animals for this mode.
+      "too-few": filtered && this.mode !== "daily" ? "quiz.problem.tooFew" : "quiz.problem.tooFewSite",
       "no-animals": "quiz.problem.noAnimals",
       offline: "quiz.problem.offline",
     }[result.reason];

@@ -1,0 +1,28 @@
+import Testing
+
+@testable import BestiaryRender
+
+/// The language switcher's labels and the pages' text direction.
+struct LanguagesTests {
+    /// Two languages of one site never share a label: variants the list does not name get the
+    /// base's name and the variant's own.
+    @Test func variantsHaveLabelsOfTheirOwn() {
+        #expect(Languages.endonym("de") == "Deutsch")
+        #expect(Languages.endonym("zh-Hans") != Languages.endonym("zh-Hant"))
+        #expect(Languages.endonym("sr-Latn") == "Srpski (latinica)")
+        #expect(Languages.endonym("de-CH") == "Deutsch (Schweiz)")
+        #expect(Languages.endonym("de-CH") != Languages.endonym("de"))
+        #expect(Languages.endonym("pt-BR") == "Português (Brasil)")
+        #expect(Languages.endonym("yi") == "ייִדיש")
+        #expect(Languages.endonym("qq") == "qq")
+    }
+
+    @Test func rightToLeftByLanguageOrScript() {
+        for code in ["he", "ar", "fa", "ur", "yi", "ps", "ckb", "ug", "sd", "pa-Arab", "az-Arab", "he-IL"] {
+            #expect(Languages.direction(code) == "rtl", "\(code)")
+        }
+        for code in ["en", "de-CH", "ku-Latn", "pa", "sr-Cyrl", "zh-Hant", "ja"] {
+            #expect(Languages.direction(code) == "ltr", "\(code)")
+        }
+    }
+}
