@@ -45,6 +45,8 @@ return {
   sound: path(audio, 'src'),
   image: path(img, 'src'),
   imagesOnStage: quiz.querySelectorAll('.quiz-stage img').length,
+  // Links on the stage while the question is open (a source address names the animal).
+  linksOnStage: [...quiz.querySelectorAll('.quiz-stage a')].map(a => a.getAttribute('href')),
   score: quiz.querySelector('[data-quiz-score]').textContent,
 };
 """
@@ -110,6 +112,7 @@ def play_round(driver, url, catalog, via="mouse", right=lambda i: i % 3 != 1, de
         assert correct in q["choices"], (correct, q["choices"])
         assert len(q["choices"]) == catalog["quiz"]["choices"], q["choices"]
         assert len(set(q["choices"])) == len(q["choices"]), q["choices"]
+        assert q["linksOnStage"] == [], f"the open question links {q['linksOnStage']}, which may name the animal"
         names = [n.strip().casefold() for n in q["names"]]
         assert len(set(names)) == len(names), f"two choices look the same: {q['names']}"
         if q["sound"]:

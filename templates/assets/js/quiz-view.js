@@ -100,14 +100,14 @@ export function promptView(v, animal, kind, onReplay) {
       v.tr("quiz.play"),
       h("kbd", { class: "quiz-key", "aria-hidden": "true", text: "R" }),
     );
-    return { el: h("div", { class: "quiz-prompt", dataset: { quizPrompt: "" } }, play, audio, creditView(v, animal.sound, "sound")), audio };
+    return { el: h("div", { class: "quiz-prompt", dataset: { quizPrompt: "" } }, play, audio, creditView(v, animal.sound, "sound", false)), audio };
   }
   return {
     el: h(
       "div",
       { class: "quiz-prompt", dataset: { quizPrompt: "" } },
       pictureView(v, animal.image, v.tr("quiz.pictureAlt")),
-      creditView(v, animal.image, "image"),
+      creditView(v, animal.image, "image", false),
     ),
     audio: null,
   };
@@ -142,15 +142,17 @@ function srcsetUrls(v, srcset) {
 
 /**
  * "Recording: Jane Doe · CC BY-SA 4.0 · Source", shown wherever media plays
- * (recordists' licences require it); null when nothing is known.
+ * (recordists' licences require it); null when nothing is known. While a
+ * question is open, `withSource` is false: a source address names the animal
+ * (File:American_Bison_9.jpg); the feedback links it once the answer is given.
  * @param {"sound"|"image"} kind
  */
-export function creditView(v, media, kind) {
-  if (!media || (!media.credit && !media.license && !media.source)) return null;
+export function creditView(v, media, kind, withSource = true) {
+  if (!media || (!media.credit && !media.license && !(withSource && media.source))) return null;
   const parts = [];
   if (media.credit) parts.push(media.credit);
   if (media.license) parts.push(media.license);
-  if (media.source && /^https?:\/\//i.test(media.source)) {
+  if (withSource && media.source && /^https?:\/\//i.test(media.source)) {
     parts.push(h("a", { href: media.source, rel: "noopener", target: "_blank", text: v.tr("quiz.source") }));
   }
   const items = parts.flatMap((p, i) => (i ? [" · ", p] : [p]));
@@ -246,6 +248,9 @@ export function feedbackView(v, { animal, correct, prompt, onRead }) {
           creditView(v, animal.sound, "sound"),
         )
       : null,
+    // The question's own medium, credited now with its source (kept back while it was open).
+    prompt === "image" && animal.image?.source ? creditView(v, animal.image, "image") : null,
+    prompt === "sound" && animal.sound?.source ? creditView(v, animal.sound, "sound") : null,
     button(v.tr("quiz.readAloud"), onRead, { hidden: true, dataset: { quizRead: "" } }),
   );
 }
