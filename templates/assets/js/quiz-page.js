@@ -367,6 +367,13 @@ class QuizPage {
     const box = h("div", { class: "quiz-message", role: "alert", dataset: { quizMessage: reason } }, h("p", { text }));
     if (actions.length) box.append(h("div", { class: "quiz-actions" }, actions));
     fill(this.els.stage, box);
+    // Focus was on what the message replaced (a settings form's button, a choice): it goes to
+    // the way out, or to the message, not to the page.
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || !focused.isConnected || this.els.quiz.contains(focused)) {
+      box.tabIndex = -1;
+      (box.querySelector("a, button") || box).focus();
+    }
     const quiz = this.els.quiz;
     quiz.removeAttribute("data-state");
     quiz.removeAttribute("data-correct");

@@ -116,7 +116,8 @@ export function relativeTime(lang, ms) {
 }
 
 function bestView(v, best, isNew) {
-  if (isNew) return h("p", { class: "quiz-best is-new", text: v.tr("quiz.newBest") });
+  // A first round with no right answer is no record to celebrate.
+  if (isNew && best && best.correct > 0) return h("p", { class: "quiz-best is-new", text: v.tr("quiz.newBest") });
   if (!best) return null;
   const params = { right: best.correct, total: best.total };
   return h("p", { class: "quiz-best", text: v.tr(best.total === null ? "quiz.bestCount" : "quiz.best", params) });
