@@ -46,10 +46,11 @@ if (form) {
     return state;
   };
 
-  // Language: remembered, then the same page in that language.
+  // Language: remembered, then the same page in that language, when the button says so (a
+  // select that went to another page on change would leave with the first arrow key: WCAG 3.2.2).
   const language = el("language");
-  language?.addEventListener("change", (event) => {
-    event.stopPropagation();
+  language?.addEventListener("change", (event) => event.stopPropagation());
+  form.querySelector("[data-settings-language-apply]")?.addEventListener("click", () => {
     const option = language.selectedOptions[0];
     change({ language: option.value });
     location.assign(option.dataset.href);
