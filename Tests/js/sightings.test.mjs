@@ -24,6 +24,9 @@ test("checkInput names each field that is wrong", () => {
   const wrong = checkInput({ animal: "unicorn", kind: "smelled", date: "2026-13-45", time: "7 am", place: "x".repeat(201), note: "y".repeat(2001), outing: "z".repeat(101) }, ids);
   assert.deepEqual(wrong.map((p) => p.field), ["animal", "kind", "date", "time", "place", "note", "outing"]);
   assert.deepEqual(checkInput({ ...base, animal: "" }, ids).map((p) => p.key), ["animal"]);
+  // Nothing is seen after the device's today.
+  assert.deepEqual(checkInput({ ...base, date: "2099-12-31" }, ids, "2026-11-27").map((p) => p.key), ["dateFuture"]);
+  assert.deepEqual(checkInput({ ...base, date: "2026-11-27" }, ids, "2026-11-27"), []);
 });
 
 test("a sighting is stored normalised, with its position only when there is one", () => {

@@ -41,6 +41,7 @@ if (form) {
   const resetTime = () => {
     const now = new Date();
     form.elements.namedItem("date").value = localDateKey(now);
+    form.elements.namedItem("date").max = localDateKey(now);
     form.elements.namedItem("time").value = `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
   };
 
@@ -111,7 +112,7 @@ if (form) {
       lon: position?.lon,
       accuracy: position?.accuracy,
     };
-    const problems = checkInput(input, new Set(names.keys()));
+    const problems = checkInput(input, new Set(names.keys()), localDateKey(new Date()));
     showErrors(problems);
     if (problems.length) {
       status.textContent = tr("sightings.fixErrors");

@@ -15,11 +15,13 @@ const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
  * @param {object} input the form's values
  * @param {Set<string>|ReadonlySet<string>} animalIds ids of the catalogue
  */
-export function checkInput(input, animalIds) {
+export function checkInput(input, animalIds, today = "") {
   const problems = [];
   if (!input.animal || !animalIds.has(input.animal)) problems.push({ field: "animal", key: "animal" });
   if (!SIGHTING_KINDS.includes(input.kind)) problems.push({ field: "kind", key: "kind" });
   if (!DATE.test(input.date || "") || Number.isNaN(Date.parse(input.date))) problems.push({ field: "date", key: "date" });
+  // `today` (YYYY-MM-DD, the device's own day): nothing is seen after it.
+  else if (today && input.date > today) problems.push({ field: "date", key: "dateFuture" });
   if (input.time && !TIME.test(input.time)) problems.push({ field: "time", key: "time" });
   if ((input.place || "").length > LIMITS.place) problems.push({ field: "place", key: "place" });
   if ((input.note || "").length > LIMITS.note) problems.push({ field: "note", key: "note" });
