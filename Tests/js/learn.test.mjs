@@ -73,3 +73,12 @@ test("recording answers schedules cards without touching others", () => {
   assert.equal(known.horse.state, State.Review);
   assert.ok(known.horse.due > NOW + DAY);
 });
+
+test("a first right answer is good, not easy: a quick guess skips no learning steps", () => {
+  const first = recordReview({}, "robin", Grade.Easy, NOW);
+  const good = recordReview({}, "robin", Grade.Good, NOW);
+  assert.deepEqual(first.robin, good.robin);
+  // Once learnt, easy is easy.
+  const later = NOW + 10 * 60 * 1000;
+  assert.notDeepEqual(recordReview(good, "robin", Grade.Easy, later).robin, recordReview(good, "robin", Grade.Good, later).robin);
+});

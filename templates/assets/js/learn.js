@@ -1,6 +1,6 @@
 // Learn mode: which animals a spaced-repetition session asks, and how far
 // the learner has got. Cards (one per animal id) are scheduled by fsrs.js.
-import { newCard, review, State } from "./fsrs.js";
+import { Grade, newCard, review, State } from "./fsrs.js";
 
 /** New animals introduced per session: few, so they are not all forgotten at once. */
 export const NEW_PER_SESSION = 5;
@@ -80,5 +80,9 @@ export function planSession({ animals, cards, now, size = SESSION_SIZE, newLimit
  * @returns {Record<string, import("./fsrs.js").Card>} a new map
  */
 export function recordReview(cards, id, grade, now) {
-  return { ...cards, [id]: review(cards[id] ?? newCard(), grade, now) };
+  const card = cards[id] ?? newCard();
+  // An animal never asked before is not "easy" on its first right answer: with four choices a
+  // quick guess is often right, and Easy would skip every learning step (eight days at once).
+  const rated = card.state === State.New && grade === Grade.Easy ? Grade.Good : grade;
+  return { ...cards, [id]: review(card, rated, now) };
 }

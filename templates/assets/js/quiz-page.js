@@ -274,6 +274,9 @@ class QuizPage {
   replay() {
     const audio = this.round?.audio;
     if (!audio) return;
+    // Rewinding a clip that is still playing fires no "play" event: it is a replay all the same
+    // (learn mode rates an answer after several replays as hard).
+    if (!audio.paused && !audio.ended) this.round.plays++;
     audio.currentTime = 0;
     audio.play().catch(() => {});
   }
