@@ -51,8 +51,9 @@ enum WebManifest {
         }
         let manifest: [String: Any] = [
             "name": title,
-            "short_name": String(title.prefix(12)),
+            "short_name": shortName(title),
             "lang": lang,
+            "dir": Languages.direction(lang),
             "start_url": "./",
             "scope": "./",
             "display": "standalone",
@@ -61,5 +62,16 @@ enum WebManifest {
             "icons": icons,
         ]
         return OutputFile(path: "manifest.webmanifest", text: JSONText.encode(manifest))
+    }
+
+    /// The title for an app icon's label: at most 12 characters, cut after a whole word when
+    /// there is one that fits ("Bestiary Quiz of Birds" → "Bestiary"), never inside one.
+    static func shortName(_ title: String) -> String {
+        guard title.count > 12 else { return title }
+        let cut = title.prefix(13)
+        if let space = cut.lastIndex(where: \.isWhitespace), space > cut.startIndex {
+            return String(cut[..<space]).trimmingCharacters(in: .whitespaces)
+        }
+        return String(title.prefix(12))
     }
 }

@@ -25,4 +25,12 @@ struct LanguagesTests {
             #expect(Languages.direction(code) == "ltr", "\(code)")
         }
     }
+
+    /// The app icon's label is cut after a whole word, not inside one.
+    @Test func theManifestsShortNameEndsWithAWord() {
+        #expect(WebManifest.shortName("Minimal") == "Minimal")
+        #expect(WebManifest.shortName("Bestiary Quiz of Birds") == "Bestiary")
+        #expect(WebManifest.shortName("חידון בעלי חיים") == "חידון בעלי")
+        #expect(WebManifest.shortName("Vogelstimmenquiz") == "Vogelstimmen")
+    }
 }

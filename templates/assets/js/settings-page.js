@@ -170,6 +170,8 @@ if (form) {
       ...initialState(),
       settings: s.settings,
       onboarded: true,
+      // Today's daily challenge stays played: a reset is no second try at it.
+      daily: s.daily && s.daily.date === localDateKey() ? s.daily : null,
       favorites: favorites ? [] : s.favorites,
       sightings: sightings ? initialState().sightings : s.sightings,
     }));
