@@ -301,6 +301,14 @@ def test_settings_language_switches_and_is_remembered(site, browser):
     wait_until(browser, "return location.pathname === '/en/'", message="the English home page")
 
 
+def test_header_language_switch_keeps_where_the_learner_was(site, browser):
+    load(browser, site + "collection/?sort=group#top")
+    skip_tour(browser)
+    browser.find_element(By.CSS_SELECTOR, ".language-nav a[hreflang=en]").click()
+    wait_until(browser, "return location.pathname === '/en/collection/'", message="the English collection")
+    assert browser.execute_script("return location.search + location.hash") == "?sort=group#top"
+
+
 def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
     browser = downloads_browser
     load(browser, site + "en/animals/owl/")

@@ -43,12 +43,21 @@ function registerServiceWorker() {
   container.register(url).catch((error) => console.warn("Bestiary: offline use is not available:", error));
 }
 
-/** Choosing a language in the header's switcher makes it the learner's language. */
+/**
+ * Choosing a language in the header's switcher makes it the learner's language, and keeps where
+ * the learner was: the same page's query and fragment (the quiz's mode, the collection's filters).
+ */
 function rememberLanguageChoice() {
   for (const link of document.querySelectorAll(".language-nav a[hreflang]")) {
     link.addEventListener("click", () => {
       const language = link.getAttribute("hreflang");
       store.update((s) => ({ ...s, settings: { ...s.settings, language } }));
+      const target = new URL(link.href, location.href);
+      if (!target.search && !target.hash && (location.search || location.hash)) {
+        target.search = location.search;
+        target.hash = location.hash;
+        link.href = target.href;
+      }
     });
   }
 }
