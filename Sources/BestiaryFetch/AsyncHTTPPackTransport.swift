@@ -13,7 +13,8 @@ import NIOCore
 /// Call ``close()`` when done: the client's connections are shut down there.
 public final class AsyncHTTPPackTransport: PackTransport, @unchecked Sendable {
     /// The folder holding `latest.json`, ending with a slash.
-    public let baseURL: URL
+    public var baseURL: URL { folder.baseURL }
+    private let folder: HTTPPackFolder
     private let client: HTTPClient
     private let readTimeout: Duration
 
@@ -23,14 +24,13 @@ public final class AsyncHTTPPackTransport: PackTransport, @unchecked Sendable {
         baseURL: URL, readTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(30),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
-        var base = baseURL
-        if !base.absoluteString.hasSuffix("/") { base = URL(string: base.absoluteString + "/") ?? base }
-        self.baseURL = base
+        let folder = HTTPPackFolder(baseURL)
+        self.folder = folder
         self.readTimeout = readTimeout
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: 5, allowCycles: false),
             timeout: .init(connect: .nanoseconds(Int64(connectTimeout.nanoseconds)), read: .nanoseconds(Int64(readTimeout.nanoseconds))))
-        if let proxy = Self.proxy(for: base, environment: environment) {
+        if let proxy = Self.proxy(for: folder.baseURL, environment: environment) {
             configuration.proxy = proxy.user.map { user in
                 .server(host: proxy.host, port: proxy.port, authorization: .basic(username: user, password: proxy.password ?? ""))
             } ?? .server(host: proxy.host, port: proxy.port)
@@ -65,22 +65,14 @@ public final class AsyncHTTPPackTransport: PackTransport, @unchecked Sendable {
         return (proxyHost, port, proxy.user?.removingPercentEncoding, proxy.password?.removingPercentEncoding)
     }
 
-    public var location: String {
-        var s = baseURL.absoluteString
-        if s.hasSuffix("/") { s.removeLast() }
-        return s
-    }
+    public var location: String { folder.location }
 
     public func open(_ path: String, from offset: Int) async throws -> PackResponse {
-        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
-            throw PackTransportError("cannot make a URL of \(location) and \(path)")
-        }
+        let url = try folder.url(of: path)
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: "Bestiary pack sync")
-        // The pointer must be fresh; everything else is immutable and may come from any cache.
-        if path == "latest.json" || path == "latest.json.sig" { request.headers.add(name: "Cache-Control", value: "no-cache") }
-        if offset > 0 { request.headers.add(name: "Range", value: "bytes=\(offset)-") }
+        for (name, value) in HTTPPackFolder.headers(for: path, from: offset) { request.headers.add(name: name, value: value) }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, deadline: .distantFuture)
@@ -88,20 +80,12 @@ public final class AsyncHTTPPackTransport: PackTransport, @unchecked Sendable {
             throw describe(error, url)
         }
         let length = response.headers.first(name: "content-length").flatMap(Int.init)
-        switch response.status.code {
-        case 200:
-            return PackResponse(status: .full, length: length, body: stream(response.body, url))
-        case 206:
-            guard let start = URLSessionPackTransport.rangeStart(response.headers.first(name: "content-range")) else {
-                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range")
-            }
-            return PackResponse(status: .partial(start: start), length: length, body: stream(response.body, url))
-        case 404, 410:
-            return .empty(.notFound)
-        case 416:
-            return .empty(.rangeNotSatisfiable)
-        default:
-            throw PackTransportError("\(url.absoluteString): HTTP \(response.status.code)")
+        let status = try HTTPPackFolder.status(Int(response.status.code), contentRange: response.headers.first(name: "content-range"), url: url)
+        switch status {
+        case .full, .partial:
+            return PackResponse(status: status, length: length, body: stream(response.body, url))
+        case .notFound, .rangeNotSatisfiable:
+            return .empty(status)
         }
     }
 

@@ -39,7 +39,7 @@ struct Enrichment {
         var result = Enrichment()
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
         // `diagnostics` begins with the snapshot's own (damaged entries and images).
-        result.diagnostics = condensed(diagnostics.map { $0.inStage("enrich") })
+        result.diagnostics = reported(diagnostics)
         result.resolved = summaries
         // Mapped on every core: each animal's views and the image files they plan.
         let mapped = Parallel.map(Array(summaries), chunk: 64) { id, byLanguage in
@@ -56,6 +56,11 @@ struct Enrichment {
             result.files.merge(part.files) { _, new in new }
         }
         return result
+    }
+
+    /// The cache's problems as the stage reports them: in its name, the missing articles condensed.
+    static func reported(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        condensed(diagnostics.map { $0.inStage("enrich") })
     }
 
     /// A site that was never fetched would print a warning per article: a few are named, the
@@ -117,6 +122,8 @@ struct Enrichment {
 /// for a catalogue (entries missing from the cache, damaged entries and pictures).
 public enum WikipediaCheck {
     public static func problems(of catalog: Catalog, fileSystem: any FileSystem) -> [Diagnostic] {
-        Enrichment.run(catalog, fileSystem: fileSystem).diagnostics
+        // What `run` reports, without the pages' views it makes.
+        let snapshot = Enrichment.cache(root: catalog.root, fileSystem: fileSystem)
+        return Enrichment.reported(snapshot.summaries(for: catalog).diagnostics)
     }
 }

@@ -33,7 +33,7 @@ public final class LoopbackServer: Sendable {
         public var delay: Duration = .zero
         /// Send only this many body bytes, then close the connection (truncated downloads).
         public var truncateAfter: Int? = nil
-        /// Send 8 KiB chunks without end, as fast as the client takes them, until it closes the
+        /// Send 8 KiB chunks without end, one a millisecond, until the client closes the
         /// connection (``endless``: what was sent, and whether the client ended it).
         public var endless = false
 
@@ -121,6 +121,10 @@ public final class LoopbackServer: Sendable {
                         while true {
                             try await writer.write(chunk)
                             endless.add(chunk.readableBytes)
+                            // 8 MB/s at most: endless all the same, without taking the event
+                            // loops other tests running meanwhile need (a fetch test's 1.5 s
+                            // timeout was missed while this sent 100 MB/s).
+                            try await Task.sleep(for: .milliseconds(1))
                         }
                     } catch {
                         endless.end()

@@ -9,7 +9,8 @@ import FoundationNetworking
 /// what it got and can go on with a `Range` request.
 public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
     /// The folder holding `latest.json`.
-    public let baseURL: URL
+    public var baseURL: URL { folder.baseURL }
+    private let folder: HTTPPackFolder
     private let session: URLSession
     private let delegate: SessionDelegate
 
@@ -18,9 +19,7 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
     ///     client verifies everything itself and keeps its own files).
     ///   - timeout: seconds without data before a request fails.
     public init(baseURL: URL, configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 60) {
-        var base = baseURL
-        if base.absoluteString.hasSuffix("/") == false { base = URL(string: base.absoluteString + "/") ?? base }
-        self.baseURL = base
+        folder = HTTPPackFolder(baseURL)
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = timeout
@@ -33,20 +32,12 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
         session.invalidateAndCancel()
     }
 
-    public var location: String {
-        var s = baseURL.absoluteString
-        if s.hasSuffix("/") { s.removeLast() }
-        return s
-    }
+    public var location: String { folder.location }
 
     public func open(_ path: String, from offset: Int) async throws -> PackResponse {
-        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
-            throw PackTransportError("cannot make a URL of \(location) and \(path)")
-        }
+        let url = try folder.url(of: path)
         var request = URLRequest(url: url)
-        // The pointer must be fresh; everything else is immutable and may come from any cache.
-        if path == "latest.json" || path == "latest.json.sig" { request.setValue("no-cache", forHTTPHeaderField: "Cache-Control") }
-        if offset > 0 { request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range") }
+        for (name, value) in HTTPPackFolder.headers(for: path, from: offset) { request.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: request)
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         // Once the reader is gone (it stopped at a size limit, failed, or was cancelled), the
@@ -72,24 +63,19 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
             throw PackTransportError("\(url.absoluteString): not an HTTP response")
         }
         let length = http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
-        switch http.statusCode {
-        case 200:
-            return PackResponse(status: .full, length: length, body: body)
-        case 206:
-            guard let start = Self.rangeStart(header(http, "Content-Range")) else {
-                task.cancel()
-                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range")
-            }
-            return PackResponse(status: .partial(start: start), length: length, body: body)
-        case 404, 410:
+        let status: PackResponse.Status
+        do {
+            status = try HTTPPackFolder.status(http.statusCode, contentRange: header(http, "Content-Range"), url: url)
+        } catch {
             task.cancel()
-            return .empty(.notFound)
-        case 416:
+            throw error
+        }
+        switch status {
+        case .full, .partial:
+            return PackResponse(status: status, length: length, body: body)
+        case .notFound, .rangeNotSatisfiable:
             task.cancel()
-            return .empty(.rangeNotSatisfiable)
-        default:
-            task.cancel()
-            throw PackTransportError("\(url.absoluteString): HTTP \(http.statusCode)")
+            return .empty(status)
         }
     }
 
@@ -100,13 +86,6 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
         return nil
     }
 
-    /// START of `bytes START-END/TOTAL`.
-    public static func rangeStart(_ header: String?) -> Int? {
-        guard let header, header.hasPrefix("bytes ") else { return nil }
-        let spec = header.dropFirst(6)
-        guard let dash = spec.firstIndex(of: "-") else { return nil }
-        return Int(spec[..<dash])
-    }
 }
 
 /// Routes the session's callbacks to the request that is waiting for them.

@@ -1,0 +1,66 @@
+import Foundation
+
+/// What every HTTP(S) transport of a pack tree does alike, whatever client it sends with
+/// (``URLSessionPackTransport``, BestiaryFetch's `AsyncHTTPPackTransport`): the folder's URL,
+/// a path resolved in it, the headers a request carries, and what an answer's status means.
+public struct HTTPPackFolder: Sendable {
+    /// The folder holding `latest.json`, ending with a slash.
+    public let baseURL: URL
+
+    public init(_ url: URL) {
+        baseURL = url.absoluteString.hasSuffix("/") ? url : URL(string: url.absoluteString + "/") ?? url
+    }
+
+    /// The folder's URL without the trailing slash, for messages.
+    public var location: String {
+        var s = baseURL.absoluteString
+        if s.hasSuffix("/") { s.removeLast() }
+        return s
+    }
+
+    /// `path`'s URL in the folder.
+    public func url(of path: String) throws -> URL {
+        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
+            throw PackTransportError("cannot make a URL of \(location) and \(path)")
+        }
+        return url
+    }
+
+    /// The headers of a request for `path` from byte `offset`: the pointer must be fresh
+    /// (everything else is immutable and may come from any cache), and a resumed file asks for
+    /// the rest.
+    public static func headers(for path: String, from offset: Int) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = []
+        if path == "latest.json" || path == "latest.json.sig" { headers.append(("Cache-Control", "no-cache")) }
+        if offset > 0 { headers.append(("Range", "bytes=\(offset)-")) }
+        return headers
+    }
+
+    /// What an answer with HTTP status `code` is (its `Content-Range` header for a 206); throws
+    /// for any other status, naming `url`.
+    public static func status(_ code: Int, contentRange: String?, url: URL) throws -> PackResponse.Status {
+        switch code {
+        case 200:
+            return .full
+        case 206:
+            guard let start = rangeStart(contentRange) else {
+                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range")
+            }
+            return .partial(start: start)
+        case 404, 410:
+            return .notFound
+        case 416:
+            return .rangeNotSatisfiable
+        default:
+            throw PackTransportError("\(url.absoluteString): HTTP \(code)")
+        }
+    }
+
+    /// START of `bytes START-END/TOTAL`.
+    public static func rangeStart(_ header: String?) -> Int? {
+        guard let header, header.hasPrefix("bytes ") else { return nil }
+        let spec = header.dropFirst(6)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        return Int(spec[..<dash])
+    }
+}
