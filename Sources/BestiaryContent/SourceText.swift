@@ -35,6 +35,12 @@ public struct SourceText: Sendable {
                 "file contains a NUL byte; is it a text file?", at: SourceLocation(path: path, line: line, column: column),
                 stage: "load"))
         }
+        if let (offset, scalar) = DirectionControl.first(in: bytes) {
+            let (line, column) = position(of: offset, in: bytes)
+            throw DiagnosticError(.error(
+                "file contains \(DirectionControl.describe(scalar)), \(DirectionControl.why)",
+                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
+        }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.utf8.contains(13) {
             text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
@@ -84,5 +90,50 @@ public struct SourceText: Sendable {
             i += 1
         }
         return (line, column)
+    }
+}
+
+/// Unicode's explicit direction controls: the embeddings and overrides (U+202A–U+202E) and the
+/// isolates (U+2066–U+2069). They make text show in another order than it is stored, so a record
+/// with one reads one way in review and another on the site (the "Trojan Source" trick). The site
+/// sets each text's direction itself (`dir`), so a record never needs them; the marks U+200E and
+/// U+200F, which only nudge neutral characters, are allowed.
+public enum DirectionControl {
+    /// What to do instead, for messages.
+    public static let why =
+        "a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
+
+    public static func isControl(_ scalar: UInt32) -> Bool {
+        (0x202A...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar)
+    }
+
+    /// The byte offset and scalar of the first direction control in UTF-8 `bytes`.
+    public static func first(in bytes: [UInt8]) -> (Int, UInt32)? {
+        var i = 0
+        let n = bytes.count
+        while i + 2 < n {
+            if bytes[i] == 0xE2 {
+                let scalar = 0x2000 | UInt32(bytes[i + 1] & 0x3F) << 6 | UInt32(bytes[i + 2] & 0x3F)
+                if bytes[i + 1] & 0xC0 == 0x80, bytes[i + 2] & 0xC0 == 0x80, isControl(scalar) { return (i, scalar) }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The first direction control in `text`.
+    public static func first(in text: String) -> UInt32? {
+        guard text.utf8.contains(0xE2) else { return nil }
+        return text.unicodeScalars.first { isControl($0.value) }?.value
+    }
+
+    /// `U+202E (right-to-left override)`.
+    public static func describe(_ scalar: UInt32) -> String {
+        let names: [UInt32: String] = [
+            0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
+            0x202D: "left-to-right override", 0x202E: "right-to-left override", 0x2066: "left-to-right isolate",
+            0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate",
+        ]
+        return "U+\(String(scalar, radix: 16, uppercase: true)) (\(names[scalar] ?? "direction control"))"
     }
 }

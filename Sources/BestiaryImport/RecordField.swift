@@ -136,6 +136,9 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
     /// Sets the field to `value` (already trimmed, not empty). Values are checked only as far as
     /// needed to build the record; the record parser checks the rest on the written text.
     public func apply(_ value: String, to animal: inout Animal) throws(FieldProblem) {
+        if let scalar = DirectionControl.first(in: value) {
+            throw FieldProblem("\(self) contains \(DirectionControl.describe(scalar)), \(DirectionControl.why)")
+        }
         switch self {
         case .localized(let key, let language):
             switch key {

@@ -101,6 +101,19 @@ import Testing
         #expect(try lines(data).contains { $0.hasPrefix("\(Self.record):2:14: error: file contains a NUL byte") })
     }
 
+    @Test func directionControlsAreRefusedAtTheirPosition() throws {
+        // An override makes the name read "Red fox" on the site although the file stores it reversed.
+        #expect(try lines("---\nname: {de: \"\u{202E}xof deR\"}\n---\n").contains {
+            $0.hasPrefix("\(Self.record):2:13: error: file contains U+202E (right-to-left override), a control character")
+        })
+        #expect(try lines("---\nname: {de: Fuchs}\n---\nDer \u{2067}Fuchs\u{2069}.\n").contains {
+            $0.hasPrefix("\(Self.record):4:5: error: file contains U+2067 (right-to-left isolate)")
+        })
+        // The marks, which only nudge neutral characters, stay allowed, as do other U+20xx characters.
+        let site = try TestSite(binary: [Self.record: Data("---\nname: {de: \"Fuchs\u{200F}\", en: \"Fox \u{2014} \u{2030}\"}\n---\n".utf8)])
+        #expect(!site.load().diagnostics.hasErrors)
+    }
+
     @Test func byteOrderMarkIsAccepted() throws {
         let site = try TestSite(binary: [Self.record: Data([0xEF, 0xBB, 0xBF]) + Data("---\nname: {de: Fuchs}\n---\nText.\n".utf8)])
         let result = site.load()
