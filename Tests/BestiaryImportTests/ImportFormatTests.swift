@@ -141,6 +141,20 @@ import Testing
         #expect(site.animal("frog")?.image?.filePath == "images/shared/frog.png")
     }
 
+    @Test func rowsBringingTheSameBytesShareOneCopy() throws {
+        let site = try TestSite(languages: ["en"])
+        let frog = try Fixtures.data("import/csv/media/frog.png")
+        try site.directory.write(frog, to: "incoming/frog.png")
+        try site.directory.write(frog, to: "incoming/frog-again.png")
+        let csv = try site.source(
+            "id,name.en,image.file,image.credit\nfrog,Frog,frog.png,A\ntoad,Toad,frog-again.png,B\nnewt,Newt,frog.png,C\n", name: "frogs.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.copies.map(\.destination) == ["content/images/frog.png"])
+        #expect(["frog", "toad", "newt"].map { site.animal($0)?.image?.filePath } == Array(repeating: "images/frog.png", count: 3))
+        #expect(site.animal("toad")?.image?.credit == "B")
+        #expect(site.errors().isEmpty)
+    }
+
     @Test func everyFormatGivesASiteThatChecks() throws {
         let site = try TestSite(languages: ["en", "de"])
         try site.importing("nuthatch/species.json", .nuthatch)
