@@ -12,18 +12,22 @@ import Foundation
 ///     bestiary-pack-lock 1
 ///     pack tuxpaint
 ///
-///     version 1 created 2026-01-01T00:00:00Z records 2 digest 5d1c…
+///     version 1 created 2026-01-01T00:00:00Z records 2 digest 5d1c… seal 8e0a…
 ///     + badger 0b6e…
 ///     + bear 77a0…
 ///
-///     version 2 created 2026-02-01T00:00:00Z records 2 digest 91fe…
+///     version 2 created 2026-02-01T00:00:00Z records 2 digest 91fe… seal 2b47…
 ///     ~ bear 3c2d…
 ///     - badger
 ///     + beaver 18aa…
 ///
 /// Versions are numbered 1, 2, 3… and only grow: a client refuses to go back, so a lock that
 /// loses versions would strand them. Reading replays every version and checks each one's record
-/// count and digest, so a hand edit is caught with the line it broke. A build checks the digests
+/// count and digest, so a hand edit is caught with the line it broke. The digest covers the
+/// records only; each version line's `seal` (the SHA-256 of the line before it) covers the rest,
+/// the date above all: a version published again with another date strands every app that has it.
+/// Locks written before seals have none and are read as they are; the next version a build adds
+/// seals them all, and from then on every version line must carry its seal. A build checks the digests
 /// of only the versions it uses (the newest and the bases of its deltas: hashing every version's
 /// state would cost versions × records); `bestiary check` checks them all.
 public struct PackLock: Hashable, Sendable {
@@ -150,7 +154,8 @@ public struct PackLock: Hashable, Sendable {
 
             """
         for v in versions {
-            out += "\nversion \(v.number) created \(v.created) records \(v.count) digest \(v.digest)\n"
+            let line = Self.versionLine(v)
+            out += "\n\(line) seal \(Self.seal(line))\n"
             for c in v.changes {
                 switch c {
                 case .added(let id, let rev): out += "+ \(id) \(rev)\n"
@@ -160,6 +165,15 @@ public struct PackLock: Hashable, Sendable {
             }
         }
         return Data(out.utf8)
+    }
+
+    /// `version N created T records C digest D`: what a version line's seal covers.
+    static func versionLine(_ v: Version) -> String {
+        "version \(v.number) created \(v.created) records \(v.count) digest \(v.digest)"
+    }
+
+    static func seal(_ versionLine: String) -> String {
+        PackDigest.sha256(Data(versionLine.utf8))
     }
 
     /// Reads `content/packs.lock` under `root`; nil when there is none yet. With
@@ -197,6 +211,8 @@ public struct PackLock: Hashable, Sendable {
         // The checked versions' states, sorted once (at the first checked version) and then
         // changed as each next version says.
         var sorted: PackDigest.SortedState? = nil
+        // Whether the version lines carry seals: the first one decides, the others must agree.
+        var sealed: Bool? = nil
         // CRLF too (git's autocrlf on Windows): "\r\n" is one Character, not a "\n".
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         // Versions go up by one from 1 (checked below), so the newest is the number of version lines.
@@ -245,18 +261,29 @@ public struct PackLock: Hashable, Sendable {
             switch words[0] {
             case "version":
                 try finish(current, line: currentLine, lock: &lock)
-                guard words.count == 8, words[2] == "created", words[4] == "records", words[6] == "digest",
+                guard words.count == 8 || (words.count == 10 && words[8] == "seal" && PackFormat.isSHA256(words[9])),
+                    words[2] == "created", words[4] == "records", words[6] == "digest",
                     let number = Int(words[1]), let created = PackTime(words[3]), let count = Int(words[5]), count >= 0,
                     PackFormat.isSHA256(words[7])
                 else {
-                    throw fail(line, "expected 'version N created YYYY-MM-DDTHH:MM:SSZ records COUNT digest SHA256'")
+                    throw fail(line, "expected 'version N created YYYY-MM-DDTHH:MM:SSZ records COUNT digest SHA256 seal SHA256'")
                 }
                 let expected = (current?.number ?? lock!.versions.last?.number ?? 0) + 1
                 guard number == expected else { throw fail(line, "version \(number) follows version \(expected - 1); versions go up by one") }
                 if let previous = current ?? lock!.versions.last, created < previous.created {
                     throw fail(line, "version \(number) is dated before version \(previous.number)")
                 }
-                current = Version(number: number, created: created, count: count, digest: words[7], changes: [])
+                let version = Version(number: number, created: created, count: count, digest: words[7], changes: [])
+                if sealed == nil { sealed = words.count == 10 }
+                if sealed! != (words.count == 10) {
+                    throw fail(line, sealed!
+                        ? "version \(number) has no seal, unlike the versions before it: was it added by hand?"
+                        : "version \(number) has a seal, unlike version 1: were versions added by hand?")
+                }
+                if sealed!, seal(versionLine(version)) != words[9] {
+                    throw fail(line, "version \(number)'s line does not match its seal: its date, count or digest was edited, and apps that have this version would refuse it published again")
+                }
+                current = version
                 currentLine = line
             case "+", "~", "-":
                 guard current != nil else { throw fail(line, "a record line before the first 'version' line") }

@@ -53,7 +53,8 @@ import Testing
         let lock = Self.sample()
         let text = String(decoding: lock.encoded, as: UTF8.self)
         #expect(text.contains("""
-            version 2 created 2026-01-02T00:00:00Z records 3 digest \(PackDigest.state(["bear": Self.rev2, "owl": Self.rev1, "yak": Self.rev3]))
+            version 2 created 2026-01-02T00:00:00Z records 3 digest \(PackDigest.state(["bear": Self.rev2, "owl": Self.rev1, "yak": Self.rev3])) seal \(
+                PackDigest.sha256(Data("version 2 created 2026-01-02T00:00:00Z records 3 digest \(PackDigest.state(["bear": Self.rev2, "owl": Self.rev1, "yak": Self.rev3]))".utf8)))
             ~ bear \(Self.rev2)
             - cat
             + yak \(Self.rev3)
@@ -74,9 +75,14 @@ import Testing
     @Test func aBuildChecksTheDigestsOfTheVersionsItUses() throws {
         var lock = Self.sample()
         lock.append(revisions: ["bear": Self.rev3, "owl": Self.rev1, "yak": Self.rev3], created: PackTime(seconds: 1_767_398_400))
-        let text = String(decoding: lock.encoded, as: UTF8.self)
+        let sealed = String(decoding: lock.encoded, as: UTF8.self)
+        // Without seals (a lock written before them), which catch such edits on every version.
+        let text = sealed.replacing(#/ seal [0-9a-f]{64}/#, with: "")
         let oldDigest = lock.versions[0].digest, newestDigest = lock.versions[2].digest
         let zeros = String(repeating: "0", count: 64)
+        #expect(throws: DiagnosticError.self) {
+            try PackLock.parse(Data(sealed.replacingOccurrences(of: "digest " + oldDigest, with: "digest " + zeros).utf8), checkingDigestsOfLast: 2)
+        }
         let firstEdited = Data(text.replacingOccurrences(of: "digest " + oldDigest, with: "digest " + zeros).utf8)
         #expect(throws: DiagnosticError.self) { try PackLock.parse(firstEdited) }
         #expect(throws: DiagnosticError.self) { try PackLock.parse(firstEdited, checkingDigestsOfLast: 3) }
@@ -87,6 +93,30 @@ import Testing
         #expect(throws: DiagnosticError.self) { try PackLock.parse(countEdited, checkingDigestsOfLast: 1) }
     }
 
+    /// A lock written before seals reads as it is; the next version a build adds seals them all.
+    /// Seals on some version lines but not others mean lines were added by hand.
+    @Test func locksWithoutSealsReadAndAreSealedWhenWrittenAgain() throws {
+        var lock = Self.sample()
+        let text = String(decoding: lock.encoded, as: UTF8.self)
+        let unsealed = text.replacing(#/ seal [0-9a-f]{64}/#, with: "")
+        #expect(unsealed != text)
+        #expect(try PackLock.parse(Data(unsealed.utf8)) == lock)
+        lock.append(revisions: ["owl": Self.rev1], created: PackTime(seconds: 1_800_000_000))
+        #expect(String(decoding: lock.encoded, as: UTF8.self).matches(of: #/ seal [0-9a-f]{64}\n/#).count == 3)
+
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let secondVersion = try #require(lines.lastIndex { $0.hasPrefix("version 2 ") })
+        var mixed = lines
+        mixed[secondVersion] = Substring(String(lines[secondVersion]).replacing(#/ seal [0-9a-f]{64}/#, with: ""))
+        do {
+            _ = try PackLock.parse(Data(mixed.joined(separator: "\n").utf8))
+            Issue.record("accepted a version line without a seal after a sealed one")
+        } catch {
+            #expect(error.diagnostics.first?.message.contains("version 2 has no seal, unlike the versions before it") == true)
+            #expect(error.diagnostics.first?.location?.line == secondVersion + 1)
+        }
+    }
+
     /// A hand edit is caught with the line of the version whose digest no longer adds up.
     @Test(arguments: [
         ("~ bear 2222", "~ bear 4444", 12, "do not match its digest"),
@@ -95,6 +125,8 @@ import Testing
         ("+ yak", "+ aardvark", 15, "sorted by id"),
         ("bestiary-pack-lock 1", "bestiary-pack-lock 2", 4, "expected 'bestiary-pack-lock 1'"),
         ("created 2026-01-02", "created 2025-01-02", 12, "dated before version 1"),
+        ("created 2026-01-02T00:00:00Z", "created 2026-01-03T00:00:00Z", 12, "does not match its seal: its date, count or digest was edited"),
+        (" seal ", " seel ", 7, "expected 'version N created"),
     ])
     func handEditsAreCaughtWithTheirLine(find: String, replace: String, line: Int, message: String) throws {
         let text = String(decoding: Self.sample().encoded, as: UTF8.self)
