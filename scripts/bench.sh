@@ -12,7 +12,8 @@
 # 4. peak memory (RSS) of a full build with /usr/bin/time -v,
 # 5. the floors: under any build of this output, its entries made as hard links (`cp -al`), and
 #    Hugo's; under a one-record rebuild, its catalogue and manifest rewritten, and the no-op,
-# 6. the site's own pack after the edits (manifest and one-record delta sizes), and on
+# 6. an import of 1,000 CSV rows into the corpus (a dry run),
+# 7. the site's own pack after the edits (manifest and one-record delta sizes), and on
 #    PackBench's generated pack the delta size and the client's apply time,
 # then prints a Markdown table (also in bench-work/RESULTS.md) with each time as a ratio to Hugo's.
 set -euo pipefail
@@ -146,6 +147,26 @@ rewrite_floor=$(python3 scripts/bench/rewrite_floor.py "$site/output" "$trash/fl
 preview=$(python3 scripts/bench/preview_edit.py "$bin" "$site" "content/animals/$record" "$runs")
 echo "$preview" > "$work/preview.json"
 
+# Importing into a site of this size: 1,000 new CSV rows, each with a sound of its own (GENERATED:
+# a corpus sound with the row's number appended), planned against every record (a dry run: nothing
+# is written). A scan of the site per row once made 2,000 rows take a minute.
+importdir="$work/import"
+rm -rf "$importdir" && mkdir -p "$importdir"
+python3 - "$site" "$importdir" <<'PY'
+import os, sys
+site, out = sys.argv[1:]
+sounds = os.path.join(site, "content", "sounds")
+first = sorted(f for f in os.listdir(sounds) if f.endswith(".wav"))[0]
+sound = open(os.path.join(sounds, first), "rb").read()
+rows = ["id,name.de,name.en,group,sound.file,sound.credit"]
+for i in range(1000):
+    with open(os.path.join(out, f"import-{i}.wav"), "wb") as f:
+        f.write(sound + i.to_bytes(4, "big"))
+    rows.append(f"imported-{i},Importvogel {i},Imported bird {i},bird,import-{i}.wav,Generated for the benchmark")
+open(os.path.join(out, "rows.csv"), "w").write("\n".join(rows) + "\n")
+PY
+"${hf[@]}" "$work/import.json" --runs 3 "$bin import $importdir/rows.csv --format csv --root $site --dry-run" >/dev/null
+
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
 python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" "$rewrite_floor" "${hugo_same_rss:-}" "$preview" <<'EOF'
@@ -202,6 +223,7 @@ if rewrite_floor:
     rows.append(f"| rewriting the catalogue and the new version's manifest alone ({megabytes:.0f} MB mapped, one byte changed, hashed, written) | {m:.3f} s | {ratio(m, 1)[0]} | | |")
     floor_edit = m + median("noop")
     rows.append(f"| so the floor under a one-record rebuild: that and the no-op's walk, before any page is rendered | {floor_edit:.3f} s | {ratio(floor_edit, 0.1)[0]} | | |")
+rows.append(f"| import of 1,000 new CSV rows with a sound each into this site (planned, a dry run) | {median('import'):.3f} s | | | |")
 rows.append(f"| fetch from the local stand-in | {float(rate):.0f} articles/s ({articles} articles) | | | |")
 try:
     latest = json.load(open(os.path.join(work, "latest-after-edit.json")))
