@@ -105,6 +105,39 @@ def test_daily_is_one_try_a_day(site, browser):
     assert browser.find_elements(By.CSS_SELECTOR, "button[data-choice]") == []
 
 
+STUB_SHARING = """
+// No share sheet, and a clipboard that does what the test says (a headless browser's own
+// clipboard needs focus and permissions the test cannot count on).
+Object.defineProperty(navigator, 'share', { value: undefined, configurable: true });
+window.__copied = [];
+window.__clipboardWorks = arguments[0];
+Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: (text) => {
+  window.__copied.push(text);
+  return window.__clipboardWorks ? Promise.resolve() : Promise.reject(new DOMException('denied', 'NotAllowedError'));
+} } });
+"""
+
+
+def test_sharing_the_daily_result_says_so_visibly(site, browser):
+    play_round(browser, f"{site}en/quiz/?mode=daily", site.catalog(), check_media=False)
+    status = browser.find_element(By.CSS_SELECTOR, "[data-quiz-share-status]")
+    assert status.get_attribute("role") == "status", "a polite live region"
+    assert status.text == ""
+    browser.execute_script(STUB_SHARING, True)
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-share]").click()
+    wait_until(browser, "return document.querySelector('[data-quiz-share-status]').textContent !== ''", message="a status after the copy")
+    assert status.is_displayed() and status.text == "Result copied to the clipboard."
+    copied = browser.execute_script("return window.__copied")
+    assert len(copied) == 1 and copied[0].startswith("Bestiary daily ") and copied[0].endswith("quiz/?mode=daily")
+    # The clipboard refuses: the learner is told, visibly, and how to share it anyway.
+    browser.execute_script("window.__clipboardWorks = false")
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-share]").click()
+    wait_until(browser, "return window.__copied.length === 2 && document.querySelector('[data-quiz-share-status]').textContent !== ''",
+               message="a status after the failed copy")
+    assert status.is_displayed() and "Could not copy" in status.text
+    assert serious_axe_violations(browser) == []
+
+
 def test_filters_refuse_no_group_at_all(site, browser):
     load(browser, quiz_url(site, "image"))
     wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")

@@ -9,7 +9,7 @@
 // Every change happens synchronously inside the event handler that caused
 // it, so a test never sees a half-updated page.
 import { animalName, languageChain, localized, parseCatalog } from "./catalog.js";
-import { dailyMissing, dailyRecord, dailyRound, localDateKey } from "./daily.js";
+import { dailyMissing, dailyRecord, dailyRound, localDateKey, shareResult } from "./daily.js";
 import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
 import { gradeFromAnswer } from "./fsrs.js";
@@ -291,25 +291,13 @@ class QuizPage {
       stats: this.state.stats,
       learnText: mode === "learn" ? this.learnProgressText() : null,
       onRestart: () => this.startRound(true),
-      onShare: (text) => this.share(text),
+      // The page's address follows the result, for others to play today's challenge too.
+      onShare: (text) => shareResult(`${text}\n${location.href}`, navigator),
     });
     fill(this.els.stage, view.el);
     this.finishState(results.filter(Boolean).length, results.length);
     this.announce(view.announcement);
     if (moveFocus) view.heading.focus();
-  }
-
-  /** Shares the daily result (system share sheet where there is one, else the clipboard). */
-  async share(text) {
-    const { tr } = this;
-    const full = `${text}\n${location.href}`;
-    try {
-      if (navigator.share) await navigator.share({ text: full });
-      else await navigator.clipboard.writeText(full);
-      this.announce(tr(navigator.share ? "daily.shared" : "daily.copied"));
-    } catch {
-      this.announce(tr("daily.copyFailed"));
-    }
   }
 
   showCaughtUp(nextDue, moveFocus) {
