@@ -32,6 +32,8 @@ final class SharedContext: @unchecked Sendable {
     /// Each language's order by name under the digest of what it is sorted from
     /// (``nameOrderKey(_:_:fallback:)``), for the next build to reuse (``PageReuse/nameOrders``).
     let nameOrders: [String: [Int]]
+    /// The quiz modes the catalogue can play (the home page offers only these).
+    let quizModes: QuizModes
     /// Language → each animal's card parts, when made up front (``makeCards()``): set once,
     /// before any page is rendered.
     private(set) var cardParts: [String: [CardParts]]?
@@ -70,6 +72,7 @@ final class SharedContext: @unchecked Sendable {
         }
         groupsByLanguage = groups
         groupLevels = Self.groupLevels(renderer.input.catalog.animals)
+        quizModes = QuizModes(input: renderer.input)
         // Sorting 10,000 names as a language sorts them takes half a second: an order made from
         // the very same names and ids (by the same binary) is taken as it is.
         let animals = renderer.input.catalog.animals
@@ -535,16 +538,16 @@ final class SharedContext: @unchecked Sendable {
         let withImage = animals.count { input.hasImage($0, language: lang) }
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
         context["stats"] = ["animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage)]
-        func mode(_ mode: String, available: Bool) -> TemplateValue {
-            [
+        // Only what the quiz can play: a mode it would refuse says why instead of linking to it.
+        context["modes"] = .list(QuizModes.all.map { mode in
+            let available = quizModes.playable(mode)
+            var m: [String: TemplateValue] = [
                 "mode": .string(mode), "href": .string(quiz + "?mode=" + mode), "label": .string(t(lang, "home.\(mode).title")),
                 "text": .string(t(lang, "home.\(mode).text")), "available": .bool(available),
             ]
-        }
-        context["modes"] = [
-            mode("sound", available: withSound > 0), mode("image", available: withImage > 0),
-            mode("daily", available: !animals.isEmpty), mode("learn", available: !animals.isEmpty),
-        ]
+            if !available { m["unavailable_text"] = .string(t(lang, quizModes.enoughNames ? "home.unavailable" : "home.tooFew")) }
+            return .object(m)
+        })
         context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }

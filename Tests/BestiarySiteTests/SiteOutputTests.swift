@@ -71,6 +71,43 @@ import Testing
         #expect(page.contains("<figcaption>Aufnahme: ohne Quellenangabe</figcaption>"), "\(page)")
     }
 
+    /// The home page links only the quiz modes the catalogue can play; the others say why not.
+    @Test(arguments: ["no sound", "no picture", "no media", "too few names"])
+    func homeOffersOnlyModesTheQuizCanPlay(site: String) throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")  // the default theme
+        let robin = root + "/content/animals/robin.md"
+        var text = try String(contentsOfFile: robin, encoding: .utf8)
+        let sound = "sound:\n  file: sounds/tone.wav\n  credit: \"Generated test tone\"\n  license: CC0-1.0\n"
+        let image = "image:\n  file: images/green.png\n  credit: \"Generated test picture\"\n  license: CC0-1.0\n  focus: \"50% 30%\"\n"
+        #expect(text.contains(sound) && text.contains(image))
+        if site == "no sound" || site == "no media" { text = text.replacingOccurrences(of: sound, with: "") }
+        if site == "no picture" || site == "no media" { text = text.replacingOccurrences(of: image, with: "") }
+        try text.write(toFile: robin, atomically: true, encoding: .utf8)
+        if site == "too few names" {
+            // Three animals, four choices a question.
+            let config = root + "/content/site.yml"
+            let yml = try String(contentsOfFile: config, encoding: .utf8)
+            try yml.replacingOccurrences(of: "choices: 2", with: "choices: 4").write(toFile: config, atomically: true, encoding: .utf8)
+        }
+        try build(root: root, output: work.appending("out"))
+        let out = try Tree(work.appending("out"))
+        let expected = [
+            "no sound": ["image", "daily", "learn"], "no picture": ["sound", "daily", "learn"], "no media": [], "too few names": [],
+        ][site]!
+        for (page, unavailable, tooFew) in [
+            ("index.html", "Noch hat kein Tier, was diese Spielart braucht.", "Noch zu wenige Tiere mit verschiedenen Namen für eine Runde."),
+            ("en/index.html", "No animal has what this mode needs yet.", "Too few animals with different names for a round yet."),
+        ] {
+            let html = String(decoding: try #require(out.files[page]), as: UTF8.self)
+            let linked = ["sound", "image", "daily", "learn"].filter { html.contains("data-mode-link=\"\($0)\"") }
+            #expect(linked == expected, "\(page)")
+            let reason = site == "too few names" ? tooFew : unavailable
+            #expect(html.components(separatedBy: "<span class=\"mode-text\">\(reason)</span>").count - 1 == 4 - expected.count, "\(page)")
+        }
+    }
+
     @Test func assetsAndMediaCarryContentHashesAndHTMLDoesNot() throws {
         let work = TemporaryDirectory()
         try build(root: Fixtures.repositoryRoot, output: work.appending("out"))

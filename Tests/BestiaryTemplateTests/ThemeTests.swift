@@ -96,7 +96,7 @@ struct ThemeTests {
             "language_options": [["code": "en", "label": "English", "current": true, "href": "./"]], "has_language_choice": full,
             "has_groups": full, "difficulties": [["value": 1, "label": "Easy"], ["value": 2, "label": "Medium"]],
             "stats": ["animals": 2, "with_sound": 1, "with_image": 0],
-            "modes": [["mode": "sound", "href": "quiz/?mode=sound", "label": "Sounds", "text": "Listen", "available": true], ["mode": "image", "href": "quiz/?mode=image", "label": "Pictures", "text": "Look", "available": false]],
+            "modes": [["mode": "sound", "href": "quiz/?mode=sound", "label": "Sounds", "text": "Listen", "available": true], ["mode": "image", "href": "quiz/?mode=image", "label": "Pictures", "text": "Look", "available": false, "unavailable_text": "No pictures yet"]],
             "content_html": "<p>Page</p>\n", "body": "# Title\n\nText with <b>html</b>.\n",
         ]
         if full {

@@ -5,14 +5,15 @@ import csv
 import io
 import json
 import os
+import shutil
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import load, severe_console_errors, wait_for_download, wait_until
-from helpers import QUESTION, media_index
+from conftest import REPO, load, serve_site, severe_console_errors, wait_for_download, wait_until
+from helpers import QUESTION, media_index, serious_axe_violations
 
 STORE = "bestiary:example:learner"
 
@@ -118,6 +119,8 @@ def test_collection_filters_search_and_sort(site, browser):
     assert find("kanguru") == ["kangaroo"], "accents ignored"
     assert find("EISBÄR") == ["polar-bear"], "case ignored"
     assert find("eisbar") == ["polar-bear"]
+    assert find("Eisbaer") == ["polar-bear"], "an umlaut written as ae"
+    assert find("Kaenguru") == ["kangaroo"]
     assert find("equus") == ["horse"], "the scientific name"
     assert find("polar bear") == ["polar-bear"]
     assert find("xyzzy") == []
@@ -473,3 +476,44 @@ def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
     load(browser, site + "en/")
     wait_until(browser, f"return document.querySelector(\"[data-progress='known']\").textContent === '1 / {total}'")
     assert browser.find_element(By.CSS_SELECTOR, "[data-today-animal]").get_attribute("data-today-animal") == today
+
+
+ROBIN_SOUND = 'sound:\n  file: sounds/tone.wav\n  credit: "Generated test tone"\n  license: CC0-1.0\n'
+ROBIN_IMAGE = 'image:\n  file: images/green.png\n  credit: "Generated test picture"\n  license: CC0-1.0\n  focus: "50% 30%"\n'
+
+
+@pytest.mark.parametrize("without", ["sounds", "media"])
+def test_home_offers_only_the_modes_the_quiz_plays(tmp_path, browser, without):
+    """The minimal fixture with the default theme, its one recording (or all its media) left out."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "Tests", "Fixtures", "sites", "minimal"), root)
+    shutil.rmtree(root / "templates")
+    robin = root / "content" / "animals" / "robin.md"
+    text = robin.read_text(encoding="utf-8")
+    assert ROBIN_SOUND in text and ROBIN_IMAGE in text
+    text = text.replace(ROBIN_SOUND, "")
+    if without == "media":
+        text = text.replace(ROBIN_IMAGE, "")
+    robin.write_text(text, encoding="utf-8")
+    served, workdir = serve_site(str(root), "bestiary-modes-")
+    try:
+        expected = ["image", "daily", "learn"] if without == "sounds" else []
+        load(browser, served + "en/")
+        links = browser.execute_script(
+            "return [...document.querySelectorAll('[data-mode-link]')].map(a => [a.dataset.modeLink, a.href])")
+        assert [mode for mode, _ in links] == expected
+        texts = browser.execute_script("return [...document.querySelectorAll('.mode-text')].map(t => t.textContent)")
+        assert texts.count("No animal has what this mode needs yet.") == 4 - len(expected)
+        assert serious_axe_violations(browser) == []
+        # Every mode offered plays; every other one is refused by the quiz.
+        for mode, href in links:
+            load(browser, href)
+            wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message=f"a {mode} question")
+        for mode in ["sound", "image", "daily", "learn"]:
+            if mode in expected:
+                continue
+            load(browser, f"{served}en/quiz/?mode={mode}")
+            wait_until(browser, "return document.querySelector('[data-quiz-message]')", message=f"{mode} is refused")
+    finally:
+        served.stop()
+        shutil.rmtree(workdir, ignore_errors=True)

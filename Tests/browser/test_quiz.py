@@ -10,7 +10,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from conftest import DESKTOP, PHONE, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, wait_until
-from helpers import QUESTION, play_round, score_right, serious_axe_violations
+from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations
 
 MODES = ["sound", "image", "daily", "learn"]
 
@@ -103,6 +103,125 @@ def test_daily_is_one_try_a_day(site, browser):
     plain = browser.find_element(By.CSS_SELECTOR, "[data-quiz-share-plain]").text
     assert str(result["right"]) in plain
     assert browser.find_elements(By.CSS_SELECTOR, "button[data-choice]") == []
+
+
+STUB_SHARING = """
+// No share sheet, and a clipboard that does what the test says (a headless browser's own
+// clipboard needs focus and permissions the test cannot count on).
+Object.defineProperty(navigator, 'share', { value: undefined, configurable: true });
+window.__copied = [];
+window.__clipboardWorks = arguments[0];
+Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: (text) => {
+  window.__copied.push(text);
+  return window.__clipboardWorks ? Promise.resolve() : Promise.reject(new DOMException('denied', 'NotAllowedError'));
+} } });
+"""
+
+
+def test_sharing_the_daily_result_says_so_visibly(site, browser):
+    play_round(browser, f"{site}en/quiz/?mode=daily", site.catalog(), check_media=False)
+    status = browser.find_element(By.CSS_SELECTOR, "[data-quiz-share-status]")
+    assert status.get_attribute("role") == "status", "a polite live region"
+    assert status.text == ""
+    browser.execute_script(STUB_SHARING, True)
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-share]").click()
+    wait_until(browser, "return document.querySelector('[data-quiz-share-status]').textContent !== ''", message="a status after the copy")
+    assert status.is_displayed() and status.text == "Result copied to the clipboard."
+    copied = browser.execute_script("return window.__copied")
+    assert len(copied) == 1 and copied[0].startswith("Bestiary daily ") and copied[0].endswith("quiz/?mode=daily")
+    # The clipboard refuses: the learner is told, visibly, and how to share it anyway.
+    browser.execute_script("window.__clipboardWorks = false")
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-share]").click()
+    wait_until(browser, "return window.__copied.length === 2 && document.querySelector('[data-quiz-share-status]').textContent !== ''",
+               message="a status after the failed copy")
+    assert status.is_displayed() and "Could not copy" in status.text
+    assert serious_axe_violations(browser) == []
+
+
+ROUND = "bestiary:example:round"
+
+
+def answer_current(driver, index, right):
+    """Answers the open question right or wrong (by its prompt's media) and returns the animal asked."""
+    q = driver.execute_script(READ_QUESTION)
+    correct = index[q["sound"] or q["image"]]
+    chosen = correct if right else next(c for c in q["choices"] if c != correct)
+    driver.find_element(By.CSS_SELECTOR, f"button[data-choice='{chosen}']").click()
+    wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+    return correct
+
+
+def position(driver):
+    """What the learner sees of the round: question, choices, score and 'Question N of M'."""
+    q = driver.execute_script(READ_QUESTION)
+    progress = driver.find_element(By.CSS_SELECTOR, ".quiz-progress").text
+    return {"state": q["state"], "prompt": q["sound"] or q["image"], "choices": q["choices"], "score": q["score"], "progress": progress}
+
+
+def test_reload_in_the_middle_of_a_round_goes_on_where_it_was(site, browser):
+    catalog = site.catalog()
+    index = media_index(catalog)
+    total = catalog["quiz"]["questions"]
+    url = quiz_url(site, "image")
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    answer_current(browser, index, True)
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+    answer_current(browser, index, False)
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    before = position(browser)
+    assert score_right(before["score"]) == 1 and before["score"].endswith(f"/ {total}")
+    answered = json.loads(browser.execute_script("return localStorage.getItem('bestiary:example:learner')"))["stats"]["answered"]
+
+    browser.refresh()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="the round again")
+    assert position(browser) == before, "the third question, the same choices, the score of two answers"
+    assert json.loads(browser.execute_script("return localStorage.getItem('bestiary:example:learner')"))["stats"]["answered"] == answered
+
+    # Reloaded after an answer, before "next": the next question, that answer counted.
+    answer_current(browser, index, True)
+    browser.refresh()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    now = position(browser)
+    assert score_right(now["score"]) == 2
+    assert now["progress"] == before["progress"].replace("3", "4", 1), (before["progress"], now["progress"])
+
+    # Played to the end: the summary counts every answer, before and after the reloads.
+    right = 2
+    while True:
+        answer_current(browser, index, True)
+        right += 1
+        browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+        wait_until(browser, "return document.querySelector('[data-quiz]').dataset.state !== 'answered'")
+        if browser.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "finished":
+            break
+    assert browser.find_element(By.CSS_SELECTOR, "[data-quiz-score]").text == f"{right} / {total}"
+    # A finished round is not kept: a reload starts a new one.
+    browser.refresh()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert position(browser)["score"] == f"0 / {total}"
+
+
+def test_a_kept_round_is_for_its_own_mode_and_damaged_ones_are_ignored(site, browser):
+    index = media_index(site.catalog())
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    answer_current(browser, index, True)
+    assert browser.execute_script(f"return sessionStorage.getItem('{ROUND}')")
+    # Another mode: a new round of its own.
+    load(browser, quiz_url(site, "sound"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert score_right(position(browser)["score"]) == 0
+    assert position(browser)["prompt"].endswith((".ogg", ".mp3", ".opus", ".m4a", ".wav"))
+    # Damaged kept rounds: a new round, no error.
+    for damaged in ['{"v":1,"key":', '{"v":1,"questions":[{"id":"nobody"}]}', "null", "[]"]:
+        browser.execute_script(f"sessionStorage.setItem('{ROUND}', arguments[0])", damaged)
+        browser.get_log("browser")
+        browser.refresh()
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message=f"a playable quiz after {damaged}")
+        assert score_right(position(browser)["score"]) == 0
+        assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == [], damaged
 
 
 def test_filters_refuse_no_group_at_all(site, browser):

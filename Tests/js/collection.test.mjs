@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { comparator, emptyReason, filtersFromQuery, fold, matches, queryFromFilters } from "../../templates/assets/js/collection.js";
+import { comparator, emptyReason, filtersFromQuery, fold, matches, queryFromFilters, wordPattern } from "../../templates/assets/js/collection.js";
 
 const card = (id, names, group = "", extra = {}) => ({ id, group, search: fold(names), ...extra });
 const fox = card("red-fox", "red fox rotfuchs vulpes vulpes", "mammal");
@@ -35,6 +35,42 @@ test("search finds any name in any language, accents and case ignored, every wor
   assert.equal(hit("red fuchs", fox), true);
   assert.equal(hit("red wren", fox), false);
   assert.equal(hit("   ", fox), true);
+});
+
+test("German umlauts: ö, oe and o find one another, whichever the name has; ß and ss too", () => {
+  const gull = card("gull", "möwe silbermöwe larus argentatus", "bird");
+  const lion = card("lion", "löwe lion panthera leo", "mammal");
+  const ostrich = card("ostrich", "strauß struthio camelus", "bird");
+  const plain = card("plain", "moewe loewe strauss maeusebussard", "bird");
+  const hit = (q, c) => matches(c, { ...all, q }, learner);
+  for (const q of ["Möwe", "Moewe", "MOEWE", "Mowe", "moe", "silbermoewe", "Silbermowe"]) assert.equal(hit(q, gull), true, q);
+  for (const q of ["Löwe", "Loewe", "Lowe"]) assert.equal(hit(q, lion), true, q);
+  for (const q of ["Strauß", "Strauss", "STRAUSS", "straus"]) assert.equal(hit(q, ostrich), true, q);
+  // A name written without umlauts is found by the umlaut and by the bare vowel.
+  for (const q of ["Möwe", "Mowe", "Löwe", "Lowe", "Strauß", "Mäusebussard", "Mausebussard", "Maeusebussard"]) assert.equal(hit(q, plain), true, q);
+  assert.equal(hit("Mäusebussard", card("buzzard", "mäusebussard")), true);
+  assert.equal(hit("Maeusebussard", card("buzzard", "mäusebussard")), true);
+  // Still no hit for other letters.
+  assert.equal(hit("Mewe", gull), false);
+  assert.equal(hit("Moeve", gull), false);
+  assert.equal(hit("Lowen", lion), false);
+});
+
+test("umlaut spellings never lose a plain part of a name, and the query is taken literally", () => {
+  const hit = (q, names) => matches(card("x", names), { ...all, q }, learner);
+  // Parts starting or ending inside an ae, oe or ue that is no umlaut.
+  assert.equal(hit("er", "feuersalamander"), true);
+  assert.equal(hit("een", "queen snake"), true);
+  assert.equal(hit("ue", "blue tit"), true);
+  assert.equal(hit("e", "blue tit"), true);
+  assert.equal(hit("poet", "poet"), true);
+  // Characters that mean something in a regular expression are plain text.
+  assert.equal(hit("(", "fox"), false);
+  assert.equal(hit("a.e", "fox"), false);
+  assert.equal(hit("a.e", "a.e"), true);
+  assert.equal(hit("[", "[x]"), true);
+  assert.equal(wordPattern("moewe").test("mowe"), true);
+  assert.equal(wordPattern("mowe").test("moewe"), true);
 });
 
 test("filters: group, guessed, favourites", () => {

@@ -2,8 +2,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  animalOfTheDay, dailyMissing, dailyRecord, dailyRound, dailySeed, localDateKey, shareText, shareTextPlain,
+  animalOfTheDay, dailyMissing, dailyRecord, dailyRound, dailySeed, localDateKey, shareResult, shareText, shareTextPlain,
 } from "../../templates/assets/js/daily.js";
+import { shareStatusText, summaryView } from "../../templates/assets/js/quiz-summary.js";
+import { initialStats } from "../../templates/assets/js/scoring.js";
+import { installFakeDocument } from "./fake-dom.mjs";
 import { translator } from "../../templates/assets/js/i18n.js";
 import { catalog, I18N_DIR } from "./helpers.mjs";
 
@@ -84,4 +87,73 @@ test("offline, the daily waits until every remaining question's media is saved, 
   assert.deepEqual(dailyMissing(questions, 0, new Set()), ids);
   // The questions are the same whatever is saved: the daily stays identical for everyone.
   assert.deepEqual(dailyRound(cat, "2026-11-22").questions, questions);
+});
+
+/** A navigator whose share sheet and clipboard do what they are told, and say what they got. */
+function fakeNavigator({ share, clipboard }) {
+  const calls = { share: [], clipboard: [] };
+  const nav = { calls };
+  const run = (how) => (how === "ok" ? Promise.resolve() : Promise.reject(Object.assign(new Error(how), { name: how })));
+  if (share) nav.share = (data) => (calls.share.push(data), run(share));
+  if (clipboard) nav.clipboard = { writeText: (text) => (calls.clipboard.push(text), run(clipboard)) };
+  return nav;
+}
+
+test("sharing: the share sheet where there is one, else or after its failure the clipboard", async () => {
+  let nav = fakeNavigator({ share: "ok", clipboard: "ok" });
+  assert.equal(await shareResult("7/10", nav), "shared");
+  assert.deepEqual(nav.calls, { share: [{ text: "7/10" }], clipboard: [] });
+  nav = fakeNavigator({ clipboard: "ok" });
+  assert.equal(await shareResult("7/10", nav), "copied");
+  assert.deepEqual(nav.calls.clipboard, ["7/10"]);
+  nav = fakeNavigator({ share: "NotAllowedError", clipboard: "ok" });
+  assert.equal(await shareResult("7/10", nav), "copied", "a refused share sheet falls back to the clipboard");
+  // Closing the sheet is the learner's choice: nothing is copied behind their back.
+  nav = fakeNavigator({ share: "AbortError", clipboard: "ok" });
+  assert.equal(await shareResult("7/10", nav), "cancelled");
+  assert.deepEqual(nav.calls.clipboard, []);
+  assert.equal(await shareResult("7/10", fakeNavigator({ share: "NotAllowedError", clipboard: "NotAllowedError" })), "failed");
+  assert.equal(await shareResult("7/10", fakeNavigator({})), "failed", "no share sheet and no clipboard (not a secure context)");
+});
+
+test("each outcome has a status text in every language, none for a cancelled share", () => {
+  for (const tr of [en, de]) {
+    for (const outcome of ["shared", "copied", "failed"]) {
+      const text = shareStatusText(tr, outcome);
+      assert.ok(text && !text.startsWith("daily."), `${tr === en ? "en" : "de"} ${outcome}: ${text}`);
+    }
+    assert.equal(shareStatusText(tr, "cancelled"), "");
+  }
+  assert.notEqual(shareStatusText(de, "copied"), shareStatusText(en, "copied"));
+});
+
+test("the daily's summary shows the share outcome in a visible polite status line", async () => {
+  installFakeDocument();
+  let outcome = "copied";
+  const shared = [];
+  const view = summaryView({ tr: en, lang: "en", chain: ["en"], root: "./", langRoot: "./" }, {
+    mode: "daily", results: [true, false, true], date: "2026-11-22", start: initialStats(), stats: initialStats(),
+    replay: true, learnText: null, onRestart: () => {},
+    onShare: async (text) => (shared.push(text), outcome),
+  });
+  const status = view.el.find("quizShareStatus");
+  const share = view.el.find("quizShare");
+  assert.ok(status && share, "a status line next to the share button");
+  assert.equal(status.getAttribute("role"), "status", "a polite live region");
+  assert.equal(status.getAttribute("aria-hidden"), null);
+  assert.equal(status.textContent, "");
+  await share.fire("click");
+  assert.deepEqual(shared, ["Bestiary daily 2026-11-22: 2/3 ✅❌✅"]);
+  assert.equal(status.textContent, "Result copied to the clipboard.");
+  assert.equal(status.classList.contains("is-error"), false);
+  outcome = "failed";
+  await share.fire("click");
+  assert.equal(status.textContent, en("daily.copyFailed"));
+  assert.equal(status.classList.contains("is-error"), true);
+  outcome = "shared";
+  await share.fire("click");
+  assert.equal(status.textContent, "Result shared.");
+  outcome = "cancelled";
+  await share.fire("click");
+  assert.equal(status.textContent, "");
 });

@@ -49,6 +49,9 @@ test("per-mode best scores, new-best detection and reset", () => {
   s = reduce(s, { type: "round", mode: "sound", date: "2026-11-23", correct: 8, total: 10 });
   assert.deepEqual(s.best.sound, { correct: 8, total: 10, date: "2026-11-23" });
   assert.equal(isNewBest(before, s, "sound"), true);
+  // By value: a resumed round's stats from before were read back from text.
+  assert.equal(isNewBest(JSON.parse(JSON.stringify(s)), s, "sound"), false);
+  assert.equal(isNewBest(JSON.parse(JSON.stringify(before)), s, "sound"), true);
   s = reduce(s, { type: "round", mode: "image", date: "2026-11-23", correct: 3, total: 10 });
   assert.equal(s.rounds, 4);
   const reset = reduce(s, { type: "reset-best", mode: "sound" });

@@ -59,15 +59,46 @@ export function queryFromFilters(f) {
 }
 
 /**
+ * One folded query word as a pattern over folded names, for the German ways of writing an
+ * umlaut: "Möwe", "Moewe" (no ö on the keyboard) and "Mowe" (fold() drops the dots) must find
+ * one another, whichever of them the record has. Only the query is rewritten: each a, o, u in
+ * it may be followed by an e in the name, and an e right after one may be missing there
+ * ("ae", "oe", "ue", "a", "o", "u" all become "ae?", "oe?", "ue?"). So "moewe" and "mowe" both
+ * become /moe?we/, which matches the folded "mowe" (Möwe) and "moewe" (Moewe). The names are
+ * never rewritten: rewriting "ue" to "u" on both sides, say, would lose every query that is a
+ * plain part of a name but starts inside such a pair ("er" in "Feuer", "een" in "Queen"), while
+ * here any plain part of a folded name still matches, as before. ß is "ss" on both sides
+ * (fold), so "Strauss" finds "Strauß". The price is a few more hits: a query's a, o, u also
+ * find an ae, oe, ue that is no umlaut ("Pot" finds "Poet").
+ * @param {string} word a word of fold(query)
+ */
+export function wordPattern(word) {
+  const literal = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(literal.replace(/([aou])e?/g, "$1e?"));
+}
+
+/** The patterns of the last query (matches() runs once per card for the same query). */
+let lastQuery = null;
+let lastPatterns = [];
+
+function queryPatterns(q) {
+  if (q !== lastQuery) {
+    lastQuery = q;
+    lastPatterns = fold(q).split(/\s+/).filter(Boolean).map(wordPattern);
+  }
+  return lastPatterns;
+}
+
+/**
  * Whether one card passes the filters. Every word of the query must occur in
- * the card's names (any language, accents and case ignored).
+ * the card's names (any language, accents and case ignored, German umlauts
+ * written as ae, oe, ue or without dots: wordPattern()).
  * @param {{id: string, group: string, search: string}} card `search` already folded
  * @param {{q: string, show: string, group: string}} f
  * @param {{guessed: Set<string>, favorites: Set<string>}} learner
  */
 export function matches(card, f, learner) {
-  const words = fold(f.q).split(/\s+/).filter(Boolean);
-  if (words.some((w) => !card.search.includes(w))) return false;
+  if (queryPatterns(f.q).some((p) => !p.test(card.search))) return false;
   if (f.group && card.group !== f.group) return false;
   if (f.show === "guessed" && !learner.guessed.has(card.id)) return false;
   if (f.show === "favorites" && !learner.favorites.has(card.id)) return false;

@@ -95,6 +95,33 @@ export function shareTextPlain(results, tr) {
 }
 
 /**
+ * Shares the result: through the system's share sheet where there is one, else (or when it
+ * fails) by copying it to the clipboard. Never throws.
+ * @param {string} text
+ * @param {{share?: (data: {text: string}) => Promise<void>, clipboard?: {writeText: (text: string) => Promise<void>}}} nav
+ *   the browser's `navigator`
+ * @returns {Promise<"shared"|"copied"|"cancelled"|"failed">} "cancelled": the learner closed
+ *   the share sheet (nothing to say); "failed": neither way worked
+ */
+export async function shareResult(text, nav) {
+  if (typeof nav.share === "function") {
+    try {
+      await nav.share({ text });
+      return "shared";
+    } catch (error) {
+      if (error && error.name === "AbortError") return "cancelled";
+      // Refused (no user gesture, a type the system cannot share): the clipboard may still work.
+    }
+  }
+  try {
+    await nav.clipboard.writeText(text);
+    return "copied";
+  } catch {
+    return "failed";
+  }
+}
+
+/**
  * The stored record of today's daily, or a fresh one. A finished daily of
  * today counts even if the catalogue changed since (one try a day); an
  * unfinished one is resumed only for the same catalogue, since its answers

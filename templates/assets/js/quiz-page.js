@@ -9,7 +9,7 @@
 // Every change happens synchronously inside the event handler that caused
 // it, so a test never sees a half-updated page.
 import { animalName, languageChain, localized, parseCatalog } from "./catalog.js";
-import { dailyMissing, dailyRecord, dailyRound, localDateKey } from "./daily.js";
+import { dailyMissing, dailyRecord, dailyRound, localDateKey, shareResult } from "./daily.js";
 import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
 import { gradeFromAnswer } from "./fsrs.js";
@@ -18,7 +18,8 @@ import { planSession, progress, recordReview } from "./learn.js";
 import { MODES, availableModes, buildRound, defaultMode, roundPool } from "./questions.js";
 import { createRng, randomSeed } from "./rng.js";
 import { levelFor, newAchievements, reduce } from "./scoring.js";
-import { memoryBackend, openStore } from "./storage.js";
+import { keptRound, keptRoundText, roundKey } from "./round-resume.js";
+import { memoryBackend, openStore, storageKey } from "./storage.js";
 import { settingsView } from "./quiz-settings.js";
 import { achievementName, caughtUpView, summaryView } from "./quiz-summary.js";
 import { choicesView, feedbackView, markChoices, mediaUrl, promptView, shellView } from "./quiz-view.js";
@@ -80,7 +81,7 @@ class QuizPage {
     await this.checkOffline();
     addEventListener("offline", () => this.checkOffline());
     addEventListener("online", () => this.checkOffline());
-    this.startRound(false);
+    this.startRound(false, true);
   }
 
   /**
@@ -98,8 +99,11 @@ class QuizPage {
 
   // ---- rounds
 
-  /** Starts a round of the current mode; `moveFocus` when the learner asked for it. */
-  startRound(moveFocus) {
+  /**
+   * Starts a round of the current mode; `moveFocus` when the learner asked for it, `resume` on
+   * loading the page: a sound, picture or learn round kept from before a reload goes on.
+   */
+  startRound(moveFocus, resume = false) {
     this.silence();
     this.round = null;
     const mode = this.mode;
@@ -108,7 +112,11 @@ class QuizPage {
     const rng = createRng(randomSeed());
     let result;
     let answered = [];
-    if (mode === "daily") {
+    const kept = resume && mode !== "daily" ? this.keptRound(filters) : null;
+    if (kept) {
+      result = { ok: true, questions: kept.questions };
+      answered = kept.results;
+    } else if (mode === "daily") {
       this.today = localDateKey();
       const record = dailyRecord(this.state.daily, this.today, this.catalog.fingerprint);
       result = dailyRound(this.catalog, this.today);
@@ -139,9 +147,10 @@ class QuizPage {
       questions: result.questions,
       index: answered.length,
       results: answered.slice(),
-      retried: new Set(),
-      start: this.state.stats,
+      retried: kept ? kept.retried : new Set(),
+      start: kept ? kept.start : this.state.stats,
     };
+    this.keepRound();
     // A daily interrupted after its last answer (page closed before "finish") is finished now.
     if (this.round.index >= this.round.questions.length) return this.finishRound(false);
     this.showQuestion(moveFocus);
@@ -210,6 +219,7 @@ class QuizPage {
     if (round.mode === "learn") this.learnAnswer(round, question, correct);
     if (round.mode === "daily") this.state.daily = { ...this.state.daily, results: round.results.slice() };
     this.persist();
+    this.keepRound();
 
     markChoices(v, this.els.choices, question.id, id);
     fill(this.els.feedback, feedbackView(v, { animal, correct, prompt: question.prompt, onRead: () => this.readAloud(animal) }));
@@ -262,6 +272,7 @@ class QuizPage {
     this.state.stats = reduce(this.state.stats, { type: "round", mode: round.mode, date: localDateKey(), correct, total: round.results.length });
     if (round.mode === "daily") this.state.daily = { ...this.state.daily, done: true };
     this.persist();
+    this.keepRound(true);
     this.showSummary({ mode: round.mode, results: round.results, start: round.start, moveFocus, replay: false });
   }
 
@@ -291,25 +302,13 @@ class QuizPage {
       stats: this.state.stats,
       learnText: mode === "learn" ? this.learnProgressText() : null,
       onRestart: () => this.startRound(true),
-      onShare: (text) => this.share(text),
+      // The page's address follows the result, for others to play today's challenge too.
+      onShare: (text) => shareResult(`${text}\n${location.href}`, navigator),
     });
     fill(this.els.stage, view.el);
     this.finishState(results.filter(Boolean).length, results.length);
     this.announce(view.announcement);
     if (moveFocus) view.heading.focus();
-  }
-
-  /** Shares the daily result (system share sheet where there is one, else the clipboard). */
-  async share(text) {
-    const { tr } = this;
-    const full = `${text}\n${location.href}`;
-    try {
-      if (navigator.share) await navigator.share({ text: full });
-      else await navigator.clipboard.writeText(full);
-      this.announce(tr(navigator.share ? "daily.shared" : "daily.copied"));
-    } catch {
-      this.announce(tr("daily.copyFailed"));
-    }
   }
 
   showCaughtUp(nextDue, moveFocus) {
@@ -485,6 +484,36 @@ class QuizPage {
   }
 
   // ---- read-aloud, keyboard, persistence, announcements
+
+  /** The key of this page's kept round in sessionStorage, and what it belongs to. */
+  roundSlot(filters) {
+    return [storageKey(this.siteId, "round"), roundKey(location.pathname, this.mode, filters, this.catalog.fingerprint)];
+  }
+
+  /** The round kept from before a reload, if it is this page's and whole; offline, only if its prompts are cached. */
+  keptRound(filters) {
+    const [slot, key] = this.roundSlot(filters);
+    let kept = null;
+    try {
+      kept = keptRound(sessionStorage.getItem(slot), key, this.byId);
+    } catch {
+      // Storage blocked: nothing was kept.
+    }
+    const askable = this.offlineIds;
+    return kept && (!askable || kept.questions.slice(kept.results.length).every((q) => askable.has(q.id))) ? kept : null;
+  }
+
+  /** Keeps the current round for a reload (a daily keeps its own record); `done` forgets it. */
+  keepRound(done = false) {
+    const round = this.round;
+    try {
+      const [slot, key] = this.roundSlot(this.filters());
+      if (done || round.mode === "daily") sessionStorage.removeItem(slot);
+      else sessionStorage.setItem(slot, keptRoundText(key, round));
+    } catch {
+      // Storage blocked or full: a reload starts a new round, as before.
+    }
+  }
 
   readAloud(animal) {
     const text = localized(animal.description, this.v.chain);

@@ -26,7 +26,8 @@ export function achievementName(v, id) {
  * @param {boolean} o.replay true when showing an earlier result again (a revisited daily): no news
  * @param {string|null} o.learnText learn progress line, in learn mode
  * @param {() => void} o.onRestart
- * @param {(text: string) => void} o.onShare
+ * @param {(text: string) => Promise<string>} o.onShare shares the daily's text; resolves to an
+ *   outcome of daily.js's shareResult(), which the view shows next to the button
  * @returns {{el: HTMLElement, heading: HTMLElement, announcement: string}}
  */
 export function summaryView(v, { mode, results, date, start, stats, replay, learnText, onRestart, onShare }) {
@@ -123,15 +124,41 @@ function bestView(v, best, isNew) {
   return h("p", { class: "quiz-best", text: v.tr(best.total === null ? "quiz.bestCount" : "quiz.best", params) });
 }
 
-/** The emoji line is hidden from screen readers, which get the plain line instead. */
+/** What the share button's status line says after a share (daily.js's shareResult() outcome). */
+const SHARE_STATUS = { shared: "daily.shared", copied: "daily.copied", failed: "daily.copyFailed" };
+
+/**
+ * The status line's text for an outcome of shareResult(); empty when the learner cancelled.
+ * @param {(key: string, params?: object) => string} tr
+ * @param {string} outcome
+ */
+export function shareStatusText(tr, outcome) {
+  return SHARE_STATUS[outcome] ? tr(SHARE_STATUS[outcome]) : "";
+}
+
+/**
+ * The emoji line is hidden from screen readers, which get the plain line instead. After a share
+ * the status line under the button says what happened (shared, copied, or that it failed): a
+ * polite live region, visible, so everyone learns it.
+ */
 function dailyShareView(v, date, results, onShare) {
   const text = shareText(date, results, v.tr);
+  const status = h("p", { class: "quiz-share-status", role: "status", dataset: { quizShareStatus: "" } });
+  const share = async () => {
+    // Emptied first, so a second share with the same outcome is announced again.
+    status.textContent = "";
+    status.classList.remove("is-error");
+    const outcome = await onShare(text);
+    status.textContent = shareStatusText(v.tr, outcome);
+    status.classList.toggle("is-error", outcome === "failed");
+  };
   return h(
     "div",
     { class: "quiz-share" },
     h("p", { class: "quiz-share-text", "aria-hidden": "true", dataset: { quizShareText: "" }, text }),
     h("p", { dataset: { quizSharePlain: "" }, text: shareTextPlain(results, v.tr) }),
-    button(v.tr("daily.copy"), () => onShare(text), { dataset: { quizShare: "" } }),
+    button(v.tr("daily.copy"), share, { dataset: { quizShare: "" } }),
+    status,
     h("p", { class: "quiz-hint", text: v.tr("daily.comeBack") }),
   );
 }

@@ -145,8 +145,10 @@ export function accuracy(stats) {
 }
 
 /**
- * Whether a finished round set a new best for its mode (for "New best!").
+ * Whether a finished round set a new best for its mode (for "New best!"). Compared by value:
+ * a resumed round's `before` was read back from text (round-resume.js).
  */
 export function isNewBest(before, after, mode) {
-  return after.best[mode] !== before.best[mode] && after.best[mode] !== undefined;
+  const [a, b] = [after.best[mode], before.best[mode]];
+  return a !== undefined && (b === undefined || a.correct !== b.correct || a.total !== b.total || a.date !== b.date);
 }

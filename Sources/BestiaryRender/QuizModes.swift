@@ -1,0 +1,72 @@
+import BestiaryContent
+
+/// The quiz modes the site's catalogue can play, decided as the web app decides it
+/// (`questions.js`: `roundPool`, `promptKind`), so the home page offers no mode whose quiz would
+/// only say why it cannot start. A mode needs an animal it can ask by the catalogue's media (sound:
+/// a recording; image: a picture; daily and learn: either), and every mode needs as many animals
+/// with different names as a question offers choices (`quiz.choices`, 2 at least).
+struct QuizModes: Sendable {
+    static let all = ["sound", "image", "daily", "learn"]
+
+    let hasSound: Bool
+    let hasImage: Bool
+    /// Enough different names for one question's choices.
+    let enoughNames: Bool
+
+    init(hasSound: Bool, hasImage: Bool, enoughNames: Bool) {
+        self.hasSound = hasSound
+        self.hasImage = hasImage
+        self.enoughNames = enoughNames
+    }
+
+    /// What the catalogue of `input` holds: each animal's media as `CatalogJSON` writes them (the
+    /// default language's picture), its names as the quiz compares them.
+    init(input: RenderInput) {
+        let config = input.catalog.config
+        let animals = input.catalog.animals
+        let choices = max(2, config.quiz.choices)
+        self.init(
+            hasSound: animals.contains { input.hasSound($0) },
+            hasImage: animals.contains { input.hasImage($0, language: config.defaultLanguage) },
+            enoughNames: Self.distinctNames(animals, languages: config.languages, atLeast: choices) >= choices)
+    }
+
+    func playable(_ mode: String) -> Bool {
+        guard enoughNames else { return false }
+        switch mode {
+        case "sound": return hasSound
+        case "image": return hasImage
+        default: return hasSound || hasImage
+        }
+    }
+
+    /// How many animals have a name no animal before them has in any of the site's languages,
+    /// case and spaces aside: `countDistinctNames` in questions.js, whose rounds never offer two
+    /// such animals side by side. `animals` in id order, as the quiz takes them (the catalogue's
+    /// order: the loader sorts them). Stops counting at `atLeast`.
+    static func distinctNames(_ animals: [Animal], languages: [String], atLeast: Int = .max) -> Int {
+        var used = Set<String>()
+        var count = 0
+        for animal in animals where count < atLeast {
+            let keys = languages.map { lang in
+                let name = animal.name.resolve(lang, fallback: languages)?.text ?? animal.id
+                return lang + "\u{0}" + name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+            }
+            if keys.contains(where: used.contains) { continue }
+            used.formUnion(keys)
+            count += 1
+        }
+        return count
+    }
+}
+
+extension RenderInput {
+    /// Whether an ``AnimalView``'s `sound` is not nil (the catalogue has the animal's recording).
+    func hasSound(_ animal: Animal) -> Bool {
+        guard let ref = animal.sound else { return false }
+        switch ref.source {
+        case .file(let path): return media[path] != nil
+        case .url: return true
+        }
+    }
+}
