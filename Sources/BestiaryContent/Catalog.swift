@@ -22,6 +22,26 @@ public struct Catalog: Sendable {
 
     public var contentDirectory: String { Catalog.contentDirectory(root: root) }
 
+    /// How many animals have a name no animal before them has in any of the site's languages
+    /// (each along its fallbacks; case and spaces aside): `countDistinctNames` in the web app's
+    /// questions.js, whose rounds never offer two such animals side by side and refuse to start
+    /// with fewer than a question's choices. `animals` in id order, as the quiz takes them (the
+    /// catalogue's order). Stops counting at `atLeast`.
+    public static func distinctNames(_ animals: [Animal], languages: [String], atLeast: Int = .max) -> Int {
+        var used = Set<String>()
+        var count = 0
+        for animal in animals where count < atLeast {
+            let keys = languages.map { lang in
+                let name = animal.name.resolve(lang, fallback: languages)?.text ?? animal.id
+                return lang + "\u{0}" + name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+            }
+            if keys.contains(where: used.contains) { continue }
+            used.formUnion(keys)
+            count += 1
+        }
+        return count
+    }
+
     public static func contentDirectory(root: String) -> String {
         root == "." ? "content" : root + "/content"
     }

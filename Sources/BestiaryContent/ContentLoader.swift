@@ -195,19 +195,17 @@ public struct ContentLoader: Sendable {
         if animals.isEmpty && !bag.hasErrors {
             bag.warning("no animals yet: add one with `bestiary add ID --name en=Name`", at: SourceLocation(path: "content/animals"), stage: "validate")
         } else if !bag.hasErrors {
-            bag.append(contentsOf: Self.sameNames(animals, config: config).problems)
+            bag.append(contentsOf: Self.sameNames(animals, config: config))
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
         return Result(catalog: catalog, diagnostics: bag)
     }
 
     /// Names the quiz cannot tell apart (the same in a language, case and spaces aside: it never
-    /// offers such animals side by side, and the collection shows two cards alike), and how many
-    /// different names there are.
-    static func sameNames(_ animals: [Animal], config: SiteConfig) -> (problems: [Diagnostic], distinct: Int) {
+    /// offers such animals side by side, and the collection shows two cards alike).
+    static func sameNames(_ animals: [Animal], config: SiteConfig) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var first: [String: String] = [:]  // language + name → the first animal's id
-        var distinct = 0
         for animal in animals {
             var keys: [(key: String, name: String)] = []
             for language in config.languages {
@@ -219,19 +217,17 @@ public struct ContentLoader: Sendable {
                 problems.append(.warning(
                     "name '\(clash.name)' is also \(first[clash.key]!)'s: the quiz never offers the two side by side, and the collection shows two cards named alike; give one another name",
                     at: animal.location(of: "name"), stage: "validate"))
-            } else {
-                distinct += 1
             }
             for k in keys where first[k.key] == nil { first[k.key] = animal.id }
         }
-        return (problems, distinct)
+        return problems
     }
 
     /// Too few different names for one question's choices: no quiz round can start (the quiz
     /// says so too). What `bestiary check` adds to the loader's problems.
     public static func quizProblems(_ catalog: Catalog) -> [Diagnostic] {
         let config = catalog.config
-        let distinct = sameNames(catalog.animals, config: config).distinct
+        let distinct = Catalog.distinctNames(catalog.animals, languages: config.languages, atLeast: config.quiz.choices)
         guard !catalog.animals.isEmpty, distinct < config.quiz.choices else { return [] }
         return [.warning(
             "each quiz question offers \(config.quiz.choices) answers, but the site has \(distinct) animal\(distinct == 1 ? "" : "s") with different names: no round can start until more are added, or until quiz.choices in site.yml is lowered (2 at least)",

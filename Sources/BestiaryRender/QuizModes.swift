@@ -28,7 +28,7 @@ struct QuizModes: Sendable {
         self.init(
             hasSound: animals.contains { input.hasSound($0) },
             hasImage: animals.contains { input.hasImage($0, language: config.defaultLanguage) },
-            enoughNames: Self.distinctNames(animals, languages: config.languages, atLeast: choices) >= choices)
+            enoughNames: Catalog.distinctNames(animals, languages: config.languages, atLeast: choices) >= choices)
     }
 
     func playable(_ mode: String) -> Bool {
@@ -38,25 +38,6 @@ struct QuizModes: Sendable {
         case "image": return hasImage
         default: return hasSound || hasImage
         }
-    }
-
-    /// How many animals have a name no animal before them has in any of the site's languages,
-    /// case and spaces aside: `countDistinctNames` in questions.js, whose rounds never offer two
-    /// such animals side by side. `animals` in id order, as the quiz takes them (the catalogue's
-    /// order: the loader sorts them). Stops counting at `atLeast`.
-    static func distinctNames(_ animals: [Animal], languages: [String], atLeast: Int = .max) -> Int {
-        var used = Set<String>()
-        var count = 0
-        for animal in animals where count < atLeast {
-            let keys = languages.map { lang in
-                let name = animal.name.resolve(lang, fallback: languages)?.text ?? animal.id
-                return lang + "\u{0}" + name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
-            }
-            if keys.contains(where: used.contains) { continue }
-            used.formUnion(keys)
-            count += 1
-        }
-        return count
     }
 }
 

@@ -21,10 +21,10 @@ struct QuizModesTests {
             animal("zebra", ["de": "Zebra", "en": "Zebra"]),
         ]
         let languages = ["de", "en"]
-        #expect(QuizModes.distinctNames(animals, languages: languages) == 4)
-        #expect(QuizModes.distinctNames(animals, languages: languages, atLeast: 2) == 2)
-        #expect(QuizModes.distinctNames([], languages: languages) == 0)
-        #expect(QuizModes.distinctNames([animal("a", [:]), animal("b", [:])], languages: languages) == 2, "by id when unnamed")
+        #expect(Catalog.distinctNames(animals, languages: languages) == 4)
+        #expect(Catalog.distinctNames(animals, languages: languages, atLeast: 2) == 2)
+        #expect(Catalog.distinctNames([], languages: languages) == 0)
+        #expect(Catalog.distinctNames([animal("a", [:]), animal("b", [:])], languages: languages) == 2, "by id when unnamed")
     }
 
     @Test func aModeNeedsWhatItAsksByAndEnoughNames() {
