@@ -9,7 +9,7 @@ import Foundation
 /// added, changed, removed, with their revs), its record count and its state digest, so a diff
 /// of the file shows exactly what a build published, and the file grows by the change only.
 ///
-///     bestiary-pack-lock 1
+///     bestiary-pack-lock 2
 ///     pack tuxpaint
 ///
 ///     version 1 created 2026-01-01T00:00:00Z records 2 digest 5d1c… seal 8e0a…
@@ -26,14 +26,19 @@ import Foundation
 /// count and digest, so a hand edit is caught with the line it broke. The digest covers the
 /// records only; each version line's `seal` (the SHA-256 of the line before it) covers the rest,
 /// the date above all: a version published again with another date strands every app that has it.
-/// Locks written before seals have none and are read as they are; the next version a build adds
-/// seals them all, and from then on every version line must carry its seal. A build checks the digests
+/// The format's number says whether there are seals: `bestiary-pack-lock 2` has one on every
+/// version line; a lock written before seals (`bestiary-pack-lock 1`) has none, is read as it is,
+/// and is written again as format 2 when a build adds the next version. (So deleting the seals of
+/// a format 2 lock does not get an edit past them, and a binary from before seals refuses a
+/// format 2 lock by its first line rather than by a version line it does not understand.) A build checks the digests
 /// of only the versions it uses (the newest and the bases of its deltas: hashing every version's
 /// state would cost versions × records); `bestiary check` checks them all.
 public struct PackLock: Hashable, Sendable {
     /// Relative to the site root.
     public static let path = "content/packs.lock"
-    static let magic = "bestiary-pack-lock 1"
+    static let magic = "bestiary-pack-lock 2"
+    /// The format before seals: still read.
+    static let unsealedMagic = "bestiary-pack-lock 1"
 
     public enum Change: Hashable, Sendable {
         case added(id: String, rev: String)
@@ -211,8 +216,8 @@ public struct PackLock: Hashable, Sendable {
         // The checked versions' states, sorted once (at the first checked version) and then
         // changed as each next version says.
         var sorted: PackDigest.SortedState? = nil
-        // Whether the version lines carry seals: the first one decides, the others must agree.
-        var sealed: Bool? = nil
+        // Whether the version lines carry seals: the format's number says.
+        var sealed = true
         // CRLF too (git's autocrlf on Windows): "\r\n" is one Character, not a "\n".
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         // Versions go up by one from 1 (checked below), so the newest is the number of version lines.
@@ -247,7 +252,10 @@ public struct PackLock: Hashable, Sendable {
             if trimmed.isEmpty || trimmed.first == "#" { continue }
             let words = trimmed.split(separator: " ").map(String.init)
             if !sawMagic {
-                guard trimmed == magic else { throw fail(line, "expected '\(magic)' as the first line that is not a comment") }
+                guard trimmed == magic || trimmed == unsealedMagic else {
+                    throw fail(line, "expected '\(magic)' as the first line that is not a comment\(trimmed.hasPrefix("bestiary-pack-lock ") ? " (a newer format? this bestiary reads formats 1 and 2)" : "")")
+                }
+                sealed = trimmed == magic
                 sawMagic = true
                 continue
             }
@@ -261,12 +269,14 @@ public struct PackLock: Hashable, Sendable {
             switch words[0] {
             case "version":
                 try finish(current, line: currentLine, lock: &lock)
-                guard words.count == 8 || (words.count == 10 && words[8] == "seal" && PackFormat.isSHA256(words[9])),
+                guard words.count == (sealed ? 10 : 8), !sealed || (words[8] == "seal" && PackFormat.isSHA256(words[9])),
                     words[2] == "created", words[4] == "records", words[6] == "digest",
                     let number = Int(words[1]), let created = PackTime(words[3]), let count = Int(words[5]), count >= 0,
                     PackFormat.isSHA256(words[7])
                 else {
-                    throw fail(line, "expected 'version N created YYYY-MM-DDTHH:MM:SSZ records COUNT digest SHA256 seal SHA256'")
+                    throw fail(line, sealed
+                        ? "expected 'version N created YYYY-MM-DDTHH:MM:SSZ records COUNT digest SHA256 seal SHA256' (every version line of a '\(magic)' file ends in its seal)"
+                        : "expected 'version N created YYYY-MM-DDTHH:MM:SSZ records COUNT digest SHA256' (a '\(unsealedMagic)' file has no seals)")
                 }
                 let expected = (current?.number ?? lock!.versions.last?.number ?? 0) + 1
                 guard number == expected else { throw fail(line, "version \(number) follows version \(expected - 1); versions go up by one") }
@@ -274,13 +284,7 @@ public struct PackLock: Hashable, Sendable {
                     throw fail(line, "version \(number) is dated before version \(previous.number)")
                 }
                 let version = Version(number: number, created: created, count: count, digest: words[7], changes: [])
-                if sealed == nil { sealed = words.count == 10 }
-                if sealed! != (words.count == 10) {
-                    throw fail(line, sealed!
-                        ? "version \(number) has no seal, unlike the versions before it: was it added by hand?"
-                        : "version \(number) has a seal, unlike version 1: were versions added by hand?")
-                }
-                if sealed!, seal(versionLine(version)) != words[9] {
+                if sealed, seal(versionLine(version)) != words[9] {
                     throw fail(line, "version \(number)'s line does not match its seal: its date, count or digest was edited, and apps that have this version would refuse it published again")
                 }
                 current = version

@@ -76,8 +76,8 @@ import Testing
         var lock = Self.sample()
         lock.append(revisions: ["bear": Self.rev3, "owl": Self.rev1, "yak": Self.rev3], created: PackTime(seconds: 1_767_398_400))
         let sealed = String(decoding: lock.encoded, as: UTF8.self)
-        // Without seals (a lock written before them), which catch such edits on every version.
-        let text = sealed.replacing(#/ seal [0-9a-f]{64}/#, with: "")
+        // Without seals (format 1, written before them), which catch such edits on every version.
+        let text = sealed.replacing(#/ seal [0-9a-f]{64}/#, with: "").replacingOccurrences(of: "bestiary-pack-lock 2", with: "bestiary-pack-lock 1")
         let oldDigest = lock.versions[0].digest, newestDigest = lock.versions[2].digest
         let zeros = String(repeating: "0", count: 64)
         #expect(throws: DiagnosticError.self) {
@@ -93,28 +93,40 @@ import Testing
         #expect(throws: DiagnosticError.self) { try PackLock.parse(countEdited, checkingDigestsOfLast: 1) }
     }
 
-    /// A lock written before seals reads as it is; the next version a build adds seals them all.
-    /// Seals on some version lines but not others mean lines were added by hand.
+    /// A lock written before seals (format 1) reads as it is; the next version a build adds writes
+    /// it as format 2, sealed whole. In format 2 every version line needs its seal, so deleting
+    /// seals does not get an edit past them; and format 1 has none.
     @Test func locksWithoutSealsReadAndAreSealedWhenWrittenAgain() throws {
         var lock = Self.sample()
         let text = String(decoding: lock.encoded, as: UTF8.self)
-        let unsealed = text.replacing(#/ seal [0-9a-f]{64}/#, with: "")
-        #expect(unsealed != text)
+        #expect(text.contains("\nbestiary-pack-lock 2\n"))
+        let unsealed = text.replacing(#/ seal [0-9a-f]{64}/#, with: "").replacingOccurrences(of: "bestiary-pack-lock 2", with: "bestiary-pack-lock 1")
         #expect(try PackLock.parse(Data(unsealed.utf8)) == lock)
         lock.append(revisions: ["owl": Self.rev1], created: PackTime(seconds: 1_800_000_000))
-        #expect(String(decoding: lock.encoded, as: UTF8.self).matches(of: #/ seal [0-9a-f]{64}\n/#).count == 3)
+        let rewritten = String(decoding: lock.encoded, as: UTF8.self)
+        #expect(rewritten.contains("\nbestiary-pack-lock 2\n"))
+        #expect(rewritten.matches(of: #/ seal [0-9a-f]{64}\n/#).count == 3)
 
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        let secondVersion = try #require(lines.lastIndex { $0.hasPrefix("version 2 ") })
-        var mixed = lines
-        mixed[secondVersion] = Substring(String(lines[secondVersion]).replacing(#/ seal [0-9a-f]{64}/#, with: ""))
-        do {
-            _ = try PackLock.parse(Data(mixed.joined(separator: "\n").utf8))
-            Issue.record("accepted a version line without a seal after a sealed one")
-        } catch {
-            #expect(error.diagnostics.first?.message.contains("version 2 has no seal, unlike the versions before it") == true)
-            #expect(error.diagnostics.first?.location?.line == secondVersion + 1)
+        func failure(_ text: String) -> Diagnostic? {
+            do {
+                _ = try PackLock.parse(Data(text.utf8))
+                return nil
+            } catch {
+                return error.diagnostics.first
+            }
         }
+        // Format 2 with a version's date edited and every seal deleted (the bypass a review found).
+        let stripped = text.replacingOccurrences(of: "created 2026-01-02T00:00:00Z", with: "created 2026-01-03T00:00:00Z")
+            .replacing(#/ seal [0-9a-f]{64}/#, with: "")
+        let versionLine = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("version 1 ") }) + 1
+        #expect(failure(stripped)?.message.contains("every version line of a 'bestiary-pack-lock 2' file ends in its seal") == true)
+        #expect(failure(stripped)?.location?.line == versionLine)
+        // Format 1 with seals: not what any build wrote.
+        #expect(failure(text.replacingOccurrences(of: "bestiary-pack-lock 2", with: "bestiary-pack-lock 1"))?.message
+            .contains("a 'bestiary-pack-lock 1' file has no seals") == true)
+        // A format from a newer bestiary is named as such.
+        #expect(failure(text.replacingOccurrences(of: "bestiary-pack-lock 2", with: "bestiary-pack-lock 3"))?.message
+            .contains("a newer format? this bestiary reads formats 1 and 2") == true)
     }
 
     /// A hand edit is caught with the line of the version whose digest no longer adds up.
@@ -123,7 +135,7 @@ import Testing
         ("version 2 created", "version 3 created", 12, "versions go up by one"),
         ("- cat\n", "", 12, "says 3 records"),
         ("+ yak", "+ aardvark", 15, "sorted by id"),
-        ("bestiary-pack-lock 1", "bestiary-pack-lock 2", 4, "expected 'bestiary-pack-lock 1'"),
+        ("bestiary-pack-lock 2", "bestiary-pack-lock-2", 4, "expected 'bestiary-pack-lock 2'"),
         ("created 2026-01-02", "created 2025-01-02", 12, "dated before version 1"),
         ("created 2026-01-02T00:00:00Z", "created 2026-01-03T00:00:00Z", 12, "does not match its seal: its date, count or digest was edited"),
         (" seal ", " seel ", 7, "expected 'version N created"),
