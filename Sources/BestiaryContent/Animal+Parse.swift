@@ -138,7 +138,7 @@ extension Animal {
             wikipedia: wikipedia, description: description, hint: hint, sound: sound, image: image, bodies: bodies,
             sourcePath: source.path, fieldLocations: locations, habitat: habitat, conservation: conservation,
             leadImageFocus: leadImageFocus)
-        return (animal, reader.diagnostics + body.localImageWarnings())
+        return (animal, reader.diagnostics + body.problems())
     }
 
     static func parseMedia(_ node: Node, kind: MediaKind, reader: YAMLReader, config: SiteConfig) -> MediaReference? {

@@ -87,10 +87,27 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
 
     public var isBlank: Bool { markdown.allSatisfy(\.isWhitespace) }
 
-    /// A warning for each image whose address is a path (`![Owl](images/owl.jpg)`): the site has
-    /// no such file. Files under `content/` are published only as a record's sound and image, under
-    /// names made from their bytes (a name could give a quiz answer away).
-    public func localImageWarnings() -> [Diagnostic] {
+    /// What is wrong with the text beyond what reading the file found: a direction control
+    /// written as a character reference (`&#x202E;`: raw ones are refused when the file is read),
+    /// an error; and a warning for each image whose address is a path (`![Owl](images/owl.jpg)`):
+    /// the site has no such file. Files under `content/` are published only as a record's sound and
+    /// image, under names made from their bytes (a name could give a quiz answer away).
+    public func problems() -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        if let found = Markdown.firstReferencedScalar(in: markdown, where: DirectionControl.isControl) {
+            problems.append(.error(
+                "the text refers to \(DirectionControl.describe(found.scalar)) by a character reference, \(DirectionControl.why)",
+                at: at(line: found.line, column: found.column), stage: "load"))
+        }
+        return problems + localImageWarnings()
+    }
+
+    /// `line` and `column` in `markdown`, in the file.
+    func at(line: Int, column: Int) -> SourceLocation {
+        SourceLocation(path: location.path, line: location.line + line - 1, column: line == 1 ? location.column + column - 1 : column)
+    }
+
+    func localImageWarnings() -> [Diagnostic] {
         Markdown.images(in: markdown).compactMap { image in
             let url = image.url
             let hasScheme = url.firstIndex(of: ":").map { colon in
@@ -98,11 +115,9 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
                 return !scheme.isEmpty && scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
             } ?? false
             guard !url.isEmpty, !hasScheme, !url.hasPrefix("/"), !url.hasPrefix("#") else { return nil }
-            let at = SourceLocation(
-                path: location.path, line: location.line + image.line - 1, column: image.line == 1 ? location.column + image.column - 1 : image.column)
             return .warning(
                 "image '\(url)' in the text will not show: files under content/ are published only as a record's sound and image; give the picture's https:// address instead",
-                at: at, stage: "load")
+                at: at(line: image.line, column: image.column), stage: "load")
         }
     }
 }

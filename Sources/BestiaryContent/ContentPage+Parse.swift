@@ -54,7 +54,7 @@ extension ContentPage {
         var bodies: [String: MarkdownBody] = [:]
         let body = MarkdownBody(markdown: document.body, location: SourceLocation(path: source.path, line: document.bodyFirstLine, column: 1))
         if !body.isBlank { bodies[config.defaultLanguage] = body }
-        diagnostics += body.localImageWarnings()
+        diagnostics += body.problems()
         return (ContentPage(slug: slug, title: title, weight: weight, bodies: bodies, sourcePath: source.path), diagnostics)
     }
 }

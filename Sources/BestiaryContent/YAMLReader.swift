@@ -64,8 +64,11 @@ final class YAMLReader {
             case .alias:
                 error("aliases ('*name') are not supported in front matter", at: node)
                 return nil
-            case .scalar:
-                break
+            case .scalar(let scalar):
+                // Raw ones are refused when the file is read; these come from escapes ("\u202E").
+                if let control = DirectionControl.first(in: scalar.string) {
+                    error("a value written with an escape holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: node)
+                }
             }
         }
         return root

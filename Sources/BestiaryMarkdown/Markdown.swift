@@ -54,6 +54,44 @@ public enum Markdown {
         return images
     }
 
+    /// The first scalar for which `matches` holds in the text cmark decodes from `markdown`'s
+    /// character references (`&#x202E;`, `&#8238;`), with where its node starts (1-based line and
+    /// column; the enclosing block's when cmark gives an inline none). Text, code, link and image
+    /// addresses and titles are looked at; raw HTML is not (safe mode omits it). Text without `&#`
+    /// has no such reference and is not parsed: callers check the raw text themselves.
+    public static func firstReferencedScalar(in markdown: String, where matches: (UInt32) -> Bool) -> (scalar: UInt32, line: Int, column: Int)? {
+        var sawAmpersand = false
+        guard markdown.utf8.contains(where: { byte in
+            defer { sawAmpersand = byte == UInt8(ascii: "&") }
+            return sawAmpersand && byte == UInt8(ascii: "#")
+        }) else { return nil }
+        let utf8 = Array(markdown.utf8)
+        let root: OpaquePointer? = utf8.withUnsafeBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_VALIDATE_UTF8) }
+        }
+        guard let root else { return nil }
+        defer { cmark_node_free(root) }
+        guard let iterator = cmark_iter_new(root) else { return nil }
+        defer { cmark_iter_free(iterator) }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            var texts: [UnsafePointer<CChar>?] = []
+            switch type {
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK: texts = [cmark_node_get_literal(node)]
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE: texts = [cmark_node_get_url(node), cmark_node_get_title(node)]
+            default: continue
+            }
+            for case let text? in texts {
+                guard let scalar = String(cString: text).unicodeScalars.first(where: { matches($0.value) }) else { continue }
+                var at: OpaquePointer? = node
+                while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
+                return (scalar.value, Int(at.map(cmark_node_get_start_line) ?? 1), Int(at.map(cmark_node_get_start_column) ?? 1))
+            }
+        }
+        return nil
+    }
+
     /// cmark's safe mode leaves an image whose URL it refused as `<img src="" alt="…" />`, which
     /// is not valid HTML (an empty `src`); the picture could never show, so its alternative text
     /// (already escaped by cmark) takes its place.

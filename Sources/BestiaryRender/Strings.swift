@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryDiagnostics
 import Foundation
 
@@ -21,7 +22,14 @@ public struct UIStrings: Sendable {
                 }
                 var table: [String: String] = [:]
                 for (key, value) in dict {
-                    if let s = value as? String { table[key] = s } else {
+                    if let s = value as? String {
+                        table[key] = s
+                        // Like a record's texts: a direction control makes the text read otherwise
+                        // on the site than in review (raw or as a "\u202E" escape).
+                        if let control = DirectionControl.first(in: s) ?? DirectionControl.first(in: key) {
+                            bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: nestingLocation(of: key, in: file), stage: "render")
+                        }
+                    } else {
                         bag.error("string '\(key)' must be text", at: SourceLocation(path: file.origin), stage: "render")
                     }
                 }
@@ -43,14 +51,17 @@ public struct UIStrings: Sendable {
         return UIStrings(tables: tables)
     }
 
+    /// The line of `"key"` in `file` (its first mention), column 1.
+    static func nestingLocation(of key: String, in file: Theme.File) -> SourceLocation {
+        let text = String(decoding: file.data, as: UTF8.self)
+        let line = text.range(of: "\"\(key)\"").map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
+        return SourceLocation(path: file.origin, line: line, column: 1)
+    }
+
     /// Keys of `own` (one file) that cannot nest with the others of `table` (the language's
     /// whole table): one with an empty part (`a..b`), one another key is below, one below another.
     static func nestingProblems(_ own: [String: String], completing table: [String: String], file: Theme.File) -> [Diagnostic] {
-        let text = String(decoding: file.data, as: UTF8.self)
-        func at(_ key: String) -> SourceLocation {
-            let line = text.range(of: "\"\(key)\"").map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
-            return SourceLocation(path: file.origin, line: line, column: 1)
-        }
+        func at(_ key: String) -> SourceLocation { nestingLocation(of: key, in: file) }
         let all = Set(table.keys).union(own.keys)
         var below: [String: String] = [:]  // a key that has others below it → one of them
         for key in all.sorted() {

@@ -109,8 +109,19 @@ import Testing
         #expect(try lines("---\nname: {de: Fuchs}\n---\nDer \u{2067}Fuchs\u{2069}.\n").contains {
             $0.hasPrefix("\(Self.record):4:5: error: file contains U+2067 (right-to-left isolate)")
         })
+        // Written as escapes, which the file's bytes do not show: a YAML escape in any value, a
+        // character reference in the text (also in a link's address), decimal or hex.
+        #expect(try lines("---\nname: {de: \"Fuchs\"}\ndescription: {de: \"x\\u202Ey\"}\n---\n").contains {
+            $0.hasPrefix("\(Self.record):3:19: error: a value written with an escape holds U+202E (right-to-left override)")
+        })
+        #expect(try lines("---\nname: {de: Fuchs}\n---\nDer\n\nrote &#x202e;Fuchs.\n").contains {
+            $0.hasPrefix("\(Self.record):6:1: error: the text refers to U+202E (right-to-left override) by a character reference")
+        })
+        #expect(try lines("---\nname: {de: Fuchs}\n---\nSee [it](https://example.org/&#8294;).\n").contains {
+            $0.contains("error: the text refers to U+2066 (left-to-right isolate) by a character reference")
+        })
         // The marks, which only nudge neutral characters, stay allowed, as do other U+20xx characters.
-        let site = try TestSite(binary: [Self.record: Data("---\nname: {de: \"Fuchs\u{200F}\", en: \"Fox \u{2014} \u{2030}\"}\n---\n".utf8)])
+        let site = try TestSite(binary: [Self.record: Data("---\nname: {de: \"Fuchs\u{200F}\", en: \"Fox \u{2014} \\u2030\"}\n---\nA &#x200F; mark &amp; &#8212;.\n".utf8)])
         #expect(!site.load().diagnostics.hasErrors)
     }
 

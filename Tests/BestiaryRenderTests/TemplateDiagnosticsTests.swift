@@ -140,6 +140,15 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// A direction control in an interface text, raw or as a JSON escape, is refused at its key.
+    @Test func directionControlsInInterfaceTextsAreRefused() {
+        for written in ["\u{202E}", "\\u202e"] {
+            #expect(textProblems(["i18n/de.json": "{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.home\": \"\(written)emoH\"\n}\n"]) == [
+                "templates/i18n/de.json:3:1: error: string 'nav.home' holds U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed) [render]"
+            ])
+        }
+    }
+
     /// Keys nest by their dots: one that is another's prefix would hide it, so it is refused.
     @Test func aStringBelowAnotherIsRefused() {
         #expect(textProblems(["i18n/de.json": "{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.quiz-b\": \"Quiz\",\n  \"nav.quiz.x\": \"y\"\n}\n"]) == [
