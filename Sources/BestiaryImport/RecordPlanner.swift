@@ -27,7 +27,7 @@ public struct RecordPlanner: Sendable {
         var bag = DiagnosticBag()
         let writer = RecordWriter(config: store.config)
         var changes: [ChangePlan.RecordChange] = []
-        var copies: [ChangePlan.MediaCopy] = []
+        var copies = PlannedCopies()
         var missingName: [ImportRow] = []
         let mediaUsers = Self.mediaUsers(store.catalog)
 
@@ -75,13 +75,14 @@ public struct RecordPlanner: Sendable {
                 case .failure(let problem): fail(problem.message)
                 case .success(let (relative, copy, note)):
                     fields.append(FieldValue(.media(media.kind, .file), relative))
-                    if let copy { copies.append(copy) }
+                    if let copy { copies.add(copy) }
                     if let note { bag.warning("\(row.id): \(note)", at: row.origin.location, stage: stage) }
                     // Another recording or picture under the credit of the one it replaces.
                     let before = media.kind == .sound ? animal.sound : animal.image
                     let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
                     let given = fields.contains { value in attributes.contains { value.field == .media(media.kind, $0) } }
-                    if copy != nil, let before, before.credit != nil || before.license != nil || before.sourceURL != nil, !given {
+                    let changed = copy != nil || Self.normalized(before?.filePath) != relative
+                    if changed, let before, before.credit != nil || before.license != nil || before.sourceURL != nil, !given {
                         bag.warning(
                             "\(row.id): the \(media.kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old file; set \(media.kind == .sound ? "sound" : "image").credit, .license and .source for the new one",
                             at: row.origin.location, stage: stage)
@@ -133,8 +134,7 @@ public struct RecordPlanner: Sendable {
         }
         if bag.hasErrors { throw DiagnosticError(bag.sorted) }
         changes.sort { $0.path < $1.path }
-        copies.sort { $0.destination < $1.destination }
-        return ChangePlan(records: changes, copies: copies, warnings: bag.items)
+        return ChangePlan(records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items)
     }
 
     private func normalized(_ text: String) -> String {
@@ -147,7 +147,7 @@ public struct RecordPlanner: Sendable {
     /// A file another record uses is never replaced: the new bytes go to `sounds/ID-2.EXT` (or the
     /// first such name that is free), and the other record keeps its file.
     private func planCopy(
-        _ media: ImportRow.MediaFile, id: String, record: Animal, planned: [ChangePlan.MediaCopy], users: [String: [String]]
+        _ media: ImportRow.MediaFile, id: String, record: Animal, planned: PlannedCopies, users: [String: [String]]
     ) -> Result<(String, ChangePlan.MediaCopy?, String?), FieldProblem> {
         let fs = store.fileSystem
         let data: Data
@@ -165,10 +165,12 @@ public struct RecordPlanner: Sendable {
             return .success((current, nil, nil))
         }
         let folder = media.kind == .sound ? "sounds" : "images"
-        // Another row of this import brings the very same bytes (one call used for three breeds, say):
-        // share its file instead of copying them again. Removing either record keeps a shared file.
-        if let twin = planned.first(where: { $0.destination.hasPrefix("content/\(folder)/") && $0.data.count == data.count && $0.data == data }) {
-            return .success((String(twin.destination.dropFirst("content/".count)), nil, nil))
+        // Another row of this import brings the very same bytes (one call used for three breeds, say)
+        // to a record without such a file yet: share its file instead of copying the bytes again.
+        // (A record that has one gets it replaced in place, as before, so no file is left unused.)
+        // Removing either record keeps a shared file.
+        if (media.kind == .sound ? record.sound : record.image) == nil, let twin = planned.destination(of: data, under: "content/\(folder)/") {
+            return .success((String(twin.dropFirst("content/".count)), nil, nil))
         }
         let normalized = Self.normalized
         func usedByOthers(_ relative: String) -> [String] {
@@ -178,7 +180,7 @@ public struct RecordPlanner: Sendable {
         var users = usedByOthers(relative)
         let shared = users.isEmpty ? nil : "content/\(relative) is kept as it is: \(users.sorted().joined(separator: ", ")) use\(users.count == 1 ? "s" : "") it too"
         var suffix = 2
-        while !users.isEmpty || planned.contains(where: { $0.destination == "content/\(relative)" && $0.data != data }) {
+        while !users.isEmpty || planned.byDestination["content/\(relative)"].map({ $0.data != data }) == true {
             let candidate = "\(folder)/\(id)-\(suffix).\(format.fileExtension)"
             suffix += 1
             // Taken by other bytes, unless it is this record's own file (then --force replaces it).
@@ -196,6 +198,31 @@ public struct RecordPlanner: Sendable {
             return .failure(FieldProblem("\(destination) already exists with other bytes; use --force to replace it"))
         }
         return .success((relative, ChangePlan.MediaCopy(source: media.path, destination: destination, data: data, replaces: existing != nil), note))
+    }
+
+    /// The copies an import plans, found by destination and by their bytes (each row's media looks
+    /// both up: a scan of every planned copy per row would make a large import quadratic).
+    struct PlannedCopies {
+        private(set) var all: [ChangePlan.MediaCopy] = []
+        private(set) var byDestination: [String: ChangePlan.MediaCopy] = [:]
+        private var byContent: [Int: [Int]] = [:]  // a hash of the bytes → indices in `all`
+
+        mutating func add(_ copy: ChangePlan.MediaCopy) {
+            byContent[Self.hash(copy.data), default: []].append(all.count)
+            byDestination[copy.destination] = copy
+            all.append(copy)
+        }
+
+        /// Where a planned copy of exactly `data` goes, under `folder` (`content/sounds/`).
+        func destination(of data: Data, under folder: String) -> String? {
+            byContent[Self.hash(data)]?.lazy.map { all[$0] }.first { $0.destination.hasPrefix(folder) && $0.data == data }?.destination
+        }
+
+        private static func hash(_ data: Data) -> Int {
+            var hasher = Hasher()
+            data.withUnsafeBytes { hasher.combine(bytes: $0) }
+            return hasher.finalize()
+        }
     }
 
     /// A path as records write it (`./sounds/a.mp3` and `sounds//a.mp3` name `sounds/a.mp3`).

@@ -155,6 +155,26 @@ import Testing
         #expect(site.errors().isEmpty)
     }
 
+    /// Records that have a sound of their own get the new bytes in place, each warned that the old
+    /// credit stays (sharing would leave their old files unused and hide the warning).
+    @Test func rowsBringingTheSameBytesToRecordsWithSoundsReplaceEachInPlace() throws {
+        let site = try TestSite(languages: ["en"])
+        let old = try Fixtures.data("import/wildsound/sounds/Fuchs.mp3")
+        let new = try Fixtures.data("import/wildsound/sounds/Amsel.mp3")
+        try site.directory.write(old, to: "incoming/old-robin.mp3")
+        try site.directory.write(old + Data([0]), to: "incoming/old-fox.mp3")
+        try site.directory.write(new, to: "incoming/new.mp3")
+        let first = try site.source(
+            "id,name.en,sound.file,sound.credit\nrobin,Robin,old-robin.mp3,Old robin recordist\nfox,Fox,old-fox.mp3,Old fox recordist\n", name: "first.csv")
+        try site.importing(first, .csv)
+        let second = try site.source("id,sound.file\nrobin,new.mp3\nfox,new.mp3\n", name: "second.csv")
+        let plan = try site.importing(second, .csv)
+        #expect(plan.copies.map { "\($0.destination) \($0.replaces)" } == ["content/sounds/fox.mp3 true", "content/sounds/robin.mp3 true"])
+        #expect(site.animal("fox")?.sound?.filePath == "sounds/fox.mp3")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.directory.appending("content/sounds/fox.mp3"))) == new)
+        #expect(plan.warnings.filter { $0.message.contains("credit, license and source are still those of the old file") }.count == 2)
+    }
+
     @Test func everyFormatGivesASiteThatChecks() throws {
         let site = try TestSite(languages: ["en", "de"])
         try site.importing("nuthatch/species.json", .nuthatch)
