@@ -22,6 +22,16 @@ public struct Catalog: Sendable {
 
     public var contentDirectory: String { Catalog.contentDirectory(root: root) }
 
+    /// The animal's name in each of the site's languages (along the fallbacks; its id when it has
+    /// none), and the key the quiz compares it by: the language and the name, case and runs of
+    /// spaces aside (`nameKeys` in questions.js).
+    public static func nameKeys(_ animal: Animal, languages: [String]) -> [(key: String, name: String)] {
+        languages.map { lang in
+            let name = animal.name.resolve(lang, fallback: languages)?.text ?? animal.id
+            return (lang + "\u{0}" + name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased(), name)
+        }
+    }
+
     /// How many animals have a name no animal before them has in any of the site's languages
     /// (each along its fallbacks; case and spaces aside): `countDistinctNames` in the web app's
     /// questions.js, whose rounds never offer two such animals side by side and refuse to start
@@ -31,10 +41,7 @@ public struct Catalog: Sendable {
         var used = Set<String>()
         var count = 0
         for animal in animals where count < atLeast {
-            let keys = languages.map { lang in
-                let name = animal.name.resolve(lang, fallback: languages)?.text ?? animal.id
-                return lang + "\u{0}" + name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
-            }
+            let keys = nameKeys(animal, languages: languages).map(\.key)
             if keys.contains(where: used.contains) { continue }
             used.formUnion(keys)
             count += 1

@@ -207,12 +207,7 @@ public struct ContentLoader: Sendable {
         var problems: [Diagnostic] = []
         var first: [String: String] = [:]  // language + name → the first animal's id
         for animal in animals {
-            var keys: [(key: String, name: String)] = []
-            for language in config.languages {
-                guard let name = animal.name.values[language] ?? animal.name.values[config.defaultLanguage] else { continue }
-                let folded = name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
-                keys.append((language + "\u{0}" + folded, name))
-            }
+            let keys = Catalog.nameKeys(animal, languages: config.languages)
             if let clash = keys.first(where: { first[$0.key] != nil }) {
                 problems.append(.warning(
                     "name '\(clash.name)' is also \(first[clash.key]!)'s: the quiz never offers the two side by side, and the collection shows two cards named alike; give one another name",
