@@ -203,6 +203,26 @@ def test_reload_in_the_middle_of_a_round_goes_on_where_it_was(site, browser):
     assert position(browser)["score"] == f"0 / {total}"
 
 
+def test_a_round_goes_on_after_back_but_a_link_starts_a_new_one(site, browser):
+    index = media_index(site.catalog())
+    url = quiz_url(site, "image")
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    answer_current(browser, index, True)
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert score_right(position(browser)["score"]) == 1
+    # To the home page and back: the round goes on.
+    load(browser, site)
+    browser.back()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="the round after back")
+    assert score_right(position(browser)["score"]) == 1
+    # By a link, as the home page's mode does: a new round.
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert score_right(position(browser)["score"]) == 0
+
+
 def test_a_kept_round_is_for_its_own_mode_and_damaged_ones_are_ignored(site, browser):
     index = media_index(site.catalog())
     load(browser, quiz_url(site, "image"))

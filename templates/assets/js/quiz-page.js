@@ -81,7 +81,7 @@ class QuizPage {
     await this.checkOffline();
     addEventListener("offline", () => this.checkOffline());
     addEventListener("online", () => this.checkOffline());
-    this.startRound(false, true);
+    this.startRound(false, returnsToPage());
   }
 
   /**
@@ -101,7 +101,7 @@ class QuizPage {
 
   /**
    * Starts a round of the current mode; `moveFocus` when the learner asked for it, `resume` on
-   * loading the page: a sound, picture or learn round kept from before a reload goes on.
+   * a reload, back or forward: a kept sound, picture or learn round goes on.
    */
   startRound(moveFocus, resume = false) {
     this.silence();
@@ -582,4 +582,10 @@ if (mount) {
     console.error("Bestiary quiz:", error);
     mount.textContent = readJsonScript("bestiary-strings")["quiz.error.unexpected"] || "The quiz could not start. Please reload the page.";
   }
+}
+
+/** A reload, back or forward (not a link). */
+function returnsToPage() {
+  const [entry] = performance.getEntriesByType?.("navigation") ?? [];
+  return entry?.type === "reload" || entry?.type === "back_forward";
 }
