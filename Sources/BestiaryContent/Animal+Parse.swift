@@ -17,6 +17,11 @@ extension Animal {
     ///
     /// - Parameter fileID: the id the file name gives (`red-fox` for `red-fox.md`).
     public static func parse(_ source: SourceText, fileID: String, config: SiteConfig) -> (Animal?, [Diagnostic]) {
+        let (animal, diagnostics) = parseFields(source, fileID: fileID, config: config)
+        return (animal, source.problems + diagnostics)
+    }
+
+    private static func parseFields(_ source: SourceText, fileID: String, config: SiteConfig) -> (Animal?, [Diagnostic]) {
         let document: FrontMatterDocument
         do {
             document = try FrontMatterDocument.split(source)

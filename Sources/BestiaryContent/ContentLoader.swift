@@ -346,7 +346,7 @@ public struct ContentLoader: Sendable {
                 return nil
             }
             let body = MarkdownBody(markdown: source.text, location: SourceLocation(path: file.relativePath, line: 1, column: 1))
-            bag.append(contentsOf: body.problems())
+            bag.append(contentsOf: source.problems + body.problems())
             return body.isBlank ? nil : body
         } catch let error as DiagnosticError {
             bag.append(contentsOf: error.diagnostics)

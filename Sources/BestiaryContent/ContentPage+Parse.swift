@@ -6,6 +6,11 @@ extension ContentPage {
     /// Parses `content/pages/SLUG.md`: front matter with `title` (and optional `weight`), then the
     /// default language's Markdown body.
     public static func parse(_ source: SourceText, slug: String, config: SiteConfig) -> (ContentPage?, [Diagnostic]) {
+        let (page, diagnostics) = parseFields(source, slug: slug, config: config)
+        return (page, source.problems + diagnostics)
+    }
+
+    private static func parseFields(_ source: SourceText, slug: String, config: SiteConfig) -> (ContentPage?, [Diagnostic]) {
         let document: FrontMatterDocument
         do {
             document = try FrontMatterDocument.split(source)

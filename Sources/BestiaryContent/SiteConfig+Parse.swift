@@ -10,6 +10,11 @@ extension SiteConfig {
 
     /// Parses site.yml; returns nil (with diagnostics) when the site cannot be built from it.
     public static func parse(_ source: SourceText) -> (SiteConfig?, [Diagnostic]) {
+        let (config, diagnostics) = parseFields(source)
+        return (source.problems.isEmpty ? config : nil, source.problems + diagnostics)
+    }
+
+    private static func parseFields(_ source: SourceText) -> (SiteConfig?, [Diagnostic]) {
         let reader = YAMLReader(path: source.path, firstLine: 1)
         guard let root = reader.parse(source.text) else {
             if reader.diagnostics.isEmpty {

@@ -9,6 +9,10 @@ public struct SourceText: Sendable {
     public let path: String
     /// The decoded text with `\n` line ends only.
     public let text: String
+    /// What is wrong with the text that does not stop it being read (a direction control), for
+    /// the parser to report with its own problems: a record is still parsed, so the catalogue
+    /// knows its files (an import must not replace a file only a record with an error uses).
+    public var problems: [Diagnostic] = []
 
     public init(path: String, text: String) {
         self.path = path
@@ -35,17 +39,18 @@ public struct SourceText: Sendable {
                 "file contains a NUL byte; is it a text file?", at: SourceLocation(path: path, line: line, column: column),
                 stage: "load"))
         }
-        if let (offset, scalar) = DirectionControl.first(in: bytes) {
-            let (line, column) = position(of: offset, in: bytes)
-            throw DiagnosticError(.error(
-                "file contains \(DirectionControl.describe(scalar)), \(DirectionControl.why)",
-                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
-        }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.utf8.contains(13) {
             text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         }
-        return SourceText(path: path, text: text)
+        var source = SourceText(path: path, text: text)
+        if let (offset, scalar) = DirectionControl.first(in: bytes) {
+            let (line, column) = position(of: offset, in: bytes)
+            source.problems.append(.error(
+                "file contains \(DirectionControl.describe(scalar)), \(DirectionControl.why)",
+                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
+        }
+        return source
     }
 
     /// Index of the first byte that does not belong to a well-formed UTF-8 sequence.

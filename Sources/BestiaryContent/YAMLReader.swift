@@ -43,6 +43,9 @@ final class YAMLReader {
             return nil
         }
         guard let root else { return nil }
+        // Raw direction controls are reported with the file's position when it is decoded; those
+        // the values hold otherwise come from escapes ("\u202E").
+        let rawControls = DirectionControl.first(in: yaml) != nil
         // Bounded walk: refuse anchors (aliases share them) before anything else walks the tree.
         var budget = Self.maxNodes
         var stack: [Node] = [root]
@@ -65,8 +68,7 @@ final class YAMLReader {
                 error("aliases ('*name') are not supported in front matter", at: node)
                 return nil
             case .scalar(let scalar):
-                // Raw ones are refused when the file is read; these come from escapes ("\u202E").
-                if let control = DirectionControl.first(in: scalar.string) {
+                if !rawControls, let control = DirectionControl.first(in: scalar.string) {
                     error("a value written with an escape holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: node)
                 }
             }

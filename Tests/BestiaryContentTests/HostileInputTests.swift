@@ -125,6 +125,16 @@ import Testing
         #expect(!site.load().diagnostics.hasErrors)
     }
 
+    /// The record is still read, with the one error: the catalogue knows it and its files (an
+    /// import must not replace a file that only a record with an error uses).
+    @Test func aRecordWithADirectionControlIsStillRead() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: \"\u{202E}xuF\"}\nsound: {file: sounds/fox.mp3}\n---\n"])
+        let result = site.load()
+        #expect(result.catalog?.animals.map(\.id) == ["fox"])
+        #expect(result.catalog?.animals.first?.sound?.filePath == "sounds/fox.mp3")
+        #expect(result.diagnostics.items.filter { $0.severity == .error }.map(\.message).count { $0.contains("U+202E") } == 1)
+    }
+
     @Test func byteOrderMarkIsAccepted() throws {
         let site = try TestSite(binary: [Self.record: Data([0xEF, 0xBB, 0xBF]) + Data("---\nname: {de: Fuchs}\n---\nText.\n".utf8)])
         let result = site.load()
