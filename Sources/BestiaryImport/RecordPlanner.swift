@@ -71,7 +71,7 @@ public struct RecordPlanner: Sendable {
 
             // Media files from outside content/: checked by their bytes, then copied under the id.
             for media in row.media {
-                switch planCopy(media, id: row.id, record: animal, planned: copies, users: mediaUsers) {
+                switch planCopy(media, id: row.id, record: animal, planned: copies, mediaUsers: mediaUsers) {
                 case .failure(let problem): fail(problem.message)
                 case .success(let (relative, copy, note)):
                     fields.append(FieldValue(.media(media.kind, .file), relative))
@@ -81,7 +81,7 @@ public struct RecordPlanner: Sendable {
                     let before = media.kind == .sound ? animal.sound : animal.image
                     let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
                     let given = fields.contains { value in attributes.contains { value.field == .media(media.kind, $0) } }
-                    let changed = copy != nil || Self.normalized(before?.filePath) != relative
+                    let changed = copy != nil || Self.normalizedPath(before?.filePath) != relative
                     if changed, let before, before.credit != nil || before.license != nil || before.sourceURL != nil, !given {
                         bag.warning(
                             "\(row.id): the \(media.kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old file; set \(media.kind == .sound ? "sound" : "image").credit, .license and .source for the new one",
@@ -147,7 +147,7 @@ public struct RecordPlanner: Sendable {
     /// A file another record uses is never replaced: the new bytes go to `sounds/ID-2.EXT` (or the
     /// first such name that is free), and the other record keeps its file.
     private func planCopy(
-        _ media: ImportRow.MediaFile, id: String, record: Animal, planned: PlannedCopies, users: [String: [String]]
+        _ media: ImportRow.MediaFile, id: String, record: Animal, planned: PlannedCopies, mediaUsers: [String: [String]]
     ) -> Result<(String, ChangePlan.MediaCopy?, String?), FieldProblem> {
         let fs = store.fileSystem
         let data: Data
@@ -172,9 +172,8 @@ public struct RecordPlanner: Sendable {
         if (media.kind == .sound ? record.sound : record.image) == nil, let twin = planned.destination(of: data, under: "content/\(folder)/") {
             return .success((String(twin.dropFirst("content/".count)), nil, nil))
         }
-        let normalized = Self.normalized
         func usedByOthers(_ relative: String) -> [String] {
-            (users[relative] ?? []).filter { $0 != id }
+            (mediaUsers[relative] ?? []).filter { $0 != id }
         }
         var relative = "\(folder)/\(id).\(format.fileExtension)"
         var users = usedByOthers(relative)
@@ -184,13 +183,13 @@ public struct RecordPlanner: Sendable {
             let candidate = "\(folder)/\(id)-\(suffix).\(format.fileExtension)"
             suffix += 1
             // Taken by other bytes, unless it is this record's own file (then --force replaces it).
-            let own = normalized((media.kind == .sound ? record.sound : record.image)?.filePath) == candidate
+            let own = Self.normalizedPath((media.kind == .sound ? record.sound : record.image)?.filePath) == candidate
             if !own, (try? fs.read(store.fullPath("content/\(candidate)"))).map({ $0 != data }) == true { continue }
             relative = candidate
             users = usedByOthers(relative)
         }
         let destination = "content/\(relative)"
-        let current = normalized((media.kind == .sound ? record.sound : record.image)?.filePath)
+        let current = Self.normalizedPath((media.kind == .sound ? record.sound : record.image)?.filePath)
         let note = current == relative ? nil : shared.map { "\($0); the new file is \(destination)" }
         let existing = try? fs.read(store.fullPath(destination))
         if existing == data { return .success((relative, nil, note)) }
@@ -226,7 +225,7 @@ public struct RecordPlanner: Sendable {
     }
 
     /// A path as records write it (`./sounds/a.mp3` and `sounds//a.mp3` name `sounds/a.mp3`).
-    static func normalized(_ path: String?) -> String? {
+    static func normalizedPath(_ path: String?) -> String? {
         path.map { $0.split(separator: "/").filter { $0 != "." }.joined(separator: "/") }
     }
 
@@ -235,7 +234,7 @@ public struct RecordPlanner: Sendable {
     static func mediaUsers(_ catalog: Catalog) -> [String: [String]] {
         var users: [String: [String]] = [:]
         for animal in catalog.animals {
-            for path in Set([normalized(animal.sound?.filePath), normalized(animal.image?.filePath)].compactMap { $0 }) {
+            for path in Set([normalizedPath(animal.sound?.filePath), normalizedPath(animal.image?.filePath)].compactMap { $0 }) {
                 users[path, default: []].append(animal.id)
             }
         }

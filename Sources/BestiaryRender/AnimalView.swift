@@ -109,4 +109,13 @@ extension RenderInput {
         }
         return summaries[animal.id]?[language]?.image?.variants.last != nil
     }
+
+    /// Whether an ``AnimalView``'s `sound` is not nil (the catalogue has the animal's recording).
+    func hasSound(_ animal: Animal) -> Bool {
+        guard let ref = animal.sound else { return false }
+        switch ref.source {
+        case .file(let path): return media[path] != nil
+        case .url: return true
+        }
+    }
 }

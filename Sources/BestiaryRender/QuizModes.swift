@@ -40,14 +40,3 @@ struct QuizModes: Sendable {
         }
     }
 }
-
-extension RenderInput {
-    /// Whether an ``AnimalView``'s `sound` is not nil (the catalogue has the animal's recording).
-    func hasSound(_ animal: Animal) -> Bool {
-        guard let ref = animal.sound else { return false }
-        switch ref.source {
-        case .file(let path): return media[path] != nil
-        case .url: return true
-        }
-    }
-}

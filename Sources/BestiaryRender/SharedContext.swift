@@ -534,7 +534,7 @@ final class SharedContext: @unchecked Sendable {
         var context = base(lang, directory: directory, title: nil, kind: "home", alternates: "home")
         let animals = input.catalog.animals
         // Counted, not filtered: a filter copied the 10,000 animals it kept, twice per language.
-        let withSound = animals.count { $0.sound != nil }
+        let withSound = animals.count { input.hasSound($0) }
         let withImage = animals.count { input.hasImage($0, language: lang) }
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
         context["stats"] = ["animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage)]

@@ -27,7 +27,7 @@ public struct UIStrings: Sendable {
                         // Like a record's texts: a direction control makes the text read otherwise
                         // on the site than in review (raw or as a "\u202E" escape).
                         if let control = DirectionControl.first(in: s) ?? DirectionControl.first(in: key) {
-                            bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: nestingLocation(of: key, in: file), stage: "render")
+                            bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: location(of: key, in: file), stage: "render")
                         }
                     } else {
                         bag.error("string '\(key)' must be text", at: SourceLocation(path: file.origin), stage: "render")
@@ -52,7 +52,7 @@ public struct UIStrings: Sendable {
     }
 
     /// The line of `"key"` in `file` (its first mention), column 1.
-    static func nestingLocation(of key: String, in file: Theme.File) -> SourceLocation {
+    static func location(of key: String, in file: Theme.File) -> SourceLocation {
         let text = String(decoding: file.data, as: UTF8.self)
         let line = text.range(of: "\"\(key)\"").map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
         return SourceLocation(path: file.origin, line: line, column: 1)
@@ -61,7 +61,7 @@ public struct UIStrings: Sendable {
     /// Keys of `own` (one file) that cannot nest with the others of `table` (the language's
     /// whole table): one with an empty part (`a..b`), one another key is below, one below another.
     static func nestingProblems(_ own: [String: String], completing table: [String: String], file: Theme.File) -> [Diagnostic] {
-        func at(_ key: String) -> SourceLocation { nestingLocation(of: key, in: file) }
+        func at(_ key: String) -> SourceLocation { location(of: key, in: file) }
         let all = Set(table.keys).union(own.keys)
         var below: [String: String] = [:]  // a key that has others below it → one of them
         for key in all.sorted() {

@@ -93,6 +93,25 @@ import Testing
         #expect(ContentLoader.quizProblems(try #require(enough.load().catalog)).isEmpty)
     }
 
+    /// questions.js's countDistinctNames: greedy in id order, a name taken in any language (with
+    /// the site's fallbacks, case and spaces aside) takes the animal out.
+    @Test func differentNamesAreCountedAsTheQuizCountsThem() {
+        let animals = [
+            ("cow", ["de": "Kuh", "en": "Cow"]),
+            ("highland-cow", ["de": "Hochlandrind", "en": " COW "]),  // the same English name
+            ("horse", ["de": "Pferd", "en": "Horse"]),
+            ("pony", ["de": "Pony"]),  // English falls back to German: "pony"
+            ("pony2", ["en": "PONY"]),  // German falls back to English: clashes with pony
+            ("zebra", ["de": "Zebra", "en": "Zebra"]),
+            ("a", [:]), ("b", [:]),  // by id when unnamed
+        ].map { Animal(id: $0.0, name: LocalizedText($0.1), sourcePath: "content/animals/\($0.0).md") }
+        let languages = ["de", "en"]
+        #expect(Catalog.distinctNames(animals, languages: languages) == 6)
+        #expect(Catalog.distinctNames(animals, languages: languages, atLeast: 2) == 2)
+        #expect(Catalog.distinctNames([], languages: languages) == 0)
+        #expect(Catalog.nameKeys(animals[1], languages: languages).map(\.key) == ["de\u{0}hochlandrind", "en\u{0}cow"])
+    }
+
     @Test func idFromFrontMatterWinsOverTheFileName() throws {
         let site = try TestSite(["content/animals/Fuchs.md": "---\nid: red-fox\nname: {de: Fuchs}\n---\n"])
         #expect(site.load().catalog?.animals.map(\.id) == ["red-fox"])
