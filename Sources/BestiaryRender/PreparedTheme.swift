@@ -32,7 +32,29 @@ public struct PreparedTheme: Sendable {
                 "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it",
                 at: config, stage: "render"))
         }
+        warnings += missingTexts(strings!, theme: theme, languages: languages)
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
+    }
+
+    /// Languages whose table lacks some of the English texts: those show in English on its pages
+    /// (a copy of an older `i18n/LANG.json`, a key left out), under `<html lang="LANG">`. One
+    /// warning per language, at the file that translates it (the language's own, else its base's).
+    static func missingTexts(_ strings: UIStrings, theme: Theme, languages: [String]) -> [Diagnostic] {
+        guard let english = strings.tables["en"] else { return [] }
+        var problems: [Diagnostic] = []
+        for language in languages {
+            let base = language.split(separator: "-").first.map(String.init) ?? language
+            guard base != "en", strings.hasTexts(for: language) else { continue }
+            let own = strings.tables[language] ?? [:], inherited = strings.tables[base] ?? [:]
+            let missing = english.keys.filter { own[$0] == nil && inherited[$0] == nil }.sorted()
+            guard !missing.isEmpty else { continue }
+            let file = theme.files["i18n/\(language).json"] ?? theme.files["i18n/\(base).json"]
+            let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
+            problems.append(.warning(
+                "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), so those show in English on its pages; add them, translated, from the default theme's i18n/en.json",
+                at: file.map { SourceLocation(path: $0.origin) }, stage: "render"))
+        }
+        return problems
     }
 
     /// `{{#asset}}NAME{{/asset}}` tags whose NAME is not a file of the theme's `assets/` (a page

@@ -24,4 +24,26 @@ struct InterfaceLanguageTests {
         #expect(warnings.first?.location?.path == "content/site.yml")
         #expect(warnings.first?.stage == "render")
     }
+
+    /// A site's own `i18n/de.json` that lacks texts (an older copy) is completed from English:
+    /// the build says which, once, at that file.
+    @Test func aTableLackingEnglishTextsIsAWarning() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        let theme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../templates/i18n/de.json")
+        var german = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: theme)) as? [String: String])
+        german["quiz.next"] = nil
+        german["nav.quiz"] = nil
+        try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: german, options: [.sortedKeys]).write(to: URL(fileURLWithPath: root + "/templates/i18n/de.json"))
+        var options = BuildOptions(root: root, output: work.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        _ = try builder.build()
+        let warnings = builder.diagnostics.items.filter { $0.message.contains("lack") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.message.contains("'de' lack 2 of the theme's") == true)
+        #expect(warnings.first?.message.contains("(nav.quiz, quiz.next)") == true)
+        #expect(warnings.first?.location?.path == "templates/i18n/de.json")
+    }
 }
