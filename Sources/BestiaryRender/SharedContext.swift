@@ -440,7 +440,12 @@ final class SharedContext: @unchecked Sendable {
             a["difficulty"] = .int(d)
             a["difficulty_label"] = .string(t(lang, "animal.difficulty\(d)"))
         }
-        if let habitat = animal.habitat.resolve(lang, fallback: config.fallback(for: lang)) { a["habitat"] = .string(habitat.text) }
+        if let habitat = animal.habitat.resolve(lang, fallback: config.fallback(for: lang)) {
+            a["habitat"] = .string(habitat.text)
+            a["habitat_lang"] = .string(habitat.language)
+            a["habitat_dir"] = .string(Languages.direction(habitat.language))
+            a["habitat_is_fallback"] = .bool(habitat.language != lang)
+        }
         if let conservation = animal.conservation { a["conservation"] = .string(conservation) }
         a["tags"] = .list(animal.tags.map(TemplateValue.string))
         a["has_tags"] = .bool(!animal.tags.isEmpty)
@@ -488,7 +493,8 @@ final class SharedContext: @unchecked Sendable {
             ]
         }
         if let text = view.shortText { context["description"] = .string(String(text.text.prefix(200))) }
-        // The Markdown part of the page: the theme's markdown/animal.md with the record's body.
+        // The Markdown part of the page: the theme's markdown/animal.md with the record's body (the
+        // facts are in the layout, so each fact and name can carry its own language).
         var markdownContext = a
         if let body = view.body {
             markdownContext["body"] = .string(body.markdown)

@@ -71,6 +71,40 @@ import Testing
         #expect(page.contains("<figcaption>Aufnahme: ohne Quellenangabe</figcaption>"), "\(page)")
     }
 
+    /// The facts list keeps the page's language while its names and a fallback habitat carry
+    /// their own, and a body in another language is marked alone (not the facts above it).
+    @Test func factsCarryTheirOwnLanguages() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        try """
+            ---
+            id: common-toad
+            name: { de: Erdkröte, en: Common toad }
+            group: amphibian
+            difficulty: 2
+            habitat: { de: Teiche und feuchte Wälder }
+            ---
+            Kröten laufen lieber, als zu hüpfen.
+            """.write(toFile: root + "/content/animals/toad.md", atomically: true, encoding: .utf8)
+        try build(root: root, output: work.appending("out"))
+        let out = try Tree(work.appending("out"))
+        // The English page: German habitat and body (the site's first language), English facts.
+        let page = String(decoding: try #require(out.files["en/animals/common-toad/index.html"]), as: UTF8.self)
+        #expect(page.contains("<dt>Deutsch</dt><dd lang=\"de\" dir=\"ltr\">Erdkröte</dd>"), "\(page)")
+        #expect(page.contains("<dt>English</dt><dd lang=\"en\" dir=\"ltr\">Common toad</dd>"))
+        #expect(page.contains("<dt>Habitat</dt><dd lang=\"de\" dir=\"ltr\">Teiche und feuchte Wälder</dd>"))
+        #expect(page.contains("<h2 id=\"facts-title\">Facts</h2>"))
+        let facts = try #require(page.range(of: "<section class=\"facts\""))
+        let body = try #require(page.range(of: "<div class=\"animal-text\" lang=\"de\" dir=\"ltr\">"))
+        #expect(facts.lowerBound < body.lowerBound)
+        #expect(page[body.upperBound...].hasPrefix("\n    <p>Kröten laufen lieber, als zu hüpfen.</p>"))
+        // The German page: nothing in another language but the English name.
+        let german = String(decoding: try #require(out.files["animals/common-toad/index.html"]), as: UTF8.self)
+        #expect(german.contains("<dt>Lebensraum</dt><dd>Teiche und feuchte Wälder</dd>"))
+        #expect(german.contains("<div class=\"animal-text\">\n    <p>Kröten laufen"))
+    }
+
     /// The home page links only the quiz modes the catalogue can play; the others say why not.
     @Test(arguments: ["no sound", "no picture", "no media", "too few names"])
     func homeOffersOnlyModesTheQuizCanPlay(site: String) throws {
