@@ -346,7 +346,7 @@ final class SharedContext: @unchecked Sendable {
         let parts = cardParts?[lang]?[index] ?? CardParts(self, input.catalog.animals[index], lang)
         var item = parts.values
         item["href"] = .string(SitePaths.relative(from: directory, to: parts.href))
-        if let thumb = parts.thumb { item["thumb"] = .string(parts.thumbIsExternal ? thumb : SitePaths.relative(from: directory, to: thumb)) }
+        item["thumb"] = parts.thumb.map { .string(parts.thumbIsExternal ? $0 : SitePaths.relative(from: directory, to: $0)) } ?? .null
         return item
     }
 
@@ -373,12 +373,13 @@ final class SharedContext: @unchecked Sendable {
                 "search": .string(shared.searchText(animal, lang)),
             ]
             item.reserveCapacity(item.count + 6)
-            if let g = animal.group {
-                item["group"] = .string(g)
-                item["group_label"] = .string(shared.groupLabel(g, lang))
-            }
-            if let s = animal.scientific { item["scientific"] = .string(s) }
+            // A value a card lacks is null, not left out: a card shown inside another animal's
+            // context (its similar animals) would otherwise take that animal's (its picture).
+            item["group"] = animal.group.map(TemplateValue.string) ?? .null
+            item["group_label"] = animal.group.map { .string(shared.groupLabel($0, lang)) } ?? .null
+            item["scientific"] = animal.scientific.map(TemplateValue.string) ?? .null
             href = shared.paths.animal(animal.id, lang)
+            item["thumb_focus"] = .null
             if let image = view.image {
                 thumb = image.external ? image.src : (image.srcset.first?.path ?? image.src)
                 thumbIsExternal = image.external
@@ -466,7 +467,7 @@ final class SharedContext: @unchecked Sendable {
                     image.srcset.map { "\(SitePaths.relative(from: directory, to: $0.path)) \($0.width ?? 0)w" }.joined(separator: ", "))
                 i["sizes"] = "(min-width: 60em) 40em, 100vw"
             }
-            i["credit"] = credit(image.credit, image.license, image.licenseURL, image.source)
+            i["credit"] = credit(image.credit, image.license, image.licenseURL, image.source) ?? .null
             a["image"] = .object(i)
         }
         if let sound = view.sound {

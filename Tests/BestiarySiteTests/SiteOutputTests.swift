@@ -105,6 +105,24 @@ import Testing
         #expect(german.contains("<div class=\"animal-text\">\n    <p>Kröten laufen"))
     }
 
+    /// A similar animal without a picture shows the placeholder on the page of one with a
+    /// picture, not that animal's own picture (its card is rendered inside the page's animal).
+    @Test func aSimilarAnimalWithoutAPictureShowsThePlaceholder() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        try "---\nname: { de: Amsel, en: Blackbird }\ngroup: bird\n---\n".write(
+            toFile: root + "/content/animals/blackbird.md", atomically: true, encoding: .utf8)
+        try build(root: root, output: work.appending("out"))
+        let page = String(decoding: try #require(try Tree(work.appending("out")).files["animals/robin/index.html"]), as: UTF8.self)
+        #expect(page.contains("<img src=\"../../media/"))  // the robin's own picture
+        let card = try #require(page.range(of: "<li class=\"card\" data-id=\"blackbird\""))
+        let end = try #require(page[card.upperBound...].range(of: "</li>"))
+        let html = page[card.lowerBound..<end.upperBound]
+        #expect(html.contains("<span class=\"card-placeholder\" aria-hidden=\"true\"></span>"), "\(html)")
+        #expect(!html.contains("<img"), "\(html)")
+    }
+
     /// The home page links only the quiz modes the catalogue can play; the others say why not.
     @Test(arguments: ["no sound", "no picture", "no media", "too few names"])
     func homeOffersOnlyModesTheQuizCanPlay(site: String) throws {
