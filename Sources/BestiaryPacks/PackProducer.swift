@@ -40,7 +40,6 @@ public struct PackProducer: Sendable {
                 settings: nil, files: [], lock: nil, version: 0, isNewVersion: false, signed: false, records: 0, changes: [],
                 diagnostics: [])
         }
-        let location = SourceLocation(path: PackLock.path)
         var diagnostics: [Diagnostic] = []
 
         // Keys: the site may say which keys its apps trust; a key outside that list is a mistake.
@@ -73,12 +72,9 @@ public struct PackProducer: Sendable {
         let digest = PackDigest.state(ordered: records.lazy.map { (id: $0.id, rev: $0.rev) })
 
         // History.
+        let location = SourceLocation(path: PackLock.path)
+        if let renamed = Self.renamedPack(lock: lock, settings: settings) { throw DiagnosticError(renamed) }
         var history = lock ?? PackLock(pack: settings.id)
-        if history.pack != settings.id {
-            throw DiagnosticError(.error(
-                "the pack history is for pack '\(history.pack)' but site.yml says packs.id '\(settings.id)'; apps of '\(history.pack)' would not follow a renamed pack. Put the id back, or delete content/packs.lock to start '\(settings.id)' at version 1",
-                at: location, stage: "packs"))
-        }
         let created = PackTime(now)
         var isNew = false
         var changes: [PackLock.Change] = []
@@ -143,6 +139,15 @@ public struct PackProducer: Sendable {
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
             signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics,
             recordTable: table)
+    }
+
+    /// The error when `lock` is the history of another pack than site.yml's `packs.id` (the
+    /// build stops at it; `bestiary check` reports it too).
+    public static func renamedPack(lock: PackLock?, settings: PackSettings?) -> Diagnostic? {
+        guard let lock, let settings, lock.pack != settings.id else { return nil }
+        return .error(
+            "the pack history is for pack '\(lock.pack)' but site.yml says packs.id '\(settings.id)'; apps of '\(lock.pack)' would not follow a renamed pack. Put the id back, or delete content/packs.lock to start '\(settings.id)' at version 1",
+            at: SourceLocation(path: PackLock.path), stage: "packs")
     }
 
     /// Every animal's record, sorted by id, holding only its published bytes (10,000 records'

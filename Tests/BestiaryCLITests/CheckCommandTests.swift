@@ -30,4 +30,22 @@ import Testing
         #expect(build.status == 1)
         #expect(build.stderr.contains("includes itself"))
     }
+
+    /// A renamed `packs.id` stops the build at the pack history; `check` finds it first.
+    @Test func aRenamedPackIsFoundBeforeABuild() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let built = await run("build", "--root", site)
+        #expect(built.status == 0, "\(built.stderr)")
+        let yml = site + "/content/site.yml"
+        let text = try String(contentsOfFile: yml, encoding: .utf8)
+        #expect(text.contains("packs: {id: site,"))
+        try text.replacingOccurrences(of: "packs: {id: site,", with: "packs: {id: my-zoo,").write(toFile: yml, atomically: true, encoding: .utf8)
+        let result = await run("check", "--root", site)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("content/packs.lock:1:1: error: the pack history is for pack 'site' but site.yml says packs.id 'my-zoo'"), "\(result.stderr)")
+        let build = await run("build", "--root", site)
+        #expect(build.status == 1)
+        #expect(build.stderr.contains("the pack history is for pack 'site'"))
+    }
 }

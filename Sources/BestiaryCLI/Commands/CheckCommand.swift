@@ -38,7 +38,8 @@ struct CheckCommand: AsyncParsableCommand {
             }
         }
         do {
-            _ = try PackLock.load(root: global.siteRoot)
+            let lock = try PackLock.load(root: global.siteRoot)
+            if let renamed = PackProducer.renamedPack(lock: lock, settings: result.catalog?.config.packs) { diagnostics.append(renamed) }
         } catch {
             diagnostics.append(contentsOf: error.diagnostics)
         }
