@@ -479,6 +479,9 @@ final class SharedContext: @unchecked Sendable {
                 "credit": credit(sound.credit, sound.license, nil, sound.source) ?? .null,
             ]
         }
+        // The page's root has a `description` (the meta description): the animal's own is null
+        // when absent, so that `{{#description}}` inside the animal never takes the root's.
+        a["description"] = .null
         if let summary = view.summary {
             a["summary"] = [
                 "text": .string(summary.text), "lang": .string(summary.language), "dir": .string(Languages.direction(summary.language)),

@@ -33,6 +33,12 @@ struct FetchThenBuildTests {
         #expect(de.contains("CC BY-SA 4.0"))
         #expect(de.contains("Jörg Müller &amp; Co"))  // the picture's author, escaped
         #expect(en.contains("The dog is a member of the genus Canis"))
+        // The summary stands alone: the record's description is not shown, nor an empty one
+        // made of the page's meta description (a lookup outside the animal).
+        for page in [de, en] {
+            #expect(page.contains("<section class=\"summary\""))
+            #expect(!page.contains("<section class=\"description\">"), "\(page)")
+        }
         // The lead pictures are copied under content-hashed names and linked from the pages.
         let pictures = out.files.keys.filter { $0.hasPrefix("media/") && $0.hasSuffix(".png") }
         #expect(pictures.count == 4)
