@@ -33,7 +33,8 @@ public struct PackProducer: Sendable {
     ///   - kept: the previous build's manifest: records whose inputs are unchanged are taken from it.
     public func produce(
         catalog: Catalog, texts: [String: [String: PackText]] = [:], media: [String: MediaDigest], lock: PackLock?,
-        signingKeys: [Curve25519.Signing.PrivateKey], now: Date, locked: Bool, kept: KeptRecords? = nil
+        signingKeys: [Curve25519.Signing.PrivateKey], now: Date, locked: Bool, kept: KeptRecords? = nil,
+        published: PublishedVersion? = nil
     ) throws(DiagnosticError) -> PackOutput {
         guard let settings = catalog.config.packs else {
             return PackOutput(
@@ -84,8 +85,22 @@ public struct PackProducer: Sendable {
                     "the build time \(created) is before version \(latest.number)'s creation (\(latest.created)); check SOURCE_DATE_EPOCH and the clock",
                     at: location, stage: "packs"))
             }
+            // A version the output already publishes (its build could not record it in the lock)
+            // is made again with its own creation time: the same bytes, which apps that have
+            // it accept, not another version under the same number.
+            var made = created
+            let number = (history.latest?.number ?? 0) + 1
+            if let published, published.version == number {
+                if published.digest != digest {
+                    diagnostics.append(.warning(
+                        "the output publishes a version \(number) that \(PackLock.path) does not record (a build that could not write it?); this build makes another version \(number), which apps that downloaded the first will refuse. If that output was deployed, put back the content it was built from and build again",
+                        at: location, stage: "packs"))
+                } else if !(published.created < (history.latest?.created ?? published.created)), !(created < published.created) {
+                    made = published.created
+                }
+            }
             var candidate = history
-            candidate.append(revisions: revisions, created: created, digest: digest)
+            candidate.append(revisions: revisions, created: made, digest: digest)
             changes = candidate.latest!.changes
             if locked {
                 let what = history.latest.map { "since version \($0.number)" } ?? "and there is no content/packs.lock yet"
@@ -139,6 +154,32 @@ public struct PackProducer: Sendable {
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
             signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics,
             recordTable: table)
+    }
+
+    /// A version the output folder publishes (`packs/v/N.json`): its number, creation time and
+    /// state digest, read from the start of the manifest (``read(from:version:fileSystem:)``).
+    public struct PublishedVersion: Sendable, Equatable {
+        public var version: Int
+        public var created: PackTime
+        public var digest: String
+
+        public init(version: Int, created: PackTime, digest: String) {
+            self.version = version
+            self.created = created
+            self.digest = digest
+        }
+
+        /// Version `version`'s manifest under `packs` (an output's `packs/` folder), if it is
+        /// there: its header's `created` and `digest` (canonical JSON: they come first, after
+        /// `count`). Nil when the file is missing or does not start so.
+        public static func read(from packs: String, version: Int, fileSystem: any FileSystem) -> PublishedVersion? {
+            guard let data = try? fileSystem.read(packs + "/" + PackFormat.manifestPath(version: version)) else { return nil }
+            let head = String(decoding: data.prefix(256), as: UTF8.self)
+            guard let match = head.firstMatch(of: #/^\{"count":[0-9]+,"created":"([^"]+)","digest":"([0-9a-f]{64})",/#),
+                let created = PackTime(String(match.1))
+            else { return nil }
+            return PublishedVersion(version: version, created: created, digest: String(match.2))
+        }
     }
 
     /// The error when `lock` is the history of another pack than site.yml's `packs.id` (the

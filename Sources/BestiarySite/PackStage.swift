@@ -33,8 +33,12 @@ enum PackStage {
                 texts[id, default: [:]][language] = text(of: summary)
             }
         }
+        // The version after the lock's newest, if the output already publishes it.
+        let published = PackProducer.PublishedVersion.read(
+            from: options.outputDirectory + "/packs", version: (lock?.latest?.number ?? 0) + 1, fileSystem: fs)
         return try PackProducer(fileSystem: fs).produce(
-            catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept)
+            catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
+            published: published)
     }
 
     /// The pack history (`content/packs.lock`), replayed, with the digests of the versions this

@@ -25,6 +25,9 @@ public final class SiteBuilder: @unchecked Sendable {
     /// writes nothing and takes the output as it is. Otherwise it writes the output anew, as the
     /// preview's first build does.
     public var adoptsOutput = false
+    /// Whether this build replaced the output (true also when a later step, recording the pack
+    /// version in the lock, failed): what a failed build's message may say about the output.
+    public private(set) var replacedOutput = false
 
     public init(options: BuildOptions, memo: BuildMemo? = nil) {
         self.options = options
@@ -486,6 +489,7 @@ public final class SiteBuilder: @unchecked Sendable {
             return (all.count + 1, "\(all.count + 1) files to \(options.outputDirectory)")
         }
         written = true
+        replacedOutput = true
 
         // The inputs as they were once read, taken before the lock is written (the walk would see
         // its temporary file).
@@ -498,7 +502,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 try fs.writeAtomically(lock, to: path)
             } catch {
                 throw DiagnosticError(.error(
-                    "the site is built, but \(PackLock.path) could not be updated (\(error)); the next build will add version \(packs.output.version) again",
+                    "the site is built, but \(PackLock.path) could not be updated (\(error)); build again before changing the content: the next build then records version \(packs.output.version) as published, with the same bytes",
                     at: SourceLocation(path: PackLock.path), stage: "write"))
             }
             report.notes.append("\(PackLock.path): recorded pack version \(packs.output.version); commit it with the content")

@@ -168,3 +168,73 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output + "/index.html"))
     }
 }
+
+/// A build that replaced the output but could not record the new pack version in
+/// `content/packs.lock` (a read-only checkout): the output publishes a version the lock lacks.
+@Suite struct UnrecordedVersionTests {
+    /// Fails writing the lock, nothing else.
+    final class ReadOnlyLock: PassingFileSystem, @unchecked Sendable {
+        override func writeAtomically(_ data: Data, to path: String) throws {
+            if path.hasSuffix("content/packs.lock") {
+                throw FileSystemError(operation: "write", path: path, reason: "Permission denied", code: EACCES)
+            }
+            try base.writeAtomically(data, to: path)
+        }
+    }
+
+    func build(_ root: String, _ output: String, at seconds: Int, fileSystem: any FileSystem = LocalFileSystem()) throws(DiagnosticError)
+        -> (SiteBuilder, BuildReport)
+    {
+        let options = BuildOptions(
+            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": String(seconds)], fileSystem: fileSystem,
+            time: FixedTimeSource(Date(timeIntervalSince1970: TimeInterval(seconds))))
+        let builder = SiteBuilder(options: options)
+        return (builder, try builder.build())
+    }
+
+    /// A site with packs, version 1 recorded, then a record added (version 2 to come).
+    func site() throws -> (TemporaryDirectory, root: String, output: String) {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try (try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8) + "packs: {id: minimal}\n")
+            .write(toFile: root + "/content/site.yml", atomically: true, encoding: .utf8)
+        _ = try build(root, work.appending("out"), at: 1_767_225_600)
+        try work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
+        return (work, root, work.appending("out"))
+    }
+
+    @Test func theNextBuildRecordsThePublishedVersionWithTheSameBytes() throws {
+        let (work, root, output) = try site()
+        defer { withExtendedLifetime(work) {} }
+        let builder = SiteBuilder(options: BuildOptions(
+            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": "1767225700"], fileSystem: ReadOnlyLock(),
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700))))
+        do {
+            _ = try builder.build()
+            Issue.record("the build should have failed")
+        } catch {
+            #expect(error.diagnostics.first?.message.contains("could not be updated") == true)
+        }
+        #expect(builder.replacedOutput, "the output holds version 2; the command must not say it is unchanged")
+        let published = try Data(contentsOf: URL(fileURLWithPath: output + "/packs/v/2.json"))
+        #expect(try String(contentsOfFile: root + "/content/packs.lock", encoding: .utf8).contains("version 2 ") == false)
+
+        // Later, the lock writable again: version 2 as published, not another one.
+        let (_, report) = try build(root, output, at: 1_767_229_000)
+        #expect(report.notes.contains { $0.contains("recorded pack version 2") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/packs/v/2.json")) == published)
+        let lock = try String(contentsOfFile: root + "/content/packs.lock", encoding: .utf8)
+        #expect(lock.contains("version 2 created 2026-01-01T00:01:40Z"), "\(lock)")
+    }
+
+    @Test func aDifferentVersionUnderTheSameNumberIsAWarning() throws {
+        let (work, root, output) = try site()
+        defer { withExtendedLifetime(work) {} }
+        #expect(throws: DiagnosticError.self) { try build(root, output, at: 1_767_225_700, fileSystem: ReadOnlyLock()) }
+        try work.write("---\nname: {de: Anders, en: Other}\n---\n", to: "minimal/content/animals/new.md")
+        let (builder, _) = try build(root, output, at: 1_767_229_000)
+        let warnings = builder.diagnostics.items.filter { $0.message.contains("publishes a version 2 that content/packs.lock does not record") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.severity == .warning)
+    }
+}
