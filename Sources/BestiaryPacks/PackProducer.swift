@@ -173,8 +173,8 @@ public struct PackProducer: Sendable {
         /// there: its header's `created` and `digest` (canonical JSON: they come first, after
         /// `count`). Nil when the file is missing or does not start so.
         public static func read(from packs: String, version: Int, fileSystem: any FileSystem) -> PublishedVersion? {
-            guard let data = try? fileSystem.read(packs + "/" + PackFormat.manifestPath(version: version)) else { return nil }
-            let head = String(decoding: data.prefix(256), as: UTF8.self)
+            guard let data = try? fileSystem.readPrefix(packs + "/" + PackFormat.manifestPath(version: version), count: 256) else { return nil }
+            let head = String(decoding: data, as: UTF8.self)
             guard let match = head.firstMatch(of: #/^\{"count":[0-9]+,"created":"([^"]+)","digest":"([0-9a-f]{64})",/#),
                 let created = PackTime(String(match.1))
             else { return nil }
