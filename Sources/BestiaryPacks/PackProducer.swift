@@ -90,14 +90,10 @@ public struct PackProducer: Sendable {
             // it accept, not another version under the same number.
             var made = created
             let number = (history.latest?.number ?? 0) + 1
-            if let published, published.version == number {
-                if published.digest != digest {
-                    diagnostics.append(.warning(
-                        "the output publishes a version \(number) that \(PackLock.path) does not record (a build that could not write it?); this build makes another version \(number), which apps that downloaded the first will refuse. If that output was deployed, put back the content it was built from and build again",
-                        at: location, stage: "packs"))
-                } else if !(published.created < (history.latest?.created ?? published.created)), !(created < published.created) {
-                    made = published.created
-                }
+            if let published, published.version == number, published.digest == digest,
+                !(published.created < (history.latest?.created ?? published.created)), !(created < published.created)
+            {
+                made = published.created
             }
             var candidate = history
             candidate.append(revisions: revisions, created: made, digest: digest)

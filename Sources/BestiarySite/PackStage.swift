@@ -12,7 +12,8 @@ enum PackStage {
     /// `lock`: the pack history as ``lock(of:options:)`` read it ahead, if it did.
     static func run(
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
-        options: BuildOptions, now: Date, kept: KeptRecords? = nil, lock readAhead: Result<PackLock?, DiagnosticError>? = nil
+        options: BuildOptions, now: Date, kept: KeptRecords? = nil, lock readAhead: Result<PackLock?, DiagnosticError>? = nil,
+        unrecorded: String? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard catalog.config.packs != nil else {
@@ -33,12 +34,25 @@ enum PackStage {
                 texts[id, default: [:]][language] = text(of: summary)
             }
         }
-        // The version after the lock's newest, if the output already publishes it.
-        let published = PackProducer.PublishedVersion.read(
-            from: options.outputDirectory + "/packs", version: (lock?.latest?.number ?? 0) + 1, fileSystem: fs)
+        // The version after the lock's newest, if a build published it but could not record it.
+        let next = (lock?.latest?.number ?? 0) + 1
+        let published = unrecorded.flatMap { Self.unrecordedVersion(at: $0, fileSystem: fs) } == next
+            ? PackProducer.PublishedVersion.read(from: options.outputDirectory + "/packs", version: next, fileSystem: fs) : nil
         return try PackProducer(fileSystem: fs).produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)
+    }
+
+    /// The version a build published but could not record in the lock, as that build noted it
+    /// in `path` (next to the output: ``noteUnrecorded(_:at:fileSystem:)``).
+    static func unrecordedVersion(at path: String, fileSystem: any FileSystem) -> Int? {
+        (try? fileSystem.readPrefix(path, count: 32)).flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Notes that the output publishes `version`, which the lock does not record (a preview
+    /// never writes one: its versions are never published).
+    static func noteUnrecorded(_ version: Int, at path: String, fileSystem: any FileSystem) {
+        try? fileSystem.writeAtomically(Data("\(version)\n".utf8), to: path)
     }
 
     /// The pack history (`content/packs.lock`), replayed, with the digests of the versions this

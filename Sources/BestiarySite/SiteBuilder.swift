@@ -132,6 +132,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let tool = BuildState.toolIdentity(fs)
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
+        let unrecordedPath = keptPath("unrecorded")
         // Read side by side; the Wikipedia entries are only needed by the enrich stage.
         let reading = memo == nil && !options.force
         let entriesAhead = reading ? Background { KeptEntries.load(entriesPath, tool: tool, fileSystem: fs, started: walkStarted) } : nil
@@ -297,7 +298,7 @@ public final class SiteBuilder: @unchecked Sendable {
             } ?? self.memo?.keptPackRecords()
             var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, kept: kept,
-                lock: lockAhead?.value())
+                lock: lockAhead?.value(), unrecorded: unrecordedPath)
             // The preview keeps this manifest's records for its next build.
             if let memo = self.memo {
                 let manifest = output.recordTable.flatMap { table in
@@ -500,7 +501,9 @@ public final class SiteBuilder: @unchecked Sendable {
             let path = options.root + "/" + PackLock.path
             do {
                 try fs.writeAtomically(lock, to: path)
+                if fs.info(unrecordedPath) != nil { try? fs.remove(unrecordedPath) }
             } catch {
+                PackStage.noteUnrecorded(packs.output.version, at: unrecordedPath, fileSystem: fs)
                 throw DiagnosticError(.error(
                     "the site is built, but \(PackLock.path) could not be updated (\(error)); build again before changing the content: the next build then records version \(packs.output.version) as published, with the same bytes",
                     at: SourceLocation(path: PackLock.path), stage: "write"))
