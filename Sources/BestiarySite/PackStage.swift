@@ -38,9 +38,20 @@ enum PackStage {
         let next = (lock?.latest?.number ?? 0) + 1
         let published = unrecorded.flatMap { Self.unrecordedVersion(at: $0, fileSystem: fs) } == next
             ? PackProducer.PublishedVersion.read(from: options.outputDirectory + "/packs", version: next, fileSystem: fs) : nil
-        return try PackProducer(fileSystem: fs).produce(
+        var output = try PackProducer(fileSystem: fs).produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)
+        // The pointer's validity starts at the build time: an old SOURCE_DATE_EPOCH (a commit's
+        // date in CI) can make it expire before it is deployed.
+        if let settings = catalog.config.packs {
+            let expires = PackTime(now).adding(days: settings.expiresDays)
+            if expires < PackTime(options.time.now()) {
+                output.diagnostics.append(.warning(
+                    "the packs' latest.json expired at \(expires), before it was even built: its validity (packs.expires_days: \(settings.expiresDays)) starts at the build time, which SOURCE_DATE_EPOCH sets to \(PackTime(now)), and apps refuse an expired pointer; build with a recent SOURCE_DATE_EPOCH, or raise packs.expires_days",
+                    at: catalog.config.location, stage: "packs"))
+            }
+        }
+        return output
     }
 
     /// The version a build published but could not record in the lock, as that build noted it

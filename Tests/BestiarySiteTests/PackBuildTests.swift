@@ -1,0 +1,112 @@
+import BestiaryDiagnostics
+import BestiarySite
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// A site with packs, version 1 recorded at `1_767_225_600`, then a record added (version 2 to
+/// come), and its builds at a given time.
+struct PackSite {
+    let work = TemporaryDirectory()
+    let root: String
+    var output: String { work.appending("out") }
+
+    init(packs: String = "{id: minimal}") throws {
+        root = try copyOfFixture("minimal", into: work)
+        try (try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8) + "packs: \(packs)\n")
+            .write(toFile: root + "/content/site.yml", atomically: true, encoding: .utf8)
+        _ = try build(at: 1_767_225_600)
+        try work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
+    }
+
+    /// A build at `seconds` (SOURCE_DATE_EPOCH), the clock at `clock` (else the same).
+    @discardableResult
+    func build(at seconds: Int, clock: Int? = nil, fileSystem: any FileSystem = LocalFileSystem(), records: Bool = true) throws(DiagnosticError)
+        -> SiteBuilder
+    {
+        var options = BuildOptions(
+            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": String(seconds)], fileSystem: fileSystem,
+            time: FixedTimeSource(Date(timeIntervalSince1970: TimeInterval(clock ?? seconds))))
+        options.recordsPackVersions = records
+        let builder = SiteBuilder(options: options)
+        _ = try builder.build()
+        return builder
+    }
+
+    func lock() throws -> String { try String(contentsOfFile: root + "/content/packs.lock", encoding: .utf8) }
+}
+
+/// A build that replaced the output but could not record the new pack version in
+/// `content/packs.lock` (a read-only checkout): the output publishes a version the lock lacks.
+@Suite struct UnrecordedVersionTests {
+    /// Fails writing the lock, nothing else.
+    final class ReadOnlyLock: PassingFileSystem, @unchecked Sendable {
+        override func writeAtomically(_ data: Data, to path: String) throws {
+            if path.hasSuffix("content/packs.lock") {
+                throw FileSystemError(operation: "write", path: path, reason: "Permission denied", code: EACCES)
+            }
+            try base.writeAtomically(data, to: path)
+        }
+    }
+
+    @Test func theNextBuildRecordsThePublishedVersionWithTheSameBytes() throws {
+        let site = try PackSite()
+        var failed: SiteBuilder?
+        do {
+            failed = try site.build(at: 1_767_225_700, fileSystem: ReadOnlyLock())
+            Issue.record("the build should have failed")
+        } catch {
+            #expect(error.diagnostics.first?.message.contains("could not be updated") == true)
+        }
+        #expect(failed == nil)
+        #expect(try site.work.read(".out.bestiary-unrecorded") == "2\n")
+        let published = try Data(contentsOf: URL(fileURLWithPath: site.output + "/packs/v/2.json"))
+        #expect(try site.lock().contains("version 2 ") == false)
+
+        // Later, the lock writable again: version 2 as published, not another one.
+        _ = try site.build(at: 1_767_229_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.output + "/packs/v/2.json")) == published)
+        let lock = try site.lock()
+        #expect(lock.contains("version 2 created 2026-01-01T00:01:40Z"), "\(lock)")
+        #expect(!site.work.exists(".out.bestiary-unrecorded"), "the note is gone once recorded")
+    }
+
+    /// The failed build says the output holds the new build (the command's last line follows it).
+    @Test func theFailedBuildSaysItReplacedTheOutput() throws {
+        let site = try PackSite()
+        let builder = SiteBuilder(options: BuildOptions(
+            root: site.root, output: site.output, environment: ["SOURCE_DATE_EPOCH": "1767225700"], fileSystem: ReadOnlyLock(),
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700))))
+        #expect(throws: DiagnosticError.self) { try builder.build() }
+        #expect(builder.replacedOutput, "the output holds version 2; the command must not say it is unchanged")
+    }
+
+    /// A version in the output that no failed build noted (the preview writes versions it never
+    /// records) is not taken: the build's own time makes it, as a build from nothing would.
+    @Test func aVersionThePreviewWroteIsNotTaken() throws {
+        let site = try PackSite()
+        try site.build(at: 1_767_225_700, records: false)
+        #expect(site.work.exists("out/packs/v/2.json"))
+        try site.build(at: 1_767_229_000)
+        let lock = try site.lock()
+        #expect(lock.contains("version 2 created 2026-01-01T00:56:40Z"), "\(lock)")
+    }
+}
+
+/// What a build says about the packs it makes.
+@Suite struct PackWarningTests {
+    /// The pointer's validity starts at SOURCE_DATE_EPOCH: one older than `expires_days` makes
+    /// a pack apps refuse at once.
+    @Test func aPointerExpiredWhenBuiltIsAWarning() throws {
+        let site = try PackSite(packs: "{id: minimal, expires_days: 30}")
+        let day = 86_400
+        let fresh = try site.build(at: 1_767_225_700, clock: 1_767_225_700 + 29 * day)
+        #expect(!fresh.diagnostics.items.contains { $0.message.contains("expired") })
+        try site.work.write("---\nname: {de: Alt, en: Old}\n---\n", to: "minimal/content/animals/old.md")
+        let old = try site.build(at: 1_767_225_800, clock: 1_767_225_800 + 31 * day)
+        let warnings = old.diagnostics.items.filter { $0.message.contains("latest.json expired at 2026-01-31T00:03:20Z, before it was even built") }
+        #expect(warnings.count == 1, "\(old.diagnostics.items)")
+        #expect(warnings.first?.location?.path == "content/site.yml")
+    }
+}
