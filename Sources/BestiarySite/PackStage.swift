@@ -54,6 +54,20 @@ enum PackStage {
         return output
     }
 
+    /// Reads the signing keys before any page is rendered, so that a missing or bad key file
+    /// stops the build at once (the packs stage reads them again). A site whose `packs.public_keys`
+    /// lists the keys its apps trust needs one: an unsigned pack would be refused by every app.
+    /// The preview, which never records versions, builds without.
+    static func checkKeys(for catalog: Catalog, options: BuildOptions) throws(DiagnosticError) {
+        guard let settings = catalog.config.packs else { return }
+        let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: options.fileSystem)
+        if keys.isEmpty, !settings.publicKeys.isEmpty, options.recordsPackVersions {
+            throw DiagnosticError(.error(
+                "no signing key, but site.yml's packs.public_keys lists the keys apps trust: they would refuse an unsigned pack; set \(SigningKeys.environmentVariable) or pass --signing-key FILE (`bestiary serve` builds without one)",
+                at: catalog.config.location, stage: "packs"))
+        }
+    }
+
     /// The version a build published but could not record in the lock, as that build noted it
     /// in `path` (next to the output: ``noteUnrecorded(_:at:fileSystem:)``).
     static func unrecordedVersion(at path: String, fileSystem: any FileSystem) -> Int? {

@@ -208,6 +208,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // No thread is left saving once the build returns, failed or not (see below).
         defer { recordsSaved?.value() }
 
+        try PackStage.checkKeys(for: catalog, options: options)
         let buildDate: Date
         do {
             buildDate = try BuildTime.sourceDateEpoch(options.environment) ?? options.time.now()

@@ -109,4 +109,45 @@ struct PackSite {
         #expect(warnings.count == 1, "\(old.diagnostics.items)")
         #expect(warnings.first?.location?.path == "content/site.yml")
     }
+
+    /// A site that names the keys its apps trust is not built without one (its pack would be
+    /// refused by every app), but previewed; a key file that cannot be read stops the build
+    /// before any page is rendered.
+    @Test func aSiteWithPublicKeysNeedsASigningKey() throws {
+        let site = try PackSite()
+        let yml = site.root + "/content/site.yml"
+        try (try String(contentsOfFile: yml, encoding: .utf8)).replacingOccurrences(
+            of: "packs: {id: minimal}", with: "packs: {id: minimal, public_keys: [\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"]}"
+        ).write(toFile: yml, atomically: true, encoding: .utf8)
+        let before = try Tree(site.output)
+        do {
+            try site.build(at: 1_767_225_700)
+            Issue.record("the build should have failed")
+        } catch {
+            let d = try #require(error.diagnostics.first)
+            #expect(d.message.hasPrefix("no signing key, but site.yml's packs.public_keys lists the keys apps trust"), "\(d)")
+            #expect(d.location?.path == "content/site.yml")
+        }
+        #expect(try Tree(site.output) == before)
+        #expect(try !site.lock().contains("version 2 "))
+        let preview = try site.build(at: 1_767_225_700, records: false)
+        #expect(preview.diagnostics.items.contains { $0.message.contains("apps that trust those keys will refuse them") })
+
+        final class Stages: @unchecked Sendable {
+            let lock = NSLock()
+            var names: [String] = []
+        }
+        let stages = Stages()
+        let builder = SiteBuilder(options: BuildOptions(
+            root: site.root, output: site.output, signingKeyFile: site.work.appending("missing.key"),
+            environment: ["SOURCE_DATE_EPOCH": "1767225700"]))
+        builder.onStage = { stage, _, _ in stages.lock.withLock { stages.names.append(stage.name) } }
+        do {
+            _ = try builder.build()
+            Issue.record("the build should have failed")
+        } catch {
+            #expect(error.diagnostics.first?.message.hasPrefix("cannot read the key file") == true, "\(error.diagnostics)")
+        }
+        #expect(stages.names == ["load"], "\(stages.names)")
+    }
 }
