@@ -104,6 +104,11 @@ public struct PackProducer: Sendable {
                     "the catalogue changed \(what) (\(Self.describe(changes))); --locked forbids a new pack version: run `bestiary build` without --locked and commit content/packs.lock",
                     at: location, stage: "packs"))
             }
+            if revisions.isEmpty, let latest = history.latest, latest.count > 0 {
+                diagnostics.append(.warning(
+                    "pack version \(latest.number + 1) has no records: every app that syncs it deletes the \(latest.count) it has; if content/animals/ is empty by mistake, restore it and build again before deploying",
+                    at: location, stage: "packs"))
+            }
             history = candidate
             isNew = true
         }

@@ -150,4 +150,16 @@ struct PackSite {
         }
         #expect(stages.names == ["load"], "\(stages.names)")
     }
+
+    /// A version that removes every record (content/animals/ emptied by a bad checkout) says
+    /// what it does to the apps.
+    @Test func aVersionWithoutRecordsIsAWarning() throws {
+        let site = try PackSite()
+        try site.build(at: 1_767_225_700)
+        try FileManager.default.removeItem(atPath: site.root + "/content/animals")
+        try FileManager.default.createDirectory(atPath: site.root + "/content/animals", withIntermediateDirectories: false)
+        let emptied = try site.build(at: 1_767_225_800)
+        let warnings = emptied.diagnostics.items.filter { $0.message.hasPrefix("pack version 3 has no records: every app that syncs it deletes the 4 it has") }
+        #expect(warnings.count == 1, "\(emptied.diagnostics.items)")
+    }
 }
