@@ -64,8 +64,14 @@ struct OutputWriter {
             OutputRecord.forget(self)
             try? fileSystem.remove(journal)
         }
-        // Leftovers of killed builds: staging folders (`.NAME.bestiary-staging-PID`) and the
-        // temporary files of atomic writes next to the output (`.NAME.bestiary-state.tmp-PID-N`).
+        removeLeftovers()
+    }
+
+    /// Removes the leftovers of killed builds: staging folders (`.NAME.bestiary-staging-PID`) and
+    /// the temporary files of atomic writes next to the output (`.NAME.bestiary-state.tmp-PID-N`)
+    /// whose process is gone. Also done by a build that finds the output up to date (a build
+    /// stopped by Ctrl-C leaves a copy of the site behind).
+    func removeLeftovers() {
         let prefix = ".\(name).bestiary-staging-"
         for entry in (try? fileSystem.entries(in: parent)) ?? [] {
             let pid: Int32

@@ -113,6 +113,7 @@ public final class SiteBuilder: @unchecked Sendable {
             report.stages.append(s)
             report.upToDate = true
             onStage?(s, 1, 1)
+            if memo == nil { writer.removeLeftovers() }
             return finished()
         }
 

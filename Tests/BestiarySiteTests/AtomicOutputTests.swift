@@ -143,10 +143,13 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: work.appending(".out.bestiary-state")))
         let built = try Tree(output)
 
+        // A build stopped by Ctrl-C left its staging folder (its process is gone: pid 0 is none).
+        try work.write("x", to: ".out.bestiary-staging-0/index.html")
         let again = try SiteBuilder(options: options(root, output)).build()
         #expect(again.upToDate)
         #expect(again.stages.map(\.name) == ["check"])
         #expect(try Tree(output) == built)
+        #expect(!work.exists(".out.bestiary-staging-0"), "an up-to-date build removes what a stopped one left")
 
         // Each of these is a change the output depends on.
         var forced = options(root, output)
