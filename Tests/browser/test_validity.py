@@ -3,12 +3,14 @@ the web app builds) and free of serious or critical axe-core violations on every
 320 px wide and on a desktop, in light and dark."""
 import json
 import os
+import re
+import shutil
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import DESKTOP, PHONE, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, wait_until
+from conftest import DESKTOP, PHONE, REPO, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, start_serve, stop_process, wait_until
 from helpers import QUESTION, nu_check, play_round, serious_axe_violations
 
 KINDS = {
@@ -125,4 +127,43 @@ def test_dark_theme_chosen_in_settings_passes_axe(site, browser):
         violations = serious_axe_violations(browser)
         if violations:
             found[kind] = violations
+    assert found == {}, json.dumps(found, indent=1)
+
+
+def test_very_long_names_wrap_instead_of_widening_the_page(tmp_path):
+    """Names without spaces (a 400-letter compound, a pasted URL) wrap on every page that shows
+    one, at phone width, instead of making the page scroll sideways."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "content"), root / "content")
+    for record in (root / "content" / "animals").glob("*.md"):
+        text = record.read_text(encoding="utf-8")
+        text = re.sub(r"^name: \{de: ([^,]+), en: ([^}]+)\}$",
+                      lambda m: f"name: {{de: {m.group(1).replace(' ', '')}{'x' * 300}, en: {m.group(2).replace(' ', '')}{'y' * 300}}}",
+                      text, count=1, flags=re.M)
+        record.write_text(text, encoding="utf-8")
+    proc, url = start_serve(str(root), str(tmp_path / "output"))
+    driver = new_driver(size=PHONE)
+    found = {}
+    try:
+        for kind, path in KINDS.items():
+            load(driver, url + path)
+            if kind == "quiz":
+                wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            if kind == "home":
+                wait_until(driver, "return document.querySelector('[data-today-animal]')")
+            if "x" * 300 not in driver.find_element(By.TAG_NAME, "body").get_attribute("textContent") and kind in ("animal", "collection", "home"):
+                found.setdefault(kind, []).append("no long name on the page")
+            wide = sideways_overflow(driver)
+            if wide > 0:
+                found.setdefault(kind, []).append(f"the page is {wide}px wider than the window")
+            if kind == "quiz":
+                # Answered: the feedback names the animal.
+                driver.find_element(By.CSS_SELECTOR, ".quiz-choice").click()
+                wait_until(driver, "return document.querySelector(\"[data-quiz][data-state='answered']\")")
+                wide = sideways_overflow(driver)
+                if wide > 0:
+                    found.setdefault("quiz answered", []).append(f"the page is {wide}px wider than the window")
+    finally:
+        driver.quit()
+        stop_process(proc)
     assert found == {}, json.dumps(found, indent=1)
