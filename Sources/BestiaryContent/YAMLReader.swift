@@ -36,7 +36,7 @@ final class YAMLReader {
             // with its resolved tag. The encoding given, or Yams reads the environment per parse.
             root = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
         } catch let error as YamlError {
-            reportYams(error)
+            reportYams(error, in: yaml)
             return nil
         } catch {
             report("cannot parse YAML: \(error)", line: 1, column: 1)
@@ -76,14 +76,32 @@ final class YAMLReader {
         return root
     }
 
-    private func reportYams(_ error: YamlError) {
+    private func reportYams(_ error: YamlError, in yaml: String) {
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
             let .composer(context, problem, mark, _):
-            let extra = context.map { " \($0.text)" } ?? ""
+            var extra = context.map { " \($0.text)" } ?? ""
+            // The scanner's words for a tab ("found character that cannot start any token").
+            if mark.line >= 1, mark.line <= lines.count, lines[mark.line - 1].prefix(mark.column).contains("\t") {
+                extra += "; a tab cannot indent YAML: use spaces"
+            }
             report("invalid YAML: \(problem)\(extra)", line: mark.line, column: mark.column)
         case let .duplicatedKeysInMapping(duplicates, context):
-            report("duplicate key '\(duplicates.joined(separator: "', '"))'", line: context.mark.line, column: context.mark.column)
+            // Yams points at the mapping; the author wants the second of the key's lines.
+            var line = context.mark.line, column = context.mark.column
+            if let key = duplicates.first {
+                let found = lines.indices.filter { i in
+                    guard i + 1 >= context.mark.line else { return false }
+                    let text = lines[i].drop { $0 == " " }
+                    return text.hasPrefix(key + ":") || text.hasPrefix("\"\(key)\":") || text.hasPrefix("'\(key)':")
+                }
+                if found.count >= 2 {
+                    line = found[1] + 1
+                    column = lines[found[1]].prefix { $0 == " " }.count + 1
+                }
+            }
+            report("duplicate key '\(duplicates.joined(separator: "', '"))'", line: line, column: column)
         case let .reader(problem, offset, _, yaml):
             var line = 1, column = 1
             if let offset {
@@ -257,9 +275,10 @@ final class YAMLReader {
     }
 }
 
-/// "Did you mean" for misspelt keys.
-enum Suggestion {
-    static func closest(to word: String, among candidates: [String]) -> String? {
+/// "Did you mean" for misspelt keys, ids and options: the closest candidate within a small
+/// edit distance, where swapping two neighbouring letters (`gruop`) is one edit.
+public enum Suggestion {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         var best: (String, Int)? = nil
         for c in candidates {
             let d = distance(word.lowercased(), c)
@@ -268,16 +287,20 @@ enum Suggestion {
         return best?.0
     }
 
+    /// Edits (insert, delete, replace, swap of neighbours) from `a` to `b` (optimal string alignment).
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var beforePrevious: [Int] = []
         var previous = Array(0...b.count)
         for i in 1...a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
             for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { current[j] = min(current[j], beforePrevious[j - 2] + 1) }
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[b.count]

@@ -75,7 +75,7 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
                 if parts.count == 2 { return language(parts[1]).map { .localized(localized, language: $0) } }
             }
         }
-        let hint = closest(key, among: allKeys(languages: languages)).map { " (did you mean '\($0)'?)" } ?? ""
+        let hint = Suggestion.closest(to: key, among: allKeys(languages: languages)).map { " (did you mean '\($0)'?)" } ?? ""
         return .failure(FieldProblem("'\(key)' is not a record field\(hint)"))
     }
 
@@ -238,26 +238,3 @@ public struct FieldProblem: Error, Sendable, Equatable, CustomStringConvertible 
     public var description: String { message }
 }
 
-/// The closest candidate within a small edit distance: "did you mean".
-func closest(_ word: String, among candidates: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
-    let w = Array(word.lowercased())
-    var best: (String, Int)?
-    for c in candidates {
-        let d = distance(w, Array(c))
-        if d <= max(1, c.count / 3), best == nil || d < best!.1 { best = (c, d) }
-    }
-    return best?.0
-}

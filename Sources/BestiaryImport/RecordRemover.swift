@@ -46,7 +46,7 @@ public enum RecordRemover {
                 // A record that cannot be read: its file still goes, its media cannot be known.
                 path = store.newRecordPath(id)
             } else {
-                let hint = closest(id, among: store.paths.keys.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = Suggestion.closest(to: id, among: store.paths.keys.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
                 problems.append(.error("there is no record '\(id)'\(hint)", stage: "remove"))
                 continue
             }
