@@ -87,19 +87,39 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
 
     public var isBlank: Bool { markdown.allSatisfy(\.isWhitespace) }
 
-    /// What is wrong with the text beyond what reading the file found: a direction control
-    /// written as a character reference (`&#x202E;`: raw ones are refused when the file is read),
-    /// an error; and a warning for each image whose address is a path (`![Owl](images/owl.jpg)`):
-    /// the site has no such file. Files under `content/` are published only as a record's sound and
-    /// image, under names made from their bytes (a name could give a quiz answer away).
+    /// What is wrong with the text beyond what reading the file found, from one parse by cmark:
+    /// - a direction control written as a character reference (`&#x202E;`: raw ones are refused
+    ///   when the file is read), an error;
+    /// - a warning for each image whose address is a path (`![Owl](images/owl.jpg)`): the site has
+    ///   no such file. Files under `content/` are published only as a record's sound and image,
+    ///   under names made from their bytes (a name could give a quiz answer away);
+    /// - a warning for raw HTML (once per text) and for each address safe mode removes: the page
+    ///   leaves them out, for safety, and the author should know.
     public func problems() -> [Diagnostic] {
+        let found = Markdown.inspect(markdown, referenced: DirectionControl.isControl)
         var problems: [Diagnostic] = []
-        if let found = Markdown.firstReferencedScalar(in: markdown, where: DirectionControl.isControl) {
+        if let reference = found.referenced {
             problems.append(.error(
-                "the text refers to \(DirectionControl.describe(found.scalar)) by a character reference, \(DirectionControl.why)",
-                at: at(line: found.line, column: found.column), stage: "load"))
+                "the text refers to \(DirectionControl.describe(reference.scalar)) by a character reference, \(DirectionControl.why)",
+                at: at(line: reference.line, column: reference.column), stage: "load"))
         }
-        return problems + localImageWarnings()
+        for image in found.images where Self.isLocal(image.url) {
+            problems.append(.warning(
+                "image '\(image.url)' in the text will not show: files under content/ are published only as a record's sound and image; give the picture's https:// address instead",
+                at: at(line: image.line, column: image.column), stage: "load"))
+        }
+        if let first = found.html.first {
+            let more = found.html.count > 1 ? " (and \(found.html.count - 1) more place\(found.html.count == 2 ? "" : "s"))" : ""
+            problems.append(.warning(
+                "HTML in the text\(more) is left out of the page, for safety; write Markdown instead (**bold**, *italic*, [a link](https://…), a blank line between paragraphs)",
+                at: at(line: first.line, column: first.column), stage: "load"))
+        }
+        for link in found.removedAddresses {
+            problems.append(.warning(
+                "the address '\(link.url.prefix(40))' is removed from the page, for safety (javascript:, vbscript:, file: and data: addresses are); give an https:// address",
+                at: at(line: link.line, column: link.column), stage: "load"))
+        }
+        return problems
     }
 
     /// `line` and `column` in `markdown`, in the file.
@@ -107,18 +127,13 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
         SourceLocation(path: location.path, line: location.line + line - 1, column: line == 1 ? location.column + column - 1 : column)
     }
 
-    func localImageWarnings() -> [Diagnostic] {
-        Markdown.images(in: markdown).compactMap { image in
-            let url = image.url
-            let hasScheme = url.firstIndex(of: ":").map { colon in
-                let scheme = url[..<colon]
-                return !scheme.isEmpty && scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
-            } ?? false
-            guard !url.isEmpty, !hasScheme, !url.hasPrefix("/"), !url.hasPrefix("#") else { return nil }
-            return .warning(
-                "image '\(url)' in the text will not show: files under content/ are published only as a record's sound and image; give the picture's https:// address instead",
-                at: at(line: image.line, column: image.column), stage: "load")
-        }
+    /// A path (`images/owl.jpg`), not an address with a scheme, an absolute path or a fragment.
+    static func isLocal(_ url: String) -> Bool {
+        let hasScheme = url.firstIndex(of: ":").map { colon in
+            let scheme = url[..<colon]
+            return !scheme.isEmpty && scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }
+        } ?? false
+        return !url.isEmpty && !hasScheme && !url.hasPrefix("/") && !url.hasPrefix("#")
     }
 }
 

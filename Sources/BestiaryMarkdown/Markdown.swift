@@ -27,69 +27,98 @@ public enum Markdown {
         return refusedImage ? withoutUnsafeImages(rendered) : rendered
     }
 
-    /// Each image of `markdown` (inline or by reference) with its destination and where it starts
-    /// (1-based line and column in `markdown`). Text without `![` has none and is not parsed.
-    public static func images(in markdown: String) -> [(url: String, line: Int, column: Int)] {
-        // By bytes (`String.contains` goes through Foundation's locale-aware search; every record
-        // of a full build comes here).
-        var sawBang = false
-        guard markdown.utf8.contains(where: { byte in
-            defer { sawBang = byte == UInt8(ascii: "!") }
-            return sawBang && byte == UInt8(ascii: "[")
-        }) else { return [] }
-        let utf8 = Array(markdown.utf8)
-        let root: OpaquePointer? = utf8.withUnsafeBufferPointer { buf in
-            buf.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_VALIDATE_UTF8) }
-        }
-        guard let root else { return [] }
-        defer { cmark_node_free(root) }
-        guard let iterator = cmark_iter_new(root) else { return [] }
-        defer { cmark_iter_free(iterator) }
-        var images: [(url: String, line: Int, column: Int)] = []
-        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_IMAGE else { continue }
-            let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
-            images.append((url, Int(cmark_node_get_start_line(node)), Int(cmark_node_get_start_column(node))))
-        }
-        return images
+    /// What a text holds that the site does not show as written, found in one parse by cmark
+    /// (``inspect(_:referenced:)``). Positions are 1-based lines and columns in the text.
+    public struct Findings: Sendable {
+        public typealias Place = (line: Int, column: Int)
+        /// Every image (inline or by reference) with its destination.
+        public var images: [(url: String, line: Int, column: Int)] = []
+        /// The first scalar a character reference (`&#x202E;`) gives that the caller asked about,
+        /// in text, code, link and image addresses and titles (raw HTML is not looked at).
+        public var referenced: (scalar: UInt32, line: Int, column: Int)?
+        /// Raw HTML, block or inline: safe mode leaves it out of the page.
+        public var html: [Place] = []
+        /// Links and images whose address safe mode removes (`javascript:`, `vbscript:`, `file:`,
+        /// `data:` but pictures).
+        public var removedAddresses: [(url: String, line: Int, column: Int)] = []
     }
 
-    /// The first scalar for which `matches` holds in the text cmark decodes from `markdown`'s
-    /// character references (`&#x202E;`, `&#8238;`), with where its node starts (1-based line and
-    /// column; the enclosing block's when cmark gives an inline none). Text, code, link and image
-    /// addresses and titles are looked at; raw HTML is not (safe mode omits it). Text without `&#`
-    /// has no such reference and is not parsed: callers check the raw text themselves.
-    public static func firstReferencedScalar(in markdown: String, where matches: (UInt32) -> Bool) -> (scalar: UInt32, line: Int, column: Int)? {
-        var sawAmpersand = false
-        guard markdown.utf8.contains(where: { byte in
-            defer { sawAmpersand = byte == UInt8(ascii: "&") }
-            return sawAmpersand && byte == UInt8(ascii: "#")
-        }) else { return nil }
+    /// The ``Findings`` of `markdown`. A text without any of their marks (`![`, `&#`, `<`, or an
+    /// address scheme safe mode refuses) has none and is not parsed (every record of a full build
+    /// comes here; the marks are looked for by bytes, not through Foundation's locale-aware search).
+    public static func inspect(_ markdown: String, referenced matches: (UInt32) -> Bool) -> Findings {
+        var findings = Findings()
         let utf8 = Array(markdown.utf8)
+        guard hasMarks(utf8) else { return findings }
         let root: OpaquePointer? = utf8.withUnsafeBufferPointer { buf in
             buf.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_VALIDATE_UTF8) }
         }
-        guard let root else { return nil }
+        guard let root else { return findings }
         defer { cmark_node_free(root) }
-        guard let iterator = cmark_iter_new(root) else { return nil }
+        guard let iterator = cmark_iter_new(root) else { return findings }
         defer { cmark_iter_free(iterator) }
+        // Where a node starts: the enclosing block's when cmark gives an inline none.
+        func place(_ node: OpaquePointer) -> (Int, Int) {
+            var at: OpaquePointer? = node
+            while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
+            return (Int(at.map(cmark_node_get_start_line) ?? 1), Int(at.map(cmark_node_get_start_column) ?? 1))
+        }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
             var texts: [UnsafePointer<CChar>?] = []
             switch type {
-            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK: texts = [cmark_node_get_literal(node)]
-            case CMARK_NODE_LINK, CMARK_NODE_IMAGE: texts = [cmark_node_get_url(node), cmark_node_get_title(node)]
-            default: continue
+            case CMARK_NODE_TEXT, CMARK_NODE_CODE, CMARK_NODE_CODE_BLOCK:
+                texts = [cmark_node_get_literal(node)]
+            case CMARK_NODE_LINK, CMARK_NODE_IMAGE:
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                let (line, column) = place(node)
+                if type == CMARK_NODE_IMAGE { findings.images.append((url, line, column)) }
+                if isRemoved(url) { findings.removedAddresses.append((url, line, column)) }
+                texts = [cmark_node_get_url(node), cmark_node_get_title(node)]
+            case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                let (line, column) = place(node)
+                findings.html.append((line, column))
+            default:
+                continue
             }
+            guard findings.referenced == nil else { continue }
             for case let text? in texts {
                 guard let scalar = String(cString: text).unicodeScalars.first(where: { matches($0.value) }) else { continue }
-                var at: OpaquePointer? = node
-                while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
-                return (scalar.value, Int(at.map(cmark_node_get_start_line) ?? 1), Int(at.map(cmark_node_get_start_column) ?? 1))
+                let (line, column) = place(node)
+                findings.referenced = (scalar.value, line, column)
+                break
             }
         }
-        return nil
+        return findings
+    }
+
+    /// Whether `bytes` hold `![`, `&#`, `<`, or `script:`, `file:` or `data:` in any case.
+    static func hasMarks(_ bytes: [UInt8]) -> Bool {
+        var previous: UInt8 = 0
+        for (i, byte) in bytes.enumerated() {
+            defer { previous = byte }
+            switch byte {
+            case UInt8(ascii: "<"): return true
+            case UInt8(ascii: "["): if previous == UInt8(ascii: "!") { return true }
+            case UInt8(ascii: "#"): if previous == UInt8(ascii: "&") { return true }
+            case UInt8(ascii: ":"):
+                for word in ["script", "file", "data"] where i >= word.utf8.count {
+                    if zip(bytes[(i - word.utf8.count)..<i], word.utf8).allSatisfy({ $0 | 0x20 == $1 }) { return true }
+                }
+            default: break
+            }
+        }
+        return false
+    }
+
+    /// Whether cmark's safe mode removes `url` (its `_scan_dangerous_url`): `javascript:`,
+    /// `vbscript:`, `file:`, and `data:` but for a PNG, GIF, JPEG or WebP picture.
+    static func isRemoved(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        if lower.hasPrefix("javascript:") || lower.hasPrefix("vbscript:") || lower.hasPrefix("file:") { return true }
+        guard lower.hasPrefix("data:") else { return false }
+        return !["data:image/png", "data:image/gif", "data:image/jpeg", "data:image/webp"].contains { lower.hasPrefix($0) }
     }
 
     /// cmark's safe mode leaves an image whose URL it refused as `<img src="" alt="…" />`, which

@@ -1,4 +1,4 @@
-import BestiaryMarkdown
+@testable import BestiaryMarkdown
 import Foundation
 import Testing
 
@@ -34,6 +34,31 @@ import Testing
     func dangerousImagesBecomeTheirAltText(_ url: String) {
         #expect(Markdown.html("![a <b> & \"c\"](\(url)) and ![t](javascript:x \"title\")") == "<p>a &lt;b&gt; &amp; “c” and t</p>\n")
         #expect(Markdown.html("![ok](https://example.org/a.png)") == "<p><img src=\"https://example.org/a.png\" alt=\"ok\" /></p>\n")
+    }
+
+    /// What ``Markdown/inspect(_:referenced:)`` says safe mode removes is what cmark removes.
+    @Test(arguments: [
+        "javascript:alert(1)", "JavaScript:x", "vbscript:msgbox", "file:///etc/passwd", "data:text/html;base64,PHNjcmlwdD4=",
+        "data:image/png;base64,iVBORw0KGgo=", "data:image/svg+xml;base64,PHN2Zz4=", "data:image/webp;base64,UklGRg==",
+        "https://example.org/", "mailto:a@example.org", "images/owl.jpg", "#top",
+    ])
+    func removedAddressesAreTheOnesCmarkRemoves(_ url: String) {
+        let removed = Markdown.html("[x](\(url))") == "<p><a href=\"\">x</a></p>\n"
+        let found = Markdown.inspect("Text [x](\(url)) and more.", referenced: { _ in false })
+        #expect(found.removedAddresses.map(\.url) == (removed ? [url] : []), "\(url)")
+    }
+
+    /// One parse finds raw HTML (block and inline, with where it starts), images and character
+    /// references; text without their marks is not parsed and has none.
+    @Test func inspectFindsWhatThePageLeavesOut() {
+        let text = "Para with <b>bold</b>.\n\n<div>\nblock\n</div>\n\n![owl](images/owl.jpg) &#x202E;x\n"
+        let found = Markdown.inspect(text, referenced: { $0 == 0x202E })
+        #expect(found.html.map { [$0.line, $0.column] } == [[1, 11], [1, 18], [3, 1]])
+        #expect(found.images.map(\.url) == ["images/owl.jpg"])
+        #expect(found.referenced?.scalar == 0x202E)
+        #expect(found.referenced.map { [$0.line] } == [7])
+        #expect(!Markdown.hasMarks(Array("Plain *text* with [a link](https://example.org/) & more: 3 > 2".utf8)))
+        #expect(Markdown.hasMarks(Array("[x](JAVASCRIPT:alert(1))".utf8)))
     }
 
     @Test func safeLinksStay() {
