@@ -150,4 +150,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root + "/output/packs/latest.json.sig"))
         #expect(FileManager.default.fileExists(atPath: root + "/output/packs/latest.json"))
     }
+
+    /// `sync` and `pack verify` without `--public-key` trust the keys the site under `--root`
+    /// lists: an unsigned pack is refused, not accepted with a warning.
+    @Test func syncAndVerifyTrustTheSitesPublicKeys() async throws {
+        let site = try await Site()
+        _ = try SiteBuilder(options: BuildOptions(root: site.root, environment: [:], time: site.now)).build()  // no key: unsigned
+        let yml = site.root + "/content/site.yml"
+        let text = try String(contentsOfFile: yml, encoding: .utf8)
+        #expect(text.contains("packs: {id: tuxpaint"))
+        try text.replacingOccurrences(of: "packs: {id: tuxpaint", with: "packs: {public_keys: [\"\(site.publicKey)\"], id: tuxpaint")
+            .write(toFile: yml, atomically: true, encoding: .utf8)
+        let db = site.dir.appending("app.sqlite")
+        let sync = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--root", site.root)
+        #expect(sync.status == 1, "\(sync.stdout)\(sync.stderr)")
+        #expect(!sync.stderr.contains("signatures are not checked"), "\(sync.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db), "a store the failed sync made is removed")
+        let verify = await SiteCommandRun.bestiary("pack", "verify", site.packs, "--root", site.root)
+        #expect(verify.status == 1, "\(verify.stdout)\(verify.stderr)")
+        // Elsewhere (no site), nothing is trusted: accepted, with the warning.
+        let anywhere = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--root", site.dir.path)
+        #expect(anywhere.status == 0, "\(anywhere.stderr)")
+        #expect(anywhere.stderr.contains("signatures are not checked"))
+    }
 }

@@ -45,9 +45,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.current
         var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
-        if keys.isEmpty, let config = ContentLoader(root: global.siteRoot).loadConfig().0, let settings = config.packs {
-            keys = settings.publicKeys.compactMap { try? PackPublicKey(base64: $0) }
-        }
+        if keys.isEmpty { keys = global.sitePublicKeys() }
         let transport: any PackTransport
         do {
             transport = try PackLocation.transport(for: location, http: { AsyncHTTPPackTransport(baseURL: $0) })
@@ -100,5 +98,14 @@ struct PackDumpCommand: AsyncParsableCommand {
             console.report([.error(error.message, stage: "dump")], format: global.diagnostics)
             throw CommandFailure(status: 1)
         }
+    }
+}
+
+extension GlobalOptions {
+    /// The keys the site under `--root` lists in site.yml's `packs.public_keys` (none without a
+    /// site there): what `pack verify` and `sync` trust when no `--public-key` is given.
+    func sitePublicKeys() -> [PackPublicKey] {
+        guard let settings = ContentLoader(root: siteRoot).loadConfig().0?.packs else { return [] }
+        return settings.publicKeys.compactMap { try? PackPublicKey(base64: $0) }
     }
 }

@@ -28,7 +28,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("public-key"),
         help: ArgumentHelp(
-            "A trusted Ed25519 public key (base64; repeat during a key rotation). Without one, the keys of the store's last sync are used.",
+            "A trusted Ed25519 public key (base64; repeat during a key rotation). Without one, the keys in site.yml's packs.public_keys under --root, else those of the store's last sync.",
             valueName: "KEY"))
     var publicKeys: [String] = []
 
@@ -48,7 +48,8 @@ struct SyncCommand: AsyncParsableCommand {
             console.report([.error(message, stage: "sync")], format: global.diagnostics)
             return CommandFailure(status: 1)
         }
-        let keys = try publicKeys.map { try PackPublicKey(base64: $0) }
+        var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
+        if keys.isEmpty { keys = global.sitePublicKeys() }
         let transport: any PackTransport
         do {
             transport = try PackLocation.transport(for: url, http: { AsyncHTTPPackTransport(baseURL: $0) })
@@ -69,7 +70,7 @@ struct SyncCommand: AsyncParsableCommand {
             if keys.isEmpty, try store.state().trustedKeys.isEmpty {
                 configuration.allowUnsigned = true
                 console.report(
-                    [.warning("signatures are not checked: no --public-key given and the store remembers none; pass the publisher's key", stage: "sync")],
+                    [.warning("signatures are not checked: no --public-key given, no packs.public_keys in a site.yml under --root, and the store remembers none; pass the publisher's key", stage: "sync")],
                     format: global.diagnostics)
             }
             outcome = .success(try await SyncClient(transport: transport, store: store, configuration: configuration).sync())
