@@ -187,6 +187,18 @@ test("the level cap is soft: it rises when too few animals are unlocked", () => 
   assert.equal(r.unlocked, 3);
 });
 
+test("the level cap also rises until as many animals can be asked as a question has choices", () => {
+  // Only one easy animal has a sound (the blackbird), though there are names enough among the
+  // easy ones: the round would ask it every time.
+  const specs = SPECS.map(([id, en, de, g, d, s, i]) => [id, en, de, g, d, d === 1 ? id === "blackbird" : s, i]);
+  assert.equal(specs.filter(([, , , , d, s]) => d === 1 && s).length, 1);
+  const few = catalog(specs);
+  const r = buildRound({ animals: few.animals, mode: "sound", questions: 10, choices: 4, languages: ["en"], rng: createRng(1), filters: { unlocked: 1 } });
+  assert.equal(r.ok, true);
+  assert.equal(r.unlocked, 2);
+  assert.ok(new Set(r.questions.map((q) => q.id)).size >= 4, JSON.stringify(r.questions.map((q) => q.id)));
+});
+
 test("targets ask exactly the given animals in order (learn mode)", () => {
   const r = round({ mode: "learn", targets: ["koala", "robin", "unknown-id"] });
   assert.equal(r.ok, true);

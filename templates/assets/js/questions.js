@@ -63,7 +63,7 @@ function filterAnimals(animals, filters, need) {
   for (;;) {
     const capped = chosen.filter((a) => a.difficulty <= cap);
     const enough =
-      capped.some((a) => promptKind(a, need.mode)) && countDistinctNames(capped, need.keysOf) >= need.choices;
+      capped.filter((a) => promptKind(a, need.mode)).length >= need.choices && countDistinctNames(capped, need.keysOf) >= need.choices;
     if (enough || cap >= 3) return { animals: capped, unlocked: cap };
     cap++;
   }
