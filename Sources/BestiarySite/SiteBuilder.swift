@@ -25,6 +25,9 @@ public final class SiteBuilder: @unchecked Sendable {
     /// writes nothing and takes the output as it is. Otherwise it writes the output anew, as the
     /// preview's first build does.
     public var adoptsOutput = false
+    /// Called when another build of the same output (a second `build`, the preview) holds the
+    /// build lock: this one waits for it (``BuildLock``).
+    public var onWait: (@Sendable () -> Void)?
     /// Whether this build replaced the output (true also when a later step, recording the pack
     /// version in the lock, failed): what a failed build's message may say about the output.
     public private(set) var replacedOutput = false
@@ -93,6 +96,9 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         try checkOutputLocation()
+        let lock = BuildLock.acquire(
+            (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-lock", waiting: { onWait?() })
+        defer { withExtendedLifetime(lock) {} }
 
         // Nothing changed since the last complete build: the output is already what it would make.
         let state = BuildState(options: options)

@@ -1,5 +1,5 @@
 import BestiaryDiagnostics
-import BestiarySite
+@testable import BestiarySite
 import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
@@ -161,5 +161,39 @@ struct PackSite {
         let emptied = try site.build(at: 1_767_225_800)
         let warnings = emptied.diagnostics.items.filter { $0.message.hasPrefix("pack version 3 has no records: every app that syncs it deletes the 4 it has") }
         #expect(warnings.count == 1, "\(emptied.diagnostics.items)")
+    }
+}
+
+/// Two builds of one output never run at once: the second waits for the first, so they never
+/// record two different versions under one number.
+@Suite struct BuildLockTests {
+    final class Flag: @unchecked Sendable {
+        let lock = NSLock()
+        var waited = false
+        var finished = false
+    }
+
+    @Test func aSecondBuildWaitsForTheFirst() throws {
+        let site = try PackSite()
+        var held = BuildLock.acquire(site.work.appending(".out.bestiary-lock"), waiting: {})
+        #expect(held != nil)
+        let flag = Flag()
+        let builder = SiteBuilder(options: BuildOptions(
+            root: site.root, output: site.output, environment: ["SOURCE_DATE_EPOCH": "1767225700"],
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700))))
+        builder.onWait = { flag.lock.withLock { flag.waited = true } }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? builder.build()
+            flag.lock.withLock { flag.finished = true }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(flag.lock.withLock { flag.waited && !flag.finished })
+        held = nil  // the first build ends
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(flag.lock.withLock { flag.finished })
+        #expect(try site.lock().contains("version 2 created 2026-01-01T00:01:40Z"))
+        withExtendedLifetime(held) {}
     }
 }

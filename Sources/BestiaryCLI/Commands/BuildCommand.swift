@@ -53,6 +53,11 @@ struct BuildCommand: AsyncParsableCommand {
             let ms = String(format: "%6.0f ms", stage.seconds * 1000)
             console.err("[\(index)/\(total)] \(stage.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ms)  \(stage.detail)")
         }
+        let outputName = options.outputDirectory
+        builder.onWait = {
+            guard format == .text else { return }
+            console.err("waiting for another build of \(outputName) (a second `bestiary build`, or `bestiary serve`) to finish…")
+        }
         do {
             let report = try builder.build()
             // The work around the stages, right after them.

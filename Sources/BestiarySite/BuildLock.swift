@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One build at a time per output: `bestiary build`, a second `build` and the preview's
+/// rebuilds take an exclusive lock on `.NAME.bestiary-lock` next to the output for the whole
+/// build, so two of them never read the same pack history and each record a different version
+/// under the same number. A build that finds the lock taken waits for it. The file stays (removing
+/// it would let a waiting build lock a file nobody else sees); the kernel releases the lock when
+/// its process ends, however it ends.
+final class BuildLock {
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// The lock on `path`, waiting for it if another process holds it (`waiting` is called
+    /// first). Nil when the file cannot be opened (a folder this user cannot write: the build then
+    /// fails where it writes, with that message).
+    static func acquire(_ path: String, waiting: () -> Void) -> BuildLock? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK else {
+                close(descriptor)
+                return nil
+            }
+            waiting()
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    close(descriptor)
+                    return nil
+                }
+            }
+        }
+        return BuildLock(descriptor: descriptor)
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}
