@@ -208,6 +208,12 @@ public struct PackLock: Hashable, Sendable {
                 at: SourceLocation(path: path, line: line, column: 1), stage: "packs"))
         }
         guard let text = String(data: data, encoding: .utf8) else { throw fail(1, "the pack history is not UTF-8 text") }
+        // A merge of two branches that each recorded a version.
+        if let conflict = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.hasPrefix("<<<<<<< ") || $0 == "<<<<<<<" }) {
+            throw DiagnosticError(.error(
+                "the pack history has merge conflict markers: two branches each recorded a version. Keep the history of the branch whose packs were published (`git checkout --ours \(path)` or `--theirs`; never merge the two by hand) and build again: the build records the merged content as the next version",
+                at: SourceLocation(path: path, line: conflict + 1, column: 1), stage: "packs"))
+        }
         var lock: PackLock? = nil
         var sawMagic = false
         var current: Version? = nil

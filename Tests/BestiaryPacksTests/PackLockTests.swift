@@ -70,6 +70,21 @@ import Testing
         #expect(try PackLock.parse(crlf) == lock)
     }
 
+    /// Two branches that each recorded a version, merged: the markers are named as such, with
+    /// what to do, instead of an unexpected line.
+    @Test func mergeConflictMarkersSayWhatToDo() throws {
+        let text = String(decoding: Self.sample().encoded, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let at = try #require(lines.lastIndex { $0.hasPrefix("version ") })
+        let merged = (lines[..<at] + ["<<<<<<< HEAD"] + lines[at...].dropLast() + ["=======", "version 2 …", ">>>>>>> other", ""]).joined(separator: "\n")
+        #expect {
+            try PackLock.parse(Data(merged.utf8))
+        } throws: { error in
+            let d = (error as? DiagnosticError)?.diagnostics.first
+            return d?.location?.line == at + 1 && d?.message.hasPrefix("the pack history has merge conflict markers: two branches each recorded a version") == true
+        }
+    }
+
     /// A build checks the digests of the newest versions only (those it uses); a full read, as
     /// `bestiary check` does, checks every version's. The record counts are always checked.
     @Test func aBuildChecksTheDigestsOfTheVersionsItUses() throws {
