@@ -109,9 +109,9 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
                 at: at(line: image.line, column: image.column), stage: "load"))
         }
         if let first = found.html.first {
-            let more = found.html.count > 1 ? " (and \(found.html.count - 1) more place\(found.html.count == 2 ? "" : "s"))" : ""
+            let n = found.html.count
             problems.append(.warning(
-                "HTML in the text\(more) is left out of the page, for safety; write Markdown instead (**bold**, *italic*, [a link](https://…), a blank line between paragraphs)",
+                "HTML in the text is left out of the page, for safety (\(n) piece\(n == 1 ? "" : "s"), the first here); write Markdown instead (**bold**, *italic*, [a link](https://…), a blank line between paragraphs)",
                 at: at(line: first.line, column: first.column), stage: "load"))
         }
         for link in found.removedAddresses {

@@ -88,17 +88,25 @@ final class YAMLReader {
             }
             report("invalid YAML: \(problem)\(extra)", line: mark.line, column: mark.column)
         case let .duplicatedKeysInMapping(duplicates, context):
-            // Yams points at the mapping; the author wants the second of the key's lines.
+            // Yams points at the key's first line; the author wants the second. In a block mapping
+            // (the key starts its line) that is the next line of the same indentation naming it,
+            // before the mapping ends; in a flow mapping (`{de: A, de: B}`) Yams' mark stays.
             var line = context.mark.line, column = context.mark.column
-            if let key = duplicates.first {
-                let found = lines.indices.filter { i in
-                    guard i + 1 >= context.mark.line else { return false }
-                    let text = lines[i].drop { $0 == " " }
-                    return text.hasPrefix(key + ":") || text.hasPrefix("\"\(key)\":") || text.hasPrefix("'\(key)':")
-                }
-                if found.count >= 2 {
-                    line = found[1] + 1
-                    column = lines[found[1]].prefix { $0 == " " }.count + 1
+            if let key = duplicates.first, line >= 1, line <= lines.count {
+                let indent = lines[line - 1].prefix { $0 == " " }.count
+                if column == indent + 1 {
+                    for i in line..<lines.count {
+                        let spaces = lines[i].prefix { $0 == " " }.count
+                        let rest = lines[i].dropFirst(spaces)
+                        if rest.isEmpty || rest.hasPrefix("#") { continue }
+                        if spaces < indent { break }
+                        guard spaces == indent else { continue }
+                        if [key + ":", key + " :", "\"\(key)\":", "'\(key)':"].contains(where: { rest.hasPrefix($0) }) {
+                            line = i + 1
+                            column = spaces + 1
+                            break
+                        }
+                    }
                 }
             }
             report("duplicate key '\(duplicates.joined(separator: "', '"))'", line: line, column: column)

@@ -36,15 +36,15 @@ public enum Markdown {
         /// The first scalar a character reference (`&#x202E;`) gives that the caller asked about,
         /// in text, code, link and image addresses and titles (raw HTML is not looked at).
         public var referenced: (scalar: UInt32, line: Int, column: Int)?
-        /// Raw HTML, block or inline: safe mode leaves it out of the page.
+        /// Raw HTML, block or inline (comments aside): safe mode leaves it out of the page.
         public var html: [Place] = []
         /// Links and images whose address safe mode removes (`javascript:`, `vbscript:`, `file:`,
         /// `data:` but pictures).
         public var removedAddresses: [(url: String, line: Int, column: Int)] = []
     }
 
-    /// The ``Findings`` of `markdown`. A text without any of their marks (`![`, `&#`, `<`, or an
-    /// address scheme safe mode refuses) has none and is not parsed (every record of a full build
+    /// The ``Findings`` of `markdown`. A text without any of their marks (`![`, a character
+    /// reference, `<`, or an address scheme safe mode refuses) has none and is not parsed (every record of a full build
     /// comes here; the marks are looked for by bytes, not through Foundation's locale-aware search).
     public static func inspect(_ markdown: String, referenced matches: (UInt32) -> Bool) -> Findings {
         var findings = Findings()
@@ -77,6 +77,8 @@ public enum Markdown {
                 if isRemoved(url) { findings.removedAddresses.append((url, line, column)) }
                 texts = [cmark_node_get_url(node), cmark_node_get_title(node)]
             case CMARK_NODE_HTML_BLOCK, CMARK_NODE_HTML_INLINE:
+                // A comment is the author's note to themselves: left out, as meant.
+                if let literal = cmark_node_get_literal(node), strncmp(literal, "<!--", 4) == 0 { continue }
                 let (line, column) = place(node)
                 findings.html.append((line, column))
             default:
@@ -93,7 +95,7 @@ public enum Markdown {
         return findings
     }
 
-    /// Whether `bytes` hold `![`, `&#`, `<`, or `script:`, `file:` or `data:` in any case.
+    /// Whether `bytes` hold `![`, `&#`, `&` and a letter, `<`, or `script:`, `file:` or `data:` in any case.
     static func hasMarks(_ bytes: [UInt8]) -> Bool {
         var previous: UInt8 = 0
         for (i, byte) in bytes.enumerated() {
@@ -106,7 +108,9 @@ public enum Markdown {
                 for word in ["script", "file", "data"] where i >= word.utf8.count {
                     if zip(bytes[(i - word.utf8.count)..<i], word.utf8).allSatisfy({ $0 | 0x20 == $1 }) { return true }
                 }
-            default: break
+            default:
+                // A named reference (`javascript&colon;…`): cmark decodes it before its checks.
+                if previous == UInt8(ascii: "&"), (byte | 0x20) >= UInt8(ascii: "a"), (byte | 0x20) <= UInt8(ascii: "z") { return true }
             }
         }
         return false

@@ -26,6 +26,8 @@ public struct PackOutput: Sendable {
     public var diagnostics: [Diagnostic]
     /// Where each record is in the newest manifest, for the next build (``KeptRecords``).
     public var recordTable: PackRecordTable? = nil
+    /// The version `latest.json` points at, as a note of it would say (number, creation, digest).
+    public var published: PackProducer.PublishedVersion? = nil
 
     /// One line for the build's summary, e.g.
     /// `pack 'tuxpaint' version 3 (new: 1 added: zebra): 66 records, signed`.

@@ -85,14 +85,17 @@ public struct PackProducer: Sendable {
                     "the build time \(created) is before version \(latest.number)'s creation (\(latest.created)); check SOURCE_DATE_EPOCH and the clock",
                     at: location, stage: "packs"))
             }
-            // A version the output already publishes (its build could not record it in the lock)
-            // is made again with its own creation time: the same bytes, which apps that have
-            // it accept, not another version under the same number.
+            // A version a build published but could not record in the lock is made again with
+            // its own creation time: the same bytes, which apps that have it accept. Other
+            // content under its number would be refused by those apps: the build stops.
             var made = created
             let number = (history.latest?.number ?? 0) + 1
-            if let published, published.version == number, published.digest == digest,
-                !(published.created < (history.latest?.created ?? published.created)), !(created < published.created)
-            {
+            if let published, published.version == number, !(published.created < (history.latest?.created ?? published.created)) {
+                guard published.digest == digest else {
+                    throw DiagnosticError(.error(
+                        "version \(number) was published by the build of \(published.created), which could not record it here, with other content than now; building now would publish another version \(number), which apps that have the first refuse. Put back the content that build had and build (it records version \(number); your changes then become version \(number + 1)), or, if that output was never deployed, delete \(published.note ?? "the note next to the output")",
+                        at: location, stage: "packs"))
+                }
                 made = published.created
             }
             var candidate = history
@@ -154,32 +157,35 @@ public struct PackProducer: Sendable {
         return PackOutput(
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
             signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics,
-            recordTable: table)
+            recordTable: table, published: PublishedVersion(version: current.number, created: current.created, digest: current.digest))
     }
 
-    /// A version the output folder publishes (`packs/v/N.json`): its number, creation time and
-    /// state digest, read from the start of the manifest (``read(from:version:fileSystem:)``).
+    /// A version a build published (swapped into the output) but could not record in the lock,
+    /// as that build noted it next to the output: `N created T digest D`.
     public struct PublishedVersion: Sendable, Equatable {
         public var version: Int
         public var created: PackTime
         public var digest: String
+        /// The note's file, for messages.
+        public var note: String?
 
-        public init(version: Int, created: PackTime, digest: String) {
+        public init(version: Int, created: PackTime, digest: String, note: String? = nil) {
             self.version = version
             self.created = created
             self.digest = digest
+            self.note = note
         }
 
-        /// Version `version`'s manifest under `packs` (an output's `packs/` folder), if it is
-        /// there: its header's `created` and `digest` (canonical JSON: they come first, after
-        /// `count`). Nil when the file is missing or does not start so.
-        public static func read(from packs: String, version: Int, fileSystem: any FileSystem) -> PublishedVersion? {
-            guard let data = try? fileSystem.readPrefix(packs + "/" + PackFormat.manifestPath(version: version), count: 256) else { return nil }
-            let head = String(decoding: data, as: UTF8.self)
-            guard let match = head.firstMatch(of: #/^\{"count":[0-9]+,"created":"([^"]+)","digest":"([0-9a-f]{64})",/#),
-                let created = PackTime(String(match.1))
+        /// The note's line.
+        public var line: String { "\(version) created \(created) digest \(digest)\n" }
+
+        /// The note read back; nil when it is not one.
+        public init?(line text: String, note: String? = nil) {
+            let parts = text.split(whereSeparator: \.isWhitespace)
+            guard parts.count == 5, parts[1] == "created", parts[3] == "digest", let version = Int(parts[0]),
+                let created = PackTime(String(parts[2])), parts[4].count == 64
             else { return nil }
-            return PublishedVersion(version: version, created: created, digest: String(match.2))
+            self.init(version: version, created: created, digest: String(parts[4]), note: note)
         }
     }
 

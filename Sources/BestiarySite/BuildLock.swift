@@ -17,11 +17,18 @@ final class BuildLock {
         self.descriptor = descriptor
     }
 
-    /// The lock on `path`, waiting for it if another process holds it (`waiting` is called
-    /// first). Nil when the file cannot be opened (a folder this user cannot write: the build then
+    /// The lock on `path`, waiting for it if another build holds it (`waiting` is called first;
+    /// there is no time limit: a build stopped with Ctrl-Z keeps the others waiting). Nil when the file cannot be opened (a folder this user cannot write: the build then
     /// fails where it writes, with that message).
     static func acquire(_ path: String, waiting: () -> Void) -> BuildLock? {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == ENOENT {
+            // The output's folder is not there yet (a first build into `dist/site`): made now,
+            // as the write stage would make it, so that two first builds lock the same file.
+            let folder = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { return nil }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK else {

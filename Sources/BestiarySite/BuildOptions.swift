@@ -16,6 +16,9 @@ public struct BuildOptions: Sendable {
     /// Record a new pack version in `content/packs.lock` after the output is in place. `serve`
     /// turns this off: a preview must not add a version for every saved edit.
     public var recordsPackVersions: Bool = true
+    /// Build a site whose site.yml lists `packs.public_keys` without a signing key (`--unsigned`:
+    /// a check build on a branch or a fork, whose output is not deployed).
+    public var allowsUnsignedPacks: Bool = false
     /// Build everything anew: no up-to-date check (``BuildState``), no reuse of the previous
     /// build's pages (``OutputRecord``).
     public var force: Bool = false

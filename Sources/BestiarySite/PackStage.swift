@@ -34,10 +34,9 @@ enum PackStage {
                 texts[id, default: [:]][language] = text(of: summary)
             }
         }
-        // The version after the lock's newest, if a build published it but could not record it.
-        let next = (lock?.latest?.number ?? 0) + 1
-        let published = unrecorded.flatMap { Self.unrecordedVersion(at: $0, fileSystem: fs) } == next
-            ? PackProducer.PublishedVersion.read(from: options.outputDirectory + "/packs", version: next, fileSystem: fs) : nil
+        // The version a build published but could not record in the lock (the preview, which
+        // records nothing and whose output is never deployed, goes by the lock alone).
+        let published = options.recordsPackVersions ? unrecorded.flatMap { Self.unrecordedVersion(at: $0, fileSystem: fs) } : nil
         var output = try PackProducer(fileSystem: fs).produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)
@@ -57,27 +56,28 @@ enum PackStage {
     /// Reads the signing keys before any page is rendered, so that a missing or bad key file
     /// stops the build at once (the packs stage reads them again). A site whose `packs.public_keys`
     /// lists the keys its apps trust needs one: an unsigned pack would be refused by every app.
-    /// The preview, which never records versions, builds without.
+    /// The preview, which never records versions, builds without, as does `build --unsigned`.
     static func checkKeys(for catalog: Catalog, options: BuildOptions) throws(DiagnosticError) {
         guard let settings = catalog.config.packs else { return }
         let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: options.fileSystem)
-        if keys.isEmpty, !settings.publicKeys.isEmpty, options.recordsPackVersions {
+        if keys.isEmpty, !settings.publicKeys.isEmpty, options.recordsPackVersions, !options.allowsUnsignedPacks {
             throw DiagnosticError(.error(
-                "no signing key, but site.yml's packs.public_keys lists the keys apps trust: they would refuse an unsigned pack; set \(SigningKeys.environmentVariable) or pass --signing-key FILE (`bestiary serve` builds without one)",
+                "no signing key, but site.yml's packs.public_keys lists the keys apps trust: they would refuse an unsigned pack; set \(SigningKeys.environmentVariable) or pass --signing-key FILE (or --unsigned for a build that is not deployed, such as a check on a branch)",
                 at: catalog.config.location, stage: "packs"))
         }
     }
 
     /// The version a build published but could not record in the lock, as that build noted it
     /// in `path` (next to the output: ``noteUnrecorded(_:at:fileSystem:)``).
-    static func unrecordedVersion(at path: String, fileSystem: any FileSystem) -> Int? {
-        (try? fileSystem.readPrefix(path, count: 32)).flatMap { Int(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
+    static func unrecordedVersion(at path: String, fileSystem: any FileSystem) -> PackProducer.PublishedVersion? {
+        guard let data = try? fileSystem.readPrefix(path, count: 256) else { return nil }
+        return PackProducer.PublishedVersion(line: String(decoding: data, as: UTF8.self), note: path.split(separator: "/").last.map(String.init))
     }
 
-    /// Notes that the output publishes `version`, which the lock does not record (a preview
-    /// never writes one: its versions are never published).
-    static func noteUnrecorded(_ version: Int, at path: String, fileSystem: any FileSystem) {
-        try? fileSystem.writeAtomically(Data("\(version)\n".utf8), to: path)
+    /// Notes that the output publishes `version`, which the lock does not record: whether the
+    /// note could be written (a preview never writes one: its versions are never published).
+    static func noteUnrecorded(_ version: PackProducer.PublishedVersion, at path: String, fileSystem: any FileSystem) -> Bool {
+        (try? fileSystem.writeAtomically(Data(version.line.utf8), to: path)) != nil
     }
 
     /// The pack history (`content/packs.lock`), replayed, with the digests of the versions this

@@ -511,9 +511,12 @@ public final class SiteBuilder: @unchecked Sendable {
                 try fs.writeAtomically(lock, to: path)
                 if fs.info(unrecordedPath) != nil { try? fs.remove(unrecordedPath) }
             } catch {
-                PackStage.noteUnrecorded(packs.output.version, at: unrecordedPath, fileSystem: fs)
+                let noted = packs.output.published.map { PackStage.noteUnrecorded($0, at: unrecordedPath, fileSystem: fs) } ?? false
+                let next = noted
+                    ? "build again before changing the content: the next build then records version \(packs.output.version) as published, with the same bytes"
+                    : "nor could the note of it be written next to the output: build again before changing the content, with the same SOURCE_DATE_EPOCH if one was set, to record version \(packs.output.version) with the same bytes"
                 throw DiagnosticError(.error(
-                    "the site is built, but \(PackLock.path) could not be updated (\(error)); build again before changing the content: the next build then records version \(packs.output.version) as published, with the same bytes",
+                    "the site is built, but \(PackLock.path) could not be updated (\(error)); \(next)",
                     at: SourceLocation(path: PackLock.path), stage: "write"))
             }
             report.notes.append("\(PackLock.path): recorded pack version \(packs.output.version); commit it with the content")

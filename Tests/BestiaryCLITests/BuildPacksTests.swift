@@ -168,6 +168,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: db), "a store the failed sync made is removed")
         let verify = await SiteCommandRun.bestiary("pack", "verify", site.packs, "--root", site.root)
         #expect(verify.status == 1, "\(verify.stdout)\(verify.stderr)")
+        // A site.yml with an error: its keys cannot be read, and the commands say so instead of
+        // trusting none.
+        try (try String(contentsOfFile: yml, encoding: .utf8) + "titel: typo\n").write(toFile: yml, atomically: true, encoding: .utf8)
+        for broken in [
+            await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--root", site.root),
+            await SiteCommandRun.bestiary("pack", "verify", site.packs, "--root", site.root),
+        ] {
+            #expect(broken.status == 1)
+            #expect(broken.stderr.contains("site.yml has errors, so the keys it lists in packs.public_keys cannot be read"), "\(broken.stderr)")
+        }
         // Elsewhere (no site), nothing is trusted: accepted, with the warning.
         let anywhere = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--root", site.dir.path)
         #expect(anywhere.status == 0, "\(anywhere.stderr)")

@@ -150,7 +150,7 @@ import Testing
         let root = relative == "content" ? Fixtures.repositoryRoot : Fixtures.repositoryRoot + "/" + relative
         let result = ContentLoader(root: root).load()
         let expected = relative.hasSuffix("minimal") ? [
-            "content/animals/bob.md:8:22: warning: HTML in the text (and 2 more places) is left out of the page, for safety; write Markdown instead (**bold**, *italic*, [a link](https://…), a blank line between paragraphs) [load]",
+            "content/animals/bob.md:8:22: warning: HTML in the text is left out of the page, for safety (3 pieces, the first here); write Markdown instead (**bold**, *italic*, [a link](https://…), a blank line between paragraphs) [load]",
             "content/animals/bob.md:10:1: warning: the address 'javascript:alert(1)' is removed from the page, for safety (javascript:, vbscript:, file: and data: addresses are); give an https:// address [load]",
         ] : []
         #expect(result.diagnostics.items.filter { $0.severity != .note }.map(\.description) == expected)

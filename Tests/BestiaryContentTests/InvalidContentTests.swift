@@ -109,6 +109,12 @@ import Testing
              expected: "\(record):4:1: error: duplicate key 'group'"),
         Case(name: "duplicate key, quoted, nested", files: [record: "---\nname:\n  de: Fuchs\n  \"de\": Wolf\n---\n"],
              expected: "\(record):4:3: error: duplicate key 'de'"),
+        Case(name: "duplicate key in a flow mapping, the same key below", files: [
+            record: "---\nname: {de: Fuchs, de: Wolf}\ndescription:\n  de: Ein Fuchs.\nhint:\n  de: Rot.\n---\n"],
+             expected: "\(record):2:8: error: duplicate key 'de'"),
+        Case(name: "duplicate key after a nested mapping", files: [
+            record: "---\nname:\n  de: Fuchs\ndescription:\n  de: Ein Fuchs.\nname: {de: Wolf}\n---\n"],
+             expected: "\(record):6:1: error: duplicate key 'name'"),
         Case(name: "two letters swapped in a key", files: [record: "---\nname: {de: Fuchs}\ngruop: bird\n---\n"],
              expected: "\(record):3:1: error: unknown key 'gruop' in the record (did you mean 'group'?)"),
         Case(name: "translation in a language the site lacks", files: [

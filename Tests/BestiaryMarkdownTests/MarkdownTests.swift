@@ -59,6 +59,11 @@ import Testing
         #expect(found.referenced.map { [$0.line] } == [7])
         #expect(!Markdown.hasMarks(Array("Plain *text* with [a link](https://example.org/) & more: 3 > 2".utf8)))
         #expect(Markdown.hasMarks(Array("[x](JAVASCRIPT:alert(1))".utf8)))
+        // A named reference in an address: cmark decodes it, then removes the address.
+        #expect(Markdown.html("[x](javascript&colon;alert(1))") == "<p><a href=\"\">x</a></p>\n")
+        #expect(Markdown.inspect("[x](javascript&colon;alert(1))", referenced: { _ in false }).removedAddresses.map(\.url) == ["javascript:alert(1)"])
+        // A comment is left out as meant: not counted.
+        #expect(Markdown.inspect("Text <!-- a note --> and <b>bold</b>.\n\n<!--\nblock note\n-->\n", referenced: { _ in false }).html.count == 2)
     }
 
     @Test func safeLinksStay() {

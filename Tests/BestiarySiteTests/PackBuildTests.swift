@@ -60,7 +60,7 @@ struct PackSite {
             #expect(error.diagnostics.first?.message.contains("could not be updated") == true)
         }
         #expect(failed == nil)
-        #expect(try site.work.read(".out.bestiary-unrecorded") == "2\n")
+        #expect(try site.work.read(".out.bestiary-unrecorded").hasPrefix("2 created 2026-01-01T00:01:40Z digest "))
         let published = try Data(contentsOf: URL(fileURLWithPath: site.output + "/packs/v/2.json"))
         #expect(try site.lock().contains("version 2 ") == false)
 
@@ -80,6 +80,28 @@ struct PackSite {
             time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700))))
         #expect(throws: DiagnosticError.self) { try builder.build() }
         #expect(builder.replacedOutput, "the output holds version 2; the command must not say it is unchanged")
+    }
+
+    /// Other content under the number a failed build published would be refused by the apps
+    /// that have it: the build stops and says what to do.
+    @Test func otherContentUnderAPublishedNumberStopsTheBuild() throws {
+        let site = try PackSite()
+        #expect(throws: DiagnosticError.self) { try site.build(at: 1_767_225_700, fileSystem: ReadOnlyLock()) }
+        try site.work.write("---\nname: {de: Anders, en: Other}\n---\n", to: "minimal/content/animals/new.md")
+        do {
+            try site.build(at: 1_767_229_000)
+            Issue.record("the build should have stopped")
+        } catch {
+            let d = try #require(error.diagnostics.first)
+            #expect(d.message.hasPrefix("version 2 was published by the build of 2026-01-01T00:01:40Z, which could not record it here, with other content than now"), "\(d)")
+            #expect(d.message.hasSuffix("delete .out.bestiary-unrecorded"))
+        }
+        #expect(try !site.lock().contains("version 2 "))
+        // The content put back: version 2 as published.
+        try site.work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
+        try site.build(at: 1_767_229_100)
+        let lock = try site.lock()
+        #expect(lock.contains("version 2 created 2026-01-01T00:01:40Z"), "\(lock)")
     }
 
     /// A version in the output that no failed build noted (the preview writes versions it never
@@ -132,6 +154,14 @@ struct PackSite {
         #expect(try !site.lock().contains("version 2 "))
         let preview = try site.build(at: 1_767_225_700, records: false)
         #expect(preview.diagnostics.items.contains { $0.message.contains("apps that trust those keys will refuse them") })
+        // `build --unsigned`: a check build on a branch, said to be unsigned.
+        var options = BuildOptions(
+            root: site.root, output: site.output, environment: ["SOURCE_DATE_EPOCH": "1767225700"],
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700)))
+        options.allowsUnsignedPacks = true
+        let unsigned = SiteBuilder(options: options)
+        _ = try unsigned.build()
+        #expect(unsigned.diagnostics.items.contains { $0.message.contains("apps that trust those keys will refuse them") })
 
         final class Stages: @unchecked Sendable {
             let lock = NSLock()

@@ -20,7 +20,10 @@ struct BuildCommand: AsyncParsableCommand {
             parsed records, so unchanged ones are not parsed again; .NAME.bestiary-files:
             the hashes of media and cached pictures, so unchanged ones are not read again;
             .NAME.bestiary-wikipedia: the decoded Wikipedia cache entries).
-            --force builds without any of them.
+            --force builds without any of them. One build of an output runs at a time
+            (.NAME.bestiary-lock; a second waits). A build that could not record its pack
+            version in content/packs.lock notes it in .NAME.bestiary-unrecorded, and the next
+            build records that version as published.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -40,12 +43,16 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Build everything anew: render every page and write the whole output, even when nothing changed.")
     var force = false
 
+    @Flag(name: .long, help: "Build packs unsigned although site.yml lists packs.public_keys (a check build on a branch or a fork without the key; never deploy its output).")
+    var unsigned = false
+
     func run() async throws {
         let console = Console.current
         let format = global.diagnostics
         var options = BuildOptions(
             root: global.siteRoot, output: output, baseURL: baseURL, locked: locked, signingKeyFile: signingKey)
         options.force = force
+        options.allowsUnsignedPacks = unsigned
         options.exitsAfterBuild = true
         let builder = SiteBuilder(options: options)
         builder.onStage = { stage, index, total in

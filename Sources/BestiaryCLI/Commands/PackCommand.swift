@@ -45,7 +45,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.current
         var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
-        if keys.isEmpty { keys = global.sitePublicKeys() }
+        if keys.isEmpty { keys = try global.sitePublicKeys(stage: "verify") }
         let transport: any PackTransport
         do {
             transport = try PackLocation.transport(for: location, http: { AsyncHTTPPackTransport(baseURL: $0) })
@@ -103,9 +103,19 @@ struct PackDumpCommand: AsyncParsableCommand {
 
 extension GlobalOptions {
     /// The keys the site under `--root` lists in site.yml's `packs.public_keys` (none without a
-    /// site there): what `pack verify` and `sync` trust when no `--public-key` is given.
-    func sitePublicKeys() -> [PackPublicKey] {
-        guard let settings = ContentLoader(root: siteRoot).loadConfig().0?.packs else { return [] }
-        return settings.publicKeys.compactMap { try? PackPublicKey(base64: $0) }
+    /// site there): what `pack verify` and `sync` trust when no `--public-key` is given. A site.yml
+    /// that is there but has errors is reported and fails the command: its keys would otherwise
+    /// silently be none, and signatures would go unchecked.
+    func sitePublicKeys(stage: String) throws -> [PackPublicKey] {
+        let (config, diagnostics) = ContentLoader(root: siteRoot).loadConfig()
+        guard let config else {
+            guard FileManager.default.fileExists(atPath: (siteRoot == "." ? "" : siteRoot + "/") + "content/site.yml") else { return [] }
+            Console.current.report(
+                diagnostics.filter { $0.severity == .error }
+                    + [.error("site.yml has errors, so the keys it lists in packs.public_keys cannot be read; fix it (`bestiary check`) or pass --public-key", stage: stage)],
+                format: self.diagnostics)
+            throw CommandFailure(status: 1)
+        }
+        return (config.packs?.publicKeys ?? []).compactMap { try? PackPublicKey(base64: $0) }
     }
 }

@@ -28,7 +28,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("public-key"),
         help: ArgumentHelp(
-            "A trusted Ed25519 public key (base64; repeat during a key rotation). Without one, the keys in site.yml's packs.public_keys under --root, else those of the store's last sync.",
+            "A trusted Ed25519 public key (base64; repeat during a key rotation). Without one, the keys of the store's last sync, else those in site.yml's packs.public_keys under --root.",
             valueName: "KEY"))
     var publicKeys: [String] = []
 
@@ -49,7 +49,6 @@ struct SyncCommand: AsyncParsableCommand {
             return CommandFailure(status: 1)
         }
         var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
-        if keys.isEmpty { keys = global.sitePublicKeys() }
         let transport: any PackTransport
         do {
             transport = try PackLocation.transport(for: url, http: { AsyncHTTPPackTransport(baseURL: $0) })
@@ -66,11 +65,13 @@ struct SyncCommand: AsyncParsableCommand {
         let outcome: Result<SyncReport, any Error>
         do {
             let store = try PackStore(path: db)
+            // Without --public-key: the keys the store remembers, else those of the site under --root.
+            if keys.isEmpty, try store.state().trustedKeys.isEmpty { keys = try global.sitePublicKeys(stage: "sync") }
             var configuration = SyncClient.Configuration(trustedKeys: keys)
             if keys.isEmpty, try store.state().trustedKeys.isEmpty {
                 configuration.allowUnsigned = true
                 console.report(
-                    [.warning("signatures are not checked: no --public-key given, no packs.public_keys in a site.yml under --root, and the store remembers none; pass the publisher's key", stage: "sync")],
+                    [.warning("signatures are not checked: no --public-key given, the store remembers none, and no site.yml under --root lists packs.public_keys; pass the publisher's key", stage: "sync")],
                     format: global.diagnostics)
             }
             outcome = .success(try await SyncClient(transport: transport, store: store, configuration: configuration).sync())
@@ -85,6 +86,9 @@ struct SyncCommand: AsyncParsableCommand {
             removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
             throw fail("\(refusal ? "refused: " : "")\(error.description) (the store is unchanged)")
+        case .failure(let error as CommandFailure):
+            removeCreatedStore()  // already reported
+            throw error
         case .failure(let error):
             removeCreatedStore()
             throw fail("\(error) (the store is unchanged)")
