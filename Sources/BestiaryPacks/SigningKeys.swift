@@ -7,6 +7,7 @@ import Foundation
 /// Finds the keys `build` signs packs with: `--signing-key FILE` or `BESTIARY_SIGNING_KEY`.
 public enum SigningKeys {
     public static let environmentVariable = "BESTIARY_SIGNING_KEY"
+    public typealias Key = Curve25519.Signing.PrivateKey
 
     /// The signing keys, or none (unsigned packs).
     ///

@@ -12,15 +12,14 @@ enum PackStage {
     /// `lock`: the pack history as ``lock(of:options:)`` read it ahead, if it did.
     static func run(
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
-        options: BuildOptions, now: Date, kept: KeptRecords? = nil, lock readAhead: Result<PackLock?, DiagnosticError>? = nil,
-        unrecorded: String? = nil
+        options: BuildOptions, now: Date, keys: [SigningKeys.Key], kept: KeptRecords? = nil,
+        lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard catalog.config.packs != nil else {
             return try PackProducer(fileSystem: fs).produce(
                 catalog: catalog, media: [:], lock: nil, signingKeys: [], now: now, locked: options.locked)
         }
-        let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: fs)
         let lock: PackLock?
         if let readAhead { lock = try readAhead.get() } else { lock = try Self.lock(of: catalog, options: options) }
         // The media stage hashed every file already: reuse its digests.
@@ -53,18 +52,19 @@ enum PackStage {
         return output
     }
 
-    /// Reads the signing keys before any page is rendered, so that a missing or bad key file
-    /// stops the build at once (the packs stage reads them again). A site whose `packs.public_keys`
+    /// The signing keys, read before any page is rendered, so that a missing or bad key file
+    /// stops the build at once; none without packs. A site whose `packs.public_keys`
     /// lists the keys its apps trust needs one: an unsigned pack would be refused by every app.
     /// The preview, which never records versions, builds without, as does `build --unsigned`.
-    static func checkKeys(for catalog: Catalog, options: BuildOptions) throws(DiagnosticError) {
-        guard let settings = catalog.config.packs else { return }
+    static func keys(for catalog: Catalog, options: BuildOptions) throws(DiagnosticError) -> [SigningKeys.Key] {
+        guard let settings = catalog.config.packs else { return [] }
         let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: options.fileSystem)
         if keys.isEmpty, !settings.publicKeys.isEmpty, options.recordsPackVersions, !options.allowsUnsignedPacks {
             throw DiagnosticError(.error(
                 "no signing key, but site.yml's packs.public_keys lists the keys apps trust: they would refuse an unsigned pack; set \(SigningKeys.environmentVariable) or pass --signing-key FILE (or --unsigned for a build that is not deployed, such as a check on a branch)",
                 at: catalog.config.location, stage: "packs"))
         }
+        return keys
     }
 
     /// The version a build published but could not record in the lock, as that build noted it

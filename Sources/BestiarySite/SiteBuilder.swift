@@ -49,6 +49,8 @@ public final class SiteBuilder: @unchecked Sendable {
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
+        // What a build keeps next to the output: `.NAME.bestiary-KIND`.
+        let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         // The preview's rebuilds (its memo holds the output it wrote) go as a one-shot rebuild
         // goes: the walk's listing kept, the Wikipedia cache read beside load, the freed memory
         // returned once at the end instead of after each stage (0.3–0.5 s of a preview rebuild
@@ -96,8 +98,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         try checkOutputLocation()
-        let lock = BuildLock.acquire(
-            (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-lock", waiting: { onWait?() })
+        let lock = BuildLock.acquire(keptPath("lock"), waiting: { onWait?() })
         defer { withExtendedLifetime(lock) {} }
 
         // Nothing changed since the last complete build: the output is already what it would make.
@@ -137,7 +138,6 @@ public final class SiteBuilder: @unchecked Sendable {
         // A one-shot build takes the records, and what it read from media and cached pictures,
         // whose files are unchanged from the last build (the preview keeps them in its memo).
         let tool = BuildState.toolIdentity(fs)
-        let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
         let unrecordedPath = keptPath("unrecorded")
         // Read side by side; the Wikipedia entries are only needed by the enrich stage.
@@ -215,7 +215,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // No thread is left saving once the build returns, failed or not (see below).
         defer { recordsSaved?.value() }
 
-        try PackStage.checkKeys(for: catalog, options: options)
+        let signingKeys = try PackStage.keys(for: catalog, options: options)
         let buildDate: Date
         do {
             buildDate = try BuildTime.sourceDateEpoch(options.environment) ?? options.time.now()
@@ -305,7 +305,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 return KeptRecords(manifest: manifest, table: table)
             } ?? self.memo?.keptPackRecords()
             var output = try PackStage.run(
-                catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, kept: kept,
+                catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, keys: signingKeys, kept: kept,
                 lock: lockAhead?.value(), unrecorded: unrecordedPath)
             // The preview keeps this manifest's records for its next build.
             if let memo = self.memo {

@@ -1,3 +1,4 @@
+import BestiaryDiagnostics
 import BestiarySite
 import BestiaryTestSupport
 import Foundation
@@ -14,11 +15,7 @@ struct InterfaceLanguageTests {
         try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr]")
             .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal }")
             .write(toFile: config, atomically: true, encoding: .utf8)
-        var options = BuildOptions(root: root, output: work.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
-        options.recordsPackVersions = false
-        let builder = SiteBuilder(options: options)
-        _ = try builder.build()
-        let warnings = builder.diagnostics.items.filter { $0.message.contains("no interface texts") }
+        let warnings = try Self.warnings(building: root, into: work.appending("out"), containing: "no interface texts")
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.contains("'fr'") == true)
         #expect(warnings.first?.location?.path == "content/site.yml")
@@ -30,20 +27,25 @@ struct InterfaceLanguageTests {
     @Test func aTableLackingEnglishTextsIsAWarning() throws {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
-        let theme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../templates/i18n/de.json")
+        let theme = URL(fileURLWithPath: Fixtures.repositoryRoot + "/templates/i18n/de.json")
         var german = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: theme)) as? [String: String])
         german["quiz.next"] = nil
         german["nav.quiz"] = nil
         try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
         try JSONSerialization.data(withJSONObject: german, options: [.sortedKeys]).write(to: URL(fileURLWithPath: root + "/templates/i18n/de.json"))
-        var options = BuildOptions(root: root, output: work.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
-        options.recordsPackVersions = false
-        let builder = SiteBuilder(options: options)
-        _ = try builder.build()
-        let warnings = builder.diagnostics.items.filter { $0.message.contains("lack") }
+        let warnings = try Self.warnings(building: root, into: work.appending("out"), containing: "lack")
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.contains("'de' lack 2 of the theme's") == true)
         #expect(warnings.first?.message.contains("(nav.quiz, quiz.next)") == true)
         #expect(warnings.first?.location?.path == "templates/i18n/de.json")
+    }
+
+    /// The warnings of a build of `root` whose message contains `text`.
+    static func warnings(building root: String, into output: String, containing text: String) throws -> [Diagnostic] {
+        var options = BuildOptions(root: root, output: output, environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        _ = try builder.build()
+        return builder.diagnostics.items.filter { $0.message.contains(text) }
     }
 }

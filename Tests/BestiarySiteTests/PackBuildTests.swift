@@ -20,18 +20,38 @@ struct PackSite {
         try work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
     }
 
-    /// A build at `seconds` (SOURCE_DATE_EPOCH), the clock at `clock` (else the same).
-    @discardableResult
-    func build(at seconds: Int, clock: Int? = nil, fileSystem: any FileSystem = LocalFileSystem(), records: Bool = true) throws(DiagnosticError)
-        -> SiteBuilder
-    {
+    /// A builder at `seconds` (SOURCE_DATE_EPOCH), the clock at `clock` (else the same).
+    func builder(
+        at seconds: Int, clock: Int? = nil, fileSystem: any FileSystem = LocalFileSystem(), records: Bool = true, unsigned: Bool = false,
+        signingKeyFile: String? = nil
+    ) -> SiteBuilder {
         var options = BuildOptions(
-            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": String(seconds)], fileSystem: fileSystem,
-            time: FixedTimeSource(Date(timeIntervalSince1970: TimeInterval(clock ?? seconds))))
+            root: root, output: output, signingKeyFile: signingKeyFile, environment: ["SOURCE_DATE_EPOCH": String(seconds)],
+            fileSystem: fileSystem, time: FixedTimeSource(Date(timeIntervalSince1970: TimeInterval(clock ?? seconds))))
         options.recordsPackVersions = records
-        let builder = SiteBuilder(options: options)
+        options.allowsUnsignedPacks = unsigned
+        return SiteBuilder(options: options)
+    }
+
+    /// A build at `seconds` (see ``builder(at:clock:fileSystem:records:unsigned:signingKeyFile:)``).
+    @discardableResult
+    func build(at seconds: Int, clock: Int? = nil, fileSystem: any FileSystem = LocalFileSystem(), records: Bool = true, unsigned: Bool = false)
+        throws(DiagnosticError) -> SiteBuilder
+    {
+        let builder = builder(at: seconds, clock: clock, fileSystem: fileSystem, records: records, unsigned: unsigned)
         _ = try builder.build()
         return builder
+    }
+
+    /// The first diagnostic of `builder`'s build, which must fail (nil, and an issue, if it does not).
+    func failure(of builder: SiteBuilder) -> Diagnostic? {
+        do {
+            _ = try builder.build()
+            Issue.record("the build should have failed")
+            return nil
+        } catch {
+            return error.diagnostics.first
+        }
     }
 
     func lock() throws -> String { try String(contentsOfFile: root + "/content/packs.lock", encoding: .utf8) }
@@ -52,14 +72,7 @@ struct PackSite {
 
     @Test func theNextBuildRecordsThePublishedVersionWithTheSameBytes() throws {
         let site = try PackSite()
-        var failed: SiteBuilder?
-        do {
-            failed = try site.build(at: 1_767_225_700, fileSystem: ReadOnlyLock())
-            Issue.record("the build should have failed")
-        } catch {
-            #expect(error.diagnostics.first?.message.contains("could not be updated") == true)
-        }
-        #expect(failed == nil)
+        #expect(site.failure(of: site.builder(at: 1_767_225_700, fileSystem: ReadOnlyLock()))?.message.contains("could not be updated") == true)
         #expect(try site.work.read(".out.bestiary-unrecorded").hasPrefix("2 created 2026-01-01T00:01:40Z digest "))
         let published = try Data(contentsOf: URL(fileURLWithPath: site.output + "/packs/v/2.json"))
         #expect(try site.lock().contains("version 2 ") == false)
@@ -75,9 +88,7 @@ struct PackSite {
     /// The failed build says the output holds the new build (the command's last line follows it).
     @Test func theFailedBuildSaysItReplacedTheOutput() throws {
         let site = try PackSite()
-        let builder = SiteBuilder(options: BuildOptions(
-            root: site.root, output: site.output, environment: ["SOURCE_DATE_EPOCH": "1767225700"], fileSystem: ReadOnlyLock(),
-            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700))))
+        let builder = site.builder(at: 1_767_225_700, fileSystem: ReadOnlyLock())
         #expect(throws: DiagnosticError.self) { try builder.build() }
         #expect(builder.replacedOutput, "the output holds version 2; the command must not say it is unchanged")
     }
@@ -88,14 +99,9 @@ struct PackSite {
         let site = try PackSite()
         #expect(throws: DiagnosticError.self) { try site.build(at: 1_767_225_700, fileSystem: ReadOnlyLock()) }
         try site.work.write("---\nname: {de: Anders, en: Other}\n---\n", to: "minimal/content/animals/new.md")
-        do {
-            try site.build(at: 1_767_229_000)
-            Issue.record("the build should have stopped")
-        } catch {
-            let d = try #require(error.diagnostics.first)
-            #expect(d.message.hasPrefix("version 2 was published by the build of 2026-01-01T00:01:40Z, which could not record it here, with other content than now"), "\(d)")
-            #expect(d.message.hasSuffix("delete .out.bestiary-unrecorded"))
-        }
+        let d = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
+        #expect(d.message.hasPrefix("version 2 was published by the build of 2026-01-01T00:01:40Z, which could not record it here, with other content than now"), "\(d)")
+        #expect(d.message.hasSuffix("delete .out.bestiary-unrecorded"))
         #expect(try !site.lock().contains("version 2 "))
         // The content put back: version 2 as published.
         try site.work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
@@ -142,25 +148,15 @@ struct PackSite {
             of: "packs: {id: minimal}", with: "packs: {id: minimal, public_keys: [\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"]}"
         ).write(toFile: yml, atomically: true, encoding: .utf8)
         let before = try Tree(site.output)
-        do {
-            try site.build(at: 1_767_225_700)
-            Issue.record("the build should have failed")
-        } catch {
-            let d = try #require(error.diagnostics.first)
-            #expect(d.message.hasPrefix("no signing key, but site.yml's packs.public_keys lists the keys apps trust"), "\(d)")
-            #expect(d.location?.path == "content/site.yml")
-        }
+        let d = try #require(site.failure(of: site.builder(at: 1_767_225_700)))
+        #expect(d.message.hasPrefix("no signing key, but site.yml's packs.public_keys lists the keys apps trust"), "\(d)")
+        #expect(d.location?.path == "content/site.yml")
         #expect(try Tree(site.output) == before)
         #expect(try !site.lock().contains("version 2 "))
         let preview = try site.build(at: 1_767_225_700, records: false)
         #expect(preview.diagnostics.items.contains { $0.message.contains("apps that trust those keys will refuse them") })
         // `build --unsigned`: a check build on a branch, said to be unsigned.
-        var options = BuildOptions(
-            root: site.root, output: site.output, environment: ["SOURCE_DATE_EPOCH": "1767225700"],
-            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700)))
-        options.allowsUnsignedPacks = true
-        let unsigned = SiteBuilder(options: options)
-        _ = try unsigned.build()
+        let unsigned = try site.build(at: 1_767_225_700, unsigned: true)
         #expect(unsigned.diagnostics.items.contains { $0.message.contains("apps that trust those keys will refuse them") })
 
         final class Stages: @unchecked Sendable {
@@ -168,16 +164,9 @@ struct PackSite {
             var names: [String] = []
         }
         let stages = Stages()
-        let builder = SiteBuilder(options: BuildOptions(
-            root: site.root, output: site.output, signingKeyFile: site.work.appending("missing.key"),
-            environment: ["SOURCE_DATE_EPOCH": "1767225700"]))
+        let builder = site.builder(at: 1_767_225_700, signingKeyFile: site.work.appending("missing.key"))
         builder.onStage = { stage, _, _ in stages.lock.withLock { stages.names.append(stage.name) } }
-        do {
-            _ = try builder.build()
-            Issue.record("the build should have failed")
-        } catch {
-            #expect(error.diagnostics.first?.message.hasPrefix("cannot read the key file") == true, "\(error.diagnostics)")
-        }
+        #expect(site.failure(of: builder)?.message.hasPrefix("cannot read the key file") == true)
         #expect(stages.names == ["load"], "\(stages.names)")
     }
 
@@ -208,9 +197,7 @@ struct PackSite {
         var held = BuildLock.acquire(site.work.appending(".out.bestiary-lock"), waiting: {})
         #expect(held != nil)
         let flag = Flag()
-        let builder = SiteBuilder(options: BuildOptions(
-            root: site.root, output: site.output, environment: ["SOURCE_DATE_EPOCH": "1767225700"],
-            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_700))))
+        let builder = site.builder(at: 1_767_225_700)
         builder.onWait = { flag.lock.withLock { flag.waited = true } }
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {

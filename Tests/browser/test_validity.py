@@ -30,6 +30,16 @@ KINDS = {
 }
 
 
+def open_kind(driver, url, kind):
+    """Loads a page of one of KINDS and waits for what its script adds (the quiz's first question,
+    the home page's animal of the day)."""
+    load(driver, url)
+    if kind == "quiz":
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+    if kind == "home":
+        wait_until(driver, "return document.querySelector('[data-today-animal]')")
+
+
 def html_files(folder):
     for dirpath, _, names in os.walk(folder):
         for name in names:
@@ -95,11 +105,7 @@ def test_no_serious_axe_violations_on_any_kind_of_page(site, size, scheme):
         emulate_color_scheme(driver, scheme)
         log_a_sighting(driver, site)
         for kind, path in KINDS.items():
-            load(driver, site + path)
-            if kind == "quiz":
-                wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
-            if kind == "home":
-                wait_until(driver, "return document.querySelector('[data-today-animal]')")
+            open_kind(driver, site + path, kind)
             violations = serious_axe_violations(driver)
             if violations:
                 found[kind] = violations
@@ -146,11 +152,7 @@ def test_very_long_names_wrap_instead_of_widening_the_page(tmp_path):
     found = {}
     try:
         for kind, path in KINDS.items():
-            load(driver, url + path)
-            if kind == "quiz":
-                wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
-            if kind == "home":
-                wait_until(driver, "return document.querySelector('[data-today-animal]')")
+            open_kind(driver, url + path, kind)
             if "x" * 300 not in driver.find_element(By.TAG_NAME, "body").get_attribute("textContent") and kind in ("animal", "collection", "home"):
                 found.setdefault(kind, []).append("no long name on the page")
             wide = sideways_overflow(driver)
