@@ -33,6 +33,7 @@ public struct PreparedTheme: Sendable {
                 at: config, stage: "render"))
         }
         warnings += missingTexts(strings!, theme: theme, languages: languages)
+        warnings += ContextKeys.unknownNames(in: templates!, strings: strings!)
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }
 

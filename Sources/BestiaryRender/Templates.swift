@@ -20,6 +20,29 @@ public struct Templates: Sendable {
     /// A digest of every template's text: what names the sections of keyed lists
     /// (``FragmentTable``) stand for.
     let libraryDigest: String
+    /// Every name a template looks up (`{{name}}`, `{{#a.b}}`), with where its tag is, by file.
+    let lookups: [Lookup]
+
+    /// A name a template looks up, and where.
+    struct Lookup: Sendable, Equatable {
+        let name: String
+        let location: SourceLocation
+    }
+
+    /// Tests only: sees the template name and context of every page and Markdown part rendered
+    /// (``ContextKeys`` is checked against what the contexts really hold).
+    static let observation = Observation()
+
+    final class Observation: @unchecked Sendable {
+        private let lock = NSLock()
+        private var observer: (@Sendable (String, [String: TemplateValue]) -> Void)?
+
+        func set(_ observer: (@Sendable (String, [String: TemplateValue]) -> Void)?) { lock.withLock { self.observer = observer } }
+
+        func callAsFunction(_ name: String, _ context: [String: TemplateValue]) {
+            lock.withLock { observer }?(name, context)
+        }
+    }
 
     /// `{{% CONTENT_TYPE: MARKDOWN }}`: values are escaped so CommonMark shows them literally.
     static let markdown = ContentType(name: "MARKDOWN", escape: Markdown.escape)
@@ -86,10 +109,14 @@ public struct Templates: Sendable {
         // No errors, so the library compiled.
         let compiled = library!
         let texts = sources.mapValues(\.text)
+        let lookups = compiled.lookups.sorted { $0.key < $1.key }.flatMap { name, tags in
+            tags.map { Lookup(name: $0.name, location: location(name, line: $0.line, column: $0.column)) }
+        }
         return Templates(
             library: compiled, names: names,
             digests: closureDigests(texts, references: references.mapValues { Set($0.map(\.name)) }),
-            libraryDigest: StableDigest.combine(texts.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }))
+            libraryDigest: StableDigest.combine(texts.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }),
+            lookups: lookups)
     }
 
     /// Each cycle of `{{>partial}}` and `{{<parent}}` tags once (named from its first template in
@@ -166,7 +193,8 @@ public struct Templates: Sendable {
 
     /// Renders template `name` (`layouts/animal` or `layouts.animal`) with `context`.
     public func render(_ name: String, _ context: [String: TemplateValue]) -> String {
-        library.render(Self.libraryName(name), .object(context)) ?? ""
+        Self.observation(name, context)
+        return library.render(Self.libraryName(name), .object(context)) ?? ""
     }
 
     /// `partials/card` is `partials.card` in the library: each `/` byte becomes a `.` (a `/` is
@@ -181,7 +209,8 @@ public struct Templates: Sendable {
     /// Renders template `name` like ``render(_:_:)``, taking the items of its keyed lists that
     /// `kept` knows from there, and says where each keyed item went.
     func render(_ name: String, _ context: [String: TemplateValue], keeping kept: (any KeptFragments)?) -> RenderedPage {
-        library.render(Self.libraryName(name), .object(context), keeping: kept)
+        Self.observation(name, context)
+        return library.render(Self.libraryName(name), .object(context), keeping: kept)
             ?? RenderedPage(text: "", fragments: [], reused: 0)
     }
 

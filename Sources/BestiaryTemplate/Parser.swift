@@ -39,6 +39,9 @@ struct Parser {
     var tagStart = 0
     /// Every `{{>name}}` and `{{<name}}` (not `{{>*name}}`): the name and where its tag starts.
     var references: [TemplateReference] = []
+    /// Every name a tag looks up in the context (variables, sections, inverted sections, dynamic
+    /// partials; not `{{.}}`), where its tag starts (offsets into ``text``, in order).
+    var lookups: [(name: String, offset: Int)] = []
     /// The next block's ``Block/serial``, counted across a library's templates; nil when parsing
     /// a lambda's result (its blocks get -1).
     var nextSerial: Int?
@@ -108,6 +111,7 @@ struct Parser {
                 let start = tagStart
                 position += 1
                 let name = try readName(state)
+                lookup(name, at: start)
                 if isStandalone(state) { standalone = true } else { flushWhitespace() }
                 let body = try parse(state.entering(name, tag: (inverted ? "^" : "#") + name, at: start, newLine: standalone))
                 nodes.append(inverted ? .inverted(Name(name), body) : .section(Name(name), body))
@@ -134,6 +138,7 @@ struct Parser {
                 flushWhitespace()
                 position += 1
                 let name = try readName(state)
+                lookup(name, at: tagStart)
                 if triple {
                     guard position < text.count else { throw error(.unexpectedEnd) }
                     guard text[position] == "}" else { throw error(.unfinishedTag) }
@@ -147,7 +152,7 @@ struct Parser {
                 let dynamic = position < text.count && text[position] == "*"
                 if dynamic { position += 1 }
                 let name = try readPartialName(state)
-                if !dynamic { reference(name, at: tagStart) }
+                if dynamic { lookup(name, at: tagStart) } else { reference(name, at: tagStart) }
                 if !pendingWhitespace.isEmpty { nodes.append(.text(Array(pendingWhitespace.utf8))) }
                 standalone = isStandalone(state)
                 let indentation = standalone ? Array(pendingWhitespace.utf8) : []
@@ -159,7 +164,7 @@ struct Parser {
                 position += 1
                 _ = read(while: \.isWhitespace)
                 let tagName = try readPartialName(state)
-                if tagName.first != "*" { reference(tagName, at: start) }
+                if tagName.first == "*" { lookup(String(tagName.dropFirst()), at: start) } else { reference(tagName, at: start) }
                 if !pendingWhitespace.isEmpty { nodes.append(.text(Array(pendingWhitespace.utf8))) }
                 standalone = isStandalone(state)
                 var inner = state
@@ -216,6 +221,7 @@ struct Parser {
             default:
                 flushWhitespace()
                 let name = try readName(state)
+                lookup(name, at: tagStart)
                 nodes.append(.variable(Name(name), escaped: true))
             }
             state.newLine = standalone
@@ -237,6 +243,25 @@ struct Parser {
     mutating func reference(_ name: String, at offset: Int) {
         let (line, column) = lineAndColumn(of: offset)
         references.append(TemplateReference(name: name, line: line, column: column))
+    }
+
+    mutating func lookup(_ name: String, at offset: Int) {
+        if !name.isEmpty, name != "." { lookups.append((name, offset)) }
+    }
+
+    /// ``lookups`` with their lines and columns, counted in one pass over the text.
+    func lookupReferences() -> [TemplateReference] {
+        var result: [TemplateReference] = []
+        result.reserveCapacity(lookups.count)
+        var line = 1, column = 1, at = 0
+        for (name, offset) in lookups.sorted(by: { $0.offset < $1.offset }) {
+            while at < offset, at < text.count {
+                if text[at].isNewline { line += 1; column = 1 } else { column += 1 }
+                at += 1
+            }
+            result.append(TemplateReference(name: name, line: line, column: column))
+        }
+        return result
     }
 
     func partial(_ name: String, dynamic: Bool, indentation: [UInt8], overrides: [Override]) -> Node {

@@ -16,6 +16,10 @@ public struct TemplateLibrary: Sendable {
     let blockIDs: [String: Int]
     /// Each template's `{{>name}}` and `{{<name}}` tags, in order.
     public let references: [String: [TemplateReference]]
+    /// Each template's names looked up in the context (`{{name}}`, `{{#a.b}}`, `{{>*name}}`), in
+    /// order, with the position of their tags: what a theme check compares with the values pages
+    /// have, since a name no context holds renders as nothing.
+    public let lookups: [String: [TemplateReference]]
 
     /// Compiles `sources` (name → template text). `contentTypes` adds to `HTML` and `TEXT` for
     /// `{{% CONTENT_TYPE: NAME }}`. Throws every template's error, not just the first. A partial
@@ -30,6 +34,7 @@ public struct TemplateLibrary: Sendable {
         var templates: [Block] = []
         var failures: [(name: String, error: TemplateSyntaxError)] = []
         var references: [String: [TemplateReference]] = [:]
+        var lookups: [String: [TemplateReference]] = [:]
         var nextSerial = 0
         for name in names {
             var parser = Parser(sources[name]!, contentTypes: types, partials: index, blockIDs: blockIDs, nextSerial: nextSerial)
@@ -42,6 +47,7 @@ public struct TemplateLibrary: Sendable {
             blockIDs = parser.blockIDs
             nextSerial = parser.nextSerial ?? nextSerial
             references[name] = parser.references
+            lookups[name] = parser.lookupReferences()
         }
         guard failures.isEmpty else { throw CompileError(failures: failures, references: references) }
         self.program = Program(roots: templates)
@@ -49,6 +55,7 @@ public struct TemplateLibrary: Sendable {
         self.contentTypes = types
         self.blockIDs = blockIDs
         self.references = references
+        self.lookups = lookups
     }
 
     /// Renders template `name` with `value` at the bottom of the context stack; nil when the

@@ -32,6 +32,36 @@ struct TemplateDiagnosticsTests {
         }
     }
 
+    /// The warnings about names no context holds, for the built-in theme with `path` replaced.
+    func unknownNames(_ path: String, _ text: String) throws -> [String] {
+        var theme = Theme.builtIn
+        theme.files[path] = Theme.File(data: Data(text.utf8), origin: "templates/\(path)", isOverride: true)
+        return ContextKeys.unknownNames(in: try Templates.compile(theme), strings: try UIStrings.load(theme)).map(DiagnosticFormatter.text)
+    }
+
+    @Test func theBuiltInThemeNamesOnlyValuesPagesHave() throws {
+        #expect(ContextKeys.unknownNames(in: try Templates.compile(.builtIn), strings: try UIStrings.load(.builtIn)).isEmpty)
+    }
+
+    /// A misspelt name would render as nothing; it is warned about at its first tag in each file,
+    /// with the closest name, inside sections and dotted names too; an interface text the tables
+    /// lack likewise. Names of every depth and texts that are sections pass.
+    @Test func aNameNoContextHoldsIsWarnedAboutAtItsTag() throws {
+        let card = "<a href=\"{{href}}\">{{nmae}}</a>\n{{#image}}{{scr}}{{/image}} {{nmae}}\n{{{stats.with_sond}}} {{>*sound}}\n"
+            + "{{t.nav.qiuz}} {{t.nav.quiz}} {{#t.nav}}{{/t.nav}} {{^animal.hint.text}}{{/animal.hint.text}} {{.}}\n"
+        let warnings = try unknownNames("partials/card.html", card)
+        #expect(warnings == [
+            "templates/partials/card.html:1:20: warning: 'nmae' (in '{{nmae}}') is not a value Bestiary gives templates, so it renders as nothing; did you mean 'name'? (docs/theming.md lists the values) [render]",
+            "templates/partials/card.html:2:11: warning: 'scr' (in '{{scr}}') is not a value Bestiary gives templates, so it renders as nothing; did you mean 'src'? (docs/theming.md lists the values) [render]",
+            "templates/partials/card.html:3:1: warning: 'with_sond' (in '{{stats.with_sond}}') is not a value Bestiary gives templates, so it renders as nothing; did you mean 'with_sound'? (docs/theming.md lists the values) [render]",
+            "templates/partials/card.html:4:1: warning: '{{t.nav.qiuz}}' names no interface text of the theme's i18n/ tables, so it renders as nothing; did you mean 't.nav.quiz'? [render]",
+        ], "\(warnings)")
+        // A Markdown template's columns on its first line are its own (the added pragma left out).
+        #expect(try unknownNames("markdown/page.md", "# {{titel}}\n\n{{{body}}}\n") == [
+            "templates/markdown/page.md:1:3: warning: 'titel' (in '{{titel}}') is not a value Bestiary gives templates, so it renders as nothing; did you mean 'title'? (docs/theming.md lists the values) [render]",
+        ])
+    }
+
     @Test func theBuiltInThemeCompiles() throws {
         #expect(try Templates.compile(.builtIn).names.contains("layouts.animal"))
     }
