@@ -226,7 +226,7 @@ public struct ContentLoader: Sendable {
         guard !catalog.animals.isEmpty, distinct < config.quiz.choices else { return [] }
         return [.warning(
             "each quiz question offers \(config.quiz.choices) answers, but the site has \(distinct) animal\(distinct == 1 ? "" : "s") with different names: no round can start until more are added, or until quiz.choices in site.yml is lowered (2 at least)",
-            at: config.location, stage: "validate")]
+            at: config.location(of: "quiz.choices"), stage: "validate")]
     }
 
     // MARK: Files

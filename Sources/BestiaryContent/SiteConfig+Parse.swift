@@ -23,6 +23,11 @@ extension SiteConfig {
             return (nil, reader.diagnostics)
         }
         guard let f = reader.fields(root, allowed: keys, what: "site.yml") else { return (nil, reader.diagnostics) }
+        var positions: [String: SourceLocation] = [:]
+        func note(_ fields: [String: (key: Node, value: Node)], under prefix: String = "") {
+            for (key, field) in fields { positions[prefix + key] = reader.location(field.key) }
+        }
+        note(f)
 
         // Languages first: every localized value is checked against them.
         var languages: [String] = []
@@ -68,6 +73,7 @@ extension SiteConfig {
         if let node = f["wikipedia"]?.value, !YAMLReader.isNull(node),
             let w = reader.fields(node, allowed: wikipediaKeys, what: "wikipedia")
         {
+            note(w, under: "wikipedia.")
             if let n = w["url"]?.value, let url = reader.string(n, what: "wikipedia.url") {
                 if let problem = URLCheck.problem(absoluteHTTP: url.replacingOccurrences(of: "{lang}", with: "en")) {
                     reader.error("wikipedia.url \(problem)", at: n)
@@ -87,12 +93,14 @@ extension SiteConfig {
 
         var quiz = QuizSettings()
         if let node = f["quiz"]?.value, !YAMLReader.isNull(node), let q = reader.fields(node, allowed: quizKeys, what: "quiz") {
+            note(q, under: "quiz.")
             if let n = q["questions"]?.value, let v = reader.int(n, what: "quiz.questions", range: 1...200) { quiz.questions = v }
             if let n = q["choices"]?.value, let v = reader.int(n, what: "quiz.choices", range: 2...10) { quiz.choices = v }
         }
 
         var packs: PackSettings? = nil
         if let node = f["packs"]?.value, !YAMLReader.isNull(node), let p = reader.fields(node, allowed: packKeys, what: "packs") {
+            note(p, under: "packs.")
             var settings = PackSettings(id: "")
             if let n = p["id"]?.value, let id = reader.string(n, what: "packs.id") {
                 if Animal.isValidID(id) { settings.id = id } else {
@@ -113,9 +121,10 @@ extension SiteConfig {
         }
 
         if reader.hasErrors { return (nil, reader.diagnostics) }
-        let config = SiteConfig(
+        var config = SiteConfig(
             title: title, baseURL: baseURL, languages: languages, wikipedia: wikipedia, quiz: quiz, packs: packs,
             location: SourceLocation(path: source.path, line: 1, column: 1))
+        config.keyLocations = SiteConfig.KeyLocations(positions)
         return (config, reader.diagnostics)
     }
 }

@@ -10,8 +10,35 @@ public struct SiteConfig: Hashable, Sendable, Encodable {
     public var wikipedia: WikipediaSettings
     public var quiz: QuizSettings
     public var packs: PackSettings?
-    /// Where each key was written, for diagnostics raised after loading (e.g. by `build`).
+    /// The file, for diagnostics raised after loading (e.g. by `build`) about no key of it.
     public var location: SourceLocation
+    /// Where each key was written (`quiz.choices`), for diagnostics raised after loading: see
+    /// ``location(of:)``. Not part of what the config says: equal configs may differ in it.
+    public var keyLocations = KeyLocations()
+
+    /// Where `key` (dotted, `packs.expires_days`) was written; else its nearest parent that was;
+    /// else the file's first line (a key left out, such as a default `quiz.choices`).
+    public func location(of key: String) -> SourceLocation {
+        var key = Substring(key)
+        while true {
+            if let found = keyLocations.positions[String(key)] { return found }
+            guard let dot = key.lastIndex(of: ".") else { return location }
+            key = key[..<dot]
+        }
+    }
+
+    /// Key positions, left out of equality, hashing and encoding: moving a line of site.yml
+    /// changes no page or pack, and no cache keyed by the config.
+    public struct KeyLocations: Hashable, Sendable {
+        public var positions: [String: SourceLocation] = [:]
+        public init(_ positions: [String: SourceLocation] = [:]) { self.positions = positions }
+        public static func == (a: KeyLocations, b: KeyLocations) -> Bool { true }
+        public func hash(into hasher: inout Hasher) {}
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case title, baseURL, languages, wikipedia, quiz, packs, location
+    }
 
     public var defaultLanguage: String { languages[0] }
 

@@ -48,12 +48,12 @@ public struct PackProducer: Sendable {
             if signingKeys.isEmpty {
                 diagnostics.append(.warning(
                     "packs are not signed although site.yml lists packs.public_keys, so apps that trust those keys will refuse them; set BESTIARY_SIGNING_KEY or pass --signing-key",
-                    at: catalog.config.location, stage: "packs"))
+                    at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
             }
             for key in signingKeys where !settings.publicKeys.contains(PackKeys.base64(key.publicKey)) {
                 throw DiagnosticError(.error(
                     "the signing key's public key \(PackKeys.base64(key.publicKey)) is not in site.yml's packs.public_keys; apps that trust those keys would refuse the pack",
-                    at: catalog.config.location, stage: "packs"))
+                    at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
             }
         } else if signingKeys.isEmpty {
             diagnostics.append(.warning(

@@ -46,7 +46,7 @@ enum PackStage {
             if expires < PackTime(options.time.now()) {
                 output.diagnostics.append(.warning(
                     "the packs' latest.json expired at \(expires), before it was even built: its validity (packs.expires_days: \(settings.expiresDays)) starts at the build time, which SOURCE_DATE_EPOCH sets to \(PackTime(now)), and apps refuse an expired pointer; build with a recent SOURCE_DATE_EPOCH, or raise packs.expires_days",
-                    at: catalog.config.location, stage: "packs"))
+                    at: catalog.config.location(of: "packs.expires_days"), stage: "packs"))
             }
         }
         return output
@@ -62,7 +62,7 @@ enum PackStage {
         if keys.isEmpty, !settings.publicKeys.isEmpty, options.recordsPackVersions, !options.allowsUnsignedPacks {
             throw DiagnosticError(.error(
                 "no signing key, but site.yml's packs.public_keys lists the keys apps trust: they would refuse an unsigned pack; set \(SigningKeys.environmentVariable) or pass --signing-key FILE (or --unsigned for a build that is not deployed, such as a check on a branch)",
-                at: catalog.config.location, stage: "packs"))
+                at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
         }
         return keys
     }

@@ -333,7 +333,7 @@ public final class SiteBuilder: @unchecked Sendable {
         do {
             files = try stage("render") { () throws(DiagnosticError) in
             let prepared = try PreparedTheme.load(
-                root: options.root, fileSystem: fs, languages: catalog.config.languages, config: catalog.config.location)
+                root: options.root, fileSystem: fs, languages: catalog.config.languages, config: catalog.config.location(of: "languages"))
             diagnostics.append(contentsOf: prepared.warnings)
             let (theme, templates, strings, assets) = (prepared.theme, prepared.templates, prepared.strings, prepared.assets)
             var mediaOutputs: [String: MediaOutput] = [:]

@@ -5,6 +5,30 @@ import Foundation
 import Testing
 
 @Suite struct ContentLoaderTests {
+    /// Warnings raised after loading (build, fetch, packs) point at the key they are about: its
+    /// own line, else its parent's, else the file's first line. Where keys are is not part of
+    /// the config: the same settings on other lines are equal.
+    @Test func siteYMLKeepsWhereEachKeyIsWritten() throws {
+        let text = "# settings\ntitle: T\nbase_url: https://e.org/\nlanguages: [en]\nquiz:\n  questions: 5\npacks: {id: p, expires_days: 9}\n"
+        let (parsed, problems) = SiteConfig.parse(SourceText(path: "content/site.yml", text: text))
+        #expect(problems.isEmpty)
+        let config = try #require(parsed)
+        func at(_ key: String) -> String { let l = config.location(of: key); return "\(l.line):\(l.column)" }
+        #expect(at("languages") == "4:1")
+        #expect(at("quiz.questions") == "6:3")
+        #expect(at("quiz.choices") == "5:1")  // a default: its parent
+        #expect(at("packs.expires_days") == "7:16")
+        #expect(at("packs.public_keys") == "7:1")
+        #expect(at("wikipedia.contact") == "1:1")  // no such key nor parent
+        #expect(config.location(of: "languages").path == "content/site.yml")
+        let moved = try #require(SiteConfig.parse(SourceText(path: "content/site.yml", text: "\n\n" + text)).0)
+        #expect(moved == config)
+        #expect(moved.location(of: "languages").line == 6)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(try encoder.encode(moved) == encoder.encode(config))
+    }
+
     @Test func loadsARecordCompletely() throws {
         let site = try TestSite([
             "content/animals/red-fox.md": """

@@ -31,7 +31,7 @@ struct CheckCommand: AsyncParsableCommand {
         if let config = result.catalog?.config {
             do {
                 let theme = try PreparedTheme.load(
-                    root: global.siteRoot, fileSystem: LocalFileSystem(), languages: config.languages, config: config.location)
+                    root: global.siteRoot, fileSystem: LocalFileSystem(), languages: config.languages, config: config.location(of: "languages"))
                 diagnostics.append(contentsOf: theme.warnings)
             } catch {
                 diagnostics.append(contentsOf: error.diagnostics)

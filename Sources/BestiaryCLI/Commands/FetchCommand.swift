@@ -90,7 +90,7 @@ struct FetchCommand: AsyncParsableCommand {
         if settings.contact?.trimmingCharacters(in: .whitespaces).isEmpty ?? true, FetchOptions.isWikimedia(template) {
             warnings.append(.warning(
                 "site.yml has no wikipedia.contact: Wikimedia requires a contact (an e-mail or URL) in the User-Agent and may block this client; add `wikipedia: {contact: you@example.org}`",
-                at: catalog.config.location, stage: "fetch"))
+                at: catalog.config.location(of: "wikipedia"), stage: "fetch"))
         }
         let options = FetchOptions(
             urlTemplate: template, commonsURL: settings.commonsURL, refresh: refresh, concurrency: concurrency,
