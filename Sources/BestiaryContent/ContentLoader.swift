@@ -340,8 +340,16 @@ public struct ContentLoader: Sendable {
         do {
             let source = try SourceText.decode(try readText(file.fullPath, relative: file.relativePath), path: file.relativePath)
             if source.text.hasPrefix("---\n") {
+                // Front matter with nothing in it (blank lines, comments) is left over, not misplaced.
+                let yaml = (try? FrontMatterDocument.split(source))?.yaml
+                let isEmpty = yaml?.split(separator: "\n").allSatisfy { line in
+                    let text = line.trimmingCharacters(in: .whitespaces)
+                    return text.isEmpty || text.hasPrefix("#")
+                } ?? false
                 bag.error(
-                    "a translation holds only Markdown text; put fields such as name and description in \(file.stem).md",
+                    isEmpty
+                        ? "a translation holds only Markdown text: remove its empty front matter (the --- lines at the top)"
+                        : "a translation holds only Markdown text; put fields such as name and description in \(file.stem).md",
                     at: SourceLocation(path: file.relativePath, line: 1, column: 1), stage: "load")
                 return nil
             }

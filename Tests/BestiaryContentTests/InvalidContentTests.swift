@@ -127,7 +127,10 @@ import Testing
              expected: "content/animals/wolf.en.md:0:0: error: translation without its record"),
         Case(name: "translation with front matter", files: [
             record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.en.md": "---\nname: {en: Fox}\n---\nFox."],
-             expected: "content/animals/fox.en.md:1:1: error: a translation holds only Markdown text"),
+             expected: "content/animals/fox.en.md:1:1: error: a translation holds only Markdown text; put fields such as name and description in fox.md"),
+        Case(name: "translation with empty front matter", files: [
+            record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.en.md": "---\n# nothing\n\n---\nFox."],
+             expected: "content/animals/fox.en.md:1:1: error: a translation holds only Markdown text: remove its empty front matter (the --- lines at the top)"),
         Case(name: "file name with two languages", files: ["content/animals/fox.en.de.md": "x"],
              expected: "content/animals/fox.en.de.md:0:0: error: file name has too many dots"),
         Case(name: "page without title", files: ["content/pages/about.md": "---\nweight: 1\n---\nText"],
