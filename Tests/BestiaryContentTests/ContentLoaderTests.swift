@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryDiagnostics
 import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
@@ -115,6 +116,25 @@ import Testing
         ], siteYML: TestSite.siteYML + "quiz: {choices: 2}\n")
         #expect(enough.lines().isEmpty, "\(enough.lines())")
         #expect(ContentLoader.quizProblems(try #require(enough.load().catalog)).isEmpty)
+    }
+
+    /// A sound round asks only the animals with a sound: fewer of them than a question's answers
+    /// is warned about (one alone would be asked ten times in a row); enough of them, or none
+    /// (the home page then offers no sound quiz), is not.
+    @Test func tooFewSoundsForASoundRoundAreWarnedAbout() throws {
+        let ogg = Data(Array("OggS".utf8) + [0, 2] + Array(repeating: 0, count: 22) + Array("\u{1}vorbis".utf8) + Array(repeating: 0, count: 40))
+        var files: [String: String] = [:]
+        for name in ["a", "b", "c", "d"] {
+            let sound = name == "a" ? "sound: {file: sounds/a.ogg}\n" : ""
+            files["content/animals/\(name).md"] = "---\nname: {de: \(name.uppercased())}\n\(sound)---\n"
+        }
+        let one = try TestSite(files, binary: ["content/sounds/a.ogg": ogg], siteYML: TestSite.siteYML + "quiz: {questions: 10, choices: 4}\n")
+        #expect(ContentLoader.quizProblems(try #require(one.load().catalog)).map(DiagnosticFormatter.text) == [
+            "content/site.yml:4:1: warning: only 1 animal has a sound, fewer than the 4 answers a question offers: each sound quiz round of 10 questions asks it again and again; add sounds (sound.file) to more records [validate]"
+        ])
+        files["content/animals/a.md"] = "---\nname: {de: A}\n---\n"
+        let none = try TestSite(files, siteYML: TestSite.siteYML + "quiz: {questions: 10, choices: 4}\n")
+        #expect(ContentLoader.quizProblems(try #require(none.load().catalog)).isEmpty)
     }
 
     /// questions.js's countDistinctNames: greedy in id order, a name taken in any language (with
