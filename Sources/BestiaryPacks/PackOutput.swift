@@ -28,6 +28,8 @@ public struct PackOutput: Sendable {
     public var recordTable: PackRecordTable? = nil
     /// The version `latest.json` points at, as a note of it would say (number, creation, digest).
     public var published: PackProducer.PublishedVersion? = nil
+    /// When `latest.json` stops being valid (`expires`): the build time plus `packs.expires_days`.
+    public var expires: PackTime? = nil
 
     /// One line for the build's summary, e.g.
     /// `pack 'tuxpaint' version 3 (new: 1 added: zebra): 66 records, signed`.

@@ -132,8 +132,8 @@ public struct PackProducer: Sendable {
         inputDigests = [:]
         let baseNumbers = Set(max(1, current.number - settings.keepDeltas)..<current.number)
         let bases = history.changes(since: baseNumbers).map { PackWriter.BaseState(version: $0.key, changed: $0.value) }
-        let writer = PackWriter(
-            manifest: manifest, encodedManifest: manifestBytes, bases: bases, expires: created.adding(days: settings.expiresDays), signingKeys: signingKeys)
+        let expires = created.adding(days: settings.expiresDays)
+        let writer = PackWriter(manifest: manifest, encodedManifest: manifestBytes, bases: bases, expires: expires, signingKeys: signingKeys)
         var files: [PackFile]
         do {
             files = try writer.write().files
@@ -157,7 +157,8 @@ public struct PackProducer: Sendable {
         return PackOutput(
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
             signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics,
-            recordTable: table, published: PublishedVersion(version: current.number, created: current.created, digest: current.digest))
+            recordTable: table, published: PublishedVersion(version: current.number, created: current.created, digest: current.digest),
+            expires: expires)
     }
 
     /// A version a build published (swapped into the output) but could not record in the lock,

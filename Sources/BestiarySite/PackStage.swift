@@ -41,8 +41,7 @@ enum PackStage {
             published: published)
         // The pointer's validity starts at the build time: an old SOURCE_DATE_EPOCH (a commit's
         // date in CI) can make it expire before it is deployed.
-        if let settings = catalog.config.packs {
-            let expires = PackTime(now).adding(days: settings.expiresDays)
+        if let settings = catalog.config.packs, let expires = output.expires {
             if expires < PackTime(options.time.now()) {
                 output.diagnostics.append(.warning(
                     "the packs' latest.json expired at \(expires), before it was even built: its validity (packs.expires_days: \(settings.expiresDays)) starts at the build time, which SOURCE_DATE_EPOCH sets to \(PackTime(now)), and apps refuse an expired pointer; build with a recent SOURCE_DATE_EPOCH, or raise packs.expires_days",
