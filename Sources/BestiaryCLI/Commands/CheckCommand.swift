@@ -14,7 +14,8 @@ struct CheckCommand: AsyncParsableCommand {
         discussion: """
             Reads every record, page, translation and media file as `bestiary build` would,
             checks the Wikipedia cache's entries and pictures, compiles the theme's
-            templates and checks its texts and assets, and replays the whole pack history (content/packs.lock), checking every
+            templates and checks its texts, its assets and the names its templates look up,
+            and replays the whole pack history (content/packs.lock), checking every
             version's digest (a build checks only the versions it uses).
             """)
 
