@@ -48,4 +48,22 @@ import Testing
         #expect(build.status == 1)
         #expect(build.stderr.contains("the pack history is for pack 'site'"))
     }
+
+    /// A sound cut short by a copy that stopped half way is named, with what to do; it is a
+    /// warning (the build still takes it), so `check` exits 0.
+    @Test func aSoundCutShortIsWarnedAbout() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let ogg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/Tests/Fixtures/sites/tuxpaint/content/sounds/badger.ogg"))
+        try FileManager.default.createDirectory(atPath: site + "/content/sounds", withIntermediateDirectories: true)
+        try ogg.prefix(ogg.count / 2).write(to: URL(fileURLWithPath: site + "/content/sounds/red-fox.ogg"))
+        let record = site + "/content/animals/red-fox.md"
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try text.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nsound: {file: sounds/red-fox.ogg}\n")
+            .write(toFile: record, atomically: true, encoding: .utf8)
+        let result = await run("check", "--root", site)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(
+            "content/sounds/red-fox.ogg:1:1: warning: sound 'sounds/red-fox.ogg': the file is cut short (its last Ogg page needs"), "\(result.stderr)")
+    }
 }

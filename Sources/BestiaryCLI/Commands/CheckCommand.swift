@@ -13,6 +13,7 @@ struct CheckCommand: AsyncParsableCommand {
         abstract: "Validate content/ and print every problem (exit 1 on any error).",
         discussion: """
             Reads every record, page, translation and media file as `bestiary build` would,
+            checks that each sound and picture is whole (not cut short by a copy that stopped),
             checks the Wikipedia cache's entries and pictures, compiles the theme's
             templates and checks its texts, its assets and the names its templates look up,
             and replays the whole pack history (content/packs.lock), checking every
@@ -28,6 +29,7 @@ struct CheckCommand: AsyncParsableCommand {
         if let catalog = result.catalog {
             diagnostics.append(contentsOf: ContentLoader.quizProblems(catalog))
             diagnostics.append(contentsOf: WikipediaCheck.problems(of: catalog, fileSystem: LocalFileSystem()))
+            diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
         }
         if let config = result.catalog?.config {
             do {
