@@ -13,7 +13,7 @@ enum PackStage {
     static func run(
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
         options: BuildOptions, now: Date, keys: [SigningKeys.Key], kept: KeptRecords? = nil,
-        lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil
+        lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil, publishedNote: String? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard catalog.config.packs != nil else {
@@ -35,7 +35,10 @@ enum PackStage {
         }
         // The version a build published but could not record in the lock (the preview, which
         // records nothing and whose output is never deployed, goes by the lock alone).
-        let published = options.recordsPackVersions ? unrecorded.flatMap { Self.unrecordedVersion(at: $0, fileSystem: fs) } : nil
+        let published = options.recordsPackVersions ? unrecorded.flatMap { Self.versionNote(at: $0, fileSystem: fs) } : nil
+        if options.recordsPackVersions, let shipped = publishedNote.flatMap({ Self.versionNote(at: $0, fileSystem: fs) }) {
+            try Self.checkHistory(lock: lock, noted: published, against: shipped)
+        }
         var output = try PackProducer(fileSystem: fs).produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)
@@ -66,21 +69,40 @@ enum PackStage {
         return keys
     }
 
-    /// The version a build published but could not record in the lock, as that build noted it
-    /// in `path` (next to the output: ``noteUnrecorded(_:at:fileSystem:)``).
-    static func unrecordedVersion(at path: String, fileSystem: any FileSystem) -> PackProducer.PublishedVersion? {
+    /// A version a build noted next to the output (``writeVersionNote(_:at:fileSystem:)``): in
+    /// `.NAME.bestiary-unrecorded`, one it published but could not record in the lock; in
+    /// `.NAME.bestiary-published`, the one the output publishes.
+    static func versionNote(at path: String, fileSystem: any FileSystem) -> PackProducer.PublishedVersion? {
         guard let data = try? fileSystem.readPrefix(path, count: 256) else { return nil }
         return PackProducer.PublishedVersion(line: String(decoding: data, as: UTF8.self), note: path.split(separator: "/").last.map(String.init))
     }
 
-    /// Notes that the output publishes `version`, which the lock does not record: whether the
-    /// note could be written (a preview never writes one: its versions are never published).
-    static func noteUnrecorded(_ version: PackProducer.PublishedVersion, at path: String, fileSystem: any FileSystem) -> Bool {
+    /// Notes that the output publishes `version` (`path`: which note, ``versionNote(at:fileSystem:)``):
+    /// whether the note could be written. A preview never writes one: its versions are never published.
+    static func writeVersionNote(_ version: PackProducer.PublishedVersion, at path: String, fileSystem: any FileSystem) -> Bool {
         (try? fileSystem.writeAtomically(Data(version.line.utf8), to: path)) != nil
     }
 
     /// The pack history (`content/packs.lock`), replayed, with the digests of the versions this
     /// build uses checked: the newest and its deltas' bases. Nil without one, or without packs.
+    /// A build of this output published a version the history does not have (`shipped`, as the
+    /// build that published it noted next to the output): `content/packs.lock` was deleted,
+    /// never committed, or taken back from an older commit. Building on would number the next
+    /// version from the history's last, and every app that has the newer one refuses it ("older
+    /// than the stored version"). A version only noted as unrecorded (the lock could not be
+    /// written, ``versionNote(at:fileSystem:)``) counts as recorded; the preview, whose
+    /// versions are never published, notes none.
+    static func checkHistory(
+        lock: PackLock?, noted: PackProducer.PublishedVersion?, against shipped: PackProducer.PublishedVersion
+    ) throws(DiagnosticError) {
+        let recorded = max(lock?.latest?.number ?? 0, noted?.version ?? 0)
+        guard shipped.version > recorded else { return }
+        let history = recorded == 0 ? "has no content/packs.lock" : "records versions up to \(recorded) only (content/packs.lock)"
+        throw DiagnosticError(.error(
+            "the site \(history), but a build of this output published pack version \(shipped.version) (created \(shipped.created)): the next version would be \(recorded + 1), which every app that has version \(shipped.version) refuses. Restore content/packs.lock from where it was committed (`git checkout content/packs.lock`, or the branch that made version \(shipped.version)); only if that version was never deployed, delete \(shipped.note ?? "the note next to the output")",
+            at: SourceLocation(path: PackLock.path), stage: "packs"))
+    }
+
     static func lock(of catalog: Catalog, options: BuildOptions) throws(DiagnosticError) -> PackLock? {
         guard let settings = catalog.config.packs else { return nil }
         do {

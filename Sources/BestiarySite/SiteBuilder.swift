@@ -139,7 +139,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // whose files are unchanged from the last build (the preview keeps them in its memo).
         let tool = BuildState.toolIdentity(fs)
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
-        let unrecordedPath = keptPath("unrecorded")
+        let unrecordedPath = keptPath("unrecorded"), publishedPath = keptPath("published")
         // Read side by side; the Wikipedia entries are only needed by the enrich stage.
         let reading = memo == nil && !options.force
         let entriesAhead = reading ? Background { KeptEntries.load(entriesPath, tool: tool, fileSystem: fs, started: walkStarted) } : nil
@@ -306,7 +306,7 @@ public final class SiteBuilder: @unchecked Sendable {
             } ?? self.memo?.keptPackRecords()
             var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, keys: signingKeys, kept: kept,
-                lock: lockAhead?.value(), unrecorded: unrecordedPath)
+                lock: lockAhead?.value(), unrecorded: unrecordedPath, publishedNote: publishedPath)
             // The preview keeps this manifest's records for its next build.
             if let memo = self.memo {
                 let manifest = output.recordTable.flatMap { table in
@@ -504,6 +504,11 @@ public final class SiteBuilder: @unchecked Sendable {
         // its temporary file).
         let snapshotAfter = afterAhead?.value()
 
+        // The version this output now publishes, noted next to it: a later build whose history
+        // lacks it (the lock lost) stops instead of numbering below it. Not the preview's.
+        if options.recordsPackVersions, let published = packs.output.published {
+            _ = PackStage.writeVersionNote(published, at: publishedPath, fileSystem: fs)
+        }
         // Only now that the new version can be downloaded does the history record it.
         if let lock = packs.output.lock, options.recordsPackVersions {
             let path = options.root + "/" + PackLock.path
@@ -511,7 +516,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 try fs.writeAtomically(lock, to: path)
                 if fs.info(unrecordedPath) != nil { try? fs.remove(unrecordedPath) }
             } catch {
-                let noted = packs.output.published.map { PackStage.noteUnrecorded($0, at: unrecordedPath, fileSystem: fs) } ?? false
+                let noted = packs.output.published.map { PackStage.writeVersionNote($0, at: unrecordedPath, fileSystem: fs) } ?? false
                 let next = noted
                     ? "build again before changing the content: the next build then records version \(packs.output.version) as published, with the same bytes"
                     : "nor could the note of it be written next to the output: build again before changing the content, with the same SOURCE_DATE_EPOCH if one was set, to record version \(packs.output.version) with the same bytes"

@@ -122,6 +122,40 @@ struct PackSite {
     }
 }
 
+/// `content/packs.lock` lost (deleted, never committed) or taken back from an older commit,
+/// while the output publishes a newer version: the next version would be numbered below what
+/// apps have, and they refuse it. The build stops instead and says what to do.
+@Suite struct LostHistoryTests {
+    @Test func aLockBehindThePublishedVersionStopsTheBuild() throws {
+        let site = try PackSite()
+        try site.build(at: 1_767_225_700)  // version 2
+        let two = try site.lock()
+        try FileManager.default.removeItem(atPath: site.root + "/content/packs.lock")
+        try site.work.write("---\nname: {de: Anders, en: Other}\n---\n", to: "minimal/content/animals/new.md")
+        let d = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
+        #expect(d.message.hasPrefix("the site has no content/packs.lock, but a build of this output published pack version 2 (created 2026-01-01T00:01:40Z)"), "\(d)")
+        #expect(d.message.hasSuffix("delete .out.bestiary-published"), "\(d)")
+        #expect(d.message.contains("the next version would be 1, which every app that has version 2 refuses"))
+        #expect(!FileManager.default.fileExists(atPath: site.root + "/content/packs.lock"), "nothing recorded")
+        // An older lock (version 1 only) likewise; the lock restored, the build goes on to version 3.
+        try two.components(separatedBy: "\nversion 2 ")[0].appending("\n").write(toFile: site.root + "/content/packs.lock", atomically: true, encoding: .utf8)
+        let older = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
+        #expect(older.message.hasPrefix("the site records versions up to 1 only (content/packs.lock), but a build of this output published pack version 2"), "\(older)")
+        try two.write(toFile: site.root + "/content/packs.lock", atomically: true, encoding: .utf8)
+        try site.build(at: 1_767_229_000)
+        #expect(try site.lock().contains("version 3 "))
+        #expect(try site.work.read(".out.bestiary-published").hasPrefix("3 created 2026-01-01T00:56:40Z digest "))
+        // The preview records nothing, notes nothing, and is not stopped; with the note deleted
+        // (that version never deployed) the history starts anew.
+        try FileManager.default.removeItem(atPath: site.root + "/content/packs.lock")
+        try site.build(at: 1_767_229_100, records: false)
+        #expect(try site.work.read(".out.bestiary-published").hasPrefix("3 created"))
+        try FileManager.default.removeItem(atPath: site.work.appending(".out.bestiary-published"))
+        try site.build(at: 1_767_229_200)
+        #expect(try site.lock().contains("version 1 "))
+    }
+}
+
 /// What a build says about the packs it makes.
 @Suite struct PackWarningTests {
     /// The pointer's validity starts at SOURCE_DATE_EPOCH: one older than `expires_days` makes
