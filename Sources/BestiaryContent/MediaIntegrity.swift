@@ -5,27 +5,40 @@ import Foundation
 /// Whether a media file's bytes hold together to its end, by the structure of its format: what
 /// a copy that stopped half way (an interrupted download or upload) leaves. ``MediaSniffer``
 /// reads only the first bytes, so such a file passes it and the quiz plays part of the sound, or
-/// nothing. `bestiary check` reads every media file through this.
+/// nothing. `bestiary check` reads every media file through this, and `fetch` and the build
+/// every Wikipedia picture.
 ///
-/// Each format is walked by its own framing, never decoded: Ogg pages (and the end-of-stream
-/// mark on the last), RIFF chunks (WAV, WebP), MP4 boxes (and a `moov`), ADTS frames, the ID3
-/// tag before MP3 frames, PNG chunks up to `IEND`, JPEG's end marker, GIF's trailer. Sizes a
-/// streaming writer leaves unset (RIFF's 0 or 0xFFFFFFFF) are not held against a file.
+/// Each format is walked by its own framing, never decoded: Ogg pages, RIFF chunks (WAV,
+/// WebP), MP4 boxes (and a `moov`), ADTS frames, MPEG audio frames after an ID3 tag, PNG chunks
+/// up to `IEND`, JPEG segments and scans up to the end-of-image marker, GIF's trailer. Only a
+/// frame, chunk or box that needs more bytes than the file has, or a missing end, counts: sizes
+/// a streaming writer leaves unset (0 or 0xFFFFFFFF), trailing tags (ID3v1, APE, Lyrics3),
+/// padding and anything after a JPEG's end (a phone's motion photo) do not. An Ogg or MP3 file
+/// cut exactly between two pages or frames is not found.
 public enum MediaIntegrity {
-    /// What is wrong with `bytes` as `format`, or nil when its structure holds to its end.
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    /// What is wrong with `data` as `format`, or nil when its structure holds to its end.
+    public static func problem(_ data: Data, format: MediaFormat) -> String? {
+        data.withUnsafeBytes { raw in problem(raw.bindMemory(to: UInt8.self), format: format) }
+    }
+
     public static func problem(_ bytes: [UInt8], format: MediaFormat) -> String? {
+        bytes.withUnsafeBufferPointer { problem($0, format: format) }
+    }
+
+    static func problem(_ b: Bytes, format: MediaFormat) -> String? {
         switch format {
-        case .ogg, .opus: return ogg(bytes)
-        case .wav, .webp: return riff(bytes)
-        case .m4a: return mp4(bytes)
-        case .aac: return adts(bytes)
-        case .mp3: return id3(bytes)
-        case .png: return png(bytes)
-        case .jpeg:
-            // The end-of-image marker, possibly followed by padding some cameras add.
-            let tail = bytes.suffix(4096)
-            return zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 } ? nil : cut("it has no end-of-image marker")
-        case .gif: return bytes.last == 0x3B ? nil : cut("it does not end with the GIF trailer")
+        case .ogg, .opus: return ogg(b)
+        case .wav, .webp: return riff(b)
+        case .m4a: return mp4(b)
+        case .aac: return adts(b)
+        case .mp3: return mp3(b)
+        case .png: return png(b)
+        case .jpeg: return jpeg(b)
+        case .gif:
+            let end = endIgnoringPadding(b)
+            return end >= 14 && b[end - 1] == 0x3B ? nil : cut("it does not end with the GIF trailer")
         case .svg: return nil
         }
     }
@@ -34,110 +47,194 @@ public enum MediaIntegrity {
         "the file is cut short (\(detail)): a copy that stopped half way, which plays or shows only in part, if at all; copy it again from its source"
     }
 
-    static func uint32LE(_ b: [UInt8], _ i: Int) -> Int {
+    static func damaged(_ detail: String) -> String {
+        "the file is damaged (\(detail)); copy it again from its source"
+    }
+
+    static func uint32LE(_ b: Bytes, _ i: Int) -> Int {
         Int(b[i]) | Int(b[i + 1]) << 8 | Int(b[i + 2]) << 16 | Int(b[i + 3]) << 24
     }
 
-    static func uint32BE(_ b: [UInt8], _ i: Int) -> Int {
+    static func uint32BE(_ b: Bytes, _ i: Int) -> Int {
         Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
     }
 
-    /// Ogg: pages follow each other to the end, the last marked as the end of the stream.
-    static func ogg(_ b: [UInt8]) -> String? {
+    /// The end of `b` without the NUL, CR and LF padding some encoders add.
+    static func endIgnoringPadding(_ b: Bytes) -> Int {
+        var end = b.count
+        while end > 0, b[end - 1] == 0x00 || b[end - 1] == 0x0A || b[end - 1] == 0x0D { end -= 1 }
+        return end
+    }
+
+    static func starts(_ b: Bytes, at offset: Int, with prefix: String) -> Bool {
+        let p = Array(prefix.utf8)
+        return offset + p.count <= b.count && (0..<p.count).allSatisfy { b[offset + $0] == p[$0] }
+    }
+
+    /// A tag some tools append after the frames: ID3v1, ID3v2, APEv2, Lyrics3.
+    static func isTrailingTag(_ b: Bytes, at offset: Int) -> Bool {
+        ["TAG", "ID3", "APETAGEX", "LYRICSBEGIN"].contains { starts(b, at: offset, with: $0) }
+    }
+
+    /// Ogg: pages follow each other to the end.
+    static func ogg(_ b: Bytes) -> String? {
         var at = 0
-        var last = 0
         while at < b.count {
             guard at + 27 <= b.count else { return cut("its last Ogg page stops at byte \(b.count)") }
-            guard b[at] == 0x4F, b[at + 1] == 0x67, b[at + 2] == 0x67, b[at + 3] == 0x53 else {
-                return "its bytes stop being Ogg pages at byte \(at): the file is damaged; copy it again from its source"
-            }
+            guard starts(b, at: at, with: "OggS") else { return damaged("its bytes stop being Ogg pages at byte \(at)") }
             let segments = Int(b[at + 26])
             guard at + 27 + segments <= b.count else { return cut("its last Ogg page stops at byte \(b.count)") }
             var body = 0
             for i in 0..<segments { body += Int(b[at + 27 + i]) }
-            last = at
             at += 27 + segments + body
             if at > b.count { return cut("its last Ogg page needs \(at) bytes, the file has \(b.count)") }
         }
-        return b[last + 5] & 0x04 != 0 ? nil : cut("its last Ogg page is not the end of the stream")
+        return nil
     }
 
-    /// RIFF (WAV, WebP): the size the header announces is there, and so is each chunk's.
-    static func riff(_ b: [UInt8]) -> String? {
+    /// RIFF (WAV, WebP): the bytes the header announces are there, and each chunk within them.
+    static func riff(_ b: Bytes) -> String? {
         guard b.count >= 12 else { return cut("it is \(b.count) bytes long") }
         let size = uint32LE(b, 4)
-        if size == 0 || size == 0xFFFF_FFFF { return nil }  // left unset by a streaming writer
-        if size + 8 > b.count { return cut("its header announces \(size + 8) bytes, the file has \(b.count)") }
+        let unset = size == 0 || size == 0xFFFF_FFFF  // left so by a streaming writer
+        if !unset, size + 8 > b.count { return cut("its header announces \(size + 8) bytes, the file has \(b.count)") }
+        let end = unset ? b.count : size + 8
         var at = 12
-        while at + 8 <= size + 8 {
+        while at + 8 <= end {
             let chunk = uint32LE(b, at + 4)
-            if chunk == 0xFFFF_FFFF { return nil }
+            if chunk == 0 || chunk == 0xFFFF_FFFF { return nil }  // unset: runs to the end
+            guard chunk <= b.count - at - 8 else {
+                let id = String(decoding: UnsafeBufferPointer(rebasing: b[at..<at + 4]), as: UTF8.self)
+                return cut("its '\(id)' chunk needs \(at + 8 + chunk) bytes, the file has \(b.count)")
+            }
             at += 8 + chunk + (chunk & 1)
         }
-        return at > size + 8 + 1 ? cut("its last chunk needs \(at) bytes, the file announces \(size + 8)") : nil
+        return nil
     }
 
     /// MP4/M4A: boxes follow each other to the end, one of them the `moov` players need.
-    static func mp4(_ b: [UInt8]) -> String? {
+    static func mp4(_ b: Bytes) -> String? {
         var at = 0
         var hasMovie = false
         while at + 8 <= b.count {
             var size = uint32BE(b, at)
-            let type = String(decoding: b[at + 4..<at + 8], as: UTF8.self)
+            let type = String(decoding: UnsafeBufferPointer(rebasing: b[at + 4..<at + 8]), as: UTF8.self)
             if type == "moov" { hasMovie = true }
             if size == 1 {
                 guard at + 16 <= b.count else { return cut("its last box stops at byte \(b.count)") }
-                size = uint32BE(b, at + 8) << 32 | uint32BE(b, at + 12)
+                // A 64-bit size; one above what any file here can hold is too long, not a number to add.
+                let high = uint32BE(b, at + 8), low = uint32BE(b, at + 12)
+                size = high >= 0x8000_0000 ? Int.max : high << 32 | low
             } else if size == 0 {
                 size = b.count - at  // to the end of the file
             }
-            guard size >= 8 else { return "its MP4 box '\(type)' at byte \(at) is damaged; copy it again from its source" }
+            guard size >= 8 else { return damaged("its MP4 box '\(type)' at byte \(at) has the size \(size)") }
+            guard size <= b.count - at else { return cut("its '\(type)' box needs more than the \(b.count) bytes the file has") }
             at += size
-            if at > b.count { return cut("its '\(type)' box needs \(at) bytes, the file has \(b.count)") }
         }
-        if at != b.count { return cut("its last box stops at byte \(b.count)") }
-        return hasMovie ? nil : "it has no 'moov' box, which players need to read it: it is damaged or still being written; copy it again from its source"
+        // Fewer than 8 bytes left can hold no box: padding.
+        return hasMovie ? nil : "it has no 'moov' box, which players need to read it: it is damaged or was still being written; copy it again from its source"
     }
 
-    /// AAC in ADTS: frames follow each other to the end.
-    static func adts(_ b: [UInt8]) -> String? {
+    /// AAC in ADTS: frames follow each other to the end (or to a tag).
+    static func adts(_ b: Bytes) -> String? {
         var at = 0
         while at < b.count {
+            if isTrailingTag(b, at: at) { return nil }
             guard at + 7 <= b.count else { return cut("its last frame stops at byte \(b.count)") }
-            guard b[at] == 0xFF, b[at + 1] & 0xF6 == 0xF0 else {
-                // An ID3 tag some tools append at the end.
-                if b[at...].starts(with: [0x49, 0x44, 0x33]) || b[at...].starts(with: [0x54, 0x41, 0x47]) { return nil }
-                return "its bytes stop being AAC frames at byte \(at): the file is damaged; copy it again from its source"
-            }
+            guard b[at] == 0xFF, b[at + 1] & 0xF6 == 0xF0 else { return damaged("its bytes stop being AAC frames at byte \(at)") }
             let length = Int(b[at + 3] & 0x03) << 11 | Int(b[at + 4]) << 3 | Int(b[at + 5]) >> 5
-            guard length >= 7 else { return "its AAC frame at byte \(at) is damaged; copy it again from its source" }
+            guard length >= 7 else { return damaged("its AAC frame at byte \(at) has the length \(length)") }
             at += length
             if at > b.count { return cut("its last frame needs \(at) bytes, the file has \(b.count)") }
         }
         return nil
     }
 
-    /// MP3: the ID3 tag before the frames is whole, and frames follow it.
-    static func id3(_ b: [UInt8]) -> String? {
-        guard b.starts(with: [0x49, 0x44, 0x33]) else { return nil }  // frames from the first byte
-        guard b.count >= 10 else { return cut("it is \(b.count) bytes long") }
-        let size = Int(b[6] & 0x7F) << 21 | Int(b[7] & 0x7F) << 14 | Int(b[8] & 0x7F) << 7 | Int(b[9] & 0x7F)
-        let end = 10 + size + (b[5] & 0x10 != 0 ? 10 : 0)
-        if end >= b.count { return cut("its ID3 tag announces \(end) bytes, the file has \(b.count), and no sound after it") }
+    /// MP3: the ID3 tag is whole, and MPEG audio frames follow it; the walk stops at the first
+    /// bytes that are no frame header (a trailing tag, or anything it cannot judge).
+    static func mp3(_ b: Bytes) -> String? {
+        var at = 0
+        if starts(b, at: 0, with: "ID3") {
+            guard b.count >= 10 else { return cut("it is \(b.count) bytes long") }
+            let size = Int(b[6] & 0x7F) << 21 | Int(b[7] & 0x7F) << 14 | Int(b[8] & 0x7F) << 7 | Int(b[9] & 0x7F)
+            at = 10 + size + (b[5] & 0x10 != 0 ? 10 : 0)
+            if at >= b.count { return cut("its ID3 tag announces \(at) bytes, the file has \(b.count), and no sound after it") }
+            while at < b.count, b[at] == 0 { at += 1 }  // padding after the tag
+        }
+        // kbit/s by [MPEG-1: 0, MPEG-2 and 2.5: 1][layer I, II, III][index].
+        let rates: [[[Int]]] = [
+            [
+                [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+                [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+                [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+            ],
+            [
+                [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+                [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+                [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+            ],
+        ]
+        while at + 4 <= b.count {
+            guard b[at] == 0xFF, b[at + 1] & 0xE0 == 0xE0 else { return nil }
+            let version = Int(b[at + 1] >> 3) & 3, layerBits = Int(b[at + 1] >> 1) & 3
+            let rateIndex = Int(b[at + 2] >> 4), sampleIndex = Int(b[at + 2] >> 2) & 3, padding = Int(b[at + 2] >> 1) & 1
+            guard version != 1, layerBits != 0, rateIndex != 0, rateIndex != 15, sampleIndex != 3 else { return nil }
+            let layer = 4 - layerBits  // 1, 2 or 3
+            let samples = [[11025, 12000, 8000], [], [22050, 24000, 16000], [44100, 48000, 32000]][version][sampleIndex]
+            let bitrate = rates[version == 3 ? 0 : 1][layer - 1][rateIndex] * 1000
+            let length: Int
+            switch layer {
+            case 1: length = (12 * bitrate / samples + padding) * 4
+            case 3 where version != 3: length = 72 * bitrate / samples + padding
+            default: length = 144 * bitrate / samples + padding
+            }
+            at += length
+            if at > b.count { return cut("its last MPEG frame needs \(at) bytes, the file has \(b.count)") }
+        }
         return nil
     }
 
-    /// PNG: chunks follow each other up to `IEND`.
-    static func png(_ b: [UInt8]) -> String? {
+    /// PNG: chunks follow each other up to `IEND` (at once when the file ends with it).
+    static func png(_ b: Bytes) -> String? {
+        if b.count >= 20, starts(b, at: b.count - 8, with: "IEND") { return nil }
         var at = 8
         while at + 8 <= b.count {
             let length = uint32BE(b, at)
-            let type = String(decoding: b[at + 4..<at + 8], as: UTF8.self)
+            let type = String(decoding: UnsafeBufferPointer(rebasing: b[at + 4..<at + 8]), as: UTF8.self)
+            guard length <= b.count - at - 12 else { return cut("its '\(type)' chunk needs \(at + 12 + length) bytes, the file has \(b.count)") }
             at += 12 + length
-            if at > b.count { return cut("its '\(type)' chunk needs \(at) bytes, the file has \(b.count)") }
             if type == "IEND" { return nil }
         }
         return cut("it has no IEND chunk")
+    }
+
+    /// JPEG: segments and the scans' coded data up to the end-of-image marker (at once when the
+    /// file ends with it); what follows it is not looked at.
+    static func jpeg(_ b: Bytes) -> String? {
+        let end = endIgnoringPadding(b)
+        if end >= 4, b[end - 2] == 0xFF, b[end - 1] == 0xD9 { return nil }
+        var at = 2
+        while at + 1 < b.count {
+            guard b[at] == 0xFF else { break }  // no marker where one belongs, and the file does not end with one
+            let marker = b[at + 1]
+            if marker == 0xFF { at += 1; continue }  // fill byte
+            if marker == 0xD9 { return nil }
+            if (0xD0...0xD7).contains(marker) || marker == 0x01 || marker == 0xD8 { at += 2; continue }
+            guard at + 4 <= b.count else { break }
+            let length = Int(b[at + 2]) << 8 | Int(b[at + 3])
+            guard length >= 2 else { break }
+            at += 2 + length
+            if at > b.count { return cut("its last segment needs \(at) bytes, the file has \(b.count)") }
+            if marker == 0xDA {
+                // Coded data: up to a marker that is neither a stuffed 0xFF00 nor a restart.
+                while at + 1 < b.count {
+                    if b[at] == 0xFF, b[at + 1] != 0x00, b[at + 1] != 0xFF, !(0xD0...0xD7).contains(b[at + 1]) { break }
+                    at += 1
+                }
+            }
+        }
+        return cut("it has no end-of-image marker")
     }
 
     /// A warning for each media file of `catalog` whose bytes do not hold together (read whole,
@@ -146,9 +243,10 @@ public enum MediaIntegrity {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let found = Parallel.map(files, chunk: 4) { file -> Diagnostic? in
             guard let data = try? fileSystem.read(catalog.contentDirectory + "/" + file.path),
-                let problem = problem([UInt8](data), format: file.format)
+                let problem = problem(data, format: file.format)
             else { return nil }
-            return .warning("\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \(problem)", at: SourceLocation(path: "content/" + file.path), stage: "validate")
+            let kind = file.format.kind == .sound ? "sound" : "picture"
+            return .warning("\(kind) '\(file.path)': \(problem)", at: SourceLocation(path: "content/" + file.path), stage: "validate")
         }
         return found.compactMap { $0 }
     }

@@ -22,26 +22,9 @@ public enum ImageBytes {
         problem(data) == nil ? MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) : nil
     }
 
-    /// True when the format's end marker is where it belongs.
+    /// True when the picture's bytes hold together to its end (``MediaIntegrity``, as `check`
+    /// judges a site's own pictures).
     public static func isComplete(_ data: Data, format: MediaFormat) -> Bool {
-        let bytes = [UInt8](data)
-        switch format {
-        case .jpeg:
-            // End of image (FF D9), possibly followed by padding some encoders add.
-            var end = bytes.count
-            while end > 2 && (bytes[end - 1] == 0x00 || bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D) { end -= 1 }
-            return end >= 4 && bytes[end - 2] == 0xFF && bytes[end - 1] == 0xD9
-        case .png:
-            let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
-            return bytes.count >= 20 && Array(bytes.suffix(8)) == iend
-        case .gif:
-            return bytes.count >= 14 && bytes.last == 0x3B
-        case .webp:
-            guard bytes.count >= 12 else { return false }
-            let size = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-            return size + 8 == bytes.count || size + 9 == bytes.count
-        default:
-            return false
-        }
+        [.jpeg, .png, .gif, .webp].contains(format) && MediaIntegrity.problem(data, format: format) == nil
     }
 }
