@@ -224,14 +224,16 @@ public struct ContentLoader: Sendable {
         let config = catalog.config
         let distinct = Catalog.distinctNames(catalog.animals, languages: config.languages, atLeast: config.quiz.choices)
         guard !catalog.animals.isEmpty, distinct < config.quiz.choices else {
-            // A round asks only what has a sound: with fewer such animals than a question has
-            // answers, it asks those few again and again (one alone, ten times in a row). Pictures
-            // may come from Wikipedia, which loading does not see.
+            // A sound round asks only what has a sound (questions.js's drawTargets): with fewer
+            // than half a round's questions, each is asked more than twice a round (one alone,
+            // every question). Pictures may come from Wikipedia, which loading does not see.
             let sounds = catalog.animals.filter { $0.sound != nil }.count
-            guard sounds > 0, sounds < config.quiz.choices, sounds < config.quiz.questions else { return [] }
+            let questions = config.quiz.questions
+            guard sounds > 0, sounds * 2 < questions else { return [] }
+            let each = sounds == 1 ? "asks it \(questions) times in a row" : "asks each of them more than twice"
             return [.warning(
-                "only \(sounds) animal\(sounds == 1 ? " has" : "s have") a sound, fewer than the \(config.quiz.choices) answers a question offers: each sound quiz round of \(config.quiz.questions) questions asks \(sounds == 1 ? "it" : "them") again and again; add sounds (sound.file) to more records",
-                at: config.location(of: "quiz"), stage: "validate")]
+                "only \(sounds) animal\(sounds == 1 ? " has" : "s have") a sound, and a quiz round has \(questions) questions: each sound round \(each); add sounds (sound.file) to more records, or lower quiz.questions in site.yml",
+                at: config.location(of: "quiz.questions"), stage: "validate")]
         }
         return [.warning(
             "each quiz question offers \(config.quiz.choices) answers, but the site has \(distinct) animal\(distinct == 1 ? "" : "s") with different names: no round can start until more are added, or until quiz.choices in site.yml is lowered (2 at least)",

@@ -29,15 +29,17 @@ public struct SiteConfig: Hashable, Sendable, Encodable {
 
     /// Key positions, left out of equality, hashing and encoding: moving a line of site.yml
     /// changes no page or pack, and no cache keyed by the config.
-    public struct KeyLocations: Hashable, Sendable {
+    public struct KeyLocations: Hashable, Sendable, Encodable {
         public var positions: [String: SourceLocation] = [:]
         public init(_ positions: [String: SourceLocation] = [:]) { self.positions = positions }
         public static func == (a: KeyLocations, b: KeyLocations) -> Bool { true }
         public func hash(into hasher: inout Hasher) {}
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case title, baseURL, languages, wikipedia, quiz, packs, location
+        /// Always `null`: the config's encoding keys caches (a field added later is encoded
+        /// by synthesis, so none is left out by mistake).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        }
     }
 
     public var defaultLanguage: String { languages[0] }

@@ -39,8 +39,19 @@ enum ContextKeys {
         let texts = Set(strings.tables.values.flatMap(\.keys))
         var seen = Set<String>()
         var problems: [Diagnostic] = []
+        func isText(_ key: String) -> Bool { texts.contains(key) || texts.contains { $0.hasPrefix(key + ".") } }
         for lookup in templates.lookups {
             let parts = lookup.name.split(separator: ".").map(String.init)
+            // Inside `{{#t.nav}}` (or `{{#t}}…{{#nav}}`), a name may be a text under that prefix.
+            var prefixes: [String] = []
+            for section in lookup.sections {
+                if section == "t" || section.hasPrefix("t.") {
+                    prefixes.append(String(section.dropFirst(2)))
+                } else {
+                    prefixes += prefixes.map { $0.isEmpty ? section : $0 + "." + section }
+                }
+            }
+            if parts.first != "t", prefixes.contains(where: { isText($0.isEmpty ? lookup.name : $0 + "." + lookup.name) }) { continue }
             let message: String
             if parts.first == "t" {
                 let text = parts.dropFirst().joined(separator: ".")

@@ -27,20 +27,23 @@ public struct Templates: Sendable {
     struct Lookup: Sendable, Equatable {
         let name: String
         let location: SourceLocation
+        /// The sections around its tag, outermost first (`{{#t.nav}}`: names there may be texts).
+        var sections: [String] = []
     }
 
-    /// Tests only: sees the template name and context of every page and Markdown part rendered
-    /// (``ContextKeys`` is checked against what the contexts really hold).
+    /// Tests only: sees the templates, the template name and the context of every page and
+    /// Markdown part rendered (``ContextKeys`` is checked against what the contexts really hold;
+    /// a test tells its own site's renders from others' by a template only its theme has).
     static let observation = Observation()
 
     final class Observation: @unchecked Sendable {
         private let lock = NSLock()
-        private var observer: (@Sendable (String, [String: TemplateValue]) -> Void)?
+        private var observer: (@Sendable (Templates, String, [String: TemplateValue]) -> Void)?
 
-        func set(_ observer: (@Sendable (String, [String: TemplateValue]) -> Void)?) { lock.withLock { self.observer = observer } }
+        func set(_ observer: (@Sendable (Templates, String, [String: TemplateValue]) -> Void)?) { lock.withLock { self.observer = observer } }
 
-        func callAsFunction(_ name: String, _ context: [String: TemplateValue]) {
-            lock.withLock { observer }?(name, context)
+        func callAsFunction(_ templates: Templates, _ name: String, _ context: [String: TemplateValue]) {
+            lock.withLock { observer }?(templates, name, context)
         }
     }
 
@@ -110,7 +113,7 @@ public struct Templates: Sendable {
         let compiled = library!
         let texts = sources.mapValues(\.text)
         let lookups = compiled.lookups.sorted { $0.key < $1.key }.flatMap { name, tags in
-            tags.map { Lookup(name: $0.name, location: location(name, line: $0.line, column: $0.column)) }
+            tags.map { Lookup(name: $0.name, location: location(name, line: $0.line, column: $0.column), sections: $0.sections) }
         }
         return Templates(
             library: compiled, names: names,
@@ -193,7 +196,7 @@ public struct Templates: Sendable {
 
     /// Renders template `name` (`layouts/animal` or `layouts.animal`) with `context`.
     public func render(_ name: String, _ context: [String: TemplateValue]) -> String {
-        Self.observation(name, context)
+        Self.observation(self, name, context)
         return library.render(Self.libraryName(name), .object(context)) ?? ""
     }
 
@@ -209,7 +212,7 @@ public struct Templates: Sendable {
     /// Renders template `name` like ``render(_:_:)``, taking the items of its keyed lists that
     /// `kept` knows from there, and says where each keyed item went.
     func render(_ name: String, _ context: [String: TemplateValue], keeping kept: (any KeptFragments)?) -> RenderedPage {
-        Self.observation(name, context)
+        Self.observation(self, name, context)
         return library.render(Self.libraryName(name), .object(context), keeping: kept)
             ?? RenderedPage(text: "", fragments: [], reused: 0)
     }

@@ -19,6 +19,8 @@ struct Parser {
         var blockIndent: Int?
         var open: [Character] = ["{", "{"]
         var close: [Character] = ["}", "}"]
+        /// The names of the sections (`{{#name}}`, `{{^name}}`) around this point, outermost first.
+        var sections: [String] = []
 
         func entering(_ name: String, tag: String, at: Int, newLine: Bool) -> State {
             var state = self
@@ -41,7 +43,7 @@ struct Parser {
     var references: [TemplateReference] = []
     /// Every name a tag looks up in the context (variables, sections, inverted sections, dynamic
     /// partials; not `{{.}}`), where its tag starts (offsets into ``text``, in order).
-    var lookups: [(name: String, offset: Int)] = []
+    var lookups: [(name: String, offset: Int, sections: [String])] = []
     /// The next block's ``Block/serial``, counted across a library's templates; nil when parsing
     /// a lambda's result (its blocks get -1).
     var nextSerial: Int?
@@ -111,9 +113,11 @@ struct Parser {
                 let start = tagStart
                 position += 1
                 let name = try readName(state)
-                lookup(name, at: start)
+                lookup(name, at: start, in: state)
                 if isStandalone(state) { standalone = true } else { flushWhitespace() }
-                let body = try parse(state.entering(name, tag: (inverted ? "^" : "#") + name, at: start, newLine: standalone))
+                var inner = state.entering(name, tag: (inverted ? "^" : "#") + name, at: start, newLine: standalone)
+                inner.sections.append(name)
+                let body = try parse(inner)
                 nodes.append(inverted ? .inverted(Name(name), body) : .section(Name(name), body))
 
             case "/":
@@ -138,7 +142,7 @@ struct Parser {
                 flushWhitespace()
                 position += 1
                 let name = try readName(state)
-                lookup(name, at: tagStart)
+                lookup(name, at: tagStart, in: state)
                 if triple {
                     guard position < text.count else { throw error(.unexpectedEnd) }
                     guard text[position] == "}" else { throw error(.unfinishedTag) }
@@ -152,7 +156,7 @@ struct Parser {
                 let dynamic = position < text.count && text[position] == "*"
                 if dynamic { position += 1 }
                 let name = try readPartialName(state)
-                if dynamic { lookup(name, at: tagStart) } else { reference(name, at: tagStart) }
+                if dynamic { lookup(name, at: tagStart, in: state) } else { reference(name, at: tagStart) }
                 if !pendingWhitespace.isEmpty { nodes.append(.text(Array(pendingWhitespace.utf8))) }
                 standalone = isStandalone(state)
                 let indentation = standalone ? Array(pendingWhitespace.utf8) : []
@@ -164,7 +168,7 @@ struct Parser {
                 position += 1
                 _ = read(while: \.isWhitespace)
                 let tagName = try readPartialName(state)
-                if tagName.first == "*" { lookup(String(tagName.dropFirst()), at: start) } else { reference(tagName, at: start) }
+                if tagName.first == "*" { lookup(String(tagName.dropFirst()), at: start, in: state) } else { reference(tagName, at: start) }
                 if !pendingWhitespace.isEmpty { nodes.append(.text(Array(pendingWhitespace.utf8))) }
                 standalone = isStandalone(state)
                 var inner = state
@@ -221,7 +225,7 @@ struct Parser {
             default:
                 flushWhitespace()
                 let name = try readName(state)
-                lookup(name, at: tagStart)
+                lookup(name, at: tagStart, in: state)
                 nodes.append(.variable(Name(name), escaped: true))
             }
             state.newLine = standalone
@@ -245,8 +249,8 @@ struct Parser {
         references.append(TemplateReference(name: name, line: line, column: column))
     }
 
-    mutating func lookup(_ name: String, at offset: Int) {
-        if !name.isEmpty, name != "." { lookups.append((name, offset)) }
+    mutating func lookup(_ name: String, at offset: Int, in state: State) {
+        if !name.isEmpty, name != "." { lookups.append((name, offset, state.sections)) }
     }
 
     /// ``lookups`` with their lines and columns, counted in one pass over the text.
@@ -254,12 +258,12 @@ struct Parser {
         var result: [TemplateReference] = []
         result.reserveCapacity(lookups.count)
         var line = 1, column = 1, at = 0
-        for (name, offset) in lookups.sorted(by: { $0.offset < $1.offset }) {
+        for (name, offset, sections) in lookups.sorted(by: { $0.offset < $1.offset }) {
             while at < offset, at < text.count {
                 if text[at].isNewline { line += 1; column = 1 } else { column += 1 }
                 at += 1
             }
-            result.append(TemplateReference(name: name, line: line, column: column))
+            result.append(TemplateReference(name: name, line: line, column: column, sections: sections))
         }
         return result
     }

@@ -56,4 +56,6 @@ public struct TemplateReference: Sendable, Equatable {
     public let name: String
     public let line: Int
     public let column: Int
+    /// For a looked-up name: the sections around its tag, outermost first.
+    public var sections: [String] = []
 }

@@ -49,6 +49,22 @@ import Testing
         #expect(build.stderr.contains("the pack history is for pack 'site'"))
     }
 
+    /// A template name no page's values hold renders as nothing: `check` and `build` warn at its tag.
+    @Test func aMisspeltTemplateNameIsWarnedAbout() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let card = site + "/templates/partials/card.html"
+        let text = try String(contentsOfFile: card, encoding: .utf8)
+        try text.replacingOccurrences(of: "{{name}}", with: "{{nmae}}").write(toFile: card, atomically: true, encoding: .utf8)
+        for command in ["check", "build"] {
+            let result = await run(command, "--root", site)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains(
+                "templates/partials/card.html:1:517: warning: 'nmae' (in '{{nmae}}') is not a value Bestiary gives templates, so it renders as nothing; did you mean 'name'?"),
+                "\(command): \(result.stderr)")
+        }
+    }
+
     /// A sound cut short by a copy that stopped half way is named, with what to do; it is a
     /// warning (the build still takes it), so `check` exits 0.
     @Test func aSoundCutShortIsWarnedAbout() async throws {

@@ -118,9 +118,9 @@ import Testing
         #expect(ContentLoader.quizProblems(try #require(enough.load().catalog)).isEmpty)
     }
 
-    /// A sound round asks only the animals with a sound: fewer of them than a question's answers
-    /// is warned about (one alone would be asked ten times in a row); enough of them, or none
-    /// (the home page then offers no sound quiz), is not.
+    /// A sound round asks only the animals with a sound: fewer of them than half a round's
+    /// questions is warned about (one alone would be asked ten times in a row); enough of them,
+    /// or none (the home page then offers no sound quiz), is not.
     @Test func tooFewSoundsForASoundRoundAreWarnedAbout() throws {
         let ogg = Data(Array("OggS".utf8) + [0, 2] + Array(repeating: 0, count: 22) + Array("\u{1}vorbis".utf8) + Array(repeating: 0, count: 40))
         var files: [String: String] = [:]
@@ -130,8 +130,18 @@ import Testing
         }
         let one = try TestSite(files, binary: ["content/sounds/a.ogg": ogg], siteYML: TestSite.siteYML + "quiz: {questions: 10, choices: 4}\n")
         #expect(ContentLoader.quizProblems(try #require(one.load().catalog)).map(DiagnosticFormatter.text) == [
-            "content/site.yml:4:1: warning: only 1 animal has a sound, fewer than the 4 answers a question offers: each sound quiz round of 10 questions asks it again and again; add sounds (sound.file) to more records [validate]"
+            "content/site.yml:4:8: warning: only 1 animal has a sound, and a quiz round has 10 questions: each sound round asks it 10 times in a row; add sounds (sound.file) to more records, or lower quiz.questions in site.yml [validate]"
         ])
+        // Five for ten questions: each asked twice, not warned about; four for ten: warned about.
+        var five = files
+        for name in ["b", "c", "d", "e"] {
+            five["content/animals/\(name).md"] = "---\nname: {de: \(name.uppercased())}\nsound: {file: sounds/a.ogg}\n---\n"
+        }
+        let enough = try TestSite(five, binary: ["content/sounds/a.ogg": ogg], siteYML: TestSite.siteYML + "quiz: {questions: 10, choices: 4}\n")
+        #expect(ContentLoader.quizProblems(try #require(enough.load().catalog)).isEmpty)
+        five.removeValue(forKey: "content/animals/e.md")
+        let four = try TestSite(five, binary: ["content/sounds/a.ogg": ogg], siteYML: TestSite.siteYML + "quiz: {questions: 10, choices: 4}\n")
+        #expect(ContentLoader.quizProblems(try #require(four.load().catalog)).map(\.message).first?.hasPrefix("only 4 animals have a sound") == true)
         files["content/animals/a.md"] = "---\nname: {de: A}\n---\n"
         let none = try TestSite(files, siteYML: TestSite.siteYML + "quiz: {questions: 10, choices: 4}\n")
         #expect(ContentLoader.quizProblems(try #require(none.load().catalog)).isEmpty)

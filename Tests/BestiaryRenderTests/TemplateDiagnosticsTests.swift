@@ -56,6 +56,13 @@ struct TemplateDiagnosticsTests {
             "templates/partials/card.html:3:1: warning: 'with_sond' (in '{{stats.with_sond}}') is not a value Bestiary gives templates, so it renders as nothing; did you mean 'with_sound'? (docs/theming.md lists the values) [render]",
             "templates/partials/card.html:4:1: warning: '{{t.nav.qiuz}}' names no interface text of the theme's i18n/ tables, so it renders as nothing; did you mean 't.nav.quiz'? [render]",
         ], "\(warnings)")
+        // Inside a section of the texts, a name may be one of them (`{{#t.nav}}{{credits}}`), also
+        // nested; a name that is neither a text there nor a value is still warned about.
+        let texts = "{{#t.nav}}<a>{{credits}}</a> {{lang}} {{qiuz}}{{/t.nav}} {{#t}}{{site.madeWith}}{{#nav}}{{quiz}}{{/nav}}{{/t}}\n"
+        let inTexts = try unknownNames("partials/footer.html", texts)
+        #expect(inTexts == [
+            "templates/partials/footer.html:1:39: warning: 'qiuz' (in '{{qiuz}}') is not a value Bestiary gives templates, so it renders as nothing (docs/theming.md lists the values) [render]",
+        ], "\(inTexts)")
         // A Markdown template's columns on its first line are its own (the added pragma left out).
         #expect(try unknownNames("markdown/page.md", "# {{titel}}\n\n{{{body}}}\n") == [
             "templates/markdown/page.md:1:3: warning: 'titel' (in '{{titel}}') is not a value Bestiary gives templates, so it renders as nothing; did you mean 'title'? (docs/theming.md lists the values) [render]",

@@ -12,12 +12,12 @@ struct CheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Validate content/ and print every problem (exit 1 on any error).",
         discussion: """
-            Reads every record, page, translation and media file as `bestiary build` would,
-            checks that each sound and picture is whole (not cut short by a copy that stopped),
-            checks the Wikipedia cache's entries and pictures, compiles the theme's
-            templates and checks its texts, its assets and the names its templates look up,
-            and replays the whole pack history (content/packs.lock), checking every
-            version's digest (a build checks only the versions it uses).
+            Reads every record, page, translation and media file as `bestiary build` would, \
+            and each sound and picture to its end (a file a stopped copy cut short is named); \
+            checks the Wikipedia cache's entries and pictures; compiles the theme's templates \
+            and checks its texts, its assets and the names its templates look up; and replays \
+            the whole pack history (content/packs.lock), checking every version's digest (a \
+            build checks only the versions it uses).
             """)
 
     @OptionGroup var global: GlobalOptions
