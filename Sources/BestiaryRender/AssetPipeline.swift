@@ -7,8 +7,10 @@ import Foundation
 ///
 /// References between assets are rewritten to the hashed names first, so a change to a module
 /// changes the names of everything that imports it (as bundlers do):
-/// - ES modules: `import … from "./x.js"` / `export … from "./x.js"` / `import "./x.js"`;
-/// - CSS: `url(…)` with a relative path.
+/// - ES modules: `import … from "./x.js"` / `export … from "./x.js"` / `import "./x.js"`, and
+///   `import("./x.js")` in a line of code;
+/// - CSS: `url(…)` with a relative path, and `@import "x.css"`.
+/// A reference to an asset the theme lacks is an error at its line.
 public struct AssetPipeline: Sendable {
     /// Logical path (`css/site.css`) → output path (`assets/css/site.0123456789.css`).
     public private(set) var urls: [String: String] = [:]
@@ -118,13 +120,19 @@ public struct AssetPipeline: Sendable {
         return out
     }
 
-    /// `from "./x.js"`, `import "./x.js"` (also with single quotes).
+    /// `from "./x.js"`, `import "./x.js"` (also with single quotes), and `import("./x.js")`
+    /// anywhere in a line of code (not in a comment line: JSDoc types write `import("./x.js")`).
     private static func rewriteJSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        guard trimmed.hasPrefix("import") || trimmed.hasPrefix("export") || trimmed.contains(" from ") || trimmed.hasPrefix("}") else {
-            return line
-        }
         var result = line
+        if line.contains("import("), !trimmed.hasPrefix("*"), !trimmed.hasPrefix("//"), !trimmed.hasPrefix("/*") {
+            result = rewriteQuoted(after: ["import(\"", "import('", "import(`"], in: result, line: number, replace: { reference, n in
+                reference.hasPrefix("./") || reference.hasPrefix("../") ? replace(reference, n) : nil
+            })
+        }
+        guard trimmed.hasPrefix("import") || trimmed.hasPrefix("export") || trimmed.contains(" from ") || trimmed.hasPrefix("}") else {
+            return result
+        }
         for marker in ["from \"", "from '", "import \"", "import '"] {
             guard let range = result.range(of: marker) else { continue }
             let quote = marker.last!
@@ -140,7 +148,31 @@ public struct AssetPipeline: Sendable {
         return result
     }
 
+    /// Every string right after one of `markers` (which end with its opening quote) that
+    /// `replace` gives a new one for.
+    private static func rewriteQuoted(after markers: [String], in line: String, line number: Int, replace: (String, Int) -> String?) -> String {
+        var result = line
+        for marker in markers {
+            var searchFrom = result.startIndex
+            while let range = result.range(of: marker, range: searchFrom..<result.endIndex) {
+                let start = range.upperBound
+                guard let end = result[start...].firstIndex(of: marker.last!) else { break }
+                let specifier = String(result[start..<end])
+                searchFrom = end
+                guard let replacement = replace(specifier, number) else { continue }
+                result.replaceSubrange(start..<end, with: replacement)
+                searchFrom = result.index(start, offsetBy: replacement.count)
+            }
+        }
+        return result
+    }
+
+    /// `url(…)`, and `@import "x.css"` (the string form of `@import url(x.css)`).
     private static func rewriteCSSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
+        var line = line
+        if line.contains("@import") {
+            line = rewriteQuoted(after: ["@import \"", "@import '", "@import\"", "@import'"], in: line, line: number, replace: replace)
+        }
         guard line.contains("url(") else { return line }
         var result = ""
         var rest = Substring(line)

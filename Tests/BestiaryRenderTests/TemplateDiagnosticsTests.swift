@@ -69,6 +69,43 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// CSS's `@import "x.css"` and JS's `import("./x.js")` name assets as `url()` and static
+    /// imports do: rewritten to the hashed names (the published site would 404 otherwise), and a
+    /// missing one is an error at its line. JSDoc's `import("./x.js")` types in comments are left.
+    @Test func stringImportsAndDynamicImportsNameHashedAssets() throws {
+        var theme = Theme.builtIn
+        func put(_ path: String, _ text: String) {
+            theme.files[path] = Theme.File(data: Data(text.utf8), origin: "templates/\(path)", isOverride: true)
+        }
+        put("assets/css/extra.css", "@import \"fonts.css\";\n@import 'sub/more.css' screen;\nbody{}\n")
+        put("assets/css/fonts.css", "b{}\n")
+        put("assets/css/sub/more.css", "i{}\n")
+        put("assets/js/extra.js", "/** @param {import(\"./later.js\").T} t */\nconst m = await import(\"./later.js\"); import('./later.js');\n")
+        put("assets/js/later.js", "export const x = 1;\n")
+        let pipeline = try AssetPipeline.build(theme)
+        func text(_ logical: String) throws -> String {
+            let path = try #require(pipeline.urls[logical])
+            guard case .data(let data)? = pipeline.files.first(where: { $0.path == path })?.content else { return "" }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let fonts = try #require(pipeline.urls["css/fonts.css"]), more = try #require(pipeline.urls["css/sub/more.css"])
+        let later = try #require(pipeline.urls["js/later.js"])
+        #expect(try text("css/extra.css") == "@import \"./\(fonts.dropFirst("assets/css/".count))\";\n@import './\(more.dropFirst("assets/css/".count))' screen;\nbody{}\n")
+        let js = try text("js/extra.js")
+        #expect(js.hasPrefix("/** @param {import(\"./later.js\").T} t */\n"))
+        #expect(js.hasSuffix("const m = await import(\"./\(later.dropFirst("assets/js/".count))\"); import('./\(later.dropFirst("assets/js/".count))');\n"), "\(js)")
+
+        put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
+        put("assets/css/broken.css", "@import \"gone.css\";\n")
+        #expect(throws: DiagnosticError.self) { _ = try AssetPipeline.build(theme) }
+        do { _ = try AssetPipeline.build(theme) } catch {
+            #expect(error.diagnostics.map(DiagnosticFormatter.text).sorted() == [
+                "templates/assets/css/broken.css:1:1: error: imports 'css/gone.css', which is not in the theme's assets [render]",
+                "templates/assets/js/broken.js:2:1: error: imports 'js/nothere.js', which is not in the theme's assets [render]",
+            ])
+        }
+    }
+
     @Test func theBuiltInThemeCompiles() throws {
         #expect(try Templates.compile(.builtIn).names.contains("layouts.animal"))
     }
