@@ -52,12 +52,34 @@ public final class AsyncHTTPTransport: HTTPTransport {
         } catch let error as HTTPClientError {
             if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) { throw TransportError.timeout }
             if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { throw TransportError.invalidURL(url) }
-            throw TransportError.connection("\(error)")
+            throw Self.transportError(error, host: parsed.host ?? "")
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw TransportError.connection("\(error)")
+            throw Self.transportError(error, host: parsed.host ?? "")
         }
+    }
+
+    /// A failure to connect at all (``TransportError/unreachable(_:)``) in a few words, else a
+    /// broken connection as the client describes it.
+    static func transportError(_ error: any Error, host: String) -> TransportError {
+        readable(error, host: host).map(TransportError.unreachable) ?? .connection("\(error)")
+    }
+
+    /// The cause of a connection that could not be made, in a few words (NIO's descriptions
+    /// nest: "connection reset (error set): Connection refused (errno: 111)"); nil for others.
+    static func readable(_ error: any Error, host: String) -> String? {
+        let text = "\(error)"
+        let causes = [
+            ("Connection refused", "\(host) refused the connection"),
+            ("Name or service not known", "the name \(host) could not be looked up"),
+            ("Temporary failure in name resolution", "the name \(host) could not be looked up"),
+            ("No address associated", "the name \(host) could not be looked up"),
+            ("nodename nor servname", "the name \(host) could not be looked up"),
+            ("Network is unreachable", "the network is unreachable"),
+            ("No route to host", "no route to \(host)"),
+        ]
+        return causes.first { text.contains($0.0) }?.1
     }
 
     public func shutdown() async {

@@ -26,6 +26,8 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case timeout
     /// Connecting failed, or the connection broke (also a body cut short).
     case connection(String)
+    /// No connection could be made at all: refused, no such host, no route (offline).
+    case unreachable(String)
     /// The body is larger than the cap.
     case tooLarge(limit: Int)
     /// The URL cannot be requested.
@@ -35,6 +37,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .timeout: "no answer in time"
         case .connection(let why): "connection failed (\(why))"
+        case .unreachable(let why): "no connection (\(why))"
         case .tooLarge(let limit): "the answer is larger than \(limit >> 10) KiB"
         case .invalidURL(let url): "'\(url)' is not a URL that can be requested"
         }
@@ -43,7 +46,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Worth trying again: the server or the network may recover.
     public var isTransient: Bool {
         switch self {
-        case .timeout, .connection: true
+        case .timeout, .connection, .unreachable: true
         case .tooLarge, .invalidURL: false
         }
     }

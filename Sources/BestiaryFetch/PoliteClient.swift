@@ -12,6 +12,14 @@ public struct PoliteClient: Sendable {
     public var maxRedirects = 5
     /// Told about each wait, for verbose progress output.
     public var onRetry: (@Sendable (_ url: String, _ reason: String, _ wait: Duration) -> Void)?
+    /// Hosts no connection could be made to, after a request's retries: every later request to
+    /// one fails at once (offline, the fetch of 48 articles took half an hour to say so).
+    /// Shared by the copies of this client.
+    let unreachable = UnreachableHosts()
+    /// Attempts for a request whose connections fail (refused, no such host, no route): fewer
+    /// than for timeouts and busy servers, which waiting may cure. The transport itself keeps
+    /// trying to connect until its connect timeout (async-http-client: 10 s), so one is enough.
+    public var maxConnectionAttempts = 1
 
     public init(transport: any HTTPTransport, limiter: RateLimiter, retry: RetryPolicy, timeout: Duration) {
         self.transport = transport
@@ -63,8 +71,13 @@ public struct PoliteClient: Sendable {
     }
 
     private func getWithRetries(_ url: String, headers: [(String, String)], maxBytes: Int) async throws -> (HTTPResult, Int) {
+        let host = URL(string: url)?.host ?? ""
+        if let why = unreachable.reason(host) {
+            throw Failure(reason: "\(host) could not be reached earlier in this run (\(why)), so it is not asked again; are you offline?")
+        }
         var waited: Duration = .zero
         var attempt = 0
+        var onlyConnectionFailures = true
         while true {
             attempt += 1
             try await limiter.acquire()
@@ -72,6 +85,7 @@ public struct PoliteClient: Sendable {
             var delay: Duration = .zero
             do {
                 let result = try await transport.get(url, headers: headers, maxBytes: maxBytes, timeout: timeout)
+                onlyConnectionFailures = false
                 guard RetryPolicy.isRetryable(status: result.status) else { return (result, attempt) }
                 reason = "HTTP \(result.status)"
                 if let asked = RetryPolicy.parseRetryAfter(result.header("retry-after")) {
@@ -86,8 +100,13 @@ public struct PoliteClient: Sendable {
             } catch let error as TransportError where error.isTransient {
                 reason = error.description
                 delay = retry.backoff(afterAttempt: attempt)
+                if case .unreachable = error {} else { onlyConnectionFailures = false }
             } catch let error as TransportError {
                 throw Failure(reason: error.description)
+            }
+            if onlyConnectionFailures, attempt >= maxConnectionAttempts {
+                unreachable.mark(host, reason)
+                throw Failure(reason: "\(reason)\(attempt > 1 ? " after \(attempt) attempts" : ""); are you offline?")
             }
             if attempt >= retry.maxAttempts {
                 throw Failure(reason: "\(reason) after \(attempt) attempts")
@@ -118,4 +137,13 @@ public struct PoliteClient: Sendable {
     private static func shortPath(_ url: String) -> String {
         URL(string: url).map { $0.path.split(separator: "/").last.map(String.init) ?? $0.path } ?? url
     }
+}
+
+/// The hosts a ``PoliteClient`` could not connect to, with why.
+final class UnreachableHosts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reasons: [String: String] = [:]
+
+    func reason(_ host: String) -> String? { lock.withLock { reasons[host] } }
+    func mark(_ host: String, _ reason: String) { lock.withLock { reasons[host] = reason } }
 }

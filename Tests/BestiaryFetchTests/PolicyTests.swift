@@ -58,3 +58,45 @@ struct FetchOptionsTests {
         #expect(options.wikiActionAPI(language: "de") == "https://de.wikipedia.org/w/api.php")
     }
 }
+
+/// Offline, every article failed only after the transport's connection attempts and the
+/// client's retries: a minute each. A host no connection could be made to is now given up
+/// after one request, and every later request to it fails at once, saying why.
+struct UnreachableHostTests {
+    /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
+    static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func aHostThatRefusesIsGivenUpOnceAndSaysSo() async throws {
+        let port = try Self.closedPort()
+        let transport = AsyncHTTPTransport(userAgent: "bestiary-tests", connectTimeout: .seconds(1))
+        let client = PoliteClient(
+            transport: transport, limiter: RateLimiter(requestsPerSecond: nil), retry: RetryPolicy(baseDelay: .milliseconds(1)),
+            timeout: .seconds(5))
+        func failure(_ path: String) async -> String? {
+            do {
+                _ = try await client.get("http://127.0.0.1:\(port)/\(path)", headers: [], maxBytes: 1 << 20)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(await failure("a") == "no connection (127.0.0.1 refused the connection); are you offline?")
+        let start = ContinuousClock.now
+        #expect(await failure("b") == "127.0.0.1 could not be reached earlier in this run (no connection (127.0.0.1 refused the connection)), so it is not asked again; are you offline?")
+        #expect(ContinuousClock.now - start < .milliseconds(500))
+        await transport.shutdown()
+    }
+}
