@@ -34,6 +34,7 @@ public struct PreparedTheme: Sendable {
         }
         warnings += missingTexts(strings!, theme: theme, languages: languages)
         warnings += ContextKeys.unknownNames(in: templates!, strings: strings!)
+        warnings += templates!.unknownBlocks
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }
 

@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryMarkdown
 import BestiaryStorage
@@ -22,6 +23,8 @@ public struct Templates: Sendable {
     let libraryDigest: String
     /// Every name a template looks up (`{{name}}`, `{{#a.b}}`), with where its tag is, by file.
     let lookups: [Lookup]
+    /// Overrides (`{{<parent}}{{$name}}…`) of blocks the parent does not have, which show nothing.
+    let unknownBlocks: [Diagnostic]
 
     /// A name a template looks up, and where.
     struct Lookup: Sendable, Equatable {
@@ -115,11 +118,28 @@ public struct Templates: Sendable {
         let lookups = compiled.lookups.sorted { $0.key < $1.key }.flatMap { name, tags in
             tags.map { Lookup(name: $0.name, location: location(name, line: $0.line, column: $0.column), sections: $0.sections) }
         }
+        // `{{<layouts.base}}{{$mian}}…`: a block the parent (with what it includes) never shows.
+        var unknownBlocks: [Diagnostic] = []
+        for (name, tags) in compiled.overrides.sorted(by: { $0.key < $1.key }) {
+            for tag in tags {
+                guard let parent = tag.sections.first else { continue }
+                var reached: Set<String> = [parent], pending = [parent], defined = Set<String>()
+                while let next = pending.popLast() {
+                    defined.formUnion(compiled.blocks[next] ?? [])
+                    for r in references[next] ?? [] where reached.insert(r.name).inserted { pending.append(r.name) }
+                }
+                guard !defined.contains(tag.name), names.contains(parent) else { continue }
+                let hint = Suggestion.closest(to: tag.name, among: defined.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                unknownBlocks.append(.warning(
+                    "'{{$\(tag.name)}}' fills no block of \(parent) (its blocks: \(defined.sorted().joined(separator: ", "))), so what it holds is never shown\(hint)",
+                    at: location(name, line: tag.line, column: tag.column), stage: "render"))
+            }
+        }
         return Templates(
             library: compiled, names: names,
             digests: closureDigests(texts, references: references.mapValues { Set($0.map(\.name)) }),
             libraryDigest: StableDigest.combine(texts.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }),
-            lookups: lookups)
+            lookups: lookups, unknownBlocks: unknownBlocks)
     }
 
     /// Each cycle of `{{>partial}}` and `{{<parent}}` tags once (named from its first template in

@@ -44,6 +44,11 @@ struct Parser {
     /// Every name a tag looks up in the context (variables, sections, inverted sections, dynamic
     /// partials; not `{{.}}`), where its tag starts (offsets into ``text``, in order).
     var lookups: [(name: String, offset: Int, sections: [String])] = []
+    /// Every `{{$name}}` directly inside `{{<parent}}` (an override), with the parent's name as
+    /// its only section.
+    var overrides: [(name: String, offset: Int, sections: [String])] = []
+    /// The names of the `{{$name}}` blocks this template defines (outside a parent).
+    var blockNames = Set<String>()
     /// The next block's ``Block/serial``, counted across a library's templates; nil when parsing
     /// a lambda's result (its blocks get -1).
     var nextSerial: Int?
@@ -201,10 +206,12 @@ struct Parser {
                 let name = try readName(state)
                 let id = blockID(name)
                 if state.atParentTop {
+                    overrides.append((name, start, [state.section?.name ?? ""]))
                     standalone = isStandalone(state)
                     let body = try parse(state.entering(name, tag: "$" + name, at: start, newLine: standalone))
                     nodes.append(.override(Override(id: id, block: body)))
                 } else {
+                    blockNames.insert(name)
                     if !pendingWhitespace.isEmpty { nodes.append(.text(Array(pendingWhitespace.utf8))) }
                     standalone = isStandalone(state)
                     let body = try parse(state.entering(name, tag: "$" + name, at: start, newLine: standalone))
@@ -253,12 +260,14 @@ struct Parser {
         if !name.isEmpty, name != "." { lookups.append((name, offset, state.sections)) }
     }
 
-    /// ``lookups`` with their lines and columns, counted in one pass over the text.
-    func lookupReferences() -> [TemplateReference] {
+    /// ``lookups`` (or other names found at offsets) with their lines and columns, counted in
+    /// one pass over the text.
+    func lookupReferences(_ items: [(name: String, offset: Int, sections: [String])]? = nil) -> [TemplateReference] {
+        let items = items ?? lookups
         var result: [TemplateReference] = []
-        result.reserveCapacity(lookups.count)
+        result.reserveCapacity(items.count)
         var line = 1, column = 1, at = 0
-        for (name, offset, sections) in lookups.sorted(by: { $0.offset < $1.offset }) {
+        for (name, offset, sections) in items.sorted(by: { $0.offset < $1.offset }) {
             while at < offset, at < text.count {
                 if text[at].isNewline { line += 1; column = 1 } else { column += 1 }
                 at += 1

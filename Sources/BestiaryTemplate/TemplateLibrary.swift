@@ -20,6 +20,11 @@ public struct TemplateLibrary: Sendable {
     /// order, with the position of their tags: what a theme check compares with the values pages
     /// have, since a name no context holds renders as nothing.
     public let lookups: [String: [TemplateReference]]
+    /// Each template's overrides of its parent's blocks (`{{<parent}}{{$name}}…`): the block's
+    /// name, its position, and the parent's name as its only section.
+    public let overrides: [String: [TemplateReference]]
+    /// The blocks each template defines (`{{$name}}default{{/name}}` outside a parent).
+    public let blocks: [String: Set<String>]
 
     /// Compiles `sources` (name → template text). `contentTypes` adds to `HTML` and `TEXT` for
     /// `{{% CONTENT_TYPE: NAME }}`. Throws every template's error, not just the first. A partial
@@ -35,6 +40,8 @@ public struct TemplateLibrary: Sendable {
         var failures: [(name: String, error: TemplateSyntaxError)] = []
         var references: [String: [TemplateReference]] = [:]
         var lookups: [String: [TemplateReference]] = [:]
+        var overrides: [String: [TemplateReference]] = [:]
+        var blocks: [String: Set<String>] = [:]
         var nextSerial = 0
         for name in names {
             var parser = Parser(sources[name]!, contentTypes: types, partials: index, blockIDs: blockIDs, nextSerial: nextSerial)
@@ -48,6 +55,8 @@ public struct TemplateLibrary: Sendable {
             nextSerial = parser.nextSerial ?? nextSerial
             references[name] = parser.references
             lookups[name] = parser.lookupReferences()
+            overrides[name] = parser.lookupReferences(parser.overrides)
+            blocks[name] = parser.blockNames
         }
         guard failures.isEmpty else { throw CompileError(failures: failures, references: references) }
         self.program = Program(roots: templates)
@@ -56,6 +65,8 @@ public struct TemplateLibrary: Sendable {
         self.blockIDs = blockIDs
         self.references = references
         self.lookups = lookups
+        self.overrides = overrides
+        self.blocks = blocks
     }
 
     /// Renders template `name` with `value` at the bottom of the context stack; nil when the

@@ -106,6 +106,19 @@ struct TemplateDiagnosticsTests {
         }
     }
 
+    /// A child's `{{$name}}` that fills no block of its parent shows nothing: warned about at its
+    /// tag, with the parent's blocks (also those of what it includes) and the closest one.
+    @Test func anOverrideOfNoBlockIsWarnedAbout() throws {
+        #expect(try Templates.compile(.builtIn).unknownBlocks.isEmpty)
+        var theme = Theme.builtIn
+        theme.files["layouts/page.html"] = Theme.File(
+            data: Data("{{<layouts.base}}\n{{$mian}}{{{content_html}}}{{/mian}}\n{{$head}}{{/head}}\n{{/layouts.base}}\n".utf8),
+            origin: "templates/layouts/page.html", isOverride: true)
+        #expect(try Templates.compile(theme).unknownBlocks.map(DiagnosticFormatter.text) == [
+            "templates/layouts/page.html:2:1: warning: '{{$mian}}' fills no block of layouts.base (its blocks: head, main, scripts), so what it holds is never shown; did you mean 'main'? [render]"
+        ])
+    }
+
     @Test func theBuiltInThemeCompiles() throws {
         #expect(try Templates.compile(.builtIn).names.contains("layouts.animal"))
     }
