@@ -35,6 +35,7 @@ public struct PreparedTheme: Sendable {
         warnings += missingTexts(strings!, theme: theme, languages: languages)
         warnings += ContextKeys.unknownNames(in: templates!, strings: strings!)
         warnings += templates!.unknownBlocks
+        warnings += UIStrings.translationProblems(strings!, theme: theme)
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }
 

@@ -30,7 +30,7 @@ public struct UIStrings: Sendable {
                             bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: location(of: key, in: file), stage: "render")
                         }
                     } else {
-                        bag.error("string '\(key)' must be text", at: SourceLocation(path: file.origin), stage: "render")
+                        bag.error("string '\(key)' must be text", at: location(of: key, in: file), stage: "render")
                     }
                 }
                 tables[lang] = table
@@ -51,10 +51,17 @@ public struct UIStrings: Sendable {
         return UIStrings(tables: tables)
     }
 
-    /// The line of `"key"` in `file` (its first mention), column 1.
-    static func location(of key: String, in file: Theme.File) -> SourceLocation {
+    /// The line of `"key"` in `file` (its first mention, or its `occurrence`th), column 1.
+    static func location(of key: String, in file: Theme.File, occurrence: Int = 1) -> SourceLocation {
         let text = String(decoding: file.data, as: UTF8.self)
-        let line = text.range(of: "\"\(key)\"").map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
+        var from = text.startIndex
+        var found: Range<String.Index>?
+        for _ in 0..<occurrence {
+            guard let r = text.range(of: "\"\(key)\"", range: from..<text.endIndex) else { break }
+            found = r
+            from = r.upperBound
+        }
+        let line = found.map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
         return SourceLocation(path: file.origin, line: line, column: 1)
     }
 
@@ -141,5 +148,81 @@ public struct UIStrings: Sendable {
         var child = dict[first] as? [String: Any] ?? [:]
         insert(&child, path.dropFirst(), value)
         dict[first] = child
+    }
+
+    /// What a translator's file may get wrong without breaking it, one warning each, at the
+    /// key's line: a key the English texts lack (a misspelt key: no page shows it), a
+    /// placeholder the English text lacks or one it has that is missing (`{nombre}` for
+    /// `{count}` shows as written), a key given twice (the second wins), a comma before the
+    /// closing brace (not JSON: other tools refuse the file).
+    static func translationProblems(_ strings: UIStrings, theme: Theme) -> [Diagnostic] {
+        guard let english = strings.tables["en"] else { return [] }
+        var problems: [Diagnostic] = []
+        for (language, table) in strings.tables.sorted(by: { $0.key < $1.key }) where language != "en" {
+            guard let file = theme.files["i18n/\(language).json"] else { continue }
+            let englishKeys = english.keys.sorted()
+            for key in table.keys.sorted() {
+                // A plural form English has no need of (`.few`, `.many` …) stands for `.other`.
+                let parts = key.split(separator: ".")
+                let plural = parts.count > 1 && Self.pluralCategories.contains(String(parts.last!))
+                let base = parts.dropLast().joined(separator: ".")
+                guard let original = english[key] ?? (plural ? english[base + ".other"] : nil) else {
+                    let hint = Suggestion.closest(to: key, among: englishKeys).map { "; did you mean '\($0)'?" } ?? ""
+                    problems.append(.warning(
+                        "string '\(key)' is not one of the theme's English texts (i18n/en.json), so no page shows it\(hint)",
+                        at: location(of: key, in: file), stage: "render"))
+                    continue
+                }
+                var theirs = placeholders(table[key]!), ours = placeholders(original)
+                // Every form of a plural is given the count, whether its English form shows it or not.
+                if plural { theirs.remove("{count}"); ours.remove("{count}") }
+                if theirs != ours {
+                    let extra = theirs.subtracting(ours).sorted(), lacking = ours.subtracting(theirs).sorted()
+                    var what: [String] = []
+                    if !extra.isEmpty { what.append("\(extra.joined(separator: ", ")), which the English text has not (it shows as written)") }
+                    if !lacking.isEmpty { what.append("no \(lacking.joined(separator: ", ")), which the English text fills in") }
+                    problems.append(.warning(
+                        "string '\(key)' has \(what.joined(separator: ", and ")); placeholders are filled by their English names",
+                        at: location(of: key, in: file), stage: "render"))
+                }
+            }
+            let text = String(decoding: file.data, as: UTF8.self)
+            var seen = Set<String>()
+            for key in keyMentions(in: text) where !seen.insert(key).inserted {
+                problems.append(.warning(
+                    "string '\(key)' is given twice in this file; the second one is used", at: location(of: key, in: file, occurrence: 2), stage: "render"))
+            }
+            if let comma = text.range(of: #",\s*\}\s*$"#, options: .regularExpression) {
+                let line = text[..<comma.lowerBound].filter { $0 == "\n" }.count + 1
+                problems.append(.warning(
+                    "a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it",
+                    at: SourceLocation(path: file.origin, line: line, column: 1), stage: "render"))
+            }
+        }
+        return problems
+    }
+
+    /// Intl.PluralRules' categories, the last part of a plural text's key (`quiz.left.few`).
+    static let pluralCategories: Set<String> = ["zero", "one", "two", "few", "many", "other"]
+
+    /// `{count}` and the like.
+    static func placeholders(_ text: String) -> Set<String> {
+        var found = Set<String>()
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let name = rest[rest.index(after: open)..<close]
+            if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { found.insert("{\(name)}") }
+            rest = rest[rest.index(after: open)...]
+        }
+        return found
+    }
+
+    /// The keys of a flat JSON object as written, in order (a string followed by a colon).
+    static func keyMentions(in text: String) -> [String] {
+        guard let pattern = try? NSRegularExpression(pattern: #""((?:[^"\\]|\\.)*)"\s*:"#) else { return [] }
+        let range = NSRange(text.startIndex..., in: text)
+        return pattern.matches(in: text, range: range).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        }
     }
 }

@@ -119,6 +119,23 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// A translator's mistakes that do not break the file are warned about at the key: a key
+    /// English lacks (with the closest), a renamed placeholder, a key given twice, a comma before
+    /// the closing brace. A plural form English needs not (`.few`) and the built-in German pass.
+    @Test func aTranslationsSilentMistakesAreWarnedAbout() throws {
+        #expect(UIStrings.translationProblems(try UIStrings.load(.builtIn), theme: .builtIn).isEmpty)
+        var theme = Theme.builtIn
+        let json = "{\n \"animal.favourite\": \"Favori\",\n \"collection.countAll.other\": \"{nombre} animaux\",\n"
+            + " \"collection.countAll.few\": \"{count} animaux\",\n \"nav.home\": \"Accueil\",\n \"nav.home\": \"Maison\",\n}\n"
+        theme.files["i18n/fr.json"] = Theme.File(data: Data(json.utf8), origin: "templates/i18n/fr.json", isOverride: true)
+        #expect(UIStrings.translationProblems(try UIStrings.load(theme), theme: theme).map(DiagnosticFormatter.text) == [
+            "templates/i18n/fr.json:2:1: warning: string 'animal.favourite' is not one of the theme's English texts (i18n/en.json), so no page shows it; did you mean 'animal.favorite'? [render]",
+            "templates/i18n/fr.json:3:1: warning: string 'collection.countAll.other' has {nombre}, which the English text has not (it shows as written); placeholders are filled by their English names [render]",
+            "templates/i18n/fr.json:6:1: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
+            "templates/i18n/fr.json:6:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
+        ])
+    }
+
     @Test func theBuiltInThemeCompiles() throws {
         #expect(try Templates.compile(.builtIn).names.contains("layouts.animal"))
     }
