@@ -68,6 +68,14 @@ struct AddCommand: AsyncParsableCommand {
                 throw ValidationError("'\(pair)' must be KEY=VALUE, e.g. en=\"Red fox\"")
             }
         }
+        // The same key twice: the second would silently replace the first.
+        for (option, pairs) in [("--name", names), ("--wikipedia", wikipedia), ("--set", fields)] {
+            var seen = Set<String>()
+            for pair in pairs {
+                let key = pair[..<pair.firstIndex(of: "=")!].trimmingCharacters(in: .whitespaces)
+                guard seen.insert(key).inserted else { throw ValidationError("\(option) \(key)=… is given twice; give each once") }
+            }
+        }
         if let difficulty, !(1...3).contains(difficulty) {
             throw ValidationError("--difficulty must be 1, 2 or 3, not \(difficulty)")
         }
