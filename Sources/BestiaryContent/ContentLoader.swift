@@ -196,6 +196,7 @@ public struct ContentLoader: Sendable {
             bag.warning("no animals yet: add one with `bestiary add ID --name en=Name`", at: SourceLocation(path: "content/animals"), stage: "validate")
         } else if !bag.hasErrors {
             bag.append(contentsOf: Self.sameNames(animals, config: config))
+            bag.append(contentsOf: Self.groupSpellings(animals))
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
         return Result(catalog: catalog, diagnostics: bag)
@@ -216,6 +217,32 @@ public struct ContentLoader: Sendable {
             for k in keys where first[k.key] == nil { first[k.key] = animal.id }
         }
         return problems
+    }
+
+    /// Groups written in two ways that differ only in case or spaces (`Mammal`, `mammal`): the
+    /// collection's filter and the quiz's settings show two groups, and the odd one has no
+    /// translated label. Each record whose spelling is the rarer one (else the later in name
+    /// order) is warned about, naming the other.
+    static func groupSpellings(_ animals: [Animal]) -> [Diagnostic] {
+        var spellings: [String: [String: Int]] = [:]  // folded → spelling → records
+        for animal in animals {
+            guard let group = animal.group else { continue }
+            spellings[Self.folded(group), default: [:]][group, default: 0] += 1
+        }
+        var problems: [Diagnostic] = []
+        for animal in animals {
+            guard let group = animal.group, let all = spellings[Self.folded(group)], all.count > 1 else { continue }
+            let usual = all.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+            guard group != usual else { continue }
+            problems.append(.warning(
+                "group '\(group)' is written '\(usual)' by \(all[usual]!) other record\(all[usual]! == 1 ? "" : "s"): the collection and the quiz's settings show them as two groups; write '\(usual)'",
+                at: animal.location(of: "group"), stage: "validate"))
+        }
+        return problems
+    }
+
+    static func folded(_ group: String) -> String {
+        group.lowercased().filter { !$0.isWhitespace && $0 != "-" && $0 != "_" }
     }
 
     /// Too few different names for one question's choices: no quiz round can start (the quiz

@@ -118,6 +118,20 @@ import Testing
         #expect(ContentLoader.quizProblems(try #require(enough.load().catalog)).isEmpty)
     }
 
+    /// A group written in two ways that differ in case (`Mammal`, `mammal`) splits the
+    /// collection's filter in two: the rarer spelling is warned about where it is written.
+    @Test func aGroupWrittenTwoWaysIsWarnedAbout() throws {
+        let site = try TestSite([
+            "content/animals/a.md": "---\nname: {de: A}\ngroup: mammal\n---\n",
+            "content/animals/b.md": "---\nname: {de: B}\ngroup: mammal\n---\n",
+            "content/animals/c.md": "---\nname: {de: C}\ngroup: Mammal\n---\n",
+            "content/animals/d.md": "---\nname: {de: D}\ngroup: bird\n---\n",
+        ])
+        #expect(site.lines() == [
+            "content/animals/c.md:3:1: warning: group 'Mammal' is written 'mammal' by 2 other records: the collection and the quiz's settings show them as two groups; write 'mammal'"
+        ])
+    }
+
     /// A sound round asks only the animals with a sound: fewer of them than half a round's
     /// questions is warned about (one alone would be asked ten times in a row); enough of them,
     /// or none (the home page then offers no sound quiz), is not.
