@@ -98,13 +98,14 @@ public enum CSVReader {
                 if value.isEmpty { continue }
                 if case .media(let kind, .file) = field {
                     let underContent = context.contentDirectory + "/" + value
-                    if ContentPath.lexicalProblem(value) == nil, context.fileSystem.infoFollowingLinks(underContent)?.kind == .file {
+                    if !value.hasPrefix("/"), ContentPath.lexicalProblem(value) == nil, context.fileSystem.infoFollowingLinks(underContent)?.kind == .file {
                         row.fields.append(FieldValue(field, value))
                     } else if context.fileSystem.infoFollowingLinks(context.mediaPath(value))?.kind == .file {
                         row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value)))
                     } else {
+                        let looked = value.hasPrefix("/") ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
                         error(
-                            "\(label): \(field) '\(value)': no such file; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)",
+                            "\(label): \(field) '\(value)': no such file\(looked)",
                             line: cell.line, column: cell.column)
                     }
                     continue

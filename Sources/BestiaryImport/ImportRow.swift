@@ -110,8 +110,10 @@ public struct ImportContext: Sendable {
     }
 
     /// `mediaDirectory/relative`.
+    /// Where a media file a row names is: an absolute path as it is (a spreadsheet made on the
+    /// same machine), else relative to the file imported or `--media`.
     func mediaPath(_ relative: String) -> String {
-        mediaDirectory == "." ? relative : mediaDirectory + "/" + relative
+        relative.hasPrefix("/") || mediaDirectory == "." ? relative : mediaDirectory + "/" + relative
     }
 
     func location(_ position: JSONPosition) -> SourceLocation {

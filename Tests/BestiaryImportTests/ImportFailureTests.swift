@@ -154,6 +154,10 @@ import Testing
                 "3:1: row 2 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
             ]),
         Case(
+            name: "CSV media by an absolute path that is missing", format: .csv,
+            text: "id,name.en,sound.file\nfox,Fox,/nonexistent/fox.ogg\n",
+            errors: ["2:9: row 1 (id fox): sound.file '/nonexistent/fox.ogg': no such file"]),
+        Case(
             name: "CSV value with a direction override", format: .csv, text: "id,name.en,group\nfox,Fox,\u{202E}lammam\n",
             errors: [
                 "2:1: row 1 (id fox): group contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"

@@ -141,6 +141,16 @@ import Testing
         #expect(site.animal("frog")?.image?.filePath == "images/shared/frog.png")
     }
 
+    /// A spreadsheet made on the same machine may name its files by absolute paths: copied in.
+    @Test func csvFilesByAbsolutePathsAreCopiedIn() throws {
+        let site = try TestSite(languages: ["en"])
+        let frog = Fixtures.repositoryRoot + "/Tests/Fixtures/import/csv/media/frog.png"
+        let csv = try site.source("id,name.en,image.file\nfrog,Frog,\(frog)\n", name: "frogs.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.copies.count == 1)
+        #expect(site.animal("frog")?.image?.filePath == "images/frog.png")
+    }
+
     @Test func rowsBringingTheSameBytesShareOneCopy() throws {
         let site = try TestSite(languages: ["en"])
         let frog = try Fixtures.data("import/csv/media/frog.png")
