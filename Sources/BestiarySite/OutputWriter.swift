@@ -46,17 +46,7 @@ struct OutputWriter {
 
     /// Refuses to replace a folder that is not a Bestiary output, and removes leftovers of killed builds.
     func prepare() throws(DiagnosticError) {
-        if let info = fileSystem.info(output) {
-            guard info.kind == .directory else {
-                throw DiagnosticError(.error("\(output) exists and is not a folder; remove it or choose another --output", stage: "write"))
-            }
-            let entries = (try? fileSystem.entries(in: output)) ?? []
-            if !entries.isEmpty && fileSystem.info(output + "/" + Self.markerName) == nil {
-                throw DiagnosticError(.error(
-                    "\(output) holds files that bestiary did not make; refusing to replace it. Remove it or choose another --output",
-                    stage: "write"))
-            }
-        }
+        try refuseForeignOutput()
         // Earlier versions of Bestiary moved changed files into the output one by one, journaled:
         // a journal it left means the output may be a mix, so this build writes it anew.
         let journal = (parent == "." ? "" : parent + "/") + ".\(name).bestiary-journal"
@@ -65,6 +55,21 @@ struct OutputWriter {
             try? fileSystem.remove(journal)
         }
         removeLeftovers()
+    }
+
+    /// Refuses a folder that is not a Bestiary output (a file, or a folder of other files): what
+    /// a build checks first, before it leaves anything next to it, and again before it writes.
+    func refuseForeignOutput() throws(DiagnosticError) {
+        guard let info = fileSystem.info(output) else { return }
+        guard info.kind == .directory else {
+            throw DiagnosticError(.error("\(output) exists and is not a folder; remove it or choose another --output", stage: "write"))
+        }
+        let entries = (try? fileSystem.entries(in: output)) ?? []
+        if !entries.isEmpty && fileSystem.info(output + "/" + Self.markerName) == nil {
+            throw DiagnosticError(.error(
+                "\(output) holds files that bestiary did not make; refusing to replace it. Remove it or choose another --output",
+                stage: "write"))
+        }
     }
 
     /// Removes the leftovers of killed builds: staging folders (`.NAME.bestiary-staging-PID`) and

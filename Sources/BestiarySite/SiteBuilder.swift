@@ -98,6 +98,8 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         try checkOutputLocation()
+        // Before anything is kept next to it (the lock, the kept files).
+        if memo == nil { try writer.refuseForeignOutput() }
         let lock = BuildLock.acquire(keptPath("lock"), waiting: { onWait?() })
         defer { withExtendedLifetime(lock) {} }
 

@@ -113,6 +113,8 @@ import Testing
             #expect(error.diagnostics.first?.message.contains("holds files that bestiary did not make") == true)
         }
         #expect(try work.read("mine/notes.txt") == "precious")
+        // Refused before anything was left next to it (the lock, the kept files).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["mine"])
     }
 
     @Test(arguments: ["content", "content/out", "templates", "."])
