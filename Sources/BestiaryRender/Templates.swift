@@ -94,8 +94,9 @@ public struct Templates: Sendable {
         // An unknown partial would render as nothing; refuse it instead.
         for (name, tags) in references.sorted(by: { $0.key < $1.key }) {
             for tag in tags where !names.contains(tag.name) {
+                let hint = Suggestion.closest(to: tag.name, among: names.sorted()).map { "did you mean '\($0)'? " } ?? ""
                 bag.error(
-                    "unknown partial '\(tag.name)' (theme templates: \(names.sorted().joined(separator: ", ")))",
+                    "unknown partial '\(tag.name)' (\(hint)theme templates: \(names.sorted().joined(separator: ", ")))",
                     at: location(name, line: tag.line, column: tag.column), stage: "render")
             }
         }
@@ -198,9 +199,9 @@ public struct Templates: Sendable {
     /// A sentence for each kind of template error, in Bestiary's terms.
     static func explain(_ error: TemplateSyntaxError.Kind) -> String {
         switch error {
-        case .closingTagMismatch(let open?, let found):
-            return "a closing tag {{/\(found)}} does not match the section it should close, '\(open)'"
-        case .closingTagMismatch(nil, let found):
+        case .closingTagMismatch(let open?, let found, let line):
+            return "a closing tag {{/\(found)}} does not match the section it should close, '\(open)'" + (line.map { " (opened on line \($0))" } ?? "")
+        case .closingTagMismatch(nil, let found, _):
             return "a closing tag {{/\(found)}} closes no section"
         case .unfinishedTag: return "a tag is not finished or its name is not allowed (template names use dots: {{> partials.header}})"
         case .unclosedSection(let tag): return "a section {{\(tag)}} is never closed with {{/\(tag.dropFirst())}}"

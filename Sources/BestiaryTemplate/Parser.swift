@@ -130,7 +130,7 @@ struct Parser {
                 position += 1
                 let name = try readName(state)
                 guard let section = state.section, section.name == name else {
-                    throw error(.closingTagMismatch(open: state.section?.name, found: name))
+                    throw error(.closingTagMismatch(open: state.section?.name, found: name, openLine: state.section.map { lineAndColumn(of: $0.at).line }))
                 }
                 if !isStandalone(state) { flushWhitespace() }
                 // swift-mustache takes the raw text up to two characters before the '/'.

@@ -2,8 +2,9 @@
 /// characters, of the tag at fault).
 public struct TemplateSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        /// `{{/name}}` closes a section that is not the open one (`open` is nil at the top level).
-        case closingTagMismatch(open: String?, found: String)
+        /// `{{/name}}` closes a section that is not the open one (`open` is nil at the top level;
+        /// `openLine` is where the open one starts).
+        case closingTagMismatch(open: String?, found: String, openLine: Int? = nil)
         /// A tag without its closing delimiter, or with a character a name cannot hold.
         case unfinishedTag
         /// The template ends inside `{{#name}}`, `{{^name}}`, `{{$name}}` or `{{<name}}`.
@@ -25,9 +26,9 @@ public struct TemplateSyntaxError: Error, Sendable, Equatable, CustomStringConve
 
     public var message: String {
         switch kind {
-        case .closingTagMismatch(let open?, let found):
+        case .closingTagMismatch(let open?, let found, _):
             return "{{/\(found)}} does not close the open section '\(open)'"
-        case .closingTagMismatch(nil, let found):
+        case .closingTagMismatch(nil, let found, _):
             return "{{/\(found)}} closes a section that was never opened"
         case .unfinishedTag:
             return "a tag is not finished or its name holds a character names cannot have"

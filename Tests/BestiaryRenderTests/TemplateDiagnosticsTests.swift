@@ -159,7 +159,7 @@ struct TemplateDiagnosticsTests {
     @Test func aClosingTagThatDoesNotMatchIsReportedWhereItIs() {
         let text = diagnostics("layouts/page.html", "{{<layouts.base}}\n{{$main}}\n  {{#body_lang}}x\n{{/main}}\n{{/layouts.base}}\n")
         #expect(text == [
-            "templates/layouts/page.html:4:1: error: template error: a closing tag {{/main}} does not match the section it should close, 'body_lang' [render]"
+            "templates/layouts/page.html:4:1: error: template error: a closing tag {{/main}} does not match the section it should close, 'body_lang' (opened on line 3) [render]"
         ])
     }
 
@@ -179,6 +179,8 @@ struct TemplateDiagnosticsTests {
         let text = diagnostics("partials/footer.html", "<footer>{{! {{>partials.none}} }}\n  {{=<% %>=}}<%>partials.missing%>\n</footer>\n")
         #expect(text.count == 1, "\(text)")
         #expect(text.first?.hasPrefix("templates/partials/footer.html:2:14: error: unknown partial 'partials.missing' (theme templates: layouts.404") == true, "\(text)")
+        let near = diagnostics("partials/footer.html", "{{>partials.credits}}\n")
+        #expect(near.first?.hasPrefix("templates/partials/footer.html:1:1: error: unknown partial 'partials.credits' (did you mean 'partials.credit'? theme templates: ") == true, "\(near)")
         let markdown = diagnostics("markdown/page.md", "{{>partials.gone}}\n")
         #expect(markdown.first?.hasPrefix("templates/markdown/page.md:1:1: error: unknown partial 'partials.gone'") == true, "\(markdown)")
     }

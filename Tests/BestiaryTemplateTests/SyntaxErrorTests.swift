@@ -15,7 +15,7 @@ struct SyntaxErrorTests {
 
     @Test func closingTagThatDoesNotMatch() {
         let e = error("line one\n  {{#a}}x{{/b}}\n")
-        #expect(e?.kind == .closingTagMismatch(open: "a", found: "b"))
+        #expect(e?.kind == .closingTagMismatch(open: "a", found: "b", openLine: 2))
         #expect(e?.line == 2)
         #expect(e?.column == 10)
     }
