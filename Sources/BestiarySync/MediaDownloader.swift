@@ -148,7 +148,7 @@ struct MediaDownloader: Sendable {
             resumed = true
         }
         if let length = response.length, start + length > ref.bytes {
-            throw SyncError(.sizeMismatch, file: ref.path, "the server announces \(start + length) bytes, but the file has \(ref.bytes)")
+            throw SyncError(.sizeMismatch, file: ref.path, "the server announces \(start + length) bytes, but the manifest says the file has \(ref.bytes)")
         }
         try StagingFiles.touch(part)
         guard let handle = FileHandle(forWritingAtPath: part) else {
