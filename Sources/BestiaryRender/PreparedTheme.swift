@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryStorage
 import Foundation
@@ -36,7 +37,30 @@ public struct PreparedTheme: Sendable {
         warnings += ContextKeys.unknownNames(in: templates!, strings: strings!)
         warnings += templates!.unknownBlocks
         warnings += UIStrings.translationProblems(strings!, theme: theme)
+        warnings += unusedFiles(in: theme)
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
+    }
+
+    /// A site's files under `templates/` that no build reads (`layout/animal.html`,
+    /// `partials/card.htm`): a theme author's change that silently does nothing. Hidden files and
+    /// a README or licence at the top are left alone.
+    static func unusedFiles(in theme: Theme) -> [Diagnostic] {
+        let known = Theme.builtIn.files.keys.sorted()
+        var problems: [Diagnostic] = []
+        for (path, file) in theme.files.sorted(by: { $0.key < $1.key }) where file.isOverride {
+            let parts = path.split(separator: "/")
+            if parts.contains(where: { $0.hasPrefix(".") }) { continue }
+            if parts.count == 1, ["README", "LICENSE", "LICENCE", "NOTICE", "COPYING"].contains(where: { parts[0].uppercased().hasPrefix($0) }) { continue }
+            let used = ((path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html"))
+                || (path.hasPrefix("markdown/") && path.hasSuffix(".md")) || path.hasPrefix("assets/")
+                || (path.hasPrefix("i18n/") && path.hasSuffix(".json") && parts.count == 2) || path == "service-worker/sw.js"
+            if used { continue }
+            let hint = Suggestion.closest(to: path, among: known).map { "; did you mean templates/\($0)?" } ?? ""
+            problems.append(.warning(
+                "templates/\(path) is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js)\(hint)",
+                at: SourceLocation(path: file.origin), stage: "render"))
+        }
+        return problems
     }
 
     /// Languages whose table lacks some of the English texts: those show in English on its pages

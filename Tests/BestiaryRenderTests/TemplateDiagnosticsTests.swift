@@ -136,6 +136,21 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// A theme file in a place no build reads (a folder or an extension misspelt) does nothing:
+    /// warned about, with the closest file of the default theme; hidden files and a README pass.
+    @Test func aThemeFileNoBuildReadsIsWarnedAbout() {
+        #expect(PreparedTheme.unusedFiles(in: .builtIn).isEmpty)
+        var theme = Theme.builtIn
+        for path in ["layout/animal.html", "partials/card.htm", ".DS_Store", "partials/.card.html.swp", "README.md", "i18n/old/de.json"] {
+            theme.files[path] = Theme.File(data: Data("x".utf8), origin: "templates/\(path)", isOverride: true)
+        }
+        #expect(PreparedTheme.unusedFiles(in: theme).map(DiagnosticFormatter.text) == [
+            "templates/i18n/old/de.json:1:1: warning: templates/i18n/old/de.json is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/i18n/de.json? [render]",
+            "templates/layout/animal.html:1:1: warning: templates/layout/animal.html is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/layouts/animal.html? [render]",
+            "templates/partials/card.htm:1:1: warning: templates/partials/card.htm is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/partials/card.html? [render]",
+        ])
+    }
+
     @Test func theBuiltInThemeCompiles() throws {
         #expect(try Templates.compile(.builtIn).names.contains("layouts.animal"))
     }
