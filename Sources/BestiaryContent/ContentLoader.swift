@@ -379,16 +379,18 @@ public struct ContentLoader: Sendable {
             let source = try SourceText.decode(try readText(file.fullPath, relative: file.relativePath), path: file.relativePath)
             if source.text.hasPrefix("---\n") {
                 // Front matter with nothing in it (blank lines, comments) is left over, not misplaced.
-                let yaml = (try? FrontMatterDocument.split(source))?.yaml
-                let isEmpty = yaml?.split(separator: "\n").allSatisfy { line in
+                let document = try? FrontMatterDocument.split(source)
+                // The first line with a field, where the author looks (else the opening ---).
+                let firstField = document?.yaml?.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { line in
                     let text = line.trimmingCharacters(in: .whitespaces)
-                    return text.isEmpty || text.hasPrefix("#")
-                } ?? false
+                    return !text.isEmpty && !text.hasPrefix("#")
+                }
+                let line = firstField.map { $0 + (document?.yamlFirstLine ?? 2) } ?? 1
                 bag.error(
-                    isEmpty
+                    firstField == nil
                         ? "a translation holds only Markdown text: remove its empty front matter (the --- lines at the top)"
                         : "a translation holds only Markdown text; put fields such as name and description in \(file.stem).md",
-                    at: SourceLocation(path: file.relativePath, line: 1, column: 1), stage: "load")
+                    at: SourceLocation(path: file.relativePath, line: line, column: 1), stage: "load")
                 return nil
             }
             let body = MarkdownBody(markdown: source.text, location: SourceLocation(path: file.relativePath, line: 1, column: 1))

@@ -126,8 +126,8 @@ import Testing
         Case(name: "translation without its record", files: ["content/animals/wolf.en.md": "Wolf."],
              expected: "content/animals/wolf.en.md:0:0: error: translation without its record"),
         Case(name: "translation with front matter", files: [
-            record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.en.md": "---\nname: {en: Fox}\n---\nFox."],
-             expected: "content/animals/fox.en.md:1:1: error: a translation holds only Markdown text; put fields such as name and description in fox.md"),
+            record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.en.md": "---\n# the English name\nname: {en: Fox}\n---\nFox."],
+             expected: "content/animals/fox.en.md:3:1: error: a translation holds only Markdown text; put fields such as name and description in fox.md"),
         Case(name: "translation with empty front matter", files: [
             record: "---\nname: {de: Fuchs}\n---\n", "content/animals/fox.en.md": "---\n# nothing\n\n---\nFox."],
              expected: "content/animals/fox.en.md:1:1: error: a translation holds only Markdown text: remove its empty front matter (the --- lines at the top)"),
