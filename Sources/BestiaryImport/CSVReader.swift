@@ -44,6 +44,11 @@ public enum CSVReader {
                 columns.append(nil)
                 continue
             }
+            // A header ending in a separator, its column empty in every row: what spreadsheets write.
+            if key.isEmpty, table.records.allSatisfy({ i >= $0.fields.count || $0.fields[i].text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
+                columns.append(nil)
+                continue
+            }
             if key.isEmpty {
                 error("column \(i + 1) has no name in the header; name it after a record field such as name.en", line: cell.line, column: cell.column)
                 columns.append(nil)
@@ -67,6 +72,8 @@ public enum CSVReader {
         var rows: [ImportRow] = []
         for record in table.records {
             var label = "row \(record.number)"
+            // A row of empty cells (`,,,,`), as spreadsheets leave below the data: no record.
+            if record.fields.allSatisfy({ $0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) { continue }
             guard record.fields.count == table.header.count else {
                 error(
                     "\(label) has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), the header has \(table.header.count); "

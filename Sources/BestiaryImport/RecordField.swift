@@ -75,7 +75,8 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
                 if parts.count == 2 { return language(parts[1]).map { .localized(localized, language: $0) } }
             }
         }
-        let hint = Suggestion.closest(to: key, among: allKeys(languages: languages)).map { " (did you mean '\($0)'?)" } ?? ""
+        // `id` is no field of the front matter, but a header's first column: suggested too (`ID`).
+        let hint = Suggestion.closest(to: key, among: ["id"] + allKeys(languages: languages)).map { " (did you mean '\($0)'?)" } ?? ""
         return .failure(FieldProblem("'\(key)' is not a record field\(hint)"))
     }
 

@@ -154,6 +154,13 @@ import Testing
                 "3:1: row 2 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
             ]),
         Case(
+            name: "CSV header capitalised as a spreadsheet does", format: .csv, text: "ID,Name\nlynx,Lynx\n",
+            errors: [
+                "1:1: header: 'ID' is not a record field (did you mean 'id'?)",
+                "1:1: the header has no 'id' column; every row needs the record's id (1–64 of a-z, 0-9, '_', '-'), e.g. id,name.en",
+                "1:4: header: 'Name' is not a record field (did you mean 'name'?)",
+            ]),
+        Case(
             name: "CSV media by an absolute path that is missing", format: .csv,
             text: "id,name.en,sound.file\nfox,Fox,/nonexistent/fox.ogg\n",
             errors: ["2:9: row 1 (id fox): sound.file '/nonexistent/fox.ogg': no such file"]),

@@ -141,6 +141,16 @@ import Testing
         #expect(site.animal("frog")?.image?.filePath == "images/shared/frog.png")
     }
 
+    /// What spreadsheets write around the data: a header ending in a separator (its column
+    /// empty in every row) and rows of empty cells are no records and no errors.
+    @Test func csvEmptyRowsAndATrailingEmptyColumnAreLeftOut() throws {
+        let site = try TestSite(languages: ["en"])
+        let csv = try site.source("id,name.en,\nlynx,Lynx,\n,,\nbobcat,Bobcat,\n,,\n", name: "cats.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.records.map(\.id).sorted() == ["bobcat", "lynx"])
+        #expect(plan.warnings.isEmpty)
+    }
+
     /// A spreadsheet made on the same machine may name its files by absolute paths: copied in.
     @Test func csvFilesByAbsolutePathsAreCopiedIn() throws {
         let site = try TestSite(languages: ["en"])
