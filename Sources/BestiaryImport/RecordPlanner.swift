@@ -68,6 +68,9 @@ public struct RecordPlanner: Sendable {
             var animal = existing?.animal ?? Animal(id: row.id, name: LocalizedText([:]), sourcePath: path)
             var fields = row.fields
             let errorsBefore = bag.errorCount
+            // The record's own sound or picture given new bytes under the same name: its text
+            // stays, but the record changes.
+            var newBytes: [String] = []
 
             // Media files from outside content/: checked by their bytes, then copied under the id.
             for media in row.media {
@@ -75,7 +78,10 @@ public struct RecordPlanner: Sendable {
                 case .failure(let problem): fail(problem.message)
                 case .success(let (relative, copy, note)):
                     fields.append(FieldValue(.media(media.kind, .file), relative))
-                    if let copy { copies.add(copy) }
+                    if let copy {
+                        copies.add(copy)
+                        if copy.replaces { newBytes.append("\(media.kind == .sound ? "sound" : "image").file (new bytes)") }
+                    }
                     if let note { bag.warning("\(row.id): \(note)", at: row.origin.location, stage: stage) }
                     // Another recording or picture under the credit of the one it replaces.
                     let before = media.kind == .sound ? animal.sound : animal.image
@@ -125,8 +131,10 @@ public struct RecordPlanner: Sendable {
                 writer.entry($0, of: existing?.animal ?? Animal(id: row.id, name: LocalizedText([:]), sourcePath: path), fileID: fileID)
                     != writer.entry($0, of: animal, fileID: fileID)
             }
-            let action: ChangePlan.Action = existing == nil ? .create : (unchanged ? .unchanged : .update)
-            changes.append(ChangePlan.RecordChange(id: row.id, path: path, action: action, changedKeys: changed, data: Data(text.utf8)))
+            let action: ChangePlan.Action = existing == nil ? .create : (unchanged && newBytes.isEmpty ? .unchanged : .update)
+            changes.append(ChangePlan.RecordChange(
+                id: row.id, path: path, action: action, changedKeys: changed + newBytes.filter { !changed.contains(String($0.prefix { $0 != " " })) },
+                data: Data(text.utf8)))
         }
 
         if !missingName.isEmpty {

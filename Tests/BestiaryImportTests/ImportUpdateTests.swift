@@ -95,7 +95,10 @@ import Testing
         try bucket.write(try Fixtures.data("import/wildsound/sounds/Rötelmaus.mp3"), to: "sounds/Kuckuck.mp3")
         let plan = try site.importing("wildsound/animals.json", .wildsound, media: bucket.path)
         #expect(plan.copies.map { "\($0.destination) \($0.replaces)" } == ["content/sounds/fuchs.mp3 true", "content/sounds/kuckuck.mp3 false"])
-        #expect(plan.records.filter { $0.action == .update }.map(\.id) == ["kuckuck"])  // fuchs.md names the same file
+        // fuchs.md names the same file, now with new bytes: its text stays, but it is updated.
+        #expect(plan.records.filter { $0.action == .update }.map(\.id) == ["fuchs", "kuckuck"])
+        #expect(plan.records.first { $0.id == "fuchs" }?.changedKeys == ["sound.file (new bytes)"])
+        #expect(plan.summary.hasPrefix("created 0, updated 2,"))
         #expect(site.animal("kuckuck")?.sound?.credit == "Freesound")
         #expect(plan.warnings.map(\.message) == [
             "2 of 4 sounds not found under '\(bucket.path)' (first: sounds/Amsel.mp3), so those records get no sound from this import (one they have stays). Put the app's storage files there, or pass --media DIR, and import again"
