@@ -111,7 +111,8 @@ public struct RecordPlanner: Sendable {
             // row's problems (a bad title next to a bad difficulty); any error stops the writing.
             let rowFailed = bag.errorCount > errorsBefore
             if existing == nil && animal.name.values[store.config.defaultLanguage] == nil {
-                missingName.append(row)
+                // A name refused above (a direction control, say) is not missing: it was reported.
+                if !rowFailed { missingName.append(row) }
                 continue
             }
 

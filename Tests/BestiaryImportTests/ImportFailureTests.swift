@@ -170,6 +170,11 @@ import Testing
                 "2:1: row 1 (id fox): group contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
             ]),
         Case(
+            name: "CSV name with a direction override, not also missing", format: .csv, text: "id,name.en\nlynx,Ly\u{202E}nx\n",
+            errors: [
+                "2:1: row 1 (id lynx): name.en contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
+            ]),
+        Case(
             name: "CSV language the site does not have", format: .csv, text: "id,name.en,name.fr\nfox,Fox,Renard\n",
             errors: ["1:12: header: 'name.fr': language 'fr' is not in content/site.yml's languages (en, de); add it there first"]),
         Case(
