@@ -1,7 +1,8 @@
 /// A CSV file read by RFC 4180: fields separated by commas, records by CRLF or LF, fields in double
 /// quotes may hold separators, line breaks and doubled quotes (`""`). A UTF-8 byte-order mark is
 /// skipped. Spreadsheets set to a German or French locale write `;` between fields: when the
-/// header line holds no comma outside quotes but a semicolon (or a tab), that is the separator.
+/// header line holds no comma outside quotes but a semicolon (or a tab), that is the separator;
+/// a first line `sep=;` (as Excel writes it) names the separator instead.
 ///
 /// Each record keeps the line and column where each field starts, so errors point into the file.
 public struct CSVTable: Sendable, Equatable {
@@ -49,8 +50,13 @@ public enum CSVParser {
             throw Failure(message: "the file is not valid UTF-8; save it as CSV UTF-8", line: line, column: column)
         }
         let scalars = Array(text.unicodeScalars)
-        let separator = detectSeparator(scalars)
+        var separator = detectSeparator(scalars)
+        // Excel's first line `sep=;` names the separator; it is no header.
+        let named = scalars.count >= 5 && String(String.UnicodeScalarView(scalars[0..<4])).lowercased() == "sep="
+            && (scalars.count == 5 || scalars[5] == "\n" || scalars[5] == "\r")
+        if named { separator = scalars[4] }
         var rows = try split(scalars, separator: separator)
+        if named, !rows.isEmpty { rows.removeFirst() }
         guard !rows.isEmpty else { throw Failure(message: "the file is empty; it needs a header line naming the columns", line: 1, column: 1) }
         let header = rows.removeFirst()
         let records = rows.enumerated().map { CSVRecord(number: $0.offset + 1, fields: $0.element) }

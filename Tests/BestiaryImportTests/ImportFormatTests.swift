@@ -151,6 +151,18 @@ import Testing
         #expect(plan.warnings.isEmpty)
     }
 
+    /// Excel's `sep=;` first line names the separator and is no header; lines keep their numbers.
+    @Test func csvSepLineNamesTheSeparator() throws {
+        let site = try TestSite(languages: ["en"])
+        let csv = try site.source("sep=;\nid;name.en\nlynx;Lynx, the cat\n", name: "excel.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.records.map(\.id) == ["lynx"])
+        #expect(site.animal("lynx")?.name.values["en"] == "Lynx, the cat")
+        let bad = try site.source("sep=;\nid;colour\nlynx;red\n", name: "bad.csv")
+        let problems = site.failure(bad, .csv).map(\.description)
+        #expect(problems.first?.contains(":2:4: error: header: 'colour' is not a record field") == true, "\(problems)")
+    }
+
     /// A spreadsheet made on the same machine may name its files by absolute paths: copied in.
     @Test func csvFilesByAbsolutePathsAreCopiedIn() throws {
         let site = try TestSite(languages: ["en"])
