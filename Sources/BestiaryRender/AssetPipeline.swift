@@ -112,24 +112,84 @@ public struct AssetPipeline: Sendable {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var line = 1
+        var inComment = false
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line > 1 { out += "\n" }
-            out += css ? rewriteCSSLine(String(rawLine), line: line, replace: replace) : rewriteJSLine(String(rawLine), line: line, replace: replace)
+            var rewritten = String(rawLine)
+            // `import("…")` and `@import "…"` count in code only, not in comments.
+            if rewritten.contains("import") {
+                let code = codeOnly(Array(rewritten), css: css, inComment: &inComment)
+                rewritten = rewriteImports(in: rewritten, code: code, css: css, line: line, replace: replace)
+            } else {
+                _ = codeOnly(Array(rewritten), css: css, inComment: &inComment)
+            }
+            out += css ? rewriteCSSLine(rewritten, line: line, replace: replace) : rewriteJSLine(rewritten, line: line, replace: replace)
             line += 1
         }
         return out
     }
 
-    /// `from "./x.js"`, `import "./x.js"` (also with single quotes), and `import("./x.js")`
-    /// anywhere in a line of code (not in a comment line: JSDoc types write `import("./x.js")`).
+    /// `line` with the characters of comments (`/* … */`, and in JS `// …`) turned into spaces,
+    /// strings kept; `inComment` carries a block comment from line to line.
+    static func codeOnly(_ line: [Character], css: Bool, inComment: inout Bool) -> [Character] {
+        var code = line
+        var quote: Character?
+        var i = 0
+        while i < line.count {
+            let c = line[i], next: Character? = i + 1 < line.count ? line[i + 1] : nil
+            if inComment {
+                code[i] = " "
+                if c == "*", next == "/" { code[i + 1] = " "; inComment = false; i += 2; continue }
+            } else if let q = quote {
+                if c == "\\" { i += 2; continue }
+                if c == q { quote = nil }
+            } else if c == "/", next == "*" {
+                inComment = true
+                code[i] = " "; code[i + 1] = " "; i += 2; continue
+            } else if !css, c == "/", next == "/" {
+                for j in i..<line.count { code[j] = " " }
+                break
+            } else if c == "\"" || c == "'" || c == "`" {
+                quote = c
+            }
+            i += 1
+        }
+        return code
+    }
+
+    /// JS's `import("./x.js")` (not `obj.import(`, not a template literal: a computed name has no
+    /// hashed file) and CSS's `@import "x.css"`, where `code` (``codeOnly(_:css:inComment:)``)
+    /// has them.
+    static func rewriteImports(in line: String, code: [Character], css: Bool, line number: Int, replace: (String, Int) -> String?) -> String {
+        var chars = Array(line)
+        let marker = Array(css ? "@import" : "import(")
+        var edits: [(Range<Int>, String)] = []
+        var i = 0
+        while i + marker.count <= code.count {
+            guard Array(code[i..<i + marker.count]) == marker else { i += 1; continue }
+            if !css, i > 0, code[i - 1].isLetter || code[i - 1].isNumber || code[i - 1] == "_" || code[i - 1] == "$" || code[i - 1] == "." {
+                i += marker.count
+                continue
+            }
+            var start = i + marker.count
+            if css { while start < code.count, code[start] == " " || code[start] == "\t" { start += 1 } }
+            guard start < chars.count, chars[start] == "\"" || chars[start] == "'" else { i = start; continue }
+            let quote = chars[start]
+            guard let end = chars[(start + 1)...].firstIndex(of: quote) else { break }
+            let specifier = String(chars[(start + 1)..<end])
+            if css || specifier.hasPrefix("./") || specifier.hasPrefix("../"), let replacement = replace(specifier, number) {
+                edits.append(((start + 1)..<end, replacement))
+            }
+            i = end + 1
+        }
+        for (range, replacement) in edits.reversed() { chars.replaceSubrange(range, with: Array(replacement)) }
+        return String(chars)
+    }
+
+    /// `from "./x.js"`, `import "./x.js"` (also with single quotes).
     private static func rewriteJSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         var result = line
-        if line.contains("import("), !trimmed.hasPrefix("*"), !trimmed.hasPrefix("//"), !trimmed.hasPrefix("/*") {
-            result = rewriteQuoted(after: ["import(\"", "import('", "import(`"], in: result, line: number, replace: { reference, n in
-                reference.hasPrefix("./") || reference.hasPrefix("../") ? replace(reference, n) : nil
-            })
-        }
         guard trimmed.hasPrefix("import") || trimmed.hasPrefix("export") || trimmed.contains(" from ") || trimmed.hasPrefix("}") else {
             return result
         }
@@ -148,31 +208,8 @@ public struct AssetPipeline: Sendable {
         return result
     }
 
-    /// Every string right after one of `markers` (which end with its opening quote) that
-    /// `replace` gives a new one for.
-    private static func rewriteQuoted(after markers: [String], in line: String, line number: Int, replace: (String, Int) -> String?) -> String {
-        var result = line
-        for marker in markers {
-            var searchFrom = result.startIndex
-            while let range = result.range(of: marker, range: searchFrom..<result.endIndex) {
-                let start = range.upperBound
-                guard let end = result[start...].firstIndex(of: marker.last!) else { break }
-                let specifier = String(result[start..<end])
-                searchFrom = end
-                guard let replacement = replace(specifier, number) else { continue }
-                result.replaceSubrange(start..<end, with: replacement)
-                searchFrom = result.index(start, offsetBy: replacement.count)
-            }
-        }
-        return result
-    }
-
-    /// `url(…)`, and `@import "x.css"` (the string form of `@import url(x.css)`).
+    /// `url(…)` (`@import "x.css"` is ``rewriteImports(in:code:css:line:replace:)``'s).
     private static func rewriteCSSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
-        var line = line
-        if line.contains("@import") {
-            line = rewriteQuoted(after: ["@import \"", "@import '", "@import\"", "@import'"], in: line, line: number, replace: replace)
-        }
         guard line.contains("url(") else { return line }
         var result = ""
         var rest = Substring(line)

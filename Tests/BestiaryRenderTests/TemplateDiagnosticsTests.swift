@@ -95,6 +95,13 @@ struct TemplateDiagnosticsTests {
         #expect(js.hasPrefix("/** @param {import(\"./later.js\").T} t */\n"))
         #expect(js.hasSuffix("const m = await import(\"./\(later.dropFirst("assets/js/".count))\"); import('./\(later.dropFirst("assets/js/".count))');\n"), "\(js)")
 
+        // Comments (at a line's end, inside a block, in CSS), other names ending in import and
+        // computed names are not imports: left as written, no error.
+        put("assets/js/notes.js", "export function later() {} // was: import(\"./old.js\")\n/*\n const d = await import(\"./dev.js\");\n*/\nx.import(\"./y.js\"); reimport('./z.js'); import(`./lang/${c}.js`);\n")
+        put("assets/css/notes.css", "/* @import \"legacy.css\"; */\n/*\n@import 'old.css';\n*/\nb{}\n")
+        let quiet = try AssetPipeline.build(theme)
+        #expect(quiet.urls["js/notes.js"] != nil && quiet.urls["css/notes.css"] != nil)
+
         put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
         put("assets/css/broken.css", "@import \"gone.css\";\n")
         #expect(throws: DiagnosticError.self) { _ = try AssetPipeline.build(theme) }

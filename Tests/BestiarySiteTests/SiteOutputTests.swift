@@ -91,8 +91,8 @@ import Testing
         let out = try Tree(work.appending("out"))
         // The English page: German habitat and body (the site's first language), English facts.
         let page = String(decoding: try #require(out.files["en/animals/common-toad/index.html"]), as: UTF8.self)
-        #expect(page.contains("<dt>Deutsch</dt><dd lang=\"de\" dir=\"ltr\">Erdkröte</dd>"), "\(page)")
-        #expect(page.contains("<dt>English</dt><dd lang=\"en\" dir=\"ltr\">Common toad</dd>"))
+        #expect(page.contains("<dt lang=\"de\" dir=\"ltr\">Deutsch</dt><dd lang=\"de\" dir=\"ltr\">Erdkröte</dd>"), "\(page)")
+        #expect(page.contains("<dt lang=\"en\" dir=\"ltr\">English</dt><dd lang=\"en\" dir=\"ltr\">Common toad</dd>"))
         #expect(page.contains("<dt>Habitat</dt><dd lang=\"de\" dir=\"ltr\">Teiche und feuchte Wälder</dd>"))
         #expect(page.contains("<h2 id=\"facts-title\">Facts</h2>"))
         let facts = try #require(page.range(of: "<section class=\"facts\""))
