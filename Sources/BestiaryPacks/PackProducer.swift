@@ -157,7 +157,8 @@ public struct PackProducer: Sendable {
         return PackOutput(
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
             signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics,
-            recordTable: table, published: PublishedVersion(version: current.number, created: current.created, digest: current.digest),
+            recordTable: table,
+            published: PublishedVersion(version: current.number, created: current.created, digest: current.digest, pack: settings.id),
             expires: expires)
     }
 
@@ -167,26 +168,29 @@ public struct PackProducer: Sendable {
         public var version: Int
         public var created: PackTime
         public var digest: String
+        /// The pack (`packs.id`) the version is of; nil in a note from before it was written.
+        public var pack: String?
         /// The note's file, for messages.
         public var note: String?
 
-        public init(version: Int, created: PackTime, digest: String, note: String? = nil) {
+        public init(version: Int, created: PackTime, digest: String, pack: String? = nil, note: String? = nil) {
             self.version = version
             self.created = created
             self.digest = digest
+            self.pack = pack
             self.note = note
         }
 
-        /// The note's line.
-        public var line: String { "\(version) created \(created) digest \(digest)\n" }
+        /// The note's line: `N created T digest D pack ID`.
+        public var line: String { "\(version) created \(created) digest \(digest)\(pack.map { " pack \($0)" } ?? "")\n" }
 
-        /// The note read back; nil when it is not one.
+        /// The note read back (with or without its pack); nil when it is not one.
         public init?(line text: String, note: String? = nil) {
             let parts = text.split(whereSeparator: \.isWhitespace)
-            guard parts.count == 5, parts[1] == "created", parts[3] == "digest", let version = Int(parts[0]),
-                let created = PackTime(String(parts[2])), parts[4].count == 64
+            guard parts.count == 5 || (parts.count == 7 && parts[5] == "pack"), parts[1] == "created", parts[3] == "digest",
+                let version = Int(parts[0]), let created = PackTime(String(parts[2])), parts[4].count == 64
             else { return nil }
-            self.init(version: version, created: created, digest: String(parts[4]), note: note)
+            self.init(version: version, created: created, digest: String(parts[4]), pack: parts.count == 7 ? String(parts[6]) : nil, note: note)
         }
     }
 

@@ -36,7 +36,10 @@ enum PackStage {
         // The version a build published but could not record in the lock (the preview, which
         // records nothing and whose output is never deployed, goes by the lock alone).
         let published = options.recordsPackVersions ? unrecorded.flatMap { Self.versionNote(at: $0, fileSystem: fs) } : nil
-        if options.recordsPackVersions, let shipped = publishedNote.flatMap({ Self.versionNote(at: $0, fileSystem: fs) }) {
+        // (A note of another pack is that pack's: a renamed `packs.id` starts its own history.)
+        if options.recordsPackVersions, let shipped = publishedNote.flatMap({ Self.versionNote(at: $0, fileSystem: fs) }),
+            shipped.pack == nil || shipped.pack == catalog.config.packs?.id
+        {
             try Self.checkHistory(lock: lock, noted: published, against: shipped)
         }
         var output = try PackProducer(fileSystem: fs).produce(
@@ -98,8 +101,12 @@ enum PackStage {
         let recorded = max(lock?.latest?.number ?? 0, noted?.version ?? 0)
         guard shipped.version > recorded else { return }
         let history = recorded == 0 ? "has no content/packs.lock" : "records versions up to \(recorded) only (content/packs.lock)"
+        let harm = recorded + 1 == shipped.version
+            ? "this build would publish another version \(shipped.version) with other bytes, which every app that has the first refuses"
+            : "this build would publish version \(recorded + 1), older than the \(shipped.version) apps may have, which they refuse"
+        let note = shipped.note ?? "the note next to the output"
         throw DiagnosticError(.error(
-            "the site \(history), but a build of this output published pack version \(shipped.version) (created \(shipped.created)): the next version would be \(recorded + 1), which every app that has version \(shipped.version) refuses. Restore content/packs.lock from where it was committed (`git checkout content/packs.lock`, or the branch that made version \(shipped.version)); only if that version was never deployed, delete \(shipped.note ?? "the note next to the output")",
+            "the site \(history), but a build of this output published pack version \(shipped.version) (created \(shipped.created)): \(harm). If that version was only built here and never deployed (a local build whose changes you then dropped), delete \(note) and build again (`bestiary serve` previews without publishing versions). If it was deployed, restore content/packs.lock from where it was committed (`git checkout content/packs.lock`, or the branch that made version \(shipped.version))",
             at: SourceLocation(path: PackLock.path), stage: "packs"))
     }
 

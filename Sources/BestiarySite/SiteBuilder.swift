@@ -506,11 +506,6 @@ public final class SiteBuilder: @unchecked Sendable {
         // its temporary file).
         let snapshotAfter = afterAhead?.value()
 
-        // The version this output now publishes, noted next to it: a later build whose history
-        // lacks it (the lock lost) stops instead of numbering below it. Not the preview's.
-        if options.recordsPackVersions, let published = packs.output.published {
-            _ = PackStage.writeVersionNote(published, at: publishedPath, fileSystem: fs)
-        }
         // Only now that the new version can be downloaded does the history record it.
         if let lock = packs.output.lock, options.recordsPackVersions {
             let path = options.root + "/" + PackLock.path
@@ -527,6 +522,12 @@ public final class SiteBuilder: @unchecked Sendable {
                     at: SourceLocation(path: PackLock.path), stage: "write"))
             }
             report.notes.append("\(PackLock.path): recorded pack version \(packs.output.version); commit it with the content")
+        }
+        // The version this output publishes, noted next to it once the lock records it (a lock
+        // that could not be written noted it as unrecorded above): a later build whose history
+        // lacks it (the lock lost) stops instead of numbering below it. Never the preview's.
+        if options.recordsPackVersions, let published = packs.output.published {
+            _ = PackStage.writeVersionNote(published, at: publishedPath, fileSystem: fs)
         }
 
         // Record what this output was built from, unless an input changed meanwhile (the lock

@@ -134,17 +134,19 @@ struct PackSite {
         try site.work.write("---\nname: {de: Anders, en: Other}\n---\n", to: "minimal/content/animals/new.md")
         let d = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
         #expect(d.message.hasPrefix("the site has no content/packs.lock, but a build of this output published pack version 2 (created 2026-01-01T00:01:40Z)"), "\(d)")
-        #expect(d.message.hasSuffix("delete .out.bestiary-published"), "\(d)")
-        #expect(d.message.contains("the next version would be 1, which every app that has version 2 refuses"))
+        #expect(d.message.contains("this build would publish version 1, older than the 2 apps may have, which they refuse"), "\(d)")
+        #expect(d.message.contains("never deployed (a local build whose changes you then dropped), delete .out.bestiary-published and build again"))
         #expect(!FileManager.default.fileExists(atPath: site.root + "/content/packs.lock"), "nothing recorded")
         // An older lock (version 1 only) likewise; the lock restored, the build goes on to version 3.
         try two.components(separatedBy: "\nversion 2 ")[0].appending("\n").write(toFile: site.root + "/content/packs.lock", atomically: true, encoding: .utf8)
         let older = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
         #expect(older.message.hasPrefix("the site records versions up to 1 only (content/packs.lock), but a build of this output published pack version 2"), "\(older)")
+        #expect(older.message.contains("this build would publish another version 2 with other bytes, which every app that has the first refuses"))
         try two.write(toFile: site.root + "/content/packs.lock", atomically: true, encoding: .utf8)
         try site.build(at: 1_767_229_000)
         #expect(try site.lock().contains("version 3 "))
-        #expect(try site.work.read(".out.bestiary-published").hasPrefix("3 created 2026-01-01T00:56:40Z digest "))
+        let note = try site.work.read(".out.bestiary-published")
+        #expect(note.hasPrefix("3 created 2026-01-01T00:56:40Z digest ") && note.hasSuffix(" pack minimal\n"), "\(note)")
         // The preview records nothing, notes nothing, and is not stopped; with the note deleted
         // (that version never deployed) the history starts anew.
         try FileManager.default.removeItem(atPath: site.root + "/content/packs.lock")
@@ -153,6 +155,20 @@ struct PackSite {
         try FileManager.default.removeItem(atPath: site.work.appending(".out.bestiary-published"))
         try site.build(at: 1_767_229_200)
         #expect(try site.lock().contains("version 1 "))
+    }
+
+    /// A renamed `packs.id` starts its own history (the lock deleted, as the build advises): the
+    /// note of the old pack's version does not stop it.
+    @Test func aRenamedPackStartsAnew() throws {
+        let site = try PackSite()
+        try site.build(at: 1_767_225_700)  // minimal, version 2
+        let yml = site.root + "/content/site.yml"
+        try (try String(contentsOfFile: yml, encoding: .utf8)).replacingOccurrences(of: "packs: {id: minimal}", with: "packs: {id: renamed}")
+            .write(toFile: yml, atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: site.root + "/content/packs.lock")
+        try site.build(at: 1_767_229_000)
+        #expect(try site.lock().contains("pack renamed"))
+        #expect(try site.work.read(".out.bestiary-published").hasSuffix(" pack renamed\n"))
     }
 }
 
