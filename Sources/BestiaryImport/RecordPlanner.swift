@@ -111,8 +111,9 @@ public struct RecordPlanner: Sendable {
             // row's problems (a bad title next to a bad difficulty); any error stops the writing.
             let rowFailed = bag.errorCount > errorsBefore
             if existing == nil && animal.name.values[store.config.defaultLanguage] == nil {
-                // A name refused above (a direction control, say) is not missing: it was reported.
-                if !rowFailed { missingName.append(row) }
+                // A name given but refused above (a direction control, say) is not missing: it was reported.
+                let gaveName = fields.contains { $0.field == .localized(.name, language: store.config.defaultLanguage) }
+                if !(rowFailed && gaveName) { missingName.append(row) }
                 continue
             }
 

@@ -175,6 +175,12 @@ import Testing
                 "2:1: row 1 (id lynx): name.en contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
             ]),
         Case(
+            name: "CSV new record with another error and no name: both said", format: .csv, text: "id,difficulty\nbadger,9\n",
+            errors: [
+                "2:1: row 1 (id badger): difficulty must be 1, 2 or 3, not '9'",
+                "2:1: 1 new record would have no name.en value: badger. Every record needs a name in the site's default language 'en', the first of content/site.yml's languages: add a name.en column or fill it in those rows",
+            ]),
+        Case(
             name: "CSV language the site does not have", format: .csv, text: "id,name.en,name.fr\nfox,Fox,Renard\n",
             errors: ["1:12: header: 'name.fr': language 'fr' is not in content/site.yml's languages (en, de); add it there first"]),
         Case(
