@@ -71,9 +71,14 @@ public struct PoliteClient: Sendable {
     }
 
     private func getWithRetries(_ url: String, headers: [(String, String)], maxBytes: Int) async throws -> (HTTPResult, Int) {
-        let host = URL(string: url)?.host ?? ""
-        if let why = unreachable.reason(host) {
-            throw Failure(reason: "\(host) could not be reached earlier in this run (\(why)), so it is not asked again; are you offline?")
+        // By scheme, host and port: two local mirrors on one host are two servers.
+        let parsed = URL(string: url)
+        let host = parsed?.host ?? ""
+        let server = "\(parsed?.scheme ?? "")://\(host)\(parsed?.port.map { ":\($0)" } ?? "")"
+        // A server on this machine that refuses is not running; elsewhere, the network may be down.
+        let ask = ["127.0.0.1", "localhost", "::1"].contains(host) ? "is the server running?" : "are you offline?"
+        if let why = unreachable.reason(server) {
+            throw Failure(reason: "\(host) could not be reached earlier in this run (\(why)), so it is not asked again; \(ask)")
         }
         var waited: Duration = .zero
         var attempt = 0
@@ -105,8 +110,8 @@ public struct PoliteClient: Sendable {
                 throw Failure(reason: error.description)
             }
             if onlyConnectionFailures, attempt >= maxConnectionAttempts {
-                unreachable.mark(host, reason)
-                throw Failure(reason: "\(reason)\(attempt > 1 ? " after \(attempt) attempts" : ""); are you offline?")
+                unreachable.mark(server, reason)
+                throw Failure(reason: "\(reason)\(attempt > 1 ? " after \(attempt) attempts" : ""); \(ask)")
             }
             if attempt >= retry.maxAttempts {
                 throw Failure(reason: "\(reason) after \(attempt) attempts")

@@ -36,7 +36,8 @@ public struct PreparedTheme: Sendable {
         warnings += missingTexts(strings!, theme: theme, languages: languages)
         warnings += ContextKeys.unknownNames(in: templates!, strings: strings!)
         warnings += templates!.unknownBlocks
-        warnings += UIStrings.translationProblems(strings!, theme: theme)
+        let usedTexts = Set(templates!.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
+        warnings += UIStrings.translationProblems(strings!, theme: theme, used: usedTexts, languages: languages)
         warnings += unusedFiles(in: theme)
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }

@@ -155,7 +155,10 @@ public struct UIStrings: Sendable {
     /// placeholder the English text lacks or one it has that is missing (`{nombre}` for
     /// `{count}` shows as written), a key given twice (the second wins), a comma before the
     /// closing brace (not JSON: other tools refuse the file).
-    static func translationProblems(_ strings: UIStrings, theme: Theme) -> [Diagnostic] {
+    /// `used`: the texts the templates name (`{{t.KEY}}`): a key only a translation has is the
+    /// theme's own, not a misspelling; then it is warned about only when a site language (in
+    /// `languages`) lacks it, whose pages show the key itself.
+    static func translationProblems(_ strings: UIStrings, theme: Theme, used: Set<String> = [], languages: [String] = []) -> [Diagnostic] {
         guard let english = strings.tables["en"] else { return [] }
         var problems: [Diagnostic] = []
         for (language, table) in strings.tables.sorted(by: { $0.key < $1.key }) where language != "en" {
@@ -167,6 +170,15 @@ public struct UIStrings: Sendable {
                 let plural = parts.count > 1 && Self.pluralCategories.contains(String(parts.last!))
                 let base = parts.dropLast().joined(separator: ".")
                 guard let original = english[key] ?? (plural ? english[base + ".other"] : nil) else {
+                    if used.contains(key) || (plural && used.contains(base)) {
+                        let lacking = languages.filter { strings.table(for: $0)[key] == nil }
+                        if !lacking.isEmpty {
+                            problems.append(.warning(
+                                "string '\(key)' is the theme's own, but the texts in \(lacking.joined(separator: ", ")) lack it, so those pages show '\(key)' itself; add it to i18n/en.json (the fallback of every language)",
+                                at: location(of: key, in: file), stage: "render"))
+                        }
+                        continue
+                    }
                     let hint = Suggestion.closest(to: key, among: englishKeys).map { "; did you mean '\($0)'?" } ?? ""
                     problems.append(.warning(
                         "string '\(key)' is not one of the theme's English texts (i18n/en.json), so no page shows it\(hint)",

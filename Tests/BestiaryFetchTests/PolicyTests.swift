@@ -93,10 +93,18 @@ struct UnreachableHostTests {
                 return "\(error)"
             }
         }
-        #expect(await failure("a") == "no connection (127.0.0.1 refused the connection); are you offline?")
+        #expect(await failure("a") == "no connection (127.0.0.1 refused the connection); is the server running?")
         let start = ContinuousClock.now
-        #expect(await failure("b") == "127.0.0.1 could not be reached earlier in this run (no connection (127.0.0.1 refused the connection)), so it is not asked again; are you offline?")
+        #expect(await failure("b") == "127.0.0.1 could not be reached earlier in this run (no connection (127.0.0.1 refused the connection)), so it is not asked again; is the server running?")
         #expect(ContinuousClock.now - start < .milliseconds(500))
+        // Another port of the same host is another server: asked.
+        var other = try Self.closedPort()
+        while other == port { other = try Self.closedPort() }
+        do {
+            _ = try await client.get("http://127.0.0.1:\(other)/c", headers: [], maxBytes: 1 << 20)
+        } catch {
+            #expect("\(error)".hasPrefix("no connection (127.0.0.1 refused the connection)"), "\(error)")
+        }
         await transport.shutdown()
     }
 }

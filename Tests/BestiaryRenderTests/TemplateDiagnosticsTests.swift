@@ -141,6 +141,15 @@ struct TemplateDiagnosticsTests {
             "templates/i18n/fr.json:6:1: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
             "templates/i18n/fr.json:6:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
         ])
+        // A text the theme's own templates name is no misspelling: said only when a site
+        // language lacks it.
+        var own = Theme.builtIn
+        own.files["i18n/de.json"] = Theme.File(data: Data("{\"impressum\": \"Impressum\"}\n".utf8), origin: "templates/i18n/de.json", isOverride: true)
+        let used: Set<String> = ["impressum"]
+        #expect(UIStrings.translationProblems(try UIStrings.load(own), theme: own, used: used, languages: ["de"]).isEmpty)
+        #expect(UIStrings.translationProblems(try UIStrings.load(own), theme: own, used: used, languages: ["de", "en"]).map(DiagnosticFormatter.text) == [
+            "templates/i18n/de.json:1:1: warning: string 'impressum' is the theme's own, but the texts in en lack it, so those pages show 'impressum' itself; add it to i18n/en.json (the fallback of every language) [render]"
+        ])
     }
 
     /// A theme file in a place no build reads (a folder or an extension misspelt) does nothing:
