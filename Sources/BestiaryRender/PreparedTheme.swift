@@ -47,11 +47,19 @@ public struct PreparedTheme: Sendable {
     /// a README or licence at the top are left alone.
     static func unusedFiles(in theme: Theme) -> [Diagnostic] {
         let known = Theme.builtIn.files.keys.sorted()
+        let themeFolders: Set<Substring> = ["layouts", "partials", "markdown", "assets", "i18n", "service-worker"]
         var problems: [Diagnostic] = []
+        var otherFolders: [Substring: (count: Int, first: Theme.File)] = [:]
         for (path, file) in theme.files.sorted(by: { $0.key < $1.key }) where file.isOverride {
             let parts = path.split(separator: "/")
             if parts.contains(where: { $0.hasPrefix(".") }) { continue }
-            if parts.count == 1, ["README", "LICENSE", "LICENCE", "NOTICE", "COPYING"].contains(where: { parts[0].uppercased().hasPrefix($0) }) { continue }
+            // Notes beside the theme (README, a licence, a changelog, package.json, a screenshot).
+            if parts.count == 1, !parts[0].hasSuffix(".html") { continue }
+            // A folder no theme has (node_modules, docs): once, not per file.
+            if parts.count > 1, !themeFolders.contains(parts[0]) {
+                otherFolders[parts[0], default: (0, file)].count += 1
+                continue
+            }
             let used = ((path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html"))
                 || (path.hasPrefix("markdown/") && path.hasSuffix(".md")) || path.hasPrefix("assets/")
                 || (path.hasPrefix("i18n/") && path.hasSuffix(".json") && parts.count == 2) || path == "service-worker/sw.js"
@@ -60,6 +68,12 @@ public struct PreparedTheme: Sendable {
             problems.append(.warning(
                 "templates/\(path) is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js)\(hint)",
                 at: SourceLocation(path: file.origin), stage: "render"))
+        }
+        for (folder, found) in otherFolders.sorted(by: { $0.key < $1.key }) {
+            let hint = Suggestion.closest(to: String(folder), among: themeFolders.map(String.init).sorted()).map { "; did you mean templates/\($0)/?" } ?? ""
+            problems.append(.warning(
+                "templates/\(folder)/ is not a folder of a theme, so no build reads its \(found.count) file\(found.count == 1 ? "" : "s") (layouts/, partials/, markdown/, assets/, i18n/, service-worker/)\(hint)",
+                at: SourceLocation(path: "templates/\(folder)"), stage: "render"))
         }
         return problems
     }

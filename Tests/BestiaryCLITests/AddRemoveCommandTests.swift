@@ -110,6 +110,8 @@ import Testing
         (["fox", "--name", "en=Fox", "--set", "colour=red"], 1, "bestiary: error: 'colour' is not a record field [add]"),
         (["fox", "--name", "en=Fox", "--name", "en=Vixen"], 2, "Error: --name en=… is given twice; give each once"),
         (["fox", "--name", "en=Fox", "--set", "tags=a", "--set", " tags=b"], 2, "Error: --set tags=… is given twice; give each once"),
+        (["fox", "--name", "en=Fox", "--set", "name.en=Vixen"], 2, "Error: --set name.en=… and --name en=… give the same field; give it once"),
+        (["fox", "--name", "en=Fox", "--group", "mammal", "--set", "group=bird"], 2, "Error: --group and --set group=… give the same field; give it once"),
     ] as [([String], Int32, String)])
     func explainsWhatIsWrong(_ arguments: [String], _ status: Int32, _ message: String) async throws {
         let dir = try await SiteCommandRun.newSite()

@@ -157,13 +157,18 @@ struct TemplateDiagnosticsTests {
     @Test func aThemeFileNoBuildReadsIsWarnedAbout() {
         #expect(PreparedTheme.unusedFiles(in: .builtIn).isEmpty)
         var theme = Theme.builtIn
-        for path in ["layout/animal.html", "partials/card.htm", ".DS_Store", "partials/.card.html.swp", "README.md", "i18n/old/de.json"] {
+        for path in [
+            "layout/animal.html", "partials/card.htm", ".DS_Store", "partials/.card.html.swp", "README.md", "i18n/old/de.json",
+            "package.json", "CHANGELOG.md", "node_modules/a/index.js", "node_modules/b/index.js", "animal.html",
+        ] {
             theme.files[path] = Theme.File(data: Data("x".utf8), origin: "templates/\(path)", isOverride: true)
         }
         #expect(PreparedTheme.unusedFiles(in: theme).map(DiagnosticFormatter.text) == [
+            "templates/animal.html:1:1: warning: templates/animal.html is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js) [render]",
             "templates/i18n/old/de.json:1:1: warning: templates/i18n/old/de.json is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/i18n/de.json? [render]",
-            "templates/layout/animal.html:1:1: warning: templates/layout/animal.html is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/layouts/animal.html? [render]",
             "templates/partials/card.htm:1:1: warning: templates/partials/card.htm is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/partials/card.html? [render]",
+            "templates/layout:1:1: warning: templates/layout/ is not a folder of a theme, so no build reads its 1 file (layouts/, partials/, markdown/, assets/, i18n/, service-worker/); did you mean templates/layouts/? [render]",
+            "templates/node_modules:1:1: warning: templates/node_modules/ is not a folder of a theme, so no build reads its 2 files (layouts/, partials/, markdown/, assets/, i18n/, service-worker/) [render]",
         ])
     }
 

@@ -68,13 +68,23 @@ struct AddCommand: AsyncParsableCommand {
                 throw ValidationError("'\(pair)' must be KEY=VALUE, e.g. en=\"Red fox\"")
             }
         }
-        // The same key twice: the second would silently replace the first.
-        for (option, pairs) in [("--name", names), ("--wikipedia", wikipedia), ("--set", fields)] {
-            var seen = Set<String>()
+        // The same field twice, by one option or two (`--name en=` and `--set name.en=`): the
+        // second would silently replace the first.
+        var seen: [String: String] = [:]  // field → how it was given
+        func given(_ field: String, as option: String) throws {
+            if let first = seen[field] {
+                throw ValidationError(first == option ? "\(option) is given twice; give each once" : "\(option) and \(first) give the same field; give it once")
+            }
+            seen[field] = option
+        }
+        for (prefix, option, pairs) in [("name.", "--name", names), ("wikipedia.", "--wikipedia", wikipedia), ("", "--set", fields)] {
             for pair in pairs {
                 let key = pair[..<pair.firstIndex(of: "=")!].trimmingCharacters(in: .whitespaces)
-                guard seen.insert(key).inserted else { throw ValidationError("\(option) \(key)=… is given twice; give each once") }
+                try given(prefix + key, as: prefix.isEmpty ? "--set \(key)=…" : "\(option) \(key)=…")
             }
+        }
+        for (field, value) in [("group", group), ("scientific", scientific), ("difficulty", difficulty.map(String.init))] where value != nil {
+            try given(field, as: "--\(field)")
         }
         if let difficulty, !(1...3).contains(difficulty) {
             throw ValidationError("--difficulty must be 1, 2 or 3, not \(difficulty)")
