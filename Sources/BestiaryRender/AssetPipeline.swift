@@ -116,14 +116,20 @@ public struct AssetPipeline: Sendable {
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line > 1 { out += "\n" }
             var rewritten = String(rawLine)
-            // `import("…")` and `@import "…"` count in code only, not in comments.
+            // References count in code only, not in comments: `code` is the line with its
+            // comments blanked, character for character.
+            let commentBefore = inComment
+            var code = codeOnly(Array(rewritten), css: css, inComment: &inComment)
             if rewritten.contains("import") {
-                let code = codeOnly(Array(rewritten), css: css, inComment: &inComment)
+                let before = rewritten
                 rewritten = rewriteImports(in: rewritten, code: code, css: css, line: line, replace: replace)
-            } else {
-                _ = codeOnly(Array(rewritten), css: css, inComment: &inComment)
+                if rewritten != before {
+                    var state = commentBefore
+                    code = codeOnly(Array(rewritten), css: css, inComment: &state)
+                }
             }
-            out += css ? rewriteCSSLine(rewritten, line: line, replace: replace) : rewriteJSLine(rewritten, line: line, replace: replace)
+            out += css ? rewriteCSSLine(rewritten, code: code, line: line, replace: replace)
+                : rewriteJSLine(rewritten, code: code, line: line, replace: replace)
             line += 1
         }
         return out
@@ -186,50 +192,60 @@ public struct AssetPipeline: Sendable {
         return String(chars)
     }
 
-    /// `from "./x.js"`, `import "./x.js"` (also with single quotes).
-    private static func rewriteJSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        var result = line
+    /// `from "./x.js"`, `import "./x.js"` (also with single quotes), where `code` has them.
+    private static func rewriteJSLine(_ line: String, code: [Character], line number: Int, replace: (String, Int) -> String?) -> String {
+        let trimmed = String(code).trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("import") || trimmed.hasPrefix("export") || trimmed.contains(" from ") || trimmed.hasPrefix("}") else {
-            return result
+            return line
         }
-        for marker in ["from \"", "from '", "import \"", "import '"] {
-            guard let range = result.range(of: marker) else { continue }
-            let quote = marker.last!
-            let start = range.upperBound
-            guard let end = result[start...].firstIndex(of: quote) else { continue }
-            let specifier = String(result[start..<end])
+        var chars = Array(line)
+        for marker in ["from \"", "from '", "import \"", "import '"].map(Array.init) {
+            guard let at = firstIndex(of: marker, in: code, from: 0) else { continue }
+            let quote = marker.last!, start = at + marker.count
+            guard let end = chars[start...].firstIndex(of: quote) else { continue }
+            let specifier = String(chars[start..<end])
             guard specifier.hasPrefix("./") || specifier.hasPrefix("../") else { continue }
             if let replacement = replace(specifier, number) {
-                result.replaceSubrange(start..<end, with: replacement)
+                chars.replaceSubrange(start..<end, with: Array(replacement))
             }
             break
         }
-        return result
+        return String(chars)
     }
 
-    /// `url(…)` (`@import "x.css"` is ``rewriteImports(in:code:css:line:replace:)``'s).
-    private static func rewriteCSSLine(_ line: String, line number: Int, replace: (String, Int) -> String?) -> String {
+    /// `url(…)` where `code` has it, not in a comment (`@import "x.css"` is
+    /// ``rewriteImports(in:code:css:line:replace:)``'s).
+    private static func rewriteCSSLine(_ line: String, code: [Character], line number: Int, replace: (String, Int) -> String?) -> String {
         guard line.contains("url(") else { return line }
-        var result = ""
-        var rest = Substring(line)
-        while let range = rest.range(of: "url(") {
-            result += rest[..<range.upperBound]
-            rest = rest[range.upperBound...]
-            guard let close = rest.firstIndex(of: ")") else { break }
-            var inner = String(rest[..<close]).trimmingCharacters(in: .whitespaces)
+        let chars = Array(line), marker = Array("url(")
+        var result: [Character] = []
+        var done = 0, from = 0
+        while let at = firstIndex(of: marker, in: code, from: from) {
+            let open = at + marker.count
+            guard let close = chars[open...].firstIndex(of: ")") else { break }
+            var inner = String(chars[open..<close]).trimmingCharacters(in: .whitespaces)
             var quote = ""
             if let first = inner.first, first == "\"" || first == "'" {
                 quote = String(first)
                 inner = String(inner.dropFirst().dropLast())
             }
             if let replacement = replace(inner, number) {
-                result += quote + replacement + quote
-            } else {
-                result += rest[..<close]
+                result += chars[done..<open]
+                result += Array(quote + replacement + quote)
+                done = close
             }
-            rest = rest[close...]
+            from = close
         }
-        return result + rest
+        return String(result + chars[done...])
+    }
+
+    /// Where `marker` first occurs in `text` at or after `from`.
+    private static func firstIndex(of marker: [Character], in text: [Character], from: Int) -> Int? {
+        var i = from
+        while i + marker.count <= text.count {
+            if text[i] == marker[0], Array(text[i..<i + marker.count]) == marker { return i }
+            i += 1
+        }
+        return nil
     }
 }

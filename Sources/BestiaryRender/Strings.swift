@@ -51,15 +51,19 @@ public struct UIStrings: Sendable {
         return UIStrings(tables: tables)
     }
 
-    /// The line of `"key"` in `file` (its first mention, or its `occurrence`th), column 1.
+    /// The line of `"key"` as a key in `file` (followed by its colon, so not a value that reads
+    /// the same; its first mention, or its `occurrence`th), column 1.
     static func location(of key: String, in file: Theme.File, occurrence: Int = 1) -> SourceLocation {
         let text = String(decoding: file.data, as: UTF8.self)
         var from = text.startIndex
         var found: Range<String.Index>?
-        for _ in 0..<occurrence {
-            guard let r = text.range(of: "\"\(key)\"", range: from..<text.endIndex) else { break }
-            found = r
+        var seen = 0
+        while seen < occurrence, let r = text.range(of: "\"\(key)\"", range: from..<text.endIndex) {
             from = r.upperBound
+            if text[r.upperBound...].first(where: { !$0.isWhitespace }) == ":" {
+                found = r
+                seen += 1
+            }
         }
         let line = found.map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
         return SourceLocation(path: file.origin, line: line, column: 1)

@@ -99,8 +99,18 @@ struct TemplateDiagnosticsTests {
         // computed names are not imports: left as written, no error.
         put("assets/js/notes.js", "export function later() {} // was: import(\"./old.js\")\n/*\n const d = await import(\"./dev.js\");\n*/\nx.import(\"./y.js\"); reimport('./z.js'); import(`./lang/${c}.js`);\n")
         put("assets/css/notes.css", "/* @import \"legacy.css\"; */\n/*\n@import 'old.css';\n*/\nb{}\n")
+        // So are `url()` and static imports in comments; one in code on the same line is still one.
+        put("assets/css/urls.css", "/* was: url(gone.png) */ i{background:url(\"sub/more.css\")}\n/*\n b{background:url(old.png)}\n*/\n")
+        put("assets/js/static.js", "/*\nimport { x } from \"./gone.js\";\n*/\nimport \"./later.js\"; // not: import \"./gone.js\"\n")
         let quiet = try AssetPipeline.build(theme)
         #expect(quiet.urls["js/notes.js"] != nil && quiet.urls["css/notes.css"] != nil)
+        func quietText(_ logical: String) throws -> String {
+            let path = try #require(quiet.urls[logical])
+            guard case .data(let data)? = quiet.files.first(where: { $0.path == path })?.content else { return "" }
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try quietText("css/urls.css") == "/* was: url(gone.png) */ i{background:url(\"./\(more.dropFirst("assets/css/".count))\")}\n/*\n b{background:url(old.png)}\n*/\n")
+        #expect(try quietText("js/static.js") == "/*\nimport { x } from \"./gone.js\";\n*/\nimport \"./\(later.dropFirst("assets/js/".count))\"; // not: import \"./gone.js\"\n")
 
         put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
         put("assets/css/broken.css", "@import \"gone.css\";\n")
@@ -129,17 +139,18 @@ struct TemplateDiagnosticsTests {
     /// A translator's mistakes that do not break the file are warned about at the key: a key
     /// English lacks (with the closest), a renamed placeholder, a key given twice, a comma before
     /// the closing brace. A plural form English needs not (`.few`) and the built-in German pass.
+    /// A key given twice is found at its second mention as a key, not at a value that reads the same.
     @Test func aTranslationsSilentMistakesAreWarnedAbout() throws {
         #expect(UIStrings.translationProblems(try UIStrings.load(.builtIn), theme: .builtIn).isEmpty)
         var theme = Theme.builtIn
         let json = "{\n \"animal.favourite\": \"Favori\",\n \"collection.countAll.other\": \"{nombre} animaux\",\n"
-            + " \"collection.countAll.few\": \"{count} animaux\",\n \"nav.home\": \"Accueil\",\n \"nav.home\": \"Maison\",\n}\n"
+            + " \"collection.countAll.few\": \"{count} animaux\",\n \"nav.home\": \"Accueil\",\n \"nav.quiz\": \"nav.home\",\n \"nav.home\": \"Maison\",\n}\n"
         theme.files["i18n/fr.json"] = Theme.File(data: Data(json.utf8), origin: "templates/i18n/fr.json", isOverride: true)
         #expect(UIStrings.translationProblems(try UIStrings.load(theme), theme: theme).map(DiagnosticFormatter.text) == [
             "templates/i18n/fr.json:2:1: warning: string 'animal.favourite' is not one of the theme's English texts (i18n/en.json), so no page shows it; did you mean 'animal.favorite'? [render]",
             "templates/i18n/fr.json:3:1: warning: string 'collection.countAll.other' has {nombre}, which the English text has not (it shows as written); placeholders are filled by their English names [render]",
-            "templates/i18n/fr.json:6:1: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
-            "templates/i18n/fr.json:6:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
+            "templates/i18n/fr.json:7:1: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
+            "templates/i18n/fr.json:7:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
         ])
         // A text the theme's own templates name is no misspelling: said only when a site
         // language lacks it.
