@@ -29,8 +29,17 @@ public struct PreparedTheme: Sendable {
         try bag.throwIfErrors()
         var warnings: [Diagnostic] = []
         for language in languages where !strings!.hasTexts(for: language) {
+            // A file for a variant of the language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
+            // ever used for pages in that variant.
+            func base(_ tag: String) -> String {
+                String(tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "")
+            }
+            let variants = strings!.tables.keys.filter { $0 != "en" && base($0) == base(language) }.sorted()
+            let advice = variants.first.map {
+                "; templates/i18n/\($0).json is used only for pages in '\($0)': rename it to i18n/\(language).json"
+            } ?? "; copy the default theme's i18n/en.json there and translate it"
             warnings.append(.warning(
-                "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it",
+                "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English\(advice)",
                 at: config, stage: "render"))
         }
         warnings += missingTexts(strings!, theme: theme, languages: languages)

@@ -20,6 +20,15 @@ struct InterfaceLanguageTests {
         #expect(warnings.first?.message.contains("'fr'") == true)
         #expect(warnings.first?.location?.path == "content/site.yml")
         #expect(warnings.first?.stage == "render")
+        #expect(warnings.first?.message.hasSuffix("copy the default theme's i18n/en.json there and translate it") == true)
+
+        // A file for a variant of the language (`fr-FR`) is never used for `fr`: said, with the fix.
+        try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr-FR.json"))
+        let variant = try Self.warnings(building: root, into: work.appending("out2"), containing: "no interface texts")
+        #expect(variant.map(\.message) == [
+            "the theme has no interface texts in 'fr' (templates/i18n/fr.json), so its pages show menus, buttons and the quiz in English; templates/i18n/fr-FR.json is used only for pages in 'fr-FR': rename it to i18n/fr.json"
+        ])
     }
 
     /// A site's own `i18n/de.json` that lacks texts (an older copy) is completed from English:
