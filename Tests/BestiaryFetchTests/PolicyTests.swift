@@ -107,4 +107,24 @@ struct UnreachableHostTests {
         }
         await transport.shutdown()
     }
+
+    /// A name no resolver knows (`.invalid` never resolves, RFC 6761) is said in a few words,
+    /// with the likely cause, and not asked again.
+    @Test func aNameThatCannotBeLookedUpIsSaidSo() async throws {
+        let transport = AsyncHTTPTransport(userAgent: "bestiary-tests", connectTimeout: .seconds(5))
+        let client = PoliteClient(
+            transport: transport, limiter: RateLimiter(requestsPerSecond: nil), retry: RetryPolicy(baseDelay: .milliseconds(1)),
+            timeout: .seconds(10))
+        func failure(_ path: String) async -> String? {
+            do {
+                _ = try await client.get("https://bestiary-tests.invalid/\(path)", headers: [], maxBytes: 1 << 20)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(await failure("a") == "no connection (the name bestiary-tests.invalid could not be looked up); are you offline?")
+        #expect(await failure("b")?.hasPrefix("bestiary-tests.invalid could not be reached earlier in this run") == true)
+        await transport.shutdown()
+    }
 }

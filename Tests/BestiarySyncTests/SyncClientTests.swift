@@ -237,7 +237,9 @@ import Testing
             s.server.intercept { request, normal in
                 request.path == "/packs/media/\(sha).ogg" ? .bytes(normal.body + Array(repeating: 1, count: 10_000)) : nil
             }
-            _ = try await Self.expectRefusal(.sizeMismatch, s)
+            let longer = try await Self.expectRefusal(.sizeMismatch, s)
+            let size = generatedMedia(1).count
+            #expect(longer?.message == "the server announces \(size + 10_000) bytes, but the manifest says the file has \(size)", "\(String(describing: longer))")
         }
     }
 
