@@ -13,8 +13,9 @@ import Foundation
 /// up to `IEND`, JPEG segments and scans up to the end-of-image marker, GIF's trailer. Only a
 /// frame, chunk or box that needs more bytes than the file has, or a missing end, counts: sizes
 /// a streaming writer leaves unset (0 or 0xFFFFFFFF), trailing tags (ID3v1, APE, Lyrics3),
-/// padding and anything after a JPEG's end (a phone's motion photo) do not. An Ogg or MP3 file
-/// cut exactly between two pages or frames is not found.
+/// padding and anything after a JPEG's end (a phone's motion photo) do not. An MP3 file cut
+/// exactly between two frames is found by the frame count its encoder wrote in a Xing, Info or
+/// VBRI header; one without such a header, and an Ogg file cut between two pages, are not.
 public enum MediaIntegrity {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
@@ -175,12 +176,34 @@ public enum MediaIntegrity {
                 [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
             ],
         ]
+        // The frames an encoder counted in its first frame's Xing, Info or VBRI header (LAME,
+        // FFmpeg and Fraunhofer write one): a file cut between two frames has fewer.
+        var counted: (frames: Int, header: String)?
+        var frames = 0
+        func short() -> String? {
+            guard let counted, frames < counted.frames else { return nil }
+            return cut("it has \(frames) MPEG frames, its \(counted.header) header counts \(counted.frames)")
+        }
         while at + 4 <= b.count {
-            guard b[at] == 0xFF, b[at + 1] & 0xE0 == 0xE0 else { return nil }
+            guard b[at] == 0xFF, b[at + 1] & 0xE0 == 0xE0 else {
+                // A tag after the frames (ID3v1, APE) ends the sound; other bytes are not judged.
+                return starts(b, at: at, with: "TAG") || starts(b, at: at, with: "APETAGEX") ? short() : nil
+            }
             let version = Int(b[at + 1] >> 3) & 3, layerBits = Int(b[at + 1] >> 1) & 3
             let rateIndex = Int(b[at + 2] >> 4), sampleIndex = Int(b[at + 2] >> 2) & 3, padding = Int(b[at + 2] >> 1) & 1
             guard version != 1, layerBits != 0, rateIndex != 0, rateIndex != 15, sampleIndex != 3 else { return nil }
             let layer = 4 - layerBits  // 1, 2 or 3
+            if frames == 0, layer == 3 {
+                // Xing/Info after the side information (its length by version and mono or not),
+                // VBRI 32 bytes after the header; both big-endian.
+                let mono = b[at + 3] >> 6 == 3
+                let xing = at + 4 + (version == 3 ? (mono ? 17 : 32) : (mono ? 9 : 17))
+                if (starts(b, at: xing, with: "Xing") || starts(b, at: xing, with: "Info")), xing + 12 <= b.count, b[xing + 7] & 1 != 0 {
+                    counted = (uint32BE(b, xing + 8), String(decoding: UnsafeBufferPointer(rebasing: b[xing..<xing + 4]), as: UTF8.self))
+                } else if starts(b, at: at + 36, with: "VBRI"), at + 54 <= b.count {
+                    counted = (uint32BE(b, at + 50), "VBRI")
+                }
+            }
             let samples = [[11025, 12000, 8000], [], [22050, 24000, 16000], [44100, 48000, 32000]][version][sampleIndex]
             let bitrate = rates[version == 3 ? 0 : 1][layer - 1][rateIndex] * 1000
             let length: Int
@@ -190,9 +213,10 @@ public enum MediaIntegrity {
             default: length = 144 * bitrate / samples + padding
             }
             at += length
+            frames += 1
             if at > b.count { return cut("its last MPEG frame needs \(at) bytes, the file has \(b.count)") }
         }
-        return nil
+        return short()
     }
 
     /// PNG: chunks follow each other up to `IEND` (at once when the file ends with it).

@@ -83,6 +83,32 @@ struct MediaIntegrityTests {
         #expect(MediaIntegrity.problem(Array(mp3.dropLast(100)), format: .mp3)?.contains("its last MPEG frame needs") == true)
     }
 
+    /// An MP3 cut exactly between two frames ends like a whole one; the frame count its encoder
+    /// wrote in the first frame (LAME's Xing header here, in a generated tone) tells it apart.
+    /// A trailing ID3v1 tag does not hide the cut; one frame fewer is within the counts'
+    /// difference between encoders (LAME counts the frames after its header, others all).
+    @Test func anMP3CutBetweenFramesIsFoundByItsEncodersCount() throws {
+        let tone = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.root + "/Tests/Fixtures/media/tone-lame-vbr.mp3")))
+        #expect(tone.count == 2124)
+        let tag = Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125)
+        #expect(MediaIntegrity.problem(tone, format: .mp3) == nil)
+        #expect(MediaIntegrity.problem(tone + tag, format: .mp3) == nil)
+        let id3v2: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0, 4] + [0, 0, 0, 0]
+        #expect(MediaIntegrity.problem(id3v2 + tone, format: .mp3) == nil)
+        // Frames start at 0, 288, 648, 828, then every 36 bytes to 1764, and 2052.
+        let message = "the file is cut short (it has 21 MPEG frames, its Xing header counts 30)"
+        #expect(MediaIntegrity.problem(Array(tone.prefix(1476)), format: .mp3)?.hasPrefix(message) == true)
+        #expect(MediaIntegrity.problem(Array(tone.prefix(1476)) + tag, format: .mp3)?.hasPrefix(message) == true)
+        #expect(MediaIntegrity.problem(id3v2 + Array(tone.prefix(1476)), format: .mp3)?.hasPrefix(message) == true)
+        #expect(MediaIntegrity.problem(Array(tone.prefix(2052)), format: .mp3) == nil)
+        // Without the header's frame count (its flag cleared), such a cut is not found.
+        var uncounted = tone
+        uncounted[13 + 7] &= ~1
+        #expect(MediaIntegrity.problem(Array(uncounted.prefix(1476)), format: .mp3) == nil)
+        // Every prefix gets an answer: a header cut anywhere is read within the file.
+        for n in 0..<tone.count { _ = MediaIntegrity.problem(Array(tone.prefix(n)), format: .mp3) }
+    }
+
     /// Sizes written to overflow an addition, or to point anywhere, give an answer, never a crash:
     /// a 64-bit MP4 box size near the largest integer, and every prefix of every real file.
     @Test func hostileSizesAndEveryPrefixAreAnswered() throws {
