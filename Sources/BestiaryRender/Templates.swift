@@ -4,7 +4,6 @@ import BestiaryMarkdown
 import BestiaryStorage
 import BestiaryTemplate
 import Foundation
-import Synchronization
 
 /// The theme's Mustache templates, compiled once per build.
 ///
@@ -43,18 +42,10 @@ public struct Templates: Sendable {
     final class Observation: @unchecked Sendable {
         private let lock = NSLock()
         private var observer: (@Sendable (Templates, String, [String: TemplateValue]) -> Void)?
-        /// Whether an observer is set: a build's renders (none is) read only this, lock-free.
-        private let active = Atomic<Bool>(false)
 
-        func set(_ observer: (@Sendable (Templates, String, [String: TemplateValue]) -> Void)?) {
-            lock.withLock {
-                self.observer = observer
-                active.store(observer != nil, ordering: .releasing)
-            }
-        }
+        func set(_ observer: (@Sendable (Templates, String, [String: TemplateValue]) -> Void)?) { lock.withLock { self.observer = observer } }
 
         func callAsFunction(_ templates: Templates, _ name: String, _ context: [String: TemplateValue]) {
-            guard active.load(ordering: .acquiring) else { return }
             lock.withLock { observer }?(templates, name, context)
         }
     }
