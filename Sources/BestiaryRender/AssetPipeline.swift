@@ -113,9 +113,11 @@ public struct AssetPipeline: Sendable {
         out.reserveCapacity(text.utf8.count)
         var line = 1
         var inComment = false
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split at "\n" scalars: a CRLF file's "\r\n" is one Character, which a split by
+        // Characters would not see (the whole file one line); the "\r" stays with its line.
+        for rawLine in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
             if line > 1 { out += "\n" }
-            var rewritten = String(rawLine)
+            var rewritten = String(String.UnicodeScalarView(rawLine))
             // References count in code only, not in comments: `code` is the line with its
             // comments blanked, character for character.
             let commentBefore = inComment
@@ -136,13 +138,25 @@ public struct AssetPipeline: Sendable {
     }
 
     /// `line` with the characters of comments (`/* … */`, and in JS `// …`) turned into spaces,
-    /// strings kept; `inComment` carries a block comment from line to line.
+    /// strings and JS regular expressions kept (`/\/*$/` opens no comment); `inComment` carries
+    /// a block comment from line to line.
     static func codeOnly(_ line: [Character], css: Bool, inComment: inout Bool) -> [Character] {
         var code = line
         var quote: Character?
         var i = 0
         while i < line.count {
             let c = line[i], next: Character? = i + 1 < line.count ? line[i + 1] : nil
+            if !inComment, quote == nil, !css, c == "/", next != "/", next != "*", opensRegularExpression(line, at: i) {
+                // Up to the closing slash, not one escaped or in a class (`[/]`).
+                var j = i + 1, inClass = false
+                while j < line.count {
+                    if line[j] == "\\" { j += 2; continue }
+                    if line[j] == "[" { inClass = true } else if line[j] == "]" { inClass = false } else if line[j] == "/", !inClass { break }
+                    j += 1
+                }
+                i = j + 1
+                continue
+            }
             if inComment {
                 code[i] = " "
                 if c == "*", next == "/" { code[i + 1] = " "; inComment = false; i += 2; continue }
@@ -161,6 +175,19 @@ public struct AssetPipeline: Sendable {
             i += 1
         }
         return code
+    }
+
+    /// Whether the `/` at `i` starts a regular expression, not a division: it follows an
+    /// operator, an opening bracket, a separator, `return` and the like, or starts the line.
+    static func opensRegularExpression(_ line: [Character], at i: Int) -> Bool {
+        var k = i - 1
+        while k >= 0, line[k] == " " || line[k] == "\t" { k -= 1 }
+        guard k >= 0 else { return true }
+        if "(,=:[!&|?{};+-*%<>~^".contains(line[k]) { return true }
+        var word = ""
+        while k >= 0, line[k].isLetter { word = String(line[k]) + word; k -= 1 }
+        return ["return", "typeof", "case", "do", "else", "in", "of", "void", "yield", "await"].contains(word)
+            && (k < 0 || !(line[k].isLetter || line[k].isNumber || line[k] == "_" || line[k] == "$" || line[k] == "."))
     }
 
     /// JS's `import("./x.js")` (not `obj.import(`, not a template literal: a computed name has no

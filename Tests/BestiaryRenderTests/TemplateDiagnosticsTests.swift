@@ -110,6 +110,21 @@ struct TemplateDiagnosticsTests {
             return String(decoding: data, as: UTF8.self)
         }
         #expect(try quietText("css/urls.css") == "/* was: url(gone.png) */ i{background:url(\"./\(more.dropFirst("assets/css/".count))\")}\n/*\n b{background:url(old.png)}\n*/\n")
+        // A regular expression holding `/*` or `//` opens no comment; a CRLF file's lines are
+        // lines (each import rewritten, each "\r\n" kept); an `@import` and a `url()` on one line.
+        put("assets/js/regex.js", "const t = s.replace(/\\/*$/, \"\").split(/[/]/); const u = /\\/\\//;\nexport { x } from \"./later.js\";\n")
+        put("assets/js/crlf.js", "import { x } from \"./later.js\";\r\nimport \"./later.js\";\r\n")
+        put("assets/css/both.css", "@import \"fonts.css\"; i{background:url(sub/more.css)}\n")
+        let others = try AssetPipeline.build(theme)
+        func othersText(_ logical: String) throws -> String {
+            let path = try #require(others.urls[logical])
+            guard case .data(let data)? = others.files.first(where: { $0.path == path })?.content else { return "" }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let hashedLater = "./" + later.dropFirst("assets/js/".count)
+        #expect(try othersText("js/regex.js") == "const t = s.replace(/\\/*$/, \"\").split(/[/]/); const u = /\\/\\//;\nexport { x } from \"\(hashedLater)\";\n")
+        #expect(try othersText("js/crlf.js") == "import { x } from \"\(hashedLater)\";\r\nimport \"\(hashedLater)\";\r\n")
+        #expect(try othersText("css/both.css") == "@import \"./\(fonts.dropFirst("assets/css/".count))\"; i{background:url(./\(more.dropFirst("assets/css/".count)))}\n")
         #expect(try quietText("js/static.js") == "/*\nimport { x } from \"./gone.js\";\n*/\nimport \"./\(later.dropFirst("assets/js/".count))\"; // not: import \"./gone.js\"\n")
 
         put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
