@@ -29,12 +29,14 @@ public struct PreparedTheme: Sendable {
         try bag.throwIfErrors()
         var warnings: [Diagnostic] = []
         for language in languages where !strings!.hasTexts(for: language) {
-            // A file for a variant of the language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
-            // ever used for pages in that variant.
+            // A file for a variant of a bare language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
+            // ever used for pages in that variant. (For a variant, `zh-Hant`, another variant's
+            // file, `zh-Hans`, is no advice: it is written for other readers.)
             func base(_ tag: String) -> String {
                 String(tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "")
             }
-            let variants = strings!.tables.keys.filter { $0 != "en" && base($0) == base(language) }.sorted()
+            let bare = base(language) == language.lowercased()
+            let variants = bare ? strings!.tables.keys.filter { $0 != "en" && base($0) == base(language) }.sorted() : []
             let advice = variants.first.map {
                 "; templates/i18n/\($0).json is used only for pages in '\($0)': rename it to i18n/\(language).json"
             } ?? "; copy the default theme's i18n/en.json there and translate it"

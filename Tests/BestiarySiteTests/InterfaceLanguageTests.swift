@@ -29,6 +29,14 @@ struct InterfaceLanguageTests {
         #expect(variant.map(\.message) == [
             "the theme has no interface texts in 'fr' (templates/i18n/fr.json), so its pages show menus, buttons and the quiz in English; templates/i18n/fr-FR.json is used only for pages in 'fr-FR': rename it to i18n/fr.json"
         ])
+        // For a variant (`fr-CA`), another variant's file is written for other readers: no such advice.
+        let french = try String(contentsOfFile: config, encoding: .utf8)
+        try french.replacingOccurrences(of: "[de, en, fr]", with: "[de, en, fr-CA]").replacingOccurrences(of: "fr: Minimal", with: "fr-CA: Minimal")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let other = try Self.warnings(building: root, into: work.appending("out3"), containing: "no interface texts")
+        #expect(other.map(\.message) == [
+            "the theme has no interface texts in 'fr-CA' (templates/i18n/fr-CA.json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it"
+        ])
     }
 
     /// A site's own `i18n/de.json` that lacks texts (an older copy) is completed from English:
