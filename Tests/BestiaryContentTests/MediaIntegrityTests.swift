@@ -109,6 +109,37 @@ struct MediaIntegrityTests {
         for n in 0..<tone.count { _ = MediaIntegrity.problem(Array(tone.prefix(n)), format: .mp3) }
     }
 
+    /// The header's place depends on the stream: after the side information, 32 bytes in MPEG-1
+    /// stereo, 17 in MPEG-1 mono and MPEG-2 stereo, 9 in MPEG-2 mono (the tone above); VBRI 32
+    /// bytes after the frame header whatever the stream. Made here, frame by frame (generated:
+    /// headers and a count, silence of zeros), 10 frames after the header frame, which counts 10.
+    @Test(arguments: [
+        ([0xFF, 0xFB, 0x90, 0x00], 417, 4 + 32, "Xing"),  // MPEG-1 Layer III, 128 kbit/s, 44.1 kHz, stereo
+        ([0xFF, 0xFB, 0x90, 0xC0], 417, 4 + 17, "Info"),  // the same, mono
+        ([0xFF, 0xF3, 0x80, 0x00], 208, 4 + 17, "Xing"),  // MPEG-2 Layer III, 64 kbit/s, 22.05 kHz, stereo
+        ([0xFF, 0xFB, 0x90, 0x00], 417, 4 + 32, "VBRI"),
+    ] as [([UInt8], Int, Int, String)])
+    func anEncodersFrameCountIsReadWhereItsStreamPutsIt(header: [UInt8], length: Int, offset: Int, name: String) {
+        func bigEndian(_ n: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: n >> (8 * (bytes - 1 - $0))) } }
+        var first = header + [UInt8](repeating: 0, count: length - 4)
+        if name == "VBRI" {
+            let tag = Array("VBRI".utf8) + bigEndian(1, 2) + bigEndian(0, 2) + bigEndian(50, 2) + bigEndian(11 * length, 4) + bigEndian(10, 4)
+            first.replaceSubrange(36..<36 + tag.count, with: tag)
+        } else {
+            let tag = Array(name.utf8) + bigEndian(3, 4) + bigEndian(10, 4) + bigEndian(11 * length, 4)
+            first.replaceSubrange(offset..<offset + tag.count, with: tag)
+        }
+        let frame = header + [UInt8](repeating: 0, count: length - 4)
+        let whole = first + Array((0..<10).map { _ in frame }.joined())
+        #expect(MediaIntegrity.problem(whole, format: .mp3) == nil)
+        let ape = Array("APETAGEX".utf8) + [UInt8](repeating: 0, count: 24)
+        #expect(MediaIntegrity.problem(whole + ape, format: .mp3) == nil)
+        let short = Array(whole.prefix(length * 8))  // the header frame and 7 others
+        let message = "the file is cut short (it has 8 MPEG frames, its \(name) header counts 10)"
+        #expect(MediaIntegrity.problem(short, format: .mp3)?.hasPrefix(message) == true, "\(MediaIntegrity.problem(short, format: .mp3) ?? "nil")")
+        #expect(MediaIntegrity.problem(short + ape, format: .mp3)?.hasPrefix(message) == true)
+    }
+
     /// Sizes written to overflow an addition, or to point anywhere, give an answer, never a crash:
     /// a 64-bit MP4 box size near the largest integer, and every prefix of every real file.
     @Test func hostileSizesAndEveryPrefixAreAnswered() throws {

@@ -232,7 +232,7 @@ import Testing
             }
             _ = try await Self.expectRefusal(.oversized, s)
 
-            // A media file longer than the manifest says is cut off and refused.
+            // A media file longer than the manifest says is refused.
             let sha = PackDigest.sha256(generatedMedia(1))
             s.server.intercept { request, normal in
                 request.path == "/packs/media/\(sha).ogg" ? .bytes(normal.body + Array(repeating: 1, count: 10_000)) : nil
@@ -240,6 +240,12 @@ import Testing
             let longer = try await Self.expectRefusal(.sizeMismatch, s)
             let size = generatedMedia(1).count
             #expect(longer?.message == "the server announces \(size + 10_000) bytes, but the manifest says the file has \(size)", "\(String(describing: longer))")
+            // One that announces no length is cut off once it passes the manifest's size.
+            s.server.intercept { request, normal in
+                request.path == "/packs/media/\(sha).ogg" ? .endlessBody() : nil
+            }
+            let endless = try await Self.expectRefusal(.sizeMismatch, s)
+            #expect(endless?.message == "the server sent more than the \(size) bytes the manifest names", "\(String(describing: endless))")
         }
     }
 
