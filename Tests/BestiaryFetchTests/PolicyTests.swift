@@ -79,20 +79,29 @@ struct UnreachableHostTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    @Test func aHostThatRefusesIsGivenUpOnceAndSaysSo() async throws {
-        let port = try Self.closedPort()
-        let transport = AsyncHTTPTransport(userAgent: "bestiary-tests", connectTimeout: .seconds(1))
+    /// A real transport behind a client without a rate limit, whose retries come at once.
+    static func unretriedClient(connectTimeout: Duration, timeout: Duration) -> (AsyncHTTPTransport, PoliteClient) {
+        let transport = AsyncHTTPTransport(userAgent: "bestiary-tests", connectTimeout: connectTimeout)
         let client = PoliteClient(
             transport: transport, limiter: RateLimiter(requestsPerSecond: nil), retry: RetryPolicy(baseDelay: .milliseconds(1)),
-            timeout: .seconds(5))
-        func failure(_ path: String) async -> String? {
-            do {
-                _ = try await client.get("http://127.0.0.1:\(port)/\(path)", headers: [], maxBytes: 1 << 20)
-                return nil
-            } catch {
-                return "\(error)"
-            }
+            timeout: timeout)
+        return (transport, client)
+    }
+
+    /// How a GET of `url` failed, as said to the user; nil when it did not.
+    static func failure(of client: PoliteClient, _ url: String) async -> String? {
+        do {
+            _ = try await client.get(url, headers: [], maxBytes: 1 << 20)
+            return nil
+        } catch {
+            return "\(error)"
         }
+    }
+
+    @Test func aHostThatRefusesIsGivenUpOnceAndSaysSo() async throws {
+        let port = try Self.closedPort()
+        let (transport, client) = Self.unretriedClient(connectTimeout: .seconds(1), timeout: .seconds(5))
+        func failure(_ path: String) async -> String? { await Self.failure(of: client, "http://127.0.0.1:\(port)/\(path)") }
         #expect(await failure("a") == "no connection (127.0.0.1 refused the connection); is the server running?")
         let start = ContinuousClock.now
         #expect(await failure("b") == "127.0.0.1 could not be reached earlier in this run (no connection (127.0.0.1 refused the connection)), so it is not asked again; is the server running?")
@@ -111,18 +120,8 @@ struct UnreachableHostTests {
     /// A name no resolver knows (`.invalid` never resolves, RFC 6761) is said in a few words,
     /// with the likely cause, and not asked again.
     @Test func aNameThatCannotBeLookedUpIsSaidSo() async throws {
-        let transport = AsyncHTTPTransport(userAgent: "bestiary-tests", connectTimeout: .seconds(5))
-        let client = PoliteClient(
-            transport: transport, limiter: RateLimiter(requestsPerSecond: nil), retry: RetryPolicy(baseDelay: .milliseconds(1)),
-            timeout: .seconds(10))
-        func failure(_ path: String) async -> String? {
-            do {
-                _ = try await client.get("https://bestiary-tests.invalid/\(path)", headers: [], maxBytes: 1 << 20)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
+        let (transport, client) = Self.unretriedClient(connectTimeout: .seconds(5), timeout: .seconds(10))
+        func failure(_ path: String) async -> String? { await Self.failure(of: client, "https://bestiary-tests.invalid/\(path)") }
         #expect(await failure("a") == "no connection (the name bestiary-tests.invalid could not be looked up); are you offline?")
         #expect(await failure("b")?.hasPrefix("bestiary-tests.invalid could not be reached earlier in this run") == true)
         await transport.shutdown()

@@ -83,9 +83,10 @@ struct TemplateDiagnosticsTests {
         put("assets/js/extra.js", "/** @param {import(\"./later.js\").T} t */\nconst m = await import(\"./later.js\"); import('./later.js');\n")
         put("assets/js/later.js", "export const x = 1;\n")
         let pipeline = try AssetPipeline.build(theme)
-        func text(_ logical: String) throws -> String {
-            let path = try #require(pipeline.urls[logical])
-            guard case .data(let data)? = pipeline.files.first(where: { $0.path == path })?.content else { return "" }
+        func text(_ logical: String, of built: AssetPipeline? = nil) throws -> String {
+            let built = built ?? pipeline
+            let path = try #require(built.urls[logical])
+            guard case .data(let data)? = built.files.first(where: { $0.path == path })?.content else { return "" }
             return String(decoding: data, as: UTF8.self)
         }
         let fonts = try #require(pipeline.urls["css/fonts.css"]), more = try #require(pipeline.urls["css/sub/more.css"])
@@ -104,28 +105,18 @@ struct TemplateDiagnosticsTests {
         put("assets/js/static.js", "/*\nimport { x } from \"./gone.js\";\n*/\nimport \"./later.js\"; // not: import \"./gone.js\"\n")
         let quiet = try AssetPipeline.build(theme)
         #expect(quiet.urls["js/notes.js"] != nil && quiet.urls["css/notes.css"] != nil)
-        func quietText(_ logical: String) throws -> String {
-            let path = try #require(quiet.urls[logical])
-            guard case .data(let data)? = quiet.files.first(where: { $0.path == path })?.content else { return "" }
-            return String(decoding: data, as: UTF8.self)
-        }
-        #expect(try quietText("css/urls.css") == "/* was: url(gone.png) */ i{background:url(\"./\(more.dropFirst("assets/css/".count))\")}\n/*\n b{background:url(old.png)}\n*/\n")
+        #expect(try text("css/urls.css", of: quiet) == "/* was: url(gone.png) */ i{background:url(\"./\(more.dropFirst("assets/css/".count))\")}\n/*\n b{background:url(old.png)}\n*/\n")
         // A regular expression holding `/*` or `//` opens no comment; a CRLF file's lines are
         // lines (each import rewritten, each "\r\n" kept); an `@import` and a `url()` on one line.
         put("assets/js/regex.js", "const t = s.replace(/\\/*$/, \"\").split(/[/]/); const u = /\\/\\//;\nexport { x } from \"./later.js\";\n")
         put("assets/js/crlf.js", "import { x } from \"./later.js\";\r\nimport \"./later.js\";\r\n")
         put("assets/css/both.css", "@import \"fonts.css\"; i{background:url(sub/more.css)}\n")
         let others = try AssetPipeline.build(theme)
-        func othersText(_ logical: String) throws -> String {
-            let path = try #require(others.urls[logical])
-            guard case .data(let data)? = others.files.first(where: { $0.path == path })?.content else { return "" }
-            return String(decoding: data, as: UTF8.self)
-        }
         let hashedLater = "./" + later.dropFirst("assets/js/".count)
-        #expect(try othersText("js/regex.js") == "const t = s.replace(/\\/*$/, \"\").split(/[/]/); const u = /\\/\\//;\nexport { x } from \"\(hashedLater)\";\n")
-        #expect(try othersText("js/crlf.js") == "import { x } from \"\(hashedLater)\";\r\nimport \"\(hashedLater)\";\r\n")
-        #expect(try othersText("css/both.css") == "@import \"./\(fonts.dropFirst("assets/css/".count))\"; i{background:url(./\(more.dropFirst("assets/css/".count)))}\n")
-        #expect(try quietText("js/static.js") == "/*\nimport { x } from \"./gone.js\";\n*/\nimport \"./\(later.dropFirst("assets/js/".count))\"; // not: import \"./gone.js\"\n")
+        #expect(try text("js/regex.js", of: others) == "const t = s.replace(/\\/*$/, \"\").split(/[/]/); const u = /\\/\\//;\nexport { x } from \"\(hashedLater)\";\n")
+        #expect(try text("js/crlf.js", of: others) == "import { x } from \"\(hashedLater)\";\r\nimport \"\(hashedLater)\";\r\n")
+        #expect(try text("css/both.css", of: others) == "@import \"./\(fonts.dropFirst("assets/css/".count))\"; i{background:url(./\(more.dropFirst("assets/css/".count)))}\n")
+        #expect(try text("js/static.js", of: quiet) == "/*\nimport { x } from \"./gone.js\";\n*/\nimport \"./\(later.dropFirst("assets/js/".count))\"; // not: import \"./gone.js\"\n")
 
         put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
         put("assets/css/broken.css", "@import \"gone.css\";\n")
