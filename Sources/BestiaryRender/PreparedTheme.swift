@@ -32,9 +32,7 @@ public struct PreparedTheme: Sendable {
             // A file for a variant of a bare language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
             // ever used for pages in that variant. (For a variant, `zh-Hant`, another variant's
             // file, `zh-Hans`, is no advice: it is written for other readers.)
-            func base(_ tag: String) -> String {
-                String(tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "")
-            }
+            func base(_ tag: String) -> String { UIStrings.baseLanguage(tag.lowercased().replacingOccurrences(of: "_", with: "-")) }
             let bare = base(language) == language.lowercased()
             let variants = bare ? strings!.tables.keys.filter { $0 != "en" && base($0) == base(language) }.sorted() : []
             let advice = variants.first.map {
@@ -96,7 +94,7 @@ public struct PreparedTheme: Sendable {
         guard let english = strings.tables["en"] else { return [] }
         var problems: [Diagnostic] = []
         for language in languages {
-            let base = language.split(separator: "-").first.map(String.init) ?? language
+            let base = UIStrings.baseLanguage(language)
             guard base != "en", strings.hasTexts(for: language) else { continue }
             let own = strings.tables[language] ?? [:], inherited = strings.tables[base] ?? [:]
             let missing = english.keys.filter { own[$0] == nil && inherited[$0] == nil }.sorted()

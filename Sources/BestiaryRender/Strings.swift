@@ -117,17 +117,21 @@ public struct UIStrings: Sendable {
         return (what.isEmpty ? said : what.prefix(1).lowercased() + what.dropFirst(), (line, column))
     }
 
+    /// The base language of a tag, whose table completes the tag's: `pt` for `pt-BR`.
+    static func baseLanguage(_ language: String) -> String {
+        language.split(separator: "-").first.map(String.init) ?? language
+    }
+
     /// Whether the theme translates its interface into `language` (or its base language: `pt`
     /// for `pt-BR`); English is the fallback of every table.
     public func hasTexts(for language: String) -> Bool {
-        let base = language.split(separator: "-").first.map(String.init) ?? language
-        return tables[language] != nil || tables[base] != nil
+        tables[language] != nil || tables[Self.baseLanguage(language)] != nil
     }
 
     /// The table for `language`, completed from English, as a flat map.
     public func table(for language: String) -> [String: String] {
         var result = tables["en"] ?? [:]
-        let base = language.split(separator: "-").first.map(String.init) ?? language
+        let base = Self.baseLanguage(language)
         if base != language, let t = tables[base] { result.merge(t) { $1 } }
         if let t = tables[language] { result.merge(t) { $1 } }
         return result
