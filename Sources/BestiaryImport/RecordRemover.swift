@@ -55,8 +55,9 @@ public enum RecordRemover {
             removals.append(.init(path: path, kind: "record"))
             removals += translations(of: path, store: store).map { .init(path: $0, kind: "translation") }
             if let animal = store.catalog.animal(id: id) {
-                if let p = animal.sound?.filePath { mediaPaths.append((p, .sound)) }
-                if let p = animal.image?.filePath { mediaPaths.append((p, .image)) }
+                // By the file it names: `./sounds/a.mp3` and `sounds//a.mp3` are `sounds/a.mp3`.
+                if let p = RecordPlanner.normalizedPath(animal.sound?.filePath) { mediaPaths.append((p, .sound)) }
+                if let p = RecordPlanner.normalizedPath(animal.image?.filePath) { mediaPaths.append((p, .image)) }
             }
         }
         if !problems.isEmpty { throw DiagnosticError(problems) }
@@ -73,7 +74,9 @@ public enum RecordRemover {
             var seen: Set<String> = []
             for (media, kind) in mediaPaths where seen.insert(media).inserted {
                 let full = "content/\(media)"
-                var users = others.filter { $0.sound?.filePath == media || $0.image?.filePath == media }.map(\.id)
+                var users = others.filter {
+                    RecordPlanner.normalizedPath($0.sound?.filePath) == media || RecordPlanner.normalizedPath($0.image?.filePath) == media
+                }.map(\.id)
                 users += unreadable.filter { file in
                     (try? store.fileSystem.readString(store.fullPath(file)))?.contains(media) ?? false
                 }
