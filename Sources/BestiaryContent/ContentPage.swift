@@ -21,6 +21,6 @@ public struct ContentPage: Hashable, Sendable, Encodable {
     /// Slugs that would collide with the generated parts of the site.
     public static let reservedSlugs: Set<String> = [
         "animals", "quiz", "collection", "assets", "media", "packs", "sightings", "settings", "stats",
-        "index", "404", "sitemap", "sw", "manifest",
+        "index", "404", "sitemap", "sw", "manifest", "credits", "offline",
     ]
 }

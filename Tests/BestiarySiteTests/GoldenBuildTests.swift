@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -33,5 +34,16 @@ import Testing
         // The theme's assets are there too, with hashed names.
         #expect(built.paths.contains { $0.hasPrefix("assets/js/quiz-page.") && $0.hasSuffix(".js") })
     }
-}
 
+    /// A page file named like a top-level entry of the output would collide with it in render, with
+    /// no location: each such name is reserved, so `check` says so at the page's file. (`credits`
+    /// and `offline` were not.) The fixture's own page and its second language are not generated.
+    @Test func everyGeneratedTopLevelNameIsReservedForPages() throws {
+        let entries = try FileManager.default.contentsOfDirectory(atPath: Self.golden).filter { !["about", "en"].contains($0) && !$0.hasPrefix(".") }
+        #expect(entries.count >= 14)
+        for entry in entries {
+            let stem = String(entry.split(separator: ".")[0])
+            #expect(ContentPage.reservedSlugs.contains(stem), "a page named '\(stem)' would collide with output/\(entry)")
+        }
+    }
+}
