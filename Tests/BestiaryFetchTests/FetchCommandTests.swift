@@ -57,6 +57,13 @@ struct FetchCommandTests {
         #expect(result.stderr.contains("no record with id 'nosuch'"))
         #expect(wiki.log.total == 0)
         #expect(await run(["fetch", "--root", dir.path, "--concurrency", "0"]).status == 2)
+        // A tiny rate stopped the command with a trap (found by a new user); NaN and ∞ as well.
+        for rate in ["0.0000000001", "1e-300", "-1", "nan", "inf"] {
+            let slow = await run(["fetch", "--root", dir.path, "--rate=" + rate])
+            #expect(slow.status == 2, "--rate \(rate)")
+            #expect(slow.stderr.contains("--rate must be 0 (no limit) or at least 0.001 requests per second"), "\(slow.stderr)")
+        }
+        #expect(await run(["fetch", "--root", dir.path, "--timeout", "0"]).stderr.contains("--timeout must be more than 0 and at most 600 seconds"))
         #expect(await run(["fetch", "--root", dir.path, "--wikipedia-url", "ftp://x/{lang}"]).status == 2)
         try dir.write("---\nname: {de: Hund}\nwikipedia: {de: Haushund, en: Dog}\n---\n", to: "content/animals/hund.md")
         let noLang = await run(["fetch", "--root", dir.path, "--wikipedia-url", wiki.server.baseURL + "/api/rest_v1"])

@@ -53,10 +53,15 @@ struct FetchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("Only the records with these ids (default: all).", valueName: "ID"))
     var ids: [String] = []
 
+    static let slowestRate = 0.001
+
     func validate() throws {
         guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 32") }
-        guard rate >= 0, rate.isFinite else { throw ValidationError("--rate must be 0 (no limit) or a positive number") }
-        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be between 0 and 600 seconds") }
+        // Below one request in about 17 minutes the wait between requests would not fit a Duration.
+        guard rate == 0 || (rate >= Self.slowestRate && rate.isFinite) else {
+            throw ValidationError("--rate must be 0 (no limit) or at least \(Self.slowestRate) requests per second")
+        }
+        guard timeout > 0, timeout <= 600 else { throw ValidationError("--timeout must be more than 0 and at most 600 seconds") }
         if let template = wikipediaURL {
             let probe = URL(string: template.replacingOccurrences(of: "{lang}", with: "en"))
             guard let scheme = probe?.scheme?.lowercased(), ["http", "https"].contains(scheme), probe?.host != nil else {
