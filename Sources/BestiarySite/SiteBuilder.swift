@@ -97,8 +97,9 @@ public final class SiteBuilder: @unchecked Sendable {
             return report
         }
 
+        // Before anything is kept next to the output (the lock, the kept files).
+        try checkSiteRoot()
         try checkOutputLocation()
-        // Before anything is kept next to it (the lock, the kept files).
         if memo == nil { try writer.refuseForeignOutput() }
         let lock = BuildLock.acquire(keptPath("lock"), waiting: { onWait?() })
         defer { withExtendedLifetime(lock) {} }
@@ -658,6 +659,24 @@ public final class SiteBuilder: @unchecked Sendable {
     }
 
     /// The output must not be, or contain, the site's own sources.
+    /// What `serve` checks before it listens, as a build does before it makes anything next to
+    /// the output: the root is a site, and the output is neither in its sources nor a folder of
+    /// other files (the preview serves its output folder as it is).
+    public func checkBeforeServing() throws(DiagnosticError) {
+        try checkSiteRoot()
+        try checkOutputLocation()
+        try OutputWriter(fileSystem: options.fileSystem, output: options.outputDirectory).refuseForeignOutput()
+    }
+
+    /// A root without `content/site.yml` (a mistyped `--root`) fails here, before the build lock
+    /// would make the output's folder.
+    func checkSiteRoot() throws(DiagnosticError) {
+        let fs = options.fileSystem
+        guard fs.info(Catalog.contentDirectory(root: options.root) + "/site.yml") == nil else { return }
+        let (_, problems) = ContentLoader(root: options.root, fileSystem: fs).loadConfig()
+        throw DiagnosticError(problems.isEmpty ? [.error("no content/site.yml under \(options.root)", stage: "load")] : problems)
+    }
+
     func checkOutputLocation() throws(DiagnosticError) {
         let fs = options.fileSystem
         func real(_ path: String) -> String {

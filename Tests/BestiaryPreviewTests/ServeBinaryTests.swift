@@ -52,6 +52,24 @@ struct ServeBinaryTests {
         #expect(serve.output.contains("cannot listen on 127.0.0.1:\(blocker.port): the port is already in use"))
         #expect(!FileManager.default.fileExists(atPath: root + "/output"), "it must not build when it cannot serve")
     }
+
+    /// The preview serves its output folder as it is: an --output folder of the user's own files
+    /// is refused before anything listens, as a build refuses it, and so is a mistyped --root
+    /// (found by a new user: such a folder was served, and a mistyped root's folders were made).
+    @Test func aFolderOfOtherFilesOrARootThatIsNotASiteIsRefused() async throws {
+        let dir = TemporaryDirectory("bestiary-binary")
+        try dir.write("secret\n", to: "mine/thesis.txt")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/minimal", to: root)
+        let foreign = try ServeProcess(arguments: ["serve", "--root", root, "--port", "0", "--output", dir.appending("mine")])
+        #expect(await foreign.exitStatus(timeout: 30) == 1)
+        #expect(foreign.output.contains("holds files that bestiary did not make; refusing to replace it"), "\(foreign.output)")
+        #expect(!foreign.output.contains("http://"))
+        let typo = try ServeProcess(arguments: ["serve", "--root", dir.appending("typo/site"), "--port", "0"])
+        #expect(await typo.exitStatus(timeout: 30) == 1)
+        #expect(typo.output.contains("is not a site root (no content/site.yml)"), "\(typo.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("typo")))
+    }
 }
 
 /// A running `bestiary` process whose standard error (and output) is collected.

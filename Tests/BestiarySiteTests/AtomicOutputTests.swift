@@ -117,6 +117,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["mine"])
     }
 
+    /// A mistyped root fails with the message `check` gives, and makes nothing: not the output's
+    /// folder, nor the lock beside it (found by a new user: `--root /tmp/a/b/c` made all three).
+    @Test func aRootThatIsNotASiteMakesNothing() throws {
+        let work = TemporaryDirectory()
+        do {
+            try build(root: work.appending("a/b"), output: work.appending("a/b/output"))
+            Issue.record("the build should have failed")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == [
+                "'\(work.appending("a/b"))' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root",
+            ])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == [])
+    }
+
     @Test(arguments: ["content", "content/out", "templates", "."])
     func refusesAnOutputThatWouldOverwriteTheSources(_ relative: String) throws {
         let work = TemporaryDirectory()

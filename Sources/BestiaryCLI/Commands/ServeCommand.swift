@@ -52,6 +52,13 @@ struct ServeCommand: AsyncParsableCommand {
         let root = global.siteRoot
         let outputDirectory = BuildOptions(root: root, output: output).outputDirectory
         let printer = ServePrinter(console: console, format: format, verbose: verbose)
+        // A mistyped --root, or an --output folder of other files, fails before anything listens.
+        do {
+            try SiteBuilder(options: BuildOptions(root: root, output: outputDirectory)).checkBeforeServing()
+        } catch {
+            console.report(error.diagnostics, format: format)
+            throw CommandFailure(status: 1)
+        }
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
             console.err("note: --host \(host): the preview is reachable from other machines on the network, not only from this one")
         }
