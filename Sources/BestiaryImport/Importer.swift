@@ -32,6 +32,30 @@ public struct Importer: Sendable {
 
     static let languageNames = ["de": "German", "en": "English", "fr": "French", "es": "Spanish", "it": "Italian", "nl": "Dutch"]
 
+    /// The largest file `import` reads (a dump of every bird species is a few MB).
+    public static let maxImportBytes = 256 << 20
+    /// The largest sound or picture `add` and `import` copy into content/.
+    public static let maxMediaBytes = 512 << 20
+
+    /// The bytes of the regular file at `path` (links followed), or why not: a folder, a device
+    /// or a pipe (`/dev/zero` would be read without end), or more than `limit` bytes.
+    static func readRegularFile(_ path: String, limit: Int, fileSystem: any FileSystem) -> Result<Data, FieldProblem> {
+        guard let info = fileSystem.infoFollowingLinks(path) else { return .failure(FieldProblem("no such file")) }
+        switch info.kind {
+        case .file: break
+        case .directory: return .failure(FieldProblem("is a directory"))
+        case .symlink, .other: return .failure(FieldProblem("is not a regular file (a device, a pipe or a socket)"))
+        }
+        guard info.size <= limit else {
+            return .failure(FieldProblem("it is \(info.size >> 20) MiB; at most \(limit >> 20) MiB is read"))
+        }
+        do {
+            return .success(try fileSystem.read(path))
+        } catch {
+            return .failure(FieldProblem((error as? FileSystemError).map { $0.isNotFound ? "no such file" : $0.reason } ?? "\(error)"))
+        }
+    }
+
     /// Reads, validates and merges everything; throws every problem found, having written nothing.
     public func plan() throws(DiagnosticError) -> ChangePlan {
         let store = try RecordStore.open(root: root, fileSystem: fileSystem)
@@ -39,12 +63,10 @@ public struct Importer: Sendable {
         let fileLocation = SourceLocation(path: file)
 
         let bytes: [UInt8]
-        do {
-            if fileSystem.isDirectory(file) { throw FileSystemError(operation: "read", path: file, reason: "is a directory") }
-            bytes = [UInt8](try fileSystem.read(file))
-        } catch {
-            let reason = (error as? FileSystemError).map { $0.isNotFound ? "no such file" : $0.reason } ?? "\(error)"
-            throw DiagnosticError(.error("cannot read the file to import: \(reason)", at: fileLocation, stage: "import"))
+        switch Self.readRegularFile(file, limit: Self.maxImportBytes, fileSystem: fileSystem) {
+        case .success(let data): bytes = [UInt8](data)
+        case .failure(let problem):
+            throw DiagnosticError(.error("cannot read the file to import: \(problem.message)", at: fileLocation, stage: "import"))
         }
 
         // The source's language must be one of the site's.

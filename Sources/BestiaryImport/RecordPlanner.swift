@@ -83,6 +83,12 @@ public struct RecordPlanner: Sendable {
                         if copy.replaces { newBytes.append("\(media.kind == .sound ? "sound" : "image").file (new bytes)") }
                     }
                     if let note { bag.warning("\(row.id): \(note)", at: row.origin.location, stage: stage) }
+                    // A file cut short is copied as `check` would take it, with its warning now.
+                    if let copy, let format = MediaSniffer.sniff(copy.data.prefix(MediaSniffer.headerLength)),
+                        let problem = MediaIntegrity.problem(copy.data, format: format)
+                    {
+                        bag.warning("\(row.id): \(copy.source): \(problem)", at: row.origin.location, stage: stage)
+                    }
                     // Another recording or picture under the credit of the one it replaces.
                     let before = media.kind == .sound ? animal.sound : animal.image
                     let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
@@ -161,10 +167,9 @@ public struct RecordPlanner: Sendable {
     ) -> Result<(String, ChangePlan.MediaCopy?, String?), FieldProblem> {
         let fs = store.fileSystem
         let data: Data
-        do {
-            data = try fs.read(media.path)
-        } catch {
-            return .failure(FieldProblem("cannot read \(media.path): \((error as? FileSystemError)?.reason ?? "\(error)")"))
+        switch Importer.readRegularFile(media.path, limit: Importer.maxMediaBytes, fileSystem: fs) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem): return .failure(FieldProblem("cannot read \(media.path): \(problem.message)"))
         }
         if let problem = Self.mediaProblem(data, kind: media.kind, name: media.path) { return .failure(FieldProblem(problem)) }
         let format = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength))!

@@ -134,6 +134,31 @@ import Testing
         #expect(!dir.exists("site/content/sounds/frog.png"))
     }
 
+    /// A sound cut short is copied (`check` and `build` take it too) with the warning `check`
+    /// would give: `add` said nothing (found by a new user).
+    @Test func aSoundCutShortIsCopiedWithAWarning() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let ogg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("sites/tuxpaint/content/sounds/badger.ogg")))
+        try dir.write(ogg.prefix(ogg.count / 2), to: "cut.ogg")
+        let result = await run("add", "--root", site, "badger", "--name", "en=Badger", "--sound", dir.appending("cut.ogg"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: badger: \(dir.appending("cut.ogg")): the file is cut short (its last Ogg page needs"), "\(result.stderr)")
+        #expect(dir.exists("site/content/sounds/badger.ogg"))
+    }
+
+    /// A device is refused before a byte is read (`/dev/zero` was read without end, a gigabyte a
+    /// second: found by a new user), and nothing is written.
+    @Test func aSoundThatIsNotARegularFileIsRefused() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let before = try SiteFilesSnapshot(site)
+        let result = await run("add", "--root", site, "zero", "--name", "en=Zero", "--sound", "/dev/zero")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot read /dev/zero: is not a regular file (a device, a pipe or a socket)"), "\(result.stderr)")
+        #expect(try SiteFilesSnapshot(site) == before)
+    }
+
     @Test func outsideASiteRootSaysHowToMakeOne() async throws {
         let dir = TemporaryDirectory("nosite")
         let result = await run("add", "--root", dir.path, "fox", "--name", "en=Fox")
@@ -174,6 +199,20 @@ import Testing
 
         let second = await run("remove", "--root", dir.appending("site"), "vixen")
         #expect(second.stdout == "removed content/animals/vixen.md\nremoved content/sounds/fox.mp3")
+    }
+
+    /// `./sounds/fox.mp3` and `sounds//fox.mp3` name the file `check` finds at `sounds/fox.mp3`:
+    /// removing the record that spells it plainly keeps it for the others (found by a new user:
+    /// it was deleted).
+    @Test(arguments: ["./sounds/fox.mp3", "sounds//fox.mp3", "sounds/./fox.mp3"])
+    func aSoundSpeltAnotherWayIsStillInUse(_ spelling: String) async throws {
+        let dir = try await makeSite()
+        try dir.write("---\nname: {en: Vixen}\nsound: {file: \(spelling)}\n---\n", to: "site/content/animals/vixen.md")
+        #expect(await run("check", "--root", dir.appending("site")).status == 0)
+        let result = await run("remove", "--root", dir.appending("site"), "fox")
+        #expect(result.stdout.hasSuffix("kept content/sounds/fox.mp3: still used by vixen"), "\(result.stdout)")
+        #expect(dir.exists("site/content/sounds/fox.mp3"))
+        #expect(await run("check", "--root", dir.appending("site")).status == 0)
     }
 
     @Test func keepMediaKeepsEveryMediaFile() async throws {

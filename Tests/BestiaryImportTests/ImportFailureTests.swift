@@ -217,6 +217,19 @@ import Testing
         #expect(diagnostics.map(\.description) == ["/nonexistent/birds.json:1:1: error: cannot read the file to import: no such file [import]"])
     }
 
+    /// A device or a folder is refused before a byte is read: `/dev/zero` was read without end,
+    /// a gigabyte a second (found by a new user). (A CSV's media must be regular files already;
+    /// `add --sound` is tested in AddCommandTests.)
+    @Test func aFileThatIsNotARegularFileIsRefused() throws {
+        let site = try TestSite()
+        #expect(site.failure("/dev/zero", .csv).map(\.description) == [
+            "/dev/zero:1:1: error: cannot read the file to import: is not a regular file (a device, a pipe or a socket) [import]",
+        ])
+        let folder = site.directory.appending("incoming")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(site.failure(folder, .csv).map(\.description) == ["\(folder):1:1: error: cannot read the file to import: is a directory [import]"])
+    }
+
     @Test func aSiteWithoutSiteYmlIsNoPlaceToImportInto() throws {
         let empty = TemporaryDirectory("no-site")
         let plan = Result { try Importer(format: .csv, file: Fixtures.path("import/csv/animals.csv"), root: empty.path).plan() }
