@@ -5,7 +5,7 @@ import Foundation
 /// A spreadsheet (RFC 4180 CSV, see ``CSVParser``) whose header names front-matter keys, nested
 /// ones dotted: `id,name.en,name.de,scientific,group,difficulty,tags,wikipedia.de,description.en,
 /// sound.file,sound.credit,image.url,image.focus,…` (``RecordField``). A key without a language
-/// (`name`) is the default language's.
+/// (`name`) is in the language `--language` names, else the site's default language.
 ///
 /// - `id` is required and is used exactly as it is, without trimming (a CSV is written for
 ///   Bestiary; nothing is guessed): an invalid one is an error that suggests a valid spelling.
@@ -54,7 +54,7 @@ public enum CSVReader {
                 columns.append(nil)
                 continue
             }
-            switch RecordField.parse(key, languages: context.config.languages) {
+            switch RecordField.parse(key, languages: context.config.languages, plain: context.language) {
             case .success(let field): columns.append(field)
             case .failure(let problem):
                 error("header: \(problem.message)", line: cell.line, column: cell.column)

@@ -71,7 +71,7 @@ public struct Importer: Sendable {
 
         // The source's language must be one of the site's.
         let sourceLanguage = language ?? format.sourceLanguage ?? config.defaultLanguage
-        if format != .csv && !config.languages.contains(sourceLanguage) {
+        if (format != .csv || language != nil) && !config.languages.contains(sourceLanguage) {
             let name = Self.languageNames[sourceLanguage].map { "\($0) ('\(sourceLanguage)')" } ?? "'\(sourceLanguage)'"
             throw DiagnosticError(.error(
                 "\(format.rawValue) names are \(name), but content/site.yml's languages are [\(config.languages.joined(separator: ", "))]: "

@@ -42,9 +42,10 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads a dotted key. A localized key without a language (`name`) is the default language's.
     /// Languages must be among the site's.
-    public static func parse(_ key: String, languages: [String]) -> Result<RecordField, FieldProblem> {
+    /// `plain`: the language of a key without one (`name`); the site's default when nil.
+    public static func parse(_ key: String, languages: [String], plain: String? = nil) -> Result<RecordField, FieldProblem> {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let defaultLanguage = languages.first ?? "en"
+        let defaultLanguage = plain ?? languages.first ?? "en"
         func language(_ code: String) -> Result<String, FieldProblem> {
             guard LanguageCode.isValid(code) else {
                 return .failure(FieldProblem("'\(key)': '\(code)' is not a language code like en or de"))

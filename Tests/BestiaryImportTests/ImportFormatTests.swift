@@ -143,6 +143,22 @@ import Testing
 
     /// What spreadsheets write around the data: a header ending in a separator (its column
     /// empty in every row) and rows of empty cells are no records and no errors.
+    /// `--language` says which language a column without one (`name`, `description`) is in, and
+    /// must be one of the site's (it was ignored: found by a new user).
+    @Test func csvColumnsWithoutALanguageAreInTheLanguageGiven() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        let csv = try site.source("id,name.en,name,description\nlynx,Lynx,Luchs,Ein Luchs.\n", name: "cats.csv")
+        try site.importing(csv, .csv, language: "de")
+        let record = try site.read("content/animals/lynx.md")
+        #expect(record.contains("de: Luchs"), "\(record)")
+        #expect(record.contains("en: Lynx"), "\(record)")
+        #expect(record.contains("Ein Luchs."), "\(record)")
+        let plain = try site.source("id,name\nlynx,Lynx\n", name: "plain.csv")
+        #expect(site.failure(plain, .csv, language: "fr").map(\.message) == [
+            "csv names are French ('fr'), but content/site.yml's languages are [en, de]: add fr to languages (or pass --language if this file's names are in another language)",
+        ])
+    }
+
     @Test func csvEmptyRowsAndATrailingEmptyColumnAreLeftOut() throws {
         let site = try TestSite(languages: ["en"])
         let csv = try site.source("id,name.en,\nlynx,Lynx,\n,,\nbobcat,Bobcat,\n,,\n", name: "cats.csv")

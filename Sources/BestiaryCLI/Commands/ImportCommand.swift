@@ -53,7 +53,7 @@ struct ImportCommand: AsyncParsableCommand {
     var dryRun = false
 
     @Option(help: ArgumentHelp(
-        "The language of the file's names and texts, when not the format's (nuthatch, dogceo: en; wildsound: de).",
+        "The language of the file's names and texts, when not the format's (nuthatch, dogceo: en; wildsound: de; csv: the site's default, for columns without one, such as name).",
         valueName: "LANG"))
     var language: String?
 
