@@ -39,6 +39,12 @@ public struct SourceText: Sendable {
                 "file contains a NUL byte; is it a text file?", at: SourceLocation(path: path, line: line, column: column),
                 stage: "load"))
         }
+        if let control = ControlCharacter.first(in: bytes) {
+            let (line, column) = position(of: control.offset, in: bytes)
+            throw DiagnosticError(.error(
+                "file contains \(ControlCharacter.describe(control.scalar)), \(ControlCharacter.why)",
+                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
+        }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.utf8.contains(13) {
             text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
@@ -140,5 +146,45 @@ public enum DirectionControl {
             0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate",
         ]
         return "U+\(String(scalar, radix: 16, uppercase: true)) (\(names[scalar] ?? "direction control"))"
+    }
+}
+
+/// Control characters a page cannot show (HTML counts them as errors): C0 but tab, line feed, form
+/// feed and carriage return, DEL, and C1 (U+0080–U+009F). A record holds them only by mistake (a
+/// paste from a terminal, an escape such as "\a" in YAML).
+public enum ControlCharacter {
+    public static let why = "which a page cannot show; remove it"
+
+    public static func isControl(_ scalar: UInt32) -> Bool {
+        (scalar < 0x20 && ![0x09, 0x0A, 0x0C, 0x0D].contains(scalar)) || (0x7F...0x9F).contains(scalar)
+    }
+
+    /// The byte offset and scalar of the first such control in UTF-8 `bytes` (C1 controls are
+    /// the two bytes C2 80–C2 9F).
+    public static func first(in bytes: [UInt8]) -> (offset: Int, scalar: UInt32)? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x7F {
+                if isControl(UInt32(b)) { return (i, UInt32(b)) }
+            } else if b == 0xC2, i + 1 < n, (0x80...0x9F).contains(bytes[i + 1]) {
+                return (i, UInt32(bytes[i + 1]))
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The first such control in `text`.
+    public static func first(in text: String) -> UInt32? {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return nil }
+        return text.unicodeScalars.first { isControl($0.value) }?.value
+    }
+
+    /// `U+0007 (a control character)`.
+    public static func describe(_ scalar: UInt32) -> String {
+        let hex = String(scalar, radix: 16, uppercase: true)
+        return "U+\(String(repeating: "0", count: max(0, 4 - hex.count)))\(hex) (a control character)"
     }
 }

@@ -70,6 +70,9 @@ final class YAMLReader {
             case .scalar(let scalar):
                 if !rawControls, let control = DirectionControl.first(in: scalar.string) {
                     error("a value written with an escape holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: node)
+                } else if let control = ControlCharacter.first(in: scalar.string) {
+                    // Raw ones stop the file's decoding; these come from escapes ("\a", "\x07").
+                    error("a value written with an escape holds \(ControlCharacter.describe(control)), \(ControlCharacter.why)", at: node)
                 }
             }
         }

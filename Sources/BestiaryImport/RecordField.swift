@@ -141,6 +141,9 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
         if let scalar = DirectionControl.first(in: value) {
             throw FieldProblem("\(self) contains \(DirectionControl.describe(scalar)), \(DirectionControl.why)")
         }
+        if let scalar = ControlCharacter.first(in: value) {
+            throw FieldProblem("\(self) contains \(ControlCharacter.describe(scalar)), \(ControlCharacter.why)")
+        }
         switch self {
         case .localized(let key, let language):
             switch key {

@@ -101,6 +101,24 @@ import Testing
         #expect(try lines(data).contains { $0.hasPrefix("\(Self.record):2:14: error: file contains a NUL byte") })
     }
 
+    /// Control characters a page cannot show (BEL, ESC, DEL, C1), raw in the file or from a YAML
+    /// escape: they were written as they are into the pages and packs (found by a new user). Tab,
+    /// form feed and line ends stay allowed.
+    @Test func controlCharactersAreRefusedAtTheirPosition() throws {
+        #expect(try lines("---\nname: {de: Fuchs}\n---\nDer \u{1B}[31mFuchs.\n").contains {
+            $0.hasPrefix("\(Self.record):4:5: error: file contains U+001B (a control character), which a page cannot show; remove it")
+        })
+        #expect(try lines("---\nname: {de: Fuchs}\n---\nDer\u{85}Fuchs.\n").contains {
+            $0.hasPrefix("\(Self.record):4:4: error: file contains U+0085 (a control character)")
+        })
+        for escape in ["\\a", "\\x07", "\\0", "\\x7F", "\\u0085"] {
+            let found = try lines("---\nname: {de: \"X\(escape)Y\"}\n---\n")
+            #expect(found.contains { $0.hasPrefix("\(Self.record):2:12: error: a value written with an escape holds U+00") && $0.contains("(a control character), which a page cannot show") }, "\(escape): \(found)")
+        }
+        let site = try TestSite(binary: [Self.record: Data("---\nname: {de: \"Fu\\tchs\"}\n---\nDer\tFuchs.\u{0C}\r\n".utf8)])
+        #expect(!site.load().diagnostics.hasErrors)
+    }
+
     @Test func directionControlsAreRefusedAtTheirPosition() throws {
         // An override makes the name read "Red fox" on the site although the file stores it reversed.
         #expect(try lines("---\nname: {de: \"\u{202E}xof deR\"}\n---\n").contains {

@@ -293,7 +293,7 @@ enum GeneratedRecord {
     static let pieces = [
         "No", "yes", "1.0", "a: b", "*x", "&y", "!z", "%p", "@q", "`r", "#s", "x #y", "key:", "[a]", "{b}", "a, b", "it's",
         "\"q\"", "back\\slash", "tab\tx", "Ümlaut", "日本", "🦊", "line1\nline2", "null", "~", "- dash", "? q", "| pipe", "> gt",
-        "=", "<<", ".5", "+1", "0x1F", "2024-01-01", "12:30", "true", "On", "ctrl\u{07}", "\u{2028}", "Red fox", "Vulpes",
+        "=", "<<", ".5", "+1", "0x1F", "2024-01-01", "12:30", "true", "On", "ctrl\u{0C}", "\u{2028}", "Red fox", "Vulpes",
         "a\n\nb", "end  \nnext", "---", "...", "'", "\"", "\\",
     ]
     static let safeTitles = ["Rotfuchs", "Red fox", "Amsel (Vogel)", "C++", "Ärger", "12 Monkeys", "Yes", "No", "a: b", "*x"]

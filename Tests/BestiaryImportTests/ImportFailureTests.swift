@@ -175,6 +175,9 @@ import Testing
                 "2:1: row 1 (id lynx): name.en contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
             ]),
         Case(
+            name: "CSV value with a control character", format: .csv, text: "id,name.en\nlynx,Ly\u{1B}[1mnx\n",
+            errors: ["2:1: row 1 (id lynx): name.en contains U+001B (a control character), which a page cannot show; remove it"]),
+        Case(
             name: "CSV new record with another error and no name: both said", format: .csv, text: "id,difficulty\nbadger,9\n",
             errors: [
                 "2:1: row 1 (id badger): difficulty must be 1, 2 or 3, not '9'",
