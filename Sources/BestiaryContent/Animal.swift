@@ -88,20 +88,21 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
     public var isBlank: Bool { markdown.allSatisfy(\.isWhitespace) }
 
     /// What is wrong with the text beyond what reading the file found, from one parse by cmark:
-    /// - a direction control written as a character reference (`&#x202E;`: raw ones are refused
-    ///   when the file is read), an error;
+    /// - a direction control or a control character a page cannot show written as a character
+    ///   reference (`&#x202E;`, `&#7;`: raw ones are refused when the file is read), an error;
     /// - a warning for each image whose address is a path (`![Owl](images/owl.jpg)`): the site has
     ///   no such file. Files under `content/` are published only as a record's sound and image,
     ///   under names made from their bytes (a name could give a quiz answer away);
     /// - a warning for raw HTML (once per text) and for each address safe mode removes: the page
     ///   leaves them out, for safety, and the author should know.
     public func problems() -> [Diagnostic] {
-        let found = Markdown.inspect(markdown, referenced: DirectionControl.isControl)
+        let found = Markdown.inspect(markdown, referenced: { DirectionControl.isControl($0) || ControlCharacter.isControl($0) })
         var problems: [Diagnostic] = []
         if let reference = found.referenced {
-            problems.append(.error(
-                "the text refers to \(DirectionControl.describe(reference.scalar)) by a character reference, \(DirectionControl.why)",
-                at: at(line: reference.line, column: reference.column), stage: "load"))
+            let what = DirectionControl.isControl(reference.scalar)
+                ? "\(DirectionControl.describe(reference.scalar)) by a character reference, \(DirectionControl.why)"
+                : "\(ControlCharacter.describe(reference.scalar)) by a character reference, \(ControlCharacter.why)"
+            problems.append(.error("the text refers to \(what)", at: at(line: reference.line, column: reference.column), stage: "load"))
         }
         for image in found.images where Self.isLocal(image.url) {
             problems.append(.warning(

@@ -115,7 +115,10 @@ import Testing
             let found = try lines("---\nname: {de: \"X\(escape)Y\"}\n---\n")
             #expect(found.contains { $0.hasPrefix("\(Self.record):2:12: error: a value written with an escape holds U+00") && $0.contains("(a control character), which a page cannot show") }, "\(escape): \(found)")
         }
-        let site = try TestSite(binary: [Self.record: Data("---\nname: {de: \"Fu\\tchs\"}\n---\nDer\tFuchs.\u{0C}\r\n".utf8)])
+        #expect(try lines("---\nname: {de: Fuchs}\n---\nDer &#x1b;Fuchs.\n").contains {
+            $0.hasPrefix("\(Self.record):4:1: error: the text refers to U+001B (a control character) by a character reference, which a page cannot show")
+        })
+        let site = try TestSite(binary: [Self.record: Data("---\nname: {de: \"Fu\\tchs\"}\n---\nDer\tFuchs.\u{0C}\r\n&#9;&#10;\n".utf8)])
         #expect(!site.load().diagnostics.hasErrors)
     }
 
