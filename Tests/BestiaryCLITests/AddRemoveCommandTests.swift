@@ -108,6 +108,7 @@ import Testing
         (["fox", "--name", "fr=Renard"], 1, "bestiary: error: 'name.fr': language 'fr' is not in content/site.yml's languages (en); add it there first [add]"),
         (["fuchs", "--wikipedia", "en=Red fox"], 1, "bestiary: error: a new record needs a name in the site's default language 'en': add --name en=… [add]"),
         (["fox", "--name", "en=Fox", "--set", "colour=red"], 1, "bestiary: error: 'colour' is not a record field [add]"),
+        (["fox", "--name", "en=Fox", "--set", "id=zzz"], 1, "bestiary: error: the id is the first argument (`bestiary add ID …`), not a field to set [add]"),
         (["fox", "--name", "en=Fox", "--name", "en=Vixen"], 2, "Error: --name en=… is given twice; give each once"),
         (["fox", "--name", "en=Fox", "--set", "tags=a", "--set", " tags=b"], 2, "Error: --set tags=… is given twice; give each once"),
         (["fox", "--name", "en=Fox", "--set", "name.en=Vixen"], 2, "Error: --set name.en=… and --name en=… give the same field; give it once"),

@@ -146,6 +146,10 @@ struct AddCommand: AsyncParsableCommand {
                 problems.append(.error("give files with --sound FILE and --image FILE (they are copied into content/)", stage: "add"))
                 continue
             }
+            if key == "id" {
+                problems.append(.error("the id is the first argument (`bestiary add ID …`), not a field to set", stage: "add"))
+                continue
+            }
             add(key, value)
         }
         if let sound { row.media.append(ImportRow.MediaFile(kind: .sound, path: sound)) }
