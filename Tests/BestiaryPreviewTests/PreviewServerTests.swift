@@ -235,4 +235,19 @@ struct RunningServer {
             #expect(error.description.contains("--port"))
         }
     }
+
+    /// A --host that is no address (`999.1.1.1`) was reported in NIO's words
+    /// ("SocketAddressError.UnknownHost: …"; found by a new user).
+    @Test func aHostThatIsNoAddressIsAClearError() async throws {
+        let dir = try makeOutput()
+        let server = PreviewServer(outputDirectory: dir.appending("output"), host: "999.1.1.1", port: 0)
+        do {
+            try await server.run()
+            Issue.record("a server on 999.1.1.1 started")
+        } catch {
+            #expect(error.description.hasPrefix(
+                "cannot listen on 999.1.1.1:0: 999.1.1.1 is neither an address of this machine nor a name it can look up; use --host 127.0.0.1"),
+                "\(error.description)")
+        }
+    }
 }

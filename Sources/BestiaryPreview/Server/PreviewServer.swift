@@ -107,6 +107,10 @@ public struct ServeError: Error, CustomStringConvertible {
         case EADDRNOTAVAIL:
             return "cannot listen on \(place): \(host) is not an address of this machine; use --host 127.0.0.1 (or 0.0.0.0 for every interface)"
         default:
+            // NIO's `SocketAddressError` (and its `UnknownHost`): the name or address cannot be resolved.
+            if String(reflecting: type(of: underlying)).contains("SocketAddressError") {
+                return "cannot listen on \(place): \(host) is neither an address of this machine nor a name it can look up; use --host 127.0.0.1 (or 0.0.0.0 for every interface)"
+            }
             return "cannot listen on \(place): \(underlying)"
         }
     }
