@@ -50,6 +50,12 @@ public struct PackProducer: Sendable {
                     "packs are not signed although site.yml lists packs.public_keys, so apps that trust those keys will refuse them; set BESTIARY_SIGNING_KEY or pass --signing-key",
                     at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
             }
+            // A public key given where the private one belongs (both are 32 bytes of base64).
+            for key in signingKeys where settings.publicKeys.contains(PackKeys.base64(key)) {
+                throw DiagnosticError(.error(
+                    "the signing key is one of site.yml's packs.public_keys: a public key, not the private key it belongs to; sign with the value `bestiary keys generate` printed after 'private-key:'",
+                    at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
+            }
             for key in signingKeys where !settings.publicKeys.contains(PackKeys.base64(key.publicKey)) {
                 throw DiagnosticError(.error(
                     "the signing key's public key \(PackKeys.base64(key.publicKey)) is not in site.yml's packs.public_keys; apps that trust those keys would refuse the pack",

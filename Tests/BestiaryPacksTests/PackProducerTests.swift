@@ -255,6 +255,15 @@ import Testing
         } throws: { error in
             (error as? DiagnosticError)?.diagnostics.first?.message.contains("is not in site.yml's packs.public_keys") == true
         }
+        // The public key given where the private one belongs (a key file holding the wrong line:
+        // both are 32 bytes of base64; found by a new user) is named as such.
+        let mixedUp = try Curve25519.Signing.PrivateKey(rawRepresentation: key.publicKey.rawRepresentation)
+        #expect {
+            try SiteBuilder(root: site.root, keys: [mixedUp]).build(now: day(1))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.hasPrefix(
+                "the signing key is one of site.yml's packs.public_keys: a public key, not the private key it belongs to") == true
+        }
         let unsigned = try SiteBuilder(root: site.root).build(now: day(1))
         #expect(unsigned.diagnostics.first?.message.contains("apps that trust those keys will refuse them") == true)
         let signed = try SiteBuilder(root: site.root, keys: [key]).build(now: day(1))
