@@ -65,6 +65,16 @@ import Testing
         }
     }
 
+    /// A --base-url that is no URL is a usage error (exit 2, as the help says), before the build
+    /// starts (it failed in the load stage with exit 1: found by a new user).
+    @Test func aBaseURLThatIsNoURLIsAUsageError() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let result = await run("build", "--root", dir.appending("site"), "--base-url", "notaurl")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--base-url 'notaurl' must be an absolute URL starting with https://"), "\(result.stderr)")
+        #expect(!dir.exists("site/output"))
+    }
+
     /// A sound cut short by a copy that stopped half way is named, with what to do; it is a
     /// warning (the build still takes it), so `check` exits 0.
     @Test func aSoundCutShortIsWarnedAbout() async throws {

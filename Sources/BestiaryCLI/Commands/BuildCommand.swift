@@ -1,4 +1,5 @@
 import ArgumentParser
+import BestiaryContent
 import BestiaryDiagnostics
 import BestiarySite
 import Foundation
@@ -45,6 +46,10 @@ struct BuildCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Build packs unsigned although site.yml lists packs.public_keys (a check build on a branch or a fork without the key; never deploy its output).")
     var unsigned = false
+
+    func validate() throws {
+        if let baseURL, let problem = URLCheck.problem(absoluteHTTP: baseURL) { throw ValidationError("--base-url \(problem)") }
+    }
 
     func run() async throws {
         let console = Console.current
