@@ -36,6 +36,9 @@ public struct ChangePlan: Sendable {
     public var copies: [MediaCopy]
     /// Problems that did not stop the plan (a picture left out, a missing sound).
     public var warnings: [Diagnostic]
+    /// Sounds and pictures no record names once the plan is written (a record's `fox.wav` whose
+    /// new sound is `fox.ogg`), relative to the site root: removed after the records are written.
+    public var removals: [String] = []
 
     public var created: Int { records.count { $0.action == .create } }
     public var updated: Int { records.count { $0.action == .update } }
@@ -53,6 +56,9 @@ public struct ChangePlan: Sendable {
         }
         for change in records where change.action != .unchanged {
             try fileSystem.writeAtomically(change.data, to: full(change.path))
+        }
+        for removal in removals where fileSystem.info(full(removal)) != nil {
+            try fileSystem.remove(full(removal))
         }
     }
 }

@@ -30,6 +30,8 @@ public struct RecordPlanner: Sendable {
         var copies = PlannedCopies()
         var missingName: [ImportRow] = []
         let mediaUsers = Self.mediaUsers(store.catalog)
+        // The media the changed records name before and after (normalized paths under content/).
+        var mediaBefore: [String] = [], mediaAfter: [String] = []
 
         // Two rows, one id: the source would overwrite itself.
         var firstRow: [String: ImportRow] = [:]
@@ -140,6 +142,10 @@ public struct RecordPlanner: Sendable {
                     != writer.entry($0, of: animal, fileID: fileID)
             }
             let action: ChangePlan.Action = existing == nil ? .create : (unchanged && newBytes.isEmpty ? .unchanged : .update)
+            if let before = existing?.animal {
+                mediaBefore += [before.sound?.filePath, before.image?.filePath].compactMap(Self.normalizedPath)
+            }
+            mediaAfter += [animal.sound?.filePath, animal.image?.filePath].compactMap(Self.normalizedPath)
             changes.append(ChangePlan.RecordChange(
                 id: row.id, path: path, action: action, changedKeys: changed + newBytes.filter { !changed.contains(String($0.prefix { $0 != " " })) },
                 data: Data(text.utf8)))
@@ -150,7 +156,29 @@ public struct RecordPlanner: Sendable {
         }
         if bag.hasErrors { throw DiagnosticError(bag.sorted) }
         changes.sort { $0.path < $1.path }
-        return ChangePlan(records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items)
+        return ChangePlan(
+            records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items,
+            removals: unused(before: mediaBefore, after: mediaAfter, changed: Set(changes.map(\.id))))
+    }
+
+    /// The files the changed records named before and no record names after the plan (replaced by
+    /// a file of another name: `fox.wav` by `fox.ogg`), as `remove` finds them: not named by any
+    /// other record, nor by a record file the loader could not read.
+    private func unused(before: [String], after: [String], changed: Set<String>) -> [String] {
+        var inUse = Set(after)
+        for animal in store.catalog.animals where !changed.contains(animal.id) {
+            inUse.formUnion([animal.sound?.filePath, animal.image?.filePath].compactMap(Self.normalizedPath))
+        }
+        let candidates = Set(before).subtracting(inUse)
+        guard !candidates.isEmpty else { return [] }
+        let readable = Set(store.catalog.animals.map(\.sourcePath))
+        let unreadable = ((try? store.fileSystem.walkFiles(in: store.contentDirectory + "/animals")) ?? [])
+            .map { "content/animals/\($0)" }
+            .filter { $0.hasSuffix(".md") && !readable.contains($0) }
+            .compactMap { try? store.fileSystem.readString(store.fullPath($0)) }
+        return candidates.filter { path in
+            store.fileSystem.info(store.fullPath("content/\(path)"))?.kind == .file && !unreadable.contains { $0.contains(path) }
+        }.map { "content/\($0)" }.sorted()
     }
 
     private func normalized(_ text: String) -> String {

@@ -135,6 +135,30 @@ import Testing
         #expect(!dir.exists("site/content/sounds/frog.png"))
     }
 
+    /// A sound of another format (`.ogg` for a `.wav`) is copied beside the old one, and the old
+    /// one, which no record names any more, is removed (it was left behind: found by a new user);
+    /// one another record names is kept.
+    @Test func aSoundReplacedByAnotherFormatLeavesNoFileBehind() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let mp3 = Fixtures.path("import/wildsound/sounds/Fuchs.mp3")
+        let ogg = Fixtures.path("sites/tuxpaint/content/sounds/badger.ogg")
+        #expect(await run("add", "--root", site, "fox", "--name", "en=Fox", "--sound", mp3).status == 0)
+        let replaced = await run("add", "--root", site, "fox", "--force", "--sound", ogg)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(replaced.stdout.hasSuffix("removed content/sounds/fox.mp3: no record uses it any more"), "\(replaced.stdout)")
+        #expect(!dir.exists("site/content/sounds/fox.mp3"))
+        #expect(dir.exists("site/content/sounds/fox.ogg"))
+        #expect(await run("check", "--root", site).status == 0)
+
+        try dir.write("---\nname: {en: Vixen}\nsound: {file: ./sounds/fox.ogg}\n---\n", to: "site/content/animals/vixen.md")
+        let shared = await run("add", "--root", site, "fox", "--force", "--sound", mp3)
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(!shared.stdout.contains("removed"), "\(shared.stdout)")
+        #expect(dir.exists("site/content/sounds/fox.ogg"))
+        #expect(dir.exists("site/content/sounds/fox.mp3"))
+    }
+
     /// A sound cut short is copied (`check` and `build` take it too) with the warning `check`
     /// would give: `add` said nothing (found by a new user).
     @Test func aSoundCutShortIsCopiedWithAWarning() async throws {

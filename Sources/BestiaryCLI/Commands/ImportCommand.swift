@@ -102,5 +102,8 @@ enum ChangeReport {
             case .unchanged: break
             }
         }
+        for removal in plan.removals {
+            console.out("\(prefix)\(dryRun ? "remove" : "removed") \(removal): no record uses it any more")
+        }
     }
 }
