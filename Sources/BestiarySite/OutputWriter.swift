@@ -339,16 +339,51 @@ struct OutputWriter {
     /// output the new one no longer has; `previousFolders`: the stamps of the output's folders.
     func commitReusing(
         _ staging: Staging, unchanged: [String], index: [String: OutputIndex.Entry], removed: [String], previousFolders: FolderStamps?,
-        beforeSwap: () -> Void
+        foreign: inout [String], beforeSwap: () -> Void
     ) throws(DiagnosticError) -> FolderStamps? {
         // The new output's folders: the output's and those of the files this build added, unless
         // files went (a folder may have gone with them).
         let folders = OutputFolders(previous: previousFolders, files: index.keys, written: staging.entries.keys, removing: !removed.isEmpty)
         try staging.linkFromOutput(unchanged, holding: index, folders: folders, removed: removed)
+        do {
+            // What the previous output had at the top: its files, and the folders of those the new one drops.
+            let removedTop = Set(removed.map { String($0.prefix { $0 != "/" }) })
+            foreign = try keepForeign(into: staging, index: index, folders: folders, removed: removedTop)
+        } catch {
+            throw DiagnosticError(.error("cannot keep the files put into \(output) by hand: \(error); \(output) is unchanged", stage: "write"))
+        }
         let stamps = FolderStamps.take(below: staging.path, folders: folders.all, fileSystem: fileSystem)
         beforeSwap()
         try staging.commit(keepingPrevious: true)
         return stamps
+    }
+
+    /// Files and folders at the top of the output that no build made (a `CNAME` or a
+    /// `.nojekyll` put there by hand): neither the new output's (`index`, `folders`), nor what
+    /// the previous output had and the new one drops (`removed`: top-level names), nor the marker. They are
+    /// hard-linked into `staging` as they are (a folder's files too), so a rebuild never deletes
+    /// them; returns their names, sorted. (A build from nothing, or `--force`, has no record to
+    /// tell them from an older build's files, and leaves them out.)
+    func keepForeign(
+        into staging: Staging, index: [String: OutputIndex.Entry], folders: OutputFolders, removed: Set<String>
+    ) throws -> [String] {
+        var kept: [String] = []
+        for entry in try fileSystem.unorderedEntries(in: output) {
+            let name = entry.name
+            guard name != Self.markerName, index[name] == nil, !folders.contains(name), !removed.contains(name),
+                fileSystem.info(staging.path + "/" + name) == nil
+            else { continue }
+            if entry.kind == .directory {
+                let files = try fileSystem.walkFiles(in: output + "/" + name).map { name + "/" + $0 }
+                try fileSystem.createDirectory(staging.path + "/" + name)
+                try staging.makeDirectories(of: files)
+                for file in files { try fileSystem.link(output + "/" + file, to: staging.path + "/" + file) }
+            } else {
+                try fileSystem.link(output + "/" + name, to: staging.path + "/" + name)
+            }
+            kept.append(name)
+        }
+        return kept.sorted()
     }
 
     /// Removes a folder tree, its subfolders in parallel.

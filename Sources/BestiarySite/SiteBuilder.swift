@@ -621,9 +621,18 @@ public final class SiteBuilder: @unchecked Sendable {
             }
         }
         let stamps: FolderStamps?
+        var foreign: [String] = []
+        defer {
+            if let first = foreign.first {
+                let more = foreign.count > 1 ? " and \(foreign.count - 1) more (\(foreign.dropFirst().prefix(3).joined(separator: ", "))\(foreign.count > 4 ? ", …" : ""))" : ""
+                diagnostics.warning(
+                    "\(writer.output)/\(first)\(more): not made by bestiary; kept in the new output, but a build with --force or from nothing leaves it out. Keep such files outside the output and copy them in when you publish",
+                    stage: "write")
+            }
+        }
         do {
             stamps = try writer.commitReusing(
-                staging, unchanged: unchanged, index: index.entries, removed: removed, previousFolders: previous.stamps
+                staging, unchanged: unchanged, index: index.entries, removed: removed, previousFolders: previous.stamps, foreign: &foreign
             ) {
                 // From the swap until the new record is written, the output is not what the old record says.
                 BuildState(options: options).forget()

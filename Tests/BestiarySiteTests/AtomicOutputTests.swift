@@ -103,6 +103,35 @@ import Testing
         #expect(try Tree(output).files.keys.contains("animals/new/index.html"))
     }
 
+    /// Files put at the top of the output by hand (a `CNAME` for GitHub Pages, a folder) are
+    /// kept by every rebuild, with a warning; they were deleted without a word (found by a new
+    /// user). A page the site no longer has is still removed, folder and all.
+    @Test func filesPutIntoTheOutputByHandAreKeptByARebuild() throws {
+        let (work, root, output, _) = try builtSite()
+        try build(root: root, output: output)
+        try work.write("quiz.example.org\n", to: "out/CNAME")
+        try work.write("mine\n", to: "out/mine/notes/a.txt")
+        #expect(work.exists("out/about/index.html"))
+        try FileManager.default.removeItem(atPath: root + "/content/pages/about.md")
+        try FileManager.default.removeItem(atPath: root + "/content/pages/about.en.md")
+        var options = BuildOptions(
+            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": "1767225600"],
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        try builder.build()
+        let warnings = builder.diagnostics.items.filter { $0.severity == .warning }.map(\.message)
+        #expect(warnings.contains { $0.hasPrefix("\(output)/CNAME and 1 more (mine): not made by bestiary; kept in the new output") }, "\(warnings)")
+        #expect(try work.read("out/CNAME") == "quiz.example.org\n")
+        #expect(try work.read("out/mine/notes/a.txt") == "mine\n")
+        #expect(!work.exists("out/about"))
+        // And the next rebuild, which starts from the output the last one replaced.
+        try work.write("---\nname: {de: Neuer, en: Newer}\n---\n", to: "minimal/content/animals/new.md")
+        try build(root: root, output: output)
+        #expect(try work.read("out/CNAME") == "quiz.example.org\n")
+        #expect(try work.read("out/mine/notes/a.txt") == "mine\n")
+    }
+
     @Test func refusesToReplaceAFolderItDidNotMake() throws {
         let work = TemporaryDirectory()
         try work.write("precious", to: "mine/notes.txt")
