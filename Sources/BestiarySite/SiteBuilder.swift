@@ -695,6 +695,13 @@ public final class SiteBuilder: @unchecked Sendable {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             return ((try? fs.realPath(parent.isEmpty ? "/" : parent)) ?? parent) + "/" + name
         }
+        // A file where a folder above the output should be (`--output notes.txt/site`).
+        var above = (options.outputDirectory as NSString).deletingLastPathComponent
+        while !above.isEmpty, above != "/", fs.info(above) == nil { above = (above as NSString).deletingLastPathComponent }
+        if !above.isEmpty, let info = fs.infoFollowingLinks(above), info.kind != .directory {
+            throw DiagnosticError(.error(
+                "--output \(options.outputDirectory) is below \(above), which is a file, not a folder; choose another --output", stage: "write"))
+        }
         let output = real(options.outputDirectory)
         let root = real(options.root)
         for protected in [root, real(options.root + "/content"), real(options.root + "/templates")] {

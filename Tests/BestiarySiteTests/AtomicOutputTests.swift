@@ -132,6 +132,22 @@ import Testing
         #expect(try work.read("out/mine/notes/a.txt") == "mine\n")
     }
 
+    /// An --output below a file says so, not "cannot create directory …/.sub.bestiary-staging-PID:
+    /// Not a directory" (found by a new user).
+    @Test func anOutputBelowAFileIsRefusedWithItsName() throws {
+        let work = TemporaryDirectory()
+        try work.write("notes\n", to: "f")
+        do {
+            try build(root: Fixtures.path("sites/minimal"), output: work.appending("f/sub/site"))
+            Issue.record("the build should have refused")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == [
+                "--output \(work.appending("f/sub/site")) is below \(work.appending("f")), which is a file, not a folder; choose another --output",
+            ])
+        }
+        #expect(try work.read("f") == "notes\n")
+    }
+
     @Test func refusesToReplaceAFolderItDidNotMake() throws {
         let work = TemporaryDirectory()
         try work.write("precious", to: "mine/notes.txt")
