@@ -9,7 +9,8 @@ public struct SourceText: Sendable {
     public let path: String
     /// The decoded text with `\n` line ends only.
     public let text: String
-    /// What is wrong with the text that does not stop it being read (a direction control), for
+    /// What is wrong with the text that does not stop it being read (a direction control, a
+    /// control character), for
     /// the parser to report with its own problems: a record is still parsed, so the catalogue
     /// knows its files (an import must not replace a file only a record with an error uses).
     public var problems: [Diagnostic] = []
@@ -39,17 +40,17 @@ public struct SourceText: Sendable {
                 "file contains a NUL byte; is it a text file?", at: SourceLocation(path: path, line: line, column: column),
                 stage: "load"))
         }
-        if let control = ControlCharacter.first(in: bytes) {
-            let (line, column) = position(of: control.offset, in: bytes)
-            throw DiagnosticError(.error(
-                "file contains \(ControlCharacter.describe(control.scalar)), \(ControlCharacter.why)",
-                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
-        }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.utf8.contains(13) {
             text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         }
         var source = SourceText(path: path, text: text)
+        if let control = ControlCharacter.first(in: bytes) {
+            let (line, column) = position(of: control.offset, in: bytes)
+            source.problems.append(.error(
+                "file contains \(ControlCharacter.describe(control.scalar)), \(ControlCharacter.why)",
+                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
+        }
         if let (offset, scalar) = DirectionControl.first(in: bytes) {
             let (line, column) = position(of: offset, in: bytes)
             source.problems.append(.error(

@@ -75,7 +75,7 @@ public struct Importer: Sendable {
             let name = Self.languageNames[sourceLanguage].map { "\($0) ('\(sourceLanguage)')" } ?? "'\(sourceLanguage)'"
             throw DiagnosticError(.error(
                 "\(format.rawValue) names are \(name), but content/site.yml's languages are [\(config.languages.joined(separator: ", "))]: "
-                    + "add \(sourceLanguage) to languages (or pass --language if this file's names are in another language)",
+                    + "add \(sourceLanguage) to languages" + (language == nil ? " (or pass --language if this file's names are in another language)" : ""),
                 at: fileLocation, stage: "import"))
         }
 

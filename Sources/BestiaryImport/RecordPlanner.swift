@@ -30,8 +30,9 @@ public struct RecordPlanner: Sendable {
         var copies = PlannedCopies()
         var missingName: [ImportRow] = []
         let mediaUsers = Self.mediaUsers(store.catalog)
-        // The media the changed records name before and after (normalized paths under content/).
-        var mediaBefore: [String] = [], mediaAfter: [String] = []
+        // The files the changed records' given sounds and pictures replace, and what the changed
+        // records name after the plan (normalized paths under content/).
+        var replacedMedia: [String] = [], mediaAfter: [String] = []
 
         // Two rows, one id: the source would overwrite itself.
         var firstRow: [String: ImportRow] = [:]
@@ -96,6 +97,9 @@ public struct RecordPlanner: Sendable {
                     let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
                     let given = fields.contains { value in attributes.contains { value.field == .media(media.kind, $0) } }
                     let changed = copy != nil || Self.normalizedPath(before?.filePath) != relative
+                    // The record's own file, replaced by a file it was given under another name
+                    // (`fox.ogg` for `fox.wav`): removed below if no record names it any more.
+                    if let old = Self.normalizedPath(before?.filePath), old != relative { replacedMedia.append(old) }
                     if changed, let before, before.credit != nil || before.license != nil || before.sourceURL != nil, !given {
                         bag.warning(
                             "\(row.id): the \(media.kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old file; set \(media.kind == .sound ? "sound" : "image").credit, .license and .source for the new one",
@@ -142,9 +146,6 @@ public struct RecordPlanner: Sendable {
                     != writer.entry($0, of: animal, fileID: fileID)
             }
             let action: ChangePlan.Action = existing == nil ? .create : (unchanged && newBytes.isEmpty ? .unchanged : .update)
-            if let before = existing?.animal {
-                mediaBefore += [before.sound?.filePath, before.image?.filePath].compactMap(Self.normalizedPath)
-            }
             mediaAfter += [animal.sound?.filePath, animal.image?.filePath].compactMap(Self.normalizedPath)
             changes.append(ChangePlan.RecordChange(
                 id: row.id, path: path, action: action, changedKeys: changed + newBytes.filter { !changed.contains(String($0.prefix { $0 != " " })) },
@@ -158,12 +159,13 @@ public struct RecordPlanner: Sendable {
         changes.sort { $0.path < $1.path }
         return ChangePlan(
             records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items,
-            removals: unused(before: mediaBefore, after: mediaAfter, changed: Set(changes.map(\.id))))
+            removals: unused(before: replacedMedia, after: mediaAfter, changed: Set(changes.map(\.id))))
     }
 
-    /// The files the changed records named before and no record names after the plan (replaced by
-    /// a file of another name: `fox.wav` by `fox.ogg`), as `remove` finds them: not named by any
-    /// other record, nor by a record file the loader could not read.
+    /// The files a given sound or picture replaced under another name (`fox.wav` by `fox.ogg`)
+    /// that no record names after the plan, as `remove` finds them: not named by any other
+    /// record, nor by a record file the loader could not read. (A file a record stops naming for
+    /// another reason, `image.url` given instead, say, stays.)
     private func unused(before: [String], after: [String], changed: Set<String>) -> [String] {
         var inUse = Set(after)
         for animal in store.catalog.animals where !changed.contains(animal.id) {
@@ -172,12 +174,16 @@ public struct RecordPlanner: Sendable {
         let candidates = Set(before).subtracting(inUse)
         guard !candidates.isEmpty else { return [] }
         let readable = Set(store.catalog.animals.map(\.sourcePath))
-        let unreadable = ((try? store.fileSystem.walkFiles(in: store.contentDirectory + "/animals")) ?? [])
+        // When the records cannot be listed, nothing is removed.
+        guard let files = try? store.fileSystem.walkFiles(in: store.contentDirectory + "/animals") else { return [] }
+        let unreadable = files
             .map { "content/animals/\($0)" }
             .filter { $0.hasSuffix(".md") && !readable.contains($0) }
             .compactMap { try? store.fileSystem.readString(store.fullPath($0)) }
+        // A record that cannot be read keeps any file whose name it mentions, however spelt.
         return candidates.filter { path in
-            store.fileSystem.info(store.fullPath("content/\(path)"))?.kind == .file && !unreadable.contains { $0.contains(path) }
+            let name = String(path.split(separator: "/").last ?? Substring(path))
+            return store.fileSystem.info(store.fullPath("content/\(path)"))?.kind == .file && !unreadable.contains { $0.contains(name) }
         }.map { "content/\($0)" }.sorted()
     }
 

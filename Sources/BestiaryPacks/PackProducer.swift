@@ -53,7 +53,7 @@ public struct PackProducer: Sendable {
             // A public key given where the private one belongs (both are 32 bytes of base64).
             for key in signingKeys where settings.publicKeys.contains(PackKeys.base64(key)) {
                 throw DiagnosticError(.error(
-                    "the signing key is one of site.yml's packs.public_keys: a public key, not the private key it belongs to; sign with the value `bestiary keys generate` printed after 'private-key:'",
+                    "the signing key is one of site.yml's packs.public_keys: either it is a public key, not the private key it belongs to (sign with the value `bestiary keys generate` printed after 'private-key:'), or site.yml lists a private key (remove it and make a new key pair: that key is no longer secret)",
                     at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
             }
             for key in signingKeys where !settings.publicKeys.contains(PackKeys.base64(key.publicKey)) {

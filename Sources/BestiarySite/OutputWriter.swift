@@ -361,9 +361,10 @@ struct OutputWriter {
     /// Files and folders at the top of the output that no build made (a `CNAME` or a
     /// `.nojekyll` put there by hand): neither the new output's (`index`, `folders`), nor what
     /// the previous output had and the new one drops (`removed`: top-level names), nor the marker. They are
-    /// hard-linked into `staging` as they are (a folder's files too), so a rebuild never deletes
-    /// them; returns their names, sorted. (A build from nothing, or `--force`, has no record to
-    /// tell them from an older build's files, and leaves them out.)
+    /// hard-linked into `staging` as they are (a folder's tree too: its files, symbolic links and
+    /// empty folders; sockets and pipes, which no site publishes, are left out), so a rebuild
+    /// never deletes them; returns their names, sorted. (A build that writes the whole output
+    /// anew has no record to tell them from an older build's files, and leaves them out.)
     func keepForeign(
         into staging: Staging, index: [String: OutputIndex.Entry], folders: OutputFolders, removed: Set<String>
     ) throws -> [String] {
@@ -373,17 +374,26 @@ struct OutputWriter {
             guard name != Self.markerName, index[name] == nil, !folders.contains(name), !removed.contains(name),
                 fileSystem.info(staging.path + "/" + name) == nil
             else { continue }
-            if entry.kind == .directory {
-                let files = try fileSystem.walkFiles(in: output + "/" + name).map { name + "/" + $0 }
-                try fileSystem.createDirectory(staging.path + "/" + name)
-                try staging.makeDirectories(of: files)
-                for file in files { try fileSystem.link(output + "/" + file, to: staging.path + "/" + file) }
-            } else {
-                try fileSystem.link(output + "/" + name, to: staging.path + "/" + name)
-            }
+            try linkTree(name, kind: entry.kind, into: staging)
             kept.append(name)
         }
         return kept.sorted()
+    }
+
+    /// Links `relative` (below the output) into `staging` at the same path: a folder made anew and
+    /// its entries linked in turn, a file or a symbolic link hard-linked (a link itself, not what
+    /// it points to: Linux's `link` does not follow it).
+    private func linkTree(_ relative: String, kind: FileKind, into staging: Staging) throws {
+        let source = output + "/" + relative, target = staging.path + "/" + relative
+        switch kind {
+        case .directory:
+            try fileSystem.createDirectory(target)
+            for entry in try fileSystem.entries(in: source) { try linkTree(relative + "/" + entry.name, kind: entry.kind, into: staging) }
+        case .file, .symlink:
+            try fileSystem.link(source, to: target)
+        case .other:
+            break
+        }
     }
 
     /// Removes a folder tree, its subfolders in parallel.

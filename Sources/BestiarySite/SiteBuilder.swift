@@ -622,14 +622,6 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         let stamps: FolderStamps?
         var foreign: [String] = []
-        defer {
-            if let first = foreign.first {
-                let more = foreign.count > 1 ? " and \(foreign.count - 1) more (\(foreign.dropFirst().prefix(3).joined(separator: ", "))\(foreign.count > 4 ? ", …" : ""))" : ""
-                diagnostics.warning(
-                    "\(writer.output)/\(first)\(more): not made by bestiary; kept in the new output, but a build with --force or from nothing leaves it out. Keep such files outside the output and copy them in when you publish",
-                    stage: "write")
-            }
-        }
         do {
             stamps = try writer.commitReusing(
                 staging, unchanged: unchanged, index: index.entries, removed: removed, previousFolders: previous.stamps, foreign: &foreign
@@ -641,6 +633,12 @@ public final class SiteBuilder: @unchecked Sendable {
         } catch {
             _ = encoding?.value()
             throw error
+        }
+        if let first = foreign.first {
+            let more = foreign.count > 1 ? " and \(foreign.count - 1) more (\(foreign.dropFirst().prefix(3).joined(separator: ", "))\(foreign.count > 4 ? ", …" : ""))" : ""
+            diagnostics.warning(
+                "\(writer.output)/\(first)\(more): not made by bestiary; kept in the new output, but a build that writes the whole output anew (--force, a new version of bestiary, `serve`) leaves it out. Keep such files outside the output and copy them in when you publish",
+                stage: "write")
         }
         // The output it replaced is now the spare: the stamps of its folders go with it.
         let fs = writer.fileSystem

@@ -157,6 +157,15 @@ import Testing
         #expect(!shared.stdout.contains("removed"), "\(shared.stdout)")
         #expect(dir.exists("site/content/sounds/fox.ogg"))
         #expect(dir.exists("site/content/sounds/fox.mp3"))
+
+        // A record that stops naming its file for another reason (a file already under content/,
+        // named by an import) leaves it where it is: only a file it was given replaces one.
+        try dir.write("id,sound.file\nfox,sounds/fox.ogg\n", to: "other.csv")
+        let other = await run("import", "--root", site, dir.appending("other.csv"), "--format", "csv")
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stdout.contains("updated content/animals/fox.md"), "\(other.stdout)")
+        #expect(!other.stdout.contains("removed"), "\(other.stdout)")
+        #expect(dir.exists("site/content/sounds/fox.mp3"))
     }
 
     /// A sound cut short is copied (`check` and `build` take it too) with the warning `check`

@@ -73,6 +73,10 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("--base-url 'notaurl' must be an absolute URL starting with https://"), "\(result.stderr)")
         #expect(!dir.exists("site/output"))
+        // The same check as the build's: no query or fragment (found by review).
+        let query = await run("build", "--root", dir.appending("site"), "--base-url", "https://example.org/?a")
+        #expect(query.status == 2)
+        #expect(query.stderr.contains("has a query (?…) or a fragment (#…)"), "\(query.stderr)")
     }
 
     /// A sound cut short by a copy that stopped half way is named, with what to do; it is a

@@ -146,6 +146,15 @@ import Testing
         #expect(!site.load().diagnostics.hasErrors)
     }
 
+    /// As with a direction control: the record is still read, with the one error (an import must
+    /// not replace a file that only a record with an error uses; found by review).
+    @Test func aRecordWithAControlCharacterIsStillRead() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: Fuchs}\nsound: {file: sounds/fox.mp3}\n---\nDer \u{1B}Fuchs.\n"])
+        let result = site.load()
+        #expect(result.catalog?.animals.first?.sound?.filePath == "sounds/fox.mp3")
+        #expect(result.diagnostics.items.filter { $0.severity == .error }.map(\.message).count { $0.contains("U+001B") } == 1)
+    }
+
     /// The record is still read, with the one error: the catalogue knows it and its files (an
     /// import must not replace a file that only a record with an error uses).
     @Test func aRecordWithADirectionControlIsStillRead() throws {

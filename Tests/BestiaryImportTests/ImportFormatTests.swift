@@ -155,7 +155,7 @@ import Testing
         #expect(record.contains("Ein Luchs."), "\(record)")
         let plain = try site.source("id,name\nlynx,Lynx\n", name: "plain.csv")
         #expect(site.failure(plain, .csv, language: "fr").map(\.message) == [
-            "csv names are French ('fr'), but content/site.yml's languages are [en, de]: add fr to languages (or pass --language if this file's names are in another language)",
+            "csv names are French ('fr'), but content/site.yml's languages are [en, de]: add fr to languages",
         ])
     }
 

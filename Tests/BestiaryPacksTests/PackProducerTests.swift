@@ -262,7 +262,7 @@ import Testing
             try SiteBuilder(root: site.root, keys: [mixedUp]).build(now: day(1))
         } throws: { error in
             (error as? DiagnosticError)?.diagnostics.first?.message.hasPrefix(
-                "the signing key is one of site.yml's packs.public_keys: a public key, not the private key it belongs to") == true
+                "the signing key is one of site.yml's packs.public_keys: either it is a public key, not the private key it belongs to") == true
         }
         let unsigned = try SiteBuilder(root: site.root).build(now: day(1))
         #expect(unsigned.diagnostics.first?.message.contains("apps that trust those keys will refuse them") == true)

@@ -111,6 +111,9 @@ import Testing
         try build(root: root, output: output)
         try work.write("quiz.example.org\n", to: "out/CNAME")
         try work.write("mine\n", to: "out/mine/notes/a.txt")
+        // A folder is kept as it is: its empty folders and symbolic links too (a `.git` checkout).
+        try FileManager.default.createDirectory(atPath: output + "/mine/refs/heads", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: output + "/mine/latest", withDestinationPath: "notes/a.txt")
         #expect(work.exists("out/about/index.html"))
         try FileManager.default.removeItem(atPath: root + "/content/pages/about.md")
         try FileManager.default.removeItem(atPath: root + "/content/pages/about.en.md")
@@ -124,6 +127,8 @@ import Testing
         #expect(warnings.contains { $0.hasPrefix("\(output)/CNAME and 1 more (mine): not made by bestiary; kept in the new output") }, "\(warnings)")
         #expect(try work.read("out/CNAME") == "quiz.example.org\n")
         #expect(try work.read("out/mine/notes/a.txt") == "mine\n")
+        #expect(LocalFileSystem().info(output + "/mine/refs/heads")?.kind == .directory)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: output + "/mine/latest") == "notes/a.txt")
         #expect(!work.exists("out/about"))
         // And the next rebuild, which starts from the output the last one replaced.
         try work.write("---\nname: {de: Neuer, en: Newer}\n---\n", to: "minimal/content/animals/new.md")

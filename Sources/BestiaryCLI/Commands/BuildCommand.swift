@@ -48,7 +48,7 @@ struct BuildCommand: AsyncParsableCommand {
     var unsigned = false
 
     func validate() throws {
-        if let baseURL, let problem = URLCheck.problem(absoluteHTTP: baseURL) { throw ValidationError("--base-url \(problem)") }
+        if let baseURL, let problem = URLCheck.problem(baseURL: baseURL) { throw ValidationError("--base-url \(problem)") }
     }
 
     func run() async throws {

@@ -57,7 +57,8 @@ struct FetchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...32).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 32") }
-        // Below one request in about 17 minutes the wait between requests would not fit a Duration.
+        // A floor of one request in about 17 minutes: far below it, the wait between requests
+        // overflowed its conversion to nanoseconds (a trap).
         guard rate == 0 || (rate >= Self.slowestRate && rate.isFinite) else {
             throw ValidationError("--rate must be 0 (no limit) or at least \(Self.slowestRate) requests per second")
         }
