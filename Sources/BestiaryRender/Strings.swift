@@ -105,10 +105,20 @@ public struct UIStrings: Sendable {
     static func jsonProblem(_ error: any Error, in data: Data) -> (String, (line: Int, column: Int)) {
         let said = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
         var what = said.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        guard let range = said.range(of: "around character "),
-            let offset = Int(said[range.upperBound...].prefix { $0.isNumber }), offset <= data.count
-        else { return (what, (1, 1)) }
-        what = String(said[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        let offset: Int
+        if let range = said.range(of: "around character "),
+            let at = Int(said[range.upperBound...].prefix { $0.isNumber }), at <= data.count
+        {
+            offset = at
+            what = String(said[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        } else if said.lowercased().contains("end of file") {
+            // A file cut short (an object never closed): where it ends, after its last line's text.
+            let end = data.last == 0x0A ? data.count - 1 : data.count
+            offset = end
+            what = "it ends before the object is closed"
+        } else {
+            return (what, (1, 1))
+        }
         let before = data.prefix(offset)
         let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
         let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? before.startIndex

@@ -297,6 +297,10 @@ struct TemplateDiagnosticsTests {
         #expect(textProblems(["i18n/en.json": "{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.hörst\": Home\n}\n"]) == [
             "templates/i18n/en.json:3:16: error: strings are not valid JSON (invalid value); the file is one object of \"key\": \"text\" pairs [render]"
         ])
+        // A file cut short is reported where it ends (it was 1:1, in Foundation's words).
+        #expect(textProblems(["i18n/en.json": "{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.home\": \"Home\"\n"]) == [
+            "templates/i18n/en.json:3:21: error: strings are not valid JSON (it ends before the object is closed); the file is one object of \"key\": \"text\" pairs [render]"
+        ])
     }
 
     /// A direction control in an interface text, raw or as a JSON escape, is refused at its key.
