@@ -65,6 +65,17 @@ import Testing
         }
     }
 
+    /// A mistyped --root: the message says what it is, and no output is said to be "unchanged"
+    /// where there is none (nothing is made there).
+    @Test func aRootThatIsNotASiteFailsWithoutMakingAnything() async throws {
+        let dir = TemporaryDirectory("nosite")
+        let result = await run("build", "--root", dir.appending("a/b"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is not a site root (no content/site.yml)"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("build failed: 1 error"), "\(result.stderr)")
+        #expect(!dir.exists("a"))
+    }
+
     /// A --base-url that is no URL is a usage error (exit 2, as the help says), before the build
     /// starts (it failed in the load stage with exit 1: found by a new user).
     @Test func aBaseURLThatIsNoURLIsAUsageError() async throws {

@@ -91,8 +91,9 @@ struct BuildCommand: AsyncParsableCommand {
         } catch {
             console.report(builder.diagnostics.items + error.diagnostics, format: format)
             if format == .text {
-                let output = builder.replacedOutput ? "\(options.outputDirectory) holds the new build" : "\(options.outputDirectory) is unchanged"
-                console.err("build failed: \(Self.count(error.diagnostics.filter { $0.severity == .error }.count, "error")); \(output)")
+                let output = builder.replacedOutput ? "; \(options.outputDirectory) holds the new build"
+                    : FileManager.default.fileExists(atPath: options.outputDirectory) ? "; \(options.outputDirectory) is unchanged" : ""
+                console.err("build failed: \(Self.count(error.diagnostics.filter { $0.severity == .error }.count, "error"))\(output)")
             }
             throw CommandFailure(status: 1)
         }
