@@ -62,6 +62,10 @@ import Testing
         #expect(unchecked.stderr.contains("warning: signatures were not checked: pass --public-key KEY"))
         let missing = await runCLI(["pack", "verify", Fixtures.path("packs")])
         #expect(missing.status == 1 && missing.stderr.contains("latest.json:1:1: error: not found at"), "\(missing.stderr)")
+        // No such folder at all: said so, not as a missing latest.json (found by a new user).
+        let nowhere = await runCLI(["pack", "verify", Fixtures.path("packs/nosuch")])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr.hasPrefix("bestiary: error: there is no folder '\(Fixtures.path("packs/nosuch"))'; give the pack folder"), "\(nowhere.stderr)")
     }
 
     @Test func dumpNeverTouchesWhatIsNotAStore() async throws {

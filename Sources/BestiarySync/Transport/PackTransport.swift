@@ -79,6 +79,14 @@ public enum PackLocation {
         if lower.contains("://") {
             throw PackTransportError("'\(location)' is neither an http(s) URL nor a folder; packs are read over HTTP(S) or from a local folder")
         }
-        return LocalPackTransport(directory: text.isEmpty ? "." : text)
+        let directory = text.isEmpty ? "." : text
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            throw PackTransportError("there is no folder '\(directory)'; give the pack folder (the one holding latest.json) or its http(s) URL")
+        }
+        if !isDirectory.boolValue {
+            throw PackTransportError("'\(directory)' is a file, not a folder; give the pack folder (the one holding latest.json) or its http(s) URL")
+        }
+        return LocalPackTransport(directory: directory)
     }
 }
