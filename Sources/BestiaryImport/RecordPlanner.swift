@@ -173,13 +173,9 @@ public struct RecordPlanner: Sendable {
         }
         let candidates = Set(before).subtracting(inUse)
         guard !candidates.isEmpty else { return [] }
-        let readable = Set(store.catalog.animals.map(\.sourcePath))
         // When the records cannot be listed, nothing is removed.
-        guard let files = try? store.fileSystem.walkFiles(in: store.contentDirectory + "/animals") else { return [] }
-        let unreadable = files
-            .map { "content/animals/\($0)" }
-            .filter { $0.hasSuffix(".md") && !readable.contains($0) }
-            .compactMap { try? store.fileSystem.readString(store.fullPath($0)) }
+        guard let files = store.unreadableRecordFiles() else { return [] }
+        let unreadable = files.compactMap { try? store.fileSystem.readString(store.fullPath($0)) }
         // A record that cannot be read keeps any file whose name it mentions, however spelt.
         return candidates.filter { path in
             let name = String(path.split(separator: "/").last ?? Substring(path))

@@ -65,18 +65,14 @@ public enum RecordRemover {
         var kept: [RemovalPlan.KeptMedia] = []
         if !keepMedia {
             let removedIDs = Set(ids)
-            let others = store.catalog.animals.filter { !removedIDs.contains($0.id) }
+            // By the file they name, however spelt (`./sounds/a.mp3`).
+            let mediaUsers = RecordPlanner.mediaUsers(store.catalog)
             // Record files the loader could not read may name the file too: keep it for them.
-            let readable = Set(store.catalog.animals.map(\.sourcePath))
-            let unreadable = ((try? store.fileSystem.walkFiles(in: store.contentDirectory + "/animals")) ?? [])
-                .map { "content/animals/\($0)" }
-                .filter { $0.hasSuffix(".md") && !readable.contains($0) && !removedRecordFiles.contains($0) }
+            let unreadable = (store.unreadableRecordFiles() ?? []).filter { !removedRecordFiles.contains($0) }
             var seen: Set<String> = []
             for (media, kind) in mediaPaths where seen.insert(media).inserted {
                 let full = "content/\(media)"
-                var users = others.filter {
-                    RecordPlanner.normalizedPath($0.sound?.filePath) == media || RecordPlanner.normalizedPath($0.image?.filePath) == media
-                }.map(\.id)
+                var users = (mediaUsers[media] ?? []).filter { !removedIDs.contains($0) }
                 users += unreadable.filter { file in
                     (try? store.fileSystem.readString(store.fullPath(file)))?.contains(media) ?? false
                 }

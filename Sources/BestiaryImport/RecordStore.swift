@@ -38,6 +38,15 @@ public struct RecordStore: Sendable {
         root == "." ? relative : root + "/" + relative
     }
 
+    /// The `.md` files under content/animals/ that are no record the loader read (paths relative
+    /// to the root; translations among them, which only keeps more): a sound or picture one of them
+    /// may name is kept for it. Nil when the folder cannot be listed.
+    func unreadableRecordFiles() -> [String]? {
+        guard let files = try? fileSystem.walkFiles(in: contentDirectory + "/animals") else { return nil }
+        let readable = Set(catalog.animals.map(\.sourcePath))
+        return files.map { "content/animals/\($0)" }.filter { $0.hasSuffix(".md") && !readable.contains($0) }
+    }
+
     /// Where a new record with `id` goes: `content/animals/ID.md`.
     public func newRecordPath(_ id: String) -> String { "content/animals/\(id).md" }
 

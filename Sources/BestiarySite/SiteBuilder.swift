@@ -665,7 +665,6 @@ public final class SiteBuilder: @unchecked Sendable {
         }
     }
 
-    /// The output must not be, or contain, the site's own sources.
     /// What `serve` checks before it listens, as a build does before it makes anything next to
     /// the output: the root is a site, and the output is neither in its sources nor a folder of
     /// other files (the preview serves its output folder as it is).
@@ -684,6 +683,7 @@ public final class SiteBuilder: @unchecked Sendable {
         throw DiagnosticError(problems.isEmpty ? [.error("no content/site.yml under \(options.root)", stage: "load")] : problems)
     }
 
+    /// The output must not be, or contain, the site's own sources, nor lie below a file.
     func checkOutputLocation() throws(DiagnosticError) {
         let fs = options.fileSystem
         func real(_ path: String) -> String {

@@ -7,6 +7,17 @@ import Testing
 
 /// A failed or interrupted build leaves the previous output/ exactly as it was (DESIGN.md §4).
 @Suite struct AtomicOutputTests {
+    /// The messages of a build that must fail (none, and an issue recorded, when it succeeds).
+    func refusal(root: String, output: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> [String] {
+        do {
+            try build(root: root, output: output)
+            Issue.record("the build should have failed", sourceLocation: sourceLocation)
+            return []
+        } catch {
+            return error.diagnostics.map(\.message)
+        }
+    }
+
     /// A site built once, then changed so the next build would differ.
     func builtSite() throws -> (TemporaryDirectory, root: String, output: String, before: Tree) {
         let work = TemporaryDirectory()
@@ -142,26 +153,16 @@ import Testing
     @Test func anOutputBelowAFileIsRefusedWithItsName() throws {
         let work = TemporaryDirectory()
         try work.write("notes\n", to: "f")
-        do {
-            try build(root: Fixtures.path("sites/minimal"), output: work.appending("f/sub/site"))
-            Issue.record("the build should have refused")
-        } catch {
-            #expect(error.diagnostics.map(\.message) == [
-                "--output \(work.appending("f/sub/site")) is below \(work.appending("f")), which is a file, not a folder; choose another --output",
-            ])
-        }
+        #expect(refusal(root: Fixtures.path("sites/minimal"), output: work.appending("f/sub/site")) == [
+            "--output \(work.appending("f/sub/site")) is below \(work.appending("f")), which is a file, not a folder; choose another --output",
+        ])
         #expect(try work.read("f") == "notes\n")
     }
 
     @Test func refusesToReplaceAFolderItDidNotMake() throws {
         let work = TemporaryDirectory()
         try work.write("precious", to: "mine/notes.txt")
-        do {
-            try build(root: Fixtures.path("sites/minimal"), output: work.appending("mine"))
-            Issue.record("the build should have refused")
-        } catch {
-            #expect(error.diagnostics.first?.message.contains("holds files that bestiary did not make") == true)
-        }
+        #expect(refusal(root: Fixtures.path("sites/minimal"), output: work.appending("mine")).first?.contains("holds files that bestiary did not make") == true)
         #expect(try work.read("mine/notes.txt") == "precious")
         // Refused before anything was left next to it (the lock, the kept files).
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["mine"])
@@ -171,14 +172,9 @@ import Testing
     /// folder, nor the lock beside it (found by a new user: `--root /tmp/a/b/c` made all three).
     @Test func aRootThatIsNotASiteMakesNothing() throws {
         let work = TemporaryDirectory()
-        do {
-            try build(root: work.appending("a/b"), output: work.appending("a/b/output"))
-            Issue.record("the build should have failed")
-        } catch {
-            #expect(error.diagnostics.map(\.message) == [
-                "'\(work.appending("a/b"))' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root",
-            ])
-        }
+        #expect(refusal(root: work.appending("a/b"), output: work.appending("a/b/output")) == [
+            "'\(work.appending("a/b"))' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root",
+        ])
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == [])
     }
 
