@@ -183,6 +183,16 @@ public enum ControlCharacter {
         return text.unicodeScalars.first { isControl($0.value) }?.value
     }
 
+    /// `text` without such controls: for text the user did not write and cannot mend in place
+    /// (a Wikipedia summary, a Commons credit), where they are dropped as a browser would not show
+    /// them anyway. The same string when there is none (the usual case costs one byte scan).
+    public static func removed(from text: String) -> String {
+        guard first(in: text) != nil else { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.lazy.filter { !isControl($0.value) })
+        return String(scalars)
+    }
+
     /// `U+0007 (a control character)`.
     public static func describe(_ scalar: UInt32) -> String {
         let hex = String(scalar, radix: 16, uppercase: true)

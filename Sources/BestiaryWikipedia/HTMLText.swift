@@ -1,5 +1,8 @@
+import BestiaryContent
+
 /// Plain text from the small HTML snippets Wikimedia returns (Commons `Artist`, `Credit`,
-/// `displaytitle`): tags removed, entities decoded, whitespace collapsed.
+/// `displaytitle`): tags removed, entities decoded, whitespace collapsed, control characters dropped
+/// (``ControlCharacter``: `&#27;` is no more showable than a raw one).
 public enum HTMLText {
     public static func plain(_ html: String) -> String {
         var out = ""
@@ -31,7 +34,9 @@ public enum HTMLText {
             }
         }
         if let e = entity { out += "&" + e }
-        return out.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return out.split(whereSeparator: { $0.isWhitespace }).lazy
+            .map { ControlCharacter.removed(from: String($0)) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 
     private static func decode(_ name: String) -> String {

@@ -126,15 +126,26 @@ public struct WikipediaSnapshot: Sendable {
                             width: $0.width, height: $0.height, path: $0.path, absolutePath: cache.imageFile($0.path),
                             sha256: $0.sha256, format: $0.format, bytes: $0.bytes)
                     },
-                    attribution: cached.attribution,
+                    attribution: cached.attribution.map(Self.withoutControls),
                     descriptionURL: cached.attribution?.descriptionURL)
             }
         }
+        // Wikipedia's text and Commons' credits go into pages and packs as they are, but for
+        // control characters (a page cannot show them; the user cannot mend them in the cache).
+        let clean = ControlCharacter.removed(from:)
         return ResolvedSummary(
-            pageLanguage: pageLanguage, language: entry.language, direction: entry.direction, title: entry.title,
-            canonicalTitle: entry.canonicalTitle, description: entry.description, extract: entry.extract,
-            extractHTML: entry.extractHTML, url: entry.url, revision: entry.revision, lastEdited: entry.lastEdited,
+            pageLanguage: pageLanguage, language: entry.language, direction: entry.direction, title: clean(entry.title),
+            canonicalTitle: entry.canonicalTitle, description: entry.description.map(clean), extract: clean(entry.extract),
+            extractHTML: clean(entry.extractHTML), url: entry.url, revision: entry.revision, lastEdited: entry.lastEdited,
             license: entry.license, image: image)
+    }
+
+    private static func withoutControls(_ attribution: ImageAttribution) -> ImageAttribution {
+        var clean = attribution
+        clean.artist = attribution.artist.map(ControlCharacter.removed(from:))
+        clean.credit = attribution.credit.map(ControlCharacter.removed(from:))
+        clean.license?.name = ControlCharacter.removed(from: attribution.license?.name ?? "")
+        return clean
     }
 }
 

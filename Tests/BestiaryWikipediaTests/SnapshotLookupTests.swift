@@ -89,6 +89,37 @@ struct SnapshotLookupTests {
         #expect(noTitles.summary == nil && noTitles.diagnostics.isEmpty)
     }
 
+    /// A summary (or a credit cached by an older version) with control characters in it: the page
+    /// gets the text without them, and the cache keeps what Wikipedia sent.
+    @Test func controlCharactersInCachedTextAreDropped() throws {
+        var entry = try CacheTests.entry("en__Dog.json")
+        entry.title = "Dog\u{1B}[31m"
+        entry.description = "Domestic\u{7} animal"
+        entry.extract = "The dog\u{0}\u{85} is\ta\u{7F} mammal.\n"
+        entry.extractHTML = "<p>The dog\u{8} is</p>"
+        entry.image = CachedImage(
+            file: "File:Dog.jpg", original: ImageSource(url: "https://u/o.jpg", width: 10, height: 10), renditions: [],
+            attribution: ImageAttribution(
+                artist: "Jane\u{1F} Doe", credit: "Own\u{9B} work", license: License(name: "CC BY\u{1}", url: nil),
+                attributionRequired: true, descriptionURL: nil))
+        let s = cache.load().resolve(entry, pageLanguage: "en")
+        #expect(s.title == "Dog[31m")
+        #expect(s.description == "Domestic animal")
+        #expect(s.extract == "The dog is\ta mammal.\n")
+        #expect(s.extractHTML == "<p>The dog is</p>")
+        #expect(s.image == nil, "no rendition of the picture is cached")
+        // The same entry with a cached rendition keeps the picture, its credit cleaned.
+        let png = TestImages.png(tag: "dog")
+        let (path, sha) = try cache.storeImage(png, format: "png")
+        entry.image?.renditions = [ImageRendition(width: 10, height: 10, url: "https://u/o.jpg", path: path, sha256: sha, bytes: png.count, format: "png")]
+        let snapshot = WikipediaSnapshot(cache: cache, entries: [:])  // its pictures checked as resolved
+        let attribution = try #require(snapshot.resolve(entry, pageLanguage: "en").image?.attribution)
+        #expect(attribution.artist == "Jane Doe")
+        #expect(attribution.credit == "Own work")
+        #expect(attribution.license?.name == "CC BY")
+        #expect(entry.extract.contains("\u{0}"), "the entry itself is as cached")
+    }
+
     @Test func summariesForAWholeCatalog() {
         let animals = [animal(["de": "Hund", "en": "Dog"]), {
             var a = animal(["en": "Wolf"])

@@ -105,6 +105,12 @@ struct CommonsImageInfoTests {
         #expect(HTMLText.plain("<a href=\"//x\">A &amp; B</a>&#160;<i>C</i>&#x41;") == "A & B C A")
         #expect(HTMLText.plain("5 &lt; 6 & 7") == "5 < 6 & 7")
     }
+
+    /// A credit with a control character, raw or as a reference, loses it: a page cannot show it.
+    @Test func htmlTextDropsControlCharacters() {
+        #expect(HTMLText.plain("Jane\u{7} Doe&#27;s <b>work</b>&#x9F;") == "Jane Does work")
+        #expect(HTMLText.plain("tab\tand\u{85}next line") == "tab and next line")
+    }
 }
 
 struct ImageBytesTests {
