@@ -38,6 +38,11 @@ public struct BestiaryCommand: AsyncParsableCommand {
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     /// `main.swift` calls this; tests call it in-process with a capturing ``Console``.
     public static func run(arguments: [String]) async -> Int32 {
+        if let unknown = unknownHelpTopic(arguments) {
+            // ArgumentParser's own `help` prints the top help for any word, and exits 0.
+            Console.current.err("Error: '\(unknown)' is not a bestiary command; see 'bestiary --help'")
+            return 2
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -68,6 +73,26 @@ public struct BestiaryCommand: AsyncParsableCommand {
             Console.current.err("bestiary: error: \(message.isEmpty ? String(describing: error) : message)")
             return code.rawValue == 0 ? 1 : code.rawValue
         }
+    }
+}
+
+extension BestiaryCommand {
+    /// The words after `help` (`bestiary help pack verify`) when they name no command, else nil.
+    static func unknownHelpTopic(_ arguments: [String]) -> String? {
+        guard arguments.first == "help" else { return nil }
+        let words = arguments.dropFirst().prefix { !$0.hasPrefix("-") }
+        var commands: [any ParsableCommand.Type] = commandTypes
+        for word in words {
+            guard let command = commands.first(where: { name(of: $0) == word || $0.configuration.aliases.contains(word) }) else {
+                return words.joined(separator: " ")
+            }
+            commands = command.configuration.subcommands
+        }
+        return nil
+    }
+
+    private static func name(of command: any ParsableCommand.Type) -> String {
+        command.configuration.commandName ?? command._commandName
     }
 }
 
