@@ -309,3 +309,91 @@ def test_quiz_page_has_no_serious_axe_violations(site, scheme, size):
 def test_finished_round_has_no_serious_axe_violations(site, browser):
     play_round(browser, quiz_url(site, "image"), site.catalog(), check_media=False)
     assert serious_axe_violations(browser) == []
+
+
+def stored_state(driver):
+    return json.loads(driver.execute_script("return localStorage.getItem('bestiary:example:learner')"))
+
+
+def test_two_tabs_and_the_settings_page_keep_each_others_progress(site, browser):
+    """Each answer is saved on top of what other tabs saved meanwhile, not over it: the quiz page
+    used to write back its own copy from when it loaded, undoing a reset and another tab's answers."""
+    index = media_index(site.catalog())
+    load(browser, quiz_url(site, "sound"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    quiz_tab = browser.current_window_handle
+    for i in range(3):
+        answer_current(browser, index, True)
+        browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert stored_state(browser)["stats"]["answered"] == 3
+
+    # Another tab: an image round, one answer. Both tabs' answers count.
+    browser.switch_to.new_window("tab")
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    answer_current(browser, index, True)
+    assert stored_state(browser)["stats"]["answered"] == 4
+    browser.switch_to.window(quiz_tab)
+    answer_current(browser, index, False)
+    assert stored_state(browser)["stats"]["answered"] == 5, "the other tab's answer is not undone"
+
+    # The settings page resets progress in another tab; the quiz tab's next answer keeps the reset.
+    browser.switch_to.new_window("tab")
+    load(browser, site + "settings/")
+    browser.find_element(By.CSS_SELECTOR, "[data-settings-reset]").click()
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
+    wait_until(browser, "return JSON.parse(localStorage.getItem('bestiary:example:learner')).stats.answered === 0")
+    browser.switch_to.window(quiz_tab)
+    browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    answer_current(browser, index, True)
+    stats = stored_state(browser)["stats"]
+    assert stats["answered"] == 1, f"the reset stays: {stats['answered']} answers counted"
+
+
+def test_the_daily_cannot_be_answered_twice_from_two_tabs(site, browser):
+    """One try a day, also with the daily open in two tabs: the second tab's answer to a question
+    the first already answered is not recorded; that tab goes on from what was saved."""
+    index = media_index(site.catalog())
+    url = quiz_url(site, "daily")
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    first_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    second_tab = browser.current_window_handle
+
+    browser.switch_to.window(first_tab)
+    asked = answer_current(browser, index, False)
+    assert stored_state(browser)["daily"]["results"] == [False]
+
+    browser.switch_to.window(second_tab)
+    q = browser.execute_script(READ_QUESTION)
+    assert index[q["sound"] or q["image"]] == asked, "the second tab still shows the first question"
+    browser.find_element(By.CSS_SELECTOR, f"button[data-choice='{asked}']").click()
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="the second tab moves on to the next question")
+    assert stored_state(browser)["daily"]["results"] == [False], "the second answer to question 1 is not recorded"
+    assert score_right(position(browser)["score"]) == 0
+    assert "2" in position(browser)["progress"], position(browser)["progress"]
+
+
+def test_learn_mode_does_not_count_the_retry_of_a_missed_animal_as_known(site, browser):
+    """A missed animal is asked again at the end, right after its name was shown: answered at
+    once, it is still learning (never moved to review as Easy), and earns no points."""
+    index = media_index(site.catalog())
+    load(browser, quiz_url(site, "learn"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    missed = None
+    for i in range(5):
+        asked = answer_current(browser, index, i != 0)
+        missed = missed or asked
+        browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    points = stored_state(browser)["stats"]["points"]
+    answered = stored_state(browser)["stats"]["answered"]
+    assert answer_current(browser, index, True) == missed, "the missed animal comes back last"
+    state = stored_state(browser)
+    assert state["cards"][missed]["state"] != "review", state["cards"][missed]
+    assert (state["stats"]["points"], state["stats"]["answered"]) == (points, answered), "the retry earns nothing"

@@ -51,6 +51,16 @@ test("learning animals due soon are asked ahead when nothing else is left", () =
   assert.equal(plan.nextDue, NOW + LEARN_AHEAD_MS + MIN);
 });
 
+test("learning animals are not asked ahead while new ones wait: their step's spacing holds", () => {
+  // The first session's five animals, each answered right: learning, due in 10 minutes.
+  const first = ["blackbird", "robin", "great-tit", "red-fox", "cow"];
+  const cards = Object.fromEntries(first.map((id) => [id, card(State.Learning, NOW + 10 * MIN)]));
+  const plan = planSession({ animals, cards, now: NOW });
+  assert.equal(plan.ids.length, 5, "five new animals, not those five again");
+  assert.ok(plan.ids.every((id) => !first.includes(id)), plan.ids.join());
+  assert.equal(plan.nextDue, NOW + 10 * MIN);
+});
+
 test("progress counts new, learning, due and known animals", () => {
   const cards = {
     robin: card(State.Review, NOW - DAY),

@@ -35,8 +35,9 @@ export function progress(ids, cards, now) {
 
 /**
  * Plans a session: due animals first (earliest due first), then up to
- * `newLimit` new ones (easiest first, in catalogue order), then, if there is
- * still room, learning animals due within LEARN_AHEAD_MS.
+ * `newLimit` new ones (easiest first, in catalogue order); only when there is
+ * neither, learning animals due within LEARN_AHEAD_MS (asked sooner while new
+ * ones wait, they would skip the learning step's spacing).
  * @param {object} options
  * @param {readonly import("./catalog.js").Animal[]} options.animals askable animals, catalogue order
  * @param {Record<string, import("./fsrs.js").Card>} options.cards
@@ -56,7 +57,7 @@ export function planSession({ animals, cards, now, size = SESSION_SIZE, newLimit
     .map(({ a }) => a);
   const plan = due.slice(0, size);
   plan.push(...fresh.slice(0, Math.max(0, Math.min(newLimit, size - plan.length))));
-  if (plan.length < size) {
+  if (!plan.length) {
     const ahead = seen
       .filter((a) => cards[a.id].due > now && cards[a.id].due <= now + LEARN_AHEAD_MS && cards[a.id].state !== State.Review)
       .sort(byDue);

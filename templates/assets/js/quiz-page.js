@@ -12,7 +12,7 @@ import { animalName, languageChain, localized, parseCatalog } from "./catalog.js
 import { dailyMissing, dailyRecord, dailyRound, localDateKey, shareResult } from "./daily.js";
 import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
-import { gradeFromAnswer } from "./fsrs.js";
+import { Grade, gradeFromAnswer } from "./fsrs.js";
 import { translator } from "./i18n.js";
 import { planSession, progress, recordReview } from "./learn.js";
 import { MODES, availableModes, buildRound, defaultMode, roundPool } from "./questions.js";
@@ -209,16 +209,34 @@ class QuizPage {
     const question = round.questions[round.index];
     const animal = this.byId.get(question.id);
     const correct = id === question.id;
+    if (round.mode === "daily" && !this.unsaved) {
+      // One try: another tab may have answered this question (or finished the daily) meanwhile.
+      const fresh = this.store.load().state;
+      const stored = dailyRecord(fresh.daily, this.today, this.catalog.fingerprint);
+      if (stored.done || stored.results.length !== round.index) {
+        this.state = fresh;
+        return this.startRound(true);
+      }
+    }
     round.results.push(correct);
 
     const groupAnimals = animal.group ? this.catalog.animals.filter((a) => a.group === animal.group).map((a) => a.id) : [];
-    const before = this.state.stats;
-    this.state.stats = reduce(before, {
-      type: "answer", date: localDateKey(), animal: animal.id, correct, difficulty: animal.difficulty, group: animal.group, groupAnimals,
+    // Learn mode asks a missed animal once more, right after showing its name: not evidence of
+    // knowing it, so it earns no points and is never rated Easy.
+    const retry = round.mode === "learn" && round.retried.has(question.id);
+    const grade = round.mode === "learn" && this.learnAnswer(round, question, correct, retry);
+    let before;
+    this.commit((s) => {
+      before = s.stats;
+      return {
+        ...s,
+        stats: retry ? s.stats : reduce(s.stats, {
+          type: "answer", date: localDateKey(), animal: animal.id, correct, difficulty: animal.difficulty, group: animal.group, groupAnimals,
+        }),
+        cards: grade ? recordReview(s.cards, question.id, grade, Date.now()) : s.cards,
+        daily: round.mode === "daily" ? this.todays(s, false) : s.daily,
+      };
     });
-    if (round.mode === "learn") this.learnAnswer(round, question, correct);
-    if (round.mode === "daily") this.state.daily = { ...this.state.daily, results: round.results.slice() };
-    this.persist();
     this.keepRound();
 
     markChoices(v, this.els.choices, question.id, id);
@@ -240,21 +258,22 @@ class QuizPage {
     next.focus();
   }
 
-  /** Rates the answer for spaced repetition and asks a missed animal once more at the end. */
-  learnAnswer(round, question, correct) {
+  /** Rates the answer for spaced repetition (a `retry` at most Good) and asks a missed animal once more at the end. */
+  learnAnswer(round, question, correct, retry) {
     const now = performance.now();
     const clip = round.audio && Number.isFinite(round.audio.duration) ? Math.min(round.audio.duration * 1000, 5000) : 0;
     const grade = gradeFromAnswer(
       { correct, ms: now - (round.firstPlay ?? round.shownAt), replays: Math.max(0, round.plays - 1) },
       { slowMs: 10000 + clip, fastMs: 3000 + clip },
     );
-    this.state.cards = recordReview(this.state.cards, question.id, grade, Date.now());
-    if (correct || round.retried.has(question.id)) return;
-    round.retried.add(question.id);
-    const { animals, quiz, languages } = this.catalog;
-    const { rng } = round;
-    const again = buildRound({ animals, mode: "learn", choices: quiz.choices, languages, rng, targets: [question.id], filters: this.filters() });
-    if (again.ok) round.questions.push(again.questions[0]);
+    if (!correct && !retry) {
+      round.retried.add(question.id);
+      const { animals, quiz, languages } = this.catalog;
+      const { rng } = round;
+      const again = buildRound({ animals, mode: "learn", choices: quiz.choices, languages, rng, targets: [question.id], filters: this.filters() });
+      if (again.ok) round.questions.push(again.questions[0]);
+    }
+    return retry ? Math.min(grade, Grade.Good) : grade;
   }
 
   next() {
@@ -266,12 +285,19 @@ class QuizPage {
     this.finishRound(true);
   }
 
+  /** Today's daily as saved in `s`, with this round's answers. */
+  todays(s, done) {
+    return { ...dailyRecord(s.daily, this.today, this.catalog.fingerprint), results: this.round.results.slice(), done };
+  }
+
   finishRound(moveFocus) {
     const round = this.round;
     const correct = round.results.filter(Boolean).length;
-    this.state.stats = reduce(this.state.stats, { type: "round", mode: round.mode, date: localDateKey(), correct, total: round.results.length });
-    if (round.mode === "daily") this.state.daily = { ...this.state.daily, done: true };
-    this.persist();
+    this.commit((s) => ({
+      ...s,
+      stats: reduce(s.stats, { type: "round", mode: round.mode, date: localDateKey(), correct, total: round.results.length }),
+      daily: round.mode === "daily" ? this.todays(s, true) : s.daily,
+    }));
     this.keepRound(true);
     this.showSummary({ mode: round.mode, results: round.results, start: round.start, moveFocus, replay: false });
   }
@@ -436,9 +462,8 @@ class QuizPage {
         filtersApply: this.mode !== "daily",
         canVibrate: canVibrate(),
         onChange: (patch) => {
-          this.state.settings = { ...this.state.settings, ...patch };
+          this.saveSettings(patch);
           this.applyTheme();
-          this.persist();
         },
         onFilters: (patch) => this.setFilters(patch),
         onResetBest: () => this.resetBest(),
@@ -452,9 +477,12 @@ class QuizPage {
     return { groups, difficultyMin, difficultyMax, askable: this.offlineIds ?? null };
   }
 
+  saveSettings(patch) {
+    this.commit((s) => ({ ...s, settings: { ...s.settings, ...patch } }));
+  }
+
   setFilters(patch) {
-    this.state.settings = { ...this.state.settings, ...patch };
-    this.persist();
+    this.saveSettings(patch);
     this.renderSettings();
     this.startRound(true);
   }
@@ -469,8 +497,7 @@ class QuizPage {
       parent: this.mount,
     });
     if (!confirmed) return;
-    this.state.stats = reduce(this.state.stats, { type: "reset-best", mode: this.mode });
-    this.persist();
+    this.commit((s) => ({ ...s, stats: reduce(s.stats, { type: "reset-best", mode: this.mode }) }));
     this.announce(tr("settings.resetBestDone", { mode }));
     this.els.stage.querySelector(".quiz-best")?.remove();
   }
@@ -547,11 +574,17 @@ class QuizPage {
     }
   }
 
-  /** Saves the quiz's part of the state, keeping what other pages or tabs changed meanwhile. */
-  persist() {
-    const { stats, cards, daily, settings } = this.state;
-    const { state, saved } = this.store.update((fresh) => ({ ...fresh, stats, cards, daily, settings }));
+  /**
+   * Applies `change` to the state as saved now, not as this page loaded it: what another tab or
+   * page saved meanwhile (answers, a reset, an import, a theme) stays. While saving fails, the
+   * page's own state is the newer one.
+   */
+  commit(change) {
+    const loaded = this.store.load();
+    const state = change(this.unsaved || loaded.notice === "unavailable" ? this.state : loaded.state);
+    const saved = this.store.save(state);
     this.state = state;
+    this.unsaved = !saved;
     if (!saved && !this.saveWarned) {
       this.saveWarned = true;
       this.notice("quiz.notice.saveFailed");
