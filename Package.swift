@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiaryPreviewTests",
-            dependencies: ["BestiaryPreview", "BestiarySite", "BestiaryWikipedia", "BestiaryDiagnostics", "BestiaryTestSupport"]),
+            dependencies: ["BestiaryPreview", "BestiarySite", "BestiaryWikipedia", "BestiaryDiagnostics", "BestiaryPackFormat", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryTestSupport"]),
     ]
 )

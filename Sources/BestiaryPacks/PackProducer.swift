@@ -13,6 +13,9 @@ import Foundation
 /// ``PackOutput/lock`` (so a failed build never records a version nobody can download).
 public struct PackProducer: Sendable {
     public let fileSystem: any FileSystem
+    /// Warn when the packs are not signed; off for the preview, which never signs (its versions
+    /// are never published).
+    public var warnsUnsigned = true
 
     public init(fileSystem: any FileSystem = LocalFileSystem()) {
         self.fileSystem = fileSystem
@@ -45,7 +48,7 @@ public struct PackProducer: Sendable {
 
         // Keys: the site may say which keys its apps trust; a key outside that list is a mistake.
         if !settings.publicKeys.isEmpty {
-            if signingKeys.isEmpty {
+            if signingKeys.isEmpty, warnsUnsigned {
                 diagnostics.append(.warning(
                     "packs are not signed although site.yml lists packs.public_keys, so apps that trust those keys will refuse them; set BESTIARY_SIGNING_KEY or pass --signing-key",
                     at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
@@ -61,7 +64,7 @@ public struct PackProducer: Sendable {
                     "the signing key's public key \(PackKeys.base64(key.publicKey)) is not in site.yml's packs.public_keys; apps that trust those keys would refuse the pack",
                     at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
             }
-        } else if signingKeys.isEmpty {
+        } else if signingKeys.isEmpty, warnsUnsigned {
             diagnostics.append(.warning(
                 "packs are not signed: set BESTIARY_SIGNING_KEY or pass --signing-key FILE (`bestiary keys generate` makes a key pair)",
                 stage: "packs"))

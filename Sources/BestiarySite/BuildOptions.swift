@@ -16,6 +16,10 @@ public struct BuildOptions: Sendable {
     /// Record a new pack version in `content/packs.lock` after the output is in place. `serve`
     /// turns this off: a preview must not add a version for every saved edit.
     public var recordsPackVersions: Bool = true
+    /// Sign the packs with the keys given (`--signing-key`, `BESTIARY_SIGNING_KEY`). `serve` turns
+    /// this off: its versions are never recorded, and a signed one left in the output could be
+    /// deployed, taken by apps, and then clash with the version `build` publishes under that number.
+    public var signsPacks: Bool = true
     /// Build a site whose site.yml lists `packs.public_keys` without a signing key (`--unsigned`:
     /// a check build on a branch or a fork, whose output is not deployed).
     public var allowsUnsignedPacks: Bool = false

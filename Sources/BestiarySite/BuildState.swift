@@ -52,6 +52,7 @@ struct BuildState {
         add("base-url", options.baseURL ?? "")
         add("locked", "\(options.locked)")
         add("records-pack-versions", "\(options.recordsPackVersions)")
+        add("signs-packs", "\(options.signsPacks)")
         add("signing-key-file", (options.signingKeyFile ?? "") + " " + describe(options.signingKeyFile.flatMap { fs.infoFollowingLinks($0) }))
         add("signing-key-env", Hashing.sha256Hex(options.environment["BESTIARY_SIGNING_KEY"] ?? ""))
         if let epoch = options.environment["SOURCE_DATE_EPOCH"] {

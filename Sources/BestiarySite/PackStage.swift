@@ -42,7 +42,9 @@ enum PackStage {
         {
             try Self.checkHistory(lock: lock, noted: published, against: shipped)
         }
-        var output = try PackProducer(fileSystem: fs).produce(
+        var producer = PackProducer(fileSystem: fs)
+        producer.warnsUnsigned = options.signsPacks
+        var output = try producer.produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)
         // The pointer's validity starts at the build time: an old SOURCE_DATE_EPOCH (a commit's
@@ -60,9 +62,10 @@ enum PackStage {
     /// The signing keys, read before any page is rendered, so that a missing or bad key file
     /// stops the build at once; none without packs. A site whose `packs.public_keys`
     /// lists the keys its apps trust needs one: an unsigned pack would be refused by every app.
-    /// The preview, which never records versions, builds without, as does `build --unsigned`.
+    /// The preview, which never records versions, builds without, as does `build --unsigned`; it
+    /// does not even read them (``BuildOptions/signsPacks``).
     static func keys(for catalog: Catalog, options: BuildOptions) throws(DiagnosticError) -> [SigningKeys.Key] {
-        guard let settings = catalog.config.packs else { return [] }
+        guard let settings = catalog.config.packs, options.signsPacks else { return [] }
         let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: options.fileSystem)
         if keys.isEmpty, !settings.publicKeys.isEmpty, options.recordsPackVersions, !options.allowsUnsignedPacks {
             throw DiagnosticError(.error(

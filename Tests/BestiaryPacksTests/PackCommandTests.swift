@@ -34,7 +34,9 @@ import Testing
         let r = await runCLI(["sync", server.baseURL + "/packs", "--db", db, "--public-key", Self.exampleKey])
         #expect(r.status == 1)
         #expect(r.stderr.contains("refused: latest.json: the file is larger than the 65536 bytes accepted (the store is unchanged)"), "\(r.stderr)")
-        #expect(ContinuousClock.now - start < .seconds(20))
+        // It ends (a hang is what this catches; on a loaded machine it took up to 27 s, so the
+        // bound is wide: the refusal above is what shows the limit held).
+        #expect(ContinuousClock.now - start < .seconds(120))
         #expect(!FileManager.default.fileExists(atPath: db))
         await server.stop()
     }

@@ -15,7 +15,9 @@ struct ServeCommand: AsyncParsableCommand {
             rebuilds the site and reloads the open pages by themselves. A change that breaks the \
             build shows its errors (file:line:col) over the page in the browser and here, while \
             the last good build stays served; fixing the file clears them. The live-reload script \
-            is added by the server on the fly and is never part of `bestiary build` output.
+            is added by the server on the fly and is never part of `bestiary build` output. \
+            Its content packs are never signed nor recorded in content/packs.lock: deploy what \
+            `bestiary build` makes.
 
             Binds to 127.0.0.1 unless --host says otherwise. Ctrl-C stops (a running build is \
             finished first; press it twice to stop at once).

@@ -17,10 +17,12 @@ public final class SiteRebuilder: Rebuilder, @unchecked Sendable {
     private let lock = NSLock()
     let memo = BuildMemo()
 
-    /// A preview never records pack versions in content/packs.lock (`options` is changed to say so).
+    /// A preview never records pack versions in content/packs.lock, nor signs them (`options` is
+    /// changed to say so): its versions are never published.
     public init(options: BuildOptions, onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)? = nil) {
         var options = options
         options.recordsPackVersions = false
+        options.signsPacks = false
         self.options = options
         self.onStage = onStage
     }
