@@ -164,8 +164,11 @@ public final class PackStore: Sendable {
         }
     }
 
-    /// True when the records add up to the stored digest and every media file they need is
-    /// there: false means the database was changed outside the client (the next sync repairs it).
+    /// True when the records' ids and revs add up to the stored digest and every media file they
+    /// need is there at its size: false means the database was changed outside the client (the
+    /// next sync repairs it). Payloads and media bytes are not hashed again: one changed in place,
+    /// its rev and size kept, is not found (a rev cannot be computed again from what the store
+    /// keeps when a newer producer's records have members this client does not store).
     public func isIntact() throws(SyncError) -> Bool {
         try read { db in
             let state = try Self.state(db)
