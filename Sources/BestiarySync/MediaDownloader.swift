@@ -26,6 +26,17 @@ struct MediaDownloader: Sendable {
 
     func stagedPath(_ ref: PackMediaRef) -> String { directory + "/" + ref.sha256 + "." + ref.ext }
 
+    /// Whether a file name is one this downloader makes: `SHA256.EXT` or `SHA256.EXT.part`
+    /// (64 lowercase hex digits, an extension of letters and digits).
+    static func isDownload(_ name: String) -> Bool {
+        var rest = Substring(name)
+        if rest.hasSuffix(".part") { rest = rest.dropLast(5) }
+        let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 64, !parts[1].isEmpty else { return false }
+        return parts[0].utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+            && parts[1].utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
     /// Downloads every file in `refs`; returns hash → outcome.
     func fetchAll(_ refs: [PackMediaRef]) async throws(SyncError) -> [String: Outcome] {
         if refs.isEmpty { return [:] }

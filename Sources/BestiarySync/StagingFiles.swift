@@ -33,6 +33,28 @@ enum StagingFiles {
         }
     }
 
+    /// `rmdir(2)`: removes the folder only when it is empty; no error otherwise.
+    static func removeEmptyFolder(_ path: String) {
+        _ = rmdir(path)
+    }
+
+    /// Every entry of the folder at `path` (none when it is not there).
+    static func entries(_ path: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    }
+
+    /// An exclusive `flock(2)` on the file at `path` (made when missing), held until the returned
+    /// descriptor is closed; nil when another process or client holds it.
+    static func lockExclusively(_ path: String) throws(SyncError) -> Int32? {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SyncError(.store, "cannot create \(path): \(String(cString: strerror(errno)))") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
     /// Creates an empty file unless one is there.
     static func touch(_ path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT, 0o644)

@@ -34,8 +34,35 @@ public struct SyncClient: Sendable {
     /// The folder where downloads wait for the commit.
     public var downloadsDirectory: String { configuration.downloadsDirectory ?? store.path + ".downloads" }
 
+    /// The lock one sync of the store holds (`STORE.lock`): a second sync of the same store, in
+    /// this process or another, is refused at once instead of writing into the same downloads.
+    public var lockPath: String { store.path + ".lock" }
+
     /// Runs one update. Safe to run again at any time, including after a crash or a refusal.
+    /// Refused while another sync of the same store runs.
     public func sync() async throws(SyncError) -> SyncReport {
+        guard let lock = try StagingFiles.lockExclusively(lockPath) else {
+            throw SyncError(.store, "another sync of this store is running (it holds \(lockPath)); let it finish, then sync again (the store is unchanged)")
+        }
+        defer { close(lock) }
+        let report = try await update()
+        removeLeftoverDownloads()
+        return report
+    }
+
+    /// Once the store holds the newest version, the downloads an interrupted sync left (parts of
+    /// files no version may need now) are removed, and the folder when nothing else is in it.
+    /// Only files named as downloads are (`SHA256.EXT`, `SHA256.EXT.part`): the folder may be
+    /// one the app shares.
+    private func removeLeftoverDownloads() {
+        let folder = downloadsDirectory
+        for name in StagingFiles.entries(folder) where MediaDownloader.isDownload(name) {
+            StagingFiles.remove(folder + "/" + name)
+        }
+        StagingFiles.removeEmptyFolder(folder)
+    }
+
+    private func update() async throws(SyncError) -> SyncReport {
         let now = PackTime(configuration.now())  // fixed for the whole update (TUF §5.1)
         let state = try store.state()
         let (keys, pinned) = try trustedKeys(state)
@@ -191,10 +218,6 @@ public struct SyncClient: Sendable {
             try emit(.committing)
         }
         try? configuration.onEvent?(.committed(version: update.version))
-        for outcome in outcomes.values { StagingFiles.remove(outcome.path) }
-        if let left = try? FileManager.default.contentsOfDirectory(atPath: downloadsDirectory), left.isEmpty {
-            try? FileManager.default.removeItem(atPath: downloadsDirectory)
-        }
         r.recordsUpserted = result.upserted
         r.recordsDeleted = result.deleted
         r.mediaRemoved = result.mediaRemoved

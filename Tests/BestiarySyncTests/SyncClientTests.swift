@@ -323,6 +323,45 @@ import Testing
         }
     }
 
+    /// Parts an interrupted sync left for files no version needs any more are removed once the
+    /// store holds the newest version (on a phone they were kept for ever); what is not named as
+    /// a download stays, and so does the folder then.
+    @Test func leftoverDownloadsGoOnceTheStoreIsUpToDate() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let folder = s.storePath + ".downloads"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let gone = String(repeating: "ab", count: 32)
+            for name in ["\(gone).ogg.part", "\(gone).png", "notes.txt", "\(gone).ogg.partial"] {
+                try Data("left".utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+            }
+            _ = try await s.client().sync()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["\(gone).ogg.partial", "notes.txt"])
+
+            // Up to date, nothing else there: the folder goes too.
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) { try FileManager.default.removeItem(atPath: folder + "/" + name) }
+            try Data("left".utf8).write(to: URL(fileURLWithPath: folder + "/\(gone).ogg.part"))
+            #expect(try await s.client().sync().method == .upToDate)
+            #expect(!FileManager.default.fileExists(atPath: folder))
+        }
+    }
+
+    /// Two syncs of one store at once wrote into the same downloads and one failed renaming a
+    /// file the other had taken; the second is now refused at once, and the store is unchanged.
+    @Test func aSecondSyncOfTheSameStoreIsRefusedWhileTheFirstRuns() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let client = try s.client()
+            let held = open(client.lockPath, O_RDWR | O_CREAT, 0o644)
+            #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0, "the test holds the lock as a running sync does")
+            let error = await #expect(throws: SyncError.self) { try await client.sync() }
+            #expect(error?.reason == .store)
+            #expect(error?.message.contains("another sync of this store is running") == true, "\(String(describing: error))")
+            #expect(try s.store().state().version == 0)
+            #expect(s.server.requests(prefix: "").isEmpty, "nothing was fetched")
+            close(held)
+            #expect(try await client.sync().toVersion == 1, "once it is released, the sync runs")
+        }
+    }
+
     @Test func aVersionPublishedTwiceWithOtherContentIsRefused() async throws {
         try await Self.run(try await Self.setup()) { s in
             _ = try await s.client().sync()
