@@ -113,7 +113,10 @@ public struct SyncClient: Sendable {
         if state.version > 0, let delta = pointer.delta(from: state.version) {
             do {
                 return try await applyDelta(delta, pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
-            } catch where error.reason == .inconsistent || (error.reason == .notFound && error.file == delta.file.path) {
+            } catch where error.reason == .inconsistent
+                || ((error.reason == .notFound || error.signatureMissing) && error.file == delta.file.path)
+            {
+                // A delta (or its signature) the server lacks: the full manifest, checked as ever.
                 report.fellBackToFull = true
             }
         }
@@ -260,7 +263,9 @@ public struct SyncClient: Sendable {
         do {
             signature = try await fetcher.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .badSignature)
         } catch where error.reason == .notFound {
-            throw SyncError(.badSignature, file: path, "the file is not signed (no \(sigPath)), but a signature by a trusted key is required")
+            var unsigned = SyncError(.badSignature, file: path, "the file is not signed (no \(sigPath)), but a signature by a trusted key is required")
+            unsigned.signatureMissing = true
+            throw unsigned
         }
         switch PackSignature.verify(data, signatureFile: signature, trustedKeys: keys) {
         case .valid(let keyID): return keyID

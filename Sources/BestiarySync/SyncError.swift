@@ -42,6 +42,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file of the pack concerned (`latest.json`, `media/…`), when there is one.
     public var file: String?
     public var message: String
+    /// A ``Reason/badSignature`` because the file has no signature at all (`FILE.sig` is not
+    /// there): a missing delta's signature falls back to the manifest, as a missing delta does.
+    var signatureMissing = false
 
     public init(_ reason: Reason, file: String? = nil, _ message: String) {
         self.reason = reason

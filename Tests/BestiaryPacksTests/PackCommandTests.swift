@@ -70,6 +70,24 @@ import Testing
         #expect(nowhere.stderr.hasPrefix("bestiary: error: there is no folder '\(Fixtures.path("packs/nosuch"))'; give the pack folder"), "\(nowhere.stderr)")
     }
 
+    /// A location written wrong is a usage error, before anything is fetched: another scheme, or
+    /// a URL with a query, whose folder was silently dropped (`/packs?x=1` fetched `/latest.json`).
+    @Test func aLocationWrittenWrongIsAUsageError() async throws {
+        let dir = TemporaryDirectory()
+        let db = dir.appending("store.sqlite")
+        for (arguments, message) in [
+            (["sync", "ftp://example.org/packs", "--db", db], "'ftp://example.org/packs' is neither an http(s) URL nor a folder"),
+            (["sync", "http://127.0.0.1:9/packs?x=1", "--db", db], "'http://127.0.0.1:9/packs?x=1' has a query (?…) or a fragment (#…); give the address of the pack folder"),
+            (["pack", "verify", "https://example.org/packs/#v2"], "'https://example.org/packs/#v2' has a query"),
+            (["pack", "verify", "http://"], "'http://' is not a valid URL"),
+        ] {
+            let r = await runCLI(arguments)
+            #expect(r.status == 2, "\(arguments)")
+            #expect(r.stderr.hasPrefix("Error: " + message), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db), "no store is made")
+    }
+
     @Test func dumpNeverTouchesWhatIsNotAStore() async throws {
         let dir = TemporaryDirectory()
         try dir.write("not a database", to: "notes.txt")

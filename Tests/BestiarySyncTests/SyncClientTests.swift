@@ -445,6 +445,25 @@ import Testing
         }
     }
 
+    /// Only the delta's signature is missing: the same fallback (it refused the whole sync),
+    /// while a delta signed wrongly is still refused.
+    @Test func aDeltaWithoutItsSignatureFallsBackToTheManifest() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            try s.publisher.publish(Self.zoo.filter { $0.key != "owl" })
+            try FileManager.default.removeItem(atPath: s.publisher.root + "/d/1-2.json.sig")
+            let report = try await s.client().sync()
+            #expect(report.method == .full && report.fellBackToFull)
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+
+            try s.publisher.publish(Self.zoo)
+            try Data(repeating: 0x41, count: 120).write(to: URL(fileURLWithPath: s.publisher.root + "/d/2-3.json.sig"))
+            let error = try await Self.expectRefusal(.badSignature, s)
+            #expect(error?.file == "d/2-3.json")
+            #expect(try s.store().state().version == 2)
+        }
+    }
+
     @Test func rememberedKeysAreUsedWhenNoneAreGiven() async throws {
         try await Self.run(try await Self.setup()) { s in
             _ = try await s.client().sync()

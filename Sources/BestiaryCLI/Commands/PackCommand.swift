@@ -14,6 +14,19 @@ struct PackCommand: AsyncParsableCommand {
         subcommands: [PackVerifyCommand.self, PackDumpCommand.self])
 }
 
+/// `pack verify` and `sync`: a location written wrong and a key that is not one are usage
+/// errors (exit 2), found before anything is fetched.
+func validatePackArguments(location: String, publicKeys: [String]) throws {
+    if let problem = PackLocation.syntaxProblem(location) { throw ValidationError(problem) }
+    for key in publicKeys {
+        do {
+            _ = try PackPublicKey(base64: key)
+        } catch {
+            throw ValidationError("--public-key: \(error.message)")
+        }
+    }
+}
+
 /// `bestiary pack verify DIR|URL`: every signature, hash, size and version link.
 struct PackVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,13 +46,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
     var publicKeys: [String] = []
 
     func validate() throws {
-        for key in publicKeys {
-            do {
-                _ = try PackPublicKey(base64: key)
-            } catch {
-                throw ValidationError("--public-key: \(error.message)")
-            }
-        }
+        try validatePackArguments(location: location, publicKeys: publicKeys)
     }
 
     func run() async throws {

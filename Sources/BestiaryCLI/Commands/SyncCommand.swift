@@ -33,13 +33,7 @@ struct SyncCommand: AsyncParsableCommand {
     var publicKeys: [String] = []
 
     func validate() throws {
-        for key in publicKeys {
-            do {
-                _ = try PackPublicKey(base64: key)
-            } catch {
-                throw ValidationError("--public-key: \(error.message)")
-            }
-        }
+        try validatePackArguments(location: url, publicKeys: publicKeys)
     }
 
     func run() async throws {

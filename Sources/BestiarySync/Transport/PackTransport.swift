@@ -65,19 +65,14 @@ public enum PackLocation {
     public static func transport(
         for location: String, http: (URL) -> any PackTransport = { URLSessionPackTransport(baseURL: $0) }
     ) throws -> any PackTransport {
-        var text = location
-        if text.hasSuffix("/latest.json") { text.removeLast("/latest.json".count) } else if text == "latest.json" { text = "." }
+        if let problem = syntaxProblem(location) { throw PackTransportError(problem) }
+        let text = folder(location)
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            guard let url = URL(string: text), url.host != nil else { throw PackTransportError("'\(location)' is not a valid URL") }
-            return http(url)
+            return http(URL(string: text)!)
         }
         if lower.hasPrefix("file://") {
-            guard let url = URL(string: text), url.isFileURL else { throw PackTransportError("'\(location)' is not a valid file URL") }
-            return LocalPackTransport(directory: url.path)
-        }
-        if lower.contains("://") {
-            throw PackTransportError("'\(location)' is neither an http(s) URL nor a folder; packs are read over HTTP(S) or from a local folder")
+            return LocalPackTransport(directory: URL(string: text)!.path)
         }
         let directory = text.isEmpty ? "." : text
         var isDirectory: ObjCBool = false
@@ -88,5 +83,36 @@ public enum PackLocation {
             throw PackTransportError("'\(directory)' is a file, not a folder; give the pack folder (the one holding latest.json) or its http(s) URL")
         }
         return LocalPackTransport(directory: directory)
+    }
+
+    /// What is wrong with how `location` is written, before anything is looked up (a usage
+    /// error): a scheme other than http, https and file, a URL that does not parse, or one with
+    /// a query or fragment (every file is fetched below the folder's address, so a query would
+    /// be dropped, and a signed per-file URL cannot name the others). Nil when it may be used.
+    public static func syntaxProblem(_ location: String) -> String? {
+        let text = folder(location)
+        let lower = text.lowercased()
+        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
+            guard let url = URLComponents(string: text), url.host?.isEmpty == false else { return "'\(location)' is not a valid URL" }
+            if url.query != nil || url.fragment != nil {
+                return "'\(location)' has a query (?…) or a fragment (#…); give the address of the pack folder (the one holding latest.json) without one: every file is fetched below it"
+            }
+            return nil
+        }
+        if lower.hasPrefix("file://") {
+            guard let url = URL(string: text), url.isFileURL else { return "'\(location)' is not a valid file URL" }
+            return nil
+        }
+        if lower.contains("://") {
+            return "'\(location)' is neither an http(s) URL nor a folder; packs are read over HTTP(S) or from a local folder"
+        }
+        return nil
+    }
+
+    /// `location` without a trailing `latest.json`.
+    private static func folder(_ location: String) -> String {
+        var text = location
+        if text.hasSuffix("/latest.json") { text.removeLast("/latest.json".count) } else if text == "latest.json" { text = "." }
+        return text
     }
 }
