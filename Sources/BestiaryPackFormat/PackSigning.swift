@@ -130,6 +130,10 @@ public enum PackSignature {
         case invalid(String)
     }
 
+    /// How ``verify(_:signatureFile:trustedKeys:)`` begins the message when no line is by a
+    /// trusted key.
+    public static let untrustedSigner = "signed by key"
+
     /// Checks that `signatureFile` holds a valid signature of `data` by one of `trustedKeys`.
     public static func verify(_ data: Data, signatureFile: Data, trustedKeys: [PackPublicKey]) -> Check {
         let lines: [Line]
@@ -149,6 +153,6 @@ public enum PackSignature {
             return .invalid("the signature by key \(id.prefix(16))… does not match the file's bytes (the file was altered or signed by someone else)")
         }
         let signers = lines.map { String($0.keyID.prefix(16)) + "…" }.joined(separator: ", ")
-        return .invalid("signed by key \(signers), which is not a trusted key")
+        return .invalid("\(untrustedSigner) \(signers), which is not a trusted key")
     }
 }

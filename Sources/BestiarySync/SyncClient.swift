@@ -269,6 +269,12 @@ public struct SyncClient: Sendable {
         }
         switch PackSignature.verify(data, signatureFile: signature, trustedKeys: keys) {
         case .valid(let keyID): return keyID
+        case .invalid(let why) where why.hasPrefix(PackSignature.untrustedSigner) && configuration.trustedKeys.isEmpty:
+            // Trusted by memory alone: after a key rotation, the store still trusts the old key.
+            let remembered = keys.map { String($0.base64.prefix(16)) + "…" }.joined(separator: ", ")
+            throw SyncError(
+                .badSignature, file: path,
+                "\(why) (this store trusts the key\(keys.count == 1 ? "" : "s") it remembers from its last sync, \(remembered); after a key rotation, give the client the publisher's new key: `bestiary sync --public-key KEY`)")
         case .invalid(let why): throw SyncError(.badSignature, file: path, why)
         }
     }

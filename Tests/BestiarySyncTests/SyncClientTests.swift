@@ -472,7 +472,13 @@ import Testing
             try s.publisher.publish(zoo)
             // Re-signed by someone else: refused although the caller gives no key.
             try s.publisher.rewritePointer(signWith: Curve25519.Signing.PrivateKey()) { _ in }
-            _ = try await Self.expectRefusal(.badSignature, s, configuration: .testing(keys: []))
+            let error = try await Self.expectRefusal(.badSignature, s, configuration: .testing(keys: []))
+            // Said where the trust came from, and what a key rotation needs.
+            let remembered = String(s.publisher.publicKey.base64.prefix(16))
+            #expect(error?.message.hasSuffix("which is not a trusted key (this store trusts the key it remembers from its last sync, \(remembered)…; after a key rotation, give the client the publisher's new key: `bestiary sync --public-key KEY`)") == true, "\(String(describing: error))")
+            // Given keys are the caller's own choice: no such note.
+            let given = try await Self.expectRefusal(.badSignature, s)
+            #expect(given?.message.hasSuffix("which is not a trusted key") == true, "\(String(describing: given))")
             try s.publisher.rewritePointer { _ in }
             let report = try await s.client(.testing(keys: [])).sync()
             #expect(report.toVersion == 2 && report.signedBy == s.publisher.publicKey.keyID)
