@@ -43,16 +43,29 @@ enum StagingFiles {
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     }
 
-    /// An exclusive `flock(2)` on the file at `path` (made when missing), held until the returned
-    /// descriptor is closed; nil when another process or client holds it.
-    static func lockExclusively(_ path: String) throws(SyncError) -> Int32? {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SyncError(.store, "cannot create \(path): \(String(cString: strerror(errno)))") }
+    /// What ``lockExclusively(_:)`` got.
+    enum Lock {
+        /// Held until the descriptor is closed.
+        case held(Int32)
+        /// Another sync holds it.
+        case busy
+        /// No lock to be had here (a read-only folder, a file system without `flock`): the sync
+        /// goes on without one, as the build does (`BuildLock`).
+        case unavailable
+    }
+
+    /// An exclusive `flock(2)` on the file at `path` (made when missing; opened read-only when it
+    /// cannot be written, which `flock` allows).
+    static func lockExclusively(_ path: String) -> Lock {
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return .unavailable }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
             close(fd)
-            return nil
+            return busy ? .busy : .unavailable
         }
-        return fd
+        return .held(fd)
     }
 
     /// Creates an empty file unless one is there.

@@ -34,17 +34,20 @@ public struct SyncClient: Sendable {
     /// The folder where downloads wait for the commit.
     public var downloadsDirectory: String { configuration.downloadsDirectory ?? store.path + ".downloads" }
 
-    /// The lock one sync of the store holds (`STORE.lock`): a second sync of the same store, in
-    /// this process or another, is refused at once instead of writing into the same downloads.
+    /// The lock one sync of the store holds (`STORE.lock`, `flock`): a second sync of the same
+    /// store, in this process or another, is refused at once (``SyncError/Reason/busy``) instead
+    /// of writing into the same downloads. Where no lock can be had (a read-only folder, a file
+    /// system without `flock`), the sync goes on without one.
     public var lockPath: String { store.path + ".lock" }
 
     /// Runs one update. Safe to run again at any time, including after a crash or a refusal.
     /// Refused while another sync of the same store runs.
     public func sync() async throws(SyncError) -> SyncReport {
-        guard let lock = try StagingFiles.lockExclusively(lockPath) else {
-            throw SyncError(.store, "another sync of this store is running (it holds \(lockPath)); let it finish, then sync again (the store is unchanged)")
+        let lock = StagingFiles.lockExclusively(lockPath)
+        if case .busy = lock {
+            throw SyncError(.busy, "another sync of this store is running (it holds \(lockPath)); let it finish, then sync again")
         }
-        defer { close(lock) }
+        defer { if case .held(let descriptor) = lock { close(descriptor) } }
         let report = try await update()
         removeLeftoverDownloads()
         return report
@@ -52,9 +55,10 @@ public struct SyncClient: Sendable {
 
     /// Once the store holds the newest version, the downloads an interrupted sync left (parts of
     /// files no version may need now) are removed, and the folder when nothing else is in it.
-    /// Only files named as downloads are (`SHA256.EXT`, `SHA256.EXT.part`): the folder may be
-    /// one the app shares.
+    /// Only in the store's own folder (`STORE.downloads`): one the app chose may be shared with
+    /// another store, or hold files of its own named alike.
     private func removeLeftoverDownloads() {
+        guard configuration.downloadsDirectory == nil else { return }
         let folder = downloadsDirectory
         for name in StagingFiles.entries(folder) where MediaDownloader.isDownload(name) {
             StagingFiles.remove(folder + "/" + name)
@@ -271,7 +275,7 @@ public struct SyncClient: Sendable {
         case .valid(let keyID): return keyID
         case .invalid(let why) where why.hasPrefix(PackSignature.untrustedSigner) && configuration.trustedKeys.isEmpty:
             // Trusted by memory alone: after a key rotation, the store still trusts the old key.
-            let remembered = keys.map { String($0.base64.prefix(16)) + "…" }.joined(separator: ", ")
+            let remembered = keys.map { String($0.keyID.prefix(16)) + "…" }.joined(separator: ", ")
             throw SyncError(
                 .badSignature, file: path,
                 "\(why) (this store trusts the key\(keys.count == 1 ? "" : "s") it remembers from its last sync, \(remembered); after a key rotation, give the client the publisher's new key: `bestiary sync --public-key KEY`)")

@@ -36,6 +36,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case untrusted
         /// The caller stopped the sync (task cancellation or a throwing event handler).
         case cancelled
+        /// Another sync of the same store is running (it holds the store's lock); nothing was
+        /// done, and the store is not this sync's to remove.
+        case busy
     }
 
     public var reason: Reason

@@ -75,7 +75,9 @@ extension SyncClient {
         /// the `sync` command turns it on (with a warning) when given no `--public-key`.
         public var allowUnsigned: Bool
         public var limits: SyncLimits
-        /// Where downloads wait for the commit; default `STORE.downloads` beside the store.
+        /// Where downloads wait for the commit; default `STORE.downloads` beside the store. Only
+        /// the default folder has the parts an interrupted sync left removed once the store is
+        /// up to date: a folder given here may be shared, so only each sync's own files go.
         public var downloadsDirectory: String?
         /// Extra attempts per media file after a broken transfer, each resuming with Range.
         public var downloadRetries: Int

@@ -53,6 +53,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: db))
         let json = await runCLI(["sync", Self.example, "--db", db, "--public-key", Self.exampleKey, "--diagnostics", "json"])
         #expect(json.stdout.hasPrefix("{\"severity\":\"error\",\"file\":null,\"message\":\"refused: latest.json: the pointer expired"), "\(json.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "nothing left, the sync's lock file included")
     }
 
     @Test func verifyNamesTheExpiryAndChecksSignatures() async throws {

@@ -342,6 +342,16 @@ import Testing
             try Data("left".utf8).write(to: URL(fileURLWithPath: folder + "/\(gone).ogg.part"))
             #expect(try await s.client().sync().method == .upToDate)
             #expect(!FileManager.default.fileExists(atPath: folder))
+
+            // A downloads folder the app chose may be shared: nothing in it is removed but this
+            // sync's own downloads.
+            let chosen = s.storeDirectory.appending("cache")
+            try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true)
+            try Data("app's".utf8).write(to: URL(fileURLWithPath: chosen + "/\(gone).png"))
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.downloadsDirectory = chosen
+            #expect(try await s.client(configuration).sync().method == .upToDate)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: chosen) == ["\(gone).png"])
         }
     }
 
@@ -353,8 +363,8 @@ import Testing
             let held = open(client.lockPath, O_RDWR | O_CREAT, 0o644)
             #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0, "the test holds the lock as a running sync does")
             let error = await #expect(throws: SyncError.self) { try await client.sync() }
-            #expect(error?.reason == .store)
-            #expect(error?.message.contains("another sync of this store is running") == true, "\(String(describing: error))")
+            #expect(error?.reason == .busy)
+            #expect(error?.message == "another sync of this store is running (it holds \(client.lockPath)); let it finish, then sync again")
             #expect(try s.store().state().version == 0)
             #expect(s.server.requests(prefix: "").isEmpty, "nothing was fetched")
             close(held)
@@ -474,7 +484,7 @@ import Testing
             try s.publisher.rewritePointer(signWith: Curve25519.Signing.PrivateKey()) { _ in }
             let error = try await Self.expectRefusal(.badSignature, s, configuration: .testing(keys: []))
             // Said where the trust came from, and what a key rotation needs.
-            let remembered = String(s.publisher.publicKey.base64.prefix(16))
+            let remembered = String(s.publisher.publicKey.keyID.prefix(16))
             #expect(error?.message.hasSuffix("which is not a trusted key (this store trusts the key it remembers from its last sync, \(remembered)…; after a key rotation, give the client the publisher's new key: `bestiary sync --public-key KEY`)") == true, "\(String(describing: error))")
             // Given keys are the caller's own choice: no such note.
             let given = try await Self.expectRefusal(.badSignature, s)

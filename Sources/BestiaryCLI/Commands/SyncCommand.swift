@@ -53,7 +53,7 @@ struct SyncCommand: AsyncParsableCommand {
         let existed = FileManager.default.fileExists(atPath: db)
         func removeCreatedStore() {
             guard !existed else { return }
-            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            for suffix in ["", "-journal", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         }
         // The transport is closed whatever happens (its connections end with it).
         let outcome: Result<SyncReport, any Error>
@@ -76,6 +76,9 @@ struct SyncCommand: AsyncParsableCommand {
         switch outcome {
         case .success(let report):
             console.out(Self.describe(report))
+        case .failure(let error as SyncError) where error.reason == .busy:
+            // The store is the other sync's (it may have just made it): left alone.
+            throw fail(error.description)
         case .failure(let error as SyncError):
             removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)

@@ -69,10 +69,12 @@ public enum PackLocation {
         let text = folder(location)
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            return http(URL(string: text)!)
+            guard let url = URL(string: text) else { throw PackTransportError("'\(location)' is not a valid URL") }
+            return http(url)
         }
         if lower.hasPrefix("file://") {
-            return LocalPackTransport(directory: URL(string: text)!.path)
+            guard let url = URL(string: text) else { throw PackTransportError("'\(location)' is not a valid file URL") }
+            return LocalPackTransport(directory: url.path)
         }
         let directory = text.isEmpty ? "." : text
         var isDirectory: ObjCBool = false
@@ -92,15 +94,14 @@ public enum PackLocation {
     public static func syntaxProblem(_ location: String) -> String? {
         let text = folder(location)
         let lower = text.lowercased()
-        if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            guard let url = URLComponents(string: text), url.host?.isEmpty == false else { return "'\(location)' is not a valid URL" }
+        let web = lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        if web || lower.hasPrefix("file://") {
+            guard let url = URLComponents(string: text), URL(string: text) != nil, !web || url.host?.isEmpty == false else {
+                return "'\(location)' is not a valid \(web ? "" : "file ")URL"
+            }
             if url.query != nil || url.fragment != nil {
                 return "'\(location)' has a query (?…) or a fragment (#…); give the address of the pack folder (the one holding latest.json) without one: every file is fetched below it"
             }
-            return nil
-        }
-        if lower.hasPrefix("file://") {
-            guard let url = URL(string: text), url.isFileURL else { return "'\(location)' is not a valid file URL" }
             return nil
         }
         if lower.contains("://") {

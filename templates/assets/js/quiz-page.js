@@ -209,11 +209,12 @@ class QuizPage {
     const question = round.questions[round.index];
     const animal = this.byId.get(question.id);
     const correct = id === question.id;
-    if (round.mode === "daily" && !this.unsaved) {
-      // One try: another tab may have answered this question (or finished the daily) meanwhile.
-      const fresh = this.store.load().state;
+    const fresh = round.mode === "daily" && this.stored();
+    if (fresh) {
+      // One try: another tab may have answered this question (or finished the daily) meanwhile,
+      // or the day may have changed (a later day's daily is never written over).
       const stored = dailyRecord(fresh.daily, this.today, this.catalog.fingerprint);
-      if (stored.done || stored.results.length !== round.index) {
+      if (stored.done || stored.results.length !== round.index || localDateKey() !== this.today) {
         this.state = fresh;
         return this.startRound(true);
       }
@@ -258,7 +259,7 @@ class QuizPage {
     next.focus();
   }
 
-  /** Rates the answer for spaced repetition (a `retry` at most Good) and asks a missed animal once more at the end. */
+  /** Rates the answer for spaced repetition (a `retry` at most Hard) and asks a missed animal once more at the end. */
   learnAnswer(round, question, correct, retry) {
     const now = performance.now();
     const clip = round.audio && Number.isFinite(round.audio.duration) ? Math.min(round.audio.duration * 1000, 5000) : 0;
@@ -273,7 +274,7 @@ class QuizPage {
       const again = buildRound({ animals, mode: "learn", choices: quiz.choices, languages, rng, targets: [question.id], filters: this.filters() });
       if (again.ok) round.questions.push(again.questions[0]);
     }
-    return retry ? Math.min(grade, Grade.Good) : grade;
+    return retry ? Math.min(grade, Grade.Hard) : grade;
   }
 
   next() {
@@ -574,14 +575,19 @@ class QuizPage {
     }
   }
 
+  /** The state as saved now; null when it cannot be read or is behind this page's (saving failed). */
+  stored() {
+    const { state, notice } = this.store.load();
+    return this.unsaved || notice === "unavailable" || notice === "reset" ? null : state;
+  }
+
   /**
    * Applies `change` to the state as saved now, not as this page loaded it: what another tab or
    * page saved meanwhile (answers, a reset, an import, a theme) stays. While saving fails, the
    * page's own state is the newer one.
    */
   commit(change) {
-    const loaded = this.store.load();
-    const state = change(this.unsaved || loaded.notice === "unavailable" ? this.state : loaded.state);
+    const state = change(this.stored() ?? this.state);
     const saved = this.store.save(state);
     this.state = state;
     this.unsaved = !saved;
