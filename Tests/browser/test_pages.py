@@ -517,3 +517,54 @@ def test_home_offers_only_the_modes_the_quiz_plays(tmp_path, browser, without):
     finally:
         served.stop()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def test_two_settings_tabs_and_an_animal_page_show_what_the_other_saved(site, browser):
+    """A settings page open in two tabs: each shows what the other saved, so its next change does
+    not undo it (the groups and difficulty were written back from the form as it was loaded).
+    An animal page shows a favourite changed elsewhere when it is back from the back/forward cache."""
+    load(browser, site + "en/settings/")
+    skip_tour(browser)
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    load(browser, site + "en/settings/")
+    boxes = browser.find_elements(By.CSS_SELECTOR, "input[name=groups]")
+    groups = [b.get_attribute("value") for b in boxes]
+    assert len(groups) >= 3, groups
+    boxes[0].click()
+    Select(browser.find_element(By.NAME, "difficultyMax")).select_by_value("2")
+    wait_until(browser, f"return JSON.parse(localStorage.getItem('{STORE}')).settings.difficultyMax === 2")
+
+    browser.switch_to.window(first)
+    wait_until(browser, f"return !document.querySelector('input[name=groups][value={groups[0]}]').checked",
+               message="the first tab shows the group the other unticked")
+    assert Select(browser.find_element(By.NAME, "difficultyMax")).first_selected_option.get_attribute("value") == "2"
+    browser.find_element(By.CSS_SELECTOR, f"input[name=groups][value={groups[1]}]").click()
+    Select(browser.find_element(By.NAME, "difficultyMin")).select_by_value("2")
+    wait_until(browser, f"return JSON.parse(localStorage.getItem('{STORE}')).settings.difficultyMin === 2")
+    settings = stored(browser)["settings"]
+    assert settings["groups"] == groups[2:], settings["groups"]
+    assert (settings["difficultyMin"], settings["difficultyMax"]) == (2, 2)
+
+    # An animal page open in one tab shows a favourite taken back in another.
+    load(browser, site + "en/animals/koala/")
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    koala_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    load(browser, site + "animals/koala/")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-favorite]").get_attribute("aria-pressed") == "true"
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    assert stored(browser)["favorites"] == []
+    browser.switch_to.window(koala_tab)
+    wait_until(browser, "return document.querySelector('[data-favorite]').getAttribute('aria-pressed') === 'false'",
+               message="the other tab's animal page shows the favourite taken back")
+
+    # The same after Back (from the back/forward cache, where the browser keeps one).
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    load(browser, site + "animals/koala/")
+    browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    assert stored(browser)["favorites"] == []
+    browser.back()
+    wait_until(browser, "return location.pathname.endsWith('/en/animals/koala/') && document.readyState === 'complete'")
+    wait_until(browser, "return document.querySelector('[data-favorite]').getAttribute('aria-pressed') === 'false'",
+               message="the English page, back, shows the favourite taken back")

@@ -7,11 +7,27 @@ import { speak, stopSpeaking, voiceFor, onVoicesChanged } from "./feedback.js";
 
 const info = pageInfo();
 const store = learnerStore(info);
-const state = store.load().state;
+let state = store.load().state;
+const favoriteButtons = [...document.querySelectorAll("[data-favorite]")];
+const status = document.querySelector("[data-animal-status]");
+const article = document.querySelector("[data-animal]");
 
-for (const button of document.querySelectorAll("[data-favorite]")) {
+/** The favourite buttons and the line of what the learner did, as `state` says. */
+function render() {
+  for (const button of favoriteButtons) button.setAttribute("aria-pressed", String(isFavorite(state, button.dataset.favorite)));
+  if (status && article) {
+    const id = article.dataset.animal;
+    const parts = [];
+    if (state.stats.right.includes(id)) parts.push(status.dataset.guessed);
+    const logged = state.sightings.entries.filter((e) => e.animal === id).length;
+    if (logged) parts.push((status.dataset.logged || "").replace("{count}", String(logged)));
+    status.textContent = parts.filter(Boolean).join(" · ");
+    status.hidden = !status.textContent;
+  }
+}
+
+for (const button of favoriteButtons) {
   const id = button.dataset.favorite;
-  button.setAttribute("aria-pressed", String(isFavorite(state, id)));
   button.addEventListener("click", () => {
     const on = button.getAttribute("aria-pressed") !== "true";
     const { saved } = store.update((s) => setFavorite(s, id, on));
@@ -19,18 +35,14 @@ for (const button of document.querySelectorAll("[data-favorite]")) {
     if (!saved) siteNotice("saveFailed");
   });
 }
-
-const status = document.querySelector("[data-animal-status]");
-const article = document.querySelector("[data-animal]");
-if (status && article) {
-  const id = article.dataset.animal;
-  const parts = [];
-  if (state.stats.right.includes(id)) parts.push(status.dataset.guessed);
-  const logged = state.sightings.entries.filter((e) => e.animal === id).length;
-  if (logged) parts.push((status.dataset.logged || "").replace("{count}", String(logged)));
-  status.textContent = parts.filter(Boolean).join(" · ");
-  status.hidden = !status.textContent;
-}
+render();
+// Changed in another tab, or on another page before coming back here (back/forward cache).
+const refresh = () => {
+  state = store.load().state;
+  render();
+};
+window.addEventListener("storage", refresh);
+window.addEventListener("pageshow", (event) => event.persisted && refresh());
 
 const readButton = document.querySelector("[data-read-aloud]");
 const texts = [...document.querySelectorAll("[data-read-text]")];

@@ -5,8 +5,12 @@ import { VERSION, fromData } from "./storage.js";
 
 /** What an exported progress file says it is. */
 export const EXPORT_FORMAT = "bestiary-progress";
-/** Imported files larger than this are refused before parsing. */
-export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/**
+ * Imported files larger than this are refused before parsing. Well above what the site can
+ * export: browsers keep about 5 million characters per site, which an export indents and writes
+ * as UTF-8 (up to 3 bytes a character in Greek, Cyrillic or CJK notes).
+ */
+export const IMPORT_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * The text of a progress file: the state with what it is, where it is from

@@ -38,12 +38,17 @@ if (form) {
     scientific: rows.get(id)?.dataset.scientific || null,
   });
 
+  const clockTime = (now) => `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
   const resetTime = () => {
     const now = new Date();
     form.elements.namedItem("date").value = localDateKey(now);
     form.elements.namedItem("date").max = localDateKey(now);
-    form.elements.namedItem("time").value = `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
+    form.elements.namedItem("time").value = clockTime(now);
   };
+  // The time follows the clock from one sighting to the next (on a two-hour walk they were all
+  // logged at the time the page was opened) until the learner sets a date or time, which stay.
+  let timeSet = false;
+  for (const name of ["date", "time"]) form.elements.namedItem(name).addEventListener("input", () => (timeSet = true));
 
   const showPosition = () => {
     if (position) {
@@ -134,6 +139,7 @@ if (form) {
     const name = describe(entry.animal).name;
     status.textContent = tr("sightings.saved", { name, kind: tr(KIND_KEYS[entry.kind]), date: formatDate(entry.date) });
     // Keep date, place, outing and position for the next sighting of the same outing.
+    if (!timeSet) form.elements.namedItem("time").value = clockTime(new Date());
     select.value = "";
     form.elements.namedItem("note").value = "";
     select.focus();
