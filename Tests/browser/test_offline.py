@@ -81,6 +81,12 @@ def test_quiz_plays_offline_after_one_visit(own_site):
         load(driver, served + "en/animals/koala/")
         wait_until(driver, "return location.pathname === '/en/offline/'", message="the offline page")
         assert "offline" in driver.find_element(By.TAG_NAME, "h1").text.lower()
+        # It names the page asked for, with a link to try it again (the redirect left it out of
+        # the history, so Back does not lead there).
+        wanted = driver.find_element(By.CSS_SELECTOR, "[data-offline-from]")
+        assert wanted.is_displayed() and "/en/animals/koala/" in wanted.text, wanted.text
+        link = wanted.find_element(By.TAG_NAME, "a")
+        assert link.get_attribute("href") == served + "en/animals/koala/"
     finally:
         driver.quit()
 

@@ -15,10 +15,26 @@ else if (loaded.notice) siteNotice(loaded.notice);
 
 registerServiceWorker();
 rememberLanguageChoice();
+if (info.page === "offline") showWantedPage();
 if (goToPreferredLanguage()) {
   // Leaving the page: nothing else to set up.
 } else if (!loaded.state.onboarded && !["404", "offline"].includes(info.page)) {
   startOnboarding({ onDone: () => store.update((s) => ({ ...s, onboarded: true })) });
+}
+
+/**
+ * The offline page names the page that was asked for (`?from=`, the service worker's path below
+ * the site) with a link to try it again: the worker's redirect left it out of the history.
+ */
+function showWantedPage() {
+  const from = new URLSearchParams(location.search).get("from");
+  const box = document.querySelector("[data-offline-from]");
+  if (from === null || !box || /^[/\\]|:|\.\./.test(from)) return;
+  const url = new URL(info.root + from, document.baseURI);
+  if (url.origin !== location.origin) return;
+  box.querySelector("a").href = url.href;
+  box.querySelector("code").textContent = decodeURI(url.pathname);
+  box.hidden = false;
 }
 
 function registerServiceWorker() {
