@@ -338,6 +338,8 @@ def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
         wait_until(browser, "return !document.querySelector('[data-settings-import-error]').hidden", message=f"the error for {name}")
         message = browser.find_element(By.CSS_SELECTOR, "[data-settings-import-error]").text
         assert name in message and "Nothing was changed" in message, message
+        if name == "broken.json":
+            assert "(1 invalid entry)" in message, message
         assert stored(browser) == before
 
     # A good file (favourites changed meanwhile) replaces everything after asking.
@@ -349,6 +351,8 @@ def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
     browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
     wait_until(browser, "return document.querySelector('[data-settings-status]').textContent.includes('Imported')")
     assert stored(browser)["favorites"] == ["owl"]
+    status = browser.find_element(By.CSS_SELECTOR, "[data-settings-status]").text
+    assert status == "Imported. Answers: 0; favourites: 1; sightings: 0.", status
 
 
 def test_reset_asks_first_and_keeps_what_was_not_chosen(site, browser):
@@ -568,3 +572,36 @@ def test_two_settings_tabs_and_an_animal_page_show_what_the_other_saved(site, br
     wait_until(browser, "return location.pathname.endsWith('/en/animals/koala/') && document.readyState === 'complete'")
     wait_until(browser, "return document.querySelector('[data-favorite]').getAttribute('aria-pressed') === 'false'",
                message="the English page, back, shows the favourite taken back")
+
+
+def test_a_sighting_is_logged_at_the_time_it_is_saved(site, browser):
+    """On a walk, each sighting gets the time it is saved (they all got the time the page was
+    opened), until the learner sets a time, which then stays."""
+    load(browser, site + "en/sightings/")
+    skip_tour(browser)
+
+    def log(animal, count):
+        Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).select_by_value(animal)
+        browser.find_element(By.CSS_SELECTOR, "input[name=kind][value=seen]").click()
+        browser.find_element(By.CSS_SELECTOR, "[data-sighting-submit]").click()
+        wait_until(browser, f"return document.querySelectorAll('[data-sightings-lists] [data-sighting-id]').length === {count}")
+        return next(e for e in stored(browser)["sightings"]["entries"] if e["animal"] == animal)
+
+    minutes = lambda hhmm: int(hhmm[:2]) * 60 + int(hhmm[3:])
+    owl = log("owl", 1)
+    # Ninety minutes later by the page's clock, the date and time untouched.
+    browser.execute_script("""
+        const Real = Date, shift = 90 * 60000;
+        window.Date = class extends Real {
+          constructor(...a) { super(...(a.length ? a : [Real.now() + shift])); }
+          static now() { return Real.now() + shift; }
+        };""")
+    hedgehog = log("hedgehog", 2)
+    assert (minutes(hedgehog["time"]) - minutes(owl["time"])) % 1440 in (90, 91), (owl["time"], hedgehog["time"])
+    # A time set by hand stays, for this sighting and the next.
+    browser.execute_script("""
+        const t = document.querySelector('[data-sighting-form]').elements.time;
+        t.value = '06:15';
+        t.dispatchEvent(new Event('input', { bubbles: true }));""")
+    assert log("horse", 3)["time"] == "06:15"
+    assert log("cat", 4)["time"] == "06:15"

@@ -38,17 +38,18 @@ if (form) {
     scientific: rows.get(id)?.dataset.scientific || null,
   });
 
-  const clockTime = (now) => `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
+  // Date and time are those of saving (on a two-hour walk every sighting was logged at the time
+  // the page was opened) until the learner sets a date or time, which then stay.
+  let shown = "";
+  let timeSet = false;
+  const when = () => form.elements.namedItem("date").value + " " + form.elements.namedItem("time").value;
   const resetTime = () => {
     const now = new Date();
     form.elements.namedItem("date").value = localDateKey(now);
     form.elements.namedItem("date").max = localDateKey(now);
-    form.elements.namedItem("time").value = clockTime(now);
+    form.elements.namedItem("time").value = `${String(now.getHours()).padStart(2, "0")}:${String(now.getMinutes()).padStart(2, "0")}`;
+    shown = when();
   };
-  // The time follows the clock from one sighting to the next (on a two-hour walk they were all
-  // logged at the time the page was opened) until the learner sets a date or time, which stay.
-  let timeSet = false;
-  for (const name of ["date", "time"]) form.elements.namedItem(name).addEventListener("input", () => (timeSet = true));
 
   const showPosition = () => {
     if (position) {
@@ -104,6 +105,8 @@ if (form) {
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    timeSet ||= when() !== shown;
+    if (!timeSet) resetTime();
     const data = new FormData(form);
     const input = {
       animal: String(data.get("animal") || ""),
@@ -139,7 +142,7 @@ if (form) {
     const name = describe(entry.animal).name;
     status.textContent = tr("sightings.saved", { name, kind: tr(KIND_KEYS[entry.kind]), date: formatDate(entry.date) });
     // Keep date, place, outing and position for the next sighting of the same outing.
-    if (!timeSet) form.elements.namedItem("time").value = clockTime(new Date());
+    if (!timeSet) resetTime();
     select.value = "";
     form.elements.namedItem("note").value = "";
     select.focus();
