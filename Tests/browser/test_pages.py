@@ -339,7 +339,7 @@ def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
         message = browser.find_element(By.CSS_SELECTOR, "[data-settings-import-error]").text
         assert name in message and "Nothing was changed" in message, message
         if name == "broken.json":
-            assert "(1 invalid entry)" in message, message
+            assert "(invalid entries: 1)" in message, message
         assert stored(browser) == before
 
     # A good file (favourites changed meanwhile) replaces everything after asking.

@@ -59,7 +59,8 @@ export async function saveForOffline(urls, onProgress) {
       try {
         if (!(await isCached(url))) {
           const response = await fetch(url);
-          if (!response.ok) failed++;
+          // Offline, the worker answers a page it could not fetch with a redirect to the offline page.
+          if (!response.ok || response.redirected) failed++;
           await response.arrayBuffer();
         }
       } catch {

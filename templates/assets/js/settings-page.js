@@ -183,8 +183,11 @@ if (form) {
   // Saved in another tab (or this page back from the back/forward cache): the form shows the
   // saved settings, so that its next change starts from them, not from what it showed (two
   // settings tabs undid each other's groups and difficulty, and an import in another tab).
-  const refresh = () => show(store.load().state.settings);
-  window.addEventListener("storage", refresh);
+  const refresh = () => {
+    groupsError.hidden = true;
+    show(store.load().state.settings);
+  };
+  window.addEventListener("storage", (event) => (event.key === store.key || event.key === null) && refresh());
   window.addEventListener("pageshow", (event) => event.persisted && refresh());
   setUpOffline();
 }
@@ -227,7 +230,7 @@ async function setUpOffline() {
       bar.hidden = true;
       return;
     }
-    await saveForOffline(
+    const result = await saveForOffline(
       urls.map((u) => u.url),
       (done, total) => {
         bar.max = total;
@@ -236,11 +239,9 @@ async function setUpOffline() {
     );
     bar.hidden = true;
     button.disabled = false;
-    // What is missing is what the caches lack afterwards: offline, the worker answers a page it
-    // could not fetch with the offline page, which looks like a success to the fetch.
-    const missing = urls.length - (await update());
-    if (missing > 0) text.textContent += " " + tr("prefs.offlineFailed", { count: missing });
-    // The button is gone once everything is saved: the result (a live region) takes the focus.
+    await update();
+    if (result.failed) text.textContent += " " + tr("prefs.offlineFailed", { count: result.failed });
+    // The button is gone once everything is saved: the result takes the focus (and is read).
     if (button.hidden) text.focus();
   });
 }

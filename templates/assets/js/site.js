@@ -29,11 +29,18 @@ if (goToPreferredLanguage()) {
 function showWantedPage() {
   const from = new URLSearchParams(location.search).get("from");
   const box = document.querySelector("[data-offline-from]");
-  if (from === null || !box || /^[/\\]|:|\.\./.test(from)) return;
+  if (from === null || !box || /^[/\\]|:/.test(from)) return;
   const url = new URL(info.root + from, document.baseURI);
-  if (url.origin !== location.origin) return;
+  // Only a page of this site (`%2e%2e/` would climb out of it).
+  if (!url.href.startsWith(new URL(info.root, document.baseURI).href)) return;
   box.querySelector("a").href = url.href;
-  box.querySelector("code").textContent = decodeURI(url.pathname);
+  let path = url.pathname;
+  try {
+    path = decodeURI(path);
+  } catch {
+    // A malformed escape: shown as it is.
+  }
+  box.querySelector("code").textContent = path;
   box.hidden = false;
 }
 
