@@ -225,6 +225,7 @@ public struct SyncClient: Sendable {
             try emit(.committing)
         }
         try? configuration.onEvent?(.committed(version: update.version))
+        for outcome in outcomes.values { StagingFiles.remove(outcome.path) }
         r.recordsUpserted = result.upserted
         r.recordsDeleted = result.deleted
         r.mediaRemoved = result.mediaRemoved

@@ -355,6 +355,21 @@ import Testing
         }
     }
 
+    /// A sync into a downloads folder the app chose leaves there only what was there before: the
+    /// files it downloaded went into the store.
+    @Test func aChosenDownloadsFolderKeepsNoneOfTheSyncsFiles() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let chosen = s.storeDirectory.appending("cache")
+            try FileManager.default.createDirectory(atPath: chosen, withIntermediateDirectories: true)
+            try Data("app's".utf8).write(to: URL(fileURLWithPath: chosen + "/notes.txt"))
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.downloadsDirectory = chosen
+            let report = try await s.client(configuration).sync()
+            #expect(report.mediaDownloaded == 3)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: chosen) == ["notes.txt"])
+        }
+    }
+
     /// Two syncs of one store at once wrote into the same downloads and one failed renaming a
     /// file the other had taken; the second is now refused at once, and the store is unchanged.
     @Test func aSecondSyncOfTheSameStoreIsRefusedWhileTheFirstRuns() async throws {

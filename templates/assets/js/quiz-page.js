@@ -223,7 +223,7 @@ class QuizPage {
 
     const groupAnimals = animal.group ? this.catalog.animals.filter((a) => a.group === animal.group).map((a) => a.id) : [];
     // Learn mode asks a missed animal once more, right after showing its name: not evidence of
-    // knowing it, so it earns no points and is never rated Easy.
+    // knowing it, so it earns no points and is rated at most Hard.
     const retry = round.mode === "learn" && round.retried.has(question.id);
     const grade = round.mode === "learn" && this.learnAnswer(round, question, correct, retry);
     let before;
