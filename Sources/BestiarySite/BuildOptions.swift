@@ -50,7 +50,27 @@ public struct BuildOptions: Sendable {
     }
 
     public var outputDirectory: String {
-        output ?? (root == "." ? "output" : root + "/output")
+        output.map { Self.outputPath($0) } ?? (root == "." ? "output" : root + "/output")
+    }
+
+    /// `--output` as a folder with a name of its own: what a build keeps for the next goes beside
+    /// it (`.NAME.bestiary-*`), and the output is swapped in by renaming. So `site/` is `site`,
+    /// `./site/.` is `site`, `a//b` is `a/b`; a path that ends in `.` or `..` after that (`.`,
+    /// `x/..`) is made absolute from the current folder, with `..` taken off lexically.
+    public static func outputPath(
+        _ path: String, currentDirectory: () -> String = { FileManager.default.currentDirectoryPath }
+    ) -> String {
+        let absolute = path.hasPrefix("/")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        if parts.isEmpty || parts.last == ".." {
+            var resolved: [Substring] = []
+            let from = absolute ? [] : currentDirectory().split(separator: "/", omittingEmptySubsequences: true)
+            for part in from + parts where part != "." {
+                if part == ".." { _ = resolved.popLast() } else { resolved.append(part) }
+            }
+            return "/" + resolved.joined(separator: "/")
+        }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
     }
 }
 

@@ -198,7 +198,8 @@ public final class SiteBuilder: @unchecked Sendable {
             }
             let result = loader.load()
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
-            try result.diagnostics.throwIfErrors()
+            // The warnings are in `diagnostics` already: a failed build must not show them twice.
+            if result.diagnostics.hasErrors { throw DiagnosticError(result.diagnostics.sorted.filter { $0.severity == .error }) }
             guard let catalog = result.catalog else { throw DiagnosticError(result.diagnostics.sorted) }
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return (catalog, "\(count(catalog.animals.count, "animal")), \(count(catalog.pages.count, "page"))")
@@ -703,7 +704,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let output = real(options.outputDirectory)
         let root = real(options.root)
         for protected in [root, real(options.root + "/content"), real(options.root + "/templates")] {
-            if output == protected || protected.hasPrefix(output + "/") || output.hasPrefix(root + "/content/")
+            if output == protected || protected.hasPrefix(output == "/" ? "/" : output + "/") || output.hasPrefix(root + "/content/")
                 || output.hasPrefix(root + "/templates/")
             {
                 throw DiagnosticError(.error(

@@ -178,7 +178,32 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == [])
     }
 
-    @Test(arguments: ["content", "content/out", "templates", "."])
+    /// `--output site/` (as tab completion writes it) is `site`: it failed with "holds files that
+    /// bestiary did not make" (its own kept files, put inside it), and `.` crashed (found by an author).
+    @Test func anOutputWithATrailingSlashOrDotsIsTheFolderItNames() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try build(root: root, output: work.appending("site/"))
+        try build(root: root, output: work.appending("./site/."), force: true)
+        #expect(FileManager.default.fileExists(atPath: work.appending("site/index.html")))
+        let beside = try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.hasPrefix(".site.") }
+        #expect(beside.contains(".site.bestiary-state"), "\(beside)")
+        let inside = try FileManager.default.contentsOfDirectory(atPath: work.appending("site"))
+        #expect(!inside.contains { $0.hasPrefix(".site.") }, "\(inside)")
+
+        #expect(BuildOptions.outputPath("site/") == "site")
+        #expect(BuildOptions.outputPath("./site//x/.") == "site/x")
+        #expect(BuildOptions.outputPath("/srv/www/") == "/srv/www")
+        #expect(BuildOptions.outputPath("../out") == "../out")
+        #expect(BuildOptions.outputPath(".", currentDirectory: { "/home/ann/zoo" }) == "/home/ann/zoo")
+        #expect(BuildOptions.outputPath("./", currentDirectory: { "/home/ann/zoo" }) == "/home/ann/zoo")
+        #expect(BuildOptions.outputPath("x/..", currentDirectory: { "/home/ann" }) == "/home/ann")
+        #expect(BuildOptions.outputPath("../..", currentDirectory: { "/home/ann/zoo" }) == "/home")
+        #expect(BuildOptions.outputPath("/a/b/..") == "/a")
+        #expect(BuildOptions.outputPath("/") == "/")
+    }
+
+    @Test(arguments: ["content", "content/out", "templates", ".", "./", "content/", "templates/.", "content/.."])
     func refusesAnOutputThatWouldOverwriteTheSources(_ relative: String) throws {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
