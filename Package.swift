@@ -175,6 +175,6 @@ let package = Package(
         .testTarget(
             name: "BestiaryPreviewTests",
             dependencies: ["BestiaryPreview", "BestiarySite", "BestiaryWikipedia", "BestiaryDiagnostics", "BestiaryPackFormat", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryPreview", "BestiaryDiagnostics", "BestiaryTestSupport"]),
     ]
 )

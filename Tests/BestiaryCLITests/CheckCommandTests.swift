@@ -65,6 +65,30 @@ import Testing
         }
     }
 
+    /// A build that fails in load shows each warning once (every one was printed twice: the
+    /// stage's error carried them beside the build's own list; found by an author).
+    @Test func aFailedBuildShowsEachWarningOnce() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try "---\nname: {en: Owl}\n---\n![An owl](images/owl.jpg)\n".write(toFile: site + "/content/animals/owl.md", atomically: true, encoding: .utf8)
+        try "---\nname: {en: Cow}\ndifficulty: 9\n---\n".write(toFile: site + "/content/animals/cow.md", atomically: true, encoding: .utf8)
+        let result = await run("build", "--root", site)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count { $0.hasPrefix("content/animals/owl.md:4:1: warning: image 'images/owl.jpg'") } == 1, "\(result.stderr)")
+        #expect(lines.count { $0.hasPrefix("content/animals/cow.md:3:13: error:") } == 1, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("build failed: 1 error"), "\(result.stderr)")
+        // JSON puts the problems on standard output, each once; the summaries stay on standard
+        // error, as the README says (they were left out).
+        let json = await run("build", "--root", site, "--diagnostics", "json")
+        #expect(json.status == 1)
+        let objects = json.stdout.split(separator: "\n")
+        #expect(objects.count == 2 && objects.allSatisfy { $0.hasPrefix("{\"severity\":") }, "\(json.stdout)")
+        #expect(json.stderr.hasSuffix("build failed: 1 error"), "\(json.stderr)")
+        let check = await run("check", "--root", site, "--diagnostics", "json")
+        #expect(check.stderr.split(separator: "\n").last?.hasPrefix("checked 3 animals and 1 page: 1 error, ") == true, "\(check.stderr)")
+    }
+
     /// A mistyped --root: the message says what it is, and no output is said to be "unchanged"
     /// where there is none (nothing is made there).
     @Test func aRootThatIsNotASiteFailsWithoutMakingAnything() async throws {

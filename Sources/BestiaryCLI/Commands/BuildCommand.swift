@@ -60,29 +60,29 @@ struct BuildCommand: AsyncParsableCommand {
         options.allowsUnsignedPacks = unsigned
         options.exitsAfterBuild = true
         let builder = SiteBuilder(options: options)
+        // Progress and summaries go to standard error in either format (JSON's problems go to
+        // standard output).
         builder.onStage = { stage, index, total in
-            guard format == .text else { return }
             let ms = String(format: "%6.0f ms", stage.seconds * 1000)
             console.err("[\(index)/\(total)] \(stage.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ms)  \(stage.detail)")
         }
         let outputName = options.outputDirectory
         builder.onWait = {
-            guard format == .text else { return }
             console.err("waiting for another build of \(outputName) (a second `bestiary build`, or `bestiary serve`) to finish…")
         }
         do {
             let report = try builder.build()
             // The work around the stages, right after them.
             let upkeep = report.upkeep.reduce(0) { $0 + $1.seconds }
-            if format == .text, upkeep >= 0.0005 {
+            if upkeep >= 0.0005 {
                 let parts = report.upkeep.map { "\($0.name) \(Int(($0.seconds * 1000).rounded())) ms" }
                 console.err("      + \(String(format: "%6.0f ms", upkeep * 1000))  around the stages: \(parts.joined(separator: ", "))")
             }
             console.report(builder.diagnostics.items, format: format)
             for note in report.notes { console.err("note: \(note)") }
-            if format == .text, report.upToDate {
+            if report.upToDate {
                 console.err("\(report.outputDirectory) is up to date (nothing changed since the last build; --force builds anyway)")
-            } else if format == .text {
+            } else {
                 let total = report.seconds
                 console.err(
                     "built \(report.pages) pages (\(report.files) files) into \(report.outputDirectory) in \(String(format: "%.2f", total)) s"
@@ -90,7 +90,7 @@ struct BuildCommand: AsyncParsableCommand {
             }
         } catch {
             console.report(builder.diagnostics.items + error.diagnostics, format: format)
-            if format == .text {
+            do {
                 let output = builder.replacedOutput ? "; \(options.outputDirectory) holds the new build"
                     : FileManager.default.fileExists(atPath: options.outputDirectory) ? "; \(options.outputDirectory) is unchanged" : ""
                 console.err("build failed: \(Self.count(error.diagnostics.filter { $0.severity == .error }.count, "error"))\(output)")

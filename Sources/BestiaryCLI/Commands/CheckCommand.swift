@@ -49,7 +49,7 @@ struct CheckCommand: AsyncParsableCommand {
         let console = Console.current
         console.report(diagnostics.items, format: global.diagnostics)
         let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
-        if global.diagnostics == .text {
+        do {
             let animals = result.catalog?.animals.count ?? 0
             let pages = result.catalog?.pages.count ?? 0
             console.err(

@@ -78,7 +78,7 @@ struct FetchCommand: AsyncParsableCommand {
             console.report(result.diagnostics.items, format: global.diagnostics)
             throw CommandFailure(status: 1)
         }
-        if result.diagnostics.hasErrors, global.diagnostics == .text {
+        if result.diagnostics.hasErrors {
             console.err("bestiary: note: content/ has \(BuildCommand.count(result.diagnostics.errorCount, "error")); `bestiary check` lists them. Fetching for the records that loaded.")
         }
         let (jobs, unknown) = FetchPlan.jobs(for: catalog, ids: ids)
@@ -105,13 +105,13 @@ struct FetchCommand: AsyncParsableCommand {
             timeout: .milliseconds(Int64(timeout * 1000)))
         console.report(warnings, format: global.diagnostics)
 
-        let progress = FetchProgressPrinter(console: console, quiet: global.diagnostics == .json)
+        let progress = FetchProgressPrinter(console: console)
         let fetcher = WikipediaFetcher(cache: WikipediaCache(root: global.siteRoot), options: options)
         let report = await fetcher.run(jobs) { progress.handle($0) }
         progress.finish()
 
         console.report(report.diagnostics, format: global.diagnostics)
-        if global.diagnostics == .text { console.err(report.summaryLine) }
+        console.err(report.summaryLine)
         if report.failed > 0 { throw CommandFailure(status: 1) }
     }
 }
@@ -120,7 +120,6 @@ struct FetchCommand: AsyncParsableCommand {
 /// (logs in CI stay readable).
 final class FetchProgressPrinter: @unchecked Sendable {
     private let console: Console
-    private let quiet: Bool
     private let lock = NSLock()
     private let start = ContinuousClock.now
     private var counts = (fetched: 0, unchanged: 0, failed: 0)
@@ -130,14 +129,12 @@ final class FetchProgressPrinter: @unchecked Sendable {
     private var done = 0
     private var drawnDone = -1
 
-    init(console: Console, quiet: Bool) {
+    init(console: Console) {
         self.console = console
-        self.quiet = quiet
     }
 
     func handle(_ event: FetchEvent) {
         lock.withLock {
-            guard !quiet else { return }
             switch event {
             case .started(let total):
                 self.total = total
@@ -168,7 +165,7 @@ final class FetchProgressPrinter: @unchecked Sendable {
 
     func finish() {
         lock.withLock {
-            if console.isTerminal && !quiet && total > 0 && drawnDone != done { draw() }
+            if console.isTerminal && total > 0 && drawnDone != done { draw() }
         }
     }
 

@@ -69,7 +69,7 @@ struct ImportCommand: AsyncParsableCommand {
         } catch {
             console.report(error.diagnostics, format: global.diagnostics)
             let errors = error.diagnostics.count { $0.severity == .error }
-            if global.diagnostics == .text {
+            do {
                 console.err("import failed with \(errors) error\(errors == 1 ? "" : "s"); nothing was written")
             }
             throw CommandFailure(status: 1)

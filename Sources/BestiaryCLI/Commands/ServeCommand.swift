@@ -178,16 +178,21 @@ final class ServePrinter: @unchecked Sendable {
                 console.err("\(Self.clock()) rebuilt in \(seconds) s after \(Self.summary(changes)): \(result.pages) pages\(changed)")
             }
         case .failed(let diagnostics, let changes):
-            lock.withLock {
-                builds += 1
+            let first = lock.withLock {
+                defer { builds += 1 }
                 lastWarnings = []
+                return builds == 0
             }
             console.report(diagnostics, format: format)
             guard format == .text else { return }
             let errors = diagnostics.filter { $0.severity == .error }.count
+            // A first build that fails in a new site has no earlier build to fall back on.
+            let served = FileManager.default.fileExists(atPath: outputDirectory + "/index.html")
             console.err(
-                "\(Self.clock()) build failed after \(Self.summary(changes)): \(BuildCommand.count(errors, "error")); "
-                    + "still serving the last good build, errors shown in the browser")
+                "\(Self.clock()) \(first ? "the first build failed" : "build failed after \(Self.summary(changes))"): "
+                    + "\(BuildCommand.count(errors, "error")); "
+                    + (served ? "still serving the last good build, errors shown in the browser"
+                        : "nothing built to serve yet: every page shows the errors until they are fixed"))
         case .note(let text):
             console.err("note: \(text)")
         }
