@@ -148,6 +148,12 @@ extension Animal {
 
     static func parseMedia(_ node: Node, kind: MediaKind, reader: YAMLReader, config: SiteConfig) -> MediaReference? {
         let key = kind.rawValue
+        // `sound: sounds/cat.ogg`, the likeliest mistake: say what to write.
+        if case .scalar(let s) = node, !s.string.isEmpty {
+            let field = s.string.hasPrefix("https://") || s.string.hasPrefix("http://") ? "url" : "file"
+            reader.error("\(key) must be a mapping of keys to values; write \(key): {\(field): \(s.string)}", at: node)
+            return nil
+        }
         guard let f = reader.fields(node, allowed: kind == .sound ? soundKeys : imageKeys, what: key) else { return nil }
         let location = reader.location(node)
         var source: MediaReference.Source?

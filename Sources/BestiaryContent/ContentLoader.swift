@@ -39,6 +39,29 @@ public struct ContentLoader: Sendable {
     var contentDirectory: String { Catalog.contentDirectory(root: root) }
 
     /// Loads site.yml alone (commands that only need the configuration).
+    /// Records and pages written where nothing reads them, which were ignored without a word: a
+    /// `.md` file at the top of `content/` that starts with front matter (notes such as
+    /// `ATTRIBUTION.md` do not), and a folder named almost `animals` or `pages` (`animal/`, `Pages/`).
+    func strayContent() -> [Diagnostic] {
+        guard let entries = try? fileSystem.entries(in: contentDirectory) else { return [] }
+        var problems: [Diagnostic] = []
+        let whereTheyGo = "records go in content/animals/, pages in content/pages/"
+        for entry in entries where !entry.name.hasPrefix(".") {
+            let path = contentDirectory + "/" + entry.name
+            let at = SourceLocation(path: "content/\(entry.name)")
+            if entry.name != "animals", entry.name != "pages", fileSystem.isDirectory(path),
+               let near = Suggestion.closest(to: entry.name, among: ["animals", "pages"])
+            {
+                problems.append(.warning("folder '\(entry.name)' is not read: \(whereTheyGo) (did you mean '\(near)'?)", at: at, stage: "load"))
+            } else if entry.name.hasSuffix(".md"), let head = try? fileSystem.readPrefix(path, count: 6),
+                      head.starts(with: Array("---".utf8)) || head.starts(with: [0xEF, 0xBB, 0xBF] + Array("---".utf8))
+            {
+                problems.append(.warning("\(entry.name) starts with front matter but is not read: \(whereTheyGo)", at: at, stage: "load"))
+            }
+        }
+        return problems
+    }
+
     public func loadConfig() -> (SiteConfig?, [Diagnostic]) {
         let path = "content/site.yml"
         let full = contentDirectory + "/site.yml"
@@ -68,6 +91,7 @@ public struct ContentLoader: Sendable {
         // Records.
         var (animalFiles, animalDiagnostics) = markdownFiles(in: "animals", contentReal: contentReal, config: config)
         bag.append(contentsOf: animalDiagnostics)
+        bag.append(contentsOf: strayContent())
         cache?.begin(config: config)
         let parsed = Parallel.map(animalFiles.mains) { file -> (Animal?, [Diagnostic]) in
             // Taken before the file is read: a change made meanwhile makes the next build parse it.
@@ -84,6 +108,9 @@ public struct ContentLoader: Sendable {
         pathByID.reserveCapacity(parsed.count)
         for (file, (animal, diagnostics)) in zip(animalFiles.mains, parsed) {
             bag.append(contentsOf: diagnostics)
+            // Taken first: the translations of a record that failed are not "without a record"
+            // (the record's own errors say what is wrong).
+            let translations = animalFiles.translations.removeValue(forKey: file.stemKey) ?? []
             guard var animal else { continue }
             if let other = pathByID[animal.id] {
                 bag.error(
@@ -91,7 +118,6 @@ public struct ContentLoader: Sendable {
                     at: animal.location(of: "id"), stage: "validate")
                 continue
             }
-            let translations = animalFiles.translations.removeValue(forKey: file.stemKey) ?? []
             for translation in translations {
                 if let body = translationBody(translation, config: config, bag: &bag) {
                     animal.bodies[translation.language!] = body
@@ -236,6 +262,19 @@ public struct ContentLoader: Sendable {
             guard group != usual else { continue }
             problems.append(.warning(
                 "group '\(group)' is written '\(usual)' by \(all[usual]!) other record\(all[usual]! == 1 ? "" : "s"): the collection and the quiz's settings show them as two groups; write '\(usual)'",
+                at: animal.location(of: "group"), stage: "validate"))
+        }
+        // A group of one record spelt almost like a group of several (`mamal`): likely a typo,
+        // which makes a group of its own (found by an author).
+        let counts = spellings.mapValues { $0.values.reduce(0, +) }
+        let shared = counts.filter { $0.value > 1 }.keys.sorted()
+        for animal in animals {
+            guard let group = animal.group, counts[Self.folded(group)] == 1,
+                  let near = Suggestion.closest(to: Self.folded(group), among: shared),
+                  let usual = spellings[near]?.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
+            else { continue }
+            problems.append(.warning(
+                "group '\(group)' is this record's alone, and '\(usual)' is that of \(counts[near]!) others: if it is the same group, write '\(usual)'",
                 at: animal.location(of: "group"), stage: "validate"))
         }
         return problems

@@ -40,8 +40,42 @@ public enum MediaIntegrity {
         case .gif:
             let end = endIgnoringPadding(b)
             return end >= 14 && b[end - 1] == 0x3B ? nil : cut("it does not end with the GIF trailer")
-        case .svg: return nil
+        case .svg: return svg(b)
         }
+    }
+
+    /// A drawing ends with its root's end tag (`</svg>`, `</s:svg>`) or is one empty `<svg/>`;
+    /// space and comments may follow.
+    static func svg(_ b: Bytes) -> String? {
+        var end = b.count
+        func trimSpace() { while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(b[end - 1]) { end -= 1 } }
+        func lastIndex(of pattern: [UInt8], before limit: Int) -> Int? {
+            var i = limit - pattern.count
+            while i >= 0 {
+                if (0..<pattern.count).allSatisfy({ b[i + $0] == pattern[$0] }) { return i }
+                i -= 1
+            }
+            return nil
+        }
+        trimSpace()
+        while end >= 3, b[end - 1] == UInt8(ascii: ">"), b[end - 2] == UInt8(ascii: "-"), b[end - 3] == UInt8(ascii: "-"),
+              let start = lastIndex(of: Array("<!--".utf8), before: end - 3)
+        {
+            end = start
+            trimSpace()
+        }
+        guard end > 0, b[end - 1] == UInt8(ascii: ">"), let lt = lastIndex(of: [UInt8(ascii: "<")], before: end) else {
+            return cut("it does not end with </svg>")
+        }
+        let tag = String(decoding: UnsafeBufferPointer(rebasing: b[lt..<end]), as: UTF8.self).lowercased()
+        func isSVG(_ name: Substring) -> Bool { name == "svg" || name.hasSuffix(":svg") }
+        if tag.hasPrefix("</") {
+            let name = tag.dropFirst(2).dropLast().trimmingCharacters(in: .whitespacesAndNewlines)
+            if isSVG(name[...]) { return nil }
+        } else if tag.hasSuffix("/>"), let name = tag.dropFirst().split(whereSeparator: { " \t\n\r/".contains($0) }).first, isSVG(name) {
+            return nil
+        }
+        return cut("it does not end with </svg>")
     }
 
     static func cut(_ detail: String) -> String {

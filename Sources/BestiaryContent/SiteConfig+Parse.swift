@@ -33,11 +33,16 @@ extension SiteConfig {
         var languages: [String] = []
         if let node = f["languages"]?.value, let list = reader.stringList(node, what: "languages") {
             var seen = Set<String>()
-            for lang in list {
+            // Each entry's own place, not the list's `[` (found by an author).
+            let items: [Node] = if case .sequence(let seq) = node { Array(seq) } else { [node] }
+            for (lang, item) in zip(list, items) {
                 if !LanguageCode.isValid(lang) {
-                    reader.error("'\(lang)' is not a language code like en, de or pt-BR", at: node)
+                    let parts = lang.split(separator: "-", maxSplits: 1)
+                    let fixed = parts.count == 2 ? parts[0].lowercased() + "-" + parts[1].uppercased() : lang.lowercased()
+                    let hint = LanguageCode.isValid(fixed) ? " (did you mean '\(fixed)'?)" : ""
+                    reader.error("'\(lang)' is not a language code like en, de or pt-BR\(hint)", at: item)
                 } else if !seen.insert(lang).inserted {
-                    reader.error("language '\(lang)' is listed twice", at: node)
+                    reader.error("language '\(lang)' is listed twice", at: item)
                 } else {
                     languages.append(lang)
                 }

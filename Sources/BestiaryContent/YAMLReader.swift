@@ -206,7 +206,9 @@ final class YAMLReader {
 
     func int(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
         guard case .scalar(let s) = node, s.style == .plain, let value = Int(s.string) else {
-            error("\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound)", at: node)
+            // `difficulty: "2"` is text in YAML: say that the quotes are what is wrong.
+            let quoted = if case .scalar(let s) = node, s.style != .plain, Int(s.string) != nil { " (without quotes: \(s.string))" } else { "" }
+            error("\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(quoted)", at: node)
             return nil
         }
         guard range.contains(value) else {

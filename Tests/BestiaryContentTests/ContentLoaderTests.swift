@@ -132,6 +132,20 @@ import Testing
         ])
     }
 
+    /// A group of one record spelt almost like a group of several is likely a typo; a group of
+    /// one far from the others (a new group) is not warned about.
+    @Test func aLoneGroupSpeltLikeAnotherIsWarnedAbout() throws {
+        let site = try TestSite([
+            "content/animals/a.md": "---\nname: {de: A}\ngroup: mammal\n---\n",
+            "content/animals/b.md": "---\nname: {de: B}\ngroup: mammal\n---\n",
+            "content/animals/c.md": "---\nname: {de: C}\ngroup: mamal\n---\n",
+            "content/animals/d.md": "---\nname: {de: D}\ngroup: bird\n---\n",
+        ])
+        #expect(site.lines() == [
+            "content/animals/c.md:3:1: warning: group 'mamal' is this record's alone, and 'mammal' is that of 2 others: if it is the same group, write 'mammal'"
+        ])
+    }
+
     /// A sound round asks only the animals with a sound: fewer of them than half a round's
     /// questions is warned about (one alone would be asked ten times in a row); enough of them,
     /// or none (the home page then offers no sound quiz), is not.

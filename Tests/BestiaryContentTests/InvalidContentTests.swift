@@ -28,9 +28,19 @@ import Testing
         Case(name: "base_url with a query and a fragment", siteYML: "title: T\nbase_url: \"https://e.org/h/?a=1#x\"\nlanguages: [en]\n",
              expected: "content/site.yml:2:11: error: base_url 'https://e.org/h/?a=1#x' has a query (?…) or a fragment (#…)"),
         Case(name: "bad language code", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [English]\n",
-             expected: "content/site.yml:3:12: error: 'English' is not a language code"),
+             expected: "content/site.yml:3:13: error: 'English' is not a language code"),
+        Case(name: "language code in capitals, at its place in the list", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [de, EN]\n",
+             expected: "content/site.yml:3:17: error: 'EN' is not a language code like en, de or pt-BR (did you mean 'en'?)"),
+        Case(name: "language listed twice, at the second", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [de, de]\n",
+             expected: "content/site.yml:3:17: error: language 'de' is listed twice"),
         Case(name: "no site.yml", siteYML: nil,
              expected: "content/site.yml:0:0: error: "),
+        Case(name: "sound given as a path", files: [record: "---\nname: {de: Fuchs}\nsound: sounds/fox.ogg\n---\n"],
+             expected: "\(record):3:8: error: sound must be a mapping of keys to values; write sound: {file: sounds/fox.ogg}"),
+        Case(name: "image given as an address", files: [record: "---\nname: {de: Fuchs}\nimage: https://e.org/fox.jpg\n---\n"],
+             expected: "\(record):3:8: error: image must be a mapping of keys to values; write image: {url: https://e.org/fox.jpg}"),
+        Case(name: "difficulty in quotes", files: [record: "---\nname: {de: Fuchs}\ndifficulty: \"2\"\n---\n"],
+             expected: "\(record):3:13: error: difficulty must be a whole number from 1 to 3 (without quotes: 2)"),
         Case(name: "misspelt record key with suggestion", files: [record: "---\nname: {de: Fuchs}\ngroop: mammal\n---\n"],
              expected: "\(record):3:1: error: unknown key 'groop' in the record (did you mean 'group'?)"),
         Case(name: "record without name", files: [record: "---\ngroup: mammal\n---\n"],
@@ -160,6 +170,39 @@ import Testing
         let errors = site.load().diagnostics.items.filter { $0.severity == .error }
         #expect(errors.count == 4)
         #expect(Set(errors.compactMap { $0.location?.path }) == [Self.record, "content/animals/owl.md"])
+    }
+
+    /// The translation of a record that fails (or repeats another's id) is not said to be
+    /// "without its record": that record's own error is the one to fix (found by an author).
+    @Test func aFailedRecordsTranslationIsNotCalledAnOrphan() throws {
+        let site = try TestSite([
+            Self.record: "---\nname: {de: Fuchs}\n",
+            "content/animals/fox.en.md": "Fox.",
+            "content/animals/wolf.md": "---\nname: {de: Wolf}\n---\n",
+            "content/animals/wolf2.md": "---\nid: wolf\nname: {de: Wolf}\n---\n",
+            "content/animals/wolf2.en.md": "Wolf.",
+        ])
+        let lines = site.lines()
+        #expect(!lines.contains { $0.contains("translation without its record") }, "\(lines)")
+        #expect(lines.filter { $0.contains(": error: ") }.count == 2, "\(lines)")
+    }
+
+    /// A record at the top of content/ or in a misspelt folder was ignored without a word (found
+    /// by an author); notes such as ATTRIBUTION.md and the media's folders are not warned about.
+    @Test func recordsWhereNothingReadsThemAreWarnedAbout() throws {
+        let site = try TestSite([
+            "content/pig.md": "---\nname: {de: Schwein}\n---\n",
+            "content/animal/cow.md": "---\nname: {de: Kuh}\n---\n",
+            "content/Pages/about.md": "---\ntitle: {de: Über}\n---\n",
+            "content/ATTRIBUTION.md": "# Credits\n",
+            "content/images/notes.md": "---\n",
+        ], binary: ["content/sounds/a.ogg": TestMedia.ogg])
+        let warnings = site.lines().filter { $0.contains(" is not read: ") }
+        #expect(warnings == [
+            "content/Pages:0:0: warning: folder 'Pages' is not read: records go in content/animals/, pages in content/pages/ (did you mean 'pages'?)",
+            "content/animal:0:0: warning: folder 'animal' is not read: records go in content/animals/, pages in content/pages/ (did you mean 'animals'?)",
+            "content/pig.md:0:0: warning: pig.md starts with front matter but is not read: records go in content/animals/, pages in content/pages/",
+        ], "\(warnings)")
     }
 
     @Test func symbolicLinkOutOfContentIsRefused() throws {

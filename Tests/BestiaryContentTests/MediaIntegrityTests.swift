@@ -56,6 +56,28 @@ struct MediaIntegrityTests {
 
     /// What real files carry and players accept is not called cut short: sizes left unset by a
     /// streaming writer, trailing tags and padding, a video after a JPEG's end (a motion photo).
+    /// Drawings end with their root's end tag; one cut short (a 5-byte `<svg`, a tag half
+    /// written) was accepted and published (found by an author).
+    @Test func aDrawingEndsWithItsRootsEndTag() {
+        let whole = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 10 10\"><circle cx=\"5\" cy=\"5\" r=\"4\"/></svg>",
+            "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><g/></SVG >\r\n<!-- exported -->\n\n",
+            "<s:svg xmlns:s=\"http://www.w3.org/2000/svg\"><s:rect width=\"1\" height=\"1\"/></s:svg>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+        ]
+        for text in whole { #expect(MediaIntegrity.problem(Array(text.utf8), format: .svg) == nil, "\(text)") }
+        let cut = [
+            "<svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle cx=\"5\" cy",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle/>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><circle/></svg",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><g><circle/></g>\n<!-- a comment -->",
+        ]
+        for text in cut {
+            #expect(MediaIntegrity.problem(Array(text.utf8), format: .svg)?.hasPrefix("the file is cut short (it does not end with </svg>)") == true, "\(text)")
+        }
+    }
+
     @Test func whatPlayersAcceptPasses() throws {
         func read(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.root + "/" + path))) }
         var wav = try read("Tests/Fixtures/sites/minimal/content/sounds/tone.wav")
