@@ -117,7 +117,7 @@ struct MediaDownloader: Sendable {
                 if failures > retries {
                     throw SyncError(
                         .transport, file: ref.path,
-                        "the server sent \(got) of \(ref.bytes) bytes; the part is kept and the next sync continues from there")
+                        "only \(got) of \(ref.bytes) bytes arrived; the part is kept and the next sync continues from there")
                 }
                 continue
             }
@@ -159,7 +159,7 @@ struct MediaDownloader: Sendable {
             resumed = true
         }
         if let length = response.length, start + length > ref.bytes {
-            throw SyncError(.sizeMismatch, file: ref.path, "the server announces \(start + length) bytes, but the manifest says the file has \(ref.bytes)")
+            throw SyncError(.sizeMismatch, file: ref.path, "the pack source offers \(start + length) bytes, but the manifest says the file has \(ref.bytes)")
         }
         try StagingFiles.touch(part)
         guard let handle = FileHandle(forWritingAtPath: part) else {
@@ -173,7 +173,7 @@ struct MediaDownloader: Sendable {
             if written + chunk.count > ref.bytes {
                 try? handle.close()
                 StagingFiles.remove(part)
-                throw SyncError(.sizeMismatch, file: ref.path, "the server sent more than the \(ref.bytes) bytes the manifest names")
+                throw SyncError(.sizeMismatch, file: ref.path, "more than the \(ref.bytes) bytes the manifest names arrived")
             }
             try handle.write(contentsOf: chunk)
             written += chunk.count

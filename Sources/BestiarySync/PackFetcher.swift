@@ -19,7 +19,7 @@ struct PackFetcher: Sendable {
                 break
             }
             if let length = response.length, length > limit {
-                throw SyncError(tooLarge, file: path, "the server announces \(length) bytes; at most \(limit) are accepted")
+                throw SyncError(tooLarge, file: path, "the pack source offers \(length) bytes; at most \(limit) are accepted")
             }
             var data = Data()
             for try await chunk in response.body {

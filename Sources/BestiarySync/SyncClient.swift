@@ -86,7 +86,7 @@ public struct SyncClient: Sendable {
         if pointer.version < state.version {
             throw SyncError(
                 .rollback, file: PackFormat.pointerPath,
-                "the server offers version \(pointer.version), older than the stored version \(state.version); refusing to go back (a stale mirror or a replay)")
+                "the pack source offers version \(pointer.version), older than the stored version \(state.version); refusing to go back (a stale mirror or a replay)")
         }
         if pointer.expires <= now {
             throw SyncError(

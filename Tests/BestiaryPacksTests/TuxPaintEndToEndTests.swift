@@ -116,7 +116,7 @@ import Testing
             let old = try await PackServer.start(root: version1.path)
             let r6 = await sync(url: old.url)
             await old.stop()
-            #expect(r6.status == 1 && r6.stderr.contains("refused: latest.json: the server offers version 1, older than the stored version 3"), "\(r6.stderr)")
+            #expect(r6.status == 1 && r6.stderr.contains("refused: latest.json: the pack source offers version 1, older than the stored version 3"), "\(r6.stderr)")
             #expect(try StoreSnapshot(db) == at3)
             #expect(try await dump(db).version == 3)
 

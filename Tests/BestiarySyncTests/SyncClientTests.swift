@@ -239,13 +239,13 @@ import Testing
             }
             let longer = try await Self.expectRefusal(.sizeMismatch, s)
             let size = generatedMedia(1).count
-            #expect(longer?.message == "the server announces \(size + 10_000) bytes, but the manifest says the file has \(size)", "\(String(describing: longer))")
+            #expect(longer?.message == "the pack source offers \(size + 10_000) bytes, but the manifest says the file has \(size)", "\(String(describing: longer))")
             // One that announces no length is cut off once it passes the manifest's size.
             s.server.intercept { request, normal in
                 request.path == "/packs/media/\(sha).ogg" ? .endlessBody() : nil
             }
             let endless = try await Self.expectRefusal(.sizeMismatch, s)
-            #expect(endless?.message == "the server sent more than the \(size) bytes the manifest names", "\(String(describing: endless))")
+            #expect(endless?.message == "more than the \(size) bytes the manifest names arrived", "\(String(describing: endless))")
         }
     }
 
