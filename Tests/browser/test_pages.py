@@ -323,6 +323,10 @@ def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
     with open(exported, encoding="utf-8") as f:
         data = json.load(f)
     assert data["format"] == "bestiary-progress" and data["site"] == "example" and data["state"]["favorites"] == ["owl"]
+    # The page cannot know whether the browser kept the file: it names it, and where to look.
+    status = "return document.querySelector('[data-settings-status]').textContent"
+    wait_until(browser, status + ".includes(arguments[0])", os.path.basename(exported), message="the export's message")
+    assert "downloads" in browser.execute_script(status)
     before = stored(browser)
 
     bad_files = {

@@ -118,8 +118,10 @@ if (form) {
   // Export.
   document.querySelector("[data-settings-export]").addEventListener("click", () => {
     const text = exportProgress(store.load().state, info.siteId);
-    download(`bestiary-${info.siteId}-progress-${localDateKey()}.json`, [text], "application/json");
-    say(tr("prefs.exported"));
+    const file = `bestiary-${info.siteId}-progress-${localDateKey()}.json`;
+    download(file, [text], "application/json");
+    // A page cannot know whether the browser saved it (it may ask, or block downloads).
+    say(tr("prefs.exported", { file }));
   });
 
   // Import: checked completely before anything changes.
