@@ -100,6 +100,9 @@ extension Animal {
                     wikipedia[k.string] = title
                     locations["wikipedia.\(k.string)"] = reader.location(value)
                 }
+            } else if case .scalar(let title) = node {
+                // One title names an article of one language's Wikipedia: say which to write.
+                reader.error("wikipedia must map languages to article titles; write wikipedia: {\(defaultLanguage): \(title.string)}", at: node)
             } else {
                 reader.error("wikipedia must map languages to article titles, like {de: Rotfuchs, en: Red fox}", at: node)
             }

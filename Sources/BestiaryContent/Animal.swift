@@ -96,7 +96,11 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
     /// - a warning for raw HTML (once per text) and for each address safe mode removes: the page
     ///   leaves them out, for safety, and the author should know.
     public func problems() -> [Diagnostic] {
-        let found = Markdown.inspect(markdown, referenced: { DirectionControl.isControl($0) || ControlCharacter.isControl($0) })
+        func refused(_ scalar: UInt32) -> Bool { DirectionControl.isControl(scalar) || ControlCharacter.isControl(scalar) }
+        // One written raw was reported when the file was read: not again as a character reference.
+        let mayHoldRaw = markdown.utf8.contains { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0C && $0 != 0x0D) || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+        let raw: Set<UInt32> = mayHoldRaw ? Set(markdown.unicodeScalars.lazy.map(\.value).filter(refused)) : []
+        let found = Markdown.inspect(markdown, referenced: { refused($0) && !raw.contains($0) })
         var problems: [Diagnostic] = []
         if let reference = found.referenced {
             let what = DirectionControl.isControl(reference.scalar)

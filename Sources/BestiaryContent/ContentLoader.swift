@@ -189,6 +189,8 @@ public struct ContentLoader: Sendable {
         bag.append(contentsOf: pageDiagnostics)
         var slugs: [String: String] = [:]
         for file in pageFiles.mains {
+            // As for records: the translations of a page that fails are not orphans.
+            let translations = pageFiles.translations.removeValue(forKey: file.stemKey) ?? []
             do {
                 let source = try SourceText.decode(try readText(file.fullPath, relative: file.relativePath), path: file.relativePath)
                 let (page, diagnostics) = ContentPage.parse(source, slug: file.stem, config: config)
@@ -199,7 +201,7 @@ public struct ContentLoader: Sendable {
                     continue
                 }
                 slugs[page.slug] = file.relativePath
-                for translation in pageFiles.translations.removeValue(forKey: file.stemKey) ?? [] {
+                for translation in translations {
                     if let body = translationBody(translation, config: config, bag: &bag) {
                         page.bodies[translation.language!] = body
                     }

@@ -59,6 +59,11 @@ final class YAMLReader {
                 error("anchors and aliases ('&name', '*name') are not supported in front matter", at: node)
                 return nil
             }
+            // `hint: !Bang` is the tag `!Bang` and an empty value: the text was lost without a word.
+            let tag = node.tag.description
+            if tag.hasPrefix("!") {
+                error("'\(tag)' is read as a YAML tag, not as text (a value that starts with '!'); put the whole value in quotes", at: node)
+            }
             switch node {
             case .mapping(let m):
                 for (k, v) in m { stack.append(k); stack.append(v) }

@@ -16,6 +16,15 @@ struct AnimalView {
 
     var summary: SummaryView? { input.summaries[animal.id]?[language] }
 
+    /// The summary a page shows as the animal's text: one in another language (a fallback) only
+    /// when the record has no `description` in the page's language. The author's own text in the
+    /// reader's language comes before another language's summary (a German page showed the
+    /// English summary over the German description the author wrote).
+    var textSummary: SummaryView? {
+        guard let s = summary else { return nil }
+        return s.language != language && animal.description[language] != nil ? nil : s
+    }
+
     /// The record's own picture, else the Wikipedia lead image.
     var image: ImageInfo? {
         if let ref = animal.image {
@@ -90,9 +99,9 @@ struct AnimalView {
         return nil
     }
 
-    /// A short text: the summary's, else the record's description.
+    /// A short text: the summary's (``textSummary``), else the record's description.
     var shortText: (text: String, language: String)? {
-        if let s = summary { return (s.text, s.language) }
+        if let s = textSummary { return (s.text, s.language) }
         return animal.description.resolve(language, fallback: fallback)
     }
 }

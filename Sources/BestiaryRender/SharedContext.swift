@@ -482,7 +482,7 @@ final class SharedContext: @unchecked Sendable {
         // The page's root has a `description` (the meta description): the animal's own is null
         // when absent, so that `{{#description}}` inside the animal never takes the root's.
         a["description"] = .null
-        if let summary = view.summary {
+        if let summary = view.textSummary {
             a["summary"] = [
                 "text": .string(summary.text), "lang": .string(summary.language), "dir": .string(Languages.direction(summary.language)),
                 "is_fallback": .bool(summary.language != lang), "language": .string(Languages.name(summary.language, in: lang)),
@@ -655,7 +655,7 @@ final class SharedContext: @unchecked Sendable {
             var row = self.animalSummary(i, lang, directory: directory)
             if let image = view.image { row["image_credit"] = self.credit(image.credit, image.license, image.licenseURL, image.source) }
             if let sound = view.sound { row["sound_credit"] = self.credit(sound.credit, sound.license, nil, sound.source) }
-            if let s = view.summary {
+            if let s = view.textSummary {
                 row["text_credit"] = [
                     "title": .string(s.title), "url": .string(s.articleURL), "license": .string(s.license), "license_url": .string(s.licenseURL),
                 ]

@@ -53,6 +53,33 @@ struct FetchThenBuildTests {
         #expect(out.files.keys.contains { $0.hasPrefix("packs/media/") && $0.hasSuffix(".png") })
     }
 
+    /// The author's own description in the page's language comes before a summary in another
+    /// language (the German page showed the English summary over the German description);
+    /// where the record has none, the other language's summary is still shown, marked.
+    @Test func theRecordsOwnDescriptionComesBeforeAnotherLanguagesSummary() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en, fr]\n", to: "content/site.yml")
+        try wiki.dir.write(
+            "---\nname: {de: Hund, en: Dog, fr: Chien}\nwikipedia: {en: Dog}\ndescription: {de: Ein treuer Freund.}\n---\n",
+            to: "content/animals/hund.md")
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["en": "Dog"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        try SiteBuilder(options: options).build()
+        let out = try Tree(wiki.dir.appending("out"))
+        func page(_ path: String) throws -> String { String(decoding: try #require(out.files[path]), as: UTF8.self) }
+        let de = try page("animals/hund/index.html"), en = try page("en/animals/hund/index.html"), fr = try page("fr/animals/hund/index.html")
+        #expect(de.contains("Ein treuer Freund.") && !de.contains("The dog is a member of the genus Canis"), "\(de)")
+        #expect(en.contains("The dog is a member of the genus Canis") && !en.contains("Ein treuer Freund."))
+        // French has neither: the English summary, in its language, before the German description.
+        #expect(fr.contains("The dog is a member of the genus Canis") && !fr.contains("Ein treuer Freund."))
+        // The credits list the summary only where it is shown.
+        #expect(!(try page("credits/index.html")).contains("en.wikipedia.org/wiki/Dog"))
+        #expect((try page("en/credits/index.html")).contains("en.wikipedia.org/wiki/Dog"))
+    }
+
     /// A cached picture whose bytes were changed after a build (same size, so only its hash
     /// tells) is neither copied into the site nor published in the pack; the build says which
     /// file and what to do.
