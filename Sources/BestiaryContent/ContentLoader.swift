@@ -49,17 +49,38 @@ public struct ContentLoader: Sendable {
         for entry in entries where !entry.name.hasPrefix(".") {
             let path = contentDirectory + "/" + entry.name
             let at = SourceLocation(path: "content/\(entry.name)")
-            if entry.name != "animals", entry.name != "pages", fileSystem.isDirectory(path),
-               let near = Suggestion.closest(to: entry.name, among: ["animals", "pages"])
+            if entry.name != "animals", entry.name != "pages", let near = Self.nearMiss(entry.name), let info = fileSystem.infoFollowingLinks(path),
+               info.kind == .directory,
+               // On a file system that ignores case, `Animals/` is the folder `animals` reads.
+               fileSystem.infoFollowingLinks(contentDirectory + "/" + near).map({ ($0.device, $0.inode) != (info.device, info.inode) }) ?? true
             {
                 problems.append(.warning("folder '\(entry.name)' is not read: \(whereTheyGo) (did you mean '\(near)'?)", at: at, stage: "load"))
-            } else if entry.name.hasSuffix(".md"), let head = try? fileSystem.readPrefix(path, count: 6),
-                      head.starts(with: Array("---".utf8)) || head.starts(with: [0xEF, 0xBB, 0xBF] + Array("---".utf8))
+            } else if entry.name.hasSuffix(".md"), let head = try? fileSystem.readPrefix(path, count: 8),
+                      Self.opensFrontMatter(head)
             {
                 problems.append(.warning("\(entry.name) starts with front matter but is not read: \(whereTheyGo)", at: at, stage: "load"))
             }
         }
         return problems
+    }
+
+    /// `animals` or `pages` when `name` is almost that folder's name: the same in other case, the
+    /// singular, or (for `animals`) one edit from it. Not any word near `pages` (`cages/`, `ages/`
+    /// hold media).
+    static func nearMiss(_ name: String) -> String? {
+        let lower = name.lowercased()
+        if lower == "pages" || lower == "page" { return "pages" }
+        if lower.count >= 6, Suggestion.distance(lower, "animals") <= 1 { return "animals" }
+        return nil
+    }
+
+    /// A first line of exactly `---` (after a byte-order mark): front matter, not a Markdown rule.
+    static func opensFrontMatter(_ head: Data) -> Bool {
+        var bytes = Array(head)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        guard bytes.starts(with: Array("---".utf8)) else { return false }
+        let rest = bytes.dropFirst(3).drop { $0 == 0x20 || $0 == 0x09 }
+        return rest.first == nil || rest.first == 0x0A || rest.first == 0x0D
     }
 
     public func loadConfig() -> (SiteConfig?, [Diagnostic]) {
@@ -272,7 +293,7 @@ public struct ContentLoader: Sendable {
         let shared = counts.filter { $0.value > 1 }.keys.sorted()
         for animal in animals {
             guard let group = animal.group, counts[Self.folded(group)] == 1,
-                  let near = Suggestion.closest(to: Self.folded(group), among: shared),
+                  let near = shared.first(where: { Self.likelyTypo(Self.folded(group), of: $0) }),
                   let usual = spellings[near]?.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
             else { continue }
             problems.append(.warning(
@@ -280,6 +301,15 @@ public struct ContentLoader: Sendable {
                 at: animal.location(of: "group"), stage: "validate"))
         }
         return problems
+    }
+
+    /// Whether a lone group `lone` is likely `shared` misspelt: one is the other's plural, or both
+    /// are words of 5 letters or more one edit apart (two from 8). Short groups one letter apart
+    /// are often different animals (`bat`, `cat`; `owl`, `fowl`; `goat`, `boat`).
+    static func likelyTypo(_ lone: String, of shared: String) -> Bool {
+        if [lone + "s", lone + "es"].contains(shared) || [shared + "s", shared + "es"].contains(lone) { return true }
+        let shortest = min(lone.count, shared.count)
+        return shortest >= 5 && Suggestion.distance(lone, shared) <= (shortest >= 8 ? 2 : 1)
     }
 
     static func folded(_ group: String) -> String {

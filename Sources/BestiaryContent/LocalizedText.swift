@@ -37,4 +37,14 @@ public enum LanguageCode {
             (2...8).contains(p.count) && p.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
         }
     }
+
+    /// `code` in the case BCP 47 writes it: the language lower case, a script title case
+    /// (`Hant`), a region upper case (`BR`), the rest lower case (`ZH-hant` → `zh-Hant`).
+    public static func usualCase(_ code: String) -> String {
+        code.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { i, part in
+            if i > 0, part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }
+            if i > 0, part.count == 2, part.allSatisfy(\.isLetter) { return part.uppercased() }
+            return part.lowercased()
+        }.joined(separator: "-")
+    }
 }

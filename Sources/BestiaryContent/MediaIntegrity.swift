@@ -45,7 +45,7 @@ public enum MediaIntegrity {
     }
 
     /// A drawing ends with its root's end tag (`</svg>`, `</s:svg>`) or is one empty `<svg/>`;
-    /// space and comments may follow.
+    /// space, comments and processing instructions (`<?xpacket end="w"?>`) may follow.
     static func svg(_ b: Bytes) -> String? {
         var end = b.count
         func trimSpace() { while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(b[end - 1]) { end -= 1 } }
@@ -58,9 +58,16 @@ public enum MediaIntegrity {
             return nil
         }
         trimSpace()
-        while end >= 3, b[end - 1] == UInt8(ascii: ">"), b[end - 2] == UInt8(ascii: "-"), b[end - 3] == UInt8(ascii: "-"),
-              let start = lastIndex(of: Array("<!--".utf8), before: end - 3)
-        {
+        while end >= 2, b[end - 1] == UInt8(ascii: ">") {
+            let opening: [UInt8]
+            if end >= 3, b[end - 2] == UInt8(ascii: "-"), b[end - 3] == UInt8(ascii: "-") {
+                opening = Array("<!--".utf8)
+            } else if b[end - 2] == UInt8(ascii: "?") {
+                opening = Array("<?".utf8)
+            } else {
+                break
+            }
+            guard let start = lastIndex(of: opening, before: end - 2) else { break }
             end = start
             trimSpace()
         }

@@ -37,8 +37,7 @@ extension SiteConfig {
             let items: [Node] = if case .sequence(let seq) = node { Array(seq) } else { [node] }
             for (lang, item) in zip(list, items) {
                 if !LanguageCode.isValid(lang) {
-                    let parts = lang.split(separator: "-", maxSplits: 1)
-                    let fixed = parts.count == 2 ? parts[0].lowercased() + "-" + parts[1].uppercased() : lang.lowercased()
+                    let fixed = LanguageCode.usualCase(lang)
                     let hint = LanguageCode.isValid(fixed) ? " (did you mean '\(fixed)'?)" : ""
                     reader.error("'\(lang)' is not a language code like en, de or pt-BR\(hint)", at: item)
                 } else if !seen.insert(lang).inserted {

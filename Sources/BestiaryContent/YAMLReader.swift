@@ -63,6 +63,7 @@ final class YAMLReader {
             let tag = node.tag.description
             if tag.hasPrefix("!") {
                 error("'\(tag)' is read as a YAML tag, not as text (a value that starts with '!'); put the whole value in quotes", at: node)
+                return nil  // its value is empty: what reads it would only say so again
             }
             switch node {
             case .mapping(let m):
@@ -153,6 +154,15 @@ final class YAMLReader {
     }
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// `text` as a message may suggest writing it inside `{…}`: in double quotes when YAML
+    /// would read it otherwise (a `,`, `: `, ` #`, a bracket, a leading indicator).
+    static func flowScalar(_ text: String) -> String {
+        let plain = !text.isEmpty && !text.contains(where: { ",[]{}\"'\\".contains($0) }) && !text.contains(": ") && !text.contains(" #")
+            && !text.hasSuffix(":") && !"-?:!&*|>%@`# ".contains(text.first!)
+        if plain { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
 
     // MARK: Typed readers
 

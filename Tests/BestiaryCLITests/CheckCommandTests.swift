@@ -91,6 +91,15 @@ import Testing
 
     /// A mistyped --root: the message says what it is, and no output is said to be "unchanged"
     /// where there is none (nothing is made there).
+    /// An empty --output (an unset shell variable) is a usage error, not the current folder.
+    @Test func anEmptyOutputIsAUsageError() async throws {
+        for command in ["build", "serve"] {
+            let result = await run(command, "--output", "")
+            #expect(result.status == 2, "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("--output must name a folder"), "\(command): \(result.stderr)")
+        }
+    }
+
     @Test func aRootThatIsNotASiteFailsWithoutMakingAnything() async throws {
         let dir = TemporaryDirectory("nosite")
         let result = await run("build", "--root", dir.appending("a/b"))

@@ -1,4 +1,4 @@
-import BestiaryContent
+@testable import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryStorage
 import BestiaryTestSupport
@@ -144,6 +144,11 @@ import Testing
         #expect(site.lines() == [
             "content/animals/c.md:3:1: warning: group 'mamal' is this record's alone, and 'mammal' is that of 2 others: if it is the same group, write 'mammal'"
         ])
+        // Short groups one letter apart are often other animals; a plural is likely the same group.
+        for (lone, shared, typo) in [("bat", "cat", false), ("owl", "fowl", false), ("goat", "boat", false), ("ant", "ants", true),
+                                     ("fishes", "fish", true), ("reptil", "reptile", true), ("amphibain", "amphibian", true), ("bird", "birch", false)] {
+            #expect(ContentLoader.likelyTypo(lone, of: shared) == typo, "\(lone), \(shared)")
+        }
     }
 
     /// A sound round asks only the animals with a sound: fewer of them than half a round's

@@ -31,6 +31,8 @@ import Testing
              expected: "content/site.yml:3:13: error: 'English' is not a language code"),
         Case(name: "language code in capitals, at its place in the list", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [de, EN]\n",
              expected: "content/site.yml:3:17: error: 'EN' is not a language code like en, de or pt-BR (did you mean 'en'?)"),
+        Case(name: "language code in other case, with a script and a region", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [de, ZH-hant-tw]\n",
+             expected: "content/site.yml:3:17: error: 'ZH-hant-tw' is not a language code like en, de or pt-BR (did you mean 'zh-Hant-TW'?)"),
         Case(name: "language listed twice, at the second", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: [de, de]\n",
              expected: "content/site.yml:3:17: error: language 'de' is listed twice"),
         Case(name: "no site.yml", siteYML: nil,
@@ -43,6 +45,8 @@ import Testing
              expected: "\(record):3:7: error: '!Bang' is read as a YAML tag, not as text (a value that starts with '!'); put the whole value in quotes"),
         Case(name: "one Wikipedia title", files: [record: "---\nname: {de: Fuchs}\nwikipedia: Rotfuchs\n---\n"],
              expected: "\(record):3:12: error: wikipedia must map languages to article titles; write wikipedia: {de: Rotfuchs}"),
+        Case(name: "one Wikipedia title with a comma, quoted in the suggestion", files: [record: "---\nname: {de: Fuchs}\nwikipedia: Fuchs, rot\n---\n"],
+             expected: "\(record):3:12: error: wikipedia must map languages to article titles; write wikipedia: {de: \"Fuchs, rot\"}"),
         Case(name: "difficulty in quotes", files: [record: "---\nname: {de: Fuchs}\ndifficulty: \"2\"\n---\n"],
              expected: "\(record):3:13: error: difficulty must be a whole number from 1 to 3 (without quotes: 2)"),
         Case(name: "misspelt record key with suggestion", files: [record: "---\nname: {de: Fuchs}\ngroop: mammal\n---\n"],
@@ -202,7 +206,10 @@ import Testing
             "content/animal/cow.md": "---\nname: {de: Kuh}\n---\n",
             "content/Pages/about.md": "---\ntitle: {de: Über}\n---\n",
             "content/ATTRIBUTION.md": "# Credits\n",
+            "content/README.md": "----\nA rule above.\n",
             "content/images/notes.md": "---\n",
+            "content/cages/notes.txt": "media of cages",
+            "content/pages2/notes.txt": "old pages",
         ], binary: ["content/sounds/a.ogg": TestMedia.ogg])
         let warnings = site.lines().filter { $0.contains(" is not read: ") }
         #expect(warnings == [

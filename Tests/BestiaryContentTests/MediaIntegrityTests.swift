@@ -54,8 +54,6 @@ struct MediaIntegrityTests {
         #expect(MediaIntegrity.problem(Array(jpeg.prefix(6)), format: .jpeg)?.contains("end-of-image marker") == true)
     }
 
-    /// What real files carry and players accept is not called cut short: sizes left unset by a
-    /// streaming writer, trailing tags and padding, a video after a JPEG's end (a motion photo).
     /// Drawings end with their root's end tag; one cut short (a 5-byte `<svg`, a tag half
     /// written) was accepted and published (found by an author).
     @Test func aDrawingEndsWithItsRootsEndTag() {
@@ -64,6 +62,7 @@ struct MediaIntegrityTests {
             "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"><g/></SVG >\r\n<!-- exported -->\n\n",
             "<s:svg xmlns:s=\"http://www.w3.org/2000/svg\"><s:rect width=\"1\" height=\"1\"/></s:svg>",
             "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><g/></svg>\n<?xpacket end=\"w\"?>\n",
         ]
         for text in whole { #expect(MediaIntegrity.problem(Array(text.utf8), format: .svg) == nil, "\(text)") }
         let cut = [
@@ -78,6 +77,8 @@ struct MediaIntegrityTests {
         }
     }
 
+    /// What real files carry and players accept is not called cut short: sizes left unset by a
+    /// streaming writer, trailing tags and padding, a video after a JPEG's end (a motion photo).
     @Test func whatPlayersAcceptPasses() throws {
         func read(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.root + "/" + path))) }
         var wav = try read("Tests/Fixtures/sites/minimal/content/sounds/tone.wav")

@@ -59,7 +59,7 @@ struct FetchThenBuildTests {
     @Test func theRecordsOwnDescriptionComesBeforeAnotherLanguagesSummary() async throws {
         let wiki = try await FakeWikipedia.start()
         defer { Task { await wiki.stop() } }
-        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en, fr]\n", to: "content/site.yml")
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en, fr]\npacks: {id: t}\n", to: "content/site.yml")
         try wiki.dir.write(
             "---\nname: {de: Hund, en: Dog, fr: Chien}\nwikipedia: {en: Dog}\ndescription: {de: Ein treuer Freund.}\n---\n",
             to: "content/animals/hund.md")
@@ -78,6 +78,12 @@ struct FetchThenBuildTests {
         // The credits list the summary only where it is shown.
         #expect(!(try page("credits/index.html")).contains("en.wikipedia.org/wiki/Dog"))
         #expect((try page("en/credits/index.html")).contains("en.wikipedia.org/wiki/Dog"))
+        // The pack's texts follow the pages: none for German, the English summary for English and French.
+        let bytes = try #require(out.files["packs/v/1.json"])
+        let manifest = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        let record = try #require((manifest["records"] as? [[String: Any]])?.first)
+        let texts = try #require((record["payload"] as? [String: Any])?["texts"] as? [String: Any])
+        #expect(texts.keys.sorted() == ["en", "fr"], "\(texts)")
     }
 
     /// A cached picture whose bytes were changed after a build (same size, so only its hash

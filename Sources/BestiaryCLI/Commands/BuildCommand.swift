@@ -48,6 +48,8 @@ struct BuildCommand: AsyncParsableCommand {
     var unsigned = false
 
     func validate() throws {
+        // An empty --output (an unset $OUT) would be the current folder.
+        if output?.isEmpty == true { throw ValidationError("--output must name a folder") }
         if let baseURL, let problem = URLCheck.problem(baseURL: baseURL) { throw ValidationError("--base-url \(problem)") }
     }
 

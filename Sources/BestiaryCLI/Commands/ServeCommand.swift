@@ -44,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
+        if output?.isEmpty == true { throw ValidationError("--output must name a folder") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
     }
@@ -149,7 +150,7 @@ final class ServePrinter: @unchecked Sendable {
     /// Prints the stages of the first build only (of every build with `--verbose`).
     func stageHandler() -> @Sendable (BuildReport.Stage, Int, Int) -> Void {
         { [self] stage, index, total in
-            guard format == .text, verbose || lock.withLock({ builds == 0 }) else { return }
+            guard verbose || lock.withLock({ builds == 0 }) else { return }
             let ms = String(format: "%6.0f ms", stage.seconds * 1000)
             console.err("[\(index)/\(total)] \(stage.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ms)  \(stage.detail)")
         }
@@ -167,7 +168,6 @@ final class ServePrinter: @unchecked Sendable {
                 return builds == 0
             }
             reportWarnings(result.diagnostics)
-            guard format == .text else { return }
             let seconds = String(format: "%.2f", result.seconds)
             if result.upToDate {
                 console.err("\(first ? "" : Self.clock() + " ")output is up to date (nothing changed since the last build)")
@@ -184,7 +184,6 @@ final class ServePrinter: @unchecked Sendable {
                 return builds == 0
             }
             console.report(diagnostics, format: format)
-            guard format == .text else { return }
             let errors = diagnostics.filter { $0.severity == .error }.count
             // A first build that fails in a new site has no earlier build to fall back on.
             let served = FileManager.default.fileExists(atPath: outputDirectory + "/index.html")
