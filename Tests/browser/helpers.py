@@ -96,8 +96,10 @@ def play_round(driver, url, catalog, via="mouse", right=lambda i: i % 3 != 1, de
     `right(i)` says whether to answer question i right (the right animal is found from the
     prompt's media file, as a learner would recognise it). Checks along the way: the prompt's
     media really load, the choices are distinct, data-correct names the right animal, and the
-    running score counts exactly the right answers.
+    running score counts exactly the right answers (in learn mode, first tries only: an animal
+    asked again after a miss is not scored).
     """
+    learn = "mode=learn" in url
     index = media_index(catalog)
     load(driver, url)
     wait_until(driver, f"return document.querySelector(\"{QUESTION}\")", message="the first question")
@@ -135,9 +137,11 @@ def play_round(driver, url, catalog, via="mouse", right=lambda i: i % 3 != 1, de
         wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the answer")
         quiz = driver.find_element(By.CSS_SELECTOR, "[data-quiz]")
         assert quiz.get_attribute("data-correct") == correct
-        got_right += int(chosen == correct)
+        scored = not (learn and any(x["correct"] == correct for x in questions))
+        got_right += int(chosen == correct and scored)
         assert score_right(driver.find_element(By.CSS_SELECTOR, "[data-quiz-score]").text) == got_right
-        questions.append({"correct": correct, "chosen": chosen, "choices": q["choices"], "sound": q["sound"], "image": q["image"]})
+        questions.append({"correct": correct, "chosen": chosen, "choices": q["choices"], "sound": q["sound"], "image": q["image"],
+                          "scored": scored})
         if via == "mouse":
             driver.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
         else:

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cardStatus, LEARN_AHEAD_MS, planSession, progress, recordReview } from "../../templates/assets/js/learn.js";
+import { cardStatus, LEARN_AHEAD_MS, planSession, progress, recordReview, scored } from "../../templates/assets/js/learn.js";
 import { Grade, State } from "../../templates/assets/js/fsrs.js";
 import { catalog } from "./helpers.mjs";
 
@@ -91,4 +91,13 @@ test("a first right answer is good, not easy: a quick guess skips no learning st
   // Once learnt, easy is easy.
   const later = NOW + 10 * 60 * 1000;
   assert.notDeepEqual(recordReview(good, "robin", Grade.Easy, later).robin, recordReview(good, "robin", Grade.Good, later).robin);
+});
+
+test("a learn round's retries are not scored; other modes score every question, repeats included", () => {
+  const questions = [{ id: "owl" }, { id: "cow" }, { id: "fox" }, { id: "cow" }];
+  const results = [true, false, true, true];
+  assert.deepEqual(scored({ mode: "learn", questions }, results), [true, false, true], "the retry of cow (asked again after a miss) is left out");
+  assert.deepEqual(scored({ mode: "learn", questions }, questions).map((q) => q.id), ["owl", "cow", "fox"]);
+  // A sound round with few sounds asks an animal more than once: each is scored.
+  assert.deepEqual(scored({ mode: "sound", questions }, results), results);
 });

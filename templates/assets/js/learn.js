@@ -72,6 +72,11 @@ export function planSession({ animals, cards, now, size = SESSION_SIZE, newLimit
   return { ids: plan.map((a) => a.id), nextDue };
 }
 
+/** `list` (one per question) without a learn round's retries: asked again after the name was shown, not scored. */
+export function scored({ mode, questions: q }, list) {
+  return mode == "learn" ? list.filter((_, i) => q.findIndex((x) => x.id == q[i].id) == i) : list;
+}
+
 /**
  * Records a rated answer for one animal.
  * @param {Record<string, import("./fsrs.js").Card>} cards

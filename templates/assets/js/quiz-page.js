@@ -14,7 +14,7 @@ import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
 import { Grade, gradeFromAnswer } from "./fsrs.js";
 import { translator } from "./i18n.js";
-import { planSession, progress, recordReview } from "./learn.js";
+import { planSession, progress, recordReview, scored } from "./learn.js";
 import { MODES, availableModes, buildRound, defaultMode, roundPool } from "./questions.js";
 import { createRng, randomSeed } from "./rng.js";
 import { levelFor, newAchievements, reduce } from "./scoring.js";
@@ -293,14 +293,15 @@ class QuizPage {
 
   finishRound(moveFocus) {
     const round = this.round;
-    const correct = round.results.filter(Boolean).length;
+    const results = scored(round, round.results);
+    const correct = results.filter(Boolean).length;
     this.commit((s) => ({
       ...s,
-      stats: reduce(s.stats, { type: "round", mode: round.mode, date: localDateKey(), correct, total: round.results.length }),
+      stats: reduce(s.stats, { type: "round", mode: round.mode, date: localDateKey(), correct, total: results.length }),
       daily: round.mode === "daily" ? this.todays(s, true) : s.daily,
     }));
     this.keepRound(true);
-    this.showSummary({ mode: round.mode, results: round.results, start: round.start, moveFocus, replay: false });
+    this.showSummary({ mode: round.mode, results, start: round.start, moveFocus, replay: false });
   }
 
   /** Stops every sound of the stage: a detached <audio> would otherwise play on. */
@@ -415,9 +416,9 @@ class QuizPage {
 
   updateStatus() {
     const round = this.round;
-    const right = round.results.filter(Boolean).length;
+    const right = scored(round, round.results).filter(Boolean).length;
     this.els.progress.textContent = this.tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
-    this.els.score.textContent = `${right} / ${round.questions.length}`;
+    this.els.score.textContent = `${right} / ${scored(round, round.questions).length}`;
     this.updateLevel();
   }
 
