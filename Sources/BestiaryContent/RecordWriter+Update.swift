@@ -44,8 +44,16 @@ extension RecordWriter {
                 edits.append((insertionPoint(for: key, spans: spans, leading: yaml.count), 0, newLines))
             }
         }
-        // Stable order: by position, later keys of the same position after earlier ones.
-        for edit in edits.enumerated().sorted(by: { ($0.element.at, $0.offset) > ($1.element.at, $1.offset) }).map(\.element) {
+        // From the bottom up. At one position, a key's lines are replaced before keys are inserted
+        // there (an insertion first would move the lines the replacement removes: a key written
+        // before `name` in the file, then `name` changed and `difficulty` added, left two `name`s);
+        // insertions go in reverse order, so that they end up in ``keyOrder``.
+        let ordered = edits.enumerated().sorted { a, b in
+            if a.element.at != b.element.at { return a.element.at > b.element.at }
+            if (a.element.remove > 0) != (b.element.remove > 0) { return a.element.remove > 0 }
+            return a.offset > b.offset
+        }
+        for edit in ordered.map(\.element) {
             yaml.replaceSubrange(edit.at..<(edit.at + edit.remove), with: edit.insert)
         }
 

@@ -106,6 +106,17 @@ public struct WikipediaFetcher: Sendable {
                     "wikipedia.\(job.language) '\(requester.title)': \(reason)", at: requester.location, stage: "fetch"))
             }
         }
+        // A warning about the article (its picture has no licence, a width is gone) is each
+        // naming record's, at its `wikipedia.LANG` (it named no file or article: found by a user).
+        r.diagnostics = r.diagnostics.flatMap { d -> [Diagnostic] in
+            guard d.location == nil, d.severity == .warning else { return [d] }
+            return job.requesters.map { requester in
+                var w = d
+                w.location = requester.location
+                w.message = "wikipedia.\(job.language) '\(requester.title)': \(d.message)"
+                return w
+            }
+        }
         return r
     }
 

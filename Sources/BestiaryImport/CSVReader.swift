@@ -117,7 +117,7 @@ public enum CSVReader {
                     }
                     continue
                 }
-                row.fields.append(FieldValue(field, value))
+                row.fields.append(FieldValue(field, value, at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column)))
             }
             rows.append(row)
         }

@@ -42,9 +42,12 @@ public struct ImportRow: Sendable {
 public struct FieldValue: Sendable {
     public var field: RecordField
     public var value: String
-    public init(_ field: RecordField, _ value: String) {
+    /// Where the value is in its source (a CSV cell), for a message about it; else the row's.
+    public var location: SourceLocation?
+    public init(_ field: RecordField, _ value: String, at location: SourceLocation? = nil) {
         self.field = field
         self.value = value
+        self.location = location
     }
 }
 

@@ -49,8 +49,8 @@ public struct RecordPlanner: Sendable {
         }
 
         for row in rows where !collided.contains(row.id) {
-            func fail(_ message: String) {
-                bag.error(row.origin.label.isEmpty ? message : "\(row.origin.label): \(message)", at: row.origin.location, stage: stage)
+            func fail(_ message: String, at location: SourceLocation? = nil) {
+                bag.error(row.origin.label.isEmpty ? message : "\(row.origin.label): \(message)", at: location ?? row.origin.location, stage: stage)
             }
             let existing: RecordStore.ExistingRecord?
             do {
@@ -71,6 +71,13 @@ public struct RecordPlanner: Sendable {
             var animal = existing?.animal ?? Animal(id: row.id, name: LocalizedText([:]), sourcePath: path)
             var fields = row.fields
             let errorsBefore = bag.errorCount
+            // A file and an address for one sound: the address was dropped without a word.
+            for kind in [MediaKind.sound, .image] where fields.contains(where: { $0.field == .media(kind, .url) })
+                && (row.media.contains { $0.kind == kind } || fields.contains { $0.field == .media(kind, .file) })
+            {
+                let key = kind == .sound ? "sound" : "image"
+                fail("\(key).file and \(key).url are both given: a \(kind == .sound ? "sound" : "picture") is one or the other; leave one of them empty")
+            }
             // The record's own sound or picture given new bytes under the same name: its text
             // stays, but the record changes.
             var newBytes: [String] = []
@@ -110,14 +117,34 @@ public struct RecordPlanner: Sendable {
             // Files named as already under content/: there, and what they claim.
             for value in fields {
                 guard case .media(let kind, .file) = value.field, !row.media.contains(where: { $0.kind == kind }) else { continue }
-                if let problem = checkContentFile(value.value, kind: kind) { fail("\(value.field) '\(value.value)': \(problem)") }
+                if let problem = checkContentFile(value.value, kind: kind) { fail("\(value.field) '\(value.value)': \(problem)", at: value.location) }
             }
 
             for value in fields.enumerated().sorted(by: { ($0.element.field.applicationOrder, $0.offset) < ($1.element.field.applicationOrder, $1.offset) }) {
-                do { try value.element.field.apply(value.element.value, to: &animal) } catch { fail(error.message) }
+                do { try value.element.field.apply(value.element.value, to: &animal) } catch { fail(error.message, at: value.element.location) }
             }
             for value in row.defaults where !value.field.isSet(in: animal) {
                 do { try value.field.apply(value.value, to: &animal) } catch { fail(error.message) }
+            }
+            // A sound or picture given as an address or a file under content/ instead of the one the
+            // record had (copies from outside were handled above): the same warning for a credit
+            // left from the old one. The old file stays: the author named the new one, and may
+            // keep the old (only a file the import copied in replaces one).
+            for kind in [MediaKind.sound, .image] where !row.media.contains(where: { $0.kind == kind }) {
+                let before = kind == .sound ? existing?.animal.sound : existing?.animal.image
+                let after = kind == .sound ? animal.sound : animal.image
+                guard let before, let after,
+                      before.filePath == nil ? before.source != after.source : Self.normalizedPath(before.filePath) != Self.normalizedPath(after.filePath),
+                      fields.contains(where: { $0.field == .media(kind, .url) || $0.field == .media(kind, .file) })
+                else { continue }
+                let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
+                let given = fields.contains { value in attributes.contains { value.field == .media(kind, $0) } }
+                if !given, before.credit != nil || before.license != nil || before.sourceURL != nil {
+                    let key = kind == .sound ? "sound" : "image"
+                    bag.warning(
+                        "\(row.id): the \(kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old one; set \(key).credit, .license and .source for the new one",
+                        at: row.origin.location, stage: stage)
+                }
             }
             // Rows with errors so far go on to the parser too, so that one run reports all of a
             // row's problems (a bad title next to a bad difficulty); any error stops the writing.
@@ -223,6 +250,11 @@ public struct RecordPlanner: Sendable {
         var relative = "\(folder)/\(id).\(format.fileExtension)"
         var users = usedByOthers(relative)
         let shared = users.isEmpty ? nil : "content/\(relative) is kept as it is: \(users.sorted().joined(separator: ", ")) use\(users.count == 1 ? "s" : "") it too"
+        // That name already holds these very bytes (a record removed and imported again, whose
+        // file others share): share it too, not a byte-identical copy under `ID-2`.
+        if !users.isEmpty, (try? fs.read(store.fullPath("content/\(relative)"))) == data {
+            return .success((relative, nil, nil))
+        }
         var suffix = 2
         while !users.isEmpty || planned.byDestination["content/\(relative)"].map({ $0.data != data }) == true {
             let candidate = "\(folder)/\(id)-\(suffix).\(format.fileExtension)"

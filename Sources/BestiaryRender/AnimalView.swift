@@ -48,7 +48,8 @@ struct AnimalView {
         return ImageInfo(
             src: main.path, srcset: wiki.variants.filter { $0.width != nil }, width: main.width, height: main.height,
             focus: animal.leadImageFocus,
-            alt: name.text, credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL,
+            // Without a description page (Commons said nothing of the file), the article it leads.
+            alt: name.text, credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL ?? summary?.articleURL,
             fromWikipedia: true, bytes: main.bytes)
     }
 

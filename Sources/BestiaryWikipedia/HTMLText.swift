@@ -5,6 +5,18 @@ import BestiaryContent
 /// (``ControlCharacter``: `&#27;` is no more showable than a raw one).
 public enum HTMLText {
     public static func plain(_ html: String) -> String {
+        // What a script or style element holds is not text (a Commons artist field with a
+        // `<script>` showed its code in the credit line).
+        var html = html
+        if html.contains("<") {
+            for element in ["script", "style"] {
+                while let open = html.range(of: "<\(element)", options: .caseInsensitive) {
+                    let close = html.range(of: "</\(element)", options: .caseInsensitive, range: open.upperBound..<html.endIndex)
+                    let end = close.flatMap { html.range(of: ">", range: $0.upperBound..<html.endIndex)?.upperBound } ?? html.endIndex
+                    html.replaceSubrange(open.lowerBound..<end, with: " ")
+                }
+            }
+        }
         var out = ""
         var inTag = false
         var entity: String? = nil

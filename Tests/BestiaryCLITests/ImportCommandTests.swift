@@ -58,6 +58,16 @@ import Testing
         #expect(result.stdout == "{\"severity\":\"error\",\"file\":\"\(dir.appending("species.json"))\",\"line\":1,\"column\":2,\"message\":\"species 1 (id 1) has no 'common_name'\",\"stage\":\"import\"}")
     }
 
+    /// A mistyped --media found no media and imported the records without them (found by a user).
+    @Test func aMediaFolderThatIsNotThereIsAUsageError() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        try dir.write("id,name.en\nowl,Owl\n", to: "owls.csv")
+        let result = await run("import", "--root", dir.appending("site"), dir.appending("owls.csv"), "--format", "csv", "--media", dir.appending("nowhere"))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--media \(dir.appending("nowhere")): no such folder"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("site/content/animals/owl.md")))
+    }
+
     @Test func anUnknownFormatIsAUsageError() async throws {
         let result = await run("import", "x.json", "--format", "excel")
         #expect(result.status == 2)

@@ -86,6 +86,29 @@ struct FetchThenBuildTests {
         #expect(texts.keys.sorted() == ["en", "fr"], "\(texts)")
     }
 
+    /// A lead picture Commons does not describe: the warning is at the record that names the
+    /// article, and the page credits no one but links the article (it showed "no credit given"
+    /// with no link at all, and the warning named no record: found by a user).
+    @Test func aPictureWithoutADescriptionLinksTheArticle() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == "/w/api.php" ? .json("{\"batchcomplete\":true,\"query\":{\"pages\":[{\"ns\":6,\"title\":\"File:X.jpg\",\"missing\":true}]}}") : nil
+        }
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [en]\n", to: "content/site.yml")
+        try wiki.dir.write("---\nname: {en: Dog}\nwikipedia: {en: Dog}\n---\n", to: "content/animals/dog.md")
+        let report = await wiki.fetch([FakeWikipedia.animal("dog", ["en": "Dog"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
+        let warning = try #require(report.diagnostics.first { $0.message.contains("is not described at") })
+        #expect(warning.location?.path == "content/animals/dog.md")
+        #expect(warning.message.hasPrefix("wikipedia.en 'Dog': "), "\(warning.message)")
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        try SiteBuilder(options: options).build()
+        let page = String(decoding: try #require(try Tree(wiki.dir.appending("out")).files["animals/dog/index.html"]), as: UTF8.self)
+        let caption = try #require(page.components(separatedBy: "<figcaption>").dropFirst().first?.components(separatedBy: "</figcaption>").first)
+        #expect(caption.contains("no credit given, <a href=\"https://en.wikipedia.org/wiki/Dog\""), "\(caption)")
+    }
+
     /// A cached picture whose bytes were changed after a build (same size, so only its hash
     /// tells) is neither copied into the site nor published in the pack; the build says which
     /// file and what to do.

@@ -132,8 +132,8 @@ import Testing
             errors: [
                 "2:1: row 1: id 'Red Fox' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'red-fox'; it is the key apps sync by and never changes",
                 "3:1: row 2 has 2 fields, the header has 4; a value with ',' or a line break must be in double quotes",
-                "4:1: row 3 (id bee): difficulty must be 1, 2 or 3, not '5'",
                 "4:1: row 3 (id bee): wikipedia.en: 'Bee <insect>' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
+                "4:9: row 3 (id bee): difficulty must be 1, 2 or 3, not '5'",
                 "5:1: row 4 (id bat): wikipedia.en: 'Bat [animal]' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
                 "6:1: row 5 has no id",
             ]),
@@ -167,21 +167,21 @@ import Testing
         Case(
             name: "CSV value with a direction override", format: .csv, text: "id,name.en,group\nfox,Fox,\u{202E}lammam\n",
             errors: [
-                "2:1: row 1 (id fox): group contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
+                "2:9: row 1 (id fox): group contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
             ]),
         Case(
             name: "CSV name with a direction override, not also missing", format: .csv, text: "id,name.en\nlynx,Ly\u{202E}nx\n",
             errors: [
-                "2:1: row 1 (id lynx): name.en contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
+                "2:6: row 1 (id lynx): name.en contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
             ]),
         Case(
             name: "CSV value with a control character", format: .csv, text: "id,name.en\nlynx,Ly\u{1B}[1mnx\n",
-            errors: ["2:1: row 1 (id lynx): name.en contains U+001B (a control character), which a page cannot show; remove it"]),
+            errors: ["2:6: row 1 (id lynx): name.en contains U+001B (a control character), which a page cannot show; remove it"]),
         Case(
             name: "CSV new record with another error and no name: both said", format: .csv, text: "id,difficulty\nbadger,9\n",
             errors: [
-                "2:1: row 1 (id badger): difficulty must be 1, 2 or 3, not '9'",
                 "2:1: 1 new record would have no name.en value: badger. Every record needs a name in the site's default language 'en', the first of content/site.yml's languages: add a name.en column or fill it in those rows",
+                "2:8: row 1 (id badger): difficulty must be 1, 2 or 3, not '9'",
             ]),
         Case(
             name: "CSV language the site does not have", format: .csv, text: "id,name.en,name.fr\nfox,Fox,Renard\n",

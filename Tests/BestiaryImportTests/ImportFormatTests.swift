@@ -223,6 +223,46 @@ import Testing
         #expect(plan.warnings.filter { $0.message.contains("credit, license and source are still those of the old file") }.count == 2)
     }
 
+    /// An address in place of the record's file: the old credit is warned about, as for a new
+    /// file (it was not: found by a user); the old file stays (the author may keep it). Both at
+    /// once is an error (the address was dropped without a word).
+    @Test func anAddressReplacingAFileIsWarnedAboutAndTheFileRemoved() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.directory.write(try Fixtures.data("import/wildsound/sounds/Amsel.mp3"), to: "incoming/owl.mp3")
+        try site.importing(try site.source("id,name.en,sound.file,sound.credit\nowl,Owl,owl.mp3,Jane Doe\n", name: "first.csv"), .csv)
+        #expect(site.animal("owl")?.sound?.filePath == "sounds/owl.mp3")
+        let plan = try site.importing(try site.source("id,sound.url\nowl,https://example.org/owl.mp3\n", name: "second.csv"), .csv)
+        #expect(site.animal("owl")?.sound?.source == .url("https://example.org/owl.mp3"))
+        #expect(plan.warnings.map(\.message) == [
+            "owl: the sound is replaced, but its credit, license and source are still those of the old one; set sound.credit, .license and .source for the new one",
+        ])
+        #expect(plan.removals.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: site.directory.appending("content/sounds/owl.mp3")))
+
+        let both = try site.source("id,sound.file,sound.url\nowl,owl.mp3,https://example.org/owl.mp3\n", name: "both.csv")
+        #expect {
+            try site.importing(both, .csv)
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.contains { $0.message.contains("sound.file and sound.url are both given") } == true
+        }
+    }
+
+    /// A record removed and imported again, whose file others share with the very same bytes,
+    /// shares it again (a byte-identical copy went to `ID-2`: found by a user).
+    @Test func aRecordImportedAgainSharesTheIdenticalFileItHad() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.directory.write(try Fixtures.data("import/wildsound/sounds/Amsel.mp3"), to: "incoming/cat.mp3")
+        let csv = try site.source("id,name.en,sound.file\ncat-a,Cat A,cat.mp3\ncat-b,Cat B,cat.mp3\n", name: "cats.csv")
+        try site.importing(csv, .csv)
+        #expect(site.animal("cat-b")?.sound?.filePath == "sounds/cat-a.mp3")
+        try FileManager.default.removeItem(atPath: site.directory.appending("content/animals/cat-a.md"))
+        let again = try site.importing(csv, .csv)
+        #expect(again.copies.isEmpty)
+        #expect(again.warnings.isEmpty, "\(again.warnings)")
+        #expect(site.animal("cat-a")?.sound?.filePath == "sounds/cat-a.mp3")
+        #expect(!FileManager.default.fileExists(atPath: site.directory.appending("content/sounds/cat-a-2.mp3")))
+    }
+
     @Test func everyFormatGivesASiteThatChecks() throws {
         let site = try TestSite(languages: ["en", "de"])
         try site.importing("nuthatch/species.json", .nuthatch)

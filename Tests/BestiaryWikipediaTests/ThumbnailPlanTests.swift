@@ -104,6 +104,8 @@ struct CommonsImageInfoTests {
     @Test func htmlTextStripsTagsAndEntities() {
         #expect(HTMLText.plain("<a href=\"//x\">A &amp; B</a>&#160;<i>C</i>&#x41;") == "A & B C A")
         #expect(HTMLText.plain("5 &lt; 6 & 7") == "5 < 6 & 7")
+        // A script's or style's contents are not text (they showed in a credit line: found by a reviewer).
+        #expect(HTMLText.plain("<a>Jane &amp; <b>Doe</b></a><script>alert(1)</script><STYLE>b{}</STYLE> <script src=x>") == "Jane & Doe")
     }
 
     /// A credit with a control character, raw or as a reference, loses it: a page cannot show it.

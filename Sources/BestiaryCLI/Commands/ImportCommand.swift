@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import BestiaryDiagnostics
 import BestiaryImport
@@ -59,6 +60,16 @@ struct ImportCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Where sounds and pictures named in the file are found (default: the file's folder).", valueName: "DIR"))
     var media: String?
+
+    func validate() throws {
+        // A mistyped folder found no media and imported the records without them.
+        if let media {
+            var folder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: media, isDirectory: &folder), folder.boolValue else {
+                throw ValidationError("--media \(media): no such folder")
+            }
+        }
+    }
 
     func run() async throws {
         let console = Console.current
