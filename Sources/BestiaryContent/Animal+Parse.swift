@@ -102,7 +102,7 @@ extension Animal {
                 }
             } else if case .scalar(let title) = node {
                 // One title names an article of one language's Wikipedia: say which to write.
-                reader.error("wikipedia must map languages to article titles; write wikipedia: {\(defaultLanguage): \(YAMLReader.flowScalar(title.string))}", at: node)
+                reader.error("wikipedia must map languages to article titles; write wikipedia: {\(defaultLanguage): \(YAMLScalar.plainOrQuoted(title.string, flow: true))}", at: node)
             } else {
                 reader.error("wikipedia must map languages to article titles, like {de: Rotfuchs, en: Red fox}", at: node)
             }
@@ -154,7 +154,7 @@ extension Animal {
         // `sound: sounds/cat.ogg`, the likeliest mistake: say what to write.
         if case .scalar(let s) = node, !s.string.isEmpty {
             let field = s.string.hasPrefix("https://") || s.string.hasPrefix("http://") ? "url" : "file"
-            reader.error("\(key) must be a mapping of keys to values; write \(key): {\(field): \(YAMLReader.flowScalar(s.string))}", at: node)
+            reader.error("\(key) must be a mapping of keys to values; write \(key): {\(field): \(YAMLScalar.plainOrQuoted(s.string, flow: true))}", at: node)
             return nil
         }
         guard let f = reader.fields(node, allowed: kind == .sound ? soundKeys : imageKeys, what: key) else { return nil }

@@ -200,3 +200,13 @@ extension SourceLocation {
         feed.add(column)
     }
 }
+
+extension Animal {
+    /// Whether the record's own `description` in `language` is shown instead of a Wikipedia
+    /// summary written in `summaryLanguage` (another language's, a fallback): the author's text
+    /// in the reader's language comes first. The pages, the credits, the quiz catalogue and the
+    /// packs all go by this.
+    public func prefersOwnDescription(in language: String, overSummaryIn summaryLanguage: String) -> Bool {
+        summaryLanguage != language && description[language] != nil
+    }
+}

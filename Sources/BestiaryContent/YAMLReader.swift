@@ -46,6 +46,8 @@ final class YAMLReader {
         // Raw direction controls are reported with the file's position when it is decoded; those
         // the values hold otherwise come from escapes ("\u202E").
         let rawControls = DirectionControl.first(in: yaml) != nil
+        // A tag (`!Bang`) needs a `!` in the text: most front matter has none.
+        let mayHoldTags = yaml.utf8.contains(UInt8(ascii: "!"))
         // Bounded walk: refuse anchors (aliases share them) before anything else walks the tree.
         var budget = Self.maxNodes
         var stack: [Node] = [root]
@@ -60,8 +62,7 @@ final class YAMLReader {
                 return nil
             }
             // `hint: !Bang` is the tag `!Bang` and an empty value: the text was lost without a word.
-            let tag = node.tag.description
-            if tag.hasPrefix("!") {
+            if mayHoldTags, case let tag = node.tag.description, tag.hasPrefix("!") {
                 error("'\(tag)' is read as a YAML tag, not as text (a value that starts with '!'); put the whole value in quotes", at: node)
                 return nil  // its value is empty: what reads it would only say so again
             }
@@ -154,15 +155,6 @@ final class YAMLReader {
     }
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-
-    /// `text` as a message may suggest writing it inside `{…}`: in double quotes when YAML
-    /// would read it otherwise (a `,`, `: `, ` #`, a bracket, a leading indicator).
-    static func flowScalar(_ text: String) -> String {
-        let plain = !text.isEmpty && !text.contains(where: { ",[]{}\"'\\".contains($0) }) && !text.contains(": ") && !text.contains(" #")
-            && !text.hasSuffix(":") && !"-?:!&*|>%@`# ".contains(text.first!)
-        if plain { return text }
-        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
 
     // MARK: Typed readers
 

@@ -101,17 +101,11 @@ public struct RecordPlanner: Sendable {
                     }
                     // Another recording or picture under the credit of the one it replaces.
                     let before = media.kind == .sound ? animal.sound : animal.image
-                    let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
-                    let given = fields.contains { value in attributes.contains { value.field == .media(media.kind, $0) } }
                     let changed = copy != nil || Self.normalizedPath(before?.filePath) != relative
                     // The record's own file, replaced by a file it was given under another name
                     // (`fox.ogg` for `fox.wav`): removed below if no record names it any more.
                     if let old = Self.normalizedPath(before?.filePath), old != relative { replacedMedia.append(old) }
-                    if changed, let before, before.credit != nil || before.license != nil || before.sourceURL != nil, !given {
-                        bag.warning(
-                            "\(row.id): the \(media.kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old file; set \(media.kind == .sound ? "sound" : "image").credit, .license and .source for the new one",
-                            at: row.origin.location, stage: stage)
-                    }
+                    if changed, let before, let warning = staleCredit(media.kind, before, fields, row, old: "file") { bag.append(warning) }
                 }
             }
             // Files named as already under content/: there, and what they claim.
@@ -137,14 +131,7 @@ public struct RecordPlanner: Sendable {
                       before.filePath == nil ? before.source != after.source : Self.normalizedPath(before.filePath) != Self.normalizedPath(after.filePath),
                       fields.contains(where: { $0.field == .media(kind, .url) || $0.field == .media(kind, .file) })
                 else { continue }
-                let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
-                let given = fields.contains { value in attributes.contains { value.field == .media(kind, $0) } }
-                if !given, before.credit != nil || before.license != nil || before.sourceURL != nil {
-                    let key = kind == .sound ? "sound" : "image"
-                    bag.warning(
-                        "\(row.id): the \(kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old one; set \(key).credit, .license and .source for the new one",
-                        at: row.origin.location, stage: stage)
-                }
+                if let warning = staleCredit(kind, before, fields, row, old: "one") { bag.append(warning) }
             }
             // Rows with errors so far go on to the parser too, so that one run reports all of a
             // row's problems (a bad title next to a bad difficulty); any error stops the writing.
@@ -187,6 +174,19 @@ public struct RecordPlanner: Sendable {
         return ChangePlan(
             records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items,
             removals: unused(before: replacedMedia, after: mediaAfter, changed: Set(changes.map(\.id))))
+    }
+
+    /// The warning for a sound or picture replaced while `before`'s credit, license or source
+    /// would stay, unless the row gives one of them; `old` names what it replaced ("file", "one").
+    private func staleCredit(_ kind: MediaKind, _ before: MediaReference, _ fields: [FieldValue], _ row: ImportRow, old: String) -> Diagnostic? {
+        let attributes: [RecordField.MediaAttribute] = [.credit, .license, .source]
+        guard before.credit != nil || before.license != nil || before.sourceURL != nil,
+              !fields.contains(where: { value in attributes.contains { value.field == .media(kind, $0) } })
+        else { return nil }
+        let key = kind == .sound ? "sound" : "image"
+        return .warning(
+            "\(row.id): the \(kind == .sound ? "sound" : "picture") is replaced, but its credit, license and source are still those of the old \(old); set \(key).credit, .license and .source for the new one",
+            at: row.origin.location, stage: stage)
     }
 
     /// The files a given sound or picture replaced under another name (`fox.wav` by `fox.ogg`)

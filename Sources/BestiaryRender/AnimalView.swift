@@ -22,7 +22,7 @@ struct AnimalView {
     /// English summary over the German description the author wrote).
     var textSummary: SummaryView? {
         guard let s = summary else { return nil }
-        return s.language != language && animal.description[language] != nil ? nil : s
+        return animal.prefersOwnDescription(in: language, overSummaryIn: s.language) ? nil : s
     }
 
     /// The record's own picture, else the Wikipedia lead image.

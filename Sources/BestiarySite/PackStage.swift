@@ -28,11 +28,11 @@ enum PackStage {
             digests[path] = MediaDigest(sha256: record.sha256, bytes: record.bytes, format: record.format, sourcePath: record.fullPath)
         }
         var texts: [String: [String: PackText]] = [:]
-        // As on the pages: another language's summary stands in for a language only where the
-        // record has no description of its own in that language.
-        let described = Dictionary(catalog.animals.map { ($0.id, $0.description) }, uniquingKeysWith: { a, _ in a })
+        // As on the pages (``Animal/prefersOwnDescription(in:overSummaryIn:)``).
+        let index = Dictionary(catalog.animals.indices.map { (catalog.animals[$0].id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, byLanguage) in summaries {
-            for (language, summary) in byLanguage where summary.language == language || described[id]?[language] == nil {
+            for (language, summary) in byLanguage
+            where !(index[id].map { catalog.animals[$0].prefersOwnDescription(in: language, overSummaryIn: summary.language) } ?? false) {
                 texts[id, default: [:]][language] = text(of: summary)
             }
         }

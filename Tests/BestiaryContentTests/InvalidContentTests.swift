@@ -40,7 +40,7 @@ import Testing
         Case(name: "sound given as a path", files: [record: "---\nname: {de: Fuchs}\nsound: sounds/fox.ogg\n---\n"],
              expected: "\(record):3:8: error: sound must be a mapping of keys to values; write sound: {file: sounds/fox.ogg}"),
         Case(name: "image given as an address", files: [record: "---\nname: {de: Fuchs}\nimage: https://e.org/fox.jpg\n---\n"],
-             expected: "\(record):3:8: error: image must be a mapping of keys to values; write image: {url: https://e.org/fox.jpg}"),
+             expected: "\(record):3:8: error: image must be a mapping of keys to values; write image: {url: \"https://e.org/fox.jpg\"}"),
         Case(name: "a value read as a YAML tag", files: [record: "---\nname: {de: Fuchs}\nhint: !Bang\n---\n"],
              expected: "\(record):3:7: error: '!Bang' is read as a YAML tag, not as text (a value that starts with '!'); put the whole value in quotes"),
         Case(name: "one Wikipedia title", files: [record: "---\nname: {de: Fuchs}\nwikipedia: Rotfuchs\n---\n"],
