@@ -9,7 +9,7 @@
 //        |            |  Markdown |                     | |      |
 //        |            |           \______ Packs ________/ |      |
 //        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
-//        \_ Fetch (network: AsyncHTTPClient; Sync's HTTP transport) <- CLI
+//        \_ Fetch (network: libcurl; Sync's HTTP transport) <- CLI
 //                                          Template ______/  (our Mustache engine; no dependencies)
 //
 import PackageDescription
@@ -31,7 +31,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -44,6 +43,11 @@ let package = Package(
             name: "CCmark",
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"]), .brew(["cmark"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CBestiarySystem"),
 
@@ -71,9 +75,7 @@ let package = Package(
         .target(
             name: "BestiaryFetch",
             dependencies: [
-                "BestiaryWikipedia", "BestiarySync",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
+                "BestiaryWikipedia", "BestiarySync", "CCurl",
             ],
             swiftSettings: strict
         ),

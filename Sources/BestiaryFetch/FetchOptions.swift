@@ -53,12 +53,12 @@ public struct FetchOptions: Sendable {
         self.clock = clock
     }
 
-    /// `Bestiary/0.1.0 (maintainer@example.org) async-http-client`, the form of Wikimedia's
+    /// `Bestiary/0.1.0 (maintainer@example.org) libcurl`, the form of Wikimedia's
     /// User-Agent policy: tool/version (contact) library. The contact is the site's own
     /// (site.yml `wikipedia.contact`): the people running the fetch are the ones to reach.
     public static func userAgent(version: String, contact: String?) -> String {
         let contactPart = contact.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        return "Bestiary/\(version)" + (contactPart.map { " (\($0))" } ?? "") + " async-http-client"
+        return "Bestiary/\(version)" + (contactPart.map { " (\($0))" } ?? "") + " libcurl"
     }
 
     /// True when `template` points at Wikimedia's servers (where the etiquette matters).

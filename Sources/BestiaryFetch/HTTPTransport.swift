@@ -53,7 +53,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One GET, no redirects followed, no retries: the policy (``PoliteClient``) sits on top.
-/// The real implementation is ``AsyncHTTPTransport``; tests may inject others.
+/// The real implementation is ``CurlTransport`` (libcurl); tests may inject others.
 public protocol HTTPTransport: Sendable {
     func get(_ url: String, headers: [(String, String)], maxBytes: Int, timeout: Duration) async throws -> HTTPResult
     /// Releases connections; call once when done.

@@ -18,7 +18,7 @@ public struct PoliteClient: Sendable {
     let unreachable = UnreachableHosts()
     /// Attempts for a request whose connections fail (refused, no such host, no route): fewer
     /// than for timeouts and busy servers, which waiting may cure. The transport itself keeps
-    /// trying to connect until its connect timeout (async-http-client: 10 s), so one is enough.
+    /// trying to connect until its connect timeout (10 s), so one is enough.
     public var maxConnectionAttempts = 1
 
     public init(transport: any HTTPTransport, limiter: RateLimiter, retry: RetryPolicy, timeout: Duration) {

@@ -17,7 +17,7 @@ public struct WikipediaFetcher: Sendable {
     private let transport: any HTTPTransport
     private let ownsTransport: Bool
 
-    /// - Parameter transport: nil for the real HTTP client (async-http-client).
+    /// - Parameter transport: nil for the real HTTP client (libcurl, ``CurlTransport``).
     public init(cache: WikipediaCache, options: FetchOptions, transport: (any HTTPTransport)? = nil) {
         self.cache = cache
         self.options = options
@@ -25,7 +25,7 @@ public struct WikipediaFetcher: Sendable {
             self.transport = transport
             self.ownsTransport = false
         } else {
-            self.transport = AsyncHTTPTransport(userAgent: options.userAgent, readTimeout: options.timeout)
+            self.transport = CurlTransport(userAgent: options.userAgent, readTimeout: options.timeout)
             self.ownsTransport = true
         }
     }

@@ -49,7 +49,7 @@ struct FetchTests {
         defer { Task { await wiki.stop() } }
         _ = await wiki.fetch([hund])
         let agents = Set(wiki.log.requests.compactMap { $0.header("user-agent") })
-        #expect(agents == ["Bestiary/9.9.9 (tests@example.invalid) async-http-client"])
+        #expect(agents == ["Bestiary/9.9.9 (tests@example.invalid) libcurl"])
         #expect(wiki.log.requests.first { $0.path == FakeWikipedia.haushundPath }?.header("accept")?.contains("Summary/1.5.0") == true)
     }
 

@@ -5,13 +5,13 @@ import Foundation
 import Testing
 
 /// The HTTP transport the command line syncs with, against real servers on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1))) struct AsyncHTTPPackTransportTests {
+@Suite(.timeLimit(.minutes(1))) struct CurlPackTransportTests {
     /// Runs `body` with a transport to `server`, closing both on every path (a client left
     /// running stops a debug build's test process, not just the test).
     func with(
-        _ server: LoopbackServer, at path: String, _ body: (AsyncHTTPPackTransport) async throws -> Void
+        _ server: LoopbackServer, at path: String, _ body: (CurlPackTransport) async throws -> Void
     ) async throws {
-        let transport = AsyncHTTPPackTransport(baseURL: URL(string: server.baseURL + path)!)
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + path)!)
         do {
             try await body(transport)
         } catch {
@@ -91,7 +91,7 @@ import Testing
     @Test func theProxyComesFromTheEnvironment() {
         let https = URL(string: "https://example.org/packs/")!
         let http = URL(string: "http://packs.example.org/")!
-        let proxy = AsyncHTTPPackTransport.proxy
+        let proxy = CurlPackTransport.proxy
         #expect(proxy(https, [:]) == nil)
         let env = ["https_proxy": "http://me:p%40ss@proxy.lan:3128", "HTTP_PROXY": "proxy.lan"]
         let secure = proxy(https, env)

@@ -47,8 +47,8 @@ struct PoliteClientTests {
 struct FetchOptionsTests {
     @Test func userAgentFollowsWikimediaPolicy() {
         #expect(FetchOptions.userAgent(version: "0.1.0", contact: "me@example.org")
-            == "Bestiary/0.1.0 (me@example.org) async-http-client")
-        #expect(FetchOptions.userAgent(version: "0.1.0", contact: nil) == "Bestiary/0.1.0 async-http-client")
+            == "Bestiary/0.1.0 (me@example.org) libcurl")
+        #expect(FetchOptions.userAgent(version: "0.1.0", contact: nil) == "Bestiary/0.1.0 libcurl")
     }
 
     @Test func knowsWikimediaHosts() {
@@ -80,8 +80,8 @@ struct UnreachableHostTests {
     }
 
     /// A real transport behind a client without a rate limit, whose retries come at once.
-    static func unretriedClient(connectTimeout: Duration, timeout: Duration) -> (AsyncHTTPTransport, PoliteClient) {
-        let transport = AsyncHTTPTransport(userAgent: "bestiary-tests", connectTimeout: connectTimeout)
+    static func unretriedClient(connectTimeout: Duration, timeout: Duration) -> (CurlTransport, PoliteClient) {
+        let transport = CurlTransport(userAgent: "bestiary-tests", connectTimeout: connectTimeout)
         let client = PoliteClient(
             transport: transport, limiter: RateLimiter(requestsPerSecond: nil), retry: RetryPolicy(baseDelay: .milliseconds(1)),
             timeout: timeout)

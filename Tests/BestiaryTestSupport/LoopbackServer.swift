@@ -36,6 +36,9 @@ public final class LoopbackServer: Sendable {
         /// Send 8 KiB chunks without end, one a millisecond, until the client closes the
         /// connection (``endless``: what was sent, and whether the client ended it).
         public var endless = false
+        /// Send only this many body bytes, then nothing, the connection held open (a server
+        /// that stalls in the middle of a body), until the server stops.
+        public var stallAfter: Int? = nil
 
         public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], delay: Duration = .zero, truncateAfter: Int? = nil) {
             self.status = status
@@ -90,7 +93,10 @@ public final class LoopbackServer: Sendable {
     /// Every request received so far, in order.
     public var requests: [Request] { log.all }
 
-    private init(port: Int, task: Task<Void, any Error>, log: RequestLog, endless: EndlessLog) {
+    private let stopping: StopFlag
+
+    private init(port: Int, task: Task<Void, any Error>, log: RequestLog, endless: EndlessLog, stopping: StopFlag) {
+        self.stopping = stopping
         self.port = port
         self.task = task
         self.log = log
@@ -100,6 +106,7 @@ public final class LoopbackServer: Sendable {
     public static func start(_ handler: @escaping @Sendable (Request) async -> Reply) async throws -> LoopbackServer {
         let log = RequestLog()
         let endless = EndlessLog()
+        let stopping = StopFlag()
         let ready = PortPromise()
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var headers: [String: String] = [:]
@@ -133,6 +140,16 @@ public final class LoopbackServer: Sendable {
                 }
                 return Response(status: status, headers: fields, body: body)
             }
+            if let stall = reply.stallAfter {
+                let full = reply.body
+                let body = ResponseBody(contentLength: full.count) { writer in
+                    try await writer.write(ByteBuffer(bytes: full.prefix(stall)))
+                    // Silent until the server stops (a handler still running holds up its stop).
+                    while !stopping.value { try await Task.sleep(for: .milliseconds(50)) }
+                    throw TruncatedOnPurpose()
+                }
+                return Response(status: status, headers: fields, body: body)
+            }
             if let cut = reply.truncateAfter {
                 let full = reply.body
                 let body = ResponseBody(contentLength: full.count) { writer in
@@ -155,16 +172,24 @@ public final class LoopbackServer: Sendable {
         )
         let task = Task { try await app.run() }
         let port = await ready.value
-        return LoopbackServer(port: port, task: task, log: log, endless: endless)
+        return LoopbackServer(port: port, task: task, log: log, endless: endless, stopping: stopping)
     }
 
     public func stop() async {
+        stopping.set()
         task.cancel()
         _ = await task.result
     }
 }
 
 struct TruncatedOnPurpose: Error {}
+
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    var value: Bool { lock.withLock { stopped } }
+    func set() { lock.withLock { stopped = true } }
+}
 
 final class RequestLog: @unchecked Sendable {
     private let lock = NSLock()

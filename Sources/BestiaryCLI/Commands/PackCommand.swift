@@ -55,7 +55,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
         if keys.isEmpty { keys = try global.sitePublicKeys(stage: "verify") }
         let transport: any PackTransport
         do {
-            transport = try PackLocation.transport(for: location, http: { AsyncHTTPPackTransport(baseURL: $0) })
+            transport = try PackLocation.transport(for: location, http: { CurlPackTransport(baseURL: $0) })
         } catch {
             console.report([.error("\(error)", stage: "verify")], format: global.diagnostics)
             throw CommandFailure(status: 1)

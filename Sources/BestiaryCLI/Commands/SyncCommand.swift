@@ -45,7 +45,7 @@ struct SyncCommand: AsyncParsableCommand {
         var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
         let transport: any PackTransport
         do {
-            transport = try PackLocation.transport(for: url, http: { AsyncHTTPPackTransport(baseURL: $0) })
+            transport = try PackLocation.transport(for: url, http: { CurlPackTransport(baseURL: $0) })
         } catch {
             throw fail("\(error)")
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What every HTTP(S) transport of a pack tree does alike, whatever client it sends with
-/// (``URLSessionPackTransport``, BestiaryFetch's `AsyncHTTPPackTransport`): the folder's URL,
+/// (``URLSessionPackTransport``, BestiaryFetch's `CurlPackTransport`): the folder's URL,
 /// a path resolved in it, the headers a request carries, and what an answer's status means.
 public struct HTTPPackFolder: Sendable {
     /// The folder holding `latest.json`, ending with a slash.

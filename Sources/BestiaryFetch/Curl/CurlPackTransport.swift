@@ -1,0 +1,126 @@
+import BestiarySync
+import CCurl
+import Foundation
+
+/// ``PackTransport`` over libcurl: what `bestiary sync` and `bestiary pack verify` read HTTP(S)
+/// pack trees with. The body is read only as fast as the reader takes it, and a reader that
+/// stops (at a size limit, say) ends the transfer: a server that sends without end fills no
+/// memory. (Foundation's `URLSession` on Linux delivers data it has queued even after the task
+/// is cancelled: 1 GB within seconds from a local server.) Redirects are followed, five at most
+/// and never in a loop; a connection silent for `readTimeout` fails.
+///
+/// Call ``close()`` when done: the connections kept for the next request are closed there.
+public final class CurlPackTransport: PackTransport, @unchecked Sendable {
+    /// The folder holding `latest.json`, ending with a slash.
+    public var baseURL: URL { folder.baseURL }
+    private let folder: HTTPPackFolder
+    private let pool = CurlHandlePool()
+    private let readTimeout: Duration
+    private let connectTimeout: Duration
+    private let environment: [String: String]
+    static let maxRedirects = 5
+
+    /// `environment`: where the proxy settings come from (`https_proxy`, `http_proxy`, `no_proxy`,
+    /// in either case), as curl and URLSession on Linux read them.
+    public init(
+        baseURL: URL, readTimeout: Duration = .seconds(60), connectTimeout: Duration = .seconds(30),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
+        self.folder = HTTPPackFolder(baseURL)
+        self.readTimeout = readTimeout
+        self.connectTimeout = connectTimeout
+        self.environment = environment
+    }
+
+    /// The proxy the environment names for `url` (see ``CurlProxy``), nil for none.
+    public static func proxy(
+        for url: URL, environment: [String: String]
+    ) -> (host: String, port: Int, user: String?, password: String?)? {
+        CurlProxy.from(environment: environment, for: url).map { ($0.host, $0.port, $0.user, $0.password) }
+    }
+
+    public var location: String { folder.location }
+
+    public func open(_ path: String, from offset: Int) async throws -> PackResponse {
+        let asked = try folder.url(of: path)
+        var url = asked
+        var seen: Set<String> = [url.absoluteString]
+        var redirects = 0
+        while true {
+            let transfer = CurlTransfer(
+                CurlTransfer.Request(
+                    url: url.absoluteString,
+                    headers: [("User-Agent", "Bestiary pack sync")] + HTTPPackFolder.headers(for: path, from: offset),
+                    connectTimeout: connectTimeout, readTimeout: readTimeout,
+                    proxy: CurlProxy.from(environment: environment, for: url)),
+                pool: pool)
+            transfer.start()
+            let head: CurlTransfer.Head
+            do {
+                head = try await transfer.head()
+            } catch {
+                throw describe(error, asked)
+            }
+            if [301, 302, 303, 307, 308].contains(head.status), let location = head.header("location") {
+                transfer.cancel()
+                guard let next = URL(string: location, relativeTo: url)?.absoluteURL,
+                    let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
+                else {
+                    throw PackTransportError("\(asked.absoluteString): a redirect to '\(location)', which is not an http(s) URL")
+                }
+                if !seen.insert(next.absoluteString).inserted {
+                    throw PackTransportError("\(asked.absoluteString): the redirects go round in a loop")
+                }
+                redirects += 1
+                if redirects > Self.maxRedirects {
+                    throw PackTransportError("\(asked.absoluteString): more than \(Self.maxRedirects) redirects")
+                }
+                url = next
+                continue
+            }
+            let length = head.header("content-length").flatMap(Int.init)
+            let status: PackResponse.Status
+            do {
+                status = try HTTPPackFolder.status(head.status, contentRange: head.header("content-range"), url: asked)
+            } catch {
+                transfer.cancel()
+                throw error
+            }
+            switch status {
+            case .full, .partial:
+                return PackResponse(status: status, length: length, body: CurlBody.stream(transfer) { [self] in describe($0, asked) })
+            case .notFound, .rangeNotSatisfiable:
+                transfer.cancel()
+                return .empty(status)
+            }
+        }
+    }
+
+    /// A transfer's failure in words: which URL, and what went wrong.
+    private func describe(_ error: any Error, _ url: URL) -> any Error {
+        guard let failure = error as? CurlTransfer.Failure else { return error }
+        let what: String
+        switch failure.kind {
+        case .cancelled:
+            return CancellationError()
+        case .silent:
+            what = "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s"
+        case .tooLarge:
+            what = "more than the limit"
+        case .curl:
+            switch CURLcode(UInt32(failure.code)) {
+            case CURLE_OPERATION_TIMEDOUT:
+                what = failure.answered ? "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s" : "no connection could be made (timed out)"
+            case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
+                what = "the server closed the connection"
+            default:
+                what = CurlTransport.unreachable(failure, host: url.host ?? "").map { "no connection (\($0))" } ?? failure.message
+            }
+        }
+        return PackTransportError("\(url.absoluteString): \(what)")
+    }
+
+    public func close() async {
+        pool.close()
+    }
+}

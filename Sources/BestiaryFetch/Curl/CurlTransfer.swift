@@ -1,0 +1,453 @@
+import CCurl
+import Foundation
+
+/// One HTTP GET through libcurl's easy interface, on a thread of its own (`curl_easy_perform`
+/// blocks). ``head()`` waits for the response's status and headers, ``next()`` for each piece
+/// of the body. At most ``window`` pieces wait for the reader: while they do, the transfer
+/// waits too, so a server that sends without end fills no memory; ``cancel()`` (or dropping
+/// the reader, see ``CurlBody``) ends the transfer at curl's next callback and closes the
+/// connection. Redirects are not followed here: the transports follow them themselves.
+final class CurlTransfer: @unchecked Sendable {
+    struct Request: Sendable {
+        var url: String
+        var headers: [(name: String, value: String)] = []
+        /// Asked for and decoded by curl (`gzip`); nil: the body is passed on as it comes.
+        var acceptEncoding: String?
+        var connectTimeout: Duration
+        /// How long the connection may stay silent, from the start to the body's end.
+        var readTimeout: Duration
+        /// The whole transfer's limit, nil for none.
+        var deadline: Duration?
+        /// `http://host:port`, or nil for no proxy (the environment's are not read by curl:
+        /// the transports decide, see ``CurlProxy``).
+        var proxy: CurlProxy?
+        /// More body bytes than this end the transfer (``Failure/Kind/tooLarge``).
+        var maxBytes: Int?
+    }
+
+    /// The final response's status and headers (names in lower case).
+    struct Head: Sendable {
+        var status: Int
+        var headers: [(name: String, value: String)]
+
+        func header(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    }
+
+    /// Why a transfer ended before its body did.
+    struct Failure: Error, Sendable {
+        enum Kind: Sendable, Equatable {
+            /// ``cancel()`` was called, or the reader went away.
+            case cancelled
+            /// Nothing arrived for the request's `readTimeout`.
+            case silent
+            /// The body passed the request's `maxBytes`.
+            case tooLarge
+            /// curl gave up: ``code`` says why.
+            case curl
+        }
+        var kind: Kind
+        /// curl's `CURLcode`.
+        var code: Int
+        /// The system's `errno` of the failed connection, 0 when none.
+        var osErrno: Int
+        /// curl's own words (its error buffer, else `curl_easy_strerror`).
+        var message: String
+        /// Body bytes received (decoded).
+        var received: Int
+        /// Whether a response's head had arrived.
+        var answered: Bool
+
+        var timedOut: Bool { kind == .silent || (kind == .curl && code == Int(CURLE_OPERATION_TIMEDOUT.rawValue)) }
+    }
+
+    /// Pieces of the body held for a reader that has not taken them yet.
+    static let window = 8
+
+    let request: Request
+    private let pool: CurlHandlePool
+    private let condition = NSCondition()
+    // Guarded by `condition`:
+    private var status = 0
+    private var collecting: [(name: String, value: String)] = []
+    private var head: Head?
+    private var pieces: [Data] = []
+    private var received = 0
+    private var finished = false
+    private var failure: Failure?
+    private var cancelled = false
+    private var silent = false
+    private var tooLarge = false
+    private var headWaiter: CheckedContinuation<Head, any Error>?
+    private var pieceWaiter: CheckedContinuation<Data?, any Error>?
+    private var lastActivity = ContinuousClock.now
+    private var lastCount: Int64 = 0
+
+    init(_ request: Request, pool: CurlHandlePool) {
+        self.request = request
+        self.pool = pool
+    }
+
+    /// Starts the transfer on a new thread; the thread holds the transfer until curl is done.
+    func start() {
+        let thread = Thread { [self] in perform() }
+        thread.name = "bestiary-curl"
+        thread.start()
+    }
+
+    // MARK: Reading
+
+    /// The response's head; throws ``Failure`` when none came.
+    func head() async throws -> Head {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Head, any Error>) in
+                condition.lock()
+                if let head {
+                    condition.unlock()
+                    waiter.resume(returning: head)
+                } else if finished {
+                    let failure = failure ?? noAnswer()
+                    condition.unlock()
+                    waiter.resume(throwing: failure)
+                } else {
+                    headWaiter = waiter
+                    condition.unlock()
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The next piece of the body, nil at its end; throws ``Failure`` when it broke off.
+    func next() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Data?, any Error>) in
+                condition.lock()
+                if !pieces.isEmpty {
+                    let piece = pieces.removeFirst()
+                    condition.broadcast()
+                    condition.unlock()
+                    waiter.resume(returning: piece)
+                } else if finished {
+                    let failure = failure
+                    condition.unlock()
+                    if let failure { waiter.resume(throwing: failure) } else { waiter.resume(returning: nil) }
+                } else {
+                    pieceWaiter = waiter
+                    condition.unlock()
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The whole body (what ``next()`` gives, joined).
+    func body() async throws -> Data {
+        var body = Data()
+        while let piece = try await next() { body.append(piece) }
+        return body
+    }
+
+    /// Ends the transfer at curl's next callback (within about a second when the server is silent).
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func noAnswer() -> Failure {
+        Failure(kind: .curl, code: Int(CURLE_GOT_NOTHING.rawValue), osErrno: 0, message: "the server sent no answer", received: 0, answered: false)
+    }
+
+    // MARK: The transfer's thread
+
+    private func perform() {
+        let handle = pool.take()
+        var headers: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in request.headers { headers = curl_slist_append(headers, "\(name): \(value)") }
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        defer {
+            curl_slist_free_all(headers)
+            errorBuffer.deallocate()
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var code = CURLE_OK
+        func set(_ option: CURLoption, _ value: Int) {
+            if code == CURLE_OK { code = bestiary_curl_set_long(handle, option, value) }
+        }
+        func set(_ option: CURLoption, _ value: String) {
+            if code == CURLE_OK { code = bestiary_curl_set_string(handle, option, value) }
+        }
+        set(CURLOPT_URL, request.url)
+        set(CURLOPT_PROTOCOLS_STR, "http,https")
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_FOLLOWLOCATION, 0)
+        set(CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds)
+        if let deadline = request.deadline { set(CURLOPT_TIMEOUT_MS, max(1, deadline.milliseconds)) }
+        if let encoding = request.acceptEncoding { set(CURLOPT_ACCEPT_ENCODING, encoding) }
+        if let proxy = request.proxy {
+            set(CURLOPT_PROXY, proxy.address)
+            if let user = proxy.user { set(CURLOPT_PROXYUSERNAME, user) }
+            if let password = proxy.password { set(CURLOPT_PROXYPASSWORD, password) }
+            set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        } else {
+            set(CURLOPT_PROXY, "")  // not the environment's: the transports decide
+        }
+        set(CURLOPT_NOPROGRESS, 0)
+        if code == CURLE_OK { code = bestiary_curl_set_list(handle, CURLOPT_HTTPHEADER, headers) }
+        if code == CURLE_OK { code = bestiary_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer) }
+        for option in [CURLOPT_WRITEDATA, CURLOPT_HEADERDATA, CURLOPT_XFERINFODATA] where code == CURLE_OK {
+            code = bestiary_curl_set_pointer(handle, option, context)
+        }
+        if code == CURLE_OK { code = bestiary_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION, curlBodyCallback) }
+        if code == CURLE_OK { code = bestiary_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback) }
+        if code == CURLE_OK { code = bestiary_curl_set_progress_callback(handle, curlProgressCallback) }
+        if code == CURLE_OK { code = curl_easy_perform(handle) }
+        var osErrno = 0
+        _ = bestiary_curl_get_long(handle, CURLINFO_OS_ERRNO, &osErrno)
+        let message = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        // A transfer broken off leaves its connection closed; a whole one may be used again.
+        pool.give(handle, reusable: code == CURLE_OK)
+        finish(code, osErrno: osErrno, message: message)
+    }
+
+    private func finish(_ code: CURLcode, osErrno: Int, message: String) {
+        condition.lock()
+        finished = true
+        if code != CURLE_OK {
+            let kind: Failure.Kind = cancelled ? .cancelled : silent ? .silent : tooLarge ? .tooLarge : .curl
+            failure = Failure(
+                kind: kind, code: Int(code.rawValue), osErrno: osErrno, message: message, received: received, answered: head != nil)
+        }
+        let headWaiter = headWaiter, pieceWaiter = pieceWaiter
+        self.headWaiter = nil
+        self.pieceWaiter = nil
+        let head = head, failure = failure
+        condition.broadcast()
+        condition.unlock()
+        if let headWaiter {
+            if let head { headWaiter.resume(returning: head) } else { headWaiter.resume(throwing: failure ?? noAnswer()) }
+        }
+        if let pieceWaiter {
+            if let failure { pieceWaiter.resume(throwing: failure) } else { pieceWaiter.resume(returning: nil) }
+        }
+    }
+
+    /// One line of a response's head (curl passes the heads of every response, 1xx included).
+    fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        condition.lock()
+        lastActivity = .now
+        if cancelled {
+            condition.unlock()
+            return false
+        }
+        var waiter: CheckedContinuation<Head, any Error>?
+        var ready: Head?
+        if line.hasPrefix("HTTP/") {
+            status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+            collecting = []
+        } else if line.isEmpty {
+            // The end of a head: an interim one (100 Continue, 103 Early Hints) is followed by another.
+            if !(100..<200).contains(status), head == nil {
+                ready = Head(status: status, headers: collecting)
+                head = ready
+                waiter = headWaiter
+                headWaiter = nil
+            }
+        } else if let colon = line.firstIndex(of: ":"), head == nil {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            collecting.append((name, value))
+        }
+        condition.unlock()
+        if let waiter, let ready { waiter.resume(returning: ready) }
+        return true
+    }
+
+    /// A piece of the body; waits while the reader has ``window`` pieces it has not taken.
+    fileprivate func bodyPiece(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        condition.lock()
+        if cancelled {
+            condition.unlock()
+            return false
+        }
+        if let limit = request.maxBytes, received + bytes.count > limit {
+            tooLarge = true
+            condition.unlock()
+            return false
+        }
+        received += bytes.count
+        let piece = Data(bytes)
+        var waiter: CheckedContinuation<Data?, any Error>?
+        if let pieceWaiter {
+            waiter = pieceWaiter
+            self.pieceWaiter = nil
+        } else {
+            pieces.append(piece)
+        }
+        if let waiter {
+            condition.unlock()
+            waiter.resume(returning: piece)
+            condition.lock()
+        }
+        while pieces.count >= Self.window, !cancelled { condition.wait() }
+        // Time spent waiting for the reader is not the server's silence.
+        lastActivity = .now
+        let go = !cancelled
+        condition.unlock()
+        return go
+    }
+
+    /// curl's progress callback: ends a cancelled transfer, and one silent for too long.
+    fileprivate func progress(downloaded: Int64) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if cancelled { return false }
+        let now = ContinuousClock.now
+        if downloaded != lastCount {
+            lastCount = downloaded
+            lastActivity = now
+        } else if now - lastActivity > request.readTimeout {
+            silent = true
+            return false
+        }
+        return true
+    }
+}
+
+private let curlBodyCallback: bestiary_curl_data_callback = { data, size, count, context in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    return transfer.bodyPiece(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+private let curlHeaderCallback: bestiary_curl_data_callback = { data, size, count, context in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+    let length = size * count
+    return transfer.headerLine(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+private let curlProgressCallback: bestiary_curl_progress_callback = { context, _, downloaded, _, _ in
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+    return transfer.progress(downloaded: Int64(downloaded)) ? 0 : 1
+}
+
+/// A proxy for one request: curl's `CURLOPT_PROXY` and its credentials.
+struct CurlProxy: Sendable, Equatable {
+    var host: String
+    var port: Int
+    var user: String?
+    var password: String?
+
+    var address: String {
+        "http://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
+    }
+
+    /// The proxy the environment names for `url`: `https_proxy` for https, `http_proxy` for
+    /// http (lower case first), unless `no_proxy` lists the host (`*`, a name, or a domain the
+    /// host ends with) or the host is this machine (`localhost`, 127.x.x.x, ::1). A proxy URL
+    /// without a port uses 80 (`http://`) or 443 (`https://`); with `user:password@`, basic
+    /// authorization.
+    static func from(environment: [String: String], for url: URL) -> CurlProxy? {
+        guard let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased() else { return nil }
+        // This machine itself is never reached through a proxy.
+        if host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" { return nil }
+        func value(_ name: String) -> String? {
+            (environment[name] ?? environment[name.uppercased()]).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        }
+        if let noProxy = value("no_proxy") {
+            for entry in noProxy.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !entry.isEmpty {
+                if entry == "*" { return nil }
+                let domain = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+                if host == domain || host.hasSuffix("." + domain) { return nil }
+            }
+        }
+        guard let setting = value(scheme == "https" ? "https_proxy" : "http_proxy") else { return nil }
+        let text = setting.contains("://") ? setting : "http://" + setting
+        guard let proxy = URL(string: text), let proxyHost = proxy.host, !proxyHost.isEmpty else { return nil }
+        let port = proxy.port ?? (proxy.scheme?.lowercased() == "https" ? 443 : 80)
+        return CurlProxy(
+            host: proxyHost, port: port, user: proxy.user?.removingPercentEncoding, password: proxy.password?.removingPercentEncoding)
+    }
+}
+
+/// Idle easy handles, kept with their open connections for the next transfer to the same
+/// server (curl keeps a connection cache per handle).
+final class CurlHandlePool: @unchecked Sendable {
+    private static let global: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    private let lock = NSLock()
+    private var idle: [UnsafeMutableRawPointer] = []
+    private let keep: Int
+
+    init(keep: Int = 4) {
+        _ = Self.global
+        self.keep = keep
+    }
+
+    func take() -> UnsafeMutableRawPointer {
+        lock.lock()
+        let handle = idle.popLast()
+        lock.unlock()
+        guard let handle else { return curl_easy_init() }
+        curl_easy_reset(handle)
+        return handle
+    }
+
+    func give(_ handle: UnsafeMutableRawPointer, reusable: Bool) {
+        lock.lock()
+        if reusable, idle.count < keep {
+            idle.append(handle)
+            lock.unlock()
+        } else {
+            lock.unlock()
+            curl_easy_cleanup(handle)
+        }
+    }
+
+    /// Closes the idle handles and their connections.
+    func close() {
+        lock.lock()
+        let handles = idle
+        idle = []
+        lock.unlock()
+        handles.forEach { curl_easy_cleanup($0) }
+    }
+
+    deinit { idle.forEach { curl_easy_cleanup($0) } }
+}
+
+/// A body read piece by piece as an `AsyncThrowingStream`: when the reader drops the stream, the
+/// transfer is cancelled (its thread would otherwise wait for the reader for ever).
+enum CurlBody {
+    static func stream(_ transfer: CurlTransfer, describe: @escaping @Sendable (any Error) -> any Error) -> AsyncThrowingStream<Data, any Error> {
+        final class Reader: @unchecked Sendable {
+            let transfer: CurlTransfer
+            init(_ transfer: CurlTransfer) { self.transfer = transfer }
+            deinit { transfer.cancel() }
+        }
+        let reader = Reader(transfer)
+        return AsyncThrowingStream(unfolding: {
+            do {
+                return try await reader.transfer.next()
+            } catch {
+                throw describe(error)
+            }
+        })
+    }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    var nanoseconds: Double {
+        let (s, atto) = components
+        return Double(s) * 1e9 + Double(atto) / 1e9
+    }
+}

@@ -1,0 +1,139 @@
+import BestiaryFetch
+import BestiarySync
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+/// The libcurl transports against real servers on 127.0.0.1: what each way a server can fail
+/// becomes, and that a transfer given up on ends on the wire too.
+@Suite(.timeLimit(.minutes(1))) struct CurlTransportTests {
+    /// One GET through a fresh transport; the error as the fetcher would say it, or the result.
+    func get(
+        _ url: String, headers: [(String, String)] = [], maxBytes: Int = 1 << 20, timeout: Duration = .seconds(20),
+        readTimeout: Duration = .seconds(30), environment: [String: String] = [:]
+    ) async -> Result<HTTPResult, any Error> {
+        let transport = CurlTransport(userAgent: "bestiary-tests", readTimeout: readTimeout, environment: environment)
+        defer { Task { await transport.shutdown() } }
+        do {
+            return .success(try await transport.get(url, headers: headers, maxBytes: maxBytes, timeout: timeout))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// 100,000 bytes announced, 1,000 sent, then silence.
+    static var stalling: LoopbackServer.Reply {
+        var reply = LoopbackServer.Reply.bytes([UInt8](repeating: 7, count: 100_000))
+        reply.stallAfter = 1000
+        return reply
+    }
+
+    func failure(_ result: Result<HTTPResult, any Error>) -> String? {
+        if case .failure(let error) = result { return "\(error)" }
+        return nil
+    }
+
+    @Test func anAnswerComesWithItsStatusHeadersAndBody() async throws {
+        let server = try await LoopbackServer.start { _ in
+            LoopbackServer.Reply(status: 201, headers: [("X-Thing", "a b")], body: Array("hello".utf8))
+        }
+        let result = try await get(server.baseURL + "/x", headers: [("Accept", "text/plain")]).get()
+        #expect(result.status == 201)
+        #expect(result.header("x-thing") == "a b")
+        #expect(result.body == Data("hello".utf8))
+        let request = try #require(server.requests.first)
+        #expect(request.header("user-agent") == "bestiary-tests")
+        #expect(request.header("accept") == "text/plain")
+        // No Accept-Encoding asked for: none sent (pictures come as they are).
+        #expect(request.header("accept-encoding") == nil)
+        await server.stop()
+    }
+
+    /// A server that stops sending in the middle of a body, the connection open: the read
+    /// timeout ends the wait (the whole request's limit is far longer).
+    @Test func aBodyThatStallsTimesOut() async throws {
+        let server = try await LoopbackServer.start { _ in Self.stalling }
+        let start = ContinuousClock.now
+        let result = await get(server.baseURL + "/stall", readTimeout: .seconds(1))
+        #expect(failure(result) == "no answer in time")
+        #expect(ContinuousClock.now - start < .seconds(10))
+        await server.stop()
+    }
+
+    /// A body without a length that goes past the limit: refused, and the transfer ended (the
+    /// server's writing stops), not read to its end.
+    @Test func aBodyPastTheLimitEndsTheTransfer() async throws {
+        let server = try await LoopbackServer.start { _ in .endlessBody() }
+        let result = await get(server.baseURL + "/big", maxBytes: 100_000)
+        #expect(failure(result) == "the answer is larger than 97 KiB")
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.endless.endedByClient == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(server.endless.endedByClient == 1)
+        await server.stop()
+    }
+
+    /// A length past the limit is refused before the body is read.
+    @Test func aLengthPastTheLimitIsRefused() async throws {
+        let server = try await LoopbackServer.start { _ in .bytes([UInt8](repeating: 1, count: 5000)) }
+        #expect(failure(await get(server.baseURL + "/big", maxBytes: 4096)) == "the answer is larger than 4 KiB")
+        await server.stop()
+    }
+
+    @Test func aBodyCutShortSaysHowMuchCame() async throws {
+        let server = try await LoopbackServer.start { _ in
+            LoopbackServer.Reply(status: 200, body: [UInt8](repeating: 1, count: 1000), truncateAfter: 40)
+        }
+        #expect(failure(await get(server.baseURL + "/cut")) == "connection failed (the body ended after 40 of 1000 bytes)")
+        await server.stop()
+    }
+
+    /// A body that claims gzip but is not: said in words, not as a decoder's error code.
+    @Test func aBodyThatIsNotTheGzipItClaimsIsSaidSo() async throws {
+        let server = try await LoopbackServer.start { _ in
+            LoopbackServer.Reply(status: 200, headers: [("Content-Encoding", "gzip")], body: Array("plain text, not gzip".utf8))
+        }
+        let message = failure(await get(server.baseURL + "/fake", headers: [("Accept-Encoding", "gzip")]))
+        #expect(message?.hasPrefix("connection failed (the body is not in the encoding the server names") == true, "\(message ?? "")")
+        #expect(server.requests.first?.header("accept-encoding") == "gzip")
+        await server.stop()
+    }
+
+    /// `http_proxy` from the environment: the request goes to the proxy (a name that cannot be
+    /// looked up is the proxy's business).
+    @Test func aProxyFromTheEnvironmentIsUsed() async throws {
+        let proxy = try await LoopbackServer.start { request in .text("via proxy \(request.path)") }
+        let result = try await get("http://wikipedia.invalid/page", environment: ["http_proxy": proxy.baseURL]).get()
+        #expect(String(decoding: result.body, as: UTF8.self) == "via proxy /page")
+        // The machine itself is never reached through one.
+        let direct = try await LoopbackServer.start { _ in .text("direct") }
+        let local = try await get(direct.baseURL + "/x", environment: ["http_proxy": proxy.baseURL]).get()
+        #expect(String(decoding: local.body, as: UTF8.self) == "direct")
+        await proxy.stop()
+        await direct.stop()
+    }
+
+    /// The pack transport's silent server is named with its URL and the time waited.
+    @Test func aPackBodyThatStallsSaysHowLongNothingCame() async throws {
+        let server = try await LoopbackServer.start { _ in Self.stalling }
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(1))
+        // Under load the head itself may come late: the same silence, the same words.
+        await #expect {
+            let response = try await transport.open("media/a.ogg", from: 0)
+            for try await _ in response.body {}
+        } throws: { error in
+            "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent nothing for 1 s"
+        }
+        await transport.close()
+        await server.stop()
+    }
+
+    /// Nothing listening: the pack transport says so with the URL.
+    @Test func aPackSourceThatRefusesIsNamed() async throws {
+        let port = try UnreachableHostTests.closedPort()
+        let transport = CurlPackTransport(baseURL: URL(string: "http://127.0.0.1:\(port)/packs")!)
+        await #expect { _ = try await transport.open("latest.json", from: 0) } throws: { error in
+            "\(error)" == "http://127.0.0.1:\(port)/packs/latest.json: no connection (127.0.0.1 refused the connection)"
+        }
+        await transport.close()
+    }
+}
