@@ -32,6 +32,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case tooLarge(limit: Int)
     /// The URL cannot be requested.
     case invalidURL(String)
+    /// The answer came but cannot be read (a body that is not in the encoding it names): asking
+    /// again gets the same.
+    case malformed(String)
 
     public var description: String {
         switch self {
@@ -40,6 +43,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unreachable(let why): "no connection (\(why))"
         case .tooLarge(let limit): "the answer is larger than \(limit >> 10) KiB"
         case .invalidURL(let url): "'\(url)' is not a URL that can be requested"
+        case .malformed(let why): "the answer cannot be read: \(why)"
         }
     }
 
@@ -47,7 +51,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isTransient: Bool {
         switch self {
         case .timeout, .connection, .unreachable: true
-        case .tooLarge, .invalidURL: false
+        case .tooLarge, .invalidURL, .malformed: false
         }
     }
 }

@@ -47,7 +47,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// `Retry-After` as a duration: delta-seconds, or an HTTP date (relative to `now`).
     public static func parseRetryAfter(_ value: String?, now: Date = Date()) -> Duration? {
         guard let raw = value?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
-        if let seconds = Double(raw), seconds >= 0, seconds.isFinite { return .milliseconds(Int64(seconds * 1000)) }
+        // Capped at a year: a server's absurd value (1e20) must not overflow the conversion.
+        let year = 365.0 * 86_400
+        if let seconds = Double(raw), seconds >= 0, seconds.isFinite { return .milliseconds(Int64(min(seconds, year) * 1000)) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
@@ -55,7 +57,7 @@ public struct RetryPolicy: Sendable, Hashable {
             formatter.dateFormat = format
             if let date = formatter.date(from: raw) {
                 let delta = date.timeIntervalSince(now)
-                return .milliseconds(Int64(max(0, delta) * 1000))
+                return .milliseconds(Int64(min(max(0, delta), year) * 1000))
             }
         }
         return nil

@@ -160,7 +160,10 @@ public struct PackVerifier: Sendable {
             result.mediaBytes += ref.bytes
             do {
                 let (bytes, sha) = try await hash(ref.path, limit: ref.bytes)
-                if bytes != ref.bytes {
+                if bytes > ref.bytes {
+                    // Read only up to the first byte too many: how many more there are is not known.
+                    problem(ref.path, "has more than the \(ref.bytes) bytes the manifest says")
+                } else if bytes < ref.bytes {
                     problem(ref.path, "has \(bytes) bytes, but the manifest says \(ref.bytes)")
                 } else if sha != ref.sha256 {
                     problem(ref.path, "its SHA-256 is \(sha), not the one in its name; it was altered or damaged")
@@ -186,7 +189,7 @@ public struct PackVerifier: Sendable {
         var count = 0
         for try await chunk in response.body {
             count += chunk.count
-            if count > limit { return (count, "") }
+            if count > limit { return (limit + 1, "") }
             hasher.update(data: chunk)
         }
         return (count, PackDigest.hex(hasher.finalize()))

@@ -29,4 +29,7 @@ static inline CURLcode bestiary_curl_set_progress_callback(CURL *handle, bestiar
 static inline CURLcode bestiary_curl_get_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }
+static inline CURLcode bestiary_curl_get_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
 #endif

@@ -93,7 +93,9 @@ import Testing
             LoopbackServer.Reply(status: 200, headers: [("Content-Encoding", "gzip")], body: Array("plain text, not gzip".utf8))
         }
         let message = failure(await get(server.baseURL + "/fake", headers: [("Accept-Encoding", "gzip")]))
-        #expect(message?.hasPrefix("connection failed (the body is not in the encoding the server names") == true, "\(message ?? "")")
+        #expect(message == "the answer cannot be read: the body is not in the encoding its Content-Encoding names")
+        // Asking again gets the same: not retried.
+        #expect(TransportError.malformed("x").isTransient == false)
         #expect(server.requests.first?.header("accept-encoding") == "gzip")
         await server.stop()
     }
@@ -110,6 +112,58 @@ import Testing
         #expect(String(decoding: local.body, as: UTF8.self) == "direct")
         await proxy.stop()
         await direct.stop()
+    }
+
+    /// A server that takes no connection (its queue full, so the handshake gets no answer):
+    /// said as a connection that could not be made, so the host is given up for the run, not
+    /// as "no answer in time", which is retried.
+    @Test func aConnectionNotTakenInTimeIsUnreachable() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(listener, raw, length) == 0, getsockname(listener, raw, &length) == 0, listen(listener, 0) == 0 else {
+                    throw POSIXError(.EADDRINUSE)
+                }
+            }
+        }
+        // Fill the queue: later handshakes are dropped, never answered.
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            fillers.append(fd)
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let transport = CurlTransport(userAgent: "bestiary-tests", connectTimeout: .milliseconds(500), environment: [:])
+        do {
+            _ = try await transport.get("http://127.0.0.1:\(port)/x", headers: [], maxBytes: 1000, timeout: .seconds(20))
+            Issue.record("a connection was made")
+        } catch {
+            #expect("\(error)" == "no connection (127.0.0.1 did not accept a connection in time)")
+        }
+        await transport.shutdown()
+    }
+
+    /// A proxy that is down is named, not the server behind it.
+    @Test func aProxyThatRefusesIsNamed() async throws {
+        let port = try UnreachableHostTests.closedPort()
+        let result = await get("http://wikipedia.invalid/page", environment: ["http_proxy": "http://127.0.0.1:\(port)"])
+        #expect(failure(result) == "no connection (the proxy 127.0.0.1:\(port) refused the connection)")
+    }
+
+    /// https to a server that speaks plain HTTP (or whose certificate is not trusted): no
+    /// secure connection, given up for the run like a refused one.
+    @Test func aFailedSecureConnectionIsUnreachable() async throws {
+        let server = try await LoopbackServer.start { _ in .text("plain") }
+        let message = failure(await get("https://127.0.0.1:\(server.port)/x"))
+        #expect(message?.hasPrefix("no connection (no secure connection to 127.0.0.1 could be made: ") == true, "\(message ?? "")")
+        await server.stop()
     }
 
     /// The pack transport's silent server is named with its URL and the time waited.

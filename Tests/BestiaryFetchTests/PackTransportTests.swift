@@ -93,7 +93,7 @@ import Testing
         let http = URL(string: "http://packs.example.org/")!
         let proxy = CurlPackTransport.proxy
         #expect(proxy(https, [:]) == nil)
-        let env = ["https_proxy": "http://me:p%40ss@proxy.lan:3128", "HTTP_PROXY": "proxy.lan"]
+        let env = ["https_proxy": "http://me:p%40ss@proxy.lan:3128", "http_proxy": "proxy.lan"]
         let secure = proxy(https, env)
         #expect(secure?.host == "proxy.lan" && secure?.port == 3128 && secure?.user == "me" && secure?.password == "p@ss")
         let plain = proxy(http, env)
@@ -104,5 +104,11 @@ import Testing
         #expect(proxy(https, env.merging(["no_proxy": "other.org,ample.org"]) { $1 })?.host == "proxy.lan")
         #expect(proxy(URL(string: "http://127.0.0.1:8000/packs")!, env) == nil)
         #expect(proxy(URL(string: "http://localhost/packs")!, env) == nil)
+        // A name that starts like a loopback address is a name.
+        #expect(proxy(URL(string: "http://127.packs.test/")!, env)?.host == "proxy.lan")
+        // HTTP_PROXY in capitals is not read, as curl does not (a CGI program gets it from a
+        // request's `Proxy:` header); HTTPS_PROXY and NO_PROXY are.
+        #expect(proxy(http, ["HTTP_PROXY": "proxy.lan"]) == nil)
+        #expect(proxy(https, ["HTTPS_PROXY": "proxy.lan"])?.host == "proxy.lan")
     }
 }

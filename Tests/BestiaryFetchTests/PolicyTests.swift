@@ -6,6 +6,9 @@ struct RetryPolicyTests {
     @Test func retryAfterSecondsAndDates() {
         #expect(RetryPolicy.parseRetryAfter("10") == .seconds(10))
         #expect(RetryPolicy.parseRetryAfter(" 0 ") == .zero)
+        // An absurd value is a year, not a crash (it trapped converting to Int64).
+        #expect(RetryPolicy.parseRetryAfter("99999999999999999999") == .seconds(365 * 86_400))
+        #expect(RetryPolicy.parseRetryAfter("Fri, 31 Dec 9999 23:59:59 GMT") == .seconds(365 * 86_400))
         let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
         #expect(RetryPolicy.parseRetryAfter("Wed, 21 Oct 2015 07:28:30 GMT", now: now) == .seconds(30))
         #expect(RetryPolicy.parseRetryAfter("soon") == nil)

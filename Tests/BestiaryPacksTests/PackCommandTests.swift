@@ -71,6 +71,22 @@ import Testing
         #expect(nowhere.stderr.hasPrefix("bestiary: error: there is no folder '\(Fixtures.path("packs/nosuch"))'; give the pack folder"), "\(nowhere.stderr)")
     }
 
+    /// A media file longer than the manifest says is read only up to its first byte too many,
+    /// so how long it is is not known: said so (it printed however much had arrived by then).
+    @Test func verifySaysAMediaFileIsLongerThanItsManifestSays() async throws {
+        let dir = TemporaryDirectory()
+        let packs = dir.appending("packs")
+        try Fixtures.copy("packs/example/packs", to: packs)
+        let media = packs + "/media/498a26e2d458b37a9f98d7491d74cf8f512067c0a5e496014172de05e9552a25.ogg"
+        let handle = try #require(FileHandle(forWritingAtPath: media))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0, count: 100_000))
+        try handle.close()
+        let r = await runCLI(["pack", "verify", packs])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("media/498a26e2d458b37a9f98d7491d74cf8f512067c0a5e496014172de05e9552a25.ogg:1:1: error: has more than the 36 bytes the manifest says"), "\(r.stderr)")
+    }
+
     /// A location written wrong is a usage error, before anything is fetched: another scheme, or
     /// a URL with a query, whose folder was silently dropped (`/packs?x=1` fetched `/latest.json`).
     @Test func aLocationWrittenWrongIsAUsageError() async throws {

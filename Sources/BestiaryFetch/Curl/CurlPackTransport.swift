@@ -110,11 +110,12 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
         case .curl:
             switch CURLcode(UInt32(failure.code)) {
             case CURLE_OPERATION_TIMEDOUT:
-                what = failure.answered ? "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s" : "no connection could be made (timed out)"
+                what = failure.connected ? "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s" : "no connection could be made (timed out)"
             case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
                 what = "the server closed the connection"
             default:
-                what = CurlTransport.unreachable(failure, host: url.host ?? "").map { "no connection (\($0))" } ?? failure.message
+                let proxy = CurlProxy.from(environment: environment, for: url)
+                what = CurlTransport.unreachable(failure, host: url.host ?? "", proxy: proxy).map { "no connection (\($0))" } ?? failure.message
             }
         }
         return PackTransportError("\(url.absoluteString): \(what)")

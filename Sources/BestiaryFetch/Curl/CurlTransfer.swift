@@ -56,6 +56,8 @@ final class CurlTransfer: @unchecked Sendable {
         var received: Int
         /// Whether a response's head had arrived.
         var answered: Bool
+        /// Whether a connection was made (to the server, or to the proxy).
+        var connected: Bool
 
         var timedOut: Bool { kind == .silent || (kind == .curl && code == Int(CURLE_OPERATION_TIMEDOUT.rawValue)) }
     }
@@ -158,7 +160,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func noAnswer() -> Failure {
-        Failure(kind: .curl, code: Int(CURLE_GOT_NOTHING.rawValue), osErrno: 0, message: "the server sent no answer", received: 0, answered: false)
+        Failure(
+            kind: .curl, code: Int(CURLE_GOT_NOTHING.rawValue), osErrno: 0, message: "the server sent no answer", received: 0,
+            answered: false, connected: true)
     }
 
     // MARK: The transfer's thread
@@ -193,6 +197,7 @@ final class CurlTransfer: @unchecked Sendable {
             if let user = proxy.user { set(CURLOPT_PROXYUSERNAME, user) }
             if let password = proxy.password { set(CURLOPT_PROXYPASSWORD, password) }
             set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+            set(CURLOPT_NOPROXY, "")  // the transports' decision stands (curl would read no_proxy itself)
         } else {
             set(CURLOPT_PROXY, "")  // not the environment's: the transports decide
         }
@@ -208,19 +213,22 @@ final class CurlTransfer: @unchecked Sendable {
         if code == CURLE_OK { code = curl_easy_perform(handle) }
         var osErrno = 0
         _ = bestiary_curl_get_long(handle, CURLINFO_OS_ERRNO, &osErrno)
+        var connectTime: curl_off_t = 0
+        _ = bestiary_curl_get_offset(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
         let message = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         // A transfer broken off leaves its connection closed; a whole one may be used again.
         pool.give(handle, reusable: code == CURLE_OK)
-        finish(code, osErrno: osErrno, message: message)
+        finish(code, osErrno: osErrno, message: message, connected: connectTime > 0)
     }
 
-    private func finish(_ code: CURLcode, osErrno: Int, message: String) {
+    private func finish(_ code: CURLcode, osErrno: Int, message: String, connected: Bool) {
         condition.lock()
         finished = true
         if code != CURLE_OK {
             let kind: Failure.Kind = cancelled ? .cancelled : silent ? .silent : tooLarge ? .tooLarge : .curl
             failure = Failure(
-                kind: kind, code: Int(code.rawValue), osErrno: osErrno, message: message, received: received, answered: head != nil)
+                kind: kind, code: Int(code.rawValue), osErrno: osErrno, message: message, received: received, answered: head != nil,
+                connected: connected || head != nil)
         }
         let headWaiter = headWaiter, pieceWaiter = pieceWaiter
         self.headWaiter = nil
@@ -347,17 +355,19 @@ struct CurlProxy: Sendable, Equatable {
         "http://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
     }
 
-    /// The proxy the environment names for `url`: `https_proxy` for https, `http_proxy` for
-    /// http (lower case first), unless `no_proxy` lists the host (`*`, a name, or a domain the
-    /// host ends with) or the host is this machine (`localhost`, 127.x.x.x, ::1). A proxy URL
-    /// without a port uses 80 (`http://`) or 443 (`https://`); with `user:password@`, basic
-    /// authorization.
+    /// The proxy the environment names for `url`, as curl reads it: `https_proxy` (or
+    /// `HTTPS_PROXY`) for https, `http_proxy` for http (lower case only: a program run as CGI gets
+    /// `HTTP_PROXY` from a request's `Proxy:` header), unless `no_proxy` (or `NO_PROXY`) lists the
+    /// host (`*`, a name, or a domain the host ends with) or the host is this machine
+    /// (`localhost`, 127.x.x.x, ::1). A proxy URL without a port uses 80 (`http://`) or 443
+    /// (`https://`); with `user:password@`, basic authorization.
     static func from(environment: [String: String], for url: URL) -> CurlProxy? {
         guard let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased() else { return nil }
         // This machine itself is never reached through a proxy.
-        if host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]" { return nil }
+        if host == "localhost" || isLoopbackIPv4(host) || host == "::1" || host == "[::1]" { return nil }
         func value(_ name: String) -> String? {
-            (environment[name] ?? environment[name.uppercased()]).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+            let setting = name == "http_proxy" ? environment[name] : environment[name] ?? environment[name.uppercased()]
+            return setting.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         }
         if let noProxy = value("no_proxy") {
             for entry in noProxy.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !entry.isEmpty {
@@ -373,6 +383,12 @@ struct CurlProxy: Sendable, Equatable {
         return CurlProxy(
             host: proxyHost, port: port, user: proxy.user?.removingPercentEncoding, password: proxy.password?.removingPercentEncoding)
     }
+}
+
+/// 127.x.x.x written as an address (`127.example.org` is a name).
+private func isLoopbackIPv4(_ host: String) -> Bool {
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { !$0.isEmpty && $0.count <= 3 && $0.allSatisfy(\.isASCII) && UInt8($0) != nil }
 }
 
 /// Idle easy handles, kept with their open connections for the next transfer to the same

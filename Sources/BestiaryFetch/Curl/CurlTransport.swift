@@ -34,10 +34,11 @@ public final class CurlTransport: HTTPTransport {
         let encoding = headers.first { $0.0.lowercased() == "accept-encoding" }?.1
         var sent = [(name: "User-Agent", value: userAgent)]
         sent += headers.filter { $0.0.lowercased() != "accept-encoding" }.map { (name: $0.0, value: $0.1) }
+        let proxy = CurlProxy.from(environment: environment, for: parsed)
         let transfer = CurlTransfer(
             CurlTransfer.Request(
                 url: url, headers: sent, acceptEncoding: encoding, connectTimeout: connectTimeout, readTimeout: readTimeout,
-                deadline: timeout, proxy: CurlProxy.from(environment: environment, for: parsed), maxBytes: maxBytes),
+                deadline: timeout, proxy: proxy, maxBytes: maxBytes),
             pool: pool)
         transfer.start()
         var length: Int?
@@ -56,18 +57,19 @@ public final class CurlTransport: HTTPTransport {
             }
             return HTTPResult(status: head.status, headers: head.headers, body: body)
         } catch let failure as CurlTransfer.Failure {
-            throw Self.transportError(failure, host: host, length: length, maxBytes: maxBytes)
+            throw Self.transportError(failure, host: host, proxy: proxy, length: length, maxBytes: maxBytes)
         }
     }
 
     /// What a failed transfer means to the fetcher.
-    static func transportError(_ failure: CurlTransfer.Failure, host: String, length: Int?, maxBytes: Int) -> any Error {
+    static func transportError(_ failure: CurlTransfer.Failure, host: String, proxy: CurlProxy?, length: Int?, maxBytes: Int) -> any Error {
         switch failure.kind {
         case .cancelled: return CancellationError()
         case .silent: return TransportError.timeout
         case .tooLarge: return TransportError.tooLarge(limit: maxBytes)
         case .curl: break
         }
+        if let cause = unreachable(failure, host: host, proxy: proxy) { return TransportError.unreachable(cause) }
         switch CURLcode(UInt32(failure.code)) {
         case CURLE_OPERATION_TIMEDOUT:
             return TransportError.timeout
@@ -77,28 +79,36 @@ public final class CurlTransport: HTTPTransport {
             return TransportError.connection(
                 length.map { "the body ended after \(failure.received) of \($0) bytes" } ?? "the body ended early")
         case CURLE_BAD_CONTENT_ENCODING:
-            return TransportError.connection("the body is not in the encoding the server names (\(failure.message))")
+            // The server's fault, and asking again gets the same.
+            return TransportError.malformed("the body is not in the encoding its Content-Encoding names")
         case CURLE_GOT_NOTHING:
             return TransportError.connection("the server closed the connection without answering")
         default:
-            return unreachable(failure, host: host).map(TransportError.unreachable) ?? .connection(failure.message)
+            return TransportError.connection(failure.message)
         }
     }
 
-    /// The cause of a connection that could not be made, in a few words; nil for others.
-    static func unreachable(_ failure: CurlTransfer.Failure, host: String) -> String? {
+    /// The cause of a connection that could not be made (or not made secure), in a few words;
+    /// nil for others. With a proxy, the connection is the proxy's.
+    static func unreachable(_ failure: CurlTransfer.Failure, host: String, proxy: CurlProxy?) -> String? {
+        let peer = proxy.map { "the proxy \($0.host):\($0.port)" } ?? host
         switch CURLcode(UInt32(failure.code)) {
         case CURLE_COULDNT_RESOLVE_HOST:
             return "the name \(host) could not be looked up"
         case CURLE_COULDNT_RESOLVE_PROXY:
-            return "the proxy's name could not be looked up"
+            return "the name of \(peer) could not be looked up"
         case CURLE_COULDNT_CONNECT:
             switch Int32(failure.osErrno) {
-            case ECONNREFUSED: return "\(host) refused the connection"
+            case ECONNREFUSED: return "\(peer) refused the connection"
             case ENETUNREACH: return "the network is unreachable"
-            case EHOSTUNREACH: return "no route to \(host)"
-            default: return failure.message
+            case EHOSTUNREACH: return "no route to \(peer)"
+            default: return "\(peer) could not be reached: \(failure.message)"
             }
+        case CURLE_OPERATION_TIMEDOUT where !failure.connected:
+            return "\(peer) did not accept a connection in time"
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return "no secure connection to \(host) could be made: \(failure.message)"
         default:
             return nil
         }
