@@ -11,6 +11,8 @@ struct MediaDownloader: Sendable {
     let directory: String
     /// Extra attempts per file after a transfer breaks (each continues where the last stopped).
     let retries: Int
+    /// The wait before the first retry; doubled for each next one, at most 8 s.
+    let retryDelay: Duration
     let concurrency: Int
     let onEvent: (@Sendable (SyncEvent) throws -> Void)?
 
@@ -71,6 +73,12 @@ struct MediaDownloader: Sendable {
         }
     }
 
+    /// The wait before retry number `failures` (from 1): ``retryDelay``, doubled each time.
+    private func pause(after failures: Int) async throws {
+        let delay = min(retryDelay * (1 << min(failures - 1, 10)), .seconds(8))
+        if delay > .zero { try await Task.sleep(for: delay) }
+    }
+
     /// Makes sure the verified file is in the staging folder.
     func fetch(_ ref: PackMediaRef) async throws -> Outcome {
         let final = stagedPath(ref)
@@ -107,6 +115,7 @@ struct MediaDownloader: Sendable {
                             .transport, file: ref.path,
                             "the download stopped at \(got) of \(ref.bytes) bytes (\(error)); the part is kept and the next sync continues from there")
                     }
+                    try await pause(after: failures)
                     continue
                 }
             }
@@ -119,6 +128,7 @@ struct MediaDownloader: Sendable {
                         .transport, file: ref.path,
                         "only \(got) of \(ref.bytes) bytes arrived; the part is kept and the next sync continues from there")
                 }
+                try await pause(after: failures)
                 continue
             }
             if try Self.verify(part, ref) {

@@ -217,6 +217,7 @@ public struct SyncClient: Sendable {
         try emit(.plan(method: r.method, media: missing.count, mediaBytes: total))
         let downloader = MediaDownloader(
             transport: transport, directory: downloadsDirectory, retries: configuration.downloadRetries,
+            retryDelay: configuration.retryDelay,
             concurrency: configuration.concurrentDownloads, onEvent: configuration.onEvent)
         let outcomes = try await downloader.fetchAll(missing)
         if Task.isCancelled { throw SyncError(.cancelled, "the sync was cancelled before applying; the store is unchanged") }

@@ -81,6 +81,9 @@ extension SyncClient {
         public var downloadsDirectory: String?
         /// Extra attempts per media file after a broken transfer, each resuming with Range.
         public var downloadRetries: Int
+        /// The wait before the first retry of a media file; it doubles for each next one (at
+        /// most 8 s), so a busy server (503) is not asked again at once.
+        public var retryDelay: Duration
         public var concurrentDownloads: Int
         /// The clock; read once, at the start of each sync.
         public var now: @Sendable () -> Date
@@ -89,7 +92,8 @@ extension SyncClient {
 
         public init(
             trustedKeys: [PackPublicKey] = [], allowUnsigned: Bool = false, limits: SyncLimits = SyncLimits(),
-            downloadsDirectory: String? = nil, downloadRetries: Int = 2, concurrentDownloads: Int = 4,
+            downloadsDirectory: String? = nil, downloadRetries: Int = 2, retryDelay: Duration = .milliseconds(500),
+            concurrentDownloads: Int = 4,
             now: @escaping @Sendable () -> Date = { Date() }, onEvent: (@Sendable (SyncEvent) throws -> Void)? = nil
         ) {
             self.trustedKeys = trustedKeys
@@ -97,6 +101,7 @@ extension SyncClient {
             self.limits = limits
             self.downloadsDirectory = downloadsDirectory
             self.downloadRetries = downloadRetries
+            self.retryDelay = retryDelay
             self.concurrentDownloads = concurrentDownloads
             self.now = now
             self.onEvent = onEvent

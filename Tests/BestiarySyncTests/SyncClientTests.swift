@@ -260,7 +260,12 @@ import Testing
                 cut.truncateAfter = 2500
                 return cut
             }
-            let report = try await s.client().sync()
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.retryDelay = .milliseconds(700)
+            let start = ContinuousClock.now
+            let report = try await s.client(configuration).sync()
+            // The retry waited (a busy server was asked again at once, hundreds of times a second).
+            #expect(ContinuousClock.now - start >= .milliseconds(700))
             #expect(report.mediaResumed == 1)
             let requests = s.server.requests(String(path.dropFirst("/packs/".count)))
             #expect(requests.count == 2)
