@@ -110,5 +110,8 @@ import Testing
         // request's `Proxy:` header); HTTPS_PROXY and NO_PROXY are.
         #expect(proxy(http, ["HTTP_PROXY": "proxy.lan"]) == nil)
         #expect(proxy(https, ["HTTPS_PROXY": "proxy.lan"])?.host == "proxy.lan")
+        // all_proxy when the scheme's own is not set; an https proxy on 443 by default.
+        #expect(proxy(http, ["all_proxy": "https://secure.lan"])?.port == 443)
+        #expect(proxy(https, ["ALL_PROXY": "socks.lan:1080", "https_proxy": "proxy.lan"])?.host == "proxy.lan")
     }
 }

@@ -9,7 +9,9 @@ import Foundation
 /// is cancelled: 1 GB within seconds from a local server.) Redirects are followed, five at most
 /// and never in a loop; a connection silent for `readTimeout` fails.
 ///
-/// Call ``close()`` when done: the connections kept for the next request are closed there.
+/// A response's body holds its transfer open until it is read to the end or dropped (its reader
+/// waits meanwhile, its read timeout paused): read it or let it go. Call ``close()`` when done:
+/// the connections kept for the next request are closed there.
 public final class CurlPackTransport: PackTransport, @unchecked Sendable {
     /// The folder holding `latest.json`, ending with a slash.
     public var baseURL: URL { folder.baseURL }

@@ -56,7 +56,7 @@ final class CurlTransfer: @unchecked Sendable {
         var received: Int
         /// Whether a response's head had arrived.
         var answered: Bool
-        /// Whether a connection was made (to the server, or to the proxy).
+        /// Whether a connection was made and every handshake on it done (TCP, a proxy's CONNECT, TLS).
         var connected: Bool
 
         var timedOut: Bool { kind == .silent || (kind == .curl && code == Int(CURLE_OPERATION_TIMEDOUT.rawValue)) }
@@ -185,8 +185,8 @@ final class CurlTransfer: @unchecked Sendable {
         func set(_ option: CURLoption, _ value: String) {
             if code == CURLE_OK { code = bestiary_curl_set_string(handle, option, value) }
         }
+        // Only http(s) URLs come here (the transports check every URL, redirects included).
         set(CURLOPT_URL, request.url)
-        set(CURLOPT_PROTOCOLS_STR, "http,https")
         set(CURLOPT_NOSIGNAL, 1)
         set(CURLOPT_FOLLOWLOCATION, 0)
         set(CURLOPT_CONNECTTIMEOUT_MS, request.connectTimeout.milliseconds)
@@ -213,8 +213,9 @@ final class CurlTransfer: @unchecked Sendable {
         if code == CURLE_OK { code = curl_easy_perform(handle) }
         var osErrno = 0
         _ = bestiary_curl_get_long(handle, CURLINFO_OS_ERRNO, &osErrno)
+        // Connected: every handshake done (TCP, the proxy's CONNECT, TLS), the request about to go.
         var connectTime: curl_off_t = 0
-        _ = bestiary_curl_get_offset(handle, CURLINFO_CONNECT_TIME_T, &connectTime)
+        _ = bestiary_curl_get_offset(handle, CURLINFO_PRETRANSFER_TIME_T, &connectTime)
         let message = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         // A transfer broken off leaves its connection closed; a whole one may be used again.
         pool.give(handle, reusable: code == CURLE_OK)
@@ -346,21 +347,24 @@ private let curlProgressCallback: bestiary_curl_progress_callback = { context, _
 
 /// A proxy for one request: curl's `CURLOPT_PROXY` and its credentials.
 struct CurlProxy: Sendable, Equatable {
+    /// `http`, or `https` for a proxy spoken to over TLS.
+    var scheme = "http"
     var host: String
     var port: Int
     var user: String?
     var password: String?
 
     var address: String {
-        "http://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
+        scheme + "://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"
     }
 
-    /// The proxy the environment names for `url`, as curl reads it: `https_proxy` (or
+    /// The proxy the environment names for `url`, read as curl reads it: `https_proxy` (or
     /// `HTTPS_PROXY`) for https, `http_proxy` for http (lower case only: a program run as CGI gets
-    /// `HTTP_PROXY` from a request's `Proxy:` header), unless `no_proxy` (or `NO_PROXY`) lists the
-    /// host (`*`, a name, or a domain the host ends with) or the host is this machine
-    /// (`localhost`, 127.x.x.x, ::1). A proxy URL without a port uses 80 (`http://`) or 443
-    /// (`https://`); with `user:password@`, basic authorization.
+    /// `HTTP_PROXY` from a request's `Proxy:` header), else `all_proxy` (or `ALL_PROXY`); unless
+    /// `no_proxy` (or `NO_PROXY`) lists the host (`*`, a name, or a domain the host ends with;
+    /// not address ranges) or the host is this machine (`localhost`, 127.x.x.x, ::1). A proxy URL
+    /// without a port uses 80 (`http://`, or no scheme) or 443 (`https://`, spoken to over TLS);
+    /// with `user:password@`, basic authorization.
     static func from(environment: [String: String], for url: URL) -> CurlProxy? {
         guard let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased() else { return nil }
         // This machine itself is never reached through a proxy.
@@ -376,12 +380,13 @@ struct CurlProxy: Sendable, Equatable {
                 if host == domain || host.hasSuffix("." + domain) { return nil }
             }
         }
-        guard let setting = value(scheme == "https" ? "https_proxy" : "http_proxy") else { return nil }
+        guard let setting = value(scheme == "https" ? "https_proxy" : "http_proxy") ?? value("all_proxy") else { return nil }
         let text = setting.contains("://") ? setting : "http://" + setting
         guard let proxy = URL(string: text), let proxyHost = proxy.host, !proxyHost.isEmpty else { return nil }
-        let port = proxy.port ?? (proxy.scheme?.lowercased() == "https" ? 443 : 80)
+        let secure = proxy.scheme?.lowercased() == "https"
         return CurlProxy(
-            host: proxyHost, port: port, user: proxy.user?.removingPercentEncoding, password: proxy.password?.removingPercentEncoding)
+            scheme: secure ? "https" : "http", host: proxyHost, port: proxy.port ?? (secure ? 443 : 80),
+            user: proxy.user?.removingPercentEncoding, password: proxy.password?.removingPercentEncoding)
     }
 }
 
@@ -408,12 +413,13 @@ final class CurlHandlePool: @unchecked Sendable {
         lock.lock()
         let handle = idle.popLast()
         lock.unlock()
-        guard let handle else { return curl_easy_init() }
-        curl_easy_reset(handle)
-        return handle
+        return handle ?? curl_easy_init()
     }
 
+    /// Keeps a handle whose transfer ended well, its options reset (an idle handle must not
+    /// point at the finished transfer's error buffer, header list or context).
     func give(_ handle: UnsafeMutableRawPointer, reusable: Bool) {
+        if reusable { curl_easy_reset(handle) }
         lock.lock()
         if reusable, idle.count < keep {
             idle.append(handle)

@@ -57,12 +57,14 @@ public final class CurlTransport: HTTPTransport {
             }
             return HTTPResult(status: head.status, headers: head.headers, body: body)
         } catch let failure as CurlTransfer.Failure {
-            throw Self.transportError(failure, host: host, proxy: proxy, length: length, maxBytes: maxBytes)
+            throw Self.transportError(failure, url: url, host: host, proxy: proxy, length: length, maxBytes: maxBytes)
         }
     }
 
     /// What a failed transfer means to the fetcher.
-    static func transportError(_ failure: CurlTransfer.Failure, host: String, proxy: CurlProxy?, length: Int?, maxBytes: Int) -> any Error {
+    static func transportError(
+        _ failure: CurlTransfer.Failure, url: String, host: String, proxy: CurlProxy?, length: Int?, maxBytes: Int
+    ) -> any Error {
         switch failure.kind {
         case .cancelled: return CancellationError()
         case .silent: return TransportError.timeout
@@ -74,7 +76,7 @@ public final class CurlTransport: HTTPTransport {
         case CURLE_OPERATION_TIMEDOUT:
             return TransportError.timeout
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
-            return TransportError.invalidURL(failure.message)
+            return TransportError.invalidURL(url)
         case CURLE_PARTIAL_FILE:
             return TransportError.connection(
                 length.map { "the body ended after \(failure.received) of \($0) bytes" } ?? "the body ended early")
@@ -83,6 +85,9 @@ public final class CurlTransport: HTTPTransport {
             return TransportError.malformed("the body is not in the encoding its Content-Encoding names")
         case CURLE_GOT_NOTHING:
             return TransportError.connection("the server closed the connection without answering")
+        case CURLE_SSL_CONNECT_ERROR:
+            // A reset during the handshake as well as a server that speaks no TLS: worth another try.
+            return TransportError.connection("the secure connection to \(host) failed: \(failure.message)")
         default:
             return TransportError.connection(failure.message)
         }
@@ -105,9 +110,10 @@ public final class CurlTransport: HTTPTransport {
             default: return "\(peer) could not be reached: \(failure.message)"
             }
         case CURLE_OPERATION_TIMEDOUT where !failure.connected:
-            return "\(peer) did not accept a connection in time"
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-            CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return "connecting to \(peer) took too long"
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
+            CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            // The certificate is not trusted: the same every time.
             return "no secure connection to \(host) could be made: \(failure.message)"
         default:
             return nil
