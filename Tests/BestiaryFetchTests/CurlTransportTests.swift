@@ -224,6 +224,44 @@ import Testing
         await server.stop()
     }
 
+    /// A pack source that sends a byte now and then is never silent; less than 1 KiB in a read
+    /// timeout ends the transfer (sync has no deadline: it went on for hours).
+    @Test func aPackSourceThatTricklesIsGivenUpOn() async throws {
+        let server = try await LoopbackServer.start { _ in
+            var reply = LoopbackServer.Reply.bytes([])
+            reply.trickleEvery = .milliseconds(100)
+            return reply
+        }
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(1))
+        let start = ContinuousClock.now
+        await #expect {
+            let response = try await transport.open("media/a.ogg", from: 0)
+            for try await _ in response.body {}
+        } throws: { error in
+            "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent less than 1024 bytes in 1 s"
+        }
+        #expect(ContinuousClock.now - start < .seconds(20))
+        await transport.close()
+        await server.stop()
+    }
+
+    /// A reader slower than the server is not the server's silence or slowness: the transfer
+    /// waits for it, however long.
+    @Test func aSlowReaderIsNotASlowServer() async throws {
+        let bytes = (0..<300_000).map { UInt8($0 % 251) }
+        let server = try await LoopbackServer.start { _ in .bytes(bytes) }
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(1))
+        let response = try await transport.open("media/a.ogg", from: 0)
+        var read: [UInt8] = []
+        for try await piece in response.body {
+            if read.isEmpty { try await Task.sleep(for: .milliseconds(2500)) }
+            read += piece
+        }
+        #expect(read == bytes)
+        await transport.close()
+        await server.stop()
+    }
+
     /// Nothing listening: the pack transport says so with the URL.
     @Test func aPackSourceThatRefusesIsNamed() async throws {
         let port = try UnreachableHostTests.closedPort()

@@ -39,6 +39,9 @@ public final class LoopbackServer: Sendable {
         /// Send only this many body bytes, then nothing, the connection held open (a server
         /// that stalls in the middle of a body), until the server stops.
         public var stallAfter: Int? = nil
+        /// Send one body byte every this long, without end (a server that is never silent but
+        /// never gets anywhere), until the client closes the connection or the server stops.
+        public var trickleEvery: Duration? = nil
 
         public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], delay: Duration = .zero, truncateAfter: Int? = nil) {
             self.status = status
@@ -137,6 +140,16 @@ public final class LoopbackServer: Sendable {
                         endless.end()
                         throw error
                     }
+                }
+                return Response(status: status, headers: fields, body: body)
+            }
+            if let interval = reply.trickleEvery {
+                let body = ResponseBody { writer in
+                    while !stopping.value {
+                        try await writer.write(ByteBuffer(bytes: [0x20]))
+                        try await Task.sleep(for: interval)
+                    }
+                    throw TruncatedOnPurpose()
                 }
                 return Response(status: status, headers: fields, body: body)
             }

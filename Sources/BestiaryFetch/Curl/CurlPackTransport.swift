@@ -21,6 +21,9 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
     private let connectTimeout: Duration
     private let environment: [String: String]
     static let maxRedirects = 5
+    /// A server that sends less than this in a read timeout (60 s) is given up on: sync has no
+    /// deadline of its own, and a trickle of a byte now and then would keep it going for hours.
+    static let minimumBytesPerReadTimeout: Int64 = 1024
 
     /// `environment`: where the proxy settings come from (`https_proxy`, `http_proxy`, `no_proxy`,
     /// in either case), as curl and URLSession on Linux read them.
@@ -54,7 +57,8 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                     url: url.absoluteString,
                     headers: [("User-Agent", "Bestiary pack sync")] + HTTPPackFolder.headers(for: path, from: offset),
                     connectTimeout: connectTimeout, readTimeout: readTimeout,
-                    proxy: CurlProxy.from(environment: environment, for: url)),
+                    proxy: CurlProxy.from(environment: environment, for: url),
+                    minimumBytesPerReadTimeout: Self.minimumBytesPerReadTimeout),
                 pool: pool)
             transfer.start()
             let head: CurlTransfer.Head
@@ -107,6 +111,8 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
             return CancellationError()
         case .silent:
             what = "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s"
+        case .slow:
+            what = "the server sent less than \(Self.minimumBytesPerReadTimeout) bytes in \(Int(readTimeout.nanoseconds / 1e9)) s"
         case .tooLarge:
             what = "more than the limit"
         case .curl:

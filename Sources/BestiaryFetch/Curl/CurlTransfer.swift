@@ -23,6 +23,10 @@ final class CurlTransfer: @unchecked Sendable {
         var proxy: CurlProxy?
         /// More body bytes than this end the transfer (``Failure/Kind/tooLarge``).
         var maxBytes: Int?
+        /// Fewer bytes than this arriving in any `readTimeout` (the reader's waits not counted)
+        /// end the transfer as ``Failure/Kind/slow``: a server that trickles a byte now and then
+        /// is never silent, and would keep a transfer without a deadline going for hours.
+        var minimumBytesPerReadTimeout: Int64 = 0
     }
 
     /// The final response's status and headers (names in lower case).
@@ -40,6 +44,8 @@ final class CurlTransfer: @unchecked Sendable {
             case cancelled
             /// Nothing arrived for the request's `readTimeout`.
             case silent
+            /// Less than the request's `minimumBytesPerReadTimeout` arrived in a `readTimeout`.
+            case slow
             /// The body passed the request's `maxBytes`.
             case tooLarge
             /// curl gave up: ``code`` says why.
@@ -78,6 +84,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var failure: Failure?
     private var cancelled = false
     private var silent = false
+    private var slow = false
+    private var windowStart = ContinuousClock.now
+    private var windowCount: Int64 = 0
     private var tooLarge = false
     private var headWaiter: CheckedContinuation<Head, any Error>?
     private var pieceWaiter: CheckedContinuation<Data?, any Error>?
@@ -226,7 +235,7 @@ final class CurlTransfer: @unchecked Sendable {
         condition.lock()
         finished = true
         if code != CURLE_OK {
-            let kind: Failure.Kind = cancelled ? .cancelled : silent ? .silent : tooLarge ? .tooLarge : .curl
+            let kind: Failure.Kind = cancelled ? .cancelled : silent ? .silent : slow ? .slow : tooLarge ? .tooLarge : .curl
             failure = Failure(
                 kind: kind, code: Int(code.rawValue), osErrno: osErrno, message: message, received: received, answered: head != nil,
                 connected: connected || head != nil)
@@ -303,9 +312,17 @@ final class CurlTransfer: @unchecked Sendable {
             waiter.resume(returning: piece)
             condition.lock()
         }
-        while pieces.count >= Self.window, !cancelled { condition.wait() }
-        // Time spent waiting for the reader is not the server's silence.
+        var waited = false
+        while pieces.count >= Self.window, !cancelled {
+            condition.wait()
+            waited = true
+        }
+        // Time spent waiting for the reader is not the server's silence, nor its slowness.
         lastActivity = .now
+        if waited {
+            windowStart = lastActivity
+            windowCount = lastCount
+        }
         let go = !cancelled
         condition.unlock()
         return go
@@ -323,6 +340,14 @@ final class CurlTransfer: @unchecked Sendable {
         } else if now - lastActivity > request.readTimeout {
             silent = true
             return false
+        }
+        if now - windowStart >= request.readTimeout {
+            if downloaded - windowCount < request.minimumBytesPerReadTimeout {
+                slow = true
+                return false
+            }
+            windowStart = now
+            windowCount = downloaded
         }
         return true
     }

@@ -67,7 +67,7 @@ public final class CurlTransport: HTTPTransport {
     ) -> any Error {
         switch failure.kind {
         case .cancelled: return CancellationError()
-        case .silent: return TransportError.timeout
+        case .silent, .slow: return TransportError.timeout
         case .tooLarge: return TransportError.tooLarge(limit: maxBytes)
         case .curl: break
         }
