@@ -126,26 +126,16 @@ import Testing
     /// said as a connection that could not be made, so the host is given up for the run, not
     /// as "no answer in time", which is retried.
     @Test func aConnectionNotTakenInTimeIsUnreachable() async throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, address) = try UnreachableHostTests.boundSocket(listening: 0)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                guard bind(listener, raw, length) == 0, getsockname(listener, raw, &length) == 0, listen(listener, 0) == 0 else {
-                    throw POSIXError(.EADDRINUSE)
-                }
-            }
-        }
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         // Fill the queue: later handshakes are dropped, never answered.
         var fillers: [Int32] = []
         defer { fillers.forEach { close($0) } }
         for _ in 0..<4 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             fillers.append(fd)
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
+            _ = withUnsafePointer(to: address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, length) } }
         }
         let port = Int(UInt16(bigEndian: address.sin_port))
         let transport = CurlTransport(userAgent: "bestiary-tests", connectTimeout: .milliseconds(500), environment: [:])

@@ -68,18 +68,29 @@ struct FetchOptionsTests {
 struct UnreachableHostTests {
     /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
     static func closedPort() throws -> Int {
+        let (fd, address) = try boundSocket()
+        close(fd)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A TCP socket bound to a free port on 127.0.0.1 (listening, with a queue of `backlog`,
+    /// when one is given), and its address.
+    static func boundSocket(listening backlog: Int32? = nil) throws -> (fd: Int32, address: sockaddr_in) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { throw POSIXError(.EADDRINUSE) }
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true)
             }
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return (fd, address)
     }
 
     /// A real transport behind a client without a rate limit, whose retries come at once.
