@@ -222,15 +222,17 @@ import Testing
             reply.trickleEvery = .milliseconds(100)
             return reply
         }
-        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(1))
+        // 4 s, not 1: under `swift test --parallel` load the head alone came more than 1 s late
+        // ("sent nothing"), and a trickle at 10 bytes a second stays far below 1 KiB in 4 s.
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(4))
         let start = ContinuousClock.now
         await #expect {
             let response = try await transport.open("media/a.ogg", from: 0)
             for try await _ in response.body {}
         } throws: { error in
-            "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent less than 1024 bytes in 1 s"
+            "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent less than 1024 bytes in 4 s"
         }
-        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(ContinuousClock.now - start < .seconds(30))
         await transport.close()
         await server.stop()
     }
@@ -240,11 +242,13 @@ import Testing
     @Test func aSlowReaderIsNotASlowServer() async throws {
         let bytes = (0..<300_000).map { UInt8($0 % 251) }
         let server = try await LoopbackServer.start { _ in .bytes(bytes) }
-        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(1))
+        // A read timeout of 4 s (1 s was missed by the server's head alone under parallel test
+        // load), and a reader that sleeps longer than that after its first piece.
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(4))
         let response = try await transport.open("media/a.ogg", from: 0)
         var read: [UInt8] = []
         for try await piece in response.body {
-            if read.isEmpty { try await Task.sleep(for: .milliseconds(2500)) }
+            if read.isEmpty { try await Task.sleep(for: .seconds(6)) }
             read += piece
         }
         #expect(read == bytes)

@@ -105,20 +105,22 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
     /// A transfer's failure in words: which URL, and what went wrong.
     private func describe(_ error: any Error, _ url: URL) -> any Error {
         guard let failure = error as? CurlTransfer.Failure else { return error }
+        let window = "\(Int(readTimeout.nanoseconds / 1e9)) s"
+        let silence = "the server sent nothing for \(window)"
         let what: String
         switch failure.kind {
         case .cancelled:
             return CancellationError()
         case .silent:
-            what = "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s"
+            what = silence
         case .slow:
-            what = "the server sent less than \(Self.minimumBytesPerReadTimeout) bytes in \(Int(readTimeout.nanoseconds / 1e9)) s"
+            what = "the server sent less than \(Self.minimumBytesPerReadTimeout) bytes in \(window)"
         case .tooLarge:
             what = "more than the limit"
         case .curl:
             switch CURLcode(UInt32(failure.code)) {
             case CURLE_OPERATION_TIMEDOUT:
-                what = failure.connected ? "the server sent nothing for \(Int(readTimeout.nanoseconds / 1e9)) s" : "no connection could be made (timed out)"
+                what = failure.connected ? silence : "no connection could be made (timed out)"
             case CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE:
                 what = "the server closed the connection"
             default:

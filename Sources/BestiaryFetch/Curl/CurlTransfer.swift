@@ -64,8 +64,6 @@ final class CurlTransfer: @unchecked Sendable {
         var answered: Bool
         /// Whether a connection was made and every handshake on it done (TCP, a proxy's CONNECT, TLS).
         var connected: Bool
-
-        var timedOut: Bool { kind == .silent || (kind == .curl && code == Int(CURLE_OPERATION_TIMEDOUT.rawValue)) }
     }
 
     /// Pieces of the body held for a reader that has not taken them yet.
