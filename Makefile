@@ -31,7 +31,7 @@ bench:
 	scripts/bench.sh
 
 ## release: an optimised binary at .build/release/bestiary with Swift's own libraries linked in:
-## it runs on a Debian machine without Swift (libcmark, libsqlite3 and libcurl installed) and
+## it runs on a Debian machine without Swift (libcmark, libsqlite3, libcurl and libssl installed) and
 ## starts in 12 ms instead of 18
 release:
 	@scripts/setup.sh release

@@ -11,6 +11,7 @@
 //        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
 //        \_ Fetch (network: libcurl; Sync's HTTP transport) <- CLI
 //                                          Template ______/  (our Mustache engine; no dependencies)
+//   Crypto (SHA-256, Ed25519: CryptoKit on Apple platforms, libcrypto elsewhere) <- Storage, PackFormat
 //
 import PackageDescription
 
@@ -23,7 +24,8 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .executable(name: "bestiary", targets: ["bestiary"]),
-        // The pack client, for native apps: depends on the pack format, GRDB and Crypto only.
+        // The pack client, for native apps: depends on the pack format, GRDB and BestiaryCrypto
+        // (CryptoKit on Apple platforms) only.
         .library(name: "BestiarySync", targets: ["BestiarySync"]),
         .library(name: "BestiaryPackFormat", targets: ["BestiaryPackFormat"]),
     ],
@@ -32,7 +34,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -50,6 +51,19 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CBestiarySystem"),
+        // libcrypto (OpenSSL) for SHA-256 and Ed25519 where CryptoKit is not.
+        .systemLibrary(
+            name: "CBestiaryCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+
+        // MARK: Hashing and signing (CryptoKit's names: CryptoKit on Apple platforms, libcrypto elsewhere)
+        .target(
+            name: "BestiaryCrypto",
+            dependencies: [.target(name: "CBestiaryCrypto", condition: .when(platforms: [.linux, .android]))],
+            swiftSettings: strict
+        ),
 
         // MARK: Pipeline stages (bottom to top)
         .target(name: "BestiaryDiagnostics", swiftSettings: strict),
@@ -57,7 +71,7 @@ let package = Package(
             name: "BestiaryStorage",
             dependencies: [
                 "BestiaryDiagnostics", "CBestiarySystem",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "BestiaryCrypto",
             ],
             swiftSettings: strict
         ),
@@ -94,19 +108,18 @@ let package = Package(
         ),
         .target(
             name: "BestiaryPackFormat",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["BestiaryCrypto"],
             swiftSettings: strict
         ),
         .target(
             name: "BestiaryPacks",
-            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryPackFormat"],
+            dependencies: ["BestiaryContent", "BestiaryWikipedia", "BestiaryPackFormat", "BestiaryCrypto"],
             swiftSettings: strict
         ),
         .target(
             name: "BestiarySync",
             dependencies: [
-                "BestiaryPackFormat", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "BestiaryPackFormat", "BestiaryCrypto", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
@@ -136,7 +149,7 @@ let package = Package(
         ),
         .executableTarget(name: "bestiary", dependencies: ["BestiaryCLI", "BestiaryStorage"], swiftSettings: strict),
         // Pack benchmark (`make bench`): delta size and apply time in a 10,000-record catalogue.
-        .executableTarget(name: "PackBench", dependencies: ["BestiaryPacks", "BestiarySync"], swiftSettings: strict),
+        .executableTarget(name: "PackBench", dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryCrypto"], swiftSettings: strict),
 
         // MARK: Build tooling: embeds templates/ (the default theme) into the binary.
         .executableTarget(name: "ThemeEmbedder", path: "Plugins/ThemeEmbedder"),
@@ -162,15 +175,16 @@ let package = Package(
         .testTarget(
             name: "BestiaryTemplateTests",
             dependencies: ["BestiaryTemplate", "BestiaryTestSupport", .product(name: "Mustache", package: "swift-mustache")]),
+        .testTarget(name: "BestiaryCryptoTests", dependencies: ["BestiaryCrypto"]),
         .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiaryPacksTests",
-            dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryCLI", "BestiaryTestSupport"]),
+            dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryCrypto", "BestiaryCLI", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiarySyncTests",
             dependencies: [
                 "BestiarySync", "BestiaryPackFormat", "BestiaryTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+                "BestiaryCrypto", .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "BestiarySiteTests", dependencies: ["BestiarySite", "BestiaryWikipedia", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryImportTests", dependencies: ["BestiaryImport", "BestiaryTestSupport"]),

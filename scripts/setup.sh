@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing Bestiary needs on a fresh Debian machine, idempotently.
 # Run as root (or with sudo available). Usage: scripts/setup.sh [build|test|release|bench]
-#   build    the C libraries Bestiary links (libcmark-dev, libcurl4-openssl-dev, libsqlite3-dev)
+#   build    the C libraries Bestiary links (libcmark-dev, libcurl4-openssl-dev, libssl-dev, libsqlite3-dev)
 #   test     + Chromium, chromedriver, and a Python venv (.venv) with Selenium, axe, the Nu checker
 #   release  the same (the release binary links Swift's libraries statically)
 #   bench    + those of release, hyperfine, hugo
@@ -9,7 +9,7 @@ set -euo pipefail
 level="${1:-build}"
 cd "$(dirname "$0")/.."
 
-packages=(libcmark-dev libcurl4-openssl-dev libsqlite3-dev pkg-config)
+packages=(libcmark-dev libcurl4-openssl-dev libssl-dev libsqlite3-dev pkg-config)
 case "$level" in
   test) packages+=(chromium chromium-driver) ;;
   bench) packages+=(hyperfine hugo bc curl time) ;;

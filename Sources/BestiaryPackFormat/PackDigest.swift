@@ -1,4 +1,4 @@
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// Hashes of the pack format.

@@ -1,4 +1,4 @@
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// A media file a record needs: content-addressed, so its name is its hash and it never changes.

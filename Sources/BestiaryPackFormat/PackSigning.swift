@@ -1,4 +1,4 @@
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// A problem with a key given by the user (flag, environment, file).
@@ -8,7 +8,7 @@ public struct PackKeyError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// An Ed25519 public key that clients trust: a `Sendable` value (swift-crypto's key type is not),
+/// An Ed25519 public key that clients trust: a `Hashable`, `Sendable` value (CryptoKit's key type is neither),
 /// compared and remembered by its 32 bytes.
 public struct PackPublicKey: Hashable, Sendable, CustomStringConvertible {
     /// The 32 key bytes.
@@ -82,7 +82,7 @@ public enum PackKeys {
 /// know. A file verifies when at least one line carries a valid signature by a trusted key.
 ///
 /// Signing is not required to be deterministic (CryptoKit on Apple platforms randomizes
-/// Ed25519 signatures; swift-crypto's BoringSSL backend on Linux does not). Nothing hashes
+/// Ed25519 signatures; libcrypto, used elsewhere, does not). Nothing hashes
 /// `.sig` files, so that never affects the rest of the pack.
 public enum PackSignature {
     /// Largest signature file a reader accepts.

@@ -1,4 +1,4 @@
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// A file of a published pack tree, relative to the pack folder (`packs/`).

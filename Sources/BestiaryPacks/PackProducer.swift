@@ -2,7 +2,7 @@ import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryPackFormat
 import BestiaryStorage
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// The `packs` stage of `bestiary build`: turns the catalogue into a published pack tree

@@ -1,7 +1,7 @@
 import BestiaryDiagnostics
 import BestiaryPackFormat
 import BestiaryStorage
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// Finds the keys `build` signs packs with: `--signing-key FILE` or `BESTIARY_SIGNING_KEY`.

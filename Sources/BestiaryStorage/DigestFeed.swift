@@ -1,4 +1,4 @@
-import Crypto
+import BestiaryCrypto
 
 /// SHA-256 over values fed one by one, each tagged and length-prefixed so that no two sequences
 /// of values give the same bytes: the hand-written digests of what a page or a pack record is

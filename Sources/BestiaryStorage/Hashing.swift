@@ -1,4 +1,4 @@
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// Content hashes: file names of media and assets, pack record revisions, cache keys.

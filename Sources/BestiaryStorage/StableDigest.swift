@@ -1,4 +1,4 @@
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// A digest of any `Encodable` value that is the same in every process: what a build keeps on disk

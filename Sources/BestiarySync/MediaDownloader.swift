@@ -1,5 +1,5 @@
 import BestiaryPackFormat
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// Fetches media files into a staging folder, resuming interrupted transfers with HTTP Range,

@@ -1,5 +1,5 @@
 import BestiaryPackFormat
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// Checks a published pack tree the way a client would, but everything and without stopping

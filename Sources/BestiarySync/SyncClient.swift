@@ -1,5 +1,5 @@
 import BestiaryPackFormat
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// The pack client: brings a ``PackStore`` up to the newest version a pack location publishes,

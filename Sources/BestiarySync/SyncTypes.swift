@@ -1,5 +1,5 @@
 import BestiaryPackFormat
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// Upper bounds on what a client downloads (TUF's "endless data" attack, and plain mistakes).

@@ -8,7 +8,7 @@ import BestiaryPackFormat
 import BestiaryPacks
 import BestiaryStorage
 import BestiarySync
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 @main

@@ -2,7 +2,7 @@ import BestiaryPackFormat
 import BestiaryPacks
 import BestiaryStorage
 import BestiaryTestSupport
-import Crypto
+import BestiaryCrypto
 import Foundation
 import Testing
 

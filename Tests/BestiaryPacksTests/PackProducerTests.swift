@@ -4,7 +4,7 @@ import BestiaryPackFormat
 import BestiaryPacks
 import BestiaryStorage
 import BestiaryTestSupport
-import Crypto
+import BestiaryCrypto
 import Foundation
 import Testing
 

@@ -6,7 +6,7 @@ import BestiaryPacks
 import BestiaryStorage
 import BestiarySync
 import BestiaryTestSupport
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// Does what `bestiary build` does for packs: load content/, hash media, produce, stage the

@@ -3,7 +3,7 @@ import BestiaryPackFormat
 import BestiaryPacks
 import BestiarySync
 import BestiaryTestSupport
-import Crypto
+import BestiaryCrypto
 import Foundation
 import Testing
 

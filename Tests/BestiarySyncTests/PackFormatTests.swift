@@ -1,5 +1,5 @@
 import BestiaryPackFormat
-import Crypto
+import BestiaryCrypto
 import Foundation
 import Testing
 
@@ -255,14 +255,14 @@ import Testing
         }
     }
 
-    /// swift-crypto on Linux signs through BoringSSL's deterministic Ed25519 (RFC 8032); CryptoKit
+    /// On Linux BestiaryCrypto signs through libcrypto's deterministic Ed25519 (RFC 8032); CryptoKit
     /// on Apple platforms randomizes. Either way the signature verifies; docs/packs.md says so.
     @Test func signaturesVerifyWhetherOrNotSigningIsDeterministic() throws {
         let key = Curve25519.Signing.PrivateKey()
         let a = try PackSignature.sign(data, with: [key])
         let b = try PackSignature.sign(data, with: [key])
         #if os(Linux)
-        #expect(a == b, "BoringSSL's Ed25519 is deterministic")
+        #expect(a == b, "libcrypto's Ed25519 is deterministic")
         #endif
         for sig in [a, b] {
             #expect(PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(key.publicKey)]) == .valid(keyID: PackKeys.keyID(key.publicKey)))

@@ -1,7 +1,7 @@
 import BestiaryPackFormat
 import BestiarySync
 import BestiaryTestSupport
-import Crypto
+import BestiaryCrypto
 import Foundation
 import GRDB
 import Testing

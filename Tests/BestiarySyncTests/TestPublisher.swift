@@ -1,7 +1,7 @@
 import BestiaryPackFormat
 import BestiarySync
 import BestiaryTestSupport
-import Crypto
+import BestiaryCrypto
 import Foundation
 
 /// A generated animal for client tests (not real data): a name and its media bytes.
