@@ -1,3 +1,4 @@
+import BestiarySync
 import Foundation
 
 /// When to try a request again, and how long to wait first.
@@ -30,10 +31,8 @@ public struct RetryPolicy: Sendable, Hashable {
         self.maxTotalWait = maxTotalWait
     }
 
-    /// True for statuses worth retrying.
-    public static func isRetryable(status: Int) -> Bool {
-        status == 429 || status == 408 || (500...599).contains(status)
-    }
+    /// True for statuses worth retrying (``HTTPRetry/isRetryable(status:)``).
+    public static func isRetryable(status: Int) -> Bool { HTTPRetry.isRetryable(status: status) }
 
     /// The backoff before attempt `attempt + 1` (attempt counts from 1): between half and all
     /// of `baseDelay · 2^(attempt-1)`, capped by ``maxDelay``. The jitter spreads retries of
@@ -44,22 +43,8 @@ public struct RetryPolicy: Sendable, Hashable {
         return full * (0.5 + 0.5 * random)
     }
 
-    /// `Retry-After` as a duration: delta-seconds, or an HTTP date (relative to `now`).
+    /// `Retry-After` as a duration (``HTTPRetry/parseRetryAfter(_:now:)``).
     public static func parseRetryAfter(_ value: String?, now: Date = Date()) -> Duration? {
-        guard let raw = value?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
-        // Capped at a year: a server's absurd value (1e20) must not overflow the conversion.
-        let year = 365.0 * 86_400
-        if let seconds = Double(raw), seconds >= 0, seconds.isFinite { return .milliseconds(Int64(min(seconds, year) * 1000)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: raw) {
-                let delta = date.timeIntervalSince(now)
-                return .milliseconds(Int64(min(max(0, delta), year) * 1000))
-            }
-        }
-        return nil
+        HTTPRetry.parseRetryAfter(value, now: now)
     }
 }

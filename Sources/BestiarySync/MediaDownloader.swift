@@ -9,10 +9,8 @@ import Foundation
 struct MediaDownloader: Sendable {
     let transport: any PackTransport
     let directory: String
-    /// Extra attempts per file after a transfer breaks (each continues where the last stopped).
-    let retries: Int
-    /// The wait before the first retry; doubled for each next one, at most 8 s.
-    let retryDelay: Duration
+    /// Attempts after a transfer breaks (each continues where the last stopped), and the waits.
+    let retry: SyncRetry
     let concurrency: Int
     let onEvent: (@Sendable (SyncEvent) throws -> Void)?
 
@@ -73,12 +71,6 @@ struct MediaDownloader: Sendable {
         }
     }
 
-    /// The wait before retry number `failures` (from 1): ``retryDelay``, doubled each time.
-    private func pause(after failures: Int) async throws {
-        let delay = min(retryDelay * (1 << min(failures - 1, 10)), .seconds(8))
-        if delay > .zero { try await Task.sleep(for: delay) }
-    }
-
     /// Makes sure the verified file is in the staging folder.
     func fetch(_ ref: PackMediaRef) async throws -> Outcome {
         let final = stagedPath(ref)
@@ -109,13 +101,15 @@ struct MediaDownloader: Sendable {
                     throw CancellationError()
                 } catch {
                     failures += 1
-                    let got = StagingFiles.size(part) ?? 0
-                    if failures > retries {
+                    guard try await retry.waitBeforeRetry(after: failures, error) else {
+                        let got = StagingFiles.size(part) ?? 0
+                        let attempts = failures > 1 ? ", after \(failures) attempts" : ""
                         throw SyncError(
                             .transport, file: ref.path,
-                            "the download stopped at \(got) of \(ref.bytes) bytes (\(error)); the part is kept and the next sync continues from there")
+                            got == 0
+                                ? "the download failed (\(error))\(attempts); the next sync tries again"
+                                : "the download stopped at \(got) of \(ref.bytes) bytes (\(error))\(attempts); the part is kept and the next sync continues from there")
                     }
-                    try await pause(after: failures)
                     continue
                 }
             }
@@ -123,12 +117,11 @@ struct MediaDownloader: Sendable {
             if got < ref.bytes {
                 // The server ended the body early without an error: try again from where it stopped.
                 failures += 1
-                if failures > retries {
+                guard try await retry.waitBeforeRetry(after: failures, PackTransportError("the body ended early")) else {
                     throw SyncError(
                         .transport, file: ref.path,
                         "only \(got) of \(ref.bytes) bytes arrived; the part is kept and the next sync continues from there")
                 }
-                try await pause(after: failures)
                 continue
             }
             if try Self.verify(part, ref) {

@@ -2,39 +2,55 @@ import BestiaryPackFormat
 import Foundation
 
 /// Reads whole small files (pointer, manifests, deltas, signatures) through a transport,
-/// never accepting more bytes than a limit.
+/// never accepting more bytes than a limit, and asks again after a transfer that failed in a
+/// way that may pass (a dropped connection, HTTP 503: ``SyncRetry``).
 struct PackFetcher: Sendable {
     let transport: any PackTransport
+    var retry = SyncRetry(retries: 2, delay: .milliseconds(500))
 
     /// The whole file, refusing more than `limit` bytes.
     func fetch(_ path: String, limit: Int, tooLarge: SyncError.Reason) async throws(SyncError) -> Data {
-        do {
-            let response = try await transport.open(path, from: 0)
-            switch response.status {
-            case .notFound:
-                throw SyncError(.notFound, file: path, "not found at \(transport.location)")
-            case .partial, .rangeNotSatisfiable:
-                throw SyncError(.transport, file: path, "the server answered a plain request with a partial response")
-            case .full:
-                break
-            }
-            if let length = response.length, length > limit {
-                throw SyncError(tooLarge, file: path, "the pack source offers \(length) bytes; at most \(limit) are accepted")
-            }
-            var data = Data()
-            for try await chunk in response.body {
-                data.append(chunk)
-                if data.count > limit {
-                    throw SyncError(tooLarge, file: path, "the file is larger than the \(limit) bytes accepted")
+        var failures = 0
+        while true {
+            do {
+                return try await fetchOnce(path, limit: limit, tooLarge: tooLarge)
+            } catch let error as SyncError {
+                throw error
+            } catch is CancellationError {
+                throw SyncError(.cancelled, "the sync was cancelled; the store is unchanged")
+            } catch {
+                failures += 1
+                let again: Bool
+                do {
+                    again = try await retry.waitBeforeRetry(after: failures, error)
+                } catch {
+                    throw SyncError(.cancelled, "the sync was cancelled; the store is unchanged")
                 }
+                if !again { throw SyncError(.transport, file: path, SyncRetry.describe(error, attempts: failures)) }
             }
-            return data
-        } catch let error as SyncError {
-            throw error
-        } catch is CancellationError {
-            throw SyncError(.cancelled, "the sync was cancelled; the store is unchanged")
-        } catch {
-            throw SyncError(.transport, file: path, "\(error)")
         }
+    }
+
+    private func fetchOnce(_ path: String, limit: Int, tooLarge: SyncError.Reason) async throws -> Data {
+        let response = try await transport.open(path, from: 0)
+        switch response.status {
+        case .notFound:
+            throw SyncError(.notFound, file: path, "not found at \(transport.location)")
+        case .partial, .rangeNotSatisfiable:
+            throw SyncError(.transport, file: path, "the server answered a plain request with a partial response")
+        case .full:
+            break
+        }
+        if let length = response.length, length > limit {
+            throw SyncError(tooLarge, file: path, "the pack source offers \(length) bytes; at most \(limit) are accepted")
+        }
+        var data = Data()
+        for try await chunk in response.body {
+            data.append(chunk)
+            if data.count > limit {
+                throw SyncError(tooLarge, file: path, "the file is larger than the \(limit) bytes accepted")
+            }
+        }
+        return data
     }
 }

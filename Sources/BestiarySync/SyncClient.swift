@@ -29,7 +29,8 @@ public struct SyncClient: Sendable {
         self.configuration = configuration
     }
 
-    private var fetcher: PackFetcher { PackFetcher(transport: transport) }
+    private var fetcher: PackFetcher { PackFetcher(transport: transport, retry: retry) }
+    private var retry: SyncRetry { SyncRetry(retries: configuration.downloadRetries, delay: configuration.retryDelay) }
 
     /// The folder where downloads wait for the commit.
     public var downloadsDirectory: String { configuration.downloadsDirectory ?? store.path + ".downloads" }
@@ -216,8 +217,7 @@ public struct SyncClient: Sendable {
         }
         try emit(.plan(method: r.method, media: missing.count, mediaBytes: total))
         let downloader = MediaDownloader(
-            transport: transport, directory: downloadsDirectory, retries: configuration.downloadRetries,
-            retryDelay: configuration.retryDelay,
+            transport: transport, directory: downloadsDirectory, retry: retry,
             concurrency: configuration.concurrentDownloads, onEvent: configuration.onEvent)
         let outcomes = try await downloader.fetchAll(missing)
         if Task.isCancelled { throw SyncError(.cancelled, "the sync was cancelled before applying; the store is unchanged") }

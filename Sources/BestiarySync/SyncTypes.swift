@@ -79,10 +79,12 @@ extension SyncClient {
         /// the default folder has the parts an interrupted sync left removed once the store is
         /// up to date: a folder given here may be shared, so only each sync's own files go.
         public var downloadsDirectory: String?
-        /// Extra attempts per media file after a broken transfer, each resuming with Range.
+        /// Extra attempts per file after a transfer failed in a way that may pass (a broken
+        /// connection, HTTP 408, 429 or 5xx): media files resume with Range.
         public var downloadRetries: Int
-        /// The wait before the first retry of a media file; it doubles for each next one (at
-        /// most 8 s), so a busy server (503) is not asked again at once.
+        /// The wait before the first retry of a file; it doubles for each next one (at most
+        /// 8 s), so a busy server (503) is not asked again at once. A server's `Retry-After` is
+        /// waited for when longer, up to 60 s; a longer one ends the sync, saying so.
         public var retryDelay: Duration
         public var concurrentDownloads: Int
         /// The clock; read once, at the start of each sync.

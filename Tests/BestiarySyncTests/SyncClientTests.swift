@@ -300,6 +300,60 @@ import Testing
         }
     }
 
+    /// A busy server (503) is asked again, after the wait it asks for: the pointer, as every
+    /// file (a single 503 on `latest.json` failed the sync).
+    @Test func aBusyServerIsAskedAgainAfterTheWaitItAsksFor() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let (pointerCalls, mediaCalls) = (Counter(), Counter())
+            let media = "/packs/media/\(PackDigest.sha256(generatedMedia(1))).ogg"
+            s.server.intercept { request, _ in
+                let calls = request.path == "/packs/latest.json" ? pointerCalls : request.path == media ? mediaCalls : nil
+                guard let calls, calls.next() == 0 else { return nil }
+                return .status(503, headers: [("Retry-After", "1")])
+            }
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.retryDelay = .milliseconds(10)
+            let start = ContinuousClock.now
+            let report = try await s.client(configuration).sync()
+            #expect(report.toVersion == 1)
+            #expect(ContinuousClock.now - start >= .seconds(2), "each retry waited the second asked for")
+            #expect(s.server.requests("latest.json").count == 2)
+            #expect(s.server.requests(String(media.dropFirst("/packs/".count))).count == 2)
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+        }
+    }
+
+    /// A server that asks for a longer wait than a sync makes (over a minute) is not waited
+    /// for, and an answer that will not change (403) is not asked again: one request each.
+    @Test func aLongWaitOrARefusalEndsTheSyncAtOnce() async throws {
+        for (reply, words) in [
+            (LoopbackServer.Reply.status(503, headers: [("Retry-After", "3600")]), "HTTP 503 (the server asks to wait 3600 s)"),
+            (LoopbackServer.Reply.status(403), "HTTP 403"),
+        ] {
+            try await Self.run(try await Self.setup()) { s in
+                s.server.intercept { request, _ in request.path == "/packs/latest.json" ? reply : nil }
+                let start = ContinuousClock.now
+                let error = try await Self.expectRefusal(.transport, s)
+                #expect(ContinuousClock.now - start < .seconds(10))
+                #expect(error?.file == "latest.json")
+                #expect(error.map { "\($0)" }?.hasSuffix("/packs/latest.json: \(words)") == true, "\(String(describing: error))")
+                #expect(s.server.requests("latest.json").count == 1)
+            }
+        }
+    }
+
+    /// A pointer that stays busy fails the sync after the retries, saying how many attempts.
+    @Test func aPointerThatStaysBusyFailsAfterTheRetries() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            s.server.intercept { request, _ in request.path == "/packs/latest.json" ? .status(502) : nil }
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.retryDelay = .milliseconds(10)
+            let error = try await Self.expectRefusal(.transport, s, configuration: configuration)
+            #expect(error.map { "\($0)" }?.hasSuffix("/packs/latest.json: HTTP 502, after 3 attempts") == true, "\(String(describing: error))")
+            #expect(s.server.requests("latest.json").count == 3)
+        }
+    }
+
     @Test func aCrashBetweenDownloadAndCommitKeepsTheOldStateAndTheDownloads() async throws {
         try await Self.run(try await Self.setup()) { s in
             _ = try await s.client().sync()

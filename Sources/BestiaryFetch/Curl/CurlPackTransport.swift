@@ -72,14 +72,14 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                 guard let next = URL(string: location, relativeTo: url)?.absoluteURL,
                     let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
                 else {
-                    throw PackTransportError("\(asked.absoluteString): a redirect to '\(location)', which is not an http(s) URL")
+                    throw PackTransportError("\(asked.absoluteString): a redirect to '\(location)', which is not an http(s) URL", transient: false)
                 }
                 if !seen.insert(next.absoluteString).inserted {
-                    throw PackTransportError("\(asked.absoluteString): the redirects go round in a loop")
+                    throw PackTransportError("\(asked.absoluteString): the redirects go round in a loop", transient: false)
                 }
                 redirects += 1
                 if redirects > Self.maxRedirects {
-                    throw PackTransportError("\(asked.absoluteString): more than \(Self.maxRedirects) redirects")
+                    throw PackTransportError("\(asked.absoluteString): more than \(Self.maxRedirects) redirects", transient: false)
                 }
                 url = next
                 continue
@@ -87,7 +87,8 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
             let length = head.header("content-length").flatMap(Int.init)
             let status: PackResponse.Status
             do {
-                status = try HTTPPackFolder.status(head.status, contentRange: head.header("content-range"), url: asked)
+                status = try HTTPPackFolder.status(
+                    head.status, contentRange: head.header("content-range"), retryAfter: head.header("retry-after"), url: asked)
             } catch {
                 transfer.cancel()
                 throw error

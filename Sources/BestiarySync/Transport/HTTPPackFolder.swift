@@ -37,14 +37,15 @@ public struct HTTPPackFolder: Sendable {
     }
 
     /// What an answer with HTTP status `code` is (its `Content-Range` header for a 206); throws
-    /// for any other status, naming `url`.
-    public static func status(_ code: Int, contentRange: String?, url: URL) throws -> PackResponse.Status {
+    /// for any other status, naming `url`: a transient error for 408, 429 and 5xx, with the wait
+    /// its `Retry-After` asks for.
+    public static func status(_ code: Int, contentRange: String?, retryAfter: String? = nil, url: URL) throws -> PackResponse.Status {
         switch code {
         case 200:
             return .full
         case 206:
             guard let start = rangeStart(contentRange) else {
-                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range")
+                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range", transient: false)
             }
             return .partial(start: start)
         case 404, 410:
@@ -52,7 +53,10 @@ public struct HTTPPackFolder: Sendable {
         case 416:
             return .rangeNotSatisfiable
         default:
-            throw PackTransportError("\(url.absoluteString): HTTP \(code)")
+            let wait = HTTPRetry.parseRetryAfter(retryAfter)
+            let asked = wait.map { " (the server asks to wait \(Int(($0 / .seconds(1)).rounded(.up))) s)" } ?? ""
+            throw PackTransportError(
+                "\(url.absoluteString): HTTP \(code)\(asked)", transient: HTTPRetry.isRetryable(status: code), retryAfter: wait)
         }
     }
 

@@ -21,7 +21,7 @@ public struct LocalPackTransport: PackTransport {
             return .empty(.notFound)
         }
         guard let handle = FileHandle(forReadingAtPath: full) else {
-            throw PackTransportError("cannot open \(full)")
+            throw PackTransportError("cannot open \(full)", transient: false)
         }
         let size = Int(try handle.seekToEnd())
         if offset > 0 && offset >= size {

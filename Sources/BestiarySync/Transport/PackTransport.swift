@@ -54,7 +54,18 @@ public struct PackResponse: Sendable {
 /// A transfer that failed below the pack format: connection refused, HTTP 500, a cut.
 public struct PackTransportError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// Whether asking again may get past it (a dropped connection, HTTP 503), which sync does a
+    /// few times; false for an answer that will not change (HTTP 403, a redirect loop).
+    public var transient: Bool
+    /// How long the server asked to be left alone (`Retry-After`), when it said.
+    public var retryAfter: Duration?
+
+    public init(_ message: String, transient: Bool = true, retryAfter: Duration? = nil) {
+        self.message = message
+        self.transient = transient
+        self.retryAfter = retryAfter
+    }
+
     public var description: String { message }
 }
 

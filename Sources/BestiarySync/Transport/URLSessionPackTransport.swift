@@ -60,12 +60,13 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
         }
         guard let http = response as? HTTPURLResponse else {
             task.cancel()
-            throw PackTransportError("\(url.absoluteString): not an HTTP response")
+            throw PackTransportError("\(url.absoluteString): not an HTTP response", transient: false)
         }
         let length = http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
         let status: PackResponse.Status
         do {
-            status = try HTTPPackFolder.status(http.statusCode, contentRange: header(http, "Content-Range"), url: url)
+            status = try HTTPPackFolder.status(
+                http.statusCode, contentRange: header(http, "Content-Range"), retryAfter: header(http, "Retry-After"), url: url)
         } catch {
             task.cancel()
             throw error
