@@ -11,7 +11,7 @@
 //        |            \_ PackFormat <- Sync (client library, no Content/Yams) ---- CLI
 //        \_ Fetch (network: libcurl; Sync's HTTP transport) <- CLI
 //                                          Template ______/  (our Mustache engine; no dependencies)
-//   Crypto (SHA-256, Ed25519: CryptoKit on Apple platforms, libcrypto elsewhere) <- Storage, PackFormat
+//   Crypto (SHA-256, Ed25519: CryptoKit on Apple platforms, libcrypto on Linux) <- Storage, PackFormat, Packs, Sync
 //
 import PackageDescription
 
@@ -33,7 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without its default ConfigurationSupport trait: nothing here reads swift-configuration,
+        // whose module every build compiled.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -58,7 +60,7 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
 
-        // MARK: Hashing and signing (CryptoKit's names: CryptoKit on Apple platforms, libcrypto elsewhere)
+        // MARK: Hashing and signing (CryptoKit's names: CryptoKit on Apple platforms, libcrypto on Linux)
         .target(
             name: "BestiaryCrypto",
             dependencies: [.target(name: "CBestiaryCrypto", condition: .when(platforms: [.linux, .android]))],

@@ -1,19 +1,15 @@
 // SHA-256 and Ed25519 for every target that hashes or signs: the part of CryptoKit's API that
 // Bestiary uses, under the same names.
 //
-// On Apple platforms these names are CryptoKit's own types. Elsewhere (Linux) they are small
+// On Apple platforms these names are CryptoKit's own types. On Linux they are small
 // value types over the system's libcrypto (OpenSSL), so no copy of BoringSSL is compiled with
 // the project (swift-crypto's is about 360 C and C++ files, compiled by every fresh clone).
 
 #if canImport(CryptoKit)
-import CryptoKit
+// CryptoKit itself, re-exported: `import BestiaryCrypto` is `import CryptoKit` there.
+@_exported import CryptoKit
 
-public typealias SHA256 = CryptoKit.SHA256
-public typealias SHA256Digest = CryptoKit.SHA256Digest
-public typealias Curve25519 = CryptoKit.Curve25519
-public typealias CryptoKitError = CryptoKit.CryptoKitError
-
-#else
+#elseif os(Linux) || os(Android)
 import CBestiaryCrypto
 import Foundation
 
@@ -45,7 +41,7 @@ public struct SHA256: @unchecked Sendable {
         var copy = context
         var digest = SHA256Digest()
         withUnsafeMutableBytes(of: &digest.bytes) { out in
-            _ = bestiary_sha256_final(&copy, out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            _ = bestiary_sha256_final(&copy, out.baseAddress!)
         }
         return digest
     }
@@ -101,8 +97,9 @@ public enum CryptoKitError: Error, Equatable, Sendable {
 /// Curve25519's signature scheme, Ed25519 (RFC 8032).
 public enum Curve25519 {
     public enum Signing {
-        /// An Ed25519 private key: its 32-byte seed.
-        public struct PrivateKey: Sendable {
+        /// An Ed25519 private key: its 32-byte seed. Not `Sendable`, as CryptoKit's is not, so
+        /// code that compiles here compiles on Apple platforms too.
+        public struct PrivateKey {
             /// The 32-byte seed (RFC 8032's private key).
             public let rawRepresentation: Data
             public let publicKey: PublicKey
@@ -146,8 +143,8 @@ public enum Curve25519 {
             }
         }
 
-        /// An Ed25519 public key: its 32 bytes.
-        public struct PublicKey: Sendable {
+        /// An Ed25519 public key: its 32 bytes (not `Sendable`, as CryptoKit's is not).
+        public struct PublicKey {
             public let rawRepresentation: Data
 
             public init(rawRepresentation: some ContiguousBytes) throws {
@@ -182,4 +179,6 @@ private func withContiguousBytes<R>(of data: some DataProtocol, _ body: (UnsafeR
     }
     return Array(data).withUnsafeBytes(body)
 }
+#else
+#error("BestiaryCrypto needs CryptoKit (Apple platforms) or libcrypto (Linux, Android)")
 #endif

@@ -3,7 +3,8 @@
 // OpenSSL's libcrypto (1.1.1 or later) for BestiaryCrypto where CryptoKit is not: SHA-256 and
 // Ed25519, as small functions Swift calls without OpenSSL's macros or deprecation warnings.
 // SHA256_Init and friends are deprecated in OpenSSL 3 in favour of EVP_Digest*, which would
-// allocate a context per hash; a SHA256_CTX is a plain struct a Swift value can hold.
+// allocate a context per hash; a SHA256_CTX is a plain struct a Swift value can hold. (An
+// OpenSSL built with `no-deprecated` lacks them; Debian's and Ubuntu's have them.)
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -18,9 +19,9 @@ static inline int bestiary_sha256_update(SHA256_CTX *context, const void *bytes,
     return SHA256_Update(context, bytes, count);
 }
 
-/// Writes the 32-byte digest; `context` is used up.
-static inline int bestiary_sha256_final(SHA256_CTX *context, unsigned char *digest) {
-    return SHA256_Final(digest, context);
+/// Writes the 32-byte digest to `digest` (any 32 bytes of memory); `context` is used up.
+static inline int bestiary_sha256_final(SHA256_CTX *context, void *digest) {
+    return SHA256_Final((unsigned char *)digest, context);
 }
 
 /// The 32-byte public key of the 32-byte Ed25519 private key `seed`. 1 on success.
