@@ -103,12 +103,12 @@ struct MediaDownloader: Sendable {
                     failures += 1
                     guard try await retry.waitBeforeRetry(after: failures, error) else {
                         let got = StagingFiles.size(part) ?? 0
-                        let attempts = failures > 1 ? ", after \(failures) attempts" : ""
+                        let why = retry.describe(error, attempts: failures)
                         throw SyncError(
                             .transport, file: ref.path,
                             got == 0
-                                ? "the download failed (\(error))\(attempts); the next sync tries again"
-                                : "the download stopped at \(got) of \(ref.bytes) bytes (\(error))\(attempts); the part is kept and the next sync continues from there")
+                                ? "the download failed: \(why)"
+                                : "the download stopped at \(got) of \(ref.bytes) bytes (\(why)); the part is kept and the next sync continues from there")
                     }
                     continue
                 }
@@ -118,9 +118,10 @@ struct MediaDownloader: Sendable {
                 // The server ended the body early without an error: try again from where it stopped.
                 failures += 1
                 guard try await retry.waitBeforeRetry(after: failures, PackTransportError("the body ended early")) else {
+                    let attempts = failures > 1 ? " (after \(failures) attempts)" : ""
                     throw SyncError(
                         .transport, file: ref.path,
-                        "only \(got) of \(ref.bytes) bytes arrived; the part is kept and the next sync continues from there")
+                        "only \(got) of \(ref.bytes) bytes arrived\(attempts); the part is kept and the next sync continues from there")
                 }
                 continue
             }
@@ -164,13 +165,23 @@ struct MediaDownloader: Sendable {
         if let length = response.length, start + length > ref.bytes {
             throw SyncError(.sizeMismatch, file: ref.path, "the pack source offers \(start + length) bytes, but the manifest says the file has \(ref.bytes)")
         }
-        try StagingFiles.touch(part)
+        // The disk's failures are the store's (not retried, not the server's).
+        func disk<T>(_ step: () throws -> T) throws(SyncError) -> T {
+            do {
+                return try step()
+            } catch {
+                throw SyncError(.store, file: ref.path, "cannot write \(part): \(error.localizedDescription)")
+            }
+        }
+        try disk { try StagingFiles.touch(part) }
         guard let handle = FileHandle(forWritingAtPath: part) else {
             throw SyncError(.store, file: ref.path, "cannot write \(part)")
         }
         defer { try? handle.close() }
-        try handle.truncate(atOffset: UInt64(start))
-        try handle.seek(toOffset: UInt64(start))
+        try disk {
+            try handle.truncate(atOffset: UInt64(start))
+            try handle.seek(toOffset: UInt64(start))
+        }
         var written = start
         for try await chunk in response.body {
             if written + chunk.count > ref.bytes {
@@ -178,7 +189,7 @@ struct MediaDownloader: Sendable {
                 StagingFiles.remove(part)
                 throw SyncError(.sizeMismatch, file: ref.path, "more than the \(ref.bytes) bytes the manifest names arrived")
             }
-            try handle.write(contentsOf: chunk)
+            try disk { try handle.write(contentsOf: chunk) }
             written += chunk.count
             received += chunk.count
         }

@@ -26,7 +26,7 @@ struct PackFetcher: Sendable {
                 } catch {
                     throw SyncError(.cancelled, "the sync was cancelled; the store is unchanged")
                 }
-                if !again { throw SyncError(.transport, file: path, SyncRetry.describe(error, attempts: failures)) }
+                if !again { throw SyncError(.transport, file: path, retry.describe(error, attempts: failures)) }
             }
         }
     }
@@ -51,6 +51,8 @@ struct PackFetcher: Sendable {
                 throw SyncError(tooLarge, file: path, "the file is larger than the \(limit) bytes accepted")
             }
         }
+        // A transport's body may end quietly when its task is cancelled: not a whole file.
+        try Task.checkCancellation()
         return data
     }
 }

@@ -42,7 +42,7 @@ public struct PackVerifier: Sendable {
 
     public func verify() async -> Result {
         var result = Result()
-        let client = PackFetcher(transport: transport)
+        let client = PackFetcher(transport: transport, retry: Self.retry)
         func problem(_ file: String, _ message: String) { result.problems.append(Problem(file: file, message: message)) }
         func report(_ error: SyncError, default file: String) { problem(error.file ?? file, error.message) }
 
@@ -177,8 +177,30 @@ public struct PackVerifier: Sendable {
         return result
     }
 
+    /// How a check asks again after a transfer that may pass (HTTP 503, a broken connection):
+    /// as sync does, but a server's `Retry-After` is waited for only up to 10 s per file.
+    static let retry = SyncRetry(retries: 2, delay: .milliseconds(500), maxRetryAfter: .seconds(10))
+
     /// Size and SHA-256 of a file, streamed (media can be large); stops after `limit` + 1 bytes.
     private func hash(_ path: String, limit: Int) async throws -> (Int, String) {
+        var failures = 0
+        while true {
+            do {
+                return try await hashOnce(path, limit: limit)
+            } catch let error as SyncError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                failures += 1
+                guard try await Self.retry.waitBeforeRetry(after: failures, error) else {
+                    throw SyncError(.transport, file: path, Self.retry.describe(error, attempts: failures))
+                }
+            }
+        }
+    }
+
+    private func hashOnce(_ path: String, limit: Int) async throws -> (Int, String) {
         let response = try await transport.open(path, from: 0)
         switch response.status {
         case .notFound: throw SyncError(.notFound, file: path, "is missing")

@@ -109,6 +109,7 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
         let window = "\(Int(readTimeout.nanoseconds / 1e9)) s"
         let silence = "the server sent nothing for \(window)"
         let what: String
+        var transient = true
         switch failure.kind {
         case .cancelled:
             return CancellationError()
@@ -118,7 +119,9 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
             what = "the server sent less than \(Self.minimumBytesPerReadTimeout) bytes in \(window)"
         case .tooLarge:
             what = "more than the limit"
+            transient = false
         case .curl:
+            transient = !Self.permanentFailures.contains(UInt32(failure.code))
             switch CURLcode(UInt32(failure.code)) {
             case CURLE_OPERATION_TIMEDOUT:
                 what = failure.connected ? silence : "no connection could be made (timed out)"
@@ -129,8 +132,17 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                 what = CurlTransport.unreachable(failure, host: url.host ?? "", proxy: proxy).map { "no connection (\($0))" } ?? failure.message
             }
         }
-        return PackTransportError("\(url.absoluteString): \(what)")
+        return PackTransportError("\(url.absoluteString): \(what)", transient: transient)
     }
+
+    /// curl's failures that asking again does not get past: a URL or protocol it cannot use, a
+    /// body not in its named encoding, a certificate that is not trusted.
+    static let permanentFailures: Set<UInt32> = Set(
+        [
+            CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING, CURLE_PEER_FAILED_VERIFICATION,
+            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+        ].map(\.rawValue))
 
     public func close() async {
         pool.close()

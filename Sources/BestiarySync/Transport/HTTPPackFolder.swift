@@ -21,7 +21,7 @@ public struct HTTPPackFolder: Sendable {
     /// `path`'s URL in the folder.
     public func url(of path: String) throws -> URL {
         guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
-            throw PackTransportError("cannot make a URL of \(location) and \(path)")
+            throw PackTransportError("cannot make a URL of \(location) and \(path)", transient: false)
         }
         return url
     }

@@ -142,9 +142,21 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         head?.resume(throwing: CancellationError())
     }
 
+    /// URLSession's failures that asking again does not get past: a URL it cannot use, a body
+    /// not in its named encoding, a certificate that is not trusted.
+    static let permanentFailures: Set<URLError.Code> = [
+        .badURL, .unsupportedURL, .cannotDecodeContentData, .cannotDecodeRawData, .serverCertificateUntrusted,
+        .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot,
+        .clientCertificateRejected, .clientCertificateRequired,
+    ]
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = lock.withLock({ pending.removeValue(forKey: task.taskIdentifier) }) else { return }
-        let failure = error.map { PackTransportError("\(task.originalRequest?.url?.absoluteString ?? "request"): \($0.localizedDescription)") }
+        let failure = error.map {
+            PackTransportError(
+                "\(task.originalRequest?.url?.absoluteString ?? "request"): \($0.localizedDescription)",
+                transient: !Self.permanentFailures.contains(($0 as? URLError)?.code ?? .unknown))
+        }
         if let head = entry.head {
             head.resume(throwing: failure ?? PackTransportError("the server closed the connection without a response"))
         }
