@@ -22,8 +22,11 @@ public struct HTTPResult: Sendable {
 
 /// Why a request produced no response.
 public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No answer (or no progress) within the time allowed.
+    /// No answer within the time allowed.
     case timeout
+    /// The answer began, then nothing more came within the time allowed (after `received` bytes
+    /// of its body).
+    case stalled(received: Int)
     /// Connecting failed, or the connection broke (also a body cut short).
     case connection(String)
     /// No connection could be made at all: refused, no such host, no route (offline).
@@ -39,6 +42,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .timeout: "no answer in time"
+        case .stalled(let received): "the answer stopped after \(received) bytes of its body (nothing more came in time)"
         case .connection(let why): "connection failed (\(why))"
         case .unreachable(let why): "no connection (\(why))"
         case .tooLarge(let limit): "the answer is larger than \(limit >> 10) KiB"
@@ -50,7 +54,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Worth trying again: the server or the network may recover.
     public var isTransient: Bool {
         switch self {
-        case .timeout, .connection, .unreachable: true
+        case .timeout, .stalled, .connection, .unreachable: true
         case .tooLarge, .invalidURL, .malformed: false
         }
     }

@@ -270,7 +270,13 @@ public struct WikipediaFetcher: Sendable {
     private func download(_ url: String, width: Int, height: Int, client: PoliteClient, into r: inout JobResult) async throws -> ImageRendition {
         var lastProblem = ""
         for _ in 1...3 {
-            let response = try await client.get(url, headers: [("Accept", Self.imageAccept)], maxBytes: options.maxImageBytes)
+            let response: PoliteClient.Response
+            do {
+                response = try await client.get(url, headers: [("Accept", Self.imageAccept)], maxBytes: options.maxImageBytes)
+            } catch let failure as PoliteClient.Failure {
+                // Named: the article came, its picture did not.
+                throw JobFailure(reason: "lead image \(Self.fileName(url)): \(failure.reason)")
+            }
             r.requests += response.requests
             if response.status == 404 || response.status == 410 { throw ImageGone(status: response.status) }
             guard response.status == 200 else {
@@ -312,9 +318,14 @@ public struct WikipediaFetcher: Sendable {
         file: String, uploadURL: String, language: String, client: PoliteClient, into r: inout JobResult
     ) async throws -> ImageAttribution? {
         let api = ThumbnailPlan.isCommonsUpload(uploadURL) ? options.commonsURL : (options.wikiActionAPI(language: language) ?? options.commonsURL)
-        let response = try await client.get(
-            CommonsImageInfo.queryURL(api: api, file: file), headers: [("Accept", "application/json"), ("Accept-Encoding", "gzip")],
-            maxBytes: 1 << 20)
+        let response: PoliteClient.Response
+        do {
+            response = try await client.get(
+                CommonsImageInfo.queryURL(api: api, file: file), headers: [("Accept", "application/json"), ("Accept-Encoding", "gzip")],
+                maxBytes: 1 << 20)
+        } catch let failure as PoliteClient.Failure {
+            throw JobFailure(reason: "licence of \(file): \(failure.reason)")
+        }
         r.requests += response.requests
         guard response.status == 200 else {
             throw JobFailure(reason: "licence of \(file): HTTP \(response.status) from \(api)")

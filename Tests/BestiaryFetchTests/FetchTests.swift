@@ -211,6 +211,21 @@ struct FetchTests {
         #expect(wiki.cache.load().entries.isEmpty)
     }
 
+    /// A picture whose server does not answer: the failure names the picture, not only the
+    /// article (which did come).
+    @Test func aPictureThatDoesNotComeIsNamed() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path.contains("/330px-") ? Reply(status: 200, body: [UInt8](TestImages.png(tag: "x")), delay: .seconds(5)) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund], timeout: .milliseconds(500), attempts: 2)
+        #expect(report.failed == 1)
+        let message = try #require(report.diagnostics.first?.message)
+        #expect(message.hasPrefix("wikipedia.de 'Haushund': lead image "), "\(message)")
+        #expect(message.hasSuffix(": no answer in time after 2 attempts"), "\(message)")
+        #expect(message.contains("330px-"), "\(message)")
+    }
+
     @Test func oversizedImageIsRefused() async throws {
         let wiki = try await FakeWikipedia.start { request, _, _ in
             request.path.contains("/330px-") ? .bytes([UInt8](TestImages.png(tag: String(repeating: "x", count: 200))) + [UInt8](repeating: 0, count: 20_000)) : nil

@@ -67,14 +67,14 @@ public final class CurlTransport: HTTPTransport {
     ) -> any Error {
         switch failure.kind {
         case .cancelled: return CancellationError()
-        case .silent, .slow: return TransportError.timeout
+        case .silent, .slow: return failure.answered ? TransportError.stalled(received: failure.received) : TransportError.timeout
         case .tooLarge: return TransportError.tooLarge(limit: maxBytes)
         case .curl: break
         }
         if let cause = unreachable(failure, host: host, proxy: proxy) { return TransportError.unreachable(cause) }
         switch CURLcode(UInt32(failure.code)) {
         case CURLE_OPERATION_TIMEDOUT:
-            return TransportError.timeout
+            return failure.answered ? TransportError.stalled(received: failure.received) : TransportError.timeout
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return TransportError.invalidURL(url)
         case CURLE_PARTIAL_FILE:
