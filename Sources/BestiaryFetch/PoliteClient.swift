@@ -56,8 +56,11 @@ public struct PoliteClient: Sendable {
             guard [301, 302, 303, 307, 308].contains(result.status) else {
                 return Response(result: result, finalURL: current, requests: requests)
             }
-            guard let location = result.header("location"), let next = Self.resolve(location, against: current) else {
-                throw Failure(reason: "HTTP \(result.status) redirect without a usable Location from \(current)")
+            guard let location = result.header("location") else {
+                throw Failure(reason: "HTTP \(result.status) redirect without a Location from \(current)")
+            }
+            guard let next = Self.resolve(location, against: current) else {
+                throw Failure(reason: "HTTP \(result.status) redirect from \(current) to '\(location)', which is not an http(s) URL")
             }
             if visited.contains(next) {
                 throw Failure(reason: "redirect loop: \(visited.map(Self.shortPath).joined(separator: " → ")) → \(Self.shortPath(next))")

@@ -1,4 +1,5 @@
 import BestiaryFetch
+import BestiaryTestSupport
 import Foundation
 import Testing
 
@@ -133,6 +134,19 @@ struct UnreachableHostTests {
 
     /// A name no resolver knows (`.invalid` never resolves, RFC 6761) is said in a few words,
     /// with the likely cause, and not asked again.
+    /// A redirect the client will not follow shows where it pointed; one without a Location says so.
+    @Test func aRedirectThatCannotBeFollowedShowsItsLocation() async throws {
+        let server = try await LoopbackServer.start { request in
+            request.path == "/file" ? .status(302, headers: [("Location", "file:///etc/passwd")]) : .status(301)
+        }
+        let (transport, client) = Self.unretriedClient(connectTimeout: .seconds(5), timeout: .seconds(20))
+        #expect(await Self.failure(of: client, server.baseURL + "/file")
+            == "HTTP 302 redirect from \(server.baseURL)/file to 'file:///etc/passwd', which is not an http(s) URL")
+        #expect(await Self.failure(of: client, server.baseURL + "/none") == "HTTP 301 redirect without a Location from \(server.baseURL)/none")
+        await transport.shutdown()
+        await server.stop()
+    }
+
     @Test func aNameThatCannotBeLookedUpIsSaidSo() async throws {
         let (transport, client) = Self.unretriedClient(connectTimeout: .seconds(5), timeout: .seconds(10))
         func failure(_ path: String) async -> String? { await Self.failure(of: client, "https://bestiary-tests.invalid/\(path)") }
