@@ -72,6 +72,11 @@ public struct Importer: Sendable {
         // The source's language must be one of the site's.
         let sourceLanguage = language ?? format.sourceLanguage ?? config.defaultLanguage
         if (format != .csv || language != nil) && !config.languages.contains(sourceLanguage) {
+            if let language, config.languages.contains(language.lowercased()) {
+                throw DiagnosticError(.error(
+                    "--language '\(language)': language codes are lower case, as in content/site.yml's languages [\(config.languages.joined(separator: ", "))]; did you mean --language \(language.lowercased())?",
+                    at: fileLocation, stage: "import"))
+            }
             let name = Self.languageNames[sourceLanguage].map { "\($0) ('\(sourceLanguage)')" } ?? "'\(sourceLanguage)'"
             throw DiagnosticError(.error(
                 "\(format.rawValue) names are \(name), but content/site.yml's languages are [\(config.languages.joined(separator: ", "))]: "

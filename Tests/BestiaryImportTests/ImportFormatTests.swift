@@ -157,6 +157,10 @@ import Testing
         #expect(site.failure(plain, .csv, language: "fr").map(\.message) == [
             "csv names are French ('fr'), but content/site.yml's languages are [en, de]: add fr to languages",
         ])
+        // A site's language in capitals is that language, misspelt (it was told to add EN).
+        #expect(site.failure(plain, .csv, language: "DE").map(\.message) == [
+            "--language 'DE': language codes are lower case, as in content/site.yml's languages [en, de]; did you mean --language de?",
+        ])
     }
 
     @Test func csvEmptyRowsAndATrailingEmptyColumnAreLeftOut() throws {
