@@ -39,11 +39,19 @@ struct PendingFetch: Codable, Sendable {
         return pending
     }
 
-    func save(to cache: WikipediaCache) throws {
+    /// `content/wikipedia/.pending/`, made with its `.gitignore` when it is not there (nothing in
+    /// it is ever committed).
+    @discardableResult
+    static func prepareFolder(in cache: WikipediaCache) throws -> String {
         let folder = "\(cache.directory)/\(Self.folder)"
         if !cache.fileSystem.exists(folder + "/.gitignore") {
             try cache.fileSystem.writeAtomically("# Unfinished downloads of `bestiary fetch`; never commit them.\n*\n", to: folder + "/.gitignore")
         }
+        return folder
+    }
+
+    func save(to cache: WikipediaCache) throws {
+        try Self.prepareFolder(in: cache)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try cache.fileSystem.writeAtomically(try encoder.encode(self), to: Self.path(in: cache, language: language, requested: requested))

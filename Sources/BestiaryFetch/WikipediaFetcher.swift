@@ -34,6 +34,14 @@ public struct WikipediaFetcher: Sendable {
     static let imageAccept = "image/webp,image/png,image/jpeg,image/gif;q=0.9"
 
     /// Runs `jobs` with ``FetchOptions/concurrency`` workers; `onEvent` is called from any thread.
+    /// The file `bestiary fetch` locks so that one fetch of a site runs at a time:
+    /// `content/wikipedia/.pending/lock`, git-ignored with the rest of `.pending/` (which is made
+    /// here when it is not there).
+    public static func lockPath(for cache: WikipediaCache) -> String {
+        let folder = (try? PendingFetch.prepareFolder(in: cache)) ?? "\(cache.directory)/\(PendingFetch.folder)"
+        return folder + "/lock"
+    }
+
     public func run(_ jobs: [FetchJob], onEvent: @escaping @Sendable (FetchEvent) -> Void = { _ in }) async -> FetchReport {
         cache.removeStaleTemporaryFiles()
         let snapshot = cache.load()

@@ -26,7 +26,7 @@ public final class SiteBuilder: @unchecked Sendable {
     /// preview's first build does.
     public var adoptsOutput = false
     /// Called when another build of the same output (a second `build`, the preview) holds the
-    /// build lock: this one waits for it (``BuildLock``).
+    /// build lock: this one waits for it (``FileLock``).
     public var onWait: (@Sendable () -> Void)?
     /// Whether this build replaced the output (true also when a later step, recording the pack
     /// version in the lock, failed): what a failed build's message may say about the output.
@@ -101,7 +101,7 @@ public final class SiteBuilder: @unchecked Sendable {
         try checkSiteRoot()
         try checkOutputLocation()
         if memo == nil { try writer.refuseForeignOutput() }
-        let lock = BuildLock.acquire(keptPath("lock"), waiting: { onWait?() })
+        let lock = FileLock.acquire(keptPath("lock"), waiting: { onWait?() })
         defer { withExtendedLifetime(lock) {} }
 
         // Nothing changed since the last complete build: the output is already what it would make.

@@ -50,7 +50,7 @@ enum StagingFiles {
         /// Another sync holds it.
         case busy
         /// No lock to be had here (a read-only folder, a file system without `flock`): the sync
-        /// goes on without one, as the build does (`BuildLock`).
+        /// goes on without one, as the build does (`FileLock`).
         case unavailable
     }
 

@@ -1,4 +1,7 @@
 import BestiaryCLI
+import BestiaryFetch
+import BestiaryStorage
+import BestiaryWikipedia
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -46,6 +49,35 @@ struct FetchCommandTests {
         let second = await run(["fetch", "--root", dir.path])
         #expect(second.status == 0)
         #expect(second.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"))
+    }
+
+    /// Two fetches of one site never run at once (they would ask Wikipedia for the same articles
+    /// at twice the polite rate): the second waits for the lock, says so, and then finds what the
+    /// first stored, asking nothing.
+    @Test func aSecondFetchWaitsForTheFirstAndAsksNothingItStored() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let dir = try site(wiki)
+        // The first fetch, as another process: it holds the site's fetch lock.
+        var held = FileLock.acquire(dir.appending("content/wikipedia/.pending/lock"), waiting: {})
+        #expect(held != nil)
+        let second = Task { await run(["fetch", "--root", dir.path, "--rate", "0"]) }
+        try await Task.sleep(for: .seconds(1))
+        #expect(wiki.log.total == 0, "the second fetch asked while the first held the lock")
+        // Meanwhile the first stores the article (the library takes no lock; the command does).
+        let first = await WikipediaFetcher(cache: WikipediaCache(root: dir.path), options: wiki.options())
+            .run([FetchJob(language: "de", title: "Haushund", requesters: [])])
+        #expect(first.summaryLine == "fetched 1, unchanged 0, failed 0")
+        let asked = wiki.log.total
+        held = nil  // the first fetch ends
+        let result = await second.value
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("bestiary: another fetch of this site is running; waiting for it to finish"))
+        #expect(result.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"), "\(result.stderr)")
+        #expect(wiki.log.total == asked, "the second fetch asked again for what the first stored")
+        // The lock file is git-ignored with the rest of .pending/.
+        #expect(try dir.read("content/wikipedia/.pending/.gitignore").hasSuffix("*\n"))
+        withExtendedLifetime(held) {}
     }
 
     @Test func unknownIDIsAUsageError() async throws {

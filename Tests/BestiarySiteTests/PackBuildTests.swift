@@ -244,7 +244,7 @@ struct PackSite {
 
     @Test func aSecondBuildWaitsForTheFirst() throws {
         let site = try PackSite()
-        var held = BuildLock.acquire(site.work.appending(".out.bestiary-lock"), waiting: {})
+        var held = FileLock.acquire(site.work.appending(".out.bestiary-lock"), waiting: {})
         #expect(held != nil)
         let flag = Flag()
         let builder = site.builder(at: 1_767_225_700)

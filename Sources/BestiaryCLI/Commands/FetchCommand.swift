@@ -2,6 +2,7 @@ import ArgumentParser
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryFetch
+import BestiaryStorage
 import BestiaryWikipedia
 import Foundation
 
@@ -105,8 +106,17 @@ struct FetchCommand: AsyncParsableCommand {
             timeout: .milliseconds(Int64(timeout * 1000)))
         console.report(warnings, format: global.diagnostics)
 
+        // One fetch of a site at a time: two would ask Wikipedia for the same articles at twice
+        // the polite rate. The second waits, then finds what the first stored (the cache is read
+        // from here on).
+        let cache = WikipediaCache(root: global.siteRoot)
+        let lock = await FileLock.acquireOnOwnThread(WikipediaFetcher.lockPath(for: cache)) {
+            console.err("bestiary: another fetch of this site is running; waiting for it to finish")
+        }
+        defer { withExtendedLifetime(lock) {} }
+
         let progress = FetchProgressPrinter(console: console)
-        let fetcher = WikipediaFetcher(cache: WikipediaCache(root: global.siteRoot), options: options)
+        let fetcher = WikipediaFetcher(cache: cache, options: options)
         let report = await fetcher.run(jobs) { progress.handle($0) }
         progress.finish()
 

@@ -1,0 +1,66 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One process at a time: an exclusive `flock` on a file, held while the value lives.
+///
+/// One build at a time per output: `bestiary build`, a second `build` and the preview's
+/// rebuilds take it on `.NAME.bestiary-lock` next to the output for the whole build, so two of
+/// them never read the same pack history and each record a different version under the same
+/// number. One fetch at a time per site: `bestiary fetch` takes it on
+/// `content/wikipedia/.pending/lock`, so two fetches never ask Wikipedia for the same articles at
+/// twice the polite rate. Whoever finds the lock taken waits for it. The file stays (removing it
+/// would let a waiter lock a file nobody else sees); the kernel releases the lock when its process
+/// ends, however it ends.
+public final class FileLock: Sendable {
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// The lock on `path`, waiting for it if another process holds it (`waiting` is called first;
+    /// there is no time limit: a build stopped with Ctrl-Z keeps the others waiting). Nil when
+    /// the file cannot be opened (a folder this user cannot write: the build or fetch then fails
+    /// where it writes, with that message). It blocks its thread while it waits.
+    public static func acquire(_ path: String, waiting: () -> Void) -> FileLock? {
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if descriptor < 0, errno == ENOENT {
+            // The lock's folder is not there yet (a first build into `dist/site`, a first fetch):
+            // made now, as the writing would make it, so that two first runs lock the same file.
+            let folder = (path as NSString).deletingLastPathComponent
+            try? FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        }
+        guard descriptor >= 0 else { return nil }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK else {
+                close(descriptor)
+                return nil
+            }
+            waiting()
+            while flock(descriptor, LOCK_EX) != 0 {
+                guard errno == EINTR else {
+                    close(descriptor)
+                    return nil
+                }
+            }
+        }
+        return FileLock(descriptor: descriptor)
+    }
+
+    /// ``acquire(_:waiting:)`` on a thread of its own, so that waiting blocks no thread of
+    /// Swift's concurrency pool (two waiters could take both of a 2-core machine's).
+    public static func acquireOnOwnThread(_ path: String, waiting: @escaping @Sendable () -> Void) async -> FileLock? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: acquire(path, waiting: waiting)) }
+        }
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}
