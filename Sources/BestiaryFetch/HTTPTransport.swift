@@ -27,6 +27,9 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The answer began, then nothing more came within the time allowed (after `received` bytes
     /// of its body).
     case stalled(received: Int)
+    /// The answer was coming, but not whole within the time allowed for the whole request
+    /// (`received` bytes of its body came).
+    case incomplete(received: Int)
     /// Connecting failed, or the connection broke (also a body cut short).
     case connection(String)
     /// No connection could be made at all: refused, no such host, no route (offline).
@@ -42,7 +45,11 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .timeout: "no answer in time"
-        case .stalled(let received): "the answer stopped after \(received) bytes of its body (nothing more came in time)"
+        case .stalled(let received):
+            received == 0
+                ? "the answer's head came, then nothing more in time"
+                : "the answer stopped after \(received) bytes of its body (nothing more came in time)"
+        case .incomplete(let received): "the answer did not come whole in the time allowed (\(received) bytes of its body came)"
         case .connection(let why): "connection failed (\(why))"
         case .unreachable(let why): "no connection (\(why))"
         case .tooLarge(let limit): "the answer is larger than \(limit >> 10) KiB"
@@ -54,7 +61,7 @@ public enum TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Worth trying again: the server or the network may recover.
     public var isTransient: Bool {
         switch self {
-        case .timeout, .stalled, .connection, .unreachable: true
+        case .timeout, .stalled, .incomplete, .connection, .unreachable: true
         case .tooLarge, .invalidURL, .malformed: false
         }
     }

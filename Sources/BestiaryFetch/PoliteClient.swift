@@ -56,11 +56,11 @@ public struct PoliteClient: Sendable {
             guard [301, 302, 303, 307, 308].contains(result.status) else {
                 return Response(result: result, finalURL: current, requests: requests)
             }
-            guard let location = result.header("location") else {
+            guard let location = result.header("location"), !location.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw Failure(reason: "HTTP \(result.status) redirect without a Location from \(current)")
             }
             guard let next = Self.resolve(location, against: current) else {
-                throw Failure(reason: "HTTP \(result.status) redirect from \(current) to '\(location)', which is not an http(s) URL")
+                throw Failure(reason: "HTTP \(result.status) redirect from \(current) to '\(Self.shown(location))', which is not a usable http(s) URL")
             }
             if visited.contains(next) {
                 throw Failure(reason: "redirect loop: \(visited.map(Self.shortPath).joined(separator: " → ")) → \(Self.shortPath(next))")
@@ -135,6 +135,12 @@ public struct PoliteClient: Sendable {
         guard let baseURL = URL(string: base), let url = URL(string: trimmed, relativeTo: baseURL)?.absoluteURL else { return nil }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
         return url.absoluteString
+    }
+
+    /// A server's text as a message shows it: control characters escaped, at most 200 characters.
+    package static func shown(_ text: String) -> String {
+        let escaped = text.unicodeScalars.map { $0.properties.generalCategory == .control ? $0.escaped(asASCII: true) : String($0) }.joined()
+        return escaped.count > 200 ? String(escaped.prefix(200)) + "…" : escaped
     }
 
     static func seconds(_ d: Duration) -> String {

@@ -33,7 +33,6 @@ public struct WikipediaFetcher: Sendable {
     static let summaryAccept = "application/json; charset=utf-8; profile=\"https://www.mediawiki.org/wiki/Specs/Summary/1.5.0\""
     static let imageAccept = "image/webp,image/png,image/jpeg,image/gif;q=0.9"
 
-    /// Runs `jobs` with ``FetchOptions/concurrency`` workers; `onEvent` is called from any thread.
     /// The file `bestiary fetch` locks so that one fetch of a site runs at a time:
     /// `content/wikipedia/.pending/lock`, git-ignored with the rest of `.pending/` (which is made
     /// here when it is not there).
@@ -42,6 +41,7 @@ public struct WikipediaFetcher: Sendable {
         return folder + "/lock"
     }
 
+    /// Runs `jobs` with ``FetchOptions/concurrency`` workers; `onEvent` is called from any thread.
     public func run(_ jobs: [FetchJob], onEvent: @escaping @Sendable (FetchEvent) -> Void = { _ in }) async -> FetchReport {
         cache.removeStaleTemporaryFiles()
         let snapshot = cache.load()

@@ -72,9 +72,9 @@ public struct Importer: Sendable {
         // The source's language must be one of the site's.
         let sourceLanguage = language ?? format.sourceLanguage ?? config.defaultLanguage
         if (format != .csv || language != nil) && !config.languages.contains(sourceLanguage) {
-            if let language, config.languages.contains(language.lowercased()) {
+            if let language, let match = config.languages.first(where: { $0.lowercased() == language.lowercased() }) {
                 throw DiagnosticError(.error(
-                    "--language '\(language)': language codes are lower case, as in content/site.yml's languages [\(config.languages.joined(separator: ", "))]; did you mean --language \(language.lowercased())?",
+                    "--language '\(language)': content/site.yml's languages [\(config.languages.joined(separator: ", "))] write it '\(match)'; did you mean --language \(match)?",
                     at: fileLocation, stage: "import"))
             }
             let name = Self.languageNames[sourceLanguage].map { "\($0) ('\(sourceLanguage)')" } ?? "'\(sourceLanguage)'"

@@ -52,7 +52,8 @@ public final class FileLock: Sendable {
     }
 
     /// ``acquire(_:waiting:)`` on a thread of its own, so that waiting blocks no thread of
-    /// Swift's concurrency pool (two waiters could take both of a 2-core machine's).
+    /// Swift's concurrency pool (two waiters could take both of a 2-core machine's). The wait
+    /// cannot be cancelled: it ends when the holder lets go (or its process ends).
     public static func acquireOnOwnThread(_ path: String, waiting: @escaping @Sendable () -> Void) async -> FileLock? {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: acquire(path, waiting: waiting)) }

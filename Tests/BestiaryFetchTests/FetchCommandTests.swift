@@ -60,24 +60,26 @@ struct FetchCommandTests {
         let dir = try site(wiki)
         // The first fetch, as another process: it holds the site's fetch lock.
         var held = FileLock.acquire(dir.appending("content/wikipedia/.pending/lock"), waiting: {})
-        #expect(held != nil)
-        let second = Task { await run(["fetch", "--root", dir.path, "--rate", "0"]) }
-        try await Task.sleep(for: .seconds(1))
+        try #require(held != nil)
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("content/wikipedia/.pending/.gitignore")))
+        let (console, captured) = Console.capturing()
+        let second = Task { await Console.$current.withValue(console) { await BestiaryCommand.run(arguments: ["fetch", "--root", dir.path, "--rate", "0"]) } }
+        let waiting = "bestiary: another fetch of this site is running; waiting for it to finish"
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !captured.stderr.contains(waiting), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(captured.stderr.contains(waiting), "the second fetch never said it waits: \(captured.stderr)")
         #expect(wiki.log.total == 0, "the second fetch asked while the first held the lock")
+        // The lock file is git-ignored with the rest of .pending/ (the second fetch made that).
+        #expect(try dir.read("content/wikipedia/.pending/.gitignore").hasSuffix("*\n"))
         // Meanwhile the first stores the article (the library takes no lock; the command does).
         let first = await WikipediaFetcher(cache: WikipediaCache(root: dir.path), options: wiki.options())
             .run([FetchJob(language: "de", title: "Haushund", requesters: [])])
         #expect(first.summaryLine == "fetched 1, unchanged 0, failed 0")
         let asked = wiki.log.total
         held = nil  // the first fetch ends
-        let result = await second.value
-        #expect(result.status == 0)
-        #expect(result.stderr.contains("bestiary: another fetch of this site is running; waiting for it to finish"))
-        #expect(result.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"), "\(result.stderr)")
+        #expect(await second.value == 0)
+        #expect(captured.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"), "\(captured.stderr)")
         #expect(wiki.log.total == asked, "the second fetch asked again for what the first stored")
-        // The lock file is git-ignored with the rest of .pending/.
-        #expect(try dir.read("content/wikipedia/.pending/.gitignore").hasSuffix("*\n"))
-        withExtendedLifetime(held) {}
     }
 
     @Test func unknownIDIsAUsageError() async throws {

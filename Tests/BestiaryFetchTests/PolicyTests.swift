@@ -132,21 +132,29 @@ struct UnreachableHostTests {
         await transport.shutdown()
     }
 
-    /// A name no resolver knows (`.invalid` never resolves, RFC 6761) is said in a few words,
-    /// with the likely cause, and not asked again.
-    /// A redirect the client will not follow shows where it pointed; one without a Location says so.
+    /// A redirect the client will not follow shows where it pointed (escaped); one without a
+    /// Location, or with an empty one, says so.
     @Test func aRedirectThatCannotBeFollowedShowsItsLocation() async throws {
         let server = try await LoopbackServer.start { request in
-            request.path == "/file" ? .status(302, headers: [("Location", "file:///etc/passwd")]) : .status(301)
+            switch request.path {
+            case "/file": .status(302, headers: [("Location", "file:///etc/passwd")])
+            case "/empty": .status(307, headers: [("Location", " ")])
+            default: .status(301)
+            }
         }
         let (transport, client) = Self.unretriedClient(connectTimeout: .seconds(5), timeout: .seconds(20))
         #expect(await Self.failure(of: client, server.baseURL + "/file")
-            == "HTTP 302 redirect from \(server.baseURL)/file to 'file:///etc/passwd', which is not an http(s) URL")
+            == "HTTP 302 redirect from \(server.baseURL)/file to 'file:///etc/passwd', which is not a usable http(s) URL")
         #expect(await Self.failure(of: client, server.baseURL + "/none") == "HTTP 301 redirect without a Location from \(server.baseURL)/none")
+        #expect(await Self.failure(of: client, server.baseURL + "/empty") == "HTTP 307 redirect without a Location from \(server.baseURL)/empty")
+        #expect(PoliteClient.shown("a\u{1B}[2Jb") == "a\\u{1B}[2Jb")
+        #expect(PoliteClient.shown(String(repeating: "x", count: 300)) == String(repeating: "x", count: 200) + "…")
         await transport.shutdown()
         await server.stop()
     }
 
+    /// A name no resolver knows (`.invalid` never resolves, RFC 6761) is said in a few words,
+    /// with the likely cause, and not asked again.
     @Test func aNameThatCannotBeLookedUpIsSaidSo() async throws {
         let (transport, client) = Self.unretriedClient(connectTimeout: .seconds(5), timeout: .seconds(10))
         func failure(_ path: String) async -> String? { await Self.failure(of: client, "https://bestiary-tests.invalid/\(path)") }

@@ -157,9 +157,15 @@ import Testing
         #expect(site.failure(plain, .csv, language: "fr").map(\.message) == [
             "csv names are French ('fr'), but content/site.yml's languages are [en, de]: add fr to languages",
         ])
-        // A site's language in capitals is that language, misspelt (it was told to add EN).
+        // A site's language in other capitals is that language, misspelt (--language EN was told
+        // to add EN to the languages).
         #expect(site.failure(plain, .csv, language: "DE").map(\.message) == [
-            "--language 'DE': language codes are lower case, as in content/site.yml's languages [en, de]; did you mean --language de?",
+            "--language 'DE': content/site.yml's languages [en, de] write it 'de'; did you mean --language de?",
+        ])
+        let regional = try TestSite(languages: ["en", "pt-BR"])
+        let brazilian = try regional.source("id,name\nlynx,Lince\n", name: "plain.csv")
+        #expect(regional.failure(brazilian, .csv, language: "pt-br").map(\.message) == [
+            "--language 'pt-br': content/site.yml's languages [en, pt-BR] write it 'pt-BR'; did you mean --language pt-BR?",
         ])
     }
 

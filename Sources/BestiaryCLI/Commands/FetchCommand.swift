@@ -110,7 +110,7 @@ struct FetchCommand: AsyncParsableCommand {
         // the polite rate. The second waits, then finds what the first stored (the cache is read
         // from here on).
         let cache = WikipediaCache(root: global.siteRoot)
-        let lock = await FileLock.acquireOnOwnThread(WikipediaFetcher.lockPath(for: cache)) {
+        let lock = jobs.isEmpty ? nil : await FileLock.acquireOnOwnThread(WikipediaFetcher.lockPath(for: cache)) {
             console.err("bestiary: another fetch of this site is running; waiting for it to finish")
         }
         defer { withExtendedLifetime(lock) {} }

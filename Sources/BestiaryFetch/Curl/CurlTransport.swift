@@ -74,7 +74,9 @@ public final class CurlTransport: HTTPTransport {
         if let cause = unreachable(failure, host: host, proxy: proxy) { return TransportError.unreachable(cause) }
         switch CURLcode(UInt32(failure.code)) {
         case CURLE_OPERATION_TIMEDOUT:
-            return failure.answered ? TransportError.stalled(received: failure.received) : TransportError.timeout
+            // The whole request's limit: after the head, the body was still coming (silence ends
+            // a transfer as `.silent` above).
+            return failure.answered ? TransportError.incomplete(received: failure.received) : TransportError.timeout
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL:
             return TransportError.invalidURL(url)
         case CURLE_PARTIAL_FILE:
