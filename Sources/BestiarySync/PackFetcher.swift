@@ -10,24 +10,13 @@ struct PackFetcher: Sendable {
 
     /// The whole file, refusing more than `limit` bytes.
     func fetch(_ path: String, limit: Int, tooLarge: SyncError.Reason) async throws(SyncError) -> Data {
-        var failures = 0
-        while true {
-            do {
-                return try await fetchOnce(path, limit: limit, tooLarge: tooLarge)
-            } catch let error as SyncError {
-                throw error
-            } catch is CancellationError {
-                throw SyncError(.cancelled, "the sync was cancelled; the store is unchanged")
-            } catch {
-                failures += 1
-                let again: Bool
-                do {
-                    again = try await retry.waitBeforeRetry(after: failures, error)
-                } catch {
-                    throw SyncError(.cancelled, "the sync was cancelled; the store is unchanged")
-                }
-                if !again { throw SyncError(.transport, file: path, retry.describe(error, attempts: failures)) }
-            }
+        do {
+            return try await retry.run(path: path) { try await fetchOnce(path, limit: limit, tooLarge: tooLarge) }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            // Only a cancellation is left.
+            throw SyncError(.cancelled, "the sync was cancelled; the store is unchanged")
         }
     }
 

@@ -183,21 +183,7 @@ public struct PackVerifier: Sendable {
 
     /// Size and SHA-256 of a file, streamed (media can be large); stops after `limit` + 1 bytes.
     private func hash(_ path: String, limit: Int) async throws -> (Int, String) {
-        var failures = 0
-        while true {
-            do {
-                return try await hashOnce(path, limit: limit)
-            } catch let error as SyncError {
-                throw error
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                failures += 1
-                guard try await Self.retry.waitBeforeRetry(after: failures, error) else {
-                    throw SyncError(.transport, file: path, Self.retry.describe(error, attempts: failures))
-                }
-            }
-        }
+        try await Self.retry.run(path: path) { try await hashOnce(path, limit: limit) }
     }
 
     private func hashOnce(_ path: String, limit: Int) async throws -> (Int, String) {

@@ -56,6 +56,27 @@ struct SyncRetry: Sendable {
         return true
     }
 
+    /// `attempt`, asked again after each failure ``waitBeforeRetry(after:_:)`` allows. A
+    /// ``SyncError`` or a cancellation ends it as it is; any other failure not asked again ends
+    /// it as a `.transport` error at `path`, with the number of attempts.
+    func run<T>(path: String, _ attempt: () async throws -> T) async throws -> T {
+        var failures = 0
+        while true {
+            do {
+                return try await attempt()
+            } catch let error as SyncError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                failures += 1
+                guard try await waitBeforeRetry(after: failures, error) else {
+                    throw SyncError(.transport, file: path, describe(error, attempts: failures))
+                }
+            }
+        }
+    }
+
     /// `error` in words: with the number of attempts when there were more than one, and why no
     /// more were made when the server asked for a longer wait than this makes.
     func describe(_ error: any Error, attempts: Int) -> String {
