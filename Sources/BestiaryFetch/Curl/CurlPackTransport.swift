@@ -137,12 +137,8 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
 
     /// curl's failures that asking again does not get past: a URL or protocol it cannot use, a
     /// body not in its named encoding, a certificate that is not trusted.
-    static let permanentFailures: Set<UInt32> = Set(
-        [
-            CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING, CURLE_PEER_FAILED_VERIFICATION,
-            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
-        ].map(\.rawValue))
+    static let permanentFailures: Set<UInt32> = CurlTransport.untrustedCertificate.union(
+        [CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_CONTENT_ENCODING].map(\.rawValue))
 
     public func close() async {
         pool.close()

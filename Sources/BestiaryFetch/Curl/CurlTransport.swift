@@ -113,14 +113,21 @@ public final class CurlTransport: HTTPTransport {
             }
         case CURLE_OPERATION_TIMEDOUT where !failure.connected:
             return "connecting to \(peer) took too long"
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
-            CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+        case let code where untrustedCertificate.contains(code.rawValue):
             // The certificate is not trusted: the same every time.
             return "no secure connection to \(host) could be made: \(failure.message)"
         default:
             return nil
         }
     }
+
+    /// curl's failures of a certificate that is not trusted (asking again gets the same): fetch
+    /// gives the host up for the run, and sync does not ask again.
+    static let untrustedCertificate: Set<UInt32> = Set(
+        [
+            CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE,
+            CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+        ].map(\.rawValue))
 
     public func shutdown() async {
         pool.close()
