@@ -56,15 +56,54 @@ public struct Importer: Sendable {
         }
     }
 
+    /// The file name that means standard input: `curl … | bestiary import - --format nuthatch`.
+    public static let standardInput = "-"
+    /// What diagnostics call standard input.
+    public static let standardInputName = "<stdin>"
+
+    /// The bytes to import: a regular file's, or a stream's to its end (standard input, or a pipe
+    /// such as the shell's `<(curl …)`), at most `limit` bytes either way. `streamed` says whether
+    /// they came from a stream, whose folder (`/dev/fd`) is no place to look for media.
+    static func readSource(
+        _ path: String, limit: Int, fileSystem: any FileSystem, inputDescriptor: Int32 = 0
+    ) -> Result<(bytes: Data, streamed: Bool), FieldProblem> {
+        let local = LocalFileSystem()
+        let tooMuch = FieldProblem("more than \(limit >> 20) MiB came; at most \(limit >> 20) MiB is read")
+        func stream(_ read: () throws -> Data?) -> Result<(bytes: Data, streamed: Bool), FieldProblem> {
+            do {
+                guard let data = try read() else { return .failure(tooMuch) }
+                return .success((data, true))
+            } catch {
+                return .failure(FieldProblem((error as? FileSystemError)?.reason ?? "\(error)"))
+            }
+        }
+        if path == Self.standardInput {
+            // Nobody piped anything in: the import would wait for the user to type a catalogue.
+            if local.isTerminal(inputDescriptor) {
+                return .failure(FieldProblem(
+                    "standard input is a terminal; pipe the file in (… | bestiary import - --format …) or name the file"))
+            }
+            return stream { try local.readStream(inputDescriptor, limit: limit, name: standardInputName) }
+        }
+        if fileSystem.infoFollowingLinks(path)?.kind == .other {
+            // `/dev/zero` was read without end, a gigabyte a second.
+            guard local.isPipe(path) else { return .failure(FieldProblem("is a device or a socket, not a file or a pipe")) }
+            return stream { try local.readStream(path, limit: limit) }
+        }
+        return readRegularFile(path, limit: limit, fileSystem: fileSystem).map { ($0, false) }
+    }
+
     /// Reads, validates and merges everything; throws every problem found, having written nothing.
     public func plan() throws(DiagnosticError) -> ChangePlan {
         let store = try RecordStore.open(root: root, fileSystem: fileSystem)
         let config = store.config
-        let fileLocation = SourceLocation(path: file)
+        let shownPath = file == Self.standardInput ? Self.standardInputName : file
+        let fileLocation = SourceLocation(path: shownPath)
 
         let bytes: [UInt8]
-        switch Self.readRegularFile(file, limit: Self.maxImportBytes, fileSystem: fileSystem) {
-        case .success(let data): bytes = [UInt8](data)
+        let streamed: Bool
+        switch Self.readSource(file, limit: Self.maxImportBytes, fileSystem: fileSystem) {
+        case .success(let source): (bytes, streamed) = ([UInt8](source.bytes), source.streamed)
         case .failure(let problem):
             throw DiagnosticError(.error("cannot read the file to import: \(problem.message)", at: fileLocation, stage: "import"))
         }
@@ -84,9 +123,10 @@ public struct Importer: Sendable {
                 at: fileLocation, stage: "import"))
         }
 
-        let directory = mediaDirectory ?? Self.directory(of: file)
+        // A stream's media are looked for in the working folder.
+        let directory = mediaDirectory ?? (streamed ? "." : Self.directory(of: file))
         let context = ImportContext(
-            config: config, language: sourceLanguage, mediaDirectory: directory, displayPath: file,
+            config: config, language: sourceLanguage, mediaDirectory: directory, displayPath: shownPath,
             contentDirectory: store.contentDirectory, fileSystem: fileSystem)
         let (rows, readDiagnostics): ([ImportRow], [Diagnostic])
         switch format {

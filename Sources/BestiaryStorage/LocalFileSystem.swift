@@ -372,6 +372,46 @@ public struct LocalFileSystem: FileSystem {
     }
 }
 
+/// Streams: what is read to its end instead of by its size (`bestiary import -`, `<(curl …)`).
+extension LocalFileSystem {
+    /// Whether `path` (links followed) is a named pipe, such as the `/dev/fd/63` of a shell's
+    /// `<(command)`: it has no size and is read to its end.
+    public func isPipe(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO
+    }
+
+    /// Whether the open descriptor `fd` is a terminal (standard input nobody piped into).
+    public func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// Everything `fd` gives until it ends, or nil once more than `limit` bytes came (nothing more
+    /// is read then). `name` is the stream's name in an error.
+    public func readStream(_ fd: Int32, limit: Int, name: String) throws -> Data? {
+        var data = Data()
+        return try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { chunk -> Data? in
+            while true {
+                let n = Glibc_read(fd, chunk.baseAddress!, 65536)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("read", name)
+                }
+                if n == 0 { return data }
+                if data.count + n > limit { return nil }
+                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            }
+        }
+    }
+
+    /// ``readStream(_:limit:name:)`` of the pipe at `path`, opened for reading (which waits for a
+    /// writer, as `cat` does).
+    public func readStream(_ path: String, limit: Int) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure("read", path) }
+        defer { close(fd) }
+        return try readStream(fd, limit: limit, name: path)
+    }
+}
+
 // Unambiguous names for the libc calls whose Swift names clash with our methods.
 @inline(__always) private func Glibc_read(_ fd: Int32, _ buf: UnsafeMutableRawPointer, _ n: Int) -> Int {
     #if canImport(Glibc)

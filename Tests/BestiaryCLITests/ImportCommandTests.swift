@@ -103,4 +103,34 @@ import Testing
         // The CSV's red fox and the WildSound export's Fuchs are one animal by name in English.
         #expect(lines.contains { $0.hasPrefix("content/animals/red-fox.md:2:1: warning: name 'Red fox' is also fuchs's") }, "\(check.stderr)")
     }
+
+    /// `curl … | bestiary import - --format …`: standard input is read to its end, its media are
+    /// looked for in the working folder, and its diagnostics name it `<stdin>` (it was refused as
+    /// "not a regular file" before).
+    @Test func standardInputIsImportedLikeTheFile() async throws {
+        let dir = try await SiteCommandRun.newSite(languages: "[en, de]")
+        let site = dir.appending("site")
+        let folder = Fixtures.path("import/csv")
+        let csv = try Data(contentsOf: URL(fileURLWithPath: folder + "/animals.csv"))
+        let piped = try Binary.run(["import", "--root", site, "-", "--format", "csv"], currentDirectory: folder, input: csv)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.contains("copied media/frog-call.mp3 to content/sounds/common-frog.mp3\n"), "\(piped.stdout)")
+        #expect(piped.stdout.contains("created content/animals/common-frog.md\n"), "\(piped.stdout)")
+
+        // The same rows from the file change nothing: both were read alike.
+        let before = try SiteFilesSnapshot(site)
+        let again = await run("import", "--root", site, folder + "/animals.csv", "--format", "csv")
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout == "")
+        #expect(try SiteFilesSnapshot(site) == before)
+
+        let broken = try Binary.run(["import", "--root", site, "-", "--format", "csv"], input: Data("id,name.en\nfox,\"Fox\n".utf8))
+        #expect(broken.status == 1)
+        #expect(broken.stderr == """
+            <stdin>:2:5: error: malformed CSV: the quoted field that starts here is never closed with '"' [import]
+            import failed with 1 error; nothing was written
+
+            """)
+        #expect(try SiteFilesSnapshot(site) == before)
+    }
 }

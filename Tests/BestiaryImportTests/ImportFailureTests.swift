@@ -1,6 +1,7 @@
 import BestiaryContent
 import BestiaryDiagnostics
-import BestiaryImport
+@testable import BestiaryImport
+import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -226,11 +227,34 @@ import Testing
     @Test func aFileThatIsNotARegularFileIsRefused() throws {
         let site = try TestSite()
         #expect(site.failure("/dev/zero", .csv).map(\.description) == [
-            "/dev/zero:1:1: error: cannot read the file to import: is not a regular file (a device, a pipe or a socket) [import]",
+            "/dev/zero:1:1: error: cannot read the file to import: is a device or a socket, not a file or a pipe [import]",
         ])
         let folder = site.directory.appending("incoming")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect(site.failure(folder, .csv).map(\.description) == ["\(folder):1:1: error: cannot read the file to import: is a directory [import]"])
+    }
+
+    /// A named pipe (the shell's `<(curl …)` is one) is read to its end, as the file it carries
+    /// would be, but no further than the limit: a stream has no size to check first.
+    @Test func aPipeIsReadToItsEndButNotPastTheLimit() throws {
+        let site = try TestSite()
+        let breeds = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("import/dogceo/breeds.json")))
+        func pipe(carrying data: Data) throws -> String {
+            let path = site.directory.appending("pipe-\(UUID().uuidString)")
+            #expect(mkfifo(path, 0o600) == 0)
+            writeOnAThreadOfItsOwn(data) { FileHandle(forWritingAtPath: path) }
+            return path
+        }
+        let fromPipe = try site.plan(try pipe(carrying: breeds), .dogceo)
+        let fromFile = try site.plan("dogceo/breeds.json", .dogceo)
+        #expect(fromPipe.records.count == 15)
+        #expect(fromPipe.records.map(\.path) == fromFile.records.map(\.path))
+        #expect(fromPipe.records.map(\.data) == fromFile.records.map(\.data))
+
+        let big = try pipe(carrying: Data(repeating: UInt8(ascii: "a"), count: 3 << 20))
+        let result = Importer.readSource(big, limit: 1 << 20, fileSystem: LocalFileSystem())
+        guard case .failure(let problem) = result else { Issue.record("3 MiB were read under a 1 MiB limit"); return }
+        #expect(problem.message == "more than 1 MiB came; at most 1 MiB is read")
     }
 
     @Test func aSiteWithoutSiteYmlIsNoPlaceToImportInto() throws {

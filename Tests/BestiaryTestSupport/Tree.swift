@@ -41,7 +41,10 @@ public enum Binary {
         public var stderr: String
     }
 
-    public static func run(_ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil) throws -> Result {
+    /// `input`, when given, is piped into its standard input.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil, input: Data? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -52,10 +55,32 @@ public enum Binary {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let inputPipe = input.map { _ in Pipe() }
+        if let inputPipe { process.standardInput = inputPipe }
         try process.run()
+        if let input, let inputPipe {
+            // Written beside the reads below, so that neither side waits for the other's pipe.
+            let handle = inputPipe.fileHandleForWriting
+            writeOnAThreadOfItsOwn(input) { handle }
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Writes `data` to the handle `open` gives (opening a pipe waits for its reader) on a thread of
+/// its own, then closes it. A reader that stops early makes the write fail, not the tests: the
+/// thread blocks SIGPIPE, which would end the whole test process.
+public func writeOnAThreadOfItsOwn(_ data: Data, _ open: @escaping @Sendable () -> FileHandle?) {
+    Thread.detachNewThread {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, nil)
+        guard let handle = open() else { return }
+        try? handle.write(contentsOf: data)
+        try? handle.close()
     }
 }

@@ -44,7 +44,9 @@ struct ImportCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("The file to import.", valueName: "FILE"))
+    @Argument(help: ArgumentHelp(
+        "The file to import; - reads standard input (curl … | bestiary import - --format …), and a pipe such as <(curl …) is read too.",
+        valueName: "FILE"))
     var file: String
 
     @Option(help: ArgumentHelp("What the file is.", valueName: "nuthatch|dogceo|wildsound|csv"))
@@ -58,7 +60,9 @@ struct ImportCommand: AsyncParsableCommand {
         valueName: "LANG"))
     var language: String?
 
-    @Option(help: ArgumentHelp("Where sounds and pictures named in the file are found (default: the file's folder).", valueName: "DIR"))
+    @Option(help: ArgumentHelp(
+        "Where sounds and pictures named in the file are found (default: the file's folder; the working folder for standard input or a pipe).",
+        valueName: "DIR"))
     var media: String?
 
     func validate() throws {
