@@ -8,13 +8,15 @@ import Foundation
 /// deterministic and edits only what changed, so the same file twice changes nothing.
 public struct Importer: Sendable {
     public var format: ImportFormat
-    /// The file as the user named it (relative to the working directory, or absolute).
+    /// The file as the user named it (relative to the working directory, or absolute), or `-` for
+    /// standard input.
     public var file: String
     /// The site root.
     public var root: String
     /// The source's language, when not the format's own (`--language`).
     public var language: String?
-    /// Where media named by the source are looked for (`--media`); default: the file's folder.
+    /// Where media named by the source are looked for (`--media`); default: the file's folder (the
+    /// working folder for standard input or a pipe).
     public var mediaDirectory: String?
     public var fileSystem: any FileSystem
 
@@ -66,31 +68,37 @@ public struct Importer: Sendable {
     /// they came from a stream, whose folder (`/dev/fd`) is no place to look for media.
     static func readSource(
         _ path: String, limit: Int, fileSystem: any FileSystem, inputDescriptor: Int32 = 0
-    ) -> Result<(bytes: Data, streamed: Bool), FieldProblem> {
+    ) -> Result<(bytes: [UInt8], streamed: Bool), FieldProblem> {
         let local = LocalFileSystem()
         let tooMuch = FieldProblem("more than \(limit >> 20) MiB came; at most \(limit >> 20) MiB is read")
-        func stream(_ read: () throws -> Data?) -> Result<(bytes: Data, streamed: Bool), FieldProblem> {
+        func stream(_ read: () throws -> [UInt8]?) -> Result<(bytes: [UInt8], streamed: Bool), FieldProblem> {
             do {
-                guard let data = try read() else { return .failure(tooMuch) }
-                return .success((data, true))
+                guard let bytes = try read() else { return .failure(tooMuch) }
+                return .success((bytes, true))
             } catch {
                 return .failure(FieldProblem((error as? FileSystemError)?.reason ?? "\(error)"))
             }
         }
         if path == Self.standardInput {
-            // Nobody piped anything in: the import would wait for the user to type a catalogue.
-            if local.isTerminal(inputDescriptor) {
+            switch local.describe(inputDescriptor) {
+            case .terminal:
+                // Nobody piped anything in: the import would wait for the user to type a catalogue.
                 return .failure(FieldProblem(
                     "standard input is a terminal; pipe the file in (… | bestiary import - --format …) or name the file"))
+            case .device:
+                return .failure(FieldProblem("standard input is a device, not a file or a pipe"))
+            case .file(let size) where size > limit:
+                return .failure(FieldProblem("it is \(size >> 20) MiB; at most \(limit >> 20) MiB is read"))
+            case .file, .stream:
+                return stream { try local.readStream(inputDescriptor, limit: limit, name: standardInputName) }
             }
-            return stream { try local.readStream(inputDescriptor, limit: limit, name: standardInputName) }
         }
         if fileSystem.infoFollowingLinks(path)?.kind == .other {
             // `/dev/zero` was read without end, a gigabyte a second.
             guard local.isPipe(path) else { return .failure(FieldProblem("is a device or a socket, not a file or a pipe")) }
             return stream { try local.readStream(path, limit: limit) }
         }
-        return readRegularFile(path, limit: limit, fileSystem: fileSystem).map { ($0, false) }
+        return readRegularFile(path, limit: limit, fileSystem: fileSystem).map { ([UInt8]($0), false) }
     }
 
     /// Reads, validates and merges everything; throws every problem found, having written nothing.
@@ -103,7 +111,7 @@ public struct Importer: Sendable {
         let bytes: [UInt8]
         let streamed: Bool
         switch Self.readSource(file, limit: Self.maxImportBytes, fileSystem: fileSystem) {
-        case .success(let source): (bytes, streamed) = ([UInt8](source.bytes), source.streamed)
+        case .success(let source): (bytes, streamed) = (source.bytes, source.streamed)
         case .failure(let problem):
             throw DiagnosticError(.error("cannot read the file to import: \(problem.message)", at: fileLocation, stage: "import"))
         }

@@ -381,14 +381,34 @@ extension LocalFileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO
     }
 
-    /// Whether the open descriptor `fd` is a terminal (standard input nobody piped into).
-    public func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    /// What an open descriptor such as standard input is, for a reader that takes files and streams.
+    public enum Descriptor: Equatable, Sendable {
+        /// A terminal: nobody piped anything in.
+        case terminal
+        /// Another device (`< /dev/zero`), which may never end.
+        case device
+        /// A regular file (`< dump.json`) of this many bytes.
+        case file(size: Int)
+        /// A pipe or a socket: read to its end.
+        case stream
+    }
+
+    public func describe(_ fd: Int32) -> Descriptor {
+        if isatty(fd) == 1 { return .terminal }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .stream }
+        switch st.st_mode & S_IFMT {
+        case S_IFCHR, S_IFBLK: return .device
+        case S_IFREG: return .file(size: Int(st.st_size))
+        default: return .stream
+        }
+    }
 
     /// Everything `fd` gives until it ends, or nil once more than `limit` bytes came (nothing more
     /// is read then). `name` is the stream's name in an error.
-    public func readStream(_ fd: Int32, limit: Int, name: String) throws -> Data? {
-        var data = Data()
-        return try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { chunk -> Data? in
+    public func readStream(_ fd: Int32, limit: Int, name: String) throws -> [UInt8]? {
+        var data: [UInt8] = []
+        return try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { chunk -> [UInt8]? in
             while true {
                 let n = Glibc_read(fd, chunk.baseAddress!, 65536)
                 if n < 0 {
@@ -404,7 +424,7 @@ extension LocalFileSystem {
 
     /// ``readStream(_:limit:name:)`` of the pipe at `path`, opened for reading (which waits for a
     /// writer, as `cat` does).
-    public func readStream(_ path: String, limit: Int) throws -> Data? {
+    public func readStream(_ path: String, limit: Int) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure("read", path) }
         defer { close(fd) }

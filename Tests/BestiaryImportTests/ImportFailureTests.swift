@@ -251,10 +251,42 @@ import Testing
         #expect(fromPipe.records.map(\.path) == fromFile.records.map(\.path))
         #expect(fromPipe.records.map(\.data) == fromFile.records.map(\.data))
 
-        let big = try pipe(carrying: Data(repeating: UInt8(ascii: "a"), count: 3 << 20))
-        let result = Importer.readSource(big, limit: 1 << 20, fileSystem: LocalFileSystem())
-        guard case .failure(let problem) = result else { Issue.record("3 MiB were read under a 1 MiB limit"); return }
-        #expect(problem.message == "more than 1 MiB came; at most 1 MiB is read")
+        // The limit itself is read; a byte more is not.
+        let limit = 1 << 20
+        let exactly = Importer.readSource(try pipe(carrying: Data(repeating: 97, count: limit)), limit: limit, fileSystem: LocalFileSystem())
+        #expect((try? exactly.get())?.bytes.count == limit)
+        let over = Importer.readSource(try pipe(carrying: Data(repeating: 97, count: limit + 1)), limit: limit, fileSystem: LocalFileSystem())
+        #expect(problem(over) == "more than 1 MiB came; at most 1 MiB is read")
+    }
+
+    /// Standard input (`-`) is refused before a byte is read when it is a terminal (nobody piped
+    /// anything in), a device, or a file larger than the limit; a file within it is read.
+    @Test func standardInputIsCheckedBeforeItIsRead() throws {
+        let site = try TestSite()
+        func readStandardInput(_ fd: Int32, limit: Int = 1 << 20) -> Result<(bytes: [UInt8], streamed: Bool), FieldProblem> {
+            Importer.readSource("-", limit: limit, fileSystem: LocalFileSystem(), inputDescriptor: fd)
+        }
+        let terminal = open("/dev/ptmx", O_RDWR | O_NOCTTY)  // a pseudo-terminal, as posix_openpt makes
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        #expect(problem(readStandardInput(terminal))?.hasPrefix("standard input is a terminal; pipe the file in") == true)
+
+        let zero = open("/dev/zero", O_RDONLY)
+        try #require(zero >= 0)
+        defer { close(zero) }
+        #expect(problem(readStandardInput(zero)) == "standard input is a device, not a file or a pipe")
+
+        try site.directory.write(String(repeating: "a", count: 2 << 20), to: "big.csv")
+        let big = open(site.directory.appending("big.csv"), O_RDONLY)
+        try #require(big >= 0)
+        defer { close(big) }
+        #expect(problem(readStandardInput(big)) == "it is 2 MiB; at most 1 MiB is read")
+        #expect((try? readStandardInput(big, limit: 3 << 20).get())?.bytes.count == 2 << 20)
+    }
+
+    private func problem(_ result: Result<(bytes: [UInt8], streamed: Bool), FieldProblem>) -> String? {
+        if case .failure(let problem) = result { return problem.message }
+        return nil
     }
 
     @Test func aSiteWithoutSiteYmlIsNoPlaceToImportInto() throws {

@@ -26,7 +26,8 @@ struct ImportCommand: AsyncParsableCommand {
                          storagePath, wikiTitleDe, wikiTitleEn, imageCrop,
                          soundSource}; ids from storagePath's file name
                          (sounds/Rötelmaus.mp3: roetelmaus); sounds copied
-                         from --media (default: the file's folder)
+                         from --media (default: the file's folder, or
+                         the working folder for standard input)
               csv        a header of record fields, nested ones dotted:
                          id,name.en,name.de,scientific,group,difficulty,tags,
                          wikipedia.de,description.en,habitat.en,conservation,
