@@ -122,12 +122,21 @@ extension Animal {
         let sound = f["sound"].flatMap { pair in
             YAMLReader.isNull(pair.value) ? nil : parseMedia(pair.value, kind: .sound, reader: reader, config: config)
         }
-        // `image: {focus: …}` alone crops the Wikipedia lead image instead of naming a picture.
+        // `image: {focus: …, alt: …}` without `file` or `url` crops and describes the Wikipedia
+        // lead image instead of naming a picture.
         var leadImageFocus: String?
+        var leadImageAlt = LocalizedText([:])
         var image: MediaReference?
         if let pair = f["image"], !YAMLReader.isNull(pair.value) {
-            if case .mapping(let m) = pair.value, m.count == 1, m.keys.first?.string == "focus" {
-                leadImageFocus = parseFocus(m.values.first!, reader: reader)
+            if case .mapping(let m) = pair.value, !m.isEmpty, m.keys.allSatisfy({ $0.string == "focus" || $0.string == "alt" }) {
+                for (key, value) in m {
+                    if key.string == "focus" {
+                        leadImageFocus = parseFocus(value, reader: reader)
+                    } else {
+                        leadImageAlt = reader.localized(
+                            value, what: "image.alt", defaultLanguage: config.defaultLanguage, languages: config.languages) ?? leadImageAlt
+                    }
+                }
             } else {
                 image = parseMedia(pair.value, kind: .image, reader: reader, config: config)
             }
@@ -145,7 +154,7 @@ extension Animal {
             id: id, name: name, scientific: scientific, group: group, difficulty: difficulty, tags: tags,
             wikipedia: wikipedia, description: description, hint: hint, sound: sound, image: image, bodies: bodies,
             sourcePath: source.path, fieldLocations: locations, habitat: habitat, conservation: conservation,
-            leadImageFocus: leadImageFocus)
+            leadImageFocus: leadImageFocus, leadImageAlt: leadImageAlt)
         return (animal, reader.diagnostics + body.problems())
     }
 
@@ -200,7 +209,7 @@ extension Animal {
             reader.error("\(key) has both 'file' and 'url'; give exactly one", at: node)
             return nil
         case (nil, nil):
-            let cropHint = kind == .image ? " (or only 'focus: …' to crop the Wikipedia picture)" : ""
+            let cropHint = kind == .image ? " (or only 'focus: …' and 'alt: …' to crop and describe the Wikipedia picture)" : ""
             reader.error("\(key) needs 'file: \(kind == .sound ? "sounds/…" : "images/…")' (under content/) or 'url: https://…'\(cropHint)", at: node)
             return nil
         }

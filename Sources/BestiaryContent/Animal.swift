@@ -30,6 +30,9 @@ public struct Animal: Hashable, Sendable, Identifiable, Encodable {
     /// CSS `object-position` for the Wikipedia lead image, for records without an image of their
     /// own: written `image: {focus: "50% 0%"}` with neither `file` nor `url`.
     public var leadImageFocus: String?
+    /// Text in place of the Wikipedia lead image, per language, for records without an image of
+    /// their own: `image: {alt: …}` with neither `file` nor `url` (without it, the animal's name).
+    public var leadImageAlt: LocalizedText
     /// Markdown bodies by language: the default language's from `ID.md`, others from `ID.LANG.md`.
     public var bodies: [String: MarkdownBody]
     /// The record's file, relative to the site root.
@@ -42,7 +45,8 @@ public struct Animal: Hashable, Sendable, Identifiable, Encodable {
         tags: [String] = [], wikipedia: [String: String] = [:], description: LocalizedText = LocalizedText([:]),
         hint: LocalizedText = LocalizedText([:]), sound: MediaReference? = nil, image: MediaReference? = nil,
         bodies: [String: MarkdownBody] = [:], sourcePath: String, fieldLocations: [String: SourceLocation] = [:],
-        habitat: LocalizedText = LocalizedText([:]), conservation: String? = nil, leadImageFocus: String? = nil
+        habitat: LocalizedText = LocalizedText([:]), conservation: String? = nil, leadImageFocus: String? = nil,
+        leadImageAlt: LocalizedText = LocalizedText([:])
     ) {
         self.id = id
         self.name = name
@@ -61,6 +65,7 @@ public struct Animal: Hashable, Sendable, Identifiable, Encodable {
         self.habitat = habitat
         self.conservation = conservation
         self.leadImageFocus = leadImageFocus
+        self.leadImageAlt = leadImageAlt
     }
 
     /// The location of `field` (e.g. `wikipedia.de`), else of the record's first line.
@@ -178,6 +183,7 @@ extension Animal {
             reference.location.feed(into: &feed)
         }
         feed.add(leadImageFocus)
+        feed.add(leadImageAlt.values)
         feed.add(count: bodies.count)
         for (language, body) in bodies.sorted(by: { $0.key < $1.key }) {
             feed.add(language)

@@ -157,6 +157,7 @@ extension ByteWriter {
         optional(a.sound) { $0.media($1) }
         optional(a.image) { $0.media($1) }
         optional(a.leadImageFocus) { $0.string($1) }
+        localized(a.leadImageAlt)
         dictionary(a.bodies) { w, body in
             w.string(body.markdown)
             w.location(body.location)
@@ -204,7 +205,7 @@ extension ByteReader {
             let difficulty = optional({ $0.number() }), let tags = strings(), let wikipedia = dictionary({ $0.string() }),
             let description = localized(), let hint = localized(), let habitat = localized(),
             let conservation = optional({ $0.string() }), let sound = optional({ $0.media() }), let image = optional({ $0.media() }),
-            let focus = optional({ $0.string() }),
+            let focus = optional({ $0.string() }), let leadAlt = localized(),
             let bodies = dictionary({ r -> MarkdownBody? in
                 guard let markdown = r.string(), let location = r.location() else { return nil }
                 return MarkdownBody(markdown: markdown, location: location)
@@ -214,7 +215,8 @@ extension ByteReader {
         return Animal(
             id: id, name: name, scientific: scientific, group: group, difficulty: difficulty, tags: tags, wikipedia: wikipedia,
             description: description, hint: hint, sound: sound, image: image, bodies: bodies, sourcePath: sourcePath,
-            fieldLocations: fieldLocations, habitat: habitat, conservation: conservation, leadImageFocus: focus)
+            fieldLocations: fieldLocations, habitat: habitat, conservation: conservation, leadImageFocus: focus,
+            leadImageAlt: leadAlt)
     }
 
     fileprivate mutating func diagnostic() -> Diagnostic? {

@@ -73,7 +73,9 @@ public struct RecordWriter: Sendable {
         case "sound": return animal.sound.map { media("sound", $0) }
         case "image":
             if let image = animal.image { return media("image", image) }
-            return animal.leadImageFocus.map { "image:\n" + text("focus", $0, indent: 2) }
+            // The Wikipedia picture's focus and alt text: an image with neither file nor url.
+            let lead = (animal.leadImageFocus.map { text("focus", $0, indent: 2) } ?? "") + (localized("alt", animal.leadImageAlt, indent: 2) ?? "")
+            return lead.isEmpty ? nil : "image:\n" + lead
         default: return nil
         }
     }

@@ -122,7 +122,7 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             case .source: return m.sourceURL != nil
             case .focus: return m.focus != nil
             }
-        case .imageAlt(let language): return animal.image?.alt.values[language] != nil
+        case .imageAlt(let language): return (animal.image?.alt ?? animal.leadImageAlt).values[language] != nil
         }
     }
 
@@ -169,8 +169,8 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             animal.tags = tags
         case .wikipedia(let language): animal.wikipedia[language] = value
         case .imageAlt(let language):
-            guard animal.image != nil else { throw FieldProblem("image.alt needs an image: give image.file or image.url too") }
-            animal.image!.alt.values[language] = value
+            // Without a picture of the record's own, it describes the Wikipedia picture (as image.focus crops it).
+            if animal.image == nil { animal.leadImageAlt.values[language] = value } else { animal.image!.alt.values[language] = value }
         case .media(let kind, let attribute):
             try applyMedia(kind, attribute, value, to: &animal)
         }
@@ -198,9 +198,12 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             let source: MediaReference.Source = attribute == .file ? .file(value) : .url(value)
             if reference == nil {
                 reference = MediaReference(kind: kind, source: source, format: format, location: SourceLocation(path: animal.sourcePath))
-                if kind == .image, let focus = animal.leadImageFocus {
-                    reference!.focus = focus
+                if kind == .image {
+                    // The Wikipedia picture's focus and alt text become the record's picture's.
+                    reference!.focus = animal.leadImageFocus
+                    reference!.alt = animal.leadImageAlt
                     animal.leadImageFocus = nil
+                    animal.leadImageAlt = LocalizedText([:])
                 }
             } else {
                 reference!.source = source

@@ -76,6 +76,8 @@ enum RecordPayload {
                 if let l = image.license { m["license"] = .string(l) }
                 if let s = image.sourceURL { m["source"] = .string(s) }
                 if let f = animal.leadImageFocus { m["focus"] = .string(f) }
+                // Text in place of the picture, by language (`image: {alt: …}`), as a record's own picture has it.
+                if !animal.leadImageAlt.isEmpty { m["alt"] = localized(animal.leadImageAlt) }
                 o["image"] = .object(m)
                 refs.append(image.media.ref)
             }
@@ -143,6 +145,7 @@ extension RecordPayload {
         feed.add(animal.habitat.values)
         feed.add(animal.conservation)
         feed.add(animal.leadImageFocus)
+        feed.add(animal.leadImageAlt.values)
         feed.add(animal.bodies.mapValues(\.markdown))
         for reference in [animal.sound, animal.image] {
             guard let reference else {

@@ -48,8 +48,9 @@ struct AnimalView {
         return ImageInfo(
             src: main.path, srcset: wiki.variants.filter { $0.width != nil }, width: main.width, height: main.height,
             focus: animal.leadImageFocus,
+            alt: animal.leadImageAlt.resolve(language, fallback: fallback)?.text ?? name.text,
             // Without a description page (Commons said nothing of the file), the article it leads.
-            alt: name.text, credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL ?? summary?.articleURL,
+            credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL ?? summary?.articleURL,
             fromWikipedia: true, bytes: main.bytes)
     }
 

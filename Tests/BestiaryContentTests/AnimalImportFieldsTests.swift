@@ -36,6 +36,28 @@ import Testing
         #expect(animal?.leadImageFocus == "50% 0%")
     }
 
+    /// `image: {focus, alt}` without a file or url: the Wikipedia picture cropped and described.
+    @Test func anImageWithOnlyAFocusAndAnAltDescribesTheWikipediaPicture() throws {
+        let (animal, diagnostics) = parse("name: {en: Fox}\nimage: {focus: \"50% 0%\", alt: {en: A fox in snow, de: Ein Fuchs im Schnee}}")
+        #expect(diagnostics.isEmpty)
+        #expect(animal?.image == nil)
+        #expect(animal?.leadImageFocus == "50% 0%")
+        #expect(animal?.leadImageAlt == LocalizedText(["en": "A fox in snow", "de": "Ein Fuchs im Schnee"]))
+
+        let (altOnly, altDiagnostics) = parse("name: {en: Fox}\nimage:\n  alt: A fox in snow")
+        #expect(altDiagnostics.isEmpty)
+        #expect(altOnly?.leadImageFocus == nil)
+        #expect(altOnly?.leadImageAlt == LocalizedText(["en": "A fox in snow"]))
+
+        // Its credit comes from Commons: any other key still asks for a picture of the record's own.
+        let (_, credit) = parse("name: {en: Fox}\nimage: {alt: A fox, credit: Me}")
+        #expect(credit.map(\.message) == [
+            "image needs 'file: images/…' (under content/) or 'url: https://…' (or only 'focus: …' and 'alt: …' to crop and describe the Wikipedia picture)"
+        ])
+        let (_, language) = parse("name: {en: Fox}\nimage: {alt: {fr: Un renard}}")
+        #expect(language.map(\.message) == ["image.alt: language 'fr' is not in site.yml's languages (en, de)"])
+    }
+
     @Test func aFocusThatIsNoCSSPositionIsAnError() {
         let (_, diagnostics) = parse("name: {en: Fox}\nimage:\n  focus: diagonal")
         #expect(diagnostics.map(\.message) == [
@@ -43,10 +65,10 @@ import Testing
         ])
     }
 
-    @Test func anImageWithoutFileOrURLButMoreThanAFocusStillNeedsOne() {
+    @Test func anImageWithoutFileOrURLButMoreThanAFocusAndAltStillNeedsOne() {
         let (_, diagnostics) = parse("name: {en: Fox}\nimage: {focus: top, credit: Jane}")
         #expect(diagnostics.map(\.message) == [
-            "image needs 'file: images/…' (under content/) or 'url: https://…' (or only 'focus: …' to crop the Wikipedia picture)"
+            "image needs 'file: images/…' (under content/) or 'url: https://…' (or only 'focus: …' and 'alt: …' to crop and describe the Wikipedia picture)"
         ])
     }
 }

@@ -15,7 +15,7 @@ import Testing
     init() throws {
         try Fixtures.copy("sites/tuxpaint", to: site.path)
         // A record with a warning, so that diagnostics travel through the cache too.
-        try site.write("---\nname: {en: Odd cat}\ndifficulty: 2\nwikipedia: {en: Cat}\nimage: {focus: \"50% 0%\"}\n---\nPurrs.\n", to: "content/animals/odd-cat.md")
+        try site.write("---\nname: {en: Odd cat}\ndifficulty: 2\nwikipedia: {en: Cat}\nimage: {focus: \"50% 0%\", alt: {en: An odd cat asleep}}\n---\nPurrs.\n", to: "content/animals/odd-cat.md")
         // Records written an hour ago: a record changed just before a build is not kept (below).
         let animals = site.appending("content/animals")
         for name in try FileManager.default.contentsOfDirectory(atPath: animals) {

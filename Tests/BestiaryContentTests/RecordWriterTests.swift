@@ -132,6 +132,11 @@ private func media(_ kind: MediaKind, _ source: MediaReference.Source, credit: S
         let text = writer.document(for: a, fileID: "fuchs")
         #expect(text.contains("image:\n  focus: \"50% 0%\"\n"))
         #expect(parse(text, fileID: "fuchs")?.leadImageFocus == "50% 0%")
+
+        a.leadImageAlt = LocalizedText(["en": "A fox in snow"])
+        let described = writer.document(for: a, fileID: "fuchs")
+        #expect(described.contains("image:\n  focus: \"50% 0%\"\n  alt: {en: A fox in snow}\n"), "\(described)")
+        #expect(parse(described, fileID: "fuchs")?.leadImageAlt == a.leadImageAlt)
     }
 
     @Test func longFlowMapsAndListsSwitchToBlockStyle() {
@@ -380,7 +385,8 @@ enum GeneratedRecord {
             i.alt = localized(&rng)
             a.image = i
         case 1:
-            a.leadImageFocus = focuses.randomElement(using: &rng)!
+            if Bool.random(using: &rng) { a.leadImageFocus = focuses.randomElement(using: &rng)! }
+            a.leadImageAlt = localized(&rng)
         default:
             break
         }

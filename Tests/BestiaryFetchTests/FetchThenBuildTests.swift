@@ -53,6 +53,34 @@ struct FetchThenBuildTests {
         #expect(out.files.keys.contains { $0.hasPrefix("packs/media/") && $0.hasSuffix(".png") })
     }
 
+    /// `image: {focus, alt}` without a picture of the record's own crops and describes the
+    /// Wikipedia lead picture: its alt text is the record's in each language, not the animal's
+    /// name, and the pack's picture carries both.
+    @Test func theLeadPictureTakesTheRecordsFocusAndAltText() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
+        try wiki.dir.write(
+            "---\nname: {de: Hund, en: Dog}\nwikipedia: {de: Haushund, en: Dog}\nimage:\n  focus: \"50% 0%\"\n  alt: {de: Ein Hund im Gras, en: A dog in the grass}\n---\n",
+            to: "content/animals/hund.md")
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["de": "Haushund", "en": "Dog"])])
+        #expect(report.summaryLine == "fetched 2, unchanged 0, failed 0")
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        try SiteBuilder(options: options).build()
+        let out = try Tree(wiki.dir.appending("out"))
+        func leadPicture(_ path: String) throws -> String {
+            let page = String(decoding: try #require(out.files[path]), as: UTF8.self)
+            return try #require(page.components(separatedBy: "<img src=\"").dropFirst().first { $0.hasPrefix("../../media/") || $0.hasPrefix("../../../media/") })
+        }
+        #expect(try leadPicture("animals/hund/index.html").contains("alt=\"Ein Hund im Gras\""))
+        #expect(try leadPicture("animals/hund/index.html").contains("object-position: 50% 0%"))
+        #expect(try leadPicture("en/animals/hund/index.html").contains("alt=\"A dog in the grass\""))
+        let manifest = String(decoding: try #require(out.files["packs/v/1.json"]), as: UTF8.self)
+        #expect(manifest.contains("\"alt\":{\"de\":\"Ein Hund im Gras\",\"en\":\"A dog in the grass\"}"), "\(manifest)")
+        #expect(manifest.contains("\"focus\":\"50% 0%\""))
+    }
+
     /// The author's own description in the page's language comes before a summary in another
     /// language (the German page showed the English summary over the German description);
     /// where the record has none, the other language's summary is still shown, marked.

@@ -143,6 +143,25 @@ import Testing
 
     /// What spreadsheets write around the data: a header ending in a separator (its column
     /// empty in every row) and rows of empty cells are no records and no errors.
+    /// `image.focus` and `image.alt.LANG` without a picture of the record's own crop and describe
+    /// the Wikipedia picture (`image: {focus, alt}`); a picture given later takes both over.
+    @Test func csvCropsAndDescribesTheWikipediaPictureWithoutAPictureOfItsOwn() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        let csv = try site.source("id,name.en,image.focus,image.alt.en\nlynx,Lynx,50% 0%,A lynx on a rock\n", name: "cats.csv")
+        try site.importing(csv, .csv)
+        let record = try site.read("content/animals/lynx.md")
+        #expect(record.contains("image:\n  focus: \"50% 0%\"\n  alt: {en: A lynx on a rock}\n"), "\(record)")
+        #expect(site.animal("lynx")?.leadImageAlt == LocalizedText(["en": "A lynx on a rock"]))
+        #expect(try site.plan(csv, .csv).summary == "created 0, updated 0, unchanged 1")
+
+        let own = try site.source("id,image.url\nlynx,https://example.org/lynx.png\n", name: "own.csv")
+        try site.importing(own, .csv)
+        let lynx = try #require(site.animal("lynx"))
+        #expect(lynx.image?.alt == LocalizedText(["en": "A lynx on a rock"]))
+        #expect(lynx.image?.focus == "50% 0%")
+        #expect(lynx.leadImageAlt.isEmpty && lynx.leadImageFocus == nil)
+    }
+
     /// `--language` says which language a column without one (`name`, `description`) is in, and
     /// must be one of the site's (it was ignored: found by a new user).
     @Test func csvColumnsWithoutALanguageAreInTheLanguageGiven() throws {

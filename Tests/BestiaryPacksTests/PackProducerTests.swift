@@ -159,7 +159,7 @@ import Testing
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         #expect(labels(bear) == [
             "id", "name", "scientific", "group", "difficulty", "tags", "wikipedia", "description", "hint", "habitat", "conservation",
-            "sound", "image", "leadImageFocus", "bodies", "sourcePath", "fieldLocations",
+            "sound", "image", "leadImageFocus", "leadImageAlt", "bodies", "sourcePath", "fieldLocations",
         ])
         #expect(labels(try #require(bear.sound)) == ["kind", "source", "format", "credit", "license", "sourceURL", "focus", "alt", "location"])
         let digest = MediaDigest(sha256: String(repeating: "0", count: 64), bytes: 1, format: .png, sourcePath: "x")

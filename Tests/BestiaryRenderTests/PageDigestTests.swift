@@ -56,7 +56,7 @@ struct PageDigestTests {
         #expect(labels(base) == ["animal", "summaries", "media"])
         #expect(labels(base.animal) == [
             "id", "name", "scientific", "group", "difficulty", "tags", "wikipedia", "description", "hint", "habitat", "conservation",
-            "sound", "image", "leadImageFocus", "bodies", "sourcePath", "fieldLocations",
+            "sound", "image", "leadImageFocus", "leadImageAlt", "bodies", "sourcePath", "fieldLocations",
         ])
         #expect(labels(sound) == ["kind", "source", "format", "credit", "license", "sourceURL", "focus", "alt", "location"])
         #expect(labels(sound.location) == ["path", "line", "column"])
@@ -92,6 +92,7 @@ struct PageDigestTests {
         vary { $0.animal.sound?.location.line = 4 }
         vary { $0.animal.image = $0.animal.sound }
         vary { $0.animal.leadImageFocus = nil }
+        vary { $0.animal.leadImageAlt = LocalizedText(["en": "An owl on a branch"]) }
         vary { $0.animal.bodies["en"]?.markdown = "Text!" }
         vary { $0.animal.sourcePath = "content/animals/owl2.md" }
         vary { $0.animal.fieldLocations = [:] }
