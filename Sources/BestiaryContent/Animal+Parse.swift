@@ -128,9 +128,12 @@ extension Animal {
         var leadImageAlt = LocalizedText([:])
         var image: MediaReference?
         if let pair = f["image"], !YAMLReader.isNull(pair.value) {
-            if case .mapping(let m) = pair.value, !m.isEmpty, m.keys.allSatisfy({ $0.string == "focus" || $0.string == "alt" }) {
+            if case .mapping(let m) = pair.value, !m.isEmpty, m.keys.allSatisfy({ key in
+                if case .scalar(let k) = key { return k.string == "focus" || k.string == "alt" }
+                return false
+            }) {
                 for (key, value) in m {
-                    if key.string == "focus" {
+                    if case .scalar(let k) = key, k.string == "focus" {
                         leadImageFocus = parseFocus(value, reader: reader)
                     } else {
                         leadImageAlt = reader.localized(

@@ -76,8 +76,10 @@ enum RecordPayload {
                 if let l = image.license { m["license"] = .string(l) }
                 if let s = image.sourceURL { m["source"] = .string(s) }
                 if let f = animal.leadImageFocus { m["focus"] = .string(f) }
-                // Text in place of the picture, by language (`image: {alt: …}`), as a record's own picture has it.
-                if !animal.leadImageAlt.isEmpty { m["alt"] = localized(animal.leadImageAlt) }
+                // The record's text in place of the picture (`image: {alt: …}`) in the language of the
+                // article it leads (another's may lead with another picture), keyed as a record's own picture's.
+                let articleLanguage = t.language ?? language
+                if let alt = animal.leadImageAlt.values[articleLanguage] { m["alt"] = .object([articleLanguage: .string(alt)]) }
                 o["image"] = .object(m)
                 refs.append(image.media.ref)
             }

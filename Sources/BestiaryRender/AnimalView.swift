@@ -48,7 +48,9 @@ struct AnimalView {
         return ImageInfo(
             src: main.path, srcset: wiki.variants.filter { $0.width != nil }, width: main.width, height: main.height,
             focus: animal.leadImageFocus,
-            alt: animal.leadImageAlt.resolve(language, fallback: fallback)?.text ?? name.text,
+            // The record's text for it in the language of the article it leads (another language's
+            // article may lead with another picture), else the animal's name.
+            alt: summary.flatMap { animal.leadImageAlt.values[$0.language] } ?? name.text,
             // Without a description page (Commons said nothing of the file), the article it leads.
             credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL ?? summary?.articleURL,
             fromWikipedia: true, bytes: main.bytes)

@@ -77,8 +77,21 @@ struct FetchThenBuildTests {
         #expect(try leadPicture("animals/hund/index.html").contains("object-position: 50% 0%"))
         #expect(try leadPicture("en/animals/hund/index.html").contains("alt=\"A dog in the grass\""))
         let manifest = String(decoding: try #require(out.files["packs/v/1.json"]), as: UTF8.self)
-        #expect(manifest.contains("\"alt\":{\"de\":\"Ein Hund im Gras\",\"en\":\"A dog in the grass\"}"), "\(manifest)")
+        // Each text's picture is its article's: the alt text in that article's language only.
+        #expect(manifest.contains("\"alt\":{\"de\":\"Ein Hund im Gras\"}"), "\(manifest)")
+        #expect(manifest.contains("\"alt\":{\"en\":\"A dog in the grass\"}"), "\(manifest)")
         #expect(manifest.contains("\"focus\":\"50% 0%\""))
+
+        // Another language's article may lead with another picture: a page without the record's
+        // alt text in its article's language gives the animal's name, not the other language's text.
+        try wiki.dir.write(
+            "---\nname: {de: Hund, en: Dog}\nwikipedia: {de: Haushund, en: Dog}\nimage: {alt: {en: A dog in the grass}}\n---\n",
+            to: "content/animals/hund.md")
+        try SiteBuilder(options: options).build()
+        let rebuilt = try Tree(wiki.dir.appending("out"))
+        let german = String(decoding: try #require(rebuilt.files["animals/hund/index.html"]), as: UTF8.self)
+        #expect(german.contains("alt=\"Hund\""), "\(german)")
+        #expect(!german.contains("A dog in the grass"))
     }
 
     /// The author's own description in the page's language comes before a summary in another

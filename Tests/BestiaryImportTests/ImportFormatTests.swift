@@ -141,8 +141,6 @@ import Testing
         #expect(site.animal("frog")?.image?.filePath == "images/shared/frog.png")
     }
 
-    /// What spreadsheets write around the data: a header ending in a separator (its column
-    /// empty in every row) and rows of empty cells are no records and no errors.
     /// `image.focus` and `image.alt.LANG` without a picture of the record's own crop and describe
     /// the Wikipedia picture (`image: {focus, alt}`); a picture given later takes both over.
     @Test func csvCropsAndDescribesTheWikipediaPictureWithoutAPictureOfItsOwn() throws {
@@ -188,6 +186,8 @@ import Testing
         ])
     }
 
+    /// What spreadsheets write around the data: a header ending in a separator (its column
+    /// empty in every row) and rows of empty cells are no records and no errors.
     @Test func csvEmptyRowsAndATrailingEmptyColumnAreLeftOut() throws {
         let site = try TestSite(languages: ["en"])
         let csv = try site.source("id,name.en,\nlynx,Lynx,\n,,\nbobcat,Bobcat,\n,,\n", name: "cats.csv")
