@@ -203,7 +203,9 @@ import Testing
 
     /// The pack transport's silent server is named with its URL and the time waited. It stalls
     /// after more than 1 KiB: after less, a server is as much slow as silent, and which rule
-    /// ends the transfer first is a matter of timing (CI once got "less than 1024 bytes").
+    /// ends the transfer first is a matter of timing (CI once got "less than 1024 bytes"). Under
+    /// load its head may come late: the slow rule's window starts at the head's end (CI got
+    /// "less than 1024 bytes" again when the window started with the request).
     @Test func aPackBodyThatStallsSaysHowLongNothingCame() async throws {
         let server = try await LoopbackServer.start { _ in
             var reply = Self.stalling
@@ -241,6 +243,30 @@ import Testing
             "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent less than 1024 bytes in 4 s"
         }
         #expect(ContinuousClock.now - start < .seconds(30))
+        await transport.close()
+        await server.stop()
+    }
+
+    /// The slow rule counts body bytes from the head's end: an answer that took half the read
+    /// timeout to begin, then trickles, gets a whole read timeout for its first KiB, not what was
+    /// left of one counted from the request (it was ended at 4 s, the head come at 2 s).
+    @Test func theSlowRuleCountsFromTheHead() async throws {
+        let server = try await LoopbackServer.start { _ in
+            var reply = LoopbackServer.Reply.bytes([])
+            reply.delay = .seconds(2)
+            reply.trickleEvery = .milliseconds(100)
+            return reply
+        }
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(4))
+        let start = ContinuousClock.now
+        await #expect {
+            let response = try await transport.open("media/a.ogg", from: 0)
+            for try await _ in response.body {}
+        } throws: { error in
+            "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent less than 1024 bytes in 4 s"
+        }
+        // Load only makes it later: the head at 2 s or after, then 4 s of trickle.
+        #expect(ContinuousClock.now - start >= .milliseconds(5900))
         await transport.close()
         await server.stop()
     }

@@ -271,6 +271,11 @@ final class CurlTransfer: @unchecked Sendable {
             if !(100..<200).contains(status), head == nil {
                 ready = Head(status: status, headers: collecting)
                 head = ready
+                // The slow rule counts the body's bytes from here: before the head there are none
+                // to count, and an answer that took most of a read timeout to begin was ended as
+                // slow (its body's first bytes fell into the next window). Silence is timed as before.
+                windowStart = lastActivity
+                windowCount = lastCount
                 waiter = headWaiter
                 headWaiter = nil
             }
