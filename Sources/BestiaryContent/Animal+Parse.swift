@@ -140,6 +140,12 @@ extension Animal {
                             value, what: "image.alt", defaultLanguage: config.defaultLanguage, languages: config.languages) ?? leadImageAlt
                     }
                 }
+                if wikipedia.isEmpty {
+                    reader.warning(
+                        "image: focus and alt are for the Wikipedia picture, but the record names no Wikipedia article, so they are not used; "
+                            + "add wikipedia: {\(config.defaultLanguage): TITLE}, or give a picture of the record's own with image.file",
+                        at: pair.value)
+                }
             } else {
                 image = parseMedia(pair.value, kind: .image, reader: reader, config: config)
             }
