@@ -140,10 +140,11 @@ extension Animal {
                             value, what: "image.alt", defaultLanguage: config.defaultLanguage, languages: config.languages) ?? leadImageAlt
                     }
                 }
-                if wikipedia.isEmpty {
+                // Not when `wikipedia:` is there but wrong: its error says what to mend.
+                if f["wikipedia"].map({ YAMLReader.isNull($0.value) }) ?? true {
                     reader.warning(
                         "image: focus and alt are for the Wikipedia picture, but the record names no Wikipedia article, so they are not used; "
-                            + "add wikipedia: {\(config.defaultLanguage): TITLE}, or give a picture of the record's own with image.file",
+                            + "add wikipedia: {\(config.defaultLanguage): TITLE}, or give a picture of the record's own with image.file or image.url",
                         at: pair.value)
                 }
             } else {

@@ -55,8 +55,11 @@ import Testing
         #expect(unused?.leadImageAlt == LocalizedText(["en": "A fox in snow"]))
         #expect(unusedDiagnostics.map(\.description) == [
             "content/animals/robin.md:3:8: warning: image: focus and alt are for the Wikipedia picture, but the record names no Wikipedia article, "
-                + "so they are not used; add wikipedia: {en: TITLE}, or give a picture of the record's own with image.file [load]",
+                + "so they are not used; add wikipedia: {en: TITLE}, or give a picture of the record's own with image.file or image.url [load]",
         ])
+        // A `wikipedia:` that is wrong gets its own error, not this warning as well.
+        let (_, wrong) = parse("name: {en: Fox}\nwikipedia: Red fox\nimage: {alt: A fox in snow}")
+        #expect(!wrong.isEmpty && !wrong.contains { $0.message.hasPrefix("image: focus and alt") }, "\(wrong)")
 
         // Its credit comes from Commons: any other key still asks for a picture of the record's own.
         let (_, credit) = parse("name: {en: Fox}\nimage: {alt: A fox, credit: Me}")

@@ -247,25 +247,26 @@ import Testing
         await server.stop()
     }
 
-    /// The slow rule counts body bytes from the head's end: an answer that took half the read
-    /// timeout to begin, then trickles, gets a whole read timeout for its first KiB, not what was
-    /// left of one counted from the request (it was ended at 4 s, the head come at 2 s).
+    /// The slow rule counts body bytes from the head's end: an answer that took a while to begin,
+    /// then trickles, gets a whole read timeout for its first KiB, not what was left of one
+    /// counted from the request (it was ended at 5 s, the head come at 1 s). The head may come
+    /// up to 4 s late under load before the test would see silence instead.
     @Test func theSlowRuleCountsFromTheHead() async throws {
         let server = try await LoopbackServer.start { _ in
             var reply = LoopbackServer.Reply.bytes([])
-            reply.delay = .seconds(2)
+            reply.delay = .seconds(1)
             reply.trickleEvery = .milliseconds(100)
             return reply
         }
-        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(4))
+        let transport = CurlPackTransport(baseURL: URL(string: server.baseURL + "/packs/")!, readTimeout: .seconds(5))
         let start = ContinuousClock.now
         await #expect {
             let response = try await transport.open("media/a.ogg", from: 0)
             for try await _ in response.body {}
         } throws: { error in
-            "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent less than 1024 bytes in 4 s"
+            "\(error)" == "\(server.baseURL)/packs/media/a.ogg: the server sent less than 1024 bytes in 5 s"
         }
-        // Load only makes it later: the head at 2 s or after, then 4 s of trickle.
+        // Load only makes it later: the head at 1 s or after, then 5 s of trickle.
         #expect(ContinuousClock.now - start >= .milliseconds(5900))
         await transport.close()
         await server.stop()

@@ -271,9 +271,11 @@ final class CurlTransfer: @unchecked Sendable {
             if !(100..<200).contains(status), head == nil {
                 ready = Head(status: status, headers: collecting)
                 head = ready
-                // The slow rule counts the body's bytes from here: before the head there are none
-                // to count, and an answer that took most of a read timeout to begin was ended as
-                // slow (its body's first bytes fell into the next window). Silence is timed as before.
+                // The slow rule counts the body's bytes from here. Until now the window that began
+                // with the request applies, so a head must come whole within one read timeout (one
+                // whose lines trickle in is ended as slow); but an answer that took most of a read
+                // timeout to begin was ended as slow too, its body's first bytes counted in a window
+                // that was nearly over. Silence is timed as before.
                 windowStart = lastActivity
                 windowCount = lastCount
                 waiter = headWaiter
