@@ -63,7 +63,10 @@ public struct LocalFileSystem: FileSystem {
         var data = Data(count: size)
         let total = try data.withUnsafeMutableBytes { try readUpTo(size, into: $0.baseAddress, from: fd, path) }
         if total < size { data.removeSubrange(total...) }
-        try readRest(fd, path) { data.append(contentsOf: $0) }
+        try readRest(fd, path) {
+            data.append(contentsOf: $0)
+            return true
+        }
         return data
     }
 
@@ -96,9 +99,10 @@ public struct LocalFileSystem: FileSystem {
         return total
     }
 
-    /// What a file that grew while it was read holds after what was read (64 KiB at a time, in
-    /// a buffer not cleared first: most reads find nothing more).
-    private func readRest(_ fd: Int32, _ path: String, _ append: (UnsafeRawBufferPointer) -> Void) throws {
+    /// What a file that grew while it was read holds after what was read, or a stream to its end
+    /// (64 KiB at a time, in a buffer not cleared first: most reads of a file find nothing more),
+    /// until `append` says to stop.
+    private func readRest(_ fd: Int32, _ path: String, _ append: (UnsafeRawBufferPointer) -> Bool) throws {
         try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { chunk in
             while true {
                 let n = Glibc_read(fd, chunk.baseAddress!, 65536)
@@ -107,7 +111,7 @@ public struct LocalFileSystem: FileSystem {
                     throw failure("read", path)
                 }
                 if n == 0 { break }
-                append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+                guard append(UnsafeRawBufferPointer(rebasing: chunk[0..<n])) else { break }
             }
         }
     }
@@ -408,18 +412,13 @@ extension LocalFileSystem {
     /// is read then). `name` is the stream's name in an error.
     public func readStream(_ fd: Int32, limit: Int, name: String) throws -> [UInt8]? {
         var data: [UInt8] = []
-        return try withUnsafeTemporaryAllocation(byteCount: 65536, alignment: 16) { chunk -> [UInt8]? in
-            while true {
-                let n = Glibc_read(fd, chunk.baseAddress!, 65536)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("read", name)
-                }
-                if n == 0 { return data }
-                if data.count + n > limit { return nil }
-                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
-            }
+        var tooMuch = false
+        try readRest(fd, name) { chunk in
+            tooMuch = data.count + chunk.count > limit
+            if !tooMuch { data.append(contentsOf: chunk) }
+            return !tooMuch
         }
+        return tooMuch ? nil : data
     }
 
     /// ``readStream(_:limit:name:)`` of the pipe at `path`, opened for reading (which waits for a
