@@ -12,6 +12,7 @@
 //        \_ Fetch (network: libcurl; Sync's HTTP transport) <- CLI
 //                                          Template ______/  (our Mustache engine; no dependencies)
 //   Crypto (SHA-256, Ed25519: CryptoKit on Apple platforms, libcrypto on Linux) <- Storage, PackFormat, Packs, Sync
+//   HTTP (our HTTP/1.1 server over POSIX sockets; no package dependencies) <- Preview
 //
 import PackageDescription
 
@@ -33,12 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
-        // Without its default ConfigurationSupport trait: nothing here reads swift-configuration,
-        // whose module every build compiled.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // MARK: C shims
@@ -131,13 +127,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "BestiaryImport", dependencies: ["BestiaryContent"], swiftSettings: strict),
+        // HTTP/1.1 over POSIX sockets, a thread per connection: the preview's server (and the
+        // tests' loopback servers). No package dependencies.
+        .target(name: "BestiaryHTTP", dependencies: ["CBestiarySystem"], swiftSettings: strict),
         .target(
             name: "BestiaryPreview",
             dependencies: [
-                "BestiaryDiagnostics", "BestiaryStorage", "BestiaryRender", "BestiarySite",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                "BestiaryDiagnostics", "BestiaryStorage", "BestiaryRender", "BestiarySite", "BestiaryHTTP",
             ],
             swiftSettings: strict
         ),
@@ -161,14 +157,12 @@ let package = Package(
         .target(
             name: "BestiaryTestSupport",
             dependencies: [
-                "BestiaryDiagnostics", "BestiaryStorage",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                "BestiaryDiagnostics", "BestiaryStorage", "BestiaryHTTP",
             ],
             path: "Tests/BestiaryTestSupport"
         ),
         .testTarget(name: "BestiaryDiagnosticsTests", dependencies: ["BestiaryDiagnostics"]),
+        .testTarget(name: "BestiaryHTTPTests", dependencies: ["BestiaryHTTP", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryStorageTests", dependencies: ["BestiaryStorage", "BestiaryTestSupport"]),
         .testTarget(name: "BestiaryMarkdownTests", dependencies: ["BestiaryMarkdown"]),
         .testTarget(name: "BestiaryContentTests", dependencies: ["BestiaryContent", "BestiaryTestSupport"]),

@@ -1,3 +1,4 @@
+import BestiaryTestSupport
 import Foundation
 
 /// A deliberately raw HTTP/1.1 client over a POSIX socket: it sends the request line exactly as
@@ -24,19 +25,10 @@ final class RawHTTPConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            close(fd)
+        guard let fd = connectToLoopback(port: port) else {
             throw Failure(description: "connect to port \(port): errno \(errno)")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -1,8 +1,5 @@
+import BestiaryHTTP
 import Foundation
-import HTTPTypes
-import Hummingbird
-import Logging
-import NIOCore
 
 /// A real HTTP server on 127.0.0.1 (a free port) for network tests: each request goes to a
 /// handler the test writes, so tests can answer 429s, redirects, slow or truncated bodies.
@@ -90,7 +87,7 @@ public final class LoopbackServer: Sendable {
     public let port: Int
     /// `http://127.0.0.1:PORT` (no trailing slash).
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    private let task: Task<Void, any Error>
+    private let server: HTTPServer
     private let log: RequestLog
 
     /// Every request received so far, in order.
@@ -98,10 +95,10 @@ public final class LoopbackServer: Sendable {
 
     private let stopping: StopFlag
 
-    private init(port: Int, task: Task<Void, any Error>, log: RequestLog, endless: EndlessLog, stopping: StopFlag) {
+    private init(port: Int, server: HTTPServer, log: RequestLog, endless: EndlessLog, stopping: StopFlag) {
         self.stopping = stopping
         self.port = port
-        self.task = task
+        self.server = server
         self.log = log
         self.endless = endless
     }
@@ -110,88 +107,76 @@ public final class LoopbackServer: Sendable {
         let log = RequestLog()
         let endless = EndlessLog()
         let stopping = StopFlag()
-        let ready = PortPromise()
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+        let server = try HTTPServer(host: "127.0.0.1", port: 0)
+        server.start { request in
             var headers: [String: String] = [:]
-            for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
-            let uri = request.uri
-            let seen = Request(method: request.method.rawValue, path: uri.path, query: uri.query, headers: headers)
+            for field in request.headers { headers[field.name.lowercased()] = field.value }
+            let seen = Request(method: request.method, path: request.path, query: request.query, headers: headers)
             log.append(seen)
-            let reply = await handler(seen)
-            if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }
-            var fields = HTTPFields()
-            for (name, value) in reply.headers {
-                if let n = HTTPField.Name(name) { fields.append(HTTPField(name: n, value: value)) }
-            }
-            let status = HTTPResponse.Status(code: reply.status)
+            // The handler is async: this connection's thread runs it (not Swift's shared pool,
+            // which the tests' builds can hold for seconds, past the client's timeout).
+            let reply = CallingThreadExecutor.run { await handler(seen) }
+            if reply.delay > .zero { Thread.sleep(forTimeInterval: reply.delay.seconds) }
+            let fields = HTTPHeaders(reply.headers)
             if reply.endless {
-                let chunk = ByteBuffer(bytes: [UInt8](repeating: 0x20, count: 8192))
-                let body = ResponseBody { writer in
-                    do {
-                        while true {
-                            try await writer.write(chunk)
-                            endless.add(chunk.readableBytes)
-                            // 8 MB/s at most: endless all the same, without taking the event
-                            // loops other tests running meanwhile need (a fetch test's 1.5 s
-                            // timeout was missed while this sent 100 MB/s).
-                            try await Task.sleep(for: .milliseconds(1))
+                let chunk = [UInt8](repeating: 0x20, count: 8192)
+                return HTTPResponse(status: reply.status, headers: fields, body: .stream(length: nil) { writer in
+                    while !writer.isStopping {
+                        do {
+                            try writer.write(chunk)
+                        } catch {
+                            endless.end()
+                            throw error
                         }
-                    } catch {
-                        endless.end()
-                        throw error
-                    }
-                }
-                return Response(status: status, headers: fields, body: body)
-            }
-            if let interval = reply.trickleEvery {
-                let body = ResponseBody { writer in
-                    while !stopping.value {
-                        try await writer.write(ByteBuffer(bytes: [0x20]))
-                        try await Task.sleep(for: interval)
+                        endless.add(chunk.count)
+                        // 8 MB/s at most: endless all the same, without taking the cores
+                        // other tests running meanwhile need.
+                        Thread.sleep(forTimeInterval: 0.001)
                     }
                     throw TruncatedOnPurpose()
-                }
-                return Response(status: status, headers: fields, body: body)
+                })
+            }
+            if let interval = reply.trickleEvery {
+                return HTTPResponse(status: reply.status, headers: fields, body: .stream(length: nil) { writer in
+                    while !stopping.value && !writer.isStopping {
+                        try writer.write([0x20])
+                        Thread.sleep(forTimeInterval: interval.seconds)
+                    }
+                    throw TruncatedOnPurpose()
+                })
             }
             if let stall = reply.stallAfter {
                 let full = reply.body
-                let body = ResponseBody(contentLength: full.count) { writer in
-                    try await writer.write(ByteBuffer(bytes: full.prefix(stall)))
-                    // Silent until the server stops (a handler still running holds up its stop).
-                    while !stopping.value { try await Task.sleep(for: .milliseconds(50)) }
+                return HTTPResponse(status: reply.status, headers: fields, body: .stream(length: full.count) { writer in
+                    try writer.write(full.prefix(stall))
+                    // Silent until the server stops.
+                    while !stopping.value && !writer.isStopping { Thread.sleep(forTimeInterval: 0.05) }
                     throw TruncatedOnPurpose()
-                }
-                return Response(status: status, headers: fields, body: body)
+                })
             }
             if let cut = reply.truncateAfter {
                 let full = reply.body
-                let body = ResponseBody(contentLength: full.count) { writer in
-                    try await writer.write(ByteBuffer(bytes: full.prefix(cut)))
+                return HTTPResponse(status: reply.status, headers: fields, body: .stream(length: full.count) { writer in
+                    try writer.write(full.prefix(cut))
                     throw TruncatedOnPurpose()
-                }
-                return Response(status: status, headers: fields, body: body)
+                })
             }
-            return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
+            return HTTPResponse(status: reply.status, headers: fields, body: .bytes(reply.body))
         }
-        let app = Application(
-            responder: responder,
-            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in await ready.fulfil(channel.localAddress?.port ?? 0) },
-            logger: {
-                var l = Logger(label: "loopback")
-                l.logLevel = .critical
-                return l
-            }()
-        )
-        let task = Task { try await app.run() }
-        let port = await ready.value
-        return LoopbackServer(port: port, task: task, log: log, endless: endless, stopping: stopping)
+        return LoopbackServer(port: server.port, server: server, log: log, endless: endless, stopping: stopping)
     }
 
     public func stop() async {
         stopping.set()
-        task.cancel()
-        _ = await task.result
+        server.stop()
+        await server.stopped()
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
     }
 }
 
@@ -211,20 +196,22 @@ final class RequestLog: @unchecked Sendable {
     var all: [LoopbackServer.Request] { lock.withLock { items } }
 }
 
-actor PortPromise {
-    private var port: Int?
-    private var waiters: [CheckedContinuation<Int, Never>] = []
-
-    func fulfil(_ p: Int) {
-        port = p
-        for w in waiters { w.resume(returning: p) }
-        waiters = []
+/// A TCP connection to 127.0.0.1:`port` (a blocking socket), or nil with `errno` set.
+public func connectToLoopback(port: Int) -> Int32? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-
-    var value: Int {
-        get async {
-            if let port { return port }
-            return await withCheckedContinuation { waiters.append($0) }
-        }
+    guard result == 0 else {
+        let failure = errno
+        close(fd)
+        errno = failure
+        return nil
     }
+    return fd
 }

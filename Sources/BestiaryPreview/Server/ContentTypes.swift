@@ -1,9 +1,8 @@
 /// The Content-Type for each file extension a Bestiary site can contain.
 ///
-/// Hummingbird's `MediaType.getMediaType(forExtension:)` (2.28) has no `.ogg` and no `.m4a`, maps
-/// `.opus` to `audio/opus` (the RTP payload type, not an Ogg Opus file), and gives text types
-/// without a charset; the preview serves what a well-configured static host serves, so that what
-/// works in the preview works when deployed.
+/// `.opus` is `audio/ogg; codecs=opus` (an Ogg Opus file; `audio/opus` is the RTP payload type),
+/// and text types carry their charset: the preview serves what a well-configured static host
+/// serves, so that what works in the preview works when deployed.
 public enum ContentTypes {
     public static let byExtension: [String: String] = [
         // Pages and data

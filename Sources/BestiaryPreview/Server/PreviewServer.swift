@@ -1,11 +1,8 @@
+import BestiaryHTTP
 import Foundation
-import HTTPTypes
-import Hummingbird
-import Logging
-import NIOCore
 
-/// The preview's HTTP server (Hummingbird): the output folder through ``SiteFiles``, plus the live
-/// side under `/__bestiary/` when a ``LiveReload`` is given:
+/// The preview's HTTP server (``HTTPServer``): the output folder through ``SiteFiles``, plus the
+/// live side under `/__bestiary/` when a ``LiveReload`` is given:
 ///
 /// - `GET /__bestiary/events`: server-sent events (`hello`, `building`, `reload`, `failed`);
 /// - `GET /__bestiary/live.js`, `/__bestiary/live.css`: the injected script and overlay style;
@@ -28,63 +25,49 @@ public struct PreviewServer: Sendable {
     /// Listens and serves until the surrounding task is cancelled. `onReady` gets the base URL and
     /// the real port (when `port` is 0, a free one is chosen) once the socket listens.
     public func run(onReady: @escaping @Sendable (String, Int) async -> Void = { _, _ in }) async throws(ServeError) {
-        var logger = Logger(label: "bestiary.serve")
-        logger.logLevel = .critical
-        let files = SiteFiles(directory: outputDirectory, live: live)
-        let live = self.live
-        let responder = CallbackResponder<BasicRequestContext> { request, _ in
-            if let live, request.uri.path.hasPrefix(LiveReload.prefix) {
-                return Self.liveResponse(request, live: live)
-            }
-            return try await files.respond(to: request)
-        }
-        let host = self.host
-        let app = Application(
-            responder: responder,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "bestiary"),
-            onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? 0
-                let shown = host.contains(":") ? "[\(host)]" : host
-                await onReady("http://\(shown):\(bound)/", bound)
-            },
-            logger: logger
-        )
+        let server: HTTPServer
         do {
-            try await app.run()
-        } catch is CancellationError {
-            return
+            server = try HTTPServer(host: host, port: port, serverName: "bestiary")
         } catch {
             throw ServeError(host: host, port: port, underlying: error)
         }
+        let files = SiteFiles(directory: outputDirectory, live: live)
+        let live = self.live
+        let shown = host.contains(":") ? "[\(host)]" : host
+        await onReady("http://\(shown):\(server.port)/", server.port)
+        await server.run { request in
+            if let live, request.path.hasPrefix(LiveReload.prefix) {
+                return Self.liveResponse(request, live: live)
+            }
+            return files.respond(to: request)
+        }
     }
 
-    static func liveResponse(_ request: Request, live: LiveReload) -> Response {
-        let name = request.uri.path.dropFirst(LiveReload.prefix.count)
-        var headers = HTTPFields()
+    static func liveResponse(_ request: HTTPRequest, live: LiveReload) -> HTTPResponse {
+        let name = request.path.dropFirst(LiveReload.prefix.count)
+        var headers = HTTPHeaders()
         // live.js and live.css are asked for with ?v=VERSION: cache them for good.
-        headers[.cacheControl] = request.uri.query == nil ? "no-cache" : "public, max-age=31536000, immutable"
+        headers["Cache-Control"] = request.query == nil ? "no-cache" : "public, max-age=31536000, immutable"
+        let head = request.method == "HEAD"
         switch name {
         case "events":
-            headers[.contentType] = "text/event-stream; charset=utf-8"
-            headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+            headers["Content-Type"] = "text/event-stream; charset=utf-8"
+            headers["X-Accel-Buffering"] = "no"
             let stream = live.events()
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                for await chunk in stream {
-                    try await writer.write(ByteBuffer(string: chunk))
-                }
-                try await writer.finish(nil)
+            return HTTPResponse(status: 200, headers: headers, body: .stream(length: nil) { writer in
+                try writer.forward(stream)
             })
         case "live.js":
-            headers[.contentType] = "text/javascript; charset=utf-8"
-            return SiteFiles.bytes(.ok, Array(LiveAssets.script.utf8), headers: headers, head: request.method == .head)
+            headers["Content-Type"] = "text/javascript; charset=utf-8"
+            return SiteFiles.bytes(200, Array(LiveAssets.script.utf8), headers: headers, head: head)
         case "live.css":
-            headers[.contentType] = "text/css; charset=utf-8"
-            return SiteFiles.bytes(.ok, Array(LiveAssets.stylesheet.utf8), headers: headers, head: request.method == .head)
+            headers["Content-Type"] = "text/css; charset=utf-8"
+            return SiteFiles.bytes(200, Array(LiveAssets.stylesheet.utf8), headers: headers, head: head)
         case "status":
-            headers[.contentType] = "application/json; charset=utf-8"
-            return SiteFiles.bytes(.ok, Array((live.status.json + "\n").utf8), headers: headers, head: request.method == .head)
+            headers["Content-Type"] = "application/json; charset=utf-8"
+            return SiteFiles.bytes(200, Array((live.status.json + "\n").utf8), headers: headers, head: head)
         default:
-            return SiteFiles.text(.notFound, "no such preview endpoint\n")
+            return SiteFiles.text(404, "no such preview endpoint\n")
         }
     }
 }
@@ -95,7 +78,7 @@ public struct ServeError: Error, CustomStringConvertible {
     public var port: Int
     public var underlying: any Error
 
-    public var code: Int32? { (underlying as? IOError)?.errnoCode }
+    public var code: Int32? { (underlying as? HTTPListenError)?.errnoCode }
 
     public var description: String {
         let place = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
@@ -107,8 +90,7 @@ public struct ServeError: Error, CustomStringConvertible {
         case EADDRNOTAVAIL:
             return "cannot listen on \(place): \(host) is not an address of this machine; use --host 127.0.0.1 (or 0.0.0.0 for every interface)"
         default:
-            // NIO's `SocketAddressError` (and its `UnknownHost`): the name or address cannot be resolved.
-            if String(reflecting: type(of: underlying)).contains("SocketAddressError") {
+            if let listen = underlying as? HTTPListenError, case .cannotResolve = listen.kind {
                 return "cannot listen on \(place): \(host) is neither an address of this machine nor a name it can look up; use --host 127.0.0.1 (or 0.0.0.0 for every interface)"
             }
             return "cannot listen on \(place): \(underlying)"

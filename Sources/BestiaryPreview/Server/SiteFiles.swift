@@ -1,7 +1,6 @@
 import BestiaryStorage
+import BestiaryHTTP
 import Foundation
-import HTTPTypes
-import Hummingbird
 
 /// Serves the files of the output folder as a careful static host would: the right Content-Type,
 /// strong ETags with `If-None-Match` (304), single byte ranges (206, 416) for audio seeking,
@@ -22,68 +21,68 @@ struct SiteFiles: Sendable {
     static let wholeFileLimit = 1 << 20
     static let chunkSize = 128 << 10
 
-    func respond(to request: Request) async throws -> Response {
-        guard request.method == .get || request.method == .head else {
-            var headers = HTTPFields()
-            headers[.allow] = "GET, HEAD"
-            return Self.text(.methodNotAllowed, "method not allowed: the preview serves GET and HEAD\n", headers: headers)
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var headers = HTTPHeaders()
+            headers["Allow"] = "GET, HEAD"
+            return Self.text(405, "method not allowed: the preview serves GET and HEAD\n", headers: headers)
         }
-        if live != nil, request.headers[HTTPField.Name("Service-Worker")!] == "script" {
+        if live != nil, request.headers["Service-Worker"] == "script" {
             // A service worker would cache pages and defeat live reload; the deployed site keeps it.
             // A worker that removes itself (rather than a 404) keeps the browser's console clean.
-            var headers = HTTPFields()
-            headers[.contentType] = "text/javascript; charset=utf-8"
-            headers[.cacheControl] = "no-store"
-            return Self.bytes(.ok, Array(LiveAssets.selfRemovingWorker.utf8), headers: headers, head: request.method == .head)
+            var headers = HTTPHeaders()
+            headers["Content-Type"] = "text/javascript; charset=utf-8"
+            headers["Cache-Control"] = "no-store"
+            return Self.bytes(200, Array(LiveAssets.selfRemovingWorker.utf8), headers: headers, head: request.method == "HEAD")
         }
         let root = RequestPath.canonicalRoot(directory)
-        switch RequestPath.resolve(request.uri.path, in: root) {
+        switch RequestPath.resolve(request.path, in: root) {
         case .file(let path):
             let relative = String(path.dropFirst(root.count + 1))
-            return try serve(path: path, relative: relative, status: .ok, request: request)
+            return serve(path: path, relative: relative, status: 200, request: request)
         case .redirect(let location):
-            var headers = HTTPFields()
-            headers[.location] = location + (request.uri.query.map { "?" + $0 } ?? "")
-            return Self.text(.movedPermanently, "moved to \(location)\n", headers: headers)
+            var headers = HTTPHeaders()
+            headers["Location"] = location + (request.query.map { "?" + $0 } ?? "")
+            return Self.text(301, "moved to \(location)\n", headers: headers)
         case .refused(let status, let reason):
-            return Self.text(HTTPResponse.Status(code: status), "refused: \(reason)\n")
+            return Self.text(status, "refused: \(reason)\n")
         case .notFound:
-            return try notFound(request: request, root: root)
+            return notFound(request: request, root: root)
         }
     }
 
-    private func notFound(request: Request, root: String) throws -> Response {
+    private func notFound(request: HTTPRequest, root: String) -> HTTPResponse {
         if case .file(let page) = RequestPath.resolve("/404.html", in: root) {
             // No file name for the page: any successful rebuild reloads it (the missing page may
             // have just been created).
-            return try serve(path: page, relative: "404.html", pageFile: "", status: .notFound, request: request, conditional: false)
+            return serve(path: page, relative: "404.html", pageFile: "", status: 404, request: request, conditional: false)
         }
         var body = Array(LiveAssets.fallbackPage.utf8)
         if let live { body = live.inject(into: body, file: "") }
-        var headers = HTTPFields()
-        headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-cache"
-        return Self.bytes(.notFound, body, headers: headers, head: request.method == .head)
+        var headers = HTTPHeaders()
+        headers["Content-Type"] = "text/html; charset=utf-8"
+        headers["Cache-Control"] = "no-cache"
+        return Self.bytes(404, body, headers: headers, head: request.method == "HEAD")
     }
 
     /// `pageFile` is the output file the live-reload script watches for changes (`relative` unless given).
     private func serve(
-        path: String, relative: String, pageFile: String? = nil, status: HTTPResponse.Status, request: Request, conditional: Bool = true
-    ) throws -> Response {
+        path: String, relative: String, pageFile: String? = nil, status: Int, request: HTTPRequest, conditional: Bool = true
+    ) -> HTTPResponse {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return Self.text(.notFound, "not found\n") }
+        guard fd >= 0 else { return Self.text(404, "not found\n") }
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             close(fd)
-            return Self.text(.internalServerError, "cannot read \(relative)\n")
+            return Self.text(500, "cannot read \(relative)\n")
         }
         let size = Int(st.st_size)
         let contentType = ContentTypes.forPath(path)
-        var headers = HTTPFields()
-        headers[.contentType] = contentType
-        headers[.cacheControl] = Self.isContentAddressed(relative) ? "public, max-age=31536000, immutable" : "no-cache"
-        headers[.acceptRanges] = "bytes"
-        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        var headers = HTTPHeaders()
+        headers["Content-Type"] = contentType
+        headers["Cache-Control"] = Self.isContentAddressed(relative) ? "public, max-age=31536000, immutable" : "no-cache"
+        headers["Accept-Ranges"] = "bytes"
+        headers["X-Content-Type-Options"] = "nosniff"
 
         // HTML is read whole and gets the snippet; its ETag is the digest of what is sent.
         var whole: [UInt8]?
@@ -97,49 +96,49 @@ struct SiteFiles: Sendable {
         } else {
             etag = "\"" + [UInt64(st.st_dev), UInt64(st.st_ino), UInt64(size), Self.modificationNanoseconds(st)]
                 .map { String($0, radix: 16) }.joined(separator: "-") + "\""
-            headers[.lastModified] = Self.httpDate(seconds: Int(Self.modificationNanoseconds(st) / 1_000_000_000))
+            headers["Last-Modified"] = Self.httpDate(seconds: Int(Self.modificationNanoseconds(st) / 1_000_000_000))
         }
-        headers[.eTag] = etag
+        headers["ETag"] = etag
         let length = whole?.count ?? size
 
-        if conditional, let match = request.headers[.ifNoneMatch], Self.matches(match, etag) {
+        if conditional, let match = request.headers["If-None-Match"], Self.matches(match, etag) {
             if whole == nil { close(fd) }
-            return Response(status: .notModified, headers: headers)
+            return HTTPResponse(status: 304, headers: headers)
         }
 
         var range: ClosedRange<Int>?
-        if conditional, let header = request.headers[.range] {
-            let ifRange = request.headers[.ifRange]
+        if conditional, let header = request.headers["Range"] {
+            let ifRange = request.headers["If-Range"]
             if ifRange == nil || ifRange == etag {
                 switch ByteRange.parse(header, size: length) {
                 case .satisfiable(let r): range = r
                 case .unsatisfiable:
                     if whole == nil { close(fd) }
-                    headers[.contentRange] = "bytes */\(length)"
-                    headers[.contentType] = "text/plain; charset=utf-8"
-                    return Self.bytes(.rangeNotSatisfiable, Array("range not satisfiable: the file has \(length) bytes\n".utf8), headers: headers, head: false)
+                    headers["Content-Range"] = "bytes */\(length)"
+                    headers["Content-Type"] = "text/plain; charset=utf-8"
+                    return Self.bytes(416, Array("range not satisfiable: the file has \(length) bytes\n".utf8), headers: headers, head: false)
                 case .ignored: break
                 }
             }
         }
         var responseStatus = status
         if let range {
-            responseStatus = .partialContent
-            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
+            responseStatus = 206
+            headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound)/\(length)"
         }
         let span = range ?? 0...(max(length, 1) - 1)
         let count = length == 0 ? 0 : span.count
-        headers[.contentLength] = String(count)
+        headers["Content-Length"] = String(count)
 
-        if request.method == .head {
+        if request.method == "HEAD" {
             if whole == nil { close(fd) }
-            return Response(status: responseStatus, headers: headers)
+            return HTTPResponse(status: responseStatus, headers: headers)
         }
         if let whole {
-            return Response(status: responseStatus, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: count == 0 ? ArraySlice<UInt8>() : whole[span])))
+            return HTTPResponse(status: responseStatus, headers: headers, body: .bytes(count == 0 ? [] : Array(whole[span])))
         }
         let descriptor = FileDescriptorBox(fd)
-        let body = ResponseBody(contentLength: count) { writer in
+        let body = HTTPResponse.Body.stream(length: count) { writer in
             defer { descriptor.closeOnce() }
             var offset = span.lowerBound
             var remaining = count
@@ -148,13 +147,12 @@ struct SiteFiles: Sendable {
                 let want = min(remaining, Self.chunkSize)
                 let got = buffer.withUnsafeMutableBytes { pread(descriptor.fd, $0.baseAddress, want, off_t(offset)) }
                 guard got > 0 else { throw FileReadError() }
-                try await writer.write(ByteBuffer(bytes: buffer[0..<got]))
+                try writer.write(buffer[0..<got])
                 offset += got
                 remaining -= got
             }
-            try await writer.finish(nil)
         }
-        return Response(status: responseStatus, headers: headers, body: body)
+        return HTTPResponse(status: responseStatus, headers: headers, body: body)
     }
 
     // MARK: Helpers
@@ -210,17 +208,17 @@ struct SiteFiles: Sendable {
         return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
-    static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = HTTPFields()) -> Response {
+    static func text(_ status: Int, _ message: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
         var headers = headers
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.cacheControl] = "no-cache"
+        headers["Content-Type"] = "text/plain; charset=utf-8"
+        headers["Cache-Control"] = "no-cache"
         return bytes(status, Array(message.utf8), headers: headers, head: false)
     }
 
-    static func bytes(_ status: HTTPResponse.Status, _ body: [UInt8], headers: HTTPFields, head: Bool) -> Response {
+    static func bytes(_ status: Int, _ body: [UInt8], headers: HTTPHeaders, head: Bool) -> HTTPResponse {
         var headers = headers
-        headers[.contentLength] = String(body.count)
-        return Response(status: status, headers: headers, body: head ? ResponseBody() : ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        headers["Content-Length"] = String(body.count)
+        return HTTPResponse(status: status, headers: headers, body: .bytes(head ? [] : body))
     }
 }
 

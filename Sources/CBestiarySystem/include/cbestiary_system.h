@@ -21,4 +21,8 @@ void cbestiary_keep_freed_memory(long threshold);
 /// 1 when the functions above do something (built against glibc), else 0.
 int cbestiary_memory_control_available(void);
 
+/// Accepts a connection whose descriptor is closed on exec (accept4 with SOCK_CLOEXEC on Linux,
+/// so a program started meanwhile by another thread cannot inherit it). As accept(2) otherwise.
+int cbestiary_accept_cloexec(int listener);
+
 #endif
