@@ -57,10 +57,10 @@ final class HTTPConnectionSocket: @unchecked Sendable {
     /// Waits up to `seconds` for bytes and appends them; false when the connection closed, failed
     /// or stayed silent, or `stop` said so (it is asked every quarter of a second).
     func receive(into buffer: inout [UInt8], waitingAtMost seconds: Double, stop: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+        let start = ContinuousClock.now
         while true {
             if stop() { return false }
-            let left = deadline.timeIntervalSinceNow
+            let left = seconds - HTTPServer.seconds(since: start)
             guard left > 0 else { return false }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, Int32(min(250, max(1, left * 1000))))
@@ -72,6 +72,20 @@ final class HTTPConnectionSocket: @unchecked Sendable {
             guard got > 0 else { return false }
             buffer.append(contentsOf: chunk[0..<got])
             return true
+        }
+    }
+
+    /// Ends the sending side (the client reads to the end of what was sent), then reads and drops
+    /// what the client still sends, for up to `seconds` or `limit` bytes, so that closing does
+    /// not reset the connection while unread bytes wait.
+    func finishSending(drainingFor seconds: Double, atMost limit: Int) {
+        shutdown(fd, Int32(SHUT_WR))
+        var dropped: [UInt8] = []
+        var total = 0
+        let start = ContinuousClock.now
+        while total < limit, receive(into: &dropped, waitingAtMost: seconds - HTTPServer.seconds(since: start), stop: { false }) {
+            total += dropped.count
+            dropped.removeAll(keepingCapacity: true)
         }
     }
 

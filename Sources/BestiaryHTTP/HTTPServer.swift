@@ -25,12 +25,12 @@ public final class HTTPServer: @unchecked Sendable {
     public let port: Int
     /// Sent as `Server:` when set.
     public let serverName: String?
-    /// A connection with no request for this long is closed.
-    public var idleTimeout: Double = 60
-    /// A request's head must come whole within this long of its first byte.
-    public var headTimeout: Double = 30
+    /// A connection with no request for this long (seconds) is closed.
+    public let idleTimeout: Double
+    /// A request's head must come whole within this long (seconds) of its first byte.
+    public let headTimeout: Double
     /// More connections than this at once are answered 503 and closed.
-    public var maxConnections = 512
+    public let maxConnections: Int
     static let bodyLimit = 1 << 20
 
     private let listener: Int32
@@ -42,13 +42,18 @@ public final class HTTPServer: @unchecked Sendable {
     private var threads = 0
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Binds and listens on `host` (an address or a name: the first of its addresses that can be
-    /// bound) and `port` (0: a free one).
-    public init(host: String, port: Int, serverName: String? = nil) throws(HTTPListenError) {
+    /// Binds and listens on `host` (an address or a name: the first of its addresses this
+    /// machine has) and `port` (0: a free one).
+    public init(
+        host: String, port: Int, serverName: String? = nil, idleTimeout: Double = 60, headTimeout: Double = 30, maxConnections: Int = 512
+    ) throws(HTTPListenError) {
         let (fd, bound) = try Self.bindAndListen(host: host, port: port)
         listener = fd
         self.port = bound
         self.serverName = serverName
+        self.idleTimeout = idleTimeout
+        self.headTimeout = headTimeout
+        self.maxConnections = maxConnections
     }
 
     deinit {
@@ -132,6 +137,8 @@ public final class HTTPServer: @unchecked Sendable {
             // meanwhile must not keep the connection open after this server closes it.
             let fd = cbestiary_accept_cloexec(listener)
             guard fd >= 0 else {
+                // EAGAIN: the connection went away between poll and accept (the listener does
+                // not block, so accept never waits).
                 if errno == EMFILE || errno == ENFILE { usleep(100_000) }
                 continue
             }
@@ -182,14 +189,14 @@ public final class HTTPServer: @unchecked Sendable {
         var buffer: [UInt8] = []
         while !isStopping {
             // The head.
-            var headStarted: Date?
+            var headStarted: ContinuousClock.Instant?
             var outcome = RequestHead.parse(buffer[...])
             while outcome == .incomplete {
-                if headStarted == nil && !buffer.isEmpty { headStarted = Date() }
-                let wait = headStarted.map { headTimeout - Date().timeIntervalSince($0) } ?? idleTimeout
+                if headStarted == nil && !buffer.isEmpty { headStarted = .now }
+                let wait = headStarted.map { headTimeout - Self.seconds(since: $0) } ?? idleTimeout
                 guard wait > 0, socket.receive(into: &buffer, waitingAtMost: wait, stop: { [self] in isStopping }) else {
-                    if let headStarted, Date().timeIntervalSince(headStarted) >= headTimeout {
-                        try? socket.send(Self.plainResponse(408, "the request's head did not come in time\n", keepAlive: false, serverName: serverName))
+                    if let headStarted, Self.seconds(since: headStarted) >= headTimeout {
+                        refuse(socket, 408, "the request's head did not come in time\n")
                     }
                     return
                 }
@@ -197,14 +204,14 @@ public final class HTTPServer: @unchecked Sendable {
             }
             guard case .request(let box, let length, let bodyLength) = outcome else {
                 if case .refused(let status, let reason) = outcome {
-                    try? socket.send(Self.plainResponse(status, "bad request: \(reason)\n", keepAlive: false, serverName: serverName))
+                    refuse(socket, status, "bad request: \(reason)\n")
                 }
                 return
             }
             buffer.removeFirst(length)
             // A body is read and dropped: nothing here takes one.
             guard bodyLength <= Self.bodyLimit else {
-                try? socket.send(Self.plainResponse(413, "request bodies over 1 MiB are not taken\n", keepAlive: false, serverName: serverName))
+                refuse(socket, 413, "request bodies over 1 MiB are not taken\n")
                 return
             }
             while buffer.count < bodyLength {
@@ -219,6 +226,20 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Answers with an error and closes without a reset: what the client sent and this server
+    /// did not read would otherwise make the kernel reset the connection, and the client might
+    /// never see the answer.
+    private func refuse(_ socket: HTTPConnectionSocket, _ status: Int, _ message: String) {
+        guard (try? socket.send(Self.plainResponse(status, message, keepAlive: false, serverName: serverName))) != nil else { return }
+        socket.finishSending(drainingFor: 1, atMost: Self.bodyLimit)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        let (s, attoseconds) = elapsed.components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+
     /// Sends `response`; false when the connection must close (a body cut short, a write failed,
     /// or a body without length to an HTTP/1.0 client, which ends with the connection).
     private func write(_ response: HTTPResponse, to request: HTTPRequest, on socket: HTTPConnectionSocket, keepAlive: Bool) -> Bool {
@@ -227,8 +248,12 @@ public final class HTTPServer: @unchecked Sendable {
         let noBody = request.method == "HEAD" || HTTPResponse.forbidsBody(response.status)
         var chunked = false
         switch response.body {
+        case _ where HTTPResponse.forbidsBody(response.status):
+            // No framing at all for 1xx, 204 and 304 (RFC 9112 §6.3), whatever the body says.
+            headers["Transfer-Encoding"] = nil
+            if response.status != 304 { headers["Content-Length"] = nil }
         case .bytes(let bytes):
-            if !HTTPResponse.forbidsBody(response.status) && headers["Content-Length"] == nil {
+            if headers["Content-Length"] == nil {
                 headers["Content-Length"] = String(bytes.count)
             }
         case .stream(let length, _):
@@ -249,7 +274,7 @@ public final class HTTPServer: @unchecked Sendable {
                 try socket.send(head)
             case .stream(let length, let body):
                 try socket.send(head)
-                if noBody { break }
+                if noBody || HTTPResponse.forbidsBody(response.status) { break }
                 let writer = HTTPBodyWriter(connection: socket, length: length, chunked: chunked, server: self)
                 try body(writer)
                 try writer.finish()
@@ -326,8 +351,13 @@ public final class HTTPServer: @unchecked Sendable {
             guard bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0, listen(fd, 128) == 0 else {
                 lastError = errno
                 close(fd)
+                // The port is taken, or not ours to take, at this address: another of the
+                // name's addresses would serve beside that other program, not instead of it.
+                if lastError == EADDRINUSE || lastError == EACCES { break }
                 continue
             }
+            // accept never blocks: a connection given up between poll and accept is skipped.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             var address = sockaddr_storage()
             var size = socklen_t(MemoryLayout<sockaddr_storage>.size)
             _ = withUnsafeMutablePointer(to: &address) {

@@ -14,13 +14,15 @@ enum RequestHead {
     }
 
     /// Parses the head at the start of `buffer`.
-    static func parse(_ buffer: ArraySlice<UInt8>) -> Outcome {
+    static func parse(_ whole: ArraySlice<UInt8>) -> Outcome {
+        // Empty lines before the request line are skipped (RFC 9112 §2.2).
+        let buffer = whole.drop { $0 == 13 || $0 == 10 }
+        let skipped = buffer.startIndex - whole.startIndex
         guard let end = headEnd(buffer) else {
-            if buffer.count > limit { return .refused(status: 431, reason: "the request's head is over \(limit >> 10) KiB") }
+            if whole.count > limit { return .refused(status: 431, reason: "the request's head is over \(limit >> 10) KiB") }
             // Bytes that cannot begin a request (a TLS handshake sent to this plain-HTTP port,
             // say) are refused now, not after waiting for a head that will never end.
-            let start = buffer.drop { $0 == 13 || $0 == 10 }
-            if let bad = start.firstIndex(where: { !isTokenByte($0) }), start[bad] != 32 || bad == start.startIndex {
+            if let bad = buffer.firstIndex(where: { !isTokenByte($0) }), buffer[bad] != 32 || bad == buffer.startIndex {
                 return .refused(status: 400, reason: "the request line is not METHOD TARGET HTTP/1.x")
             }
             return .incomplete
@@ -30,9 +32,6 @@ enum RequestHead {
         var lines = buffer[buffer.startIndex..<(buffer.startIndex + end.head)].split(separator: 10, omittingEmptySubsequences: false).map { line in
             line.last == 13 ? line.dropLast() : line
         }
-        // Empty lines before the request line are skipped (§2.2).
-        while let first = lines.first, first.isEmpty { lines.removeFirst() }
-        guard !lines.isEmpty else { return .refused(status: 400, reason: "the request has no request line") }
         let requestLine = lines.removeFirst()
         let parts = requestLine.split(separator: 32, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty,
@@ -67,18 +66,26 @@ enum RequestHead {
             var value = line[(colon + 1)...]
             while let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
             while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+            guard !value.contains(where: { ($0 < 32 && $0 != 9) || $0 == 127 }) else {
+                return .refused(status: 400, reason: "a header field's value has a control character")
+            }
             headers.append(String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
         }
         if headers["Transfer-Encoding"] != nil {
             return .refused(status: 501, reason: "request bodies sent chunked are not taken")
         }
         var bodyLength = 0
-        if let field = headers["Content-Length"] {
-            guard let n = Int(field), n >= 0 else { return .refused(status: 400, reason: "Content-Length is not a number") }
+        // Digits only, and one value however often it is given (RFC 9112 §6.3): anything else
+        // would leave where the next request starts in doubt.
+        let lengths = Set(headers.filter { HTTPHeaders.same($0.name, "Content-Length") }.map { $0.value })
+        if let field = lengths.first {
+            guard lengths.count == 1, !field.isEmpty, field.utf8.count <= 18, field.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let n = Int(field) else {
+                return .refused(status: 400, reason: "Content-Length is not one number")
+            }
             bodyLength = n
         }
         let request = HTTPRequest(method: String(decoding: parts[0], as: UTF8.self), target: target, minorVersion: minor, headers: headers)
-        return .request(HTTPRequestHeadBox(request), length: end.total, bodyLength: bodyLength)
+        return .request(HTTPRequestHeadBox(request), length: skipped + end.total, bodyLength: bodyLength)
     }
 
     /// Where the head ends: the bytes before the empty line, and with it.

@@ -116,7 +116,9 @@ public final class LoopbackServer: Sendable {
             // The handler is async: this connection's thread runs it (not Swift's shared pool,
             // which the tests' builds can hold for seconds, past the client's timeout).
             let reply = CallingThreadExecutor.run { await handler(seen) }
-            if reply.delay > .zero { Thread.sleep(forTimeInterval: reply.delay.seconds) }
+            // A delay ends early when the server stops (a test's stop() does not wait it out).
+            let until = ContinuousClock.now + reply.delay
+            while ContinuousClock.now < until && !server.isStopping { Thread.sleep(forTimeInterval: 0.02) }
             let fields = HTTPHeaders(reply.headers)
             if reply.endless {
                 let chunk = [UInt8](repeating: 0x20, count: 8192)
@@ -125,7 +127,8 @@ public final class LoopbackServer: Sendable {
                         do {
                             try writer.write(chunk)
                         } catch {
-                            endless.end()
+                            // Counted only when the client ended it, not the server's stop.
+                            if !writer.isStopping { endless.end() }
                             throw error
                         }
                         endless.add(chunk.count)

@@ -22,7 +22,8 @@ void cbestiary_keep_freed_memory(long threshold);
 int cbestiary_memory_control_available(void);
 
 /// Accepts a connection whose descriptor is closed on exec (accept4 with SOCK_CLOEXEC on Linux,
-/// so a program started meanwhile by another thread cannot inherit it). As accept(2) otherwise.
+/// so a program started meanwhile by another thread cannot inherit it), and that blocks even
+/// when the listener does not. As accept(2) otherwise.
 int cbestiary_accept_cloexec(int listener);
 
 #endif
