@@ -106,6 +106,21 @@ import Testing
         #expect(proxy(URL(string: "http://localhost/packs")!, env) == nil)
         // A name that starts like a loopback address is a name.
         #expect(proxy(URL(string: "http://127.packs.test/")!, env)?.host == "proxy.lan")
+        // Addresses and ranges of them, for a server written as an address (a museum's own
+        // network behind a proxy to the outside).
+        let lan = URL(string: "http://10.20.30.40/packs/")!
+        let six = URL(string: "http://[fd12::7]:8080/packs/")!
+        for (list, direct) in [
+            ("10.0.0.0/8", true), ("10.20.30.40", true), ("10.20.30.0/24", true), ("10.20.31.0/24", false),
+            ("10.0.0.0/33", false), ("0.0.0.0/0", true), ("fd00::/8", false), ("example.org, 10.20.0.0/16", true),
+        ] {
+            #expect((proxy(lan, env.merging(["no_proxy": list]) { $1 }) == nil) == direct, "\(list)")
+        }
+        for (list, direct) in [("fd00::/8", true), ("[fd12::7]", true), ("[fd12::]/16", true), ("fe80::/10", false), ("10.0.0.0/8", false)] {
+            #expect((proxy(six, env.merging(["no_proxy": list]) { $1 }) == nil) == direct, "\(list)")
+        }
+        // A range never matches a name.
+        #expect(proxy(http, env.merging(["no_proxy": "0.0.0.0/0"]) { $1 })?.host == "proxy.lan")
         // HTTP_PROXY in capitals is not read, as curl does not (a CGI program gets it from a
         // request's `Proxy:` header); HTTPS_PROXY and NO_PROXY are.
         #expect(proxy(http, ["HTTP_PROXY": "proxy.lan"]) == nil)

@@ -391,8 +391,9 @@ struct CurlProxy: Sendable, Equatable {
     /// The proxy the environment names for `url`, read as curl reads it: `https_proxy` (or
     /// `HTTPS_PROXY`) for https, `http_proxy` for http (lower case only: a program run as CGI gets
     /// `HTTP_PROXY` from a request's `Proxy:` header), else `all_proxy` (or `ALL_PROXY`); unless
-    /// `no_proxy` (or `NO_PROXY`) lists the host (`*`, a name, or a domain the host ends with;
-    /// not address ranges) or the host is this machine (`localhost`, 127.x.x.x, ::1). A proxy URL
+    /// `no_proxy` (or `NO_PROXY`) lists the host (`*`, a name, a domain the host ends with, or,
+    /// for a host written as an address, that address or a range of them: `10.0.0.0/8`,
+    /// `fd00::/8`) or the host is this machine (`localhost`, 127.x.x.x, ::1). A proxy URL
     /// without a port uses 80 (`http://`, or no scheme) or 443 (`https://`, spoken to over TLS);
     /// with `user:password@`, basic authorization.
     static func from(environment: [String: String], for url: URL) -> CurlProxy? {
@@ -406,6 +407,10 @@ struct CurlProxy: Sendable, Equatable {
         if let noProxy = value("no_proxy") {
             for entry in noProxy.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !entry.isEmpty {
                 if entry == "*" { return nil }
+                if let inRange = addressRange(entry, contains: host) {
+                    if inRange { return nil }
+                    continue
+                }
                 let domain = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
                 if host == domain || host.hasSuffix("." + domain) { return nil }
             }
@@ -418,6 +423,44 @@ struct CurlProxy: Sendable, Equatable {
             scheme: secure ? "https" : "http", host: proxyHost, port: proxy.port ?? (secure ? 443 : 80),
             user: proxy.user?.removingPercentEncoding, password: proxy.password?.removingPercentEncoding)
     }
+}
+
+/// For a `no_proxy` entry that is an IP address or a range (`192.168.0.0/16`, `[fd00::]/8`,
+/// `10.1.2.3`): whether `host` is an address in it (a name never is). nil for any other entry (a
+/// name or a domain), or a range whose prefix is not a number the address's length allows.
+func addressRange(_ entry: String, contains host: String) -> Bool? {
+    var address = entry
+    var prefix: Int?
+    if let slash = entry.lastIndex(of: "/") {
+        guard let bits = Int(entry[entry.index(after: slash)...]) else { return nil }
+        address = String(entry[..<slash])
+        prefix = bits
+    }
+    func unbracketed(_ text: String) -> String {
+        text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
+    }
+    guard let range = ipAddressBytes(unbracketed(address)) else { return nil }
+    let bits = prefix ?? range.count * 8
+    guard (0...(range.count * 8)).contains(bits) else { return nil }
+    guard let candidate = ipAddressBytes(unbracketed(host)), candidate.count == range.count else { return false }
+    for bit in 0..<bits {
+        let mask = UInt8(0x80) >> UInt8(bit % 8)
+        if candidate[bit / 8] & mask != range[bit / 8] & mask { return false }
+    }
+    return true
+}
+
+/// The 4 or 16 bytes of an IPv4 or IPv6 address written as text, or nil for anything else.
+func ipAddressBytes(_ text: String) -> [UInt8]? {
+    var four = in_addr()
+    if inet_pton(AF_INET, text, &four) == 1 {
+        return withUnsafeBytes(of: &four) { Array($0) }
+    }
+    var sixteen = in6_addr()
+    if inet_pton(AF_INET6, text, &sixteen) == 1 {
+        return withUnsafeBytes(of: &sixteen) { Array($0) }
+    }
+    return nil
 }
 
 /// 127.x.x.x written as an address (`127.example.org` is a name).
