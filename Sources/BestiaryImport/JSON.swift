@@ -29,7 +29,7 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// The member `key` of an object (the first, should the file repeat it).
+    /// The member `key` of an object (the parser refuses a repeated name).
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members, _) = self else { return nil }
         return members.first { $0.key == key }?.value
@@ -163,6 +163,7 @@ public struct JSONParser {
         let start = here
         advance()  // {
         var members: [JSONMember] = []
+        var seen: [String: JSONPosition] = [:]
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             advance()
@@ -177,6 +178,11 @@ public struct JSONParser {
             }
             let keyPosition = here
             let key = try string()
+            // RFC 8259 leaves it open which of two same-named members counts, and JSON readers
+            // disagree: a repeated name is a mistake in the dump, said, not guessed at.
+            if let first = seen.updateValue(keyPosition, forKey: key) {
+                throw failure("the member \"\(key)\" is given twice in this object (first at \(first.line):\(first.column))", at: keyPosition)
+            }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw failure("unexpected \(describeCurrent()); expected ':' after the member name \"\(key)\"")

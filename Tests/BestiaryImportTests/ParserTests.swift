@@ -41,9 +41,17 @@ import Testing
         ("[1] [2]", "unexpected '[' after the end of the JSON value", 1, 5),
         ("", "the file is empty; expected JSON", 1, 1),
         ("[\"\\x\"]", "invalid escape '\\x'", 1, 3),
+        ("[{\"id\": 1,\n \"id\": 2}]", "the member \"id\" is given twice in this object (first at 1:3)", 2, 2),
     ])
     func reportsWhatIsWrongAndWhere(_ text: String, _ message: String, _ line: Int, _ column: Int) {
         #expect(failure(text) == JSONParser.Failure(message: message, position: JSONPosition(line: line, column: column)))
+    }
+
+    /// The same name in two objects, or inside a member's value, is no repetition.
+    @Test func aNameMayRepeatInOtherObjects() throws {
+        let value = try JSONParser.parse(Array(#"[{"id": 1, "x": {"id": 2}}, {"id": 3}]"#.utf8))
+        guard case .array(let items, _) = value else { throw JSONParser.Failure(message: "not a list", position: JSONPosition(line: 1, column: 1)) }
+        #expect(items.count == 2)
     }
 
     @Test func refusesHostileNestingWithoutCrashing() {
