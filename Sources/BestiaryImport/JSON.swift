@@ -163,7 +163,8 @@ public struct JSONParser {
         let start = here
         advance()  // {
         var members: [JSONMember] = []
-        var seen: [String: JSONPosition] = [:]
+        // By bytes: JSON names are code points, and two spellings of "é" are two names.
+        var seen: [[UInt8]: JSONPosition] = [:]
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             advance()
@@ -180,7 +181,7 @@ public struct JSONParser {
             let key = try string()
             // RFC 8259 leaves it open which of two same-named members counts, and JSON readers
             // disagree: a repeated name is a mistake in the dump, said, not guessed at.
-            if let first = seen.updateValue(keyPosition, forKey: key) {
+            if let first = seen.updateValue(keyPosition, forKey: Array(key.utf8)) {
                 throw failure("the member \"\(key)\" is given twice in this object (first at \(first.line):\(first.column))", at: keyPosition)
             }
             skipSpace()

@@ -1,4 +1,4 @@
-import BestiaryFetch
+@testable import BestiaryFetch
 import BestiarySync
 import BestiaryTestSupport
 import Foundation
@@ -119,8 +119,12 @@ import Testing
         for (list, direct) in [("fd00::/8", true), ("[fd12::7]", true), ("[fd12::]/16", true), ("fe80::/10", false), ("10.0.0.0/8", false)] {
             #expect((proxy(six, env.merging(["no_proxy": list]) { $1 }) == nil) == direct, "\(list)")
         }
-        // A range never matches a name.
+        // A range never matches a name, and a domain never an address.
         #expect(proxy(http, env.merging(["no_proxy": "0.0.0.0/0"]) { $1 })?.host == "proxy.lan")
+        #expect(proxy(lan, env.merging(["no_proxy": "30.40, .30.40"]) { $1 })?.host == "proxy.lan")
+        // A link-local address's zone is not part of it.
+        #expect(addressRange("fe80::/10", contains: "fe80::1%eth0") == true)
+        #expect(addressRange("[fe80::1]", contains: "[fe80::1%25eth0]") == true)
         // HTTP_PROXY in capitals is not read, as curl does not (a CGI program gets it from a
         // request's `Proxy:` header); HTTPS_PROXY and NO_PROXY are.
         #expect(proxy(http, ["HTTP_PROXY": "proxy.lan"]) == nil)

@@ -195,7 +195,10 @@ class SharedBrowser:
             try:
                 self.reset()
                 return self.driver
-            except Exception:
+            except Exception as error:
+                # Said, so that a reset that always fails (and a start for every test again)
+                # shows in pytest's output.
+                print(f"SharedBrowser: the reset failed ({type(error).__name__}: {error}); starting a new browser")
                 self.quit()
         self.driver = new_driver()
         self.origins = set()
@@ -239,8 +242,15 @@ class SharedBrowser:
         driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
         driver.execute_cdp_cmd("Browser.resetPermissions", {})
         driver.get_log("browser")
-        assert driver.execute_script("return history.length") == 1
+        assert driver.execute_script("return [history.length, window.innerWidth]") == [1, DESKTOP[0]]
         self.origins = set()
+
+    def leave(self):
+        """After a test: its page stops (no event stream left retrying a preview that stopped)."""
+        try:
+            self.driver.get("about:blank")
+        except Exception:
+            pass
 
     def quit(self):
         if self.driver is not None:
@@ -261,7 +271,8 @@ def shared_browser():
 @pytest.fixture
 def browser(shared_browser):
     """A desktop-sized Chromium with nothing of the tests before: see SharedBrowser."""
-    return shared_browser.fresh()
+    yield shared_browser.fresh()
+    shared_browser.leave()
 
 
 @pytest.fixture

@@ -404,6 +404,7 @@ struct CurlProxy: Sendable, Equatable {
             let setting = name == "http_proxy" ? environment[name] : environment[name] ?? environment[name.uppercased()]
             return setting.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         }
+        let hostIsAddress = ipAddressBytes(host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host) != nil
         if let noProxy = value("no_proxy") {
             for entry in noProxy.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !entry.isEmpty {
                 if entry == "*" { return nil }
@@ -411,6 +412,8 @@ struct CurlProxy: Sendable, Equatable {
                     if inRange { return nil }
                     continue
                 }
+                // An address is matched by addresses only (`30.40` is no domain of 10.20.30.40).
+                if hostIsAddress { continue }
                 let domain = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
                 if host == domain || host.hasSuffix("." + domain) { return nil }
             }
@@ -427,7 +430,10 @@ struct CurlProxy: Sendable, Equatable {
 
 /// For a `no_proxy` entry that is an IP address or a range (`192.168.0.0/16`, `[fd00::]/8`,
 /// `10.1.2.3`): whether `host` is an address in it (a name never is). nil for any other entry (a
-/// name or a domain), or a range whose prefix is not a number the address's length allows.
+/// name or a domain), or a range whose prefix is not a number the address's length allows (such
+/// an entry is left out, so the proxy is used). Beyond curl (lib/noproxy.c): an entry may be
+/// bracketed, and a prefix of 0 is the whole address space (curl reads `/0` as no prefix). An
+/// IPv6 zone (`fe80::1%eth0`) is not part of the address compared.
 func addressRange(_ entry: String, contains host: String) -> Bool? {
     var address = entry
     var prefix: Int?
@@ -450,8 +456,10 @@ func addressRange(_ entry: String, contains host: String) -> Bool? {
     return true
 }
 
-/// The 4 or 16 bytes of an IPv4 or IPv6 address written as text, or nil for anything else.
-func ipAddressBytes(_ text: String) -> [UInt8]? {
+/// The 4 or 16 bytes of an IPv4 or IPv6 address written as text (an IPv6 zone, `%eth0`, left
+/// out), or nil for anything else.
+func ipAddressBytes(_ written: String) -> [UInt8]? {
+    let text = written.contains(":") ? String(written.prefix { $0 != "%" }) : written
     var four = in_addr()
     if inet_pton(AF_INET, text, &four) == 1 {
         return withUnsafeBytes(of: &four) { Array($0) }
