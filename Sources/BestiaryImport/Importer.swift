@@ -98,7 +98,14 @@ public struct Importer: Sendable {
             guard local.isPipe(path) else { return .failure(FieldProblem("is a device or a socket, not a file or a pipe")) }
             return stream { try local.readStream(path, limit: limit) }
         }
-        return readRegularFile(path, limit: limit, fileSystem: fileSystem).map { ([UInt8]($0), false) }
+        return readRegularFile(path, limit: limit, fileSystem: fileSystem).map { ([UInt8]($0), namesADescriptor(path)) }
+    }
+
+    /// `/dev/stdin`, `/dev/fd/3`, `/proc/self/fd/0`: a name for a descriptor this process has
+    /// open. Even when it leads to a regular file (`bestiary import /dev/stdin < dump.json`), its
+    /// folder is no place to look for media.
+    static func namesADescriptor(_ path: String) -> Bool {
+        path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
     }
 
     /// Reads, validates and merges everything; throws every problem found, having written nothing.

@@ -282,6 +282,13 @@ import Testing
         defer { close(big) }
         #expect(problem(readStandardInput(big)) == "it is 2 MiB; at most 1 MiB is read")
         #expect((try? readStandardInput(big, limit: 3 << 20).get())?.bytes.count == 2 << 20)
+
+        // A redirected file named through its descriptor (`import /dev/stdin < big.csv`) is read
+        // as a file but counts as streamed: its folder (/dev/fd) is no place for media.
+        let throughItsName = try Importer.readSource("/dev/fd/\(big)", limit: 3 << 20, fileSystem: LocalFileSystem()).get()
+        #expect(throughItsName.bytes == Array(repeating: UInt8(ascii: "a"), count: 2 << 20))
+        #expect(throughItsName.streamed)
+        #expect(try !Importer.readSource(site.directory.appending("big.csv"), limit: 3 << 20, fileSystem: LocalFileSystem()).get().streamed)
     }
 
     private func problem(_ result: Result<(bytes: [UInt8], streamed: Bool), FieldProblem>) -> String? {
