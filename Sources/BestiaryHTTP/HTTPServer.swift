@@ -274,7 +274,7 @@ public final class HTTPServer: @unchecked Sendable {
                 try socket.send(head)
             case .stream(let length, let body):
                 try socket.send(head)
-                if noBody || HTTPResponse.forbidsBody(response.status) { break }
+                if noBody { break }
                 let writer = HTTPBodyWriter(connection: socket, length: length, chunked: chunked, server: self)
                 try body(writer)
                 try writer.finish()

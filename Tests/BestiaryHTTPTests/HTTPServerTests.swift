@@ -49,24 +49,9 @@ final class RawClient: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work off Swift's cooperative pool (the server's handlers do not use it, but a
-/// blocked pool would stall the test's own tasks).
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 /// The head of a response with its Date field taken out (it changes by the second).
 func withoutDate(_ text: String) -> String {
     text.components(separatedBy: "\r\n").filter { !$0.hasPrefix("Date: ") }.joined(separator: "\r\n")
-}
-
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
 }
 
 @Suite struct HTTPServerTests {

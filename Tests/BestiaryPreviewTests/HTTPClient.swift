@@ -152,17 +152,6 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work off Swift's cooperative thread pool. Reads wait up to a minute: while the
-/// whole suite runs in parallel, synchronous tests (full builds) can hold both of a 2-core
-/// machine's cooperative threads for seconds, and the server under test answers only then.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try body() })
-        }
-    }
-}
-
 extension RawHTTPConnection.Response: @unchecked Sendable {}
 
 extension RawHTTPConnection {

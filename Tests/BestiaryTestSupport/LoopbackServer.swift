@@ -93,10 +93,7 @@ public final class LoopbackServer: Sendable {
     /// Every request received so far, in order.
     public var requests: [Request] { log.all }
 
-    private let stopping: StopFlag
-
-    private init(port: Int, server: HTTPServer, log: RequestLog, endless: EndlessLog, stopping: StopFlag) {
-        self.stopping = stopping
+    private init(port: Int, server: HTTPServer, log: RequestLog, endless: EndlessLog) {
         self.port = port
         self.server = server
         self.log = log
@@ -106,7 +103,6 @@ public final class LoopbackServer: Sendable {
     public static func start(_ handler: @escaping @Sendable (Request) async -> Reply) async throws -> LoopbackServer {
         let log = RequestLog()
         let endless = EndlessLog()
-        let stopping = StopFlag()
         let server = try HTTPServer(host: "127.0.0.1", port: 0)
         server.start { request in
             var headers: [String: String] = [:]
@@ -141,7 +137,7 @@ public final class LoopbackServer: Sendable {
             }
             if let interval = reply.trickleEvery {
                 return HTTPResponse(status: reply.status, headers: fields, body: .stream(length: nil) { writer in
-                    while !stopping.value && !writer.isStopping {
+                    while !writer.isStopping {
                         try writer.write([0x20])
                         Thread.sleep(forTimeInterval: interval.seconds)
                     }
@@ -153,7 +149,7 @@ public final class LoopbackServer: Sendable {
                 return HTTPResponse(status: reply.status, headers: fields, body: .stream(length: full.count) { writer in
                     try writer.write(full.prefix(stall))
                     // Silent until the server stops.
-                    while !stopping.value && !writer.isStopping { Thread.sleep(forTimeInterval: 0.05) }
+                    while !writer.isStopping { Thread.sleep(forTimeInterval: 0.05) }
                     throw TruncatedOnPurpose()
                 })
             }
@@ -166,11 +162,10 @@ public final class LoopbackServer: Sendable {
             }
             return HTTPResponse(status: reply.status, headers: fields, body: .bytes(reply.body))
         }
-        return LoopbackServer(port: server.port, server: server, log: log, endless: endless, stopping: stopping)
+        return LoopbackServer(port: server.port, server: server, log: log, endless: endless)
     }
 
     public func stop() async {
-        stopping.set()
         server.stop()
         await server.stopped()
     }
@@ -185,11 +180,22 @@ extension Duration {
 
 struct TruncatedOnPurpose: Error {}
 
-final class StopFlag: @unchecked Sendable {
+/// A flag one thread sets and others read.
+public final class Flag: @unchecked Sendable {
     private let lock = NSLock()
-    private var stopped = false
-    var value: Bool { lock.withLock { stopped } }
-    func set() { lock.withLock { stopped = true } }
+    private var value = false
+    public init() {}
+    public func set() { lock.withLock { value = true } }
+    public var isSet: Bool { lock.withLock { value } }
+}
+
+/// Runs blocking work off Swift's cooperative thread pool. Reads wait up to a minute: while the
+/// whole suite runs in parallel, synchronous tests (full builds) can hold both of a 2-core
+/// machine's cooperative threads for seconds, and the server under test answers only then.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
+    }
 }
 
 final class RequestLog: @unchecked Sendable {
