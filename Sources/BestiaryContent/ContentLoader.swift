@@ -489,7 +489,9 @@ public struct ContentLoader: Sendable {
             info = walked
         } else {
             if let problem = ContentPath.problem(path, contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
-                return .failure(MediaProblem(message: "\(problem)"))
+                guard problem == .missing, let suggested = ContentPath.suggestion(for: path, contentDirectory: contentDirectory, fileSystem: fileSystem)
+                else { return .failure(MediaProblem(message: "\(problem)")) }
+                return .failure(MediaProblem(message: "\(problem); \(ContentPath.didYouMean(suggested, for: path))"))
             }
             guard let followed = fileSystem.infoFollowingLinks(full) else { return .failure(MediaProblem(message: "no such file")) }
             info = followed

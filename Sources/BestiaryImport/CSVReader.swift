@@ -111,8 +111,13 @@ public enum CSVReader {
                         row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value)))
                     } else {
                         let looked = value.hasPrefix("/") ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
+                        // The file meant, under content/ or where the import's media are.
+                        let fs = context.fileSystem
+                        let meant = ContentPath.suggestion(for: value, contentDirectory: context.contentDirectory, fileSystem: fs).map { ($0, "content/" + $0) }
+                            ?? ContentPath.suggestion(for: value, contentDirectory: context.mediaDirectory, fileSystem: fs).map { ($0, context.mediaPath($0)) }
+                        let hint = meant.map { "; " + ContentPath.didYouMean($0.0, for: value, shownAs: $0.1) } ?? ""
                         error(
-                            "\(label): \(field) '\(value)': no such file\(looked)",
+                            "\(label): \(field) '\(value)': no such file\(looked)\(hint)",
                             line: cell.line, column: cell.column)
                     }
                     continue

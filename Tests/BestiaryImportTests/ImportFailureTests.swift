@@ -155,6 +155,12 @@ import Testing
                 "3:1: row 2 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
             ]),
         Case(
+            name: "CSV media named in the wrong case, with the file meant", format: .csv,
+            text: "id,name.en,sound.file\nfox,Fox,NOTES.txt\n",
+            errors: [
+                "2:9: row 1 (id fox): sound.file 'NOTES.txt': no such file; looked for content/NOTES.txt and INCOMING/NOTES.txt (files next to the CSV, or under --media); did you mean 'INCOMING/notes.txt'? (letters' case counts: the build machine and web servers tell the two names apart)"
+            ]),
+        Case(
             name: "CSV header capitalised as a spreadsheet does", format: .csv, text: "ID,Name\nlynx,Lynx\n",
             errors: [
                 "1:1: header: 'ID' is not a record field (did you mean 'id'?)",
