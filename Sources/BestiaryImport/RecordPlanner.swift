@@ -151,7 +151,11 @@ public struct RecordPlanner: Sendable {
             let problems = unchanged ? [] : Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config)
                 .1.filter { $0.severity == .error }
             if !problems.isEmpty {
-                for problem in problems { fail(problem.message) }
+                for problem in problems {
+                    // At the cell the problem is about, where its message names the field (`wikipedia.en: …`).
+                    let cell = fields.first { $0.location != nil && ["\($0.field):", "\($0.field) "].contains { problem.message.hasPrefix($0) } }
+                    fail(problem.message, at: cell?.location)
+                }
                 continue
             }
             if rowFailed { continue }

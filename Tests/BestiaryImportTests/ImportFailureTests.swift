@@ -133,9 +133,9 @@ import Testing
             errors: [
                 "2:1: row 1: id 'Red Fox' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'red-fox'; it is the key apps sync by and never changes",
                 "3:1: row 2 has 2 fields, the header has 4; a value with ',' or a line break must be in double quotes",
-                "4:1: row 3 (id bee): wikipedia.en: 'Bee <insect>' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
                 "4:9: row 3 (id bee): difficulty must be 1, 2 or 3, not '5'",
-                "5:1: row 4 (id bat): wikipedia.en: 'Bat [animal]' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
+                "4:11: row 3 (id bee): wikipedia.en: 'Bee <insect>' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
+                "5:10: row 4 (id bat): wikipedia.en: 'Bat [animal]' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
                 "6:1: row 5 has no id",
             ]),
         Case(
