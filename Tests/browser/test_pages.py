@@ -396,6 +396,20 @@ def test_onboarding_is_shown_once_and_can_be_skipped(site, browser):
     assert stored(browser)["onboarded"] is True
 
 
+def test_onboarding_is_not_shown_again_once_a_question_is_answered(site, browser):
+    # A learner who went straight to the quiz has found their way: on a phone the tour would
+    # push every question below the fold.
+    load(browser, site + "en/quiz/?mode=image")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-onboarding]").is_displayed()
+    browser.find_elements(By.CSS_SELECTOR, "button[data-choice]")[0].click()
+    wait_until(browser, "return JSON.parse(localStorage.getItem('bestiary:example:learner')).stats.answered === 1")
+    for path in ["en/", "en/quiz/?mode=image", "collection/"]:
+        load(browser, site + path)
+        assert browser.find_elements(By.CSS_SELECTOR, "[data-onboarding]") == [], path
+    # Not recorded as seen: only skipping or finishing it does that.
+    assert stored(browser)["onboarded"] is False
+
+
 def test_onboarding_can_be_finished_by_keyboard(site, browser):
     load(browser, site + "en/collection/")
     next_button = browser.find_element(By.CSS_SELECTOR, "[data-onboarding-next]")

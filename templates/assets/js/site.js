@@ -1,7 +1,7 @@
 // Runs on every page: the learner's theme before anything else is drawn, a
 // notice when stored progress had to be repaired, the service worker for
 // offline play (and a prompt to reload when a new build took over), the
-// first-visit tour, and the preferred language.
+// first-visit tour (until skipped, finished or a question answered), and the preferred language.
 import { applyTheme, browserBackend, learnerStore, pageInfo, siteNotice } from "./page.js";
 import { startOnboarding } from "./onboarding.js";
 
@@ -18,7 +18,8 @@ rememberLanguageChoice();
 if (info.page === "offline") showWantedPage();
 if (goToPreferredLanguage()) {
   // Leaving the page: nothing else to set up.
-} else if (!loaded.state.onboarded && !["404", "offline"].includes(info.page)) {
+} else if (!loaded.state.onboarded && !loaded.state.stats.answered && !["404", "offline"].includes(info.page)) {
+  // Not once the learner has played: it would push the quiz down.
   startOnboarding({ onDone: () => store.update((s) => ({ ...s, onboarded: true })) });
 }
 
