@@ -98,13 +98,16 @@ fi
 # alike (it is shared: Hugo alone took 2.6 s in one run and 3.8 s in another).
 rm -f "$work"/full*.json "$work"/hugo*.json
 # Each full build finds its inputs in the page cache (scripts/bench/warm_inputs.py: this machine's
-# cache lets files go within minutes, and a build reading them cold timed the disk instead).
-warm="python3 scripts/bench/warm_inputs.py"
+# cache lets files go within minutes, and a build reading them cold timed the disk instead), and
+# no earlier writes still going to the disk (`sync`: the fetch's 44,000 files and the last
+# build's output would otherwise be written back during the next build, whichever it is).
+warm="python3 $repo/scripts/bench/warm_inputs.py"
+hugo_bin=$(command -v hugo || true)
 for i in $(seq "$runs"); do
-  "${hf[@]}" "$work/full-$i.json" --runs 1 --prepare "$clean; $warm $site/content $bin" "$bin build --root $site" >/dev/null
+  "${hf[@]}" "$work/full-$i.json" --runs 1 --prepare "$clean; $warm $site/content $bin; sync" "$bin build --root $site" >/dev/null
   if [ "$has_hugo" = 1 ]; then
-    "${hf[@]}" "$work/hugo-$i.json" --runs 1 --prepare "$(aside "$corpus/hugo/public"); $warm $corpus/hugo/content $corpus/hugo/static $corpus/hugo/layouts $corpus/hugo/config.toml" "hugo --quiet --source $corpus/hugo" >/dev/null
-    "${hf[@]}" "$work/hugo-same-$i.json" --runs 1 --prepare "$(aside "$corpus/hugo-same/public"); $warm $corpus/hugo-same" "hugo --quiet --source $corpus/hugo-same" >/dev/null
+    "${hf[@]}" "$work/hugo-$i.json" --runs 1 --prepare "$(aside "$corpus/hugo/public"); $warm $corpus/hugo/content $corpus/hugo/static $corpus/hugo/layouts $corpus/hugo/config.toml $hugo_bin; sync" "hugo --quiet --source $corpus/hugo" >/dev/null
+    "${hf[@]}" "$work/hugo-same-$i.json" --runs 1 --prepare "$(aside "$corpus/hugo-same/public"); $warm $corpus/hugo-same $hugo_bin; sync" "hugo --quiet --source $corpus/hugo-same" >/dev/null
   fi
 done
 "$bin" build --root "$site" >/dev/null 2>&1

@@ -166,7 +166,8 @@ public struct ContentLoader: Sendable {
             if let i = animal.image { references.append(i) }
         }
         let uniquePaths = Array(Set(references.compactMap(\.filePath))).sorted()
-        let checked = Parallel.map(uniquePaths) { path in checkMedia(path, contentReal: contentReal) }
+        let suggestions = SuggestionBudget()
+        let checked = Parallel.map(uniquePaths) { path in checkMedia(path, contentReal: contentReal, suggestions: suggestions) }
         var mediaProblems: [String: String] = [:]
         for (path, result) in zip(uniquePaths, checked) {
             switch result {
@@ -481,7 +482,7 @@ public struct ContentLoader: Sendable {
         var message: String
     }
 
-    private func checkMedia(_ path: String, contentReal: String) -> Swift.Result<MediaFile, MediaProblem> {
+    private func checkMedia(_ path: String, contentReal: String, suggestions: SuggestionBudget) -> Swift.Result<MediaFile, MediaProblem> {
         let full = contentDirectory + "/" + path
         let info: FileInfo
         // A regular file the walk reached through real folders is inside content/ (``ListedFiles``).
@@ -489,7 +490,8 @@ public struct ContentLoader: Sendable {
             info = walked
         } else {
             if let problem = ContentPath.problem(path, contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
-                guard problem == .missing, let suggested = ContentPath.suggestion(for: path, contentDirectory: contentDirectory, fileSystem: fileSystem)
+                guard problem == .missing,
+                    let suggested = ContentPath.suggestion(for: path, contentDirectory: contentDirectory, fileSystem: fileSystem, budget: suggestions)
                 else { return .failure(MediaProblem(message: "\(problem)")) }
                 return .failure(MediaProblem(message: "\(problem); \(ContentPath.didYouMean(suggested, for: path))"))
             }

@@ -1,4 +1,5 @@
 import BestiaryStorage
+import Foundation
 
 /// Checks that a path written in a record stays inside `content/` (DESIGN.md §2: no `..`, no
 /// absolute paths, no symbolic links that lead out).
@@ -44,55 +45,86 @@ public enum ContentPath {
         return nil
     }
 
-    /// The file under `contentDirectory` that `path` (which names none) most likely meant, or nil.
-    /// Each part of the path that its folder lacks is matched to one of the folder's entries: by
-    /// case (`images/Cat.webp` → `images/cat.webp`: Linux and most web servers tell them apart,
-    /// a Mac's disk does not), by the same name with another extension when only one has it
-    /// (`cat.jpg` → `cat.webp`), or by a small misspelling (`sound/cat.ogg` → `sounds/cat.ogg`).
-    /// Only on the way to an error: it lists the folders on the path.
-    public static func suggestion(for path: String, contentDirectory: String, fileSystem: some FileSystem) -> String? {
+    /// The media file under `contentDirectory` that `path` (which names none) most likely meant,
+    /// or nil. Each part of the path that its folder lacks is matched to one of the folder's
+    /// entries, when exactly one fits:
+    /// - a folder by case or by a letter or two (`Sound/`, `sound/` → `sounds/`);
+    /// - a file by case (`images/Cat.webp` → `images/cat.webp`: Linux and most web servers tell
+    ///   them apart, a Mac's disk does not), by its extension (`cat.jpg` → `cat.webp`), or by
+    ///   `-`, `_` and spaces (`red_fox.ogg` → `red-fox.ogg`); never by other letters, which would
+    ///   name another animal's file (`loon.webp` is not `lion.webp`).
+    /// Only sounds and pictures by their extension are offered, never a hidden file, and only a
+    /// file that stays inside content/. Only on the way to an error: it lists the folders on the
+    /// path, while `budget` lasts (one run with thousands of missing files fails fast instead).
+    public static func suggestion(
+        for path: String, contentDirectory: String, fileSystem: some FileSystem, budget: SuggestionBudget? = nil
+    ) -> String? {
         guard lexicalProblem(path) == nil else { return nil }
-        let parts = path.split(separator: "/").map(String.init)
-        guard !parts.isEmpty, parts.count <= 32 else { return nil }
+        let parts = path.split(separator: "/").map(String.init).filter { $0 != "." }
+        guard !parts.isEmpty, parts.count <= 32, budget?.take() ?? true else { return nil }
         var found: [String] = []
-        for (i, part) in parts.enumerated() where part != "." {
+        for (i, part) in parts.enumerated() {
             let last = i == parts.count - 1
-            guard let entries = try? fileSystem.entries(in: ([contentDirectory] + found).joined(separator: "/")) else { return nil }
-            let names = entries.filter { last ? $0.kind != .directory : $0.kind != .file }.map(\.name)
-            if names.contains(part) {
+            guard let entries = try? fileSystem.unorderedEntries(in: ([contentDirectory] + found).joined(separator: "/")) else { return nil }
+            // A hidden file (a Mac's `._cat.webp`) is never what was meant.
+            let names = entries.filter { !$0.name.hasPrefix(".") && (last ? $0.kind != .directory : $0.kind != .file) }.map(\.name)
+            // By bytes: a name in another Unicode form (a Mac's é as e and an accent) is another name here.
+            if names.contains(where: { $0.utf8.elementsEqual(part.utf8) }) {
                 found.append(part)
-            } else if let match = closeName(part, among: names, lastPart: last) {
+            } else if let match = last ? closeFileName(part, among: names) : closeFolderName(part, among: names) {
                 found.append(match)
             } else {
                 return nil
             }
         }
         let suggested = found.joined(separator: "/")
-        guard suggested != path, fileSystem.infoFollowingLinks(contentDirectory + "/" + suggested)?.kind == .file else { return nil }
+        // Every part as written: the file is there (or was, as the caller looked).
+        guard !suggested.utf8.elementsEqual(parts.joined(separator: "/").utf8), let contentReal = try? fileSystem.realPath(contentDirectory),
+            problem(suggested, contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) == nil
+        else { return nil }
         return suggested
     }
 
-    /// How a suggestion from ``suggestion(for:contentDirectory:fileSystem:)`` differs from what was
-    /// written, for the message: "did you mean 'images/cat.webp'?", with why a name differing only
-    /// in case is not the same name.
-    /// `shownAs`: how to name the suggested file, when not by the path itself (`content/…`).
-    public static func didYouMean(_ suggested: String, for path: String, shownAs: String? = nil) -> String {
-        let caseOnly = suggested.lowercased() == path.lowercased()
-        return "did you mean '\(shownAs ?? suggested)'?" + (caseOnly ? " (letters' case counts: the build machine and web servers tell the two names apart)" : "")
+    /// "did you mean 'images/cat.webp'?" for a suggestion from
+    /// ``suggestion(for:contentDirectory:fileSystem:budget:)``, with why a name differing only in
+    /// case, or only in how its letters are encoded, is not the same name. `location`: where the
+    /// file is, when that is not plain from the path (`INCOMING/notes.txt`).
+    public static func didYouMean(_ suggested: String, for path: String, location: String? = nil) -> String {
+        let written = path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        let why: String
+        if suggested == written {
+            why = " (the same letters, but written with other Unicode code points, as a Mac names files: the build machine and web servers see two names; type the name again or rename the file)"
+        } else if suggested.lowercased() == written.lowercased() {
+            why = " (letters' case counts: the build machine and web servers tell the two names apart)"
+        } else {
+            why = ""
+        }
+        return "did you mean '\(suggested)'\(location.map { " (\($0))" } ?? "")?" + why
     }
 
-    private static func closeName(_ name: String, among names: [String], lastPart: Bool) -> String? {
+    /// The extensions of the sounds and pictures a record may name.
+    static let mediaExtensions = Set(MediaFormat.soundExtensions + MediaFormat.imageExtensions + ["mp4"])
+
+    private static func closeFileName(_ name: String, among names: [String]) -> String? {
+        let media = names.filter { mediaExtensions.contains(mediaExtension($0)) }
+        func stem(_ n: String) -> Substring { n.lastIndex(of: ".").map { n[..<$0] } ?? Substring(n) }
+        func bare(_ n: Substring) -> String { String(n.lowercased().filter { !"-_ ".contains($0) }) }
+        let lower = name.lowercased(), wanted = stem(lower)
+        for fits in [{ $0.lowercased() == lower }, { stem($0.lowercased()) == wanted }, { bare(stem($0)) == bare(wanted) }] as [(String) -> Bool] {
+            let candidates = media.filter(fits)
+            if candidates.count == 1 { return candidates[0] }
+            if candidates.count > 1 { return nil }
+        }
+        return nil
+    }
+
+    private static func closeFolderName(_ name: String, among names: [String]) -> String? {
         let lower = name.lowercased()
         let sameLetters = names.filter { $0.lowercased() == lower }
         if sameLetters.count == 1 { return sameLetters[0] }
-        if lastPart {
-            func stem(_ n: String) -> Substring { n.lastIndex(of: ".").map { n[..<$0] } ?? Substring(n) }
-            let wanted = stem(lower)
-            let sameStem = names.filter { stem($0.lowercased()) == wanted && !mediaExtension($0).isEmpty }
-            if !wanted.isEmpty, sameStem.count == 1 { return sameStem[0] }
-        }
-        // A name a letter or two away, where one is clearly meant (two as close: none).
-        let close = names.filter { Suggestion.distance(lower, $0.lowercased()) <= max(1, min(2, name.count / 4)) }
+        // A folder name a letter or two away, where one is clearly meant (two as close: none).
+        let limit = max(1, min(2, name.count / 4))
+        let close = names.filter { abs($0.count - name.count) <= limit && Suggestion.distance(lower, $0.lowercased()) <= limit }
         return close.count == 1 ? close[0] : nil
     }
 
@@ -108,5 +140,23 @@ public enum ContentPath {
         guard let real = try? fileSystem.realPath(full) else { return .missing }
         if !(real.hasPrefix(contentRealPath + "/")) { return .leavesContent(real) }
         return nil
+    }
+}
+
+/// How many suggestions (``ContentPath/suggestion(for:contentDirectory:fileSystem:budget:)``) one
+/// run still makes: each lists the folders on its path. Thread-safe.
+public final class SuggestionBudget: @unchecked Sendable {
+    private let lock = NSLock()
+    private var left: Int
+
+    public init(_ count: Int = 20) { left = count }
+
+    /// Whether one more may be made (and counts it).
+    public func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard left > 0 else { return false }
+        left -= 1
+        return true
     }
 }

@@ -17,6 +17,8 @@ import Foundation
 public enum CSVReader {
     public static func read(_ bytes: [UInt8], context: ImportContext) -> ([ImportRow], [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
+        // "Did you mean" for the first missing media files only: each lists folders.
+        let suggestions = SuggestionBudget()
         func error(_ message: String, line: Int, column: Int) {
             diagnostics.append(.error(message, at: SourceLocation(path: context.displayPath, line: line, column: column), stage: "import"))
         }
@@ -111,11 +113,15 @@ public enum CSVReader {
                         row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value)))
                     } else {
                         let looked = value.hasPrefix("/") ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
-                        // The file meant, under content/ or where the import's media are.
                         let fs = context.fileSystem
-                        let meant = ContentPath.suggestion(for: value, contentDirectory: context.contentDirectory, fileSystem: fs).map { ($0, "content/" + $0) }
-                            ?? ContentPath.suggestion(for: value, contentDirectory: context.mediaDirectory, fileSystem: fs).map { ($0, context.mediaPath($0)) }
-                        let hint = meant.map { "; " + ContentPath.didYouMean($0.0, for: value, shownAs: $0.1) } ?? ""
+                        // The file meant, under content/ or where the import's media are: what
+                        // to write in the cell, and where that file is.
+                        let meant = value.hasPrefix("/") ? nil
+                            : ContentPath.suggestion(for: value, contentDirectory: context.contentDirectory, fileSystem: fs, budget: suggestions)
+                                .map { ($0, "content/" + $0) }
+                                ?? ContentPath.suggestion(for: value, contentDirectory: context.mediaDirectory, fileSystem: fs, budget: suggestions)
+                                .map { ($0, context.mediaPath($0)) }
+                        let hint = meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
                         error(
                             "\(label): \(field) '\(value)': no such file\(looked)\(hint)",
                             line: cell.line, column: cell.column)

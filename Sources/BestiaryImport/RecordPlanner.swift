@@ -19,6 +19,9 @@ public struct RecordPlanner: Sendable {
         "new records need a name in the site's default language: \(ids.joined(separator: ", "))"
     }
 
+    /// "Did you mean" for the first media files named as under content/ that are not there.
+    private let suggestions = SuggestionBudget()
+
     public init(store: RecordStore) {
         self.store = store
     }
@@ -339,7 +342,7 @@ public struct RecordPlanner: Sendable {
     private func checkContentFile(_ relative: String, kind: MediaKind) -> String? {
         if let problem = ContentPath.lexicalProblem(relative) { return problem.description }
         guard let data = try? store.fileSystem.read(store.contentDirectory + "/" + relative) else {
-            let suggested = ContentPath.suggestion(for: relative, contentDirectory: store.contentDirectory, fileSystem: store.fileSystem)
+            let suggested = ContentPath.suggestion(for: relative, contentDirectory: store.contentDirectory, fileSystem: store.fileSystem, budget: suggestions)
             return "no such file under content/" + (suggested.map { "; " + ContentPath.didYouMean($0, for: relative) } ?? "")
         }
         return Self.mediaProblem(data, kind: kind, name: "content/\(relative)")

@@ -3,8 +3,8 @@ import BestiaryStorage
 import Foundation
 import Testing
 
-/// "Did you mean" for a media path that names no file: only a file that is there, and only one
-/// clearly meant.
+/// "Did you mean" for a media path that names no file: only a sound or picture that is there,
+/// inside content/, and only one clearly meant.
 @Suite struct ContentPathSuggestionTests {
     let site: TestSite
     var content: String { site.root + "/content" }
@@ -12,34 +12,63 @@ import Testing
     init() throws {
         site = try TestSite([
             "content/sounds/Fox.ogg": "x", "content/sounds/wolf.ogg": "x", "content/sounds/wolf.mp3": "x",
-            "content/images/owl.webp": "x", "content/images/Deep/Nest/egg.png": "x", "content/images/bat.png": "x",
-            "content/images/cat.png": "x",
+            "content/sounds/red-deer.wav": "x", "content/sounds/Mo\u{0308}we.wav": "x",
+            "content/images/owl.webp": "x", "content/images/._owl.png": "x", "content/images/Deep/Nest/egg.png": "x",
+            "content/images/bat.png": "x", "content/images/cat.png": "x", "content/images/lion.webp": "x",
+            "content/images/fox.psd": "x", "outside/far.png": "x",
         ])
+        try FileManager.default.createSymbolicLink(atPath: content + "/images/far.png", withDestinationPath: site.root + "/outside/far.png")
     }
 
-    func suggest(_ path: String) -> String? {
-        ContentPath.suggestion(for: path, contentDirectory: content, fileSystem: LocalFileSystem())
+    func suggest(_ path: String, budget: SuggestionBudget? = nil) -> String? {
+        ContentPath.suggestion(for: path, contentDirectory: content, fileSystem: LocalFileSystem(), budget: budget)
     }
 
-    @Test func theFileMeantIsFoundByCaseExtensionOrASmallSlip() {
+    @Test func theFileMeantIsFoundByCaseExtensionOrSeparators() {
         #expect(suggest("sounds/fox.ogg") == "sounds/Fox.ogg")
         #expect(suggest("SOUNDS/fox.ogg") == "sounds/Fox.ogg")
         #expect(suggest("images/owl.jpg") == "images/owl.webp")
         #expect(suggest("image/owl.webp") == "images/owl.webp")
         #expect(suggest("images/deep/nest/egg.png") == "images/Deep/Nest/egg.png")
         #expect(suggest("./sounds/fox.ogg") == "sounds/Fox.ogg")
+        #expect(suggest("sounds/red_deer.wav") == "sounds/red-deer.wav")
+        #expect(suggest("sounds/Red Deer.mp3") == "sounds/red-deer.wav")
     }
 
     @Test func noSuggestionWhereNothingOrMoreThanOneIsMeant() {
         // wolf.ogg and wolf.mp3 both have the name: neither is clearly meant.
         #expect(suggest("sounds/wolf.wav") == nil)
-        // bat.png and cat.png are both one letter from rat.png.
+        // Another animal's file a letter away is never offered (a loon is not a lion).
+        #expect(suggest("images/loon.webp") == nil)
         #expect(suggest("images/rat.png") == nil)
         #expect(suggest("images/elephant.png") == nil)
         #expect(suggest("nowhere/fox.ogg") == nil)
-        // A folder is not a file, and a path that exists needs no suggestion.
+        // Not a sound or picture by its name, a hidden file, a folder, a link out of content/.
+        #expect(suggest("images/fox.png") == nil)
+        #expect(suggest("images/._OWL.png") == nil)
         #expect(suggest("images/deep") == nil)
+        #expect(suggest("images/FAR.png") == nil)
+        // A path that is there needs none; one that leaves content/ gets none.
         #expect(suggest("images/owl.webp") == nil)
         #expect(suggest("../sounds/fox.ogg") == nil)
+    }
+
+    @Test func aNameInAnotherUnicodeFormIsFoundAndSaidSo() throws {
+        // The file is named as a Mac writes it (o and a combining diaeresis), the record with ö.
+        let written = "sounds/M\u{00F6}we.wav"
+        let suggested = try #require(suggest(written))
+        #expect(Array(suggested.utf8) == Array("sounds/Mo\u{0308}we.wav".utf8))
+        #expect(ContentPath.didYouMean(suggested, for: written).contains("other Unicode code points"))
+    }
+
+    @Test func theMessageSaysWhyCaseCounts() {
+        #expect(ContentPath.didYouMean("sounds/Fox.ogg", for: "./sounds/fox.ogg") == "did you mean 'sounds/Fox.ogg'? (letters' case counts: the build machine and web servers tell the two names apart)")
+        #expect(ContentPath.didYouMean("images/owl.webp", for: "images/owl.jpg", location: "content/images/owl.webp") == "did you mean 'images/owl.webp' (content/images/owl.webp)?")
+    }
+
+    @Test func aRunMakesOnlyAsManySuggestionsAsItsBudget() {
+        let budget = SuggestionBudget(1)
+        #expect(suggest("sounds/fox.ogg", budget: budget) == "sounds/Fox.ogg")
+        #expect(suggest("sounds/fox.ogg", budget: budget) == nil)
     }
 }

@@ -155,10 +155,12 @@ import Testing
                 "3:1: row 2 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
             ]),
         Case(
-            name: "CSV media named in the wrong case, with the file meant", format: .csv,
-            text: "id,name.en,sound.file\nfox,Fox,NOTES.txt\n",
+            name: "CSV media named in the wrong case, with the file meant and what to write", format: .csv,
+            text: "id,name.en,sound.file\nfox,Fox,sounds/Common-Frog.mp3\nowl,Owl,NOTES.txt\n",
             errors: [
-                "2:9: row 1 (id fox): sound.file 'NOTES.txt': no such file; looked for content/NOTES.txt and INCOMING/NOTES.txt (files next to the CSV, or under --media); did you mean 'INCOMING/notes.txt'? (letters' case counts: the build machine and web servers tell the two names apart)"
+                "2:9: row 1 (id fox): sound.file 'sounds/Common-Frog.mp3': no such file; looked for content/sounds/Common-Frog.mp3 and INCOMING/sounds/Common-Frog.mp3 (files next to the CSV, or under --media); did you mean 'sounds/common-frog.mp3' (content/sounds/common-frog.mp3)? (letters' case counts: the build machine and web servers tell the two names apart)",
+                // notes.txt is there, but is not a sound or picture by its name: not offered.
+                "3:9: row 2 (id owl): sound.file 'NOTES.txt': no such file; looked for content/NOTES.txt and INCOMING/NOTES.txt (files next to the CSV, or under --media)",
             ]),
         Case(
             name: "CSV header capitalised as a spreadsheet does", format: .csv, text: "ID,Name\nlynx,Lynx\n",

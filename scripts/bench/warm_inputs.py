@@ -38,7 +38,7 @@ def read(path):
 
 def main(folders):
     if not folders:
-        sys.exit("usage: warm_inputs.py DIR [DIR ...]")
+        sys.exit("usage: warm_inputs.py PATH [PATH ...]  (folders, or files such as the binary)")
     paths = [p for p in files_under(folders) if os.path.isfile(p)]
     # Several reads at once: the disk answers a queue of them faster than one after another.
     with ThreadPoolExecutor(8) as pool:
