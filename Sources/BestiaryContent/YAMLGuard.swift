@@ -79,7 +79,8 @@ enum YAMLGuard {
                 case "#" where previous == " " || previous == "\t":
                     col = line.count
                     continue
-                case "\"", "'" where previous == " " || previous == "[" || previous == "{" || previous == "," || previous == ":":
+                // (A `where` clause binds to the last pattern only: each quote has its own.)
+                case "\"" where opensQuote(after: previous), "'" where opensQuote(after: previous):
                     quote = c
                 case "[", "{":
                     flowDepth += 1
@@ -103,7 +104,7 @@ enum YAMLGuard {
                     tokenStart = true
                 case "?" where expectKey:
                     return ("complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
-                case "|", ">" where flowDepth == 0 && (previous == " " || previous == ":"):
+                case "|" where flowDepth == 0 && (previous == " " || previous == ":"), ">" where flowDepth == 0 && (previous == " " || previous == ":"):
                     // A block scalar header ends the line (possibly with a comment).
                     let rest = line[(col + 1)...].filter { $0 != " " }
                     if rest.isEmpty || rest.allSatisfy({ "+-0123456789".unicodeScalars.contains($0) }) || rest.first == "#" {
@@ -120,6 +121,11 @@ enum YAMLGuard {
             }
         }
         return nil
+    }
+
+    /// Whether a quote after `previous` starts a quoted scalar (in `a"b` it is part of the text).
+    private static func opensQuote(after previous: Unicode.Scalar) -> Bool {
+        previous == " " || previous == "[" || previous == "{" || previous == "," || previous == ":"
     }
 
     /// Anchors (`&name`) and aliases (`*name`) start a node; a plain scalar cannot start with

@@ -61,6 +61,31 @@ import Testing
         #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):3:") && $0.contains("nested too deeply (more than 32 brackets)") })
     }
 
+    /// A quote inside a word (`12"`) is text, not the start of a quoted scalar: brackets after it
+    /// still count (they once went unseen there, so any depth passed to the parser).
+    @Test func deepFlowNestingAfterAQuoteInsideAWordIsRefused() throws {
+        for quote in ["\"", "'"] {
+            let yaml = "---\nname: {de: Fuchs}\ntags: [12\(quote) record, " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "]\n---\n"
+            #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):3:") && $0.contains("nested too deeply (more than 32 brackets)") }, "\(quote)")
+        }
+    }
+
+    /// `|` and `>` start a block scalar only outside brackets: lines after `[a |` are still checked
+    /// (they were once skipped as the block's text).
+    @Test func deepNestingAfterAPipeInsideBracketsIsRefused() throws {
+        for mark in ["|", ">"] {
+            let yaml = "---\nname: {de: Fuchs}\ntags: [a \(mark)\n  , " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "]\n---\n"
+            #expect(try lines(yaml).contains { $0.hasPrefix("\(Self.record):4:") && $0.contains("nested too deeply (more than 32 brackets)") }, "\(mark)")
+        }
+    }
+
+    @Test func quotesAndPipesInsideTextAreFine() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: Fuchs, en: 12\" fox}\ndescription: {en: a | b, de: it's a > c}\n---\n"])
+        let animal = try #require(site.load().catalog?.animals.first)
+        #expect(site.lines() == [])
+        #expect(animal.name["en"] == "12\" fox" && animal.description["en"] == "a | b" && animal.description["de"] == "it's a > c")
+    }
+
     @Test func deepBlockNestingIsRefused() throws {
         var yaml = "---\nname: {de: Fuchs}\ntags:\n"
         for depth in 0..<300 { yaml += String(repeating: " ", count: depth + 1) + "k\(depth):\n" }
