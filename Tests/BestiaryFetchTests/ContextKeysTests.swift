@@ -75,7 +75,7 @@ struct ContextKeysTests {
         var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
         let builder = SiteBuilder(options: options)
-        try builder.build()
+        _ = try builder.build()
         // The built-in theme names no value the contexts lack.
         let render = builder.diagnostics.items.filter { $0.stage == "render" }
         #expect(render.isEmpty, "\(render.map(DiagnosticFormatter.text))")

@@ -67,7 +67,7 @@ struct FetchThenBuildTests {
         #expect(report.summaryLine == "fetched 2, unchanged 0, failed 0")
         var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
-        try SiteBuilder(options: options).build()
+        _ = try SiteBuilder(options: options).build()
         let out = try Tree(wiki.dir.appending("out"))
         func leadPicture(_ path: String) throws -> String {
             let page = String(decoding: try #require(out.files[path]), as: UTF8.self)
@@ -87,7 +87,7 @@ struct FetchThenBuildTests {
         try wiki.dir.write(
             "---\nname: {de: Hund, en: Dog}\nwikipedia: {de: Haushund, en: Dog}\nimage: {alt: {en: A dog in the grass}}\n---\n",
             to: "content/animals/hund.md")
-        try SiteBuilder(options: options).build()
+        _ = try SiteBuilder(options: options).build()
         let rebuilt = try Tree(wiki.dir.appending("out"))
         let german = String(decoding: try #require(rebuilt.files["animals/hund/index.html"]), as: UTF8.self)
         #expect(german.contains("alt=\"Hund\""), "\(german)")
@@ -108,7 +108,7 @@ struct FetchThenBuildTests {
         #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0")
         var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
-        try SiteBuilder(options: options).build()
+        _ = try SiteBuilder(options: options).build()
         let out = try Tree(wiki.dir.appending("out"))
         func page(_ path: String) throws -> String { String(decoding: try #require(out.files[path]), as: UTF8.self) }
         let de = try page("animals/hund/index.html"), en = try page("en/animals/hund/index.html"), fr = try page("fr/animals/hund/index.html")
@@ -144,7 +144,7 @@ struct FetchThenBuildTests {
         #expect(warning.message.hasPrefix("wikipedia.en 'Dog': "), "\(warning.message)")
         var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
-        try SiteBuilder(options: options).build()
+        _ = try SiteBuilder(options: options).build()
         let page = String(decoding: try #require(try Tree(wiki.dir.appending("out")).files["animals/dog/index.html"]), as: UTF8.self)
         let caption = try #require(page.components(separatedBy: "<figcaption>").dropFirst().first?.components(separatedBy: "</figcaption>").first)
         #expect(caption.contains("no credit given, <a href=\"https://en.wikipedia.org/wiki/Dog\""), "\(caption)")

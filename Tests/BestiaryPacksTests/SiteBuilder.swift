@@ -85,7 +85,7 @@ func runCLI(_ arguments: [String]) async -> CLIResult {
     let status = await Console.$current.withValue(console) { await BestiaryCommand.run(arguments: arguments) }
     // BESTIARY_CLI_LOG=FILE keeps a transcript (for reports and debugging).
     if let log = ProcessInfo.processInfo.environment["BESTIARY_CLI_LOG"], let handle = FileHandle(forWritingAtPath: log) ?? {
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         return FileHandle(forWritingAtPath: log)
     }() {
         handle.seekToEndOfFile()

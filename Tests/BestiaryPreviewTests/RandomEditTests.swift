@@ -99,7 +99,7 @@ import Testing
                 set("wikipedia", ["wikipedia: {en: \(pick(RandomEditTests.titles)), de: \(pick(RandomEditTests.titles))}"], in: &front)
                 try save(id, front, body)
             }
-            try SiteBuilder(options: options("out", recordsVersions: true)).build()
+            _ = try SiteBuilder(options: options("out", recordsVersions: true)).build()
             _ = try rebuilder.rebuild(changes: [.everything])
         }
 

@@ -45,7 +45,7 @@ import Testing
             var options = BuildOptions(root: root, output: dir.appending("fresh-\(fresh)"), environment: RebuildEquivalenceTests.environment)
             options.recordsPackVersions = false
             options.force = true
-            try SiteBuilder(options: options).build()
+            _ = try SiteBuilder(options: options).build()
             let preview = try Tree(dir.appending("preview")), full = try Tree(dir.appending("fresh-\(fresh)"))
             #expect(preview.differences(from: full) == [], "after changing \(paths)", sourceLocation: sourceLocation)
             return result

@@ -36,7 +36,7 @@ import Testing
         var options = BuildOptions(root: root, output: dir.appending("fresh"), environment: environment)
         options.recordsPackVersions = false
         options.force = true
-        try SiteBuilder(options: options).build()
+        _ = try SiteBuilder(options: options).build()
         #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [], sourceLocation: sourceLocation)
     }
 

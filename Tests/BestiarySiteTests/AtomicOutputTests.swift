@@ -133,7 +133,7 @@ import Testing
             time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
         options.recordsPackVersions = false
         let builder = SiteBuilder(options: options)
-        try builder.build()
+        _ = try builder.build()
         let warnings = builder.diagnostics.items.filter { $0.severity == .warning }.map(\.message)
         #expect(warnings.contains { $0.hasPrefix("\(output)/CNAME and 1 more (mine): not made by bestiary; kept in the new output") }, "\(warnings)")
         #expect(try work.read("out/CNAME") == "quiz.example.org\n")

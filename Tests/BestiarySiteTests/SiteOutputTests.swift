@@ -194,7 +194,7 @@ import Testing
         var options = BuildOptions(root: Fixtures.repositoryRoot, output: work.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
         options.recordsPackVersions = false
         let builder = SiteBuilder(options: options)
-        try builder.build()
+        _ = try builder.build()
         let enrich = builder.diagnostics.items.filter { $0.stage == "enrich" }
         #expect(enrich.count == 4, "\(enrich.map(\.message))")
         #expect(enrich.filter { $0.message.contains("is not in the Wikipedia cache") && $0.location?.path.hasPrefix("content/animals/") == true }.count == 3)

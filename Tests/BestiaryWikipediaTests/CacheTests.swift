@@ -412,8 +412,6 @@ struct CacheTests {
     /// before the build or a damaged entry keeps the next build from taking them whole.
     @Test func theWholeCacheIsTakenWhileItsListingIsUnchanged() throws {
         let dir = TemporaryDirectory()
-        let keptFile = dir.appending(".out.bestiary-wikipedia"), factsFile = dir.appending(".out.bestiary-files")
-        let fs = LocalFileSystem()
         let site = try TwoEntries(root: dir.path)
         let (writer, png, path, dog, dogFile, picture) = (site.writer, site.png, site.path, site.dog, site.dogFile, site.picture)
         func settle(_ file: String) throws { try site.settle(file) }
