@@ -104,7 +104,7 @@ enum YAMLGuard {
                     tokenStart = true
                 case "?" where expectKey:
                     return ("complex mapping keys ('? ') are not supported in front matter", lineNumber, col + 1)
-                case "|" where flowDepth == 0 && (previous == " " || previous == ":"), ">" where flowDepth == 0 && (previous == " " || previous == ":"):
+                case "|" where opensBlockScalar(after: previous, flowDepth: flowDepth), ">" where opensBlockScalar(after: previous, flowDepth: flowDepth):
                     // A block scalar header ends the line (possibly with a comment).
                     let rest = line[(col + 1)...].filter { $0 != " " }
                     if rest.isEmpty || rest.allSatisfy({ "+-0123456789".unicodeScalars.contains($0) }) || rest.first == "#" {
@@ -126,6 +126,11 @@ enum YAMLGuard {
     /// Whether a quote after `previous` starts a quoted scalar (in `a"b` it is part of the text).
     private static func opensQuote(after previous: Unicode.Scalar) -> Bool {
         previous == " " || previous == "[" || previous == "{" || previous == "," || previous == ":"
+    }
+
+    /// Whether `|` or `>` after `previous` may start a block scalar: never inside brackets.
+    private static func opensBlockScalar(after previous: Unicode.Scalar, flowDepth: Int) -> Bool {
+        flowDepth == 0 && (previous == " " || previous == ":")
     }
 
     /// Anchors (`&name`) and aliases (`*name`) start a node; a plain scalar cannot start with

@@ -19,9 +19,6 @@ public struct RecordPlanner: Sendable {
         "new records need a name in the site's default language: \(ids.joined(separator: ", "))"
     }
 
-    /// "Did you mean" for the first media files named as under content/ that are not there.
-    private let suggestions = SuggestionBudget()
-
     public init(store: RecordStore) {
         self.store = store
     }
@@ -29,6 +26,8 @@ public struct RecordPlanner: Sendable {
     public func plan(_ rows: [ImportRow]) throws(DiagnosticError) -> ChangePlan {
         var bag = DiagnosticBag()
         let writer = RecordWriter(config: store.config)
+        // "Did you mean" for the first media files named as under content/ that are not there, in this plan.
+        let suggestions = SuggestionBudget()
         var changes: [ChangePlan.RecordChange] = []
         var copies = PlannedCopies()
         var missingName: [ImportRow] = []
@@ -114,7 +113,7 @@ public struct RecordPlanner: Sendable {
             // Files named as already under content/: there, and what they claim.
             for value in fields {
                 guard case .media(let kind, .file) = value.field, !row.media.contains(where: { $0.kind == kind }) else { continue }
-                if let problem = checkContentFile(value.value, kind: kind) { fail("\(value.field) '\(value.value)': \(problem)", at: value.location) }
+                if let problem = checkContentFile(value.value, kind: kind, suggestions: suggestions) { fail("\(value.field) '\(value.value)': \(problem)", at: value.location) }
             }
 
             for value in fields.enumerated().sorted(by: { ($0.element.field.applicationOrder, $0.offset) < ($1.element.field.applicationOrder, $1.offset) }) {
@@ -339,7 +338,7 @@ public struct RecordPlanner: Sendable {
         return nil
     }
 
-    private func checkContentFile(_ relative: String, kind: MediaKind) -> String? {
+    private func checkContentFile(_ relative: String, kind: MediaKind, suggestions: SuggestionBudget) -> String? {
         if let problem = ContentPath.lexicalProblem(relative) { return problem.description }
         guard let data = try? store.fileSystem.read(store.contentDirectory + "/" + relative) else {
             let suggested = ContentPath.suggestion(for: relative, contentDirectory: store.contentDirectory, fileSystem: store.fileSystem, budget: suggestions)
