@@ -546,8 +546,12 @@ final class SharedContext: @unchecked Sendable {
         // Counted, not filtered: a filter copied the 10,000 animals it kept, twice per language.
         let withSound = animals.count { input.hasSound($0) }
         let withImage = animals.count { input.hasImage($0, language: lang) }
+        // The animals a round can ask: the home page counts the learner's known ones out of these.
+        let askable = animals.count { input.hasSound($0) || input.hasImage($0, language: lang) }
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
-        context["stats"] = ["animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage)]
+        context["stats"] = [
+            "animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage), "askable": .int(askable),
+        ]
         // Only what the quiz can play: a mode it would refuse says why instead of linking to it.
         context["modes"] = .list(QuizModes.all.map { mode in
             let available = quizModes.playable(mode)

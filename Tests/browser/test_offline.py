@@ -137,6 +137,40 @@ def test_daily_offline_without_its_media_keeps_the_days_try(own_site):
         driver.quit()
 
 
+def test_offline_with_a_few_pictures_saved_asks_each_once_and_says_why(own_site):
+    """After one picture question online, only the pictures fetched so far are saved: offline,
+    a round asks each of those once (not the few by turns, ten times), with a notice saying
+    why and where to save the rest; the daily's offline message offers only modes with
+    something saved (no recording was fetched, so not the sound quiz)."""
+    served = own_site
+    catalog = served.catalog()
+    driver = new_driver()
+    try:
+        load(driver, served + "en/quiz/?mode=image")
+        wait_for_worker(driver)
+        load(driver, served + "en/quiz/?mode=image")
+        wait_until(driver, "return document.querySelector(\"[data-quiz][data-state='question'] [data-quiz-prompt] img\")?.naturalWidth > 0",
+                   message="the first picture")
+        assert not driver.find_elements(By.CSS_SELECTOR, "[data-quiz-notice='offline']"), "online: no notice"
+        go_offline(driver, served)
+
+        offline = play_round(driver, served + "en/quiz/?mode=image", catalog)
+        asked = [q["image"] for q in offline["questions"]]
+        assert 1 <= len(asked) < catalog["quiz"]["questions"], asked
+        assert len(set(asked)) == len(asked), f"a saved picture was asked twice: {asked}"
+        notice = driver.find_element(By.CSS_SELECTOR, "[data-quiz-notice='offline']")
+        assert notice.is_displayed() and "offline" in notice.text and "settings" in notice.text, notice.text
+
+        load(driver, served + "en/quiz/?mode=daily")
+        wait_until(driver, "return document.querySelector(\"[data-quiz-message='daily-offline']\")", message="the daily's offline message")
+        message = driver.find_element(By.CSS_SELECTOR, "[data-quiz-message='daily-offline']")
+        modes = [a.get_attribute("href").split("?")[1] for a in message.find_elements(By.CSS_SELECTOR, "a")]
+        assert "mode=image" in modes and "mode=sound" not in modes, modes
+        assert "these modes play offline" in message.text
+    finally:
+        driver.quit()
+
+
 def test_saving_everything_for_offline_use(own_site):
     served = own_site
     driver = new_driver()

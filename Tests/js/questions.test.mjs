@@ -218,12 +218,23 @@ test("offline: only animals whose media is cached are asked, any animal may stil
   for (let seed = 1; seed <= 20; seed++) {
     const round = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(seed), filters: { askable } });
     assert.equal(round.ok, true);
-    assert.equal(round.questions.length, 10);
+    assert.equal(round.saved, true);
+    // Each saved animal once: three saved ones would otherwise fill ten questions by turns.
+    assert.equal(round.questions.length, 3);
+    assert.deepEqual(new Set(round.questions.map((q) => q.id)), askable);
     for (const q of round.questions) {
       assert.ok(askable.has(q.id), q.id);
       assert.equal(new Set(q.choices).size, 4);
     }
   }
+  // Offline with every askable animal saved, the round is as long as online (a repeat allowed).
+  const all = new Set(cat.animals.filter((a) => a.sound).map((a) => a.id));
+  const whole = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(3), filters: { askable: all } });
+  assert.equal(whole.saved, false);
+  assert.equal(whole.questions.length, 10);
+  const online = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(3) });
+  assert.equal(online.saved, false);
+  assert.deepEqual(whole.questions, online.questions);
   const none = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(1), filters: { askable: new Set() } });
   assert.deepEqual(none, { ok: false, reason: "offline", needed: 1, have: 0 });
 });

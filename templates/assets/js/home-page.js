@@ -44,13 +44,15 @@ function showAnimalOfTheDay(catalog) {
 function showProgress(catalog) {
   const stats = state.stats;
   const ids = catalog ? catalog.animals.map((a) => a.id) : [];
-  const known = catalog ? stats.right.filter((id) => ids.includes(id)).length : stats.right.length;
+  // Out of the animals a round can ask (one with neither a sound nor a picture never comes up).
+  const askable = catalog ? catalog.animals.filter((a) => promptKind(a, "learn")).map((a) => a.id) : [];
+  const known = catalog ? stats.right.filter((id) => askable.includes(id)).length : stats.right.length;
   const level = levelFor(stats.points);
   const set = (name, text) => {
     const el = document.querySelector(`[data-progress="${name}"]`);
     if (el) el.textContent = text;
   };
-  set("known", catalog ? `${known} / ${ids.length}` : String(known));
+  set("known", catalog ? `${known} / ${askable.length}` : String(known));
   set("streak", tr("home.streakValue", { current: stats.streak, best: stats.bestStreak }));
   set("days", String(stats.days));
   set("favorites", String(state.favorites.filter((id) => !catalog || ids.includes(id)).length));
@@ -66,8 +68,7 @@ function showProgress(catalog) {
     meter.style.width = `${Math.round(Math.min(1, Math.max(0, share)) * 100)}%`;
   }
   if (!catalog) return;
-  const learnable = catalog.animals.filter((a) => promptKind(a, "learn")).map((a) => a.id);
-  const counts = progress(learnable, state.cards, Date.now());
+  const counts = progress(askable, state.cards, Date.now());
   set("due", String(counts.due));
   const learnStatus = document.querySelector('[data-mode-status="learn"]');
   if (learnStatus && counts.total) learnStatus.textContent = tr("home.learnStatus", counts);

@@ -92,7 +92,9 @@ function filterAnimals(animals, filters, need) {
 export function buildRound({ animals, mode, questions, choices, languages, rng, filters, targets }) {
   const pool = roundPool({ animals, mode, choices, languages, filters });
   if (!pool.ok) return pool;
-  const wanted = targets ? targets.length : Math.max(1, Math.floor(questions) || 1);
+  let wanted = targets ? targets.length : Math.max(1, Math.floor(questions) || 1);
+  // Offline with only some animals saved, each once: two saved ones would fill a round by turns.
+  if (pool.saved && !targets) wanted = Math.min(wanted, pool.askable.length);
   const byId = new Map(pool.askable.map((a) => [a.id, a]));
   const asked = targets ? targets.map((id) => byId.get(id)).filter(Boolean) : drawTargets(pool.askable, wanted, rng);
   if (!asked.length) return { ok: false, reason: "no-animals", needed: 1, have: 0 };
@@ -102,15 +104,16 @@ export function buildRound({ animals, mode, questions, choices, languages, rng, 
     if (!q) return { ok: false, reason: "too-few", needed: pool.choices, have: pool.distinct };
     out.push(q);
   }
-  return { ok: true, mode, questions: out, unlocked: pool.unlocked };
+  return { ok: true, mode, questions: out, unlocked: pool.unlocked, saved: pool.saved };
 }
 
 /**
  * The animals a round may use, after filters: `animals` (all that may be
  * offered as choices) and `askable` (those that can be asked in this mode),
  * both sorted by id so the result does not depend on catalogue order; or the
- * typed reason why no round is possible. Learn mode uses it to plan sessions
- * over exactly the animals a round would accept.
+ * typed reason why no round is possible; `saved` when filters.askable left
+ * out some of them (offline). Learn mode uses it to plan sessions over
+ * exactly the animals a round would accept.
  * @param {{animals: readonly import("./catalog.js").Animal[], mode: string, choices: number,
  *   languages: readonly string[], filters?: Filters}} options
  */
@@ -125,7 +128,8 @@ export function roundPool({ animals, mode, choices, languages, filters }) {
   if (!askable.length) return { ok: false, reason: canAsk && pool.some((a) => promptKind(a, mode)) ? "offline" : "no-animals", needed: 1, have: 0 };
   const distinct = countDistinctNames(pool, keysOf);
   if (distinct < perQuestion) return { ok: false, reason: "too-few", needed: perQuestion, have: distinct };
-  return { ok: true, animals: pool, askable, unlocked, keysOf, distinct, choices: perQuestion };
+  const saved = !!canAsk && askable.length < pool.filter((a) => promptKind(a, mode)).length;
+  return { ok: true, animals: pool, askable, unlocked, keysOf, distinct, choices: perQuestion, saved };
 }
 
 /**
@@ -217,6 +221,6 @@ function distractorScore(target, other, mode) {
  * @typedef {{groups?: string[], difficultyMin?: number, difficultyMax?: number, unlocked?: number,
  *   askable?: Set<string>|null}} Filters `askable`: only these ids may be asked (offline: cached media)
  * @typedef {{id: string, prompt: "sound"|"image", choices: string[]}} Question
- * @typedef {{ok: true, mode: string, questions: Question[], unlocked: number}
+ * @typedef {{ok: true, mode: string, questions: Question[], unlocked: number, saved: boolean}
  *   | {ok: false, reason: "no-media"|"no-animals"|"too-few"|"offline", needed: number, have: number}} RoundResult
  */

@@ -89,12 +89,12 @@ class QuizPage {
    * asked (the service worker caches them as they are played).
    */
   async checkOffline() {
-    if (navigator.onLine !== false || !("caches" in window)) {
-      this.offlineIds = null;
-      return;
-    }
-    const resolve = (src) => new URL(mediaUrl(this.v, src), document.baseURI).href;
-    this.offlineIds = await cachedPrompts(this.catalog, this.mode, resolve);
+    this.offlineIds = navigator.onLine !== false || !("caches" in window) ? null : await this.saved(this.mode);
+  }
+
+  /** The animals whose prompt in `mode` is cached. */
+  saved(mode) {
+    return cachedPrompts(this.catalog, mode, (src) => new URL(mediaUrl(this.v, src), document.baseURI).href);
   }
 
   // ---- rounds
@@ -141,6 +141,9 @@ class QuizPage {
       result = buildRound({ animals, mode, questions, choices, languages, rng, filters: { ...filters, unlocked } });
     }
     if (!result.ok) return this.showProblem(result);
+    const note = this.els.notices.querySelector("[data-quiz-notice=offline]");
+    if (result.saved) note || this.notice("quiz.notice.offline");
+    else note?.remove();
     this.round = {
       mode,
       rng,
@@ -381,13 +384,16 @@ class QuizPage {
     this.message(result.reason, tr(key, { have: result.have, needed: result.needed, count: result.have }), actions);
   }
 
-  /** Offline, the daily cannot show all of today's questions: it waits, the other modes play. */
-  showDailyOffline() {
+  /** Offline, the daily cannot show all of today's questions: it waits, the modes with something saved play. */
+  async showDailyOffline() {
     const { tr } = this;
-    const modes = availableModes(this.catalog.animals).filter((m) => m !== "daily");
-    const actions = modes.map((m) => h("a", { class: "quiz-button", href: `?mode=${m}`, text: tr(`quiz.mode.${m}`) }));
+    const actions = [];
+    for (const m of availableModes(this.catalog.animals)) {
+      if (m !== "daily" && (await this.saved(m)).size) actions.push(h("a", { class: "quiz-button", href: `?mode=${m}`, text: tr(`quiz.mode.${m}`) }));
+    }
+    const text = tr("quiz.problem.dailyOffline") + (actions.length ? " " + tr("quiz.problem.dailyOfflineModes") : "");
     actions.push(button(tr("quiz.retry"), () => this.checkOffline().then(() => this.startRound(true))));
-    this.message("daily-offline", tr("quiz.problem.dailyOffline"), actions);
+    this.message("daily-offline", text, actions);
   }
 
   /** Replaces the quiz with a message; data-state is removed since no round is on. */
