@@ -24,7 +24,7 @@ enum ContextKeys {
         "from_wikipedia", "credit", "by", "license", "license_url", "source", "sound", "type", "summary", "is_fallback", "url",
         "content_html", "body_lang", "body_dir", "body_is_fallback", "similar", "has_similar", "log_href",
         // Home, lists, settings.
-        "modes", "mode", "available", "unavailable_text", "stats", "animals", "with_sound", "with_image", "count", "count_text",
+        "modes", "mode", "available", "unavailable_text", "stats", "animals", "with_sound", "with_image", "askable", "count", "count_text",
         "groups", "option_groups", "checklist_text", "language_options", "has_language_choice", "has_groups", "difficulties",
         "value",
     ]
