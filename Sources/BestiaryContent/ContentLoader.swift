@@ -247,6 +247,7 @@ public struct ContentLoader: Sendable {
         } else if !bag.hasErrors {
             bag.append(contentsOf: Self.sameNames(animals, config: config))
             bag.append(contentsOf: Self.groupSpellings(animals))
+            bag.append(contentsOf: Self.unusedTagLabels(animals, config: config))
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
         return Result(catalog: catalog, diagnostics: bag)
@@ -302,6 +303,20 @@ public struct ContentLoader: Sendable {
                 at: animal.location(of: "group"), stage: "validate"))
         }
         return problems
+    }
+
+    /// A label in site.yml's `tags` for a tag no record has: misspelt there or in the records
+    /// (the pages then show the tag as written), or left from a tag no longer used.
+    static func unusedTagLabels(_ animals: [Animal], config: SiteConfig) -> [Diagnostic] {
+        guard !config.tags.isEmpty else { return [] }
+        let used = Set(animals.lazy.flatMap(\.tags))
+        return config.tags.keys.filter { !used.contains($0) }.sorted().map { tag in
+            let near = used.filter { Suggestion.distance($0, tag) <= 2 }.sorted().first
+            let hint = near.map { "; did you mean '\($0)'?" } ?? ""
+            return .warning(
+                "tags: no record has the tag '\(tag)', so this label is never shown\(hint)",
+                at: config.location(of: "tags." + tag), stage: "validate")
+        }
     }
 
     /// Whether a lone group `lone` is likely `shared` misspelt: one is the other's plural, or both

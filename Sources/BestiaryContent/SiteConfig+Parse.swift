@@ -3,7 +3,7 @@ import Foundation
 import Yams
 
 extension SiteConfig {
-    static let keys = ["title", "base_url", "languages", "wikipedia", "quiz", "packs"]
+    static let keys = ["title", "base_url", "languages", "wikipedia", "quiz", "packs", "tags"]
     static let wikipediaKeys = ["url", "contact", "commons_url"]
     static let quizKeys = ["questions", "choices"]
     static let packKeys = ["id", "keep_deltas", "public_keys", "expires_days"]
@@ -124,10 +124,31 @@ extension SiteConfig {
             packs = settings
         }
 
+        // Labels of the records' tags, per language: the tag as a record writes it (its key)
+        // and the text each language's pages show for it.
+        var tags: [String: LocalizedText] = [:]
+        if let node = f["tags"]?.value, !YAMLReader.isNull(node) {
+            if case .mapping(let mapping) = node {
+                for (key, value) in mapping {
+                    guard let tag = reader.string(key, what: "a key of tags") else { continue }
+                    guard tags[tag] == nil, positions["tags." + tag] == nil else {
+                        reader.error("tags: '\(tag)' is labelled twice", at: key)
+                        continue
+                    }
+                    positions["tags." + tag] = reader.location(key)
+                    let label = reader.localized(value, what: "tags.\(tag)", defaultLanguage: defaultLanguage, languages: languages.isEmpty ? nil : languages)
+                    tags[tag] = label ?? LocalizedText([:])
+                }
+            } else {
+                reader.error("tags must map each tag to its label, like tags: {north-america: {de: Nordamerika, en: North America}}", at: node)
+            }
+        }
+
         if reader.hasErrors { return (nil, reader.diagnostics) }
         var config = SiteConfig(
             title: title, baseURL: baseURL, languages: languages, wikipedia: wikipedia, quiz: quiz, packs: packs,
             location: SourceLocation(path: source.path, line: 1, column: 1))
+        config.tags = tags
         config.keyLocations = SiteConfig.KeyLocations(positions)
         return (config, reader.diagnostics)
     }

@@ -10,6 +10,10 @@ public struct SiteConfig: Hashable, Sendable, Encodable {
     public var wikipedia: WikipediaSettings
     public var quiz: QuizSettings
     public var packs: PackSettings?
+    /// Each tag's label per language (`tags: {north-america: {de: Nordamerika, en: North
+    /// America}}`): what the animal pages show for a record's tag, which is written once for all
+    /// languages. See ``tagLabel(_:language:)``.
+    public var tags: [String: LocalizedText] = [:]
     /// The file, for diagnostics raised after loading (e.g. by `build`) about no key of it.
     public var location: SourceLocation
     /// Where each key was written (`quiz.choices`), for diagnostics raised after loading: see
@@ -55,7 +59,14 @@ public struct SiteConfig: Hashable, Sendable, Encodable {
         self.wikipedia = wikipedia
         self.quiz = quiz
         self.packs = packs
+        self.tags = [:]
         self.location = location
+    }
+
+    /// What a page in `language` shows for `tag`: its label in that language, else the tag as
+    /// written (a label in another language would put that language on the page).
+    public func tagLabel(_ tag: String, language: String) -> String {
+        tags[tag]?[language] ?? tag
     }
 
     /// The languages in the order to try for `language`: itself, then the site's list.

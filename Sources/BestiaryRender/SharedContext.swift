@@ -448,7 +448,7 @@ final class SharedContext: @unchecked Sendable {
             a["habitat_is_fallback"] = .bool(habitat.language != lang)
         }
         if let conservation = animal.conservation { a["conservation"] = .string(conservation) }
-        a["tags"] = .list(animal.tags.map(TemplateValue.string))
+        a["tags"] = .list(animal.tags.map { .string(config.tagLabel($0, language: lang)) })
         a["has_tags"] = .bool(!animal.tags.isEmpty)
         if let hint = animal.hint.resolve(lang, fallback: config.fallback(for: lang)) {
             a["hint"] = ["text": .string(hint.text), "lang": .string(hint.language), "dir": .string(Languages.direction(hint.language))]

@@ -132,6 +132,33 @@ import Testing
         ])
     }
 
+    /// site.yml's `tags` gives each tag a label per language; a label for a tag no record has
+    /// is warned about where it is written, with the record's tag it likely means.
+    @Test func tagLabelsAreReadAndUnusedOnesWarnedAbout() throws {
+        let site = try TestSite([
+            "content/animals/a.md": "---\nname: {de: A}\ntags: [north-america, wild]\n---\n",
+            "content/animals/b.md": "---\nname: {de: B}\ntags: [farm]\n---\n",
+        ], siteYML: TestSite.siteYML + """
+            tags:
+              north-america: {de: Nordamerika, en: North America}
+              farm: Nutztier
+              nort-america: {en: North America}
+              desert: {de: Wüste}
+
+            """)
+        let config = try #require(site.load().catalog?.config)
+        #expect(config.tags["north-america"] == LocalizedText(["de": "Nordamerika", "en": "North America"]))
+        #expect(config.tagLabel("north-america", language: "en") == "North America")
+        // A label only in the default language; a tag with none: as written, never another language's.
+        #expect(config.tagLabel("farm", language: "de") == "Nutztier")
+        #expect(config.tagLabel("farm", language: "en") == "farm")
+        #expect(config.tagLabel("wild", language: "de") == "wild")
+        #expect(site.lines() == [
+            "content/site.yml:7:3: warning: tags: no record has the tag 'nort-america', so this label is never shown; did you mean 'north-america'?",
+            "content/site.yml:8:3: warning: tags: no record has the tag 'desert', so this label is never shown",
+        ])
+    }
+
     /// A group of one record spelt almost like a group of several is likely a typo; a group of
     /// one far from the others (a new group) is not warned about.
     @Test func aLoneGroupSpeltLikeAnotherIsWarnedAbout() throws {

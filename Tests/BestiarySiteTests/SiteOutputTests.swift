@@ -105,6 +105,25 @@ import Testing
         #expect(german.contains("<div class=\"animal-text\">\n    <p>Kröten laufen"))
     }
 
+    /// A record's tags show under site.yml's label in the page's language, and as written where
+    /// that language has none (not another language's label).
+    @Test func tagsShowTheirLabelsInThePagesLanguage() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        let siteYML = try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8)
+        try (siteYML + "tags:\n  north-america: {de: Nordamerika, en: North America}\n  wild: {de: Wildtier}\n").write(
+            toFile: root + "/content/site.yml", atomically: true, encoding: .utf8)
+        try "---\nname: { de: Waschbär, en: Raccoon }\ntags: [wild, north-america, night]\n---\n".write(
+            toFile: root + "/content/animals/raccoon.md", atomically: true, encoding: .utf8)
+        try build(root: root, output: work.appending("out"))
+        let out = try Tree(work.appending("out"))
+        let german = String(decoding: try #require(out.files["animals/raccoon/index.html"]), as: UTF8.self)
+        #expect(german.contains("<dd>Wildtier Nordamerika night </dd>"), "\(german)")
+        let english = String(decoding: try #require(out.files["en/animals/raccoon/index.html"]), as: UTF8.self)
+        #expect(english.contains("<dd>wild North America night </dd>"), "\(english)")
+    }
+
     /// A similar animal without a picture shows the placeholder on the page of one with a
     /// picture, not that animal's own picture (its card is rendered inside the page's animal).
     @Test func aSimilarAnimalWithoutAPictureShowsThePlaceholder() throws {
