@@ -39,6 +39,9 @@ public struct ChangePlan: Sendable {
     /// Sounds and pictures no record names once the plan is written (a record's `fox.wav` whose
     /// new sound is `fox.ogg`), relative to the site root: removed after the records are written.
     public var removals: [String] = []
+    /// Sounds and pictures no record names once the plan is written that bestiary did not name
+    /// (`sounds/my-recording.ogg`): kept, and reported, for their author to delete or keep.
+    public var kept: [String] = []
 
     public var created: Int { records.count { $0.action == .create } }
     public var updated: Int { records.count { $0.action == .update } }

@@ -35,6 +35,8 @@ public struct RecordPlanner: Sendable {
         // The files the changed records' given sounds and pictures replace, and what the changed
         // records name after the plan (normalized paths under content/).
         var replacedMedia: [String] = [], mediaAfter: [String] = []
+        // Replaced files named by their author, not by `add` or `import`: never removed.
+        var keptMedia: [String] = []
 
         // Two rows, one id: the source would overwrite itself.
         var firstRow: [String: ImportRow] = [:]
@@ -105,8 +107,11 @@ public struct RecordPlanner: Sendable {
                     let before = media.kind == .sound ? animal.sound : animal.image
                     let changed = copy != nil || Self.normalizedPath(before?.filePath) != relative
                     // The record's own file, replaced by a file it was given under another name
-                    // (`fox.ogg` for `fox.wav`): removed below if no record names it any more.
-                    if let old = Self.normalizedPath(before?.filePath), old != relative { replacedMedia.append(old) }
+                    // (`fox.ogg` for `fox.wav`): removed below if no record names it any more and
+                    // bestiary named it (a name of its own, `my-recording.ogg`, is the author's: kept).
+                    if let old = Self.normalizedPath(before?.filePath), old != relative {
+                        if Self.isNamedByBestiary(old, kind: media.kind, id: row.id) { replacedMedia.append(old) } else { keptMedia.append(old) }
+                    }
                     if changed, let before, let warning = staleCredit(media.kind, before, fields, row, old: "file") { bag.append(warning) }
                 }
             }
@@ -179,7 +184,22 @@ public struct RecordPlanner: Sendable {
         changes.sort { $0.path < $1.path }
         return ChangePlan(
             records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items,
-            removals: unused(before: replacedMedia, after: mediaAfter, changed: Set(changes.map(\.id))))
+            removals: unused(before: replacedMedia, after: mediaAfter, changed: Set(changes.map(\.id))),
+            kept: unused(before: keptMedia, after: mediaAfter, changed: Set(changes.map(\.id))))
+    }
+
+    /// Whether `path` (under content/) is a name `add` and `import` give record `id`'s sound or
+    /// picture: `sounds/ID.EXT`, or `sounds/ID-2.EXT` and on when that was taken.
+    static func isNamedByBestiary(_ path: String, kind: MediaKind, id: String) -> Bool {
+        let folder = kind == .sound ? "sounds/" : "images/"
+        guard path.hasPrefix(folder) else { return false }
+        let name = path.dropFirst(folder.count)
+        guard let dot = name.lastIndex(of: "."), !name.contains("/") else { return false }
+        let stem = name[..<dot]
+        if stem == id { return true }
+        guard stem.hasPrefix(id + "-") else { return false }
+        let number = stem.dropFirst(id.count + 1)
+        return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber } && number.first != "0"
     }
 
     /// The warning for a sound or picture replaced while `before`'s credit, license or source

@@ -168,6 +168,28 @@ import Testing
         #expect(dir.exists("site/content/sounds/fox.mp3"))
     }
 
+    /// A record's file under a name its author gave it (`my-recording.mp3`), replaced by an
+    /// import's sound, is kept and reported, not removed: it may be the author's only copy
+    /// (found by a tester). Files `add` and `import` named for the record (`fox.mp3`,
+    /// `fox-2.mp3`) still go.
+    @Test func aReplacedFileNamedByItsAuthorIsKept() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let mp3 = try Data(contentsOf: URL(fileURLWithPath: Fixtures.path("import/wildsound/sounds/Fuchs.mp3")))
+        try dir.write(mp3, to: "site/content/sounds/my-recording.mp3")
+        try dir.write("---\nname: {en: Fox}\nsound: {file: sounds/my-recording.mp3, credit: Me}\n---\n", to: "site/content/animals/fox.md")
+        try dir.write("id,sound.file\nfox,\(Fixtures.path("sites/tuxpaint/content/sounds/badger.ogg"))\n", to: "new.csv")
+        let imported = await run("import", "--root", site, dir.appending("new.csv"), "--format", "csv")
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("copied") && imported.stdout.contains("to content/sounds/fox.ogg"), "\(imported.stdout)")
+        #expect(imported.stdout.hasSuffix(
+            "kept content/sounds/my-recording.mp3: no record uses it any more, but bestiary did not name it; delete it if you no longer need it"),
+            "\(imported.stdout)")
+        #expect(!imported.stdout.contains("removed"), "\(imported.stdout)")
+        #expect(dir.exists("site/content/sounds/my-recording.mp3"))
+        #expect(dir.exists("site/content/sounds/fox.ogg"))
+    }
+
     /// A sound cut short is copied (`check` and `build` take it too) with the warning `check`
     /// would give: `add` said nothing (found by a new user).
     @Test func aSoundCutShortIsCopiedWithAWarning() async throws {

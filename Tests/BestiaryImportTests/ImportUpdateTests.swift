@@ -1,6 +1,6 @@
 import BestiaryContent
 import BestiaryDiagnostics
-import BestiaryImport
+@testable import BestiaryImport
 import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
@@ -137,5 +137,17 @@ import Testing
             .replacingOccurrences(of: "credit: Jane Doe, XC123456", with: "credit: J. Doe (XC123456)"))
         #expect(site.animal("hedgehog")?.name.values == ["en": "Hedgehog", "de": "Westeuropäischer Igel"])
         #expect(site.animal("hedgehog")?.tags == ["garden"])  // an empty cell carries nothing
+    }
+
+    /// The names `add` and `import` give a record's files, which an import that replaces the
+    /// file may remove; any other name is the author's, and the file is kept.
+    @Test func namesBestiaryGivesARecordsFiles() {
+        #expect(RecordPlanner.isNamedByBestiary("sounds/fox.mp3", kind: .sound, id: "fox"))
+        #expect(RecordPlanner.isNamedByBestiary("sounds/fox-2.mp3", kind: .sound, id: "fox"))
+        #expect(RecordPlanner.isNamedByBestiary("images/fox-12.webp", kind: .image, id: "fox"))
+        for (path, kind) in [("images/fox.mp3", MediaKind.sound), ("sounds/fox-02.mp3", .sound), ("sounds/fox-cub.mp3", .sound),
+                             ("sounds/foxes.mp3", .sound), ("sounds/birds/fox.mp3", .sound), ("sounds/fox-.mp3", .sound), ("sounds/fox", .sound)] {
+            #expect(!RecordPlanner.isNamedByBestiary(path, kind: kind, id: "fox"), "\(path)")
+        }
     }
 }

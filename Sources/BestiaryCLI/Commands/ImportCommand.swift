@@ -121,5 +121,8 @@ enum ChangeReport {
         for removal in plan.removals {
             console.out("\(prefix)\(dryRun ? "remove" : "removed") \(removal): no record uses it any more")
         }
+        for kept in plan.kept {
+            console.out("\(prefix)\(dryRun ? "keep" : "kept") \(kept): no record uses it any more, but bestiary did not name it; delete it if you no longer need it")
+        }
     }
 }
