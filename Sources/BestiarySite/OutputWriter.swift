@@ -61,6 +61,14 @@ struct OutputWriter {
     /// a build checks first, before it leaves anything next to it, and again before it writes.
     func refuseForeignOutput() throws(DiagnosticError) {
         guard let info = fileSystem.info(output) else { return }
+        if info.kind == .symlink {
+            // A build replaces the output folder whole (a rename), which would replace the link,
+            // not write where it leads.
+            let target = (try? fileSystem.realPath(output)).map { " (to \($0))" } ?? ""
+            throw DiagnosticError(.error(
+                "\(output) is a symbolic link\(target); bestiary replaces its output folder whole and does not follow links: give --output the folder itself, or remove the link",
+                stage: "write"))
+        }
         guard info.kind == .directory else {
             throw DiagnosticError(.error("\(output) exists and is not a folder; remove it or choose another --output", stage: "write"))
         }

@@ -159,6 +159,19 @@ import Testing
         #expect(try work.read("f") == "notes\n")
     }
 
+    /// An output that is a symbolic link to a folder is refused as a link, not as "not a
+    /// folder" (found by a tester); where it leads is left alone.
+    @Test func anOutputThatIsALinkIsRefusedAsOne() throws {
+        let work = TemporaryDirectory()
+        try work.write("kept\n", to: "real/a.txt")
+        try FileManager.default.createSymbolicLink(atPath: work.appending("out"), withDestinationPath: "real")
+        #expect(refusal(root: Fixtures.path("sites/minimal"), output: work.appending("out")) == [
+            "\(work.appending("out")) is a symbolic link (to \(try LocalFileSystem().realPath(work.appending("real")))); bestiary replaces its output folder whole and does not follow links: give --output the folder itself, or remove the link",
+        ])
+        #expect(try work.read("real/a.txt") == "kept\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["out", "real"])
+    }
+
     @Test func refusesToReplaceAFolderItDidNotMake() throws {
         let work = TemporaryDirectory()
         try work.write("precious", to: "mine/notes.txt")
