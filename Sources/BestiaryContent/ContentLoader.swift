@@ -449,6 +449,11 @@ public struct ContentLoader: Sendable {
     }
 
     private func readText(_ fullPath: String, relative: String) throws -> Data {
+        // A pipe would block the build until something writes to it (a folder fails by itself).
+        if let info = fileSystem.infoFollowingLinks(fullPath), info.kind != .file, info.kind != .directory {
+            throw DiagnosticError(.error(
+                "not a regular file (a pipe, a device or a socket); put a text file here", at: SourceLocation(path: relative), stage: "load"))
+        }
         if let info = fileSystem.infoFollowingLinks(fullPath), info.size > Self.maxRecordBytes {
             throw DiagnosticError(.error(
                 "file is \(info.size >> 10) KiB; records and pages are limited to \(Self.maxRecordBytes >> 10) KiB",
@@ -513,6 +518,8 @@ public struct ContentLoader: Sendable {
             guard let followed = fileSystem.infoFollowingLinks(full) else { return .failure(MediaProblem(message: "no such file")) }
             info = followed
         }
+        // A pipe would block the build until something writes to it.
+        if info.kind != .file { return .failure(MediaProblem(message: "not a regular file (a pipe, a device or a socket, or a folder)")) }
         if info.size == 0 { return .failure(MediaProblem(message: "file is empty")) }
         if let format = knownFormat?(full, info), format != .svg {
             return .success(MediaFile(path: path, format: format, size: info.size, modificationTime: info.modificationTime))

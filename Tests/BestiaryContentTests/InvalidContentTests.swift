@@ -256,4 +256,19 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: site.directory.appending(Self.record), withDestinationPath: "../../elsewhere/fox.md")
         #expect(site.lines().contains { $0.hasPrefix("\(Self.record):0:0: error: is a symbolic link that leads out of content/") })
     }
+
+    /// A pipe where site.yml or a sound should be is refused at once: reading it would block the
+    /// build until something writes to it (`check` and `build` hung: found by a tester).
+    @Test func pipesAreRefusedInsteadOfRead() throws {
+        let site = try TestSite([Self.record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n"])
+        try FileManager.default.createDirectory(atPath: site.directory.appending("content/sounds"), withIntermediateDirectories: true)
+        #expect(mkfifo(site.directory.appending("content/sounds/a.ogg"), 0o644) == 0)
+        #expect(site.lines().contains { $0.hasPrefix("\(Self.record):3:8: error: sound.file 'sounds/a.ogg': not a regular file (a pipe, a device or a socket, or a folder)") },
+                "\(site.lines())")
+
+        let pipe = try TestSite(siteYML: nil)
+        try FileManager.default.createDirectory(atPath: pipe.directory.appending("content"), withIntermediateDirectories: true)
+        #expect(mkfifo(pipe.directory.appending("content/site.yml"), 0o644) == 0)
+        #expect(pipe.lines() == ["content/site.yml:0:0: error: not a regular file (a pipe, a device or a socket); put a text file here"])
+    }
 }
