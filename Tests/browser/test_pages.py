@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import REPO, load, serve_site, severe_console_errors, wait_for_download, wait_until
+from conftest import PHONE, REPO, load, new_driver, serve_site, severe_console_errors, sideways_overflow, wait_for_download, wait_until
 from helpers import QUESTION, media_index, serious_axe_violations
 
 STORE = "bestiary:example:learner"
@@ -629,3 +629,34 @@ def test_a_sighting_is_logged_at_the_time_it_is_saved(site, browser):
         t.dispatchEvent(new Event('input', { bubbles: true }));""")
     assert log("horse", 3)["time"] == "06:15"
     assert log("cat", 4)["time"] == "06:15"
+
+
+def test_phone_header_leaves_the_first_question_in_view(site):
+    """At 320 px the header is two rows (the site's name and the languages, then the navigation
+    in one row that scrolls sideways): wrapped, it took four, and a picture question's answers
+    began below the fold (found in screenshots). The current page's link is scrolled into the
+    row, and the page itself never scrolls sideways."""
+    driver = new_driver(size=PHONE)
+    try:
+        load(driver, site + "quiz/?mode=image")
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        for b in driver.find_elements(By.CSS_SELECTOR, "[data-onboarding-skip]"):
+            b.click()
+        header, first, height = driver.execute_script(
+            "return [document.querySelector('.site-header').getBoundingClientRect().height,"
+            " document.querySelector('button[data-choice]').getBoundingClientRect().bottom, window.innerHeight]")
+        assert header < 150, header
+        assert first <= height, f"the first answer ends at {first} px, below the fold at {height} px"
+        assert sideways_overflow(driver) <= 0
+
+        load(driver, site + "settings/")
+        shown = driver.execute_script(
+            "const nav = document.querySelector('.site-nav').getBoundingClientRect();"
+            " const here = document.querySelector('.site-nav [aria-current=\"page\"]').getBoundingClientRect();"
+            " return [nav.left <= here.left, here.right <= nav.right, document.querySelector('.site-nav').scrollLeft]")
+        assert shown[0] and shown[1], f"the current page's link is out of the navigation's view: {shown}"
+        assert shown[2] > 0, "the row was scrolled to it"
+        assert sideways_overflow(driver) <= 0
+    finally:
+        driver.quit()
+

@@ -1,7 +1,8 @@
 // Runs on every page: the learner's theme before anything else is drawn, a
 // notice when stored progress had to be repaired, the service worker for
 // offline play (and a prompt to reload when a new build took over), the
-// first-visit tour (until skipped, finished or a question answered), and the preferred language.
+// first-visit tour (until skipped, finished or a question answered), the preferred language, and
+// the current page's link in view in a phone's navigation row.
 import { applyTheme, browserBackend, learnerStore, pageInfo, siteNotice } from "./page.js";
 import { startOnboarding } from "./onboarding.js";
 
@@ -15,12 +16,25 @@ else if (loaded.notice) siteNotice(loaded.notice);
 
 registerServiceWorker();
 rememberLanguageChoice();
+showCurrentNavLink();
 if (info.page === "offline") showWantedPage();
 if (goToPreferredLanguage()) {
   // Leaving the page: nothing else to set up.
 } else if (!loaded.state.onboarded && !loaded.state.stats.answered && !["404", "offline"].includes(info.page)) {
   // Not once the learner has played: it would push the quiz down.
   startOnboarding({ onDone: () => store.update((s) => ({ ...s, onboarded: true })) });
+}
+
+/**
+ * On a phone the navigation is one row that scrolls sideways (site.css): the current page's link
+ * is scrolled into it, not left out of sight past the edge (Settings, say).
+ */
+function showCurrentNavLink() {
+  const nav = document.querySelector(".site-nav");
+  const here = nav?.querySelector('[aria-current="page"]');
+  if (!here) return;
+  const [box, link] = [nav.getBoundingClientRect(), here.getBoundingClientRect()];
+  if (link.right > box.right || link.left < box.left) nav.scrollLeft += link.left - box.left - 16;
 }
 
 /**
