@@ -449,12 +449,13 @@ public struct ContentLoader: Sendable {
     }
 
     private func readText(_ fullPath: String, relative: String) throws -> Data {
+        let info = fileSystem.infoFollowingLinks(fullPath)
         // A pipe would block the build until something writes to it (a folder fails by itself).
-        if let info = fileSystem.infoFollowingLinks(fullPath), info.kind != .file, info.kind != .directory {
+        if let info, info.kind != .file, info.kind != .directory {
             throw DiagnosticError(.error(
                 "not a regular file (a pipe, a device or a socket); put a text file here", at: SourceLocation(path: relative), stage: "load"))
         }
-        if let info = fileSystem.infoFollowingLinks(fullPath), info.size > Self.maxRecordBytes {
+        if let info, info.size > Self.maxRecordBytes {
             throw DiagnosticError(.error(
                 "file is \(info.size >> 10) KiB; records and pages are limited to \(Self.maxRecordBytes >> 10) KiB",
                 at: SourceLocation(path: relative), stage: "load"))
