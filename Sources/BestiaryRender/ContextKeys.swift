@@ -27,6 +27,8 @@ enum ContextKeys {
         "modes", "mode", "available", "unavailable_text", "stats", "animals", "with_sound", "with_image", "askable", "count", "count_text",
         "groups", "option_groups", "checklist_text", "language_options", "has_language_choice", "has_groups", "difficulties",
         "value",
+        // The 404 page.
+        "others", "home",
     ]
 
     /// Names only the Markdown templates' contexts hold (`markdown/animal.md`, `markdown/page.md`).

@@ -715,6 +715,15 @@ final class SharedContext: @unchecked Sendable {
                     "current": .bool(l == lang),
                 ]
             })
+        // One file answers for every language (static hosts serve only the root's 404.html): the
+        // message in each other language too, with a link to that language's home page.
+        context["others"] = .list(
+            config.languages.filter { $0 != lang }.map { l in
+                [
+                    "lang": .string(l), "dir": .string(Languages.direction(l)), "title": .string(t(l, "notfound.title")),
+                    "text": .string(t(l, "notfound.text")), "home": .string(t(l, "notfound.home")), "href": .string(root + paths.home(l)),
+                ]
+            })
         return context
     }
 }

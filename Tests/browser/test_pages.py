@@ -474,6 +474,13 @@ def test_damaged_data_notice_is_given_once(site, browser):
 def test_unknown_path_gets_the_404_page(site, browser):
     browser.get(site + "no/such/page/")
     assert "404" in browser.title or "nicht gefunden" in browser.find_element(By.TAG_NAME, "h1").text
+    # One file answers for every language: an English learner finds the message in English too,
+    # with a way to the English home page (it was German only: found by a tester).
+    browser.get(site + "en/animals/unicorn/")
+    english = browser.find_element(By.CSS_SELECTOR, "main section[lang='en']")
+    assert english.find_element(By.TAG_NAME, "h2").text == "Page not found"
+    link = english.find_element(By.TAG_NAME, "a")
+    assert link.text == "Go to the home page" and link.get_attribute("href") == site + "en/"
 
 
 def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):

@@ -346,6 +346,7 @@ class QuizPage {
     const view = caughtUpView(this.v, { nextDue, now: Date.now(), learnText: this.learnProgressText(), onCheck: () => this.startRound(true) });
     fill(this.els.stage, view.el);
     this.finishState(0, 0);
+    this.announce(view.heading.textContent);
     if (moveFocus) view.heading.focus();
   }
 
@@ -399,6 +400,7 @@ class QuizPage {
   /** Replaces the quiz with a message; data-state is removed since no round is on. */
   message(reason, text, actions = []) {
     this.silence();
+    this.announce("");
     this.round = null;
     const box = h("div", { class: "quiz-message", role: "alert", dataset: { quizMessage: reason } }, h("p", { text }));
     if (actions.length) box.append(h("div", { class: "quiz-actions" }, actions));
