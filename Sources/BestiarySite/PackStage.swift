@@ -50,10 +50,21 @@ enum PackStage {
         var output = try producer.produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)
+        // Versions are created in order: one recorded with a build time ahead of the clock (a
+        // SOURCE_DATE_EPOCH in the future) would fail every later build that changes the content
+        // until that time comes, and the lock, sealed, cannot be mended by hand. A day of skew
+        // between machines is let through.
+        let clock = options.time.now()
+        if options.recordsPackVersions, output.isNewVersion, now.timeIntervalSince(clock) > 86_400 {
+            let days = Int(now.timeIntervalSince(clock) / 86_400)
+            throw DiagnosticError(.error(
+                "the build time \(PackTime(now)) (SOURCE_DATE_EPOCH) is \(days) day\(days == 1 ? "" : "s") ahead of this machine's clock (\(PackTime(clock))): pack version \(output.version) recorded with it would make every later build that changes the content fail until then, since versions are created in order; check SOURCE_DATE_EPOCH and the clock",
+                at: SourceLocation(path: PackLock.path), stage: "packs"))
+        }
         // The pointer's validity starts at the build time: an old SOURCE_DATE_EPOCH (a commit's
         // date in CI) can make it expire before it is deployed.
         if let settings = catalog.config.packs, let expires = output.expires {
-            if expires < PackTime(options.time.now()) {
+            if expires < PackTime(clock) {
                 output.diagnostics.append(.warning(
                     "the packs' latest.json expired at \(expires), before it was even built: its validity (packs.expires_days: \(settings.expiresDays)) starts at the build time, which SOURCE_DATE_EPOCH sets to \(PackTime(now)), and apps refuse an expired pointer; build with a recent SOURCE_DATE_EPOCH, or raise packs.expires_days",
                     at: catalog.config.location(of: "packs.expires_days"), stage: "packs"))

@@ -188,6 +188,29 @@ struct PackSite {
         #expect(warnings.first?.location?.path == "content/site.yml")
     }
 
+    /// A new version is not recorded with a build time days ahead of the clock (a mistyped
+    /// SOURCE_DATE_EPOCH): every later build that changes the content would fail until then
+    /// (found by a tester). A day of skew passes, and so does a build that records nothing new.
+    @Test func aBuildTimeAheadOfTheClockRecordsNoVersion() throws {
+        let site = try PackSite()
+        let day = 86_400
+        let lock = try site.lock()
+        let before = try Tree(site.output)
+        try site.work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
+        let ahead = site.builder(at: 1_767_225_700 + 400 * day, clock: 1_767_225_700)
+        let problem = site.failure(of: ahead)
+        #expect(problem?.message.hasPrefix(
+            "the build time 2027-02-05T00:01:40Z (SOURCE_DATE_EPOCH) is 400 days ahead of this machine's clock (2026-01-01T00:01:40Z): pack version 2 recorded with it would make every later build that changes the content fail until then") == true,
+            "\(String(describing: problem))")
+        #expect(problem?.location?.path == "content/packs.lock")
+        #expect(try site.lock() == lock)
+        #expect(try Tree(site.output) == before)
+        _ = try site.build(at: 1_767_225_700 + day - 100, clock: 1_767_225_700)
+        #expect(try site.lock() != lock)
+        // Nothing new to record: the time does not matter.
+        _ = try site.build(at: 1_767_225_700 + 400 * day, clock: 1_767_225_700, fileSystem: LocalFileSystem())
+    }
+
     /// A site that names the keys its apps trust is not built without one (its pack would be
     /// refused by every app), but previewed; a key file that cannot be read stops the build
     /// before any page is rendered.
