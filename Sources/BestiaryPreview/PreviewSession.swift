@@ -10,8 +10,9 @@ import Foundation
 /// Order of events: listen first (so a taken port fails at once, and the base URL knows the real
 /// port), start watching, build, then report ``Event/serving(url:)``. While a build runs, new
 /// changes are collected and built together afterwards; builds never overlap. A failed build
-/// leaves `output/` as it was (the engine swaps complete builds in atomically), so the server
-/// goes on serving the last good build, with the errors over every page.
+/// leaves `output/` servable (the first build is swapped in whole; a rebuild writes what a page
+/// names before the page, and removes old files last), so the server goes on serving the last
+/// good build, with the errors over every page.
 public final class PreviewSession: @unchecked Sendable {
     public struct Configuration: Sendable {
         public var root: String

@@ -501,6 +501,13 @@ struct OutputWriter {
     /// only the preview updates in place; a crash in between is repaired by the next build, which
     /// starts without an index and writes the whole output anew.
     ///
+    /// What a file names is there before it: files at new paths first (content-hashed assets, the
+    /// catalogue, media, a version's manifest), new pages next, then the files at paths the output
+    /// had (pages, the service worker, `latest.json`), and only then are the files no longer built
+    /// removed. So at every moment each page is the old one or the new one, and everything it
+    /// links resolves (a page naming a stylesheet not written yet came back unstyled: found by a
+    /// tester), whenever the update is read or stopped.
+    ///
     /// Files in `unchanged` are known to have the bytes they had when `previous` was made (pages
     /// the render memo reused): their identity is taken from the index, not hashed again.
     func update(_ files: [OutputFile], previous: OutputIndex, unchanged: Set<String> = []) throws(DiagnosticError) -> (OutputIndex, Set<String>) {
@@ -509,39 +516,48 @@ struct OutputWriter {
         }
         let fs = fileSystem
         let output = self.output
-        let results: [(String, OutputIndex.Entry, Bool)]
+        var results: [(String, OutputIndex.Entry, Bool)] = []
+        results.reserveCapacity(files.count)
+        // The three groups, in order (see above).
+        var phases: [[OutputFile]] = [[], [], []]
+        for file in files {
+            let page = file.path.hasSuffix(".html")
+            phases[previous.entries[file.path] != nil ? 2 : page ? 1 : 0].append(file)
+        }
         do {
-            results = try Parallel.map(files, chunk: 64) { file -> (String, OutputIndex.Entry, Bool) in
-                let target = output + "/" + file.path
-                let current = fs.info(target)
-                let old = previous.entries[file.path]
-                // A linked file is its media file (a hard link: one inode) under a name made from its
-                // bytes' hash: while the link is as written, the media file is what it was, and is
-                // not looked at again (63,000 of them on the bench corpus).
-                if case .file = file.content, let old, let current, current == old.written, OutputChecks.identity(old.identity, links: current) {
-                    return (file.path, old, false)
+            for phase in phases where !phase.isEmpty {
+                results += try Parallel.map(phase, chunk: 64) { file -> (String, OutputIndex.Entry, Bool) in
+                    let target = output + "/" + file.path
+                    let current = fs.info(target)
+                    let old = previous.entries[file.path]
+                    // A linked file is its media file (a hard link: one inode) under a name made from its
+                    // bytes' hash: while the link is as written, the media file is what it was, and is
+                    // not looked at again (63,000 of them on the bench corpus).
+                    if case .file = file.content, let old, let current, current == old.written, OutputChecks.identity(old.identity, links: current) {
+                        return (file.path, old, false)
+                    }
+                    let known = unchanged.contains(file.path) ? old?.identity : nil
+                    guard let identity = known ?? identity(of: file) else {
+                        throw DiagnosticError(.error("cannot read \(file.path)'s source", stage: "write"))
+                    }
+                    if let old, old.identity == identity, let current, current == old.written {
+                        return (file.path, old, false)
+                    }
+                    if case .file(let source) = file.content, let current, let s = fs.infoFollowingLinks(source),
+                        current.inode == s.inode && current.device == s.device
+                    {
+                        return (file.path, OutputIndex.Entry(identity: identity, written: current), previous.entries[file.path]?.identity != identity)
+                    }
+                    let slash = target.lastIndex(of: "/")!
+                    let temporary = String(target[..<slash]) + "/.bestiary-new-\(getpid())-" + target[target.index(after: slash)...]
+                    switch file.content {
+                    case .data(let data): try fs.writeNew(data, to: temporary)
+                    case .file(let source): try fs.link(source, to: temporary)
+                    }
+                    try fs.move(temporary, to: target)
+                    guard let written = fs.info(target) else { throw DiagnosticError(.error("\(file.path) vanished", stage: "write")) }
+                    return (file.path, OutputIndex.Entry(identity: identity, written: written), true)
                 }
-                let known = unchanged.contains(file.path) ? old?.identity : nil
-                guard let identity = known ?? identity(of: file) else {
-                    throw DiagnosticError(.error("cannot read \(file.path)'s source", stage: "write"))
-                }
-                if let old, old.identity == identity, let current, current == old.written {
-                    return (file.path, old, false)
-                }
-                if case .file(let source) = file.content, let current, let s = fs.infoFollowingLinks(source),
-                    current.inode == s.inode && current.device == s.device
-                {
-                    return (file.path, OutputIndex.Entry(identity: identity, written: current), previous.entries[file.path]?.identity != identity)
-                }
-                let slash = target.lastIndex(of: "/")!
-                let temporary = String(target[..<slash]) + "/.bestiary-new-\(getpid())-" + target[target.index(after: slash)...]
-                switch file.content {
-                case .data(let data): try fs.writeNew(data, to: temporary)
-                case .file(let source): try fs.link(source, to: temporary)
-                }
-                try fs.move(temporary, to: target)
-                guard let written = fs.info(target) else { throw DiagnosticError(.error("\(file.path) vanished", stage: "write")) }
-                return (file.path, OutputIndex.Entry(identity: identity, written: written), true)
             }
             var index = OutputIndex()
             index.entries.reserveCapacity(results.count)

@@ -94,8 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// The second Ctrl-C: stop without waiting. A build cut off here leaves only its staging folder,
-/// which the next build removes; output/ itself is whole (it is swapped in atomically).
+/// The second Ctrl-C: stop without waiting. A first build cut off here leaves only its staging
+/// folder, which the next build removes; a rebuild cut off leaves each file old or new, with every
+/// file a page names there (it writes those first), and the next build writes the output anew.
 private func stopAtOnce() -> Never {
     exit(130)
 }

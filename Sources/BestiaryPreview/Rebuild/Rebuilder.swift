@@ -2,9 +2,10 @@ import BestiaryDiagnostics
 
 /// The preview's view of the build engine: "these inputs changed, bring output/ up to date".
 ///
-/// The preview never writes into `output/` itself; a rebuilder must leave `output/` whole at every
-/// moment (the previous build or the new one, never a mix), which `SiteBuilder`'s atomic swap
-/// guarantees. Calls never overlap: the preview waits for one rebuild to finish before it starts
+/// The preview never writes into `output/` itself; a rebuilder must leave `output/` servable at
+/// every moment: each file the previous build's or the new one's, and every file a page names
+/// there. `SiteBuilder` swaps its first build in whole and updates in place in that order
+/// (``OutputWriter``'s `update`). Calls never overlap: the preview waits for one rebuild to finish before it starts
 /// the next, folding the changes that arrived meanwhile into one call.
 ///
 /// `changes` is never empty. The first call of a session is `[.everything]`; so is any call after

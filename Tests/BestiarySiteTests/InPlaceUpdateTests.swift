@@ -1,0 +1,72 @@
+import BestiaryStorage
+import BestiaryTestSupport
+import Foundation
+import Testing
+
+@testable import BestiarySite
+
+/// Records, in order, the renames that put files in place in the output and the removals.
+final class OrderingFileSystem: PassingFileSystem, @unchecked Sendable {
+    let output: String
+    private let lock = NSLock()
+    private var recorded: [String] = []
+
+    init(output: String) { self.output = output }
+
+    var events: [String] { lock.withLock { recorded } }
+    func reset() { lock.withLock { recorded = [] } }
+
+    private func note(_ what: String, _ path: String) {
+        guard path.hasPrefix(output + "/") else { return }
+        lock.withLock { recorded.append(what + " " + path.dropFirst(output.count + 1)) }
+    }
+
+    override func move(_ source: String, to destination: String) throws {
+        try base.move(source, to: destination)
+        note("put", destination)
+    }
+
+    override func remove(_ path: String) throws {
+        try base.remove(path)
+        note("remove", path)
+    }
+}
+
+/// The preview's update in place (``OutputWriter/update(_:previous:unchanged:)``).
+@Suite struct InPlaceUpdateTests {
+    /// What a file names is there before it: new content-hashed assets before the pages that
+    /// name them, new pages before the pages that link them, the old asset removed last. A page
+    /// naming a stylesheet not written yet came back unstyled during the preview's rebuilds, and
+    /// stayed so after a second Ctrl-C (found by a tester).
+    @Test func whatAFileNamesIsThereBeforeIt() throws {
+        let work = TemporaryDirectory()
+        let output = work.appending("out")
+        let fs = OrderingFileSystem(output: output)
+        let writer = OutputWriter(fileSystem: fs, output: output)
+        let first = try writer.write([
+            OutputFile(path: "index.html", text: "<link href=assets/site.1.css>"),
+            OutputFile(path: "about/index.html", text: "<link href=../assets/site.1.css>"),
+            OutputFile(path: "assets/site.1.css", text: "a"),
+            OutputFile(path: "sw.js", text: "assets/site.1.css"),
+        ])
+        fs.reset()
+        let (_, changed) = try writer.update([
+            OutputFile(path: "index.html", text: "<link href=assets/site.2.css><a href=new/>"),
+            OutputFile(path: "about/index.html", text: "<link href=../assets/site.2.css>"),
+            OutputFile(path: "new/index.html", text: "<link href=../assets/site.2.css>"),
+            OutputFile(path: "assets/site.2.css", text: "b"),
+            OutputFile(path: "sw.js", text: "assets/site.2.css"),
+        ], previous: first)
+        #expect(changed == ["index.html", "about/index.html", "new/index.html", "assets/site.1.css", "assets/site.2.css", "sw.js"])
+        let events = fs.events
+        func at(_ event: String) throws -> Int { try #require(events.firstIndex(of: event), "\(event) in \(events)") }
+        let asset = try at("put assets/site.2.css"), newPage = try at("put new/index.html"), removal = try at("remove assets/site.1.css")
+        for existing in ["put index.html", "put about/index.html", "put sw.js"] {
+            let i = try at(existing)
+            #expect(asset < i && newPage < i && i < removal, "\(events)")
+        }
+        #expect(asset < newPage, "\(events)")
+        #expect(try work.read("out/about/index.html") == "<link href=../assets/site.2.css>")
+        #expect(!work.exists("out/assets/site.1.css"))
+    }
+}
