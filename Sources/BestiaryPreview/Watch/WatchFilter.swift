@@ -21,8 +21,9 @@ public struct WatchFilter: Sendable {
     ///   the content loader and the theme skip hidden files too;
     /// - backups and autosaves: `x.md~`, `#x.md#`, `x.md.bak`, `x.md.orig`;
     /// - temporary files: vim's `4913` probe, `*.swp`/`*.swx`/`*.swo`, `*.tmp`, JetBrains'
-    ///   `*___jb_tmp___`/`*___jb_old___`, Chrome's `*.crswap`, `*.part`, and Bestiary's own atomic
-    ///   writes `x.tmp-PID-N`.
+    ///   `*___jb_tmp___`/`*___jb_old___`, Chrome's `*.crswap`, `*.part`, Qt's and KDE's (Kate's)
+    ///   `x.md.aBcDeF` (six letters or digits after a file's own extension), and Bestiary's own
+    ///   atomic writes `x.tmp-PID-N`.
     public static func isJunkName(_ name: String) -> Bool {
         if name.isEmpty { return false }
         if name.hasPrefix(".") || name.hasSuffix("~") { return true }
@@ -34,6 +35,16 @@ public struct WatchFilter: Sendable {
             return true
         }
         if lower.contains(".tmp-") { return true }
-        return false
+        return isQtSaveFile(name)
+    }
+
+    /// `cat.md.aBcDeF`: QSaveFile's temporary name, the file's own name and six random letters
+    /// or digits, renamed over the file when the save is done.
+    static func isQtSaveFile(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let random = parts.last, random.count == 6,
+            random.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else { return false }
+        return ["md", "yml", "yaml", "json", "html", "css", "js", "svg", "txt"].contains(parts[parts.count - 2].lowercased())
     }
 }
