@@ -49,9 +49,11 @@ import Testing
         #expect(!WatchFilter.isJunkName(name))
     }
 
-    @Test func ignoresPacksLockAndHiddenFolders() {
+    /// The preview never writes content/packs.lock: a change to it is someone else's and is built.
+    @Test func watchesPacksLockAndIgnoresHiddenFolders() {
         let filter = WatchFilter()
-        #expect(filter.ignores("content/packs.lock"))
+        #expect(!filter.ignores("content/packs.lock"))
+        #expect(WatchFilter(ignoredPaths: ["content/packs.lock"]).ignores("content/packs.lock"))
         #expect(filter.ignores("content/.git/index"))
         #expect(!filter.ignores("content/animals/red-fox.md"))
     }

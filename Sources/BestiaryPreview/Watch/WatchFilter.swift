@@ -1,10 +1,13 @@
 /// Decides which file-system events are worth a rebuild: editors' swap, backup and temporary
 /// files, hidden files, and files the build itself writes are not.
 public struct WatchFilter: Sendable {
-    /// Root-relative paths the build writes itself (watching them would rebuild forever).
+    /// Root-relative paths the build writes itself (watching them would rebuild forever). None by
+    /// default: the preview never records pack versions, so `content/packs.lock` changes only by
+    /// another hand (`git checkout`, a `bestiary build`), and the preview's packs follow it (they
+    /// went on from the old one until the next edit: found by a tester).
     public var ignoredPaths: Set<String>
 
-    public init(ignoredPaths: Set<String> = ["content/packs.lock"]) {
+    public init(ignoredPaths: Set<String> = []) {
         self.ignoredPaths = ignoredPaths
     }
 
