@@ -13,13 +13,21 @@ enum RequestHead {
         case refused(status: Int, reason: String)
     }
 
+    /// A head over the limit: 414 when the request line alone is (its target is too long),
+    /// else 431 (too many or too long header fields).
+    static func tooLarge(_ buffer: ArraySlice<UInt8>) -> Outcome {
+        let line = buffer.firstIndex(of: 10).map { $0 - buffer.startIndex } ?? buffer.count
+        if line > limit { return .refused(status: 414, reason: "the request's target is over \(limit >> 10) KiB") }
+        return .refused(status: 431, reason: "the request's head is over \(limit >> 10) KiB")
+    }
+
     /// Parses the head at the start of `buffer`.
     static func parse(_ whole: ArraySlice<UInt8>) -> Outcome {
         // Empty lines before the request line are skipped (RFC 9112 §2.2).
         let buffer = whole.drop { $0 == 13 || $0 == 10 }
         let skipped = buffer.startIndex - whole.startIndex
         guard let end = headEnd(buffer) else {
-            if whole.count > limit { return .refused(status: 431, reason: "the request's head is over \(limit >> 10) KiB") }
+            if whole.count > limit { return tooLarge(buffer) }
             // Bytes that cannot begin a request (a TLS handshake sent to this plain-HTTP port,
             // say) are refused now, not after waiting for a head that will never end.
             if let bad = buffer.firstIndex(where: { !isTokenByte($0) }), buffer[bad] != 32 || bad == buffer.startIndex {
@@ -27,7 +35,7 @@ enum RequestHead {
             }
             return .incomplete
         }
-        if end.head > limit { return .refused(status: 431, reason: "the request's head is over \(limit >> 10) KiB") }
+        if end.head > limit { return tooLarge(buffer) }
         // Lines end with LF, with or without CR (RFC 9112 §2.2 lets a recipient accept a bare LF).
         var lines = buffer[buffer.startIndex..<(buffer.startIndex + end.head)].split(separator: 10, omittingEmptySubsequences: false).map { line in
             line.last == 13 ? line.dropLast() : line

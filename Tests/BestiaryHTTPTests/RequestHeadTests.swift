@@ -96,6 +96,11 @@ import Testing
         let big = "GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: RequestHead.limit) + "\r\n"
         #expect(parse(big) == .refused(status: 431, reason: "the request's head is over 64 KiB"))
         #expect(parse(big + "\r\n") == .refused(status: 431, reason: "the request's head is over 64 KiB"))
+        // A target too long for the whole head is 414, finished or not (it was 431: found by a tester).
+        let long = "GET /" + String(repeating: "a", count: RequestHead.limit) + " HTTP/1.1\r\n"
+        #expect(parse(long) == .refused(status: 414, reason: "the request's target is over 64 KiB"))
+        #expect(parse(String(long.dropLast(5))) == .refused(status: 414, reason: "the request's target is over 64 KiB"))
+        #expect(parse(long + "\r\n") == .refused(status: 414, reason: "the request's target is over 64 KiB"))
     }
 
     @Test func headerFieldsSetAndReplace() {

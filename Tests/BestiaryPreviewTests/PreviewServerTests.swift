@@ -100,6 +100,8 @@ struct RunningServer {
         let beyond = try await server.get("/media/abc.ogg", headers: ["Range": "bytes=1000-"])
         #expect(beyond.status == 416)
         #expect(beyond.header("content-range") == "bytes */1000")
+        // A refusal of this request is never kept, not for a year as the file itself is.
+        #expect(beyond.header("cache-control") == "no-store")
 
         // If-Range with another validator: the whole file.
         #expect(try await server.get("/media/abc.ogg", headers: ["Range": "bytes=0-1", "If-Range": "\"old\""]).status == 200)

@@ -116,6 +116,9 @@ struct SiteFiles: Sendable {
                     if whole == nil { close(fd) }
                     headers["Content-Range"] = "bytes */\(length)"
                     headers["Content-Type"] = "text/plain; charset=utf-8"
+                    // An answer about this request, not the file: never kept (the file's own
+                    // `immutable` would keep the refusal for a year).
+                    headers["Cache-Control"] = "no-store"
                     return Self.bytes(416, Array("range not satisfiable: the file has \(length) bytes\n".utf8), headers: headers, head: false)
                 case .ignored: break
                 }
