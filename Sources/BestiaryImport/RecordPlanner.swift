@@ -110,7 +110,9 @@ public struct RecordPlanner: Sendable {
                     // (`fox.ogg` for `fox.wav`): removed below if no record names it any more and
                     // bestiary named it (a name of its own, `my-recording.ogg`, is the author's: kept).
                     if let old = Self.normalizedPath(before?.filePath), old != relative {
-                        if Self.isNamedByBestiary(old, kind: media.kind, id: row.id) { replacedMedia.append(old) } else { keptMedia.append(old) }
+                        // Named for any record that uses it (one import shares a file between rows).
+                        let named = ([row.id] + (mediaUsers[old] ?? [])).contains { Self.isNamedByBestiary(old, kind: media.kind, id: $0) }
+                        if named { replacedMedia.append(old) } else { keptMedia.append(old) }
                     }
                     if changed, let before, let warning = staleCredit(media.kind, before, fields, row, old: "file") { bag.append(warning) }
                 }
@@ -182,10 +184,11 @@ public struct RecordPlanner: Sendable {
         }
         if bag.hasErrors { throw DiagnosticError(bag.sorted) }
         changes.sort { $0.path < $1.path }
+        let removals = unused(before: replacedMedia, after: mediaAfter, changed: Set(changes.map(\.id)))
         return ChangePlan(
             records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items,
-            removals: unused(before: replacedMedia, after: mediaAfter, changed: Set(changes.map(\.id))),
-            kept: unused(before: keptMedia, after: mediaAfter, changed: Set(changes.map(\.id))))
+            removals: removals,
+            kept: unused(before: keptMedia, after: mediaAfter, changed: Set(changes.map(\.id))).filter { !removals.contains($0) })
     }
 
     /// Whether `path` (under content/) is a name `add` and `import` give record `id`'s sound or
@@ -199,7 +202,8 @@ public struct RecordPlanner: Sendable {
         if stem == id { return true }
         guard stem.hasPrefix(id + "-") else { return false }
         let number = stem.dropFirst(id.count + 1)
-        return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber } && number.first != "0"
+        // `ID-2` and on: the names taken after `ID` (never `ID-1`, nor `ID-02`).
+        return number.allSatisfy { $0.isASCII && $0.isNumber } && Int(number).map { $0 >= 2 && String($0) == number } == true
     }
 
     /// The warning for a sound or picture replaced while `before`'s credit, license or source

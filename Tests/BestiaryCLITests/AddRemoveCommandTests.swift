@@ -183,11 +183,31 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.stdout.contains("copied") && imported.stdout.contains("to content/sounds/fox.ogg"), "\(imported.stdout)")
         #expect(imported.stdout.hasSuffix(
-            "kept content/sounds/my-recording.mp3: no record uses it any more, but bestiary did not name it; delete it if you no longer need it"),
+            "kept content/sounds/my-recording.mp3: no record uses it any more, but its name is not one bestiary gives the record's files (it may be yours); delete it if you no longer need it"),
             "\(imported.stdout)")
         #expect(!imported.stdout.contains("removed"), "\(imported.stdout)")
         #expect(dir.exists("site/content/sounds/my-recording.mp3"))
         #expect(dir.exists("site/content/sounds/fox.ogg"))
+    }
+
+    /// A file one import shared between two records, both given new sounds of another format
+    /// by the next: removed once, by the name of either record, and not also called kept (it
+    /// was both: found in review).
+    @Test func aSharedFileReplacedForBothRecordsIsRemovedOnce() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let mp3 = Fixtures.path("import/wildsound/sounds/Fuchs.mp3")
+        try dir.write("id,name.en,sound.file\nfox,Fox,\(mp3)\nvixen,Vixen,\(mp3)\n", to: "first.csv")
+        let first = await run("import", "--root", site, dir.appending("first.csv"), "--format", "csv")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try dir.read("site/content/animals/vixen.md").contains("sounds/fox.mp3"))
+        let ogg = { (name: String) in Fixtures.path("sites/tuxpaint/content/sounds/\(name).ogg") }
+        try dir.write("id,sound.file\nfox,\(ogg("badger"))\nvixen,\(ogg("bee"))\n", to: "second.csv")
+        let second = await run("import", "--root", site, dir.appending("second.csv"), "--format", "csv")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.components(separatedBy: "removed content/sounds/fox.mp3: no record uses it any more").count == 2, "\(second.stdout)")
+        #expect(!second.stdout.contains("kept"), "\(second.stdout)")
+        #expect(!dir.exists("site/content/sounds/fox.mp3"))
     }
 
     /// A sound cut short is copied (`check` and `build` take it too) with the warning `check`

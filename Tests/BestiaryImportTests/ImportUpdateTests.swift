@@ -145,7 +145,7 @@ import Testing
         #expect(RecordPlanner.isNamedByBestiary("sounds/fox.mp3", kind: .sound, id: "fox"))
         #expect(RecordPlanner.isNamedByBestiary("sounds/fox-2.mp3", kind: .sound, id: "fox"))
         #expect(RecordPlanner.isNamedByBestiary("images/fox-12.webp", kind: .image, id: "fox"))
-        for (path, kind) in [("images/fox.mp3", MediaKind.sound), ("sounds/fox-02.mp3", .sound), ("sounds/fox-cub.mp3", .sound),
+        for (path, kind) in [("images/fox.mp3", MediaKind.sound), ("sounds/fox-02.mp3", .sound), ("sounds/fox-1.mp3", .sound), ("sounds/fox-0.mp3", .sound), ("sounds/fox-cub.mp3", .sound),
                              ("sounds/foxes.mp3", .sound), ("sounds/birds/fox.mp3", .sound), ("sounds/fox-.mp3", .sound), ("sounds/fox", .sound)] {
             #expect(!RecordPlanner.isNamedByBestiary(path, kind: kind, id: "fox"), "\(path)")
         }

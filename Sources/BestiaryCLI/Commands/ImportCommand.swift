@@ -122,7 +122,7 @@ enum ChangeReport {
             console.out("\(prefix)\(dryRun ? "remove" : "removed") \(removal): no record uses it any more")
         }
         for kept in plan.kept {
-            console.out("\(prefix)\(dryRun ? "keep" : "kept") \(kept): no record uses it any more, but bestiary did not name it; delete it if you no longer need it")
+            console.out("\(prefix)\(dryRun ? "keep" : "kept") \(kept): no record uses it any more, but its name is not one bestiary gives the record's files (it may be yours); delete it if you no longer need it")
         }
     }
 }
