@@ -187,7 +187,11 @@ public struct PackLock: Hashable, Sendable {
         root: String, fileSystem: any FileSystem = LocalFileSystem(), checkingDigestsOfLast recent: Int? = nil
     ) throws(DiagnosticError) -> PackLock? {
         let full = (root == "." ? "" : root + "/") + path
-        guard fileSystem.info(full) != nil else { return nil }
+        guard let info = fileSystem.infoFollowingLinks(full) ?? fileSystem.info(full) else { return nil }
+        // A pipe would block the build until something writes to it.
+        guard info.kind == .file else {
+            throw DiagnosticError(.error("the pack history is not a regular file (a pipe, a device, a socket or a folder)", at: SourceLocation(path: path), stage: "packs"))
+        }
         let data: Data
         do {
             data = try fileSystem.read(full)

@@ -53,9 +53,11 @@ enum PackStage {
         // Versions are created in order: one recorded with a build time ahead of the clock (a
         // SOURCE_DATE_EPOCH in the future) would fail every later build that changes the content
         // until that time comes, and the lock, sealed, cannot be mended by hand. A day of skew
-        // between machines is let through.
+        // between machines is let through, and so is a time no later than the last version's
+        // (a site whose history is already ahead can only go on from there).
         let clock = options.time.now()
-        if options.recordsPackVersions, output.isNewVersion, now.timeIntervalSince(clock) > 86_400 {
+        let latest = lock?.latest?.created.date ?? .distantPast
+        if options.recordsPackVersions, output.isNewVersion, now.timeIntervalSince(max(clock, latest)) > 86_400 {
             let days = Int(now.timeIntervalSince(clock) / 86_400)
             throw DiagnosticError(.error(
                 "the build time \(PackTime(now)) (SOURCE_DATE_EPOCH) is \(days) day\(days == 1 ? "" : "s") ahead of this machine's clock (\(PackTime(clock))): pack version \(output.version) recorded with it would make every later build that changes the content fail until then, since versions are created in order; check SOURCE_DATE_EPOCH and the clock",

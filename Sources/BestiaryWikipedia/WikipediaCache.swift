@@ -343,8 +343,10 @@ public struct WikipediaCache: Sendable {
     /// One entry file, checked.
     public func readEntry(_ relativePath: String) -> Swift.Result<WikipediaEntry, CacheEntryFile.Damage> {
         let full = absolute(relativePath)
-        if let info = fileSystem.infoFollowingLinks(full), info.size > Self.maxEntryBytes {
-            return .failure(CacheEntryFile.Damage(reason: "it is \(info.size >> 10) KiB, more than an entry can be"))
+        if let info = fileSystem.infoFollowingLinks(full) {
+            // A pipe would block the build until something writes to it.
+            if info.kind != .file { return .failure(CacheEntryFile.Damage(reason: "it is not a regular file (a pipe, a device or a socket)")) }
+            if info.size > Self.maxEntryBytes { return .failure(CacheEntryFile.Damage(reason: "it is \(info.size >> 10) KiB, more than an entry can be")) }
         }
         do {
             return .success(try CacheEntryFile.decode(try fileSystem.read(full)))

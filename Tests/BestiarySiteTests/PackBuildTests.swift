@@ -209,6 +209,23 @@ struct PackSite {
         #expect(try site.lock() != lock)
         // Nothing new to record: the time does not matter.
         _ = try site.build(at: 1_767_225_700 + 400 * day, clock: 1_767_225_700, fileSystem: LocalFileSystem())
+        // A history already ahead (recorded on a machine whose clock was) goes on from its last
+        // version's time: the only way on until the clock gets there (found in review).
+        try site.work.write("---\nname: {de: Neuer, en: Newer}\n---\n", to: "minimal/content/animals/new.md")
+        _ = try site.build(at: 1_767_225_700 + 400 * day, clock: 1_767_225_700 + 400 * day)
+        try site.work.write("---\nname: {de: Neuester, en: Newest}\n---\n", to: "minimal/content/animals/new.md")
+        _ = try site.build(at: 1_767_225_700 + 400 * day + 100, clock: 1_767_225_700)
+        let history = try site.lock()
+        #expect(history.contains("2027-02-05T00:03:20Z"), "\(history)")
+    }
+
+    /// A pipe as content/packs.lock is refused, not read (reading it would block for ever).
+    @Test func aPipeAsThePackHistoryIsRefused() throws {
+        let site = try PackSite()
+        try FileManager.default.removeItem(atPath: site.root + "/content/packs.lock")
+        #expect(mkfifo(site.root + "/content/packs.lock", 0o644) == 0)
+        let problem = site.failure(of: site.builder(at: 1_767_225_800))
+        #expect(problem?.message == "the pack history is not a regular file (a pipe, a device, a socket or a folder)", "\(String(describing: problem))")
     }
 
     /// A site that names the keys its apps trust is not built without one (its pack would be
