@@ -1,7 +1,7 @@
 /// Reads a request's head (the request line and header fields, RFC 9112 §2–5) from the bytes a
 /// connection has received so far.
 enum RequestHead {
-    /// The most a head may take; more is answered 431.
+    /// The most a head may take; more is answered 414 (the request line alone) or 431.
     static let limit = 64 << 10
 
     enum Outcome: Equatable {

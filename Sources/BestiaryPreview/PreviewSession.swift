@@ -159,7 +159,7 @@ public final class PreviewSession: @unchecked Sendable {
         _ = await task.result
     }
 
-    /// Ends ``run()``: stops watching, lets a running build finish (output/ stays whole either
+    /// Ends ``run()``: stops watching, lets a running build finish (output/ stays servable either
     /// way), closes the open pages' event streams, and stops the server. Safe from any thread.
     public func stop() {
         let continuation: AsyncStream<Void>.Continuation? = lock.withLock {

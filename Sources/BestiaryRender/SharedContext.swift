@@ -546,8 +546,9 @@ final class SharedContext: @unchecked Sendable {
         // Counted, not filtered: a filter copied the 10,000 animals it kept, twice per language.
         let withSound = animals.count { input.hasSound($0) }
         let withImage = animals.count { input.hasImage($0, language: lang) }
-        // The animals a round can ask: the home page counts the learner's known ones out of these.
-        let askable = animals.count { input.hasSound($0) || input.hasImage($0, language: lang) }
+        // The animals a round can ask (the catalogue's picture is the default language's, as
+        // the quiz's): the home page counts the learner's known ones out of these.
+        let askable = animals.count { input.hasSound($0) || input.hasImage($0, language: config.defaultLanguage) }
         let quiz = SitePaths.relative(from: directory, to: paths.quiz(lang))
         context["stats"] = [
             "animals": .int(animals.count), "with_sound": .int(withSound), "with_image": .int(withImage), "askable": .int(askable),
@@ -718,7 +719,8 @@ final class SharedContext: @unchecked Sendable {
         // One file answers for every language (static hosts serve only the root's 404.html): the
         // message in each other language too, with a link to that language's home page.
         context["others"] = .list(
-            config.languages.filter { $0 != lang }.map { l in
+            // Not a language the theme has no texts for: English again, labelled as that language.
+            config.languages.filter { $0 != lang && input.strings.hasTexts(for: $0) }.map { l in
                 [
                     "lang": .string(l), "dir": .string(Languages.direction(l)), "title": .string(t(l, "notfound.title")),
                     "text": .string(t(l, "notfound.text")), "home": .string(t(l, "notfound.home")), "href": .string(root + paths.home(l)),

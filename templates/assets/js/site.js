@@ -34,7 +34,8 @@ function showCurrentNavLink() {
   const here = nav?.querySelector('[aria-current="page"]');
   if (!here) return;
   const [box, link] = [nav.getBoundingClientRect(), here.getBoundingClientRect()];
-  if (link.right > box.right || link.left < box.left) nav.scrollLeft += link.left - box.left - 16;
+  // Centred, clear of the fade at either edge (in either direction of writing).
+  if (link.right > box.right || link.left < box.left) nav.scrollLeft += (link.left + link.right - box.left - box.right) / 2;
 }
 
 /**
