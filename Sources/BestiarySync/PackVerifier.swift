@@ -121,6 +121,18 @@ public struct PackVerifier: Sendable {
                 }
                 manifest = m
                 result.records = m.records.count
+                // The summary apps show progress by (clients do not rely on it, so decoding lets it
+                // pass): the distinct files the records name, and their bytes.
+                let media = m.media
+                let summary = (try? JSONParser.parse(data))?["media"]
+                let (count, bytes) = (summary?["count"]?.integerValue, summary?["bytes"]?.integerValue)
+                let total = media.reduce(0) { $0 + $1.bytes }
+                if count != Int64(media.count) || bytes != Int64(total) {
+                    func files(_ n: Int64?) -> String { n.map { "\($0) file\($0 == 1 ? "" : "s")" } ?? "no number of files" }
+                    problem(
+                        pointer.manifest.path,
+                        "its media summary says \(files(count)) of \(bytes.map(String.init) ?? "no number of") bytes, but its records name \(files(Int64(media.count))) of \(total) bytes")
+                }
             } catch {
                 problem(pointer.manifest.path, error.message)
             }

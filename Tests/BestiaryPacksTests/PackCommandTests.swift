@@ -89,6 +89,25 @@ import Testing
         #expect(r.stderr.contains("media/498a26e2d458b37a9f98d7491d74cf8f512067c0a5e496014172de05e9552a25.ogg:1:1: error: has more than the 36 bytes the manifest says"), "\(r.stderr)")
     }
 
+    /// The manifest's media summary (what apps show progress by) is checked against the files its
+    /// records name: a wrong one passed (found by a tester).
+    @Test func verifyChecksTheManifestsMediaSummary() async throws {
+        let dir = TemporaryDirectory()
+        let packs = dir.appending("packs")
+        try Fixtures.copy("packs/example/packs", to: packs)
+        let manifest = try String(contentsOfFile: packs + "/v/2.json", encoding: .utf8)
+        let changed = manifest.replacingOccurrences(of: "\"media\":{\"bytes\":36,\"count\":1}", with: "\"media\":{\"bytes\":99,\"count\":1}")
+        #expect(changed != manifest)
+        try changed.write(toFile: packs + "/v/2.json", atomically: true, encoding: .utf8)
+        // latest.json names the manifest by its size and hash: made to match, as a producer would.
+        let pointer = try String(contentsOfFile: packs + "/latest.json", encoding: .utf8)
+            .replacingOccurrences(of: "6b96cd703853728ff68670a0e29086ec44841f3fd9875d94d78cfa05f9a7a965", with: PackDigest.sha256(Data(changed.utf8)))
+        try pointer.write(toFile: packs + "/latest.json", atomically: true, encoding: .utf8)
+        let r = await runCLI(["pack", "verify", packs])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("v/2.json:1:1: error: its media summary says 1 file of 99 bytes, but its records name 1 file of 36 bytes"), "\(r.stderr)")
+    }
+
     /// A location written wrong is a usage error, before anything is fetched: another scheme, or
     /// a URL with a query, whose folder was silently dropped (`/packs?x=1` fetched `/latest.json`).
     @Test func aLocationWrittenWrongIsAUsageError() async throws {
