@@ -335,6 +335,11 @@ import Testing
                 "HTTP 503 (the server asks to wait 3600 s); waits longer than 60 s are not made, so try again later"
             ),
             (LoopbackServer.Reply.status(403), "HTTP 403"),
+            // A date past the year a wait is capped at is not reported as the cap (found by a tester).
+            (
+                LoopbackServer.Reply.status(503, headers: [("Retry-After", "Fri, 31 Dec 2099 23:59:59 GMT")]),
+                "HTTP 503 (the server asks to wait a year or more); waits longer than 60 s are not made, so try again later"
+            ),
         ] {
             try await Self.run(try await Self.setup()) { s in
                 s.server.intercept { request, _ in request.path == "/packs/latest.json" ? reply : nil }

@@ -54,7 +54,8 @@ public struct HTTPPackFolder: Sendable {
             return .rangeNotSatisfiable
         default:
             let wait = HTTPRetry.parseRetryAfter(retryAfter)
-            let asked = wait.map { " (the server asks to wait \(Int(($0 / .seconds(1)).rounded(.up))) s)" } ?? ""
+            // A wait at the cap was asked as that or more (a date in 2099): not as the cap itself.
+            let asked = wait.map { $0 >= HTTPRetry.longestWait ? " (the server asks to wait a year or more)" : " (the server asks to wait \(Int(($0 / .seconds(1)).rounded(.up))) s)" } ?? ""
             throw PackTransportError(
                 "\(url.absoluteString): HTTP \(code)\(asked)", transient: HTTPRetry.isRetryable(status: code), retryAfter: wait)
         }
