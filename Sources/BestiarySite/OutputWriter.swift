@@ -44,6 +44,10 @@ struct OutputWriter {
     var foldersPath: String { (parent == "." ? "" : parent + "/") + ".\(name).bestiary-folders" }
     var spareFoldersPath: String { (parent == "." ? "" : parent + "/") + ".\(name).bestiary-spare-folders" }
 
+    /// Locked by `bestiary serve` for its whole session (``SiteBuilder/holdForPreview()``): a
+    /// one-shot build of the same output refuses while it is held.
+    var servingPath: String { (parent == "." ? "" : parent + "/") + ".\(name).bestiary-serving" }
+
     /// Refuses to replace a folder that is not a Bestiary output, and removes leftovers of killed builds.
     func prepare() throws(DiagnosticError) {
         try refuseForeignOutput()

@@ -100,7 +100,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // Before anything is kept next to the output (the lock, the kept files).
         try checkSiteRoot()
         try checkOutputLocation()
-        if memo == nil { try writer.refuseForeignOutput() }
+        if memo == nil {
+            try writer.refuseForeignOutput()
+            try refuseWhilePreviewed(writer)
+        }
         let lock = FileLock.acquire(keptPath("lock"), waiting: { onWait?() })
         defer { withExtendedLifetime(lock) {} }
 
@@ -663,6 +666,33 @@ public final class SiteBuilder: @unchecked Sendable {
         return Background {
             FolderStamps.save(stamps, writer.foldersPath, folder: folder, fileSystem: fs)
             OutputRecord.write(encoding.value(), writer)
+        }
+    }
+
+    /// A one-shot build of an output `bestiary serve` is previewing would be overwritten by the
+    /// preview's next rebuild, which its own writes (content/packs.lock) set off at once, and the
+    /// output would hold the preview's files (local addresses, unsigned packs) where a deployable
+    /// build was asked for (found by a tester).
+    func refuseWhilePreviewed(_ writer: OutputWriter) throws(DiagnosticError) {
+        guard case .held = FileLock.tryAcquire(writer.servingPath) else { return }
+        throw DiagnosticError(.error(
+            "\(options.outputDirectory) is being previewed by `bestiary serve`, which would overwrite this build at its next rebuild with the preview's files (local addresses, unsigned packs); stop the preview (Ctrl-C) and build again, or build into another folder with --output",
+            stage: "write"))
+    }
+
+    /// Held by `bestiary serve` while it previews the output, so that a one-shot `bestiary build`
+    /// of the same output refuses (``refuseWhilePreviewed(_:)``); a second `serve` of the same
+    /// output is refused too. Nil when the lock cannot be had for another reason (an unwritable
+    /// folder: the first build says so).
+    public func holdForPreview() throws(DiagnosticError) -> FileLock? {
+        let writer = OutputWriter(fileSystem: options.fileSystem, output: options.outputDirectory)
+        switch FileLock.tryAcquire(writer.servingPath) {
+        case .acquired(let lock): return lock
+        case .held:
+            throw DiagnosticError(.error(
+                "\(options.outputDirectory) is already being previewed by another `bestiary serve`; stop it, or preview into another folder with --output",
+                stage: "write"))
+        case .unavailable: return nil
         }
     }
 

@@ -51,6 +51,28 @@ public final class FileLock: Sendable {
         return FileLock(descriptor: descriptor)
     }
 
+    /// What ``tryAcquire(_:)`` found.
+    public enum Attempt: Sendable {
+        case acquired(FileLock)
+        /// Another process (or another open of the file) holds it.
+        case held
+        /// The file cannot be opened or locked (a folder this user cannot write).
+        case unavailable
+    }
+
+    /// The lock on `path` if nobody holds it, without waiting: what `bestiary build` asks of a
+    /// preview's lock (`.NAME.bestiary-serving`, held by `bestiary serve` for its whole session).
+    public static func tryAcquire(_ path: String) -> Attempt {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return .unavailable }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let held = errno == EWOULDBLOCK
+            close(descriptor)
+            return held ? .held : .unavailable
+        }
+        return .acquired(FileLock(descriptor: descriptor))
+    }
+
     /// ``acquire(_:waiting:)`` on a thread of its own, so that waiting blocks no thread of
     /// Swift's concurrency pool (two waiters could take both of a 2-core machine's). The wait
     /// cannot be cancelled: it ends when the holder lets go (or its process ends).

@@ -172,6 +172,28 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["out", "real"])
     }
 
+    /// While `bestiary serve` previews an output, a one-shot build of it refuses: the preview's
+    /// next rebuild (which the build's own content/packs.lock write set off at once) overwrote it
+    /// with local addresses and unsigned packs (found by a tester). A second preview of the same
+    /// output is refused too; once the preview ends, the build goes on.
+    @Test func aBuildRefusesAnOutputThatIsBeingPreviewed() throws {
+        let work = TemporaryDirectory()
+        let output = work.appending("out")
+        try build(root: Fixtures.path("sites/minimal"), output: output)
+        let before = try Tree(output)
+        let previewing = SiteBuilder(options: BuildOptions(root: Fixtures.path("sites/minimal"), output: output))
+        var serving = try previewing.holdForPreview()
+        #expect(serving != nil)
+        #expect(refusal(root: Fixtures.path("sites/minimal"), output: output) == [
+            "\(output) is being previewed by `bestiary serve`, which would overwrite this build at its next rebuild with the preview's files (local addresses, unsigned packs); stop the preview (Ctrl-C) and build again, or build into another folder with --output",
+        ])
+        #expect(try Tree(output) == before)
+        #expect(throws: DiagnosticError.self) { _ = try previewing.holdForPreview() }
+        serving = nil
+        _ = serving
+        try build(root: Fixtures.path("sites/minimal"), output: output)
+    }
+
     @Test func refusesToReplaceAFolderItDidNotMake() throws {
         let work = TemporaryDirectory()
         try work.write("precious", to: "mine/notes.txt")

@@ -2,6 +2,7 @@ import ArgumentParser
 import BestiaryDiagnostics
 import BestiaryPreview
 import BestiarySite
+import BestiaryStorage
 import Foundation
 
 /// `bestiary serve`: build, serve output/ on 127.0.0.1, watch content/ and templates/, rebuild on
@@ -56,8 +57,12 @@ struct ServeCommand: AsyncParsableCommand {
         let outputDirectory = BuildOptions(root: root, output: output).outputDirectory
         let printer = ServePrinter(console: console, format: format, verbose: verbose)
         // A mistyped --root, or an --output folder of other files, fails before anything listens.
+        // The output is held for the whole session: a one-shot build of it refuses meanwhile.
+        let serving: FileLock?
         do {
-            try SiteBuilder(options: BuildOptions(root: root, output: outputDirectory)).checkBeforeServing()
+            let builder = SiteBuilder(options: BuildOptions(root: root, output: outputDirectory))
+            try builder.checkBeforeServing()
+            serving = try builder.holdForPreview()
         } catch {
             console.report(error.diagnostics, format: format)
             throw CommandFailure(status: 1)
@@ -84,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         defer { signals.cancel() }
+        defer { withExtendedLifetime(serving) {} }
         do {
             try await session.run()
         } catch {
