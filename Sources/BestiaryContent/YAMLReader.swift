@@ -91,10 +91,24 @@ final class YAMLReader {
         switch error {
         case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _),
             let .composer(context, problem, mark, _):
+            // A key without its colon (`group mammal`): libyaml notices only on the next line; the
+            // line it began the key on is the author's (found by a new user).
+            if problem == "could not find expected ':'", let context, context.text == "while scanning a simple key",
+                context.mark.line >= 1, context.mark.line <= lines.count
+            {
+                let text = lines[context.mark.line - 1].trimmingCharacters(in: .whitespaces)
+                let hint = text.firstIndex(of: " ").map { "; write '\(text[..<$0]):\(text[$0...])'" } ?? ""
+                report("'\(text)' has no ':' after its key\(hint)", line: context.mark.line, column: context.mark.column)
+                return
+            }
             var extra = context.map { " \($0.text)" } ?? ""
             // The scanner's words for a tab ("found character that cannot start any token").
             if mark.line >= 1, mark.line <= lines.count, lines[mark.line - 1].prefix(mark.column).contains("\t") {
                 extra += "; a tab cannot indent YAML: use spaces"
+            }
+            // `{en: Note: it bites}`: a colon or comma inside a value of braces ends it.
+            if problem == "did not find expected ',' or '}'" {
+                extra += "; a text with ': ' or ',' inside { } needs quotes: {en: \"Note: it bites\"}"
             }
             report("invalid YAML: \(problem)\(extra)", line: mark.line, column: mark.column)
         case let .duplicatedKeysInMapping(duplicates, context):
