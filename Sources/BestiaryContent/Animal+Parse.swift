@@ -172,6 +172,13 @@ extension Animal {
         let key = kind.rawValue
         // `sound: sounds/cat.ogg`, the likeliest mistake: say what to write.
         if case .scalar(let s) = node, !s.string.isEmpty {
+            // `sound:` then `  file sounds/cat.ogg` on the next line: a key without its colon, read
+            // as the text of `sound` (it was told to write `{file: file sounds/cat.ogg}`).
+            let words = s.string.split(separator: " ", maxSplits: 1)
+            if words.count == 2, (kind == .sound ? soundKeys : imageKeys).contains(String(words[0])) {
+                reader.error("'\(s.string)' under \(key) has no ':' after its key; write '\(words[0]): \(words[1])'", at: node)
+                return nil
+            }
             let field = s.string.hasPrefix("https://") || s.string.hasPrefix("http://") ? "url" : "file"
             reader.error("\(key) must be a mapping of keys to values; write \(key): {\(field): \(YAMLScalar.plainOrQuoted(s.string, flow: true))}", at: node)
             return nil

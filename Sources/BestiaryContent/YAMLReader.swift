@@ -274,7 +274,18 @@ final class YAMLReader {
     func localized(_ node: Node, what: String, defaultLanguage: String, languages: [String]?) -> LocalizedText? {
         switch node {
         case .scalar:
-            return string(node, what: what).map { LocalizedText([defaultLanguage: $0]) }
+            guard let text = string(node, what: what) else { return nil }
+            // `name:` then `  en Cat` and `  de Katze` on the lines below: one text, "en Cat de
+            // Katze", in the default language (found by a new user: the page's title read so).
+            let words = text.split(separator: " ")
+            if let languages, languages.count > 1, words.count >= 3, languages.contains(String(words[0])),
+                words.dropFirst(2).contains(where: { languages.contains(String($0)) })
+            {
+                warning(
+                    "\(what) is read as one text, '\(text)', in '\(defaultLanguage)': if these are languages, write a colon after each (\(words[0]): \(words[1]))",
+                    at: node)
+            }
+            return LocalizedText([defaultLanguage: text])
         case .mapping(let mapping):
             var values: [String: String] = [:]
             var ok = true

@@ -132,6 +132,19 @@ import Testing
         ])
     }
 
+    /// Languages written without their colons under a localized key are one text in the default
+    /// language: said so (found by a new user); a text that merely starts with a language code
+    /// is not.
+    @Test func languagesWithoutColonsAreWarnedAbout() throws {
+        let site = try TestSite([
+            "content/animals/cat.md": "---\nname:\n  de Katze\n  en Cat\n---\n",
+            "content/animals/owl.md": "---\nname: {de: Eule}\nhint: de facto nachtaktiv\n---\n",
+        ])
+        #expect(site.lines() == [
+            "content/animals/cat.md:3:3: warning: name is read as one text, 'de Katze en Cat', in 'de': if these are languages, write a colon after each (de: Katze)",
+        ])
+    }
+
     /// site.yml's `tags` gives each tag a label per language; a label for a tag no record has
     /// is warned about where it is written, with the record's tag it likely means.
     @Test func tagLabelsAreReadAndUnusedOnesWarnedAbout() throws {

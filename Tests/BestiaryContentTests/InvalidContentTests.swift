@@ -45,6 +45,8 @@ import Testing
              expected: "\(record):3:1: error: 'group mammal' has no ':' after its key; write 'group: mammal'"),
         Case(name: "a key without its colon inside a mapping", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file: sounds/a.ogg\n  credit GCompris\n---\n"],
              expected: "\(record):5:3: error: 'credit GCompris' has no ':' after its key; write 'credit: GCompris'"),
+        Case(name: "the only key of a sound without its colon", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file sounds/a.ogg\n---\n"],
+             expected: "\(record):4:3: error: 'file sounds/a.ogg' under sound has no ':' after its key; write 'file: sounds/a.ogg'"),
         Case(name: "a colon inside braces, with the way out", files: [record: "---\nname: {de: Fuchs}\nhint: {de: Achtung: beißt}\n---\n"],
              expected: "\(record):3:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text with ': ' or ',' inside { } needs quotes: {en: \"Note: it bites\"}"),
         Case(name: "no site.yml", siteYML: nil,
