@@ -511,6 +511,10 @@ public struct ContentLoader: Sendable {
             info = walked
         } else {
             if let problem = ContentPath.problem(path, contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
+                // `content/images/cat.webp`, a path from the site's root (found by a new user).
+                if problem == .missing, path.hasPrefix("content/"), fileSystem.info(contentDirectory + "/" + path.dropFirst("content/".count))?.kind == .file {
+                    return .failure(MediaProblem(message: "\(problem); did you mean '\(path.dropFirst("content/".count))'? (paths are relative to content/)"))
+                }
                 guard problem == .missing,
                     let suggested = ContentPath.suggestion(for: path, contentDirectory: contentDirectory, fileSystem: fileSystem, budget: suggestions)
                 else { return .failure(MediaProblem(message: "\(problem)")) }
