@@ -38,7 +38,10 @@ extension SiteConfig {
             for (lang, item) in zip(list, items) {
                 if !LanguageCode.isValid(lang) {
                     let fixed = LanguageCode.usualCase(lang)
-                    let hint = LanguageCode.isValid(fixed) ? " (did you mean '\(fixed)'?)" : ""
+                    // `languages: en, de`: one text, not a list (found by a new user).
+                    let parts = lang.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+                    let hint = LanguageCode.isValid(fixed) ? " (did you mean '\(fixed)'?)"
+                        : parts.count > 1 && parts.allSatisfy(LanguageCode.isValid) ? "; write a list: languages: [\(parts.joined(separator: ", "))]" : ""
                     reader.error("'\(lang)' is not a language code like en, de or pt-BR\(hint)", at: item)
                 } else if !seen.insert(lang).inserted {
                     reader.error("language '\(lang)' is listed twice", at: item)
