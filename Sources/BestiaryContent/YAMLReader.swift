@@ -291,7 +291,9 @@ final class YAMLReader {
             var ok = true
             for (key, value) in mapping {
                 guard case .scalar(let k) = key, LanguageCode.isValid(k.string) else {
-                    error("\(what): '\(key.string ?? "?")' is not a language code like en or de", at: key)
+                    let fixed = key.string.map(LanguageCode.usualCase)
+                    let hint = fixed.map { LanguageCode.isValid($0) ? " (did you mean '\($0)'?)" : "" } ?? ""
+                    error("\(what): '\(key.string ?? "?")' is not a language code like en or de\(hint)", at: key)
                     ok = false
                     continue
                 }

@@ -45,6 +45,8 @@ import Testing
              expected: "\(record):3:1: error: 'group mammal' has no ':' after its key; write 'group: mammal'"),
         Case(name: "a key without its colon inside a mapping", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file: sounds/a.ogg\n  credit GCompris\n---\n"],
              expected: "\(record):5:3: error: 'credit GCompris' has no ':' after its key; write 'credit: GCompris'"),
+        Case(name: "a language in capitals in a record", files: [record: "---\nname: {DE: Fuchs}\n---\n"],
+             expected: "\(record):2:8: error: name: 'DE' is not a language code like en or de (did you mean 'de'?)"),
         Case(name: "languages written as one text", siteYML: "title: T\nbase_url: https://e.org/\nlanguages: de, en\n",
              expected: "content/site.yml:3:12: error: 'de, en' is not a language code like en, de or pt-BR; write a list: languages: [de, en]"),
         Case(name: "a media path from the site's root", files: [record: "---\nname: {de: Fuchs}\nsound: {file: content/sounds/a.ogg}\n---\n"],
