@@ -44,19 +44,25 @@ public struct WikipediaSnapshot: Sendable {
         self.intactImages = intactImages
         var index: [Key: Key] = [:]
         index.reserveCapacity(entries.count * 2)
+        // A title leads to the entry a fetch last filed it under (its `requested`); only a title no
+        // entry lists leads to the entry whose own title it is. After a rename (`Rotfuchs` now
+        // redirects to `Fuchs (Art)`) the old entry stays, listing nothing, and must not win: it
+        // did, and pages kept the old text (found by a tester).
+        var byOwnTitle: [Key: Key] = [:]
         // Sorted, so that a title claimed by two entries (a redirect changed target) resolves the
         // same way on every machine: the entry whose own title it is wins, else the first.
         for key in entries.keys.sorted() {
             let i = entries.index(forKey: key)!
             // Read in place (an entry taken out is a copy of all its fields).
             let canonical = entries.values[i].canonicalTitle
-            func claim(_ title: String) {
+            for title in entries.values[i].requested {
                 let requested = Key(language: key.language, title: WikipediaTitle.normalize(title))
                 if index[requested] == nil || title == canonical { index[requested] = key }
             }
-            for title in entries.values[i].requested { claim(title) }
-            claim(canonical)
+            let own = Key(language: key.language, title: WikipediaTitle.normalize(canonical))
+            if byOwnTitle[own] == nil { byOwnTitle[own] = key }
         }
+        for (title, key) in byOwnTitle where index[title] == nil { index[title] = key }
         self.index = index
     }
 

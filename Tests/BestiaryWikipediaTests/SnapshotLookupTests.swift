@@ -137,4 +137,23 @@ struct SnapshotLookupTests {
         #expect(diagnostics.filter { $0.message.contains("'Wolf'") }.count == 1)
         #expect(diagnostics.contains { $0.location?.path == "content/wikipedia/images/missing.png" && $0.message.contains("missing or damaged") })
     }
+
+    /// After a rename (the record's title now redirects elsewhere), a refresh files the title
+    /// under the new entry and the old one lists nothing: the title leads to the new one, not to
+    /// the entry whose own title it still is (pages kept the old text: found by a tester).
+    @Test func aRenamedArticleLeadsToWhereTheLastFetchFiledIt() throws {
+        let old = try CacheTests.entry("de__Haushund.json", requested: ["Haushund"])
+        var stale = old
+        stale.requested = []
+        var renamed = try CacheTests.entry("en__Dog.json")
+        renamed.language = "de"
+        renamed.requested = ["Haushund"]
+        let snapshot = WikipediaSnapshot(
+            cache: cache, entries: [.init(language: "de", title: old.canonicalTitle): stale, .init(language: "de", title: renamed.canonicalTitle): renamed])
+        #expect(snapshot.entry(language: "de", title: "Haushund")?.canonicalTitle == renamed.canonicalTitle)
+        // A title no entry lists still leads to the entry whose own title it is.
+        #expect(snapshot.entry(language: "de", title: renamed.canonicalTitle)?.canonicalTitle == renamed.canonicalTitle)
+        let alone = WikipediaSnapshot(cache: cache, entries: [.init(language: "de", title: old.canonicalTitle): stale])
+        #expect(alone.entry(language: "de", title: "Haushund")?.canonicalTitle == "Haushund")
+    }
 }
