@@ -83,13 +83,31 @@ public struct ContentLoader: Sendable {
         return rest.first == nil || rest.first == 0x0A || rest.first == 0x0D
     }
 
+    /// The nearest folder above `root` that holds content/site.yml, written relative to `root`
+    /// (`../..`), or nil (none within 8 levels).
+    static func siteRootAbove(_ root: String, fileSystem: any FileSystem) -> String? {
+        var up = ""
+        for _ in 0..<8 {
+            up += up.isEmpty ? ".." : "/.."
+            let candidate = (root == "." ? "" : root + "/") + up
+            if fileSystem.info(candidate + "/content/site.yml")?.kind == .file {
+                return root == "." ? up : (candidate as NSString).standardizingPath
+            }
+        }
+        return nil
+    }
+
     public func loadConfig() -> (SiteConfig?, [Diagnostic]) {
         let path = "content/site.yml"
         let full = contentDirectory + "/site.yml"
         guard fileSystem.info(full) != nil else {
             let hint = fileSystem.isDirectory(contentDirectory)
                 ? "content/ has no site.yml; it needs at least title, base_url and languages"
-                : "'\(root)' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root"
+                : Self.siteRootAbove(root, fileSystem: fileSystem).map {
+                    // Run from inside the site (`content/animals/`): say where its root is, as
+                    // git would find it (found by a new user).
+                    "'\(root)' is not a site root (no content/site.yml), but \($0) is: run there, or pass --root \($0)"
+                } ?? "'\(root)' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root"
             return (nil, [.error(hint, at: SourceLocation(path: path), stage: "load")])
         }
         do {

@@ -109,6 +109,19 @@ import Testing
         #expect(!dir.exists("a"))
     }
 
+    /// Run from inside a site (`content/animals/`), the message says where its root is (found by
+    /// a new user: it only said "not a site root").
+    @Test func aRootInsideASiteNamesTheSiteRoot() async throws {
+        let dir = TemporaryDirectory("insite")
+        try dir.write("title: T\nbase_url: https://e.org/\nlanguages: [en]\n", to: "site/content/site.yml")
+        try FileManager.default.createDirectory(atPath: dir.appending("site/content/animals"), withIntermediateDirectories: true)
+        let result = await run("check", "--root", dir.appending("site/content/animals"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(
+            "'\(dir.appending("site/content/animals"))' is not a site root (no content/site.yml), but \(dir.appending("site")) is: run there, or pass --root \(dir.appending("site"))"),
+            "\(result.stderr)")
+    }
+
     /// A --base-url that is no URL is a usage error (exit 2, as the help says), before the build
     /// starts (it failed in the load stage with exit 1: found by a new user).
     @Test func aBaseURLThatIsNoURLIsAUsageError() async throws {
