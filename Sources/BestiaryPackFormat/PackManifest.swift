@@ -79,6 +79,12 @@ public struct PackManifest: Hashable, Sendable {
         } catch {
             throw PackFormatError(file: file, "not valid JSON: \(error)")
         }
+        return try decode(value, file: file)
+    }
+
+    /// The same, from the file's JSON already parsed (`pack verify` reads members decoding
+    /// leaves alone from it too).
+    public static func decode(_ value: JSONValue, file: String?) throws(PackFormatError) -> PackManifest {
         let r = try FieldReader(value, file: file, context: "the manifest")
         try r.checkHeader(type: "manifest")
         let pack = try r.id("pack")

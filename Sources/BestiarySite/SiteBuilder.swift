@@ -674,7 +674,7 @@ public final class SiteBuilder: @unchecked Sendable {
     /// output would hold the preview's files (local addresses, unsigned packs) where a deployable
     /// build was asked for (found by a tester).
     func refuseWhilePreviewed(_ writer: OutputWriter) throws(DiagnosticError) {
-        guard case .held = FileLock.tryAcquire(writer.servingPath) else { return }
+        guard case .held = FileLock.tryAcquire(writer.servingPath, creating: false) else { return }
         throw DiagnosticError(.error(
             "\(options.outputDirectory) is being previewed by `bestiary serve`, which would overwrite this build at its next rebuild with the preview's files (local addresses, unsigned packs); stop the preview (Ctrl-C) and build again, or build into another folder with --output",
             stage: "write"))

@@ -26,14 +26,7 @@ public final class FileLock: Sendable {
     /// the file cannot be opened (a folder this user cannot write: the build or fetch then fails
     /// where it writes, with that message). It blocks its thread while it waits.
     public static func acquire(_ path: String, waiting: () -> Void) -> FileLock? {
-        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if descriptor < 0, errno == ENOENT {
-            // The lock's folder is not there yet (a first build into `dist/site`, a first fetch):
-            // made now, as the writing would make it, so that two first runs lock the same file.
-            let folder = (path as NSString).deletingLastPathComponent
-            try? FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
-            descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        }
+        let descriptor = openCreating(path)
         guard descriptor >= 0 else { return nil }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK else {
@@ -62,8 +55,10 @@ public final class FileLock: Sendable {
 
     /// The lock on `path` if nobody holds it, without waiting: what `bestiary build` asks of a
     /// preview's lock (`.NAME.bestiary-serving`, held by `bestiary serve` for its whole session).
-    public static func tryAcquire(_ path: String) -> Attempt {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    /// Without `creating`, a file that is not there is nobody's lock (`.unavailable`), and is not
+    /// made: a build that only looks leaves nothing behind.
+    public static func tryAcquire(_ path: String, creating: Bool = true) -> Attempt {
+        let descriptor = creating ? openCreating(path) : open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { return .unavailable }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let held = errno == EWOULDBLOCK
@@ -71,6 +66,17 @@ public final class FileLock: Sendable {
             return held ? .held : .unavailable
         }
         return .acquired(FileLock(descriptor: descriptor))
+    }
+
+    /// `path` opened for locking, made if missing, with its folder (a first build into
+    /// `dist/site`, a first fetch: made now, as the writing would make it, so that two first runs
+    /// lock the same file); a negative descriptor when that fails.
+    private static func openCreating(_ path: String) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor < 0, errno == ENOENT else { return descriptor }
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
+        return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     }
 
     /// ``acquire(_:waiting:)`` on a thread of its own, so that waiting blocks no thread of

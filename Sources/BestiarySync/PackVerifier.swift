@@ -114,8 +114,15 @@ public struct PackVerifier: Sendable {
         // The manifest.
         var manifest: PackManifest? = nil
         if let data = await load(pointer.manifest.path, ref: pointer.manifest) {
-            do {
-                let m = try PackManifest.decode(data, file: pointer.manifest.path)
+            do throws(PackFormatError) {
+                // Parsed once: decoded, and its media summary read from the same value.
+                let json: JSONValue
+                do {
+                    json = try JSONParser.parse(data)
+                } catch {
+                    throw PackFormatError(file: pointer.manifest.path, "not valid JSON: \(error)")
+                }
+                let m = try PackManifest.decode(json, file: pointer.manifest.path)
                 if m.pack != pointer.pack || m.version != pointer.version {
                     problem(pointer.manifest.path, "is pack '\(m.pack)' version \(m.version), but latest.json says '\(pointer.pack)' version \(pointer.version)")
                 }
@@ -124,7 +131,7 @@ public struct PackVerifier: Sendable {
                 // The summary apps show progress by (clients do not rely on it, so decoding lets it
                 // pass): the distinct files the records name, and their bytes.
                 let media = m.media
-                let summary = (try? JSONParser.parse(data))?["media"]
+                let summary = json["media"]
                 let (count, bytes) = (summary?["count"]?.integerValue, summary?["bytes"]?.integerValue)
                 let total = media.reduce(0) { $0 + $1.bytes }
                 if count != Int64(media.count) || bytes != Int64(total) {

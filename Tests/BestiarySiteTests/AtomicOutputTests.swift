@@ -180,6 +180,8 @@ import Testing
         let work = TemporaryDirectory()
         let output = work.appending("out")
         try build(root: Fixtures.path("sites/minimal"), output: output)
+        // A build only looks for the preview's lock: it leaves no file of it behind.
+        #expect(!FileManager.default.fileExists(atPath: work.appending(".out.bestiary-serving")))
         let before = try Tree(output)
         let previewing = SiteBuilder(options: BuildOptions(root: Fixtures.path("sites/minimal"), output: output))
         var serving = try previewing.holdForPreview()

@@ -11,11 +11,12 @@ package enum HTTPRetry {
 
     /// `Retry-After` as a duration: delta-seconds, or an HTTP date (relative to `now`); capped
     /// at a year, so a server's absurd value (1e20) cannot overflow the conversion.
-    package static let longestWait: Duration = .seconds(365 * 86_400)
+    /// The cap: a year.
+    package static let longestWait: Duration = .seconds(Int64(year))
+    private static let year = 365.0 * 86_400
 
     package static func parseRetryAfter(_ value: String?, now: Date = Date()) -> Duration? {
         guard let raw = value?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
-        let year = 365.0 * 86_400
         if let seconds = Double(raw), seconds >= 0, seconds.isFinite { return .milliseconds(Int64(min(seconds, year) * 1000)) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
