@@ -61,3 +61,25 @@ struct PendingFetch: Codable, Sendable {
         try? cache.fileSystem.remove(path(in: cache, language: language, requested: requested))
     }
 }
+
+extension WikipediaCache {
+    /// Why a fetch could not store what it asks for, or nil: each folder it writes into (the
+    /// cache, its pictures, `.pending/` and the folders of `languages`) is made when missing, and
+    /// a file is written into it and removed. Run before any request, so that a fetch that cannot
+    /// store its answers asks Wikipedia nothing (it used to ask for every article, then fail
+    /// each at its write).
+    public func writeProblem(languages: [String]) -> String? {
+        let folders = [directory, imageFile(Self.imagesFolder), directory + "/" + PendingFetch.folder] + languages.map { directory + "/" + CacheFileName.languageFolder($0) }
+        let probe = ".bestiary-write-check.tmp-\(getpid())"
+        for folder in folders {
+            do {
+                try fileSystem.createDirectory(folder)
+                try fileSystem.writeNew(Data(), to: folder + "/" + probe)
+                try fileSystem.remove(folder + "/" + probe)
+            } catch {
+                return "cannot write the Wikipedia cache: \(error)"
+            }
+        }
+        return nil
+    }
+}

@@ -51,6 +51,26 @@ struct FetchCommandTests {
         #expect(second.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"))
     }
 
+    /// A cache the fetch cannot write into is found before any request: the user gets one
+    /// message and Wikipedia is asked nothing (it was asked for every article, each then failing
+    /// at its write). Here a file stands where the German entries' folder goes (as root, a
+    /// read-only folder would not stop the write; the check is the same write).
+    @Test func anUnwritableCacheIsFoundBeforeAnyRequest() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let dir = try site(wiki)
+        try dir.write("not a folder", to: "content/wikipedia/de")
+
+        let result = await run(["fetch", "--root", dir.path, "--rate", "0"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("bestiary: error: cannot write the Wikipedia cache: cannot create directory "), "\(result.stderr)")
+        #expect(result.stderr.contains("content/wikipedia/de: a file is in the way; nothing was asked of Wikipedia"), "\(result.stderr)")
+        #expect(wiki.log.total == 0, "the fetch asked Wikipedia although it could not store the answers")
+        // Nothing of the check is left in the folders it wrote into.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appending("content/wikipedia")).sorted() == [".pending", "de", "images"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appending("content/wikipedia/images")).isEmpty)
+    }
+
     /// Two fetches of one site never run at once (they would ask Wikipedia for the same articles
     /// at twice the polite rate): the second waits for the lock, says so, and then finds what the
     /// first stored, asking nothing.

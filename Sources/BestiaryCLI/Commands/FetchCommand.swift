@@ -110,6 +110,10 @@ struct FetchCommand: AsyncParsableCommand {
         // the polite rate. The second waits, then finds what the first stored (the cache is read
         // from here on).
         let cache = WikipediaCache(root: global.siteRoot)
+        if !jobs.isEmpty, let problem = cache.writeProblem(languages: Set(jobs.map(\.language)).sorted()) {
+            console.err("bestiary: error: \(problem); nothing was asked of Wikipedia")
+            throw CommandFailure(status: 1)
+        }
         let lock = jobs.isEmpty ? nil : await FileLock.acquireOnOwnThread(WikipediaFetcher.lockPath(for: cache)) {
             console.err("bestiary: another fetch of this site is running; waiting for it to finish")
         }
