@@ -372,6 +372,42 @@ public struct ContentLoader: Sendable {
             at: config.location(of: "quiz.choices"), stage: "validate")]
     }
 
+    /// Settings still at a placeholder (`bestiary init` writes `https://example.org/…` and
+    /// `you@example.org`): a site published with them points its sitemap, its pages' links for
+    /// sharing and its packs' addresses at a domain reserved for examples, and Wikimedia cannot
+    /// reach whoever fetches. What `bestiary check` adds; `bestiary fetch` says the second too.
+    public static func placeholderProblems(_ config: SiteConfig) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        if let host = URL(string: config.baseURL)?.host, let reserved = exampleDomain(host) {
+            problems.append(.warning(
+                "base_url '\(config.baseURL)' is on \(reserved), a domain reserved for examples: the sitemap, the pages' links for sharing and the packs' addresses would lead there; set it to the address the site will be published under",
+                at: config.location(of: "base_url"), stage: "validate"))
+        }
+        if let problem = contactPlaceholder(config.wikipedia.contact) {
+            problems.append(.warning(problem, at: config.location(of: "wikipedia.contact"), stage: "validate"))
+        }
+        return problems
+    }
+
+    /// Why `contact` (site.yml's `wikipedia.contact`) reaches nobody, or nil.
+    public static func contactPlaceholder(_ contact: String?) -> String? {
+        guard let contact = contact?.trimmingCharacters(in: .whitespaces), !contact.isEmpty else { return nil }
+        let host = contact.contains("://") ? URL(string: contact)?.host : contact.split(separator: "@").last.map(String.init)
+        guard let host, let reserved = exampleDomain(host) else { return nil }
+        return "wikipedia.contact '\(contact)' is on \(reserved), a domain reserved for examples: Wikimedia asks every client for a way to reach its user and may block one it cannot reach; put your e-mail address or web site"
+    }
+
+    /// The reserved domain (RFC 2606) `host` is on, or nil: example.org, .com and .net and their
+    /// subdomains, and the `.example` and `.invalid` top-level domains.
+    static func exampleDomain(_ host: String) -> String? {
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        for domain in ["example.org", "example.com", "example.net"] where host == domain || host.hasSuffix("." + domain) {
+            return domain
+        }
+        guard let top = host.split(separator: ".").last, ["example", "invalid"].contains(top) else { return nil }
+        return "." + top
+    }
+
     // MARK: Files
 
     struct MarkdownFile {

@@ -24,7 +24,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("templates/partials/card.html:1:5: error: template 'partials.card' includes itself") }, "\(lines)")
         #expect(lines.contains("templates/i18n/en.json:1:1: error: string 'nav.quiz' must be text [render]"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("templates/layouts/base.html:") && $0.contains("error: unknown asset 'css/gone.css'") }, "\(lines)")
-        #expect(lines.last == "checked 1 animal and 1 page: 3 errors, 2 warnings", "\(lines)")
+        #expect(lines.last == "checked 1 animal and 1 page: 3 errors, 4 warnings", "\(lines)")
         // The build refuses the same theme, and says so.
         let build = await run("build", "--root", site)
         #expect(build.status == 1)

@@ -385,4 +385,24 @@ import Testing
         let listedSVG = try #require(LocalFileSystem().info(site.root + "/content/images/fox.svg"))
         #expect(messages(listing: ["content/images/fox.svg": listedSVG], known: .svg).contains { $0.hasPrefix(svgRefused) })
     }
+
+    /// A published site's addresses and a fetch's contact must not stay on a domain reserved for
+    /// examples; any other is taken as it is.
+    @Test func placeholdersAreNamedAndRealAddressesAreNot() {
+        func problems(_ baseURL: String, _ contact: String?) -> [String] {
+            var config = SiteConfig(title: LocalizedText(["en": "T"]), baseURL: baseURL, languages: ["en"])
+            config.wikipedia.contact = contact
+            return ContentLoader.placeholderProblems(config).map(\.message)
+        }
+        #expect(problems("https://birds.example.org/quiz/", "you@example.org").map { String($0.prefix(40)) } == [
+            "base_url 'https://birds.example.org/quiz",
+            "wikipedia.contact 'you@example.org' is o",
+        ])
+        #expect(problems("https://EXAMPLE.com/", nil).first?.contains(" is on example.com, a domain") == true)
+        #expect(problems("https://quiz.invalid/", "https://me.example/").map { $0.contains(" is on .invalid,") || $0.contains(" is on .example,") } == [true, true])
+        #expect(problems("https://birds.nabu.de/quiz/", "ada@nabu.de").isEmpty)
+        #expect(problems("https://examples.org/", "https://notexample.com/contact").isEmpty)
+        #expect(problems("https://example.org.uk/", "").isEmpty)
+    }
+
 }

@@ -28,6 +28,7 @@ struct CheckCommand: AsyncParsableCommand {
         // The Wikipedia cache and the theme, as the build's enrich and render stages would find them.
         if let catalog = result.catalog {
             diagnostics.append(contentsOf: ContentLoader.quizProblems(catalog))
+            diagnostics.append(contentsOf: ContentLoader.placeholderProblems(catalog.config))
             diagnostics.append(contentsOf: WikipediaCheck.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
         }

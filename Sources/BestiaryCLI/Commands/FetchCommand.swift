@@ -96,8 +96,10 @@ struct FetchCommand: AsyncParsableCommand {
         var warnings: [Diagnostic] = []
         if settings.contact?.trimmingCharacters(in: .whitespaces).isEmpty ?? true, FetchOptions.isWikimedia(template) {
             warnings.append(.warning(
-                "site.yml has no wikipedia.contact: Wikimedia requires a contact (an e-mail or URL) in the User-Agent and may block this client; add `wikipedia: {contact: you@example.org}`",
+                "site.yml has no wikipedia.contact: Wikimedia requires a contact (an e-mail or URL) in the User-Agent and may block this client; add your e-mail address or web site as `wikipedia: {contact: …}`",
                 at: catalog.config.location(of: "wikipedia"), stage: "fetch"))
+        } else if FetchOptions.isWikimedia(template), let problem = ContentLoader.contactPlaceholder(settings.contact) {
+            warnings.append(.warning(problem, at: catalog.config.location(of: "wikipedia.contact"), stage: "fetch"))
         }
         let options = FetchOptions(
             urlTemplate: template, commonsURL: settings.commonsURL, refresh: refresh, concurrency: concurrency,

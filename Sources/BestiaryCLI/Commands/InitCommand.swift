@@ -67,7 +67,8 @@ struct InitCommand: AsyncParsableCommand {
         }
         let cd = dir == "." ? "" : "  cd \(Self.shellQuoted(dir))\n"
         console.err("""
-            A new Bestiary site is ready. Next:
+            A new Bestiary site is ready. In content/site.yml, set base_url to where it will be published
+            and wikipedia.contact to your e-mail address (`bestiary check` names them until then). Next:
             \(cd)  bestiary add ID --name en=NAME --sound FILE   add an animal (or: bestiary import FILE --format csv)
               bestiary fetch                                 get Wikipedia summaries and pictures
               bestiary check                                 find mistakes
