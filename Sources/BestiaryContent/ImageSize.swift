@@ -3,6 +3,19 @@ import Foundation
 /// Pixel dimensions read from a picture's header, so pages can reserve space for it (no layout
 /// shift) without an image library.
 public enum ImageSize {
+    /// More pixels than this (4096 × 4096) and a picture is too large for the quiz: every
+    /// question that shows it downloads and decodes all of it, and phones show such a picture
+    /// slowly or not at all.
+    public static let largestPixels = 4096 * 4096
+
+    /// Why a picture of `width` × `height` is too large to show well, or nil (never for SVG,
+    /// which has no pixels of its own). What `check` and `build` say about the file.
+    public static func problem(width: Int, height: Int, format: MediaFormat) -> String? {
+        guard format != .svg, width * height > largestPixels else { return nil }
+        let megapixels = (width * height + 500_000) / 1_000_000
+        return "it is \(width) × \(height) pixels (\(megapixels) megapixels): phones show a picture over about 16 megapixels slowly or not at all, and the quiz never shows one wider than about 2,000 pixels; scale it down to about 2,000 pixels on its longer side"
+    }
+
     /// Width and height, or nil when the header does not say (or the format has none, like SVG
     /// without width/height attributes).
     public static func of(_ data: Data, format: MediaFormat) -> (width: Int, height: Int)? {

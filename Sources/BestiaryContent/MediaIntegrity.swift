@@ -306,13 +306,15 @@ public enum MediaIntegrity {
     /// on both cores); a file that cannot be read is the build's error, not this check's.
     public static func problems(of catalog: Catalog, fileSystem: any FileSystem) -> [Diagnostic] {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
-        let found = Parallel.map(files, chunk: 4) { file -> Diagnostic? in
-            guard let data = try? fileSystem.read(catalog.contentDirectory + "/" + file.path),
-                let problem = problem(data, format: file.format)
-            else { return nil }
+        // Each file read once: its structure, and a picture's size (as the build's media stage says too).
+        let found = Parallel.map(files, chunk: 4) { file -> [Diagnostic] in
+            guard let data = try? fileSystem.read(catalog.contentDirectory + "/" + file.path) else { return [] }
             let kind = file.format.kind == .sound ? "sound" : "picture"
-            return .warning("\(kind) '\(file.path)': \(problem)", at: SourceLocation(path: "content/" + file.path), stage: "validate")
+            let size = file.format.kind == .image ? ImageSize.of(data, format: file.format) : nil
+            return [problem(data, format: file.format), size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }]
+                .compactMap { $0 }
+                .map { .warning("\(kind) '\(file.path)': \($0)", at: SourceLocation(path: "content/" + file.path), stage: "validate") }
         }
-        return found.compactMap { $0 }
+        return found.flatMap { $0 }
     }
 }

@@ -100,4 +100,17 @@ enum MediaPlanner {
         }
         return plan
     }
+
+    /// The pictures too large to show well (``ImageSize/problem(width:height:format:)``), by path:
+    /// `check` says the same of them.
+    static func sizeProblems(_ plan: [String: MediaRecord]) -> [Diagnostic] {
+        plan.values.compactMap { record -> (String, String)? in
+            guard let width = record.width, let height = record.height,
+                let problem = ImageSize.problem(width: width, height: height, format: record.format)
+            else { return nil }
+            return (record.contentPath, problem)
+        }.sorted { $0.0 < $1.0 }.map { path, problem in
+            .warning("picture '\(path)': \(problem)", at: SourceLocation(path: "content/" + path), stage: "media")
+        }
+    }
 }

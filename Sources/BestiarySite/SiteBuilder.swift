@@ -262,6 +262,7 @@ public final class SiteBuilder: @unchecked Sendable {
         cacheAhead = nil
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
             let plan = try MediaPlanner.plan(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listed)
+            diagnostics.append(contentsOf: MediaPlanner.sizeProblems(plan))
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) files, \(bytes >> 10) KiB")
         }

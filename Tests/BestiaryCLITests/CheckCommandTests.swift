@@ -153,4 +153,36 @@ import Testing
         #expect(result.stderr.contains(
             "content/sounds/red-fox.ogg:1:1: warning: sound 'sounds/red-fox.ogg': the file is cut short (its last Ogg page needs"), "\(result.stderr)")
     }
+
+    /// A picture of 12,000 × 12,000 pixels (a scan, a panorama) is named by `check` and by each
+    /// build: phones show it slowly or not at all. One of 4,096 × 4,096 is not. (A generated PNG:
+    /// its header's size, and chunks that hold together to its end.)
+    @Test func aHugePictureIsWarnedAboutByCheckAndBuild() async throws {
+        func png(_ width: UInt32, _ height: UInt32) -> Data {
+            func be(_ n: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: n >> (24 - 8 * $0)) } }
+            var d = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            d.append(contentsOf: [0, 0, 0, 13] + Array("IHDR".utf8) + be(width) + be(height) + [1, 0, 0, 0, 0] + [0, 0, 0, 0])
+            d.append(contentsOf: [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82])
+            return d
+        }
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try FileManager.default.createDirectory(atPath: site + "/content/pictures", withIntermediateDirectories: true)
+        try png(12_000, 12_000).write(to: URL(fileURLWithPath: site + "/content/pictures/red-fox.png"))
+        try png(4096, 4096).write(to: URL(fileURLWithPath: site + "/content/pictures/fine.png"))
+        let record = site + "/content/animals/red-fox.md"
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try text.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nimage: {file: pictures/red-fox.png}\n")
+            .write(toFile: record, atomically: true, encoding: .utf8)
+        try "---\nname: {en: Fine}\nimage: {file: pictures/fine.png}\n---\n".write(toFile: site + "/content/animals/fine.md", atomically: true, encoding: .utf8)
+        let warning = "content/pictures/red-fox.png:1:1: warning: picture 'pictures/red-fox.png': it is 12000 × 12000 pixels (144 megapixels): phones show a picture over about 16 megapixels slowly or not at all, and the quiz never shows one wider than about 2,000 pixels; scale it down to about 2,000 pixels on its longer side"
+        let check = await run("check", "--root", site)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stderr.contains(warning + " [validate]"), "\(check.stderr)")
+        #expect(!check.stderr.contains("fine.png"), "\(check.stderr)")
+        let build = await run("build", "--root", site)
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stderr.contains(warning + " [media]"), "\(build.stderr)")
+        #expect(!build.stderr.contains("fine.png"), "\(build.stderr)")
+    }
 }
