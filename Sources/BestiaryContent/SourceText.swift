@@ -28,11 +28,8 @@ public struct SourceText: Sendable {
             throw DiagnosticError(.error(
                 "file is UTF-16; save it as UTF-8", at: SourceLocation(path: path, line: 1, column: 1), stage: "load"))
         }
-        if let bad = firstInvalidUTF8(bytes) {
-            let (line, column) = position(of: bad, in: bytes)
-            throw DiagnosticError(.error(
-                "file is not valid UTF-8 (byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) at offset \(bad)); save it as UTF-8",
-                at: SourceLocation(path: path, line: line, column: column), stage: "load"))
+        if let (location, problem) = invalidUTF8(in: bytes, path: path) {
+            throw DiagnosticError(.error("file is not valid UTF-8 (\(problem)); save it as UTF-8", at: location, stage: "load"))
         }
         if let nul = bytes.firstIndex(of: 0) {
             let (line, column) = position(of: nul, in: bytes)
@@ -58,6 +55,19 @@ public struct SourceText: Sendable {
                 at: SourceLocation(path: path, line: line, column: column), stage: "load"))
         }
         return source
+    }
+
+    /// Where the first byte of `data` that is not UTF-8 sits, and what it says: for another
+    /// text file than a record (`content/packs.lock`) to name its line and column as
+    /// ``decode(_:path:)`` does. Nil when all of it is UTF-8.
+    public static func invalidUTF8(in data: Data, path: String) -> (location: SourceLocation, problem: String)? {
+        invalidUTF8(in: [UInt8](data), path: path)
+    }
+
+    static func invalidUTF8(in bytes: [UInt8], path: String) -> (location: SourceLocation, problem: String)? {
+        guard let bad = firstInvalidUTF8(bytes) else { return nil }
+        let (line, column) = position(of: bad, in: bytes)
+        return (SourceLocation(path: path, line: line, column: column), "byte 0x\(String(bytes[bad], radix: 16, uppercase: true)) at offset \(bad)")
     }
 
     /// Index of the first byte that does not belong to a well-formed UTF-8 sequence.

@@ -211,7 +211,13 @@ public struct PackLock: Hashable, Sendable {
                 "\(message); restore the file from version control (it is written by `bestiary build`)",
                 at: SourceLocation(path: path, line: line, column: 1), stage: "packs"))
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw fail(1, "the pack history is not UTF-8 text") }
+        // Named where the first byte that is not UTF-8 sits (a bad merge, an editor's encoding).
+        if let (location, problem) = SourceText.invalidUTF8(in: data, path: path) {
+            throw DiagnosticError(.error(
+                "the pack history is not UTF-8 text (\(problem)); restore the file from version control (it is written by `bestiary build`)",
+                at: location, stage: "packs"))
+        }
+        let text = String(decoding: data, as: UTF8.self)
         // A merge of two branches that each recorded a version.
         if let conflict = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.hasPrefix("<<<<<<< ") || $0 == "<<<<<<<" }) {
             throw DiagnosticError(.error(

@@ -85,6 +85,24 @@ import Testing
         }
     }
 
+    /// A byte that is not UTF-8 (a Latin-1 editor, a bad merge tool) is named at its line and
+    /// column, as in a record, not at the file's start.
+    @Test func aByteThatIsNotUTF8IsNamedWhereItIs() throws {
+        let text = String(decoding: Self.sample().encoded, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        let at = try #require(lines.lastIndex { $0.starts(with: Array("~ ".utf8)) })
+        lines[at].insert(0xE9, at: 2)  // `é` in Latin-1, inside the record's id
+        let data = Data(lines.joined(separator: [10]))
+        #expect {
+            try PackLock.parse(data)
+        } throws: { error in
+            let d = (error as? DiagnosticError)?.diagnostics.first
+            return d?.location?.line == at + 1 && d?.location?.column == 3
+                && d?.message.hasPrefix("the pack history is not UTF-8 text (byte 0xE9 at offset ") == true
+                && d?.message.hasSuffix("); restore the file from version control (it is written by `bestiary build`)") == true
+        }
+    }
+
     /// A build checks the digests of the newest versions only (those it uses); a full read, as
     /// `bestiary check` does, checks every version's. The record counts are always checked.
     @Test func aBuildChecksTheDigestsOfTheVersionsItUses() throws {
