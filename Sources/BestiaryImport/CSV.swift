@@ -1,3 +1,6 @@
+import BestiaryContent
+import Foundation
+
 /// A CSV file read by RFC 4180: fields separated by commas, records by CRLF or LF, fields in double
 /// quotes may hold separators, line breaks and doubled quotes (`""`). A UTF-8 byte-order mark is
 /// skipped. Spreadsheets set to a German or French locale write `;` between fields: when the
@@ -46,8 +49,8 @@ public enum CSVParser {
             throw Failure(message: "the file is UTF-16; save it as CSV UTF-8", line: 1, column: 1)
         }
         guard let text = String(validating: body, as: UTF8.self) else {
-            let (line, column) = firstInvalidPosition(body)
-            throw Failure(message: "the file is not valid UTF-8; save it as CSV UTF-8", line: line, column: column)
+            let location = SourceText.invalidUTF8(in: Data(body), path: "")?.location
+            throw Failure(message: "the file is not valid UTF-8; save it as CSV UTF-8", line: location?.line ?? 1, column: location?.column ?? 1)
         }
         let scalars = Array(text.unicodeScalars)
         var separator = detectSeparator(scalars)
@@ -57,9 +60,13 @@ public enum CSVParser {
         if named { separator = scalars[4] }
         var rows = try split(scalars, separator: separator)
         if named, !rows.isEmpty { rows.removeFirst() }
+        func blank(_ row: [CSVField]) -> Bool { row.count == 1 && row[0].text.isEmpty }
+        rows = Array(rows.drop(while: blank))
         guard !rows.isEmpty else { throw Failure(message: "the file is empty; it needs a header line naming the columns", line: 1, column: 1) }
         let header = rows.removeFirst()
-        let records = rows.enumerated().map { CSVRecord(number: $0.offset + 1, fields: $0.element) }
+        // Numbered as a spreadsheet counts the rows below the header: a blank line is a row too,
+        // as a row of empty cells (`,,`) is, though neither is a record.
+        let records = rows.enumerated().compactMap { blank($0.element) ? nil : CSVRecord(number: $0.offset + 1, fields: $0.element) }
         return CSVTable(header: header, records: records, separator: Character(separator))
     }
 
@@ -141,33 +148,11 @@ public enum CSVParser {
                 if i < s.count && s[i] == "\n" { i += 1 }
                 line += 1; column = 1
             }
-            // A blank line is no record.
-            if !(row.count == 1 && row[0].text.isEmpty) { rows.append(row) }
+            // A blank line too (one empty field): ``parse(_:)`` numbers it and leaves it out.
+            rows.append(row)
             row = []
             if i >= s.count { break }
         }
         return rows
-    }
-
-    /// Line and column of the first byte that does not start a well-formed UTF-8 sequence.
-    private static func firstInvalidPosition(_ bytes: [UInt8]) -> (Int, Int) {
-        var line = 1, column = 1, i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            let length: Int
-            switch b {
-            case 0x00...0x7F: length = 1
-            case 0xC2...0xDF: length = 2
-            case 0xE0...0xEF: length = 3
-            case 0xF0...0xF4: length = 4
-            default: return (line, column)
-            }
-            guard i + length <= bytes.count, String(validating: bytes[i..<(i + length)], as: UTF8.self) != nil else {
-                return (line, column)
-            }
-            if b == 0x0A { line += 1; column = 1 } else { column += 1 }
-            i += length
-        }
-        return (line, column)
     }
 }

@@ -85,6 +85,11 @@ import Testing
     @Test func skipsBlankLinesAndToleratesAMissingFinalLineBreak() throws {
         let table = try parse("id,name.en\n\nfox,Fox\n\nowl,Owl")
         #expect(table.records.map { $0.fields.map(\.text) } == [["fox", "Fox"], ["owl", "Owl"]])
+        // Numbered as a spreadsheet counts the rows below the header: a blank line is a row, as
+        // a row of empty cells is (blank lines above the header are no rows).
+        #expect(table.records.map(\.number) == [2, 4])
+        #expect(try parse("\n\nid,name.en\n,\nfox,Fox\n").records.map(\.number) == [1, 2])
+        #expect(try parse("\n\nid,name.en\n\nfox,Fox\n").records.map(\.number) == [2])
     }
 
     @Test(arguments: [
