@@ -201,7 +201,10 @@ public struct WikipediaFetcher: Sendable {
             if let etag { same.etag = etag }
             try await session.commit(same, requested: job.title)
             PendingFetch.remove(from: cache, language: job.language, requested: job.title)
-            r.outcome = .unchanged
+            // The article is as stored, but a title that did not lead to it before (another title
+            // of this run fetched it, as a redirect's target) does now: fetched for this title,
+            // as a first fetch counts every title it stores (it said "unchanged" for the second).
+            r.outcome = cached?.canonicalTitle == summary.canonicalTitle ? .unchanged : .fetched
             return
         }
         if !plan.isEmpty { try pending.save(to: cache) }

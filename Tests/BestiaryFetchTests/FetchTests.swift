@@ -264,6 +264,25 @@ struct FetchTests {
         #expect(wiki.log.total == before)
     }
 
+    /// Two records' titles that lead to one article (one a redirect): a first fetch stores the
+    /// article once and counts both titles fetched (it said "unchanged" for the second, on a
+    /// cache that had nothing); a rerun counts both unchanged.
+    @Test func twoTitlesOfOneArticleAreBothFetchedOnAFirstFetch() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            request.path == "/de/api/rest_v1/page/summary/Hund"
+                ? .status(302, headers: [("Location", base + "/de/api/rest_v1/page/summary/Haushund")]) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        var options = wiki.options()
+        options.concurrency = 1
+        let jobs = [FetchJob(language: "de", title: "Haushund", requesters: []), FetchJob(language: "de", title: "Hund", requesters: [])]
+        let first = await WikipediaFetcher(cache: wiki.cache, options: options).run(jobs)
+        #expect(first.summaryLine == "fetched 2, unchanged 0, failed 0")
+        #expect(wiki.cache.load().entries.count == 1)
+        let again = await WikipediaFetcher(cache: wiki.cache, options: options).run(jobs)
+        #expect(again.summaryLine == "fetched 0, unchanged 2, failed 0")
+    }
+
     @Test func redirectLoopIsDetected() async throws {
         let wiki = try await FakeWikipedia.start { request, _, _ in
             switch request.path {
