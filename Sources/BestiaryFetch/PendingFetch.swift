@@ -19,7 +19,7 @@ struct PendingFetch: Codable, Sendable {
     var savedAt: Double
 
     static let maxAge: Double = 24 * 3600
-    static let folder = ".pending"
+    static let folder = WikipediaCache.pendingFolder
 
     /// `content/wikipedia/.pending/LANG/STEM.json` for a requested title.
     static func path(in cache: WikipediaCache, language: String, requested: String) -> String {

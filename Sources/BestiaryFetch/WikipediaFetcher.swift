@@ -86,6 +86,9 @@ public struct WikipediaFetcher: Sendable {
 
     struct JobFailure: Error {
         var reason: String
+        /// Asking again will not mend it (no such article, a disambiguation page): kept for the
+        /// build to say so (``WikipediaCache/refusal(language:title:)``).
+        var permanent = false
     }
 
     /// An image URL answered 404 or 410: the file is gone, retrying will not help.
@@ -99,6 +102,7 @@ public struct WikipediaFetcher: Sendable {
             try await fetch(job, session: session, client: client, into: &r)
         } catch let failure as JobFailure {
             r.outcome = .failed(failure.reason)
+            if failure.permanent { cache.recordRefusal(failure.reason, language: job.language, title: job.title) }
         } catch let failure as PoliteClient.Failure {
             r.outcome = .failed(failure.reason)
         } catch is CancellationError {
@@ -108,6 +112,7 @@ public struct WikipediaFetcher: Sendable {
         } catch {
             r.outcome = .failed("\(error)")
         }
+        if case .failed = r.outcome {} else { cache.recordRefusal(nil, language: job.language, title: job.title) }
         if case .failed(let reason) = r.outcome {
             for requester in job.requesters {
                 r.diagnostics.append(.error(
@@ -162,13 +167,13 @@ public struct WikipediaFetcher: Sendable {
             } catch {
                 throw JobFailure(reason: "the answer is not a usable summary: \(error)")
             }
-            guard summary.isStandard else { throw JobFailure(reason: Self.typeProblem(summary)) }
+            guard summary.isStandard else { throw JobFailure(reason: Self.typeProblem(summary), permanent: true) }
             var pending = PendingFetch(
                 language: job.language, requested: job.title, etag: response.result.header("etag"),
                 summary: String(decoding: response.result.body, as: UTF8.self), savedAt: options.clock.now().timeIntervalSince1970)
             try await store(summary, job: job, etag: pending.etag, cached: cached, pending: &pending, session: session, client: client, into: &r)
         case 404:
-            throw JobFailure(reason: "\(job.language).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title")
+            throw JobFailure(reason: "\(job.language).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title", permanent: true)
         default:
             throw JobFailure(reason: "HTTP \(response.status) from \(url)")
         }

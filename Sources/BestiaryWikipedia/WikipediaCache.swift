@@ -405,6 +405,37 @@ public struct WikipediaCache: Sendable {
         try fileSystem.writeAtomically(try CacheEntryFile.encode(e), to: entryPath(language: e.language, canonicalTitle: e.canonicalTitle))
     }
 
+    // MARK: Titles a fetch found no article for
+
+    /// `content/wikipedia/.pending/`: what `bestiary fetch` keeps for itself and never commits
+    /// (unfinished downloads, the titles it found no article for).
+    public static let pendingFolder = ".pending"
+
+    /// `.pending/LANG/STEM.refused` for a (normalised) title: the reason the last fetch gave for it.
+    func refusalPath(language: String, title: String) -> String {
+        "\(directory)/\(Self.pendingFolder)/\(CacheFileName.languageFolder(language))/\(CacheFileName.stem(language: language, canonicalTitle: WikipediaTitle.normalize(title))).refused"
+    }
+
+    /// Why the last `bestiary fetch` found no article it could use for `title` (a 404, a
+    /// disambiguation page), or nil: fetching again will not mend it, so the build's warning
+    /// says so instead of advising a fetch.
+    public func refusal(language: String, title: String) -> String? {
+        let path = refusalPath(language: language, title: title)
+        guard fileSystem.info(path)?.kind == .file, let data = try? fileSystem.read(path), data.count < 4096 else { return nil }
+        let reason = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return reason.isEmpty ? nil : reason
+    }
+
+    /// Keeps `reason` for `title` (nil: forgets it, as a fetch that found the article does).
+    public func recordRefusal(_ reason: String?, language: String, title: String) {
+        let path = refusalPath(language: language, title: title)
+        if let reason {
+            try? fileSystem.writeAtomically(Data((reason + "\n").utf8), to: path)
+        } else if fileSystem.info(path) != nil {
+            try? fileSystem.remove(path)
+        }
+    }
+
     /// Removes temporary files a killed writer left behind (`NAME.tmp-PID-RANDOM`, never read).
     public func removeStaleTemporaryFiles() {
         guard fileSystem.isDirectory(directory), let files = try? fileSystem.walkFiles(in: directory) else { return }

@@ -86,10 +86,13 @@ public struct WikipediaSnapshot: Sendable {
         for lang in order {
             guard let title = animal.wikipedia[lang] else { continue }
             guard let entry = entry(language: lang, title: title) else {
-                diagnostics.append(.warning(
-                    "wikipedia.\(lang): '\(title)' is not in the Wikipedia cache; run `bestiary fetch` "
-                        + "(until then pages show another language's summary or the record's own description)",
-                    at: animal.location(of: "wikipedia.\(lang)"), stage: "enrich"))
+                // A title the last fetch found no usable article for: fetching again will not help.
+                let message = cache.refusal(language: lang, title: title).map { reason in
+                    "wikipedia.\(lang): '\(title)' has no summary: the last `bestiary fetch` found that \(reason) "
+                        + "(until then pages show another language's summary or the record's own description)"
+                } ?? "wikipedia.\(lang): '\(title)' is not in the Wikipedia cache; run `bestiary fetch` "
+                    + "(until then pages show another language's summary or the record's own description)"
+                diagnostics.append(.warning(message, at: animal.location(of: "wikipedia.\(lang)"), stage: "enrich"))
                 continue
             }
             return SummaryLookup(summary: resolve(entry, pageLanguage: language), diagnostics: diagnostics)
