@@ -33,6 +33,7 @@ public final class PackStore: Sendable {
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw SyncError(.store, "no store at \(path); `bestiary sync URL --db \(path)` makes one")
         }
+        if create, let problem = Self.writeProblem(path) { throw SyncError(.store, problem) }
         do {
             var config = Configuration()
             config.foreignKeysEnabled = true
@@ -76,6 +77,29 @@ public final class PackStore: Sendable {
                 """)
         }
         return m
+    }
+
+    /// Why a store at `path` could not be made or updated, in words rather than SQLite's
+    /// ("unable to open database file", "attempt to write a readonly database"): its folder is
+    /// missing or not writable (SQLite writes a journal next to the store on every update), or
+    /// the store is read-only. Nil when none of these is known.
+    static func writeProblem(_ path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        let dir = folder.isEmpty ? "." : folder
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) else {
+            return "cannot make the store \(path): there is no folder \(dir); make it first"
+        }
+        guard isDirectory.boolValue else { return "cannot make the store \(path): \(dir) is not a folder" }
+        if access(dir, W_OK) != 0 {
+            let reason = String(cString: strerror(errno))
+            let verb = FileManager.default.fileExists(atPath: path) ? "update" : "make"
+            return "cannot \(verb) the store \(path): its folder \(dir) is not writable (\(reason)), and SQLite writes a journal next to the store while it updates it"
+        }
+        if FileManager.default.fileExists(atPath: path), access(path, W_OK) != 0 {
+            return "cannot update the store \(path): the file is not writable (\(String(cString: strerror(errno))))"
+        }
+        return nil
     }
 
     static func describe(_ error: any Error) -> String {

@@ -643,3 +643,24 @@ final class Counter: @unchecked Sendable {
     private var value = 0
     func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
 }
+
+/// A store that cannot be made where it is asked for is named in words, not with SQLite's
+/// "unable to open database file"; nothing is made.
+@Suite struct PackStoreLocationTests {
+    @Test func aStoreInAFolderThatIsNotThereOrIsAFileIsNamedSo() throws {
+        let dir = TemporaryDirectory("bestiary-store-where")
+        func problem(_ path: String) -> String? {
+            do {
+                _ = try PackStore(path: path)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(problem(dir.appending("missing/store.sqlite")) == "cannot make the store \(dir.appending("missing/store.sqlite")): there is no folder \(dir.appending("missing")); make it first")
+        try dir.write("a file", to: "notes")
+        #expect(problem(dir.appending("notes/store.sqlite")) == "cannot make the store \(dir.appending("notes/store.sqlite")): \(dir.appending("notes")) is not a folder")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("missing")))
+        #expect(problem(dir.appending("store.sqlite")) == nil)
+    }
+}
