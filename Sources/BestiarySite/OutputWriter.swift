@@ -100,7 +100,7 @@ struct OutputWriter {
                 continue
             }
             if pid != getpid() && (pid <= 0 || kill(pid, 0) != 0) {
-                try? fileSystem.remove((parent == "." ? "" : parent + "/") + entry.name)
+                try? fileSystem.removeOwned((parent == "." ? "" : parent + "/") + entry.name)
             }
         }
     }
@@ -129,7 +129,12 @@ struct OutputWriter {
         try prepare()
         let path = stagingPath()
         do {
-            try fileSystem.remove(path)
+            try fileSystem.removeOwned(path)
+            // A spare that was made read-only (the output was, before the last build replaced it)
+            // is not written into: it goes, and this build stages anew.
+            if reusingSpare, fileSystem.info(sparePath)?.kind == .directory, !Self.isWritable(sparePath) {
+                try? fileSystem.removeOwned(sparePath)
+            }
             if reusingSpare, fileSystem.info(sparePath)?.kind == .directory, (try? fileSystem.move(sparePath, to: path)) != nil {
                 let fs = fileSystem
                 let known = spare.map { spare in
@@ -169,7 +174,7 @@ struct OutputWriter {
 
         deinit {
             _ = spareCheck?.value()  // not a thread left looking at a folder that goes
-            if !committed { try? writer.fileSystem.remove(path) }
+            if !committed { try? writer.fileSystem.removeOwned(path) }
         }
 
         /// What was written so far, by output path: each file's identity and its metadata once
@@ -413,8 +418,13 @@ struct OutputWriter {
         let fs = fileSystem
         let top = (try? fs.entries(in: path)) ?? []
         _ = Parallel.map(top, chunk: 1) { entry in try? fs.remove(path + "/" + entry.name) }
-        try? fs.remove(path)
+        // What a read-only folder kept.
+        try? fs.removeOwned(path)
     }
+
+    /// Whether this process may add and remove entries in `folder` (its top only: a folder below
+    /// it made read-only alone fails the build at its first write there, naming it).
+    static func isWritable(_ folder: String) -> Bool { access(folder, W_OK) == 0 }
 
     // MARK: In place
 

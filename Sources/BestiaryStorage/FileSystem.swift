@@ -105,6 +105,10 @@ public protocol FileSystem: Sendable {
     func createDirectory(_ path: String) throws
     /// `rm -rf`; no error when nothing is there.
     func remove(_ path: String) throws
+    /// ``remove(_:)`` of a folder Bestiary made and its process owns (a staging folder, the spare
+    /// output), even when someone made it read-only (`chmod -R a-w output`, which the next build
+    /// makes its spare): its folders are made writable by their owner first.
+    func removeOwned(_ path: String) throws
     /// `rename(2)`.
     func move(_ source: String, to destination: String) throws
     /// Swaps two paths in one step where the system can (Linux `renameat2`), else in two renames.
@@ -116,6 +120,7 @@ public protocol FileSystem: Sendable {
 
 extension FileSystem {
     public func exists(_ path: String) -> Bool { info(path) != nil }
+    public func removeOwned(_ path: String) throws { try remove(path) }
 
     public func unorderedEntries(in directory: String) throws -> [DirectoryEntry] { try entries(in: directory) }
 

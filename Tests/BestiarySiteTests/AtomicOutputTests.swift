@@ -28,8 +28,10 @@ import Testing
         return (work, root, output, try Tree(output))
     }
 
-    func leftovers(_ work: TemporaryDirectory) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains("staging") }
+    func leftovers(_ work: TemporaryDirectory) throws -> [String] { try leftovers(work.path) }
+
+    func leftovers(_ folder: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("staging") }
     }
 
     /// Both ways a build writes: the whole output anew (`force`, or no record of the last build)
@@ -112,6 +114,45 @@ import Testing
         try build(root: root, output: output)
         #expect(try leftovers(work) == [])
         #expect(try Tree(output).files.keys.contains("animals/new/index.html"))
+    }
+
+    /// An output made read-only (`chmod -R a-w output`) becomes the next build's spare, and the
+    /// build after that would write into it: it failed, naming its internal staging folder, and
+    /// left that read-only folder behind for good. A read-only spare now goes and the build
+    /// stages anew; a read-only leftover is removed too. Run as `nobody` (root may write into a
+    /// read-only folder), with the built binary.
+    @Test func aReadOnlyOutputIsNotWrittenIntoByTheBuildsAfterIt() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        func run(_ arguments: [String]) throws -> Binary.Result { try Binary.run(arguments, as: "nobody") }
+        func ownedByTheUser() throws {
+            guard getuid() == 0 else { return }
+            let chown = try Process.run(URL(fileURLWithPath: "/bin/chown"), arguments: ["-R", "nobody:nogroup", work.path])
+            chown.waitUntilExit()
+        }
+        try ownedByTheUser()
+        func readOnly(_ path: String) throws {
+            let chmod = try Process.run(URL(fileURLWithPath: "/bin/chmod"), arguments: ["-R", "a-w", path])
+            chmod.waitUntilExit()
+        }
+        let build = ["build", "--root", root]
+        let first = try run(build)
+        try #require(first.status == 0, "\(first.stderr)")
+        // A leftover of a killed build, made read-only.
+        let leftover = work.appending("minimal/.output.bestiary-staging-999999")
+        try FileManager.default.createDirectory(atPath: leftover + "/animals", withIntermediateDirectories: true)
+        try ownedByTheUser()
+        try readOnly(leftover)
+        #expect(try leftovers(work.appending("minimal")) == [".output.bestiary-staging-999999"])
+        try readOnly(work.appending("minimal/output"))
+        for difficulty in [3, 1, 2] {
+            try work.write("---\nname: {de: Neu, en: New}\ndifficulty: \(difficulty)\n---\n", to: "minimal/content/animals/new.md")
+            let rebuild = try run(build)
+            #expect(rebuild.status == 0, "\(rebuild.stderr)")
+            #expect(!rebuild.stderr.contains("staging"), "\(rebuild.stderr)")
+        }
+        #expect(try leftovers(work.appending("minimal")) == [])
+        #expect(FileManager.default.fileExists(atPath: work.appending("minimal/output/animals/new/index.html")))
     }
 
     /// Files put at the top of the output by hand (a `CNAME` for GitHub Pages, a folder) are

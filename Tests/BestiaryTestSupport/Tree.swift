@@ -41,13 +41,20 @@ public enum Binary {
         public var stderr: String
     }
 
-    /// `input`, when given, is piped into its standard input.
+    /// `input`, when given, is piped into its standard input. With `user` (`nobody`) and run as
+    /// root, it runs as that user (`setpriv`), to whom permission bits apply.
     public static func run(
-        _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil, input: Data? = nil
+        _ arguments: [String], environment: [String: String] = [:], currentDirectory: String? = nil, input: Data? = nil,
+        as user: String? = nil
     ) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        if let user, getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user)", "--regid=nogroup", "--clear-groups", path] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env
