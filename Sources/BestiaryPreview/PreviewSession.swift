@@ -66,6 +66,9 @@ public final class PreviewSession: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [String: ChangedPath] = [:]
     private var pendingEverything = false
+    /// How many times the watcher reported changes: a build that fails while this moves on (or
+    /// just after) failed on a half-saved file.
+    private var received = 0
     private var wakeUp: AsyncStream<Void>.Continuation?
     private var stopRequested = false
     private var serverTask: Task<Void, any Error>?
@@ -174,6 +177,7 @@ public final class PreviewSession: @unchecked Sendable {
         let continuation: AsyncStream<Void>.Continuation? = lock.withLock {
             if stopRequested { return nil }
             merge(changes)
+            received += 1
             return wakeUp
         }
         continuation?.yield()
@@ -231,6 +235,7 @@ public final class PreviewSession: @unchecked Sendable {
     private func build(_ rebuilder: any Rebuilder, changes: [ChangedPath]) async -> RebuildResult? {
         report(.building(changes))
         live.building()
+        let receivedBefore = lock.withLock { received }
         switch await onBuildQueue({ () throws(DiagnosticError) in try rebuilder.rebuild(changes: changes) }) {
         case .success(let result):
             live.succeeded(changed: result.changedOutputs)
@@ -240,11 +245,30 @@ public final class PreviewSession: @unchecked Sendable {
             // The next build must cover these changes too: the engine only hears about changes
             // since its last successful build.
             lock.withLock { merge(changes, older: true) }
+            // An editor that saves in two steps (empties the file, then writes it) makes a build
+            // fail on the half-saved file. When anything changes again during the build or within
+            // a moment after it, this failure is not shown (it flashed the error over the page):
+            // the next build, which follows at once, decides.
+            if await changedAgain(since: receivedBefore, within: Self.settling) { return nil }
             var diagnostics = error.diagnostics
             if diagnostics.isEmpty { diagnostics = [.error("the build failed without saying why", stage: "build")] }
             live.failed(diagnostics)
             report(.failed(diagnostics, changes: changes))
             return nil
+        }
+    }
+
+    /// How long a failed build waits for more changes before it shows its failure.
+    static let settling: Duration = .milliseconds(300)
+
+    /// Whether the watcher reported changes since `count` (``received``), waiting up to `limit`.
+    private func changedAgain(since count: Int, within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let (changed, stopped) = lock.withLock { (received != count, stopRequested) }
+            if changed { return true }
+            if stopped || ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 

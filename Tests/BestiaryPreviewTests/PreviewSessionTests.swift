@@ -195,4 +195,58 @@ final class EventLog: @unchecked Sendable {
         session.stop()
         _ = try await running.value
     }
+
+    /// A build engine that answers each call from a script: it fails the calls whose number is
+    /// in `failing`, and may call `during` while it builds (a change arriving meanwhile).
+    final class ScriptedRebuilder: Rebuilder, @unchecked Sendable {
+        private let lock = NSLock()
+        private var calls = 0
+        let failing: Set<Int>
+        var during: ((Int) -> Void)?
+        init(failing: Set<Int>) { self.failing = failing }
+        var count: Int { lock.withLock { calls } }
+
+        func rebuild(changes: [ChangedPath]) throws(DiagnosticError) -> RebuildResult {
+            let call = lock.withLock { calls += 1; return calls }
+            during?(call)
+            if failing.contains(call) {
+                throw DiagnosticError(.error("file is empty", at: SourceLocation(path: "content/animals/a.md", line: 1, column: 1), stage: "load"))
+            }
+            return RebuildResult(pages: 1, files: 1, changedOutputs: [], seconds: 0)
+        }
+    }
+
+    /// An editor that saves in two steps (empties the file, then writes it) made a build fail on
+    /// the half-saved file, and the error flashed over the page until the next build. A failure
+    /// followed by another change during the build, or within a moment after it, is not shown;
+    /// one that nothing follows is, as before.
+    @Test func aFailureOnAHalfSavedFileIsNotShownWhenTheFileChangesAgain() async throws {
+        let dir = TemporaryDirectory("bestiary-session")
+        try dir.write("<p>site</p>\n", to: "out/index.html")
+        let rebuilder = ScriptedRebuilder(failing: [2, 4, 5])
+        let log = EventLog()
+        let session = PreviewSession(
+            configuration: .init(root: dir.appending("site"), outputDirectory: dir.appending("out"), port: 0),
+            makeRebuilder: { _ in rebuilder }, report: { log.add($0) })
+        let change = ChangedPath(classifying: "content/animals/a.md")
+        // Call 2 fails, and the second half of the save arrives while it builds.
+        rebuilder.during = { [weak session] call in if call == 2 { session?.enqueue([change]) } }
+        let running = Task { try await session.run() }
+        #expect(await log.wait { if case .serving = $0 { true } else { false } })
+        session.enqueue([change])
+        #expect(await log.wait { _ in rebuilder.count == 3 })
+        #expect(await log.wait { event in if case .built = event { rebuilder.count == 3 } else { false } })
+        func failures() -> Int { log.all.filter { if case .failed = $0 { true } else { false } }.count }
+        #expect(failures() == 0)
+        // Call 4 fails, and the second half arrives just after it: call 5 fails too, and
+        // nothing follows it, so its failure is shown (once).
+        session.enqueue([change])
+        #expect(await log.wait { _ in rebuilder.count == 4 })
+        try await Task.sleep(for: .milliseconds(100))
+        session.enqueue([change])
+        #expect(await log.wait { _ in failures() == 1 })
+        #expect(rebuilder.count == 5)
+        session.stop()
+        _ = try await running.value
+    }
 }
