@@ -32,6 +32,11 @@ public struct RecordPlanner: Sendable {
         var copies = PlannedCopies()
         var missingName: [ImportRow] = []
         let mediaUsers = Self.mediaUsers(store.catalog)
+        // Who uses each file once this import is done: a row that names a file under content/
+        // (`sounds/wolf.ogg` for the fox) uses it, and a row that gives its record another sound
+        // or picture leaves its old one, whatever the rows' order. A copy for another row must
+        // not replace a file a row gives its record (the fox played the cat's new recording).
+        let usersAfter = Self.mediaUsers(after: rows, before: mediaUsers, catalog: store.catalog)
         // The files the changed records' given sounds and pictures replace, and what the changed
         // records name after the plan (normalized paths under content/).
         var replacedMedia: [String] = [], mediaAfter: [String] = []
@@ -88,7 +93,7 @@ public struct RecordPlanner: Sendable {
 
             // Media files from outside content/: checked by their bytes, then copied under the id.
             for media in row.media {
-                switch planCopy(media, id: row.id, record: animal, planned: copies, mediaUsers: mediaUsers) {
+                switch planCopy(media, id: row.id, record: animal, planned: copies, mediaUsers: usersAfter) {
                 case .failure(let problem): fail(problem.message)
                 case .success(let (relative, copy, note)):
                     fields.append(FieldValue(.media(media.kind, .file), relative))
@@ -285,19 +290,25 @@ public struct RecordPlanner: Sendable {
         if !users.isEmpty, (try? fs.read(store.fullPath("content/\(relative)"))) == data {
             return .success((relative, nil, nil))
         }
+        let current = Self.normalizedPath((media.kind == .sound ? record.sound : record.image)?.filePath)
+        // Taken by other bytes, unless it is this record's own file (then the new bytes replace it).
+        // A file no record uses is not this import's to replace either: put there by hand, left
+        // by `remove --keep-media`, or named by a record that does not load just now.
+        func takenByOthers(_ candidate: String) -> Bool {
+            candidate != current && (try? fs.read(store.fullPath("content/\(candidate)"))).map { $0 != data } == true
+        }
+        let unowned = users.isEmpty && takenByOthers(relative)
+            ? "content/\(relative) is kept as it is: no record uses it, but it holds other bytes (it may be yours)" : nil
         var suffix = 2
-        while !users.isEmpty || planned.byDestination["content/\(relative)"].map({ $0.data != data }) == true {
+        while !users.isEmpty || planned.byDestination["content/\(relative)"].map({ $0.data != data }) == true || takenByOthers(relative) {
             let candidate = "\(folder)/\(id)-\(suffix).\(format.fileExtension)"
             suffix += 1
-            // Taken by other bytes, unless it is this record's own file (then --force replaces it).
-            let own = Self.normalizedPath((media.kind == .sound ? record.sound : record.image)?.filePath) == candidate
-            if !own, (try? fs.read(store.fullPath("content/\(candidate)"))).map({ $0 != data }) == true { continue }
+            if takenByOthers(candidate) { continue }
             relative = candidate
             users = usedByOthers(relative)
         }
         let destination = "content/\(relative)"
-        let current = Self.normalizedPath((media.kind == .sound ? record.sound : record.image)?.filePath)
-        let note = current == relative ? nil : shared.map { "\($0); the new file is \(destination)" }
+        let note = current == relative ? nil : (shared ?? unowned).map { "\($0); the new file is \(destination)" }
         let existing = try? fs.read(store.fullPath(destination))
         if existing == data { return .success((relative, nil, note)) }
         if existing != nil && !replaceMedia {
@@ -343,6 +354,26 @@ public struct RecordPlanner: Sendable {
         for animal in catalog.animals {
             for path in Set([normalizedPath(animal.sound?.filePath), normalizedPath(animal.image?.filePath)].compactMap { $0 }) {
                 users[path, default: []].append(animal.id)
+            }
+        }
+        return users
+    }
+
+    /// ``mediaUsers(_:)`` once `rows` are applied: a row that gives its record a sound or picture
+    /// (a file, a copy or an address) no longer uses the record's old one, and a row that names a
+    /// file under content/ uses it.
+    static func mediaUsers(after rows: [ImportRow], before: [String: [String]], catalog: Catalog) -> [String: [String]] {
+        var users = before
+        let animals = Dictionary(catalog.animals.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for row in rows {
+            for kind in [MediaKind.sound, .image] {
+                let named = row.fields.first { $0.field == .media(kind, .file) }.flatMap { normalizedPath($0.value) }
+                let copied = row.media.contains { $0.kind == kind }
+                guard copied || named != nil || row.fields.contains(where: { $0.field == .media(kind, .url) }) else { continue }
+                if let old = normalizedPath(kind == .sound ? animals[row.id]?.sound?.filePath : animals[row.id]?.image?.filePath) {
+                    users[old]?.removeAll { $0 == row.id }
+                }
+                if !copied, let named, !(users[named]?.contains(row.id) ?? false) { users[named, default: []].append(row.id) }
             }
         }
         return users

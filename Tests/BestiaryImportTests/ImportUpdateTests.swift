@@ -106,6 +106,63 @@ import Testing
         #expect(site.animal("amsel")?.sound?.filePath == "sounds/amsel.mp3")
     }
 
+    /// A file already at the name an import would give a new record's sound, that no record uses
+    /// (copied there by hand, left by `remove --keep-media`): it may be the user's only copy. The
+    /// import replaced it; now the new bytes go to `ID-2`, with a warning, and the file is kept.
+    @Test func aFileNoRecordUsesIsNotReplacedByANewRecordsSound() throws {
+        let site = try TestSite(languages: ["en"])
+        let mine = try Fixtures.data("import/wildsound/sounds/Amsel.mp3")
+        try site.directory.write(mine, to: "content/sounds/tiger.mp3")
+        try site.directory.write(try Fixtures.data("import/wildsound/sounds/Fuchs.mp3"), to: "incoming/roar.mp3")
+        let csv = try site.source("id,name.en,sound.file\ntiger,Tiger,\(site.directory.appending("incoming/roar.mp3"))\n", name: "tiger.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.copies.map { "\($0.destination) \($0.replaces)" } == ["content/sounds/tiger-2.mp3 false"])
+        #expect(plan.warnings.map(\.message) == [
+            "tiger: content/sounds/tiger.mp3 is kept as it is: no record uses it, but it holds other bytes (it may be yours); the new file is content/sounds/tiger-2.mp3"
+        ])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.directory.appending("content/sounds/tiger.mp3"))) == mine)
+        #expect(site.animal("tiger")?.sound?.filePath == "sounds/tiger-2.mp3")
+    }
+
+    /// One import gives the fox the wolf's file (a path under content/) and the wolf a new
+    /// recording: the wolf's new bytes replaced the file the fox now names, whatever the rows'
+    /// order, and the howl was lost. A file a row gives its record is another record's now.
+    @Test(arguments: [false, true])
+    func aFileOneRowTakesIsNotReplacedByAnothersCopy(_ wolfFirst: Bool) throws {
+        let site = try TestSite(languages: ["en"])
+        let howl = try Fixtures.data("import/wildsound/sounds/Amsel.mp3"), bark = try Fixtures.data("import/wildsound/sounds/Fuchs.mp3")
+        let miaow = try Fixtures.data("import/wildsound/sounds/Rötelmaus.mp3")
+        try site.directory.write(howl, to: "incoming/howl.mp3")
+        try site.directory.write(bark, to: "incoming/bark.mp3")
+        try site.directory.write(miaow, to: "incoming/miaow.mp3")
+        let incoming = site.directory.appending("incoming")
+        try site.importing(try site.source("id,name.en,sound.file\nfox,Fox,\(incoming)/bark.mp3\nwolf,Wolf,\(incoming)/howl.mp3\n", name: "one.csv"), .csv)
+        let rows = ["fox,Fox,sounds/wolf.mp3", "wolf,Wolf,\(incoming)/miaow.mp3"]
+        let plan = try site.importing(try site.source("id,name.en,sound.file\n" + (wolfFirst ? rows.reversed() : rows).joined(separator: "\n") + "\n", name: "two.csv"), .csv)
+        #expect(plan.copies.map { "\($0.destination) \($0.replaces)" } == ["content/sounds/wolf-2.mp3 false"])
+        #expect(site.animal("fox")?.sound?.filePath == "sounds/wolf.mp3")
+        #expect(site.animal("wolf")?.sound?.filePath == "sounds/wolf-2.mp3")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.directory.appending("content/sounds/wolf.mp3"))) == howl)
+    }
+
+    /// The fox shared the dog's file, and one import gives the fox a sound of its own and the dog a
+    /// new recording: the dog's file is its own again and is replaced in place. It went to
+    /// `dog-2` with "kept as it is: fox uses it too", and then the old file was removed.
+    @Test func aFileAnotherRowLeavesIsReplacedInPlace() throws {
+        let site = try TestSite(languages: ["en"])
+        let incoming = site.directory.appending("incoming")
+        for (name, fixture) in [("bark", "Fuchs"), ("neigh", "Amsel"), ("quack", "Rötelmaus")] {
+            try site.directory.write(try Fixtures.data("import/wildsound/sounds/\(fixture).mp3"), to: "incoming/\(name).mp3")
+        }
+        try site.importing(try site.source("id,name.en,sound.file\ndog,Dog,\(incoming)/bark.mp3\nfox,Fox,\(incoming)/bark.mp3\n", name: "one.csv"), .csv)
+        #expect(site.animal("fox")?.sound?.filePath == "sounds/dog.mp3")
+        let plan = try site.importing(try site.source("id,name.en,sound.file\ndog,Dog,\(incoming)/neigh.mp3\nfox,Fox,\(incoming)/quack.mp3\n", name: "two.csv"), .csv)
+        #expect(plan.copies.map { "\($0.destination) \($0.replaces)" } == ["content/sounds/dog.mp3 true", "content/sounds/fox.mp3 false"])
+        #expect(plan.warnings.isEmpty, "\(plan.warnings)")
+        #expect(site.animal("dog")?.sound?.filePath == "sounds/dog.mp3")
+        #expect(site.exists("content/sounds/dog.mp3") && !site.exists("content/sounds/dog-2.mp3"))
+    }
+
     /// A record does not say which source made it, so an import cannot tell a record from another
     /// format (or from a hand) by anything but its id: it merges into it, and says so: it is an
     /// update with the keys it changes (listed by the command, and by --dry-run before writing),
