@@ -89,6 +89,21 @@ struct OutputWriter {
     /// whose process is gone. Also done by a build that finds the output up to date (a build
     /// stopped by Ctrl-C leaves a copy of the site behind).
     func removeLeftovers() {
+        for name in leftoverNames() { try? fileSystem.removeOwned((parent == "." ? "" : parent + "/") + name) }
+    }
+
+    /// What a build left next to the output that this process cannot remove: a staging folder or
+    /// a spare output of a build run as another user (root), which it may not write into either.
+    /// Named once the build is done, with what to do.
+    func stuckLeftovers() -> [String] {
+        var stuck = leftoverNames()
+        if fileSystem.info(sparePath)?.kind == .directory, !Self.isWritable(sparePath) { stuck.append(".\(name).bestiary-spare") }
+        return stuck.filter { fileSystem.info((parent == "." ? "" : parent + "/") + $0) != nil }
+    }
+
+    /// The leftovers of killed builds next to the output (their process is gone).
+    private func leftoverNames() -> [String] {
+        var names: [String] = []
         let prefix = ".\(name).bestiary-staging-"
         for entry in (try? fileSystem.entries(in: parent)) ?? [] {
             let pid: Int32
@@ -99,10 +114,10 @@ struct OutputWriter {
             } else {
                 continue
             }
-            if pid != getpid() && (pid <= 0 || kill(pid, 0) != 0) {
-                try? fileSystem.removeOwned((parent == "." ? "" : parent + "/") + entry.name)
-            }
+            // (A process of another user answers EPERM: it is alive.)
+            if pid != getpid() && (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)) { names.append(entry.name) }
         }
+        return names
     }
 
     /// Writes `files` into a fresh staging folder, then swaps it in. Returns the index of what it
@@ -130,12 +145,12 @@ struct OutputWriter {
         let path = stagingPath()
         do {
             try fileSystem.removeOwned(path)
-            // A spare that was made read-only (the output was, before the last build replaced it)
-            // is not written into: it goes, and this build stages anew.
-            if reusingSpare, fileSystem.info(sparePath)?.kind == .directory, !Self.isWritable(sparePath) {
-                try? fileSystem.removeOwned(sparePath)
-            }
-            if reusingSpare, fileSystem.info(sparePath)?.kind == .directory, (try? fileSystem.move(sparePath, to: path)) != nil {
+            // A spare this process may not write into (the output was made read-only before the
+            // last build replaced it, or another user built it: root) is not written into: it goes
+            // if it can, and this build stages anew either way.
+            let spareUsable = fileSystem.info(sparePath)?.kind == .directory && Self.isWritable(sparePath)
+            if reusingSpare, !spareUsable, fileSystem.info(sparePath)?.kind == .directory { try? fileSystem.removeOwned(sparePath) }
+            if reusingSpare, spareUsable, (try? fileSystem.move(sparePath, to: path)) != nil {
                 let fs = fileSystem
                 let known = spare.map { spare in
                     Background {

@@ -536,6 +536,15 @@ public final class SiteBuilder: @unchecked Sendable {
             _ = PackStage.writeVersionNote(published, at: publishedPath, fileSystem: fs)
         }
 
+        // What another user's build (root's) left next to the output, which this one cannot remove.
+        if memo == nil {
+            for name in writer.stuckLeftovers() {
+                diagnostics.append(.warning(
+                    "cannot remove \(writer.parent == "." ? "" : writer.parent + "/")\(name), which a build left next to \(options.outputDirectory): it is another user's (a build run as root?); remove it as that user (sudo rm -rf …)",
+                    stage: "write"))
+            }
+        }
+
         // Record what this output was built from, unless an input changed meanwhile (the lock
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds

@@ -155,6 +155,33 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: work.appending("minimal/output/animals/new/index.html")))
     }
 
+    /// A build as root, then builds as another user (a `sudo bestiary build` once, then the
+    /// usual ones): root's spare output could not be written into, and every other build failed
+    /// on it, leaving another folder that user could not remove. Each build now stages anew and
+    /// succeeds, and names what it cannot remove. (As root only: it needs two users.)
+    @Test func buildsAsAnotherUserAfterOneAsRootSucceedAndNameWhatTheyCannotRemove() throws {
+        guard getuid() == 0 else { return }
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        let build = ["build", "--root", root]
+        for difficulty in [1, 2] {
+            try work.write("---\nname: {de: Neu, en: New}\ndifficulty: \(difficulty)\n---\n", to: "minimal/content/animals/new.md")
+            #expect(try Binary.run(build).status == 0)
+        }
+        let chown = try Process.run(URL(fileURLWithPath: "/bin/chown"), arguments: ["nobody:nogroup", work.path, root, root + "/content", root + "/content/packs.lock"])
+        chown.waitUntilExit()
+        for difficulty in [3, 1, 2] {
+            try work.write("---\nname: {de: Neu, en: New}\ndifficulty: \(difficulty)\n---\n", to: "minimal/content/animals/new.md")
+            let rebuild = try Binary.run(build, as: "nobody")
+            #expect(rebuild.status == 0, "\(rebuild.stderr)")
+            #expect(rebuild.stderr.contains(
+                "warning: cannot remove \(work.path)/minimal/.output.bestiary-spare, which a build left next to \(root)/output: it is another user's (a build run as root?); remove it as that user (sudo rm -rf …) [write]"),
+                "\(rebuild.stderr)")
+        }
+        #expect(try leftovers(root).count == 1)  // root's output, which the first build replaced
+        #expect(try String(contentsOfFile: root + "/output/animals/new/index.html", encoding: .utf8).contains("Neu"))
+    }
+
     /// Files put at the top of the output by hand (a `CNAME` for GitHub Pages, a folder) are
     /// kept by every rebuild, with a warning; they were deleted without a word (found by a new
     /// user). A page the site no longer has is still removed, folder and all.
