@@ -29,6 +29,12 @@ public final class Console: @unchecked Sendable {
     }
 
     /// A line on standard output (results a script may read).
+    /// A command's closing line (`pack verify`'s "OK", what `sync` did): on standard output,
+    /// unless problems are printed as JSON there, which must then be JSON alone (then standard error).
+    func result(_ line: String, format: DiagnosticFormatter.Format) {
+        if format == .json { err(line) } else { out(line) }
+    }
+
     public func out(_ line: String) {
         lock.withLock { outHandler(line) }
     }

@@ -29,7 +29,10 @@ public enum DiagnosticFormatter {
             fields.append("\"line\":\(loc.line)")
             fields.append("\"column\":\(loc.column)")
         } else {
+            // The same keys on every line: 0 where a problem has no place (as README says).
             fields.append("\"file\":null")
+            fields.append("\"line\":0")
+            fields.append("\"column\":0")
         }
         fields.append("\"message\":\(quote(d.message))")
         fields.append("\"stage\":\(d.stage.map(quote) ?? "null")")

@@ -54,7 +54,7 @@ import Testing
         #expect(expired.status == 1 && expired.stderr.contains("refused: latest.json: the pointer expired at 2026-03-03T00:00:00Z"), "\(expired.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
         let json = await runCLI(["sync", Self.example, "--db", db, "--public-key", Self.exampleKey, "--diagnostics", "json"])
-        #expect(json.stdout.hasPrefix("{\"severity\":\"error\",\"file\":null,\"message\":\"refused: latest.json: the pointer expired"), "\(json.stdout)")
+        #expect(json.stdout.hasPrefix("{\"severity\":\"error\",\"file\":null,\"line\":0,\"column\":0,\"message\":\"refused: latest.json: the pointer expired"), "\(json.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "nothing left, the sync's lock file included")
     }
 
@@ -63,6 +63,11 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr == "latest.json:1:1: error: expired at 2026-03-03T00:00:00Z; clients refuse it until it is rebuilt or re-signed [verify]")
         #expect(r.stdout == "pack 'example' version 2: 1 problem (2 records, 1 delta, 1 media files (36 bytes), 3 signatures valid, expires 2026-03-03T00:00:00Z)")
+        // With --diagnostics json, standard output is JSON alone (the closing line went there
+        // too, and `jq` stopped at it): the line goes to standard error.
+        let json = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey, "--diagnostics", "json"])
+        #expect(json.stdout.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil } == [true], "\(json.stdout)")
+        #expect(json.stderr.hasSuffix("3 signatures valid, expires 2026-03-03T00:00:00Z)"), "\(json.stderr)")
         let unchecked = await runCLI(["pack", "verify", Self.example])
         #expect(unchecked.stderr.contains("warning: signatures were not checked: pass --public-key KEY"))
         let missing = await runCLI(["pack", "verify", Fixtures.path("packs")])

@@ -73,9 +73,9 @@ struct PackVerifyCommand: AsyncParsableCommand {
         let signatures = keys.isEmpty ? "signatures not checked" : "\(result.signaturesChecked) signature\(result.signaturesChecked == 1 ? "" : "s") valid"
         let expiry = result.expires.map { ", expires \($0)" } ?? ""
         if result.isValid {
-            console.out("\(pack): \(counts), \(signatures)\(expiry): OK")
+            console.result("\(pack): \(counts), \(signatures)\(expiry): OK", format: global.diagnostics)
         } else {
-            console.out("\(pack): \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") (\(counts), \(signatures)\(expiry))")
+            console.result("\(pack): \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") (\(counts), \(signatures)\(expiry))", format: global.diagnostics)
             throw CommandFailure(status: 1)
         }
     }

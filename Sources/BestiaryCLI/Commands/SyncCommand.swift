@@ -75,7 +75,7 @@ struct SyncCommand: AsyncParsableCommand {
         await transport.close()
         switch outcome {
         case .success(let report):
-            console.out(Self.describe(report))
+            console.result(Self.describe(report), format: global.diagnostics)
         case .failure(let error as SyncError) where error.reason == .busy:
             // The store is the other sync's (it may have just made it): left alone.
             throw fail(error.description)
