@@ -81,7 +81,9 @@ enum PackStage {
     /// The preview, which never records versions, builds without, as does `build --unsigned`; it
     /// does not even read them (``BuildOptions/signsPacks``).
     static func keys(for catalog: Catalog, options: BuildOptions) throws(DiagnosticError) -> [SigningKeys.Key] {
-        guard let settings = catalog.config.packs, options.signsPacks else { return [] }
+        // `--unsigned` means unsigned, a key at hand or not: its output is never deployed, and a
+        // signed one would be taken by apps (it was signed whenever a key was set).
+        guard let settings = catalog.config.packs, options.signsPacks, !options.allowsUnsignedPacks else { return [] }
         let keys = try SigningKeys.load(environment: options.environment, file: options.signingKeyFile, fileSystem: options.fileSystem)
         if keys.isEmpty, !settings.publicKeys.isEmpty, options.recordsPackVersions, !options.allowsUnsignedPacks {
             throw DiagnosticError(.error(

@@ -1,4 +1,5 @@
 import BestiaryDiagnostics
+import BestiaryPackFormat
 @testable import BestiarySite
 import BestiaryStorage
 import BestiaryTestSupport
@@ -248,6 +249,12 @@ struct PackSite {
         // `build --unsigned`: a check build on a branch, said to be unsigned.
         let unsigned = try site.build(at: 1_767_225_700, unsigned: true)
         #expect(unsigned.diagnostics.items.contains { $0.message.contains("apps that trust those keys will refuse them") })
+        // Also when a key is at hand (it signed the packs whenever one was set).
+        try site.work.write(PackKeys.generate().privateKey + "\n", to: "signing.key")
+        let withKey = site.builder(at: 1_767_225_800, unsigned: true, signingKeyFile: site.work.appending("signing.key"))
+        _ = try withKey.build()
+        #expect(withKey.diagnostics.items.contains { $0.message.contains("apps that trust those keys will refuse them") })
+        #expect(!FileManager.default.fileExists(atPath: site.output + "/packs/latest.json.sig"))
 
         final class Stages: @unchecked Sendable {
             let lock = NSLock()
