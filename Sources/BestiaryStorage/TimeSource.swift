@@ -23,6 +23,9 @@ public struct FixedTimeSource: TimeSource {
 /// given clock, and nothing in the output depends on it except where a date is shown.
 public enum BuildTime {
     /// Parses `SOURCE_DATE_EPOCH` from `environment`; nil when unset, throws when malformed.
+    /// 9999-01-01T00:00:00Z: a build's time must be before it.
+    public static let latestSeconds: Int64 = 253_370_764_800
+
     public static func sourceDateEpoch(_ environment: [String: String]) throws -> Date? {
         guard let raw = environment["SOURCE_DATE_EPOCH"] else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
@@ -30,6 +33,13 @@ public enum BuildTime {
             throw FileSystemError(
                 operation: "read", path: "SOURCE_DATE_EPOCH",
                 reason: "'\(raw)' is not a non-negative integer number of seconds since 1970")
+        }
+        // Dates are written with four-digit years (a pack's `expires` a year later still): a
+        // larger value crashed the build, or published a pack no client reads.
+        guard seconds < latestSeconds else {
+            throw FileSystemError(
+                operation: "read", path: "SOURCE_DATE_EPOCH",
+                reason: "'\(raw)' is after the year 9998; give the time of the commit being built (`git log -1 --format=%ct`)")
         }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
