@@ -88,12 +88,14 @@ public struct PackProducer: Sendable {
         let created = PackTime(now)
         var isNew = false
         var changes: [PackLock.Change] = []
+        // Also when the content is unchanged: the pointer would expire counting from a time before
+        // the version it points at (it was published so, with a warning).
+        if let latest = history.latest, created < latest.created {
+            throw DiagnosticError(.error(
+                "the build time \(created) is before version \(latest.number)'s creation (\(latest.created)); check SOURCE_DATE_EPOCH and the clock",
+                at: location, stage: "packs"))
+        }
         if history.latest?.digest != digest {
-            if let latest = history.latest, created < latest.created {
-                throw DiagnosticError(.error(
-                    "the build time \(created) is before version \(latest.number)'s creation (\(latest.created)); check SOURCE_DATE_EPOCH and the clock",
-                    at: location, stage: "packs"))
-            }
             // A version a build published but could not record in the lock is made again with
             // its own creation time: the same bytes, which apps that have it accept. Other
             // content under its number would be refused by those apps: the build stops.

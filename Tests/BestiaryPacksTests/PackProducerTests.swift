@@ -304,6 +304,15 @@ import Testing
         } throws: { error in
             (error as? DiagnosticError)?.diagnostics.first?.message.contains("is before version 1's creation") == true
         }
+        // Also with the content as it was: the pointer would expire counting from before the
+        // version it names (it was published so, with a warning), as docs/packs.md says.
+        try site.standardAnimal("owl", name: "Generated owl", sound: 3, extra: "tags: [night, forest]\ndifficulty: 2\ndescription: {en: A generated owl., de: Eine erzeugte Eule.}")
+        #expect {
+            try SiteBuilder(root: site.root).build(now: day(4))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.contains("is before version 1's creation") == true
+        }
+        #expect(try SiteBuilder(root: site.root).build(now: day(5)).version == 1)
     }
 
     @Test func aSiteWithoutPacksMakesNone() throws {
