@@ -69,7 +69,7 @@ public enum SiteScaffold {
             "content/animals/red-fox.md": Data(RecordWriter(languages: ["en"]).document(for: fox, fileID: "red-fox").utf8),
             "content/pages/about.md": Data(about.utf8),
             ".gitignore": Data(
-                "# Made by `bestiary build`; publish it, do not commit it.\noutput/\n# What a build leaves next to it for the next one (state, record, staging folder).\n.output.bestiary-*\n".utf8),
+                "# Made by `bestiary build`; publish it, do not commit it.\noutput/\n# What a build leaves next to its output for the next one (state, record, staging folder), whatever\n# the output's name (`--output public` leaves .public.bestiary-*).\n.*.bestiary-*\n".utf8),
         ]
     }
 

@@ -19,6 +19,8 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: site + "/" + path), "\(path)")
         }
         #expect(try String(contentsOfFile: site + "/.gitignore", encoding: .utf8).contains("\noutput/\n"))
+        // What a build leaves next to an output of any name (`--output public`) is ignored too.
+        #expect(try String(contentsOfFile: site + "/.gitignore", encoding: .utf8).hasSuffix("\n.*.bestiary-*\n"))
         #expect(try String(contentsOfFile: site + "/content/site.yml", encoding: .utf8).contains("packs: {id: birds, keep_deltas: 10}"))
         for (path, data) in DefaultTheme.files {
             #expect(FileManager.default.contents(atPath: site + "/templates/" + path) == data, "\(path)")
