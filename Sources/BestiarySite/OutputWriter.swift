@@ -161,7 +161,7 @@ struct OutputWriter {
             }
             try fileSystem.createDirectory(path)
         } catch {
-            throw DiagnosticError(.error("cannot write the site: \(error); \(output) is unchanged", stage: "write"))
+            throw DiagnosticError(.error("cannot write the site: \(error)\(whereHint(error)); \(output) is unchanged", stage: "write"))
         }
         return Staging(writer: self, path: path, holdsPrevious: false)
     }
@@ -347,7 +347,7 @@ struct OutputWriter {
                     return
                 }
             } catch {
-                throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
+                throw DiagnosticError(.error("cannot write the site: \(error)\(writer.whereHint(error)); \(writer.output) is unchanged", stage: "write"))
             }
             committed = true
             // The folder now holds the previous output.
@@ -435,6 +435,22 @@ struct OutputWriter {
         _ = Parallel.map(top, chunk: 1) { entry in try? fs.remove(path + "/" + entry.name) }
         // What a read-only folder kept.
         try? fs.removeOwned(path)
+    }
+
+    /// What a failure to stage or swap the output says of where the output is: a build makes the
+    /// new output next to the old one and swaps the two by renaming, so the folder holding it
+    /// must be writable, and the output cannot be a mount point. Empty for other failures.
+    func whereHint(_ error: any Error) -> String {
+        guard let error = error as? FileSystemError else { return "" }
+        let holder = parent == "." ? "the current folder" : parent
+        switch error.code {
+        case EBUSY:
+            return " (\(output) is a mount point, which a build cannot swap for the new output: build into a folder inside it, --output \(output)/site, and publish that)"
+        case EACCES, EPERM, EROFS:
+            return " (a build makes the new output next to \(output) and swaps the two, so \(holder) must be writable; or build elsewhere with --output)"
+        default:
+            return ""
+        }
     }
 
     /// Whether this process may add and remove entries in `folder` (its top only: a folder below

@@ -182,6 +182,23 @@ import Testing
         #expect(try String(contentsOfFile: root + "/output/animals/new/index.html", encoding: .utf8).contains("Neu"))
     }
 
+    /// A read-only checkout where only output/ is writable (a CI runner as another user): the
+    /// build cannot make the new output next to the old one, and says why and what to do.
+    @Test func aFolderHoldingTheOutputThatIsNotWritableIsNamedWithWhatToDo() throws {
+        guard getuid() == 0 else { return }
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.createDirectory(atPath: root + "/output", withIntermediateDirectories: true)
+        let chown = try Process.run(URL(fileURLWithPath: "/bin/chown"), arguments: ["nobody:nogroup", root + "/output"])
+        chown.waitUntilExit()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: work.path)
+        let result = try Binary.run(["build", "--root", root], as: "nobody")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(
+            ": Permission denied (a build makes the new output next to \(root)/output and swaps the two, so \(root) must be writable; or build elsewhere with --output); \(root)/output is unchanged [write]"),
+            "\(result.stderr)")
+    }
+
     /// Files put at the top of the output by hand (a `CNAME` for GitHub Pages, a folder) are
     /// kept by every rebuild, with a warning; they were deleted without a word (found by a new
     /// user). A page the site no longer has is still removed, folder and all.
