@@ -210,6 +210,21 @@ import Testing
         #expect(Set(errors.compactMap { $0.location?.path }) == [Self.record, "content/animals/owl.md"])
     }
 
+    /// A record whose file name is not UTF-8 (`eule\xff.md`, from a system with another encoding)
+    /// was reported as "cannot read the file: No such file or directory": the name is the problem.
+    @Test func aFileNameThatIsNotUTF8IsNamedSo() throws {
+        let site = try TestSite(["content/animals/owl.md": "---\nname: {de: Eule}\n---\n"])
+        let bytes: [UInt8] = Array((site.root + "/content/animals/eule").utf8) + [0xFF] + Array(".md".utf8) + [0]
+        let fd = bytes.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        try #require(fd >= 0)
+        close(fd)
+        let errors = site.load().diagnostics.items.filter { $0.severity == .error }
+        #expect(errors.map(\.message) == [
+            "the file's name is not UTF-8 text (shown here with \u{FFFD} where it is not), and the build cannot open it by that name; rename it"
+        ])
+        #expect(errors.first?.location?.path == "content/animals/eule\u{FFFD}.md")
+    }
+
     /// The translation of a record that fails (or repeats another's id) is not said to be
     /// "without its record": that record's own error is the one to fix (found by an author).
     @Test func aFailedRecordsTranslationIsNotCalledAnOrphan() throws {
