@@ -39,6 +39,9 @@ import Testing
         #expect(out.contains("unknown key &#39;&lt;script&gt;alert(1)&lt;/script&gt;&#39; &amp; more"))
         #expect(!out.contains("<script>alert"))
         #expect(out.contains("[load]"))
+        // English and left to right on any page: an Arabic page laid the messages out right to left.
+        #expect(out.contains("aria-labelledby=\"__bestiary-overlay-title\" lang=\"en\" dir=\"ltr\">"))
+        #expect(LiveAssets.stylesheet.contains("direction: ltr;") && LiveAssets.script.contains("box.dir = 'ltr';"))
     }
 
     @Test func statusJSONCarriesDiagnostics() {

@@ -19,7 +19,9 @@ enum HTMLInjection {
 
     /// The error overlay. Every piece of text is escaped: messages quote the user's input.
     static func overlay(_ diagnostics: [Diagnostic]) -> String {
-        var s = "<div id=\"\(overlayID)\" role=\"alertdialog\" aria-labelledby=\"\(overlayID)-title\">"
+        // English, left to right, whatever the page's language (an Arabic page turned the
+        // diagnostics round: `…not 9 [load] .1`).
+        var s = "<div id=\"\(overlayID)\" role=\"alertdialog\" aria-labelledby=\"\(overlayID)-title\" lang=\"en\" dir=\"ltr\">"
         s += "<div class=\"__bestiary-panel\">"
         s += "<h2 id=\"\(overlayID)-title\" class=\"__bestiary-title\">Build failed: this page shows the last good build</h2>"
         s += "<ol class=\"__bestiary-list\">"

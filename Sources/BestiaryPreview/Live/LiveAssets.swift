@@ -38,6 +38,8 @@ enum LiveAssets {
             document.getElementById(ID)?.remove();
             const box = el('div', '');
             box.id = ID;
+            box.lang = 'en';
+            box.dir = 'ltr';
             box.setAttribute('role', 'alertdialog');
             box.setAttribute('aria-labelledby', ID + '-title');
             const panel = el('div', '__bestiary-panel');
@@ -107,7 +109,7 @@ enum LiveAssets {
         #__bestiary-overlay {
           position: fixed; inset: 0; z-index: 2147483647; display: flex; align-items: flex-start; justify-content: center;
           padding: 5vh 1rem; background: rgba(20, 0, 0, .55); overflow: auto;
-          font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif;
+          font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; direction: ltr; text-align: left;
         }
         #__bestiary-overlay[hidden] { display: none; }
         #__bestiary-overlay .__bestiary-panel {
