@@ -672,18 +672,30 @@ final class SharedContext: @unchecked Sendable {
 
     func page(_ page: ContentPage, _ lang: String, directory: String) -> [String: TemplateValue] {
         let fallback = config.fallback(for: lang)
-        let title = page.title.resolve(lang, fallback: fallback)?.text ?? page.slug
+        let resolvedTitle = page.title.resolve(lang, fallback: fallback)
+        let title = resolvedTitle?.text ?? page.slug
         var context = base(lang, directory: directory, title: title, kind: "page:" + page.slug, alternates: "page:" + page.slug)
         var markdownContext: [String: TemplateValue] = ["title": .string(title), "t": nestedStrings[lang] ?? [:]]
+        var bodyLanguage = lang
         for l in fallback {
             if let body = page.bodies[l] {
                 markdownContext["body"] = .string(body.markdown)
+                bodyLanguage = l
                 context["body_lang"] = .string(l)
+                context["body_dir"] = .string(Languages.direction(l))
                 context["body_is_fallback"] = .bool(l != lang)
                 break
             }
         }
-        context["content_html"] = .string(input.templates.renderMarkdown("markdown/page", markdownContext))
+        var html = input.templates.renderMarkdown("markdown/page", markdownContext)
+        // The title in another language than the body it heads (an Arabic title over the German
+        // text it falls back to): the heading says its own, inside the body's `lang` and `dir`
+        // the layout puts on the page's text.
+        let titleLanguage = resolvedTitle?.language ?? bodyLanguage
+        if titleLanguage != bodyLanguage, html.hasPrefix("<h1>") {
+            html = "<h1 lang=\"\(titleLanguage)\" dir=\"\(Languages.direction(titleLanguage))\">" + html.dropFirst("<h1>".count)
+        }
+        context["content_html"] = .string(html)
         return context
     }
 
