@@ -47,7 +47,9 @@ public struct AssetPipeline: Sendable {
                     guard let target = resolve(reference, from: logical) else { return nil }
                     process(target, from: (file.origin, line))
                     guard let hashed = pipeline.urls[target] else { return nil }
-                    return relative(from: "assets/" + logical, to: hashed)
+                    // A fragment or query stays as written (`icons.svg#paw`, an SVG sprite's symbol).
+                    let suffix = reference.firstIndex { $0 == "?" || $0 == "#" }.map { String(reference[$0...]) } ?? ""
+                    return relative(from: "assets/" + logical, to: hashed) + suffix
                 }
                 data = Data(rewritten.utf8)
             }
@@ -245,9 +247,27 @@ public struct AssetPipeline: Sendable {
     private static func rewriteCSSLine(_ line: String, code: [Character], line number: Int, replace: (String, Int) -> String?) -> String {
         guard line.contains("url(") else { return line }
         let chars = Array(line), marker = Array("url(")
+        // Where a quoted string is open: `url(` inside one is text (`content: "use url(…)"`).
+        var quoted = [Bool](repeating: false, count: code.count)
+        var quote: Character?
+        var k = 0
+        while k < code.count {
+            let c = code[k]
+            quoted[k] = quote != nil
+            if let q = quote {
+                if c == "\\" { k += 1; if k < code.count { quoted[k] = true } } else if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            }
+            k += 1
+        }
         var result: [Character] = []
         var done = 0, from = 0
         while let at = firstIndex(of: marker, in: code, from: from) {
+            if quoted[at] {
+                from = at + marker.count
+                continue
+            }
             let open = at + marker.count
             guard let close = chars[open...].firstIndex(of: ")") else { break }
             var inner = String(chars[open..<close]).trimmingCharacters(in: .whitespaces)

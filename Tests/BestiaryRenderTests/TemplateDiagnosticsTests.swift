@@ -118,6 +118,14 @@ struct TemplateDiagnosticsTests {
         #expect(try text("css/both.css", of: others) == "@import \"./\(fonts.dropFirst("assets/css/".count))\"; i{background:url(./\(more.dropFirst("assets/css/".count)))}\n")
         #expect(try text("js/static.js", of: quiet) == "/*\nimport { x } from \"./gone.js\";\n*/\nimport \"./\(later.dropFirst("assets/js/".count))\"; // not: import \"./gone.js\"\n")
 
+        // A fragment or a query stays as written (an SVG sprite's symbol, a filter); `url(` inside
+        // a string is text (it failed the build as a missing asset).
+        put("assets/icons/icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"><symbol id=\"paw\"/></svg>\n")
+        put("assets/css/sprites.css", "i{background:url(\"../icons/icon.svg#paw\");filter:url(../icons/icon.svg?v=2#drop)}\nb::after{content:\"use url(…) here\"}\n")
+        let sprites = try AssetPipeline.build(theme)
+        let icon = try #require(sprites.urls["icons/icon.svg"]).dropFirst("assets/".count)
+        #expect(try text("css/sprites.css", of: sprites) == "i{background:url(\"../\(icon)#paw\");filter:url(../\(icon)?v=2#drop)}\nb::after{content:\"use url(…) here\"}\n")
+
         put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
         put("assets/css/broken.css", "@import \"gone.css\";\n")
         #expect(throws: DiagnosticError.self) { _ = try AssetPipeline.build(theme) }
