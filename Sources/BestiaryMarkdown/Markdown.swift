@@ -57,11 +57,40 @@ public enum Markdown {
         defer { cmark_node_free(root) }
         guard let iterator = cmark_iter_new(root) else { return findings }
         defer { cmark_iter_free(iterator) }
+        // Where each line starts, in bytes: cmark's columns count bytes, the diagnostics' count
+        // characters (scalars), as every other position Bestiary reports does.
+        var lineStarts = [0]
+        for (i, byte) in utf8.enumerated() where byte == 0x0A { lineStarts.append(i + 1) }
+        func scalarColumn(line: Int, byteColumn: Int) -> Int {
+            guard line >= 1, line <= lineStarts.count else { return byteColumn }
+            let start = lineStarts[line - 1], end = min(start + byteColumn - 1, utf8.count)
+            guard start < end else { return byteColumn }
+            return utf8[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        }
         // Where a node starts: the enclosing block's when cmark gives an inline none.
         func place(_ node: OpaquePointer) -> (Int, Int) {
             var at: OpaquePointer? = node
             while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
-            return (Int(at.map(cmark_node_get_start_line) ?? 1), Int(at.map(cmark_node_get_start_column) ?? 1))
+            let line = Int(at.map(cmark_node_get_start_line) ?? 1)
+            return (line, scalarColumn(line: line, byteColumn: Int(at.map(cmark_node_get_start_column) ?? 1)))
+        }
+        // The character reference that gives `scalar`, from `line` on (a text node starts where
+        // its text does, not at the reference): its line and column, else nil.
+        func reference(to scalar: UInt32, from line: Int) -> (Int, Int)? {
+            for l in line...lineStarts.count {
+                let start = lineStarts[l - 1], end = l < lineStarts.count ? lineStarts[l] : utf8.count
+                var i = start
+                while i < end {
+                    guard utf8[i] == UInt8(ascii: "&"), let semicolon = utf8[i..<min(end, i + 34)].firstIndex(of: UInt8(ascii: ";")) else {
+                        i += 1
+                        continue
+                    }
+                    let name = String(decoding: utf8[(i + 1)..<semicolon], as: UTF8.self)
+                    if Self.referencedScalar(name) == scalar { return (l, scalarColumn(line: l, byteColumn: i - start + 1)) }
+                    i += 1
+                }
+            }
+            return nil
         }
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
@@ -88,11 +117,20 @@ public enum Markdown {
             for case let text? in texts {
                 guard let scalar = String(cString: text).unicodeScalars.first(where: { matches($0.value) }) else { continue }
                 let (line, column) = place(node)
-                findings.referenced = (scalar.value, line, column)
+                let (at, from) = reference(to: scalar.value, from: line) ?? (line, column)
+                findings.referenced = (scalar.value, at, from)
                 break
             }
         }
         return findings
+    }
+
+    /// The scalar a character reference's name gives (`#x202E`, `#8238`, `rlm`), for the direction
+    /// controls and zero-width marks among the named ones; nil for others.
+    static func referencedScalar(_ name: String) -> UInt32? {
+        if name.hasPrefix("#x") || name.hasPrefix("#X") { return UInt32(name.dropFirst(2), radix: 16) }
+        if name.hasPrefix("#") { return UInt32(name.dropFirst()) }
+        return ["lrm": 0x200E, "rlm": 0x200F, "zwj": 0x200D, "zwnj": 0x200C][name]
     }
 
     /// Whether `bytes` hold `![`, `&#`, `&` and a letter, `<`, or `script:`, `file:` or `data:` in any case.

@@ -144,7 +144,7 @@ import Testing
             #expect(found.contains { $0.hasPrefix("\(Self.record):2:12: error: a value written with an escape holds U+00") && $0.contains("(a control character), which a page cannot show") }, "\(escape): \(found)")
         }
         #expect(try lines("---\nname: {de: Fuchs}\n---\nDer &#x1b;Fuchs.\n").contains {
-            $0.hasPrefix("\(Self.record):4:1: error: the text refers to U+001B (a control character) by a character reference, which a page cannot show")
+            $0.hasPrefix("\(Self.record):4:5: error: the text refers to U+001B (a control character) by a character reference, which a page cannot show")
         })
         let site = try TestSite(binary: [Self.record: Data("---\nname: {de: \"Fu\\tchs\"}\n---\nDer\tFuchs.\u{0C}\r\n&#9;&#10;\n".utf8)])
         #expect(!site.load().diagnostics.hasErrors)
@@ -164,7 +164,7 @@ import Testing
             $0.hasPrefix("\(Self.record):3:19: error: a value written with an escape holds U+202E (right-to-left override)")
         })
         #expect(try lines("---\nname: {de: Fuchs}\n---\nDer\n\nrote &#x202e;Fuchs.\n").contains {
-            $0.hasPrefix("\(Self.record):6:1: error: the text refers to U+202E (right-to-left override) by a character reference")
+            $0.hasPrefix("\(Self.record):6:6: error: the text refers to U+202E (right-to-left override) by a character reference")
         })
         #expect(try lines("---\nname: {de: Fuchs}\n---\nSee [it](https://example.org/&#8294;).\n").contains {
             $0.contains("error: the text refers to U+2066 (left-to-right isolate) by a character reference")

@@ -56,7 +56,15 @@ import Testing
         #expect(found.html.map { [$0.line, $0.column] } == [[1, 11], [1, 18], [3, 1]])
         #expect(found.images.map(\.url) == ["images/owl.jpg"])
         #expect(found.referenced?.scalar == 0x202E)
-        #expect(found.referenced.map { [$0.line] } == [7])
+        #expect(found.referenced.map { [$0.line, $0.column] } == [7, 24])
+        // Columns count characters, not bytes (`Größe` is 5, not 7), as every other position does;
+        // a character reference is found where it is, not where its text starts.
+        let german = Markdown.inspect("Größe: über 40 cm <i>ca.</i>\nZweite Zeile &#x202E;hier.\n", referenced: { $0 == 0x202E })
+        #expect(german.html.map { [$0.line, $0.column] } == [[1, 19], [1, 25]])
+        #expect(german.referenced.map { [$0.line, $0.column] } == [2, 14])
+        let arabic = Markdown.inspect("ثعلب أحمر <b>x</b> &rlm;", referenced: { $0 == 0x200F })
+        #expect(arabic.html.first.map { [$0.line, $0.column] } == [1, 11])
+        #expect(arabic.referenced.map { [$0.line, $0.column] } == [1, 20])
         #expect(!Markdown.hasMarks(Array("Plain *text* with [a link](https://example.org/) & more: 3 > 2".utf8)))
         #expect(Markdown.hasMarks(Array("[x](JAVASCRIPT:alert(1))".utf8)))
         // A named reference in an address: cmark decodes it, then removes the address.
