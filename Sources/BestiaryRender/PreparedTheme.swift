@@ -47,6 +47,8 @@ public struct PreparedTheme: Sendable {
         warnings += templates!.unknownBlocks
         let usedTexts = Set(templates!.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
         warnings += UIStrings.translationProblems(strings!, theme: theme, used: usedTexts, languages: languages)
+        // A text a page names but its language lacks shows as its key, as that warning says.
+        strings!.keysShownWhenMissing = usedTexts
         warnings += unusedFiles(in: theme)
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }

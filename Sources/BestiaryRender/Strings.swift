@@ -7,6 +7,10 @@ import Foundation
 public struct UIStrings: Sendable {
     /// Language → key → text.
     public let tables: [String: [String: String]]
+    /// Keys the templates name (`{{t.KEY}}`) that a language may lack everywhere, English too
+    /// (a theme's own text, given in one translation only): such a page shows the key itself,
+    /// never a hole (``table(for:)``).
+    public var keysShownWhenMissing: Set<String> = []
 
     public static func load(_ theme: Theme) throws(DiagnosticError) -> UIStrings {
         var tables: [String: [String: String]] = [:]
@@ -144,6 +148,10 @@ public struct UIStrings: Sendable {
         let base = Self.baseLanguage(language)
         if base != language, let t = tables[base] { result.merge(t) { $1 } }
         if let t = tables[language] { result.merge(t) { $1 } }
+        // (Not a name that holds others, `{{#t.nav}}` over `nav.quiz`: that is no text.)
+        for key in keysShownWhenMissing where result[key] == nil && !result.keys.contains(where: { $0.hasPrefix(key + ".") }) {
+            result[key] = key
+        }
         return result
     }
 

@@ -175,6 +175,13 @@ struct TemplateDiagnosticsTests {
         #expect(UIStrings.translationProblems(try UIStrings.load(own), theme: own, used: used, languages: ["de", "en"]).map(DiagnosticFormatter.text) == [
             "templates/i18n/de.json:1:1: warning: string 'impressum' is the theme's own, but the texts in en lack it, so those pages show 'impressum' itself; add it to i18n/en.json (the fallback of every language) [render]"
         ])
+        // And they do (they showed nothing): a text a template names is its key where missing,
+        // but never a name that holds others (`nav` over `nav.quiz`).
+        var strings = try UIStrings.load(own)
+        strings.keysShownWhenMissing = ["impressum", "nav"]
+        #expect(strings.table(for: "en")["impressum"] == "impressum")
+        #expect(strings.table(for: "de")["impressum"] != "impressum")
+        #expect(strings.table(for: "en")["nav"] == nil)
     }
 
     /// A theme file in a place no build reads (a folder or an extension misspelt) does nothing:
