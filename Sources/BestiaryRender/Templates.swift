@@ -136,6 +136,15 @@ public struct Templates: Sendable {
                     at: location(name, line: tag.line, column: tag.column), stage: "render"))
             }
         }
+        // A comment that holds `{{`: most likely its `}}` was left out, and it hides the markup up
+        // to the next tag's end (the build said nothing, and every page lost that markup).
+        for (name, comments) in compiled.openComments.sorted(by: { $0.key < $1.key }) {
+            for comment in comments {
+                unknownBlocks.append(.warning(
+                    "this comment ('{{!') holds a '{{' before its '}}', so it hides everything up to the first '}}' after it, tags and markup too; if it was meant to end earlier, close it there with '}}'",
+                    at: location(name, line: comment.line, column: comment.column), stage: "render"))
+            }
+        }
         return Templates(
             library: compiled, names: names,
             digests: closureDigests(texts, references: references.mapValues { Set($0.map(\.name)) }),

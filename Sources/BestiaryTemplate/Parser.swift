@@ -47,6 +47,10 @@ struct Parser {
     /// Every `{{$name}}` directly inside `{{<parent}}` (an override), with the parent's name as
     /// its only section.
     var overrides: [(name: String, offset: Int, sections: [String])] = []
+    /// Comments (`{{! …}}`) that hold a tag's opening (`{{`): one whose closing was left out, so
+    /// it ran on to the next tag's end and swallowed the markup between (the Mustache spec's
+    /// reading, without a word). Where each starts.
+    var openComments: [(name: String, offset: Int, sections: [String])] = []
     /// The names of the `{{$name}}` blocks this template defines (outside a parent).
     var blockNames = Set<String>()
     /// The next block's ``Block/serial``, counted across a library's templates; nil when parsing
@@ -348,6 +352,13 @@ struct Parser {
     /// Up to and past the closing delimiter, matched the way swift-mustache matches it.
     mutating func skipComment(_ state: State) throws(TemplateSyntaxError) {
         var matched = 0
+        let start = position
+        defer {
+            let body = text[start..<min(position, text.count)]
+            if body.count > state.open.count, String(body).contains(String(state.open)) {
+                openComments.append(("!", start - 1 - state.open.count, []))
+            }
+        }
         while position < text.count {
             if text[position] == state.close[matched] {
                 matched += 1

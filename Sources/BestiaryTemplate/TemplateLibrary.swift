@@ -20,6 +20,9 @@ public struct TemplateLibrary: Sendable {
     /// order, with the position of their tags: what a theme check compares with the values pages
     /// have, since a name no context holds renders as nothing.
     public let lookups: [String: [TemplateReference]]
+    /// Comments that hold a tag's opening `{{`, by template: where each starts (most likely a
+    /// comment whose `}}` was left out, which hides the markup up to the next tag's end).
+    public let openComments: [String: [TemplateReference]]
     /// Each template's overrides of its parent's blocks (`{{<parent}}{{$name}}…`): the block's
     /// name, its position, and the parent's name as its only section.
     public let overrides: [String: [TemplateReference]]
@@ -41,6 +44,7 @@ public struct TemplateLibrary: Sendable {
         var references: [String: [TemplateReference]] = [:]
         var lookups: [String: [TemplateReference]] = [:]
         var overrides: [String: [TemplateReference]] = [:]
+        var openComments: [String: [TemplateReference]] = [:]
         var blocks: [String: Set<String>] = [:]
         var nextSerial = 0
         for name in names {
@@ -56,6 +60,7 @@ public struct TemplateLibrary: Sendable {
             references[name] = parser.references
             lookups[name] = parser.lookupReferences()
             overrides[name] = parser.lookupReferences(parser.overrides)
+            if !parser.openComments.isEmpty { openComments[name] = parser.lookupReferences(parser.openComments) }
             blocks[name] = parser.blockNames
         }
         guard failures.isEmpty else { throw CompileError(failures: failures, references: references) }
@@ -66,6 +71,7 @@ public struct TemplateLibrary: Sendable {
         self.references = references
         self.lookups = lookups
         self.overrides = overrides
+        self.openComments = openComments
         self.blocks = blocks
     }
 

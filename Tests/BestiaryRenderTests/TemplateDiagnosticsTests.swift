@@ -150,6 +150,18 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// A comment whose `}}` was left out runs on to the next tag's end and hides the markup
+    /// between on every page (the spec's reading): a comment that holds `{{` is warned about.
+    @Test func aCommentThatHoldsATagIsWarnedAbout() throws {
+        var theme = Theme.builtIn
+        theme.files["partials/footer.html"] = Theme.File(
+            data: Data("<p>{{! the credits link\n<a href=\"{{credits_href}}\">Credits</a></p>\n{{! a closed note }}\n".utf8),
+            origin: "templates/partials/footer.html", isOverride: true)
+        #expect(try Templates.compile(theme).unknownBlocks.map(DiagnosticFormatter.text).filter { $0.contains("comment") } == [
+            "templates/partials/footer.html:1:4: warning: this comment ('{{!') holds a '{{' before its '}}', so it hides everything up to the first '}}' after it, tags and markup too; if it was meant to end earlier, close it there with '}}' [render]"
+        ])
+    }
+
     /// A translator's mistakes that do not break the file are warned about at the key: a key
     /// English lacks (with the closest), a renamed placeholder, a key given twice, a comma before
     /// the closing brace. A plural form English needs not (`.few`) and the built-in German pass.
