@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import {
   animalOfTheDay, dailyMissing, dailyRecord, dailyRound, dailySeed, localDateKey, shareResult, shareText, shareTextPlain,
 } from "../../templates/assets/js/daily.js";
-import { shareStatusText, summaryView } from "../../templates/assets/js/quiz-summary.js";
+import { relativeTime, shareStatusText, summaryView } from "../../templates/assets/js/quiz-summary.js";
 import { initialStats } from "../../templates/assets/js/scoring.js";
 import { installFakeDocument } from "./fake-dom.mjs";
 import { translator } from "../../templates/assets/js/i18n.js";
@@ -156,4 +156,12 @@ test("the daily's summary shows the share outcome in a visible polite status lin
   outcome = "cancelled";
   await share.fire("click");
   assert.equal(status.textContent, "");
+});
+
+test("the next review is named in calendar days, as reviews fall due", () => {
+  const evening = new Date(2026, 10, 22, 20, 0).getTime();
+  // Learnt at 20:00, due from 4:00 four days later: "in 4 days", not "in 3" (80 hours).
+  assert.equal(relativeTime("en", new Date(2026, 10, 26, 4, 0).getTime() - evening, evening), "in 4 days");
+  assert.equal(relativeTime("en", new Date(2026, 10, 23, 4, 0).getTime() - evening, evening), "in 8 hours");
+  assert.equal(relativeTime("en", 20 * 60000, evening), "in 20 minutes");
 });

@@ -136,7 +136,13 @@ test("scheduler: learning steps, graduation, review intervals, lapses", () => {
   assert.equal(review(newCard(), Grade.Hard, t0).due, t0 + 5.5 * 60000);
   const easy = review(newCard(), Grade.Easy, t0);
   assert.equal(easy.state, State.Review);
-  assert.equal(easy.due, t0 + 8 * DAY, "S0(Easy) = 8.2956 → 8 days");
+  // Due from 4:00 on that day, as Anki starts a day: a review "in 4 days" learnt at 20:00 was
+  // not due until 20:00 on day 4, while the learner came back in the morning.
+  assert.equal(easy.due, new Date(2026, 10, 30, 4, 0).getTime(), "S0(Easy) = 8.2956 → 8 days");
+  const evening = new Date(2026, 10, 22, 20, 0).getTime();
+  assert.equal(review(newCard(), Grade.Easy, evening).due, new Date(2026, 10, 30, 4, 0).getTime());
+  // Across the change to summer time (Europe's last Sunday of March) still 4:00 on the 8th day.
+  assert.equal(review(newCard(), Grade.Easy, new Date(2026, 2, 27, 23, 30).getTime()).due, new Date(2026, 3, 4, 4, 0).getTime());
 
   const graduated = review(first, Grade.Good, t0 + 10 * 60000);
   assert.equal(graduated.state, State.Review);

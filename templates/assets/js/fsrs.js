@@ -133,6 +133,9 @@ export function elapsedDays(fromMs, toMs) {
   return Math.max(0, Math.round(day(toMs) - day(fromMs)));
 }
 
+/** 4:00 local time, `days` days after `now`'s day (Anki's day start). */
+const dueDay = (now, days) => new Date(new Date(now).setHours(12, 0, 0, 0) + days * DAY).setHours(4, 0, 0, 0);
+
 /** A card that was never reviewed. */
 export function newCard() {
   return { state: State.New, due: 0, stability: 0, difficulty: 0, step: 0, reps: 0, lapses: 0, last: null };
@@ -166,7 +169,7 @@ export function review(card, g, now, params = DEFAULT_PARAMS) {
     const good = Math.max(interval(Grade.Good), hard + 1);
     const easy = Math.max(interval(Grade.Easy), good + 1);
     const days = g === Grade.Hard ? hard : g === Grade.Good ? good : easy;
-    return { ...base, state: State.Review, step: 0, due: now + days * DAY };
+    return { ...base, state: State.Review, step: 0, due: dueDay(now, days) };
   }
   const steps = card.state === State.Relearning ? params.relearningSteps : params.learningSteps;
   const step = card.state === State.New ? 0 : Math.min(card.step, steps.length - 1);
@@ -179,7 +182,7 @@ export function review(card, g, now, params = DEFAULT_PARAMS) {
     return wait(steps.length > 1 ? (steps[0] + steps[1]) / 2 : steps[0] * 1.5, 0);
   }
   if (g === Grade.Good && goodStep < steps.length) return wait(steps[goodStep], goodStep);
-  return { ...base, state: State.Review, step: 0, due: now + nextInterval(next.stability, params) * DAY };
+  return { ...base, state: State.Review, step: 0, due: dueDay(now, nextInterval(next.stability, params)) };
 }
 
 /**

@@ -2,6 +2,7 @@
 // and level, the daily's share text, learn progress, and the statistics.
 import { shareText, shareTextPlain } from "./daily.js";
 import { button, h } from "./dom.js";
+import { elapsedDays } from "./fsrs.js";
 import { groupName } from "./quiz-view.js";
 import { accuracy, isNewBest, levelFor, newAchievements } from "./scoring.js";
 
@@ -69,7 +70,7 @@ export function summaryView(v, { mode, results, date, start, stats, replay, lear
 export function caughtUpView(v, { nextDue, now, learnText, onCheck }) {
   const { tr } = v;
   const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: tr("learn.caughtUp") });
-  const when = nextDue === null ? tr("learn.nothingDue") : tr("learn.nextDue", { when: relativeTime(v.lang, nextDue - now) });
+  const when = nextDue === null ? tr("learn.nothingDue") : tr("learn.nextDue", { when: relativeTime(v.lang, nextDue - now, now) });
   const el = h(
     "div",
     { class: "quiz-summary" },
@@ -107,13 +108,13 @@ export function statsView(v, stats, today) {
  * @param {string} lang
  * @param {number} ms from now
  */
-export function relativeTime(lang, ms) {
+export function relativeTime(lang, ms, now = Date.now()) {
   const format = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
   const minutes = Math.max(1, Math.round(ms / 60000));
   if (minutes < 60) return format.format(minutes, "minute");
   const hours = Math.round(minutes / 60);
   if (hours < 24) return format.format(hours, "hour");
-  return format.format(Math.round(hours / 24), "day");
+  return format.format(elapsedDays(now, now + ms), "day");
 }
 
 function bestView(v, best, isNew) {
