@@ -5,6 +5,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 
 import pytest
@@ -511,6 +512,32 @@ def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
     load(browser, site + "en/")
     wait_until(browser, f"return document.querySelector(\"[data-progress='known']\").textContent === '1 / {total}'")
     assert browser.find_element(By.CSS_SELECTOR, "[data-today-animal]").get_attribute("data-today-animal") == today
+
+
+def test_home_counts_learn_progress_within_the_learners_filters(site, browser):
+    """Home's learn tile and "due" count the animals a learn round asks, within the group filter
+    chosen for the quiz, as the learn page does (home counted every animal: "15 due" while the
+    learn page said "3 due")."""
+    load(browser, site + "en/quiz/?mode=learn")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
+    boxes = browser.find_elements(By.CSS_SELECTOR, ".quiz-filters input[name=group]")
+    assert len(boxes) > 1
+    for box in boxes[1:]:
+        if box.is_selected():
+            box.click()
+    if not boxes[0].is_selected():
+        boxes[0].click()
+    browser.find_element(By.CSS_SELECTOR, ".quiz-filters button[type=submit]").click()
+    wait_until(browser, "const p = document.querySelector('.quiz-learn-progress'); return p && !p.hidden && p.textContent !== ''")
+    learn_page = browser.find_element(By.CSS_SELECTOR, ".quiz-learn-progress").text
+    load(browser, site + "en/")
+    wait_until(browser, "return document.querySelector('[data-mode-status=\"learn\"]').textContent !== ''")
+    home = browser.find_element(By.CSS_SELECTOR, "[data-mode-status='learn']").text
+    counts = lambda text: sorted(int(n) for n in re.findall(r"\d+", text))
+    assert counts(home) == counts(learn_page), (home, learn_page)
+    total = sum(1 for a in site.catalog()["animals"] if a.get("sound") or a.get("image"))
+    assert sum(counts(home)) < total, "the filter is applied"
 
 
 ROBIN_SOUND = 'sound:\n  file: sounds/tone.wav\n  credit: "Generated test tone"\n  license: CC0-1.0\n'

@@ -3,7 +3,9 @@ by mouse and by keyboard on both real catalogues, the score shown equal to the r
 recordings that really decode and pictures that really load, distinct choices, rounds of
 quiz.questions, the daily challenge identical in two separate browsers, and no serious or
 critical axe-core violation on the quiz page."""
+import datetime
 import json
+import time
 
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
@@ -400,3 +402,94 @@ def test_learn_mode_does_not_count_the_retry_of_a_missed_animal_as_known(site, b
     state = stored_state(browser)
     assert state["cards"][missed]["state"] != "review", state["cards"][missed]
     assert (state["stats"]["points"], state["stats"]["answered"]) == (points, answered), "the retry earns nothing"
+
+
+def test_learn_in_two_tabs_rates_an_animal_once(site, browser):
+    """Two tabs plan the same learn session: an animal the first tab rated is not rated again by
+    the second (a second right answer moved it from 10 minutes to "known" for 4 days, and counted
+    its points twice)."""
+    index = media_index(site.catalog())
+    url = quiz_url(site, "learn")
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    first_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    second_tab = browser.current_window_handle
+
+    browser.switch_to.window(first_tab)
+    asked = answer_current(browser, index, True)
+    after_first = stored_state(browser)["cards"][asked]
+    assert after_first["state"] == "learning", after_first
+
+    browser.switch_to.window(second_tab)
+    assert answer_current(browser, index, True) == asked, "the second tab asks the same animal first"
+    assert stored_state(browser)["cards"][asked] == after_first, "the second tab's answer rated it again"
+
+
+def test_holding_enter_answers_once(site, browser):
+    """A held Enter key repeats (auto-repeat): only its first press counts. Held on an answer, it
+    went on to the next question and answered that one unseen with the button that had focus."""
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.execute_script("document.querySelector('[data-onboarding-skip]')?.click(); document.querySelector('button[data-choice]').focus()")
+    before = position(browser)["progress"]
+
+    def key(kind, repeat=False):
+        event = {"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13, "autoRepeat": repeat}
+        if kind == "keyDown":
+            event["text"] = "\r"
+        browser.execute_cdp_cmd("Input.dispatchKeyEvent", event)
+
+    key("keyDown")
+    for _ in range(4):
+        time.sleep(0.05)
+        key("keyDown", repeat=True)
+    key("keyUp")
+    time.sleep(0.3)
+    assert browser.execute_script("return document.querySelector('[data-quiz]').dataset.state") == "answered"
+    assert position(browser)["progress"] == before
+    assert stored_state(browser)["stats"]["answered"] == 1
+
+
+# Date, shifted by `globalThis.__offset` milliseconds (set before the page's scripts run).
+SHIFTED_DATE = """
+(() => {
+  globalThis.__offset = %d;
+  const RealDate = Date;
+  globalThis.Date = class extends RealDate {
+    constructor(...a) { if (a.length === 0) super(RealDate.now() + globalThis.__offset); else super(...a); }
+    static now() { return RealDate.now() + globalThis.__offset; }
+  };
+})();
+"""
+
+
+def test_a_daily_begun_before_midnight_goes_on_after_it(site):
+    """A daily in progress when the clock passes midnight went back to question 1 of the new
+    day's at the next click, without a word, and that answer counted for neither day. It goes on,
+    and is recorded under the day it began."""
+    driver = new_driver()
+    try:
+        driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
+        real = time.time() * 1000
+        evening = datetime.datetime(2027, 3, 1, 23, 59, tzinfo=datetime.timezone.utc).timestamp() * 1000
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTED_DATE % int(evening - real)})
+        index = media_index(site.catalog())
+        load(driver, quiz_url(site, "daily"))
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+        for _ in range(2):
+            answer_current(driver, index, True)
+            driver.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        progress = position(driver)["progress"]
+        # Midnight passes with the page open.
+        driver.execute_script("globalThis.__offset += 120000")
+        answer_current(driver, index, True)
+        assert position(driver)["progress"] == progress, "the same question, answered"
+        daily = stored_state(driver)["daily"]
+        assert (daily["date"], daily["results"]) == ("2027-03-01", [True, True, True]), daily
+    finally:
+        driver.quit()

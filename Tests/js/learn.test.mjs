@@ -101,3 +101,12 @@ test("a learn round's retries are not scored; other modes score every question, 
   // A sound round with few sounds asks an animal more than once: each is scored.
   assert.deepEqual(scored({ mode: "sound", questions }, results), results);
 });
+
+test("an animal another tab rated after it was shown here is not rated again", () => {
+  const shown = NOW - 5000;
+  const rated = recordReview({}, "robin", Grade.Good, NOW - 2000);
+  // This tab's answer comes after the other tab's: the card stays as the other tab left it.
+  assert.equal(recordReview(rated, "robin", Grade.Good, NOW, shown), rated);
+  // Rated before it was shown here (an earlier session): rated again, as always.
+  assert.notEqual(recordReview(rated, "robin", Grade.Good, NOW, NOW - 1000), rated);
+});

@@ -8,7 +8,7 @@ import { animalName, languageChain } from "./catalog.js";
 import { h, fill } from "./dom.js";
 import { levelFor } from "./scoring.js";
 import { progress } from "./learn.js";
-import { promptKind } from "./questions.js";
+import { promptKind, roundPool } from "./questions.js";
 
 const info = pageInfo();
 const tr = pageTranslator(info);
@@ -68,7 +68,10 @@ function showProgress(catalog) {
     meter.style.width = `${Math.round(Math.min(1, Math.max(0, share)) * 100)}%`;
   }
   if (!catalog) return;
-  const counts = progress(askable, state.cards, Date.now());
+  // As the learn round counts them: within the learner's group and difficulty filters.
+  const { groups, difficultyMin, difficultyMax } = state.settings;
+  const pool = roundPool({ ...catalog, mode: "learn", choices: catalog.quiz.choices, filters: { groups, difficultyMin, difficultyMax } });
+  const counts = progress(pool.ok ? pool.askable.map((a) => a.id) : askable, state.cards, Date.now());
   set("due", String(counts.due));
   const learnStatus = document.querySelector('[data-mode-status="learn"]');
   if (learnStatus && counts.total) learnStatus.textContent = tr("home.learnStatus", counts);

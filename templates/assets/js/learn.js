@@ -78,17 +78,18 @@ export function scored({ mode, questions: q }, list) {
 }
 
 /**
- * Records a rated answer for one animal.
+ * Records a rated answer for one animal, unless another tab rated it after it was `shown` here.
  * @param {Record<string, import("./fsrs.js").Card>} cards
  * @param {string} id
  * @param {number} grade fsrs Grade
  * @param {number} now
+ * @param {number} [shown]
  * @returns {Record<string, import("./fsrs.js").Card>} a new map
  */
-export function recordReview(cards, id, grade, now) {
+export function recordReview(cards, id, grade, now, shown = now) {
   const card = cards[id] ?? newCard();
-  // An animal never asked before is not "easy" on its first right answer: with four choices a
-  // quick guess is often right, and Easy would skip every learning step (eight days at once).
+  if (card.last > shown) return cards;
+  // A first right answer is never Easy: with four choices a quick guess is often right.
   const rated = card.state === State.New && grade === Grade.Easy ? Grade.Good : grade;
   return { ...cards, [id]: review(card, rated, now) };
 }

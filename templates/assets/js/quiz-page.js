@@ -215,9 +215,9 @@ class QuizPage {
     const fresh = round.mode === "daily" && this.stored();
     if (fresh) {
       // One try: another tab may have answered this question (or finished the daily) meanwhile,
-      // or the day may have changed (a later day's daily is never written over).
+      // or begun a later day's, which is never written over. Past midnight, this one goes on.
       const stored = dailyRecord(fresh.daily, this.today, this.catalog.fingerprint);
-      if (stored.done || stored.results.length !== round.index || localDateKey() !== this.today) {
+      if (stored.done || stored.results.length !== round.index || fresh.daily?.date > this.today) {
         this.state = fresh;
         return this.startRound(true);
       }
@@ -237,7 +237,7 @@ class QuizPage {
         stats: retry ? s.stats : reduce(s.stats, {
           type: "answer", date: localDateKey(), animal: animal.id, correct, difficulty: animal.difficulty, group: animal.group, groupAnimals,
         }),
-        cards: grade ? recordReview(s.cards, question.id, grade, Date.now()) : s.cards,
+        cards: grade ? recordReview(s.cards, question.id, grade, Date.now(), Date.now() - performance.now() + round.shownAt) : s.cards,
         daily: round.mode === "daily" ? this.todays(s, false) : s.daily,
       };
     });
@@ -568,6 +568,8 @@ class QuizPage {
 
   onKey(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event) || !this.round) return;
+    // A held key repeats: only its first press answers or goes on (the next question went unseen).
+    if (event.repeat && /^([1-9]|Enter| )$/.test(event.key)) return event.preventDefault();
     const state = this.els.quiz.dataset.state;
     const target = event.target instanceof Element ? event.target : null;
     if (state === "question" && /^[1-9]$/.test(event.key)) {
