@@ -22,7 +22,7 @@ public struct CSVField: Sendable, Equatable {
 }
 
 public struct CSVRecord: Sendable, Equatable {
-    /// 1 for the first record after the header.
+    /// The row's number as a spreadsheet shows it: 2 for the first record (the header is 1).
     public var number: Int
     public var fields: [CSVField]
     /// The line the record starts on.
@@ -64,9 +64,9 @@ public enum CSVParser {
         rows = Array(rows.drop(while: blank))
         guard !rows.isEmpty else { throw Failure(message: "the file is empty; it needs a header line naming the columns", line: 1, column: 1) }
         let header = rows.removeFirst()
-        // Numbered as a spreadsheet counts the rows below the header: a blank line is a row too,
-        // as a row of empty cells (`,,`) is, though neither is a record.
-        let records = rows.enumerated().compactMap { blank($0.element) ? nil : CSVRecord(number: $0.offset + 1, fields: $0.element) }
+        // Numbered as a spreadsheet numbers its rows, the header 1: a blank line is a row too, as
+        // a row of empty cells (`,,`) is, though neither is a record.
+        let records = rows.enumerated().compactMap { blank($0.element) ? nil : CSVRecord(number: $0.offset + 2, fields: $0.element) }
         return CSVTable(header: header, records: records, separator: Character(separator))
     }
 

@@ -35,6 +35,12 @@ public enum CSVReader {
         var seen: [String: CSVField] = [:]
         for (i, cell) in table.header.enumerated() {
             let key = cell.text.trimmingCharacters(in: .whitespaces)
+            // Unnamed columns empty in every row, as spreadsheets write them at the right of the
+            // data (one per column ever used there: two were "column '' appears twice").
+            if key.isEmpty, table.records.allSatisfy({ i >= $0.fields.count || $0.fields[i].text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
+                columns.append(nil)
+                continue
+            }
             if let first = seen[key] {
                 error("column '\(key)' appears twice (also column \(columnNumber(first, in: table.header)))", line: cell.line, column: cell.column)
                 columns.append(nil)
@@ -43,11 +49,6 @@ public enum CSVReader {
             seen[key] = cell
             if key == "id" {
                 idColumn = i
-                columns.append(nil)
-                continue
-            }
-            // A header ending in a separator, its column empty in every row: what spreadsheets write.
-            if key.isEmpty, table.records.allSatisfy({ i >= $0.fields.count || $0.fields[i].text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }) {
                 columns.append(nil)
                 continue
             }

@@ -131,36 +131,36 @@ import Testing
             name: "CSV rows with invalid ids, wrong field counts and bad values", format: .csv,
             text: "id,name.en,difficulty,wikipedia.en\nRed Fox,Red fox,1,Red fox\nowl,Owl\nbee,Bee,5,Bee <insect>\nbat,Bat,,Bat [animal]\n,Nobody,,\n",
             errors: [
-                "2:1: row 1: id 'Red Fox' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'red-fox'; it is the key apps sync by and never changes",
-                "3:1: row 2 has 2 fields, the header has 4; a value with ',' or a line break must be in double quotes",
-                "4:9: row 3 (id bee): difficulty must be 1, 2 or 3, not '5'",
-                "4:11: row 3 (id bee): wikipedia.en: 'Bee <insect>' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
-                "5:10: row 4 (id bat): wikipedia.en: 'Bat [animal]' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
-                "6:1: row 5 has no id",
+                "2:1: row 2: id 'Red Fox' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'red-fox'; it is the key apps sync by and never changes",
+                "3:1: row 3 has 2 fields, the header has 4; a value with ',' or a line break must be in double quotes",
+                "4:9: row 4 (id bee): difficulty must be 1, 2 or 3, not '5'",
+                "4:11: row 4 (id bee): wikipedia.en: 'Bee <insect>' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
+                "5:10: row 5 (id bat): wikipedia.en: 'Bat [animal]' cannot be a Wikipedia title (no # [ ] { } | < or line breaks)",
+                "6:1: row 6 has no id",
             ]),
         Case(
             name: "CSV rows giving one id twice", format: .csv, text: "id,name.en\nfox,Fox\nowl,Owl\nfox,Red fox\n",
-            errors: ["4:1: row 3 (id fox) gives the id 'fox', like row 1 (id fox) at line 2: two entries cannot become one record; change one of them in the source"]),
+            errors: ["4:1: row 4 (id fox) gives the id 'fox', like row 2 (id fox) at line 2: two entries cannot become one record; change one of them in the source"]),
         Case(
             name: "CSV ids with spaces around them", format: .csv, text: "id,name.en\n badger,Badger\nstoat ,Stoat\n",
             errors: [
-                "2:1: row 1: id ' badger' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'badger'; it is the key apps sync by and never changes",
-                "3:1: row 2: id 'stoat ' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'stoat'; it is the key apps sync by and never changes",
+                "2:1: row 2: id ' badger' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'badger'; it is the key apps sync by and never changes",
+                "3:1: row 3: id 'stoat ' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'stoat'; it is the key apps sync by and never changes",
             ]),
         Case(
             name: "CSV media that are missing or not what they claim", format: .csv,
             text: "id,name.en,sound.file\nfox,Fox,fox.ogg\nowl,Owl,notes.txt\n",
             errors: [
-                "2:9: row 1 (id fox): sound.file 'fox.ogg': no such file; looked for content/fox.ogg and INCOMING/fox.ogg (files next to the CSV, or under --media)",
-                "3:1: row 2 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
+                "2:9: row 2 (id fox): sound.file 'fox.ogg': no such file; looked for content/fox.ogg and INCOMING/fox.ogg (files next to the CSV, or under --media)",
+                "3:1: row 3 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
             ]),
         Case(
             name: "CSV media named in the wrong case, with the file meant and what to write", format: .csv,
             text: "id,name.en,sound.file\nfox,Fox,sounds/Common-Frog.mp3\nowl,Owl,NOTES.txt\n",
             errors: [
-                "2:9: row 1 (id fox): sound.file 'sounds/Common-Frog.mp3': no such file; looked for content/sounds/Common-Frog.mp3 and INCOMING/sounds/Common-Frog.mp3 (files next to the CSV, or under --media); did you mean 'sounds/common-frog.mp3' (content/sounds/common-frog.mp3)? (letters' case counts: the build machine and web servers tell the two names apart)",
+                "2:9: row 2 (id fox): sound.file 'sounds/Common-Frog.mp3': no such file; looked for content/sounds/Common-Frog.mp3 and INCOMING/sounds/Common-Frog.mp3 (files next to the CSV, or under --media); did you mean 'sounds/common-frog.mp3' (content/sounds/common-frog.mp3)? (letters' case counts: the build machine and web servers tell the two names apart)",
                 // notes.txt is there, but is not a sound or picture by its name: not offered.
-                "3:9: row 2 (id owl): sound.file 'NOTES.txt': no such file; looked for content/NOTES.txt and INCOMING/NOTES.txt (files next to the CSV, or under --media)",
+                "3:9: row 3 (id owl): sound.file 'NOTES.txt': no such file; looked for content/NOTES.txt and INCOMING/NOTES.txt (files next to the CSV, or under --media)",
             ]),
         Case(
             name: "CSV header capitalised as a spreadsheet does", format: .csv, text: "ID,Name\nlynx,Lynx\n",
@@ -172,25 +172,25 @@ import Testing
         Case(
             name: "CSV media by an absolute path that is missing", format: .csv,
             text: "id,name.en,sound.file\nfox,Fox,/nonexistent/fox.ogg\n",
-            errors: ["2:9: row 1 (id fox): sound.file '/nonexistent/fox.ogg': no such file"]),
+            errors: ["2:9: row 2 (id fox): sound.file '/nonexistent/fox.ogg': no such file"]),
         Case(
             name: "CSV value with a direction override", format: .csv, text: "id,name.en,group\nfox,Fox,\u{202E}lammam\n",
             errors: [
-                "2:9: row 1 (id fox): group contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
+                "2:9: row 2 (id fox): group contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
             ]),
         Case(
             name: "CSV name with a direction override, not also missing", format: .csv, text: "id,name.en\nlynx,Ly\u{202E}nx\n",
             errors: [
-                "2:6: row 1 (id lynx): name.en contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
+                "2:6: row 2 (id lynx): name.en contains U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed)"
             ]),
         Case(
             name: "CSV value with a control character", format: .csv, text: "id,name.en\nlynx,Ly\u{1B}[1mnx\n",
-            errors: ["2:6: row 1 (id lynx): name.en contains U+001B (a control character), which a page cannot show; remove it"]),
+            errors: ["2:6: row 2 (id lynx): name.en contains U+001B (a control character), which a page cannot show; remove it"]),
         Case(
             name: "CSV new record with another error and no name: both said", format: .csv, text: "id,difficulty\nbadger,9\n",
             errors: [
                 "2:1: 1 new record would have no name.en value: badger. Every record needs a name in the site's default language 'en', the first of content/site.yml's languages: add a name.en column or fill it in those rows",
-                "2:8: row 1 (id badger): difficulty must be 1, 2 or 3, not '9'",
+                "2:8: row 2 (id badger): difficulty must be 1, 2 or 3, not '9'",
             ]),
         Case(
             name: "CSV language the site does not have", format: .csv, text: "id,name.en,name.fr\nfox,Fox,Renard\n",
@@ -341,7 +341,7 @@ import Testing
         try site.write("---\nid: reynard\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
         let csv = try site.source("id,name.en\nfox,Red fox\n", name: "new.csv")
         #expect(site.failure(csv, .csv).map(\.message) == [
-            "row 1 (id fox): content/animals/fox.md already holds the record 'reynard' (its 'id:' says so), so 'fox' cannot be written there"
+            "row 2 (id fox): content/animals/fox.md already holds the record 'reynard' (its 'id:' says so), so 'fox' cannot be written there"
         ])
     }
 }

@@ -194,6 +194,12 @@ import Testing
         let plan = try site.importing(csv, .csv)
         #expect(plan.records.map(\.id).sorted() == ["bobcat", "lynx"])
         #expect(plan.warnings.isEmpty)
+        // Several such columns (one per column once used there: Excel's `id;name.en;;`), which
+        // were "column '' appears twice"; an unnamed column with a value is still an error.
+        let wide = try site.source("id;name.en;;\nlynx;Lynx;;\nbobcat;Bobcat;;\n", name: "wide.csv")
+        #expect(try site.plan(wide, .csv).records.count == 2)
+        let filled = try site.source("id;name.en;;\nlynx;Lynx;;big\n", name: "filled.csv")
+        #expect(site.failure(filled, .csv).map(\.message) == ["column 4 has no name in the header; name it after a record field such as name.en"])
     }
 
     /// Excel's `sep=;` first line names the separator and is no header; lines keep their numbers.
