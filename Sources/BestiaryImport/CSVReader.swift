@@ -108,9 +108,22 @@ public enum CSVReader {
                 if value.isEmpty { continue }
                 if case .media(let kind, .file) = field {
                     let underContent = context.contentDirectory + "/" + value
-                    if !value.hasPrefix("/"), ContentPath.lexicalProblem(value) == nil, context.fileSystem.infoFollowingLinks(underContent)?.kind == .file {
+                    let inContent = !value.hasPrefix("/") && ContentPath.lexicalProblem(value) == nil
+                        && context.fileSystem.infoFollowingLinks(underContent)?.kind == .file
+                    let beside = context.fileSystem.infoFollowingLinks(context.mediaPath(value))?.kind == .file
+                    // Both there, with other bytes: the file next to the CSV is the one its author
+                    // keeps (a new recording under the name the last import gave the site's copy,
+                    // which it took over it without a word).
+                    let besideIsNewer = inContent && beside
+                        && (try? context.fileSystem.read(underContent)) != (try? context.fileSystem.read(context.mediaPath(value)))
+                    if besideIsNewer {
+                        diagnostics.append(.warning(
+                            "\(label): \(field) '\(value)' is both under content/ and at \(context.mediaPath(value)), with other bytes: the one next to the CSV (or under --media) is taken",
+                            at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column), stage: "import"))
+                    }
+                    if inContent, !besideIsNewer {
                         row.fields.append(FieldValue(field, value))
-                    } else if context.fileSystem.infoFollowingLinks(context.mediaPath(value))?.kind == .file {
+                    } else if beside {
                         row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value)))
                     } else {
                         let looked = value.hasPrefix("/") ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
@@ -122,7 +135,8 @@ public enum CSVReader {
                                 .map { ($0, "content/" + $0) }
                                 ?? ContentPath.suggestion(for: value, contentDirectory: context.mediaDirectory, fileSystem: fs, budget: suggestions)
                                 .map { ($0, context.mediaPath($0)) }
-                        let hint = meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
+                        // A path written with `\\` (from Windows): said so, as `check` says it.
+                        let hint = value.contains("\\") ? "; use '/' in paths, not '\\'" : meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
                         error(
                             "\(label): \(field) '\(value)': no such file\(looked)\(hint)",
                             line: cell.line, column: cell.column)

@@ -163,6 +163,30 @@ import Testing
         #expect(site.exists("content/sounds/dog.mp3") && !site.exists("content/sounds/dog-2.mp3"))
     }
 
+    /// The spreadsheet's folder keeps its recordings in `sounds/`, and the first import copied
+    /// `sounds/dog.mp3` to content/sounds/dog.mp3: a new recording there was then taken for the
+    /// site's old copy ("unchanged"). The file next to the CSV wins, with a warning; a path with
+    /// `\\` says to use `/`.
+    @Test func aNewRecordingBesideTheCSVIsNotShadowedByTheSitesCopy() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.directory.write(try Fixtures.data("import/wildsound/sounds/Amsel.mp3"), to: "incoming/sounds/dog.mp3")
+        let csv = try site.source("id,name.en,sound.file\ndog,Dog,sounds/dog.mp3\n", name: "dogs.csv")
+        try site.importing(csv, .csv)
+        #expect(site.animal("dog")?.sound?.filePath == "sounds/dog.mp3")
+        let better = try Fixtures.data("import/wildsound/sounds/Fuchs.mp3")
+        try site.directory.write(better, to: "incoming/sounds/dog.mp3")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.summary == "created 0, updated 1, unchanged 0")
+        #expect(plan.warnings.map(\.message) == [
+            "row 2 (id dog): sound.file 'sounds/dog.mp3' is both under content/ and at \(site.directory.appending("incoming/sounds/dog.mp3")), with other bytes: the one next to the CSV (or under --media) is taken"
+        ])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.directory.appending("content/sounds/dog.mp3"))) == better)
+        #expect(try site.plan(csv, .csv).summary == "created 0, updated 0, unchanged 1")
+
+        let windows = try site.source("id,name.en,sound.file\ndog,Dog,sounds\\dog.mp3\n", name: "windows.csv")
+        #expect(site.failure(windows, .csv).map(\.message).first?.hasSuffix("; use '/' in paths, not '\\'") == true)
+    }
+
     /// A record does not say which source made it, so an import cannot tell a record from another
     /// format (or from a hand) by anything but its id: it merges into it, and says so: it is an
     /// update with the keys it changes (listed by the command, and by --dry-run before writing),
