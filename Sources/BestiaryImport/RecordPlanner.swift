@@ -261,7 +261,14 @@ public struct RecordPlanner: Sendable {
         let data: Data
         switch Importer.readRegularFile(media.path, limit: Importer.maxMediaBytes, fileSystem: fs) {
         case .success(let bytes): data = bytes
-        case .failure(let problem): return .failure(FieldProblem("cannot read \(media.path): \(problem.message)"))
+        case .failure(let problem):
+            // A name written in another case, or typed on a Mac (`add --sound "hund bellt.ogg"` for
+            // `Hund bellt.ogg`): the file meant, as `import` and `check` name it.
+            let folder = (media.path as NSString).deletingLastPathComponent, name = (media.path as NSString).lastPathComponent
+            let meant = problem.message == "no such file"
+                ? ContentPath.suggestion(for: name, contentDirectory: folder.isEmpty ? "." : folder, fileSystem: fs) : nil
+            let hint = meant.map { "; " + ContentPath.didYouMean($0, for: name, location: folder.isEmpty ? $0 : folder + "/" + $0) } ?? ""
+            return .failure(FieldProblem("cannot read \(media.path): \(problem.message)\(hint)"))
         }
         if let problem = Self.mediaProblem(data, kind: media.kind, name: media.path) { return .failure(FieldProblem(problem)) }
         let format = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength))!

@@ -58,6 +58,20 @@ import Testing
         #expect(again.stdout == "content/animals/badger.md is unchanged")
     }
 
+    /// A recording named in another case than its file (typed by hand): the file meant is named,
+    /// as `import` and `check` name it.
+    @Test func aSoundWrittenInAnotherCaseIsNamed() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try FileManager.default.createDirectory(atPath: dir.appending("rec"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: sound, toPath: dir.appending("rec/Hund bellt.mp3"))
+        let result = await run("add", "--root", site, "hund", "--name", "en=Dog", "--sound", dir.appending("rec/hund bellt.mp3"))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(
+            "cannot read \(dir.appending("rec/hund bellt.mp3")): no such file; did you mean 'Hund bellt.mp3' (\(dir.appending("rec/Hund bellt.mp3")))?"),
+            "\(result.stderr)")
+    }
+
     /// `add --force` with a new sound never replaces a file another record plays: the new one goes
     /// next to it, and the credit of the old one is not silently kept for the new one.
     @Test func aSoundAnotherRecordUsesIsNeverReplaced() async throws {
