@@ -28,13 +28,14 @@ public final class Console: @unchecked Sendable {
         return (console, captured)
     }
 
-    /// A line on standard output (results a script may read).
-    /// A command's closing line (`pack verify`'s "OK", what `sync` did): on standard output,
-    /// unless problems are printed as JSON there, which must then be JSON alone (then standard error).
+    /// A command's result line (`pack verify`'s "OK", what `sync` did, each file `import` wrote):
+    /// on standard output, unless problems are printed as JSON there, which must then be JSON
+    /// alone (then standard error).
     func result(_ line: String, format: DiagnosticFormatter.Format) {
         if format == .json { err(line) } else { out(line) }
     }
 
+    /// A line on standard output (results a script may read).
     public func out(_ line: String) {
         lock.withLock { outHandler(line) }
     }

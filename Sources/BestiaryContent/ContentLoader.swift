@@ -452,16 +452,17 @@ public struct ContentLoader: Sendable {
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let dirPrefix = "content/\(folder)/" + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")
             if name.hasPrefix(".") { continue }
+            guard name.hasSuffix(".md") else {
+                diagnostics.append(.warning("not a Markdown file (.md); ignored", at: SourceLocation(path: relative), stage: "load"))
+                continue
+            }
             // A name whose bytes are not UTF-8 (made on a system with another encoding) is listed
-            // with U+FFFD in their place, and no file has that name: it was reported as missing.
-            if relative.unicodeScalars.contains("\u{FFFD}") {
+            // with U+FFFD in their place, and no file has that name (unless the name is U+FFFD
+            // itself): it was reported as missing.
+            if relative.unicodeScalars.contains("\u{FFFD}"), fileSystem.info(directory + "/" + file) == nil {
                 diagnostics.append(.error(
                     "the file's name is not UTF-8 text (shown here with \u{FFFD} where it is not), and the build cannot open it by that name; rename it",
                     at: SourceLocation(path: relative), stage: "load"))
-                continue
-            }
-            guard name.hasSuffix(".md") else {
-                diagnostics.append(.warning("not a Markdown file (.md); ignored", at: SourceLocation(path: relative), stage: "load"))
                 continue
             }
             let parts = name.dropLast(3).split(separator: ".", omittingEmptySubsequences: false).map(String.init)

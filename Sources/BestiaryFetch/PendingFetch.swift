@@ -65,19 +65,20 @@ struct PendingFetch: Codable, Sendable {
 extension WikipediaCache {
     /// Why a fetch could not store what it asks for, or nil: each folder it writes into (the
     /// cache, its pictures, `.pending/` and the folders of `languages`) is made when missing, and
-    /// a file is written into it and removed. Run before any request, so that a fetch that cannot
-    /// store its answers asks Wikipedia nothing (it used to ask for every article, then fail
-    /// each at its write).
+    /// must be writable. Run before any request, so that a fetch that cannot store its answers
+    /// asks Wikipedia nothing (it used to ask for every article, then fail each at its write).
+    /// A folder that is there is only looked at: a fetch that changes nothing changes no
+    /// folder's time, which the next build's up-to-date check reads.
     public func writeProblem(languages: [String]) -> String? {
         let folders = [directory, imageFile(Self.imagesFolder), directory + "/" + PendingFetch.folder] + languages.map { directory + "/" + CacheFileName.languageFolder($0) }
-        let probe = ".bestiary-write-check.tmp-\(getpid())"
         for folder in folders {
             do {
-                try fileSystem.createDirectory(folder)
-                try fileSystem.writeNew(Data(), to: folder + "/" + probe)
-                try fileSystem.remove(folder + "/" + probe)
+                if !fileSystem.isDirectory(folder) { try fileSystem.createDirectory(folder) }
             } catch {
                 return "cannot write the Wikipedia cache: \(error)"
+            }
+            if access(folder, W_OK) != 0 {
+                return "cannot write the Wikipedia cache: \(folder) is not writable (\(String(cString: strerror(errno))))"
             }
         }
         return nil

@@ -173,7 +173,11 @@ public struct WikipediaFetcher: Sendable {
                 summary: String(decoding: response.result.body, as: UTF8.self), savedAt: options.clock.now().timeIntervalSince1970)
             try await store(summary, job: job, etag: pending.etag, cached: cached, pending: &pending, session: session, client: client, into: &r)
         case 404:
-            throw JobFailure(reason: "\(job.language).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title", permanent: true)
+            // Kept for the build only when the summary API said it (its JSON problem): a 404 of
+            // another server (a wrong --wikipedia-url) says nothing of the title.
+            let fromTheAPI = (try? JSONSerialization.jsonObject(with: response.result.body) as? [String: Any])?["type"] != nil
+            throw JobFailure(
+                reason: "\(job.language).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title", permanent: fromTheAPI)
         default:
             throw JobFailure(reason: "HTTP \(response.status) from \(url)")
         }

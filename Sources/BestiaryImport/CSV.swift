@@ -61,12 +61,13 @@ public enum CSVParser {
         var rows = try split(scalars, separator: separator)
         if named, !rows.isEmpty { rows.removeFirst() }
         func blank(_ row: [CSVField]) -> Bool { row.count == 1 && row[0].text.isEmpty }
-        rows = Array(rows.drop(while: blank))
+        let leading = rows.prefix(while: blank).count  // blank lines above the header: rows too
+        rows = Array(rows.dropFirst(leading))
         guard !rows.isEmpty else { throw Failure(message: "the file is empty; it needs a header line naming the columns", line: 1, column: 1) }
         let header = rows.removeFirst()
-        // Numbered as a spreadsheet numbers its rows, the header 1: a blank line is a row too, as
-        // a row of empty cells (`,,`) is, though neither is a record.
-        let records = rows.enumerated().compactMap { blank($0.element) ? nil : CSVRecord(number: $0.offset + 2, fields: $0.element) }
+        // Numbered as a spreadsheet numbers its rows (the header 1 when it is the first line): a
+        // blank line is a row too, as a row of empty cells (`,,`) is, though neither is a record.
+        let records = rows.enumerated().compactMap { blank($0.element) ? nil : CSVRecord(number: leading + $0.offset + 2, fields: $0.element) }
         return CSVTable(header: header, records: records, separator: Character(separator))
     }
 

@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryStorage
 import Foundation
 
 /// A spreadsheet (RFC 4180 CSV, see ``CSVParser``) whose header names front-matter keys, nested
@@ -114,8 +115,7 @@ public enum CSVReader {
                     // Both there, with other bytes: the file next to the CSV is the one its author
                     // keeps (a new recording under the name the last import gave the site's copy,
                     // which it took over it without a word).
-                    let besideIsNewer = inContent && beside
-                        && (try? context.fileSystem.read(underContent)) != (try? context.fileSystem.read(context.mediaPath(value)))
+                    let besideIsNewer = inContent && beside && Self.differ(underContent, context.mediaPath(value), fileSystem: context.fileSystem)
                     if besideIsNewer {
                         diagnostics.append(.warning(
                             "\(label): \(field) '\(value)' is both under content/ and at \(context.mediaPath(value)), with other bytes: the one next to the CSV (or under --media) is taken",
@@ -148,6 +148,14 @@ public enum CSVReader {
             rows.append(row)
         }
         return (rows, diagnostics)
+    }
+
+    /// Whether two files' bytes differ: by their sizes, else read (within the media limit, over
+    /// which the copy is refused anyway).
+    static func differ(_ a: String, _ b: String, fileSystem: any FileSystem) -> Bool {
+        guard let one = fileSystem.infoFollowingLinks(a), let other = fileSystem.infoFollowingLinks(b), one.size == other.size else { return true }
+        guard one.size <= Importer.maxMediaBytes else { return true }
+        return (try? fileSystem.read(a)) != (try? fileSystem.read(b))
     }
 
     private static func columnNumber(_ cell: CSVField, in header: [CSVField]) -> Int {

@@ -77,6 +77,8 @@ public enum Markdown {
         // The character reference that gives `scalar`, from `line` on (a text node starts where
         // its text does, not at the reference): its line and column, else nil.
         func reference(to scalar: UInt32, from line: Int) -> (Int, Int)? {
+            // (cmark also ends a line at a lone CR, which these LF lines do not count.)
+            guard line >= 1, line <= lineStarts.count else { return nil }
             for l in line...lineStarts.count {
                 let start = lineStarts[l - 1], end = l < lineStarts.count ? lineStarts[l] : utf8.count
                 var i = start

@@ -16,6 +16,9 @@ public struct PackProducer: Sendable {
     /// Warn when the packs are not signed; off for the preview, which never signs (its versions
     /// are never published).
     public var warnsUnsigned = true
+    /// Unsigned because the build was asked to be (`build --unsigned`): the warning says so, and
+    /// not how to sign.
+    public var unsignedOnPurpose = false
 
     public init(fileSystem: any FileSystem = LocalFileSystem()) {
         self.fileSystem = fileSystem
@@ -49,8 +52,10 @@ public struct PackProducer: Sendable {
         // Keys: the site may say which keys its apps trust; a key outside that list is a mistake.
         if !settings.publicKeys.isEmpty {
             if signingKeys.isEmpty, warnsUnsigned {
+                let what = unsignedOnPurpose
+                    ? "never deploy this output (built with --unsigned)" : "set BESTIARY_SIGNING_KEY or pass --signing-key"
                 diagnostics.append(.warning(
-                    "packs are not signed although site.yml lists packs.public_keys, so apps that trust those keys will refuse them; set BESTIARY_SIGNING_KEY or pass --signing-key",
+                    "packs are not signed although site.yml lists packs.public_keys, so apps that trust those keys will refuse them; \(what)",
                     at: catalog.config.location(of: "packs.public_keys"), stage: "packs"))
             }
             // A public key given where the private one belongs (both are 32 bytes of base64).
@@ -66,7 +71,8 @@ public struct PackProducer: Sendable {
             }
         } else if signingKeys.isEmpty, warnsUnsigned {
             diagnostics.append(.warning(
-                "packs are not signed: set BESTIARY_SIGNING_KEY or pass --signing-key FILE (`bestiary keys generate` makes a key pair)",
+                unsignedOnPurpose ? "packs are not signed (built with --unsigned)"
+                    : "packs are not signed: set BESTIARY_SIGNING_KEY or pass --signing-key FILE (`bestiary keys generate` makes a key pair)",
                 stage: "packs"))
         }
 
@@ -86,6 +92,12 @@ public struct PackProducer: Sendable {
         if let renamed = Self.renamedPack(lock: lock, settings: settings) { throw DiagnosticError(renamed) }
         var history = lock ?? PackLock(pack: settings.id)
         let created = PackTime(now)
+        // Dates are written with four-digit years: a pointer expiring after 9999 no client reads.
+        if created.adding(days: settings.expiresDays).seconds >= 253_402_300_800 {
+            throw DiagnosticError(.error(
+                "the build time \(created) plus packs.expires_days (\(settings.expiresDays)) is after the year 9999; check SOURCE_DATE_EPOCH and the clock",
+                at: catalog.config.location(of: "packs.expires_days"), stage: "packs"))
+        }
         var isNew = false
         var changes: [PackLock.Change] = []
         // Also when the content is unchanged: the pointer would expire counting from a time before

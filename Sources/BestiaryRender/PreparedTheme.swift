@@ -19,7 +19,11 @@ public struct PreparedTheme: Sendable {
     public static func load(
         root: String, fileSystem: any FileSystem, languages: [String], config: SourceLocation?
     ) throws(DiagnosticError) -> PreparedTheme {
-        let theme = try Theme.load(root: root, fileSystem: fileSystem)
+        try prepare(try Theme.load(root: root, fileSystem: fileSystem), languages: languages, config: config)
+    }
+
+    /// ``load(root:fileSystem:languages:config:)`` of a theme already read.
+    static func prepare(_ theme: Theme, languages: [String], config: SourceLocation?) throws(DiagnosticError) -> PreparedTheme {
         var bag = DiagnosticBag()
         var templates: Templates?, strings: UIStrings?, assets: AssetPipeline?
         do { templates = try Templates.compile(theme) } catch { bag.append(contentsOf: error.diagnostics) }
@@ -47,8 +51,12 @@ public struct PreparedTheme: Sendable {
         warnings += templates!.unknownBlocks
         let usedTexts = Set(templates!.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
         warnings += UIStrings.translationProblems(strings!, theme: theme, used: usedTexts, languages: languages)
-        // A text a page names but its language lacks shows as its key, as that warning says.
-        strings!.keysShownWhenMissing = usedTexts
+        // A theme's own text (one a translation has, English not) that a page names but its
+        // language lacks shows as its key, as that warning says. (A name no table has at all is
+        // another warning's, ContextKeys': it renders as nothing.)
+        let english = Set(strings!.tables["en"]?.keys ?? [:].keys)
+        let own = Set(strings!.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).subtracting(english)
+        strings!.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }

@@ -148,8 +148,11 @@ public struct UIStrings: Sendable {
         let base = Self.baseLanguage(language)
         if base != language, let t = tables[base] { result.merge(t) { $1 } }
         if let t = tables[language] { result.merge(t) { $1 } }
-        // (Not a name that holds others, `{{#t.nav}}` over `nav.quiz`: that is no text.)
+        // Never where it would turn a text into a group of texts, or a group into a text
+        // (`nav.quiz.x` under the text `nav.quiz`, or `nav` over `nav.quiz`).
         for key in keysShownWhenMissing where result[key] == nil && !result.keys.contains(where: { $0.hasPrefix(key + ".") }) {
+            let parts = key.split(separator: ".")
+            if (1..<parts.count).contains(where: { result[parts[..<$0].joined(separator: ".")] != nil }) { continue }
             result[key] = key
         }
         return result

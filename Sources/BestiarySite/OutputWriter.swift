@@ -97,8 +97,17 @@ struct OutputWriter {
     /// Named once the build is done, with what to do.
     func stuckLeftovers() -> [String] {
         var stuck = leftoverNames()
-        if fileSystem.info(sparePath)?.kind == .directory, !Self.isWritable(sparePath) { stuck.append(".\(name).bestiary-spare") }
+        // (A spare of this user's made read-only goes at the next build: ``begin(reusingSpare:spare:)``.)
+        if fileSystem.info(sparePath)?.kind == .directory, !Self.isWritable(sparePath), !Self.isOwn(sparePath) {
+            stuck.append(".\(name).bestiary-spare")
+        }
         return stuck.filter { fileSystem.info((parent == "." ? "" : parent + "/") + $0) != nil }
+    }
+
+    /// Whether this process's user owns `path`.
+    static func isOwn(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_uid == geteuid()
     }
 
     /// The leftovers of killed builds next to the output (their process is gone).

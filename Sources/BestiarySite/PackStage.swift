@@ -47,6 +47,7 @@ enum PackStage {
         }
         var producer = PackProducer(fileSystem: fs)
         producer.warnsUnsigned = options.signsPacks
+        producer.unsignedOnPurpose = options.allowsUnsignedPacks
         var output = try producer.produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)

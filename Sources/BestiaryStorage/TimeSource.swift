@@ -22,10 +22,11 @@ public struct FixedTimeSource: TimeSource {
 /// (https://reproducible-builds.org/specs/source-date-epoch/); without it the build uses the
 /// given clock, and nothing in the output depends on it except where a date is shown.
 public enum BuildTime {
-    /// Parses `SOURCE_DATE_EPOCH` from `environment`; nil when unset, throws when malformed.
-    /// 9999-01-01T00:00:00Z: a build's time must be before it.
+    /// 9999-01-01T00:00:00Z: a build's time must be before it (the packs' expiry after it is
+    /// checked where it is known, ``PackProducer``).
     public static let latestSeconds: Int64 = 253_370_764_800
 
+    /// Parses `SOURCE_DATE_EPOCH` from `environment`; nil when unset, throws when malformed.
     public static func sourceDateEpoch(_ environment: [String: String]) throws -> Date? {
         guard let raw = environment["SOURCE_DATE_EPOCH"] else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
@@ -34,8 +35,7 @@ public enum BuildTime {
                 operation: "read", path: "SOURCE_DATE_EPOCH",
                 reason: "'\(raw)' is not a non-negative integer number of seconds since 1970")
         }
-        // Dates are written with four-digit years (a pack's `expires` a year later still): a
-        // larger value crashed the build, or published a pack no client reads.
+        // Dates are written with four-digit years: a larger value crashed the build.
         guard seconds < latestSeconds else {
             throw FileSystemError(
                 operation: "read", path: "SOURCE_DATE_EPOCH",

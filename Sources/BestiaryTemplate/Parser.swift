@@ -353,17 +353,14 @@ struct Parser {
     mutating func skipComment(_ state: State) throws(TemplateSyntaxError) {
         var matched = 0
         let start = position
-        defer {
-            let body = text[start..<min(position, text.count)]
-            if body.count > state.open.count, String(body).contains(String(state.open)) {
-                openComments.append(("!", start - 1 - state.open.count, []))
-            }
-        }
         while position < text.count {
             if text[position] == state.close[matched] {
                 matched += 1
                 if matched == state.close.count {
                     position += 1
+                    // The comment's own text (its closing delimiter left out) holding an opening one.
+                    let body = text[start..<(position - state.close.count)]
+                    if String(body).contains(String(state.open)) { openComments.append(("!", start - 1 - state.open.count, [])) }
                     return
                 }
             } else {

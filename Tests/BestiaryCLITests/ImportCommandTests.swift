@@ -56,6 +56,12 @@ import Testing
         let result = await run("import", "--root", dir.appending("site"), "--diagnostics", "json", dir.appending("species.json"), "--format", "nuthatch")
         #expect(result.status == 1)
         #expect(result.stdout == "{\"severity\":\"error\",\"file\":\"\(dir.appending("species.json"))\",\"line\":1,\"column\":2,\"message\":\"species 1 (id 1) has no 'common_name'\",\"stage\":\"import\"}")
+        // A successful import's lines (each file it wrote) go to standard error then: standard
+        // output is JSON alone, as `jq` reads it.
+        let done = await run("import", "--root", dir.appending("site"), "--diagnostics", "json", Fixtures.path("import/dogceo/breeds.json"), "--format", "dogceo")
+        #expect(done.status == 0)
+        #expect(done.stdout.split(separator: "\n").allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(done.stdout)")
+        #expect(done.stderr.contains("created content/animals/affenpinscher.md"), "\(done.stderr)")
     }
 
     /// A mistyped --media found no media and imported the records without them (found by a user).

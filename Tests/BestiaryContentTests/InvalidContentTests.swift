@@ -223,6 +223,14 @@ import Testing
             "the file's name is not UTF-8 text (shown here with \u{FFFD} where it is not), and the build cannot open it by that name; rename it"
         ])
         #expect(errors.first?.location?.path == "content/animals/eule\u{FFFD}.md")
+        // A file that is no record is only "ignored", whatever its name.
+        let note: [UInt8] = Array((site.root + "/content/animals/notiz").utf8) + [0xE4] + Array(".txt".utf8) + [0]
+        let noteFD = note.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) } }
+        try #require(noteFD >= 0)
+        close(noteFD)
+        let items = site.load().diagnostics.items
+        #expect(items.filter { $0.severity == .error }.count == 1)
+        #expect(items.contains { $0.severity == .warning && $0.message.hasPrefix("not a Markdown file") && $0.location?.path == "content/animals/notiz\u{FFFD}.txt" })
     }
 
     /// The translation of a record that fails (or repeats another's id) is not said to be

@@ -71,6 +71,22 @@ struct FetchCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appending("content/wikipedia/images")).isEmpty)
     }
 
+    /// A fetch that changes nothing leaves the site as it was: the next build is up to date (the
+    /// check that the cache is writable wrote a file into each folder, and their new times made
+    /// the next build build everything anew).
+    @Test func aFetchThatChangesNothingLeavesTheBuildUpToDate() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let dir = try site(wiki)
+        #expect(await run(["fetch", "--root", dir.path, "--rate", "0"]).status == 0)
+        #expect(await run(["build", "--root", dir.path]).status == 0)
+        try await Task.sleep(for: .milliseconds(1100))
+        let again = await run(["fetch", "--root", dir.path, "--rate", "0"])
+        #expect(again.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"), "\(again.stderr)")
+        let build = await run(["build", "--root", dir.path])
+        #expect(build.stderr.contains("is up to date"), "\(build.stderr)")
+    }
+
     /// Two fetches of one site never run at once (they would ask Wikipedia for the same articles
     /// at twice the polite rate): the second waits for the lock, says so, and then finds what the
     /// first stored, asking nothing.

@@ -328,18 +328,19 @@ struct FetchTests {
     /// A title the fetch found no usable article for (a disambiguation page, a 404) is kept in
     /// `.pending/`, so the build's warning says what the fetch found instead of advising a fetch
     /// that cannot mend it; once the title is fetched, that is forgotten. A failure that asking
-    /// again may mend (a 503) is not kept.
+    /// again may mend (a 503), or a 404 that is not the summary API's, is not kept.
     @Test func aTitleWithoutAnArticleIsNamedSoByTheBuildUntilItIsFetched() async throws {
         let wiki = try await FakeWikipedia.start { request, call, _ in
-            if request.path == FakeWikipedia.haushundPath, call == 1 { return .text("gone", status: 404) }
+            if request.path == FakeWikipedia.haushundPath, call == 1 { return .json("{\"status\":404,\"type\":\"Internal error\"}", status: 404) }
+            if request.path == "/de/api/rest_v1/page/summary/Fuchs" { return .text("<html>Not Found</html>", status: 404) }
             if request.path == "/de/api/rest_v1/page/summary/Hund" { return .text("busy", status: 503) }
             return nil
         }
         defer { Task { await wiki.stop() } }
         let test = FakeWikipedia.animal("test", ["en": "Test"]), hund = FakeWikipedia.animal("hund", ["de": "Haushund"])
-        let busy = FakeWikipedia.animal("busy", ["de": "Hund"])
-        let first = await wiki.fetch([test, hund, busy], attempts: 1)
-        #expect(first.failed == 3)
+        let busy = FakeWikipedia.animal("busy", ["de": "Hund"]), elsewhere = FakeWikipedia.animal("fuchs", ["de": "Fuchs"])
+        let first = await wiki.fetch([test, hund, busy, elsewhere], attempts: 1)
+        #expect(first.failed == 4)
         func warnings(_ animal: Animal, _ language: String) -> [String] {
             wiki.cache.load().summary(for: animal, language: language, fallback: []).diagnostics.map(\.message)
         }
@@ -351,6 +352,8 @@ struct FetchTests {
             "wikipedia.de: 'Haushund' has no summary: the last `bestiary fetch` found that de.wikipedia has no article 'Haushund' (HTTP 404); check the title" + until,
         ])
         #expect(warnings(busy, "de") == ["wikipedia.de: 'Hund' is not in the Wikipedia cache; run `bestiary fetch`" + until])
+        // A 404 that is not the summary API's (a wrong --wikipedia-url's server) says nothing of the title.
+        #expect(warnings(elsewhere, "de") == ["wikipedia.de: 'Fuchs' is not in the Wikipedia cache; run `bestiary fetch`" + until])
         // The article is there now: fetched, and the refusal forgotten.
         let second = await wiki.fetch([hund], attempts: 1)
         #expect(second.summaryLine == "fetched 1, unchanged 0, failed 0")

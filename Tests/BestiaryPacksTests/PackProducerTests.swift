@@ -313,6 +313,12 @@ import Testing
             (error as? DiagnosticError)?.diagnostics.first?.message.contains("is before version 1's creation") == true
         }
         #expect(try SiteBuilder(root: site.root).build(now: day(5)).version == 1)
+        // A time whose expiry would need a fifth digit in its year is refused too.
+        #expect {
+            try SiteBuilder(root: site.root).build(now: Date(timeIntervalSince1970: 253_401_436_800))  // 9999-12-22
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.contains("plus packs.expires_days (30) is after the year 9999") == true
+        }
     }
 
     @Test func aSiteWithoutPacksMakesNone() throws {

@@ -155,7 +155,7 @@ struct TemplateDiagnosticsTests {
     @Test func aCommentThatHoldsATagIsWarnedAbout() throws {
         var theme = Theme.builtIn
         theme.files["partials/footer.html"] = Theme.File(
-            data: Data("<p>{{! the credits link\n<a href=\"{{credits_href}}\">Credits</a></p>\n{{! a closed note }}\n".utf8),
+            data: Data("<p>{{! the credits link\n<a href=\"{{credits_href}}\">Credits</a></p>\n{{! a closed note }}\n{{=| |=}}|! a note in other delimiters |\n".utf8),
             origin: "templates/partials/footer.html", isOverride: true)
         #expect(try Templates.compile(theme).unknownBlocks.map(DiagnosticFormatter.text).filter { $0.contains("comment") } == [
             "templates/partials/footer.html:1:4: warning: this comment ('{{!') holds a '{{' before its '}}', so it hides everything up to the first '}}' after it, tags and markup too; if it was meant to end earlier, close it there with '}}' [render]"
@@ -190,10 +190,18 @@ struct TemplateDiagnosticsTests {
         // And they do (they showed nothing): a text a template names is its key where missing,
         // but never a name that holds others (`nav` over `nav.quiz`).
         var strings = try UIStrings.load(own)
-        strings.keysShownWhenMissing = ["impressum", "nav"]
+        strings.keysShownWhenMissing = ["impressum", "nav", "nav.quiz.more"]
         #expect(strings.table(for: "en")["impressum"] == "impressum")
         #expect(strings.table(for: "de")["impressum"] != "impressum")
         #expect(strings.table(for: "en")["nav"] == nil)
+        #expect(strings.table(for: "en")["nav.quiz.more"] == nil, "the text nav.quiz stays a text")
+        // Only a theme's own text is shown as its key: a name no table has (a misspelling,
+        // `t.animal.facts.note`) is ContextKeys' warning, and renders as nothing.
+        var footer = own
+        footer.files["partials/footer.html"] = Theme.File(data: Data("<p>{{t.impressum}} {{t.animal.facts.note}}</p>\n".utf8), origin: "templates/partials/footer.html", isOverride: true)
+        let prepared = try PreparedTheme.prepare(footer, languages: ["en", "de"], config: nil)
+        #expect(prepared.strings.keysShownWhenMissing == ["impressum"])
+        #expect(prepared.strings.table(for: "en")["animal.facts"] == "Facts")
     }
 
     /// A theme file in a place no build reads (a folder or an extension misspelt) does nothing:

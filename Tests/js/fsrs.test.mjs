@@ -141,8 +141,17 @@ test("scheduler: learning steps, graduation, review intervals, lapses", () => {
   assert.equal(easy.due, new Date(2026, 10, 30, 4, 0).getTime(), "S0(Easy) = 8.2956 → 8 days");
   const evening = new Date(2026, 10, 22, 20, 0).getTime();
   assert.equal(review(newCard(), Grade.Easy, evening).due, new Date(2026, 10, 30, 4, 0).getTime());
-  // Across the change to summer time (Europe's last Sunday of March) still 4:00 on the 8th day.
-  assert.equal(review(newCard(), Grade.Easy, new Date(2026, 2, 27, 23, 30).getTime()).due, new Date(2026, 3, 4, 4, 0).getTime());
+  // Across the change to summer time (Europe's last Sunday of March) still 4:00 on the 8th day,
+  // in a time zone that has one (the machine's may not).
+  const zone = process.env.TZ;
+  process.env.TZ = "Europe/Berlin";
+  try {
+    const before = new Date(2026, 2, 27, 23, 30).getTime(), after = new Date(2026, 3, 4, 4, 0).getTime();
+    assert.equal(after - before, 7 * DAY + 3.5 * 3600000, "the clock moved on by one hour in between");
+    assert.equal(review(newCard(), Grade.Easy, before).due, after);
+  } finally {
+    if (zone === undefined) delete process.env.TZ; else process.env.TZ = zone;
+  }
 
   const graduated = review(first, Grade.Good, t0 + 10 * 60000);
   assert.equal(graduated.state, State.Review);

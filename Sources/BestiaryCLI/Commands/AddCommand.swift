@@ -108,8 +108,8 @@ struct AddCommand: AsyncParsableCommand {
             let plan = try planner.plan([row])
             console.report(plan.warnings, format: global.diagnostics)
             try plan.apply(root: root, fileSystem: LocalFileSystem())
-            ChangeReport.print(plan, dryRun: false, console: console)
-            if plan.unchanged > 0 { console.out("\(plan.records[0].path) is unchanged") }
+            ChangeReport.print(plan, dryRun: false, console: console, format: global.diagnostics)
+            if plan.unchanged > 0 { console.result("\(plan.records[0].path) is unchanged", format: global.diagnostics) }
         } catch let error as DiagnosticError {
             console.report(error.diagnostics, format: global.diagnostics)
             throw CommandFailure(status: 1)

@@ -99,30 +99,30 @@ struct ImportCommand: AsyncParsableCommand {
                 throw CommandFailure(status: 1)
             }
         }
-        ChangeReport.print(plan, dryRun: dryRun, console: console)
+        ChangeReport.print(plan, dryRun: dryRun, console: console, format: global.diagnostics)
         console.err(plan.summary + (dryRun ? " (dry run: nothing was written)" : ""))
     }
 }
 
 /// The lines `import` and `add` print for a plan: one per file written.
 enum ChangeReport {
-    static func print(_ plan: ChangePlan, dryRun: Bool, console: Console) {
+    static func print(_ plan: ChangePlan, dryRun: Bool, console: Console, format: DiagnosticFormatter.Format) {
         let prefix = dryRun ? "would " : ""
         for copy in plan.copies {
-            console.out("\(prefix)\(dryRun ? "copy" : "copied") \(copy.source) to \(copy.destination)\(copy.replaces ? " (replacing it)" : "")")
+            console.result("\(prefix)\(dryRun ? "copy" : "copied") \(copy.source) to \(copy.destination)\(copy.replaces ? " (replacing it)" : "")", format: format)
         }
         for change in plan.records {
             switch change.action {
-            case .create: console.out("\(prefix)\(dryRun ? "create" : "created") \(change.path)")
-            case .update: console.out("\(prefix)\(dryRun ? "update" : "updated") \(change.path): \(change.changedKeys.joined(separator: ", "))")
+            case .create: console.result("\(prefix)\(dryRun ? "create" : "created") \(change.path)", format: format)
+            case .update: console.result("\(prefix)\(dryRun ? "update" : "updated") \(change.path): \(change.changedKeys.joined(separator: ", "))", format: format)
             case .unchanged: break
             }
         }
         for removal in plan.removals {
-            console.out("\(prefix)\(dryRun ? "remove" : "removed") \(removal): no record uses it any more")
+            console.result("\(prefix)\(dryRun ? "remove" : "removed") \(removal): no record uses it any more", format: format)
         }
         for kept in plan.kept {
-            console.out("\(prefix)\(dryRun ? "keep" : "kept") \(kept): no record uses it any more, but its name is not one bestiary gives the record's files (it may be yours); delete it if you no longer need it")
+            console.result("\(prefix)\(dryRun ? "keep" : "kept") \(kept): no record uses it any more, but its name is not one bestiary gives the record's files (it may be yours); delete it if you no longer need it", format: format)
         }
     }
 }

@@ -53,17 +53,17 @@ struct InitCommand: AsyncParsableCommand {
         }
         let themeFiles = result.written.filter { $0.hasPrefix("templates/") }.count
         for path in result.written where !path.hasPrefix("templates/") {
-            console.out("created \(dir == "." ? "" : dir + "/")\(path)")
+            console.result("created \(dir == "." ? "" : dir + "/")\(path)", format: global.diagnostics)
         }
         if themeFiles > 0 {
-            console.out("created \(dir == "." ? "" : dir + "/")templates/ (\(themeFiles) file\(themeFiles == 1 ? "" : "s") of the default theme)")
+            console.result("created \(dir == "." ? "" : dir + "/")templates/ (\(themeFiles) file\(themeFiles == 1 ? "" : "s") of the default theme)", format: global.diagnostics)
         }
         for path in result.kept where !path.hasPrefix("templates/") {
-            console.out("kept \(dir == "." ? "" : dir + "/")\(path) (already there)")
+            console.result("kept \(dir == "." ? "" : dir + "/")\(path) (already there)", format: global.diagnostics)
         }
         let keptTheme = result.kept.filter { $0.hasPrefix("templates/") }.count
         if keptTheme > 0 {
-            console.out("kept \(dir == "." ? "" : dir + "/")templates/ (\(keptTheme) file\(keptTheme == 1 ? "" : "s") already there)")
+            console.result("kept \(dir == "." ? "" : dir + "/")templates/ (\(keptTheme) file\(keptTheme == 1 ? "" : "s") already there)", format: global.diagnostics)
         }
         let cd = dir == "." ? "" : "  cd \(Self.shellQuoted(dir))\n"
         console.err("""

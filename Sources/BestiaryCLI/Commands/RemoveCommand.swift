@@ -49,10 +49,10 @@ struct RemoveCommand: AsyncParsableCommand {
             }
         }
         for removal in plan.removals {
-            console.out("\(dryRun ? "would remove" : "removed") \(removal.path)")
+            console.result("\(dryRun ? "would remove" : "removed") \(removal.path)", format: global.diagnostics)
         }
         for kept in plan.kept {
-            console.out("kept \(kept.path): still used by \(kept.users.joined(separator: ", "))")
+            console.result("kept \(kept.path): still used by \(kept.users.joined(separator: ", "))", format: global.diagnostics)
         }
     }
 }

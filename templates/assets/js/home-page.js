@@ -71,7 +71,7 @@ function showProgress(catalog) {
   // As the learn round counts them: within the learner's group and difficulty filters.
   const { groups, difficultyMin, difficultyMax } = state.settings;
   const pool = roundPool({ ...catalog, mode: "learn", choices: catalog.quiz.choices, filters: { groups, difficultyMin, difficultyMax } });
-  const counts = progress(pool.ok ? pool.askable.map((a) => a.id) : askable, state.cards, Date.now());
+  const counts = progress(pool.ok ? pool.askable.map((a) => a.id) : [], state.cards, Date.now());
   set("due", String(counts.due));
   const learnStatus = document.querySelector('[data-mode-status="learn"]');
   if (learnStatus && counts.total) learnStatus.textContent = tr("home.learnStatus", counts);
