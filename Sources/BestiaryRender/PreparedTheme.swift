@@ -58,6 +58,7 @@ public struct PreparedTheme: Sendable {
         let own = Set(strings!.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).subtracting(english)
         strings!.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
+        if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }
 

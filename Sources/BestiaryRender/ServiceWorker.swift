@@ -1,3 +1,4 @@
+import BestiaryDiagnostics
 import BestiaryStorage
 import Foundation
 
@@ -16,6 +17,17 @@ enum ServiceWorker {
     /// The configuration object between these markers is replaced.
     static let startMarker = "/* bestiary:config */"
     static let endMarker = "/* bestiary:end */"
+
+    /// A theme's own service worker without the markers: the site gets a worker that only clears
+    /// old caches, and no offline play, which `check` and each build say (they said nothing).
+    static func markerProblem(in theme: Theme) -> Diagnostic? {
+        guard let file = theme.files[source], file.isOverride else { return nil }
+        let text = String(decoding: file.data, as: UTF8.self)
+        if let start = text.range(of: startMarker), text.range(of: endMarker, range: start.upperBound..<text.endIndex) != nil { return nil }
+        return .warning(
+            "\(file.origin) has no \(startMarker) … \(endMarker) block, where the build writes the site's pages and files: the built sw.js only clears old caches, so the site does not work offline; copy that block from the default theme's service-worker/sw.js",
+            at: SourceLocation(path: file.origin), stage: "render")
+    }
 
     static func file(renderer: SiteRenderer, files: [OutputFile], catalogPath: String) -> OutputFile {
         let input = renderer.input

@@ -36,7 +36,13 @@ public struct Theme: Sendable {
         let directory = (root == "." ? "" : root + "/") + "templates"
         guard fileSystem.isDirectory(directory) else { return theme }
         do {
-            for relative in try fileSystem.walkFiles(in: directory) {
+            var links: [String] = []
+            let files = try fileSystem.walkFiles(in: directory) { links.append($0) }
+            // A link to a file (a stylesheet or layout shared by several sites) is read through:
+            // it was left out without a word, and the default theme's file used instead. A link
+            // to a folder, or one that leads nowhere, stays left out.
+            let linked = links.filter { fileSystem.infoFollowingLinks(directory + "/" + $0)?.kind == .file }
+            for relative in files + linked {
                 let name = relative.split(separator: "/").last.map(String.init) ?? relative
                 if name.hasPrefix(".") || name.hasSuffix("~") { continue }
                 let data = try fileSystem.read(directory + "/" + relative)

@@ -360,4 +360,16 @@ struct TemplateDiagnosticsTests {
             "templates/i18n/fr.json:3:1: error: string 'a..b' has an empty part between its dots; keys are nested by their dots ({{t.a.b}}) [render]",
         ])
     }
+
+    /// A theme's own service worker without the markers gets a worker that only clears old
+    /// caches (no offline play): said by `check` and each build, which said nothing.
+    @Test func aServiceWorkerWithoutItsMarkersIsWarnedAbout() throws {
+        #expect(ServiceWorker.markerProblem(in: .builtIn) == nil)
+        var theme = Theme.builtIn
+        theme.files["service-worker/sw.js"] = Theme.File(data: Data("self.addEventListener('fetch', () => {});\n".utf8), origin: "templates/service-worker/sw.js", isOverride: true)
+        let prepared = try PreparedTheme.prepare(theme, languages: ["en"], config: nil)
+        #expect(prepared.warnings.map(DiagnosticFormatter.text).contains {
+            $0.hasPrefix("templates/service-worker/sw.js:1:1: warning: templates/service-worker/sw.js has no /* bestiary:config */ … /* bestiary:end */ block") && $0.contains("the site does not work offline")
+        })
+    }
 }

@@ -27,3 +27,35 @@ import Testing
         #expect(try work.read("out/visit/index.html").contains("<article class=\"page\">\n<h1>Besuch</h1>"))
     }
 }
+
+/// A theme's file that is a symbolic link (a stylesheet or layout shared by several sites) is
+/// read through: it was left out without a word and the default theme's used instead. An edit of
+/// the file it leads to is no "up to date".
+@Suite struct ThemeLinkTests {
+    @Test func aLinkedThemeFileIsUsedAndItsEditsRebuild() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        try work.write("body { color: rebeccapurple; }\n", to: "shared/museum.css")
+        try FileManager.default.createDirectory(atPath: root + "/templates/assets/css", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/templates/assets/css/site.css", withDestinationPath: work.appending("shared/museum.css"))
+        func options() -> BuildOptions {
+            var options = BuildOptions(
+                root: root, output: work.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"],
+                time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+            options.recordsPackVersions = false
+            return options
+        }
+        func stylesheet() throws -> String {
+            let css = try FileManager.default.contentsOfDirectory(atPath: work.appending("out/assets/css")).first { $0.hasPrefix("site.") }
+            return try work.read("out/assets/css/" + (try #require(css)))
+        }
+        _ = try SiteBuilder(options: options()).build()
+        #expect(try stylesheet() == "body { color: rebeccapurple; }\n")
+        #expect(try SiteBuilder(options: options()).build().upToDate)
+        try work.write("body { color: teal; }\n", to: "shared/museum.css")
+        let again = try SiteBuilder(options: options()).build()
+        #expect(!again.upToDate, "the linked file changed")
+        #expect(try stylesheet() == "body { color: teal; }\n")
+    }
+}
