@@ -19,6 +19,9 @@ public struct PackProducer: Sendable {
     /// Unsigned because the build was asked to be (`build --unsigned`): the warning says so, and
     /// not how to sign.
     public var unsignedOnPurpose = false
+    /// Time the packs by the day they are made (never before the last version): the preview's,
+    /// which are never published.
+    public var dayClock = false
 
     public init(fileSystem: any FileSystem = LocalFileSystem()) {
         self.fileSystem = fileSystem
@@ -91,7 +94,13 @@ public struct PackProducer: Sendable {
         let location = SourceLocation(path: PackLock.path)
         if let renamed = Self.renamedPack(lock: lock, settings: settings) { throw DiagnosticError(renamed) }
         var history = lock ?? PackLock(pack: settings.id)
-        let created = PackTime(now)
+        var created = PackTime(now)
+        if dayClock {
+            // The preview's packs, never published, change only when their content does: the same
+            // bytes all day (each rebuild rewrote latest.json, and a restarted preview could never
+            // take the output as it was).
+            created = max(PackTime(seconds: created.seconds - created.seconds % 86_400), history.latest?.created ?? PackTime(seconds: 0))
+        }
         // Dates are written with four-digit years: a pointer expiring after 9999 no client reads.
         if created.adding(days: settings.expiresDays).seconds >= 253_402_300_800 {
             throw DiagnosticError(.error(

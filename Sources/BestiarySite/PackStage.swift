@@ -48,6 +48,9 @@ enum PackStage {
         var producer = PackProducer(fileSystem: fs)
         producer.warnsUnsigned = options.signsPacks
         producer.unsignedOnPurpose = options.allowsUnsignedPacks
+        // Without SOURCE_DATE_EPOCH (which gives the time itself), the preview's packs are timed
+        // by the day: its outputs are the same bytes all day while the content is.
+        producer.dayClock = !options.recordsPackVersions && options.environment["SOURCE_DATE_EPOCH"] == nil
         var output = try producer.produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             published: published)
