@@ -451,7 +451,8 @@ public struct ContentLoader: Sendable {
             let relative = "content/\(folder)/\(file)"
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let dirPrefix = "content/\(folder)/" + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")
-            if name.hasPrefix(".") { continue }
+            // Hidden files, and what editors leave beside a file (`owl.md~`, `#owl.md#`, `.bak`).
+            if EditorFiles.isLeftover(name) { continue }
             guard name.hasSuffix(".md") else {
                 diagnostics.append(.warning("not a Markdown file (.md); ignored", at: SourceLocation(path: relative), stage: "load"))
                 continue

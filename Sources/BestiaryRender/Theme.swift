@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryStorage
 import BestiaryTheme
@@ -44,7 +45,7 @@ public struct Theme: Sendable {
             let linked = links.filter { fileSystem.infoFollowingLinks(directory + "/" + $0)?.kind == .file }
             for relative in files + linked {
                 let name = relative.split(separator: "/").last.map(String.init) ?? relative
-                if name.hasPrefix(".") || name.hasSuffix("~") { continue }
+                if EditorFiles.isLeftover(name) { continue }
                 let data = try fileSystem.read(directory + "/" + relative)
                 theme.files[relative] = File(data: data, origin: "templates/\(relative)", isOverride: true)
             }

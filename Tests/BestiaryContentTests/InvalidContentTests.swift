@@ -233,6 +233,20 @@ import Testing
         #expect(items.contains { $0.severity == .warning && $0.message.hasPrefix("not a Markdown file") && $0.location?.path == "content/animals/notiz\u{FFFD}.txt" })
     }
 
+    /// What an editor leaves beside a record (emacs' `owl.md~` and `#owl.md#`, `.bak`, `.orig`)
+    /// is passed over, as the preview's watcher and the theme pass it: it was "not a Markdown
+    /// file; ignored" on every build. Another file is still named.
+    @Test func editorsBackupsBesideRecordsAreNotWarnedAbout() throws {
+        let record = "---\nname: {de: Eule}\n---\n"
+        let site = try TestSite([
+            "content/animals/owl.md": record, "content/animals/owl.md~": record, "content/animals/#owl.md#": record,
+            "content/animals/owl.md.bak": record, "content/pages/about.md.orig": "---\ntitle: {de: Über}\n---\n",
+            "content/animals/notes.txt": "x",
+        ])
+        let items = site.load().diagnostics.items
+        #expect(items.map { $0.location?.path ?? "" } == ["content/animals/notes.txt"], "\(items)")
+    }
+
     /// The translation of a record that fails (or repeats another's id) is not said to be
     /// "without its record": that record's own error is the one to fix (found by an author).
     @Test func aFailedRecordsTranslationIsNotCalledAnOrphan() throws {
