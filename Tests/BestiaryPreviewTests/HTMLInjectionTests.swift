@@ -42,6 +42,13 @@ import Testing
         // English and left to right on any page: an Arabic page laid the messages out right to left.
         #expect(out.contains("aria-labelledby=\"__bestiary-overlay-title\" lang=\"en\" dir=\"ltr\">"))
         #expect(LiveAssets.stylesheet.contains("direction: ltr;") && LiveAssets.script.contains("box.dir = 'ltr';"))
+        #expect(out.contains(">Build failed: this page shows the last good build</h2>"))
+        // Over the server's not-found page, before anything is built there: said so (it claimed a
+        // "last good build"), in the page and in the script that redraws it.
+        let nothing = HTMLInjection.inject(HTMLInjection.snippet(status: failed, file: "", built: false), into: Array("<body></body>".utf8))
+        #expect(String(decoding: nothing, as: UTF8.self).contains(">Build failed: nothing is built at this address yet</h2>"))
+        #expect(String(decoding: nothing, as: UTF8.self).contains(" data-built=\"no\""))
+        #expect(LiveAssets.script.contains("'Build failed: nothing is built at this address yet'"))
     }
 
     @Test func statusJSONCarriesDiagnostics() {

@@ -8,22 +8,28 @@ enum HTMLInjection {
     /// The stylesheet, the script (with the status the page was served with) and, while the last
     /// build failed, the overlay listing its diagnostics, so the errors show even before the
     /// script has connected (or without JavaScript).
-    static func snippet(status: LiveStatus, file: String) -> String {
+    static func snippet(status: LiveStatus, file: String, built: Bool = true) -> String {
         var s = "\n<!-- bestiary serve: live reload (never part of `bestiary build` output) -->\n"
         s += "<link rel=\"stylesheet\" href=\"\(LiveReload.prefix)live.css?v=\(LiveAssets.version)\">\n"
         s += "<script src=\"\(LiveReload.prefix)live.js?v=\(LiveAssets.version)\" data-session=\"\(escape(status.session))\" "
-        s += "data-generation=\"\(status.generation)\" data-file=\"\(escape(file))\"></script>\n"
-        if status.phase == .failed { s += overlay(status.diagnostics) }
+        s += "data-generation=\"\(status.generation)\" data-file=\"\(escape(file))\"\(built ? "" : " data-built=\"no\"")></script>\n"
+        if status.phase == .failed { s += overlay(status.diagnostics, built: built) }
         return s
     }
 
+    /// The overlay's heading: over the last good build, or over nothing built yet (the server's
+    /// not-found page, which it said was "the last good build").
+    static func overlayTitle(built: Bool) -> String {
+        built ? "Build failed: this page shows the last good build" : "Build failed: nothing is built at this address yet"
+    }
+
     /// The error overlay. Every piece of text is escaped: messages quote the user's input.
-    static func overlay(_ diagnostics: [Diagnostic]) -> String {
+    static func overlay(_ diagnostics: [Diagnostic], built: Bool = true) -> String {
         // English, left to right, whatever the page's language (an Arabic page turned the
         // diagnostics round: `…not 9 [load] .1`).
         var s = "<div id=\"\(overlayID)\" role=\"alertdialog\" aria-labelledby=\"\(overlayID)-title\" lang=\"en\" dir=\"ltr\">"
         s += "<div class=\"__bestiary-panel\">"
-        s += "<h2 id=\"\(overlayID)-title\" class=\"__bestiary-title\">Build failed: this page shows the last good build</h2>"
+        s += "<h2 id=\"\(overlayID)-title\" class=\"__bestiary-title\">\(overlayTitle(built: built))</h2>"
         s += "<ol class=\"__bestiary-list\">"
         for d in diagnostics {
             let place = d.location.map(\.description) ?? "bestiary"

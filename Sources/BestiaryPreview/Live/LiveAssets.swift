@@ -18,7 +18,7 @@ enum LiveAssets {
         (() => {
           'use strict';
           const me = document.currentScript;
-          const served = { session: me.dataset.session, generation: Number(me.dataset.generation), file: me.dataset.file };
+          const served = { session: me.dataset.session, generation: Number(me.dataset.generation), file: me.dataset.file, built: me.dataset.built !== 'no' };
           const ID = '__bestiary-overlay';
           const root = document.documentElement;
 
@@ -43,7 +43,7 @@ enum LiveAssets {
             box.setAttribute('role', 'alertdialog');
             box.setAttribute('aria-labelledby', ID + '-title');
             const panel = el('div', '__bestiary-panel');
-            const title = el('h2', '__bestiary-title', 'Build failed: this page shows the last good build');
+            const title = el('h2', '__bestiary-title', served.built ? '\#(HTMLInjection.overlayTitle(built: true))' : '\#(HTMLInjection.overlayTitle(built: false))');
             title.id = ID + '-title';
             const list = el('ol', '__bestiary-list');
             for (const d of diagnostics) {

@@ -67,8 +67,9 @@ public final class LiveReload: @unchecked Sendable {
         hub.subscribe(first: "retry: 1000\n\n" + EventHub.format(event: "hello", data: status.json))
     }
 
-    /// `html` with the live-reload snippet for `file` (relative to output/) before `</body>`.
-    func inject(into html: [UInt8], file: String) -> [UInt8] {
-        HTMLInjection.inject(HTMLInjection.snippet(status: status, file: file), into: html)
+    /// `html` with the live-reload snippet for `file` (relative to output/) before `</body>`;
+    /// `built`: false for the server's own not-found page, when no build made anything there.
+    func inject(into html: [UInt8], file: String, built: Bool = true) -> [UInt8] {
+        HTMLInjection.inject(HTMLInjection.snippet(status: status, file: file, built: built), into: html)
     }
 }

@@ -58,7 +58,7 @@ struct SiteFiles: Sendable {
             return serve(path: page, relative: "404.html", pageFile: "", status: 404, request: request, conditional: false)
         }
         var body = Array(LiveAssets.fallbackPage.utf8)
-        if let live { body = live.inject(into: body, file: "") }
+        if let live { body = live.inject(into: body, file: "", built: false) }
         var headers = HTTPHeaders()
         headers["Content-Type"] = "text/html; charset=utf-8"
         headers["Cache-Control"] = "no-cache"
