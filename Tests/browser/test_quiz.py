@@ -357,18 +357,23 @@ def test_two_tabs_and_the_settings_page_keep_each_others_progress(site, browser)
     assert stats["answered"] == 1, f"the reset stays: {stats['answered']} answers counted"
 
 
+def in_two_tabs(browser, url):
+    """`url` open at its first question in two tabs of `browser`: their window handles."""
+    handles = []
+    for i in range(2):
+        if i:
+            browser.switch_to.new_window("tab")
+        load(browser, url)
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+        handles.append(browser.current_window_handle)
+    return handles
+
+
 def test_the_daily_cannot_be_answered_twice_from_two_tabs(site, browser):
     """One try a day, also with the daily open in two tabs: the second tab's answer to a question
     the first already answered is not recorded; that tab goes on from what was saved."""
     index = media_index(site.catalog())
-    url = quiz_url(site, "daily")
-    load(browser, url)
-    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-    first_tab = browser.current_window_handle
-    browser.switch_to.new_window("tab")
-    load(browser, url)
-    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-    second_tab = browser.current_window_handle
+    first_tab, second_tab = in_two_tabs(browser, quiz_url(site, "daily"))
 
     browser.switch_to.window(first_tab)
     asked = answer_current(browser, index, False)
@@ -409,14 +414,7 @@ def test_learn_in_two_tabs_rates_an_animal_once(site, browser):
     the second (a second right answer moved it from 10 minutes to "known" for 4 days, and counted
     its points twice)."""
     index = media_index(site.catalog())
-    url = quiz_url(site, "learn")
-    load(browser, url)
-    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-    first_tab = browser.current_window_handle
-    browser.switch_to.new_window("tab")
-    load(browser, url)
-    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-    second_tab = browser.current_window_handle
+    first_tab, second_tab = in_two_tabs(browser, quiz_url(site, "learn"))
 
     browser.switch_to.window(first_tab)
     asked = answer_current(browser, index, True)
