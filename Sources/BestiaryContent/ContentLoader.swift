@@ -436,8 +436,11 @@ public struct ContentLoader: Sendable {
         } catch {
             return (result, [.error("\(error)", at: SourceLocation(path: "content/\(folder)"), stage: "load")])
         }
-        var all = files
-        for link in symlinks {
+        // Hidden files and folders, and what editors leave beside a file (`owl.md~`, `#owl.md#`,
+        // `.bak`, emacs' lock `.#owl.md`, a link that leads nowhere): passed over, as the preview's
+        // watcher passes them over (the lock failed the build while a record was being edited).
+        var all = files.filter { !EditorFiles.isUnderLeftover($0) }
+        for link in symlinks where !EditorFiles.isUnderLeftover(link) {
             let rel = "content/\(folder)/\(link)"
             switch ContentPath.problem("\(folder)/\(link)", contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
             case nil: all.append(link)
@@ -451,8 +454,6 @@ public struct ContentLoader: Sendable {
             let relative = "content/\(folder)/\(file)"
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let dirPrefix = "content/\(folder)/" + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")
-            // Hidden files, and what editors leave beside a file (`owl.md~`, `#owl.md#`, `.bak`).
-            if EditorFiles.isLeftover(name) { continue }
             guard name.hasSuffix(".md") else {
                 diagnostics.append(.warning("not a Markdown file (.md); ignored", at: SourceLocation(path: relative), stage: "load"))
                 continue

@@ -28,6 +28,12 @@ public enum EditorFiles {
         return isQtSaveFile(name)
     }
 
+    /// Whether any part of `path` (folders too: `.drafts/owl.md`, `.git/…`) is a leftover, as
+    /// the preview's watcher judges a path: the loader and the theme skip what it ignores.
+    public static func isUnderLeftover(_ path: some StringProtocol) -> Bool {
+        path.split(separator: "/").contains { isLeftover(String($0)) }
+    }
+
     /// `cat.md.aBcDeF`: QSaveFile's temporary name, the file's own name and six random letters
     /// or digits, renamed over the file when the save is done.
     static func isQtSaveFile(_ name: String) -> Bool {

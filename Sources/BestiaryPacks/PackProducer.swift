@@ -164,7 +164,9 @@ public struct PackProducer: Sendable {
         inputDigests = [:]
         let baseNumbers = Set(max(1, current.number - settings.keepDeltas)..<current.number)
         let bases = history.changes(since: baseNumbers).map { PackWriter.BaseState(version: $0.key, changed: $0.value) }
-        let expires = created.adding(days: settings.expiresDays)
+        // (Timed by the day, a preview's pointer counts its days from that day's start: one more
+        // day, so that it never expires sooner after it was made than expires_days says.)
+        let expires = created.adding(days: settings.expiresDays + (dayClock ? 1 : 0))
         let writer = PackWriter(manifest: manifest, encodedManifest: manifestBytes, bases: bases, expires: expires, signingKeys: signingKeys)
         var files: [PackFile]
         do {

@@ -59,6 +59,7 @@ public struct PreparedTheme: Sendable {
         strings!.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
+        warnings += theme.linkProblems
         return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
     }
 

@@ -22,11 +22,16 @@ enum ServiceWorker {
     /// old caches, and no offline play, which `check` and each build say (they said nothing).
     static func markerProblem(in theme: Theme) -> Diagnostic? {
         guard let file = theme.files[source], file.isOverride else { return nil }
-        let text = String(decoding: file.data, as: UTF8.self)
-        if let start = text.range(of: startMarker), text.range(of: endMarker, range: start.upperBound..<text.endIndex) != nil { return nil }
+        if configRange(in: String(decoding: file.data, as: UTF8.self)) != nil { return nil }
         return .warning(
             "\(file.origin) has no \(startMarker) … \(endMarker) block, where the build writes the site's pages and files: the built sw.js only clears old caches, so the site does not work offline; copy that block from the default theme's service-worker/sw.js",
             at: SourceLocation(path: file.origin), stage: "render")
+    }
+
+    /// What lies between the markers (the start marker's end to the end marker's start), or nil.
+    static func configRange(in text: String) -> Range<String.Index>? {
+        guard let start = text.range(of: startMarker), let end = text.range(of: endMarker, range: start.upperBound..<text.endIndex) else { return nil }
+        return start.upperBound..<end.lowerBound
     }
 
     static func file(renderer: SiteRenderer, files: [OutputFile], catalogPath: String) -> OutputFile {
@@ -66,8 +71,8 @@ enum ServiceWorker {
             "offline": offline,
         ]
         let script: String
-        if let start = template.range(of: startMarker), let end = template.range(of: endMarker, range: start.upperBound..<template.endIndex) {
-            script = String(template[..<start.upperBound]) + " " + JSONText.encode(config) + " " + String(template[end.lowerBound...])
+        if let range = configRange(in: template) {
+            script = String(template[..<range.lowerBound]) + " " + JSONText.encode(config) + " " + String(template[range.upperBound...])
         } else {
             // A theme that replaced the worker without the markers gets a worker that only cleans up:
             // no stale caches, no offline play.

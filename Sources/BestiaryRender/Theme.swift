@@ -17,6 +17,9 @@ public struct Theme: Sendable {
 
     /// Theme files by path relative to `templates/`.
     public var files: [String: File]
+    /// Links in `templates/` that were not followed (one leading nowhere, or to a folder): the
+    /// default theme's file stands in for such a file, which `check` and the build say.
+    public var linkProblems: [Diagnostic] = []
 
     public init(files: [String: File]) {
         self.files = files
@@ -41,11 +44,21 @@ public struct Theme: Sendable {
             let files = try fileSystem.walkFiles(in: directory) { links.append($0) }
             // A link to a file (a stylesheet or layout shared by several sites) is read through:
             // it was left out without a word, and the default theme's file used instead. A link
-            // to a folder, or one that leads nowhere, stays left out.
-            let linked = links.filter { fileSystem.infoFollowingLinks(directory + "/" + $0)?.kind == .file }
-            for relative in files + linked {
-                let name = relative.split(separator: "/").last.map(String.init) ?? relative
-                if EditorFiles.isLeftover(name) { continue }
+            // to a folder, or one that leads nowhere, is not followed, and said so. (Hidden files
+            // and folders and editors' leftovers are passed over, as the preview's watcher does.)
+            var linked: [String] = []
+            for link in links where !EditorFiles.isUnderLeftover(link) {
+                switch fileSystem.infoFollowingLinks(directory + "/" + link)?.kind {
+                case .file?: linked.append(link)
+                case .directory?:
+                    theme.linkProblems.append(.warning(
+                        "symbolic link to a folder is not followed; link each file instead", at: SourceLocation(path: "templates/\(link)"), stage: "render"))
+                default:
+                    theme.linkProblems.append(.warning(
+                        "symbolic link leads nowhere, so the default theme's file is used; mend or remove it", at: SourceLocation(path: "templates/\(link)"), stage: "render"))
+                }
+            }
+            for relative in files + linked where !EditorFiles.isUnderLeftover(relative) {
                 let data = try fileSystem.read(directory + "/" + relative)
                 theme.files[relative] = File(data: data, origin: "templates/\(relative)", isOverride: true)
             }

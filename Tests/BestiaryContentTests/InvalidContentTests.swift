@@ -243,8 +243,15 @@ import Testing
             "content/animals/owl.md.bak": record, "content/pages/about.md.orig": "---\ntitle: {de: Über}\n---\n",
             "content/animals/notes.txt": "x",
         ])
-        let items = site.load().diagnostics.items
+        // Emacs' lock while a record is being edited: a link that leads nowhere (it failed the
+        // build); and a hidden folder, as the watcher ignores it.
+        try FileManager.default.createSymbolicLink(atPath: site.root + "/content/animals/.#owl.md", withDestinationPath: "user@host.1234:1700000000")
+        try FileManager.default.createDirectory(atPath: site.root + "/content/animals/.drafts", withIntermediateDirectories: true)
+        try "---\nname: {de: Entwurf}\n---\n".write(toFile: site.root + "/content/animals/.drafts/draft.md", atomically: true, encoding: .utf8)
+        let loaded = site.load()
+        let items = loaded.diagnostics.items
         #expect(items.map { $0.location?.path ?? "" } == ["content/animals/notes.txt"], "\(items)")
+        #expect(loaded.catalog?.animals.map(\.id) == ["owl"])
     }
 
     /// The translation of a record that fails (or repeats another's id) is not said to be

@@ -1,4 +1,5 @@
 import BestiaryDiagnostics
+import BestiaryRender
 import BestiarySite
 import BestiaryStorage
 import BestiaryTestSupport
@@ -57,5 +58,15 @@ import Testing
         let again = try SiteBuilder(options: options()).build()
         #expect(!again.upToDate, "the linked file changed")
         #expect(try stylesheet() == "body { color: teal; }\n")
+        // A link that leads nowhere, or to a folder, is not followed, and said so (the default
+        // theme's file stood in without a word).
+        try FileManager.default.createDirectory(atPath: root + "/templates/partials", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/templates/partials/footer.html", withDestinationPath: work.appending("moved/footer.html"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/templates/layouts", withDestinationPath: work.appending("shared"))
+        let prepared = try PreparedTheme.load(root: root, fileSystem: LocalFileSystem(), languages: ["de", "en"], config: nil)
+        #expect(prepared.warnings.map(DiagnosticFormatter.text).filter { $0.contains("symbolic link") } == [
+            "templates/layouts:1:1: warning: symbolic link to a folder is not followed; link each file instead [render]",
+            "templates/partials/footer.html:1:1: warning: symbolic link leads nowhere, so the default theme's file is used; mend or remove it [render]",
+        ])
     }
 }
