@@ -52,7 +52,10 @@ public enum Languages {
     }
 
     /// Languages written right to left (in their usual script).
-    private static let rightToLeft: Set<String> = ["ar", "fa", "he", "ur", "yi", "ps", "dv", "ckb", "ug", "sd", "arc", "syr", "ks"]
+    /// (N'Ko `nqo` was missing: its pages got `dir="ltr"`.)
+    private static let rightToLeft: Set<String> = [
+        "ar", "fa", "he", "ur", "yi", "ps", "dv", "ckb", "ug", "sd", "arc", "syr", "ks", "nqo", "mzn", "lrc", "azb", "glk", "sdh",
+    ]
     /// Scripts written right to left (ISO 15924).
     private static let rightToLeftScripts: Set<String> = ["Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Rohg", "Mand", "Samr"]
 }

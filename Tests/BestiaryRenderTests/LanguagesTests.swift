@@ -18,7 +18,7 @@ struct LanguagesTests {
     }
 
     @Test func rightToLeftByLanguageOrScript() {
-        for code in ["he", "ar", "fa", "ur", "yi", "ps", "ckb", "ug", "sd", "pa-Arab", "az-Arab", "he-IL"] {
+        for code in ["he", "ar", "fa", "ur", "yi", "ps", "ckb", "ug", "sd", "pa-Arab", "az-Arab", "he-IL", "nqo", "mzn", "azb"] {
             #expect(Languages.direction(code) == "rtl", "\(code)")
         }
         for code in ["en", "de-CH", "ku-Latn", "pa", "sr-Cyrl", "zh-Hant", "ja"] {
