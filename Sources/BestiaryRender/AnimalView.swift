@@ -34,11 +34,13 @@ struct AnimalView {
                 return ImageInfo(
                     src: out.path, srcset: [], width: out.width, height: out.height, focus: ref.focus,
                     alt: ref.alt.resolve(language, fallback: fallback)?.text ?? name.text,
+                    altLanguage: ref.alt.resolve(language, fallback: fallback)?.language ?? name.language,
                     credit: ref.credit, license: ref.license, licenseURL: nil, source: ref.sourceURL, fromWikipedia: false, bytes: out.bytes)
             case .url(let url):
                 return ImageInfo(
                     src: url, srcset: [], width: nil, height: nil, focus: ref.focus,
                     alt: ref.alt.resolve(language, fallback: fallback)?.text ?? name.text,
+                    altLanguage: ref.alt.resolve(language, fallback: fallback)?.language ?? name.language,
                     credit: ref.credit, license: ref.license, licenseURL: nil, source: ref.sourceURL, fromWikipedia: false, external: true)
             }
         }
@@ -51,6 +53,7 @@ struct AnimalView {
             // The record's text for it in the language of the article it leads (another language's
             // article may lead with another picture), else the animal's name.
             alt: summary.flatMap { animal.leadImageAlt.values[$0.language] } ?? name.text,
+            altLanguage: summary.flatMap { s in animal.leadImageAlt.values[s.language].map { _ in s.language } } ?? name.language,
             // Without a description page (Commons said nothing of the file), the article it leads.
             credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL ?? summary?.articleURL,
             fromWikipedia: true, bytes: main.bytes)
@@ -63,6 +66,8 @@ struct AnimalView {
         var height: Int?
         var focus: String?
         var alt: String
+        /// The language `alt` is in (another than the page's when it falls back).
+        var altLanguage: String
         var credit: String?
         var license: String?
         var licenseURL: String?

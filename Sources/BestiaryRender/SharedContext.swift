@@ -457,6 +457,8 @@ final class SharedContext: @unchecked Sendable {
             var i: [String: TemplateValue] = [
                 "src": .string(image.external ? image.src : SitePaths.relative(from: directory, to: image.src)),
                 "alt": .string(image.alt), "focus": .string(image.focus ?? "50% 50%"), "from_wikipedia": .bool(image.fromWikipedia),
+                "alt_lang": .string(image.altLanguage), "alt_dir": .string(Languages.direction(image.altLanguage)),
+                "alt_is_fallback": .bool(image.altLanguage != lang),
             ]
             if let w = image.width, let h = image.height {
                 i["width"] = .int(w)

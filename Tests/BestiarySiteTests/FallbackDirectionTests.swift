@@ -26,6 +26,10 @@ import Testing
         #expect(english.contains("<article class=\"page\" lang=\"de\" dir=\"ltr\">\n<h1>Besuch</h1>"), "\(english)")
         // The page in its own language: nothing marked.
         #expect(try work.read("out/visit/index.html").contains("<article class=\"page\">\n<h1>Besuch</h1>"))
+        // A picture's text in another language (here the name it falls back to) says its own.
+        let robin = try work.read("out/ar/animals/robin/index.html")
+        #expect(robin.contains(" alt=\"Rotkehlchen\" lang=\"de\" dir=\"ltr\""), "\(robin)")
+        #expect(!(try work.read("out/animals/robin/index.html").contains("alt=\"Rotkehlchen\" lang=")), "the German page marks nothing")
     }
 }
 
