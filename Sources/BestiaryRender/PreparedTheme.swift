@@ -54,8 +54,8 @@ public struct PreparedTheme: Sendable {
         // A theme's own text (one a translation has, English not) that a page names but its
         // language lacks shows as its key, as that warning says. (A name no table has at all is
         // another warning's, ContextKeys': it renders as nothing.)
-        let english = Set(strings!.tables["en"]?.keys ?? [:].keys)
-        let own = Set(strings!.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).subtracting(english)
+        let english = strings!.tables["en"] ?? [:]
+        let own = Set(strings!.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).filter { english[$0] == nil }
         strings!.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }

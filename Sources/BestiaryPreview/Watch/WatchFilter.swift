@@ -16,7 +16,7 @@ public struct WatchFilter: Sendable {
     /// True when a change at `path` (relative to the site root) should not trigger a rebuild.
     public func ignores(_ path: String) -> Bool {
         if ignoredPaths.contains(path) { return true }
-        return path.split(separator: "/").contains { Self.isJunkName(String($0)) }
+        return EditorFiles.isUnderLeftover(path)
     }
 
     /// Names that editors and tools create next to the real file while saving
