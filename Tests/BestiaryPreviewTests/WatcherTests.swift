@@ -120,6 +120,45 @@ final class BatchRecorder: @unchecked Sendable {
         #expect(Set(recorder.all.flatMap { $0 }.map(\.path)).count == 20)
     }
 
+    /// A file in `templates/` that is a link to a file outside the site (a stylesheet several
+    /// sites share): saving that file is a change of the link, whether the editor writes it in
+    /// place or renames a new file over it, and also for a link made after the watch began.
+    @Test(arguments: strategies)
+    func seesEditsOfWhatALinkLeadsTo(strategy: SiteWatcher.Strategy) async throws {
+        let dir = try makeRoot()
+        let shared = TemporaryDirectory("bestiary-watch-shared")
+        try shared.write("body{color:red}", to: "theme/shared.css")
+        try shared.write("p{}", to: "theme/later.css")
+        try FileManager.default.createDirectory(atPath: dir.appending("templates/assets/css"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("templates/assets/css/shared.css"), withDestinationPath: shared.appending("theme/shared.css"))
+        let (watcher, recorder) = start(dir, strategy)
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(150))
+        let link = ChangedPath(path: "templates/assets/css/shared.css", kind: .asset, event: .modified)
+        // Written in place …
+        try shared.write("body{color:blue}", to: "theme/shared.css")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains(link) })
+        recorder.reset()
+        // … and saved as editors save: a new file renamed over it.
+        try await Task.sleep(for: .milliseconds(100))
+        try shared.write("body{color:green;margin:0}", to: "theme/.shared.css.tmp")
+        rename(shared.appending("theme/.shared.css.tmp"), shared.appending("theme/shared.css"))
+        // (Polling sees a new file there: it compares inodes.)
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == link.path && $0.kind == .asset } })
+        // A link made while watching: what it leads to is watched from then on.
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("templates/assets/css/later.css"), withDestinationPath: shared.appending("theme/later.css"))
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains { $0.path == "templates/assets/css/later.css" } })
+        try await Task.sleep(for: .milliseconds(200))
+        recorder.reset()
+        try shared.write("p{margin:1px}", to: "theme/later.css")
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains(ChangedPath(path: "templates/assets/css/later.css", kind: .asset, event: .modified)) })
+        // Files beside the shared one are not the site's.
+        recorder.reset()
+        try shared.write("x", to: "theme/unrelated.css")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!recorder.all.flatMap { $0 }.contains { $0.path.contains("unrelated") })
+    }
+
     @Test func templatesFolderCreatedLaterIsWatched() async throws {
         let dir = TemporaryDirectory("bestiary-watch")
         try dir.write("title: x\n", to: "content/site.yml")

@@ -23,12 +23,18 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
     /// Watch descriptor → folder relative to the root ("" is the root itself). Touched only by
     /// `start()` before the reader thread exists, then only by the reader thread.
     private var folders: [Int32: String] = [:]
+    /// Watch descriptor of a folder holding files that links below the roots lead to → the name
+    /// of such a file in it → the links (relative to the root) that lead to it. Touched as
+    /// `folders` is.
+    private var linkTargets: [Int32: [String: Set<String>]] = [:]
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
 
     private static let folderMask = UInt32(
         IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let rootMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
+    /// Added to whatever watch the folder of a link's target already has (it may be one of ours).
+    private static let targetMask = UInt32(IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR | IN_MASK_ADD)
 
     /// For tests: behave as if the system's watch limit were this many watches.
     private let watchLimit: Int?
@@ -105,7 +111,7 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
         folders[wd] = relative
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
-        var children: [(String, Bool)] = []
+        var children: [(String, mode_t)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
@@ -114,17 +120,47 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
             let child = relative + "/" + name
             var cst = stat()
             guard lstat(absolute(child), &cst) == 0 else { continue }
-            children.append((child, (cst.st_mode & S_IFMT) == S_IFDIR))
+            children.append((child, cst.st_mode & S_IFMT))
         }
-        for (child, isFolder) in children.sorted(by: { $0.0 < $1.0 }) {
-            if isFolder {
+        for (child, type) in children.sorted(by: { $0.0 < $1.0 }) {
+            if type == S_IFDIR {
                 if WatchFilter.isJunkName(String(child.split(separator: "/").last ?? "")) { continue }
                 if let problem = addTree(child, reportFiles: reportFiles) { return problem }
-            } else if reportFiles {
-                sink(.changed(child, .created))
+                continue
             }
+            if type == S_IFLNK, let problem = watchTarget(of: child) { return problem }
+            if reportFiles { sink(.changed(child, .created)) }
         }
         return nil
+    }
+
+    /// When `link` (relative to the root) is a symbolic link to a file, watches the folder that
+    /// file is in. Returns a problem when the system refuses for want of watches.
+    private func watchTarget(of link: String) -> String? {
+        guard let resolved = realpath(absolute(link), nil) else { return nil }
+        let target = String(cString: resolved)
+        free(resolved)
+        var st = stat()
+        guard stat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let slash = target.lastIndex(of: "/") else { return nil }
+        let folder = slash == target.startIndex ? "/" : String(target[..<slash])
+        let name = String(target[target.index(after: slash)...])
+        let overLimit = watchLimit.map { folders.count + linkTargets.count >= $0 } ?? false
+        let wd = overLimit ? -1 : inotify_add_watch(fd, folder, Self.targetMask)
+        if wd < 0 {
+            return (overLimit ? ENOSPC : errno) == ENOSPC ? "the system's inotify watch limit is reached (fs.inotify.max_user_watches)" : nil
+        }
+        linkTargets[wd, default: [:]][name, default: []].insert(link)
+        return nil
+    }
+
+    /// Forgets `link` as a link to watch the target of (it was removed or replaced).
+    private func forgetLink(_ link: String) {
+        for (wd, names) in linkTargets {
+            for (name, links) in names where links.contains(link) {
+                linkTargets[wd]?[name]?.remove(link)
+                if linkTargets[wd]?[name]?.isEmpty == true { linkTargets[wd]?[name] = nil }
+            }
+        }
     }
 
     private func removeWatches(under relative: String) {
@@ -181,7 +217,14 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
         }
         if has(mask, IN_IGNORED) {
             folders[wd] = nil
+            linkTargets[wd] = nil
             return
+        }
+        // A file that links below the roots lead to was written, replaced or removed.
+        if !has(mask, IN_ISDIR), let links = linkTargets[wd]?[name],
+            has(mask, IN_CLOSE_WRITE) || has(mask, IN_MOVED_TO) || has(mask, IN_CREATE) || has(mask, IN_DELETE) || has(mask, IN_MOVED_FROM)
+        {
+            for link in links.sorted() { sink(.changed(link, .modified)) }
         }
         guard let folder = folders[wd] else { return }
         let isFolder = has(mask, IN_ISDIR)
@@ -217,8 +260,14 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
             return
         }
         if has(mask, IN_DELETE) || has(mask, IN_MOVED_FROM) {
+            forgetLink(path)
             sink(.changed(path, .removed))
         } else if has(mask, IN_CREATE) || has(mask, IN_MOVED_TO) {
+            var st = stat()
+            if lstat(absolute(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK {
+                forgetLink(path)
+                if let problem = watchTarget(of: path) { sink(.failed(problem)) }
+            }
             sink(.changed(path, .created))
         } else if has(mask, IN_CLOSE_WRITE) {
             sink(.changed(path, .modified))

@@ -78,6 +78,11 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
                     visit(relative + "/" + name, followLink: false)
                 }
             } else {
+                // A link to a file (a stylesheet several sites share) changes when that file does.
+                if (st.st_mode & S_IFMT) == S_IFLNK {
+                    var target = stat()
+                    if stat(path, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG { st = target }
+                }
                 #if os(Linux)
                 let modified = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
                 #else
