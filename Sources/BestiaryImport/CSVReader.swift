@@ -124,9 +124,9 @@ public enum CSVReader {
                     if inContent, !besideIsNewer {
                         row.fields.append(FieldValue(field, value))
                     } else if beside {
-                        row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value)))
+                        row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value), at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column)))
                     } else {
-                        let looked = value.hasPrefix("/") ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
+                        let looked = value.hasPrefix("/") || RecordField.isWebAddress(value) ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
                         let fs = context.fileSystem
                         // The file meant, under content/ or where the import's media are: what
                         // to write in the cell, and where that file is.
@@ -136,7 +136,9 @@ public enum CSVReader {
                                 ?? ContentPath.suggestion(for: value, contentDirectory: context.mediaDirectory, fileSystem: fs, budget: suggestions)
                                 .map { ($0, context.mediaPath($0)) }
                         // A path written with `\\` (from Windows): said so, as `check` says it.
-                        let hint = value.contains("\\") ? "; use '/' in paths, not '\\'" : meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
+                        let hint = RecordField.isWebAddress(value)
+                            ? "; a web address goes in the \(kind.rawValue).url column (the record then names it), or download the file and name it here"
+                            : value.contains("\\") ? "; use '/' in paths, not '\\'" : meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
                         error(
                             "\(label): \(field) '\(value)': no such file\(looked)\(hint)",
                             line: cell.line, column: cell.column)

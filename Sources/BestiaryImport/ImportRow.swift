@@ -32,9 +32,13 @@ public struct ImportRow: Sendable {
         public var kind: MediaKind
         /// Where to read it (relative to the working directory, or absolute).
         public var path: String
-        public init(kind: MediaKind, path: String) {
+        /// Where the path is in its source (a CSV cell, a JSON value), for a message about the
+        /// file; else the row's.
+        public var location: SourceLocation?
+        public init(kind: MediaKind, path: String, at location: SourceLocation? = nil) {
             self.kind = kind
             self.path = path
+            self.location = location
         }
     }
 }

@@ -81,6 +81,13 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
         return .failure(FieldProblem("'\(key)' is not a record field\(hint)"))
     }
 
+    /// Whether a value given as a file is a web address (`https://…`), which a record names as
+    /// `sound.url` or `image.url` instead.
+    public static func isWebAddress(_ value: String) -> Bool {
+        let lower = value.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
     public var description: String {
         switch self {
         case .localized(let key, let language): "\(key.rawValue).\(language)"

@@ -94,7 +94,7 @@ public struct RecordPlanner: Sendable {
             // Media files from outside content/: checked by their bytes, then copied under the id.
             for media in row.media {
                 switch planCopy(media, id: row.id, record: animal, planned: copies, mediaUsers: usersAfter) {
-                case .failure(let problem): fail(problem.message)
+                case .failure(let problem): fail(problem.message, at: media.location)
                 case .success(let (relative, copy, note)):
                     fields.append(FieldValue(.media(media.kind, .file), relative))
                     if let copy {

@@ -71,11 +71,26 @@ public enum WildsoundReader {
                     skippedTitles[key, default: 0] += 1
                 }
             }
-            if let crop = source.text(entry, "imageCrop", label: label) ?? source.text(entry, "imageCropRaw", label: label) {
-                row.fields.append(FieldValue(.media(.image, .focus), crops[crop.lowercased()] ?? crop))
+            let cropKey = entry["imageCrop"] != nil ? "imageCrop" : "imageCropRaw"
+            if let crop = source.text(entry, cropKey, label: label) {
+                let at = entry[cropKey].flatMap { value -> SourceLocation? in
+                    if case .string(_, let position) = value { return context.location(position) }
+                    return nil
+                }
+                if let focus = crops[crop.lowercased()] {
+                    row.fields.append(FieldValue(.media(.image, .focus), focus, at: at))
+                } else if crop.contains(where: { $0 == "%" || $0 == " " || $0.isNumber }) {
+                    // Already a position (`50% 20%`, `center top`): checked as `image.focus` is.
+                    row.fields.append(FieldValue(.media(.image, .focus), crop, at: at))
+                } else {
+                    let words = ["center", "top", "bottom", "leading", "trailing", "topLeading", "topTrailing", "bottomLeading", "bottomTrailing"]
+                    source.error(
+                        "\(label): \(cropKey) '\(crop)' is not one of the app's crops (\(words.joined(separator: ", "))); it becomes the picture's image.focus",
+                        at: entry[cropKey].map(\.position) ?? entry.position)
+                }
             }
             if let file = findSound(path, context: context) {
-                row.media.append(ImportRow.MediaFile(kind: .sound, path: file))
+                row.media.append(ImportRow.MediaFile(kind: .sound, path: file, at: context.location(pathPosition)))
                 if let s = source.text(entry, "soundSource", label: label) ?? source.text(entry, "soundSourceRaw", label: label) {
                     row.fields.append(FieldValue(.media(.sound, .credit), soundSources[s.lowercased()] ?? s))
                 }

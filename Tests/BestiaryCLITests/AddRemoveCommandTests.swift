@@ -72,6 +72,22 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// A web address given as the file (a volunteer's mistake): said so, with the option that
+    /// takes it, not "no such file"; nothing is written.
+    @Test func aWebAddressForASoundSaysWhereItGoes() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let before = try SiteFilesSnapshot(site)
+        let result = await run("add", "--root", site, "wren", "--name", "en=Wren", "--sound", "https://example.org/wren.mp3")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(
+            "--sound takes a file on this computer, not a web address: give it with --set sound.url=https://example.org/wren.mp3 (the record then names that address), or download the file and pass its path"),
+            "\(result.stderr)")
+        #expect(try SiteFilesSnapshot(site) == before)
+        let set = await run("add", "--root", site, "wren", "--name", "en=Wren", "--set", "sound.url=https://example.org/wren.mp3")
+        #expect(set.status == 0, "\(set.stderr)")
+    }
+
     /// `add --force` with a new sound never replaces a file another record plays: the new one goes
     /// next to it, and the credit of the old one is not silently kept for the new one.
     @Test func aSoundAnotherRecordUsesIsNeverReplaced() async throws {
@@ -303,6 +319,17 @@ import Testing
         #expect(result.stdout.hasSuffix("kept content/sounds/fox.mp3: still used by vixen"), "\(result.stdout)")
         #expect(dir.exists("site/content/sounds/fox.mp3"))
         #expect(await run("check", "--root", dir.appending("site")).status == 0)
+    }
+
+    /// A sound hundreds of generated records share: the line names a few of them and counts the
+    /// rest (a tester's 599 ids made one line of 6 KB).
+    @Test func aFileManyRecordsShareNamesAFewOfThem() async throws {
+        let dir = try await makeSite()
+        for i in 1...8 {
+            try dir.write("---\nname: {en: Fox \(i)}\nsound: {file: sounds/fox.mp3}\n---\n", to: "site/content/animals/fox-\(i).md")
+        }
+        let result = await run("remove", "--root", dir.appending("site"), "--dry-run", "vixen")
+        #expect(result.stdout.hasSuffix("kept content/sounds/fox.mp3: still used by fox, fox-1, fox-2, fox-3, fox-4 and 4 more"), "\(result.stdout)")
     }
 
     @Test func keepMediaKeepsEveryMediaFile() async throws {

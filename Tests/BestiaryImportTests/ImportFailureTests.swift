@@ -114,9 +114,17 @@ import Testing
                 "1:127: breed 'frise': sub-breed 'Bichon' is not a breed key" + Self.notADogKey + " (e.g. 'bichon'); nothing else is guessed",
             ]),
         Case(
+            name: "Dog CEO key with an accented letter", format: .dogceo,
+            text: "{\"message\": {\"bouvier\": [\"français\"]}, \"status\": \"success\"}",
+            errors: ["1:26: breed 'bouvier': sub-breed 'français' is not a breed key" + Self.notADogKey + " (e.g. 'francais'); nothing else is guessed"]),
+        Case(
             name: "WildSound crop the page cannot use", format: .wildsound,
             text: "[{\"name\": \"Dachs\", \"storagePath\": \"sounds/Dachs.mp3\", \"wikiTitleEn\": \"Badger\", \"imageCrop\": \"diagonal\"}]",
-            errors: ["1:2: animal 1 (storagePath sounds/Dachs.mp3): image.focus 'diagonal' must be a CSS position like \"50% 20%\", \"center top\" or \"10px 40%\""]),
+            errors: ["1:93: animal 1 (storagePath sounds/Dachs.mp3): imageCrop 'diagonal' is not one of the app's crops (center, top, bottom, leading, trailing, topLeading, topTrailing, bottomLeading, bottomTrailing); it becomes the picture's image.focus"]),
+        Case(
+            name: "WildSound crop that is a position the page cannot use", format: .wildsound,
+            text: "[{\"name\": \"Dachs\", \"storagePath\": \"sounds/Dachs.mp3\", \"wikiTitleEn\": \"Badger\", \"imageCrop\": \"50% up\"}]",
+            errors: ["1:93: animal 1 (storagePath sounds/Dachs.mp3): image.focus '50% up' must be a CSS position like \"50% 20%\", \"center top\" or \"10px 40%\""]),
         Case(
             name: "CSV with an unterminated quote", format: .csv,
             text: "id,name.en\nfox,Fox\nowl,\"Owl\n",
@@ -152,7 +160,13 @@ import Testing
             text: "id,name.en,sound.file\nfox,Fox,fox.ogg\nowl,Owl,notes.txt\n",
             errors: [
                 "2:9: row 2 (id fox): sound.file 'fox.ogg': no such file; looked for content/fox.ogg and INCOMING/fox.ogg (files next to the CSV, or under --media)",
-                "3:1: row 3 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
+                "3:9: row 3 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
+            ]),
+        Case(
+            name: "CSV media given by a web address", format: .csv,
+            text: "id,name.en,sound.file\nwren,Wren,https://example.org/sounds/wren.mp3\n",
+            errors: [
+                "2:11: row 2 (id wren): sound.file 'https://example.org/sounds/wren.mp3': no such file; a web address goes in the sound.url column (the record then names it), or download the file and name it here"
             ]),
         Case(
             name: "CSV media named in the wrong case, with the file meant and what to write", format: .csv,

@@ -152,8 +152,16 @@ struct AddCommand: AsyncParsableCommand {
             }
             add(key, value)
         }
-        if let sound { row.media.append(ImportRow.MediaFile(kind: .sound, path: sound)) }
-        if let image { row.media.append(ImportRow.MediaFile(kind: .image, path: image)) }
+        // A web address is not a file to copy: the record names it as `sound.url`/`image.url`
+        // (a volunteer's common mistake: it was reported as a missing file).
+        for (option, kind, value) in [("--sound", "sound", sound), ("--image", "image", image)] {
+            guard let value, RecordField.isWebAddress(value) else { continue }
+            problems.append(.error(
+                "\(option) takes a file on this computer, not a web address: give it with --set \(kind).url=\(value) (the record then names that address), or download the file and pass its path",
+                stage: "add"))
+        }
+        if let sound, !RecordField.isWebAddress(sound) { row.media.append(ImportRow.MediaFile(kind: .sound, path: sound)) }
+        if let image, !RecordField.isWebAddress(image) { row.media.append(ImportRow.MediaFile(kind: .image, path: image)) }
         if !problems.isEmpty { throw DiagnosticError(problems) }
         return row
     }

@@ -11,8 +11,7 @@ struct RemoveCommand: AsyncParsableCommand {
         discussion: """
             Prints every file it removes. A sound or picture that another record
             still uses is kept (and said so); --keep-media keeps all of them.
-            Apps that sync the content packs drop the record with the next
-            build.
+            Apps that sync the content packs drop the record with the next build.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -52,7 +51,10 @@ struct RemoveCommand: AsyncParsableCommand {
             console.result("\(dryRun ? "would remove" : "removed") \(removal.path)", format: global.diagnostics)
         }
         for kept in plan.kept {
-            console.result("kept \(kept.path): still used by \(kept.users.joined(separator: ", "))", format: global.diagnostics)
+            // A file thousands of records share: the first few of them, and how many more.
+            let shown = kept.users.prefix(5).joined(separator: ", ")
+            let more = kept.users.count > 5 ? " and \(kept.users.count - 5) more" : ""
+            console.result("kept \(kept.path): still used by \(shown)\(more)", format: global.diagnostics)
         }
     }
 }
