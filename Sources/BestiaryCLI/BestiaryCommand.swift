@@ -1,4 +1,5 @@
 import ArgumentParser
+import BestiaryContent
 import BestiaryDiagnostics
 import Foundation
 
@@ -38,9 +39,13 @@ public struct BestiaryCommand: AsyncParsableCommand {
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     /// `main.swift` calls this; tests call it in-process with a capturing ``Console``.
     public static func run(arguments: [String]) async -> Int32 {
-        if let unknown = unknownHelpTopic(arguments) {
-            // ArgumentParser's own `help` prints the top help for any word, and exits 0.
-            Console.current.err("Error: '\(unknown)' is not a bestiary command; see 'bestiary --help'")
+        if let unknown = unknownHelpTopic(arguments) ?? unknownCommand(arguments) {
+            // ArgumentParser's own `help` prints the top help for any word, and exits 0; for a
+            // mistyped command it said only "Unexpected argument".
+            let names = commandTypes.map { name(of: $0) }
+            let typed = String(unknown.split(separator: " ").last ?? "")
+            let meant = unknown.contains(" ") ? nil : Suggestion.closest(to: typed, among: names).map { " (did you mean '\($0)'?)" }
+            Console.current.err("Error: '\(unknown)' is not a bestiary command\(meant ?? ""); see 'bestiary --help'")
             return 2
         }
         do {
@@ -89,6 +94,13 @@ extension BestiaryCommand {
             commands = command.configuration.subcommands
         }
         return nil
+    }
+
+    /// The first word, when it names no command (`bestiary biuld`).
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), first != "help" else { return nil }
+        let known = commandTypes.contains { name(of: $0) == first || $0.configuration.aliases.contains(first) }
+        return known ? nil : first
     }
 
     private static func name(of command: any ParsableCommand.Type) -> String {

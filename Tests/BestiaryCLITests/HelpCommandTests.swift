@@ -18,10 +18,22 @@ import Testing
     @Test func aWordThatNamesNoCommandIsAUsageError() async {
         let unknown = await run("help", "biuld")
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "Error: 'biuld' is not a bestiary command; see 'bestiary --help'")
+        #expect(unknown.stderr == "Error: 'biuld' is not a bestiary command (did you mean 'build'?); see 'bestiary --help'")
         #expect(unknown.stdout.isEmpty)
         let nested = await run("help", "pack", "nosuch")
         #expect(nested.status == 2)
         #expect(nested.stderr.contains("'pack nosuch' is not a bestiary command"))
+    }
+
+    /// A mistyped command said only "Unexpected argument 'biuld'" (found by a newcomer).
+    @Test func aMistypedCommandIsNamedAsSuch() async {
+        let typo = await run("biuld", "--root", "x")
+        #expect(typo.status == 2)
+        #expect(typo.stderr == "Error: 'biuld' is not a bestiary command (did you mean 'build'?); see 'bestiary --help'")
+        let unknown = await run("nosuch")
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "Error: 'nosuch' is not a bestiary command; see 'bestiary --help'")
+        // The options before any command still work.
+        #expect(await run("--version").status == 0)
     }
 }

@@ -62,7 +62,7 @@ import Testing
         let r = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey])
         #expect(r.status == 1)
         #expect(r.stderr == "latest.json:1:1: error: expired at 2026-03-03T00:00:00Z; clients refuse it until it is rebuilt or re-signed [verify]")
-        #expect(r.stdout == "pack 'example' version 2: 1 problem (2 records, 1 delta, 1 media files (36 bytes), 3 signatures valid, expires 2026-03-03T00:00:00Z)")
+        #expect(r.stdout == "pack 'example' version 2: 1 problem (2 records, 1 delta, 1 media file (36 bytes), 3 signatures valid, expires 2026-03-03T00:00:00Z)")
         // With --diagnostics json, standard output is JSON alone (the closing line went there
         // too, and `jq` stopped at it): the line goes to standard error.
         let json = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey, "--diagnostics", "json"])

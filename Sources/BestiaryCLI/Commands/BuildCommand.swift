@@ -23,8 +23,8 @@ struct BuildCommand: AsyncParsableCommand {
             .NAME.bestiary-wikipedia: the decoded Wikipedia cache entries).
             --force builds without any of them. One build of an output runs at a time
             (.NAME.bestiary-lock; a second waits). A build that could not record its pack
-            version in content/packs.lock notes it in .NAME.bestiary-unrecorded, and the next
-            build records that version as published.
+            version in content/packs.lock notes it in .NAME.bestiary-unrecorded, and
+            the next build records that version as published.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -69,7 +69,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
             console.report([.warning("signatures were not checked: pass --public-key KEY", stage: "verify")], format: global.diagnostics)
         }
         let pack = result.pack.map { "pack '\($0)' version \(result.version ?? 0)" } ?? "pack at \(transport.location)"
-        let counts = "\(result.records) records, \(result.deltas) delta\(result.deltas == 1 ? "" : "s"), \(result.mediaFiles) media files (\(result.mediaBytes) bytes)"
+        let counts = "\(BuildCommand.count(result.records, "record")), \(BuildCommand.count(result.deltas, "delta")), \(BuildCommand.count(result.mediaFiles, "media file")) (\(result.mediaBytes) bytes)"
         let signatures = keys.isEmpty ? "signatures not checked" : "\(result.signaturesChecked) signature\(result.signaturesChecked == 1 ? "" : "s") valid"
         let expiry = result.expires.map { ", expires \($0)" } ?? ""
         if result.isValid {
