@@ -58,6 +58,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "nothing left, the sync's lock file included")
     }
 
+    /// A --root that is no site (a typo, its content/ folder) read as "no keys listed" checked no
+    /// signature, and a forged pack passed `verify` and synced (found by an app maker): refused.
+    @Test func aRootThatIsNoSiteIsRefusedNotTakenAsNoKeys() async throws {
+        let dir = TemporaryDirectory()
+        try dir.write("title: { en: X }\nbase_url: https://example.org/x/\nlanguages: [en]\n", to: "site/content/site.yml")
+        let db = dir.appending("store.sqlite")
+        let expected = "bestiary: error: --root \(dir.appending("site/content")) is not a site root (no content/site.yml under it), so no packs.public_keys can be read from it; give the folder holding content/, or pass --public-key"
+        let verify = await runCLI(["pack", "verify", Self.example, "--root", dir.appending("site/content")])
+        #expect(verify.status == 1)
+        #expect(verify.stderr.hasPrefix(expected), "\(verify.stderr)")
+        #expect(verify.stdout.isEmpty)
+        let sync = await runCLI(["sync", Self.example, "--db", db, "--root", dir.appending("site/content")])
+        #expect(sync.status == 1)
+        #expect(sync.stderr.hasPrefix(expected), "\(sync.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["site"], "no store left")
+        // The site root itself, which lists no keys: the documented warning, not this error.
+        let site = await runCLI(["pack", "verify", Self.example, "--root", dir.appending("site")])
+        #expect(site.stderr.contains("warning: signatures were not checked"), "\(site.stderr)")
+    }
+
     @Test func verifyNamesTheExpiryAndChecksSignatures() async throws {
         let r = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey])
         #expect(r.status == 1)

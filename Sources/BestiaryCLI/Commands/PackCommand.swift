@@ -116,7 +116,18 @@ extension GlobalOptions {
     func sitePublicKeys(stage: String) throws -> [PackPublicKey] {
         let (config, diagnostics) = ContentLoader(root: siteRoot).loadConfig()
         guard let config else {
-            guard FileManager.default.fileExists(atPath: (siteRoot == "." ? "" : siteRoot + "/") + "content/site.yml") else { return [] }
+            guard FileManager.default.fileExists(atPath: (siteRoot == "." ? "" : siteRoot + "/") + "content/site.yml") else {
+                // A --root given that is no site (a typo, or its content/ folder) must not pass as
+                // "no keys listed": that checked no signature, and a forged pack synced (found by an
+                // app maker). Without --root, a folder that is no site is what the warning says.
+                guard siteRoot == "." else {
+                    Console.current.report(
+                        [.error("--root \(root) is not a site root (no content/site.yml under it), so no packs.public_keys can be read from it; give the folder holding content/, or pass --public-key", stage: stage)],
+                        format: self.diagnostics)
+                    throw CommandFailure(status: 1)
+                }
+                return []
+            }
             Console.current.report(
                 diagnostics.filter { $0.severity == .error }
                     + [.error("site.yml has errors, so the keys it lists in packs.public_keys cannot be read; fix it (`bestiary check`) or pass --public-key", stage: stage)],
