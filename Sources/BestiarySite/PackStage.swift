@@ -69,11 +69,16 @@ enum PackStage {
         }
         // The pointer's validity starts at the build time: an old SOURCE_DATE_EPOCH (a commit's
         // date in CI) can make it expire before it is deployed.
+        // Signed, the build is one to deploy, and every app would refuse it at once: an error, as
+        // a missing key is (found by an app maker). Unsigned (a check, the preview), a warning.
         if let settings = catalog.config.packs, let expires = output.expires {
             if expires < PackTime(clock) {
-                output.diagnostics.append(.warning(
+                let problem = Diagnostic(
+                    keys.isEmpty ? .warning : .error,
                     "the packs' latest.json expired at \(expires), before it was even built: its validity (packs.expires_days: \(settings.expiresDays)) starts at the build time, which SOURCE_DATE_EPOCH sets to \(PackTime(now)), and apps refuse an expired pointer; build with a recent SOURCE_DATE_EPOCH, or raise packs.expires_days",
-                    at: catalog.config.location(of: "packs.expires_days"), stage: "packs"))
+                    at: catalog.config.location(of: "packs.expires_days"), stage: "packs")
+                if !keys.isEmpty { throw DiagnosticError([problem]) }
+                output.diagnostics.append(problem)
             }
         }
         return output

@@ -189,6 +189,27 @@ struct PackSite {
         #expect(warnings.first?.location?.path == "content/site.yml")
     }
 
+    /// Signed, such a build is one to deploy that every app refuses at once: it fails, as a
+    /// missing key does, before the output or the lock change (found by an app maker: it exited 0).
+    @Test func aSignedPointerExpiredWhenBuiltIsAnError() throws {
+        let site = try PackSite(packs: "{id: minimal, expires_days: 30}")
+        try site.work.write(PackKeys.generate().privateKey + "\n", to: "signing.key")
+        let day = 86_400
+        let lockBefore = try site.lock()
+        let before = try Tree(site.output)
+        let builder = site.builder(at: 1_767_225_800, clock: 1_767_225_800 + 31 * day, signingKeyFile: site.work.appending("signing.key"))
+        let failure = site.failure(of: builder)
+        #expect(failure?.severity == .error)
+        #expect(failure?.message.hasPrefix("the packs' latest.json expired at 2026-01-31T00:03:20Z, before it was even built") == true, "\(String(describing: failure))")
+        #expect(failure?.location?.path == "content/site.yml")
+        #expect(try Tree(site.output) == before)
+        #expect(try site.lock() == lockBefore)
+        // Within its validity, the same signed build goes through.
+        let fresh = site.builder(at: 1_767_225_800, clock: 1_767_225_800 + 29 * day, signingKeyFile: site.work.appending("signing.key"))
+        _ = try fresh.build()
+        #expect(FileManager.default.fileExists(atPath: site.output + "/packs/latest.json.sig"))
+    }
+
     /// A new version is not recorded with a build time days ahead of the clock (a mistyped
     /// SOURCE_DATE_EPOCH): every later build that changes the content would fail until then
     /// (found by a tester). A day of skew passes, and so does a build that records nothing new.
