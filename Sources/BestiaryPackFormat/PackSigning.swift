@@ -108,7 +108,10 @@ public enum PackSignature {
         guard file.count <= maxBytes else { throw PackFormatError(file: nil, "signature file is larger than \(maxBytes) bytes") }
         guard let text = String(data: file, encoding: .utf8) else { throw PackFormatError(file: nil, "signature file is not UTF-8 text") }
         var lines: [Line] = []
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+        // A line may end in CR LF (one Character in Swift): a file that went through git's
+        // autocrlf or a Windows tool on its way to the server (the signature covers the signed
+        // file, not this one). Such a file was refused as holding no valid line.
+        for (n, raw) in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
             let words = raw.split(separator: " ")
             guard words.first == "ed25519" else { continue }
             guard words.count == 3, PackFormat.isSHA256(String(words[1])),

@@ -246,6 +246,18 @@ import Testing
         #expect(try PackSignature.parse(sig).count == 2)
     }
 
+    /// A signature file whose lines end in CR LF (git's autocrlf on the way to the server) was
+    /// refused as malformed, or as holding no Ed25519 line (found by an app maker).
+    @Test func signatureLinesEndingInCRLFVerify() throws {
+        let old = Curve25519.Signing.PrivateKey()
+        let new = Curve25519.Signing.PrivateKey()
+        let lf = String(decoding: try PackSignature.sign(data, with: [old, new]), as: UTF8.self)
+        let crlf = Data(("rsa-pss-sha256 ffff AAAA\n" + lf).replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        #expect(try PackSignature.parse(crlf).count == 2)
+        #expect(PackSignature.verify(data, signatureFile: crlf, trustedKeys: [PackPublicKey(new.publicKey)]) == .valid(keyID: PackKeys.keyID(new.publicKey)))
+        #expect(PackSignature.verify(data, signatureFile: crlf, trustedKeys: [PackPublicKey(old.publicKey)]) == .valid(keyID: PackKeys.keyID(old.publicKey)))
+    }
+
     @Test func malformedSignatureFilesAreRefused() {
         let key = PackPublicKey(Curve25519.Signing.PrivateKey().publicKey)
         for text in ["", "ed25519 abc def\n", "ed25519 \(key.keyID) bm90IDY0IGJ5dGVz\n"] {
