@@ -20,7 +20,7 @@ public struct PackFileRef: Hashable, Sendable {
         let r = try FieldReader(json, file: file, context: context)
         path = try r.string("path")
         guard PackFormat.isSafePath(path) else {
-            throw r.fail("\(context): path '\(path)' must be a relative path of a-z, 0-9, '.', '_', '-' and '/' without '..'")
+            throw r.fail("\(context): path '\(path)' must be a relative path of letters a-z or A-Z, digits, '.', '_', '-' and '/' without '..'")
         }
         sha256 = try r.sha256("sha256")
         bytes = try r.integer("bytes")

@@ -55,6 +55,8 @@ struct SyncCommand: AsyncParsableCommand {
             guard !existed else { return }
             for suffix in ["", "-journal", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         }
+        // What a failure leaves: the store as it was, or (a first sync) none at all.
+        let unchanged = existed ? "the store is unchanged" : "no store was made"
         // The transport is closed whatever happens (its connections end with it).
         let outcome: Result<SyncReport, any Error>
         do {
@@ -82,13 +84,13 @@ struct SyncCommand: AsyncParsableCommand {
         case .failure(let error as SyncError):
             removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
-            throw fail("\(refusal ? "refused: " : "")\(error.description) (the store is unchanged)")
+            throw fail("\(refusal ? "refused: " : "")\(error.description) (\(unchanged))")
         case .failure(let error as CommandFailure):
             removeCreatedStore()  // already reported
             throw error
         case .failure(let error):
             removeCreatedStore()
-            throw fail("\(error) (the store is unchanged)")
+            throw fail("\(error) (\(unchanged))")
         }
     }
 
@@ -103,7 +105,7 @@ struct SyncCommand: AsyncParsableCommand {
             } else if r.fromVersion == r.toVersion {
                 how = "full manifest (a repair: the store had been changed outside Bestiary)"
             } else {
-                how = r.fellBackToFull ? "full manifest (the delta did not apply)" : "full manifest"
+                how = r.fellBackToFull ? "full manifest (the delta could not be used: missing on the server, or not matching the store)" : "full manifest"
             }
             var parts = ["\(r.recordsUpserted) record\(r.recordsUpserted == 1 ? "" : "s") added or changed", "\(r.recordsDeleted) deleted"]
             parts.append("\(r.mediaDownloaded + r.mediaReused) media file\(r.mediaDownloaded + r.mediaReused == 1 ? "" : "s") fetched (\(r.mediaBytesTransferred) bytes transferred\(r.mediaResumed > 0 ? ", \(r.mediaResumed) resumed" : ""))")
