@@ -287,6 +287,23 @@ def test_settings_theme_applies_everywhere(site, browser):
     assert stored(browser)["settings"]["feedbackSound"] is True
 
 
+def test_settings_groups_never_show_a_choice_that_was_not_saved(site, browser):
+    """Unchecking every group showed all boxes unchecked, 'Saved.' and 'not saved' at once, while
+    the last group stayed saved (found by a screen-reader user): the last box stays checked."""
+    load(browser, site + "en/settings/")
+    skip_tour(browser)
+    boxes = browser.find_elements(By.CSS_SELECTOR, "input[name=groups]")
+    assert len(boxes) > 1
+    for box in boxes:
+        box.click()
+    last = boxes[-1]
+    assert last.is_selected(), "the last group stays checked"
+    assert [b.is_selected() for b in boxes[:-1]] == [False] * (len(boxes) - 1)
+    assert browser.find_element(By.CSS_SELECTOR, "[data-settings-groups-error]").is_displayed()
+    assert stored(browser)["settings"]["groups"] == [last.get_attribute("value")]
+    assert "Saved" not in browser.execute_script("return document.querySelector('[data-settings-status]').textContent")
+
+
 def test_settings_language_switches_and_is_remembered(site, browser):
     load(browser, site + "settings/")
     skip_tour(browser)

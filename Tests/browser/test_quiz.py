@@ -491,3 +491,34 @@ def test_a_daily_begun_before_midnight_goes_on_after_it(site):
         assert (daily["date"], daily["results"]) == ("2027-03-01", [True, True, True]), daily
     finally:
         driver.quit()
+
+
+def test_a_picture_question_says_it_is_one(site, browser):
+    """A screen reader heard only 'Question 3 of 10' and waited for a sound that never came
+    (found by a keyboard and screen-reader learner): a picture question says what it asks and
+    that a picture is shown; a sound question stays short (the recording starts then)."""
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    live = browser.execute_script("return document.querySelector('[data-quiz-live]').textContent")
+    alt = browser.execute_script("return document.querySelector('[data-quiz-prompt] img').alt")
+    assert alt and live == f"Frage 1 von 10: Welches Tier ist das? {alt}", live
+    load(browser, quiz_url(site, "sound"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert browser.execute_script("return document.querySelector('[data-quiz-live]').textContent") == "Frage 1 von 10"
+
+
+def test_retry_after_a_failed_catalogue_puts_the_focus_on_the_question(site, browser):
+    """After 'Try again', focus fell to the page's body (found by a keyboard learner); every other
+    way into a question puts it on the first answer."""
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*catalog.*.json"]})
+    try:
+        load(browser, quiz_url(site, "image"))
+        wait_until(browser, "return document.querySelector('[data-quiz-message=\"load-failed\"]')", message="the load failure")
+        assert browser.execute_script("return document.activeElement.tagName") == "BUTTON"
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    browser.switch_to.active_element.send_keys("\n")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="the question after the retry")
+    assert browser.execute_script("return document.activeElement.matches('[data-quiz] .quiz-choices button, [data-quiz] button[data-choice]')"), \
+        browser.execute_script("return document.activeElement.outerHTML")

@@ -58,7 +58,8 @@ class QuizPage {
     await this.loadCatalog();
   }
 
-  async loadCatalog() {
+  /** `moveFocus` on a retry the learner asked for: the question takes the focus. */
+  async loadCatalog(moveFocus = false) {
     let data;
     try {
       const response = await fetch(new URL(this.v.root + this.catalogPath, document.baseURI));
@@ -66,7 +67,7 @@ class QuizPage {
       data = await response.json();
     } catch (error) {
       console.error("Bestiary: catalogue not loaded", error);
-      return this.message("load-failed", this.tr("quiz.error.load"), [button(this.tr("quiz.retry"), () => this.loadCatalog())]);
+      return this.message("load-failed", this.tr("quiz.error.load"), [button(this.tr("quiz.retry"), () => this.loadCatalog(true))]);
     }
     const parsed = parseCatalog(data);
     if (!parsed.ok) return this.message(parsed.reason, this.tr(`quiz.error.${parsed.reason}`));
@@ -81,7 +82,7 @@ class QuizPage {
     await this.checkOffline();
     addEventListener("offline", () => this.checkOffline());
     addEventListener("online", () => this.checkOffline());
-    this.startRound(false, returnsToPage());
+    this.startRound(moveFocus, returnsToPage());
   }
 
   /**
@@ -166,6 +167,7 @@ class QuizPage {
     const animal = this.byId.get(question.id);
     Object.assign(round, { shownAt: performance.now(), firstPlay: null, plays: 0 });
     const prompt = promptView(v, animal, question.prompt, () => this.replay());
+    const ask = tr(question.prompt === "sound" ? "quiz.askSound" : "quiz.askImage");
     round.audio = prompt.audio;
     const media = prompt.audio || prompt.el.querySelector("img");
     media?.addEventListener("error", () => {
@@ -185,7 +187,7 @@ class QuizPage {
       h(
         "div",
         { class: "quiz-question" },
-        h("h2", { class: "quiz-ask", text: tr(question.prompt === "sound" ? "quiz.askSound" : "quiz.askImage") }),
+        h("h2", { class: "quiz-ask", text: ask }),
         prompt.el,
         this.els.choices,
         this.els.feedback,
@@ -198,7 +200,9 @@ class QuizPage {
     quiz.dataset.mode = round.mode;
     quiz.dataset.state = "question";
     this.updateStatus();
-    this.announce(tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length }));
+    // A picture is said to be one (focus goes to the answers, past it); a sound speaks for itself.
+    const of = tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
+    this.announce(prompt.audio ? of : `${of}: ${ask} ${media?.alt || ""}`.trim());
     if (moveFocus) {
       this.els.choices.querySelector("button").focus();
       prompt.audio?.play().catch(() => {});

@@ -67,7 +67,12 @@ if (form) {
       case "groups": {
         const chosen = groupBoxes.filter((b) => b.checked).map((b) => b.value);
         groupsError.hidden = chosen.length > 0;
-        if (!chosen.length) return;
+        if (!chosen.length) {
+          // Not saved: the box stays as saved, and no "Saved." is left beside the error.
+          target.checked = true;
+          status.textContent = "";
+          return;
+        }
         return change({ groups: chosen.length === groupBoxes.length ? [] : chosen });
       }
       case "difficultyMin":
