@@ -41,6 +41,8 @@ public struct PoliteClient: Sendable {
     /// Why there is no final response.
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var reason: String
+        /// The redirects led back to an address already asked: asking again gives the same.
+        public var isRedirectLoop = false
         public var description: String { reason }
     }
 
@@ -63,7 +65,7 @@ public struct PoliteClient: Sendable {
                 throw Failure(reason: "HTTP \(result.status) redirect from \(current) to '\(Self.shown(location))', which is not a usable http(s) URL")
             }
             if visited.contains(next) {
-                throw Failure(reason: "redirect loop: \(visited.map(Self.shortPath).joined(separator: " → ")) → \(Self.shortPath(next))")
+                throw Failure(reason: "redirect loop: \(visited.map(Self.shortPath).joined(separator: " → ")) → \(Self.shortPath(next))", isRedirectLoop: true)
             }
             visited.append(next)
             if visited.count > maxRedirects + 1 {

@@ -84,6 +84,19 @@ public struct WikipediaFetcher: Sendable {
         var diagnostics: [Diagnostic] = []
     }
 
+    /// What to say of a 200 answer that is not the JSON asked for: an HTML page (a proxy's or a
+    /// captive portal's) or an answer cut short, which a later fetch may not meet (found by a
+    /// museum technician on a bad network: it read as if the article were broken).
+    static func notJSONHint(_ body: Data) -> String {
+        // JSON of another shape is said by the decoder's own message.
+        if (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil { return "" }
+        let start = String(decoding: body.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let html = start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head") || start.hasPrefix("<body")
+        return html
+            ? "; it is an HTML page: a proxy or a network's login page may have answered instead of Wikipedia; run `bestiary fetch` again once the network lets it through"
+            : "; the answer may have been cut short on the way; run `bestiary fetch` again (what was fetched is kept)"
+    }
+
     struct JobFailure: Error {
         var reason: String
         /// Asking again will not mend it (no such article, a disambiguation page): kept for the
@@ -105,6 +118,13 @@ public struct WikipediaFetcher: Sendable {
             if failure.permanent { cache.recordRefusal(failure.reason, language: job.language, title: job.title) }
         } catch let failure as PoliteClient.Failure {
             r.outcome = .failed(failure.reason)
+            // A summary whose redirects go round: `check` says so instead of advising a fetch,
+            // which would find the same (found by a museum's trial).
+            if failure.isRedirectLoop {
+                cache.recordRefusal(
+                    "its redirects go round (\(failure.reason)); check the title, or the article's redirects on \(job.language).wikipedia",
+                    language: job.language, title: job.title)
+            }
         } catch is CancellationError {
             r.outcome = .failed("cancelled")
         } catch let error as FileSystemError {
@@ -165,7 +185,7 @@ public struct WikipediaFetcher: Sendable {
             do {
                 summary = try WikipediaSummary.decode(response.result.body)
             } catch {
-                throw JobFailure(reason: "the answer is not a usable summary: \(error)")
+                throw JobFailure(reason: "the answer is not a usable summary: \(error)\(Self.notJSONHint(response.result.body))")
             }
             guard summary.isStandard else { throw JobFailure(reason: Self.typeProblem(summary), permanent: true) }
             var pending = PendingFetch(
@@ -362,7 +382,7 @@ public struct WikipediaFetcher: Sendable {
                 return nil
             }
         } catch {
-            throw JobFailure(reason: "licence of \(file): \(error)")
+            throw JobFailure(reason: "licence of \(file): \(error)\(Self.notJSONHint(response.result.body))")
         }
     }
 

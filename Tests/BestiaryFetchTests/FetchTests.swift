@@ -180,8 +180,22 @@ struct FetchTests {
         defer { Task { await wiki.stop() } }
         let report = await wiki.fetch([hund])
         #expect(report.failed == 1)
-        #expect(report.diagnostics.first?.message == "wikipedia.de 'Haushund': the answer is not a usable summary: the body is not valid JSON (28 bytes)")
+        #expect(report.diagnostics.first?.message == "wikipedia.de 'Haushund': the answer is not a usable summary: the body is not valid JSON (28 bytes); the answer may have been cut short on the way; run `bestiary fetch` again (what was fetched is kept)")
         #expect(wiki.cache.load().entries.isEmpty)
+    }
+
+    /// A network's login page answering 200 in Wikipedia's place read as if the article were
+    /// broken (found by a museum technician on a bad network): said to be an HTML page.
+    @Test func anHTMLPageInPlaceOfASummaryIsSaidToBeOne() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == FakeWikipedia.haushundPath ? .text("<!DOCTYPE html><html><body>Log in to the Wi-Fi</body></html>") : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([hund])
+        #expect(report.failed == 1)
+        #expect(report.diagnostics.first?.message.hasSuffix(
+            "; it is an HTML page: a proxy or a network's login page may have answered instead of Wikipedia; run `bestiary fetch` again once the network lets it through") == true,
+            "\(report.diagnostics)")
     }
 
     @Test func truncatedImageIsRetriedAndStoredWhole() async throws {
@@ -296,6 +310,12 @@ struct FetchTests {
         #expect(report.failed == 1)
         #expect(report.diagnostics.first?.message == "wikipedia.de 'A': redirect loop: A → B → A")
         #expect(wiki.log.count("/de/api/rest_v1/page/summary/A") == 1)
+        // `check` and the build say what the fetch found, not "run `bestiary fetch`", which
+        // would find the same (found by a museum technician).
+        let warnings = wiki.cache.load().summary(for: FakeWikipedia.animal("x", ["de": "A"]), language: "de", fallback: []).diagnostics.map(\.message)
+        #expect(warnings == [
+            "wikipedia.de: 'A' has no summary: the last `bestiary fetch` found that its redirects go round (redirect loop: A → B → A); check the title, or the article's redirects on de.wikipedia (until then pages show another language's summary or the record's own description)"
+        ])
     }
 
     /// Decided on the status, whatever the body says: both real 404 bodies.
