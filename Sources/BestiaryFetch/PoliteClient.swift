@@ -83,7 +83,7 @@ public struct PoliteClient: Sendable {
         // A server on this machine that refuses is not running; elsewhere, the network may be down.
         let ask = ["127.0.0.1", "localhost", "::1"].contains(host) ? "is the server running?" : "are you offline?"
         if let why = unreachable.reason(server) {
-            throw Failure(reason: "\(host) could not be reached earlier in this run (\(why)), so it is not asked again; \(ask)")
+            throw Failure(reason: "\(server.split(separator: "/").last ?? Substring(host)) could not be reached earlier in this run (\(why)), so it is not asked again; \(ask)")
         }
         var waited: Duration = .zero
         var attempt = 0

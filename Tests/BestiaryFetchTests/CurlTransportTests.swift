@@ -145,7 +145,7 @@ import Testing
             _ = try await transport.get("http://127.0.0.1:\(port)/x", headers: [], maxBytes: 1000, timeout: .seconds(20))
             Issue.record("a connection was made")
         } catch {
-            #expect("\(error)" == "no connection (connecting to 127.0.0.1 took too long)")
+            #expect("\(error)" == "no connection (connecting to 127.0.0.1:\(port) took too long)")
         }
         await transport.shutdown()
     }
@@ -296,7 +296,7 @@ import Testing
         let port = try UnreachableHostTests.closedPort()
         let transport = CurlPackTransport(baseURL: URL(string: "http://127.0.0.1:\(port)/packs")!)
         await #expect { _ = try await transport.open("latest.json", from: 0) } throws: { error in
-            "\(error)" == "http://127.0.0.1:\(port)/packs/latest.json: no connection (127.0.0.1 refused the connection)"
+            "\(error)" == "http://127.0.0.1:\(port)/packs/latest.json: no connection (127.0.0.1:\(port) refused the connection)"
         }
         await transport.close()
     }

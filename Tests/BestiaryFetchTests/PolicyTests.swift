@@ -117,9 +117,9 @@ struct UnreachableHostTests {
         let port = try Self.closedPort()
         let (transport, client) = Self.unretriedClient(connectTimeout: .seconds(1), timeout: .seconds(5))
         func failure(_ path: String) async -> String? { await Self.failure(of: client, "http://127.0.0.1:\(port)/\(path)") }
-        #expect(await failure("a") == "no connection (127.0.0.1 refused the connection); is the server running?")
+        #expect(await failure("a") == "no connection (127.0.0.1:\(port) refused the connection); is the server running?")
         let start = ContinuousClock.now
-        #expect(await failure("b") == "127.0.0.1 could not be reached earlier in this run (no connection (127.0.0.1 refused the connection)), so it is not asked again; is the server running?")
+        #expect(await failure("b") == "127.0.0.1:\(port) could not be reached earlier in this run (no connection (127.0.0.1:\(port) refused the connection)), so it is not asked again; is the server running?")
         #expect(ContinuousClock.now - start < .milliseconds(500))
         // Another port of the same host is another server: asked.
         var other = try Self.closedPort()
@@ -127,7 +127,7 @@ struct UnreachableHostTests {
         do {
             _ = try await client.get("http://127.0.0.1:\(other)/c", headers: [], maxBytes: 1 << 20)
         } catch {
-            #expect("\(error)".hasPrefix("no connection (127.0.0.1 refused the connection)"), "\(error)")
+            #expect("\(error)".hasPrefix("no connection (127.0.0.1:\(other) refused the connection)"), "\(error)")
         }
         await transport.shutdown()
     }

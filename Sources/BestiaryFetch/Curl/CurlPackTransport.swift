@@ -129,7 +129,7 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                 what = "the server closed the connection"
             default:
                 let proxy = CurlProxy.from(environment: environment, for: url)
-                what = CurlTransport.unreachable(failure, host: url.host ?? "", proxy: proxy).map { "no connection (\($0))" } ?? failure.message
+                what = CurlTransport.unreachable(failure, host: url.host ?? "", port: url.port, proxy: proxy).map { "no connection (\($0))" } ?? failure.message
             }
         }
         return PackTransportError("\(url.absoluteString): \(what)", transient: transient)

@@ -57,13 +57,13 @@ public final class CurlTransport: HTTPTransport {
             }
             return HTTPResult(status: head.status, headers: head.headers, body: body)
         } catch let failure as CurlTransfer.Failure {
-            throw Self.transportError(failure, url: url, host: host, proxy: proxy, length: length, maxBytes: maxBytes)
+            throw Self.transportError(failure, url: url, host: host, port: parsed.port, proxy: proxy, length: length, maxBytes: maxBytes)
         }
     }
 
     /// What a failed transfer means to the fetcher.
     static func transportError(
-        _ failure: CurlTransfer.Failure, url: String, host: String, proxy: CurlProxy?, length: Int?, maxBytes: Int
+        _ failure: CurlTransfer.Failure, url: String, host: String, port: Int? = nil, proxy: CurlProxy?, length: Int?, maxBytes: Int
     ) -> any Error {
         switch failure.kind {
         case .cancelled: return CancellationError()
@@ -71,7 +71,7 @@ public final class CurlTransport: HTTPTransport {
         case .tooLarge: return TransportError.tooLarge(limit: maxBytes)
         case .curl: break
         }
-        if let cause = unreachable(failure, host: host, proxy: proxy) { return TransportError.unreachable(cause) }
+        if let cause = unreachable(failure, host: host, port: port, proxy: proxy) { return TransportError.unreachable(cause) }
         switch CURLcode(UInt32(failure.code)) {
         case CURLE_OPERATION_TIMEDOUT:
             // The whole request's limit: after the head, the body was still coming (silence ends
@@ -97,8 +97,9 @@ public final class CurlTransport: HTTPTransport {
 
     /// The cause of a connection that could not be made (or not made secure), in a few words;
     /// nil for others. With a proxy, the connection is the proxy's.
-    static func unreachable(_ failure: CurlTransfer.Failure, host: String, proxy: CurlProxy?) -> String? {
-        let peer = proxy.map { "the proxy \($0.host):\($0.port)" } ?? host
+    static func unreachable(_ failure: CurlTransfer.Failure, host: String, port: Int? = nil, proxy: CurlProxy?) -> String? {
+        // With the port an address names (a local stand-in: which server is not running).
+        let peer = proxy.map { "the proxy \($0.host):\($0.port)" } ?? (port.map { "\(host):\($0)" } ?? host)
         switch CURLcode(UInt32(failure.code)) {
         case CURLE_COULDNT_RESOLVE_HOST:
             return "the name \(host) could not be looked up"
