@@ -122,6 +122,14 @@ public enum MediaIntegrity {
     static func ogg(_ b: Bytes) -> String? {
         var at = 0
         while at < b.count {
+            // After at least one whole page, bytes that do not begin another are not a page cut
+            // short: the file is whole, with something after it (found by a volunteer: one stray
+            // byte read as "cut short").
+            let left = b.count - at
+            let magic = Array("OggS".utf8)
+            if at > 0, !(0..<min(left, 4)).allSatisfy({ b[at + $0] == magic[$0] }) {
+                return "the file has \(left) byte\(left == 1 ? "" : "s") after its last Ogg page that \(left == 1 ? "is" : "are") no Ogg page: its sound is whole, and players pass over the rest; to drop them, copy the file again from its source"
+            }
             guard at + 27 <= b.count else { return cut("its last Ogg page stops at byte \(b.count)") }
             guard starts(b, at: at, with: "OggS") else { return damaged("its bytes stop being Ogg pages at byte \(at)") }
             let segments = Int(b[at + 26])

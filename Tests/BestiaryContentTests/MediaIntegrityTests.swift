@@ -28,6 +28,17 @@ struct MediaIntegrityTests {
         #expect(problem?.contains("the file is cut short") == true, "\(problem ?? "nil")")
     }
 
+    /// A whole Ogg file with a stray byte after it read as "cut short (its last Ogg page stops at
+    /// byte N)", N being its own length (found by a volunteer); a page begun and cut is still that.
+    @Test func bytesAfterAWholeOggFileAreNotACut() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.root + "/content/sounds/owl.ogg")))
+        let extra = MediaIntegrity.problem(bytes + [0x0A], format: .ogg)
+        #expect(extra == "the file has 1 byte after its last Ogg page that is no Ogg page: its sound is whole, and players pass over the rest; to drop them, copy the file again from its source")
+        #expect(MediaIntegrity.problem(bytes + Array("trailing".utf8), format: .ogg)?.hasPrefix("the file has 8 bytes after its last Ogg page") == true)
+        #expect(MediaIntegrity.problem(bytes + Array("OggS".utf8), format: .ogg)?.hasPrefix("the file is cut short") == true)
+        #expect(MediaIntegrity.problem(bytes + Array("Og".utf8), format: .ogg)?.hasPrefix("the file is cut short") == true)
+    }
+
     static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let size = UInt32(8 + body.count)
         return withUnsafeBytes(of: size.bigEndian, Array.init) + Array(type.utf8) + body
