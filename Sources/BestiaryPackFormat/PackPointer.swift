@@ -101,6 +101,11 @@ public struct PackPointer: Hashable, Sendable {
             let from = try dr.integer("from", min: 1)
             guard from < version else { throw dr.fail("deltas[\(n)]: 'from' \(from) is not below version \(version)") }
             guard seen.insert(from).inserted else { throw dr.fail("deltas[\(n)]: a second delta from version \(from)") }
+            // The format lists them ascending by `from` (§4): another order is not a pointer
+            // this format writes (found by an app maker: it was taken).
+            if let last = deltas.last, from < last.from {
+                throw dr.fail("deltas[\(n)]: 'from' \(from) comes after \(last.from); deltas are listed ascending by 'from'")
+            }
             deltas.append(PackDeltaRef(from: from, file: try PackFileRef(json: item, file: file, context: "deltas[\(n)]")))
         }
         let expires = try r.time("expires")

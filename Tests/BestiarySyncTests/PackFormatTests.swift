@@ -109,6 +109,27 @@ import Testing
         }
     }
 
+    /// Deltas are listed ascending by `from`: a pointer listing them otherwise was taken by
+    /// `sync` and `verify` (found by an app maker).
+    @Test func deltasOutOfOrderAreRefused() throws {
+        func ref(_ path: String) -> PackFileRef { PackFileRef(path: path, sha256: String(repeating: "b", count: 64), bytes: 10) }
+        let good = PackPointer(
+            pack: "demo", version: 3, manifest: ref("v/3.json"), deltas: [PackDeltaRef(from: 1, file: ref("d/1-3.json")), PackDeltaRef(from: 2, file: ref("d/2-3.json"))],
+            expires: PackTime(seconds: 0))
+        #expect(try PackPointer.decode(good.encoded) == good)
+        var json = good.json.objectValue!
+        func delta(_ from: Int) -> JSONValue {
+            ["from": .integer(Int64(from)), "path": .string("d/\(from)-3.json"), "sha256": .string(String(repeating: "b", count: 64)), "bytes": 10]
+        }
+        json["deltas"] = .array([delta(2), delta(1)])
+        #expect(throws: PackFormatError.self) { try PackPointer.decode(JSONValue.object(json).canonicalData) }
+        do {
+            _ = try PackPointer.decode(JSONValue.object(json).canonicalData)
+        } catch {
+            #expect(error.message.contains("deltas[1]: 'from' 1 comes after 2; deltas are listed ascending by 'from'"), "\(error.message)")
+        }
+    }
+
     @Test func deltaKeepsLatestStatePerIdAndTombstones() throws {
         let target = PackManifest(
             pack: "demo", version: 3, created: PackTime(seconds: 5),
