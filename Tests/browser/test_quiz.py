@@ -140,6 +140,13 @@ def test_sharing_the_daily_result_says_so_visibly(site, browser):
     wait_until(browser, "return window.__copied.length === 2 && document.querySelector('[data-quiz-share-status]').textContent !== ''",
                message="a status after the failed copy")
     assert status.is_displayed() and "Could not copy" in status.text
+    # The result is selected for the learner to copy (it was hidden from screen readers, and
+    # selecting text by keyboard needs caret browsing: found by a keyboard learner).
+    shown = browser.execute_script(
+        "const el = document.querySelector('[data-quiz-share-text]');"
+        "return {hidden: el.getAttribute('aria-hidden'), focused: document.activeElement === el, selected: String(getSelection())};")
+    assert shown["hidden"] is None and shown["focused"]
+    assert shown["selected"].strip() == copied[0].split("\n")[0].strip() or copied[0].startswith(shown["selected"].strip()), shown
     assert serious_axe_violations(browser) == []
 
 

@@ -150,6 +150,10 @@ test("the daily's summary shows the share outcome in a visible polite status lin
   await share.fire("click");
   assert.equal(status.textContent, en("daily.copyFailed"));
   assert.equal(status.classList.contains("is-error"), true);
+  // Not copied: the emoji line is no longer hidden, and it takes the focus to be copied from.
+  const text = view.el.find("quizShareText");
+  assert.equal(text.getAttribute("aria-hidden"), null);
+  assert.equal(text.focused, true);
   outcome = "shared";
   await share.fire("click");
   assert.equal(status.textContent, "Result shared.");

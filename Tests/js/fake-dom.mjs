@@ -46,6 +46,11 @@ class FakeElement {
     this.attributes.delete(name);
   }
 
+  /** Records that it was focused (`focused` is true from then on). */
+  focus() {
+    this.focused = true;
+  }
+
   addEventListener(type, fn) {
     (this.listeners[type] ??= []).push(fn);
   }

@@ -145,6 +145,7 @@ export function shareStatusText(tr, outcome) {
 function dailyShareView(v, date, results, onShare) {
   const text = shareText(date, results, v.tr);
   const status = h("p", { class: "quiz-share-status", role: "status", dataset: { quizShareStatus: "" } });
+  const shown = h("p", { class: "quiz-share-text", "aria-hidden": "true", dataset: { quizShareText: "" }, text });
   const share = async () => {
     // Emptied first, so a second share with the same outcome is announced again.
     status.textContent = "";
@@ -152,11 +153,18 @@ function dailyShareView(v, date, results, onShare) {
     const outcome = await onShare(text);
     status.textContent = shareStatusText(v.tr, outcome);
     status.classList.toggle("is-error", outcome === "failed");
+    // Not copied: the text is selected for the learner to copy, screen readers and keyboards too.
+    if (outcome === "failed") {
+      shown.removeAttribute("aria-hidden");
+      shown.tabIndex = -1;
+      shown.focus();
+      globalThis.getSelection?.()?.selectAllChildren(shown);
+    }
   };
   return h(
     "div",
     { class: "quiz-share" },
-    h("p", { class: "quiz-share-text", "aria-hidden": "true", dataset: { quizShareText: "" }, text }),
+    shown,
     h("p", { dataset: { quizSharePlain: "" }, text: shareTextPlain(results, v.tr) }),
     button(v.tr("daily.copy"), share, { dataset: { quizShare: "" } }),
     status,
