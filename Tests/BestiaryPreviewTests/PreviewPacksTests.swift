@@ -1,4 +1,5 @@
 import BestiarySite
+import BestiaryStorage
 import BestiaryTestSupport
 import BestiaryPackFormat
 import Foundation
@@ -25,8 +26,10 @@ import Testing
         #expect(!preview.diagnostics.contains { $0.message.contains("not signed") }, "the preview is not told to sign")
         #expect(!FileManager.default.fileExists(atPath: root + "/content/packs.lock"))
 
-        // The same environment signs a build's packs: the key was there to be used.
-        var options = BuildOptions(root: root, output: dir.appending("out"), environment: environment)
+        // The same environment signs a build's packs: the key was there to be used. (On the
+        // build time's own day: a signed pointer expired by the clock fails the build.)
+        var options = BuildOptions(
+            root: root, output: dir.appending("out"), environment: environment, time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
         options.recordsPackVersions = false
         let built = try SiteBuilder(options: options).build()
         #expect(!built.upToDate, "a build after the preview does not take its unsigned output as up to date")
