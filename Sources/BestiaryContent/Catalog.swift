@@ -28,9 +28,14 @@ public struct Catalog: Sendable {
     public static func nameKeys(_ animal: Animal, languages: [String]) -> [(key: String, name: String)] {
         languages.map { lang in
             let name = animal.name.resolve(lang, fallback: languages)?.text ?? animal.id
-            return (lang + "\u{0}" + name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased(), name)
+            // Direction marks (U+200E, U+200F, U+061C) show nothing: 'Hare' and 'Hare' + U+200E
+            // are one name on screen (found by a tester: an unanswerable question, no warning).
+            let shown = String(String.UnicodeScalarView(name.unicodeScalars.filter { !Self.directionMarks.contains($0) }))
+            return (lang + "\u{0}" + shown.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased(), name)
         }
     }
+
+    static let directionMarks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}"]
 
     /// How many animals have a name no animal before them has in any of the site's languages
     /// (each along its fallbacks; case and spaces aside): `countDistinctNames` in the web app's

@@ -444,7 +444,7 @@ public struct ContentLoader: Sendable {
             let rel = "content/\(folder)/\(link)"
             switch ContentPath.problem("\(folder)/\(link)", contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
             case nil: all.append(link)
-            case .missing?: diagnostics.append(.error("symbolic link points nowhere", at: SourceLocation(path: rel), stage: "load"))
+            case .missing?, .danglingLink?: diagnostics.append(.error("symbolic link points nowhere", at: SourceLocation(path: rel), stage: "load"))
             case .notAFile?: diagnostics.append(.warning("symbolic link to a folder is not followed", at: SourceLocation(path: rel), stage: "load"))
             case let problem?: diagnostics.append(.error("\(problem)", at: SourceLocation(path: rel), stage: "load"))
             }
@@ -455,7 +455,12 @@ public struct ContentLoader: Sendable {
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let dirPrefix = "content/\(folder)/" + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")
             guard name.hasSuffix(".md") else {
-                diagnostics.append(.warning("not a Markdown file (.md); ignored", at: SourceLocation(path: relative), stage: "load"))
+                // `owl.MD`, `owl.Md`: a record whose ending is in another case (a Windows or Mac
+                // tool's), said so rather than "not a Markdown file" (found by a tester).
+                let message = name.lowercased().hasSuffix(".md")
+                    ? "ignored: a record's file name ends in '.md', in lower case; rename it to \(name.dropLast(3)).md"
+                    : "not a Markdown file (.md); ignored"
+                diagnostics.append(.warning(message, at: SourceLocation(path: relative), stage: "load"))
                 continue
             }
             // A name whose bytes are not UTF-8 (made on a system with another encoding) is listed
@@ -476,8 +481,11 @@ public struct ContentLoader: Sendable {
             case 2:
                 let lang = parts[1]
                 guard config.languages.contains(lang) else {
+                    // `cat.DE.md`: the code as site.yml writes it is meant.
+                    let meant = config.languages.first { $0.lowercased() == lang.lowercased() }
+                        .map { " (did you mean \(parts[0]).\($0).md? codes are written as in site.yml)" } ?? ""
                     diagnostics.append(.error(
-                        "'\(lang)' is not one of the site's languages (\(config.languages.joined(separator: ", "))); a translation is named ID.LANG.md",
+                        "'\(lang)' is not one of the site's languages (\(config.languages.joined(separator: ", ")))\(meant); a translation is named ID.LANG.md",
                         at: SourceLocation(path: relative), stage: "load"))
                     continue
                 }

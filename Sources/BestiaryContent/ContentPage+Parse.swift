@@ -27,8 +27,11 @@ extension ContentPage {
                 "page name '\(slug)' is taken by a generated part of the site; rename the file",
                 at: SourceLocation(path: source.path, line: 1, column: 1), stage: "load"))
         } else if config.languages.contains(where: { $0.lowercased() == slug.lowercased() }) {
+            // The folders as the build names them (the default language's pages are at the root;
+            // a code keeps its case: /pt-BR/).
+            let folders = config.languages.filter { $0 != config.defaultLanguage }.map { "/\($0)/" }.joined(separator: ", ")
             diagnostics.append(.error(
-                "page name '\(slug)' is one of the site's languages (site.yml), whose pages are under /\(slug)/; rename the file",
+                "page name '\(slug)' is one of the site's languages (site.yml), whose codes name the folders of its pages in other languages (\(folders)); rename the file",
                 at: SourceLocation(path: source.path, line: 1, column: 1), stage: "load"))
         }
         guard let yaml = document.yaml else {

@@ -10,6 +10,8 @@ public enum ContentPath {
         case parentReference
         case backslash
         case missing
+        /// A symbolic link is there, but what it leads to is not (or the links go round).
+        case danglingLink
         case notAFile
         case leavesContent(String)
 
@@ -20,6 +22,7 @@ public enum ContentPath {
             case .parentReference: "path must not contain '..' (it must stay inside content/)"
             case .backslash: "use '/' in paths, not '\\'"
             case .missing: "no such file under content/"
+            case .danglingLink: "is a symbolic link that leads nowhere (what it names is missing, or the links go round); link it to the file again, or name the file itself"
             case .notAFile: "is a directory, not a file"
             case .leavesContent(let target): "is a symbolic link that leads out of content/ (to \(target))"
             }
@@ -135,7 +138,9 @@ public enum ContentPath {
     ) -> Problem? {
         if let p = lexicalProblem(path) { return p }
         let full = contentDirectory + "/" + path
-        guard let info = fileSystem.infoFollowingLinks(full) else { return .missing }
+        guard let info = fileSystem.infoFollowingLinks(full) else {
+            return fileSystem.info(full)?.kind == .symlink ? .danglingLink : .missing
+        }
         if info.kind == .directory { return .notAFile }
         guard let real = try? fileSystem.realPath(full) else { return .missing }
         if !(real.hasPrefix(contentRealPath + "/")) { return .leavesContent(real) }

@@ -18,13 +18,16 @@ public struct FrontMatterDocument: Sendable {
     /// Splits `source`; reports an unterminated front matter at its opening line.
     public static func split(_ source: SourceText) throws(DiagnosticError) -> FrontMatterDocument {
         let text = source.text
-        guard text.hasPrefix("---\n") || text == "---" else {
+        // The opening line may end in spaces or tabs, as the closing one may (an editor's
+        // trailing space read as "no front matter", found by a tester).
+        let firstEnd = text.firstIndex(of: "\n") ?? text.endIndex
+        guard text.hasPrefix("---"), text[..<firstEnd].trimmingTrailingSpace() == "---" else {
             return FrontMatterDocument(yaml: nil, yamlFirstLine: 0, body: text, bodyFirstLine: 1)
         }
         var lineNumber = 1
         var yamlLines: [Substring] = []
         var bodyStart: String.Index?
-        var index = text.index(text.startIndex, offsetBy: 4, limitedBy: text.endIndex) ?? text.endIndex
+        var index = firstEnd < text.endIndex ? text.index(after: firstEnd) : text.endIndex
         while index < text.endIndex {
             let end = text[index...].firstIndex(of: "\n") ?? text.endIndex
             let line = text[index..<end]

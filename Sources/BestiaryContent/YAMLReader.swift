@@ -298,7 +298,8 @@ final class YAMLReader {
                     continue
                 }
                 if let languages, !languages.contains(k.string) {
-                    error("\(what): language '\(k.string)' is not in site.yml's languages (\(languages.joined(separator: ", ")))", at: key)
+                    let meant = languages.first { $0.lowercased() == k.string.lowercased() }.map { " (did you mean '\($0)'? codes are written as in site.yml)" } ?? ""
+                    error("\(what): language '\(k.string)' is not in site.yml's languages (\(languages.joined(separator: ", ")))\(meant)", at: key)
                     ok = false
                     continue
                 }

@@ -96,6 +96,54 @@ import Testing
         ])
     }
 
+    /// A sound that is a symbolic link leading nowhere (its target moved, or links that go round)
+    /// was "no such file under content/" while `ls` shows it (found by a tester).
+    @Test func aMediaLinkThatLeadsNowhereIsSaidToBeOne() throws {
+        let site = try TestSite([
+            "content/animals/eule.md": "---\nname: {de: Eule}\nsound: {file: sounds/eule.ogg}\n---\n",
+            "content/animals/kauz.md": "---\nname: {de: Kauz}\nsound: {file: sounds/a.ogg}\n---\n",
+        ])
+        try FileManager.default.createDirectory(atPath: site.root + "/content/sounds", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site.root + "/content/sounds/eule.ogg", withDestinationPath: "eule-alt.ogg")
+        try FileManager.default.createSymbolicLink(atPath: site.root + "/content/sounds/a.ogg", withDestinationPath: "b.ogg")
+        try FileManager.default.createSymbolicLink(atPath: site.root + "/content/sounds/b.ogg", withDestinationPath: "a.ogg")
+        let lines = site.lines()
+        let nowhere = "is a symbolic link that leads nowhere (what it names is missing, or the links go round); link it to the file again, or name the file itself"
+        #expect(lines.contains { $0.hasPrefix("content/animals/eule.md:3:") && $0.contains("sounds/eule.ogg") && $0.contains(nowhere) }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/animals/kauz.md:3:") && $0.contains(nowhere) }, "\(lines)")
+    }
+
+    /// A language code in another case than site.yml's (`pt-br` for `pt-BR`, `gato.PT-BR.md`) is
+    /// pointed at the code meant (found by a tester: only the bare refusal).
+    @Test func aLanguageCodeInAnotherCaseNamesTheOneMeant() throws {
+        let site = try TestSite(
+            [
+                "content/animals/gato.md": "---\nname: {en: Cat, pt-br: Gato}\nwikipedia: {PT-BR: Gato}\n---\n",
+                "content/animals/gato.PT-BR.md": "Texto.\n",
+            ],
+            siteYML: "title: { en: Test }\nbase_url: https://example.org/\nlanguages: [en, pt-BR]\n")
+        let lines = site.lines()
+        let hint = "(did you mean 'pt-BR'? codes are written as in site.yml)"
+        #expect(lines.contains { $0.hasPrefix("content/animals/gato.md:2:") && $0.contains("language 'pt-br' is not in site.yml's languages (en, pt-BR) \(hint)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/animals/gato.md:3:") && $0.contains("wikipedia: 'PT-BR' is not one of the site's languages (en, pt-BR) \(hint)") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/animals/gato.PT-BR.md:") && $0.contains("(did you mean gato.pt-BR.md? codes are written as in site.yml)") }, "\(lines)")
+    }
+
+    /// An opening '---' with spaces or a tab after it (an editor's trailing space) opens the front
+    /// matter, as such a closing line closes it: it read as a record without front matter.
+    @Test func anOpeningLineWithTrailingSpaceOpensTheFrontMatter() throws {
+        let site = try TestSite([
+            "content/animals/fuchs.md": "--- \nname: {de: Fuchs}\n--- \nText.\n",
+            "content/animals/reh.md": "---\t\nname: {de: Reh}\n---\n",
+            "content/pages/info.md": "---  \ntitle: {de: Info}\n---\n",
+        ])
+        let result = site.load()
+        #expect(!result.diagnostics.hasErrors, "\(site.lines())")
+        #expect(result.catalog?.animals.map(\.id) == ["fuchs", "reh"])
+        #expect(result.catalog?.animals.first?.bodies["de"]?.markdown.contains("Text.") == true)
+        #expect(result.catalog?.pages.map(\.slug) == ["info"])
+    }
+
     /// Two animals the quiz cannot tell apart, and too few names for one question's choices, are
     /// warned about (the quiz would say "not enough animals" and blame the learner's filters).
     @Test func namesTheQuizCannotTellApartAreWarnedAbout() throws {
@@ -110,6 +158,14 @@ import Testing
         let catalog = try #require(site.load().catalog)
         #expect(ContentLoader.quizProblems(catalog).map(\.message) == [
             "each quiz question offers 4 answers, but the site has 2 animals with different names: no round can start until more are added, or until quiz.choices in site.yml is lowered (2 at least)"
+        ])
+        // A direction mark (U+200E, U+200F) shows nothing: the names read the same (found by a tester).
+        let marked = try TestSite([
+            "content/animals/hase.md": "---\nname: {de: Hase}\n---\n",
+            "content/animals/hase2.md": "---\nname: {de: \"Hase\\u200E\"}\n---\n",
+        ])
+        #expect(marked.lines() == [
+            "content/animals/hase2.md:2:1: warning: name 'Hase\u{200E}' is also hase's: the quiz never offers the two side by side, and the collection shows two cards named alike; give one another name"
         ])
         let enough = try TestSite([
             "content/animals/a.md": "---\nname: {de: A}\n---\n", "content/animals/b.md": "---\nname: {de: B}\n---\n",
@@ -268,6 +324,8 @@ import Testing
     @Test func otherFilesInAnimalsAreIgnoredWithAWarning() throws {
         let site = try TestSite(["content/animals/a.md": "---\nname: {de: A}\n---\n", "content/animals/notes.txt": "x"])
         #expect(site.lines() == ["content/animals/notes.txt:0:0: warning: not a Markdown file (.md); ignored"])
+        let upper = try TestSite(["content/animals/a.md": "---\nname: {de: A}\n---\n", "content/animals/eule.MD": "---\nname: {de: Eule}\n---\n"])
+        #expect(upper.lines() == ["content/animals/eule.MD:0:0: warning: ignored: a record's file name ends in '.md', in lower case; rename it to eule.md"])
     }
 
     /// The real sites load without a problem; the minimal fixture's hostile record (bob.md) is

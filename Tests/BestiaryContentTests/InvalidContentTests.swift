@@ -186,7 +186,9 @@ import Testing
         Case(name: "page with a reserved name", files: ["content/pages/quiz.md": "---\ntitle: Quiz\n---\n"],
              expected: "content/pages/quiz.md:1:1: error: page name 'quiz' is taken by a generated part of the site"),
         Case(name: "page named like a language of the site", files: ["content/pages/en.md": "---\ntitle: {de: X}\n---\n"],
-             expected: "content/pages/en.md:1:1: error: page name 'en' is one of the site's languages (site.yml), whose pages are under /en/"),
+             expected: "content/pages/en.md:1:1: error: page name 'en' is one of the site's languages (site.yml), whose codes name the folders of its pages in other languages (/en/)"),
+        Case(name: "page named like the default language, whose pages are at the root", files: ["content/pages/de.md": "---\ntitle: {de: X}\n---\n"],
+             expected: "content/pages/de.md:1:1: error: page name 'de' is one of the site's languages (site.yml), whose codes name the folders of its pages in other languages (/en/)"),
         Case(name: "record larger than the limit", files: [record: "---\nname: {de: Fuchs}\n---\n" + String(repeating: "x", count: 1_100_000)],
              expected: "\(record):0:0: error: file is 1074 KiB; records and pages are limited to 1024 KiB"),
     ]

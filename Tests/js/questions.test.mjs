@@ -168,6 +168,14 @@ test("fewer animals (or distinct names) than choices is too-few", () => {
   assert.equal(ok.ok, true);
 });
 
+test("names that differ only by direction marks (U+200E, U+200F, U+061C) are one name", () => {
+  // 'Hare' and 'Hare' + U+200E look the same: a question offering both could not be answered
+  // (found by a tester; `check` warns alike, Catalog.nameKeys).
+  const marked = catalog([SPECS[0], SPECS[1], SPECS[7], ["marked-cow", "Cow\u200e", "Kuh\u200f", "mammal", 2, true, true]]);
+  const r = buildRound({ animals: marked.animals, mode: "sound", questions: 5, choices: 4, languages: marked.languages, rng: createRng(1) });
+  assert.deepEqual(r, { ok: false, reason: "too-few", needed: 4, have: 3 });
+});
+
 test("the same seed gives the same round, whatever the catalogue order", () => {
   const a = round({ seed: 42 });
   const b = round({ seed: 42, animals: cat.animals.slice().reverse() });

@@ -154,8 +154,9 @@ export function nameKeys(languages) {
   };
 }
 
+/** Direction marks (U+200E, U+200F, U+061C) show nothing, so they are no difference. */
 function normaliseName(name) {
-  return name.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
+  return name.normalize("NFC").replace(/[\u200e\u200f\u061c]/g, "").trim().replace(/\s+/g, " ").toLowerCase();
 }
 
 /** Size of a greedy set of animals whose names never collide. */
