@@ -74,7 +74,7 @@ function worker(config, files = {}) {
   const net = { online: true, requests: [], files };
   const network = async (input) => {
     const request = input instanceof Request ? input : new Request(input);
-    net.requests.push({ url: request.url, range: request.headers.get("range") });
+    net.requests.push({ url: request.url, range: request.headers.get("range"), cache: request.cache });
     if (!net.online) throw new TypeError("Failed to fetch");
     const path = request.url.slice(SCOPE.length).replace(/\?.*$/, "");
     const body = net.files[path];
@@ -204,6 +204,8 @@ test("pages: network first and cached; offline from the cache, else the offline 
   await w.run("activate");
   const online = await w.fetchEvent(SCOPE + "animals/owl/", { mode: "navigate" });
   assert.equal(await online.text(), "<h1>owl</h1>");
+  // Revalidated with the server, not taken from the HTTP cache as fresh (a deploy showed days late).
+  assert.deepEqual(w.net.requests.filter((r) => r.url === SCOPE + "animals/owl/").map((r) => r.cache), ["no-cache"]);
   await new Promise((r) => setTimeout(r, 10));
   w.net.online = false;
   assert.equal(await (await w.fetchEvent(SCOPE + "animals/owl/?from=x", { mode: "navigate" })).text(), "<h1>owl</h1>");

@@ -87,7 +87,11 @@ function pageKey(url) {
 async function page(request, url, path) {
   const key = pageKey(url);
   const fromNetwork = (async () => {
-    const response = await fetch(request);
+    // Asked of the server, never taken as fresh from the browser's HTTP cache: a server that
+    // sends no Cache-Control made a deploy show days late (a Last-Modified page counts as fresh
+    // for a tenth of its age), old pages beside new ones. A navigation's own Request cannot be
+    // given other options, so a new one stands in for it, with its credentials and redirects.
+    const response = await fetch(new Request(request.url, { cache: "no-cache", credentials: request.credentials, redirect: request.redirect }));
     if (response.ok && response.type === "basic") {
       const cacheName = PRECACHED.has(key) ? SHELL : PAGES;
       const copy = response.clone();
