@@ -529,3 +529,18 @@ def test_retry_after_a_failed_catalogue_puts_the_focus_on_the_question(site, bro
     wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="the question after the retry")
     assert browser.execute_script("return document.activeElement.matches('[data-quiz] .quiz-choices button, [data-quiz] button[data-choice]')"), \
         browser.execute_script("return document.activeElement.outerHTML")
+
+
+def test_a_recording_that_cannot_be_loaded_online_says_to_reload(site, browser):
+    """Online, a recording that cannot be had was removed by a new version of the site (a tab left
+    open across a deploy): it said only what is available offline (found by a museum's admin)."""
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*.ogg", "*.mp3", "*.opus", "*.m4a", "*.wav"]})
+    try:
+        load(browser, quiz_url(site, "sound"))
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+        wait_until(browser, "return document.querySelector('.quiz-media-error')", message="the media error")
+        text = browser.execute_script("return document.querySelector('.quiz-media-error').textContent")
+        assert text == "Das konnte nicht geladen werden. Die Seite wurde vielleicht aktualisiert, seit sie geöffnet wurde: lade sie neu.", text
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})

@@ -172,7 +172,8 @@ class QuizPage {
     const media = prompt.audio || prompt.el.querySelector("img");
     media?.addEventListener("error", () => {
       if (!prompt.el.querySelector(".quiz-media-error")) {
-        prompt.el.append(h("p", { class: "quiz-media-error", role: "status", text: tr("quiz.mediaError") }));
+        // Online, a file that is gone was removed by a new version of the site (an old tab).
+        prompt.el.append(h("p", { class: "quiz-media-error", role: "status", text: tr(navigator.onLine === false ? "quiz.mediaError" : "quiz.mediaGone") }));
       }
     });
     prompt.audio?.addEventListener("play", () => {
