@@ -246,6 +246,11 @@ public struct WikipediaFetcher: Sendable {
             fetchedAt: WikipediaCache.timestamp(options.clock.now()), etag: etag, url: pageURL, direction: summary.direction,
             description: summary.description, wikibaseItem: summary.wikibaseItem, extract: summary.extract,
             extractHTML: summary.extractHTML, license: .wikipediaText, image: image)
+        // A server that answers with links no page may carry (`javascript:`): not stored, as the
+        // build would refuse the entry (a `wikipedia.url` pointing at another server).
+        if let problem = CacheEntryFile.unsafeField(entry) {
+            throw JobFailure(reason: "the answer is not a usable summary: \(problem)")
+        }
         try await session.commit(entry, requested: job.title)
         PendingFetch.remove(from: cache, language: job.language, requested: job.title)
         r.outcome = .fetched

@@ -217,7 +217,7 @@ struct OutputWriter {
             if holdsPrevious { try writer.fileSystem.remove(target) }
             switch file.content {
             case .data(let data): try writer.fileSystem.writeNew(data, to: target)
-            case .file(let source): try writer.fileSystem.link(source, to: target)
+            case .file(let source): try writer.fileSystem.linkFollowingLinks(source, to: target)
             }
             guard let identity = writer.identity(of: file), let info = writer.fileSystem.info(target) else {
                 throw FileSystemError(operation: "write", path: target, reason: "it is not there after writing")
@@ -606,7 +606,7 @@ struct OutputWriter {
                     let temporary = String(target[..<slash]) + "/.bestiary-new-\(getpid())-" + target[target.index(after: slash)...]
                     switch file.content {
                     case .data(let data): try fs.writeNew(data, to: temporary)
-                    case .file(let source): try fs.link(source, to: temporary)
+                    case .file(let source): try fs.linkFollowingLinks(source, to: temporary)
                     }
                     try fs.move(temporary, to: target)
                     guard let written = fs.info(target) else { throw DiagnosticError(.error("\(file.path) vanished", stage: "write")) }

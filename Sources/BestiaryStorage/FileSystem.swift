@@ -116,9 +116,18 @@ public protocol FileSystem: Sendable {
     /// Makes `destination` have the bytes of `source`, sharing storage where possible (hard link).
     /// Callers must never write into the result in place: files are replaced, never modified.
     func link(_ source: String, to destination: String) throws
+    /// ``link(_:to:)`` of what `source` leads to when it is a symbolic link (the link itself
+    /// otherwise: Linux's `link` does not follow one, and a media file that was a relative link
+    /// became a link in the output that led nowhere).
+    func linkFollowingLinks(_ source: String, to destination: String) throws
 }
 
 extension FileSystem {
+    public func linkFollowingLinks(_ source: String, to destination: String) throws {
+        let target = info(source)?.kind == .symlink ? ((try? realPath(source)) ?? source) : source
+        try link(target, to: destination)
+    }
+
     public func exists(_ path: String) -> Bool { info(path) != nil }
     public func removeOwned(_ path: String) throws { try remove(path) }
 

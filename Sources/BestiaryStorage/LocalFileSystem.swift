@@ -371,16 +371,26 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func link(_ source: String, to destination: String) throws {
-        if Glibc_link(source, destination) == 0 { return }
+        try link(source, to: destination, following: false)
+    }
+
+    /// With `linkat`'s `AT_SYMLINK_FOLLOW`: no call more than ``link(_:to:)`` makes.
+    public func linkFollowingLinks(_ source: String, to destination: String) throws {
+        try link(source, to: destination, following: true)
+    }
+
+    private func link(_ source: String, to destination: String, following: Bool) throws {
+        let flags = following ? AT_SYMLINK_FOLLOW : 0
+        if Glibc_linkat(source, destination, flags) == 0 { return }
         var code = errno
         if code == ENOENT, let dir = parent(destination) {
             try createDirectory(dir)
-            if Glibc_link(source, destination) == 0 { return }
+            if Glibc_linkat(source, destination, flags) == 0 { return }
             code = errno
         }
         if code == EEXIST {
             unlink(destination)
-            if Glibc_link(source, destination) == 0 { return }
+            if Glibc_linkat(source, destination, flags) == 0 { return }
             code = errno
         }
         // Different file systems or no hard links: copy the bytes.
@@ -464,10 +474,10 @@ extension LocalFileSystem {
     #endif
 }
 
-@inline(__always) private func Glibc_link(_ a: String, _ b: String) -> Int32 {
+@inline(__always) private func Glibc_linkat(_ a: String, _ b: String, _ flags: Int32) -> Int32 {
     #if canImport(Glibc)
-    Glibc.link(a, b)
+    Glibc.linkat(AT_FDCWD, a, AT_FDCWD, b, flags)
     #else
-    Darwin.link(a, b)
+    Darwin.linkat(AT_FDCWD, a, AT_FDCWD, b, flags)
     #endif
 }

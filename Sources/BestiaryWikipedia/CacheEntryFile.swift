@@ -61,12 +61,48 @@ public enum CacheEntryFile {
         // As `encode` wrote it, the entry's bytes without their indentation are the canonical
         // JSON the checksum was made from: hashing them avoids encoding the entry again. Any
         // other layout (a file reformatted by hand) is checked the long way.
-        if let compact = compactEntry(data), Hashing.sha256Hex(compact) == envelope.checksum { return envelope.entry }
+        if let compact = compactEntry(data), Hashing.sha256Hex(compact) == envelope.checksum {
+            if let problem = unsafeField(envelope.entry) { throw Damage(reason: problem) }
+            return envelope.entry
+        }
         let actual = Hashing.sha256Hex(try canonicalJSON(envelope.entry))
         guard actual == envelope.checksum else {
             throw Damage(reason: "its checksum does not match its content (edited by hand or damaged)")
         }
+        if let problem = unsafeField(envelope.entry) { throw Damage(reason: problem) }
         return envelope.entry
+    }
+
+    /// What in an entry no fetch writes and a page must not carry, whatever its checksum (which
+    /// anyone can compute): a link that is not http(s) (`javascript:` ran in a visitor's browser,
+    /// found by a security review), or a picture's path other than `wikipedia/images/SHA256.EXT`
+    /// (`../` published a file from outside the site). Nil when there is none.
+    public static func unsafeField(_ entry: WikipediaEntry) -> String? {
+        func web(_ url: String?) -> Bool {
+            guard let url else { return true }
+            let lower = url.lowercased()
+            return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !url.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+        }
+        var links: [(String, String?)] = [("url", entry.url), ("license.url", entry.license.url)]
+        if let image = entry.image {
+            links.append(("image.original.url", image.original?.url))
+            links.append(("image.attribution.descriptionURL", image.attribution?.descriptionURL))
+            links.append(("image.attribution.license.url", image.attribution?.license?.url))
+            for (i, r) in image.renditions.enumerated() {
+                links.append(("image.renditions[\(i)].url", r.url))
+                // One file in the cache's picture folder (`wikipedia/images/SHA256.EXT`): no `..`,
+                // no folder, no hidden file.
+                let folder = WikipediaCache.imagesFolder + "/"
+                let name = r.path.hasPrefix(folder) ? r.path.dropFirst(folder.count) : ""
+                guard !name.isEmpty, name.first != ".", name.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 46 || $0 == 95 || $0 == 45 }) else {
+                    return "image.renditions[\(i)].path '\(r.path)' is not a picture of the cache (wikipedia/images/SHA256.EXT)"
+                }
+            }
+        }
+        if let (field, url) = links.first(where: { !web($0.1) }) {
+            return "\(field) '\(url ?? "")' is not an http(s) address"
+        }
+        return nil
     }
 
     /// The bytes of the envelope's `entry` value with the whitespace between tokens left out

@@ -363,6 +363,15 @@ public struct WikipediaCache: Sendable {
     public func imageIsIntact(_ rendition: ImageRendition, verifyHash: Bool, info listed: FileInfo? = nil) -> Bool {
         let path = imageFile(rendition.path)
         guard let info = listed ?? fileSystem.infoFollowingLinks(path), info.kind == .file, info.size == rendition.bytes else { return false }
+        // A picture that is a symbolic link is used only when it stays inside content/ (one that
+        // led out published a file from elsewhere on the machine: found by a security review).
+        // A listing's metadata is `lstat`'s: a link there is no file, and was refused above.
+        if listed == nil, fileSystem.info(path)?.kind == .symlink {
+            let content = Catalog.contentDirectory(root: root)
+            guard let real = try? fileSystem.realPath(path), let contentReal = try? fileSystem.realPath(content), real.hasPrefix(contentReal + "/") else {
+                return false
+            }
+        }
         let check = verifyHash ? rendition.format + " " + rendition.sha256 : rendition.format
         if let known = memo?.image(path, info: info, check: check) { return known }
         let kind = "image " + check

@@ -58,6 +58,30 @@ import Testing
 
     /// A sound with no credit, licence or source says so, as a picture without one does (with
     /// swift-mustache it opened an empty credit line).
+    /// A sound that is a symbolic link to another file of content/ is published as that file's
+    /// bytes: the link itself was hard-linked into the output, where its relative target led
+    /// nowhere, and the sound was missing from the site and the pack (found by a security review).
+    @Test func aMediaFileThatIsALinkIsPublishedAsWhatItLeadsTo() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: dir)
+        let sounds = root + "/content/sounds"
+        try FileManager.default.moveItem(atPath: sounds + "/tone.wav", toPath: sounds + "/tone-recorded.wav")
+        try FileManager.default.createSymbolicLink(atPath: sounds + "/tone.wav", withDestinationPath: "tone-recorded.wav")
+        let output = dir.appending("out")
+        try build(root: root, output: output)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sounds + "/tone-recorded.wav"))
+        for folder in ["media"] {
+            let wavs = try FileManager.default.contentsOfDirectory(atPath: output + "/" + folder).filter { $0.hasSuffix(".wav") }
+            #expect(wavs.count == 1, "\(folder): \(wavs)")
+            for name in wavs {
+                let path = output + "/" + folder + "/" + name
+                let type = try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType
+                #expect(type == .typeRegular, "\(path) is \(String(describing: type))")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+            }
+        }
+    }
+
     @Test func aSoundWithNothingToCreditSaysNoCreditGiven() throws {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)

@@ -47,6 +47,27 @@ struct CacheTests {
         #expect(CacheEntryFile.compactEntry(try CacheEntryFile.encode(entry)) == canonical)
     }
 
+    /// Its checksum is no safeguard (anyone can compute it): an entry with a link that is not
+    /// http(s), or a picture path out of the cache's picture folder, is refused however it was
+    /// made (found by a security review: `javascript:` ran in a visitor's browser, `../`
+    /// published a file from outside the site).
+    @Test func anEntryWithAScriptLinkOrAPathOutOfTheCacheIsRefused() throws {
+        var entry = try Self.entry("de__Haushund.json", image: Self.sampleImage)
+        #expect(try CacheEntryFile.decode(try CacheEntryFile.encode(entry)) == entry)
+        var script = entry
+        script.url = "javascript:void(document.title='PWNED')"
+        #expect(throws: CacheEntryFile.Damage(reason: "url 'javascript:void(document.title='PWNED')' is not an http(s) address")) {
+            try CacheEntryFile.decode(try CacheEntryFile.encode(script))
+        }
+        var license = entry
+        license.license.url = "JavaScript:alert(1)"
+        #expect(throws: CacheEntryFile.Damage.self) { try CacheEntryFile.decode(try CacheEntryFile.encode(license)) }
+        entry.image?.renditions[0].path = "../../outside/secret.png"
+        #expect(throws: CacheEntryFile.Damage(reason: "image.renditions[0].path '../../outside/secret.png' is not a picture of the cache (wikipedia/images/SHA256.EXT)")) {
+            try CacheEntryFile.decode(try CacheEntryFile.encode(entry))
+        }
+    }
+
     /// A file laid out some other way (keys in another order, slashes escaped: here as
     /// `JSONSerialization` writes it) is checked the long way and still accepted; edited, refused.
     @Test(arguments: entryFixtures)
