@@ -22,6 +22,10 @@ public enum SVGInspector: Sendable {
         "applet": "an <applet> element",
         "portal": "a <portal> element",
         "base": "a <base> element",
+        // Markup of HTML's an SVG opened directly obeys (`<h:meta http-equiv=refresh>` sent the
+        // site's own address elsewhere: found by a security review).
+        "meta": "a <meta> element (it can send the page elsewhere)",
+        "link": "a <link> element (it loads another document)",
     ]
 
     /// Elements whose link may be a `data:` URL: it is drawn as a picture, where no script runs.
@@ -44,8 +48,26 @@ public enum SVGInspector: Sendable {
         if let encoding = declaredEncoding(lower), encoding != "utf-8", encoding != "utf8" {
             return "SVG declares the encoding '\(encoding)'; save it as UTF-8"
         }
+        if lower.contains("@import") { return "SVG imports a style sheet (@import)" }
+        if let outside = outsideStyleURL(lower) { return "SVG loads '\(outside)' from its style (a picture draws only what it holds)" }
         var scanner = Scanner(Array(text.utf8))
         return scanner.problem()
+    }
+
+    /// The first `url(…)` in the text (styles, presentation attributes) that is not a fragment of
+    /// the drawing itself (`url(#gradient)`) or a `data:` picture: it would load from elsewhere
+    /// when the file is opened (a tracking request, found by a security review).
+    static func outsideStyleURL(_ lower: String) -> String? {
+        var rest = lower[...]
+        while let open = rest.range(of: "url(") {
+            rest = rest[open.upperBound...]
+            let inner = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" || $0 == "&" }
+            // `&quot;` around the address in an attribute: what follows `&quot;` is the address.
+            let address = inner.hasPrefix("quot;") ? inner.dropFirst(5) : inner.hasPrefix("apos;") ? inner.dropFirst(5) : inner
+            if address.hasPrefix("#") || address.hasPrefix("data:") { continue }
+            return "url(" + String(address.prefix { $0 != ")" && $0 != "\"" && $0 != "'" }) + ")"
+        }
+        return nil
     }
 
     /// The `encoding` of the XML declaration (lowercased text), when there is one.
@@ -161,6 +183,12 @@ public enum SVGInspector: Sendable {
                 }
                 if ["href", "src"].contains(local), decoded.hasPrefix("data:"), !SVGInspector.pictureElements.contains(elementName) {
                     return "SVG links a data: URL from <\(element)> (only <image> may embed one)"
+                }
+                // A reference loads what it names (`<use href=https://…>`, `<image href=…>`): only
+                // the drawing's own parts (`#id`) and pictures it holds (`data:`) may be named; a
+                // link (`<a href>`) loads nothing until followed.
+                if ["href", "src"].contains(local), !decoded.isEmpty, !decoded.hasPrefix("#"), !decoded.hasPrefix("data:"), elementName != "a" {
+                    return "SVG loads '\(String(decoding: value, as: UTF8.self))' from <\(element)> (a picture draws only what it holds)"
                 }
                 if local == "attributename", decoded.hasPrefix("on") {
                     return "SVG animates an event-handler attribute (\(String(decoding: value, as: UTF8.self)))"

@@ -46,6 +46,15 @@ struct SVGInspectorTests {
             "named character reference"),
         ("an XHTML frame", svg("<h:frame xmlns:h=\"http://www.w3.org/1999/xhtml\" src=\"/\"/>"), "<frame>"),
         ("a data: URL a <use> would load", svg("<use href=\"data:image/svg+xml;base64,PHN2Zz4=#x\"/>"), "data: URL from <use>"),
+        // Found by a security review: opened directly, each sent the visitor elsewhere or loaded
+        // from another site.
+        ("an XHTML meta refresh", svg("<h:meta xmlns:h=\"http://www.w3.org/1999/xhtml\" http-equiv=\"refresh\" content=\"0;url=https://evil.example/\"/>"), "a <meta> element"),
+        ("an XHTML style sheet link", svg("<h:link xmlns:h=\"http://www.w3.org/1999/xhtml\" rel=\"stylesheet\" href=\"https://evil.example/x.css\"/>"), "a <link> element"),
+        ("a style importing another", svg("<style>@import url(https://evil.example/a.css);</style>"), "@import"),
+        ("a style loading a picture", svg("<style>rect { fill: url('https://evil.example/t.png') }</style><rect/>"), "loads 'url(https://evil.example/t.png)'"),
+        ("a presentation attribute loading from elsewhere", svg("<rect fill=\"url(//evil.example/t#p)\"/>"), "loads 'url(//evil.example/t#p)'"),
+        ("a use of another file", svg("<use href=\"https://evil.example/s.svg#x\"/>"), "loads 'https://evil.example/s.svg#x' from <use>"),
+        ("a picture from elsewhere", svg("<image xlink:href=\"https://evil.example/track.png\"/>"), "from <image>"),
         ("not UTF-8", Data([0x3C, 0x73, 0x76, 0x67, 0xFF, 0x3E]), "not valid UTF-8"),
         ("no svg element", Data("<?xml version=\"1.0\"?><html/>".utf8), "does not contain an <svg> element"),
     ]
@@ -66,6 +75,7 @@ struct SVGInspectorTests {
             """.utf8)),
         ("links to fragments and an article", svg("<use xlink:href=\"#leaf\"/><a href=\"https://en.wikipedia.org/wiki/Fox\"><text>one &amp; only</text></a>")),
         ("style and CDATA", svg("<style><![CDATA[ rect { fill: red } ]]></style><rect opacity=\"0.5\" offset=\"1\"/>")),
+        ("gradients named by fragment", svg("<defs><linearGradient id=\"g\"/></defs><style>circle { fill: url(#g) }</style><rect fill=\"url(#g)\"/><circle style=\"fill: url( '#g' )\"/>")),
         ("animation of a colour", svg("<rect><animate attributeName=\"fill\" values=\"red;blue\" dur=\"2s\"/></rect>")),
         ("an embedded raster picture", svg("<image width=\"4\" height=\"4\" xlink:href=\"data:image/png;base64,iVBORw0KGgo=\"/>")),
         ("UTF-8 declared", Data("<?xml version=\"1.0\" encoding=\"utf-8\"?><svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)),
