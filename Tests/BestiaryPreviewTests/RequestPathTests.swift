@@ -26,6 +26,9 @@ import Testing
         #expect(RequestPath.resolve("/", in: root) == .file(root + "/index.html"))
         #expect(RequestPath.resolve("/animals/fox/", in: root) == .file(root + "/animals/fox/index.html"))
         #expect(RequestPath.resolve("/animals/fox", in: root) == .redirect("/animals/fox/"))
+        // Never to another host: `//animals/` is one to a browser (found by a security review).
+        #expect(RequestPath.resolve("//animals", in: root) == .redirect("/animals/"))
+        #expect(RequestPath.resolve("///animals/fox", in: root) == .redirect("/animals/fox/"))
         #expect(RequestPath.resolve("/media/a%20b.ogg", in: root) == .file(root + "/media/a b.ogg"))
         #expect(RequestPath.resolve("/./animals//fox/index.html", in: root) == .file(root + "/animals/fox/index.html"))
         #expect(RequestPath.resolve("/alias.ogg", in: root) == .file(root + "/media/a b.ogg"))

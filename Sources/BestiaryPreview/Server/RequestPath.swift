@@ -41,7 +41,13 @@ public enum RequestPath {
         case S_IFREG:
             return rawPath.hasSuffix("/") ? .notFound : .file(real)
         case S_IFDIR:
-            guard rawPath.hasSuffix("/") else { return .redirect(rawPath + "/") }
+            // The path as the site names it: `//animals` redirected to `//animals/`, which a
+            // browser reads as another host (found by a security review).
+            guard rawPath.hasSuffix("/") else {
+                var location = Substring(rawPath)
+                while location.hasPrefix("//") { location = location.dropFirst() }
+                return .redirect(location + "/")
+            }
             guard let index = canonical(real + "/index.html") else { return .notFound }
             guard isInside(index, root) else {
                 return .refused(status: 403, reason: "the path leads outside the site through a symbolic link")
