@@ -20,6 +20,10 @@ public struct Theme: Sendable {
     /// Links in `templates/` that were not followed (one leading nowhere, or to a folder): the
     /// default theme's file stands in for such a file, which `check` and the build say.
     public var linkProblems: [Diagnostic] = []
+    /// Links in `templates/` that lead to a file outside the site root, with that file: what they
+    /// lead to is published as the theme's own, and `check` names them for a reviewer (a link to
+    /// `/etc/passwd` named `notes.txt` was published without a word: found by a security review).
+    public var outsideLinks: [(link: String, target: String)] = []
 
     public init(files: [String: File]) {
         self.files = files
@@ -49,7 +53,13 @@ public struct Theme: Sendable {
             var linked: [String] = []
             for link in links where !EditorFiles.isUnderLeftover(link) {
                 switch fileSystem.infoFollowingLinks(directory + "/" + link)?.kind {
-                case .file?: linked.append(link)
+                case .file?:
+                    linked.append(link)
+                    if let target = try? fileSystem.realPath(directory + "/" + link), let site = try? fileSystem.realPath(root),
+                        !target.hasPrefix(site == "/" ? "/" : site + "/")
+                    {
+                        theme.outsideLinks.append((link, target))
+                    }
                 case .directory?:
                     theme.linkProblems.append(.warning(
                         "symbolic link to a folder is not followed; link each file instead", at: SourceLocation(path: "templates/\(link)"), stage: "render"))

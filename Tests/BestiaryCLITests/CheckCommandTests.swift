@@ -65,6 +65,26 @@ import Testing
         }
     }
 
+    /// A link in templates/ to a file outside the site is named by `check`, with what it leads to,
+    /// for whoever reviews the change (`ln -s /etc/passwd templates/assets/notes.txt` was
+    /// published without a word: found by a security review); a link inside the site is not.
+    @Test func aThemeLinkLeadingOutOfTheSiteIsNamed() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try dir.write("shared\n", to: "elsewhere/notes.txt")
+        try FileManager.default.createDirectory(atPath: site + "/templates/assets", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: site + "/templates/assets/notes.txt", withDestinationPath: dir.appending("elsewhere/notes.txt"))
+        try "inside\n".write(toFile: site + "/inside.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: site + "/templates/assets/inside.txt", withDestinationPath: "../../inside.txt")
+        let result = await run("check", "--root", site)
+        #expect(result.status == 0, "\(result.stderr)")
+        let real = try FileManager.default.destinationOfSymbolicLink(atPath: site + "/templates/assets/notes.txt")
+        #expect(result.stderr.contains(
+            "templates/assets/notes.txt:1:1: note: symbolic link to \((real as NSString).resolvingSymlinksInPath), outside the site: the build publishes that file as the theme's own; make sure it belongs in the site"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("templates/assets/inside.txt"), "\(result.stderr)")
+    }
+
     /// A build that fails in load shows each warning once (every one was printed twice: the
     /// stage's error carried them beside the build's own list; found by an author).
     @Test func aFailedBuildShowsEachWarningOnce() async throws {

@@ -37,6 +37,12 @@ struct CheckCommand: AsyncParsableCommand {
                 let theme = try PreparedTheme.load(
                     root: global.siteRoot, fileSystem: LocalFileSystem(), languages: config.languages, config: config.location(of: "languages"))
                 diagnostics.append(contentsOf: theme.warnings)
+                // For whoever reviews a change: what outside the site the theme publishes.
+                for (link, target) in theme.theme.outsideLinks {
+                    diagnostics.append(.note(
+                        "symbolic link to \(target), outside the site: the build publishes that file as the theme's own; make sure it belongs in the site",
+                        at: SourceLocation(path: "templates/\(link)"), stage: "render"))
+                }
             } catch {
                 diagnostics.append(contentsOf: error.diagnostics)
             }
