@@ -3,8 +3,19 @@ import BestiaryDiagnostics
 
 /// Options every command takes (DESIGN.md §3).
 public struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The site root: the folder holding content/.", valueName: "DIR"))
-    public var root: String = "."
+    @Option(name: .customLong("root"), help: ArgumentHelp("The site root: the folder holding content/. (default: .)", valueName: "DIR"))
+    var givenRoot: String?
+
+    /// `--root` as given, else `.`.
+    public var root: String {
+        get { givenRoot ?? "." }
+        set { givenRoot = newValue }
+    }
+
+    /// Whether `--root` was given (`--root .` too): a command that reads something from the site
+    /// (the keys `pack verify` and `sync` trust) refuses one that is no site, instead of reading
+    /// nothing from it (`--root ""` from an unset variable checked no signature).
+    public var rootGiven: Bool { givenRoot != nil }
 
     @Option(name: .long, help: ArgumentHelp("How to print problems: text (path:line:col: error: …) or json (one object per line).", valueName: "text|json"))
     public var diagnostics: DiagnosticFormatter.Format = .text

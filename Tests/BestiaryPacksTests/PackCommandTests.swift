@@ -73,6 +73,15 @@ import Testing
         #expect(sync.status == 1)
         #expect(sync.stderr.hasPrefix(expected), "\(sync.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["site"], "no store left")
+        // Given as `.`, `./` or empty (an unset variable in a script) in a folder that is no site:
+        // refused too (found by a reviewer).
+        for given in [".", "./", ""] {
+            let here = try Binary.run(["pack", "verify", Self.example, "--root", given], currentDirectory: dir.path)
+            #expect(here.status == 1 && here.stderr.contains("is not a site root (no content/site.yml under it)"), "\(given): \(here.stderr)")
+        }
+        // Not given, in a folder that is no site: no keys, as documented (a warning).
+        let none = try Binary.run(["pack", "verify", Self.example], currentDirectory: dir.path)
+        #expect(none.stderr.contains("warning: signatures were not checked"), "\(none.stderr)")
         // The site root itself, which lists no keys: the documented warning, not this error.
         let site = await runCLI(["pack", "verify", Self.example, "--root", dir.appending("site")])
         #expect(site.stderr.contains("warning: signatures were not checked"), "\(site.stderr)")

@@ -120,9 +120,9 @@ extension GlobalOptions {
                 // A --root given that is no site (a typo, or its content/ folder) must not pass as
                 // "no keys listed": that checked no signature, and a forged pack synced (found by an
                 // app maker). Without --root, a folder that is no site is what the warning says.
-                guard siteRoot == "." else {
+                guard !rootGiven else {
                     Console.current.report(
-                        [.error("--root \(root) is not a site root (no content/site.yml under it), so no packs.public_keys can be read from it; give the folder holding content/, or pass --public-key", stage: stage)],
+                        [.error("--root \(root.isEmpty ? "''" : root) is not a site root (no content/site.yml under it), so no packs.public_keys can be read from it; give the folder holding content/, or pass --public-key", stage: stage)],
                         format: self.diagnostics)
                     throw CommandFailure(status: 1)
                 }
