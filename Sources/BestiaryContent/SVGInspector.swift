@@ -28,6 +28,12 @@ public enum SVGInspector: Sendable {
         "link": "a <link> element (it loads another document)",
     ]
 
+    /// Attributes whose value is CSS that may name a `url(…)`: `style`, and the presentation
+    /// attributes that take one.
+    static let styleAttributes: Set<String> = [
+        "style", "fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end", "cursor",
+    ]
+
     /// Elements whose link may be a `data:` URL: it is drawn as a picture, where no script runs.
     static let pictureElements: Set<String> = ["image", "feimage"]
 
@@ -48,26 +54,64 @@ public enum SVGInspector: Sendable {
         if let encoding = declaredEncoding(lower), encoding != "utf-8", encoding != "utf8" {
             return "SVG declares the encoding '\(encoding)'; save it as UTF-8"
         }
-        if lower.contains("@import") { return "SVG imports a style sheet (@import)" }
-        if let outside = outsideStyleURL(lower) { return "SVG loads '\(outside)' from its style (a picture draws only what it holds)" }
         var scanner = Scanner(Array(text.utf8))
         return scanner.problem()
     }
 
-    /// The first `url(…)` in the text (styles, presentation attributes) that is not a fragment of
-    /// the drawing itself (`url(#gradient)`) or a `data:` picture: it would load from elsewhere
-    /// when the file is opened (a tracking request, found by a security review).
-    static func outsideStyleURL(_ lower: String) -> String? {
-        var rest = lower[...]
+    /// What in CSS (a `<style>` element's text, a `style` or presentation attribute's value, XML
+    /// references already decoded) would load from elsewhere when the file is opened (a tracking
+    /// request, found by a security review): `@import`, `image-set(…)`, or a `url(…)` that is
+    /// not a part of the drawing (`url(#gradient)`) or a `data:` picture. CSS escapes (`\75 rl(`
+    /// is `url(`) and comments are read as a browser reads them. Nil when there is none.
+    static func outsideCSS(_ css: String) -> String? {
+        let plain = cssPlain(css)
+        if plain.contains("@import") { return "SVG imports a style sheet (@import)" }
+        if plain.contains("image-set(") { return "SVG loads pictures from its style (image-set)" }
+        var rest = plain[...]
         while let open = rest.range(of: "url(") {
             rest = rest[open.upperBound...]
-            let inner = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" || $0 == "&" }
-            // `&quot;` around the address in an attribute: what follows `&quot;` is the address.
-            let address = inner.hasPrefix("quot;") ? inner.dropFirst(5) : inner.hasPrefix("apos;") ? inner.dropFirst(5) : inner
+            let address = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" }
             if address.hasPrefix("#") || address.hasPrefix("data:") { continue }
-            return "url(" + String(address.prefix { $0 != ")" && $0 != "\"" && $0 != "'" }) + ")"
+            return "SVG loads 'url(\(address.prefix { $0 != ")" && $0 != "\"" && $0 != "'" }))' from its style (a picture draws only what it holds)"
         }
         return nil
+    }
+
+    /// CSS as a browser tokenizes it, lowercased: comments removed, escapes (`\75 `, `\u`)
+    /// replaced by what they stand for.
+    static func cssPlain(_ css: String) -> String {
+        var out = String.UnicodeScalarView()
+        let scalars = Array(css.unicodeScalars)
+        var i = 0
+        while i < scalars.count {
+            let c = scalars[i]
+            if c == "/", i + 1 < scalars.count, scalars[i + 1] == "*" {
+                var j = i + 2
+                while j + 1 < scalars.count, !(scalars[j] == "*" && scalars[j + 1] == "/") { j += 1 }
+                i = j + 2
+                continue
+            }
+            if c == "\\", i + 1 < scalars.count {
+                var j = i + 1
+                var hex = ""
+                while j < scalars.count, hex.count < 6, scalars[j].properties.isASCIIHexDigit {
+                    hex.unicodeScalars.append(scalars[j])
+                    j += 1
+                }
+                if !hex.isEmpty {
+                    if j < scalars.count, scalars[j] == " " || scalars[j] == "\t" || scalars[j] == "\n" { j += 1 }
+                    if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) { out.append(scalar) }
+                    i = j
+                } else {
+                    out.append(scalars[i + 1])
+                    i += 2
+                }
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return String(out).lowercased()
     }
 
     /// The `encoding` of the XML declaration (lowercased text), when there is one.
@@ -132,18 +176,32 @@ public enum SVGInspector: Sendable {
         /// A start or end tag at `i` (just after `<`): its element's and attributes' names, and
         /// the attributes' values.
         mutating func tag() -> String? {
-            if i < b.count, b[i] == UInt8(ascii: "/") { i += 1 }
+            var closing = false
+            if i < b.count, b[i] == UInt8(ascii: "/") {
+                i += 1
+                closing = true
+            }
             let element = name()
             let elementName = Self.localName(element)
             if let what = SVGInspector.refusedElements[elementName] { return "SVG contains \(what)" }
+            var selfClosing = false
+            var animated: String?
+            var animatedTo: String?
             while i < b.count {
                 skipSpace()
                 guard i < b.count else { return nil }
                 if b[i] == UInt8(ascii: ">") {
                     i += 1
+                    if let animated, let animatedTo {
+                        return "SVG animates a link (\(animated)) to '\(animatedTo)' (a picture draws only what it holds)"
+                    }
+                    // A style sheet's text: read as CSS (its CDATA and XML references as XML reads
+                    // them), to the element's end tag.
+                    if elementName == "style", !closing, !selfClosing { return styleText() }
                     return nil
                 }
                 if b[i] == UInt8(ascii: "/") {
+                    selfClosing = true
                     i += 1
                     continue
                 }
@@ -193,8 +251,49 @@ public enum SVGInspector: Sendable {
                 if local == "attributename", decoded.hasPrefix("on") {
                     return "SVG animates an event-handler attribute (\(String(decoding: value, as: UTF8.self)))"
                 }
+                // An animation that sets a link (`<set attributeName="href" to="https://…">`),
+                // whatever the order of its attributes: judged at the tag's end.
+                if local == "attributename", ["href", "xlink:href", "src"].contains(decoded) { animated = decoded }
+                if ["to", "from", "by", "values"].contains(local),
+                    decoded.split(separator: ";").contains(where: { !$0.isEmpty && !$0.hasPrefix("#") })
+                {
+                    animatedTo = text
+                }
+                // Attributes that load what they name, in HTML's elements an SVG may hold.
+                if local == "srcset" || local == "poster" {
+                    return "SVG loads from a '\(attribute)' attribute (a picture draws only what it holds)"
+                }
+                // Style in an attribute (`style`, `fill="url(…)"`), with its references decoded.
+                if SVGInspector.styleAttributes.contains(local), text.contains("("), let problem = SVGInspector.outsideCSS(text) { return problem }
             }
             return nil
+        }
+
+        /// The text of a `<style>` element from `i` to its end tag (CDATA sections' content kept,
+        /// XML references decoded), checked as CSS; `i` ends after the end tag's `<`.
+        mutating func styleText() -> String? {
+            var css = ""
+            while i < b.count {
+                if starts("<![CDATA[") {
+                    let start = i + 9
+                    let end = find("]]>") ?? b.count
+                    css += String(decoding: b[start..<end], as: UTF8.self)
+                    i = min(end + 3, b.count)
+                } else if starts("<!--") {
+                    i = (find("-->") ?? b.count) + 3
+                } else if starts("</") {
+                    break
+                } else {
+                    let start = i
+                    while i < b.count, b[i] != UInt8(ascii: "<") { i += 1 }
+                    guard let decoded = Self.decodeReferences(b[start..<i]) else {
+                        return "SVG uses a named character reference other than &lt; &gt; &amp; &quot; &apos; (in <style>)"
+                    }
+                    css += decoded
+                    if i < b.count, !starts("</"), !starts("<![CDATA["), !starts("<!--") { i += 1 }
+                }
+            }
+            return SVGInspector.outsideCSS(css)
         }
 
         /// An XML name at `i`: up to space, `/`, `>` or `=`, lowercased.
