@@ -121,13 +121,16 @@ public enum MediaIntegrity {
     /// Ogg: pages follow each other to the end.
     static func ogg(_ b: Bytes) -> String? {
         var at = 0
+        // Whether the last whole page ended the stream (`header_type` bit 4): only then are
+        // bytes after it something added, rather than pages damaged (found by a reviewer).
+        var ended = false
         while at < b.count {
             // After at least one whole page, bytes that do not begin another are not a page cut
             // short: the file is whole, with something after it (found by a volunteer: one stray
             // byte read as "cut short").
             let left = b.count - at
             let magic = Array("OggS".utf8)
-            if at > 0, !(0..<min(left, 4)).allSatisfy({ b[at + $0] == magic[$0] }) {
+            if at > 0, ended, !(0..<min(left, 4)).allSatisfy({ b[at + $0] == magic[$0] }) {
                 return "the file has \(left) byte\(left == 1 ? "" : "s") after its last Ogg page that \(left == 1 ? "is" : "are") no Ogg page: its sound is whole, and players pass over the rest; to drop them, copy the file again from its source"
             }
             guard at + 27 <= b.count else { return cut("its last Ogg page stops at byte \(b.count)") }
@@ -136,6 +139,7 @@ public enum MediaIntegrity {
             guard at + 27 + segments <= b.count else { return cut("its last Ogg page stops at byte \(b.count)") }
             var body = 0
             for i in 0..<segments { body += Int(b[at + 27 + i]) }
+            ended = b[at + 5] & 4 != 0
             at += 27 + segments + body
             if at > b.count { return cut("its last Ogg page needs \(at) bytes, the file has \(b.count)") }
         }

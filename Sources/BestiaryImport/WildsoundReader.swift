@@ -71,7 +71,8 @@ public enum WildsoundReader {
                     skippedTitles[key, default: 0] += 1
                 }
             }
-            let cropKey = entry["imageCrop"] != nil ? "imageCrop" : "imageCropRaw"
+            // `imageCrop` when it has a value (null or missing: the app's raw spelling).
+            let cropKey = source.text(entry, "imageCrop", label: label) != nil ? "imageCrop" : "imageCropRaw"
             if let crop = source.text(entry, cropKey, label: label) {
                 let at = entry[cropKey].flatMap { value -> SourceLocation? in
                     if case .string(_, let position) = value { return context.location(position) }
@@ -79,13 +80,13 @@ public enum WildsoundReader {
                 }
                 if let focus = crops[crop.lowercased()] {
                     row.fields.append(FieldValue(.media(.image, .focus), focus, at: at))
-                } else if crop.contains(where: { $0 == "%" || $0 == " " || $0.isNumber }) {
-                    // Already a position (`50% 20%`, `center top`): checked as `image.focus` is.
+                } else if crop.contains(where: { $0 == "%" || $0 == " " || $0.isNumber }) || ["left", "right"].contains(crop.lowercased()) {
+                    // Already a position (`50% 20%`, `center top`, `left`): checked as `image.focus` is.
                     row.fields.append(FieldValue(.media(.image, .focus), crop, at: at))
                 } else {
                     let words = ["center", "top", "bottom", "leading", "trailing", "topLeading", "topTrailing", "bottomLeading", "bottomTrailing"]
                     source.error(
-                        "\(label): \(cropKey) '\(crop)' is not one of the app's crops (\(words.joined(separator: ", "))); it becomes the picture's image.focus",
+                        "\(label): \(cropKey) '\(crop)' is neither one of the app's crops (\(words.joined(separator: ", "))) nor a CSS position like \"50% 20%\"; give one of those (it becomes the picture's image.focus)",
                         at: entry[cropKey].map(\.position) ?? entry.position)
                 }
             }

@@ -37,6 +37,11 @@ struct MediaIntegrityTests {
         #expect(MediaIntegrity.problem(bytes + Array("trailing".utf8), format: .ogg)?.hasPrefix("the file has 8 bytes after its last Ogg page") == true)
         #expect(MediaIntegrity.problem(bytes + Array("OggS".utf8), format: .ogg)?.hasPrefix("the file is cut short") == true)
         #expect(MediaIntegrity.problem(bytes + Array("Og".utf8), format: .ogg)?.hasPrefix("the file is cut short") == true)
+        // Pages damaged in the middle (the stream had not ended there) are damage, not an addition.
+        var damaged = bytes
+        let second = try #require((1..<damaged.count - 4).first { damaged[$0..<$0 + 4].elementsEqual("OggS".utf8) })
+        damaged[second] = UInt8(ascii: "X")
+        #expect(MediaIntegrity.problem(damaged, format: .ogg)?.hasPrefix("the file is damaged (its bytes stop being Ogg pages at byte \(second))") == true)
     }
 
     static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {

@@ -120,7 +120,7 @@ import Testing
         Case(
             name: "WildSound crop the page cannot use", format: .wildsound,
             text: "[{\"name\": \"Dachs\", \"storagePath\": \"sounds/Dachs.mp3\", \"wikiTitleEn\": \"Badger\", \"imageCrop\": \"diagonal\"}]",
-            errors: ["1:93: animal 1 (storagePath sounds/Dachs.mp3): imageCrop 'diagonal' is not one of the app's crops (center, top, bottom, leading, trailing, topLeading, topTrailing, bottomLeading, bottomTrailing); it becomes the picture's image.focus"]),
+            errors: ["1:93: animal 1 (storagePath sounds/Dachs.mp3): imageCrop 'diagonal' is neither one of the app's crops (center, top, bottom, leading, trailing, topLeading, topTrailing, bottomLeading, bottomTrailing) nor a CSS position like \"50% 20%\"; give one of those (it becomes the picture's image.focus)"]),
         Case(
             name: "WildSound crop that is a position the page cannot use", format: .wildsound,
             text: "[{\"name\": \"Dachs\", \"storagePath\": \"sounds/Dachs.mp3\", \"wikiTitleEn\": \"Badger\", \"imageCrop\": \"50% up\"}]",
