@@ -74,7 +74,7 @@ function worker(config, files = {}) {
   const net = { online: true, requests: [], files };
   const network = async (input) => {
     const request = input instanceof Request ? input : new Request(input);
-    net.requests.push({ url: request.url, range: request.headers.get("range"), cache: request.cache });
+    net.requests.push({ url: request.url, range: request.headers.get("range"), cache: request.cache, accept: request.headers.get("accept") });
     if (!net.online) throw new TypeError("Failed to fetch");
     const path = request.url.slice(SCOPE.length).replace(/\?.*$/, "");
     const body = net.files[path];
@@ -202,10 +202,12 @@ test("pages: network first and cached; offline from the cache, else the offline 
   const w = worker(CONFIG, FILES);
   await w.run("install");
   await w.run("activate");
-  const online = await w.fetchEvent(SCOPE + "animals/owl/", { mode: "navigate" });
+  const online = await w.fetchEvent(SCOPE + "animals/owl/", { mode: "navigate", headers: { Accept: "text/html" } });
   assert.equal(await online.text(), "<h1>owl</h1>");
-  // Revalidated with the server, not taken from the HTTP cache as fresh (a deploy showed days late).
-  assert.deepEqual(w.net.requests.filter((r) => r.url === SCOPE + "animals/owl/").map((r) => r.cache), ["no-cache"]);
+  // Revalidated with the server, not taken from the HTTP cache as fresh (a deploy showed days
+  // late), with the request's own headers.
+  const asked = w.net.requests.filter((r) => r.url === SCOPE + "animals/owl/");
+  assert.deepEqual(asked.map((r) => [r.cache, r.accept]), [["no-cache", "text/html"]]);
   await new Promise((r) => setTimeout(r, 10));
   w.net.online = false;
   assert.equal(await (await w.fetchEvent(SCOPE + "animals/owl/?from=x", { mode: "navigate" })).text(), "<h1>owl</h1>");

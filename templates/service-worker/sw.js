@@ -89,9 +89,14 @@ async function page(request, url, path) {
   const fromNetwork = (async () => {
     // Asked of the server, never taken as fresh from the browser's HTTP cache: a server that
     // sends no Cache-Control made a deploy show days late (a Last-Modified page counts as fresh
-    // for a tenth of its age), old pages beside new ones. A navigation's own Request cannot be
-    // given other options, so a new one stands in for it, with its credentials and redirects.
-    const response = await fetch(new Request(request.url, { cache: "no-cache", credentials: request.credentials, redirect: request.redirect }));
+    // for a tenth of its age), old pages beside new ones. The request keeps its headers,
+    // credentials and redirect mode (a navigation becomes same-origin); a browser that refuses
+    // to copy a navigation asks as before.
+    let revalidated = request;
+    try {
+      revalidated = new Request(request, { cache: "no-cache" });
+    } catch {}
+    const response = await fetch(revalidated);
     if (response.ok && response.type === "basic") {
       const cacheName = PRECACHED.has(key) ? SHELL : PAGES;
       const copy = response.clone();
