@@ -248,10 +248,12 @@ public struct WikipediaFetcher: Sendable {
             extractHTML: summary.extractHTML, license: .wikipediaText, image: image)
         // A server that answers with links no page may carry (`javascript:`): not stored, as the
         // build would refuse the entry (a `wikipedia.url` pointing at another server).
-        if let problem = CacheEntryFile.unsafeField(entry) {
+        // Optional links of another kind are left out (the rest of the article is kept).
+        let stored = CacheEntryFile.droppingUnsafeOptionalLinks(entry)
+        if let problem = CacheEntryFile.unsafeField(stored) {
             throw JobFailure(reason: "the answer is not a usable summary: \(problem)")
         }
-        try await session.commit(entry, requested: job.title)
+        try await session.commit(stored, requested: job.title)
         PendingFetch.remove(from: cache, language: job.language, requested: job.title)
         r.outcome = .fetched
     }

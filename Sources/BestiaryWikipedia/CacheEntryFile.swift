@@ -77,12 +77,33 @@ public enum CacheEntryFile {
     /// anyone can compute): a link that is not http(s) (`javascript:` ran in a visitor's browser,
     /// found by a security review), or a picture's path other than `wikipedia/images/SHA256.EXT`
     /// (`../` published a file from outside the site). Nil when there is none.
-    public static func unsafeField(_ entry: WikipediaEntry) -> String? {
-        func web(_ url: String?) -> Bool {
-            guard let url else { return true }
-            let lower = url.lowercased()
-            return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !url.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+    /// `entry` without the optional links ``unsafeField(_:)`` would refuse (a Commons licence
+    /// address without a scheme, say): a fetch stores the rest rather than nothing, and asks
+    /// the same again on every later run (found by a reviewer).
+    public static func droppingUnsafeOptionalLinks(_ entry: WikipediaEntry) -> WikipediaEntry {
+        var e = entry
+        if !isWebAddress(e.license.url) { e.license.url = nil }
+        if var image = e.image {
+            if let original = image.original, !isWebAddress(original.url) { image.original = nil }
+            if var attribution = image.attribution {
+                if !isWebAddress(attribution.descriptionURL) { attribution.descriptionURL = nil }
+                if let url = attribution.license?.url, !isWebAddress(url) { attribution.license?.url = nil }
+                image.attribution = attribution
+            }
+            e.image = image
         }
+        return e
+    }
+
+    /// An http(s) address a page may link (or none).
+    static func isWebAddress(_ url: String?) -> Bool {
+        guard let url else { return true }
+        let lower = url.lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && !url.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+    }
+
+    public static func unsafeField(_ entry: WikipediaEntry) -> String? {
+        func web(_ url: String?) -> Bool { isWebAddress(url) }
         var links: [(String, String?)] = [("url", entry.url), ("license.url", entry.license.url)]
         if let image = entry.image {
             links.append(("image.original.url", image.original?.url))

@@ -68,6 +68,22 @@ struct CacheTests {
         }
     }
 
+    /// What a fetch stores of an answer with an optional link of another kind (a licence address
+    /// without its scheme): the rest, that link left out, rather than nothing on every run.
+    @Test func aFetchLeavesOutOptionalLinksItCannotStore() throws {
+        var entry = try Self.entry("de__Haushund.json", image: Self.sampleImage)
+        entry.license.url = "creativecommons.org/licenses/by-sa/4.0/"
+        #expect(CacheEntryFile.unsafeField(entry) != nil)
+        let stored = CacheEntryFile.droppingUnsafeOptionalLinks(entry)
+        #expect(stored.license.url == nil)
+        #expect(CacheEntryFile.unsafeField(stored) == nil)
+        #expect(stored.extract == entry.extract && stored.image == entry.image)
+        // The article's own address is not optional: such an answer is still refused.
+        var script = stored
+        script.url = "javascript:alert(1)"
+        #expect(CacheEntryFile.unsafeField(CacheEntryFile.droppingUnsafeOptionalLinks(script)) != nil)
+    }
+
     /// A file laid out some other way (keys in another order, slashes escaped: here as
     /// `JSONSerialization` writes it) is checked the long way and still accepted; edited, refused.
     @Test(arguments: entryFixtures)
