@@ -30,8 +30,11 @@ extension ContentPage {
             // The folders as the build names them (the default language's pages are at the root;
             // a code keeps its case: /pt-BR/).
             let folders = config.languages.filter { $0 != config.defaultLanguage }.map { "/\($0)/" }.joined(separator: ", ")
+            let why = folders.isEmpty
+                ? "kept for the folder of its pages in a language the site may add"
+                : "whose codes name the folders of its pages in other languages (\(folders))"
             diagnostics.append(.error(
-                "page name '\(slug)' is one of the site's languages (site.yml), whose codes name the folders of its pages in other languages (\(folders)); rename the file",
+                "page name '\(slug)' is one of the site's languages (site.yml), \(why); rename the file",
                 at: SourceLocation(path: source.path, line: 1, column: 1), stage: "load"))
         }
         guard let yaml = document.yaml else {

@@ -144,7 +144,7 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
         guard stat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let slash = target.lastIndex(of: "/") else { return nil }
         let folder = slash == target.startIndex ? "/" : String(target[..<slash])
         let name = String(target[target.index(after: slash)...])
-        let overLimit = watchLimit.map { folders.count + linkTargets.count >= $0 } ?? false
+        let overLimit = watchLimit.map { folders.count + linkTargets.keys.count { folders[$0] == nil } >= $0 } ?? false
         let wd = overLimit ? -1 : inotify_add_watch(fd, folder, Self.targetMask)
         if wd < 0 {
             return (overLimit ? ENOSPC : errno) == ENOSPC ? "the system's inotify watch limit is reached (fs.inotify.max_user_watches)" : nil
@@ -159,6 +159,11 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
             for (name, links) in names where links.contains(link) {
                 linkTargets[wd]?[name]?.remove(link)
                 if linkTargets[wd]?[name]?.isEmpty == true { linkTargets[wd]?[name] = nil }
+            }
+            // A folder watched for no link any more, and not one of the site's: its watch goes.
+            if linkTargets[wd]?.isEmpty == true {
+                linkTargets[wd] = nil
+                if folders[wd] == nil { inotify_rm_watch(fd, wd) }
             }
         }
     }
