@@ -726,3 +726,23 @@ def test_phone_header_leaves_the_first_question_in_view(site):
     finally:
         driver.quit()
 
+
+
+def test_a_full_storage_still_shows_what_is_stored(site, browser):
+    """A browser storage full to its limit looked empty, as if storage were blocked: no
+    favourites, an empty export, sightings lost on reload (found by a teacher). What is stored
+    is read; a save says it failed."""
+    load(browser, site + "en/animals/cat/")
+    skip_tour(browser)
+    button = browser.find_element(By.CSS_SELECTOR, "button[data-favorite]")
+    button.click()
+    assert button.get_attribute("aria-pressed") == "true"
+    filled = browser.execute_script(
+        "let i = 0; try { for (;;) { localStorage.setItem('filler' + i, 'x'.repeat(262144)); i++; } } catch (e) {}"
+        "try { for (;;) { localStorage.setItem('small' + i, 'x'.repeat(64)); i++; } } catch (e) {} return i;")
+    assert filled > 0
+    load(browser, site + "en/animals/cat/")
+    assert browser.find_element(By.CSS_SELECTOR, "button[data-favorite]").get_attribute("aria-pressed") == "true"
+    notices = browser.execute_script("return document.querySelector('[data-site-notices]').textContent")
+    assert "does not let the site save" not in notices, notices
+    browser.execute_script("localStorage.clear()")

@@ -30,14 +30,25 @@ let backend = null;
 /** localStorage when the browser allows it, else memory (private mode, blocked storage). */
 export function browserBackend() {
   if (backend) return backend;
+  let storage = null;
   try {
+    storage = window.localStorage;
     const probe = "bestiary:probe";
-    window.localStorage.setItem(probe, "1");
-    window.localStorage.removeItem(probe);
-    backend = window.localStorage;
+    storage.setItem(probe, "1");
+    storage.removeItem(probe);
+    backend = storage;
   } catch {
-    backend = memoryBackend();
-    backend.isMemory = true;
+    // Full, not blocked: what is stored is read (a full store looked empty, and an export
+    // carried nothing: found by a teacher); saves fail and say so, as on a full store.
+    let readable = false;
+    try {
+      readable = storage !== null && storage.length > 0;
+    } catch {}
+    if (readable) backend = storage;
+    else {
+      backend = memoryBackend();
+      backend.isMemory = true;
+    }
   }
   return backend;
 }

@@ -21,7 +21,7 @@
 // a cache cannot answer by itself: the worker builds the partial response
 // (206, Content-Range) from the cached file.
 
-const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.4d9650a738.json","media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.17ed4bd406.css","assets/css/site.4bdc14be2a.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.cf637c8c67.js","assets/js/catalog.1f73e37b38.js","assets/js/collection-page.be7acf5e6f.js","assets/js/collection.79ff7d25ce.js","assets/js/csv.15b8e0d294.js","assets/js/daily.ad96e5f94f.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.2e3a3ebf0b.js","assets/js/home-page.63ba0f9c3b.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.c80ddf79b3.js","assets/js/offline-save.f3b79537bc.js","assets/js/offline.6dd9131d66.js","assets/js/onboarding.7a9a816234.js","assets/js/page.f4d60818cf.js","assets/js/progress-file.ac0c81ac0c.js","assets/js/questions.60ad594f5a.js","assets/js/quiz-page.da0d03d262.js","assets/js/quiz-settings.4115e5f9ee.js","assets/js/quiz-summary.49060ceed8.js","assets/js/quiz-view.14a65f554d.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.acefcc8781.js","assets/js/scoring.c70ea95ebd.js","assets/js/settings-page.0ddd8bb331.js","assets/js/sightings-page.63ec6a27a8.js","assets/js/sightings.19705b1c7f.js","assets/js/site.f2b9e7f02b.js","assets/js/storage.120af1493a.js","assets/catalog.4d9650a738.json","manifest.webmanifest"],"site":"1ddc6a7b","version":"c3952d11c2e2a778"} /* bestiary:end */;
+const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.4d9650a738.json","media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.17ed4bd406.css","assets/css/site.4bdc14be2a.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.cf637c8c67.js","assets/js/catalog.1f73e37b38.js","assets/js/collection-page.be7acf5e6f.js","assets/js/collection.79ff7d25ce.js","assets/js/csv.15b8e0d294.js","assets/js/daily.ad96e5f94f.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.2e3a3ebf0b.js","assets/js/home-page.63ba0f9c3b.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.c80ddf79b3.js","assets/js/offline-save.f3b79537bc.js","assets/js/offline.6dd9131d66.js","assets/js/onboarding.7a9a816234.js","assets/js/page.f4d60818cf.js","assets/js/progress-file.ac0c81ac0c.js","assets/js/questions.60ad594f5a.js","assets/js/quiz-page.da0d03d262.js","assets/js/quiz-settings.4115e5f9ee.js","assets/js/quiz-summary.49060ceed8.js","assets/js/quiz-view.14a65f554d.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.acefcc8781.js","assets/js/scoring.c70ea95ebd.js","assets/js/settings-page.0ddd8bb331.js","assets/js/sightings-page.63ec6a27a8.js","assets/js/sightings.19705b1c7f.js","assets/js/site.f2b9e7f02b.js","assets/js/storage.120af1493a.js","assets/catalog.4d9650a738.json","manifest.webmanifest"],"site":"1ddc6a7b","version":"f9aa4cf03aaa15a3"} /* bestiary:end */;
 
 const PREFIX = `bestiary:${CONFIG.site}:`;
 const SHELL = `${PREFIX}shell:${CONFIG.version}`;
@@ -89,9 +89,14 @@ async function page(request, url, path) {
   const fromNetwork = (async () => {
     // Asked of the server, never taken as fresh from the browser's HTTP cache: a server that
     // sends no Cache-Control made a deploy show days late (a Last-Modified page counts as fresh
-    // for a tenth of its age), old pages beside new ones. A navigation's own Request cannot be
-    // given other options, so a new one stands in for it, with its credentials and redirects.
-    const response = await fetch(new Request(request.url, { cache: "no-cache", credentials: request.credentials, redirect: request.redirect }));
+    // for a tenth of its age), old pages beside new ones. The request keeps its headers,
+    // credentials and redirect mode (a navigation becomes same-origin); a browser that refuses
+    // to copy a navigation asks as before.
+    let revalidated = request;
+    try {
+      revalidated = new Request(request, { cache: "no-cache" });
+    } catch {}
+    const response = await fetch(revalidated);
     if (response.ok && response.type === "basic") {
       const cacheName = PRECACHED.has(key) ? SHELL : PAGES;
       const copy = response.clone();
