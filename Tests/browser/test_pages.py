@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from conftest import PHONE, REPO, load, new_driver, serve_site, severe_console_errors, sideways_overflow, wait_for_download, wait_until
-from helpers import QUESTION, media_index, serious_axe_violations
+from helpers import QUESTION, media_index, play_round, serious_axe_violations
 
 STORE = "bestiary:example:learner"
 
@@ -351,17 +351,21 @@ def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
         "notes.json": "this is not JSON",
         "other.json": json.dumps({**data, "site": "tuxpaint"}),
         "broken.json": json.dumps({**data, "state": {**data["state"], "favorites": ["owl", 5]}}),
+        # Saved by Notepad as "ANSI": its accented letters became "�" without a word (a teacher).
+        "ansi.json": json.dumps({**data, "state": {**data["state"], "settings": {**data["state"]["settings"]}}, "note": "Müller"}, ensure_ascii=False),
     }
     file_input = browser.find_element(By.CSS_SELECTOR, "[data-settings-import]")
     for name, text in bad_files.items():
         path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="cp1252" if name == "ansi.json" else "utf-8")
         file_input.send_keys(str(path))
         wait_until(browser, "return !document.querySelector('[data-settings-import-error]').hidden", message=f"the error for {name}")
         message = browser.find_element(By.CSS_SELECTOR, "[data-settings-import-error]").text
         assert name in message and "Nothing was changed" in message, message
         if name == "broken.json":
             assert "(invalid entries: 1)" in message, message
+        if name == "ansi.json":
+            assert "is not saved as UTF-8" in message, message
         assert stored(browser) == before
 
     # A good file (favourites changed meanwhile) replaces everything after asking.
@@ -370,6 +374,9 @@ def test_export_import_and_bad_files(site, downloads_browser, tmp_path):
     load(browser, site + "en/settings/")
     browser.find_element(By.CSS_SELECTOR, "[data-settings-import]").send_keys(exported)
     wait_until(browser, "return document.querySelector('dialog[open]')", message="the question before importing")
+    # What is replaced, and by what (an older file took a week's progress without a word).
+    question = browser.find_element(By.CSS_SELECTOR, "dialog[open]").text
+    assert "this browser (answers: 0; favourites: 2; sightings: 0)" in question and "; answers: 0; favourites: 1; sightings: 0)?" in question, question
     browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
     wait_until(browser, "return document.querySelector('[data-settings-status]').textContent.includes('Imported')")
     assert stored(browser)["favorites"] == ["owl"]
@@ -746,3 +753,22 @@ def test_a_full_storage_still_shows_what_is_stored(site, browser):
     notices = browser.execute_script("return document.querySelector('[data-site-notices]').textContent")
     assert "does not let the site save" not in notices, notices
     browser.execute_script("localStorage.clear()")
+
+
+def test_importing_an_older_file_is_no_second_try_at_todays_daily(site, downloads_browser):
+    """A pupil imported the file of a week before and played today's daily again, their best
+    result then stored (found by a teacher): today's daily stays as played, as a reset keeps it."""
+    browser = downloads_browser
+    load(browser, site + "en/settings/")
+    skip_tour(browser)
+    browser.find_element(By.CSS_SELECTOR, "[data-settings-export]").click()
+    older = wait_for_download(browser.downloads, ".json")
+    play_round(browser, f"{site}en/quiz/?mode=daily", site.catalog(), check_media=False)
+    played = stored(browser)["daily"]
+    assert played, played
+    load(browser, site + "en/settings/")
+    browser.find_element(By.CSS_SELECTOR, "[data-settings-import]").send_keys(older)
+    wait_until(browser, "return document.querySelector('dialog[open]')", message="the question before importing")
+    browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
+    wait_until(browser, "return document.querySelector('[data-settings-status]').textContent.includes('Imported')")
+    assert stored(browser)["daily"] == played

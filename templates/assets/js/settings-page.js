@@ -144,26 +144,39 @@ if (form) {
     if (file.size > IMPORT_MAX_BYTES) return fail("too-large");
     let text;
     try {
-      text = await file.text();
-    } catch {
-      return fail("unreadable");
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      // UTF-8, or UTF-16 by its byte-order mark; another encoding (Notepad's "ANSI") is refused:
+      // read as UTF-8 it was taken with its accented letters turned into "�" (found by a teacher).
+      const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
+      text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
+    } catch (error) {
+      return fail(error instanceof TypeError ? "not-utf8" : "unreadable");
     }
     const result = parseImport(text, info.siteId);
     if (!result.ok) return fail(result.reason, { site: result.site ?? "", count: result.problems ?? 0 });
     const when = result.exported ? new Date(result.exported) : null;
+    // What is replaced, and by what: a pupil's older file took the week since without a word.
+    const counts = (state) => ({ answers: state.stats.answered, favorites: state.favorites.length, sightings: state.sightings.entries.length });
+    const here = counts(store.load().state);
+    const file_ = counts(result.state);
     const confirmed = await ask({
       message: tr("prefs.importAsk", {
         name: file.name,
         date: when && !Number.isNaN(when.getTime()) ? when.toLocaleString(info.lang) : "?",
+        hereAnswers: here.answers, hereFavorites: here.favorites, hereSightings: here.sightings,
+        ...file_,
       }),
       confirm: tr("prefs.importYes"),
       cancel: tr("settings.cancel"),
     });
     importInput.value = "";
     if (!confirmed) return say(tr("prefs.importCancelled"));
-    if (!store.save(result.state)) return siteNotice("saveFailed");
-    show(result.state.settings);
-    say(tr("prefs.imported", { answers: result.state.stats.answered, favorites: result.state.favorites.length, sightings: result.state.sightings.entries.length }));
+    // Today's daily challenge stays as played here: an older file is no second try at it.
+    const now = store.load().state;
+    const next = now.daily && now.daily.date === localDateKey() ? { ...result.state, daily: now.daily } : result.state;
+    if (!store.save(next)) return siteNotice("saveFailed");
+    show(next.settings);
+    say(tr("prefs.imported", counts(next)));
   });
 
   // Reset.
