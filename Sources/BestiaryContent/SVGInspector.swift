@@ -64,10 +64,22 @@ public enum SVGInspector: Sendable {
     /// not a part of the drawing (`url(#gradient)`) or a `data:` picture. CSS escapes (`\75 rl(`
     /// is `url(`) and comments are read as a browser reads them. Nil when there is none.
     static func outsideCSS(_ css: String) -> String? {
-        let plain = cssPlain(css)
+        // Read with comments removed and kept: `/*` inside a string is no comment to a browser.
+        for plain in [cssPlain(css, droppingComments: true), cssPlain(css, droppingComments: false)] {
+            if let problem = outsidePlainCSS(plain) { return problem }
+        }
+        return nil
+    }
+
+    static func outsidePlainCSS(_ plain: String) -> String? {
         if plain.contains("@import") { return "SVG imports a style sheet (@import)" }
         if plain.contains("image-set(") { return "SVG loads pictures from its style (image-set)" }
+        // `@namespace svg url(http://www.w3.org/2000/svg);` names a namespace, loading nothing.
         var rest = plain[...]
+        while let at = rest.range(of: "@namespace") {
+            let end = rest[at.upperBound...].firstIndex(of: ";") ?? rest.endIndex
+            rest = rest[..<at.lowerBound] + rest[end...]
+        }
         while let open = rest.range(of: "url(") {
             rest = rest[open.upperBound...]
             let address = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\"" || $0 == "'" }
@@ -79,13 +91,15 @@ public enum SVGInspector: Sendable {
 
     /// CSS as a browser tokenizes it, lowercased: comments removed, escapes (`\75 `, `\u`)
     /// replaced by what they stand for.
-    static func cssPlain(_ css: String) -> String {
+    static func cssPlain(_ css: String, droppingComments: Bool = true) -> String {
         var out = String.UnicodeScalarView()
-        let scalars = Array(css.unicodeScalars)
+        // CSS's own line ends: CR LF, CR and form feed are newlines (an escape may end in one).
+        let normalized = css.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n").replacingOccurrences(of: "\u{0C}", with: "\n")
+        let scalars = Array(normalized.unicodeScalars)
         var i = 0
         while i < scalars.count {
             let c = scalars[i]
-            if c == "/", i + 1 < scalars.count, scalars[i + 1] == "*" {
+            if droppingComments, c == "/", i + 1 < scalars.count, scalars[i + 1] == "*" {
                 var j = i + 2
                 while j + 1 < scalars.count, !(scalars[j] == "*" && scalars[j + 1] == "/") { j += 1 }
                 i = j + 2
@@ -187,6 +201,8 @@ public enum SVGInspector: Sendable {
             var selfClosing = false
             var animated: String?
             var animatedTo: String?
+            var animatedStyle = false
+            var animatedCSS: String?
             while i < b.count {
                 skipSpace()
                 guard i < b.count else { return nil }
@@ -195,6 +211,7 @@ public enum SVGInspector: Sendable {
                     if let animated, let animatedTo {
                         return "SVG animates a link (\(animated)) to '\(animatedTo)' (a picture draws only what it holds)"
                     }
+                    if animatedStyle, let animatedCSS { return animatedCSS }
                     // A style sheet's text: read as CSS (its CDATA and XML references as XML reads
                     // them), to the element's end tag.
                     if elementName == "style", !closing, !selfClosing { return styleText() }
@@ -253,11 +270,15 @@ public enum SVGInspector: Sendable {
                 }
                 // An animation that sets a link (`<set attributeName="href" to="https://…">`),
                 // whatever the order of its attributes: judged at the tag's end.
-                if local == "attributename", ["href", "xlink:href", "src"].contains(decoded) { animated = decoded }
-                if ["to", "from", "by", "values"].contains(local),
-                    decoded.split(separator: ";").contains(where: { !$0.isEmpty && !$0.hasPrefix("#") })
-                {
-                    animatedTo = text
+                if local == "attributename" {
+                    let target = Self.localName(decoded)
+                    if ["href", "src"].contains(target) { animated = decoded }
+                    // A style animated to a picture from elsewhere (`fill` to `url(https://…)`).
+                    if SVGInspector.styleAttributes.contains(target) { animatedStyle = true }
+                }
+                if ["to", "from", "by", "values"].contains(local) {
+                    if decoded.split(separator: ";").contains(where: { !$0.isEmpty && !$0.hasPrefix("#") }) { animatedTo = text }
+                    if text.contains("("), let problem = SVGInspector.outsideCSS(text) { animatedCSS = problem }
                 }
                 // Attributes that load what they name, in HTML's elements an SVG may hold.
                 if local == "srcset" || local == "poster" {
@@ -282,7 +303,16 @@ public enum SVGInspector: Sendable {
                 } else if starts("<!--") {
                     i = (find("-->") ?? b.count) + 3
                 } else if starts("</") {
+                    // Its own end tag ends it; another (or an element inside a style sheet, below)
+                    // is markup a browser reads, hidden from this check (found by a reviewer).
+                    let start = i + 2
+                    i = start
+                    let end = Self.localName(name())
+                    guard end == "style" else { return "SVG has markup inside a <style> element (</\(end)>)" }
+                    i = start - 2
                     break
+                } else if i < b.count, b[i] == UInt8(ascii: "<") {
+                    return "SVG has markup inside a <style> element"
                 } else {
                     let start = i
                     while i < b.count, b[i] != UInt8(ascii: "<") { i += 1 }
@@ -290,7 +320,6 @@ public enum SVGInspector: Sendable {
                         return "SVG uses a named character reference other than &lt; &gt; &amp; &quot; &apos; (in <style>)"
                     }
                     css += decoded
-                    if i < b.count, !starts("</"), !starts("<![CDATA["), !starts("<!--") { i += 1 }
                 }
             }
             return SVGInspector.outsideCSS(css)

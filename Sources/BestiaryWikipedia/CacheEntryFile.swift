@@ -62,15 +62,22 @@ public enum CacheEntryFile {
         // JSON the checksum was made from: hashing them avoids encoding the entry again. Any
         // other layout (a file reformatted by hand) is checked the long way.
         if let compact = compactEntry(data), Hashing.sha256Hex(compact) == envelope.checksum {
-            if let problem = unsafeField(envelope.entry) { throw Damage(reason: problem) }
-            return envelope.entry
+            return try safe(envelope.entry)
         }
         let actual = Hashing.sha256Hex(try canonicalJSON(envelope.entry))
         guard actual == envelope.checksum else {
             throw Damage(reason: "its checksum does not match its content (edited by hand or damaged)")
         }
-        if let problem = unsafeField(envelope.entry) { throw Damage(reason: problem) }
-        return envelope.entry
+        return try safe(envelope.entry)
+    }
+
+    /// The entry as a page may show it: an optional link of another kind left out (as a fetch
+    /// leaves it out now: a cache an older version wrote keeps its articles), a required one
+    /// (the article's, a picture's) refused as ``unsafeField(_:)`` says.
+    static func safe(_ entry: WikipediaEntry) throws -> WikipediaEntry {
+        let kept = droppingUnsafeOptionalLinks(entry)
+        if let problem = unsafeField(kept) { throw Damage(reason: problem) }
+        return kept
     }
 
     /// What in an entry no fetch writes and a page must not carry, whatever its checksum (which

@@ -66,6 +66,13 @@ struct SVGInspectorTests {
         ("an animation setting a link", svg("<image href=\"#a\"><set attributeName=\"href\" to=\"https://evil.example/t.png\"/></image>"), "animates a link (href)"),
         ("an animation setting a link, its target first", svg("<image href=\"#a\"><set to=\"https://evil.example/t.png\" attributeName=\"xlink:href\"/></image>"), "animates a link (xlink:href)"),
         ("an XHTML picture set", svg("<h:img xmlns:h=\"http://www.w3.org/1999/xhtml\" srcset=\"https://evil.example/t.png 1x\"/>"), "'srcset' attribute"),
+        // Found by a second review.
+        ("a script inside a style element", svg("<style><h:script xmlns:h=\"http://www.w3.org/1999/xhtml\" src=\"data:text/javascript,alert(1)\"/></style>"), "markup inside a <style> element"),
+        ("a style sheet going on after an element inside it", svg("<style><h:b xmlns:h=\"http://www.w3.org/1999/xhtml\"></h:b>svg{background:url(https://evil.example/t)}</style>"), "markup inside a <style> element"),
+        ("a comment's start inside a string", svg("<style>a{font-family:\"/*\"}svg{background:url(https://evil.example/t.png)}b{font-family:\"*/\"}</style>"), "loads 'url(https://evil.example/t.png)'"),
+        ("an escape ended by a carriage return", svg("<rect style=\"background:\\75&#13;rl(https://evil.example/t.png)\"/>"), "loads 'url(https://evil.example/t.png)'"),
+        ("a fill animated to a picture from elsewhere", svg("<rect><set attributeName=\"fill\" to=\"url(https://evil.example/p.svg#g)\"/></rect>"), "loads 'url(https://evil.example/p.svg#g)'"),
+        ("a prefixed link animated", svg("<use href=\"#u\"><set attributeName=\"x:href\" to=\"https://evil.example/s.svg#a\"/></use>"), "animates a link (x:href)"),
         ("not UTF-8", Data([0x3C, 0x73, 0x76, 0x67, 0xFF, 0x3E]), "not valid UTF-8"),
         ("no svg element", Data("<?xml version=\"1.0\"?><html/>".utf8), "does not contain an <svg> element"),
     ]
@@ -88,6 +95,7 @@ struct SVGInspectorTests {
         ("style and CDATA", svg("<style><![CDATA[ rect { fill: red } ]]></style><rect opacity=\"0.5\" offset=\"1\"/>")),
         ("url and @import in a comment, a description and a link's query", svg("<!-- url(https://x/) @import --><desc>see url(https://x/) and @import</desc><a href=\"https://example.org/?q=url(x)\"><rect/></a>")),
         ("Illustrator's gradient ids and an animation between fragments", svg("<linearGradient id=\"SVGID_1_\"/><rect fill=\"url(#SVGID_1_)\"/><use href=\"#a\"><set attributeName=\"href\" to=\"#b\"/></use>")),
+        ("a namespace declared in a style sheet", svg("<style>@namespace svg url(http://www.w3.org/2000/svg); svg|rect { fill: url(#g) }</style>")),
         ("gradients named by fragment", svg("<defs><linearGradient id=\"g\"/></defs><style>circle { fill: url(#g) }</style><rect fill=\"url(#g)\"/><circle style=\"fill: url( '#g' )\"/>")),
         ("animation of a colour", svg("<rect><animate attributeName=\"fill\" values=\"red;blue\" dur=\"2s\"/></rect>")),
         ("an embedded raster picture", svg("<image width=\"4\" height=\"4\" xlink:href=\"data:image/png;base64,iVBORw0KGgo=\"/>")),

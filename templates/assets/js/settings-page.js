@@ -143,14 +143,15 @@ if (form) {
     };
     if (file.size > IMPORT_MAX_BYTES) return fail("too-large");
     let text;
+    let encoding = "";
     try {
       const bytes = new Uint8Array(await file.arrayBuffer());
       // UTF-8, or UTF-16 by its byte-order mark; another encoding (Notepad's "ANSI") is refused:
       // read as UTF-8 it was taken with its accented letters turned into "�" (found by a teacher).
-      const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
+      encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
       text = new TextDecoder(encoding, { fatal: true }).decode(bytes);
     } catch (error) {
-      return fail(error instanceof TypeError ? "not-utf8" : "unreadable");
+      return fail(error instanceof TypeError && encoding === "utf-8" ? "not-utf8" : "unreadable");
     }
     const result = parseImport(text, info.siteId);
     if (!result.ok) return fail(result.reason, { site: result.site ?? "", count: result.problems ?? 0 });
@@ -171,9 +172,12 @@ if (form) {
     });
     importInput.value = "";
     if (!confirmed) return say(tr("prefs.importCancelled"));
-    // Today's daily challenge stays as played here: an older file is no second try at it.
+    // Today's daily challenge stays as far as it was played, here or in the file (the one done,
+    // else the one with more answers): an older file is no second try at it.
     const now = store.load().state;
-    const next = now.daily && now.daily.date === localDateKey() ? { ...result.state, daily: now.daily } : result.state;
+    const today = localDateKey();
+    const ahead = (d) => (d && d.date === today ? (d.done ? 1e6 : 0) + d.results.length : -1);
+    const next = ahead(now.daily) > ahead(result.state.daily) ? { ...result.state, daily: now.daily } : result.state;
     if (!store.save(next)) return siteNotice("saveFailed");
     show(next.settings);
     say(tr("prefs.imported", counts(next)));
