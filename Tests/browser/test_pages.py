@@ -772,3 +772,20 @@ def test_importing_an_older_file_is_no_second_try_at_todays_daily(site, download
     browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
     wait_until(browser, "return document.querySelector('[data-settings-status]').textContent.includes('Imported')")
     assert stored(browser)["daily"] == played
+
+
+def test_with_storage_blocked_nothing_says_saved(site, browser):
+    """With storage blocked, settings said "Saved." and the notice said progress is lost on
+    leaving, while every next page had already lost it (found by a teacher)."""
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "Object.defineProperty(window, 'localStorage', {get() { throw new DOMException('blocked', 'SecurityError'); }});"})
+    try:
+        load(browser, site + "en/settings/")
+        notices = browser.execute_script("return document.querySelector('[data-site-notices]').textContent")
+        assert "kept only until you open another page or leave" in notices, notices
+        browser.find_element(By.CSS_SELECTOR, "input[name=theme][value=dark]").click()
+        status = "return document.querySelector('[data-settings-status]').textContent"
+        wait_until(browser, status + " !== ''", message="the settings' status")
+        assert browser.execute_script(status) == "Kept on this page only (this browser does not let the site save anything).", browser.execute_script(status)
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})

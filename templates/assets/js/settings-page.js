@@ -3,7 +3,7 @@
 // offline use, and the learner's data: export to a file, import from one
 // (checked before anything is replaced), and reset (asks first).
 import { ask } from "./dom.js";
-import { applyTheme, download, learnerStore, loadCatalog, pageInfo, pageTranslator, siteNotice } from "./page.js";
+import { applyTheme, browserBackend, download, learnerStore, loadCatalog, pageInfo, pageTranslator, siteNotice } from "./page.js";
 import { canVibrate, onVoicesChanged, speak, voicesFor } from "./feedback.js";
 import { initialState } from "./storage.js";
 import { exportProgress, parseImport, IMPORT_MAX_BYTES } from "./progress-file.js";
@@ -41,7 +41,8 @@ if (form) {
   const change = (patch) => {
     const { state, saved } = store.update((s) => ({ ...s, settings: { ...s.settings, ...patch } }));
     applyTheme(state.settings.theme);
-    if (saved) say(tr("prefs.saved"));
+    // With storage blocked, "Saved." would promise what the next page does not keep.
+    if (saved) say(tr(browserBackend().isMemory ? "prefs.savedForNow" : "prefs.saved"));
     else siteNotice("saveFailed");
     return state;
   };

@@ -3,7 +3,7 @@
 // the lists per outing, the species checklist (updated as soon as a sighting
 // is saved) and the CSV export. Everything stays in this browser's storage.
 import { ask, h, fill } from "./dom.js";
-import { download, learnerStore, pageInfo, pageTranslator, siteNotice } from "./page.js";
+import { browserBackend, download, learnerStore, pageInfo, pageTranslator, siteNotice } from "./page.js";
 import { localDateKey } from "./daily.js";
 import { addSighting, checkInput, checklist, lists, removeSighting, sightingsCSV } from "./sightings.js";
 
@@ -140,7 +140,8 @@ if (form) {
     }
     render(state);
     const name = describe(entry.animal).name;
-    status.textContent = tr("sightings.saved", { name, kind: tr(KIND_KEYS[entry.kind]), date: formatDate(entry.date) });
+    const key = browserBackend().isMemory ? "sightings.savedForNow" : "sightings.saved";
+    status.textContent = tr(key, { name, kind: tr(KIND_KEYS[entry.kind]), date: formatDate(entry.date) });
     // Keep date, place, outing and position for the next sighting of the same outing.
     if (!timeSet) resetTime();
     select.value = "";
