@@ -85,7 +85,7 @@ extension Animal {
             if case .mapping(let mapping) = node {
                 for (key, value) in mapping {
                     guard case .scalar(let k) = key, languages.contains(k.string) else {
-                        let meant = languages.first { $0.lowercased() == (key.string ?? "").lowercased() }.map { " (did you mean '\($0)'? codes are written as in site.yml)" } ?? ""
+                        let meant = Suggestion.languageCase(key.string ?? "", among: languages)
                         reader.error(
                             "wikipedia: '\(key.string ?? "?")' is not one of the site's languages (\(languages.joined(separator: ", ")))\(meant)",
                             at: key)

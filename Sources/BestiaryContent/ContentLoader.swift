@@ -482,8 +482,7 @@ public struct ContentLoader: Sendable {
                 let lang = parts[1]
                 guard config.languages.contains(lang) else {
                     // `cat.DE.md`: the code as site.yml writes it is meant.
-                    let meant = config.languages.first { $0.lowercased() == lang.lowercased() }
-                        .map { " (did you mean \(parts[0]).\($0).md? codes are written as in site.yml)" } ?? ""
+                    let meant = Suggestion.languageCase(lang, among: config.languages) { "\(parts[0]).\($0).md" }
                     diagnostics.append(.error(
                         "'\(lang)' is not one of the site's languages (\(config.languages.joined(separator: ", ")))\(meant); a translation is named ID.LANG.md",
                         at: SourceLocation(path: relative), stage: "load"))

@@ -298,7 +298,7 @@ final class YAMLReader {
                     continue
                 }
                 if let languages, !languages.contains(k.string) {
-                    let meant = languages.first { $0.lowercased() == k.string.lowercased() }.map { " (did you mean '\($0)'? codes are written as in site.yml)" } ?? ""
+                    let meant = Suggestion.languageCase(k.string, among: languages)
                     error("\(what): language '\(k.string)' is not in site.yml's languages (\(languages.joined(separator: ", ")))\(meant)", at: key)
                     ok = false
                     continue
@@ -326,6 +326,13 @@ final class YAMLReader {
 /// "Did you mean" for misspelt keys, ids and options: the closest candidate within a small
 /// edit distance, where swapping two neighbouring letters (`gruop`) is one edit.
 public enum Suggestion {
+    /// A hint when `code` is one of `languages` written in another case (`pt-br` for `pt-BR`):
+    /// ` (did you mean 'pt-BR'? …)`, the code shown by `written`; "" otherwise.
+    public static func languageCase(_ code: String, among languages: [String], written: (String) -> String = { "'\($0)'" }) -> String {
+        guard let meant = languages.first(where: { $0.lowercased() == code.lowercased() }) else { return "" }
+        return " (did you mean \(written(meant))? codes are written as in site.yml)"
+    }
+
     public static func closest(to word: String, among candidates: [String]) -> String? {
         var best: (String, Int)? = nil
         for c in candidates {

@@ -51,11 +51,12 @@ public struct Theme: Sendable {
             // to a folder, or one that leads nowhere, is not followed, and said so. (Hidden files
             // and folders and editors' leftovers are passed over, as the preview's watcher does.)
             var linked: [String] = []
+            let site = links.isEmpty ? nil : try? fileSystem.realPath(root)
             for link in links where !EditorFiles.isUnderLeftover(link) {
                 switch fileSystem.infoFollowingLinks(directory + "/" + link)?.kind {
                 case .file?:
                     linked.append(link)
-                    if let target = try? fileSystem.realPath(directory + "/" + link), let site = try? fileSystem.realPath(root),
+                    if let target = try? fileSystem.realPath(directory + "/" + link), let site,
                         !target.hasPrefix(site == "/" ? "/" : site + "/")
                     {
                         theme.outsideLinks.append((link, target))
