@@ -29,9 +29,17 @@ public struct FetchReport: Sendable {
     public var bodies = 0
     /// One error per failed job and record (stage `fetch`), plus warnings and notes.
     public var diagnostics: [Diagnostic] = []
+    /// The run was cancelled (Ctrl-C): the articles in flight were left for the next run, and
+    /// `notAsked` were never begun.
+    public var interrupted = false
+    public var notAsked = 0
 
     public init() {}
 
     /// `fetched N, unchanged N, failed N`: the command's last line.
-    public var summaryLine: String { "fetched \(fetched), unchanged \(unchanged), failed \(failed)" }
+    public var summaryLine: String {
+        let counts = "fetched \(fetched), unchanged \(unchanged), failed \(failed)"
+        guard interrupted else { return counts }
+        return "interrupted: \(counts), not done \(notAsked); what was fetched is kept, and `bestiary fetch` goes on from there"
+    }
 }

@@ -62,8 +62,11 @@ public struct WikipediaFetcher: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<min(options.concurrency, max(jobs.count, 1)) {
                 group.addTask {
-                    while let job = await queue.next() {
+                    while !Task.isCancelled, let job = await queue.next() {
                         let result = await process(job, session: session, client: politeClient)
+                        // Cut off by the cancellation (Ctrl-C): neither a failure nor done. What
+                        // it stored so far is pending, for the next run to go on from.
+                        if Task.isCancelled, case .failed = result.outcome { continue }
                         await tally.add(result.diagnostics)
                         let done = await tally.record(result.outcome, requests: result.requests, bodies: result.bodies)
                         onEvent(.finished(job: job, outcome: result.outcome, done: done, total: jobs.count))
@@ -72,7 +75,12 @@ public struct WikipediaFetcher: Sendable {
             }
         }
         if ownsTransport { await transport.shutdown() }
-        return await tally.report
+        var report = await tally.report
+        if Task.isCancelled {
+            report.interrupted = true
+            report.notAsked = jobs.count - (report.fetched + report.unchanged + report.failed)
+        }
+        return report
     }
 
     // MARK: One job
@@ -265,6 +273,19 @@ public struct WikipediaFetcher: Sendable {
     }
 
     // MARK: Images
+
+    /// The jobs a run would ask the server about (each, with --refresh): those the cache does not
+    /// answer with an entry whose pictures are intact. A fetch with none of them writes nothing,
+    /// so a read-only cache is no reason to fail it (a museum's checkout mounted read-only).
+    public func jobsAskingTheServer(_ jobs: [FetchJob]) -> [FetchJob] {
+        if options.refresh { return jobs }
+        let snapshot = cache.load()
+        return jobs.filter { job in
+            let key = WikipediaSnapshot.Key(language: job.language, title: WikipediaTitle.normalize(job.title))
+            guard let entry = snapshot.index[key].flatMap({ snapshot.entries[$0] }) else { return true }
+            return !imagesIntact(entry)
+        }
+    }
 
     private func imagesIntact(_ entry: WikipediaEntry) -> Bool {
         (entry.image?.renditions ?? []).allSatisfy { cache.imageIsIntact($0, verifyHash: true) }

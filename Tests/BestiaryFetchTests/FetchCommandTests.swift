@@ -71,6 +71,31 @@ struct FetchCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appending("content/wikipedia/images")).isEmpty)
     }
 
+    /// A cache that cannot be written (a checkout mounted read-only) does not fail a fetch that
+    /// has nothing to write: every article cached, it says they are unchanged and exits 0. One
+    /// article missing, it fails as before and says how many are missing.
+    @Test func anUnwritableCacheHoldingEveryArticleIsNoFailure() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let dir = try site(wiki)
+        #expect(await run(["fetch", "--root", dir.path, "--rate", "0"]).status == 0)
+        let asked = wiki.log.total
+        // As root a read-only folder would not stop a write: a file stands where .pending/ goes.
+        try FileManager.default.removeItem(atPath: dir.appending("content/wikipedia/.pending"))
+        try dir.write("not a folder", to: "content/wikipedia/.pending")
+
+        let again = await run(["fetch", "--root", dir.path, "--rate", "0"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"), "\(again.stderr)")
+        #expect(wiki.log.total == asked)
+
+        try dir.write("---\nname: {de: Katze}\nwikipedia: {de: Hauskatze}\n---\n", to: "content/animals/katze.md")
+        let missing = await run(["fetch", "--root", dir.path, "--rate", "0"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("(1 of 2 articles are not cached); nothing was asked of Wikipedia"), "\(missing.stderr)")
+        #expect(wiki.log.total == asked)
+    }
+
     /// A fetch that changes nothing leaves the site as it was: the next build is up to date (the
     /// check that the cache is writable wrote a file into each folder, and their new times made
     /// the next build build everything anew).

@@ -246,6 +246,41 @@ struct FetchTests {
         #expect(report.diagnostics.first?.message == "wikipedia.de 'Haushund': \(named): no answer in time after 2 attempts")
     }
 
+    /// Ctrl-C (the run's task cancelled) stops the fetch where it is: the article done is kept
+    /// and counted, the one cut off mid-request is neither a failure nor an error, the rest are
+    /// not begun, and the report says so (the command prints it as its last line). The held
+    /// request is given up at once, not waited for.
+    @Test func aCancelledRunKeepsWhatItFetchedAndSaysWhatIsLeft() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            guard request.path == FakeWikipedia.dogPath else { return nil }
+            var reply = FakeWikipedia.standard(request, base: base)
+            reply.delay = .seconds(60)
+            return reply
+        }
+        defer { Task { await wiki.stop() } }
+        var options = wiki.options()
+        options.concurrency = 1
+        let jobs = [
+            FetchJob(language: "de", title: "Haushund", requesters: []), FetchJob(language: "en", title: "Dog", requesters: []),
+            FetchJob(language: "en", title: "Test", requesters: []),
+        ]
+        let fetcher = WikipediaFetcher(cache: wiki.cache, options: options)
+        let running = Task { await fetcher.run(jobs) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while wiki.log.count(FakeWikipedia.dogPath) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(wiki.log.count(FakeWikipedia.dogPath) == 1)
+        let cancelled = ContinuousClock.now
+        running.cancel()
+        let report = await running.value
+        #expect(ContinuousClock.now - cancelled < .seconds(30), "the held request was waited for")
+        #expect(report.interrupted)
+        #expect((report.fetched, report.unchanged, report.failed, report.notAsked) == (1, 0, 0, 2))
+        #expect(report.diagnostics.filter { $0.severity == .error }.isEmpty, "\(report.diagnostics)")
+        #expect(report.summaryLine == "interrupted: fetched 1, unchanged 0, failed 0, not done 2; what was fetched is kept, and `bestiary fetch` goes on from there")
+        #expect(wiki.log.count("/en/api/rest_v1/page/summary/Test") == 0)
+        #expect(wiki.cache.load().entries.count == 1)
+    }
+
     @Test func oversizedImageIsRefused() async throws {
         let wiki = try await FakeWikipedia.start { request, _, _ in
             request.path.contains("/330px-") ? .bytes([UInt8](TestImages.png(tag: String(repeating: "x", count: 200))) + [UInt8](repeating: 0, count: 20_000)) : nil

@@ -27,7 +27,8 @@ struct FetchCommand: AsyncParsableCommand {
             Wikimedia requires a contact in the User-Agent and blocks anonymous clients.
 
             Exit status: 0 when everything was fetched or unchanged, 1 when something failed (each \
-            failure is named with the record's file:line), 2 for a wrong option or id.
+            failure is named with the record's file:line), 2 for a wrong option or id, 130 when \
+            stopped by Ctrl-C (the counts so far are printed; run it again to go on).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -112,22 +113,39 @@ struct FetchCommand: AsyncParsableCommand {
         // the polite rate. The second waits, then finds what the first stored (the cache is read
         // from here on).
         let cache = WikipediaCache(root: global.siteRoot)
-        if !jobs.isEmpty, let problem = cache.writeProblem(languages: Set(jobs.map(\.language)).sorted()) {
-            console.err("bestiary: error: \(problem); nothing was asked of Wikipedia")
-            throw CommandFailure(status: 1)
+        let fetcher = WikipediaFetcher(cache: cache, options: options)
+        // A cache that cannot be written fails the fetch only when the fetch would write: when
+        // every article is cached, it reports them unchanged (a read-only checkout, found by a
+        // tester), asking nothing and taking no lock.
+        var writes = !jobs.isEmpty
+        if writes, let problem = cache.writeProblem(languages: Set(jobs.map(\.language)).sorted()) {
+            let asking = fetcher.jobsAskingTheServer(jobs)
+            if !asking.isEmpty {
+                let some = asking.count == jobs.count ? "" : " (\(asking.count) of \(jobs.count) articles are not cached)"
+                console.err("bestiary: error: \(problem)\(some); nothing was asked of Wikipedia")
+                throw CommandFailure(status: 1)
+            }
+            writes = false
         }
-        let lock = jobs.isEmpty ? nil : await FileLock.acquireOnOwnThread(WikipediaFetcher.lockPath(for: cache)) {
+        let lock = !writes ? nil : await FileLock.acquireOnOwnThread(WikipediaFetcher.lockPath(for: cache)) {
             console.err("bestiary: another fetch of this site is running; waiting for it to finish")
         }
         defer { withExtendedLifetime(lock) {} }
 
         let progress = FetchProgressPrinter(console: console)
-        let fetcher = WikipediaFetcher(cache: cache, options: options)
-        let report = await fetcher.run(jobs) { progress.handle($0) }
+        let running = Task { await fetcher.run(jobs) { progress.handle($0) } }
+        // Ctrl-C stops the fetch between writes (an article half done stays pending for the next
+        // run) and still prints the counts; a second Ctrl-C stops at once.
+        let signals = ShutdownSignals { count in
+            if count == 1 { running.cancel() } else { Foundation.exit(130) }
+        }
+        let report = await running.value
+        signals.cancel()
         progress.finish()
 
         console.report(report.diagnostics, format: global.diagnostics)
         console.err(report.summaryLine)
+        if report.interrupted { throw CommandFailure(status: 130) }
         if report.failed > 0 { throw CommandFailure(status: 1) }
     }
 }
