@@ -789,3 +789,25 @@ def test_with_storage_blocked_nothing_says_saved(site, browser):
         assert browser.execute_script(status) == "Kept on this page only (this browser does not let the site save anything).", browser.execute_script(status)
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
+def test_with_storage_blocked_an_import_says_it_is_kept_on_this_page_only(site, downloads_browser):
+    """With storage blocked, an import said "Imported." while the next page showed none of it
+    (found by a teacher): it says the import lasts as long as the page."""
+    browser = downloads_browser
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        "source": "Object.defineProperty(window, 'localStorage', {get() { throw new DOMException('blocked', 'SecurityError'); }});"})
+    try:
+        load(browser, site + "en/settings/")
+        skip_tour(browser)
+        browser.find_element(By.CSS_SELECTOR, "[data-settings-export]").click()
+        exported = wait_for_download(browser.downloads, ".json")
+        browser.find_element(By.CSS_SELECTOR, "[data-settings-import]").send_keys(exported)
+        wait_until(browser, "return document.querySelector('dialog[open]')", message="the question before importing")
+        browser.find_element(By.CSS_SELECTOR, "dialog[open] [data-quiz-confirm]").click()
+        status = "return document.querySelector('[data-settings-status]').textContent"
+        wait_until(browser, status + ".startsWith('Imported')", message="the import's status")
+        assert browser.execute_script(status).startswith(
+            "Imported for this page only (this browser does not let the site save anything)"), browser.execute_script(status)
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})

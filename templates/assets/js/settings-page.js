@@ -181,7 +181,8 @@ if (form) {
     const next = ahead(now.daily) > ahead(result.state.daily) ? { ...result.state, daily: now.daily } : result.state;
     if (!store.save(next)) return siteNotice("saveFailed");
     show(next.settings);
-    say(tr("prefs.imported", counts(next)));
+    // With storage blocked the import lasts as long as this page (as "Saved." would mislead).
+    say(tr(browserBackend().isMemory ? "prefs.importedForNow" : "prefs.imported", counts(next)));
   });
 
   // Reset.
