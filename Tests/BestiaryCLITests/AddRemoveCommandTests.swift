@@ -99,7 +99,7 @@ import Testing
         let fox = site + "/content/animals/red-fox.md"
         // Written as a record may write it: the same file as sounds/badger.mp3.
         let text = try String(contentsOfFile: fox, encoding: .utf8).replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nsound: {file: ./sounds//badger.mp3}\n")
-        try text.write(toFile: fox, atomically: true, encoding: .utf8)
+        try text.writeReplacing(toFile: fox)
         let other = Fixtures.path("import/wildsound/sounds/Amsel.mp3")
         let result = await run("add", "--root", site, "badger", "--force", "--sound", other)
         #expect(result.status == 0, "\(result.stderr)")

@@ -29,7 +29,7 @@ import Testing
             let keys = await SiteCommandRun.bestiary("keys", "generate")
             #expect(keys.status == 0)
             keyFile = dir.appending("signing.key")
-            try keys.stdout.write(toFile: keyFile, atomically: true, encoding: .utf8)
+            try keys.stdout.writeReplacing(toFile: keyFile)
             publicKey = try #require(keys.stdout.split(separator: "\n").first { $0.hasPrefix("public-key: ") }?.dropFirst(12)).description
         }
 
@@ -52,7 +52,7 @@ import Testing
             let path = root + "/content/animals/\(id).md"
             let text = try String(contentsOfFile: path, encoding: .utf8)
             #expect(text.contains(from))
-            try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: from, with: to).writeReplacing(toFile: path)
         }
 
         func latestVersion() throws -> Int {
@@ -126,7 +126,7 @@ import Testing
         let site = try await Site()
         try site.build()
         let before = try Tree(site.root + "/output")
-        try "private-key: not-base64!\n".write(toFile: site.keyFile, atomically: true, encoding: .utf8)
+        try "private-key: not-base64!\n".writeReplacing(toFile: site.keyFile)
         try site.rename("bear", from: "name: {en: Bear, de: Bär}", to: "name: {en: Brown bear, de: Braunbär}")
         do {
             try site.build()
@@ -160,7 +160,7 @@ import Testing
         let text = try String(contentsOfFile: yml, encoding: .utf8)
         #expect(text.contains("packs: {id: tuxpaint"))
         try text.replacingOccurrences(of: "packs: {id: tuxpaint", with: "packs: {public_keys: [\"\(site.publicKey)\"], id: tuxpaint")
-            .write(toFile: yml, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: yml)
         let db = site.dir.appending("app.sqlite")
         let sync = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--root", site.root)
         #expect(sync.status == 1, "\(sync.stdout)\(sync.stderr)")
@@ -170,7 +170,7 @@ import Testing
         #expect(verify.status == 1, "\(verify.stdout)\(verify.stderr)")
         // A site.yml with an error: its keys cannot be read, and the commands say so instead of
         // trusting none.
-        try (try String(contentsOfFile: yml, encoding: .utf8) + "titel: typo\n").write(toFile: yml, atomically: true, encoding: .utf8)
+        try (try String(contentsOfFile: yml, encoding: .utf8) + "titel: typo\n").writeReplacing(toFile: yml)
         for broken in [
             await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--root", site.root),
             await SiteCommandRun.bestiary("pack", "verify", site.packs, "--root", site.root),

@@ -13,11 +13,11 @@ import Testing
         let fine = await run("check", "--root", site)
         #expect(fine.status == 0, "\(fine.stderr)")
         // Every part of the theme at once: a template, its texts, an asset it names.
-        try "<li>{{>partials.card}}</li>\n".write(toFile: site + "/templates/partials/card.html", atomically: true, encoding: .utf8)
-        try "{\"nav.quiz\": 3}\n".write(toFile: site + "/templates/i18n/en.json", atomically: true, encoding: .utf8)
+        try "<li>{{>partials.card}}</li>\n".writeReplacing(toFile: site + "/templates/partials/card.html")
+        try "{\"nav.quiz\": 3}\n".writeReplacing(toFile: site + "/templates/i18n/en.json")
         let base = site + "/templates/layouts/base.html"
         let text = try String(contentsOfFile: base, encoding: .utf8)
-        try text.replacingOccurrences(of: "css/site.css", with: "css/gone.css").write(toFile: base, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "css/site.css", with: "css/gone.css").writeReplacing(toFile: base)
         let result = await run("check", "--root", site)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)
@@ -40,7 +40,7 @@ import Testing
         let yml = site + "/content/site.yml"
         let text = try String(contentsOfFile: yml, encoding: .utf8)
         #expect(text.contains("packs: {id: site,"))
-        try text.replacingOccurrences(of: "packs: {id: site,", with: "packs: {id: my-zoo,").write(toFile: yml, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "packs: {id: site,", with: "packs: {id: my-zoo,").writeReplacing(toFile: yml)
         let result = await run("check", "--root", site)
         #expect(result.status == 1)
         #expect(result.stderr.contains("content/packs.lock:1:1: error: the pack history is for pack 'site' but site.yml says packs.id 'my-zoo'"), "\(result.stderr)")
@@ -55,7 +55,7 @@ import Testing
         let site = dir.appending("site")
         let card = site + "/templates/partials/card.html"
         let text = try String(contentsOfFile: card, encoding: .utf8)
-        try text.replacingOccurrences(of: "{{name}}", with: "{{nmae}}").write(toFile: card, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "{{name}}", with: "{{nmae}}").writeReplacing(toFile: card)
         for command in ["check", "build"] {
             let result = await run(command, "--root", site)
             #expect(result.status == 0, "\(result.stderr)")
@@ -74,7 +74,7 @@ import Testing
         try dir.write("shared\n", to: "elsewhere/notes.txt")
         try FileManager.default.createDirectory(atPath: site + "/templates/assets", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: site + "/templates/assets/notes.txt", withDestinationPath: dir.appending("elsewhere/notes.txt"))
-        try "inside\n".write(toFile: site + "/inside.txt", atomically: true, encoding: .utf8)
+        try "inside\n".writeReplacing(toFile: site + "/inside.txt")
         try FileManager.default.createSymbolicLink(atPath: site + "/templates/assets/inside.txt", withDestinationPath: "../../inside.txt")
         let result = await run("check", "--root", site)
         #expect(result.status == 0, "\(result.stderr)")
@@ -90,8 +90,8 @@ import Testing
     @Test func aFailedBuildShowsEachWarningOnce() async throws {
         let dir = try await SiteCommandRun.newSite()
         let site = dir.appending("site")
-        try "---\nname: {en: Owl}\n---\n![An owl](images/owl.jpg)\n".write(toFile: site + "/content/animals/owl.md", atomically: true, encoding: .utf8)
-        try "---\nname: {en: Cow}\ndifficulty: 9\n---\n".write(toFile: site + "/content/animals/cow.md", atomically: true, encoding: .utf8)
+        try "---\nname: {en: Owl}\n---\n![An owl](images/owl.jpg)\n".writeReplacing(toFile: site + "/content/animals/owl.md")
+        try "---\nname: {en: Cow}\ndifficulty: 9\n---\n".writeReplacing(toFile: site + "/content/animals/cow.md")
         let result = await run("build", "--root", site)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
@@ -167,7 +167,7 @@ import Testing
         let record = site + "/content/animals/red-fox.md"
         let text = try String(contentsOfFile: record, encoding: .utf8)
         try text.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nsound: {file: sounds/red-fox.ogg}\n")
-            .write(toFile: record, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: record)
         let result = await run("check", "--root", site)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains(
@@ -193,8 +193,8 @@ import Testing
         let record = site + "/content/animals/red-fox.md"
         let text = try String(contentsOfFile: record, encoding: .utf8)
         try text.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nimage: {file: pictures/red-fox.png}\n")
-            .write(toFile: record, atomically: true, encoding: .utf8)
-        try "---\nname: {en: Fine}\nimage: {file: pictures/fine.png}\n---\n".write(toFile: site + "/content/animals/fine.md", atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: record)
+        try "---\nname: {en: Fine}\nimage: {file: pictures/fine.png}\n---\n".writeReplacing(toFile: site + "/content/animals/fine.md")
         let warning = "content/pictures/red-fox.png:1:1: warning: picture 'pictures/red-fox.png': it is 12000 × 12000 pixels (144 megapixels): phones show a picture over about 16 megapixels slowly or not at all, and the quiz never shows one wider than about 2,000 pixels; scale it down to about 2,000 pixels on its longer side"
         let check = await run("check", "--root", site)
         #expect(check.status == 0, "\(check.stderr)")

@@ -57,7 +57,7 @@ import Testing
         #expect(lines.last?.hasPrefix("built ") == true)
         let record = site + "/content/animals/red-fox.md"
         let text = try String(contentsOfFile: record, encoding: .utf8)
-        try text.replacingOccurrences(of: "difficulty: 1", with: "difficulty: 2").write(toFile: record, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "difficulty: 1", with: "difficulty: 2").writeReplacing(toFile: record)
         #expect(text.contains("difficulty: 1"))
         #expect(await run("build", "--root", site).status == 0)
         let lockPath = site + "/content/packs.lock"
@@ -72,7 +72,7 @@ import Testing
         let recordLine = allLines[line].split(separator: " ")
         #expect(recordLine.count == 3 && recordLine[0] == "+")
         allLines[line] = "\(recordLine[0]) \(recordLine[1]) \(String(repeating: "0", count: 64))"
-        try allLines.joined(separator: "\n").write(toFile: lockPath, atomically: true, encoding: .utf8)
+        try allLines.joined(separator: "\n").writeReplacing(toFile: lockPath)
         let check = await run("check", "--root", site)
         #expect(check.status == 1)
         #expect(check.stderr.contains("content/packs.lock:\(line):1: error: version 1's records do not match its digest"), "\(check.stderr)")

@@ -22,7 +22,7 @@ struct SiteCommandRun: Sendable {
         precondition(result.status == 0, result.stderr)
         let siteYML = dir.appending("site/content/site.yml")
         let text = try String(contentsOfFile: siteYML, encoding: .utf8).replacingOccurrences(of: "languages: [en]", with: "languages: \(languages)")
-        try text.write(toFile: siteYML, atomically: true, encoding: .utf8)
+        try text.writeReplacing(toFile: siteYML)
         return dir
     }
 }

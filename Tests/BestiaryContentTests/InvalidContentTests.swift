@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryTestSupport
 import Foundation
 import Testing
 
@@ -249,7 +250,7 @@ import Testing
         // build); and a hidden folder, as the watcher ignores it.
         try FileManager.default.createSymbolicLink(atPath: site.root + "/content/animals/.#owl.md", withDestinationPath: "user@host.1234:1700000000")
         try FileManager.default.createDirectory(atPath: site.root + "/content/animals/.drafts", withIntermediateDirectories: true)
-        try "---\nname: {de: Entwurf}\n---\n".write(toFile: site.root + "/content/animals/.drafts/draft.md", atomically: true, encoding: .utf8)
+        try "---\nname: {de: Entwurf}\n---\n".writeReplacing(toFile: site.root + "/content/animals/.drafts/draft.md")
         let loaded = site.load()
         let items = loaded.diagnostics.items
         #expect(items.map { $0.location?.path ?? "" } == ["content/animals/notes.txt"], "\(items)")

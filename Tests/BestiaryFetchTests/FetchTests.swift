@@ -422,7 +422,7 @@ struct FetchTests {
         _ = await wiki.fetch([hund])
         let path = wiki.cache.entryPath(language: "de", canonicalTitle: "Haushund")
         let good = try String(contentsOfFile: path, encoding: .utf8)
-        try good.replacingOccurrences(of: "Haustier", with: "Kuscheltier").write(toFile: path, atomically: true, encoding: .utf8)
+        try good.replacingOccurrences(of: "Haustier", with: "Kuscheltier").writeReplacing(toFile: path)
 
         let report = await wiki.fetch([hund])
         #expect(report.fetched == 1)

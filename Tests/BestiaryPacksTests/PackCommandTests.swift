@@ -132,11 +132,11 @@ import Testing
         let manifest = try String(contentsOfFile: packs + "/v/2.json", encoding: .utf8)
         let changed = manifest.replacingOccurrences(of: "\"media\":{\"bytes\":36,\"count\":1}", with: "\"media\":{\"bytes\":99,\"count\":1}")
         #expect(changed != manifest)
-        try changed.write(toFile: packs + "/v/2.json", atomically: true, encoding: .utf8)
+        try changed.writeReplacing(toFile: packs + "/v/2.json")
         // latest.json names the manifest by its size and hash: made to match, as a producer would.
         let pointer = try String(contentsOfFile: packs + "/latest.json", encoding: .utf8)
             .replacingOccurrences(of: "6b96cd703853728ff68670a0e29086ec44841f3fd9875d94d78cfa05f9a7a965", with: PackDigest.sha256(Data(changed.utf8)))
-        try pointer.write(toFile: packs + "/latest.json", atomically: true, encoding: .utf8)
+        try pointer.writeReplacing(toFile: packs + "/latest.json")
         let r = await runCLI(["pack", "verify", packs])
         #expect(r.status == 1)
         #expect(r.stderr.contains("v/2.json:1:1: error: its media summary says 1 file of 99 bytes, but its records name 1 file of 36 bytes"), "\(r.stderr)")

@@ -32,7 +32,7 @@ import Testing
         }
         func edit(_ id: String, _ change: (String) -> String) throws {
             let path = root + "/content/animals/\(id).md"
-            try change(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: true, encoding: .utf8)
+            try change(try String(contentsOfFile: path, encoding: .utf8)).writeReplacing(toFile: path)
         }
         do {
             // Version 1, synced from nothing over HTTP.
@@ -67,7 +67,7 @@ import Testing
                 sound: {file: sounds/okapi.ogg, credit: Generated test data, license: CC0-1.0}
                 image: {file: images/giraffe.png, credit: Tux Paint stamps (Bill Kendrick and contributors), license: GPL-2.0-or-later}
                 ---
-                """.write(toFile: root + "/content/animals/okapi.md", atomically: true, encoding: .utf8)
+                """.writeReplacing(toFile: root + "/content/animals/okapi.md")
             let mediaRequests = server.requests(prefix: "media/").count
             let second = try builder.build(now: now.addingTimeInterval(60))
             #expect(second.version == 2 && second.isNewVersion)

@@ -170,7 +170,7 @@ struct RunningServer {
 
     @Test func withoutLiveReloadTheSiteIsServedAsDeployed() async throws {
         let dir = try makeOutput()
-        try "self.addEventListener('fetch', () => {});\n".write(toFile: dir.appending("output/sw.js"), atomically: true, encoding: .utf8)
+        try "self.addEventListener('fetch', () => {});\n".writeReplacing(toFile: dir.appending("output/sw.js"))
         let server = try await RunningServer.start(directory: dir.appending("output"), live: nil)
         defer { Task { await server.stop() } }
         let worker = try await server.get("/sw.js", headers: ["Service-Worker": "script"])

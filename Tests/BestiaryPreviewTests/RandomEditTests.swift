@@ -131,7 +131,7 @@ import Testing
         }
         func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: root + "/" + relative) }
         func write(_ text: String, _ relative: String) throws {
-            try text.write(toFile: root + "/" + relative, atomically: true, encoding: .utf8)
+            try text.writeReplacing(toFile: root + "/" + relative)
             written.insert(relative)
         }
         func remove(_ relative: String) throws {
@@ -257,7 +257,7 @@ import Testing
                 let (folder, files) = int(0...1) == 0 ? ("sounds", sounds) : ("images", images)
                 let from = pick(files), to = pick(files)
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: root + "/content/\(folder)/\(from)"))
-                try bytes.write(to: URL(fileURLWithPath: root + "/content/\(folder)/\(to)"), options: .atomic)
+                try bytes.writeReplacing(toFile: root + "/content/\(folder)/\(to)")
                 written.insert("content/\(folder)/\(to)")
                 done.append("content/\(folder)/\(to): bytes of \(from)")
                 return

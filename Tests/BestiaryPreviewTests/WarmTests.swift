@@ -57,7 +57,7 @@ import Testing
         let bear = root + "/content/animals/bear.md"
         let text = try String(contentsOfFile: bear, encoding: .utf8)
         try text.replacingOccurrences(of: "name: {en: Bear, de: Bär}", with: "name: {en: Brown bear, de: Braunbär}")
-            .write(toFile: bear, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: bear)
         let edited = try rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/bear.md")])
         let changed = try #require(edited.changedOutputs)
         #expect(changed.contains("animals/bear/index.html"))

@@ -15,7 +15,7 @@ import Testing
         try FileManager.default.removeItem(atPath: root + "/templates")  // the default theme's layouts
         let yml = root + "/content/site.yml"
         try (try String(contentsOfFile: yml, encoding: .utf8)).replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, ar]")
-            .write(toFile: yml, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: yml)
         try work.write("---\ntitle: {de: Besuch, ar: زيارة}\n---\nÖffnungszeiten: Di–So 10–18 Uhr.\n", to: "minimal/content/pages/visit.md")
         _ = try build(root: root, output: work.appending("out"))
         let arabic = try work.read("out/ar/visit/index.html")

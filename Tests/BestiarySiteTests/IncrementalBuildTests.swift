@@ -26,9 +26,9 @@ import Testing
         func edit(_ relative: String, _ old: String, _ new: String) throws {
             let text = try String(contentsOfFile: path(relative), encoding: .utf8)
             #expect(text.contains(old), "\(relative) has no '\(old)'")
-            try text.replacingOccurrences(of: old, with: new).write(toFile: path(relative), atomically: true, encoding: .utf8)
+            try text.replacingOccurrences(of: old, with: new).writeReplacing(toFile: path(relative))
         }
-        func write(_ text: String, _ relative: String) throws { try text.write(toFile: path(relative), atomically: true, encoding: .utf8) }
+        func write(_ text: String, _ relative: String) throws { try text.writeReplacing(toFile: path(relative)) }
         func inode(_ relative: String) -> UInt64? { LocalFileSystem().info(output + "/" + relative)?.inode }
 
         /// Changes the site, builds it as a new process would, and compares the output with a
@@ -121,7 +121,7 @@ import Testing
             let reversed = fields[2].split(separator: ",").reversed().joined(separator: ",")
             tampered = tampered.replacingOccurrences(of: String(line), with: "order\t\(fields[1])\t\(reversed)")
         }
-        try tampered.write(toFile: record, atomically: true, encoding: .utf8)
+        try tampered.writeReplacing(toFile: record)
         func zebraFirst() throws -> Bool {
             let page = try String(contentsOfFile: s.output + "/collection/index.html", encoding: .utf8)
             let zebra = try #require(page.range(of: "animals/zebra/")), badger = try #require(page.range(of: "animals/badger/"))
@@ -162,7 +162,7 @@ import Testing
         bearFields[2] = crowFields[2]
         bearFields[3] = crowFields[3]
         lines[bear] = bearFields.joined(separator: "\t")
-        try lines.joined(separator: "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        try lines.joined(separator: "\n").writeReplacing(toFile: record)
         func crows() throws -> Int {
             try String(contentsOfFile: s.output + "/collection/index.html", encoding: .utf8).components(separatedBy: "data-id=\"crow\"").count - 1
         }
@@ -203,7 +203,7 @@ import Testing
         let crowFields = lines[crow].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         (bearFields[2], bearFields[3]) = (crowFields[2], crowFields[3])
         lines[bear] = bearFields.joined(separator: "\t")
-        try lines.joined(separator: "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        try lines.joined(separator: "\n").writeReplacing(toFile: record)
         func crows() throws -> Int { try catalogue().components(separatedBy: #""id":"crow""#).count - 1 }
         #expect(try crows() == 1)
         try s.edit("content/animals/owl.md", "group: bird", "group: bird\ndifficulty: 3")
@@ -225,7 +225,7 @@ import Testing
         let header = try #require(text.split(separator: "\n").first { $0.hasPrefix("fragments\tcollection/index.html\t") })
         let fields = header.split(separator: "\t")
         try text.replacingOccurrences(of: String(header), with: "\(fields[0])\t\(fields[1])\t\(fields[2])\t-1\t-")
-            .write(toFile: record, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: record)
         let first = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
         #expect(first.pagesReused == 0, "the damaged record was not used")
         // Offsets past the end of the page: that page's cards are made anew.
@@ -235,7 +235,7 @@ import Testing
         var entry = lines[at + 1].split(separator: "\t").map(String.init)
         entry[2] = String(Int.max)
         lines[at + 1] = entry.joined(separator: "\t")
-        try lines.joined(separator: "\n").write(toFile: record, atomically: true, encoding: .utf8)
+        try lines.joined(separator: "\n").writeReplacing(toFile: record)
         let second = try s.step { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
         #expect(second.pagesReused > 0)
     }
@@ -306,7 +306,7 @@ import Testing
         let change = lines[newest + 1].components(separatedBy: " ")
         #expect(change.count == 3)
         lines[newest + 1] = "\(change[0]) \(change[1]) \(String(repeating: "0", count: 64))"
-        try lines.joined(separator: "\n").write(toFile: lockPath, atomically: true, encoding: .utf8)
+        try lines.joined(separator: "\n").writeReplacing(toFile: lockPath)
         let before = try Tree(s.output)
         try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]")
         do {
@@ -319,7 +319,7 @@ import Testing
             #expect(problem?.message.contains("do not match its digest") == true, "\(problem?.message ?? "")")
         }
         #expect(try Tree(s.output) == before)
-        try lock.write(toFile: lockPath, atomically: true, encoding: .utf8)
+        try lock.writeReplacing(toFile: lockPath)
         let again = try recordingBuild()
         #expect(again.pagesReused > 0)
     }
@@ -461,7 +461,7 @@ import Testing
         let record = try String(contentsOfFile: recordPath, encoding: .utf8)
         #expect(record.hasPrefix("bestiary-output-index 4\ntool\t"))
         let otherTool = record.replacingOccurrences(of: "\ntool\t", with: "\ntool\tanother ")
-        try otherTool.write(toFile: recordPath, atomically: true, encoding: .utf8)
+        try otherTool.writeReplacing(toFile: recordPath)
         let report = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
         #expect(report.pagesReused == 0)
         #expect(report.stages.last?.detail.contains(" of ") == false, "written anew")

@@ -89,7 +89,7 @@ import Testing
         let toad = root + "/content/animals/toad.md"
         let text = try String(contentsOfFile: toad, encoding: .utf8)
         try text.replacingOccurrences(of: "difficulty: 2\n", with: "difficulty: 2\nsound: {file: sounds/tone.wav}\n")
-            .write(toFile: toad, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: toad)
         try build(root: root, output: work.appending("out"))
         let page = String(decoding: try #require(try Tree(work.appending("out")).files["animals/common-toad/index.html"]), as: UTF8.self)
         #expect(page.contains("<figcaption>Aufnahme: ohne Quellenangabe</figcaption>"), "\(page)")
@@ -110,7 +110,7 @@ import Testing
             habitat: { de: Teiche und feuchte Wälder }
             ---
             Kröten laufen lieber, als zu hüpfen.
-            """.write(toFile: root + "/content/animals/toad.md", atomically: true, encoding: .utf8)
+            """.writeReplacing(toFile: root + "/content/animals/toad.md")
         try build(root: root, output: work.appending("out"))
         let out = try Tree(work.appending("out"))
         // The English page: German habitat and body (the site's first language), English facts.
@@ -136,10 +136,10 @@ import Testing
         let root = try copyOfFixture("minimal", into: work)
         try FileManager.default.removeItem(atPath: root + "/templates")
         let siteYML = try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8)
-        try (siteYML + "tags:\n  north-america: {de: Nordamerika, en: North America}\n  wild: {de: Wildtier}\n").write(
-            toFile: root + "/content/site.yml", atomically: true, encoding: .utf8)
-        try "---\nname: { de: Waschbär, en: Raccoon }\ntags: [wild, north-america, night]\n---\n".write(
-            toFile: root + "/content/animals/raccoon.md", atomically: true, encoding: .utf8)
+        try (siteYML + "tags:\n  north-america: {de: Nordamerika, en: North America}\n  wild: {de: Wildtier}\n").writeReplacing(
+            toFile: root + "/content/site.yml")
+        try "---\nname: { de: Waschbär, en: Raccoon }\ntags: [wild, north-america, night]\n---\n".writeReplacing(
+            toFile: root + "/content/animals/raccoon.md")
         try build(root: root, output: work.appending("out"))
         let out = try Tree(work.appending("out"))
         let german = String(decoding: try #require(out.files["animals/raccoon/index.html"]), as: UTF8.self)
@@ -154,8 +154,8 @@ import Testing
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
         try FileManager.default.removeItem(atPath: root + "/templates")
-        try "---\nname: { de: Amsel, en: Blackbird }\ngroup: bird\n---\n".write(
-            toFile: root + "/content/animals/blackbird.md", atomically: true, encoding: .utf8)
+        try "---\nname: { de: Amsel, en: Blackbird }\ngroup: bird\n---\n".writeReplacing(
+            toFile: root + "/content/animals/blackbird.md")
         try build(root: root, output: work.appending("out"))
         let page = String(decoding: try #require(try Tree(work.appending("out")).files["animals/robin/index.html"]), as: UTF8.self)
         #expect(page.contains("<img src=\"../../media/"))  // the robin's own picture
@@ -179,12 +179,12 @@ import Testing
         #expect(text.contains(sound) && text.contains(image))
         if site == "no sound" || site == "no media" { text = text.replacingOccurrences(of: sound, with: "") }
         if site == "no picture" || site == "no media" { text = text.replacingOccurrences(of: image, with: "") }
-        try text.write(toFile: robin, atomically: true, encoding: .utf8)
+        try text.writeReplacing(toFile: robin)
         if site == "too few names" {
             // Three animals, four choices a question.
             let config = root + "/content/site.yml"
             let yml = try String(contentsOfFile: config, encoding: .utf8)
-            try yml.replacingOccurrences(of: "choices: 2", with: "choices: 4").write(toFile: config, atomically: true, encoding: .utf8)
+            try yml.replacingOccurrences(of: "choices: 2", with: "choices: 4").writeReplacing(toFile: config)
         }
         try build(root: root, output: work.appending("out"))
         let out = try Tree(work.appending("out"))

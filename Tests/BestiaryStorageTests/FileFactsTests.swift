@@ -122,7 +122,7 @@ import Testing
         try saved()
         try (data + [0]).write(to: URL(fileURLWithPath: factsFile))
         #expect(try !hit(), "bytes after the end")
-        try "not a facts file".write(toFile: factsFile, atomically: true, encoding: .utf8)
+        try "not a facts file".writeReplacing(toFile: factsFile)
         #expect(try !hit())
     }
 

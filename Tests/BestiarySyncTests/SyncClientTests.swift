@@ -135,7 +135,7 @@ import Testing
             let path = s.publisher.root + "/v/1.json"
             var text = try String(contentsOfFile: path, encoding: .utf8)
             text = text.replacingOccurrences(of: "Generated owl", with: "Generated cat")
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try text.writeReplacing(toFile: path)
             let error = try await Self.expectRefusal(.hashMismatch, s)
             #expect(error?.file == "v/1.json")
         }

@@ -341,7 +341,7 @@ struct CacheTests {
         try cache.write(try Self.entry("de__Schakal.json"))
         let path = cache.entryPath(language: "de", canonicalTitle: "Schakal")
         let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "Schakale leben", with: "Schakale wohnen")
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.writeReplacing(toFile: path)
 
         let snapshot = cache.load()
         #expect(snapshot.entry(language: "de", title: "Schakal") == nil)
