@@ -32,6 +32,15 @@ public struct PreparedTheme: Sendable {
         if let assets { bag.append(contentsOf: unknownAssets(in: theme, assets: assets)) }
         try bag.throwIfErrors()
         var warnings: [Diagnostic] = []
+        // `fr-CA.json` beside `languages: [fr-ca]`: file names are matched as written, so its
+        // texts were never shown, silently when a `fr.json` served instead (found by a translator).
+        for language in languages {
+            for other in strings!.tables.keys.sorted() where other != language && other.lowercased() == language.lowercased() {
+                warnings.append(.warning(
+                    "templates/i18n/\(other).json is not used: site.yml's languages names '\(language)', and file names are matched as written; write '\(other)' in languages, or rename the file to i18n/\(language).json",
+                    at: theme.files["i18n/\(other).json"].map { SourceLocation(path: $0.origin) } ?? config, stage: "render"))
+            }
+        }
         for language in languages where !strings!.hasTexts(for: language) {
             // A file for a variant of a bare language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
             // ever used for pages in that variant. (For a variant, `zh-Hant`, another variant's
@@ -85,7 +94,9 @@ public struct PreparedTheme: Sendable {
                 || (path.hasPrefix("markdown/") && path.hasSuffix(".md")) || path.hasPrefix("assets/")
                 || (path.hasPrefix("i18n/") && path.hasSuffix(".json") && parts.count == 2) || path == "service-worker/sw.js"
             if used { continue }
-            let hint = Suggestion.closest(to: path, among: known).map { "; did you mean templates/\($0)?" } ?? ""
+            // `i18n/fr.jsn` means fr's texts, not the closest built-in file (`i18n/de.json`).
+            let translation = parts.count == 2 && parts[0] == "i18n" ? parts[1].split(separator: ".").first.map { "i18n/\($0).json" } : nil
+            let hint = (translation ?? Suggestion.closest(to: path, among: known)).map { "; did you mean templates/\($0)?" } ?? ""
             problems.append(.warning(
                 "templates/\(path) is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js)\(hint)",
                 at: SourceLocation(path: file.origin), stage: "render"))

@@ -11,9 +11,14 @@ public struct UIStrings: Sendable {
     /// (a theme's own text, given in one translation only): such a page shows the key itself,
     /// never a hole (``table(for:)``).
     public var keysShownWhenMissing: Set<String> = []
+    /// Language → keys a translation gives as an empty text (a translation tool's export of what
+    /// is not translated yet): left out of its table, so its pages show the English text, never a
+    /// button or heading without words (found by a translator).
+    public var blankKeys: [String: Set<String>] = [:]
 
     public static func load(_ theme: Theme) throws(DiagnosticError) -> UIStrings {
         var tables: [String: [String: String]] = [:]
+        var blank: [String: Set<String>] = [:]
         var bag = DiagnosticBag()
         for path in theme.paths(under: "i18n/") where path.hasSuffix(".json") {
             let lang = String(path.dropFirst("i18n/".count).dropLast(".json".count))
@@ -27,6 +32,10 @@ public struct UIStrings: Sendable {
                 var table: [String: String] = [:]
                 for (key, value) in dict {
                     if let s = value as? String {
+                        if lang != "en", s.allSatisfy(\.isWhitespace) {
+                            blank[lang, default: []].insert(key)
+                            continue
+                        }
                         table[key] = s
                         // Like a record's texts: a direction control makes the text read otherwise
                         // on the site than in review (raw or as a "\u202E" escape).
@@ -52,7 +61,9 @@ public struct UIStrings: Sendable {
             bag.append(contentsOf: nestingProblems(table, completing: UIStrings(tables: tables).table(for: lang), file: file))
         }
         try bag.throwIfErrors()
-        return UIStrings(tables: tables)
+        var strings = UIStrings(tables: tables)
+        strings.blankKeys = blank
+        return strings
     }
 
     /// The line of `"key"` as a key in `file` (followed by its colon, so not a value that reads
@@ -226,6 +237,11 @@ public struct UIStrings: Sendable {
                         "string '\(key)' has \(what.joined(separator: ", and ")); placeholders are filled by their English names",
                         at: location(of: key, in: file), stage: "render"))
                 }
+            }
+            for key in (strings.blankKeys[language] ?? []).sorted() {
+                problems.append(.warning(
+                    "string '\(key)' is empty, so its pages show the English text (\"\(english[key] ?? key)\"); translate it, or remove the line",
+                    at: location(of: key, in: file), stage: "render"))
             }
             let text = String(decoding: file.data, as: UTF8.self)
             var seen = Set<String>()

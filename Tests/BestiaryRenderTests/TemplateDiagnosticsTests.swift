@@ -178,6 +178,19 @@ struct TemplateDiagnosticsTests {
             "templates/i18n/fr.json:7:1: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
             "templates/i18n/fr.json:7:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
         ])
+        // An empty text (a translation tool's export of what is not translated yet) is left
+        // out: the page shows the English text, not a button without words (found by a translator).
+        var blank = Theme.builtIn
+        blank.files["i18n/fr.json"] = Theme.File(
+            data: Data("{\n \"nav.home\": \"Accueil\",\n \"quiz.next\": \"\",\n \"nav.quiz\": \"  \"\n}\n".utf8), origin: "templates/i18n/fr.json", isOverride: true)
+        let blankStrings = try UIStrings.load(blank)
+        #expect(blankStrings.table(for: "fr")["quiz.next"] == "Next question")
+        #expect(blankStrings.table(for: "fr")["nav.quiz"] == "Quiz")
+        #expect(blankStrings.table(for: "fr")["nav.home"] == "Accueil")
+        #expect(UIStrings.translationProblems(blankStrings, theme: blank).map(DiagnosticFormatter.text) == [
+            "templates/i18n/fr.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the English text (\"Quiz\"); translate it, or remove the line [render]",
+            "templates/i18n/fr.json:3:1: warning: string 'quiz.next' is empty, so its pages show the English text (\"Next question\"); translate it, or remove the line [render]",
+        ])
         // A text the theme's own templates name is no misspelling: said only when a site
         // language lacks it.
         var own = Theme.builtIn
@@ -211,12 +224,13 @@ struct TemplateDiagnosticsTests {
         var theme = Theme.builtIn
         for path in [
             "layout/animal.html", "partials/card.htm", ".DS_Store", "partials/.card.html.swp", "README.md", "i18n/old/de.json",
-            "package.json", "CHANGELOG.md", "node_modules/a/index.js", "node_modules/b/index.js", "animal.html",
+            "package.json", "CHANGELOG.md", "node_modules/a/index.js", "node_modules/b/index.js", "animal.html", "i18n/fr.jsn",
         ] {
             theme.files[path] = Theme.File(data: Data("x".utf8), origin: "templates/\(path)", isOverride: true)
         }
         #expect(PreparedTheme.unusedFiles(in: theme).map(DiagnosticFormatter.text) == [
             "templates/animal.html:1:1: warning: templates/animal.html is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js) [render]",
+            "templates/i18n/fr.jsn:1:1: warning: templates/i18n/fr.jsn is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/i18n/fr.json? [render]",
             "templates/i18n/old/de.json:1:1: warning: templates/i18n/old/de.json is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/i18n/de.json? [render]",
             "templates/partials/card.htm:1:1: warning: templates/partials/card.htm is not where a theme's files go, so no build reads it (layouts/*.html, partials/*.html, markdown/*.md, assets/…, i18n/LANG.json, service-worker/sw.js); did you mean templates/partials/card.html? [render]",
             "templates/layout:1:1: warning: templates/layout/ is not a folder of a theme, so no build reads its 1 file (layouts/, partials/, markdown/, assets/, i18n/, service-worker/); did you mean templates/layouts/? [render]",

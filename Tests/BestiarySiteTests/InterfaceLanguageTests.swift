@@ -14,7 +14,7 @@ struct InterfaceLanguageTests {
         let text = try String(contentsOfFile: config, encoding: .utf8)
         try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr]")
             .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal }")
-            .write(toFile: config, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: config)
         let warnings = try Self.warnings(building: root, into: work.appending("out"), containing: "no interface texts")
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.contains("'fr'") == true)
@@ -32,11 +32,22 @@ struct InterfaceLanguageTests {
         // For a variant (`fr-CA`), another variant's file is written for other readers: no such advice.
         let french = try String(contentsOfFile: config, encoding: .utf8)
         try french.replacingOccurrences(of: "[de, en, fr]", with: "[de, en, fr-CA]").replacingOccurrences(of: "fr: Minimal", with: "fr-CA: Minimal")
-            .write(toFile: config, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: config)
         let other = try Self.warnings(building: root, into: work.appending("out3"), containing: "no interface texts")
         #expect(other.map(\.message) == [
             "the theme has no interface texts in 'fr-CA' (templates/i18n/fr-CA.json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it"
         ])
+        // `fr-CA.json` beside `languages: [fr-ca]` was never used, silently when `fr.json` served
+        // instead (found by a translator): said at the file.
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr-CA.json"))
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr.json"))
+        let canadian = try String(contentsOfFile: config, encoding: .utf8)
+        try canadian.replacingOccurrences(of: "fr-CA", with: "fr-ca").writeReplacing(toFile: config)
+        let cased = try Self.warnings(building: root, into: work.appending("out4"), containing: "is not used")
+        #expect(cased.map(\.message) == [
+            "templates/i18n/fr-CA.json is not used: site.yml's languages names 'fr-ca', and file names are matched as written; write 'fr-CA' in languages, or rename the file to i18n/fr-ca.json"
+        ])
+        #expect(cased.first?.location?.path == "templates/i18n/fr-CA.json")
     }
 
     /// A site's own `i18n/de.json` that lacks texts (an older copy) is completed from English:
