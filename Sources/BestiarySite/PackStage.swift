@@ -62,7 +62,9 @@ enum PackStage {
         let clock = options.time.now()
         let latest = lock?.latest?.created.date ?? .distantPast
         if options.recordsPackVersions, output.isNewVersion, now.timeIntervalSince(max(clock, latest)) > 86_400 {
-            let days = Int(now.timeIntervalSince(clock) / 86_400)
+            // Rounded: a SOURCE_DATE_EPOCH of "now + 5 days" taken a second before this clock was
+            // read is 5 days ahead, not 4.
+            let days = Int((now.timeIntervalSince(clock) / 86_400).rounded())
             throw DiagnosticError(.error(
                 "the build time \(PackTime(now)) (SOURCE_DATE_EPOCH) is \(days) day\(days == 1 ? "" : "s") ahead of this machine's clock (\(PackTime(clock))): pack version \(output.version) recorded with it would make every later build that changes the content fail until then, since versions are created in order; check SOURCE_DATE_EPOCH and the clock",
                 at: SourceLocation(path: PackLock.path), stage: "packs"))

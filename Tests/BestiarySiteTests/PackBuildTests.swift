@@ -16,7 +16,7 @@ struct PackSite {
     init(packs: String = "{id: minimal}") throws {
         root = try copyOfFixture("minimal", into: work)
         try (try String(contentsOfFile: root + "/content/site.yml", encoding: .utf8) + "packs: \(packs)\n")
-            .write(toFile: root + "/content/site.yml", atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: root + "/content/site.yml")
         _ = try build(at: 1_767_225_600)
         try work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
     }
@@ -139,11 +139,11 @@ struct PackSite {
         #expect(d.message.contains("never deployed (a local build whose changes you then dropped), delete .out.bestiary-published and build again"))
         #expect(!FileManager.default.fileExists(atPath: site.root + "/content/packs.lock"), "nothing recorded")
         // An older lock (version 1 only) likewise; the lock restored, the build goes on to version 3.
-        try two.components(separatedBy: "\nversion 2 ")[0].appending("\n").write(toFile: site.root + "/content/packs.lock", atomically: true, encoding: .utf8)
+        try two.components(separatedBy: "\nversion 2 ")[0].appending("\n").writeReplacing(toFile: site.root + "/content/packs.lock")
         let older = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
         #expect(older.message.hasPrefix("the site records versions up to 1 only (content/packs.lock), but a build of this output published pack version 2"), "\(older)")
         #expect(older.message.contains("this build would publish another version 2 with other bytes, which every app that has the first refuses"))
-        try two.write(toFile: site.root + "/content/packs.lock", atomically: true, encoding: .utf8)
+        try two.writeReplacing(toFile: site.root + "/content/packs.lock")
         try site.build(at: 1_767_229_000)
         #expect(try site.lock().contains("version 3 "))
         let note = try site.work.read(".out.bestiary-published")
@@ -165,7 +165,7 @@ struct PackSite {
         try site.build(at: 1_767_225_700)  // minimal, version 2
         let yml = site.root + "/content/site.yml"
         try (try String(contentsOfFile: yml, encoding: .utf8)).replacingOccurrences(of: "packs: {id: minimal}", with: "packs: {id: renamed}")
-            .write(toFile: yml, atomically: true, encoding: .utf8)
+            .writeReplacing(toFile: yml)
         try FileManager.default.removeItem(atPath: site.root + "/content/packs.lock")
         try site.build(at: 1_767_229_000)
         #expect(try site.lock().contains("pack renamed"))
@@ -225,6 +225,9 @@ struct PackSite {
             "the build time 2027-02-05T00:01:40Z (SOURCE_DATE_EPOCH) is 400 days ahead of this machine's clock (2026-01-01T00:01:40Z): pack version 2 recorded with it would make every later build that changes the content fail until then") == true,
             "\(String(describing: problem))")
         #expect(problem?.location?.path == "content/packs.lock")
+        // `now + 5 days` taken a second before the build read its clock is 5 days ahead, not 4.
+        let fiveDays = site.failure(of: site.builder(at: 1_767_225_700 + 5 * day - 1, clock: 1_767_225_700))
+        #expect(fiveDays?.message.contains(" is 5 days ahead of this machine's clock ") == true, "\(String(describing: fiveDays))")
         #expect(try site.lock() == lock)
         #expect(try Tree(site.output) == before)
         _ = try site.build(at: 1_767_225_700 + day - 100, clock: 1_767_225_700)
@@ -258,7 +261,7 @@ struct PackSite {
         let yml = site.root + "/content/site.yml"
         try (try String(contentsOfFile: yml, encoding: .utf8)).replacingOccurrences(
             of: "packs: {id: minimal}", with: "packs: {id: minimal, public_keys: [\"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\"]}"
-        ).write(toFile: yml, atomically: true, encoding: .utf8)
+        ).writeReplacing(toFile: yml)
         let before = try Tree(site.output)
         let d = try #require(site.failure(of: site.builder(at: 1_767_225_700)))
         #expect(d.message.hasPrefix("no signing key, but site.yml's packs.public_keys lists the keys apps trust"), "\(d)")
