@@ -441,6 +441,8 @@ def test_holding_enter_answers_once(site, browser):
     wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
     browser.execute_script("document.querySelector('[data-onboarding-skip]')?.click(); document.querySelector('button[data-choice]').focus()")
     before = position(browser)["progress"]
+    # Enter answers a question shown for a moment (not one shown 0.5 s ago: see the next test).
+    time.sleep(0.6)
 
     def key(kind, repeat=False):
         event = {"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "nativeVirtualKeyCode": 13, "autoRepeat": repeat}
@@ -456,6 +458,25 @@ def test_holding_enter_answers_once(site, browser):
     time.sleep(0.3)
     assert browser.execute_script("return document.querySelector('[data-quiz]').dataset.state") == "answered"
     assert position(browser)["progress"] == before
+    assert stored_state(browser)["stats"]["answered"] == 1
+
+
+def test_enter_pressed_twice_does_not_answer_the_next_question(site, browser):
+    """Enter pressed twice quickly on an answered question went on, and the second press answered
+    the next question unseen with the focused first choice (found by a learner's three weeks)."""
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+    browser.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+    wait_until(browser, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+    browser.execute_script("document.querySelector('button[data-quiz-next]').focus()")
+    before = position(browser)["progress"]
+    for _ in range(2):
+        browser.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "keyDown", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13, "text": "\r"})
+        browser.execute_cdp_cmd("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13})
+        time.sleep(0.15)
+    assert browser.execute_script("return document.querySelector('[data-quiz]').dataset.state") == "question"
+    assert position(browser)["progress"] != before
     assert stored_state(browser)["stats"]["answered"] == 1
 
 
@@ -497,6 +518,35 @@ def test_a_daily_begun_before_midnight_goes_on_after_it(site):
         assert position(driver)["progress"] == progress, "the same question, answered"
         daily = stored_state(driver)["daily"]
         assert (daily["date"], daily["results"]) == ("2027-03-01", [True, True, True]), daily
+    finally:
+        driver.quit()
+
+
+def test_a_daily_played_on_a_later_day_is_done_when_the_clock_goes_back(site):
+    """After a later day's daily, a clock set back a day (or a flight west) gave a daily whose
+    every answer started the round again, without a word (found by a learner's three weeks): the
+    later day's daily stays today's until the clock catches up."""
+    driver = new_driver()
+    try:
+        driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
+        real = time.time() * 1000
+        day = datetime.datetime(2027, 3, 6, 12, 0, tzinfo=datetime.timezone.utc).timestamp() * 1000
+        shifted = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTED_DATE % int(day - real)})
+        index = media_index(site.catalog())
+        load(driver, quiz_url(site, "daily"))
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+        answer_current(driver, index, True)
+        # The clock goes back a day, with the daily half played.
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": shifted["identifier"]})
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTED_DATE % int(day - 86400000 - real)})
+        load(driver, quiz_url(site, "daily"))
+        assert driver.execute_script("return new Date().toISOString()").startswith("2027-03-05")
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        answer_current(driver, index, False)
+        wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the answer taken")
+        daily = stored_state(driver)["daily"]
+        assert (daily["date"], daily["results"]) == ("2027-03-06", [True, False]), daily
     finally:
         driver.quit()
 

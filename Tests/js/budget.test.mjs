@@ -2,7 +2,7 @@
 //
 // Budget (uncompressed bytes as stored, and gzip -9 per file since each
 // module is served as its own file):
-//   JS  (quiz-page.js and every module it imports, transitively): ≤ 123 KiB raw, ≤ 44 KiB gzip
+//   JS  (quiz-page.js and every module it imports, transitively): ≤ 124 KiB raw, ≤ 44 KiB gzip
 //   CSS (quiz.css):                                               ≤ 10 KiB raw,  ≤ 3 KiB gzip
 // The JS is unminified, readable source with doc comments (no bundler or
 // minifier by design), which is why the raw figure is roughly three times
@@ -24,7 +24,7 @@ import { gzipSync } from "node:zlib";
 import { CSS_FILE, JS_DIR } from "./helpers.mjs";
 
 const KiB = 1024;
-const BUDGET = { jsRaw: 123 * KiB, jsGzip: 44 * KiB, cssRaw: 10 * KiB, cssGzip: 3 * KiB };
+const BUDGET = { jsRaw: 124 * KiB, jsGzip: 44 * KiB, cssRaw: 10 * KiB, cssGzip: 3 * KiB };
 const IMPORT = /^import \{ [A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)* \} from "\.\/([a-z][a-z0-9-]*\.js)";$/;
 
 /** The module graph of the quiz page, following static imports. */

@@ -118,7 +118,9 @@ class QuizPage {
       result = { ok: true, questions: kept.questions };
       answered = kept.results;
     } else if (mode === "daily") {
-      this.today = localDateKey();
+      // A later day's daily stays today's until the clock catches up with it (a clock set back,
+      // a flight west): never written over, it made every answer start the round again.
+      this.today = [localDateKey(), this.state.daily?.date ?? ""].sort()[1];
       const record = dailyRecord(this.state.daily, this.today, this.catalog.fingerprint);
       result = dailyRound(this.catalog, this.today);
       answered = record.results;
@@ -577,6 +579,8 @@ class QuizPage {
     if (event.repeat && /^([1-9]|Enter| )$/.test(event.key)) return event.preventDefault();
     const state = this.els.quiz.dataset.state;
     const target = event.target instanceof Element ? event.target : null;
+    // Enter pressed twice went on, then answered the next question unseen with the focused answer.
+    if (state === "question" && /^(Enter| )$/.test(event.key) && performance.now() - this.round.shownAt < 500) return event.preventDefault();
     if (state === "question" && /^[1-9]$/.test(event.key)) {
       const button = this.els.choices.querySelectorAll("[data-choice]")[Number(event.key) - 1];
       if (!button) return;
