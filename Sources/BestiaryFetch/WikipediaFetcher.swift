@@ -176,6 +176,9 @@ public struct WikipediaFetcher: Sendable {
         }
         var headers = [("Accept", Self.summaryAccept), ("Accept-Encoding", "gzip")]
         if let etag = cached?.etag { headers.append(("If-None-Match", etag)) }
+        // A language read from its base language's wiki (`zh-Hant` from zh.wikipedia) asks for its
+        // variant: wikis with variants (Chinese, Serbian) convert the text; the others ignore it.
+        if WikipediaTitle.wikiCode(job.language) != job.language.lowercased() { headers.append(("Accept-Language", job.language)) }
         let url = WikipediaTitle.summaryURL(template: options.urlTemplate, language: job.language, title: job.title)
         let response = try await client.get(url, headers: headers, maxBytes: options.maxSummaryBytes)
         r.requests += response.requests
@@ -205,7 +208,7 @@ public struct WikipediaFetcher: Sendable {
             // another server (a wrong --wikipedia-url) says nothing of the title.
             let fromTheAPI = (try? JSONSerialization.jsonObject(with: response.result.body) as? [String: Any])?["type"] != nil
             throw JobFailure(
-                reason: "\(job.language).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title", permanent: fromTheAPI)
+                reason: "\(WikipediaTitle.wikiCode(job.language)).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title", permanent: fromTheAPI)
         default:
             throw JobFailure(reason: "HTTP \(response.status) from \(url)")
         }

@@ -281,6 +281,30 @@ struct FetchTests {
         #expect(wiki.cache.load().entries.count == 1)
     }
 
+    /// A site language with a region or script (`pt-BR`) reads its base language's wiki (there
+    /// is no pt-BR.wikipedia: every fetch failed, blaming the title; found by a translator),
+    /// asking for its variant.
+    @Test func aRegionalLanguageReadsItsBaseLanguagesWiki() async throws {
+        #expect(WikipediaTitle.wikiCode("pt-BR") == "pt")
+        #expect(WikipediaTitle.wikiCode("zh-Hant") == "zh")
+        #expect(WikipediaTitle.wikiCode("zh-Hant-TW") == "zh")
+        #expect(WikipediaTitle.wikiCode("es-419") == "es")
+        #expect(WikipediaTitle.wikiCode("de") == "de")
+        #expect(WikipediaTitle.wikiCode("zh-yue") == "zh-yue")
+        #expect(WikipediaTitle.wikiCode("be-tarask") == "be-tarask")
+        #expect(WikipediaTitle.wikiCode("zh-min-nan") == "zh-min-nan")
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            request.path == "/pt/api/rest_v1/page/summary/Haushund"
+                ? .json(FakeWikipedia.summary("de__Haushund.json", base: base)) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("hund", ["pt-BR": "Haushund"])])
+        #expect(report.summaryLine == "fetched 1, unchanged 0, failed 0", "\(report.diagnostics)")
+        let asked = try #require(wiki.log.requests.first { $0.path == "/pt/api/rest_v1/page/summary/Haushund" })
+        #expect(asked.header("accept-language") == "pt-BR")
+        #expect(wiki.cache.load().entries.keys.map { $0.language } == ["pt-BR"])
+    }
+
     @Test func oversizedImageIsRefused() async throws {
         let wiki = try await FakeWikipedia.start { request, _, _ in
             request.path.contains("/330px-") ? .bytes([UInt8](TestImages.png(tag: String(repeating: "x", count: 200))) + [UInt8](repeating: 0, count: 20_000)) : nil
