@@ -322,8 +322,13 @@ final class SharedContext: @unchecked Sendable {
     }
 
     func navigation(_ lang: String, directory: String, current: String) -> [[String: TemplateValue]] {
-        func item(_ label: String, _ target: String, _ kind: String) -> [String: TemplateValue] {
-            ["label": .string(label), "href": .string(SitePaths.relative(from: directory, to: target)), "current": .bool(current == kind)]
+        // `label_lang`: the language of a page title shown in another (its fallback), for screen
+        // readers; null otherwise, so that `{{#label_lang}}` never takes the page's own `lang`.
+        func item(_ label: String, _ target: String, _ kind: String, language: String? = nil) -> [String: TemplateValue] {
+            [
+                "label": .string(label), "href": .string(SitePaths.relative(from: directory, to: target)), "current": .bool(current == kind),
+                "label_lang": language.map { .string($0) } ?? .null,
+            ]
         }
         var items = [
             item(t(lang, "nav.home"), paths.home(lang), "home"),
@@ -332,8 +337,9 @@ final class SharedContext: @unchecked Sendable {
             item(t(lang, "nav.sightings"), paths.sightings(lang), "sightings"),
         ]
         for page in input.catalog.pages {
-            let title = page.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? page.slug
-            items.append(item(title, paths.page(page.slug, lang), "page:" + page.slug))
+            let resolved = page.title.resolve(lang, fallback: config.fallback(for: lang))
+            let language = resolved.flatMap { $0.language == lang ? nil : $0.language }
+            items.append(item(resolved?.text ?? page.slug, paths.page(page.slug, lang), "page:" + page.slug, language: language))
         }
         items.append(item(t(lang, "nav.settings"), paths.settings(lang), "settings"))
         return items

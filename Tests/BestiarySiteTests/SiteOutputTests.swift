@@ -166,6 +166,23 @@ import Testing
         #expect(!html.contains("<img"), "\(html)")
     }
 
+    /// A free page's title shown in another language (its fallback) carries that language in the
+    /// menu, as on the page itself: a screen reader read the German title with English rules
+    /// (found by a translator). Titles in the page's own language carry none.
+    @Test func aMenuTitleInAnotherLanguageSaysWhichLanguage() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        try "---\ntitle: { de: Spielregeln }\n---\nSo wird gespielt.\n".writeReplacing(toFile: root + "/content/pages/rules.md")
+        try build(root: root, output: work.appending("out"))
+        let tree = try Tree(work.appending("out"))
+        let english = String(decoding: try #require(tree.files["en/index.html"]), as: UTF8.self)
+        #expect(english.contains("<a href=\"rules/\" lang=\"de\">Spielregeln</a>"), "\(english)")
+        #expect(english.contains("<a href=\"about/\">About</a>"), "\(english)")
+        let german = String(decoding: try #require(tree.files["index.html"]), as: UTF8.self)
+        #expect(german.contains("<a href=\"rules/\">Spielregeln</a>"), "\(german)")
+    }
+
     /// The home page links only the quiz modes the catalogue can play; the others say why not.
     @Test(arguments: ["no sound", "no picture", "no media", "too few names"])
     func homeOffersOnlyModesTheQuizCanPlay(site: String) throws {
