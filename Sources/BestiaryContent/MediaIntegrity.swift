@@ -323,7 +323,13 @@ public enum MediaIntegrity {
             guard let data = try? fileSystem.read(catalog.contentDirectory + "/" + file.path) else { return [] }
             let kind = file.format.kind == .sound ? "sound" : "picture"
             let size = file.format.kind == .image ? ImageSize.of(data, format: file.format) : nil
-            return [problem(data, format: file.format), size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }]
+            // Published by a hard link, as it is: a file only its owner may read (`chmod 600`,
+            // a umask of 077) is one a web server running as another user answers 403 for.
+            let unreadable = fileSystem.permissions(catalog.contentDirectory + "/" + file.path).flatMap { mode in
+                mode & 0o004 != 0 ? nil
+                    : "others may not read it (mode \(String(mode, radix: 8))), and the output links the file as it is, so a web server running as another user cannot serve it; make it readable: chmod a+r content/\(file.path)"
+            }
+            return [problem(data, format: file.format), size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }, unreadable]
                 .compactMap { $0 }
                 .map { .warning("\(kind) '\(file.path)': \($0)", at: SourceLocation(path: "content/" + file.path), stage: "validate") }
         }

@@ -120,9 +120,13 @@ public protocol FileSystem: Sendable {
     /// otherwise: Linux's `link` does not follow one, and a media file that was a relative link
     /// became a link in the output that led nowhere).
     func linkFollowingLinks(_ source: String, to destination: String) throws
+    /// The permission bits (`st_mode & 0o7777`) of what `path` leads to; nil when unknown.
+    func permissions(_ path: String) -> UInt16?
 }
 
 extension FileSystem {
+    public func permissions(_ path: String) -> UInt16? { nil }
+
     public func linkFollowingLinks(_ source: String, to destination: String) throws {
         let target = info(source)?.kind == .symlink ? ((try? realPath(source)) ?? source) : source
         try link(target, to: destination)

@@ -306,6 +306,12 @@ public struct LocalFileSystem: FileSystem {
         return Self.infos(at: fd, paths)
     }
 
+    public func permissions(_ path: String) -> UInt16? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return UInt16(st.st_mode & 0o7777)
+    }
+
     public func realPath(_ path: String) throws -> String {
         guard let p = realpath(path, nil) else { throw failure("resolve", path) }
         defer { free(p) }

@@ -174,6 +174,29 @@ import Testing
             "content/sounds/red-fox.ogg:1:1: warning: sound 'sounds/red-fox.ogg': the file is cut short (its last Ogg page needs"), "\(result.stderr)")
     }
 
+    /// A media file others may not read (`chmod 600`, a umask of 077) is published by a hard link
+    /// as it is, and a web server running as another user cannot serve it (found by a
+    /// reproducible-build audit): `check` names it, with the fix.
+    @Test func aSoundOnlyItsOwnerMayReadIsWarnedAbout() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try FileManager.default.createDirectory(atPath: site + "/content/sounds", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: Fixtures.repositoryRoot + "/Tests/Fixtures/sites/tuxpaint/content/sounds/badger.ogg", toPath: site + "/content/sounds/red-fox.ogg")
+        let record = site + "/content/animals/red-fox.md"
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try text.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nsound: {file: sounds/red-fox.ogg}\n")
+            .writeReplacing(toFile: record)
+        chmod(site + "/content/sounds/red-fox.ogg", 0o644)
+        #expect(!(await run("check", "--root", site)).stderr.contains("others may not read it"))
+        chmod(site + "/content/sounds/red-fox.ogg", 0o600)
+        let result = await run("check", "--root", site)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(
+            "content/sounds/red-fox.ogg:1:1: warning: sound 'sounds/red-fox.ogg': others may not read it (mode 600), and the output links the file as it is, so a web server running as another user cannot serve it; make it readable: chmod a+r content/sounds/red-fox.ogg [validate]"),
+            "\(result.stderr)")
+    }
+
     /// A picture of 12,000 × 12,000 pixels (a scan, a panorama) is named by `check` and by each
     /// build: phones show it slowly or not at all. One of 4,096 × 4,096 is not. (A generated PNG:
     /// its header's size, and chunks that hold together to its end.)
