@@ -608,6 +608,7 @@ public struct ContentLoader: Sendable {
             return .failure(MediaProblem(message: "cannot read it: \(error)"))
         }
         guard let format = MediaSniffer.sniff(header) else {
+            if let what = MediaSniffer.unsupported(header) { return .failure(MediaProblem(message: "it is \(what)")) }
             return .failure(MediaProblem(message: "its bytes are not a supported sound or picture (mp3, ogg, opus, m4a, aac, wav, jpg, png, webp, gif, svg)"))
         }
         if format == .svg {

@@ -329,7 +329,10 @@ public enum MediaIntegrity {
                 mode & 0o004 != 0 ? nil
                     : "others may not read it (mode \(String(mode, radix: 8))), and the output links the file as it is, so a web server running as another user cannot serve it; make it readable: chmod a+r content/\(file.path)"
             }
-            return [problem(data, format: file.format), size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }, unreadable]
+            return [
+                problem(data, format: file.format), size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }, unreadable,
+                PictureLocation.problem(data, format: file.format),
+            ]
                 .compactMap { $0 }
                 .map { .warning("\(kind) '\(file.path)': \($0)", at: SourceLocation(path: "content/" + file.path), stage: "validate") }
         }

@@ -108,6 +108,11 @@ public struct RecordPlanner: Sendable {
                     {
                         bag.warning("\(row.id): \(copy.source): \(problem)", at: row.origin.location, stage: stage)
                     }
+                    if let copy, let format = MediaSniffer.sniff(copy.data.prefix(MediaSniffer.headerLength)),
+                        let problem = PictureLocation.problem(copy.data, format: format)
+                    {
+                        bag.warning("\(row.id): \(copy.source): \(problem)", at: row.origin.location, stage: stage)
+                    }
                     // Another recording or picture under the credit of the one it replaces.
                     let before = media.kind == .sound ? animal.sound : animal.image
                     let changed = copy != nil || Self.normalizedPath(before?.filePath) != relative
@@ -390,6 +395,7 @@ public struct RecordPlanner: Sendable {
     public static func mediaProblem(_ data: Data, kind: MediaKind, name: String) -> String? {
         if data.isEmpty { return "\(name) is empty" }
         guard let format = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) else {
+            if let what = MediaSniffer.unsupported(data.prefix(MediaSniffer.headerLength)) { return "\(name) is \(what)" }
             let accepted = kind == .sound ? "mp3, ogg, opus, m4a, aac or wav" : "jpg, png, webp, gif or svg"
             return "\(name) is not a supported \(kind == .sound ? "sound" : "picture"): its bytes are not \(accepted)"
         }

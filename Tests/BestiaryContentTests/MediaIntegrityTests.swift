@@ -194,4 +194,54 @@ struct MediaIntegrityTests {
             }
         }
     }
+
+    /// A photo whose EXIF data holds where it was taken (a phone's GPS block) is named, in a JPEG,
+    /// a PNG and a WebP; one with EXIF data but no position (the orientation only) is not. The
+    /// EXIF data is made here, byte by byte (generated, little- and big-endian).
+    @Test func aPhotoThatSaysWhereItWasTakenIsNamed() {
+        func tiff(gps: Bool, little: Bool) -> [UInt8] {
+            func u16(_ v: Int) -> [UInt8] { little ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)] }
+            func u32(_ v: Int) -> [UInt8] { little ? u16(v & 0xFFFF) + u16(v >> 16) : u16(v >> 16) + u16(v & 0xFFFF) }
+            var t: [UInt8] = (little ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8)
+            // IFD0: the orientation, and with `gps` the GPS directory's offset (at 38).
+            t += u16(gps ? 2 : 1) + u16(0x0112) + u16(3) + u32(1) + u16(6) + u16(0)
+            if gps { t += u16(0x8825) + u16(4) + u32(1) + u32(38) }
+            t += u32(0)
+            if gps { t += u16(1) + u16(2) + u16(5) + u32(3) + u32(0) + u32(0) }  // GPSLatitude
+            return t
+        }
+        func jpeg(_ exif: [UInt8]) -> Data {
+            let app1 = Array("Exif".utf8) + [0, 0] + exif
+            return Data([0xFF, 0xD8, 0xFF, 0xE1, UInt8((app1.count + 2) >> 8), UInt8((app1.count + 2) & 0xFF)] + app1 + [0xFF, 0xD9])
+        }
+        let message = "it holds the place where it was taken (GPS coordinates in its EXIF data)"
+        for little in [true, false] {
+            #expect(PictureLocation.problem(jpeg(tiff(gps: true, little: little)), format: .jpeg)?.hasPrefix(message) == true)
+            #expect(PictureLocation.problem(jpeg(tiff(gps: false, little: little)), format: .jpeg) == nil)
+        }
+        let exif = tiff(gps: true, little: true)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, UInt8(exif.count)] + Array("eXIf".utf8) + exif + [0, 0, 0, 0])
+        #expect(PictureLocation.problem(png, format: .png)?.hasPrefix(message) == true)
+        let chunk = Array("EXIF".utf8) + [UInt8(exif.count), 0, 0, 0] + exif
+        let webp = Data(Array("RIFF".utf8) + [UInt8(chunk.count + 4), 0, 0, 0] + Array("WEBP".utf8) + chunk)
+        #expect(PictureLocation.problem(webp, format: .webp)?.hasPrefix(message) == true)
+        // The example site's pictures say nothing of where they were taken; cut-off EXIF data is no crash.
+        let owl = (try? Data(contentsOf: URL(fileURLWithPath: Self.root + "/content/images/owl.webp"))) ?? Data()
+        #expect(PictureLocation.problem(owl, format: .webp) == nil)
+        let whole = jpeg(tiff(gps: true, little: true))
+        for n in 0..<whole.count { _ = PictureLocation.problem(whole.prefix(n), format: .jpeg) }
+    }
+
+    /// An iPhone's HEIC photo (an ISO media file, as an m4a is) was taken for an m4a sound: it is
+    /// neither, and the message says what it is; an AMR recording is named too.
+    @Test func aHEICPhotoIsNoSound() {
+        func ftyp(_ brand: String) -> [UInt8] { Self.box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)) }
+        #expect(MediaSniffer.sniff(ftyp("heic")) == nil)
+        #expect(MediaSniffer.sniff(ftyp("mif1")) == nil)
+        #expect(MediaSniffer.sniff(ftyp("M4A ")) == .m4a)
+        #expect(MediaSniffer.unsupported(ftyp("heic"))?.hasPrefix("a HEIC picture (as iPhones take them)") == true)
+        #expect(MediaSniffer.unsupported(ftyp("avif"))?.hasPrefix("an AVIF picture") == true)
+        #expect(MediaSniffer.unsupported(Array("#!AMR\n".utf8) + [0x3C, 0x91])?.hasPrefix("an AMR voice recording") == true)
+        #expect(MediaSniffer.unsupported([0x4D, 0x4D]) == nil)
+    }
 }
