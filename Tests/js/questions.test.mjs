@@ -176,6 +176,20 @@ test("names that differ only by direction marks (U+200E, U+200F, U+061C) are one
   assert.deepEqual(r, { ok: false, reason: "too-few", needed: 4, have: 3 });
 });
 
+test("two animals with one recording or one picture are never offered side by side", () => {
+  // An import shared one phone recording between three animals: three of four answers were the
+  // same sound, and the right one was marked wrong (found by a teacher).
+  const four = catalog(SPECS.slice(0, 4));
+  const shared = four.animals[1].sound.src;
+  const same = { ...four, animals: four.animals.map((a, i) => (i === 2 ? { ...a, sound: { ...a.sound, src: shared } } : a)) };
+  const r = buildRound({ animals: same.animals, mode: "sound", questions: 5, choices: 4, languages: same.languages, rng: createRng(1) });
+  assert.deepEqual(r, { ok: false, reason: "too-few", needed: 4, have: 3 });
+  const ok = buildRound({ animals: same.animals, mode: "sound", questions: 20, choices: 3, languages: same.languages, rng: createRng(1) });
+  assert.equal(ok.ok, true);
+  const a = same.animals[1].id, b = same.animals[2].id;
+  for (const q of ok.questions) assert.ok(!(q.choices.includes(a) && q.choices.includes(b)), q.choices.join(", "));
+});
+
 test("the same seed gives the same round, whatever the catalogue order", () => {
   const a = round({ seed: 42 });
   const b = round({ seed: 42, animals: cat.animals.slice().reverse() });

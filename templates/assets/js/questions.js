@@ -74,7 +74,7 @@ function filterAnimals(animals, filters, need) {
  *
  * Rules: no animal twice among a question's choices; no two choices with the
  * same visible name in any of the site's languages (real catalogues have two
- * different "Cow"s); no animal asked twice while unasked ones remain;
+ * different "Cow"s), nor with the same sound or picture; no animal asked twice while unasked ones remain;
  * distractors preferably askable in this mode, from the same group and of
  * similar difficulty; the answer's position is random.
  *
@@ -148,6 +148,8 @@ export function nameKeys(languages) {
     let keys = cache.get(animal);
     if (!keys) {
       keys = chains.map(([l, chain]) => l + "\u0000" + normaliseName(animalName(animal, chain)));
+      // One recording or picture for two animals is no difference either: both answers were right.
+      for (const m of [animal.sound, animal.image]) if (m) keys.push(m.src);
       cache.set(animal, keys);
     }
     return keys;
