@@ -9,6 +9,133 @@ import Foundation
 /// `CMARK_OPT_UNSAFE` is passed, which this type never does.
 public enum Markdown {
     /// CommonMark to an HTML fragment. Invalid UTF-8 is replaced, never passed through.
+    /// What the headings of a text become on a page (``html(_:smartPunctuation:headings:)``).
+    public struct Headings: Sendable {
+        /// The first level-1 heading stays one (the page's title, `# {{title}}` in
+        /// `markdown/page.md`); every other becomes level 2, under the page's own title.
+        public var keepsFirstTitle: Bool
+        /// Ids the page's layout uses already (`main`): a heading named so gets `-2`.
+        public var reserved: Set<String>
+
+        public init(keepsFirstTitle: Bool, reserved: Set<String> = []) {
+            self.keepsFirstTitle = keepsFirstTitle
+            self.reserved = reserved
+        }
+    }
+
+    /// CommonMark to an HTML fragment. Invalid UTF-8 is replaced, never passed through. With
+    /// `headings`, every heading but a kept title gets an `id` made from its text (``slug(_:)``),
+    /// so that a text's `[see below](#habitat)` leads somewhere, and a level-1 heading in a text
+    /// becomes level 2 (a page has one title); a link whose address safe mode removed
+    /// (`javascript:`) is left as its text, not as a link to the page itself.
+    public static func html(_ markdown: String, smartPunctuation: Bool = true, headings: Headings?) -> String {
+        var out = html(markdown, smartPunctuation: smartPunctuation)
+        // Looked for in the bytes (Foundation's `contains` searches by locale: slow on every page).
+        if out.utf8.firstRange(of: "<a href=\"\">".utf8) != nil { out = withoutEmptyLinks(out) }
+        if let headings, out.utf8.firstRange(of: "<h".utf8) != nil { out = withHeadingIDs(out, headings) }
+        return out
+    }
+
+    /// `<a href="">text</a>` (a link safe mode took the address of, or `[text]()`) as `text`.
+    static func withoutEmptyLinks(_ html: String) -> String {
+        var out = ""
+        var rest = html[...]
+        while let start = rest.range(of: "<a href=\"\">") {
+            // Safe mode keeps a title: `<a href="" title="…">` is not this tag.
+            guard let end = rest[start.upperBound...].range(of: "</a>") else { break }
+            out += rest[..<start.lowerBound]
+            out += rest[start.upperBound..<end.lowerBound]
+            rest = rest[end.upperBound...]
+        }
+        return out + rest
+    }
+
+    /// The id a heading's text gives: lower case, letters and digits of any script kept, spaces
+    /// and dashes made one `-` (`Körperbau & Größe` → `körperbau-größe`); `section` when nothing
+    /// is left.
+    public static func slug(_ text: String) -> String {
+        var out = ""
+        var dash = false
+        for character in text.lowercased() {
+            if character.isLetter || character.isNumber {
+                if dash && !out.isEmpty { out.append("-") }
+                dash = false
+                out.append(character)
+            } else if character.isWhitespace || character == "-" || character == "_" {
+                dash = true
+            }
+        }
+        return out.isEmpty ? "section" : out
+    }
+
+    /// The headings cmark made (`<h2>…</h2>`: raw HTML never reaches the page, so every such tag
+    /// is one) with their ids, level 1 after a kept title made level 2. Walked in bytes: every
+    /// animal page with a heading in its text comes here.
+    static func withHeadingIDs(_ html: String, _ headings: Headings) -> String {
+        let b = Array(html.utf8)
+        var used = headings.reserved
+        var titleKept = !headings.keepsFirstTitle
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 64)
+        var i = 0, copied = 0
+        let lt = UInt8(ascii: "<"), h = UInt8(ascii: "h"), gt = UInt8(ascii: ">"), slash = UInt8(ascii: "/")
+        while i + 4 < b.count {
+            guard b[i] == lt, b[i + 1] == h, b[i + 2] >= UInt8(ascii: "1"), b[i + 2] <= UInt8(ascii: "6"), b[i + 3] == gt else {
+                i += 1
+                continue
+            }
+            let digit = b[i + 2]
+            // The closing tag of this level.
+            var j = i + 4
+            while j + 4 < b.count, !(b[j] == lt && b[j + 1] == slash && b[j + 2] == h && b[j + 3] == digit && b[j + 4] == gt) { j += 1 }
+            guard j + 4 < b.count else { break }
+            out.append(contentsOf: b[copied..<i])
+            let inner = b[(i + 4)..<j]
+            let level = Int(digit - UInt8(ascii: "0"))
+            if level == 1 && !titleKept {
+                titleKept = true
+                out.append(contentsOf: b[i..<(j + 5)])
+            } else {
+                let shown = UInt8(ascii: "0") + UInt8(max(level, 2))
+                let base = slug(textOf(String(decoding: inner, as: UTF8.self)[...]))
+                var id = base, n = 2
+                while used.contains(id) {
+                    id = "\(base)-\(n)"
+                    n += 1
+                }
+                used.insert(id)
+                out.append(contentsOf: [lt, h, shown])
+                out.append(contentsOf: " id=\"".utf8)
+                out.append(contentsOf: escapeAttribute(id).utf8)
+                out.append(contentsOf: "\">".utf8)
+                out.append(contentsOf: inner)
+                out.append(contentsOf: [lt, slash, h, shown, gt])
+            }
+            i = j + 5
+            copied = i
+        }
+        out.append(contentsOf: b[copied...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The text of cmark's HTML: tags left out, its five escapes decoded.
+    static func textOf(_ html: Substring) -> String {
+        var text = ""
+        var inTag = false
+        for character in html {
+            if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { text.append(character) }
+        }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func escapeAttribute(_ text: String) -> String {
+        // A slug holds letters and digits only, and dashes: nothing to escape but in odd scripts.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "\"") }) else { return text }
+        return text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
     public static func html(_ markdown: String, smartPunctuation: Bool = true) -> String {
         var options = CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_SAFE
         if smartPunctuation { options |= CMARK_OPT_SMART }

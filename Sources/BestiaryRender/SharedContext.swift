@@ -515,7 +515,7 @@ final class SharedContext: @unchecked Sendable {
             a["body_is_fallback"] = .bool(body.language != lang)
         }
         markdownContext["t"] = nestedStrings[lang] ?? [:]
-        a["content_html"] = .string(input.templates.renderMarkdown("markdown/animal", markdownContext))
+        a["content_html"] = .string(input.templates.renderMarkdown("markdown/animal", markdownContext, language: view.body?.language ?? lang))
         let similarAnimals = similar(animal, lang, directory: directory)
         a["similar"] = .list(similarAnimals.map(TemplateValue.object))
         a["has_similar"] = .bool(!similarAnimals.isEmpty)
@@ -695,7 +695,7 @@ final class SharedContext: @unchecked Sendable {
                 break
             }
         }
-        var html = input.templates.renderMarkdown("markdown/page", markdownContext)
+        var html = input.templates.renderMarkdown("markdown/page", markdownContext, language: bodyLanguage)
         // The title in another language than the body it heads (an Arabic title over the German
         // text it falls back to): the heading says its own, inside the body's `lang` and `dir`
         // the layout puts on the page's text.

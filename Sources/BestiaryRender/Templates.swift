@@ -25,6 +25,9 @@ public struct Templates: Sendable {
     let lookups: [Lookup]
     /// Overrides (`{{<parent}}{{$name}}…`) of blocks the parent does not have, which show nothing.
     let unknownBlocks: [Diagnostic]
+    /// The ids the layouts and partials write as they are (`id="main"`): a heading of a text is
+    /// never given one of them (``Markdown/Headings``).
+    var layoutIDs: Set<String> = []
 
     /// A name a template looks up, and where.
     struct Lookup: Sendable, Equatable {
@@ -145,11 +148,26 @@ public struct Templates: Sendable {
                     at: location(name, line: comment.line, column: comment.column), stage: "render"))
             }
         }
-        return Templates(
+        var templates = Templates(
             library: compiled, names: names,
             digests: closureDigests(texts, references: references.mapValues { Set($0.map(\.name)) }),
             libraryDigest: StableDigest.combine(texts.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }),
             lookups: lookups, unknownBlocks: unknownBlocks)
+        for (name, text) in texts where !name.hasPrefix("markdown") { templates.layoutIDs.formUnion(Self.literalIDs(in: text)) }
+        return templates
+    }
+
+    /// The values of `id="…"` attributes written without a tag inside.
+    static func literalIDs(in text: String) -> Set<String> {
+        var ids = Set<String>()
+        var rest = text[...]
+        while let start = rest.range(of: " id=\"") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(of: "\"") else { break }
+            let value = rest[..<end]
+            if !value.contains("{") { ids.insert(String(value)) }
+        }
+        return ids
     }
 
     /// Each cycle of `{{>partial}}` and `{{<parent}}` tags once (named from its first template in
@@ -247,8 +265,14 @@ public struct Templates: Sendable {
             ?? RenderedPage(text: "", fragments: [], reused: 0)
     }
 
-    /// Renders a Markdown template and turns the result into HTML through cmark.
-    public func renderMarkdown(_ name: String, _ context: [String: TemplateValue]) -> String {
-        Markdown.html(render(name, context))
+    /// Renders a Markdown template and turns the result into HTML through cmark: its headings
+    /// with ids, a level-1 heading but the page's title (`markdown/page`'s first) made level 2
+    /// (``Markdown/Headings``); smart quotes and dashes only in English (cmark makes English
+    /// ones: a German text got “…” for „…“, and `--force` became an en dash).
+    public func renderMarkdown(_ name: String, _ context: [String: TemplateValue], language: String) -> String {
+        let english = language == "en" || language.hasPrefix("en-")
+        return Markdown.html(
+            render(name, context), smartPunctuation: english,
+            headings: Markdown.Headings(keepsFirstTitle: name == "markdown/page", reserved: layoutIDs))
     }
 }

@@ -28,6 +28,38 @@ import Testing
         #expect(html == "<p><a href=\"\">x</a></p>\n")
     }
 
+    /// On a page, a link whose address safe mode removed is its text (it was `<a href="">`, a
+    /// link to the page itself; found by a content author).
+    @Test func aRemovedLinkIsItsTextOnAPage() {
+        let headings = Markdown.Headings(keepsFirstTitle: false)
+        #expect(Markdown.html("[klick](javascript:alert(1)) and [ok](https://example.org/)", headings: headings)
+            == "<p>klick and <a href=\"https://example.org/\">ok</a></p>\n")
+    }
+
+    /// Headings get ids from their text, so that `[see below](#körperbau)` leads somewhere (no
+    /// heading had one; found by a content author); an id the layout uses, or one used already,
+    /// gets a number. A level-1 heading becomes level 2 (the page has its title), but the first
+    /// one of a page's template (`# {{title}}`), which stays as it was, without an id.
+    @Test func headingsGetIDsAndOnePageTitle() {
+        let text = "# Die Eule – ein Porträt\n\n## Körperbau & *Größe*\n\n## Körperbau & Größe\n\n### Main\n\n#### ?!\n"
+        #expect(Markdown.html(text, headings: Markdown.Headings(keepsFirstTitle: false, reserved: ["main"])) == """
+            <h2 id="die-eule-ein-porträt">Die Eule – ein Porträt</h2>
+            <h2 id="körperbau-größe">Körperbau &amp; <em>Größe</em></h2>
+            <h2 id="körperbau-größe-2">Körperbau &amp; Größe</h2>
+            <h3 id="main-2">Main</h3>
+            <h4 id="section">?!</h4>
+
+            """)
+        #expect(Markdown.html("# Über\n\n# Willkommen\n\nText <h2> `<h3>x</h3>`\n", headings: Markdown.Headings(keepsFirstTitle: true)) == """
+            <h1>Über</h1>
+            <h2 id="willkommen">Willkommen</h2>
+            <p>Text <!-- raw HTML omitted --> <code>&lt;h3&gt;x&lt;/h3&gt;</code></p>
+
+            """)
+        // Smart punctuation only where asked (English texts): a German text keeps its quotes.
+        #expect(Markdown.html("\"Zitat\" --force", smartPunctuation: false, headings: nil) == "<p>&quot;Zitat&quot; --force</p>\n")
+    }
+
     /// An image whose URL safe mode refused would be `<img src="">` (invalid HTML, never shown):
     /// its alternative text stands in its place, escaped.
     @Test(arguments: ["javascript:alert(10)", "vbscript:msgbox", "data:text/html;base64,PHNjcmlwdD4="])
