@@ -133,12 +133,12 @@ public struct MarkdownBody: Hashable, Sendable, Encodable {
     }
 
     /// `line` and `column` in `markdown`, in the file.
-    func at(line: Int, column: Int) -> SourceLocation {
+    public func at(line: Int, column: Int) -> SourceLocation {
         SourceLocation(path: location.path, line: location.line + line - 1, column: line == 1 ? location.column + column - 1 : column)
     }
 
     /// A path (`images/owl.jpg`), not an address with a scheme, an absolute path or a fragment.
-    static func isLocal(_ url: String) -> Bool {
+    public static func isLocal(_ url: String) -> Bool {
         let hasScheme = url.firstIndex(of: ":").map { colon in
             let scheme = url[..<colon]
             return !scheme.isEmpty && scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+-.".contains($0) }

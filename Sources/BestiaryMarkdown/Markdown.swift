@@ -347,3 +347,69 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+extension Markdown {
+    /// The links of a text (inline or by reference), each with its address and where it starts
+    /// (1-based line and column in characters), and the ids its headings get on a page
+    /// (``slug(_:)``, numbered as ``html(_:smartPunctuation:headings:)`` numbers them).
+    public static func links(_ markdown: String) -> (links: [(url: String, line: Int, column: Int)], headingIDs: Set<String>) {
+        let utf8 = Array(markdown.utf8)
+        var links: [(url: String, line: Int, column: Int)] = []
+        var ids = Set<String>()
+        let root: OpaquePointer? = utf8.withUnsafeBufferPointer { buf in
+            buf.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, CMARK_OPT_VALIDATE_UTF8) }
+        }
+        guard let root else { return ([], []) }
+        defer { cmark_node_free(root) }
+        guard let iterator = cmark_iter_new(root) else { return ([], []) }
+        defer { cmark_iter_free(iterator) }
+        var lineStarts = [0]
+        for (i, byte) in utf8.enumerated() where byte == 0x0A { lineStarts.append(i + 1) }
+        func place(_ node: OpaquePointer) -> (Int, Int) {
+            var at: OpaquePointer? = node
+            while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
+            let line = Int(at.map(cmark_node_get_start_line) ?? 1)
+            let byteColumn = Int(at.map(cmark_node_get_start_column) ?? 1)
+            guard line >= 1, line <= lineStarts.count else { return (line, byteColumn) }
+            let start = lineStarts[line - 1], end = min(start + byteColumn - 1, utf8.count)
+            guard start < end else { return (line, byteColumn) }
+            return (line, utf8[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) })
+        }
+        /// The text of a heading: its text and code, as the page shows it.
+        func text(of node: OpaquePointer) -> String {
+            var out = ""
+            var child = cmark_node_first_child(node)
+            while let c = child {
+                let type = cmark_node_get_type(c)
+                if type == CMARK_NODE_TEXT || type == CMARK_NODE_CODE, let literal = cmark_node_get_literal(c) {
+                    out += String(cString: literal)
+                } else if type == CMARK_NODE_SOFTBREAK || type == CMARK_NODE_LINEBREAK {
+                    out += " "
+                } else {
+                    out += text(of: c)
+                }
+                child = cmark_node_next(c)
+            }
+            return out
+        }
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_LINK:
+                let (line, column) = place(node)
+                links.append((cmark_node_get_url(node).map { String(cString: $0) } ?? "", line, column))
+            case CMARK_NODE_HEADING:
+                let base = slug(text(of: node))
+                var id = base, n = 2
+                while ids.contains(id) {
+                    id = "\(base)-\(n)"
+                    n += 1
+                }
+                ids.insert(id)
+            default:
+                continue
+            }
+        }
+        return (links, ids)
+    }
+}

@@ -197,6 +197,27 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// Links in texts that lead nowhere are named (found by a content author: an in-page anchor,
+    /// a record's file name, an address from the site's root, a sound's path); links to another
+    /// animal's page, a page of the site, a heading and the web are not.
+    @Test func aLinkInATextThatLeadsNowhereIsNamed() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let record = site + "/content/animals/red-fox.md"
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try (text + "\n## Habitat\n\nSee [up](#habitat), [gone](#food), [me](../red-fox/), [file](../red-fox.md), [root](/animals/red-fox/), [web](https://example.org/).\n")
+            .writeReplacing(toFile: record)
+        let result = await run("check", "--root", site)
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).count + 3
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("the link") }.map(String.init)
+        #expect(warnings == [
+            "content/animals/red-fox.md:\(line):21: warning: the link '#food' leads to no heading of this text (its headings: #habitat); a heading's name is its text in lower case, with dashes for spaces [validate]",
+            "content/animals/red-fox.md:\(line):55: warning: the link '../red-fox.md' leads to no page of the site (a record's file name, not its page): from this page, another animal's is ../ID/ and a page of the site ../../SLUG/ [validate]",
+            "content/animals/red-fox.md:\(line):78: warning: the link '/animals/red-fox/' starts at the site's root, so it breaks where the site is served under a path (base_url https://example.org/bestiary/, a deploy preview); write it relative to the page, as ../ID/ for another animal, ../../SLUG/ for a page [validate]",
+        ], "\(result.stderr)")
+    }
+
     /// A picture of 12,000 × 12,000 pixels (a scan, a panorama) is named by `check` and by each
     /// build: phones show it slowly or not at all. One of 4,096 × 4,096 is not. (A generated PNG:
     /// its header's size, and chunks that hold together to its end.)

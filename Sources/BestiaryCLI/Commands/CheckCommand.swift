@@ -13,7 +13,8 @@ struct CheckCommand: AsyncParsableCommand {
         abstract: "Validate content/ and print every problem (exit 1 on any error).",
         discussion: """
             Reads every record, page, translation and media file as `bestiary build` would, \
-            and each sound and picture to its end (a file a stopped copy cut short is named); \
+            and each sound and picture to its end (a file a stopped copy cut short is named), \
+            and every link in the texts (one that leads to no page or heading is named); \
             checks the Wikipedia cache's entries and pictures; compiles the theme's templates \
             and checks its texts, its assets and the names its templates look up; and replays \
             the whole pack history (content/packs.lock), checking every version's digest (a \
@@ -31,6 +32,7 @@ struct CheckCommand: AsyncParsableCommand {
             diagnostics.append(contentsOf: ContentLoader.placeholderProblems(catalog.config))
             diagnostics.append(contentsOf: WikipediaCheck.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
+            diagnostics.append(contentsOf: TextLinkCheck.problems(of: catalog))
         }
         if let config = result.catalog?.config {
             do {

@@ -1,0 +1,92 @@
+import BestiaryContent
+import BestiaryDiagnostics
+import BestiaryMarkdown
+
+/// Links in the records' and pages' texts that lead nowhere on the site (found by a content
+/// author: nothing said so). A text is shown on its page in every language (`animals/ID/`,
+/// `en/animals/ID/`, `SLUG/`), and a link is taken from there, as a browser takes it:
+/// - a path (`../dog/`, `dog`, `sounds/owl.ogg`) must lead to a page of the site (`../dog/`
+///   from an animal's page is the dog's page in the same language);
+/// - an address from the site's root (`/animals/duck/`) works only while the site is served at
+///   the root of its host: not under a sub-path (`https://example.org/bestiary/`);
+/// - `#name` must be a heading of the same text (``Markdown/slug(_:)``).
+/// `bestiary check` warns about each; the build does not look (it would parse every text).
+public enum TextLinkCheck {
+    public static func problems(of catalog: Catalog) -> [Diagnostic] {
+        let paths = SitePaths(defaultLanguage: catalog.config.defaultLanguage)
+        let language = catalog.config.defaultLanguage
+        var pages = Set<String>()
+        for lang in catalog.config.languages {
+            pages.formUnion([
+                paths.home(lang), paths.quiz(lang), paths.collection(lang), paths.credits(lang), paths.sightings(lang), paths.settings(lang),
+            ])
+            for animal in catalog.animals { pages.insert(paths.animal(animal.id, lang)) }
+            for page in catalog.pages { pages.insert(paths.page(page.slug, lang)) }
+        }
+        var texts: [(directory: String, body: MarkdownBody)] = []
+        for animal in catalog.animals {
+            for (_, body) in animal.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.animal(animal.id, language), body)) }
+        }
+        for page in catalog.pages {
+            for (_, body) in page.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.page(page.slug, language), body)) }
+        }
+        var problems: [Diagnostic] = []
+        for (directory, body) in texts {
+            let (links, ids) = Markdown.links(body.markdown)
+            for link in links {
+                guard let problem = problem(link.url, from: directory, pages: pages, headingIDs: ids) else { continue }
+                problems.append(.warning(
+                    "the link '\(link.url.prefix(60))' \(problem)", at: body.at(line: link.line, column: link.column), stage: "validate"))
+            }
+        }
+        return problems
+    }
+
+    /// Why `url`, on the page in `directory`, leads nowhere; nil when it leads to a page, a
+    /// heading, or off the site.
+    static func problem(_ url: String, from directory: String, pages: Set<String>, headingIDs: Set<String>) -> String? {
+        if url.hasPrefix("#") {
+            let name = String(url.dropFirst()).removingPercentEncodingIfAny
+            guard !name.isEmpty, !headingIDs.contains(name) else { return nil }
+            let known = headingIDs.sorted().prefix(5).map { "#" + $0 }.joined(separator: ", ")
+            return "leads to no heading of this text\(known.isEmpty ? " (it has none)" : " (its headings: \(known))"); a heading's name is its text in lower case, with dashes for spaces"
+        }
+        if url.hasPrefix("//") || !MarkdownBody.isLocal(url) && !url.hasPrefix("/") { return nil }
+        var path = url
+        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<cut]) }
+        path = path.removingPercentEncodingIfAny
+        if path.hasPrefix("/") {
+            return "starts at the site's root, so it breaks where the site is served under a path (base_url https://example.org/bestiary/, a deploy preview); write it relative to the page, as ../ID/ for another animal, ../../SLUG/ for a page"
+        }
+        // Resolved as a browser resolves it against the page's folder.
+        var parts = directory.split(separator: "/").map(String.init)
+        for part in path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
+            if part == ".." { if !parts.isEmpty { parts.removeLast() } } else if part != "." && !part.isEmpty { parts.append(part) }
+        }
+        if parts.last == "index.html" { parts.removeLast() }
+        let target = parts.isEmpty ? "" : parts.joined(separator: "/") + "/"
+        if pages.contains(target) { return nil }
+        let asPage = path.hasSuffix(".md") ? " (a record's file name, not its page)" : ""
+        return "leads to no page of the site\(asPage): from this page, another animal's is ../ID/ and a page of the site ../../SLUG/"
+    }
+}
+
+extension String {
+    /// Percent-decoded when that gives UTF-8, else as it is.
+    fileprivate var removingPercentEncodingIfAny: String {
+        guard utf8.contains(UInt8(ascii: "%")) else { return self }
+        let u = Array(utf8)
+        var bytes: [UInt8] = []
+        var k = 0
+        while k < u.count {
+            if u[k] == UInt8(ascii: "%"), k + 2 < u.count, let v = UInt8(String(decoding: u[(k + 1)...(k + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(v)
+                k += 3
+            } else {
+                bytes.append(u[k])
+                k += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self) ?? self
+    }
+}
