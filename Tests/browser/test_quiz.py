@@ -518,6 +518,17 @@ def test_a_daily_begun_before_midnight_goes_on_after_it(site):
         assert position(driver)["progress"] == progress, "the same question, answered"
         daily = stored_state(driver)["daily"]
         assert (daily["date"], daily["results"]) == ("2027-03-01", [True, True, True]), daily
+        # Finished after midnight, its summary said "Today: 0 of 0 answers right" (found by a
+        # learner's three weeks): today's numbers are those of the new day.
+        while driver.execute_script("return document.querySelector('[data-quiz]').dataset.state") != "finished":
+            driver.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+            wait_until(driver, "return ['question', 'finished'].includes(document.querySelector('[data-quiz]').dataset.state)")
+            if driver.execute_script("return document.querySelector('[data-quiz]').dataset.state") == "question":
+                answer_current(driver, index, True)
+        today = stored_state(driver)["stats"]["today"]
+        assert today["date"] == "2027-03-02" and today["answered"] == 8, today
+        shown = driver.execute_script("return document.querySelector('.quiz-stats dd').textContent")
+        assert "8" in shown, shown
     finally:
         driver.quit()
 

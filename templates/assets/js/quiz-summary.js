@@ -54,7 +54,7 @@ export function summaryView(v, { mode, results, date, start, stats, replay, lear
       : null,
     mode === "daily" ? dailyShareView(v, date, results, onShare) : null,
     learnText ? h("p", { text: learnText }) : null,
-    statsView(v, stats, date),
+    statsView(v, stats),
     mode === "daily"
       ? null
       : h("div", { class: "quiz-actions" }, restartButton(tr(mode === "learn" ? "learn.continue" : "quiz.playAgain"), onRestart)),
@@ -85,12 +85,12 @@ export function caughtUpView(v, { nextDue, now, learnText, onCheck }) {
 /**
  * Today's numbers, streak, accuracy, days played and points.
  * @param {import("./quiz-view.js").View} v
- * @param {ReturnType<typeof import("./scoring.js").initialStats>} stats
- * @param {string} today YYYY-MM-DD
+ * @param {ReturnType<typeof import("./scoring.js").initialStats>} stats just saved: `today` is
+ *   the learner's day now (a daily begun before midnight said "0 of 0" after it)
  */
-export function statsView(v, stats, today) {
+export function statsView(v, stats) {
   const { tr } = v;
-  const day = stats.today.date === today ? stats.today : { answered: 0, correct: 0 };
+  const day = stats.today;
   const row = (label, value) => [h("dt", { text: tr(label) }), h("dd", { text: value })];
   return h(
     "dl",
