@@ -113,7 +113,7 @@ public struct PackProducer: Sendable {
         // the version it points at (it was published so, with a warning).
         if let latest = history.latest, created < latest.created {
             throw DiagnosticError(.error(
-                "the build time \(created) is before version \(latest.number)'s creation (\(latest.created)); check SOURCE_DATE_EPOCH and the clock",
+                "the build time \(created) is before version \(latest.number)'s creation (\(latest.created)); versions are made in order, so builds go on from that time: if version \(latest.number) was made with a SOURCE_DATE_EPOCH or a clock ahead (up to a day ahead is let through), build with SOURCE_DATE_EPOCH=\(latest.created.seconds) or later until the clock gets there; else check SOURCE_DATE_EPOCH and the clock",
                 at: location, stage: "packs"))
         }
         if history.latest?.digest != digest {
