@@ -83,7 +83,26 @@ enum PackStage {
                 output.diagnostics.append(problem)
             }
         }
+        if let warning = rotationProblem(keys: keys, catalog: catalog, options: options) {
+            output.diagnostics.append(warning)
+        }
         return output
+    }
+
+    /// A signed build whose keys signed none of the pointer the output holds (the one apps have
+    /// now): an app that trusts only the earlier key refuses this version and every later one.
+    /// docs/packs.md's rotation signs with both keys while the apps with the new one ship; a
+    /// build that skipped that was taken without a word (found by a site's admin).
+    static func rotationProblem(keys: [SigningKeys.Key], catalog: Catalog, options: BuildOptions) -> Diagnostic? {
+        guard !keys.isEmpty, options.recordsPackVersions,
+            let file = try? options.fileSystem.read(options.outputDirectory + "/packs/latest.json.sig"),
+            let lines = try? PackSignature.parse(file), !lines.isEmpty
+        else { return nil }
+        let before = Set(lines.map(\.keyID)), now = keys.map { PackKeys.keyID($0.publicKey) }
+        guard before.isDisjoint(with: now) else { return nil }
+        return .warning(
+            "this build signs only with keys that did not sign the packs the output publishes now (key \(before.sorted().first!.prefix(12))…, now \(now.first!.prefix(12))…): an app that trusts only the earlier key refuses this pointer and every later one; during a rotation sign with both keys until apps with the new one have shipped (docs/packs.md, \"Key rotation\")",
+            at: catalog.config.location(of: "packs.public_keys"), stage: "packs")
     }
 
     /// The signing keys, read before any page is rendered, so that a missing or bad key file

@@ -122,6 +122,36 @@ import Testing
         #expect(dump.stdout.contains("\"bear\": \""))
     }
 
+    /// A build signed only with keys that did not sign the pointer the output publishes (a key
+    /// replaced without the overlap docs/packs.md's rotation asks for) is warned about: every app
+    /// that trusts only the earlier key would refuse it (found by a site's admin). Signing with
+    /// both keys, as a rotation does, is not.
+    @Test func aKeyReplacedWithoutOverlapIsWarnedAbout() async throws {
+        let site = try await Site()
+        try site.build()
+        let other = await SiteCommandRun.bestiary("keys", "generate")
+        let newKey = site.dir.appending("new.key"), bothKeys = site.dir.appending("both.key")
+        try other.stdout.writeReplacing(toFile: newKey)
+        // Bare private keys, one per line (docs/packs.md).
+        func privateKey(_ text: String) -> String {
+            text.split(separator: "\n").first { $0.hasPrefix("private-key: ") }.map { String($0.dropFirst(13)) } ?? ""
+        }
+        try (privateKey(try String(contentsOfFile: site.keyFile, encoding: .utf8)) + "\n" + privateKey(other.stdout) + "\n").writeReplacing(toFile: bothKeys)
+        func warnings(signingWith file: String) throws -> [String] {
+            var options = site.options()
+            options.signingKeyFile = file
+            let builder = SiteBuilder(options: options)
+            _ = try builder.build()
+            return builder.diagnostics.items.map(\.message).filter { $0.contains("did not sign the packs the output publishes") }
+        }
+        // A rotation: both keys, then the new one alone once apps with it have shipped.
+        #expect(try warnings(signingWith: bothKeys).isEmpty)
+        #expect(try warnings(signingWith: newKey).isEmpty)
+        // The earlier key again, alone: no app that trusts only the new key would take it.
+        #expect(try warnings(signingWith: site.keyFile).count == 1)
+        #expect(try warnings(signingWith: site.keyFile).isEmpty, "the output's pointer is signed by that key now")
+    }
+
     @Test func aBadSigningKeyFailsTheBuildAndKeepsTheOutput() async throws {
         let site = try await Site()
         try site.build()
