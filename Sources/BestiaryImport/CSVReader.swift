@@ -130,11 +130,17 @@ public enum CSVReader {
                         let fs = context.fileSystem
                         // The file meant, under content/ or where the import's media are: what
                         // to write in the cell, and where that file is.
-                        let meant = value.hasPrefix("/") ? nil
+                        let meantInContent = value.hasPrefix("/") ? nil
                             : ContentPath.suggestion(for: value, contentDirectory: context.contentDirectory, fileSystem: fs, budget: suggestions)
-                                .map { ($0, "content/" + $0) }
-                                ?? ContentPath.suggestion(for: value, contentDirectory: context.mediaDirectory, fileSystem: fs, budget: suggestions)
-                                .map { ($0, context.mediaPath($0)) }
+                        let meantBeside = value.hasPrefix("/") || meantInContent != nil ? nil
+                            : ContentPath.suggestion(for: value, contentDirectory: context.mediaDirectory, fileSystem: fs, budget: suggestions)
+                        // The same name to the eye, written with other code points (a Mac's é as
+                        // e and an accent, a spreadsheet's as one letter): the file is taken.
+                        if let meantBeside, meantBeside == value {
+                            row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(meantBeside), at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column)))
+                            continue
+                        }
+                        let meant = meantInContent.map { ($0, "content/" + $0) } ?? meantBeside.map { ($0, context.mediaPath($0)) }
                         // A path written with `\\` (from Windows): said so, as `check` says it.
                         let hint = RecordField.isWebAddress(value)
                             ? "; a web address goes in the \(kind.rawValue).url column (the record then names it), or download the file and name it here"

@@ -264,7 +264,18 @@ public struct RecordPlanner: Sendable {
     ) -> Result<(String, ChangePlan.MediaCopy?, String?), FieldProblem> {
         let fs = store.fileSystem
         let data: Data
-        switch Importer.readRegularFile(media.path, limit: Importer.maxMediaBytes, fileSystem: fs) {
+        var read = Importer.readRegularFile(media.path, limit: Importer.maxMediaBytes, fileSystem: fs)
+        // The name typed as a keyboard types it (`Käfer.jpg`, é as one code point) for the file a
+        // Mac named with the letter and its accent apart: the same name to the eye, and the file
+        // is copied under a name of its own anyway (found by a teacher: "did you mean" named it
+        // back, looking the same, and typing it again never helped).
+        if case .failure(let problem) = read, problem.message == "no such file" {
+            let folder = (media.path as NSString).deletingLastPathComponent, name = (media.path as NSString).lastPathComponent
+            if let meant = ContentPath.suggestion(for: name, contentDirectory: folder.isEmpty ? "." : folder, fileSystem: fs), meant == name {
+                read = Importer.readRegularFile(folder.isEmpty ? meant : folder + "/" + meant, limit: Importer.maxMediaBytes, fileSystem: fs)
+            }
+        }
+        switch read {
         case .success(let bytes): data = bytes
         case .failure(let problem):
             // A name written in another case, or typed on a Mac (`add --sound "hund bellt.ogg"` for

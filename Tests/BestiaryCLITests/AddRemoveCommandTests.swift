@@ -72,6 +72,21 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// A name typed as a keyboard types it (`Käfer.mp3`) for a file a Mac named with the letter
+    /// and its accent apart: the same name to the eye, and the file is copied under a name of
+    /// its own, so it is taken (found by a teacher: "did you mean" named it back, looking the
+    /// same, and typing it again never helped).
+    @Test func aSoundNamedLikeAMacNamesItIsTaken() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try FileManager.default.createDirectory(atPath: dir.appending("rec"), withIntermediateDirectories: true)
+        let decomposed = "Ka\u{0308}fer.mp3", composed = "K\u{00E4}fer.mp3"
+        try FileManager.default.copyItem(atPath: sound, toPath: dir.appending("rec/" + decomposed))
+        let result = await run("add", "--root", site, "kaefer", "--name", "en=Beetle", "--sound", dir.appending("rec/" + composed))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try dir.read("site/content/animals/kaefer.md").contains("file: sounds/kaefer.mp3"))
+    }
+
     /// A web address given as the file (a volunteer's mistake): said so, with the option that
     /// takes it, not "no such file"; nothing is written.
     @Test func aWebAddressForASoundSaysWhereItGoes() async throws {
