@@ -18,7 +18,19 @@ public enum ImageSize {
 
     /// Width and height, or nil when the header does not say (or the format has none, like SVG
     /// without width/height attributes).
+    /// As the picture is shown: a phone's portrait photo is stored sideways with an EXIF
+    /// orientation of 5 to 8, which browsers apply, so its width and height are swapped (the
+    /// page gave it the stored size: found by a teacher).
     public static func of(_ data: Data, format: MediaFormat) -> (width: Int, height: Int)? {
+        guard let stored = stored(data, format: format) else { return nil }
+        guard format == .jpeg || format == .png || format == .webp, let orientation = PictureLocation.orientation(data, format: format),
+            (5...8).contains(orientation)
+        else { return stored }
+        return (stored.height, stored.width)
+    }
+
+    /// Width and height as the header stores them.
+    static func stored(_ data: Data, format: MediaFormat) -> (width: Int, height: Int)? {
         let b = [UInt8](data.prefix(format == .jpeg ? 1 << 20 : 4096))
         func be16(_ i: Int) -> Int { i + 1 < b.count ? Int(b[i]) << 8 | Int(b[i + 1]) : 0 }
         func be32(_ i: Int) -> Int { i + 3 < b.count ? Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) : 0 }

@@ -14,7 +14,8 @@ public enum PictureLocation {
 
     /// The TIFF structure of the EXIF data (from its byte-order mark on), or nil.
     static func exifBlock(_ data: Data, format: MediaFormat) -> Data? {
-        let b = [UInt8](data)
+        // A JPEG's and a PNG's EXIF data come before the picture; a WebP's may follow it.
+        let b = [UInt8](format == .webp ? data : data.prefix(1 << 18))
         switch format {
         case .jpeg:
             var i = 2
@@ -56,6 +57,34 @@ public enum PictureLocation {
             return nil
         default:
             return nil
+        }
+    }
+
+    /// The EXIF orientation (1–8) of a picture, or nil when it has none.
+    static func orientation(_ data: Data, format: MediaFormat) -> Int? {
+        guard let exif = exifBlock(data, format: format) else { return nil }
+        return ifd0(exif).first { $0.tag == 0x0112 }?.short
+    }
+
+    /// IFD0's entries: each tag, its value as a long, and as a short (a short is in the value's
+    /// first two bytes, whatever the byte order).
+    static func ifd0(_ tiff: Data) -> [(tag: Int, long: Int, short: Int)] {
+        let b = [UInt8](tiff)
+        guard b.count >= 8, (b[0] == 0x49 && b[1] == 0x49) || (b[0] == 0x4D && b[1] == 0x4D) else { return [] }
+        let little = b[0] == 0x49
+        func u16(_ o: Int) -> Int? {
+            guard o >= 0, o + 2 <= b.count else { return nil }
+            return little ? Int(b[o]) | Int(b[o + 1]) << 8 : Int(b[o]) << 8 | Int(b[o + 1])
+        }
+        func u32(_ o: Int) -> Int? {
+            guard let hi = u16(little ? o + 2 : o), let lo = u16(little ? o : o + 2) else { return nil }
+            return hi << 16 | lo
+        }
+        guard let offset = u32(4), let count = u16(offset), count < 1000 else { return [] }
+        return (0..<count).compactMap { n in
+            let e = offset + 2 + 12 * n
+            guard let tag = u16(e), let long = u32(e + 8), let short = u16(e + 8) else { return nil }
+            return (tag, long, short)
         }
     }
 
