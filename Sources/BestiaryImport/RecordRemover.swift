@@ -42,6 +42,13 @@ public enum RecordRemover {
             let path: String
             if let known = store.paths[id] {
                 path = known
+            } else if let (other, _) = store.paths.first(where: { $0.value == store.newRecordPath(id) }) {
+                // `koala-renamed.md` holding `id: koala-x`: removing the file by its name left
+                // the record's picture behind, unknown (found by a site's admin).
+                problems.append(.error(
+                    "\(store.newRecordPath(id)) holds the record '\(other)' (its id: line), not '\(id)': remove it by its id, `bestiary remove \(other)`, which removes its sound and picture too",
+                    stage: "remove"))
+                continue
             } else if store.fileSystem.info(store.fullPath(store.newRecordPath(id))) != nil {
                 // A record that cannot be read: its file still goes, its media cannot be known.
                 path = store.newRecordPath(id)

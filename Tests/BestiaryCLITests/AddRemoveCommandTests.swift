@@ -355,6 +355,25 @@ import Testing
         #expect(dir.exists("site/content/sounds/fox.mp3"))
     }
 
+    /// A record file named otherwise than its id (`fox-renamed.md` with `id: renard`): removing it
+    /// by the file's name removed the two .md files and left its picture behind, unknown (found
+    /// by a site's admin). It is refused, naming the id to use; nothing is removed.
+    @Test func aFileNameThatIsNotTheIDIsRefused() async throws {
+        let dir = try await makeSite()
+        let site = dir.appending("site")
+        try FileManager.default.moveItem(atPath: dir.appending("site/content/animals/fox.md"), toPath: dir.appending("site/content/animals/fox-renamed.md"))
+        let text = try dir.read("site/content/animals/fox-renamed.md")
+        try text.replacingOccurrences(of: "---\nname:", with: "---\nid: renard\nname:").writeReplacing(toFile: dir.appending("site/content/animals/fox-renamed.md"))
+        try FileManager.default.moveItem(atPath: dir.appending("site/content/animals/fox.de.md"), toPath: dir.appending("site/content/animals/fox-renamed.de.md"))
+        let before = try SiteFilesSnapshot(site)
+        let result = await run("remove", "--root", site, "fox-renamed")
+        #expect(result.status == 1)
+        #expect(result.stderr == "bestiary: error: content/animals/fox-renamed.md holds the record 'renard' (its id: line), not 'fox-renamed': remove it by its id, `bestiary remove renard`, which removes its sound and picture too [remove]", "\(result.stderr)")
+        #expect(try SiteFilesSnapshot(site) == before)
+        let byID = await run("remove", "--root", site, "renard")
+        #expect(byID.stdout.contains("removed content/images/fox.png"), "\(byID.stdout)\(byID.stderr)")
+    }
+
     @Test func anUnknownIDRemovesNothingAndSuggestsTheNearestOne() async throws {
         let dir = try await makeSite()
         let before = try SiteFilesSnapshot(dir.appending("site"))
