@@ -173,6 +173,7 @@ public struct SyncClient: Sendable {
             content: .delta(upserts: delta.upserts, tombstones: delta.tombstones), trustedKeys: pinned)
         var r = report
         r.method = .delta(from: state.version)
+        r.metadataBytesTransferred += data.count
         return try await download(delta.upserts.flatMap(\.media), thenApply: update, report: r)
     }
 
@@ -197,6 +198,7 @@ public struct SyncClient: Sendable {
             content: .full(records: manifest.records), trustedKeys: pinned)
         var r = report
         r.method = .full
+        r.metadataBytesTransferred += data.count
         return try await download(manifest.media, thenApply: update, report: r)
     }
 

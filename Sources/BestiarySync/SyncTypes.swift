@@ -56,6 +56,8 @@ public struct SyncReport: Hashable, Sendable {
     public var mediaDownloaded = 0
     /// Bytes received for media in this run.
     public var mediaBytesTransferred = 0
+    /// Bytes of the delta or manifest applied.
+    public var metadataBytesTransferred = 0
     /// Files that an earlier, interrupted run had already downloaded and verified.
     public var mediaReused = 0
     /// Downloads that continued a partial file.

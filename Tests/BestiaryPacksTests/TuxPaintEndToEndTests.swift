@@ -39,6 +39,7 @@ import Testing
             let r1 = await sync()
             #expect(r1.status == 0, "\(r1.stderr)")
             #expect(r1.stdout.contains("pack 'tuxpaint' synced from version 0 to 1 by full manifest, signed by key"), "\(r1.stdout)")
+            #expect(r1.stdout.contains(" bytes of manifest, "), "\(r1.stdout)")
             var state = try await dump(db)
             #expect(state.version == 1 && state.records.count == 66)
             let lock1 = try PackLock.parse(Data(contentsOf: URL(fileURLWithPath: root + "/content/packs.lock")))
@@ -75,6 +76,9 @@ import Testing
             let r2 = await sync()
             #expect(r2.status == 0, "\(r2.stderr)")
             #expect(r2.stdout.contains("from version 1 to 2 by delta from 1"), "\(r2.stdout)")
+            // The delta's bytes are counted, as the manifest's are (it said 0 bytes; found by a site's admin).
+            let deltaBytes = try #require(r2.stdout.firstMatch(of: /, (\d+) bytes of delta, (\d+) bytes in all/))
+            #expect(Int(deltaBytes.1)! > 0 && Int(deltaBytes.2)! >= Int(deltaBytes.1)!, "\(r2.stdout)")
             #expect(r2.stdout.contains("3 records added or changed, 1 deleted"), "\(r2.stdout)")
             #expect(server.requests(prefix: "media/").count == mediaRequests + 1, "only the new sound was downloaded")
             let rf = await sync(freshDB)
