@@ -620,11 +620,10 @@ struct OutputWriter {
                 index.entries[path] = entry
                 if didChange { changed.insert(path) }
             }
-            for path in previous.entries.keys where index.entries[path] == nil {
-                try fs.remove(output + "/" + path)
-                changed.insert(path)
-                removeEmptyParents(of: path)
-            }
+            let gone = previous.entries.keys.filter { index.entries[$0] == nil }
+            _ = try Parallel.map(gone, chunk: 64) { path in try fs.remove(output + "/" + path) }
+            changed.formUnion(gone)
+            removeEmptyFolders(above: gone)
             return (index, changed)
         } catch let error as DiagnosticError {
             throw error
@@ -633,12 +632,26 @@ struct OutputWriter {
         }
     }
 
-    private func removeEmptyParents(of path: String) {
-        var p = path
-        while let slash = p.lastIndex(of: "/") {
-            p = String(p[..<slash])
-            let dir = output + "/" + p
-            guard let entries = try? fileSystem.entries(in: dir), entries.isEmpty else { return }
+    /// Removes the folders above `paths` (files removed from the output) that are empty now,
+    /// each looked at once, the deepest first. Looking at each file's parents in turn listed the
+    /// folder of every animal again per removed file: removing 2,000 records took the preview
+    /// 8–14 s (found by a team of editors).
+    private func removeEmptyFolders(above paths: [String]) {
+        var folders = Set<Substring>()
+        for path in paths {
+            var p = Substring(path)
+            while let slash = p.lastIndex(of: "/") {
+                p = p[..<slash]
+                guard folders.insert(p).inserted else { break }
+            }
+        }
+        let deepestFirst = folders.sorted { a, b in
+            let (da, db) = (a.utf8.count { $0 == UInt8(ascii: "/") }, b.utf8.count { $0 == UInt8(ascii: "/") })
+            return da != db ? da > db : a < b
+        }
+        for folder in deepestFirst {
+            let dir = output + "/" + folder
+            guard let entries = try? fileSystem.unorderedEntries(in: dir), entries.isEmpty else { continue }
             try? fileSystem.remove(dir)
         }
     }
