@@ -62,6 +62,22 @@ final class BatchRecorder: @unchecked Sendable {
         #expect(await recorder.wait { $0.flatMap { $0 }.contains(ChangedPath(path: "content/animals/fox.md", kind: .record, event: .modified)) })
     }
 
+    /// A new file whose name is not UTF-8 was taken for one that came and went: no rebuild, the
+    /// preview green while `bestiary build` failed (found by a team of editors). With inotify it
+    /// is a change of everything: the build looks and says what is wrong.
+    @Test func aNameThatIsNotUTF8RebuildsEverything() async throws {
+        let dir = try makeRoot()
+        let (watcher, recorder) = start(dir, .automatic)
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(100))
+        var path = Array(dir.appending("content/animals/zz").utf8CString.dropLast()).map { UInt8(bitPattern: $0) }
+        path += [0xFE] + Array(".md".utf8) + [0]
+        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        #expect(fd >= 0)
+        close(fd)
+        #expect(await recorder.wait { $0.flatMap { $0 }.contains(.everything) })
+    }
+
     /// Editors write a temporary file and rename it over the original, and write swap files:
     /// one batch, one change, no junk.
     @Test(arguments: strategies)

@@ -205,9 +205,16 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
                 let wd = raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)
                 let mask = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let length = Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                let nameBytes = raw[(offset + 16)..<min(offset + 16 + length, count)]
-                let name = String(decoding: nameBytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+                let nameBytes = raw[(offset + 16)..<min(offset + 16 + length, count)].prefix(while: { $0 != 0 })
                 offset += 16 + length
+                // A name that is not UTF-8 cannot be named to the rebuild (its path, decoded,
+                // is no file): the build looks at everything and says what is wrong with it. It
+                // was taken for a file that came and went, and the preview stayed green while
+                // `bestiary build` failed (found by a team of editors).
+                guard let name = String(validating: nameBytes, as: UTF8.self) else {
+                    sink(.lostTrack)
+                    continue
+                }
                 event(wd: wd, mask: mask, name: name)
             }
         }
