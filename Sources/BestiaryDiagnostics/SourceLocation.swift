@@ -18,8 +18,27 @@ public struct SourceLocation: Hashable, Codable, Sendable, Comparable, CustomStr
     }
 
     /// `path:line:col`, with missing parts filled as `1` so editors can always jump to it.
+    /// `path:line:col` on one line: a control character in a file's name (a line break, which
+    /// a file name may hold) is written as an escape (`\n`, `\u{7}`), so that the message stays
+    /// one line editors and tools can read (found by a team of editors).
     public var description: String {
-        "\(path):\(max(line, 1)):\(max(column, 1))"
+        "\(Self.oneLine(path)):\(max(line, 1)):\(max(column, 1))"
+    }
+
+    /// `text` with its control characters escaped (unchanged when it has none).
+    public static func oneLine(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {

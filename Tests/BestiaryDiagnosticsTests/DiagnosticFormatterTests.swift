@@ -12,6 +12,13 @@ import Testing
         #expect(DiagnosticFormatter.text(d) == "content/animals:1:1: warning: no animals yet")
     }
 
+    /// A file name holding a line break split the message over two lines (found by a team of
+    /// editors): the path's control characters are escaped, the message stays one line.
+    @Test func aFileNameWithALineBreakStaysOnOneLine() {
+        let d = Diagnostic.error("bad", at: SourceLocation(path: "content/animals/new\nline\u{7}.md", line: 1, column: 1))
+        #expect(DiagnosticFormatter.text(d) == "content/animals/new\\nline\\u{7}.md:1:1: error: bad")
+    }
+
     @Test func withoutLocationTheToolNamesItself() {
         #expect(DiagnosticFormatter.text(.error("bad flag")) == "bestiary: error: bad flag")
     }
