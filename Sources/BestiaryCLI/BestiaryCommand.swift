@@ -39,6 +39,16 @@ public struct BestiaryCommand: AsyncParsableCommand {
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     /// `main.swift` calls this; tests call it in-process with a capturing ``Console``.
     public static func run(arguments: [String]) async -> Int32 {
+        let status = await runCommand(arguments: arguments)
+        // Results that never reached standard output (a full disk, `>&-`): not a success.
+        if let failure = Console.takeOutputFailure(), status == 0 {
+            Console.current.err("bestiary: error: cannot write to standard output: \(failure)")
+            return 1
+        }
+        return status
+    }
+
+    static func runCommand(arguments: [String]) async -> Int32 {
         if let unknown = unknownHelpTopic(arguments) ?? unknownCommand(arguments) {
             // ArgumentParser's own `help` prints the top help for any word, and exits 0; for a
             // mistyped command it said only "Unexpected argument".

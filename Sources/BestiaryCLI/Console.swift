@@ -1,5 +1,8 @@
 import BestiaryDiagnostics
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where commands print. A task-local so tests can run commands in-process and capture output.
 public final class Console: @unchecked Sendable {
@@ -12,13 +15,47 @@ public final class Console: @unchecked Sendable {
     public let isTerminal: Bool
 
     public init(
-        out: @escaping @Sendable (String) -> Void = { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        err: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
+        out: @escaping @Sendable (String) -> Void = { Console.write($0, to: 1) },
+        err: @escaping @Sendable (String) -> Void = { Console.write($0, to: 2) },
         isTerminal: Bool = isatty(2) == 1
     ) {
         self.outHandler = out
         self.errHandler = err
         self.isTerminal = isTerminal
+    }
+
+    /// Why the last write to standard output failed (a full disk, a closed descriptor, a reader
+    /// gone), or nil: a command whose results were not written exits 1 (``BestiaryCommand``).
+    nonisolated(unsafe) static var outputFailure: String?
+    private static let failureLock = NSLock()
+
+    /// `line` and a line break written to descriptor `fd`. A failure is noted (standard output)
+    /// or dropped (standard error: there is nowhere to say it), never a crash: Foundation's
+    /// `FileHandle.write` trapped on a full disk or a closed descriptor, so that a build run with
+    /// its messages sent to a full disk built nothing (found by an IT person).
+    public static func write(_ line: String, to fd: Int32) {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                if fd == 1 {
+                    let reason = String(cString: strerror(errno))
+                    failureLock.withLock { outputFailure = outputFailure ?? reason }
+                }
+                return
+            }
+            offset += n
+        }
+    }
+
+    /// The failure ``write(_:to:)`` noted for standard output, and forgets it.
+    static func takeOutputFailure() -> String? {
+        failureLock.withLock {
+            defer { outputFailure = nil }
+            return outputFailure
+        }
     }
 
     /// A console that records lines, for tests.
@@ -67,4 +104,9 @@ public final class CapturedOutput: @unchecked Sendable {
 
     public var stdout: String { lock.withLock { outLines.joined(separator: "\n") } }
     public var stderr: String { lock.withLock { errLines.joined(separator: "\n") } }
+}
+
+/// `write(2)` (the name is taken by ``Console/write(_:to:)`` inside the class).
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
 }

@@ -40,6 +40,31 @@ struct ServeBinaryTests {
         #expect(await serve.exitStatus(timeout: 30) == 0, "output:\n\(serve.output)")
     }
 
+    /// A standard output or error that cannot be written (a full disk, a closed descriptor): the
+    /// command does its work and says what it can, never a crash (Foundation's FileHandle trapped:
+    /// a build with its messages sent to a full disk built nothing; found by an IT person).
+    /// Results that never reached standard output are no success; messages that could not be
+    /// shown are no failure.
+    @Test func outputThatCannotBeWrittenIsNoCrash() async throws {
+        let dir = TemporaryDirectory("bestiary-binary")
+        func run(_ arguments: [String], stdout: String?, stderr: String?) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
+            process.arguments = arguments
+            process.standardOutput = stdout.map { FileHandle(forWritingAtPath: $0)! } ?? FileHandle.nullDevice
+            process.standardError = stderr.map { FileHandle(forWritingAtPath: $0)! } ?? FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(try run(["init", dir.appending("site")], stdout: nil, stderr: nil) == 0)
+        #expect(try run(["build", "--root", dir.appending("site")], stdout: nil, stderr: "/dev/full") == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appending("site/output/index.html")))
+        try "".write(toFile: dir.appending("err.txt"), atomically: false, encoding: .utf8)
+        #expect(try run(["keys", "generate"], stdout: "/dev/full", stderr: dir.appending("err.txt")) == 1)
+        #expect(try dir.read("err.txt") == "bestiary: error: cannot write to standard output: No space left on device\n")
+    }
+
     @Test func aTakenPortFailsWithAClearMessage() async throws {
         let dir = TemporaryDirectory("bestiary-binary")
         let root = dir.appending("site")
