@@ -157,11 +157,26 @@ public struct LocalFileSystem: FileSystem {
         return p.isEmpty ? "/" : p
     }
 
+    /// Whether the process's umask takes read or search rights from the group or others (077):
+    /// then every file this writes is set to 0644 and every folder it makes to 0755 explicitly.
+    /// Under umask 077 a build's pages were 0600 and a web server answered 403, and reused by the
+    /// next builds (a spare output) they stayed so after the umask was mended (found by an IT
+    /// person); the output's modes are also the same on every machine. Read from
+    /// `/proc/self/status` (setting the umask to read it would race with other threads).
+    static let adjustsModes: Bool = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let mask = Int(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return true }
+        return mask & 0o055 != 0
+    }()
+
     public func writeAtomically(_ data: Data, to path: String) throws {
         if let dir = parent(path) { try createDirectory(dir) }
         let tmp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("write", path) }
+        if Self.adjustsModes { fchmod(fd, 0o644) }
         do {
             try writeAll(fd, data, path)
             guard fsync(fd) == 0 else { throw failure("write", path) }
@@ -186,6 +201,7 @@ public struct LocalFileSystem: FileSystem {
         }
         guard fd >= 0 else { throw failure("write", path) }
         defer { close(fd) }
+        if Self.adjustsModes { fchmod(fd, 0o644) }
         try writeAll(fd, data, path)
     }
 
@@ -320,7 +336,10 @@ public struct LocalFileSystem: FileSystem {
 
     public func createDirectory(_ path: String) throws {
         if path.isEmpty { return }
-        if mkdir(path, 0o755) == 0 { return }
+        if mkdir(path, 0o755) == 0 {
+            if Self.adjustsModes { chmod(path, 0o755) }
+            return
+        }
         let code = errno
         if code == EEXIST {
             if isDirectory(path) { return }
@@ -328,7 +347,11 @@ public struct LocalFileSystem: FileSystem {
         }
         if code == ENOENT, let dir = parent(path), dir != path {
             try createDirectory(dir)
-            if mkdir(path, 0o755) == 0 || (errno == EEXIST && isDirectory(path)) { return }
+            if mkdir(path, 0o755) == 0 {
+                if Self.adjustsModes { chmod(path, 0o755) }
+                return
+            }
+            if errno == EEXIST && isDirectory(path) { return }
         }
         throw failure("create directory", path, code == ENOENT ? errno : code)
     }

@@ -65,6 +65,26 @@ struct ServeBinaryTests {
         #expect(try dir.read("err.txt") == "bestiary: error: cannot write to standard output: No space left on device\n")
     }
 
+    /// Under a umask of 077 a build's pages were 0600 (a web server answered 403), and reused by
+    /// later builds they stayed so after the umask was mended (found by an IT person): what a
+    /// build writes is 0644, its folders 0755, whatever the umask.
+    @Test func aBuildUnderUmask077IsReadableByOthers() async throws {
+        let dir = TemporaryDirectory("bestiary-binary")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "umask 077 && \"$0\" init \"$1\" >/dev/null 2>&1 && \"$0\" build --root \"$1\" >/dev/null 2>&1", ServeProcess.binary, dir.appending("site")]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        func mode(_ relative: String) throws -> Int {
+            (try FileManager.default.attributesOfItem(atPath: dir.appending("site/" + relative))[.posixPermissions] as? Int) ?? -1
+        }
+        #expect(try mode("output") == 0o755)
+        #expect(try mode("output/index.html") == 0o644)
+        #expect(try mode("output/animals") == 0o755)
+        #expect(try mode("content/animals/red-fox.md") == 0o644)
+    }
+
     @Test func aTakenPortFailsWithAClearMessage() async throws {
         let dir = TemporaryDirectory("bestiary-binary")
         let root = dir.appending("site")
