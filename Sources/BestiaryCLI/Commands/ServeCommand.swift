@@ -59,9 +59,22 @@ struct ServeCommand: AsyncParsableCommand {
         // A mistyped --root, or an --output folder of other files, fails before anything listens.
         // The output is held for the whole session: a one-shot build of it refuses meanwhile.
         let serving: FileLock?
-        do {
+        do throws(DiagnosticError) {
             let builder = SiteBuilder(options: BuildOptions(root: root, output: outputDirectory))
             try builder.checkBeforeServing()
+            // An output folder no edit can make writable (a read-only mount, another user's):
+            // the preview served 404s whose overlay said to fix a file and save (found by an IT
+            // person). Said now, as `build` says it.
+            // The first build makes the output next to it, as `build` does: its folder must be writable.
+            var folder = (outputDirectory as NSString).deletingLastPathComponent
+            while !folder.isEmpty, access(folder, F_OK) != 0, case let parent = (folder as NSString).deletingLastPathComponent, parent != folder {
+                folder = parent
+            }
+            for path in [folder.isEmpty ? "." : folder, outputDirectory] where access(path, F_OK) == 0 && access(path, W_OK) != 0 {
+                throw DiagnosticError(.error(
+                    "cannot write the preview's output: \(path) is not writable (\(String(cString: strerror(errno)))); give --output a folder you can write",
+                    stage: "write"))
+            }
             serving = try builder.holdForPreview()
         } catch {
             console.report(error.diagnostics, format: format)
