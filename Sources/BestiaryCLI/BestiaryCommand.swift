@@ -39,6 +39,7 @@ public struct BestiaryCommand: AsyncParsableCommand {
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
     /// `main.swift` calls this; tests call it in-process with a capturing ``Console``.
     public static func run(arguments: [String]) async -> Int32 {
+        _ = Console.takeOutputFailure()
         let status = await runCommand(arguments: arguments)
         // Results that never reached standard output (a full disk, `>&-`): not a success.
         if let failure = Console.takeOutputFailure(), status == 0 {

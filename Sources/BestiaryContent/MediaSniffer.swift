@@ -55,7 +55,6 @@ public enum MediaSniffer {
             if imageBrands.contains(brand) {
                 return "a HEIC picture (as iPhones take them), which browsers other than Safari do not show; save it as JPEG (on the iPhone: Settings › Camera › Formats › Most Compatible), or convert it"
             }
-            if brand.hasPrefix("3g") { return "a 3GP recording; save it as m4a (or mp3)" }
         }
         if b.starts(with: Array("#!AMR".utf8)) { return "an AMR voice recording, which browsers do not play; convert it to mp3 or m4a" }
         if b.starts(with: Array("fLaC".utf8)) { return "a FLAC recording; convert it to ogg, m4a or mp3" }

@@ -130,7 +130,7 @@ public struct WikipediaFetcher: Sendable {
             // which would find the same (found by a museum's trial).
             if failure.isRedirectLoop {
                 cache.recordRefusal(
-                    "its redirects go round (\(failure.reason)); check the title, or the article's redirects on \(job.language).wikipedia",
+                    "its redirects go round (\(failure.reason)); check the title, or the article's redirects on \(WikipediaTitle.wikiCode(job.language)).wikipedia",
                     language: job.language, title: job.title)
             }
         } catch is CancellationError {

@@ -240,7 +240,7 @@ public struct UIStrings: Sendable {
             }
             for key in (strings.blankKeys[language] ?? []).sorted() {
                 problems.append(.warning(
-                    "string '\(key)' is empty, so its pages show the English text (\"\(english[key] ?? key)\"); translate it, or remove the line",
+                    "string '\(key)' is empty, so its pages show the text it falls back to (in English: \"\(english[key] ?? key)\"); translate it, or remove the line",
                     at: location(of: key, in: file), stage: "render"))
             }
             let text = String(decoding: file.data, as: UTF8.self)

@@ -25,9 +25,6 @@ public struct Templates: Sendable {
     let lookups: [Lookup]
     /// Overrides (`{{<parent}}{{$name}}…`) of blocks the parent does not have, which show nothing.
     let unknownBlocks: [Diagnostic]
-    /// The ids the layouts and partials write as they are (`id="main"`): a heading of a text is
-    /// never given one of them (``Markdown/Headings``).
-    var layoutIDs: Set<String> = []
 
     /// A name a template looks up, and where.
     struct Lookup: Sendable, Equatable {
@@ -148,14 +145,25 @@ public struct Templates: Sendable {
                     at: location(name, line: comment.line, column: comment.column), stage: "render"))
             }
         }
-        var templates = Templates(
+        return Templates(
             library: compiled, names: names,
             digests: closureDigests(texts, references: references.mapValues { Set($0.map(\.name)) }),
             libraryDigest: StableDigest.combine(texts.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }),
             lookups: lookups, unknownBlocks: unknownBlocks)
-        for (name, text) in texts where !name.hasPrefix("markdown") { templates.layoutIDs.formUnion(Self.literalIDs(in: text)) }
-        return templates
     }
+
+    /// The ids the default theme's layouts and partials write as they are (`id="main"`): a
+    /// heading of a text is never given one of them (``Markdown/Headings``). The default
+    /// theme's, not the site's own: what a page is made from then stays in its digest (a site's
+    /// layout adding an id would otherwise change the headings of pages whose digests do not
+    /// name that layout), and `check` gives every heading the id its page gives.
+    public static let builtInLayoutIDs: Set<String> = {
+        var ids = Set<String>()
+        for (path, file) in Theme.builtIn.files where path.hasPrefix("layouts/") || path.hasPrefix("partials/") {
+            ids.formUnion(literalIDs(in: String(decoding: file.data, as: UTF8.self)))
+        }
+        return ids
+    }()
 
     /// The values of `id="…"` attributes written without a tag inside.
     static func literalIDs(in text: String) -> Set<String> {
@@ -273,6 +281,6 @@ public struct Templates: Sendable {
         let english = language == "en" || language.hasPrefix("en-")
         return Markdown.html(
             render(name, context), smartPunctuation: english,
-            headings: Markdown.Headings(keepsFirstTitle: name == "markdown/page", reserved: layoutIDs))
+            headings: Markdown.Headings(keepsFirstTitle: name == "markdown/page", reserved: Self.builtInLayoutIDs))
     }
 }

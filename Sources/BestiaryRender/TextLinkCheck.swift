@@ -19,6 +19,7 @@ public enum TextLinkCheck {
         for lang in catalog.config.languages {
             pages.formUnion([
                 paths.home(lang), paths.quiz(lang), paths.collection(lang), paths.credits(lang), paths.sightings(lang), paths.settings(lang),
+                paths.offline(lang),
             ])
             for animal in catalog.animals { pages.insert(paths.animal(animal.id, lang)) }
             for page in catalog.pages { pages.insert(paths.page(page.slug, lang)) }
@@ -32,7 +33,7 @@ public enum TextLinkCheck {
         }
         var problems: [Diagnostic] = []
         for (directory, body) in texts {
-            let (links, ids) = Markdown.links(body.markdown)
+            let (links, ids) = Markdown.links(body.markdown, reserved: Templates.builtInLayoutIDs)
             for link in links {
                 guard let problem = problem(link.url, from: directory, pages: pages, headingIDs: ids) else { continue }
                 problems.append(.warning(

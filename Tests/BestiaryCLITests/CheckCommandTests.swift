@@ -205,7 +205,7 @@ import Testing
         let site = dir.appending("site")
         let record = site + "/content/animals/red-fox.md"
         let text = try String(contentsOfFile: record, encoding: .utf8)
-        try (text + "\n## Habitat\n\nSee [up](#habitat), [gone](#food), [me](../red-fox/), [file](../red-fox.md), [root](/animals/red-fox/), [web](https://example.org/).\n")
+        try (text + "\n## Habitat\n\nSee [up](#habitat), [gone](#food), [me](../red-fox/), [file](../red-fox.md), [root](/animals/red-fox/), [web](https://example.org/), [offline](../../offline/).\n")
             .writeReplacing(toFile: record)
         let result = await run("check", "--root", site)
         #expect(result.status == 0, "\(result.stderr)")

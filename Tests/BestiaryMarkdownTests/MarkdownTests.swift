@@ -60,6 +60,17 @@ import Testing
         #expect(Markdown.html("\"Zitat\" --force", smartPunctuation: false, headings: nil) == "<p>&quot;Zitat&quot; --force</p>\n")
     }
 
+    /// `check` gives each heading the id its page gives (found in review: an image's alt text,
+    /// an English text's en dash and the layout's own ids made them differ).
+    @Test func checkAndThePageGiveAHeadingOneID() {
+        let text = "## ![Fox](f.png) Habitat\n\n## Main\n\n## Before--after\n"
+        let reserved: Set<String> = ["main"]
+        let html = Markdown.html(text, smartPunctuation: true, headings: Markdown.Headings(keepsFirstTitle: false, reserved: reserved))
+        let onPage = Set(html.matches(of: /id="([^"]+)"/).map { String($0.1) })
+        #expect(onPage == ["habitat", "main-2", "before-after"], "\(html)")
+        #expect(Markdown.links(text, reserved: reserved).headingIDs == onPage)
+    }
+
     /// An image whose URL safe mode refused would be `<img src="">` (invalid HTML, never shown):
     /// its alternative text stands in its place, escaped.
     @Test(arguments: ["javascript:alert(10)", "vbscript:msgbox", "data:text/html;base64,PHNjcmlwdD4="])

@@ -188,8 +188,8 @@ struct TemplateDiagnosticsTests {
         #expect(blankStrings.table(for: "fr")["nav.quiz"] == "Quiz")
         #expect(blankStrings.table(for: "fr")["nav.home"] == "Accueil")
         #expect(UIStrings.translationProblems(blankStrings, theme: blank).map(DiagnosticFormatter.text) == [
-            "templates/i18n/fr.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the English text (\"Quiz\"); translate it, or remove the line [render]",
-            "templates/i18n/fr.json:3:1: warning: string 'quiz.next' is empty, so its pages show the English text (\"Next question\"); translate it, or remove the line [render]",
+            "templates/i18n/fr.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the text it falls back to (in English: \"Quiz\"); translate it, or remove the line [render]",
+            "templates/i18n/fr.json:3:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (in English: \"Next question\"); translate it, or remove the line [render]",
         ])
         // A text the theme's own templates name is no misspelling: said only when a site
         // language lacks it.

@@ -550,7 +550,7 @@ def test_a_daily_played_on_a_later_day_is_done_when_the_clock_goes_back(site):
         answer_current(driver, index, True)
         # The clock goes back a day, with the daily half played.
         driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": shifted["identifier"]})
-        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTED_DATE % int(day - 86400000 - real)})
+        shifted = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTED_DATE % int(day - 86400000 - real)})
         load(driver, quiz_url(site, "daily"))
         assert driver.execute_script("return new Date().toISOString()").startswith("2027-03-05")
         wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
@@ -558,6 +558,14 @@ def test_a_daily_played_on_a_later_day_is_done_when_the_clock_goes_back(site):
         wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the answer taken")
         daily = stored_state(driver)["daily"]
         assert (daily["date"], daily["results"]) == ("2027-03-06", [True, False]), daily
+        # Three days back (a clock once far wrong): that daily is not today's, and today's is played.
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": shifted["identifier"]})
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHIFTED_DATE % int(day - 3 * 86400000 - real)})
+        load(driver, quiz_url(site, "daily"))
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        answer_current(driver, index, True)
+        daily = stored_state(driver)["daily"]
+        assert (daily["date"], daily["results"]) == ("2027-03-03", [True]), daily
     finally:
         driver.quit()
 

@@ -212,7 +212,9 @@ final class InotifyWatcher: FileWatcher, @unchecked Sendable {
                 // was taken for a file that came and went, and the preview stayed green while
                 // `bestiary build` failed (found by a team of editors).
                 guard let name = String(validating: nameBytes, as: UTF8.self) else {
-                    sink(.lostTrack)
+                    // Only in the folders the build reads (content/ and templates/ below the
+                    // root), not for a name at the root or beside a linked file.
+                    if let folder = folders[wd], !folder.isEmpty { sink(.lostTrack) }
                     continue
                 }
                 event(wd: wd, mask: mask, name: name)

@@ -25,6 +25,8 @@ import { achievementName, caughtUpView, summaryView } from "./quiz-summary.js";
 import { choicesView, feedbackView, markChoices, mediaUrl, promptView, shellView } from "./quiz-view.js";
 import { cachedPrompts } from "./offline.js";
 
+const tomorrow = () => localDateKey(new Date(Date.now() + 864e5));
+
 class QuizPage {
   /** @param {HTMLElement} mount the page's [data-quiz-app] element */
   constructor(mount) {
@@ -118,9 +120,11 @@ class QuizPage {
       result = { ok: true, questions: kept.questions };
       answered = kept.results;
     } else if (mode === "daily") {
-      // A later day's daily stays today's until the clock catches up with it (a clock set back,
-      // a flight west): never written over, it made every answer start the round again.
-      this.today = [localDateKey(), this.state.daily?.date ?? ""].sort()[1];
+      // A later day's daily, up to a day ahead, stays today's until the clock catches up with it
+      // (a clock set back, a flight west): never written over, it made every answer start the
+      // round again. One further ahead (a clock once a year wrong) is not today's.
+      const d = this.state.daily?.date ?? "";
+      this.today = d > localDateKey() && d <= tomorrow() ? d : localDateKey();
       const record = dailyRecord(this.state.daily, this.today, this.catalog.fingerprint);
       result = dailyRound(this.catalog, this.today);
       answered = record.results;
@@ -224,7 +228,7 @@ class QuizPage {
       // One try: another tab may have answered this question (or finished the daily) meanwhile,
       // or begun a later day's, which is never written over. Past midnight, this one goes on.
       const stored = dailyRecord(fresh.daily, this.today, this.catalog.fingerprint);
-      if (stored.done || stored.results.length !== round.index || fresh.daily?.date > this.today) {
+      if (stored.done || stored.results.length !== round.index || (fresh.daily?.date > this.today && fresh.daily.date <= tomorrow())) {
         this.state = fresh;
         return this.startRound(true);
       }
