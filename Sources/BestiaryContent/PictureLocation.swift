@@ -66,59 +66,51 @@ public enum PictureLocation {
         return ifd0(exif).first { $0.tag == 0x0112 }?.short
     }
 
-    /// IFD0's entries: each tag, its value as a long, and as a short (a short is in the value's
-    /// first two bytes, whatever the byte order).
-    static func ifd0(_ tiff: Data) -> [(tag: Int, long: Int, short: Int)] {
-        let b = [UInt8](tiff)
-        guard b.count >= 8, (b[0] == 0x49 && b[1] == 0x49) || (b[0] == 0x4D && b[1] == 0x4D) else { return [] }
-        let little = b[0] == 0x49
+    /// IFD0's entries (the TIFF structure's first directory).
+    static func ifd0(_ tiff: Data) -> [TIFF.Entry] {
+        guard let tiff = TIFF(tiff), let offset = tiff.u32(4) else { return [] }
+        return tiff.entries(at: offset)
+    }
+
+    /// IFD0 points at a GPS directory (tag 0x8825) holding a latitude or longitude (tags 2 and 4).
+    static func hasPosition(_ data: Data) -> Bool {
+        guard let tiff = TIFF(data), let offset = tiff.u32(4), let gps = tiff.entries(at: offset).first(where: { $0.tag == 0x8825 })?.long
+        else { return false }
+        return tiff.entries(at: gps).contains { $0.tag == 2 || $0.tag == 4 }
+    }
+
+    /// The TIFF structure EXIF data is: a byte order, then directories of 12-byte entries.
+    struct TIFF {
+        /// A directory entry: its tag, its value as a long, and as a short (a short is in the
+        /// value's first two bytes, whatever the byte order).
+        typealias Entry = (tag: Int, long: Int, short: Int)
+        let b: [UInt8]
+        let little: Bool
+
+        init?(_ data: Data) {
+            b = [UInt8](data)
+            guard b.count >= 8, (b[0] == 0x49 && b[1] == 0x49) || (b[0] == 0x4D && b[1] == 0x4D) else { return nil }
+            little = b[0] == 0x49
+        }
+
         func u16(_ o: Int) -> Int? {
             guard o >= 0, o + 2 <= b.count else { return nil }
             return little ? Int(b[o]) | Int(b[o + 1]) << 8 : Int(b[o]) << 8 | Int(b[o + 1])
         }
+
         func u32(_ o: Int) -> Int? {
             guard let hi = u16(little ? o + 2 : o), let lo = u16(little ? o : o + 2) else { return nil }
             return hi << 16 | lo
         }
-        guard let offset = u32(4), let count = u16(offset), count < 1000 else { return [] }
-        return (0..<count).compactMap { n in
-            let e = offset + 2 + 12 * n
-            guard let tag = u16(e), let long = u32(e + 8), let short = u16(e + 8) else { return nil }
-            return (tag, long, short)
-        }
-    }
 
-    /// IFD0 points at a GPS directory (tag 0x8825) holding a latitude or longitude (tags 2 and 4).
-    static func hasPosition(_ tiff: Data) -> Bool {
-        let b = [UInt8](tiff)
-        guard b.count >= 8 else { return false }
-        let little: Bool
-        switch (b[0], b[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return false
-        }
-        func u16(_ o: Int) -> Int? {
-            guard o >= 0, o + 2 <= b.count else { return nil }
-            return little ? Int(b[o]) | Int(b[o + 1]) << 8 : Int(b[o]) << 8 | Int(b[o + 1])
-        }
-        func u32(_ o: Int) -> Int? {
-            guard o >= 0, o + 4 <= b.count else { return nil }
-            let v = little
-                ? UInt32(b[o]) | UInt32(b[o + 1]) << 8 | UInt32(b[o + 2]) << 16 | UInt32(b[o + 3]) << 24
-                : UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])
-            return Int(v)
-        }
-        /// The value of `tag` in the directory at `offset` (a long or a short).
-        func entries(at offset: Int) -> [(tag: Int, value: Int)] {
+        /// The entries of the directory at `offset` (none past the data's end).
+        func entries(at offset: Int) -> [Entry] {
             guard let count = u16(offset), count < 1000 else { return [] }
             return (0..<count).compactMap { n in
                 let e = offset + 2 + 12 * n
-                guard let tag = u16(e), let value = u32(e + 8) else { return nil }
-                return (tag, value)
+                guard let tag = u16(e), let long = u32(e + 8), let short = u16(e + 8) else { return nil }
+                return (tag, long, short)
             }
         }
-        guard let ifd0 = u32(4), let gps = entries(at: ifd0).first(where: { $0.tag == 0x8825 })?.value else { return false }
-        return entries(at: gps).contains { $0.tag == 2 || $0.tag == 4 }
     }
 }

@@ -206,23 +206,10 @@ public enum Markdown {
         defer { cmark_node_free(root) }
         guard let iterator = cmark_iter_new(root) else { return findings }
         defer { cmark_iter_free(iterator) }
-        // Where each line starts, in bytes: cmark's columns count bytes, the diagnostics' count
-        // characters (scalars), as every other position Bestiary reports does.
-        var lineStarts = [0]
-        for (i, byte) in utf8.enumerated() where byte == 0x0A { lineStarts.append(i + 1) }
-        func scalarColumn(line: Int, byteColumn: Int) -> Int {
-            guard line >= 1, line <= lineStarts.count else { return byteColumn }
-            let start = lineStarts[line - 1], end = min(start + byteColumn - 1, utf8.count)
-            guard start < end else { return byteColumn }
-            return utf8[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        }
-        // Where a node starts: the enclosing block's when cmark gives an inline none.
-        func place(_ node: OpaquePointer) -> (Int, Int) {
-            var at: OpaquePointer? = node
-            while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
-            let line = Int(at.map(cmark_node_get_start_line) ?? 1)
-            return (line, scalarColumn(line: line, byteColumn: Int(at.map(cmark_node_get_start_column) ?? 1)))
-        }
+        let positions = SourcePositions(utf8)
+        let lineStarts = positions.lineStarts
+        func scalarColumn(line: Int, byteColumn: Int) -> Int { positions.scalarColumn(line: line, byteColumn: byteColumn) }
+        func place(_ node: OpaquePointer) -> (Int, Int) { positions.place(node) }
         // The character reference that gives `scalar`, from `line` on (a text node starts where
         // its text does, not at the reference): its line and column, else nil.
         func reference(to scalar: UInt32, from line: Int) -> (Int, Int)? {
@@ -385,18 +372,8 @@ extension Markdown {
         defer { cmark_node_free(root) }
         guard let iterator = cmark_iter_new(root) else { return ([], []) }
         defer { cmark_iter_free(iterator) }
-        var lineStarts = [0]
-        for (i, byte) in utf8.enumerated() where byte == 0x0A { lineStarts.append(i + 1) }
-        func place(_ node: OpaquePointer) -> (Int, Int) {
-            var at: OpaquePointer? = node
-            while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
-            let line = Int(at.map(cmark_node_get_start_line) ?? 1)
-            let byteColumn = Int(at.map(cmark_node_get_start_column) ?? 1)
-            guard line >= 1, line <= lineStarts.count else { return (line, byteColumn) }
-            let start = lineStarts[line - 1], end = min(start + byteColumn - 1, utf8.count)
-            guard start < end else { return (line, byteColumn) }
-            return (line, utf8[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) })
-        }
+        let positions = SourcePositions(utf8)
+        func place(_ node: OpaquePointer) -> (Int, Int) { positions.place(node) }
         /// The text of a heading: its text and code, as the page shows it.
         func text(of node: OpaquePointer) -> String {
             var out = ""
@@ -435,5 +412,35 @@ extension Markdown {
             }
         }
         return (links, ids)
+    }
+}
+
+/// Where cmark's nodes start, in the 1-based lines and columns Bestiary reports: cmark's columns
+/// count bytes, the diagnostics' count characters (scalars), as every other position does.
+struct SourcePositions {
+    let utf8: [UInt8]
+    /// Where each line starts, in bytes.
+    let lineStarts: [Int]
+
+    init(_ utf8: [UInt8]) {
+        self.utf8 = utf8
+        var starts = [0]
+        for (i, byte) in utf8.enumerated() where byte == 0x0A { starts.append(i + 1) }
+        lineStarts = starts
+    }
+
+    func scalarColumn(line: Int, byteColumn: Int) -> Int {
+        guard line >= 1, line <= lineStarts.count else { return byteColumn }
+        let start = lineStarts[line - 1], end = min(start + byteColumn - 1, utf8.count)
+        guard start < end else { return byteColumn }
+        return utf8[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    }
+
+    /// Where `node` starts: the enclosing block's start when cmark gives an inline none.
+    func place(_ node: OpaquePointer) -> (Int, Int) {
+        var at: OpaquePointer? = node
+        while let n = at, cmark_node_get_start_line(n) == 0 { at = cmark_node_parent(n) }
+        let line = Int(at.map(cmark_node_get_start_line) ?? 1)
+        return (line, scalarColumn(line: line, byteColumn: Int(at.map(cmark_node_get_start_column) ?? 1)))
     }
 }
