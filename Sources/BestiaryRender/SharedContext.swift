@@ -593,11 +593,11 @@ final class SharedContext: @unchecked Sendable {
         return context
     }
 
-    /// A string with a `{count}`, in the form for `count` (`KEY.one` or `KEY.other`; the browser
-    /// refines it with the language's plural rules where the page updates it).
+    /// A string with a `{count}`, in the language's form for `count` (`KEY.one`, `KEY.few` …, as
+    /// the page's script chooses it where it updates the count: ``PluralRules``), else `KEY.other`.
     func plural(_ lang: String, _ key: String, _ count: Int) -> String {
-        let form = count == 1 ? flatStrings[lang]?[key + ".one"] : nil
-        let text = form ?? flatStrings[lang]?[key + ".other"] ?? flatStrings[lang]?[key] ?? key
+        let strings = flatStrings[lang]
+        let text = strings?[key + "." + PluralRules.category(count, lang)] ?? strings?[key + ".other"] ?? strings?[key] ?? key
         return text.replacingOccurrences(of: "{count}", with: String(count))
     }
 
