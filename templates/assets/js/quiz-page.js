@@ -209,7 +209,7 @@ class QuizPage {
     this.updateStatus();
     // A picture is said to be one (focus goes to the answers, past it); a sound speaks for itself.
     const of = tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
-    this.announce(prompt.audio ? of : `${of}: ${ask} ${media?.alt || ""}`.trim());
+    this.announce(prompt.audio ? of : `${of}${tr("punctuation.colon")} ${ask} ${media?.alt || ""}`.trim());
     if (moveFocus) {
       this.els.choices.querySelector("button").focus();
       prompt.audio?.play().catch(() => {});
