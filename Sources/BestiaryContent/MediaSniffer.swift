@@ -22,7 +22,7 @@ public enum MediaSniffer {
         if at(0, ascii("RIFF")) && at(8, ascii("WAVE")) { return .wav }
         if at(0, ascii("RIFF")) && at(8, ascii("WEBP")) { return .webp }
         if at(0, ascii("ID3")) { return .mp3 }
-        if at(4, ascii("ftyp")) { return isStillImage(b) ? nil : .m4a }
+        if at(4, ascii("ftyp")) { return isStillImage(b) || isThreeGP(b) ? nil : .m4a }
         if b.count >= 2 && b[0] == 0xFF {
             // ADTS AAC: 0xFFF with layer bits 00; MPEG audio frame sync: 0xFFE with a valid layer.
             if b[1] & 0xF6 == 0xF0 { return .aac }
@@ -43,6 +43,13 @@ public enum MediaSniffer {
         return imageBrands.contains(brand)
     }
 
+    /// A 3GP or 3G2 file (brand `3gp…`, `3g2…`): what phones' voice recorders save, mostly AMR
+    /// speech, which no browser plays; browsers other than Safari play no 3GP at all. It was taken
+    /// for an m4a sound (found by a teacher).
+    private static func isThreeGP(_ b: [UInt8]) -> Bool {
+        b.count >= 11 && b[8] == UInt8(ascii: "3") && b[9] == UInt8(ascii: "g") && (b[10] == UInt8(ascii: "p") || b[10] == UInt8(ascii: "2"))
+    }
+
     private static let imageBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1", "avif", "avis"]
 
     /// What the bytes are when they are a known format Bestiary does not take, for the message
@@ -55,6 +62,9 @@ public enum MediaSniffer {
             if imageBrands.contains(brand) {
                 return "a HEIC picture (as iPhones take them), which browsers other than Safari do not show; save it as JPEG (on the iPhone: Settings › Camera › Formats › Most Compatible), or convert it"
             }
+        }
+        if isThreeGP(b) {
+            return "a 3GP recording (as phones' voice recorders save them, mostly AMR speech), which browsers other than Safari do not play; convert it to m4a or mp3"
         }
         if b.starts(with: Array("#!AMR".utf8)) { return "an AMR voice recording, which browsers do not play; convert it to mp3 or m4a" }
         if b.starts(with: Array("fLaC".utf8)) { return "a FLAC recording; convert it to ogg, m4a or mp3" }
