@@ -25,29 +25,47 @@ public struct PreparedTheme: Sendable {
     /// ``load(root:fileSystem:languages:config:)`` of a theme already read.
     static func prepare(_ theme: Theme, languages: [String], config: SourceLocation?) throws(DiagnosticError) -> PreparedTheme {
         var bag = DiagnosticBag()
-        var templates: Templates?, strings: UIStrings?, assets: AssetPipeline?
+        var templates: Templates?, assets: AssetPipeline?
         do { templates = try Templates.compile(theme) } catch { bag.append(contentsOf: error.diagnostics) }
-        do { strings = try UIStrings.load(theme) } catch { bag.append(contentsOf: error.diagnostics) }
+        var (strings, stringProblems) = UIStrings.read(theme)
+        bag.append(contentsOf: stringProblems)
         do { assets = try AssetPipeline.build(theme) } catch { bag.append(contentsOf: error.diagnostics) }
         if let assets { bag.append(contentsOf: unknownAssets(in: theme, assets: assets)) }
-        try bag.throwIfErrors()
+        guard let templates, let assets, !bag.hasErrors else {
+            // What would only be warned about is said with the errors (a key misspelt beside a
+            // value that is no text in the same file): a translator fixing the one error saw the
+            // file's other mistakes only in the next round.
+            if let templates { bag.append(contentsOf: warnings(theme, templates, &strings, languages: languages, config: config)) }
+            try bag.throwIfErrors()
+            preconditionFailure("a part of the theme failed without an error")
+        }
+        let warnings = warnings(theme, templates, &strings, languages: languages, config: config)
+        return PreparedTheme(theme: theme, templates: templates, strings: strings, assets: assets, warnings: warnings)
+    }
+
+    /// What does not stop a build: texts a language lacks or does not use, names no template
+    /// value has, theme files no build reads, links that lead nowhere. Notes in `strings` the
+    /// texts shown as their key where missing.
+    private static func warnings(
+        _ theme: Theme, _ templates: Templates, _ strings: inout UIStrings, languages: [String], config: SourceLocation?
+    ) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         // `fr-CA.json` beside `languages: [fr-ca]`: file names are matched as written, so its
         // texts were never shown, silently when a `fr.json` served instead (found by a translator).
         for language in languages {
-            for other in strings!.tables.keys.sorted() where other != language && other.lowercased() == language.lowercased() {
+            for other in strings.tables.keys.sorted() where other != language && other.lowercased() == language.lowercased() {
                 warnings.append(.warning(
                     "templates/i18n/\(other).json is not used: site.yml's languages names '\(language)', and file names are matched as written; write '\(other)' in languages, or rename the file to i18n/\(language).json",
                     at: theme.files["i18n/\(other).json"].map { SourceLocation(path: $0.origin) } ?? config, stage: "render"))
             }
         }
-        for language in languages where !strings!.hasTexts(for: language) {
+        for language in languages where !strings.hasTexts(for: language) {
             // A file for a variant of a bare language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
             // ever used for pages in that variant. (For a variant, `zh-Hant`, another variant's
             // file, `zh-Hans`, is no advice: it is written for other readers.)
             func base(_ tag: String) -> String { UIStrings.baseLanguage(tag.lowercased().replacingOccurrences(of: "_", with: "-")) }
             let bare = base(language) == language.lowercased()
-            let variants = bare ? strings!.tables.keys.filter { $0 != "en" && base($0) == base(language) }.sorted() : []
+            let variants = bare ? strings.tables.keys.filter { $0 != "en" && base($0) == base(language) }.sorted() : []
             let advice = variants.first.map {
                 "; templates/i18n/\($0).json is used only for pages in '\($0)': rename it to i18n/\(language).json"
             } ?? "; copy the default theme's i18n/en.json there and translate it"
@@ -55,21 +73,21 @@ public struct PreparedTheme: Sendable {
                 "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English\(advice)",
                 at: config, stage: "render"))
         }
-        warnings += missingTexts(strings!, theme: theme, languages: languages)
-        warnings += ContextKeys.unknownNames(in: templates!, strings: strings!)
-        warnings += templates!.unknownBlocks
-        let usedTexts = Set(templates!.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
-        warnings += UIStrings.translationProblems(strings!, theme: theme, used: usedTexts, languages: languages)
+        warnings += missingTexts(strings, theme: theme, languages: languages)
+        warnings += ContextKeys.unknownNames(in: templates, strings: strings)
+        warnings += templates.unknownBlocks
+        let usedTexts = Set(templates.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
+        warnings += UIStrings.translationProblems(strings, theme: theme, used: usedTexts, languages: languages)
         // A theme's own text (one a translation has, English not) that a page names but its
         // language lacks shows as its key, as that warning says. (A name no table has at all is
         // another warning's, ContextKeys': it renders as nothing.)
-        let english = strings!.tables["en"] ?? [:]
-        let own = Set(strings!.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).filter { english[$0] == nil }
-        strings!.keysShownWhenMissing = usedTexts.intersection(own)
+        let english = strings.tables["en"] ?? [:]
+        let own = Set(strings.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).filter { english[$0] == nil }
+        strings.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         warnings += theme.linkProblems
-        return PreparedTheme(theme: theme, templates: templates!, strings: strings!, assets: assets!, warnings: warnings)
+        return warnings
     }
 
     /// A site's files under `templates/` that no build reads (`layout/animal.html`,

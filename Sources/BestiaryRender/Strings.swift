@@ -17,6 +17,14 @@ public struct UIStrings: Sendable {
     public var blankKeys: [String: Set<String>] = [:]
 
     public static func load(_ theme: Theme) throws(DiagnosticError) -> UIStrings {
+        let (strings, problems) = read(theme)
+        try problems.throwIfErrors()
+        return strings
+    }
+
+    /// The tables and the errors that stop a build: a value that is no text (and a file that is no
+    /// JSON object) is left out of its table, so the rest can still be checked.
+    static func read(_ theme: Theme) -> (UIStrings, DiagnosticBag) {
         var tables: [String: [String: String]] = [:]
         var blank: [String: Set<String>] = [:]
         var bag = DiagnosticBag()
@@ -60,10 +68,9 @@ public struct UIStrings: Sendable {
             guard let file = theme.files["i18n/\(lang).json"] else { continue }
             bag.append(contentsOf: nestingProblems(table, completing: UIStrings(tables: tables).table(for: lang), file: file))
         }
-        try bag.throwIfErrors()
         var strings = UIStrings(tables: tables)
         strings.blankKeys = blank
-        return strings
+        return (strings, bag)
     }
 
     /// The line of `"key"` as a key in `file` (followed by its colon, so not a value that reads

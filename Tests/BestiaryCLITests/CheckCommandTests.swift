@@ -31,6 +31,26 @@ import Testing
         #expect(build.stderr.contains("includes itself"))
     }
 
+    /// A translation's error is told with the same file's warnings (a misspelt key, a key given
+    /// twice), not one round after: a translator fixed the error and met the rest only then.
+    @Test func aTranslationsErrorComesWithItsWarnings() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let yml = site + "/content/site.yml"
+        let text = try String(contentsOfFile: yml, encoding: .utf8)
+        try text.replacingOccurrences(of: "languages: [en]", with: "languages: [en, fr]").writeReplacing(toFile: yml)
+        try "{\n  \"nav.quizz\": \"Quiz\",\n  \"nav.home\": \"Accueil\",\n  \"nav.home\": \"Accueil\",\n  \"animal.picture\": 5\n}\n"
+            .writeReplacing(toFile: site + "/templates/i18n/fr.json")
+        for command in ["check", "build"] {
+            let result = await run(command, "--root", site)
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.contains("templates/i18n/fr.json:5:1: error: string 'animal.picture' must be text [render]"), "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:2:1: warning: string 'nav.quizz' is not one of the theme's English texts") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:4:1: warning: string 'nav.home' is given twice") }, "\(lines)")
+        }
+    }
+
     /// A renamed `packs.id` stops the build at the pack history; `check` finds it first.
     @Test func aRenamedPackIsFoundBeforeABuild() async throws {
         let dir = try await SiteCommandRun.newSite()
