@@ -101,6 +101,17 @@ final class YAMLReader {
                 report("'\(text)' has no ':' after its key\(hint)", line: context.mark.line, column: context.mark.column)
                 return
             }
+            // `tags: [forest, europe` without its `]`: libyaml notices on the next line, whose key
+            // it reads as part of the list; the bracket left open is the author's mistake.
+            if let context, context.text.hasPrefix("while parsing a flow"), context.mark.line < mark.line,
+                let close = problem == "did not find expected ',' or ']'" ? "]" : problem == "did not find expected ',' or '}'" ? "}" : nil
+            {
+                let open = close == "]" ? "[" : "{"
+                report(
+                    "invalid YAML: the '\(open)' here is never closed with '\(close)' (what follows it was read as part of it); close it, or put the whole text in quotes",
+                    line: context.mark.line, column: context.mark.column)
+                return
+            }
             var extra = context.map { " \($0.text)" } ?? ""
             // The scanner's words for a tab ("found character that cannot start any token").
             if mark.line >= 1, mark.line <= lines.count, lines[mark.line - 1].prefix(mark.column).contains("\t") {
