@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryTheme
 import Foundation
 
 /// The theme's UI strings (`templates/i18n/LANG.json`: flat `"nav.quiz": "Quiz"` maps), per
@@ -37,7 +38,10 @@ public struct UIStrings: Sendable {
                     bag.error("strings must be one JSON object of \"key\": \"text\"", at: SourceLocation(path: file.origin), stage: "render")
                     continue
                 }
-                var table: [String: String] = [:]
+                // A site's table adds to the default theme's of its language, key by key: a site
+                // that gave one text of its own in i18n/en.json showed every other as its key, and
+                // one that copied a table from an earlier Bestiary lacked every text added since.
+                var table = file.isOverride ? Self.builtInTable(path) : [:]
                 for (key, value) in dict {
                     if let s = value as? String {
                         if lang != "en", s.allSatisfy(\.isWhitespace) {
@@ -71,6 +75,12 @@ public struct UIStrings: Sendable {
         var strings = UIStrings(tables: tables)
         strings.blankKeys = blank
         return (strings, bag)
+    }
+
+    /// The default theme's table at `path` (`i18n/de.json`), if it has one.
+    static func builtInTable(_ path: String) -> [String: String] {
+        guard let data = DefaultTheme.files[path], let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+        return object.compactMapValues { $0 as? String }
     }
 
     /// The line of `"key"` as a key in `file` (followed by its colon, so not a value that reads

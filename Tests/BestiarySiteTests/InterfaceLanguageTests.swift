@@ -50,22 +50,36 @@ struct InterfaceLanguageTests {
         #expect(cased.first?.location?.path == "templates/i18n/fr-CA.json")
     }
 
-    /// A site's own `i18n/de.json` that lacks texts (an older copy) is completed from English:
-    /// the build says which, once, at that file.
-    @Test func aTableLackingEnglishTextsIsAWarning() throws {
+    /// A site's own `i18n/de.json` adds to the default theme's German, key by key: one that lacks
+    /// texts (an older copy, or a file giving only the texts the site changes) shows the default
+    /// theme's German for them, never English or a key, and is not warned about. A table in a
+    /// language the default theme lacks is still completed from English, and said once, at its file.
+    @Test func aSitesTableAddsToTheDefaultThemesOfItsLanguage() throws {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
-        let theme = URL(fileURLWithPath: Fixtures.repositoryRoot + "/templates/i18n/de.json")
-        var german = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: theme)) as? [String: String])
-        german["quiz.next"] = nil
-        german["nav.quiz"] = nil
+        // The default theme's layouts, which show the texts.
+        try FileManager.default.removeItem(atPath: root + "/templates")
         try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
-        try JSONSerialization.data(withJSONObject: german, options: [.sortedKeys]).write(to: URL(fileURLWithPath: root + "/templates/i18n/de.json"))
-        let warnings = try Self.warnings(building: root, into: work.appending("out"), containing: "lack")
-        #expect(warnings.count == 1)
-        #expect(warnings.first?.message.contains("'de' lack 2 of the theme's") == true)
-        #expect(warnings.first?.message.contains("(nav.quiz, quiz.next)") == true)
-        #expect(warnings.first?.location?.path == "templates/i18n/de.json")
+        try Data("{\"nav.collection\": \"Unsere Tiere\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/de.json"))
+        let lacking = try Self.warnings(building: root, into: work.appending("out"), containing: "lack")
+        #expect(lacking.isEmpty, "\(lacking)")
+        let home = try String(contentsOfFile: work.appending("out") + "/index.html", encoding: .utf8)
+        #expect(home.contains("Unsere Tiere"))
+        let german = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/templates/i18n/de.json"))) as? [String: String])
+        let quiz = try #require(german["nav.quiz"])
+        #expect(home.contains(">\(quiz)<"), "the default theme's German for nav.quiz")
+        #expect(!home.contains(">nav.home<"))
+
+        let config = root + "/content/site.yml"
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr]")
+            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal }")
+            .writeReplacing(toFile: config)
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr.json"))
+        let french = try Self.warnings(building: root, into: work.appending("out2"), containing: "lack")
+        #expect(french.count == 1)
+        #expect(french.first?.message.contains("'fr' lack ") == true)
+        #expect(french.first?.location?.path == "templates/i18n/fr.json")
     }
 
     /// The warnings of a build of `root` whose message contains `text`.
