@@ -12,6 +12,12 @@ public enum SiteScaffold {
         public var written: [String]
         /// Files that were there already and were left alone (with `force`).
         public var kept: [String]
+        /// Theme files that were an earlier Bestiary's default, never changed: replaced with this
+        /// version's (with `force`).
+        public var updated: [String] = []
+        /// Theme files among `kept` whose bytes are neither this version's nor an earlier one's:
+        /// the site's own changes, which an upgrade leaves to its owner to compare.
+        public var changedTheme: [String] = []
     }
 
     /// The files of a new site root (without the theme), by path relative to it.
@@ -74,9 +80,12 @@ public enum SiteScaffold {
     }
 
     /// Creates the site root `directory` with the default `theme` (`templates/` files by path).
-    /// Refuses a folder that holds anything but hidden files, unless `force`; never overwrites a file.
+    /// Refuses a folder that holds anything but hidden files, unless `force`; never overwrites a
+    /// file but a theme file whose SHA-256 is in `earlier` for its path: an earlier Bestiary's
+    /// default, never changed since, which would keep the site on that version's theme.
     public static func create(
-        at directory: String, theme: [String: Data], force: Bool, fileSystem: any FileSystem = LocalFileSystem()
+        at directory: String, theme: [String: Data], earlier: [String: Set<String>] = [:], force: Bool,
+        fileSystem: any FileSystem = LocalFileSystem()
     ) throws(DiagnosticError) -> Result {
         func fail(_ message: String) -> DiagnosticError { DiagnosticError(.error(message, stage: "init")) }
         if let info = fileSystem.infoFollowingLinks(directory) {
@@ -98,6 +107,15 @@ public enum SiteScaffold {
             for path in files.keys.sorted() {
                 let full = directory + "/" + path
                 if fileSystem.info(full) != nil {
+                    let themePath = path.hasPrefix("templates/") ? String(path.dropFirst("templates/".count)) : nil
+                    if themePath != nil, let old = try? fileSystem.read(full), old != files[path]! {
+                        if let digests = earlier[themePath!], digests.contains(Hashing.sha256Hex(old)) {
+                            try fileSystem.writeAtomically(files[path]!, to: full)
+                            result.updated.append(path)
+                            continue
+                        }
+                        result.changedTheme.append(path)
+                    }
                     result.kept.append(path)
                     continue
                 }

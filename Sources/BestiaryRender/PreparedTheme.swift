@@ -1,6 +1,7 @@
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryStorage
+import BestiaryTheme
 import Foundation
 
 /// The theme as the render stage uses it: its files, templates compiled, interface texts and
@@ -85,6 +86,7 @@ public struct PreparedTheme: Sendable {
         let own = Set(strings.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).filter { english[$0] == nil }
         strings.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
+        warnings += earlierCopies(in: theme)
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         warnings += theme.linkProblems
         return warnings
@@ -126,6 +128,28 @@ public struct PreparedTheme: Sendable {
                 at: SourceLocation(path: "templates/\(folder)"), stage: "render"))
         }
         return problems
+    }
+
+    /// A site's theme files that are an earlier Bestiary's default, never changed since
+    /// (``DefaultTheme/earlierDigests``): `init` copies the whole theme, and a copied file wins
+    /// over the built-in one, so after an upgrade the site kept that version's files, and bugs,
+    /// without a word (found by a theme designer). One warning, naming the first five.
+    static func earlierCopies(in theme: Theme, earlier: [String: Set<String>] = DefaultTheme.earlierDigests) -> [Diagnostic] {
+        let stale = theme.files.filter { path, file in
+            guard file.isOverride, let digests = earlier[path], DefaultTheme.files[path] != file.data else { return false }
+            return digests.contains(Hashing.sha256Hex(file.data))
+        }.sorted { $0.key < $1.key }
+        guard let first = stale.first else { return [] }
+        let fix = "run `bestiary init --force` in the site to replace \(stale.count == 1 ? "it" : "them") with this version's (it keeps every file you changed), or delete \(stale.count == 1 ? "it" : "them")"
+        if stale.count == 1 {
+            return [.warning(
+                "templates/\(first.key) is the default theme's file as an earlier Bestiary made it, never changed since: it keeps the site on that version's file, without what changed in it; \(fix)",
+                at: SourceLocation(path: first.value.origin), stage: "render")]
+        }
+        let named = stale.prefix(5).map(\.key).joined(separator: ", ") + (stale.count > 5 ? ", …" : "")
+        return [.warning(
+            "\(stale.count) files in templates/ are the default theme's as an earlier Bestiary made them, never changed since (\(named)): they keep the site on that version's files, without what changed in them; \(fix)",
+            at: SourceLocation(path: "templates"), stage: "render")]
     }
 
     /// Languages whose table lacks some of the English texts: those show in English on its pages

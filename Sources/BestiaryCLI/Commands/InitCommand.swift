@@ -18,7 +18,10 @@ struct InitCommand: AsyncParsableCommand {
                                           delete fall back to the built-in ones)
               .gitignore                  keeps output/ out of git
             DIR must be empty (hidden files such as .git aside) unless --force
-            is given; existing files are never overwritten.
+            is given; existing files are never overwritten, but for theme files
+            that are an earlier Bestiary's default theme, never changed: in a
+            site made by an earlier version, `bestiary init --force` brings
+            those up to date and keeps every file you changed.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -46,7 +49,7 @@ struct InitCommand: AsyncParsableCommand {
         while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
         let result: SiteScaffold.Result
         do {
-            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, force: force)
+            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, earlier: DefaultTheme.earlierDigests, force: force)
         } catch {
             console.report(error.diagnostics, format: global.diagnostics)
             throw CommandFailure(status: 1)
@@ -61,9 +64,27 @@ struct InitCommand: AsyncParsableCommand {
         for path in result.kept where !path.hasPrefix("templates/") {
             console.result("kept \(dir == "." ? "" : dir + "/")\(path) (already there)", format: global.diagnostics)
         }
+        if !result.updated.isEmpty {
+            let n = result.updated.count
+            console.result(
+                "updated \(dir == "." ? "" : dir + "/")templates/ (\(n) file\(n == 1 ? " was" : "s were") an earlier Bestiary's default theme, never changed: now this version's)",
+                format: global.diagnostics)
+        }
         let keptTheme = result.kept.filter { $0.hasPrefix("templates/") }.count
         if keptTheme > 0 {
             console.result("kept \(dir == "." ? "" : dir + "/")templates/ (\(keptTheme) file\(keptTheme == 1 ? "" : "s") already there)", format: global.diagnostics)
+        }
+        // An existing site (an upgrade): the files its owner changed, to compare with this
+        // version's (which a new site elsewhere shows).
+        for path in result.changedTheme.prefix(20) {
+            console.result("kept \(dir == "." ? "" : dir + "/")\(path) (changed by you: this version's differs)", format: global.diagnostics)
+        }
+        if result.changedTheme.count > 20 { console.result("… and \(result.changedTheme.count - 20) more changed by you", format: global.diagnostics) }
+        if result.kept.contains("content/site.yml") {
+            if !result.changedTheme.isEmpty {
+                console.err("To see this version's default theme beside yours: bestiary init /tmp/bestiary-theme, then compare its templates/ with yours.")
+            }
+            return
         }
         let cd = dir == "." ? "" : "  cd \(Self.shellQuoted(dir))\n"
         console.err("""

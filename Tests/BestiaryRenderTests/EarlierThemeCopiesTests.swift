@@ -1,0 +1,47 @@
+import BestiaryStorage
+import BestiaryTheme
+import Foundation
+import Testing
+
+@testable import BestiaryRender
+
+/// `check` and the build say when a site's theme files are an earlier Bestiary's defaults, never
+/// changed: they win over the built-in ones, so after an upgrade the site kept that version's
+/// files, and bugs, without a word (found by a theme designer).
+struct EarlierThemeCopiesTests {
+    @Test func earlierDefaultsAreNamedAndTheOwnersChangesAreNot() throws {
+        let worker = Data("// an earlier service worker\n".utf8)
+        let style = Data("body { color: gray }\n".utf8)
+        let earlier: [String: Set<String>] = [
+            "service-worker/sw.js": [Hashing.sha256Hex(worker)], "assets/css/site.css": [Hashing.sha256Hex(style)],
+        ]
+        var theme = Theme.builtIn
+        theme.files["service-worker/sw.js"] = Theme.File(data: worker, origin: "templates/service-worker/sw.js", isOverride: true)
+        let one = PreparedTheme.earlierCopies(in: theme, earlier: earlier)
+        #expect(one.count == 1)
+        #expect(one.first?.location?.path == "templates/service-worker/sw.js")
+        #expect(one.first?.message.hasPrefix("templates/service-worker/sw.js is the default theme's file as an earlier Bestiary made it, never changed since") == true)
+        #expect(one.first?.message.contains("run `bestiary init --force` in the site") == true)
+
+        // The owner's change of an earlier file is theirs; this version's own file is no copy to warn about.
+        theme.files["assets/css/site.css"] = Theme.File(data: Data("body { color: gray } /* museum */\n".utf8), origin: "templates/assets/css/site.css", isOverride: true)
+        theme.files["layouts/base.html"] = Theme.File(data: DefaultTheme.files["layouts/base.html"]!, origin: "templates/layouts/base.html", isOverride: true)
+        #expect(PreparedTheme.earlierCopies(in: theme, earlier: earlier).count == 1)
+        // Several: one warning at templates/, naming them.
+        theme.files["assets/css/site.css"] = Theme.File(data: style, origin: "templates/assets/css/site.css", isOverride: true)
+        let two = PreparedTheme.earlierCopies(in: theme, earlier: earlier)
+        #expect(two.map(\.location?.path) == ["templates"])
+        #expect(two.first?.message.hasPrefix("2 files in templates/ are the default theme's as an earlier Bestiary made them, never changed since (assets/css/site.css, service-worker/sw.js)") == true)
+    }
+
+    /// The list the warning goes by is this repository's history: every path in it is a theme
+    /// file's, and none is the version built in now (scripts/theme_history.py; its test checks
+    /// the list against git).
+    @Test func theListHoldsOnlyEarlierVersions() {
+        #expect(!DefaultTheme.earlierDigests.isEmpty)
+        for (path, digests) in DefaultTheme.earlierDigests {
+            if let now = DefaultTheme.files[path] { #expect(!digests.contains(Hashing.sha256Hex(now)), "\(path)") }
+            #expect(digests.allSatisfy { $0.count == 64 })
+        }
+    }
+}
