@@ -86,8 +86,9 @@ public struct Templates: Sendable {
         } catch {
             references = error.references
             for (name, e) in error.failures {
+                let go = Self.goTemplateTag(in: sources[name]?.text ?? "", line: e.line, column: e.column)
                 bag.error(
-                    "template error: \(Self.explain(e.kind))",
+                    "template error: \(Self.explain(e.kind))\(go.map { "; '\($0)' is a Go template tag, as Hugo writes them: Bestiary's templates are Mustache ({{title}}, {{#animals}}…{{/animals}}, {{^list}}…{{/list}} when empty, {{>partials.card}}; docs/theming.md)" } ?? "")",
                     at: location(name, line: e.line, column: e.column), stage: "render")
             }
         }
@@ -229,6 +230,31 @@ public struct Templates: Sendable {
     /// The digest of what `names` render with (see ``digests``).
     func digest(_ names: String...) -> String {
         names.map { digests[Self.libraryName($0)] ?? "" }.joined(separator: "+")
+    }
+
+    /// The tag at `line`:`column` of `text` (or the first on that line) when it reads as Go's
+    /// template language (`{{ .Title }}`, `{{ range … }}`, `{{ partial "x" . }}`, `{{- … -}}`).
+    static func goTemplateTag(in text: String, line: Int, column: Int) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return nil }
+        let row = lines[line - 1]
+        var tags: [Substring] = []
+        var rest = row[...]
+        while let open = rest.range(of: "{{") {
+            let after = rest[open.upperBound...]
+            let end = after.range(of: "}}")?.upperBound ?? after.endIndex
+            tags.append(rest[open.lowerBound..<end])
+            rest = rest[end...]
+        }
+        let keywords = ["range", "if", "else", "end", "with", "partial", "define", "block", "template", "len", "index", "printf", "site"]
+        for tag in tags {
+            let inner = tag.dropFirst(2).drop { $0 == " " || $0 == "-" }
+            let word = inner.prefix { $0.isLetter }
+            if inner.hasPrefix(".") || inner.hasPrefix("$") || (keywords.contains(String(word)) && inner.dropFirst(word.count).first == " ") || tag.hasPrefix("{{-") {
+                return tag.count > 40 ? String(tag.prefix(39)) + "…" : String(tag)
+            }
+        }
+        return nil
     }
 
     /// A sentence for each kind of template error, in Bestiary's terms.

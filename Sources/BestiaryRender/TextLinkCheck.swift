@@ -33,6 +33,11 @@ public enum TextLinkCheck {
         }
         var problems: [Diagnostic] = []
         for (directory, body) in texts {
+            if let (line, column, shortcode) = hugoShortcode(in: body.markdown) {
+                problems.append(.warning(
+                    "'\(shortcode)' is a Hugo shortcode, which Bestiary's Markdown does not have: the page shows it as text; write Markdown instead (a picture: ![what it shows](address), a link: [text](address))",
+                    at: body.at(line: line, column: column), stage: "validate"))
+            }
             let (links, ids) = Markdown.links(body.markdown, reserved: Templates.builtInLayoutIDs)
             for link in links {
                 guard let problem = problem(link.url, from: directory, pages: pages, headingIDs: ids) else { continue }
@@ -41,6 +46,27 @@ public enum TextLinkCheck {
             }
         }
         return problems
+    }
+
+    /// The first `{{< … >}}` or `{{% … %}}` in `text` (a Hugo habit, published as written), with
+    /// its line and column (in characters), cut to 40 characters.
+    static func hugoShortcode(in text: String) -> (line: Int, column: Int, text: String)? {
+        let bytes = Array(text.utf8)
+        var line = 1, lineStart = 0, k = 0
+        while k + 2 < bytes.count {
+            if bytes[k] == 10 {
+                line += 1
+                lineStart = k + 1
+            } else if bytes[k] == UInt8(ascii: "{"), bytes[k + 1] == UInt8(ascii: "{"), bytes[k + 2] == UInt8(ascii: "<") || bytes[k + 2] == UInt8(ascii: "%") {
+                let column = String(decoding: bytes[lineStart..<k], as: UTF8.self).count + 1
+                var end = k
+                while end < bytes.count, bytes[end] != 10, !(end > k + 2 && bytes[end] == UInt8(ascii: "}") && bytes[end - 1] == UInt8(ascii: "}")) { end += 1 }
+                let found = String(decoding: bytes[k..<min(end + 1, bytes.count)], as: UTF8.self)
+                return (line, column, found.count > 40 ? String(found.prefix(39)) + "…" : found)
+            }
+            k += 1
+        }
+        return nil
     }
 
     /// Why `url`, on the page in `directory`, leads nowhere; nil when it leads to a page, a

@@ -238,6 +238,21 @@ import Testing
         ], "\(result.stderr)")
     }
 
+    /// A Hugo shortcode in a page's text is published as written: `check` names it, at it.
+    @Test func aHugoShortcodeInATextIsNamed() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let page = site + "/content/pages/about.md"
+        let text = try String(contentsOfFile: page, encoding: .utf8)
+        try (text + "\nOur hall: {{< figure src=\"images/hall.jpg\" title=\"The hall\" >}}\n").writeReplacing(toFile: page)
+        let result = await run("check", "--root", site)
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).count + 1
+        #expect(result.stderr.contains(
+            "content/pages/about.md:\(line):11: warning: '{{< figure src=\"images/hall.jpg\" title=…' is a Hugo shortcode, which Bestiary's Markdown does not have: the page shows it as text; write Markdown instead (a picture: ![what it shows](address), a link: [text](address)) [validate]"),
+            "\(result.stderr)")
+    }
+
     /// A picture of 12,000 × 12,000 pixels (a scan, a panorama) is named by `check` and by each
     /// build: phones show it slowly or not at all. One of 4,096 × 4,096 is not. (A generated PNG:
     /// its header's size, and chunks that hold together to its end.)

@@ -139,6 +139,20 @@ struct TemplateDiagnosticsTests {
 
     /// A child's `{{$name}}` that fills no block of its parent shows nothing: warned about at its
     /// tag, with the parent's blocks (also those of what it includes) and the closest one.
+    /// Hugo's Go template tags (`{{ range … }}`, `{{ partial "x" . }}`, `{{- … -}}`) fail to parse;
+    /// the error says what they are and what Bestiary's templates are instead (found by a theme
+    /// designer who knew Hugo). A Mustache mistake gets no such words.
+    @Test func aGoTemplateTagIsNamedAsOne() throws {
+        for tag in ["{{ range .Site.Menus.main }}", "{{ partial \"footer.html\" . }}", "{{- if .IsHome -}}"] {
+            let lines = diagnostics("partials/footer.html", "<footer>\n  \(tag)<a>x</a>\n</footer>\n")
+            #expect(lines.count == 1, "\(lines)")
+            #expect(lines.first?.hasPrefix("templates/partials/footer.html:2:") == true, "\(lines)")
+            #expect(lines.first?.contains("'\(tag)' is a Go template tag, as Hugo writes them: Bestiary's templates are Mustache") == true, "\(lines)")
+        }
+        let mustache = diagnostics("partials/footer.html", "<footer>{{#nav}}</footer>\n")
+        #expect(mustache.count == 1 && mustache.first?.contains("Go template") == false, "\(mustache)")
+    }
+
     @Test func anOverrideOfNoBlockIsWarnedAbout() throws {
         #expect(try Templates.compile(.builtIn).unknownBlocks.isEmpty)
         var theme = Theme.builtIn
