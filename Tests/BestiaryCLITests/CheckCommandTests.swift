@@ -253,6 +253,21 @@ import Testing
             "\(result.stderr)")
     }
 
+    /// A Hugo site's folders at the site root are read by no build: `check` says so, and where
+    /// such files go instead.
+    @Test func hugoFoldersAtTheSiteRootAreNamed() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        try FileManager.default.createDirectory(atPath: site + "/static", withIntermediateDirectories: true)
+        try "User-agent: *\n".writeReplacing(toFile: site + "/static/robots.txt")
+        let result = await run("check", "--root", site)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains(
+            "static:1:1: warning: static at the site root is not read by Bestiary (a Hugo habit?): files to publish go under templates/assets/ (with a content hash in their names), pictures and sounds under content/; docs/theming.md, \"Coming from Hugo\" [validate]"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("layouts at the site root"))
+    }
+
     /// A picture of 12,000 × 12,000 pixels (a scan, a panorama) is named by `check` and by each
     /// build: phones show it slowly or not at all. One of 4,096 × 4,096 is not. (A generated PNG:
     /// its header's size, and chunks that hold together to its end.)

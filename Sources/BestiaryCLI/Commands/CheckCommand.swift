@@ -23,6 +23,25 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    /// A Hugo site's folders and settings at the site root, which no build reads (a theme
+    /// designer put robots.txt in `static/` and a footer in `layouts/partials/`: nothing said so).
+    static func hugoFolders(root: String) -> [Diagnostic] {
+        let prefix = root == "." ? "" : root + "/"
+        let places: [(String, String)] = [
+            ("static", "files to publish go under templates/assets/ (with a content hash in their names), pictures and sounds under content/"),
+            ("layouts", "a theme's layouts and partials go in templates/layouts/ and templates/partials/"),
+            ("assets", "a theme's stylesheets, scripts and icons go in templates/assets/"),
+            ("themes", "a theme is the site's templates/ folder"),
+            ("hugo.toml", "the site's settings are content/site.yml"),
+            ("config.toml", "the site's settings are content/site.yml"),
+        ]
+        return places.compactMap { name, instead in
+            LocalFileSystem().info(prefix + name) != nil
+                ? .warning("\(name) at the site root is not read by Bestiary (a Hugo habit?): \(instead); docs/theming.md, \"Coming from Hugo\"", at: SourceLocation(path: name), stage: "validate")
+                : nil
+        }
+    }
+
     func run() async throws {
         let result = ContentLoader(root: global.siteRoot).load()
         var diagnostics = result.diagnostics
@@ -49,6 +68,7 @@ struct CheckCommand: AsyncParsableCommand {
                 diagnostics.append(contentsOf: error.diagnostics)
             }
         }
+        diagnostics.append(contentsOf: Self.hugoFolders(root: global.siteRoot))
         do {
             let lock = try PackLock.load(root: global.siteRoot)
             if let renamed = PackProducer.renamedPack(lock: lock, settings: result.catalog?.config.packs) { diagnostics.append(renamed) }
