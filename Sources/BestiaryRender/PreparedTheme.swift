@@ -87,6 +87,7 @@ public struct PreparedTheme: Sendable {
         strings.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
         warnings += earlierCopies(in: theme)
+        if let problem = bodyHooksProblem(in: theme) { warnings.append(problem) }
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         warnings += theme.linkProblems
         return warnings
@@ -128,6 +129,29 @@ public struct PreparedTheme: Sendable {
                 at: SourceLocation(path: "templates/\(folder)"), stage: "render"))
         }
         return problems
+    }
+
+    /// A site's `layouts/base.html` whose `<body>` lost attributes the default theme's has
+    /// (`data-catalog`, `data-root` …), which the web app's scripts read: the quiz said the list
+    /// of animals could not be loaded, pointing at the network (found by a theme designer).
+    static func bodyHooksProblem(in theme: Theme) -> Diagnostic? {
+        guard let file = theme.files["layouts/base.html"], file.isOverride,
+            let builtIn = DefaultTheme.files["layouts/base.html"].map({ String(decoding: $0, as: UTF8.self) }),
+            let open = builtIn.range(of: "<body"), let close = builtIn[open.upperBound...].range(of: ">")
+        else { return nil }
+        let text = String(decoding: file.data, as: UTF8.self)
+        var required: [String] = []
+        var rest = builtIn[open.upperBound..<close.lowerBound]
+        while let start = rest.range(of: "data-") {
+            let name = rest[start.lowerBound...].prefix { $0.isLetter || $0 == "-" }
+            if !required.contains(String(name)) { required.append(String(name)) }
+            rest = rest[name.endIndex...]
+        }
+        let missing = required.filter { !text.contains($0 + "=") }
+        guard !missing.isEmpty else { return nil }
+        return .warning(
+            "the page's <body> lacks \(missing.joined(separator: ", ")), which the web app's scripts read (the quiz and the collection cannot load the animals without them); keep the default theme's <body> attributes (docs/theming.md, \"Your own look\")",
+            at: SourceLocation(path: file.origin), stage: "render")
     }
 
     /// A site's theme files that are an earlier Bestiary's default, never changed since

@@ -44,4 +44,21 @@ struct EarlierThemeCopiesTests {
             #expect(digests.allSatisfy { $0.count == 64 })
         }
     }
+
+    /// A `base.html` whose `<body>` lost the attributes the scripts read is warned about, naming
+    /// them; the default theme's, and one that keeps them, are not.
+    @Test func aBodyWithoutTheScriptsAttributesIsNamed() throws {
+        var theme = Theme.builtIn
+        #expect(PreparedTheme.bodyHooksProblem(in: theme) == nil)
+        let base = String(decoding: DefaultTheme.files["layouts/base.html"]!, as: UTF8.self)
+        let body = try #require(base.range(of: "<body")).lowerBound
+        let end = try #require(base[body...].range(of: ">")).upperBound
+        theme.files["layouts/base.html"] = Theme.File(
+            data: Data(base.replacingCharacters(in: body..<end, with: "<body class=\"museum\">").utf8), origin: "templates/layouts/base.html", isOverride: true)
+        let problem = try #require(PreparedTheme.bodyHooksProblem(in: theme))
+        #expect(problem.message.hasPrefix("the page's <body> lacks data-page, data-lang, data-languages, data-root, data-lang-root, data-site-id, data-catalog, data-sw, which the web app's scripts read"))
+        #expect(problem.location?.path == "templates/layouts/base.html")
+        theme.files["layouts/base.html"] = Theme.File(data: Data(("<!-- museum -->\n" + base).utf8), origin: "templates/layouts/base.html", isOverride: true)
+        #expect(PreparedTheme.bodyHooksProblem(in: theme) == nil)
+    }
 }
