@@ -25,4 +25,31 @@ import Testing
         let next = try #require(captured.stderr.split(separator: "\n").last)
         #expect(next.hasSuffix(" build failed after content/animals/cow.md: 1 error; still serving the last good build, errors shown in the browser"), "\(next)")
     }
+
+    /// A rebuild prints only the warnings that are new since the last good build, and how many
+    /// are gone; a failed build in between does not make the next print them all again (one new
+    /// warning was buried among 4,300 on a catalogue of 11,000 birds).
+    @Test func aRebuildPrintsOnlyTheWarningsThatChanged() throws {
+        let dir = TemporaryDirectory("serve-printer")
+        let (console, captured) = Console.capturing()
+        let printer = ServePrinter(console: console, format: .text)
+        func warning(_ id: String) -> Diagnostic {
+            .warning("name 'Owl' is also \(id)'s", at: SourceLocation(path: "content/animals/\(id).md", line: 2, column: 1), stage: "validate")
+        }
+        let record = ChangedPath(path: "content/animals/owl.md", kind: .record)
+        func built(_ warnings: [Diagnostic]) -> String {
+            let before = captured.stderr.count
+            printer.print(.built(RebuildResult(pages: 3, files: 9, diagnostics: warnings, seconds: 0.5), changes: [record]), outputDirectory: dir.appending("output"))
+            return String(captured.stderr.dropFirst(before))
+        }
+        let first = built([warning("a"), warning("b")])
+        #expect(first.contains("a.md:2:1") && first.contains("b.md:2:1"), "\(first)")
+        #expect(!built([warning("a"), warning("b")]).contains("warning"))
+        let added = built([warning("a"), warning("b"), warning("c")])
+        #expect(added.contains("c.md:2:1: warning") && !added.contains("a.md") && !added.contains("b.md"), "\(added)")
+        printer.print(.failed([problem], changes: [record]), outputDirectory: dir.appending("output"))
+        let fixed = built([warning("a"), warning("c")])
+        #expect(!fixed.contains(".md:2:1: warning"), "\(fixed)")
+        #expect(fixed.contains("1 warning of the last build is gone"), "\(fixed)")
+    }
 }

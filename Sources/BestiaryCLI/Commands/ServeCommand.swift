@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let signals = ShutdownSignals { count in
             if count == 1 {
-                console.err("stopping…")
+                console.err("stopping… (a build under way finishes first; Ctrl-C again stops at once)")
                 session.stop()
             } else {
                 console.err("stopped at once")
@@ -157,7 +157,8 @@ final class ServePrinter: @unchecked Sendable {
     private let format: DiagnosticFormatter.Format
     private let lock = NSLock()
     private var builds = 0
-    private var lastWarnings: [Diagnostic] = []
+    /// The last successful build's warnings (as printed), nil before the first.
+    private var lastWarnings: Set<String>?
 
     private let verbose: Bool
 
@@ -200,7 +201,6 @@ final class ServePrinter: @unchecked Sendable {
         case .failed(let diagnostics, let changes):
             let first = lock.withLock {
                 defer { builds += 1 }
-                lastWarnings = []
                 return builds == 0
             }
             console.report(diagnostics, format: format)
@@ -217,13 +217,22 @@ final class ServePrinter: @unchecked Sendable {
         }
     }
 
-    /// Warnings are printed when they differ from the previous build's, not on every rebuild.
+    /// The first build's warnings are printed whole; a rebuild's only where they differ from the
+    /// last successful build's: the new ones, and how many are gone. (Printing all of them again
+    /// buried the one new warning among 4,300 on a catalogue of 11,000 birds.)
     private func reportWarnings(_ diagnostics: [Diagnostic]) {
-        let changed = lock.withLock {
-            defer { lastWarnings = diagnostics }
-            return lastWarnings != diagnostics
+        let texts = diagnostics.map { DiagnosticFormatter.text($0) }
+        let last = lock.withLock {
+            defer { lastWarnings = Set(texts) }
+            return lastWarnings
         }
-        if changed { console.report(diagnostics, format: format) }
+        guard let last else { return console.report(diagnostics, format: format) }
+        let new = zip(diagnostics, texts).filter { !last.contains($0.1) }.map(\.0)
+        if !new.isEmpty { console.report(new, format: format) }
+        let gone = last.subtracting(texts).count
+        if gone > 0 {
+            console.err("\(Self.clock()) \(gone) warning\(gone == 1 ? "" : "s") of the last build \(gone == 1 ? "is" : "are") gone\(new.isEmpty ? "" : "; \(new.count) new above")")
+        }
     }
 
     static func summary(_ changes: [ChangedPath]) -> String {
