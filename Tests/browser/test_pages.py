@@ -735,6 +735,41 @@ def test_phone_header_leaves_the_first_question_in_view(site):
 
 
 
+def test_a_touch_phone_gets_fingers_sized_controls_and_no_key_caps(site):
+    """On a touch screen (found by a learner with only a phone): no key caps (1-4, R) on the
+    answers, the quiz's mode links and its filters' boxes big enough for a finger, the first
+    answer still in view; an animal page's buttons wrap instead of pushing the page sideways with
+    large text; the search field's text is 16 px at least (an iPhone zooms into smaller ones)."""
+    driver = new_driver(size=(390, 844))
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        load(driver, site + "quiz/?mode=image")
+        assert driver.execute_script("return matchMedia('(hover: none) and (pointer: coarse)').matches")
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("for (const b of document.querySelectorAll('[data-onboarding-skip]')) b.click()")
+        wait_until(driver, "const i = document.querySelector(\"[data-quiz][data-state='question'] [data-quiz-prompt] img\"); return i && i.complete")
+        keys, modes, first, height = driver.execute_script(
+            "window.scrollTo(0, 0); return [[...document.querySelectorAll('.quiz-key')].filter(k => k.offsetParent !== null).length,"
+            " [...document.querySelectorAll('.quiz-modes a')].map(a => a.getBoundingClientRect().height),"
+            " document.querySelector('button[data-choice]').getBoundingClientRect().bottom, window.innerHeight]")
+        assert keys == 0, f"{keys} key caps shown on a touch screen"
+        assert modes and min(modes) >= 32, modes
+        assert first <= height, f"the first answer ends at {first} px, below the fold at {height} px"
+        driver.execute_script("document.querySelector('.quiz-settings summary').click()")
+        sizes = driver.execute_script("return [...document.querySelectorAll('.quiz-filters input[type=checkbox]')].map(b => b.getBoundingClientRect().width)")
+        assert sizes and min(sizes) >= 24, sizes
+
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+        load(driver, site + "animals/giraffe/")
+        driver.execute_script("document.documentElement.style.fontSize = '150%'")
+        assert sideways_overflow(driver) <= 0
+        load(driver, site + "collection/")
+        size = driver.execute_script("return parseFloat(getComputedStyle(document.querySelector('.field input')).fontSize)")
+        assert size >= 16, size
+    finally:
+        driver.quit()
+
+
 def test_a_full_storage_still_shows_what_is_stored(site, browser):
     """A browser storage full to its limit looked empty, as if storage were blocked: no
     favourites, an empty export, sightings lost on reload (found by a teacher). What is stored
