@@ -5,6 +5,7 @@ quiz.questions, the daily challenge identical in two separate browsers, and no s
 critical axe-core violation on the quiz page."""
 import datetime
 import json
+import re
 import time
 
 import pytest
@@ -169,6 +170,36 @@ def position(driver):
     q = driver.execute_script(READ_QUESTION)
     progress = driver.find_element(By.CSS_SELECTOR, ".quiz-progress").text
     return {"state": q["state"], "prompt": q["sound"] or q["image"], "choices": q["choices"], "score": q["score"], "progress": progress}
+
+
+def test_a_question_whose_picture_fails_can_be_skipped_and_is_not_counted(site, browser):
+    """The network went mid-round (found by a learner on a phone): every later picture failed, and
+    each blind guess counted. A question whose picture could not be loaded offers to skip it: the
+    round goes on one question shorter, and nothing is counted for it."""
+    catalog = site.catalog()
+    index = media_index(catalog)
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    answer_current(browser, index, True)
+    before = position(browser)["progress"]
+    pictures = sorted({a["image"]["src"] for a in catalog["animals"] if a.get("image")} | {k for k in index if not k.endswith((".ogg", ".mp3", ".m4a", ".wav", ".opus"))})
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*" + p for p in pictures]})
+    try:
+        browser.find_element(By.CSS_SELECTOR, "[data-quiz-next]").click()
+        wait_until(browser, "return document.querySelector('[data-quiz-skip]')", message="a way to skip the question whose picture failed")
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        browser.find_element(By.CSS_SELECTOR, "[data-quiz-skip]").click()
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+        after = position(browser)
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    numbers = lambda text: [int(n) for n in re.findall(r"\d+", text)]
+    assert numbers(before)[-1] - 1 == numbers(after["progress"])[-1], (before, after["progress"])
+    assert numbers(after["progress"])[0] == 2, after["progress"]
+    assert score_right(after["score"]) == 1, after["score"]
 
 
 def test_reload_in_the_middle_of_a_round_goes_on_where_it_was(site, browser):

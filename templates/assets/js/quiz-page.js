@@ -179,7 +179,10 @@ class QuizPage {
     media?.addEventListener("error", () => {
       if (!prompt.el.querySelector(".quiz-media-error")) {
         // Online, a file that is gone was removed by a new version of the site (an old tab).
-        prompt.el.append(h("p", { class: "quiz-media-error", role: "status", text: tr(navigator.onLine === false ? "quiz.mediaError" : "quiz.mediaGone") }));
+        prompt.el.append(
+          h("p", { class: "quiz-media-error", role: "status", text: tr(navigator.onLine === false ? "quiz.mediaError" : "quiz.mediaGone") }),
+          button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
+        );
       }
     });
     prompt.audio?.addEventListener("play", () => {
@@ -300,6 +303,17 @@ class QuizPage {
     this.finishRound(true);
   }
 
+  /** Leaves out the question whose picture or sound could not be loaded (the network went
+   * mid-round): a blind guess is not counted, and a daily keeps the questions it could ask. */
+  skip() {
+    const round = this.round;
+    this.silence();
+    round.questions.splice(round.index, 1);
+    this.keepRound();
+    if (round.index < round.questions.length) return this.showQuestion(true);
+    this.finishRound(true);
+  }
+
   /** Today's daily as saved in `s`, with this round's answers. */
   todays(s, done) {
     return { ...dailyRecord(s.daily, this.today, this.catalog.fingerprint), results: this.round.results.slice(), done };
@@ -330,6 +344,8 @@ class QuizPage {
     // Rewinding a clip that is still playing fires no "play" event: it is a replay all the same
     // (learn mode rates an answer after several replays as hard).
     if (!audio.paused && !audio.ended) this.round.plays++;
+    // A sound that failed (the network was gone) is asked for again.
+    if (audio.error) audio.load();
     audio.currentTime = 0;
     audio.play().catch(() => {});
   }
