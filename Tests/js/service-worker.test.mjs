@@ -67,8 +67,10 @@ class FakeCaches {
 }
 
 /** Loads the worker with a configuration, like the build does; returns its handlers and state. */
-function worker(config, files = {}) {
-  const source = SOURCE.replace(/\/\* bestiary:config \*\/[\s\S]*?\/\* bestiary:end \*\//, `/* bestiary:config */ ${JSON.stringify(config)} /* bestiary:end */`);
+function worker(config, files = {}, { pageTimeout, pageGiveUp } = {}) {
+  let source = SOURCE.replace(/\/\* bestiary:config \*\/[\s\S]*?\/\* bestiary:end \*\//, `/* bestiary:config */ ${JSON.stringify(config)} /* bestiary:end */`);
+  if (pageTimeout) source = source.replace("const PAGE_TIMEOUT_MS = 4000;", `const PAGE_TIMEOUT_MS = ${pageTimeout};`);
+  if (pageGiveUp) source = source.replace("const PAGE_GIVE_UP_MS = 20000;", `const PAGE_GIVE_UP_MS = ${pageGiveUp};`);
   const handlers = {};
   const caches = new FakeCaches();
   const net = { online: true, requests: [], files };
@@ -76,6 +78,7 @@ function worker(config, files = {}) {
     const request = input instanceof Request ? input : new Request(input);
     net.requests.push({ url: request.url, range: request.headers.get("range"), cache: request.cache, accept: request.headers.get("accept") });
     if (!net.online) throw new TypeError("Failed to fetch");
+    if (net.hang) return new Promise(() => {});
     const path = request.url.slice(SCOPE.length).replace(/\?.*$/, "");
     const body = net.files[path];
     if (body === undefined) return new Response("not found", { status: 404 });
@@ -217,6 +220,23 @@ test("pages: network first and cached; offline from the cache, else the offline 
   assert.equal(missing.headers.get("Location"), SCOPE + "en/offline/?from=en%2Fanimals%2Fcat%2F");
   const missingDefault = await w.fetchEvent(SCOPE + "animals/cat/", { mode: "navigate" });
   assert.equal(missingDefault.headers.get("Location"), SCOPE + "offline/?from=animals%2Fcat%2F");
+});
+
+test("a page not saved, on a link that never answers, gives way to the offline page; a slow one is waited for", async () => {
+  const w = worker(CONFIG, FILES, { pageTimeout: 20, pageGiveUp: 200 });
+  await w.run("install");
+  await w.run("activate");
+  w.net.hang = true;
+  const started = Date.now();
+  const gone = await w.fetchEvent(SCOPE + "en/animals/cat/", { mode: "navigate" });
+  assert.equal(gone.headers.get("Location"), SCOPE + "en/offline/?from=en%2Fanimals%2Fcat%2F");
+  assert.ok(Date.now() - started >= 180, "not before the limit");
+  // Slow, past the first limit but within the second: the page, not the offline one.
+  w.net.hang = false;
+  const network = w.context.fetch;
+  w.context.fetch = (input) => new Promise((resolve) => setTimeout(() => resolve(network(input)), 60));
+  const late = await w.fetchEvent(SCOPE + "animals/owl/", { mode: "navigate" });
+  assert.equal(await late.text(), "<h1>owl</h1>");
 });
 
 test("activate prunes cached media the new catalogue does not use", async () => {

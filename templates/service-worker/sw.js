@@ -29,6 +29,9 @@ const PAGES = `${PREFIX}pages:${CONFIG.version}`;
 const MEDIA = `${PREFIX}media`;
 /** How long a page may take from the network before the cached copy is used. */
 const PAGE_TIMEOUT_MS = 4000;
+/** How long a page that is not saved may take before the offline page is shown instead: a link
+ * that is gone without an error (a train's tunnel) left the page loading for minutes. */
+const PAGE_GIVE_UP_MS = 20000;
 
 const scope = () => (self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, ""));
 const PRECACHED = new Set(CONFIG.precache.map((path) => new URL(path, scope()).href));
@@ -113,8 +116,8 @@ async function page(request, url, path) {
       return cached;
     }
     try {
-      // Slow but not gone: keep waiting for the network.
-      return await fromNetwork;
+      // Slow but not gone: keep waiting for the network, up to a limit.
+      return await withTimeout(fromNetwork, PAGE_GIVE_UP_MS - PAGE_TIMEOUT_MS);
     } catch {
       return offlineFallback(request, path);
     }

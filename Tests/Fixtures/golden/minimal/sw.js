@@ -21,7 +21,7 @@
 // a cache cannot answer by itself: the worker builds the partial response
 // (206, Content-Range) from the cached file.
 
-const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.4d9650a738.json","media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.17ed4bd406.css","assets/css/site.4bdc14be2a.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.fdd1c14fdf.js","assets/js/catalog.1f73e37b38.js","assets/js/collection-page.e914a7b156.js","assets/js/collection.79ff7d25ce.js","assets/js/csv.15b8e0d294.js","assets/js/daily.5231ae8841.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.2e3a3ebf0b.js","assets/js/home-page.ac83115672.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.c80ddf79b3.js","assets/js/offline-save.6c8313eb10.js","assets/js/offline.c407f0a06f.js","assets/js/onboarding.7a9a816234.js","assets/js/page.2d9337c16c.js","assets/js/progress-file.ac0c81ac0c.js","assets/js/questions.761dec6874.js","assets/js/quiz-page.d59fc31d1c.js","assets/js/quiz-settings.4115e5f9ee.js","assets/js/quiz-summary.fd36de7b59.js","assets/js/quiz-view.14a65f554d.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.acefcc8781.js","assets/js/scoring.c70ea95ebd.js","assets/js/settings-page.ba1878d131.js","assets/js/sightings-page.f50484c083.js","assets/js/sightings.19705b1c7f.js","assets/js/site.fe4b1ba5a0.js","assets/js/storage.120af1493a.js","assets/catalog.4d9650a738.json","manifest.webmanifest"],"site":"1ddc6a7b","version":"aae8597afabbad02"} /* bestiary:end */;
+const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.4d9650a738.json","media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.163be41c71.css","assets/css/site.7ff50a3cc0.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.fdd1c14fdf.js","assets/js/catalog.1f73e37b38.js","assets/js/collection-page.e914a7b156.js","assets/js/collection.79ff7d25ce.js","assets/js/csv.15b8e0d294.js","assets/js/daily.5231ae8841.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.2e3a3ebf0b.js","assets/js/home-page.ac83115672.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.c80ddf79b3.js","assets/js/offline-save.6c8313eb10.js","assets/js/offline.c407f0a06f.js","assets/js/onboarding.7a9a816234.js","assets/js/page.2d9337c16c.js","assets/js/progress-file.ac0c81ac0c.js","assets/js/questions.761dec6874.js","assets/js/quiz-page.9e516cc811.js","assets/js/quiz-settings.4115e5f9ee.js","assets/js/quiz-summary.fd36de7b59.js","assets/js/quiz-view.14a65f554d.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.acefcc8781.js","assets/js/scoring.c70ea95ebd.js","assets/js/settings-page.ba1878d131.js","assets/js/sightings-page.f50484c083.js","assets/js/sightings.19705b1c7f.js","assets/js/site.fe4b1ba5a0.js","assets/js/storage.120af1493a.js","assets/catalog.4d9650a738.json","manifest.webmanifest"],"site":"1ddc6a7b","version":"1e78cbe9d7601df9"} /* bestiary:end */;
 
 const PREFIX = `bestiary:${CONFIG.site}:`;
 const SHELL = `${PREFIX}shell:${CONFIG.version}`;
@@ -29,6 +29,9 @@ const PAGES = `${PREFIX}pages:${CONFIG.version}`;
 const MEDIA = `${PREFIX}media`;
 /** How long a page may take from the network before the cached copy is used. */
 const PAGE_TIMEOUT_MS = 4000;
+/** How long a page that is not saved may take before the offline page is shown instead: a link
+ * that is gone without an error (a train's tunnel) left the page loading for minutes. */
+const PAGE_GIVE_UP_MS = 20000;
 
 const scope = () => (self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, ""));
 const PRECACHED = new Set(CONFIG.precache.map((path) => new URL(path, scope()).href));
@@ -113,8 +116,8 @@ async function page(request, url, path) {
       return cached;
     }
     try {
-      // Slow but not gone: keep waiting for the network.
-      return await fromNetwork;
+      // Slow but not gone: keep waiting for the network, up to a limit.
+      return await withTimeout(fromNetwork, PAGE_GIVE_UP_MS - PAGE_TIMEOUT_MS);
     } catch {
       return offlineFallback(request, path);
     }
