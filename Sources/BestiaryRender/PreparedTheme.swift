@@ -217,8 +217,9 @@ public struct PreparedTheme: Sendable {
                     let prefix = text[..<rest.startIndex]
                     let line = prefix.reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
                     let column = prefix.distance(from: prefix.lastIndex(of: "\n").map { prefix.index(after: $0) } ?? prefix.startIndex, to: prefix.endIndex) + 1
+                    let hint = Suggestion.closest(to: logical, among: assets.urls.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
                     problems.append(.error(
-                        "unknown asset '\(logical)': the theme's assets/ has no such file (its pages would link to nothing)",
+                        "unknown asset '\(logical)': the theme's assets/ has no such file (its pages would link to nothing)\(hint)",
                         at: SourceLocation(path: file.origin, line: line, column: column), stage: "render"))
                 }
                 rest = rest[end.lowerBound...]

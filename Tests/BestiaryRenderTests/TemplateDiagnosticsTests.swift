@@ -341,17 +341,17 @@ struct TemplateDiagnosticsTests {
         var theme = Theme.builtIn
         let base = try #require(theme.text("layouts/base.html"))
         #expect(base.contains("{{#asset}}css/site.css{{/asset}}"))
-        let changed = base.replacingOccurrences(of: "{{#asset}}css/site.css{{/asset}}", with: "{{#asset}} css/nope.css {{/asset}}{{#asset}}{{name}}{{/asset}}")
+        let changed = base.replacingOccurrences(of: "{{#asset}}css/site.css{{/asset}}", with: "{{#asset}} css/stie.css {{/asset}}{{#asset}}{{name}}{{/asset}}")
         theme.files["layouts/base.html"] = Theme.File(data: Data(changed.utf8), origin: "templates/layouts/base.html", isOverride: true)
         let assets = try AssetPipeline.build(theme)
         #expect(PreparedTheme.unknownAssets(in: .builtIn, assets: assets).isEmpty)
         let problems = PreparedTheme.unknownAssets(in: theme, assets: assets).map(DiagnosticFormatter.text)
         // Where the tag's text begins: just after `{{#asset}}`, on its space.
-        let before = changed.components(separatedBy: "css/nope.css")[0]
+        let before = changed.components(separatedBy: "css/stie.css")[0]
         let line = before.filter { $0 == "\n" }.count + 1
         let column = before.components(separatedBy: "\n").last!.count
         #expect(problems == [
-            "templates/layouts/base.html:\(line):\(column): error: unknown asset 'css/nope.css': the theme's assets/ has no such file (its pages would link to nothing) [render]"
+            "templates/layouts/base.html:\(line):\(column): error: unknown asset 'css/stie.css': the theme's assets/ has no such file (its pages would link to nothing); did you mean 'css/site.css'? [render]"
         ])
     }
 
