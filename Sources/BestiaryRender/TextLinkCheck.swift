@@ -48,6 +48,49 @@ public enum TextLinkCheck {
         return problems
     }
 
+    /// `path` (relative, decoded, without query or fragment) resolved as a browser resolves it
+    /// against the page's folder `directory`: the site path of the folder it leads to.
+    static func resolve(_ path: String, from directory: String) -> String {
+        var parts = directory.split(separator: "/").map(String.init)
+        for part in path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
+            if part == ".." { if !parts.isEmpty { parts.removeLast() } } else if part != "." && !part.isEmpty { parts.append(part) }
+        }
+        if parts.last == "index.html" { parts.removeLast() }
+        return parts.isEmpty ? "" : parts.joined(separator: "/") + "/"
+    }
+
+    /// Links in the texts of the animals and pages not in `ids` that lead to the page of an animal
+    /// in `ids`, in any language: what `bestiary remove` leaves leading nowhere (it said nothing of
+    /// the six records that linked to the bird it removed: found by a catalogue's maintainer).
+    public static func links(to ids: Set<String>, in catalog: Catalog) -> [Diagnostic] {
+        let paths = SitePaths(defaultLanguage: catalog.config.defaultLanguage)
+        let language = catalog.config.defaultLanguage
+        var targets: [String: String] = [:]
+        for id in ids {
+            for lang in catalog.config.languages { targets[paths.animal(id, lang)] = id }
+        }
+        var texts: [(directory: String, body: MarkdownBody)] = []
+        for animal in catalog.animals where !ids.contains(animal.id) {
+            for (_, body) in animal.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.animal(animal.id, language), body)) }
+        }
+        for page in catalog.pages {
+            for (_, body) in page.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.page(page.slug, language), body)) }
+        }
+        var problems: [Diagnostic] = []
+        for (directory, body) in texts {
+            for link in Markdown.links(body.markdown, reserved: Templates.builtInLayoutIDs).links {
+                var path = link.url
+                guard MarkdownBody.isLocal(path), !path.hasPrefix("/"), !path.hasPrefix("#") else { continue }
+                if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<cut]) }
+                guard let id = targets[resolve(path.removingPercentEncodingIfAny, from: directory)] else { continue }
+                problems.append(.warning(
+                    "the link '\(link.url.prefix(60))' leads to \(id)'s page, which goes with the record: remove the link or point it elsewhere",
+                    at: body.at(line: link.line, column: link.column), stage: "remove"))
+            }
+        }
+        return problems
+    }
+
     /// The first `{{< … >}}` or `{{% … %}}` in `text` (a Hugo habit, published as written), with
     /// its line and column (in characters), cut to 40 characters.
     static func hugoShortcode(in text: String) -> (line: Int, column: Int, text: String)? {
@@ -85,14 +128,7 @@ public enum TextLinkCheck {
         if path.hasPrefix("/") {
             return "starts at the site's root, so it breaks where the site is served under a path (base_url https://example.org/bestiary/, a deploy preview); write it relative to the page, as ../ID/ for another animal, ../../SLUG/ for a page"
         }
-        // Resolved as a browser resolves it against the page's folder.
-        var parts = directory.split(separator: "/").map(String.init)
-        for part in path.split(separator: "/", omittingEmptySubsequences: false).map(String.init) {
-            if part == ".." { if !parts.isEmpty { parts.removeLast() } } else if part != "." && !part.isEmpty { parts.append(part) }
-        }
-        if parts.last == "index.html" { parts.removeLast() }
-        let target = parts.isEmpty ? "" : parts.joined(separator: "/") + "/"
-        if pages.contains(target) { return nil }
+        if pages.contains(resolve(path, from: directory)) { return nil }
         let asPage = path.hasSuffix(".md") ? " (a record's file name, not its page)" : ""
         return "leads to no page of the site\(asPage): from this page, another animal's is ../ID/ and a page of the site ../../SLUG/"
     }

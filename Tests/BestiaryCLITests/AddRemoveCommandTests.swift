@@ -302,6 +302,21 @@ import Testing
         return dir
     }
 
+    /// Links in other texts to a removed animal's page lead nowhere from then on: `remove` says
+    /// so at each (it listed only the files it deleted; six records linked to the bird).
+    @Test func linksToARemovedAnimalsPageAreNamed() async throws {
+        let dir = try await makeSite()
+        try dir.write("---\nname: {en: Vixen}\nsound: {file: sounds/fox.mp3}\n---\nHer mate is the [fox](../fox/), see [its sound](../fox/#sound).\n", to: "site/content/animals/vixen.md")
+        let result = await run("remove", "--root", dir.appending("site"), "fox", "--dry-run")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").map(String.init) == [
+            "content/animals/vixen.md:5:17: warning: the link '../fox/' leads to fox's page, which goes with the record: remove the link or point it elsewhere [remove]",
+            "content/animals/vixen.md:5:37: warning: the link '../fox/#sound' leads to fox's page, which goes with the record: remove the link or point it elsewhere [remove]",
+        ], "\(result.stderr)")
+        let other = await run("remove", "--root", dir.appending("site"), "vixen", "--dry-run")
+        #expect(!other.stderr.contains("warning"), "\(other.stderr)")
+    }
+
     @Test func removesTheRecordItsTranslationsAndMediaNoOtherRecordUses() async throws {
         let dir = try await makeSite()
         let result = await run("remove", "--root", dir.appending("site"), "fox")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BestiaryDiagnostics
 import BestiaryImport
+import BestiaryRender
 import BestiaryStorage
 
 /// `bestiary remove ID…`: deletes records, their translations, and media no other record uses.
@@ -32,8 +33,9 @@ struct RemoveCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.current
         let plan: RemovalPlan
+        let store: RecordStore
         do {
-            let store = try RecordStore.open(root: global.siteRoot)
+            store = try RecordStore.open(root: global.siteRoot)
             plan = try RecordRemover.plan(ids: ids, keepMedia: keepMedia, store: store)
         } catch {
             console.report(error.diagnostics, format: global.diagnostics)
@@ -56,5 +58,10 @@ struct RemoveCommand: AsyncParsableCommand {
             let more = kept.users.count > 5 ? " and \(kept.users.count - 5) more" : ""
             console.result("kept \(kept.path): still used by \(shown)\(more)", format: global.diagnostics)
         }
+        // Links in other texts to the removed animals' pages now lead nowhere: said, at each.
+        let known = Set(store.catalog.animals.map(\.id))
+        let removed = Set(ids.filter(known.contains))
+        let links = TextLinkCheck.links(to: removed, in: store.catalog)
+        if !links.isEmpty { console.report(links, format: global.diagnostics) }
     }
 }
