@@ -65,6 +65,9 @@ enum EarlierThemeFiles {{
 
 
 def main():
+    shallow = git("rev-parse", "--is-shallow-repository").decode().strip()
+    if shallow == "true":
+        sys.exit("theme_history.py: this clone is shallow and lacks the history the list is made from: fetch it whole (git fetch --unshallow)")
     text = swift(digests())
     if "--check" in sys.argv[1:]:
         old = open(OUT).read() if os.path.exists(OUT) else ""

@@ -12,12 +12,44 @@ public enum SiteScaffold {
         public var written: [String]
         /// Files that were there already and were left alone (with `force`).
         public var kept: [String]
-        /// Theme files that were an earlier Bestiary's default, never changed: replaced with this
-        /// version's (with `force`).
+    }
+
+    /// What `updateTheme` did: paths relative to the site root.
+    public struct ThemeUpdate: Sendable, Equatable {
+        /// Files that were an earlier Bestiary's default theme, never changed: now this version's.
         public var updated: [String] = []
-        /// Theme files among `kept` whose bytes are neither this version's nor an earlier one's:
-        /// the site's own changes, which an upgrade leaves to its owner to compare.
-        public var changedTheme: [String] = []
+        /// Files whose bytes are neither this version's nor an earlier one's: their owner's
+        /// changes, left for them to compare.
+        public var changed: [String] = []
+    }
+
+    /// `bestiary init --update-theme`, after an upgrade: in the site `directory`, every regular
+    /// file under `templates/` whose bytes are an earlier version of the default theme's file at
+    /// its path (its SHA-256 in `earlier`), never changed since, is replaced with `theme`'s. Nothing
+    /// else is written: no file is created (a theme file or a starter record its owner deleted
+    /// stays deleted), a file its owner changed is kept, and a symbolic link is left as it is.
+    public static func updateTheme(
+        at directory: String, theme: [String: Data], earlier: [String: Set<String>], fileSystem: any FileSystem = LocalFileSystem()
+    ) throws(DiagnosticError) -> ThemeUpdate {
+        guard fileSystem.info(directory + "/content/site.yml") != nil else {
+            throw DiagnosticError(.error("'\(directory)' is not a site (it has no content/site.yml); --update-theme updates an existing site's templates/", stage: "init"))
+        }
+        var result = ThemeUpdate()
+        for path in theme.keys.sorted() {
+            let full = directory + "/templates/" + path
+            guard fileSystem.info(full)?.kind == .file, let old = try? fileSystem.read(full), old != theme[path]! else { continue }
+            guard let digests = earlier[path], digests.contains(Hashing.sha256Hex(old)) else {
+                result.changed.append("templates/" + path)
+                continue
+            }
+            do {
+                try fileSystem.writeAtomically(theme[path]!, to: full)
+            } catch {
+                throw DiagnosticError(.error("cannot update templates/\(path): \(error)", stage: "init"))
+            }
+            result.updated.append("templates/" + path)
+        }
+        return result
     }
 
     /// The files of a new site root (without the theme), by path relative to it.
@@ -80,12 +112,9 @@ public enum SiteScaffold {
     }
 
     /// Creates the site root `directory` with the default `theme` (`templates/` files by path).
-    /// Refuses a folder that holds anything but hidden files, unless `force`; never overwrites a
-    /// file but a theme file whose SHA-256 is in `earlier` for its path: an earlier Bestiary's
-    /// default, never changed since, which would keep the site on that version's theme.
+    /// Refuses a folder that holds anything but hidden files, unless `force`; never overwrites a file.
     public static func create(
-        at directory: String, theme: [String: Data], earlier: [String: Set<String>] = [:], force: Bool,
-        fileSystem: any FileSystem = LocalFileSystem()
+        at directory: String, theme: [String: Data], force: Bool, fileSystem: any FileSystem = LocalFileSystem()
     ) throws(DiagnosticError) -> Result {
         func fail(_ message: String) -> DiagnosticError { DiagnosticError(.error(message, stage: "init")) }
         if let info = fileSystem.infoFollowingLinks(directory) {
@@ -107,15 +136,6 @@ public enum SiteScaffold {
             for path in files.keys.sorted() {
                 let full = directory + "/" + path
                 if fileSystem.info(full) != nil {
-                    let themePath = path.hasPrefix("templates/") ? String(path.dropFirst("templates/".count)) : nil
-                    if themePath != nil, let old = try? fileSystem.read(full), old != files[path]! {
-                        if let digests = earlier[themePath!], digests.contains(Hashing.sha256Hex(old)) {
-                            try fileSystem.writeAtomically(files[path]!, to: full)
-                            result.updated.append(path)
-                            continue
-                        }
-                        result.changedTheme.append(path)
-                    }
                     result.kept.append(path)
                     continue
                 }

@@ -164,7 +164,7 @@ public struct PreparedTheme: Sendable {
             return digests.contains(Hashing.sha256Hex(file.data))
         }.sorted { $0.key < $1.key }
         guard let first = stale.first else { return [] }
-        let fix = "run `bestiary init --force` in the site to replace \(stale.count == 1 ? "it" : "them") with this version's (it keeps every file you changed), or delete \(stale.count == 1 ? "it" : "them")"
+        let fix = "run `bestiary init --update-theme` in the site to replace \(stale.count == 1 ? "it" : "them") with this version's (it keeps every file you changed), or delete \(stale.count == 1 ? "it" : "them")"
         if stale.count == 1 {
             return [.warning(
                 "templates/\(first.key) is the default theme's file as an earlier Bestiary made it, never changed since: it keeps the site on that version's file, without what changed in it; \(fix)",

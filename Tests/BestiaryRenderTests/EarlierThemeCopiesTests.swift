@@ -21,7 +21,7 @@ struct EarlierThemeCopiesTests {
         #expect(one.count == 1)
         #expect(one.first?.location?.path == "templates/service-worker/sw.js")
         #expect(one.first?.message.hasPrefix("templates/service-worker/sw.js is the default theme's file as an earlier Bestiary made it, never changed since") == true)
-        #expect(one.first?.message.contains("run `bestiary init --force` in the site") == true)
+        #expect(one.first?.message.contains("run `bestiary init --update-theme` in the site") == true)
 
         // The owner's change of an earlier file is theirs; this version's own file is no copy to warn about.
         theme.files["assets/css/site.css"] = Theme.File(data: Data("body { color: gray } /* museum */\n".utf8), origin: "templates/assets/css/site.css", isOverride: true)

@@ -18,10 +18,12 @@ struct InitCommand: AsyncParsableCommand {
                                           delete fall back to the built-in ones)
               .gitignore                  keeps output/ out of git
             DIR must be empty (hidden files such as .git aside) unless --force
-            is given; existing files are never overwritten, but for theme files
-            that are an earlier Bestiary's default theme, never changed: in a
-            site made by an earlier version, `bestiary init --force` brings
-            those up to date and keeps every file you changed.
+            is given; existing files are never overwritten.
+
+            After an upgrade of Bestiary, `bestiary init --update-theme` in a site
+            replaces the files under templates/ that are an earlier version's
+            default theme, never changed, with this version's; it creates no
+            file, and keeps (and names) the files you changed.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -31,6 +33,9 @@ struct InitCommand: AsyncParsableCommand {
 
     @Flag(help: "Create the site in a folder that is not empty (no file is overwritten).")
     var force = false
+
+    @Flag(help: "In an existing site, bring the theme files that are an earlier Bestiary's default, never changed, up to date (nothing else is written).")
+    var updateTheme = false
 
     func run() async throws {
         let console = Console.current
@@ -47,9 +52,25 @@ struct InitCommand: AsyncParsableCommand {
         }
         var dir = directory ?? global.root
         while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
+        if updateTheme {
+            let update: SiteScaffold.ThemeUpdate
+            do {
+                update = try SiteScaffold.updateTheme(at: dir, theme: DefaultTheme.files, earlier: DefaultTheme.earlierDigests)
+            } catch {
+                console.report(error.diagnostics, format: global.diagnostics)
+                throw CommandFailure(status: 1)
+            }
+            let at = dir == "." ? "" : dir + "/"
+            for path in update.updated { console.result("updated \(at)\(path)", format: global.diagnostics) }
+            for path in update.changed { console.result("kept \(at)\(path) (changed by you: this version's differs)", format: global.diagnostics) }
+            let n = update.updated.count
+            console.err("\(n) theme file\(n == 1 ? "" : "s") brought up to date, \(update.changed.count) of yours kept"
+                + (update.changed.isEmpty ? "" : "; to compare them with this version's: bestiary init /tmp/bestiary-theme"))
+            return
+        }
         let result: SiteScaffold.Result
         do {
-            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, earlier: DefaultTheme.earlierDigests, force: force)
+            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, force: force)
         } catch {
             console.report(error.diagnostics, format: global.diagnostics)
             throw CommandFailure(status: 1)
@@ -64,28 +85,11 @@ struct InitCommand: AsyncParsableCommand {
         for path in result.kept where !path.hasPrefix("templates/") {
             console.result("kept \(dir == "." ? "" : dir + "/")\(path) (already there)", format: global.diagnostics)
         }
-        if !result.updated.isEmpty {
-            let n = result.updated.count
-            console.result(
-                "updated \(dir == "." ? "" : dir + "/")templates/ (\(n) file\(n == 1 ? " was" : "s were") an earlier Bestiary's default theme, never changed: now this version's)",
-                format: global.diagnostics)
-        }
         let keptTheme = result.kept.filter { $0.hasPrefix("templates/") }.count
         if keptTheme > 0 {
             console.result("kept \(dir == "." ? "" : dir + "/")templates/ (\(keptTheme) file\(keptTheme == 1 ? "" : "s") already there)", format: global.diagnostics)
         }
-        // An existing site (an upgrade): the files its owner changed, to compare with this
-        // version's (which a new site elsewhere shows).
-        for path in result.changedTheme.prefix(20) {
-            console.result("kept \(dir == "." ? "" : dir + "/")\(path) (changed by you: this version's differs)", format: global.diagnostics)
-        }
-        if result.changedTheme.count > 20 { console.result("… and \(result.changedTheme.count - 20) more changed by you", format: global.diagnostics) }
-        if result.kept.contains("content/site.yml") {
-            if !result.changedTheme.isEmpty {
-                console.err("To see this version's default theme beside yours: bestiary init /tmp/bestiary-theme, then compare its templates/ with yours.")
-            }
-            return
-        }
+
         let cd = dir == "." ? "" : "  cd \(Self.shellQuoted(dir))\n"
         console.err("""
             A new Bestiary site is ready. In content/site.yml, set base_url to where it will be published
