@@ -181,7 +181,7 @@ class QuizPage {
         // Online, a file that is gone was removed by a new version of the site (an old tab).
         prompt.el.append(
           h("p", { class: "quiz-media-error", role: "status", text: tr(navigator.onLine === false ? "quiz.mediaError" : "quiz.mediaGone") }),
-          button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
+          round.mode === "daily" ? "" : button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
         );
       }
     });
@@ -303,10 +303,11 @@ class QuizPage {
     this.finishRound(true);
   }
 
-  /** Leaves out the question whose picture or sound could not be loaded (the network went
-   * mid-round): a blind guess is not counted, and a daily keeps the questions it could ask. */
+  /** Leaves out an unanswered question whose media failed (the network went mid-round); not in
+   * the daily, which a reload asks again from its date. */
   skip() {
     const round = this.round;
+    if (this.els.quiz.dataset.state !== "question") return;
     this.silence();
     round.questions.splice(round.index, 1);
     this.keepRound();
