@@ -104,7 +104,10 @@ final class YAMLReader {
             // `tags: [forest, europe` without its `]`: libyaml notices on the next line, whose key
             // it reads as part of the list; the bracket left open is the author's mistake.
             if let context, context.text.hasPrefix("while parsing a flow"), context.mark.line < mark.line,
-                let close = problem == "did not find expected ',' or ']'" ? "]" : problem == "did not find expected ',' or '}'" ? "}" : nil
+                let close = problem == "did not find expected ',' or ']'" ? "]" : problem == "did not find expected ',' or '}'" ? "}" : nil,
+                mark.line <= lines.count,
+                // Closed further on (`{de: Fuchs,` then `en: Note: it bites}`): the problem is another.
+                !lines[(context.mark.line - 1)..<mark.line].joined(separator: "\n").dropFirst(context.mark.column).contains(Character(close))
             {
                 let open = close == "]" ? "[" : "{"
                 report(

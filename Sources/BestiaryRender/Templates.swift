@@ -232,29 +232,40 @@ public struct Templates: Sendable {
         names.map { digests[Self.libraryName($0)] ?? "" }.joined(separator: "+")
     }
 
-    /// The tag at `line`:`column` of `text` (or the first on that line) when it reads as Go's
-    /// template language (`{{ .Title }}`, `{{ range … }}`, `{{ partial "x" . }}`, `{{- … -}}`).
+    /// The tag at `line`:`column` of `text` (the one the column falls in, else the next on that
+    /// line) when only Go's template language writes it so (`{{ .Title }}`, `{{- … -}}`,
+    /// `{{ range … }}`, `{{ partial "x" . }}`, `:=`): never a Mustache form (`{{$main}}`, `{{.}}`).
     static func goTemplateTag(in text: String, line: Int, column: Int) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard line >= 1, line <= lines.count else { return nil }
-        let row = lines[line - 1]
-        var tags: [Substring] = []
-        var rest = row[...]
-        while let open = rest.range(of: "{{") {
-            let after = rest[open.upperBound...]
-            let end = after.range(of: "}}")?.upperBound ?? after.endIndex
-            tags.append(rest[open.lowerBound..<end])
-            rest = rest[end...]
-        }
-        let keywords = ["range", "if", "else", "end", "with", "partial", "define", "block", "template", "len", "index", "printf", "site"]
-        for tag in tags {
-            let inner = tag.dropFirst(2).drop { $0 == " " || $0 == "-" }
-            let word = inner.prefix { $0.isLetter }
-            if inner.hasPrefix(".") || inner.hasPrefix("$") || (keywords.contains(String(word)) && inner.dropFirst(word.count).first == " ") || tag.hasPrefix("{{-") {
-                return tag.count > 40 ? String(tag.prefix(39)) + "…" : String(tag)
+        let row = Array(lines[line - 1])
+        var tag: [Character]?
+        var k = 0
+        while k + 1 < row.count {
+            if row[k] == "{", row[k + 1] == "{" {
+                var end = k + 2
+                while end + 1 < row.count, !(row[end] == "}" && row[end + 1] == "}") { end += 1 }
+                let stop = min(end + 2, row.count)
+                if stop >= column {
+                    tag = Array(row[k..<stop])
+                    break
+                }
+                k = stop
+            } else {
+                k += 1
             }
         }
-        return nil
+        guard let tag else { return nil }
+        let inner = String(tag.dropFirst(2))
+        let trimmed = inner.drop { $0 == " " }
+        let word = trimmed.prefix { $0.isLetter }
+        let keywords: Set<Substring> = ["range", "if", "else", "end", "with", "partial", "define", "block", "template", "printf", "len", "index"]
+        let go = inner.hasPrefix("-") || inner.contains(":=")
+            || (trimmed.hasPrefix(".") && trimmed.dropFirst().first?.isLetter == true)
+            || (keywords.contains(word) && (trimmed.dropFirst(word.count).first == " " || trimmed.dropFirst(word.count).hasPrefix("}}")))
+        guard go else { return nil }
+        let shown = String(tag)
+        return shown.count > 40 ? String(shown.prefix(39)) + "…" : shown
     }
 
     /// A sentence for each kind of template error, in Bestiary's terms.

@@ -152,6 +152,8 @@ import Testing
              expected: "\(record):1:1: error: front matter is not closed"),
         Case(name: "no front matter", files: [record: "Just text.\n"],
              expected: "\(record):1:1: error: a record starts with front matter"),
+        Case(name: "a brace closed on the next line, with a colon inside: the colon's message", files: [record: "---\nname: {de: Fuchs,\n  en: Note: it bites}\n---\n"],
+             expected: "\(record):3:11: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text with ': ' or ',' inside { } needs quotes"),
         Case(name: "a brace never closed, at the brace (not the next line)", files: [record: "---\nname: {de: Fuchs\ngroup: bird\n---\n"],
              expected: "\(record):2:7: error: invalid YAML: the '{' here is never closed with '}' (what follows it was read as part of it); close it, or put the whole text in quotes"),
         Case(name: "tab indentation", files: [record: "---\nname:\n\tde: Fuchs\n---\n"],

@@ -137,8 +137,6 @@ struct TemplateDiagnosticsTests {
         }
     }
 
-    /// A child's `{{$name}}` that fills no block of its parent shows nothing: warned about at its
-    /// tag, with the parent's blocks (also those of what it includes) and the closest one.
     /// Hugo's Go template tags (`{{ range … }}`, `{{ partial "x" . }}`, `{{- … -}}`) fail to parse;
     /// the error says what they are and what Bestiary's templates are instead (found by a theme
     /// designer who knew Hugo). A Mustache mistake gets no such words.
@@ -151,8 +149,13 @@ struct TemplateDiagnosticsTests {
         }
         let mustache = diagnostics("partials/footer.html", "<footer>{{#nav}}</footer>\n")
         #expect(mustache.count == 1 && mustache.first?.contains("Go template") == false, "\(mustache)")
+        // Mustache's own forms on the line of an error are no Go tags: a block, the current item.
+        let block = diagnostics("layouts/page.html", "{{<layouts.base}}{{$main}}{{.}}\n")
+        #expect(block.count >= 1 && block.allSatisfy { !$0.contains("Go template") }, "\(block)")
     }
 
+    /// A child's `{{$name}}` that fills no block of its parent shows nothing: warned about at its
+    /// tag, with the parent's blocks (also those of what it includes) and the closest one.
     @Test func anOverrideOfNoBlockIsWarnedAbout() throws {
         #expect(try Templates.compile(.builtIn).unknownBlocks.isEmpty)
         var theme = Theme.builtIn
@@ -202,8 +205,8 @@ struct TemplateDiagnosticsTests {
         #expect(blankStrings.table(for: "fr")["nav.quiz"] == "Quiz")
         #expect(blankStrings.table(for: "fr")["nav.home"] == "Accueil")
         #expect(UIStrings.translationProblems(blankStrings, theme: blank).map(DiagnosticFormatter.text) == [
-            "templates/i18n/fr.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the text it falls back to (in English: \"Quiz\"); translate it, or remove the line [render]",
-            "templates/i18n/fr.json:3:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (in English: \"Next question\"); translate it, or remove the line [render]",
+            "templates/i18n/fr.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the text it falls back to (\"Quiz\"); translate it, or remove the line [render]",
+            "templates/i18n/fr.json:3:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Next question\"); translate it, or remove the line [render]",
         ])
         // A text the theme's own templates name is no misspelling: said only when a site
         // language lacks it.
