@@ -47,7 +47,15 @@ import Testing
         #expect(!built([warning("a"), warning("b")]).contains("warning"))
         let added = built([warning("a"), warning("b"), warning("c")])
         #expect(added.contains("c.md:2:1: warning") && !added.contains("a.md") && !added.contains("b.md"), "\(added)")
-        printer.print(.failed([problem], changes: [record]), outputDirectory: dir.appending("output"))
+        // A failed build prints its errors and only the warnings that are new.
+        var before = captured.stderr.count
+        printer.print(.failed([problem, warning("a"), warning("d")], changes: [record]), outputDirectory: dir.appending("output"))
+        let failed = String(captured.stderr.dropFirst(before))
+        #expect(failed.contains("cow.md:3:13: error") && failed.contains("d.md:2:1: warning") && !failed.contains("a.md:2:1"), "\(failed)")
+        // An up-to-date check has no warnings of its own: nothing is said of them.
+        before = captured.stderr.count
+        printer.print(.built(RebuildResult(pages: 3, files: 9, seconds: 0.1, upToDate: true), changes: [record]), outputDirectory: dir.appending("output"))
+        #expect(!String(captured.stderr.dropFirst(before)).contains("gone"))
         let fixed = built([warning("a"), warning("c")])
         #expect(!fixed.contains(".md:2:1: warning"), "\(fixed)")
         #expect(fixed.contains("1 warning of the last build is gone"), "\(fixed)")

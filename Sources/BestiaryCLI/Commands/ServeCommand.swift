@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let signals = ShutdownSignals { count in
             if count == 1 {
-                console.err("stopping… (a build under way finishes first; Ctrl-C again stops at once)")
+                console.err("stopping… (after the build under way, if one is; Ctrl-C again stops at once)")
                 session.stop()
             } else {
                 console.err("stopped at once")
@@ -188,7 +188,8 @@ final class ServePrinter: @unchecked Sendable {
                 defer { builds += 1 }
                 return builds == 0
             }
-            reportWarnings(result.diagnostics)
+            // An up-to-date check reads no record: it has no warnings to compare.
+            if !result.upToDate { reportWarnings(result.diagnostics) }
             let seconds = String(format: "%.2f", result.seconds)
             if result.upToDate {
                 console.err("\(first ? "" : Self.clock() + " ")output is up to date (nothing changed since the last build)")
@@ -203,7 +204,9 @@ final class ServePrinter: @unchecked Sendable {
                 defer { builds += 1 }
                 return builds == 0
             }
-            console.report(diagnostics, format: format)
+            // The errors, and only the warnings the last good build did not have.
+            let known = lock.withLock { lastWarnings } ?? []
+            console.report(diagnostics.filter { $0.severity == .error || !known.contains(DiagnosticFormatter.text($0)) }, format: format)
             let errors = diagnostics.filter { $0.severity == .error }.count
             // A first build that fails in a new site has no earlier build to fall back on.
             let served = FileManager.default.fileExists(atPath: outputDirectory + "/index.html")
