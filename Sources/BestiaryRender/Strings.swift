@@ -27,21 +27,28 @@ public struct UIStrings: Sendable {
     /// JSON object) is left out of its table, so the rest can still be checked.
     static func read(_ theme: Theme) -> (UIStrings, DiagnosticBag) {
         var tables: [String: [String: String]] = [:]
+        // Each file's own texts (a site's are merged into the default theme's of their language).
+        var own: [String: [String: String]] = [:]
         var blank: [String: Set<String>] = [:]
         var bag = DiagnosticBag()
         for path in theme.paths(under: "i18n/") where path.hasSuffix(".json") {
             let lang = String(path.dropFirst("i18n/".count).dropLast(".json".count))
             guard let file = theme.files[path] else { continue }
+            // A site's file that cannot be read leaves the default theme's table of its language
+            // (its error is reported; no warning says the language has no texts at all).
+            let fallback = file.isOverride ? Self.builtInTable(path) : [:]
             do {
                 let object = try JSONSerialization.jsonObject(with: file.data)
                 guard let dict = object as? [String: Any] else {
                     bag.error("strings must be one JSON object of \"key\": \"text\"", at: SourceLocation(path: file.origin), stage: "render")
+                    if !fallback.isEmpty { tables[lang] = fallback }
                     continue
                 }
                 // A site's table adds to the default theme's of its language, key by key: a site
                 // that gave one text of its own in i18n/en.json showed every other as its key, and
                 // one that copied a table from an earlier Bestiary lacked every text added since.
-                var table = file.isOverride ? Self.builtInTable(path) : [:]
+                var table = fallback
+                var mine: [String: String] = [:]
                 for (key, value) in dict {
                     if let s = value as? String {
                         if lang != "en", s.allSatisfy(\.isWhitespace) {
@@ -49,6 +56,7 @@ public struct UIStrings: Sendable {
                             continue
                         }
                         table[key] = s
+                        mine[key] = s
                         // Like a record's texts: a direction control makes the text read otherwise
                         // on the site than in review (raw or as a "\u202E" escape).
                         if let control = DirectionControl.first(in: s) ?? DirectionControl.first(in: key) {
@@ -59,18 +67,20 @@ public struct UIStrings: Sendable {
                     }
                 }
                 tables[lang] = table
+                own[lang] = mine
             } catch {
                 let (what, at) = Self.jsonProblem(error, in: file.data)
                 bag.error(
                     "strings are not valid JSON (\(what)); the file is one object of \"key\": \"text\" pairs",
                     at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")
+                if !fallback.isEmpty { tables[lang] = fallback }
             }
         }
         // Keys nest by their dots ({{t.nav.quiz}}): `a.b` and `a.b.c` cannot both be, in a file or
         // in a language's table completed from English (``table(for:)``).
-        for (lang, table) in tables.sorted(by: { $0.key < $1.key }) {
+        for (lang, mine) in own.sorted(by: { $0.key < $1.key }) {
             guard let file = theme.files["i18n/\(lang).json"] else { continue }
-            bag.append(contentsOf: nestingProblems(table, completing: UIStrings(tables: tables).table(for: lang), file: file))
+            bag.append(contentsOf: nestingProblems(mine, completing: UIStrings(tables: tables).table(for: lang), file: file))
         }
         var strings = UIStrings(tables: tables)
         strings.blankKeys = blank
@@ -257,7 +267,7 @@ public struct UIStrings: Sendable {
             }
             for key in (strings.blankKeys[language] ?? []).sorted() {
                 problems.append(.warning(
-                    "string '\(key)' is empty, so its pages show the text it falls back to (in English: \"\(english[key] ?? key)\"); translate it, or remove the line",
+                    "string '\(key)' is empty, so its pages show the text it falls back to (\"\(strings.table(for: language)[key] ?? english[key] ?? key)\"); translate it, or remove the line",
                     at: location(of: key, in: file), stage: "render"))
             }
             let text = String(decoding: file.data, as: UTF8.self)
