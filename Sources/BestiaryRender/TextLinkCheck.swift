@@ -92,15 +92,31 @@ public enum TextLinkCheck {
     }
 
     /// The first `{{< … >}}` or `{{% … %}}` in `text` (a Hugo habit, published as written), with
-    /// its line and column (in characters), cut to 40 characters.
+    /// its line and column (in characters), cut to 40 characters. Not in code: a fenced block
+    /// (``` or ~~~) or a `code span` on its line, where a text shows Hugo's syntax on purpose.
     static func hugoShortcode(in text: String) -> (line: Int, column: Int, text: String)? {
         let bytes = Array(text.utf8)
         var line = 1, lineStart = 0, k = 0
+        var fenced = false, ticks = 0
+        func fence(at start: Int) -> Bool {
+            var i = start
+            while i < bytes.count, bytes[i] == 32, i - start < 3 { i += 1 }
+            return i + 2 < bytes.count && (bytes[i...(i + 2)].allSatisfy { $0 == UInt8(ascii: "`") } || bytes[i...(i + 2)].allSatisfy { $0 == UInt8(ascii: "~") })
+        }
+        if fence(at: 0) { fenced = true }
         while k + 2 < bytes.count {
             if bytes[k] == 10 {
                 line += 1
                 lineStart = k + 1
-            } else if bytes[k] == UInt8(ascii: "{"), bytes[k + 1] == UInt8(ascii: "{"), bytes[k + 2] == UInt8(ascii: "<") || bytes[k + 2] == UInt8(ascii: "%") {
+                ticks = 0
+                if fence(at: lineStart) {
+                    fenced.toggle()
+                    // The fence line itself is no text.
+                    while k + 1 < bytes.count, bytes[k + 1] != 10 { k += 1 }
+                }
+            } else if bytes[k] == UInt8(ascii: "`") {
+                ticks += 1
+            } else if !fenced, ticks % 2 == 0, bytes[k] == UInt8(ascii: "{"), bytes[k + 1] == UInt8(ascii: "{"), bytes[k + 2] == UInt8(ascii: "<") || bytes[k + 2] == UInt8(ascii: "%") {
                 let column = String(decoding: bytes[lineStart..<k], as: UTF8.self).count + 1
                 var end = k
                 while end < bytes.count, bytes[end] != 10, !(end > k + 2 && bytes[end] == UInt8(ascii: "}") && bytes[end - 1] == UInt8(ascii: "}")) { end += 1 }
