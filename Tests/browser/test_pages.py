@@ -746,6 +746,14 @@ def test_a_touch_phone_gets_fingers_sized_controls_and_no_key_caps(site):
         load(driver, site + "quiz/?mode=image")
         assert driver.execute_script("return matchMedia('(hover: none) and (pointer: coarse)').matches")
         wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        # The tour's first step speaks of tapping, not of number keys and R.
+        shown = driver.execute_script(
+            "const t = document.getElementById('bestiary-onboarding');"
+            " const step = document.querySelector('[data-onboarding] [data-onboarding-step]') || t?.content.cloneNode(true).querySelector('[data-onboarding-step]');"
+            " if (!step) return null; const shown = step.isConnected; if (!shown) document.body.append(step); step.hidden = false;"
+            " const r = [getComputedStyle(step.querySelector('.for-keys')).display, getComputedStyle(step.querySelector('.for-touch')).display];"
+            " if (!shown) step.remove(); return r")
+        assert shown == ["none", "block"], shown
         driver.execute_script("for (const b of document.querySelectorAll('[data-onboarding-skip]')) b.click()")
         wait_until(driver, "const i = document.querySelector(\"[data-quiz][data-state='question'] [data-quiz-prompt] img\"); return i && i.complete")
         keys, modes, first, height = driver.execute_script(
