@@ -45,7 +45,10 @@ public enum SiteScaffold {
             do {
                 try fileSystem.writeAtomically(theme[path]!, to: full)
             } catch {
-                throw DiagnosticError(.error("cannot update templates/\(path): \(error)", stage: "init"))
+                let done = result.updated.count
+                throw DiagnosticError(.error(
+                    "cannot update templates/\(path): \(error)" + (done > 0 ? " (\(done) file\(done == 1 ? " was" : "s were") updated before it; run it again once that is mended)" : ""),
+                    stage: "init"))
             }
             result.updated.append("templates/" + path)
         }

@@ -265,9 +265,11 @@ public struct UIStrings: Sendable {
                         at: location(of: key, in: file), stage: "render"))
                 }
             }
-            for key in (strings.blankKeys[language] ?? []).sorted() {
+            let blank = (strings.blankKeys[language] ?? []).sorted()
+            let shown = blank.isEmpty ? [:] : strings.table(for: language)
+            for key in blank {
                 problems.append(.warning(
-                    "string '\(key)' is empty, so its pages show the text it falls back to (\"\(strings.table(for: language)[key] ?? english[key] ?? key)\"); translate it, or remove the line",
+                    "string '\(key)' is empty, so its pages show the text it falls back to (\"\(shown[key] ?? english[key] ?? key)\"); translate it, or remove the line",
                     at: location(of: key, in: file), stage: "render"))
             }
             let text = String(decoding: file.data, as: UTF8.self)

@@ -14,7 +14,6 @@ import BestiaryMarkdown
 public enum TextLinkCheck {
     public static func problems(of catalog: Catalog) -> [Diagnostic] {
         let paths = SitePaths(defaultLanguage: catalog.config.defaultLanguage)
-        let language = catalog.config.defaultLanguage
         var pages = Set<String>()
         for lang in catalog.config.languages {
             pages.formUnion([
@@ -24,15 +23,8 @@ public enum TextLinkCheck {
             for animal in catalog.animals { pages.insert(paths.animal(animal.id, lang)) }
             for page in catalog.pages { pages.insert(paths.page(page.slug, lang)) }
         }
-        var texts: [(directory: String, body: MarkdownBody)] = []
-        for animal in catalog.animals {
-            for (_, body) in animal.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.animal(animal.id, language), body)) }
-        }
-        for page in catalog.pages {
-            for (_, body) in page.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.page(page.slug, language), body)) }
-        }
         var problems: [Diagnostic] = []
-        for (directory, body) in texts {
+        for (directory, body) in texts(of: catalog) {
             if let (line, column, shortcode) = hugoShortcode(in: body.markdown) {
                 problems.append(.warning(
                     "'\(shortcode)' is a Hugo shortcode, which Bestiary's Markdown does not have: the page shows it as text; write Markdown instead (a picture: ![what it shows](address), a link: [text](address))",
@@ -46,6 +38,28 @@ public enum TextLinkCheck {
             }
         }
         return problems
+    }
+
+    /// Every text of the animals (but those in `except`) and of the pages, with the folder of the
+    /// page it is shown on in the default language (each text's links are taken from there).
+    static func texts(of catalog: Catalog, except: Set<String> = []) -> [(directory: String, body: MarkdownBody)] {
+        let paths = SitePaths(defaultLanguage: catalog.config.defaultLanguage)
+        let language = catalog.config.defaultLanguage
+        var texts: [(directory: String, body: MarkdownBody)] = []
+        for animal in catalog.animals where !except.contains(animal.id) {
+            for (_, body) in animal.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.animal(animal.id, language), body)) }
+        }
+        for page in catalog.pages {
+            for (_, body) in page.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.page(page.slug, language), body)) }
+        }
+        return texts
+    }
+
+    /// A link's address without its query and fragment, percent-decoded: the path a page is at.
+    static func localPath(_ url: String) -> String {
+        var path = url
+        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<cut]) }
+        return path.removingPercentEncodingIfAny
     }
 
     /// `path` (relative, decoded, without query or fragment) resolved as a browser resolves it
@@ -64,25 +78,16 @@ public enum TextLinkCheck {
     /// the six records that linked to the bird it removed: found by a catalogue's maintainer).
     public static func links(to ids: Set<String>, in catalog: Catalog) -> [Diagnostic] {
         let paths = SitePaths(defaultLanguage: catalog.config.defaultLanguage)
-        let language = catalog.config.defaultLanguage
         var targets: [String: String] = [:]
         for id in ids {
             for lang in catalog.config.languages { targets[paths.animal(id, lang)] = id }
         }
-        var texts: [(directory: String, body: MarkdownBody)] = []
-        for animal in catalog.animals where !ids.contains(animal.id) {
-            for (_, body) in animal.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.animal(animal.id, language), body)) }
-        }
-        for page in catalog.pages {
-            for (_, body) in page.bodies.sorted(by: { $0.key < $1.key }) { texts.append((paths.page(page.slug, language), body)) }
-        }
         var problems: [Diagnostic] = []
-        for (directory, body) in texts {
+        for (directory, body) in texts(of: catalog, except: ids) {
             for link in Markdown.links(body.markdown, reserved: Templates.builtInLayoutIDs).links {
-                var path = link.url
-                guard MarkdownBody.isLocal(path), !path.hasPrefix("/"), !path.hasPrefix("#") else { continue }
-                if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<cut]) }
-                guard let id = targets[resolve(path.removingPercentEncodingIfAny, from: directory)] else { continue }
+                guard MarkdownBody.isLocal(link.url), !link.url.hasPrefix("#") else { continue }
+                let path = localPath(link.url)
+                guard !path.hasPrefix("/"), let id = targets[resolve(path, from: directory)] else { continue }
                 problems.append(.warning(
                     "the link '\(link.url.prefix(60))' leads to \(id)'s page, which goes with the record: remove the link or point it elsewhere",
                     at: body.at(line: link.line, column: link.column), stage: "remove"))
@@ -138,9 +143,7 @@ public enum TextLinkCheck {
             return "leads to no heading of this text\(known.isEmpty ? " (it has none)" : " (its headings: \(known))"); a heading's name is its text in lower case, with dashes for spaces"
         }
         if url.hasPrefix("//") || !MarkdownBody.isLocal(url) && !url.hasPrefix("/") { return nil }
-        var path = url
-        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = String(path[..<cut]) }
-        path = path.removingPercentEncodingIfAny
+        let path = localPath(url)
         if path.hasPrefix("/") {
             return "starts at the site's root, so it breaks where the site is served under a path (base_url https://example.org/bestiary/, a deploy preview); write it relative to the page, as ../ID/ for another animal, ../../SLUG/ for a page"
         }
