@@ -575,10 +575,23 @@ final class SharedContext: @unchecked Sendable {
         return context
     }
 
+    /// How many cards the collection shows at first, and adds each time the learner asks for more.
+    static let collectionPageSize = 500
+
     func collection(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.collection"), kind: "collection", alternates: "collection")
         let order = byName[lang] ?? []
-        context["animals"] = animalItems(order) { .object(self.animalSummary($0, lang, directory: directory)) }
+        let card = { @Sendable (i: Int) -> TemplateValue in .object(self.animalSummary(i, lang, directory: directory)) }
+        // Every card, for a theme's collection.html copied before the list was cut in pages.
+        context["animals"] = animalItems(order, card)
+        // The first page of cards in the list, the rest in an inert `<template>` that the page's
+        // script takes them from: a browser laid out 10,000 live cards in about 10 s.
+        let firstPage = min(order.count, Self.collectionPageSize)
+        context["first_animals"] = animalItems(Array(order[..<firstPage]), card)
+        context["more_animals"] = animalItems(Array(order[firstPage...]), card)
+        context["more_count"] = .int(order.count - firstPage)
+        context["more_text"] = .string(plural(lang, "collection.noscriptMore", order.count - firstPage))
+        context["page_size"] = .int(Self.collectionPageSize)
         context["count"] = .int(order.count)
         context["count_text"] = .string(plural(lang, "collection.countAll", order.count))
         context["groups"] = .list((groupsByLanguage[lang] ?? []).map(TemplateValue.object))

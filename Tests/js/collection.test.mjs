@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { comparator, emptyReason, filtersFromQuery, fold, matches, queryFromFilters, wordPattern } from "../../templates/assets/js/collection.js";
+import { comparator, emptyReason, filtersFromQuery, fold, matches, queryFromFilters, visibleCards, wordPattern } from "../../templates/assets/js/collection.js";
 
 const card = (id, names, group = "", extra = {}) => ({ id, group, search: fold(names), ...extra });
 const fox = card("red-fox", "red fox rotfuchs vulpes vulpes", "mammal");
@@ -108,4 +108,18 @@ test("the empty message names the most specific reason", () => {
   assert.equal(emptyReason({ ...all, show: "guessed" }, none), "no-guessed");
   assert.equal(emptyReason({ ...all, show: "favorites", q: "x" }, learner), "search");
   assert.equal(emptyReason({ ...all, group: "bird", show: "favorites" }, learner), "filters");
+});
+
+test("visibleCards shows the first page of the cards that pass, in order, and counts them all", () => {
+  const many = Array.from({ length: 7 }, (_, i) => card(`a${i}`, i % 2 ? "odd vole" : "even wren", i % 2 ? "mammal" : "bird"));
+  const page = visibleCards(many, all, learner, 3);
+  assert.deepEqual(page.shown.map((c) => c.id), ["a0", "a1", "a2"]);
+  assert.equal(page.total, 7);
+  const wrens = visibleCards(many, { ...all, q: "wren" }, learner, 3);
+  assert.deepEqual(wrens.shown.map((c) => c.id), ["a0", "a2", "a4"]);
+  assert.equal(wrens.total, 4);
+  const voles = visibleCards(many, { ...all, group: "mammal" }, learner, 10);
+  assert.deepEqual(voles.shown.map((c) => c.id), ["a1", "a3", "a5"]);
+  assert.equal(voles.total, 3);
+  assert.deepEqual(visibleCards(many, { ...all, q: "owl" }, learner, 3), { shown: [], total: 0 });
 });

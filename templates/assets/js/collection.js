@@ -106,6 +106,27 @@ export function matches(card, f, learner) {
 }
 
 /**
+ * The cards to put on the page: the first `limit` of `sorted` that pass the filters (a catalogue
+ * of 10,000 animals shows a page of them at a time), and how many pass in all.
+ * @template {{id: string, group: string, search: string}} C
+ * @param {readonly C[]} sorted
+ * @param {{q: string, show: string, group: string}} f
+ * @param {{guessed: Set<string>, favorites: Set<string>}} learner
+ * @param {number} limit
+ * @returns {{shown: C[], total: number}}
+ */
+export function visibleCards(sorted, f, learner, limit) {
+  const shown = [];
+  let total = 0;
+  for (const card of sorted) {
+    if (!matches(card, f, learner)) continue;
+    total++;
+    if (shown.length < limit) shown.push(card);
+  }
+  return { shown, total };
+}
+
+/**
  * Compares two cards for a sort order; ties keep the name order (`index`,
  * the order the build sorted them in by name in the page's language).
  * @param {string} sort
