@@ -7,13 +7,19 @@ import Foundation
 ///
 /// The worker's script stays unhashed and at the root so that its scope is the whole site and
 /// browsers find a new build by comparing its bytes. The configuration names what to precache
-/// (every language's app shell pages, every fingerprinted asset, the catalogue and the manifest)
+/// (every language's app shell pages up to ``precacheLimit`` each, every fingerprinted asset, the
+/// catalogue and the manifest)
 /// and a version: a hash over each precached file's path and bytes and over the script itself,
 /// which names the cache. A new build with any change to the shell therefore installs into a fresh
 /// cache, and the worker deletes the old one when it activates.
 enum ServiceWorker {
     /// The theme file the worker is made from.
     static let source = "service-worker/sw.js"
+    /// A shell page bigger than this is not precached: the worker keeps it when it is visited, as an
+    /// animal's page. At 10,000 animals the collection and the sightings pages are 3–5 MB each, in
+    /// every language, and an install downloaded them all again after every content change. A
+    /// change to such a page still makes a new version (its digest is in it).
+    static let precacheLimit = 1 << 20
     /// The configuration object between these markers is replaced.
     static let startMarker = "/* bestiary:config */"
     static let endMarker = "/* bestiary:end */"
@@ -38,7 +44,9 @@ enum ServiceWorker {
         let input = renderer.input
         let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var precache: [String] = []
-        for page in renderer.shellPages() where byPath[page] != nil {
+        for page in renderer.shellPages() {
+            guard let file = byPath[page] else { continue }
+            if case .data(let bytes) = file.content, bytes.count > precacheLimit { continue }
             // Directory URLs, as pages link to each other (`quiz/`, not `quiz/index.html`).
             precache.append(page.hasSuffix("/index.html") ? String(page.dropLast("index.html".count)) : page == "index.html" ? "./" : page)
         }

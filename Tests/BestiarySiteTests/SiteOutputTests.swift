@@ -261,3 +261,36 @@ import Testing
         #expect(enrich.last?.message.hasPrefix("45 more Wikipedia articles named by records are not in the cache") == true, "\(enrich.last?.message ?? "")")
     }
 }
+
+/// What the service worker precaches: the app shell, but no page over a mebibyte (a catalogue of
+/// 10,000 animals made collection and sightings pages of 3–5 MB in every language, all downloaded
+/// again by every install after a content change).
+@Suite struct PrecacheTests {
+    static func precache(_ output: String) throws -> (paths: [String], version: String) {
+        let worker = try String(contentsOfFile: output + "/sw.js", encoding: .utf8)
+        let start = try #require(worker.range(of: "/* bestiary:config */")), end = try #require(worker.range(of: "/* bestiary:end */"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(worker[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        return (try #require(json["precache"] as? [String]), try #require(json["version"] as? String))
+    }
+
+    @Test func aPageOverAMebibyteIsLeftToBeCachedWhenVisited() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        // 303 KB of Markdown, 1.5 MB of HTML: each `&` is written `&amp;`.
+        let paragraph = "Ampersands: " + String(repeating: "&", count: 100) + "\n\n"
+        try ("---\ntitle: { de: Lang, en: Long }\n---\n" + String(repeating: paragraph, count: 2_700))
+            .write(toFile: root + "/content/pages/long.md", atomically: true, encoding: .utf8)
+        try build(root: root, output: work.appending("out"))
+        let long = try #require(FileManager.default.attributesOfItem(atPath: work.appending("out/long/index.html"))[.size] as? Int)
+        #expect(long > 1 << 20)
+        let (paths, version) = try Self.precache(work.appending("out"))
+        #expect(!paths.contains("long/") && !paths.contains("en/long/"))
+        #expect(paths.contains("about/") && paths.contains("en/about/") && paths.contains("collection/") && paths.contains("./"))
+
+        // A change to it still makes a new version: a learner's visited copy is not kept stale.
+        try ("---\ntitle: { de: Lang, en: Long }\n---\nChanged.\n\n" + String(repeating: paragraph, count: 2_700))
+            .write(toFile: root + "/content/pages/long.md", atomically: true, encoding: .utf8)
+        try build(root: root, output: work.appending("out"))
+        #expect(try Self.precache(work.appending("out")).version != version)
+    }
+}

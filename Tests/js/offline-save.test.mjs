@@ -19,5 +19,7 @@ test("offlineUrls lists every sound, picture width and animal page once, as abso
     { url: "https://example.org/site/media/b-320.webp", bytes: null },
     { url: "https://example.org/site/en/animals/owl/", bytes: null },
     { url: "https://example.org/site/en/animals/cat/", bytes: null },
+    { url: "https://example.org/site/en/collection/", bytes: null },
+    { url: "https://example.org/site/en/sightings/", bytes: null },
   ]);
 });

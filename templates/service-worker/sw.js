@@ -7,7 +7,8 @@
 //   shell:VERSION  the app shell, precached on install: every language's home,
 //                  quiz, collection, sightings, settings and offline pages,
 //                  free pages, the 404 page, every fingerprinted asset, the
-//                  catalogue and the manifest
+//                  catalogue and the manifest; a page over 1 MiB (a big
+//                  catalogue's collection and sightings) is left out
 //   pages:VERSION  other pages (animal pages, credits) as they are visited
 //   media          sounds and pictures as they are played; their names carry
 //                  a content hash, so they survive new builds (entries the

@@ -5,8 +5,8 @@ import { isCached } from "./offline.js";
 
 /**
  * The URLs that make the catalogue usable offline: each animal's sound and
- * picture (every width) and its page in this language, with the bytes the
- * catalogue knows of.
+ * picture (every width) and its page in this language, and the collection and
+ * sightings pages, with the bytes the catalogue knows of.
  * @param {import("./catalog.js").Catalog} catalog
  * @param {{root: string, langRoot: string, base: string}} where
  * @returns {{url: string, bytes: number|null}[]}
@@ -29,6 +29,8 @@ export function offlineUrls(catalog, { root, langRoot, base }) {
     }
     if (animal.page) add(animal.page, langRoot);
   }
+  // The lists, which the worker does not precache when they are big (a catalogue of thousands).
+  for (const page of ["collection/", "sightings/"]) add(page, langRoot);
   return out;
 }
 
