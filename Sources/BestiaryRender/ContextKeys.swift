@@ -25,7 +25,7 @@ enum ContextKeys {
         "content_html", "body_lang", "body_dir", "body_is_fallback", "similar", "has_similar", "log_href",
         // Home, lists, settings.
         "modes", "mode", "available", "unavailable_text", "stats", "animals", "with_sound", "with_image", "askable", "count", "count_text",
-        "first_animals", "more_animals", "more_count", "more_text", "page_size",
+        "first_animals", "more_animals", "more_count", "has_more", "more_text", "page_size",
         "groups", "option_groups", "checklist_text", "language_options", "has_language_choice", "has_groups", "difficulties",
         "value",
         // The 404 page.

@@ -575,8 +575,24 @@ final class SharedContext: @unchecked Sendable {
         return context
     }
 
-    /// How many cards the collection shows at first, and adds each time the learner asks for more.
-    static let collectionPageSize = 500
+    /// How many cards the collection (and rows the sightings checklist) shows at first, and adds
+    /// each time the learner asks for more.
+    static let listPageSize = 500
+
+    /// A list of animals a page at a time: the first page goes in the list and the rest in an inert
+    /// `<template>` that the page's script takes them from (a browser took about 10 s to lay out
+    /// 10,000 live cards, and 3–4 s for the checklist's 10,000 rows).
+    func pages(of order: [Int], _ lang: String, _ item: @escaping @Sendable (Int) -> TemplateValue) -> [String: TemplateValue] {
+        let firstPage = min(order.count, Self.listPageSize)
+        return [
+            "first_animals": animalItems(Array(order[..<firstPage]), item),
+            "more_animals": animalItems(Array(order[firstPage...]), item),
+            "more_count": .int(order.count - firstPage),
+            "has_more": .bool(firstPage < order.count),
+            "more_text": .string(plural(lang, "collection.noscriptMore", order.count - firstPage)),
+            "page_size": .int(Self.listPageSize),
+        ]
+    }
 
     func collection(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "nav.collection"), kind: "collection", alternates: "collection")
@@ -584,14 +600,7 @@ final class SharedContext: @unchecked Sendable {
         let card = { @Sendable (i: Int) -> TemplateValue in .object(self.animalSummary(i, lang, directory: directory)) }
         // Every card, for a theme's collection.html copied before the list was cut in pages.
         context["animals"] = animalItems(order, card)
-        // The first page of cards in the list, the rest in an inert `<template>` that the page's
-        // script takes them from: a browser laid out 10,000 live cards in about 10 s.
-        let firstPage = min(order.count, Self.collectionPageSize)
-        context["first_animals"] = animalItems(Array(order[..<firstPage]), card)
-        context["more_animals"] = animalItems(Array(order[firstPage...]), card)
-        context["more_count"] = .int(order.count - firstPage)
-        context["more_text"] = .string(plural(lang, "collection.noscriptMore", order.count - firstPage))
-        context["page_size"] = .int(Self.collectionPageSize)
+        context.merge(pages(of: order, lang, card), uniquingKeysWith: { _, page in page })
         context["count"] = .int(order.count)
         context["count_text"] = .string(plural(lang, "collection.countAll", order.count))
         context["groups"] = .list((groupsByLanguage[lang] ?? []).map(TemplateValue.object))
@@ -639,7 +648,9 @@ final class SharedContext: @unchecked Sendable {
             optionGroups.append(["label": .string(t(lang, "sightings.otherGroup")), "animals": animalItems(ungrouped, summary)])
         }
         context["option_groups"] = .list(optionGroups)
+        // Every row, for a theme's sightings.html copied before the checklist was cut in pages.
         context["animals"] = animalItems(order, summary)
+        context.merge(pages(of: order, lang, summary), uniquingKeysWith: { _, page in page })
         context["count"] = .int(order.count)
         context["checklist_text"] = .string(
             plural(lang, "sightings.checklistCount", 0).replacingOccurrences(of: "{total}", with: String(order.count)))

@@ -84,3 +84,45 @@ def test_show_more_search_and_sort_reach_every_card(big, browser):
     everyone = browser.execute_script(
         "return Number(document.querySelector('[data-collection-count]').textContent.match(/\\d+/)[0])")
     assert everyone == ANIMALS
+
+
+LIVE_ROWS = "return [...document.querySelectorAll('[data-checklist] tbody tr[data-id]')].map(r => r.dataset.id)"
+
+
+def test_the_checklist_pages_its_rows_and_marks_one_that_waits(big, browser):
+    load(browser, big + "en/sightings/")
+    first = browser.execute_script(LIVE_ROWS)
+    assert len(first) == PAGE
+    waiting = browser.execute_script(
+        "return [...document.querySelector('[data-checklist-more]').content.querySelectorAll('tr[data-id]')].map(r => r.dataset.id)")
+    assert len(set(first + waiting)) == ANIMALS
+    more = browser.find_element(By.CSS_SELECTOR, "[data-checklist-show-more]")
+    assert f"{ANIMALS - PAGE} not shown yet" in more.text
+
+    # A sighting of an animal whose row waits in the template: the "logged" filter shows it, marked.
+    target = waiting[-1]
+    load(browser, big + f"en/sightings/?animal={target}")
+    browser.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+    browser.execute_script("document.querySelector('[data-sighting-submit]').click()")
+    browser.execute_script("document.querySelector('[data-checklist-show][value=logged]').click()")
+    wait_until(browser, f"return {LIVE_ROWS[7:]}.join() === arguments[0]", target, message="only the logged row")
+    count = browser.execute_script(
+        "return document.querySelector(`[data-checklist] tr[data-id='${arguments[0]}'] [data-col='count']`).textContent", target)
+    assert count == "1"
+    assert "1 of" in browser.find_element(By.CSS_SELECTOR, "[data-checklist-count]").text
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-checklist-show-more]").is_displayed()
+
+    # All again: the first page; "Show more" adds the rest and focuses the first row it added.
+    browser.execute_script("document.querySelector('[data-checklist-show][value=all]').click()")
+    wait_until(browser, f"return {LIVE_ROWS[7:]}.length === {PAGE}")
+    browser.execute_script("document.querySelector('[data-checklist-show-more]').click()")
+    wait_until(browser, f"return {LIVE_ROWS[7:]}.length === {ANIMALS}")
+    assert browser.execute_script("return document.activeElement.closest('tr')?.dataset.id") == waiting[0]
+    assert serious_axe_violations(browser) == []
+
+
+def test_a_catalogue_of_one_page_has_nothing_waiting(site):
+    for page in ["collection/index.html", "sightings/index.html"]:
+        html = open(os.path.join(site.output, page), encoding="utf-8").read()
+        assert "data-collection-more>" not in html and "data-checklist-more>" not in html and "<noscript>" not in html, page
+        assert 'data-page-size="500"' in html, page

@@ -16,7 +16,19 @@ const form = /** @type {HTMLFormElement|null} */ (document.querySelector("[data-
 if (form) {
   const select = /** @type {HTMLSelectElement} */ (form.elements.namedItem("animal"));
   const names = new Map([...select.options].filter((o) => o.value).map((o) => [o.value, { name: o.textContent.trim(), lang: o.lang || info.lang }]));
-  const rows = new Map([...document.querySelectorAll("[data-checklist] tbody tr[data-id]")].map((tr) => [tr.dataset.id, tr]));
+  // The checklist of a big catalogue comes a page of rows at a time: the rest wait in an inert
+  // <template> (a browser took 3-4 s to lay out 10,000 live rows) until a filter or "Show more"
+  // asks for them.
+  const checklistTable = /** @type {HTMLTableElement|null} */ (document.querySelector("[data-checklist]"));
+  const checklistBody = checklistTable?.tBodies[0];
+  const laterRows = /** @type {HTMLTemplateElement|null} */ (document.querySelector("[data-checklist-more]"));
+  const rowList = [...document.querySelectorAll("[data-checklist] tbody tr[data-id]"), ...(laterRows ? laterRows.content.querySelectorAll("tr[data-id]") : [])];
+  const rows = new Map(rowList.map((tr) => [tr.dataset.id, tr]));
+  const pageSize = Number(checklistTable?.dataset.pageSize) > 0 ? Number(checklistTable?.dataset.pageSize) : Infinity;
+  let rowLimit = pageSize;
+  let shownRows = rowList.filter((row) => row.parentNode === checklistBody);
+  const moreRowsWrap = document.querySelector("[data-checklist-more-wrap]");
+  const moreRowsButton = document.querySelector("[data-checklist-show-more]");
   const status = document.querySelector("[data-sighting-status]");
   const listsBox = document.querySelector("[data-sightings-lists]");
   const emptyBox = document.querySelector("[data-sightings-empty]");
@@ -161,6 +173,10 @@ if (form) {
     for (const [id, row] of rows) {
       const mark = marks.get(id);
       if (mark) logged++;
+      // Only the rows whose marks changed: 10,000 rows' cells looked up on every save.
+      const key = mark ? `${mark.seen}|${mark.heard}|${mark.count}|${mark.first}` : "";
+      if ((row.dataset.mark ?? "") === key) continue;
+      row.dataset.mark = key;
       row.dataset.logged = mark ? "true" : "false";
       cell(row, "seen", mark?.seen);
       cell(row, "heard", mark?.heard);
@@ -179,13 +195,34 @@ if (form) {
     fill(td, on ? [h("span", { "aria-hidden": "true", text: "✓" }), h("span", { class: "visually-hidden", text: tr("sightings.yes") })] : []);
   };
 
+  /** The rows the filter lets through, up to the page limit, in the table. */
   const filterChecklist = () => {
+    if (!checklistBody) return;
     const show = document.querySelector("[data-checklist-show]:checked")?.value || "all";
-    for (const row of rows.values()) {
-      row.hidden = (show === "logged" && row.dataset.logged !== "true") || (show === "missing" && row.dataset.logged === "true");
+    const passing = rowList.filter((row) => !((show === "logged" && row.dataset.logged !== "true") || (show === "missing" && row.dataset.logged === "true")));
+    const next = passing.slice(0, rowLimit);
+    if (next.length !== shownRows.length || next.some((row, i) => row !== shownRows[i])) {
+      checklistBody.replaceChildren(...next);
+      shownRows = next;
+    }
+    if (moreRowsWrap && moreRowsButton) {
+      moreRowsWrap.hidden = passing.length <= next.length;
+      moreRowsButton.textContent = tr("collection.more", { count: passing.length - next.length });
     }
   };
-  for (const radio of document.querySelectorAll("[data-checklist-show]")) radio.addEventListener("change", filterChecklist);
+  for (const radio of document.querySelectorAll("[data-checklist-show]")) {
+    radio.addEventListener("change", () => {
+      rowLimit = pageSize;
+      filterChecklist();
+    });
+  }
+  // The next page of rows; focus goes to the first of them.
+  moreRowsButton?.addEventListener("click", () => {
+    const before = shownRows.length;
+    rowLimit = before + pageSize;
+    filterChecklist();
+    shownRows[before]?.querySelector("a")?.focus();
+  });
 
   const listView = (list) => {
     const title = list.outing ? list.outing.name : tr("sightings.noOuting");
