@@ -575,13 +575,13 @@ final class SharedContext: @unchecked Sendable {
         return context
     }
 
-    /// How many cards the collection (and rows the sightings checklist) shows at first, and adds
-    /// each time the learner asks for more.
+    /// How many cards the collection (and rows the sightings checklist and the credits) shows at
+    /// first, and adds each time the learner asks for more.
     static let listPageSize = 500
 
     /// A list of animals a page at a time: the first page goes in the list and the rest in an inert
     /// `<template>` that the page's script takes them from (a browser took about 10 s to lay out
-    /// 10,000 live cards, and 3–4 s for the checklist's 10,000 rows).
+    /// 10,000 live cards, 3–4 s for the checklist's 10,000 rows and 12 s for the credits').
     func pages(of order: [Int], _ lang: String, _ item: @escaping @Sendable (Int) -> TemplateValue) -> [String: TemplateValue] {
         let firstPage = min(order.count, Self.listPageSize)
         return [
@@ -687,7 +687,7 @@ final class SharedContext: @unchecked Sendable {
     func credits(_ lang: String, directory: String) -> [String: TemplateValue] {
         var context = base(lang, directory: directory, title: t(lang, "credits.title"), kind: "credits", alternates: "credits")
         let animals = input.catalog.animals
-        context["animals"] = animalItems(Array(animals.indices)) { i in
+        let row = { @Sendable (i: Int) -> TemplateValue in
             let view = AnimalView(animal: animals[i], language: lang, input: self.input)
             var row = self.animalSummary(i, lang, directory: directory)
             if let image = view.image { row["image_credit"] = self.credit(image.credit, image.license, image.licenseURL, image.source) }
@@ -699,6 +699,10 @@ final class SharedContext: @unchecked Sendable {
             }
             return .object(row)
         }
+        // Every row, for a theme's credits.html copied before the table was cut in pages.
+        context["animals"] = animalItems(Array(animals.indices), row)
+        context.merge(pages(of: Array(animals.indices), lang, row), uniquingKeysWith: { _, page in page })
+        context["strings_json"] = .string(stringsJSON[lang] ?? "{}")
         return context
     }
 

@@ -122,7 +122,20 @@ def test_the_checklist_pages_its_rows_and_marks_one_that_waits(big, browser):
 
 
 def test_a_catalogue_of_one_page_has_nothing_waiting(site):
-    for page in ["collection/index.html", "sightings/index.html"]:
+    for page in ["collection/index.html", "sightings/index.html", "credits/index.html"]:
         html = open(os.path.join(site.output, page), encoding="utf-8").read()
-        assert "data-collection-more>" not in html and "data-checklist-more>" not in html and "<noscript>" not in html, page
+        assert "<template data-" not in html and "<noscript>" not in html, page
         assert 'data-page-size="500"' in html, page
+
+
+def test_the_credits_add_a_page_of_rows_per_press(big, browser):
+    rows = "return document.querySelectorAll('[data-credits] tbody tr').length"
+    load(browser, big + "en/credits/")
+    assert browser.execute_script(rows) == PAGE
+    more = browser.find_element(By.CSS_SELECTOR, "[data-credits-show-more]")
+    assert more.is_displayed() and f"{ANIMALS - PAGE} not shown yet" in more.text
+    waiting = browser.execute_script("return document.querySelector('[data-credits-more]').content.querySelector('tr a').textContent")
+    more.click()
+    wait_until(browser, f"{rows} === {ANIMALS}")
+    assert browser.execute_script("return document.activeElement.textContent") == waiting
+    assert not more.is_displayed()
