@@ -85,11 +85,20 @@ public final class Console: @unchecked Sendable {
     /// Prints diagnostics in the chosen format, sorted as ``DiagnosticBag/sorted`` does.
     /// Diagnostics as text go to standard error, beside the progress lines; as JSON (one object
     /// a line) to standard output, so that `bestiary check --diagnostics json | jq` gets them.
-    public func report(_ diagnostics: [Diagnostic], format: DiagnosticFormatter.Format) {
-        for d in DiagnosticBag(diagnostics).sorted {
-            let line = DiagnosticFormatter.format(d, as: format)
-            if format == .json { out(line) } else { err(line) }
+    /// As text, more than 20 warnings alike are cut to their first 10 and a line that counts the
+    /// rest (``AlikeWarnings``), unless `everyWarning` (`--all-warnings`).
+    public func report(_ diagnostics: [Diagnostic], format: DiagnosticFormatter.Format, everyWarning: Bool = false) {
+        let sorted = DiagnosticBag(diagnostics).sorted
+        guard format == .text, !everyWarning else {
+            for d in sorted {
+                let line = DiagnosticFormatter.format(d, as: format)
+                if format == .json { out(line) } else { err(line) }
+            }
+            return
         }
+        let (printed, folded) = AlikeWarnings.fold(sorted)
+        for d in printed { err(DiagnosticFormatter.text(d)) }
+        for fold in folded { err(AlikeWarnings.summary(fold)) }
     }
 }
 

@@ -20,6 +20,9 @@ public struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("How to print problems: text (path:line:col: error: …) or json (one object per line).", valueName: "text|json"))
     public var diagnostics: DiagnosticFormatter.Format = .text
 
+    @Flag(name: .long, help: "Print every warning. As text, more than 20 warnings that say the same thing in different places are cut to the first 10 and a line that counts the rest (JSON always has every one).")
+    public var allWarnings = false
+
     public init() {}
 
     /// The root without a trailing slash, so relative paths join cleanly.

@@ -31,6 +31,34 @@ import Testing
         #expect(build.stderr.contains("includes itself"))
     }
 
+    /// Thirty records named alike make 29 warnings alike: as text, the first 10 and one line that
+    /// counts the rest, so that another warning is not lost among them (3,688 of them buried the
+    /// two about a catalogue's site.yml); every one with `--all-warnings` and in JSON.
+    @Test func warningsAlikeAreCountedAfterTheFirstTen() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        for i in 1...30 {
+            try "---\nname: {en: Twin}\ngroup: mammal\n---\n".writeReplacing(toFile: site + "/content/animals/twin-\(i).md")
+        }
+        let text = await run("check", "--root", site)
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stderr.split(separator: "\n").map(String.init)
+        let alike = lines.filter { $0.contains(": warning: name 'Twin' is also ") }
+        #expect(alike.count == 10, "\(lines)")
+        #expect(lines.contains(
+            "note: 19 more warnings like \"name 'Twin' is also twin-1's: …\" are not shown (10 of them are above); --all-warnings prints every one [validate]"),
+            "\(lines)")
+        #expect(lines.contains { $0.contains("red-fox.md") && $0.contains("not in the Wikipedia cache") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/site.yml:6:1: warning: base_url") }, "\(lines)")
+        #expect(lines.last == "checked 31 animals and 1 page: 0 errors, 33 warnings", "\(lines)")
+
+        let every = await run("check", "--root", site, "--all-warnings")
+        #expect(every.stderr.split(separator: "\n").filter { $0.contains(": warning: name 'Twin' is also ") }.count == 29)
+        #expect(!every.stderr.contains("not shown"))
+        let json = await run("check", "--root", site, "--diagnostics", "json")
+        #expect(json.stdout.split(separator: "\n").filter { $0.contains("name 'Twin' is also ") }.count == 29)
+    }
+
     /// A translation's error is told with the same file's warnings (a misspelt key, a key given
     /// twice), not one round after: a translator fixed the error and met the rest only then.
     @Test func aTranslationsErrorComesWithItsWarnings() async throws {

@@ -106,12 +106,12 @@ struct AddCommand: AsyncParsableCommand {
                 "a new record needs a name in the site's default language '\(defaultLanguage)': add --name \(defaultLanguage)=…"
             }
             let plan = try planner.plan([row])
-            console.report(plan.warnings, format: global.diagnostics)
+            console.report(plan.warnings, format: global.diagnostics, everyWarning: global.allWarnings)
             try plan.apply(root: root, fileSystem: LocalFileSystem())
             ChangeReport.print(plan, dryRun: false, console: console, format: global.diagnostics)
             if plan.unchanged > 0 { console.result("\(plan.records[0].path) is unchanged", format: global.diagnostics) }
         } catch let error as DiagnosticError {
-            console.report(error.diagnostics, format: global.diagnostics)
+            console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
     }

@@ -80,7 +80,7 @@ struct BuildCommand: AsyncParsableCommand {
                 let parts = report.upkeep.map { "\($0.name) \(Int(($0.seconds * 1000).rounded())) ms" }
                 console.err("      + \(String(format: "%6.0f ms", upkeep * 1000))  around the stages: \(parts.joined(separator: ", "))")
             }
-            console.report(builder.diagnostics.items, format: format)
+            console.report(builder.diagnostics.items, format: format, everyWarning: global.allWarnings)
             for note in report.notes { console.err("note: \(note)") }
             if report.upToDate {
                 console.err("\(report.outputDirectory) is up to date (nothing changed since the last build; --force builds anyway)")
@@ -91,7 +91,7 @@ struct BuildCommand: AsyncParsableCommand {
                         + (builder.diagnostics.warningCount > 0 ? ", \(builder.diagnostics.warningCount) warning\(builder.diagnostics.warningCount == 1 ? "" : "s")" : ""))
             }
         } catch {
-            console.report(builder.diagnostics.items + error.diagnostics, format: format)
+            console.report(builder.diagnostics.items + error.diagnostics, format: format, everyWarning: global.allWarnings)
             do {
                 let output = builder.replacedOutput ? "; \(options.outputDirectory) holds the new build"
                     : FileManager.default.fileExists(atPath: options.outputDirectory) ? "; \(options.outputDirectory) is unchanged" : ""

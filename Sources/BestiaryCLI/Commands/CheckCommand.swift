@@ -76,7 +76,7 @@ struct CheckCommand: AsyncParsableCommand {
             diagnostics.append(contentsOf: error.diagnostics)
         }
         let console = Console.current
-        console.report(diagnostics.items, format: global.diagnostics)
+        console.report(diagnostics.items, format: global.diagnostics, everyWarning: global.allWarnings)
         let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
         do {
             let animals = result.catalog?.animals.count ?? 0

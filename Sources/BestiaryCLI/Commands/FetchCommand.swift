@@ -77,7 +77,7 @@ struct FetchCommand: AsyncParsableCommand {
         let console = Console.current
         let result = ContentLoader(root: global.siteRoot).load()
         guard let catalog = result.catalog else {
-            console.report(result.diagnostics.items, format: global.diagnostics)
+            console.report(result.diagnostics.items, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
         if result.diagnostics.hasErrors {
@@ -107,7 +107,7 @@ struct FetchCommand: AsyncParsableCommand {
             requestsPerSecond: rate > 0 ? rate : nil,
             userAgent: FetchOptions.userAgent(version: BestiaryCommand.version, contact: settings.contact),
             timeout: .milliseconds(Int64(timeout * 1000)))
-        console.report(warnings, format: global.diagnostics)
+        console.report(warnings, format: global.diagnostics, everyWarning: global.allWarnings)
 
         // One fetch of a site at a time: two would ask Wikipedia for the same articles at twice
         // the polite rate. The second waits, then finds what the first stored (the cache is read
@@ -143,7 +143,7 @@ struct FetchCommand: AsyncParsableCommand {
         signals.cancel()
         progress.finish()
 
-        console.report(report.diagnostics, format: global.diagnostics)
+        console.report(report.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
         console.err(report.summaryLine)
         if report.interrupted { throw CommandFailure(status: 130) }
         if report.failed > 0 { throw CommandFailure(status: 1) }

@@ -83,14 +83,14 @@ struct ImportCommand: AsyncParsableCommand {
         do {
             plan = try importer.plan()
         } catch {
-            console.report(error.diagnostics, format: global.diagnostics)
+            console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
             let errors = error.diagnostics.count { $0.severity == .error }
             do {
                 console.err("import failed with \(errors) error\(errors == 1 ? "" : "s"); nothing was written")
             }
             throw CommandFailure(status: 1)
         }
-        console.report(plan.warnings, format: global.diagnostics)
+        console.report(plan.warnings, format: global.diagnostics, everyWarning: global.allWarnings)
         if !dryRun {
             do {
                 try plan.apply(root: global.siteRoot, fileSystem: LocalFileSystem())

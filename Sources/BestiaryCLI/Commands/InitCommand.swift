@@ -57,7 +57,7 @@ struct InitCommand: AsyncParsableCommand {
             do {
                 update = try SiteScaffold.updateTheme(at: dir, theme: DefaultTheme.files, earlier: DefaultTheme.earlierDigests)
             } catch {
-                console.report(error.diagnostics, format: global.diagnostics)
+                console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
                 throw CommandFailure(status: 1)
             }
             let at = dir == "." ? "" : dir + "/"
@@ -72,7 +72,7 @@ struct InitCommand: AsyncParsableCommand {
         do {
             result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, force: force)
         } catch {
-            console.report(error.diagnostics, format: global.diagnostics)
+            console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
         let themeFiles = result.written.filter { $0.hasPrefix("templates/") }.count

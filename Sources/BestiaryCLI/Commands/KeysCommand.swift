@@ -50,7 +50,7 @@ struct KeysPublicCommand: AsyncParsableCommand {
         do {
             keys = try SigningKeys.publicKeys(environment: ProcessInfo.processInfo.environment, file: file)
         } catch {
-            console.report(error.diagnostics, format: global.diagnostics)
+            console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
         guard !keys.isEmpty else {

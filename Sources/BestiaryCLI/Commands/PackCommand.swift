@@ -57,7 +57,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
         do {
             transport = try PackLocation.transport(for: location, http: { CurlPackTransport(baseURL: $0) })
         } catch {
-            console.report([.error("\(error)", stage: "verify")], format: global.diagnostics)
+            console.report([.error("\(error)", stage: "verify")], format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
         let result = await PackVerifier(transport: transport, trustedKeys: keys).verify()
@@ -66,7 +66,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
             result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") },
             format: global.diagnostics)
         if keys.isEmpty {
-            console.report([.warning("signatures were not checked: pass --public-key KEY", stage: "verify")], format: global.diagnostics)
+            console.report([.warning("signatures were not checked: pass --public-key KEY", stage: "verify")], format: global.diagnostics, everyWarning: global.allWarnings)
         }
         let pack = result.pack.map { "pack '\($0)' version \(result.version ?? 0)" } ?? "pack at \(transport.location)"
         let counts = "\(BuildCommand.count(result.records, "record")), \(BuildCommand.count(result.deltas, "delta")), \(BuildCommand.count(result.mediaFiles, "media file")) (\(result.mediaBytes) bytes)"
@@ -102,7 +102,7 @@ struct PackDumpCommand: AsyncParsableCommand {
                 .map { "\(DiagnosticFormatter.quote($0)): \(DiagnosticFormatter.quote(revisions[$0]!))" }
             console.out("{\"version\": \(state.version), \"records\": {\(records.joined(separator: ", "))}}")
         } catch {
-            console.report([.error(error.message, stage: "dump")], format: global.diagnostics)
+            console.report([.error(error.message, stage: "dump")], format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
     }

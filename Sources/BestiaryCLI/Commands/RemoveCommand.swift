@@ -38,7 +38,7 @@ struct RemoveCommand: AsyncParsableCommand {
             store = try RecordStore.open(root: global.siteRoot)
             plan = try RecordRemover.plan(ids: ids, keepMedia: keepMedia, store: store)
         } catch {
-            console.report(error.diagnostics, format: global.diagnostics)
+            console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
         if !dryRun {
@@ -62,6 +62,6 @@ struct RemoveCommand: AsyncParsableCommand {
         let known = Set(store.catalog.animals.map(\.id))
         let removed = Set(ids.filter(known.contains))
         let links = TextLinkCheck.links(to: removed, in: store.catalog)
-        if !links.isEmpty { console.report(links, format: global.diagnostics) }
+        if !links.isEmpty { console.report(links, format: global.diagnostics, everyWarning: global.allWarnings) }
     }
 }

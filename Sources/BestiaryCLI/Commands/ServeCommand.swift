@@ -55,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         let format = global.diagnostics
         let root = global.siteRoot
         let outputDirectory = BuildOptions(root: root, output: output).outputDirectory
-        let printer = ServePrinter(console: console, format: format, verbose: verbose)
+        let printer = ServePrinter(console: console, format: format, verbose: verbose, everyWarning: global.allWarnings)
         // A mistyped --root, or an --output folder of other files, fails before anything listens.
         // The output is held for the whole session: a one-shot build of it refuses meanwhile.
         let serving: FileLock?
@@ -77,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             serving = try builder.holdForPreview()
         } catch {
-            console.report(error.diagnostics, format: format)
+            console.report(error.diagnostics, format: format, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
@@ -155,6 +155,8 @@ final class ShutdownSignals: @unchecked Sendable {
 final class ServePrinter: @unchecked Sendable {
     private let console: Console
     private let format: DiagnosticFormatter.Format
+    /// `--all-warnings`: no warnings alike are folded (``AlikeWarnings``).
+    private let everyWarning: Bool
     private let lock = NSLock()
     private var builds = 0
     /// The last successful build's warnings (as printed), nil before the first.
@@ -162,7 +164,8 @@ final class ServePrinter: @unchecked Sendable {
 
     private let verbose: Bool
 
-    init(console: Console, format: DiagnosticFormatter.Format, verbose: Bool = false) {
+    init(console: Console, format: DiagnosticFormatter.Format, verbose: Bool = false, everyWarning: Bool = false) {
+        self.everyWarning = everyWarning
         self.verbose = verbose
         self.console = console
         self.format = format
@@ -206,7 +209,7 @@ final class ServePrinter: @unchecked Sendable {
             }
             // The errors, and only the warnings the last good build did not have.
             let known = lock.withLock { lastWarnings } ?? []
-            console.report(diagnostics.filter { $0.severity == .error || !known.contains(DiagnosticFormatter.text($0)) }, format: format)
+            console.report(diagnostics.filter { $0.severity == .error || !known.contains(DiagnosticFormatter.text($0)) }, format: format, everyWarning: everyWarning)
             let errors = diagnostics.filter { $0.severity == .error }.count
             // A first build that fails in a new site has no earlier build to fall back on.
             let served = FileManager.default.fileExists(atPath: outputDirectory + "/index.html")
@@ -229,9 +232,9 @@ final class ServePrinter: @unchecked Sendable {
             defer { lastWarnings = Set(texts) }
             return lastWarnings
         }
-        guard let last else { return console.report(diagnostics, format: format) }
+        guard let last else { return console.report(diagnostics, format: format, everyWarning: everyWarning) }
         let new = zip(diagnostics, texts).filter { !last.contains($0.1) }.map(\.0)
-        if !new.isEmpty { console.report(new, format: format) }
+        if !new.isEmpty { console.report(new, format: format, everyWarning: everyWarning) }
         let gone = last.subtracting(texts).count
         if gone > 0 {
             console.err("\(Self.clock()) \(gone) warning\(gone == 1 ? "" : "s") of the last build \(gone == 1 ? "is" : "are") gone\(new.isEmpty ? "" : "; \(new.count) new above")")

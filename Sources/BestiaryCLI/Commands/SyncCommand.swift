@@ -39,7 +39,7 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         let console = Console.current
         func fail(_ message: String) -> CommandFailure {
-            console.report([.error(message, stage: "sync")], format: global.diagnostics)
+            console.report([.error(message, stage: "sync")], format: global.diagnostics, everyWarning: global.allWarnings)
             return CommandFailure(status: 1)
         }
         var keys = try publicKeys.map { try PackPublicKey(base64: $0) }

@@ -1,0 +1,37 @@
+import BestiaryDiagnostics
+import Testing
+
+/// Warnings alike folded for a reader (``AlikeWarnings``).
+@Suite struct AlikeWarningsTests {
+    @Test func theShapeLeavesOutWhatDiffersFromPlaceToPlace() {
+        let a = AlikeWarnings.shape(of: "name 'Fenlixeule' is also motis-toad-5222's: the quiz never offers the two side by side")
+        let b = AlikeWarnings.shape(of: "name 'Katisspitzmaus' is also draste-trout-848's: the quiz never offers the two side by side")
+        #expect(a == b)
+        #expect(a == "the quiz never offers the two side by side")
+        // Quoted text and words with digits, in a message without a colon.
+        #expect(AlikeWarnings.shape(of: "sound 'a.ogg' is 12 MB, over 5 MB") == AlikeWarnings.shape(of: "sound 'bird song.ogg' is 7 MB, over 5 MB"))
+        #expect(AlikeWarnings.shape(of: "“Möwe” and \"gull\" at 3x") == "… and … at #")
+        // A word's apostrophe opens no quote: the rest of the message still counts.
+        #expect(AlikeWarnings.shape(of: "the fox's sound is missing") != AlikeWarnings.shape(of: "the fox's picture is missing"))
+        // Different explanations stay apart.
+        #expect(AlikeWarnings.shape(of: "x: no picture") != AlikeWarnings.shape(of: "x: no sound"))
+    }
+
+    @Test func onlyKindsOfMoreThanTwentyAreCutToTheirFirstTenAndErrorsNever() {
+        func alike(_ i: Int, _ severity: Severity = .warning) -> Diagnostic {
+            Diagnostic(severity, "name 'N\(i)' is also id-\(i)'s: give one another name", at: SourceLocation(path: "content/animals/a\(i).md", line: 2, column: 1), stage: "validate")
+        }
+        let few = (1...20).map { alike($0) }
+        #expect(AlikeWarnings.fold(few).printed == few)
+        #expect(AlikeWarnings.fold(few).folded.isEmpty)
+
+        let other = Diagnostic.warning("base_url 'https://example.org/' is on example.org: set it", at: SourceLocation(path: "content/site.yml", line: 2, column: 1), stage: "validate")
+        let errors = (1...25).map { alike($0, .error) }
+        let many = (1...25).map { alike($0) } + [other] + errors
+        let (printed, folded) = AlikeWarnings.fold(many)
+        #expect(printed == Array(many[0..<10]) + [other] + errors)
+        #expect(folded == [AlikeWarnings.Fold(example: many[10], count: 15)])
+        #expect(AlikeWarnings.summary(folded[0])
+            == "note: 15 more warnings like \"name 'N11' is also id-11's: …\" are not shown (10 of them are above); --all-warnings prints every one [validate]")
+    }
+}
