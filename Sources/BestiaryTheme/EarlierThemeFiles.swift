@@ -5,6 +5,7 @@
 enum EarlierThemeFiles {
     static let lines = """
 assets/css/quiz.css 1458dfcf1284b11c5f1c38f4b837fadafdcdb029dbdc06b6df0b50e9ff9816fb
+assets/css/quiz.css 163be41c71724257a73513ed1f1f19272392ac52e76bd65c7ec487bffe3b1dcb
 assets/css/quiz.css 17ed4bd406a89060984b228e66e566d5ffd89476c4b9d0ca70fd2b5a6ced7dde
 assets/css/quiz.css 8189567eaa0491bcd280a6a3ce05c5d11fa3b7048d3916ccfda42af28860bbc8
 assets/css/quiz.css be0f8fbb56ded6a0af23681da408461089c9a783697103241ecd3ce788f1d579
@@ -54,6 +55,7 @@ assets/js/questions.js 274f58fcc13bdf7416f9dfabfde61e40a7daa492d749b037995c5035c
 assets/js/questions.js 34072f8fa24d643fd215110484e76108b948d6b1c2aa8f5c930c65c8dd6b2143
 assets/js/quiz-page.js 0579c9cd536d3d072c3699bbc599549f7033739170f4db2f0f12c16ef6324194
 assets/js/quiz-page.js 05a9603329e5a214d72fe36661d86804ad64da3ed7507a372e3bd5dbae5bf834
+assets/js/quiz-page.js 0673bbd6d47ff549231920a46fa7dcc6a20f2e79086924a4c6dc307df1c1318e
 assets/js/quiz-page.js 12fe44577741712448f109b42184eec0120fa19fa5471efe3a710e336bbb251a
 assets/js/quiz-page.js 1476affb432fc22711da23141c90add17aa4b29cfe9c1a9a0e30b67d7ef3632f
 assets/js/quiz-page.js 1a2ac61dfb6f3c8468038f6ddfd0cdf50ff750881aa6b2cba9c8e3e5f9021eb5

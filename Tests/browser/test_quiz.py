@@ -202,6 +202,40 @@ def test_a_question_whose_picture_fails_can_be_skipped_and_is_not_counted(site, 
     assert score_right(after["score"]) == 1, after["score"]
 
 
+def test_the_next_picture_is_fetched_ahead_and_a_slow_one_shows_it_is_coming(site, browser):
+    """On 3G each picture question stood blank for seconds (found by a learner on a phone): the
+    next question's picture is fetched while this one is answered, and a picture still on its way
+    shows a placeholder (data-loading) until it is there."""
+    index = media_index(site.catalog())
+    pictures = "return [...new Set(performance.getEntriesByType('resource').map(e => new URL(e.name).pathname).filter(p => /[.](webp|jpe?g|png|svg|gif)$/.test(p) && p.includes('/media/')))]"
+    shown = "return new URL(document.querySelector('[data-quiz-prompt] img').currentSrc).pathname"
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    first = browser.execute_script(shown)
+    wait_until(browser, pictures + ".length >= 2", message="the second question's picture fetched ahead")
+    ahead = [p for p in browser.execute_script(pictures) if p != first]
+    # From here every request waits 4 s (a slow mobile link).
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 4000, "downloadThroughput": -1, "uploadThroughput": -1})
+    try:
+        # The second picture came ahead: it is there at once, no placeholder.
+        answer_current(browser, index, True)
+        browser.find_element(By.CSS_SELECTOR, "[data-quiz-next]").click()
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+        assert browser.execute_script(shown) in ahead
+        assert browser.execute_script("return document.querySelector('[data-quiz-prompt]').dataset.loading") is None
+        # The third, asked for ahead only now over the slow link, is not there yet: a placeholder until it is.
+        answer_current(browser, index, True)
+        browser.find_element(By.CSS_SELECTOR, "[data-quiz-next]").click()
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+        assert browser.execute_script("return document.querySelector('[data-quiz-prompt]').dataset.loading") == ""
+        wait_until(browser, "return document.querySelector('[data-quiz-prompt]').dataset.loading === undefined", timeout=20,
+                   message="the placeholder goes once the picture is there")
+        assert browser.execute_script("return document.querySelector('[data-quiz-prompt] img').naturalWidth") > 0
+    finally:
+        browser.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+
 def test_reload_in_the_middle_of_a_round_goes_on_where_it_was(site, browser):
     catalog = site.catalog()
     index = media_index(catalog)

@@ -166,6 +166,13 @@ class QuizPage {
     this.showQuestion(moveFocus);
   }
 
+  /** The next question's picture or recording, loaded while this one is answered (not when the
+   * browser is asked to save data); kept until the next question, so that it is not dropped. */
+  fetchAhead(next) {
+    const animal = next && this.byId.get(next.id);
+    this.ahead = animal && !navigator.connection?.saveData && animal[next.prompt] ? promptView(this.v, animal, next.prompt, () => {}) : null;
+  }
+
   showQuestion(moveFocus) {
     const { tr, v } = this;
     const round = this.round;
@@ -176,6 +183,13 @@ class QuizPage {
     const ask = tr(question.prompt === "sound" ? "quiz.askSound" : "quiz.askImage");
     round.audio = prompt.audio;
     const media = prompt.audio || prompt.el.querySelector("img");
+    // A picture still on its way (3G took seconds) shows that it is coming.
+    if (media && !prompt.audio && !media.complete) {
+      prompt.el.dataset.loading = "";
+      const done = () => delete prompt.el.dataset.loading;
+      media.addEventListener("load", done);
+      media.addEventListener("error", done);
+    }
     media?.addEventListener("error", () => {
       if (!prompt.el.querySelector(".quiz-media-error")) {
         // Online, a file that is gone was removed by a new version of the site (an old tab).
@@ -210,6 +224,7 @@ class QuizPage {
     quiz.dataset.mode = round.mode;
     quiz.dataset.state = "question";
     this.updateStatus();
+    this.fetchAhead(round.questions[round.index + 1]);
     // A picture is said to be one (focus goes to the answers, past it); a sound speaks for itself.
     const of = tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
     this.announce(prompt.audio ? of : `${of}${tr("punctuation.colon")} ${ask} ${media?.alt || ""}`.trim());
