@@ -15,8 +15,9 @@ import Foundation
 enum ServiceWorker {
     /// The theme file the worker is made from.
     static let source = "service-worker/sw.js"
-    /// A shell page bigger than this is not precached: the worker keeps it when it is visited, as an
-    /// animal's page. At 10,000 animals the collection and the sightings pages are 3–5 MB each, in
+    /// A shell page bigger than this is not precached (`later` in the configuration): the worker keeps
+    /// it when it is visited, as an animal's page, and fetches it again for a new build when an
+    /// earlier build's cache held it. At 10,000 animals the collection and the sightings pages are 3–5 MB each, in
     /// every language, and an install downloaded them all again after every content change. A
     /// change to such a page still makes a new version (its digest is in it).
     static let precacheLimit = 1 << 20
@@ -43,12 +44,16 @@ enum ServiceWorker {
     static func file(renderer: SiteRenderer, files: [OutputFile], catalogPath: String) -> OutputFile {
         let input = renderer.input
         let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        var precache: [String] = []
+        var precache: [String] = [], later: [String] = []
         for page in renderer.shellPages() {
             guard let file = byPath[page] else { continue }
-            if case .data(let bytes) = file.content, bytes.count > precacheLimit { continue }
             // Directory URLs, as pages link to each other (`quiz/`, not `quiz/index.html`).
-            precache.append(page.hasSuffix("/index.html") ? String(page.dropLast("index.html".count)) : page == "index.html" ? "./" : page)
+            let url = page.hasSuffix("/index.html") ? String(page.dropLast("index.html".count)) : page == "index.html" ? "./" : page
+            if case .data(let bytes) = file.content, bytes.count > precacheLimit {
+                later.append(url)
+            } else {
+                precache.append(url)
+            }
         }
         precache.append(contentsOf: input.assets.files.map(\.path))
         precache.append(catalogPath)
@@ -74,6 +79,7 @@ enum ServiceWorker {
             "version": version,
             "site": input.siteID,
             "precache": precache,
+            "later": later,
             "catalog": catalogPath,
             "media": "media/",
             "offline": offline,

@@ -171,6 +171,28 @@ test("install precaches the shell; activate deletes old builds' caches but not o
   assert.deepEqual((await w.caches.keys()).sort(), ["bestiary:example:media", "bestiary:example:shell:v1", "bestiary:other-site:shell:v9"]);
 });
 
+test("a page left out of the precache that the learner had saved is fetched again by a new build, and only that one", async () => {
+  const config = { ...CONFIG, later: ["collection/", "sightings/"] };
+  const old = worker({ ...config, version: "v0" }, { ...FILES, "collection/": "collection v0", "sightings/": "sightings v0" });
+  await old.run("install");
+  await old.run("activate");
+  assert.equal(old.net.requests.filter((r) => /collection|sightings/.test(r.url)).length, 0, "not precached");
+  // The learner opens the sightings page online: it is kept (the worker stores it without waiting).
+  await old.fetchEvent(SCOPE + "sightings/", { mode: "navigate" });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(await (await old.caches.open("bestiary:example:pages:v0")).match(SCOPE + "sightings/"));
+
+  const w = worker(config, { ...FILES, "collection/": "collection v1", "sightings/": "sightings v1" });
+  w.caches.byName = old.caches.byName;
+  await w.run("install");
+  await w.run("activate");
+  assert.deepEqual(w.net.requests.filter((r) => /collection|sightings/.test(r.url)).map((r) => [r.url, r.cache]), [[SCOPE + "sightings/", "reload"]]);
+  // Offline, the new build's copy is there; the page never saved is not.
+  w.net.online = false;
+  assert.equal(await (await w.fetchEvent(SCOPE + "sightings/", { mode: "navigate" })).text(), "sightings v1");
+  assert.equal(await (await w.caches.open("bestiary:example:pages:v1")).match(SCOPE + "collection/"), undefined);
+});
+
 test("a failed download of any shell file fails the install, so a half-built cache never goes live", async () => {
   const { net, run } = worker(CONFIG, { ...FILES, "quiz/": undefined });
   await assert.rejects(run("install"));

@@ -8,8 +8,10 @@
 //                  quiz, collection, sightings, settings and offline pages,
 //                  free pages, the 404 page, every fingerprinted asset, the
 //                  catalogue and the manifest; a page over 1 MiB (a big
-//                  catalogue's collection and sightings) is left out
-//   pages:VERSION  other pages (animal pages, credits) as they are visited
+//                  catalogue's collection and sightings: `later`) is left out
+//   pages:VERSION  other pages (animal pages, credits, the pages left out) as
+//                  they are visited; a page left out that the learner had
+//                  saved is fetched again when a new build installs
 //   media          sounds and pictures as they are played; their names carry
 //                  a content hash, so they survive new builds (entries the
 //                  new catalogue no longer uses are deleted)
@@ -22,7 +24,7 @@
 // a cache cannot answer by itself: the worker builds the partial response
 // (206, Content-Range) from the cached file.
 
-const CONFIG = /* bestiary:config */ { "version": "dev", "site": "site", "precache": [], "catalog": "", "media": "media/", "offline": {} } /* bestiary:end */;
+const CONFIG = /* bestiary:config */ { "version": "dev", "site": "site", "precache": [], "later": [], "catalog": "", "media": "media/", "offline": {} } /* bestiary:end */;
 
 const PREFIX = `bestiary:${CONFIG.site}:`;
 const SHELL = `${PREFIX}shell:${CONFIG.version}`;
@@ -43,10 +45,33 @@ self.addEventListener("install", (event) => {
       const cache = await caches.open(SHELL);
       // `reload` skips the HTTP cache: the shell must be this build's, not an older copy.
       await cache.addAll(CONFIG.precache.map((path) => new Request(new URL(path, scope()).href, { cache: "reload" })));
+      await refetchLater();
       await self.skipWaiting();
     })(),
   );
 });
+
+/**
+ * The pages left out of the precache for their size (a big catalogue's sightings page, used
+ * outdoors) that an earlier build's cache holds: fetched again into this build's, since the
+ * earlier caches go when it activates (and their copies name assets that go with them). Best
+ * effort: a page that cannot be fetched now fails no install.
+ */
+async function refetchLater() {
+  const earlier = (await caches.keys()).filter((name) => name.startsWith(`${PREFIX}pages:`) && name !== PAGES);
+  if (!earlier.length || !(CONFIG.later || []).length) return;
+  const pages = await caches.open(PAGES);
+  for (const path of CONFIG.later) {
+    const key = new URL(path, scope()).href;
+    let saved = false;
+    for (const name of earlier) saved ||= Boolean(await (await caches.open(name)).match(key));
+    if (!saved) continue;
+    try {
+      const response = await fetch(new Request(key, { cache: "reload" }));
+      if (response.ok) await pages.put(key, response);
+    } catch {}
+  }
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(

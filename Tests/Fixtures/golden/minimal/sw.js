@@ -8,8 +8,10 @@
 //                  quiz, collection, sightings, settings and offline pages,
 //                  free pages, the 404 page, every fingerprinted asset, the
 //                  catalogue and the manifest; a page over 1 MiB (a big
-//                  catalogue's collection and sightings) is left out
-//   pages:VERSION  other pages (animal pages, credits) as they are visited
+//                  catalogue's collection and sightings: `later`) is left out
+//   pages:VERSION  other pages (animal pages, credits, the pages left out) as
+//                  they are visited; a page left out that the learner had
+//                  saved is fetched again when a new build installs
 //   media          sounds and pictures as they are played; their names carry
 //                  a content hash, so they survive new builds (entries the
 //                  new catalogue no longer uses are deleted)
@@ -22,7 +24,7 @@
 // a cache cannot answer by itself: the worker builds the partial response
 // (206, Content-Range) from the cached file.
 
-const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.4d9650a738.json","media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.4d02a1f93a.css","assets/css/site.b717150412.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.fdd1c14fdf.js","assets/js/catalog.1f73e37b38.js","assets/js/collection-page.719c73ca52.js","assets/js/collection.892a56624f.js","assets/js/credits-page.3a7ee92843.js","assets/js/csv.15b8e0d294.js","assets/js/daily.5231ae8841.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.2e3a3ebf0b.js","assets/js/home-page.ac83115672.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.c80ddf79b3.js","assets/js/offline-save.9b98466f9b.js","assets/js/offline.c407f0a06f.js","assets/js/onboarding.7a9a816234.js","assets/js/page.2d9337c16c.js","assets/js/progress-file.ac0c81ac0c.js","assets/js/questions.761dec6874.js","assets/js/quiz-page.c4add12627.js","assets/js/quiz-settings.4115e5f9ee.js","assets/js/quiz-summary.fd36de7b59.js","assets/js/quiz-view.14a65f554d.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.acefcc8781.js","assets/js/scoring.c70ea95ebd.js","assets/js/settings-page.e93e6f2407.js","assets/js/sightings-page.443a8b52a8.js","assets/js/sightings.19705b1c7f.js","assets/js/site.fe4b1ba5a0.js","assets/js/storage.120af1493a.js","assets/catalog.4d9650a738.json","manifest.webmanifest"],"site":"1ddc6a7b","version":"a08c5e53ef46264b"} /* bestiary:end */;
+const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.4d9650a738.json","later":[],"media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.4d02a1f93a.css","assets/css/site.b717150412.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.fdd1c14fdf.js","assets/js/catalog.1f73e37b38.js","assets/js/collection-page.719c73ca52.js","assets/js/collection.892a56624f.js","assets/js/credits-page.3a7ee92843.js","assets/js/csv.15b8e0d294.js","assets/js/daily.5231ae8841.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.2e3a3ebf0b.js","assets/js/home-page.ac83115672.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.c80ddf79b3.js","assets/js/offline-save.9b98466f9b.js","assets/js/offline.c407f0a06f.js","assets/js/onboarding.7a9a816234.js","assets/js/page.2d9337c16c.js","assets/js/progress-file.ac0c81ac0c.js","assets/js/questions.761dec6874.js","assets/js/quiz-page.c4add12627.js","assets/js/quiz-settings.4115e5f9ee.js","assets/js/quiz-summary.fd36de7b59.js","assets/js/quiz-view.14a65f554d.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.acefcc8781.js","assets/js/scoring.c70ea95ebd.js","assets/js/settings-page.e93e6f2407.js","assets/js/sightings-page.443a8b52a8.js","assets/js/sightings.19705b1c7f.js","assets/js/site.fe4b1ba5a0.js","assets/js/storage.120af1493a.js","assets/catalog.4d9650a738.json","manifest.webmanifest"],"site":"1ddc6a7b","version":"48a19c2381116f01"} /* bestiary:end */;
 
 const PREFIX = `bestiary:${CONFIG.site}:`;
 const SHELL = `${PREFIX}shell:${CONFIG.version}`;
@@ -43,10 +45,33 @@ self.addEventListener("install", (event) => {
       const cache = await caches.open(SHELL);
       // `reload` skips the HTTP cache: the shell must be this build's, not an older copy.
       await cache.addAll(CONFIG.precache.map((path) => new Request(new URL(path, scope()).href, { cache: "reload" })));
+      await refetchLater();
       await self.skipWaiting();
     })(),
   );
 });
+
+/**
+ * The pages left out of the precache for their size (a big catalogue's sightings page, used
+ * outdoors) that an earlier build's cache holds: fetched again into this build's, since the
+ * earlier caches go when it activates (and their copies name assets that go with them). Best
+ * effort: a page that cannot be fetched now fails no install.
+ */
+async function refetchLater() {
+  const earlier = (await caches.keys()).filter((name) => name.startsWith(`${PREFIX}pages:`) && name !== PAGES);
+  if (!earlier.length || !(CONFIG.later || []).length) return;
+  const pages = await caches.open(PAGES);
+  for (const path of CONFIG.later) {
+    const key = new URL(path, scope()).href;
+    let saved = false;
+    for (const name of earlier) saved ||= Boolean(await (await caches.open(name)).match(key));
+    if (!saved) continue;
+    try {
+      const response = await fetch(new Request(key, { cache: "reload" }));
+      if (response.ok) await pages.put(key, response);
+    } catch {}
+  }
+}
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
