@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from conftest import PHONE, REPO, load, new_driver, serve_site, severe_console_errors, sideways_overflow, wait_for_download, wait_until
-from helpers import QUESTION, media_index, play_round, serious_axe_violations
+from helpers import QUESTION, READ_QUESTION, media_index, play_round, serious_axe_violations
 
 STORE = "bestiary:example:learner"
 
@@ -101,6 +101,23 @@ def test_favorite_survives_reload_and_shows_in_the_collection(site, browser):
     browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
     browser.refresh()
     wait_until(browser, "return document.querySelector('[data-favorite]').getAttribute('aria-pressed') === 'false'")
+
+
+def test_the_collection_keeps_the_focus_when_another_tab_changes_what_it_shows(site, browser):
+    """The cards shown are put back in order when a filter's result changes: a favourite added in
+    another tab took the keyboard focus off the card the learner was on (the reviewer's note)."""
+    for animal in ["cat", "owl"]:
+        load(browser, site + f"en/animals/{animal}/")
+        browser.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+    load(browser, site + "en/collection/?show=favorites")
+    assert visible_cards(browser) == ["cat", "owl"]
+    browser.execute_script("document.querySelector(\"[data-collection-list] [data-id='owl'] a\").focus()")
+    state = stored(browser)
+    state["favorites"].append("horse")
+    browser.execute_script(f"localStorage.setItem('{STORE}', arguments[0]); dispatchEvent(new StorageEvent('storage'))", json.dumps(state))
+    wait_until(browser, "return document.querySelectorAll('[data-collection-list] [data-id]').length === 3")
+    assert visible_cards(browser) == ["cat", "horse", "owl"]
+    assert browser.execute_script("return document.activeElement.closest('[data-id]')?.dataset.id") == "owl"
 
 
 def test_collection_filters_search_and_sort(site, browser):
@@ -733,6 +750,30 @@ def test_phone_header_leaves_the_first_question_in_view(site):
     finally:
         driver.quit()
 
+
+
+def test_a_phone_held_sideways_keeps_the_picture_in_view_on_the_next_question(site):
+    """In landscape (found by a learner with only a phone) the focus jump to the first answer
+    scrolled each new question's picture off the top of the screen: on a touch screen the
+    question's top comes into view instead."""
+    driver = new_driver(size=(740, 360))
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        index = media_index(site.catalog())
+        load(driver, site + "quiz/?mode=image")
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("for (const b of document.querySelectorAll('[data-onboarding-skip]')) b.click()")
+        for _ in range(2):
+            q = driver.execute_script(READ_QUESTION)
+            driver.execute_script("document.querySelector(`button[data-choice='${arguments[0]}']`).click()", index[q["image"]])
+            wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+            driver.execute_script("document.querySelector('[data-quiz-next]').click()")
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            top = driver.execute_script("return document.querySelector('[data-quiz-prompt] img').getBoundingClientRect().top")
+            assert 0 <= top < driver.execute_script("return innerHeight"), f"the picture's top is at {top} px"
+            assert driver.execute_script("return document.activeElement.matches('button[data-choice]')")
+    finally:
+        driver.quit()
 
 
 def test_a_touch_phone_gets_fingers_sized_controls_and_no_key_caps(site):

@@ -7,6 +7,7 @@
 // took a browser about 10 s to lay out), and "Show more" adds the next page.
 import { learnerStore, pageInfo, pageTranslator } from "./page.js";
 import { comparator, emptyReason, filtersFromQuery, fold, queryFromFilters, visibleCards } from "./collection.js";
+import { showOnly } from "./list-page.js";
 
 const info = pageInfo();
 const tr = pageTranslator(info);
@@ -53,13 +54,13 @@ if (form && list) {
       sorted = cards.slice().sort(comparator(order, info.lang));
     }
     const result = visibleCards(sorted, f, learner, limit);
-    if (result.shown.length !== shown.length || result.shown.some((card, i) => card !== shown[i])) {
-      list.replaceChildren(...result.shown.map((card) => card.el));
-      shown = result.shown;
-    }
+    showOnly(list, shown.map((card) => card.el), result.shown.map((card) => card.el));
+    shown = result.shown;
     for (const card of shown) badges(card);
     const visible = result.total;
-    count.textContent = visible === cards.length ? tr("collection.countAll", { count: cards.length }) : tr("collection.countSome", { shown: visible, count: cards.length });
+    const countText = visible === cards.length ? tr("collection.countAll", { count: cards.length }) : tr("collection.countSome", { shown: visible, count: cards.length });
+    // Set only when it changes: a live region says it again on every assignment.
+    if (count.textContent !== countText) count.textContent = countText;
     empty.hidden = visible > 0;
     if (!visible) emptyText.textContent = emptyMessage(f);
     if (moreWrap && moreButton) {

@@ -224,12 +224,20 @@ class QuizPage {
     quiz.dataset.mode = round.mode;
     quiz.dataset.state = "question";
     this.updateStatus();
-    this.fetchAhead(round.questions[round.index + 1]);
+    // The next question's media once this one's are here (on 3G the two would share the link).
+    const ahead = () => this.fetchAhead(round.questions[round.index + 1]);
+    if (prompt.audio) prompt.audio.addEventListener("canplaythrough", ahead, { once: true });
+    else if (media && !media.complete) media.addEventListener("load", ahead, { once: true });
+    else ahead();
     // A picture is said to be one (focus goes to the answers, past it); a sound speaks for itself.
     const of = tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
     this.announce(prompt.audio ? of : `${of}${tr("punctuation.colon")} ${ask} ${media?.alt || ""}`.trim());
     if (moveFocus) {
-      this.els.choices.querySelector("button").focus();
+      // A touch screen shows no focus: the question's top comes into view instead (in landscape,
+      // focusing the first answer scrolled the picture away).
+      const touch = matchMedia("(pointer: coarse)").matches;
+      this.els.choices.querySelector("button").focus({ preventScroll: touch });
+      if (touch) this.els.stage.scrollIntoView({ block: "start" });
       prompt.audio?.play().catch(() => {});
     }
   }

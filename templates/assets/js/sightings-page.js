@@ -5,6 +5,7 @@
 import { ask, h, fill } from "./dom.js";
 import { browserBackend, download, learnerStore, pageInfo, pageTranslator, siteNotice } from "./page.js";
 import { localDateKey } from "./daily.js";
+import { showOnly } from "./list-page.js";
 import { addSighting, checkInput, checklist, lists, removeSighting, sightingsCSV } from "./sightings.js";
 
 const KIND_KEYS = { seen: "sightings.kindSeen", heard: "sightings.kindHeard", both: "sightings.kindBoth" };
@@ -201,10 +202,8 @@ if (form) {
     const show = document.querySelector("[data-checklist-show]:checked")?.value || "all";
     const passing = rowList.filter((row) => !((show === "logged" && row.dataset.logged !== "true") || (show === "missing" && row.dataset.logged === "true")));
     const next = passing.slice(0, rowLimit);
-    if (next.length !== shownRows.length || next.some((row, i) => row !== shownRows[i])) {
-      checklistBody.replaceChildren(...next);
-      shownRows = next;
-    }
+    showOnly(checklistBody, shownRows, next);
+    shownRows = next;
     if (moreRowsWrap && moreRowsButton) {
       moreRowsWrap.hidden = passing.length <= next.length;
       moreRowsButton.textContent = tr("collection.more", { count: passing.length - next.length });
