@@ -68,9 +68,10 @@ public enum AlikeWarnings {
         return line
     }
 
-    /// A message with what differs from place to place left out: the text after its first `: `
-    /// when it has one (the explanation, the same for every record), text in quotes (`'…'`,
-    /// `"…"`, `“…”`, `„…“`) and every word with a digit in it (ids, counts, sizes).
+    /// A message with what differs from place to place left out: when it has a `: `, all before
+    /// the first one (what and where: `name 'Fuchs' is also fox's`), keeping the explanation after
+    /// it, the same for every record; text in quotes (`'…'` and `"…"` that open a word, `“…”`,
+    /// `„…“`) and every word with a digit in it (ids, counts, sizes).
     public static func shape(of message: String) -> String {
         var text = Substring(message)
         if let start = afterColon(text) { text = text[start...] }

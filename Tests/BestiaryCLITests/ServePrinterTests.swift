@@ -61,3 +61,18 @@ import Testing
         #expect(fixed.contains("1 warning of the last build is gone"), "\(fixed)")
     }
 }
+
+/// The fetch's progress bar says how long is left at the rate so far (a first fetch of 11,000
+/// birds at Wikimedia's pace takes hours, and the bar said nothing of it).
+@Suite struct FetchTimeLeftTests {
+    @Test func timeLeftIsTwoUnitsAtMostRoundedUp() {
+        #expect(FetchProgressPrinter.timeLeft(0.2) == "about 1 s left")
+        #expect(FetchProgressPrinter.timeLeft(40) == "about 40 s left")
+        #expect(FetchProgressPrinter.timeLeft(200) == "about 3 min 20 s left")
+        #expect(FetchProgressPrinter.timeLeft(119.5) == "about 2 min left")
+        #expect(FetchProgressPrinter.timeLeft(175) == "about 3 min left")
+        #expect(FetchProgressPrinter.timeLeft(7_500) == "about 2 h 5 min left")
+        #expect(FetchProgressPrinter.timeLeft(3_599.5) == "about 1 h left")
+        #expect(FetchProgressPrinter.timeLeft(7_170) == "about 2 h left")
+    }
+}

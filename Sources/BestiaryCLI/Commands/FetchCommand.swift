@@ -211,11 +211,27 @@ final class FetchProgressPrinter: @unchecked Sendable {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let elapsed = ContinuousClock.now - start
         let seconds = max(0.001, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        let rate = String(format: "%.1f", Double(done) / seconds)
-        let line = "\(bar) \(done)/\(total)  fetched \(counts.fetched) · unchanged \(counts.unchanged) · failed \(counts.failed)  \(rate)/s"
+        let perSecond = Double(done) / seconds
+        let rate = String(format: "%.1f", perSecond)
+        var line = "\(bar) \(done)/\(total)  fetched \(counts.fetched) · unchanged \(counts.unchanged) · failed \(counts.failed)  \(rate)/s"
+        // What is left at the rate so far (a first fetch of 11,000 birds at Wikimedia's pace takes hours).
+        if done > 0 && done < total && seconds >= 2 { line += ", " + Self.timeLeft(Double(total - done) / perSecond) }
         // Move up over the previous bar and clear it, so the bar stays on one line.
         console.err((barShown ? "\u{1B}[1A\u{1B}[2K" : "") + line)
         barShown = true
+    }
+
+    /// `about 2 h 5 min left`, `about 3 min 20 s left`, `about 40 s left`: two units at most,
+    /// seconds rounded up to 10 s above a minute.
+    static func timeLeft(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded(.up))
+        if s < 60 { return "about \(max(1, s)) s left" }
+        if s < 3600 {
+            let tens = (s % 60 + 9) / 10 * 10
+            return tens == 60 ? "about \(s / 60 + 1) min left" : tens == 0 ? "about \(s / 60) min left" : "about \(s / 60) min \(tens) s left"
+        }
+        let minutes = (s % 3600 + 59) / 60
+        return minutes == 60 ? "about \(s / 3600 + 1) h left" : minutes == 0 ? "about \(s / 3600) h left" : "about \(s / 3600) h \(minutes) min left"
     }
 
     private func format(_ d: Duration) -> String {

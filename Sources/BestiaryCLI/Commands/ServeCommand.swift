@@ -159,7 +159,7 @@ final class ServePrinter: @unchecked Sendable {
     private let everyWarning: Bool
     private let lock = NSLock()
     private var builds = 0
-    /// The last successful build's warnings (as printed), nil before the first.
+    /// The last successful build's warnings (each as its text line), nil before the first.
     private var lastWarnings: Set<String>?
 
     private let verbose: Bool
@@ -223,8 +223,9 @@ final class ServePrinter: @unchecked Sendable {
         }
     }
 
-    /// The first build's warnings are printed whole; a rebuild's only where they differ from the
-    /// last successful build's: the new ones, and how many are gone. (Printing all of them again
+    /// The first build's warnings are all printed (more than 20 alike folded, as every command
+    /// prints them: ``AlikeWarnings``); a rebuild's only where they differ from the last
+    /// successful build's: the new ones, and how many are gone. (Printing all of them again
     /// buried the one new warning among 4,300 on a catalogue of 11,000 birds.)
     private func reportWarnings(_ diagnostics: [Diagnostic]) {
         let texts = diagnostics.map { DiagnosticFormatter.text($0) }
@@ -237,7 +238,7 @@ final class ServePrinter: @unchecked Sendable {
         if !new.isEmpty { console.report(new, format: format, everyWarning: everyWarning) }
         let gone = last.subtracting(texts).count
         if gone > 0 {
-            console.err("\(Self.clock()) \(gone) warning\(gone == 1 ? "" : "s") of the last build \(gone == 1 ? "is" : "are") gone\(new.isEmpty ? "" : "; \(new.count) new above")")
+            console.err("\(Self.clock()) \(gone) warning\(gone == 1 ? "" : "s") of the last build \(gone == 1 ? "is" : "are") gone\(new.isEmpty ? "" : "; \(new.count) new")")
         }
     }
 
