@@ -70,7 +70,7 @@ public struct BestiaryCommand: AsyncParsableCommand {
         } catch let failure as CommandFailure {
             return failure.status
         } catch let error as DiagnosticError {
-            Console.current.report(error.diagnostics, format: .text)
+            Console.current.report(error.diagnostics, format: .text, everyWarning: arguments.contains("--all-warnings"))
             return 1
         } catch let error as ExitCode {
             return error.rawValue

@@ -71,7 +71,7 @@ public enum AlikeWarnings {
     /// A message with what differs from place to place left out: when it has a `: `, all before
     /// the first one (what and where: `name 'Fuchs' is also fox's`), keeping the explanation after
     /// it, the same for every record; text in quotes (`'…'` and `"…"` that open a word, `“…”`,
-    /// `„…“`) and every word with a digit in it (ids, counts, sizes).
+    /// `„…“`) and every word with a digit or a `/` in it (ids, counts, sizes, paths).
     public static func shape(of message: String) -> String {
         var text = Substring(message)
         if let start = afterColon(text) { text = text[start...] }
@@ -79,7 +79,7 @@ public enum AlikeWarnings {
         var closing: Character?
         var word = ""
         func flushWord() {
-            result += word.contains(where: \.isNumber) ? "#" : word
+            result += word.contains(where: { $0.isNumber || $0 == "/" }) ? "#" : word
             word = ""
         }
         for c in text {

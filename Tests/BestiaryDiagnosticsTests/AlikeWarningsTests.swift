@@ -11,6 +11,9 @@ import Testing
         // Quoted text and words with digits, in a message without a colon.
         #expect(AlikeWarnings.shape(of: "sound 'a.ogg' is 12 MB, over 5 MB") == AlikeWarnings.shape(of: "sound 'bird song.ogg' is 7 MB, over 5 MB"))
         #expect(AlikeWarnings.shape(of: "“Möwe” and \"gull\" at 3x") == "… and … at #")
+        // Paths (a media file's `chmod a+r content/PATH` hint).
+        #expect(AlikeWarnings.shape(of: "x: make it readable: chmod a+r content/sounds/owl.ogg")
+            == AlikeWarnings.shape(of: "y: make it readable: chmod a+r content/images/fox.jpg"))
         // A word's apostrophe opens no quote: the rest of the message still counts.
         #expect(AlikeWarnings.shape(of: "the fox's sound is missing") != AlikeWarnings.shape(of: "the fox's picture is missing"))
         // Different explanations stay apart.
