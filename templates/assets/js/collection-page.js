@@ -7,7 +7,7 @@
 // took a browser about 10 s to lay out), and "Show more" adds the next page.
 import { learnerStore, pageInfo, pageTranslator } from "./page.js";
 import { comparator, emptyReason, filtersFromQuery, fold, queryFromFilters, visibleCards } from "./collection.js";
-import { showOnly } from "./list-page.js";
+import { listPageSize, showMore, showOnly } from "./list-page.js";
 
 const info = pageInfo();
 const tr = pageTranslator(info);
@@ -17,8 +17,6 @@ const empty = document.querySelector("[data-collection-empty]");
 const emptyText = document.querySelector("[data-collection-empty-text]");
 const count = document.querySelector("[data-collection-count]");
 const later = document.querySelector("[data-collection-more]");
-const moreWrap = document.querySelector("[data-collection-more-wrap]");
-const moreButton = document.querySelector("[data-collection-show-more]");
 
 if (form && list) {
   const elements = [...list.querySelectorAll("[data-id]"), ...(later ? later.content.querySelectorAll("[data-id]") : [])];
@@ -31,7 +29,7 @@ if (form && list) {
     difficulty: Number(el.dataset.difficulty) || 1,
     search: fold(el.dataset.search || ""),
   }));
-  const pageSize = Number(list.dataset.pageSize) > 0 ? Number(list.dataset.pageSize) : Infinity;
+  const pageSize = listPageSize(list);
   const groups = [...form.elements.group.options].map((o) => o.value).filter(Boolean);
   let learner = readLearner();
   let order = "name";
@@ -45,6 +43,14 @@ if (form && list) {
     show: form.elements.show.value || "all",
     group: form.elements.group.value,
     sort: form.elements.sort.value,
+  });
+
+  // The next page of cards: the ones it added.
+  const updateMore = showMore(document.querySelector("[data-collection-more-wrap]"), document.querySelector("[data-collection-show-more]"), tr, () => {
+    const before = shown.length;
+    limit = before + pageSize;
+    apply({ updateUrl: false });
+    return shown.slice(before).map((card) => card.el);
   });
 
   const apply = ({ updateUrl = true } = {}) => {
@@ -63,10 +69,7 @@ if (form && list) {
     if (count.textContent !== countText) count.textContent = countText;
     empty.hidden = visible > 0;
     if (!visible) emptyText.textContent = emptyMessage(f);
-    if (moreWrap && moreButton) {
-      moreWrap.hidden = visible <= shown.length;
-      moreButton.textContent = tr("collection.more", { count: visible - shown.length });
-    }
+    updateMore(visible - shown.length);
     if (updateUrl) history.replaceState(history.state, "", location.pathname + queryFromFilters(f) + location.hash);
   };
 
@@ -131,13 +134,6 @@ if (form && list) {
     form.elements.group.value = "";
     filter();
     form.elements.q.focus();
-  });
-  // The next page of cards; focus goes to the first of them, where reading goes on.
-  moreButton?.addEventListener("click", () => {
-    const before = shown.length;
-    limit = before + pageSize;
-    apply({ updateUrl: false });
-    shown[before]?.el.querySelector("a")?.focus();
   });
   // Favourites or answers changed in another tab: show them without a reload.
   window.addEventListener("storage", () => {

@@ -1,5 +1,34 @@
 // Shared by the pages that show a long list a page at a time (the collection's
-// cards, the sightings checklist's rows).
+// cards, the sightings checklist's rows, the credits' rows): the build puts the
+// first page in the list and the rest in an inert <template>.
+
+/**
+ * How many items a list shows at first (its `data-page-size`); every one for a theme's list
+ * without it (markup from before lists came a page at a time).
+ * @param {Element | null | undefined} list
+ */
+export function listPageSize(list) {
+  const size = Number(list?.dataset.pageSize);
+  return size > 0 ? size : Infinity;
+}
+
+/**
+ * A list's "Show more" button: a press calls `more()`, which shows the next page and returns
+ * the items it added, and the focus goes to the first of them, where reading goes on. Returns
+ * `update(left)`, which says how many are not shown yet (the button hidden when none are).
+ * @param {Element | null} wrap what hides the button
+ * @param {HTMLElement | null} button
+ * @param {(key: string, params?: object) => string} tr
+ * @param {() => readonly Element[]} more
+ */
+export function showMore(wrap, button, tr, more) {
+  button?.addEventListener("click", () => more()[0]?.querySelector("a")?.focus());
+  return (left) => {
+    if (!wrap || !button) return;
+    wrap.hidden = left <= 0;
+    button.textContent = tr("collection.more", { count: left });
+  };
+}
 
 /**
  * Puts `next` (elements, in order) in `box` instead of `current`, moving as little as it can:

@@ -5,7 +5,7 @@
 import { ask, h, fill } from "./dom.js";
 import { browserBackend, download, learnerStore, pageInfo, pageTranslator, siteNotice } from "./page.js";
 import { localDateKey } from "./daily.js";
-import { showOnly } from "./list-page.js";
+import { listPageSize, showMore, showOnly } from "./list-page.js";
 import { addSighting, checkInput, checklist, lists, removeSighting, sightingsCSV } from "./sightings.js";
 
 const KIND_KEYS = { seen: "sightings.kindSeen", heard: "sightings.kindHeard", both: "sightings.kindBoth" };
@@ -25,11 +25,9 @@ if (form) {
   const laterRows = /** @type {HTMLTemplateElement|null} */ (document.querySelector("[data-checklist-more]"));
   const rowList = [...document.querySelectorAll("[data-checklist] tbody tr[data-id]"), ...(laterRows ? laterRows.content.querySelectorAll("tr[data-id]") : [])];
   const rows = new Map(rowList.map((tr) => [tr.dataset.id, tr]));
-  const pageSize = Number(checklistTable?.dataset.pageSize) > 0 ? Number(checklistTable?.dataset.pageSize) : Infinity;
+  const pageSize = listPageSize(checklistTable);
   let rowLimit = pageSize;
   let shownRows = rowList.filter((row) => row.parentNode === checklistBody);
-  const moreRowsWrap = document.querySelector("[data-checklist-more-wrap]");
-  const moreRowsButton = document.querySelector("[data-checklist-show-more]");
   const status = document.querySelector("[data-sighting-status]");
   const listsBox = document.querySelector("[data-sightings-lists]");
   const emptyBox = document.querySelector("[data-sightings-empty]");
@@ -196,6 +194,14 @@ if (form) {
     fill(td, on ? [h("span", { "aria-hidden": "true", text: "✓" }), h("span", { class: "visually-hidden", text: tr("sightings.yes") })] : []);
   };
 
+  // The next page of rows: the ones it added.
+  const updateMoreRows = showMore(document.querySelector("[data-checklist-more-wrap]"), document.querySelector("[data-checklist-show-more]"), tr, () => {
+    const before = shownRows.length;
+    rowLimit = before + pageSize;
+    filterChecklist();
+    return shownRows.slice(before);
+  });
+
   /** The rows the filter lets through, up to the page limit, in the table. */
   const filterChecklist = () => {
     if (!checklistBody) return;
@@ -204,10 +210,7 @@ if (form) {
     const next = passing.slice(0, rowLimit);
     showOnly(checklistBody, shownRows, next);
     shownRows = next;
-    if (moreRowsWrap && moreRowsButton) {
-      moreRowsWrap.hidden = passing.length <= next.length;
-      moreRowsButton.textContent = tr("collection.more", { count: passing.length - next.length });
-    }
+    updateMoreRows(passing.length - next.length);
   };
   for (const radio of document.querySelectorAll("[data-checklist-show]")) {
     radio.addEventListener("change", () => {
@@ -215,13 +218,6 @@ if (form) {
       filterChecklist();
     });
   }
-  // The next page of rows; focus goes to the first of them.
-  moreRowsButton?.addEventListener("click", () => {
-    const before = shownRows.length;
-    rowLimit = before + pageSize;
-    filterChecklist();
-    shownRows[before]?.querySelector("a")?.focus();
-  });
 
   const listView = (list) => {
     const title = list.outing ? list.outing.name : tr("sightings.noOuting");
