@@ -187,6 +187,6 @@ let package = Package(
         .testTarget(
             name: "BestiaryPreviewTests",
             dependencies: ["BestiaryPreview", "BestiarySite", "BestiaryWikipedia", "BestiaryDiagnostics", "BestiaryPackFormat", "BestiaryTestSupport"]),
-        .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryPreview", "BestiaryDiagnostics", "BestiaryTestSupport"]),
+        .testTarget(name: "BestiaryCLITests", dependencies: ["BestiaryCLI", "BestiaryFetch", "BestiaryPreview", "BestiaryDiagnostics", "BestiaryTestSupport"]),
     ]
 )
