@@ -219,7 +219,8 @@ final class FetchProgressPrinter: @unchecked Sendable {
                         if var run {
                             run.last = job.label
                             run.count += 1
-                            run.done = done
+                            // Workers report out of order: the run's line shows the highest.
+                            run.done = max(run.done, done)
                             self.run = run
                         } else {
                             run = Run(first: job.label, last: job.label, count: 1, done: done, started: time)
