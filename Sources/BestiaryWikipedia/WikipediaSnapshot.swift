@@ -75,29 +75,46 @@ public struct WikipediaSnapshot: Sendable {
     ///
     /// Tries the record's title in `language`, then along `fallback` (the site's languages:
     /// `SiteConfig.fallback(for:)`), and returns the first cached one, marked as a fallback when
-    /// its language differs. Every title the record gives that is not in the cache (never
-    /// fetched, or damaged) yields a warning at the record's `wikipedia.LANG` field, stage
-    /// `enrich`: a build never fails for a missing summary; the page shows the record's own
-    /// description instead.
+    /// its language differs. A title in the page's own language that is not in the cache (never
+    /// fetched, refused, or damaged) yields a warning at the record's `wikipedia.LANG` field, stage
+    /// `enrich`, saying what that page shows meanwhile (another language's summary, the record's
+    /// description, or nothing). The other languages' titles are warned about by their own pages'
+    /// lookups. A build never fails for a missing summary.
     public func summary(for animal: Animal, language: String, fallback: [String]) -> SummaryLookup {
-        var diagnostics: [Diagnostic] = []
         var order = [language]
         for lang in fallback where !order.contains(lang) { order.append(lang) }
+        var found: ResolvedSummary? = nil
+        var missing: String? = nil
         for lang in order {
             guard let title = animal.wikipedia[lang] else { continue }
             guard let entry = entry(language: lang, title: title) else {
-                // A title the last fetch found no usable article for: fetching again will not help.
-                let message = cache.refusal(language: lang, title: title).map { reason in
-                    "wikipedia.\(lang): '\(title)' has no summary: the last `bestiary fetch` found that \(reason) "
-                        + "(until then pages show another language's summary or the record's own description)"
-                } ?? "wikipedia.\(lang): '\(title)' is not in the Wikipedia cache; run `bestiary fetch` "
-                    + "(until then pages show another language's summary or the record's own description)"
-                diagnostics.append(.warning(message, at: animal.location(of: "wikipedia.\(lang)"), stage: "enrich"))
+                if lang == language { missing = title }
                 continue
             }
-            return SummaryLookup(summary: resolve(entry, pageLanguage: language), diagnostics: diagnostics)
+            found = resolve(entry, pageLanguage: language)
+            break
         }
-        return SummaryLookup(summary: nil, diagnostics: diagnostics)
+        guard let title = missing else { return SummaryLookup(summary: found, diagnostics: []) }
+        let meanwhile = "(until then its page in \(language) shows \(Self.shown(on: animal, language: language, fallback: order, summary: found)))"
+        // A title the last fetch found no usable article for: fetching again will not help.
+        let message = cache.refusal(language: language, title: title).map { reason in
+            "wikipedia.\(language): '\(title)' has no summary: the last `bestiary fetch` found that \(reason) \(meanwhile)"
+        } ?? "wikipedia.\(language): '\(title)' is not in the Wikipedia cache; run `bestiary fetch` \(meanwhile)"
+        return SummaryLookup(summary: found, diagnostics: [.warning(message, at: animal.location(of: "wikipedia.\(language)"), stage: "enrich")])
+    }
+
+    /// What the page in `language` shows as the animal's text without its own language's summary,
+    /// as the renderer chooses it (`AnimalView.shortText`): another language's summary unless the
+    /// record has a description in the page's language, else the record's description in the
+    /// first language it has one in.
+    static func shown(on animal: Animal, language: String, fallback: [String], summary: ResolvedSummary?) -> String {
+        if let summary, !animal.prefersOwnDescription(in: language, overSummaryIn: summary.language) {
+            return "the summary from \(summary.language).wikipedia"
+        }
+        guard let description = animal.description.resolve(language, fallback: fallback) else {
+            return "no summary or description"
+        }
+        return description.language == language ? "the record's description" : "the record's description in \(description.language)"
     }
 
     /// Summaries of every record in every site language: `[animal id: [page language: summary]]`,

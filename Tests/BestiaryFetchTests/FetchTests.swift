@@ -373,7 +373,7 @@ struct FetchTests {
         // would find the same (found by a museum technician).
         let warnings = wiki.cache.load().summary(for: FakeWikipedia.animal("x", ["de": "A"]), language: "de", fallback: []).diagnostics.map(\.message)
         #expect(warnings == [
-            "wikipedia.de: 'A' has no summary: the last `bestiary fetch` found that its redirects go round (redirect loop: A → B → A); check the title, or the article's redirects on de.wikipedia (until then pages show another language's summary or the record's own description)"
+            "wikipedia.de: 'A' has no summary: the last `bestiary fetch` found that its redirects go round (redirect loop: A → B → A); check the title, or the article's redirects on de.wikipedia (until then its page in de shows no summary or description)"
         ])
     }
 
@@ -423,16 +423,16 @@ struct FetchTests {
         func warnings(_ animal: Animal, _ language: String) -> [String] {
             wiki.cache.load().summary(for: animal, language: language, fallback: []).diagnostics.map(\.message)
         }
-        let until = " (until then pages show another language's summary or the record's own description)"
+        func until(_ language: String) -> String { " (until then its page in \(language) shows no summary or description)" }
         #expect(warnings(test, "en") == [
-            "wikipedia.en: 'Test' has no summary: the last `bestiary fetch` found that 'Test' is a disambiguation page (it lists several meanings); name the animal's own article" + until,
+            "wikipedia.en: 'Test' has no summary: the last `bestiary fetch` found that 'Test' is a disambiguation page (it lists several meanings); name the animal's own article" + until("en"),
         ])
         #expect(warnings(hund, "de") == [
-            "wikipedia.de: 'Haushund' has no summary: the last `bestiary fetch` found that de.wikipedia has no article 'Haushund' (HTTP 404); check the title" + until,
+            "wikipedia.de: 'Haushund' has no summary: the last `bestiary fetch` found that de.wikipedia has no article 'Haushund' (HTTP 404); check the title" + until("de"),
         ])
-        #expect(warnings(busy, "de") == ["wikipedia.de: 'Hund' is not in the Wikipedia cache; run `bestiary fetch`" + until])
+        #expect(warnings(busy, "de") == ["wikipedia.de: 'Hund' is not in the Wikipedia cache; run `bestiary fetch`" + until("de")])
         // A 404 that is not the summary API's (a wrong --wikipedia-url's server) says nothing of the title.
-        #expect(warnings(elsewhere, "de") == ["wikipedia.de: 'Fuchs' is not in the Wikipedia cache; run `bestiary fetch`" + until])
+        #expect(warnings(elsewhere, "de") == ["wikipedia.de: 'Fuchs' is not in the Wikipedia cache; run `bestiary fetch`" + until("de")])
         // The article is there now: fetched, and the refusal forgotten.
         let second = await wiki.fetch([hund], attempts: 1)
         #expect(second.summaryLine == "fetched 1, unchanged 0, failed 0")

@@ -75,15 +75,43 @@ struct SnapshotLookupTests {
         #expect(lookup.summary?.language == "en")
         #expect(lookup.diagnostics == [
             .warning(
-                "wikipedia.de: 'Haushund (Tier)' is not in the Wikipedia cache; run `bestiary fetch` (until then pages show another language's summary or the record's own description)",
+                "wikipedia.de: 'Haushund (Tier)' is not in the Wikipedia cache; run `bestiary fetch` (until then its page in de shows the summary from en.wikipedia)",
                 at: BestiaryDiagnostics.SourceLocation(path: "content/animals/dog.md", line: 7, column: 15), stage: "enrich")
         ])
+    }
+
+    /// The warning says what the page shows meanwhile, as the renderer chooses it: the record's
+    /// description in the page's language over another language's summary, else that summary,
+    /// else the record's description in another language (it said "another language's summary or
+    /// the record's own description" whether there was one or not).
+    @Test func theWarningSaysWhatThePageShowsMeanwhile() {
+        let snapshot = cache.load()
+        func meanwhile(_ wikipedia: [String: String], description: [String: String], page: String) -> [String] {
+            var dog = animal(wikipedia)
+            dog.description = LocalizedText(description)
+            return snapshot.summary(for: dog, language: page, fallback: config.fallback(for: page)).diagnostics.map { d in
+                d.message.range(of: "(until").map { String(d.message[$0.lowerBound...]) } ?? d.message
+            }
+        }
+        #expect(meanwhile(["de": "Haushund (Tier)", "en": "Dog"], description: ["de": "Ein Hund."], page: "de")
+            == ["(until then its page in de shows the record's description)"])
+        #expect(meanwhile(["de": "Haushund (Tier)", "en": "Dog"], description: ["en": "A dog."], page: "de")
+            == ["(until then its page in de shows the summary from en.wikipedia)"])
+        #expect(meanwhile(["de": "Haushund (Tier)"], description: ["en": "A dog."], page: "de")
+            == ["(until then its page in de shows the record's description in en)"])
+        #expect(meanwhile(["de": "Haushund (Tier)"], description: [:], page: "de")
+            == ["(until then its page in de shows no summary or description)"])
+        // The English page shows its own summary: nothing to say there of the German title.
+        #expect(meanwhile(["de": "Haushund (Tier)", "en": "Dog"], description: [:], page: "en").isEmpty)
     }
 
     @Test func nothingCachedMeansNoSummaryAndWarningsNotErrors() {
         let lookup = cache.load().summary(for: animal(["de": "Wolf", "en": "Wolf"]), language: "en", fallback: config.fallback(for: "en"))
         #expect(lookup.summary == nil)
-        #expect(lookup.diagnostics.count == 2)
+        // The German title is the German page's to warn about.
+        #expect(lookup.diagnostics.map(\.message) == [
+            "wikipedia.en: 'Wolf' is not in the Wikipedia cache; run `bestiary fetch` (until then its page in en shows no summary or description)",
+        ])
         #expect(lookup.diagnostics.allSatisfy { $0.severity == .warning && $0.stage == "enrich" })
         let noTitles = cache.load().summary(for: animal([:]), language: "de", fallback: config.fallback(for: "de"))
         #expect(noTitles.summary == nil && noTitles.diagnostics.isEmpty)
