@@ -21,7 +21,8 @@ struct FetchCommand: AsyncParsableCommand {
             Articles already cached are not asked for again; --refresh asks Wikipedia whether they \
             changed (an unchanged article downloads nothing). A fetch that is interrupted can \
             simply be run again: it continues where it stopped. On a terminal it draws a progress \
-            bar; in a log, a line per article fetched or failed and one per run of unchanged ones.
+            bar; in a log, a line per article fetched or failed and one per run of unchanged ones \
+            (a long run: a line every 10 s).
 
             It is polite by default (2 requests at a time, at most 5 per second, retries that wait \
             as the server asks). Put your e-mail in site.yml (`wikipedia: {contact: you@example.org}`): \
