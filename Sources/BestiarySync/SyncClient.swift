@@ -111,21 +111,45 @@ public struct SyncClient: Sendable {
             }
             // The database was changed outside the client: rebuild it from the full manifest.
             report.fellBackToFull = true
-            return try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
+            try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: &report)
+            return report
         }
 
         // 2. A delta when there is one from here, else the full manifest.
         if state.version > 0, let delta = pointer.delta(from: state.version) {
+            var attempt = report
             do {
-                return try await applyDelta(delta, pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
-            } catch where error.reason == .inconsistent
-                || ((error.reason == .notFound || error.signatureMissing) && error.file == delta.file.path)
-            {
-                // A delta (or its signature) the server lacks: the full manifest, checked as ever.
+                try await applyDelta(delta, pointer: pointer, state: state, keys: keys, pinned: pinned, report: &attempt)
+                return attempt
+            } catch where Self.fullManifestMayReplace(delta: delta.file.path, after: error) {
+                // The full manifest, checked as ever. What the attempt downloaded counts: its
+                // media wait in the staging folder, verified, for the manifest's download.
+                report = attempt
                 report.fellBackToFull = true
+                report.deltaProblem = error.description
             }
         }
-        return try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: report)
+        try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: &report)
+        return report
+    }
+
+    /// Whether the full manifest is tried after the delta from the stored version failed with
+    /// `error`. The delta is an optimisation: a server that lacks it (HTTP 404 or 410; 403, as a
+    /// storage bucket answers for a missing file; a page that is not the file, at the wrong size
+    /// or hash) or a delta that does not lead to the published state leaves the manifest, which
+    /// is checked as ever. A delta signed by an untrusted key, or with a signature that does not
+    /// match, still stops the sync (someone signed what the publisher did not); one without a
+    /// signature at all is taken as one the server lacks. A network that failed stops it too:
+    /// the manifest would fail alike, and the next run goes on.
+    static func fullManifestMayReplace(delta path: String, after error: SyncError) -> Bool {
+        if error.reason == .inconsistent { return true }
+        guard error.file == path || error.file == path + PackFormat.signatureSuffix else { return false }
+        switch error.reason {
+        case .notFound, .sizeMismatch, .hashMismatch, .malformed, .unknownFormat, .oversized: return true
+        case .transport: return error.definitive
+        case .badSignature: return error.signatureMissing
+        default: return false
+        }
     }
 
     // MARK: Steps
@@ -153,8 +177,8 @@ public struct SyncClient: Sendable {
 
     private func applyDelta(
         _ ref: PackDeltaRef, pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?,
-        report: SyncReport
-    ) async throws(SyncError) -> SyncReport {
+        report: inout SyncReport
+    ) async throws(SyncError) {
         let data = try await fetchVerified(ref.file, keys: keys)
         let delta: PackDelta
         do {
@@ -171,15 +195,14 @@ public struct SyncClient: Sendable {
             pack: pointer.pack, version: pointer.version, created: delta.created, manifestSHA256: pointer.manifest.sha256,
             count: delta.count, digest: delta.digest, baseVersion: state.version,
             content: .delta(upserts: delta.upserts, tombstones: delta.tombstones), trustedKeys: pinned)
-        var r = report
-        r.method = .delta(from: state.version)
-        r.metadataBytesTransferred += data.count
-        return try await download(delta.upserts.flatMap(\.media), thenApply: update, report: r)
+        report.method = .delta(from: state.version)
+        report.metadataBytesTransferred += data.count
+        try await download(delta.upserts.flatMap(\.media), thenApply: update, report: &report)
     }
 
     private func applyFull(
-        pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?, report: SyncReport
-    ) async throws(SyncError) -> SyncReport {
+        pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?, report: inout SyncReport
+    ) async throws(SyncError) {
         let data = try await fetchVerified(pointer.manifest, keys: keys)
         let manifest: PackManifest
         do {
@@ -196,14 +219,15 @@ public struct SyncClient: Sendable {
             pack: pointer.pack, version: pointer.version, created: manifest.created, manifestSHA256: pointer.manifest.sha256,
             count: manifest.records.count, digest: manifest.digest, baseVersion: state.version,
             content: .full(records: manifest.records), trustedKeys: pinned)
-        var r = report
-        r.method = .full
-        r.metadataBytesTransferred += data.count
-        return try await download(manifest.media, thenApply: update, report: r)
+        report.method = .full
+        report.metadataBytesTransferred += data.count
+        try await download(manifest.media, thenApply: update, report: &report)
     }
 
-    private func download(_ refs: [PackMediaRef], thenApply update: StoreUpdate, report: SyncReport) async throws(SyncError) -> SyncReport {
-        var r = report
+    /// Downloads the media of `refs` the store lacks and applies `update`. The report counts the
+    /// downloads before the store is written (a delta that does not add up has still cost them),
+    /// and not again those it counted already (by this sync's attempt of a delta).
+    private func download(_ refs: [PackMediaRef], thenApply update: StoreUpdate, report r: inout SyncReport) async throws(SyncError) {
         let stored = try store.storedMedia(among: refs)
         var missing: [PackMediaRef] = []
         var seen = Set<String>()
@@ -222,6 +246,12 @@ public struct SyncClient: Sendable {
             transport: transport, directory: downloadsDirectory, retry: retry,
             concurrency: configuration.concurrentDownloads, onEvent: configuration.onEvent)
         let outcomes = try await downloader.fetchAll(missing)
+        for (sha256, outcome) in outcomes where !r.mediaCounted.contains(sha256) {
+            if outcome.reused { r.mediaReused += 1 } else { r.mediaDownloaded += 1 }
+            r.mediaCounted.insert(sha256)
+            if outcome.resumed { r.mediaResumed += 1 }
+            r.mediaBytesTransferred += outcome.transferred
+        }
         if Task.isCancelled { throw SyncError(.cancelled, "the sync was cancelled before applying; the store is unchanged") }
         try emit(.applying)
         let result = try store.apply(update, stagedMedia: outcomes.mapValues(\.path)) { () throws(SyncError) in
@@ -232,11 +262,6 @@ public struct SyncClient: Sendable {
         r.recordsUpserted = result.upserted
         r.recordsDeleted = result.deleted
         r.mediaRemoved = result.mediaRemoved
-        r.mediaDownloaded = outcomes.values.count { !$0.reused }
-        r.mediaReused = outcomes.values.count { $0.reused }
-        r.mediaResumed = outcomes.values.count { $0.resumed }
-        r.mediaBytesTransferred = outcomes.values.reduce(0) { $0 + $1.transferred }
-        return r
     }
 
     // MARK: Fetching

@@ -48,6 +48,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A ``Reason/badSignature`` because the file has no signature at all (`FILE.sig` is not
     /// there): a missing delta's signature falls back to the manifest, as a missing delta does.
     var signatureMissing = false
+    /// A ``Reason/transport`` error that asking again will not mend: the server answered, but not
+    /// with the file (HTTP 403, as a storage bucket answers for a file it lacks; a redirect loop).
+    var definitive = false
 
     public init(_ reason: Reason, file: String? = nil, _ message: String) {
         self.reason = reason

@@ -51,6 +51,8 @@ public struct SyncReport: Hashable, Sendable {
     public var method: SyncMethod
     /// True when a delta was tried first and the full manifest had to be used.
     public var fellBackToFull = false
+    /// Why the delta was not used (`d/3-5.json: not found at …`), when it was tried.
+    public var deltaProblem: String?
     public var recordsUpserted = 0
     public var recordsDeleted = 0
     public var mediaDownloaded = 0
@@ -65,6 +67,9 @@ public struct SyncReport: Hashable, Sendable {
     public var mediaRemoved = 0
     /// The key whose signature was checked (hex id), nil for unsigned packs.
     public var signedBy: String?
+    /// The media files (by SHA-256) counted above, so that those of a delta's attempt are not
+    /// counted again by the full manifest's download, which finds them staged.
+    var mediaCounted: Set<String> = []
 }
 
 extension SyncClient {

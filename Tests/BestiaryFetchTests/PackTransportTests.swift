@@ -48,6 +48,37 @@ import Testing
         }
     }
 
+    /// A whole file is asked for with `Accept-Encoding: gzip` and comes decoded, its length
+    /// unknown (the header's counts the compressed bytes); a part is asked for without, so that
+    /// its offset counts the file's own bytes (an app maker's server that compressed JSON made
+    /// the sync fail with `sizeMismatch`).
+    @Test func aCompressedFileComesDecoded() async throws {
+        let plain = try Fixtures.data("wikipedia/en__Third_Council_of_the_Lateran.json")
+        let gz = try Fixtures.data("wikipedia/generated__en__Third_Council_of_the_Lateran.json.gz")
+        let server = try await LoopbackServer.start { request in
+            if request.header("range") != nil {
+                return request.header("accept-encoding") == nil
+                    ? LoopbackServer.Reply(status: 206, headers: [("Content-Range", "bytes 5-\(plain.count - 1)/\(plain.count)")], body: [UInt8](plain.dropFirst(5)))
+                    : .status(400)
+            }
+            return request.header("accept-encoding")?.contains("gzip") == true
+                ? LoopbackServer.Reply(status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")], body: [UInt8](gz))
+                : .status(400)
+        }
+        try await with(server, at: "/packs") { transport in
+            let whole = try await transport.open("v/1.json", from: 0)
+            #expect(whole.status == .full && whole.length == nil)
+            var body = Data()
+            for try await chunk in whole.body { body.append(chunk) }
+            #expect(body == plain)
+            let part = try await transport.open("media/a.json", from: 5)
+            #expect(part.status == .partial(start: 5))
+            var rest = Data()
+            for try await chunk in part.body { rest.append(chunk) }
+            #expect(rest == plain.dropFirst(5))
+        }
+    }
+
     /// Each answer as the sync client expects it: a body, a part (Range), none.
     @Test func answersAreWhatTheServerSaid() async throws {
         let server = try await LoopbackServer.start { request in

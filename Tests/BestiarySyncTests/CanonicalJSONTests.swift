@@ -58,6 +58,22 @@ import Testing
         #expect((try? JSONParser.parse(Array(fine.utf8))) != nil)
     }
 
+    /// A byte-order mark is refused, and said to be one (an app maker's `latest.json` from an
+    /// editor read "unexpected character 'ï' (at byte 0)"); another character is named whole.
+    @Test func aByteOrderMarkIsNamed() {
+        func problem(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try JSONParser.parse(bytes)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(problem([0xEF, 0xBB, 0xBF] + Array("{}".utf8))
+            == "the file starts with a UTF-8 byte-order mark (EF BB BF), which a pack file must not have; write it without one (at byte 0)")
+        #expect(problem(Array("[1, é]".utf8)) == "unexpected character 'é' (at byte 4)")
+    }
+
     @Test func decodesEscapesIncludingSurrogatePairs() throws {
         let parsed = try JSONParser.parse(Array(#"["\u00e4\ud83e\udd8a\/\b\f\r"]"#.utf8))
         #expect(parsed == ["ä🦊/\u{8}\u{C}\r"])

@@ -540,6 +540,69 @@ import Testing
         }
     }
 
+    /// A delta the server will not give (403, as a storage bucket answers for a file it lacks), a
+    /// page in its place (200 with the wrong bytes), or a damaged one: the full manifest, and the
+    /// report says why. A delta that stays busy (502 after the retries) still ends the sync: the
+    /// manifest would fail alike (found by an app maker: only a 404 fell back).
+    @Test func aDeltaTheServerWillNotGiveFallsBackToTheManifest() async throws {
+        let replies: [(LoopbackServer.Reply, String)] = [
+            (.status(403), "HTTP 403"),
+            (.text("<html>Not here</html>"), "bytes, but the pointer says"),
+        ]
+        for (reply, words) in replies {
+            try await Self.run(try await Self.setup()) { s in
+                _ = try await s.client().sync()
+                try s.publisher.publish(Self.zoo.filter { $0.key != "owl" })
+                s.server.intercept { request, _ in request.path == "/packs/d/1-2.json" ? reply : nil }
+                let report = try await s.client().sync()
+                #expect(report.method == .full && report.fellBackToFull)
+                #expect(report.deltaProblem?.hasPrefix("d/1-2.json: ") == true && report.deltaProblem?.contains(words) == true, "\(String(describing: report.deltaProblem))")
+                #expect(s.server.requests("v/2.json").count == 1)
+                #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+            }
+        }
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            try s.publisher.publish(Self.zoo.filter { $0.key != "owl" })
+            var delta = try Data(contentsOf: URL(fileURLWithPath: s.publisher.root + "/d/1-2.json"))
+            delta[delta.count / 2] ^= 0x20
+            try delta.write(to: URL(fileURLWithPath: s.publisher.root + "/d/1-2.json"))
+            let report = try await s.client().sync()
+            #expect(report.fellBackToFull && report.deltaProblem?.contains("SHA-256") == true)
+            #expect(try s.store().state().version == 2)
+
+            try s.publisher.publish(Self.zoo)
+            s.server.intercept { request, _ in request.path == "/packs/d/2-3.json" ? .status(502) : nil }
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.retryDelay = .milliseconds(10)
+            let error = try await Self.expectRefusal(.transport, s, configuration: configuration)
+            #expect(error?.file == "d/2-3.json")
+            #expect(s.server.requests("v/3.json").isEmpty)
+        }
+    }
+
+    /// A delta that did not add up (the store was changed behind the client's back) had its media
+    /// downloaded already: the report counts them, once, with their bytes and the delta's (it
+    /// said "1 media file fetched (0 bytes transferred)").
+    @Test func aFallbackCountsWhatTheDeltaDownloaded() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            let dbQueue = try DatabaseQueue(path: s.storePath)
+            try await dbQueue.write { db in try db.execute(sql: "DELETE FROM pack_records WHERE id = 'yak'") }
+            var zoo = Self.zoo
+            zoo["bear"]!.media = [generatedMedia(7, size: 1234)]
+            try s.publisher.publish(zoo)
+            let report = try await s.client().sync()
+            #expect(report.method == .full && report.fellBackToFull)
+            #expect(report.mediaDownloaded == 1 && report.mediaReused == 0)
+            #expect(report.mediaBytesTransferred == 1234)
+            let delta = try Data(contentsOf: URL(fileURLWithPath: s.publisher.root + "/d/1-2.json")).count
+            let manifest = try Data(contentsOf: URL(fileURLWithPath: s.publisher.root + "/v/2.json")).count
+            #expect(report.metadataBytesTransferred == delta + manifest)
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+        }
+    }
+
     /// Only the delta's signature is missing: the same fallback (it refused the whole sync),
     /// while a delta signed wrongly is still refused.
     @Test func aDeltaWithoutItsSignatureFallsBackToTheManifest() async throws {
@@ -662,5 +725,25 @@ final class Counter: @unchecked Sendable {
         #expect(problem(dir.appending("notes/store.sqlite")) == "cannot make the store \(dir.appending("notes/store.sqlite")): \(dir.appending("notes")) is not a folder")
         #expect(!FileManager.default.fileExists(atPath: dir.appending("missing")))
         #expect(problem(dir.appending("store.sqlite")) == nil)
+    }
+
+    /// The store's tables made by hand from docs/packs.md (found by an app maker): said so, not
+    /// SQLite's "table pack_meta already exists"; an app's own tables in the file do not matter.
+    @Test func tablesMadeByHandAreNamed() throws {
+        let dir = TemporaryDirectory("bestiary-store-tables")
+        let path = dir.appending("app.sqlite")
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "CREATE TABLE pack_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
+        }
+        do {
+            _ = try PackStore(path: path)
+            Issue.record("a store was opened over tables made by hand")
+        } catch {
+            #expect(error.reason == .store)
+            #expect(error.message == "\(path) has a table pack_meta that this client did not make (its grdb_migrations has no 'pack-store-1'): the store's tables are made by PackStore, not by hand; give a file without them")
+        }
+        let own = dir.appending("own.sqlite")
+        try DatabaseQueue(path: own).write { db in try db.execute(sql: "CREATE TABLE app_notes (id INTEGER PRIMARY KEY)") }
+        _ = try PackStore(path: own)
     }
 }

@@ -56,6 +56,10 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                 CurlTransfer.Request(
                     url: url.absoluteString,
                     headers: [("User-Agent", "Bestiary pack sync")] + HTTPPackFolder.headers(for: path, from: offset),
+                    // A whole file may come compressed (a 39 MB manifest as a few MB), decoded
+                    // here: sizes and hashes are the file's own bytes. A part (Range) comes as it
+                    // is, so that its offset counts the file's bytes.
+                    acceptEncoding: offset == 0 ? "gzip" : nil,
                     connectTimeout: connectTimeout, readTimeout: readTimeout,
                     proxy: CurlProxy.from(environment: environment, for: url),
                     minimumBytesPerReadTimeout: Self.minimumBytesPerReadTimeout),
@@ -84,7 +88,9 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                 url = next
                 continue
             }
-            let length = head.header("content-length").flatMap(Int.init)
+            // A compressed body's Content-Length counts the compressed bytes, not the file's.
+            let encoded = head.header("content-encoding").map { $0.lowercased() != "identity" } ?? false
+            let length = encoded ? nil : head.header("content-length").flatMap(Int.init)
             let status: PackResponse.Status
             do {
                 status = try HTTPPackFolder.status(

@@ -29,6 +29,10 @@ public struct JSONParser {
         if let bad = UTF8Check.firstInvalid(parser.bytes) {
             throw JSONParseError(offset: bad, message: "not valid UTF-8")
         }
+        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            // An editor's or a server's doing; said as such (it read "unexpected character 'ï'").
+            throw JSONParseError(offset: 0, message: "the file starts with a UTF-8 byte-order mark (EF BB BF), which a pack file must not have; write it without one")
+        }
         parser.skipSpace()
         let value = try parser.value()
         parser.skipSpace()
@@ -54,7 +58,10 @@ public struct JSONParser {
         case 0x66: try literal("false"); return .bool(false)
         case 0x6E: try literal("null"); return .null
         case 0x2D, 0x30...0x39: return try number()
-        default: throw fail("unexpected character '\(Character(Unicode.Scalar(bytes[i])))'")
+        default:
+            // The bytes are valid UTF-8 here: name the character they are, not their first byte's.
+            let character = String(decoding: bytes[i..<min(i + 4, bytes.count)], as: UTF8.self).first.map(String.init) ?? "?"
+            throw fail("unexpected character '\(character)'")
         }
     }
 

@@ -74,7 +74,9 @@ struct SyncRetry: Sendable {
             } catch {
                 failures += 1
                 guard try await waitBeforeRetry(after: failures, error) else {
-                    throw SyncError(.transport, file: path, describe(error, attempts: failures))
+                    var failure = SyncError(.transport, file: path, describe(error, attempts: failures))
+                    failure.definitive = (error as? PackTransportError)?.transient == false
+                    throw failure
                 }
             }
         }
