@@ -270,7 +270,7 @@ public struct RecordPlanner: Sendable {
         // is copied under a name of its own anyway (found by a teacher: "did you mean" named it
         // back, looking the same, and typing it again never helped).
         if case .failure(let problem) = read, problem.message == "no such file" {
-            let folder = (media.path as NSString).deletingLastPathComponent, name = (media.path as NSString).lastPathComponent
+            let folder = PathText.parent(media.path), name = (media.path as NSString).lastPathComponent
             if let meant = ContentPath.suggestion(for: name, contentDirectory: folder.isEmpty ? "." : folder, fileSystem: fs), meant == name {
                 read = Importer.readRegularFile(folder.isEmpty ? meant : folder + "/" + meant, limit: Importer.maxMediaBytes, fileSystem: fs)
             }
@@ -280,7 +280,7 @@ public struct RecordPlanner: Sendable {
         case .failure(let problem):
             // A name written in another case, or typed on a Mac (`add --sound "hund bellt.ogg"` for
             // `Hund bellt.ogg`): the file meant, as `import` and `check` name it.
-            let folder = (media.path as NSString).deletingLastPathComponent, name = (media.path as NSString).lastPathComponent
+            let folder = PathText.parent(media.path), name = (media.path as NSString).lastPathComponent
             let meant = problem.message == "no such file"
                 ? ContentPath.suggestion(for: name, contentDirectory: folder.isEmpty ? "." : folder, fileSystem: fs) : nil
             let hint = meant.map { "; " + ContentPath.didYouMean($0, for: name, location: folder.isEmpty ? $0 : folder + "/" + $0) } ?? ""

@@ -736,8 +736,8 @@ public final class SiteBuilder: @unchecked Sendable {
             return ((try? fs.realPath(parent.isEmpty ? "/" : parent)) ?? parent) + "/" + name
         }
         // A file where a folder above the output should be (`--output notes.txt/site`).
-        var above = (options.outputDirectory as NSString).deletingLastPathComponent
-        while !above.isEmpty, above != "/", fs.info(above) == nil { above = (above as NSString).deletingLastPathComponent }
+        var above = PathText.parent(options.outputDirectory)
+        while !above.isEmpty, above != "/", fs.info(above) == nil { above = PathText.parent(above) }
         if !above.isEmpty, let info = fs.infoFollowingLinks(above), info.kind != .directory {
             throw DiagnosticError(.error(
                 "--output \(options.outputDirectory) is below \(above), which is a file, not a folder; choose another --output", stage: "write"))

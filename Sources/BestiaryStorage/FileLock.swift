@@ -74,7 +74,7 @@ public final class FileLock: Sendable {
     private static func openCreating(_ path: String) -> Int32 {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor < 0, errno == ENOENT else { return descriptor }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.parent(path)
         try? FileManager.default.createDirectory(atPath: folder.isEmpty ? "." : folder, withIntermediateDirectories: true)
         return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     }

@@ -91,8 +91,9 @@ public final class PackStore: Sendable {
     /// missing or not writable (SQLite writes a journal next to the store on every update), or
     /// the store is read-only. Nil when none of these is known.
     static func writeProblem(_ path: String) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
-        let dir = folder.isEmpty ? "." : folder
+        // Not NSString's deletingLastPathComponent: it traps for a one-character name (`--db s`).
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }
+        let dir = folder.map { $0.isEmpty ? "/" : $0 } ?? "."
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory) else {
             return "cannot make the store \(path): there is no folder \(dir); make it first"

@@ -26,6 +26,22 @@ import Testing
         #expect(try Tree(work.appending("one")).differences(from: Tree(work.appending("many"))) == [])
     }
 
+    /// A one-character output folder, relative, also under a folder not made yet: the build
+    /// crashed in Foundation (`deletingLastPathComponent` traps on "z"; found by a CI maintainer).
+    /// And a one-character store for `sync`.
+    @Test func aOneCharacterOutputFolderIsBuilt() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: work)
+        for output in ["z", "q/s"] {
+            let result = try Binary.run(["build", "--root", root, "--output", output], currentDirectory: work.path)
+            #expect(result.status == 0, "\(output): \(result.stderr)")
+            #expect(FileManager.default.fileExists(atPath: work.appending(output + "/index.html")), "\(output)")
+        }
+        let sync = try Binary.run(["sync", work.appending("z/packs"), "--db", "s"], currentDirectory: work.path)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(FileManager.default.fileExists(atPath: work.appending("s")))
+    }
+
     @Test func outputDoesNotDependOnWhereTheSiteIs() throws {
         let work = TemporaryDirectory()
         let copy = try copyOfFixture("minimal", into: work)

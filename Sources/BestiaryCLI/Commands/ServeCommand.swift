@@ -66,8 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
             // the preview served 404s whose overlay said to fix a file and save (found by an IT
             // person). Said now, as `build` says it.
             // The first build makes the output next to it, as `build` does: its folder must be writable.
-            var folder = (outputDirectory as NSString).deletingLastPathComponent
-            while !folder.isEmpty, access(folder, F_OK) != 0, case let parent = (folder as NSString).deletingLastPathComponent, parent != folder {
+            var folder = PathText.parent(outputDirectory)
+            while !folder.isEmpty, access(folder, F_OK) != 0, case let parent = PathText.parent(folder), parent != folder {
                 folder = parent
             }
             for path in [folder.isEmpty ? "." : folder, outputDirectory] where access(path, F_OK) == 0 && access(path, W_OK) != 0 {
