@@ -28,6 +28,9 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Called when another build of the same output (a second `build`, the preview) holds the
     /// build lock: this one waits for it (``FileLock``).
     public var onWait: (@Sendable () -> Void)?
+    /// Called when a build of the same site into another output holds the site's lock (on
+    /// `content/`): this one waits for it, as both would record the next pack version.
+    public var onWaitForSite: (@Sendable () -> Void)?
     /// Whether this build replaced the output (true also when a later step, recording the pack
     /// version in the lock, failed): what a failed build's message may say about the output.
     public private(set) var replacedOutput = false
@@ -210,6 +213,11 @@ public final class SiteBuilder: @unchecked Sendable {
         // A rebuild makes the packs beside render, and is then done when the packs are. The pack
         // history they start from (replayed, the digests of the versions used checked: 0.1–0.2 s)
         // is read now, beside enrich, which waits for the Wikipedia cache with a core to spare.
+        // Builds of this site into other outputs record pack versions in the same packs.lock:
+        // one at a time, from reading it to writing it (the preview records none).
+        let siteLock = memo != nil || catalog.config.packs == nil
+            ? nil : FileLock.acquireFolder(Catalog.contentDirectory(root: options.root), waiting: { onWaitForSite?() })
+        defer { withExtendedLifetime(siteLock) {} }
         let rebuilding = reading && fs.info(OutputRecord.path(writer)) != nil
         let lockAhead = rebuilding ? Background { () -> Result<PackLock?, DiagnosticError> in
             Result { () throws(DiagnosticError) in try PackStage.lock(of: catalog, options: self.options) }

@@ -9,7 +9,8 @@ import Foundation
 /// One build at a time per output: `bestiary build`, a second `build` and the preview's
 /// rebuilds take it on `.NAME.bestiary-lock` next to the output for the whole build, so two of
 /// them never read the same pack history and each record a different version under the same
-/// number. One fetch at a time per site: `bestiary fetch` takes it on
+/// number; a one-shot build also holds it on `content/` itself, for builds of one site into two
+/// outputs (``acquireFolder(_:waiting:)``). One fetch at a time per site: `bestiary fetch` takes it on
 /// `content/wikipedia/.pending/lock`, so two fetches never ask Wikipedia for the same articles at
 /// twice the polite rate. Whoever finds the lock taken waits for it. The file stays (removing it
 /// would let a waiter lock a file nobody else sees); the kernel releases the lock when its process
@@ -28,6 +29,10 @@ public final class FileLock: Sendable {
     public static func acquire(_ path: String, waiting: () -> Void) -> FileLock? {
         let descriptor = openCreating(path)
         guard descriptor >= 0 else { return nil }
+        return lock(descriptor, waiting: waiting)
+    }
+
+    private static func lock(_ descriptor: Int32, waiting: () -> Void) -> FileLock? {
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK else {
                 close(descriptor)
@@ -42,6 +47,16 @@ public final class FileLock: Sendable {
             }
         }
         return FileLock(descriptor: descriptor)
+    }
+
+    /// The lock on the folder `path` itself (no file is made in it), waiting as ``acquire(_:waiting:)``
+    /// does: what a one-shot build holds on `content/`, so that two builds of one site into two
+    /// output folders never record the same pack version in `content/packs.lock` with different
+    /// bytes (found by a CI maintainer). Nil when the folder cannot be opened.
+    public static func acquireFolder(_ path: String, waiting: () -> Void) -> FileLock? {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        return lock(descriptor, waiting: waiting)
     }
 
     /// What ``tryAcquire(_:)`` found.

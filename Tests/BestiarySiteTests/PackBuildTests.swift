@@ -334,4 +334,29 @@ struct PackSite {
         #expect(try site.lock().contains("version 2 created 2026-01-01T00:01:40Z"))
         withExtendedLifetime(held) {}
     }
+
+    /// A build of the same site into another output waits too: both would record the next pack
+    /// version in content/packs.lock, each with its own time (found by a CI maintainer: two
+    /// outputs published version 2 with different bytes, and the next build called it unchanged).
+    @Test func aBuildOfTheSameSiteIntoAnotherOutputWaits() throws {
+        let site = try PackSite()
+        var held = FileLock.acquireFolder(site.root + "/content", waiting: {})
+        #expect(held != nil)
+        let flag = Flag()
+        let builder = site.builder(at: 1_767_225_700)
+        builder.onWait = { Issue.record("waited for the output's lock") }
+        builder.onWaitForSite = { flag.lock.withLock { flag.waited = true } }
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = try? builder.build()
+            flag.lock.withLock { flag.finished = true }
+            done.signal()
+        }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(flag.lock.withLock { flag.waited && !flag.finished })
+        held = nil
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(flag.lock.withLock { flag.finished })
+        withExtendedLifetime(held) {}
+    }
 }

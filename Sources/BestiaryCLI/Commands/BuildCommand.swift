@@ -22,7 +22,8 @@ struct BuildCommand: AsyncParsableCommand {
             the hashes of media and cached pictures, so unchanged ones are not read again;
             .NAME.bestiary-wikipedia: the decoded Wikipedia cache entries).
             --force builds without any of them. One build of an output runs at a time
-            (.NAME.bestiary-lock; a second waits). A build that could not record its pack
+            (.NAME.bestiary-lock; a second waits), and builds of a site with packs into
+            two outputs take turns at recording versions (a lock on content/). A build that could not record its pack
             version in content/packs.lock notes it in .NAME.bestiary-unrecorded, and
             the next build records that version as published.
             """)
@@ -71,6 +72,9 @@ struct BuildCommand: AsyncParsableCommand {
         let outputName = options.outputDirectory
         builder.onWait = {
             console.err("waiting for another build of \(outputName) (a second `bestiary build`, or `bestiary serve`) to finish…")
+        }
+        builder.onWaitForSite = {
+            console.err("waiting for another build of this site (into another output folder) to finish: both record pack versions in content/packs.lock…")
         }
         do {
             let report = try builder.build()
