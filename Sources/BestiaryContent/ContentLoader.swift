@@ -444,7 +444,11 @@ public struct ContentLoader: Sendable {
             let rel = "content/\(folder)/\(link)"
             switch ContentPath.problem("\(folder)/\(link)", contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
             case nil: all.append(link)
-            case .missing?, .danglingLink?: diagnostics.append(.error("symbolic link points nowhere", at: SourceLocation(path: rel), stage: "load"))
+            case .missing?, .danglingLink?:
+                // Said as for a media file: "points nowhere" hid links that go round (found by a CI maintainer).
+                diagnostics.append(.error(
+                    "a symbolic link that leads nowhere (what it names is missing, or the links go round); link it to the file again, or put the file itself here",
+                    at: SourceLocation(path: rel), stage: "load"))
             case .notAFile?: diagnostics.append(.warning("symbolic link to a folder is not followed", at: SourceLocation(path: rel), stage: "load"))
             case let problem?: diagnostics.append(.error("\(problem)", at: SourceLocation(path: rel), stage: "load"))
             }

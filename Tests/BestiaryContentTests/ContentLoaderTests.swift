@@ -113,6 +113,20 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("content/animals/kauz.md:3:") && $0.contains(nowhere) }, "\(lines)")
     }
 
+    /// A record that is such a link: the same words, at the link (it said "symbolic link points
+    /// nowhere" for links that go round too).
+    @Test func aRecordLinkThatLeadsNowhereIsSaidToBeOne() throws {
+        let site = try TestSite(["content/animals/eule.md": "---\nname: {de: Eule}\n---\n"])
+        try FileManager.default.createSymbolicLink(atPath: site.root + "/content/animals/a.md", withDestinationPath: "b.md")
+        try FileManager.default.createSymbolicLink(atPath: site.root + "/content/animals/b.md", withDestinationPath: "a.md")
+        try FileManager.default.createSymbolicLink(atPath: site.root + "/content/animals/gone.md", withDestinationPath: "moved.md")
+        let lines = site.lines()
+        let nowhere = "error: a symbolic link that leads nowhere (what it names is missing, or the links go round); link it to the file again, or put the file itself here"
+        for name in ["a", "b", "gone"] {
+            #expect(lines.contains("content/animals/\(name).md:0:0: \(nowhere)"), "\(lines)")
+        }
+    }
+
     /// A language code in another case than site.yml's (`pt-br` for `pt-BR`, `gato.PT-BR.md`) is
     /// pointed at the code meant (found by a tester: only the bare refusal).
     @Test func aLanguageCodeInAnotherCaseNamesTheOneMeant() throws {
