@@ -106,7 +106,10 @@ public enum PackSignature {
     /// The Ed25519 lines of a signature file.
     public static func parse(_ file: Data) throws(PackFormatError) -> [Line] {
         guard file.count <= maxBytes else { throw PackFormatError(file: nil, "signature file is larger than \(maxBytes) bytes") }
-        guard let text = String(data: file, encoding: .utf8) else { throw PackFormatError(file: nil, "signature file is not UTF-8 text") }
+        // A byte-order mark an editor put first is dropped (docs/packs.md says so), here rather
+        // than by whichever UTF-8 decoding Foundation does.
+        let body = file.starts(with: [0xEF, 0xBB, 0xBF]) ? file.dropFirst(3) : file[...]
+        guard let text = String(data: Data(body), encoding: .utf8) else { throw PackFormatError(file: nil, "signature file is not UTF-8 text") }
         var lines: [Line] = []
         // A line may end in CR LF (one Character in Swift): a file that went through git's
         // autocrlf or a Windows tool on its way to the server (the signature covers the signed

@@ -215,7 +215,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // is read now, beside enrich, which waits for the Wikipedia cache with a core to spare.
         // Builds of this site into other outputs record pack versions in the same packs.lock:
         // one at a time, from reading it to writing it (the preview records none).
-        let siteLock = memo != nil || catalog.config.packs == nil
+        let siteLock = memo != nil || !options.recordsPackVersions || catalog.config.packs == nil
             ? nil : FileLock.acquireFolder(Catalog.contentDirectory(root: options.root), waiting: { onWaitForSite?() })
         defer { withExtendedLifetime(siteLock) {} }
         let rebuilding = reading && fs.info(OutputRecord.path(writer)) != nil

@@ -44,7 +44,7 @@ public final class PackStore: Sendable {
             if create {
                 // Tables by the store's names that its migrator did not make (an app that made
                 // them from docs/packs.md): said so, not SQLite's "table pack_meta already exists".
-                if try queue.read({ try !Self.migrator.hasCompletedMigrations($0) && $0.tableExists("pack_meta") }) {
+                if try queue.read({ try $0.tableExists("pack_meta") && !Self.migrator.appliedIdentifiers($0).contains("pack-store-1") }) {
                     throw SyncError(
                         .store,
                         "\(path) has a table pack_meta that this client did not make (its grdb_migrations has no 'pack-store-1'): the store's tables are made by PackStore, not by hand; give a file without them")

@@ -179,7 +179,7 @@ public struct SyncClient: Sendable {
         _ ref: PackDeltaRef, pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?,
         report: inout SyncReport
     ) async throws(SyncError) {
-        let data = try await fetchVerified(ref.file, keys: keys)
+        let data = try await fetchVerified(ref.file, keys: keys, counting: &report.metadataBytesTransferred)
         let delta: PackDelta
         do {
             delta = try PackDelta.decode(data, file: ref.file.path)
@@ -196,14 +196,13 @@ public struct SyncClient: Sendable {
             count: delta.count, digest: delta.digest, baseVersion: state.version,
             content: .delta(upserts: delta.upserts, tombstones: delta.tombstones), trustedKeys: pinned)
         report.method = .delta(from: state.version)
-        report.metadataBytesTransferred += data.count
         try await download(delta.upserts.flatMap(\.media), thenApply: update, report: &report)
     }
 
     private func applyFull(
         pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?, report: inout SyncReport
     ) async throws(SyncError) {
-        let data = try await fetchVerified(pointer.manifest, keys: keys)
+        let data = try await fetchVerified(pointer.manifest, keys: keys, counting: &report.metadataBytesTransferred)
         let manifest: PackManifest
         do {
             manifest = try PackManifest.decode(data, file: pointer.manifest.path)
@@ -220,7 +219,6 @@ public struct SyncClient: Sendable {
             count: manifest.records.count, digest: manifest.digest, baseVersion: state.version,
             content: .full(records: manifest.records), trustedKeys: pinned)
         report.method = .full
-        report.metadataBytesTransferred += data.count
         try await download(manifest.media, thenApply: update, report: &report)
     }
 
@@ -275,11 +273,14 @@ public struct SyncClient: Sendable {
     }
 
     /// A manifest or delta at exactly the size and hash `ref` names, with a valid signature.
-    private func fetchVerified(_ ref: PackFileRef, keys: [PackPublicKey]) async throws(SyncError) -> Data {
+    /// `bytes` counts what was received, also when the file is then refused (a delta at the wrong
+    /// size or hash still cost its download before the manifest's).
+    private func fetchVerified(_ ref: PackFileRef, keys: [PackPublicKey], counting bytes: inout Int) async throws(SyncError) -> Data {
         guard ref.bytes <= configuration.limits.metadataBytes else {
             throw SyncError(.oversized, file: ref.path, "\(ref.bytes) bytes is more than the \(configuration.limits.metadataBytes) bytes allowed for a manifest or delta")
         }
         let data = try await fetcher.fetch(ref.path, limit: ref.bytes, tooLarge: .sizeMismatch)
+        bytes += data.count
         guard data.count == ref.bytes else {
             throw SyncError(.sizeMismatch, file: ref.path, "the file has \(data.count) bytes, but the pointer says \(ref.bytes)")
         }

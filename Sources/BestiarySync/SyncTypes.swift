@@ -58,7 +58,8 @@ public struct SyncReport: Hashable, Sendable {
     public var mediaDownloaded = 0
     /// Bytes received for media in this run.
     public var mediaBytesTransferred = 0
-    /// Bytes of the delta or manifest applied.
+    /// Bytes of the delta or manifest received: after a fallback, the delta's and the manifest's.
+    /// Counted as the files' own bytes, as the media's are: a compressed transfer cost less.
     public var metadataBytesTransferred = 0
     /// Files that an earlier, interrupted run had already downloaded and verified.
     public var mediaReused = 0

@@ -138,6 +138,19 @@ import Testing
         #expect(captured2.stderr.split(separator: "\n").last == "[3/3] unchanged 3, en:Badger … en:Owl")
     }
 
+    /// On a terminal the bar too ends at the highest number, whatever order the workers report in.
+    @Test func theBarEndsAtTheHighestNumber() {
+        let captured = CapturedOutput()
+        let console = Console(out: { captured.append(out: $0) }, err: { captured.append(err: $0) }, isTerminal: true)
+        let printer = FetchProgressPrinter(console: console)
+        printer.handle(.started(total: 2))
+        printer.handle(.finished(job: job("Owl"), outcome: .fetched, done: 2, total: 2))
+        printer.handle(.finished(job: job("Fox"), outcome: .fetched, done: 1, total: 2))
+        printer.finish()
+        let bar = captured.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(bar.contains(" 2/2  fetched 2"), "\(bar)")
+    }
+
     /// A long run (a `--refresh` of a large cache: `304` after `304` at the polite rate) still
     /// prints a line every ``FetchProgressPrinter/runInterval``.
     @Test func aLongRunOfUnchangedArticlesPrintsALineNowAndThen() {

@@ -345,14 +345,21 @@ struct PackSite {
         let flag = Flag()
         let builder = site.builder(at: 1_767_225_700)
         builder.onWait = { Issue.record("waited for the output's lock") }
-        builder.onWaitForSite = { flag.lock.withLock { flag.waited = true } }
+        let waiting = DispatchSemaphore(value: 0)
+        builder.onWaitForSite = {
+            flag.lock.withLock { flag.waited = true }
+            waiting.signal()
+        }
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             _ = try? builder.build()
             flag.lock.withLock { flag.finished = true }
             done.signal()
         }
-        Thread.sleep(forTimeInterval: 1)
+        // It waits once it has loaded the records (however long that takes on a busy machine),
+        // and stays waiting.
+        #expect(waiting.wait(timeout: .now() + 60) == .success)
+        Thread.sleep(forTimeInterval: 0.5)
         #expect(flag.lock.withLock { flag.waited && !flag.finished })
         held = nil
         #expect(done.wait(timeout: .now() + 60) == .success)

@@ -279,6 +279,18 @@ import Testing
         #expect(PackSignature.verify(data, signatureFile: crlf, trustedKeys: [PackPublicKey(old.publicKey)]) == .valid(keyID: PackKeys.keyID(old.publicKey)))
     }
 
+    /// What docs/packs.md says a reader takes besides the written form: a byte-order mark first,
+    /// extra and trailing spaces, empty lines; a tab does not separate words.
+    @Test func signatureLinesAsTheDocsSayTheyAreRead() throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let line = String(decoding: try PackSignature.sign(data, with: [key]), as: UTF8.self).trimmingCharacters(in: .newlines)
+        let words = line.split(separator: " ")
+        let loose = "\u{FEFF}\n" + words.joined(separator: "   ") + "  \n\n"
+        #expect(PackSignature.verify(data, signatureFile: Data(loose.utf8), trustedKeys: [PackPublicKey(key.publicKey)]) == .valid(keyID: PackKeys.keyID(key.publicKey)))
+        let tabbed = words.joined(separator: "\t") + "\n"
+        #expect(try PackSignature.parse(Data(tabbed.utf8)).isEmpty, "a line whose first word is not ed25519 is skipped")
+    }
+
     @Test func malformedSignatureFilesAreRefused() {
         let key = PackPublicKey(Curve25519.Signing.PrivateKey().publicKey)
         for text in ["", "ed25519 abc def\n", "ed25519 \(key.keyID) bm90IDY0IGJ5dGVz\n"] {

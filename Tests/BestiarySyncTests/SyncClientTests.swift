@@ -570,6 +570,9 @@ import Testing
             let report = try await s.client().sync()
             #expect(report.fellBackToFull && report.deltaProblem?.contains("SHA-256") == true)
             #expect(try s.store().state().version == 2)
+            // Its download counts, with the manifest's.
+            let manifest = try Data(contentsOf: URL(fileURLWithPath: s.publisher.root + "/v/2.json")).count
+            #expect(report.metadataBytesTransferred == delta.count + manifest)
 
             try s.publisher.publish(Self.zoo)
             s.server.intercept { request, _ in request.path == "/packs/d/2-3.json" ? .status(502) : nil }

@@ -179,7 +179,9 @@ final class FetchProgressPrinter: @unchecked Sendable {
     private var lastDraw: ContinuousClock.Instant
     private var total = 0
     private var done = 0
-    private var drawnDone = -1
+    /// How many articles had finished when the bar was last drawn (not its number: workers report
+    /// out of order, so a late one changes the counts and not the number).
+    private var drawnFinished = -1
 
     private var run: Run?
 
@@ -202,14 +204,16 @@ final class FetchProgressPrinter: @unchecked Sendable {
                     console.err("  retrying \(url): \(reason), waiting \(format(wait))")
                 }
             case .finished(let job, let outcome, let done, let total):
-                self.done = done
+                // Workers report out of order: the bar shows the highest number reached.
+                self.done = max(self.done, done)
                 switch outcome {
                 case .fetched: counts.fetched += 1
                 case .unchanged: counts.unchanged += 1
                 case .failed: counts.failed += 1
                 }
                 if console.isTerminal {
-                    if now() - lastDraw > .milliseconds(100) || done == total { draw() }
+                    // The last to finish is drawn, whichever worker reports it.
+                    if now() - lastDraw > .milliseconds(100) || self.done == total { draw() }
                 } else {
                     switch outcome {
                     case .fetched:
@@ -238,7 +242,7 @@ final class FetchProgressPrinter: @unchecked Sendable {
 
     func finish() {
         lock.withLock {
-            if console.isTerminal && total > 0 && drawnDone != done { draw() }
+            if console.isTerminal && total > 0 && drawnFinished != finished { draw() }
             printRun()
         }
     }
@@ -258,9 +262,11 @@ final class FetchProgressPrinter: @unchecked Sendable {
         console.err("\(position(run.done)) unchanged \(what)")
     }
 
+    private var finished: Int { counts.fetched + counts.unchanged + counts.failed }
+
     private func draw() {
         lastDraw = now()
-        drawnDone = done
+        drawnFinished = finished
         let width = 30
         let filled = total == 0 ? width : width * done / total
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)

@@ -110,8 +110,9 @@ struct SyncCommand: AsyncParsableCommand {
             var parts = ["\(r.recordsUpserted) record\(r.recordsUpserted == 1 ? "" : "s") added or changed", "\(r.recordsDeleted) deleted"]
             parts.append("\(r.mediaDownloaded + r.mediaReused) media file\(r.mediaDownloaded + r.mediaReused == 1 ? "" : "s") fetched (\(r.mediaBytesTransferred) bytes transferred\(r.mediaResumed > 0 ? ", \(r.mediaResumed) resumed" : ""))")
             // What a phone's data plan pays: the delta or manifest too (it said 0 bytes for a
-            // sync by delta; found by a site's admin).
-            let what = r.method == .full ? "manifest" : "delta"
+            // sync by delta; found by a site's admin), the delta tried first after a fallback.
+            // The files' own bytes: a compressed transfer cost less.
+            let what = r.method == .full ? (r.deltaProblem != nil ? "delta and manifest" : "manifest") : "delta"
             parts.append("\(r.metadataBytesTransferred) bytes of \(what), \(r.mediaBytesTransferred + r.metadataBytesTransferred) bytes in all")
             if r.mediaRemoved > 0 { parts.append("\(r.mediaRemoved) no longer needed removed") }
             let signed = r.signedBy.map { ", signed by key \($0.prefix(16))…" } ?? ", unsigned"

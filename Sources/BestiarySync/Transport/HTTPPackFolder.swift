@@ -32,7 +32,9 @@ public struct HTTPPackFolder: Sendable {
     public static func headers(for path: String, from offset: Int) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
         if path == "latest.json" || path == "latest.json.sig" { headers.append(("Cache-Control", "no-cache")) }
-        if offset > 0 { headers.append(("Range", "bytes=\(offset)-")) }
+        // A part's offset counts the file's own bytes: asked for uncompressed (URLSession would
+        // otherwise ask for gzip, and a server could compress the part).
+        if offset > 0 { headers += [("Range", "bytes=\(offset)-"), ("Accept-Encoding", "identity")] }
         return headers
     }
 

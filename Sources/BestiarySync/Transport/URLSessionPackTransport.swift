@@ -62,7 +62,9 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
             task.cancel()
             throw PackTransportError("\(url.absoluteString): not an HTTP response", transient: false)
         }
-        let length = http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
+        // A compressed body's Content-Length counts the compressed bytes, not the file's.
+        let encoded = (http.value(forHTTPHeaderField: "Content-Encoding")).map { $0.lowercased() != "identity" } ?? false
+        let length = !encoded && http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil
         let status: PackResponse.Status
         do {
             status = try HTTPPackFolder.status(
