@@ -128,7 +128,13 @@ struct MediaDownloader: Sendable {
             if try Self.verify(part, ref) {
                 try StagingFiles.move(part, to: final)
                 let outcome = Outcome(path: final, transferred: transferred, resumed: resumed, reused: false)
-                try onEvent?(.mediaDownloaded(ref: ref, transferred: transferred, resumed: resumed))
+                do {
+                    try onEvent?(.mediaDownloaded(ref: ref, transferred: transferred, resumed: resumed))
+                } catch {
+                    // As at every other event: the caller stopped the sync (it was taken for a
+                    // network failure; found by an app developer).
+                    throw SyncError(.cancelled, "stopped: \(error)")
+                }
                 return outcome
             }
             StagingFiles.remove(part)
@@ -162,7 +168,10 @@ struct MediaDownloader: Sendable {
             }
             resumed = true
         }
-        if let length = response.length, start + length > ref.bytes {
+        // A whole file of another length is the server's file, not a broken transfer: asking again
+        // would get the same (a file cut short on the server was asked for again on every sync,
+        // as a network failure; found by an app developer). A part may end short of the end.
+        if let length = response.length, response.status == .full ? start + length != ref.bytes : start + length > ref.bytes {
             throw SyncError(.sizeMismatch, file: ref.path, "the pack source offers \(start + length) bytes, but the manifest says the file has \(ref.bytes)")
         }
         // The disk's failures are the store's (not retried, not the server's).

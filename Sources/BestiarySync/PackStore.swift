@@ -38,6 +38,10 @@ public final class PackStore: Sendable {
             var config = Configuration()
             config.foreignKeysEnabled = true
             config.label = "BestiarySync"
+            // An app's own write to its tables in the same file waits for the sync's transaction
+            // and the other way round, instead of failing at once with "database is locked"
+            // (found by an app developer: a sync failed after downloading everything).
+            config.busyMode = .timeout(10)
             // Opening an existing store never changes it (it may be someone else's database).
             config.readonly = !create
             queue = try DatabaseQueue(path: path, configuration: config)

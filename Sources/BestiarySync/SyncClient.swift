@@ -8,7 +8,7 @@ import Foundation
 ///     let store = try PackStore(path: dbPath)
 ///     let client = SyncClient(
 ///         transport: URLSessionPackTransport(baseURL: packsURL), store: store,
-///         configuration: .init(trustedKeys: [try PackKeys.publicKey(base64: embeddedKey)]))
+///         configuration: .init(trustedKeys: [try PackPublicKey(base64: embeddedKey)]))
 ///     let report = try await client.sync()
 ///
 /// The order of checks follows TUF: fix "now"; read the pointer within a size cap; check its
@@ -111,15 +111,18 @@ public struct SyncClient: Sendable {
             }
             // The database was changed outside the client: rebuild it from the full manifest.
             report.fellBackToFull = true
-            try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: &report)
+            var counted = Set<String>()
+            try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: &report, counted: &counted)
             return report
         }
 
-        // 2. A delta when there is one from here, else the full manifest.
+        // 2. A delta when there is one from here, else the full manifest. `counted`: the media the
+        // report counts already (a delta's attempt's, which the manifest's download finds staged).
+        var counted = Set<String>()
         if state.version > 0, let delta = pointer.delta(from: state.version) {
             var attempt = report
             do {
-                try await applyDelta(delta, pointer: pointer, state: state, keys: keys, pinned: pinned, report: &attempt)
+                try await applyDelta(delta, pointer: pointer, state: state, keys: keys, pinned: pinned, report: &attempt, counted: &counted)
                 return attempt
             } catch where Self.fullManifestMayReplace(delta: delta.file.path, after: error) {
                 // The full manifest, checked as ever. What the attempt downloaded counts: its
@@ -129,7 +132,7 @@ public struct SyncClient: Sendable {
                 report.deltaProblem = error.description
             }
         }
-        try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: &report)
+        try await applyFull(pointer: pointer, state: state, keys: keys, pinned: pinned, report: &report, counted: &counted)
         return report
     }
 
@@ -177,7 +180,7 @@ public struct SyncClient: Sendable {
 
     private func applyDelta(
         _ ref: PackDeltaRef, pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?,
-        report: inout SyncReport
+        report: inout SyncReport, counted: inout Set<String>
     ) async throws(SyncError) {
         let data = try await fetchVerified(ref.file, keys: keys, counting: &report.metadataBytesTransferred)
         let delta: PackDelta
@@ -196,11 +199,12 @@ public struct SyncClient: Sendable {
             count: delta.count, digest: delta.digest, baseVersion: state.version,
             content: .delta(upserts: delta.upserts, tombstones: delta.tombstones), trustedKeys: pinned)
         report.method = .delta(from: state.version)
-        try await download(delta.upserts.flatMap(\.media), thenApply: update, report: &report)
+        try await download(delta.upserts.flatMap(\.media), thenApply: update, report: &report, counted: &counted)
     }
 
     private func applyFull(
-        pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?, report: inout SyncReport
+        pointer: PackPointer, state: PackStoreState, keys: [PackPublicKey], pinned: [String]?, report: inout SyncReport,
+        counted: inout Set<String>
     ) async throws(SyncError) {
         let data = try await fetchVerified(pointer.manifest, keys: keys, counting: &report.metadataBytesTransferred)
         let manifest: PackManifest
@@ -219,13 +223,15 @@ public struct SyncClient: Sendable {
             count: manifest.records.count, digest: manifest.digest, baseVersion: state.version,
             content: .full(records: manifest.records), trustedKeys: pinned)
         report.method = .full
-        try await download(manifest.media, thenApply: update, report: &report)
+        try await download(manifest.media, thenApply: update, report: &report, counted: &counted)
     }
 
     /// Downloads the media of `refs` the store lacks and applies `update`. The report counts the
     /// downloads before the store is written (a delta that does not add up has still cost them),
     /// and not again those it counted already (by this sync's attempt of a delta).
-    private func download(_ refs: [PackMediaRef], thenApply update: StoreUpdate, report r: inout SyncReport) async throws(SyncError) {
+    private func download(
+        _ refs: [PackMediaRef], thenApply update: StoreUpdate, report r: inout SyncReport, counted: inout Set<String>
+    ) async throws(SyncError) {
         let stored = try store.storedMedia(among: refs)
         var missing: [PackMediaRef] = []
         var seen = Set<String>()
@@ -244,9 +250,9 @@ public struct SyncClient: Sendable {
             transport: transport, directory: downloadsDirectory, retry: retry,
             concurrency: configuration.concurrentDownloads, onEvent: configuration.onEvent)
         let outcomes = try await downloader.fetchAll(missing)
-        for (sha256, outcome) in outcomes where !r.mediaCounted.contains(sha256) {
+        for (sha256, outcome) in outcomes where !counted.contains(sha256) {
             if outcome.reused { r.mediaReused += 1 } else { r.mediaDownloaded += 1 }
-            r.mediaCounted.insert(sha256)
+            counted.insert(sha256)
             if outcome.resumed { r.mediaResumed += 1 }
             r.mediaBytesTransferred += outcome.transferred
         }

@@ -49,7 +49,9 @@ public struct SyncReport: Hashable, Sendable {
     public var fromVersion: Int
     public var toVersion: Int
     public var method: SyncMethod
-    /// True when a delta was tried first and the full manifest had to be used.
+    /// True when the full manifest was used for another way: a delta that could not be used
+    /// (``deltaProblem`` says why), or a repair of a store changed outside the client at the
+    /// version it holds (``fromVersion`` equals ``toVersion``).
     public var fellBackToFull = false
     /// Why the delta was not used (`d/3-5.json: not found at …`), when it was tried.
     public var deltaProblem: String?
@@ -68,9 +70,6 @@ public struct SyncReport: Hashable, Sendable {
     public var mediaRemoved = 0
     /// The key whose signature was checked (hex id), nil for unsigned packs.
     public var signedBy: String?
-    /// The media files (by SHA-256) counted above, so that those of a delta's attempt are not
-    /// counted again by the full manifest's download, which finds them staged.
-    var mediaCounted: Set<String> = []
 }
 
 extension SyncClient {

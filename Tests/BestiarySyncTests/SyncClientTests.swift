@@ -169,6 +169,62 @@ import Testing
         }
     }
 
+    /// A media file cut short on the server (its whole answer shorter than the manifest says) is
+    /// refused at once as the wrong size: it was asked for three times and then reported as a
+    /// network failure that the next sync would "continue", for ever (found by an app developer).
+    @Test func aMediaFileCutShortOnTheServerIsTheWrongSize() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let sha = PackDigest.sha256(generatedMedia(2))
+            try generatedMedia(2).prefix(2990).write(to: URL(fileURLWithPath: s.publisher.root + "/media/\(sha).ogg"))
+            let error = try await Self.expectRefusal(.sizeMismatch, s)
+            #expect(error?.file == "media/\(sha).ogg")
+            #expect(s.server.requests("media/\(sha).ogg").count == 1)
+            #expect(!FileManager.default.fileExists(atPath: s.storePath + ".downloads/\(sha).ogg.part"))
+        }
+    }
+
+    /// A handler that throws when a media file is downloaded stops the sync as at every other
+    /// event (`cancelled`; it was a `transport` failure, "Stop()").
+    @Test func aHandlerThatThrowsAtADownloadCancels() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            struct Stop: Error {}
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.onEvent = { event in
+                if case .mediaDownloaded = event { throw Stop() }
+            }
+            let error = try await Self.expectRefusal(.cancelled, s, configuration: configuration)
+            #expect(error?.message.hasPrefix("stopped: ") == true, "\(String(describing: error))")
+        }
+    }
+
+    /// An app writing to its own table in the same file while the sync applies: the sync waits
+    /// for it (it failed at once with "database is locked", after downloading everything).
+    @Test func anAppsWriteInTheSameFileIsWaitedFor() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try s.store()  // made, so that the app's connection opens the same file
+            let app = try DatabaseQueue(path: s.storePath)
+            try await app.write { db in try db.execute(sql: "CREATE TABLE app_notes (id INTEGER PRIMARY KEY, text TEXT)") }
+            var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+            configuration.onEvent = { event in
+                guard case .applying = event else { return }
+                // The app holds the write lock for a second, from just before the sync writes.
+                let holding = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    try? app.inTransaction(.immediate) { db in
+                        try db.execute(sql: "INSERT INTO app_notes (text) VALUES ('busy')")
+                        holding.signal()
+                        Thread.sleep(forTimeInterval: 1)
+                        return .commit
+                    }
+                }
+                holding.wait()
+            }
+            let report = try await s.client(configuration).sync()
+            #expect(report.toVersion == 1)
+            #expect(try await app.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM app_notes") } == 1)
+        }
+    }
+
     @Test func wrongKeyIsRefused() async throws {
         try await Self.run(try await Self.setup()) { s in
             let error = try await Self.expectRefusal(.badSignature, s, configuration: .testing(keys: [PackPublicKey(Curve25519.Signing.PrivateKey().publicKey)]))
