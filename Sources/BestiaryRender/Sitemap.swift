@@ -69,9 +69,10 @@ enum WebManifest {
     static func shortName(_ title: String) -> String {
         guard title.count > 12 else { return title }
         let cut = title.prefix(13)
-        if let space = cut.lastIndex(where: \.isWhitespace), space > cut.startIndex {
-            return String(cut[..<space]).trimmingCharacters(in: .whitespaces)
-        }
-        return String(title.prefix(12))
+        var name = cut.lastIndex(where: \.isWhitespace).flatMap { $0 > cut.startIndex ? cut[..<$0] : nil } ?? title.prefix(12)
+        // No hyphen or colon left hanging where the name was cut ("Tierstimmen-Quiz 7b" gave
+        // "Tierstimmen-" on a phone's home screen; found by a teacher).
+        while let last = name.last, last.isWhitespace || last.isPunctuation, name.count > 1 { name = name.dropLast() }
+        return String(name)
     }
 }

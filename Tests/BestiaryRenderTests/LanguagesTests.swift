@@ -29,6 +29,8 @@ struct LanguagesTests {
     /// The app icon's label is cut after a whole word, not inside one.
     @Test func theManifestsShortNameEndsWithAWord() {
         #expect(WebManifest.shortName("Minimal") == "Minimal")
+        #expect(WebManifest.shortName("Tierstimmen-Quiz 7b") == "Tierstimmen")
+        #expect(WebManifest.shortName("Vogelquiz: Die Stimmen") == "Vogelquiz")
         #expect(WebManifest.shortName("Bestiary Quiz of Birds") == "Bestiary")
         #expect(WebManifest.shortName("חידון בעלי חיים") == "חידון בעלי")
         #expect(WebManifest.shortName("Vogelstimmenquiz") == "Vogelstimmen")

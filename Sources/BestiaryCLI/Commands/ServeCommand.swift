@@ -109,7 +109,10 @@ struct ServeCommand: AsyncParsableCommand {
             console.err("bestiary: error: \(error)")
             throw CommandFailure(status: 1)
         }
-        console.err("stopped")
+        // What is left in the output is the preview's (its links lead to this server, its packs
+        // unrecorded): a teacher who previewed and then uploaded it published a 404 page and a
+        // sitemap pointing at 127.0.0.1.
+        console.err("stopped; \(outputDirectory) holds the preview's build (links to this server, not to base_url): run `bestiary build` before deploying it")
     }
 }
 
