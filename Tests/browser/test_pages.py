@@ -555,6 +555,16 @@ def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
     assert browser.find_element(By.CSS_SELECTOR, "[data-today-animal]").get_attribute("data-today-animal") == today
 
 
+def test_the_language_link_keeps_the_quizs_game(site, browser):
+    """The quiz's link to its other language keeps the game and filters (site.js: a teacher found
+    `quiz/?mode=learn` leading to `en/quiz/`, a sound round, and it was not reproduced here)."""
+    load(browser, site + "quiz/?mode=learn")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.find_element(By.CSS_SELECTOR, ".language-nav a[hreflang='en']").click()
+    wait_until(browser, "return location.pathname.endsWith('/en/quiz/') && document.readyState === 'complete'")
+    assert browser.execute_script("return location.search") == "?mode=learn"
+
+
 def test_home_counts_learn_progress_within_the_learners_filters(site, browser):
     """Home's learn tile and "due" count the animals a learn round asks, within the group filter
     chosen for the quiz, as the learn page does (home counted every animal: "15 due" while the
