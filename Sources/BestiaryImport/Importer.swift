@@ -179,8 +179,7 @@ public struct Importer: Sendable {
     }
 
     static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let dir = String(path[..<slash])
-        return dir.isEmpty ? "/" : dir
+        let folder = PathText.parent(path)
+        return folder.isEmpty ? "." : folder
     }
 }

@@ -210,14 +210,14 @@ public final class SiteBuilder: @unchecked Sendable {
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return (catalog, "\(count(catalog.animals.count, "animal")), \(count(catalog.pages.count, "page"))")
         }
-        // A rebuild makes the packs beside render, and is then done when the packs are. The pack
-        // history they start from (replayed, the digests of the versions used checked: 0.1–0.2 s)
-        // is read now, beside enrich, which waits for the Wikipedia cache with a core to spare.
         // Builds of this site into other outputs record pack versions in the same packs.lock:
         // one at a time, from reading it to writing it (the preview records none).
         let siteLock = memo != nil || !options.recordsPackVersions || catalog.config.packs == nil
             ? nil : FileLock.acquireFolder(Catalog.contentDirectory(root: options.root), waiting: { onWaitForSite?() })
         defer { withExtendedLifetime(siteLock) {} }
+        // A rebuild makes the packs beside render, and is then done when the packs are. The pack
+        // history they start from (replayed, the digests of the versions used checked: 0.1–0.2 s)
+        // is read now, beside enrich, which waits for the Wikipedia cache with a core to spare.
         let rebuilding = reading && fs.info(OutputRecord.path(writer)) != nil
         let lockAhead = rebuilding ? Background { () -> Result<PackLock?, DiagnosticError> in
             Result { () throws(DiagnosticError) in try PackStage.lock(of: catalog, options: self.options) }

@@ -10,8 +10,8 @@ import Foundation
 /// rebuilds take it on `.NAME.bestiary-lock` next to the output for the whole build, so two of
 /// them never read the same pack history and each record a different version under the same
 /// number; a one-shot build of a site with packs also holds it on `content/` itself, for builds
-/// of one site into two outputs (``acquireFolder(_:waiting:)``). One fetch at a time per site: `bestiary fetch` takes it on
-/// `content/wikipedia/.pending/lock`, so two fetches never ask Wikipedia for the same articles at
+/// of one site into two outputs (``acquireFolder(_:waiting:)``). One fetch at a time per site:
+/// `bestiary fetch` takes it on `content/wikipedia/.pending/lock`, so two fetches never ask Wikipedia for the same articles at
 /// twice the polite rate. Whoever finds the lock taken waits for it. The file stays (removing it
 /// would let a waiter lock a file nobody else sees); the kernel releases the lock when its process
 /// ends, however it ends.

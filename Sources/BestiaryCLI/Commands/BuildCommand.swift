@@ -23,9 +23,9 @@ struct BuildCommand: AsyncParsableCommand {
             .NAME.bestiary-wikipedia: the decoded Wikipedia cache entries).
             --force builds without any of them. One build of an output runs at a time
             (.NAME.bestiary-lock; a second waits), and builds of a site with packs into
-            two outputs take turns at recording versions (a lock on content/). A build that could not record its pack
-            version in content/packs.lock notes it in .NAME.bestiary-unrecorded, and
-            the next build records that version as published.
+            two outputs take turns at recording versions (a lock on content/). A build
+            that could not record its pack version in content/packs.lock notes it in
+            .NAME.bestiary-unrecorded, and the next build records that version as published.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -105,7 +105,7 @@ struct SyncCommand: AsyncParsableCommand {
             } else if r.fromVersion == r.toVersion {
                 how = "full manifest (a repair: the store had been changed outside Bestiary)"
             } else {
-                how = r.fellBackToFull ? "full manifest (the delta could not be used: \(r.deltaProblem ?? "it did not match the store"))" : "full manifest"
+                how = r.deltaProblem.map { "full manifest (the delta could not be used: \($0))" } ?? "full manifest"
             }
             var parts = ["\(r.recordsUpserted) record\(r.recordsUpserted == 1 ? "" : "s") added or changed", "\(r.recordsDeleted) deleted"]
             parts.append("\(r.mediaDownloaded + r.mediaReused) media file\(r.mediaDownloaded + r.mediaReused == 1 ? "" : "s") fetched (\(r.mediaBytesTransferred) bytes transferred\(r.mediaResumed > 0 ? ", \(r.mediaResumed) resumed" : ""))")
