@@ -185,7 +185,7 @@ extension Animal {
             return nil
         }
         guard let f = reader.fields(node, allowed: kind == .sound ? soundKeys : imageKeys, what: key) else { return nil }
-        let location = reader.location(node)
+        var location = reader.location(node)
         var source: MediaReference.Source?
         var format: MediaFormat?
         let extensions = kind == .sound ? MediaFormat.soundExtensions : MediaFormat.imageExtensions
@@ -206,6 +206,7 @@ extension Animal {
             }
             source = .file(path)
             format = first
+            location = reader.location(file)
         case (nil, let url?):
             guard let value = reader.string(url, what: "\(key).url") else { return nil }
             if let problem = URLCheck.problem(absoluteHTTP: value) {
@@ -223,6 +224,7 @@ extension Animal {
             }
             source = .url(value)
             format = first
+            location = reader.location(url)
         case (_?, _?):
             reader.error("\(key) has both 'file' and 'url'; give exactly one", at: node)
             return nil

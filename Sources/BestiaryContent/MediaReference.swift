@@ -21,7 +21,7 @@ public struct MediaReference: Hashable, Sendable, Encodable {
     public var focus: String?
     /// Alternative text per language for pictures; the animal's name is used where missing.
     public var alt: LocalizedText
-    /// The `sound:` / `image:` key's location.
+    /// Where its `file:` or `url:` value is: errors about the file point at the path itself.
     public var location: SourceLocation
 
     public init(

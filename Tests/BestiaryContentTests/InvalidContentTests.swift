@@ -52,7 +52,7 @@ import Testing
              expected: "content/site.yml:3:12: error: 'de, en' is not a language code like en, de or pt-BR; write a list: languages: [de, en]"),
         Case(name: "a media path from the site's root", files: [record: "---\nname: {de: Fuchs}\nsound: {file: content/sounds/a.ogg}\n---\n"],
              binary: ["content/sounds/a.ogg": TestMedia.ogg],
-             expected: "\(record):3:8: error: sound.file 'content/sounds/a.ogg': no such file under content/; did you mean 'sounds/a.ogg'? (paths are relative to content/)"),
+             expected: "\(record):3:15: error: sound.file 'content/sounds/a.ogg': no such file under content/; did you mean 'sounds/a.ogg'? (paths are relative to content/)"),
         Case(name: "the only key of a sound without its colon", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file sounds/a.ogg\n---\n"],
              expected: "\(record):4:3: error: 'file sounds/a.ogg' under sound has no ':' after its key; write 'file: sounds/a.ogg'"),
         Case(name: "a colon inside braces, with the way out", files: [record: "---\nname: {de: Fuchs}\nhint: {de: Achtung: beißt}\n---\n"],
@@ -105,16 +105,16 @@ import Testing
         Case(name: "absolute path", files: [record: "---\nname: {de: Fuchs}\nimage: {file: /etc/passwd.png}\n---\n"],
              expected: "\(record):3:15: error: image.file '/etc/passwd.png': path must be relative to content/"),
         Case(name: "missing media file", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file: sounds/none.ogg\n---\n"],
-             expected: "\(record):4:3: error: sound.file 'sounds/none.ogg': no such file under content/"),
+             expected: "\(record):4:9: error: sound.file 'sounds/none.ogg': no such file under content/"),
         Case(name: "media path in the wrong case, with the file meant", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/fox.wav}\n---\n"],
              binary: ["content/sounds/Fox.wav": TestMedia.wav],
-             expected: "\(record):3:8: error: sound.file 'sounds/fox.wav': no such file under content/; did you mean 'sounds/Fox.wav'? (letters' case counts"),
+             expected: "\(record):3:15: error: sound.file 'sounds/fox.wav': no such file under content/; did you mean 'sounds/Fox.wav'? (letters' case counts"),
         Case(name: "media path with another extension, with the file meant", files: [record: "---\nname: {de: Fuchs}\nimage: {file: images/fox.jpg}\n---\n"],
              binary: ["content/images/fox.png": TestMedia.png],
-             expected: "\(record):3:8: error: image.file 'images/fox.jpg': no such file under content/; did you mean 'images/fox.png'?"),
+             expected: "\(record):3:15: error: image.file 'images/fox.jpg': no such file under content/; did you mean 'images/fox.png'?"),
         Case(name: "media path with a misspelt folder, with the file meant", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sound/fox.wav}\n---\n"],
              binary: ["content/sounds/fox.wav": TestMedia.wav],
-             expected: "\(record):3:8: error: sound.file 'sound/fox.wav': no such file under content/; did you mean 'sounds/fox.wav'?"),
+             expected: "\(record):3:15: error: sound.file 'sound/fox.wav': no such file under content/; did you mean 'sounds/fox.wav'?"),
         Case(name: "unsupported sound extension", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.flac}\n---\n"],
              expected: "\(record):3:15: error: sound.file 'sounds/a.flac': unsupported sound type '.flac'"),
         Case(name: "sound named by a folder", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds}\n---\n"],
@@ -123,23 +123,23 @@ import Testing
              binary: ["content/images/a.png": TestMedia.png],
              expected: "\(record):3:15: error: sound.file 'images/a.png': unsupported sound type '.png'"),
         Case(name: "text renamed to .ogg", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n", "content/sounds/a.ogg": "not a sound"],
-             expected: "\(record):3:8: error: sound.file 'sounds/a.ogg': its bytes are not a supported sound or picture"),
+             expected: "\(record):3:15: error: sound.file 'sounds/a.ogg': its bytes are not a supported sound or picture"),
         Case(name: "PNG named .jpg", files: [record: "---\nname: {de: Fuchs}\nimage: {file: images/a.jpg}\n---\n"],
              binary: ["content/images/a.jpg": TestMedia.png],
-             expected: "\(record):3:8: error: image.file 'images/a.jpg' holds png data, not what '.jpg' says; rename it to .png"),
+             expected: "\(record):3:15: error: image.file 'images/a.jpg' holds png data, not what '.jpg' says; rename it to .png"),
         Case(name: "WAV named .ogg", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n"],
              binary: ["content/sounds/a.ogg": TestMedia.wav],
-             expected: "\(record):3:8: error: sound.file 'sounds/a.ogg' holds wav data, not what '.ogg' says"),
+             expected: "\(record):3:15: error: sound.file 'sounds/a.ogg' holds wav data, not what '.ogg' says"),
         Case(name: "empty media file", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n", "content/sounds/a.ogg": ""],
-             expected: "\(record):3:8: error: sound.file 'sounds/a.ogg': file is empty"),
+             expected: "\(record):3:15: error: sound.file 'sounds/a.ogg': file is empty"),
         Case(name: "SVG with a script", files: [
             record: "---\nname: {de: Fuchs}\nimage: {file: images/a.svg}\n---\n",
             "content/images/a.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>"],
-             expected: "\(record):3:8: error: image.file 'images/a.svg': SVG contains a <script> element"),
+             expected: "\(record):3:15: error: image.file 'images/a.svg': SVG contains a <script> element"),
         Case(name: "SVG with an event handler", files: [
             record: "---\nname: {de: Fuchs}\nimage: {file: images/a.svg}\n---\n",
             "content/images/a.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"></svg>"],
-             expected: "\(record):3:8: error: image.file 'images/a.svg': SVG contains an event-handler attribute (onload)"),
+             expected: "\(record):3:15: error: image.file 'images/a.svg': SVG contains an event-handler attribute (onload)"),
         Case(name: "focus that would inject CSS", files: [record: "---\nname: {de: Fuchs}\nimage: {url: https://e.org/a.jpg, focus: \"50%; background: url(x)\"}\n---\n"],
              expected: "\(record):3:42: error: image.focus '50%; background: url(x)' must be a CSS position"),
         Case(name: "media URL that is not http", files: [record: "---\nname: {de: Fuchs}\nsound: {url: ftp://e.org/a.mp3}\n---\n"],
@@ -305,7 +305,7 @@ import Testing
         try site.directory.write(TestMedia.ogg, to: "outside/a.ogg")
         try FileManager.default.createDirectory(atPath: site.directory.appending("content/sounds"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: site.directory.appending("content/sounds/a.ogg"), withDestinationPath: "../../outside/a.ogg")
-        #expect(site.lines().contains { $0.hasPrefix("\(Self.record):3:8: error: sound.file 'sounds/a.ogg': is a symbolic link that leads out of content/") })
+        #expect(site.lines().contains { $0.hasPrefix("\(Self.record):3:15: error: sound.file 'sounds/a.ogg': is a symbolic link that leads out of content/") })
     }
 
     @Test func symbolicLinkInsideContentIsFine() throws {
@@ -329,7 +329,7 @@ import Testing
         let site = try TestSite([Self.record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n"])
         try FileManager.default.createDirectory(atPath: site.directory.appending("content/sounds"), withIntermediateDirectories: true)
         #expect(mkfifo(site.directory.appending("content/sounds/a.ogg"), 0o644) == 0)
-        #expect(site.lines().contains { $0.hasPrefix("\(Self.record):3:8: error: sound.file 'sounds/a.ogg': not a regular file (a pipe, a device or a socket, or a folder)") },
+        #expect(site.lines().contains { $0.hasPrefix("\(Self.record):3:15: error: sound.file 'sounds/a.ogg': not a regular file (a pipe, a device or a socket, or a folder)") },
                 "\(site.lines())")
 
         let pipe = try TestSite(siteYML: nil)
