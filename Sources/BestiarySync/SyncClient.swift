@@ -299,13 +299,22 @@ public struct SyncClient: Sendable {
 
     private func checkSignature(_ data: Data, path: String, keys: [PackPublicKey]) async throws(SyncError) -> String {
         let sigPath = path + PackFormat.signatureSuffix
+        func unsigned(_ why: String) -> SyncError {
+            var error = SyncError(.badSignature, file: path, "the file is not signed (\(why)), but a signature by a trusted key is required")
+            error.signatureMissing = true
+            return error
+        }
         let signature: Data
         do {
             signature = try await fetcher.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .badSignature)
         } catch where error.reason == .notFound {
-            var unsigned = SyncError(.badSignature, file: path, "the file is not signed (no \(sigPath)), but a signature by a trusted key is required")
-            unsigned.signatureMissing = true
-            throw unsigned
+            throw unsigned("no \(sigPath)")
+        }
+        // Not one `ed25519` line: a page a server gives with 200 for a file it lacks, or an empty
+        // file. Taken as no signature (a delta's falls back as a 404 does); a file with a
+        // signature line that is damaged or wrong is refused below.
+        if (try? PackSignature.parse(signature))?.isEmpty == true {
+            throw unsigned("\(sigPath) holds no Ed25519 signature line: a page served in its place?")
         }
         switch PackSignature.verify(data, signatureFile: signature, trustedKeys: keys) {
         case .valid(let keyID): return keyID

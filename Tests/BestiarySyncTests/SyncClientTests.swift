@@ -648,8 +648,9 @@ import Testing
         }
     }
 
-    /// Only the delta's signature is missing: the same fallback (it refused the whole sync),
-    /// while a delta signed wrongly is still refused.
+    /// Only the delta's signature is missing, or a page stands in its place (a server that
+    /// answers 200 for a file it lacks): the same fallback (it refused the whole sync), while a
+    /// delta signed wrongly is still refused.
     @Test func aDeltaWithoutItsSignatureFallsBackToTheManifest() async throws {
         try await Self.run(try await Self.setup()) { s in
             _ = try await s.client().sync()
@@ -660,10 +661,22 @@ import Testing
             #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
 
             try s.publisher.publish(Self.zoo)
-            try Data(repeating: 0x41, count: 120).write(to: URL(fileURLWithPath: s.publisher.root + "/d/2-3.json.sig"))
+            s.server.intercept { request, _ in request.path == "/packs/d/2-3.json.sig" ? .text("<html>Not here</html>") : nil }
+            let page = try await s.client().sync()
+            #expect(page.method == .full && page.fellBackToFull)
+            #expect(page.deltaProblem == "d/2-3.json: the file is not signed (d/2-3.json.sig holds no Ed25519 signature line: a page served in its place?), but a signature by a trusted key is required", "\(String(describing: page.deltaProblem))")
+            #expect(try StoreSnapshot(try s.store()) == (try await s.freshSnapshot()))
+            s.server.intercept(nil)
+
+            var zoo = Self.zoo
+            zoo["yak"]!.name = "Generated yak 4"
+            try s.publisher.publish(zoo)
+            let delta = try Data(contentsOf: URL(fileURLWithPath: s.publisher.root + "/d/3-4.json"))
+            try PackSignature.sign(delta, with: [Curve25519.Signing.PrivateKey()]).write(to: URL(fileURLWithPath: s.publisher.root + "/d/3-4.json.sig"))
             let error = try await Self.expectRefusal(.badSignature, s)
-            #expect(error?.file == "d/2-3.json")
-            #expect(try s.store().state().version == 2)
+            #expect(error?.file == "d/3-4.json")
+            #expect(error?.message.hasSuffix("which is not a trusted key") == true, "\(String(describing: error))")
+            #expect(try s.store().state().version == 3)
         }
     }
 
