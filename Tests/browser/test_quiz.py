@@ -5,6 +5,7 @@ quiz.questions, the daily challenge identical in two separate browsers, and no s
 critical axe-core violation on the quiz page."""
 import datetime
 import json
+import os
 import re
 import time
 
@@ -12,7 +13,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import DESKTOP, PHONE, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, wait_until
+from conftest import DESKTOP, PHONE, REPO, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, wait_until
 from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations
 
 MODES = ["sound", "image", "daily", "learn"]
@@ -464,19 +465,30 @@ def test_the_daily_cannot_be_answered_twice_from_two_tabs(site, browser):
 
 def test_learn_mode_does_not_count_the_retry_of_a_missed_animal_as_known(site, browser):
     """A missed animal is asked again at the end, right after its name was shown: answered at
-    once, it is still learning (never moved to review as Easy), and earns no points."""
+    once, it is still learning (never moved to review as Easy), and earns no points. The learner
+    is told both: the round grew by one (a learner saw "of 12" become "of 13" unexplained)."""
+    with open(os.path.join(REPO, "templates", "i18n", "de.json"), encoding="utf-8") as f:
+        strings = json.load(f)  # the example site's first language
     index = media_index(site.catalog())
     load(browser, quiz_url(site, "learn"))
     wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    total = int(position(browser)["progress"].split()[-1])
     missed = None
     for i in range(5):
         asked = answer_current(browser, index, i != 0)
+        note = browser.find_elements(By.CSS_SELECTOR, ".quiz-feedback .quiz-note")
+        assert [n.text for n in note] == ([strings["learn.comesBack"]] if i == 0 else []), i
         missed = missed or asked
+        browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    while position(browser)["progress"] != strings["learn.retryOf"].format(n=total + 1, total=total + 1):
+        assert answer_current(browser, index, True) != missed, "the missed animal comes back last"
         browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
         wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
     points = stored_state(browser)["stats"]["points"]
     answered = stored_state(browser)["stats"]["answered"]
     assert answer_current(browser, index, True) == missed, "the missed animal comes back last"
+    assert browser.find_element(By.CSS_SELECTOR, ".quiz-feedback .quiz-note").text == strings["learn.retryNote"]
     state = stored_state(browser)
     assert state["cards"][missed]["state"] != "review", state["cards"][missed]
     assert (state["stats"]["points"], state["stats"]["answered"]) == (points, answered), "the retry earns nothing"

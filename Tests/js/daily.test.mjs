@@ -169,3 +169,18 @@ test("the next review is named in calendar days, as reviews fall due", () => {
   assert.equal(relativeTime("en", new Date(2026, 10, 23, 4, 0).getTime() - evening, evening), "in 8 hours");
   assert.equal(relativeTime("en", 20 * 60000, evening), "in 20 minutes");
 });
+
+test("a level that unlocks harder animals says so only when the catalogue has some", () => {
+  installFakeDocument();
+  const v = { tr: en, lang: "en", chain: ["en"], root: "./", langRoot: "./" };
+  const start = { ...initialStats(), points: 90 };
+  const stats = { ...initialStats(), points: 110 };
+  const news = (hardest) => {
+    const view = summaryView(v, { mode: "sound", results: [true], date: "2026-11-22", start, stats, replay: false, hardest, learnText: null, onRestart: () => {}, onShare: async () => "shared" });
+    return view.el.textContent;
+  };
+  assert.match(news(1), /You reached level 2!/);
+  assert.doesNotMatch(news(1), /harder animals/);
+  assert.match(news(2), /You reached level 2: harder animals now appear in your quizzes\./);
+  assert.match(news(3), /harder animals/);
+});

@@ -72,9 +72,14 @@ export function planSession({ animals, cards, now, size = SESSION_SIZE, newLimit
   return { ids: plan.map((a) => a.id), nextDue };
 }
 
-/** `list` (one per question) without a learn round's retries: asked again after the name was shown, not scored. */
-export function scored({ mode, questions: q }, list) {
-  return mode == "learn" ? list.filter((_, i) => q.findIndex((x) => x.id == q[i].id) == i) : list;
+/** Whether question `i` of a round is a learn round's retry: asked again after the name was shown, not scored. */
+export function isRetry({ mode, questions: q }, i) {
+  return mode == "learn" && q.findIndex((x) => x.id == q[i].id) != i;
+}
+
+/** `list` (one per question) without a learn round's retries. */
+export function scored(round, list) {
+  return list.filter((_, i) => !isRetry(round, i));
 }
 
 /**

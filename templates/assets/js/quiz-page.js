@@ -14,7 +14,7 @@ import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
 import { Grade, gradeFromAnswer } from "./fsrs.js";
 import { translator } from "./i18n.js";
-import { planSession, progress, recordReview, scored } from "./learn.js";
+import { isRetry, planSession, progress, recordReview, scored } from "./learn.js";
 import { MODES, availableModes, buildRound, defaultMode, roundPool } from "./questions.js";
 import { createRng, randomSeed } from "./rng.js";
 import { levelFor, newAchievements, reduce } from "./scoring.js";
@@ -230,7 +230,7 @@ class QuizPage {
     else if (media && !media.complete) media.addEventListener("load", ahead, { once: true });
     else ahead();
     // A picture is said to be one (focus goes to the answers, past it); a sound speaks for itself.
-    const of = tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
+    const of = this.questionOf(round);
     this.announce(prompt.audio ? of : `${of}${tr("punctuation.colon")} ${ask} ${media?.alt || ""}`.trim());
     if (moveFocus) {
       // A touch screen shows no focus: the question's top comes into view instead (in landscape,
@@ -265,7 +265,10 @@ class QuizPage {
     // Learn mode asks a missed animal once more, right after showing its name: not evidence of
     // knowing it, so it earns no points and is rated at most Hard.
     const retry = round.mode === "learn" && round.retried.has(question.id);
+    const asked = round.questions.length;
     const grade = round.mode === "learn" && this.learnAnswer(round, question, correct, retry);
+    // Said, since the round grows by it and a retry's right answer counts for nothing.
+    const note = round.questions.length > asked ? tr("learn.comesBack") : retry ? tr("learn.retryNote") : null;
     let before;
     this.commit((s) => {
       before = s.stats;
@@ -281,7 +284,7 @@ class QuizPage {
     this.keepRound();
 
     markChoices(v, this.els.choices, question.id, id);
-    fill(this.els.feedback, feedbackView(v, { animal, correct, prompt: question.prompt, onRead: () => this.readAloud(animal) }));
+    fill(this.els.feedback, feedbackView(v, { animal, correct, note, prompt: question.prompt, onRead: () => this.readAloud(animal) }));
     const last = round.index + 1 >= round.questions.length;
     const next = button(tr(last ? "quiz.finish" : "quiz.next"), () => this.next(), { class: "quiz-next", dataset: { quizNext: "" } });
     fill(this.els.actions, next);
@@ -380,6 +383,7 @@ class QuizPage {
   showSummary({ mode, results, start, moveFocus, replay }) {
     const view = summaryView(this.v, {
       mode, results, start, replay,
+      hardest: this.catalog.animals.reduce((max, a) => Math.max(max, a.difficulty), 1),
       date: mode === "daily" ? this.today : localDateKey(),
       stats: this.state.stats,
       learnText: mode === "learn" ? this.learnProgressText() : null,
@@ -476,9 +480,14 @@ class QuizPage {
   updateStatus() {
     const round = this.round;
     const right = scored(round, round.results).filter(Boolean).length;
-    this.els.progress.textContent = this.tr("quiz.questionOf", { n: round.index + 1, total: round.questions.length });
+    this.els.progress.textContent = this.questionOf(round);
     this.els.score.textContent = `${right} / ${scored(round, round.questions).length}`;
     this.updateLevel();
+  }
+
+  /** "Question 3 of 10", or that it asks a missed animal again. */
+  questionOf(round) {
+    return this.tr(isRetry(round, round.index) ? "learn.retryOf" : "quiz.questionOf", { n: round.index + 1, total: round.questions.length });
   }
 
   updateLevel() {

@@ -25,13 +25,14 @@ export function achievementName(v, id) {
  * @param {object} o.start the stats when the round began
  * @param {object} o.stats the stats now
  * @param {boolean} o.replay true when showing an earlier result again (a revisited daily): no news
+ * @param {number} o.hardest the catalogue's highest difficulty: a level that unlocks none says so not
  * @param {string|null} o.learnText learn progress line, in learn mode
  * @param {() => void} o.onRestart
  * @param {(text: string) => Promise<string>} o.onShare shares the daily's text; resolves to an
  *   outcome of daily.js's shareResult(), which the view shows next to the button
  * @returns {{el: HTMLElement, heading: HTMLElement, announcement: string}}
  */
-export function summaryView(v, { mode, results, date, start, stats, replay, learnText, onRestart, onShare }) {
+export function summaryView(v, { mode, results, date, start, stats, replay, hardest, learnText, onRestart, onShare }) {
   const { tr } = v;
   const right = results.filter(Boolean).length;
   const total = results.length;
@@ -50,7 +51,7 @@ export function summaryView(v, { mode, results, date, start, stats, replay, lear
     mode === "learn" ? null : bestView(v, stats.best[mode], !replay && isNewBest(start, stats, mode)),
     news.length ? h("ul", { class: "quiz-news" }, news.map((text) => h("li", { text }))) : null,
     levelUp
-      ? h("p", { class: "quiz-news", text: tr(level.unlocked > before.unlocked ? "level.upUnlocked" : "level.up", { level: level.level }) })
+      ? h("p", { class: "quiz-news", text: tr(level.unlocked > before.unlocked && hardest > before.unlocked ? "level.upUnlocked" : "level.up", { level: level.level }) })
       : null,
     mode === "daily" ? dailyShareView(v, date, results, onShare) : null,
     learnText ? h("p", { text: learnText }) : null,

@@ -213,10 +213,10 @@ export function markChoices(v, container, correctId, chosenId) {
  * link to its page, the other medium (its picture after a sound question,
  * only now; its voice after a picture question) since hearing and seeing
  * reinforce each other, and a read-aloud button that quiz-page.js shows
- * when a voice exists.
- * @param {{animal: import("./catalog.js").Animal, correct: boolean, prompt: "sound"|"image", onRead: () => void}} options
+ * when a voice exists; `note`, a line after the answer.
+ * @param {{animal: import("./catalog.js").Animal, correct: boolean, note?: string|null, prompt: "sound"|"image", onRead: () => void}} options
  */
-export function feedbackView(v, { animal, correct, prompt, onRead }) {
+export function feedbackView(v, { animal, correct, note, prompt, onRead }) {
   const href = pageUrl(v, animal);
   const name = nameView(v, animal, href ? "a" : "strong");
   if (href) name.setAttribute("href", href);
@@ -232,6 +232,7 @@ export function feedbackView(v, { animal, correct, prompt, onRead }) {
       name,
       animal.scientific ? [" ", h("i", { lang: "la", text: animal.scientific })] : null,
     ),
+    note ? h("p", { class: "quiz-note", text: note }) : null,
     prompt === "sound" && animal.image
       ? h(
           "figure",
