@@ -127,6 +127,20 @@ public enum PackSignature {
         return lines
     }
 
+    /// Whether `file` has a line starting with `ed25519`: a signature file, maybe a damaged one.
+    /// False for a page a server gives in its place (in any encoding) and for an empty file.
+    /// Judged by its bytes alone, with lines as ``parse(_:)`` splits them (a byte-order mark
+    /// first, `\r\n` ends).
+    public static func hasSignatureLine(_ file: Data) -> Bool {
+        let body = file.starts(with: [0xEF, 0xBB, 0xBF]) ? file.dropFirst(3) : file[...]
+        let word = Array("ed25519".utf8)
+        return body.split(separator: UInt8(ascii: "\n")).contains { whole in
+            let line = whole.drop { $0 == UInt8(ascii: " ") }
+            return line.starts(with: word)
+                && (line.count == word.count || [UInt8(ascii: " "), UInt8(ascii: "\r")].contains(line[line.startIndex + word.count]))
+        }
+    }
+
     /// What checking a signature file against trusted keys found.
     public enum Check: Hashable, Sendable {
         /// A valid signature by the trusted key with this id.

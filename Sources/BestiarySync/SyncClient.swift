@@ -306,14 +306,17 @@ public struct SyncClient: Sendable {
         }
         let signature: Data
         do {
-            signature = try await fetcher.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .badSignature)
+            signature = try await fetcher.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .oversized)
         } catch where error.reason == .notFound {
             throw unsigned("no \(sigPath)")
+        } catch where error.reason == .oversized {
+            // No signature file is that large (a line is about 140 bytes): a page in its place.
+            throw unsigned("\(sigPath) is larger than the \(PackSignature.maxBytes) bytes of any signature file: a page served in its place?")
         }
-        // Not one `ed25519` line: a page a server gives with 200 for a file it lacks, or an empty
-        // file. Taken as no signature (a delta's falls back as a 404 does); a file with a
-        // signature line that is damaged or wrong is refused below.
-        if (try? PackSignature.parse(signature))?.isEmpty == true {
+        // Not one `ed25519` line: a page a server gives with 200 for a file it lacks (in any
+        // encoding), or an empty file. Taken as no signature (a delta's falls back as a 404
+        // does); a file with a signature line, damaged or wrong, is refused below.
+        if !PackSignature.hasSignatureLine(signature) {
             throw unsigned("\(sigPath) holds no Ed25519 signature line: a page served in its place?")
         }
         switch PackSignature.verify(data, signatureFile: signature, trustedKeys: keys) {

@@ -46,7 +46,8 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String?
     public var message: String
     /// A ``Reason/badSignature`` because the file has no signature at all (`FILE.sig` is not
-    /// there): a missing delta's signature falls back to the manifest, as a missing delta does.
+    /// there, or is no signature file: a page a server gives in its place, an empty file): a
+    /// missing delta's signature falls back to the manifest, as a missing delta does.
     var signatureMissing = false
     /// A ``Reason/transport`` error that asking again will not mend: the server answered, but not
     /// with the file (HTTP 403, as a storage bucket answers for a file it lacks; a redirect loop).

@@ -680,6 +680,47 @@ import Testing
         }
     }
 
+    /// What stands in a `.sig`'s place and counts as no signature: a page of any size or
+    /// encoding, an empty file. For a delta that is the fallback; for the pointer and the
+    /// manifest a refusal, as when their `.sig` is missing. A damaged signature line is refused
+    /// for a delta too.
+    @Test func aPageInPlaceOfASignatureIsNoSignature() async throws {
+        let pages: [(LoopbackServer.Reply, String)] = [
+            (.text(String(repeating: "<p>Not here</p>\n", count: 2_000)), "is larger than the 16384 bytes of any signature file"),
+            (.bytes([0x3C, 0x70, 0x3E, 0x47, 0x72, 0xFC, 0xDF, 0x65, 0x0A]), "holds no Ed25519 signature line"),  // Latin-1 "<p>Grüße"
+            (.bytes([]), "holds no Ed25519 signature line"),
+        ]
+        for (page, words) in pages {
+            try await Self.run(try await Self.setup()) { s in
+                s.server.intercept { request, _ in request.path == "/packs/v/1.json.sig" ? page : nil }
+                let manifest = try await Self.expectRefusal(.badSignature, s)
+                #expect(manifest?.file == "v/1.json" && manifest?.message.contains(words) == true, "\(String(describing: manifest))")
+                s.server.intercept(nil)
+                _ = try await s.client().sync()
+
+                try s.publisher.publish(Self.zoo.filter { $0.key != "owl" })
+                s.server.intercept { request, _ in request.path == "/packs/latest.json.sig" ? page : nil }
+                let pointer = try await Self.expectRefusal(.badSignature, s)
+                #expect(pointer?.file == "latest.json" && pointer?.message.contains(words) == true, "\(String(describing: pointer))")
+
+                s.server.intercept { request, _ in request.path == "/packs/d/1-2.json.sig" ? page : nil }
+                let report = try await s.client().sync()
+                #expect(report.fellBackToFull && report.deltaProblem?.contains(words) == true, "\(String(describing: report.deltaProblem))")
+                #expect(try s.store().state().version == 2)
+            }
+        }
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            try s.publisher.publish(Self.zoo.filter { $0.key != "owl" })
+            s.server.intercept { request, _ in request.path == "/packs/d/1-2.json.sig" ? .text("ed25519 damaged\n") : nil }
+            let error = try await Self.expectRefusal(.badSignature, s)
+            #expect(error?.file == "d/1-2.json")
+        }
+        #expect(PackSignature.hasSignatureLine(Data("\u{FEFF}ed25519 a b\r\n".utf8)))
+        #expect(PackSignature.hasSignatureLine(Data("# comment\n  ed25519\n".utf8)))
+        #expect(!PackSignature.hasSignatureLine(Data("ed25519x a b\n<html>ed25519 </html>\n".utf8)))
+    }
+
     @Test func rememberedKeysAreUsedWhenNoneAreGiven() async throws {
         try await Self.run(try await Self.setup()) { s in
             _ = try await s.client().sync()
