@@ -12,6 +12,7 @@ import time
 import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import DESKTOP, PHONE, REPO, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, wait_until
 from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations
@@ -691,3 +692,33 @@ def test_a_recording_that_cannot_be_loaded_online_says_to_reload(site, browser):
         assert text == "Das konnte nicht geladen werden. Die Seite wurde vielleicht aktualisiert, seit sie geöffnet wurde: lade sie neu.", text
     finally:
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+
+
+def test_the_verdict_stays_in_view_after_answering(site):
+    """Answering moves the focus to "Next", below the picture the feedback reveals: at 60vh that
+    picture scrolled the verdict ("Not quite.") and the marked answers out of a laptop's view
+    (found by a learner at 1280 × 900 and 1366 × 768). The verdict and "Next" are both in view."""
+    driver = new_driver()
+    try:
+        for size in [DESKTOP, (1366, 768)]:
+            driver.set_window_size(*size)
+            load(driver, quiz_url(site, "sound"))
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+            revealed = 0
+            for _ in range(4):
+                ActionChains(driver).send_keys("2").perform()
+                wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+                wait_until(driver, "return [...document.querySelectorAll('.quiz-reveal img')].every((i) => i.complete)")
+                verdict, nxt, height, picture = driver.execute_script(
+                    "const r = (s) => document.querySelector(s)?.getBoundingClientRect();"
+                    " return [r('.quiz-verdict').top, r('[data-quiz-next]').bottom, innerHeight, !!r('.quiz-reveal img')]")
+                revealed += picture
+                assert verdict >= 0, f"{size}: the verdict begins at {verdict} px, above the view"
+                assert nxt <= height, f"{size}: Next ends at {nxt} px, below the view ({height} px)"
+                assert driver.execute_script("return document.activeElement.matches('[data-quiz-next]')")
+                ActionChains(driver).send_keys(Keys.ENTER).perform()
+                wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            assert revealed, "no sound question revealed a picture: the test would prove nothing"
+    finally:
+        driver.quit()

@@ -2,7 +2,7 @@
 //
 // Budget (uncompressed bytes as stored, and gzip -9 per file since each
 // module is served as its own file):
-//   JS  (quiz-page.js and every module it imports, transitively): ≤ 128 KiB raw, ≤ 46 KiB gzip
+//   JS  (quiz-page.js and every module it imports, transitively): ≤ 130 KiB raw, ≤ 47 KiB gzip
 //   CSS (quiz.css):                                               ≤ 10 KiB raw,  ≤ 3 KiB gzip
 // The JS is unminified, readable source with doc comments (no bundler or
 // minifier by design), which is why the raw figure is roughly three times
@@ -13,7 +13,7 @@
 // offline rounds asking each saved animal once took it past that, then 122 / 43 KiB until a
 // learner's week found four mistakes of the learn mode and the daily, then 124 KiB raw until a
 // learner on a phone lost the network mid-round, then 126 / 45 KiB until learn mode said why a
-// round grows); README.md
+// round grows and the verdict stayed in view); README.md
 // ("The quiz's size budget") states the budget and the latest measured sizes.
 //
 // Import rules: the build fingerprints asset names by rewriting import
@@ -26,7 +26,7 @@ import { gzipSync } from "node:zlib";
 import { CSS_FILE, JS_DIR } from "./helpers.mjs";
 
 const KiB = 1024;
-const BUDGET = { jsRaw: 128 * KiB, jsGzip: 46 * KiB, cssRaw: 10 * KiB, cssGzip: 3 * KiB };
+const BUDGET = { jsRaw: 130 * KiB, jsGzip: 47 * KiB, cssRaw: 10 * KiB, cssGzip: 3 * KiB };
 const IMPORT = /^import \{ [A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)* \} from "\.\/([a-z][a-z0-9-]*\.js)";$/;
 
 /** The module graph of the quiz page, following static imports. */

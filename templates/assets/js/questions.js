@@ -41,6 +41,16 @@ export function defaultMode(animals) {
 }
 
 /**
+ * The animals of the learner's groups and difficulty range.
+ * @param {readonly import("./catalog.js").Animal[]} animals
+ * @param {Filters} filters
+ */
+export function chosenAnimals(animals, { groups, difficultyMin = 1, difficultyMax = 3 }) {
+  const wanted = Array.isArray(groups) && groups.length ? new Set(groups) : null;
+  return animals.filter((a) => (!wanted || (a.group !== null && wanted.has(a.group))) && a.difficulty >= difficultyMin && a.difficulty <= difficultyMax);
+}
+
+/**
  * Applies the learner's filters. Groups and the difficulty range are hard
  * filters (the learner chose them). The level cap (`unlocked`, the hardest
  * difficulty the learner's level allows) is soft: it is raised step by step
@@ -53,12 +63,7 @@ export function defaultMode(animals) {
  */
 function filterAnimals(animals, filters, need) {
   filters ??= {};
-  const groups = Array.isArray(filters.groups) && filters.groups.length ? new Set(filters.groups) : null;
-  const min = filters.difficultyMin ?? 1;
-  const max = filters.difficultyMax ?? 3;
-  const chosen = animals.filter(
-    (a) => (!groups || (a.group !== null && groups.has(a.group))) && a.difficulty >= min && a.difficulty <= max,
-  );
+  const chosen = chosenAnimals(animals, filters);
   let cap = Math.max(1, filters.unlocked ?? 3);
   for (;;) {
     const capped = chosen.filter((a) => a.difficulty <= cap);

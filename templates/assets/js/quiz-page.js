@@ -14,8 +14,8 @@ import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
 import { Grade, gradeFromAnswer } from "./fsrs.js";
 import { translator } from "./i18n.js";
-import { isRetry, planSession, progress, recordReview, scored } from "./learn.js";
-import { MODES, availableModes, buildRound, defaultMode, roundPool } from "./questions.js";
+import { planSession, progress, recordReview, scored } from "./learn.js";
+import { MODES, availableModes, buildRound, chosenAnimals, defaultMode, promptKind, roundPool } from "./questions.js";
 import { createRng, randomSeed } from "./rng.js";
 import { levelFor, newAchievements, reduce } from "./scoring.js";
 import { keptRound, keptRoundText, roundKey } from "./round-resume.js";
@@ -296,10 +296,14 @@ class QuizPage {
     this.updateStatus();
     const name = animalName(animal, v.chain);
     const news = newAchievements(before, this.state.stats).map((a) => tr("achievement.unlocked", { name: achievementName(this.v, a) }));
-    this.announce([tr(correct ? "quiz.announceRight" : "quiz.announceWrong", { name }), ...news].join(" "));
+    this.announce([tr(correct ? "quiz.announceRight" : "quiz.announceWrong", { name }), note, ...news].filter(Boolean).join(" "));
     if (this.state.settings.feedbackSound) beep(correct);
     if (this.state.settings.vibration) vibrate(correct);
-    next.focus();
+    // "Next" comes into view, never the verdict out of it (a revealed picture stood between them).
+    next.focus({ preventScroll: true });
+    const top = this.els.feedback.getBoundingClientRect().top;
+    const below = next.getBoundingClientRect().bottom + 16 - innerHeight;
+    if (below > 0) scrollBy(0, Math.max(0, Math.min(below, top - 8)));
   }
 
   /** Rates the answer for spaced repetition (a `retry` at most Hard) and asks a missed animal once more at the end. */
@@ -383,7 +387,8 @@ class QuizPage {
   showSummary({ mode, results, start, moveFocus, replay }) {
     const view = summaryView(this.v, {
       mode, results, start, replay,
-      hardest: this.catalog.animals.reduce((max, a) => Math.max(max, a.difficulty), 1),
+      // Of the animals this mode can ask within the learner's filters.
+      difficulties: new Set(chosenAnimals(this.catalog.animals, this.filters()).filter((a) => promptKind(a, mode)).map((a) => a.difficulty)),
       date: mode === "daily" ? this.today : localDateKey(),
       stats: this.state.stats,
       learnText: mode === "learn" ? this.learnProgressText() : null,
@@ -485,9 +490,10 @@ class QuizPage {
     this.updateLevel();
   }
 
-  /** "Question 3 of 10", or that it asks a missed animal again. */
+  /** "Question 3 of 10", or that it asks a missed animal again (a question `scored` leaves out). */
   questionOf(round) {
-    return this.tr(isRetry(round, round.index) ? "learn.retryOf" : "quiz.questionOf", { n: round.index + 1, total: round.questions.length });
+    const retry = !scored(round, round.questions).includes(round.questions[round.index]);
+    return this.tr(retry ? "learn.retryOf" : "quiz.questionOf", { n: round.index + 1, total: round.questions.length });
   }
 
   updateLevel() {

@@ -25,21 +25,23 @@ export function achievementName(v, id) {
  * @param {object} o.start the stats when the round began
  * @param {object} o.stats the stats now
  * @param {boolean} o.replay true when showing an earlier result again (a revisited daily): no news
- * @param {number} o.hardest the catalogue's highest difficulty: a level that unlocks none says so not
+ * @param {Set<number>} [o.difficulties] those of the animals the mode asks within the learner's
+ *   filters: a level that unlocks none of them does not say it does
  * @param {string|null} o.learnText learn progress line, in learn mode
  * @param {() => void} o.onRestart
  * @param {(text: string) => Promise<string>} o.onShare shares the daily's text; resolves to an
  *   outcome of daily.js's shareResult(), which the view shows next to the button
  * @returns {{el: HTMLElement, heading: HTMLElement, announcement: string}}
  */
-export function summaryView(v, { mode, results, date, start, stats, replay, hardest, learnText, onRestart, onShare }) {
+export function summaryView(v, { mode, results, date, start, stats, replay, difficulties = new Set([1, 2, 3]), learnText, onRestart, onShare }) {
   const { tr } = v;
   const right = results.filter(Boolean).length;
   const total = results.length;
   const news = replay ? [] : newAchievements(start, stats).map((id) => tr("achievement.unlocked", { name: achievementName(v, id) }));
   const before = levelFor(start.points);
   const level = levelFor(stats.points);
-  const levelUp = !replay && level.level > before.level;
+  const unlocks = [...difficulties].some((d) => d > before.unlocked && d <= level.unlocked);
+  const levelUp = !replay && level.level > before.level ? tr(unlocks ? "level.upUnlocked" : "level.up", { level: level.level }) : null;
   const title = mode === "daily" || mode === "learn" ? `${mode}.doneTitle` : "quiz.doneTitle";
   const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: tr(title) });
   const el = h(
@@ -50,9 +52,7 @@ export function summaryView(v, { mode, results, date, start, stats, replay, hard
     // Learn sessions vary in length, so a best score means little there.
     mode === "learn" ? null : bestView(v, stats.best[mode], !replay && isNewBest(start, stats, mode)),
     news.length ? h("ul", { class: "quiz-news" }, news.map((text) => h("li", { text }))) : null,
-    levelUp
-      ? h("p", { class: "quiz-news", text: tr(level.unlocked > before.unlocked && hardest > before.unlocked ? "level.upUnlocked" : "level.up", { level: level.level }) })
-      : null,
+    levelUp ? h("p", { class: "quiz-news", text: levelUp }) : null,
     mode === "daily" ? dailyShareView(v, date, results, onShare) : null,
     learnText ? h("p", { text: learnText }) : null,
     statsView(v, stats),
@@ -60,7 +60,7 @@ export function summaryView(v, { mode, results, date, start, stats, replay, hard
       ? null
       : h("div", { class: "quiz-actions" }, restartButton(tr(mode === "learn" ? "learn.continue" : "quiz.playAgain"), onRestart)),
   );
-  return { el, heading, announcement: [tr("quiz.result", { right, total }), ...news].join(" ") };
+  return { el, heading, announcement: [tr("quiz.result", { right, total }), ...news, levelUp].filter(Boolean).join(" ") };
 }
 
 /**
