@@ -557,12 +557,26 @@ def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
 
 def test_the_language_link_keeps_the_quizs_game(site, browser):
     """The quiz's link to its other language keeps the game and filters (site.js: a teacher found
-    `quiz/?mode=learn` leading to `en/quiz/`, a sound round, and it was not reproduced here)."""
+    `quiz/?mode=learn` leading to `en/quiz/`, a sound round, and it was not reproduced here), and
+    the round: a learner who switched mid-round lost it, and the missed animal's retry with it.
+    A link from elsewhere still starts a new round."""
     load(browser, site + "quiz/?mode=learn")
     wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+    total = int(browser.find_element(By.CSS_SELECTOR, ".quiz-progress").text.split()[-1])
+    asked = browser.execute_script(READ_QUESTION)
+    wrong = next(c for c in asked["choices"] if c != media_index(site.catalog())[asked["sound"] or asked["image"]])
+    browser.find_element(By.CSS_SELECTOR, f"button[data-choice='{wrong}']").click()
+    wait_until(browser, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
     browser.find_element(By.CSS_SELECTOR, ".language-nav a[hreflang='en']").click()
     wait_until(browser, "return location.pathname.endsWith('/en/quiz/') && document.readyState === 'complete'")
     assert browser.execute_script("return location.search") == "?mode=learn"
+    wait_until(browser, "return document.querySelector('[data-quiz]')?.dataset.state")
+    progress = browser.find_element(By.CSS_SELECTOR, ".quiz-progress").text
+    assert progress == f"Question 2 of {total + 1}", progress
+    load(browser, site + "en/quiz/?mode=learn")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    assert browser.find_element(By.CSS_SELECTOR, ".quiz-progress").text.startswith("Question 1 of "), "a new round"
 
 
 def test_home_counts_learn_progress_within_the_learners_filters(site, browser):

@@ -9,7 +9,7 @@ import { catalog } from "./helpers.mjs";
 const cat = catalog();
 const byId = new Map(cat.animals.map((a) => [a.id, a]));
 const filters = { groups: [], difficultyMin: 1, difficultyMax: 3 };
-const key = roundKey("/en/quiz/", "sound", filters, cat.fingerprint);
+const key = roundKey("sound", filters, cat.fingerprint);
 const built = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(7) });
 const start = reduce(reduce(initialStats(), { type: "answer", date: "2026-11-22", animal: "robin", correct: true }),
   { type: "round", mode: "sound", date: "2026-11-22", correct: 4, total: 10 });
@@ -29,13 +29,12 @@ test("a kept round comes back whole: questions, answers so far, retried animals,
   assert.equal(keptRound(full, key, byId).results.length, 10);
 });
 
-test("only for the same page, mode, filters and catalogue", () => {
-  assert.equal(keptRound(text, roundKey("/en/quiz/", "image", filters, cat.fingerprint), byId), null);
-  assert.equal(keptRound(text, roundKey("/quiz/", "sound", filters, cat.fingerprint), byId), null, "another language");
-  assert.equal(keptRound(text, roundKey("/en/quiz/", "sound", { ...filters, groups: ["bird"] }, cat.fingerprint), byId), null);
-  assert.equal(keptRound(text, roundKey("/en/quiz/", "sound", { ...filters, difficultyMax: 2 }, cat.fingerprint), byId), null);
-  assert.equal(keptRound(text, roundKey("/en/quiz/", "sound", filters, "0000beef"), byId), null);
-  assert.equal(roundKey("/en/quiz/", "sound", { ...filters, askable: new Set() }, cat.fingerprint), key, "offline is no other round");
+test("only for the same mode, filters and catalogue", () => {
+  assert.equal(keptRound(text, roundKey("image", filters, cat.fingerprint), byId), null);
+  assert.equal(keptRound(text, roundKey("sound", { ...filters, groups: ["bird"] }, cat.fingerprint), byId), null);
+  assert.equal(keptRound(text, roundKey("sound", { ...filters, difficultyMax: 2 }, cat.fingerprint), byId), null);
+  assert.equal(keptRound(text, roundKey("sound", filters, "0000beef"), byId), null);
+  assert.equal(roundKey("sound", { ...filters, askable: new Set() }, cat.fingerprint), key, "offline is no other round");
 });
 
 test("damaged or foreign text is ignored, never thrown", () => {

@@ -590,7 +590,7 @@ class QuizPage {
 
   /** The key of this page's kept round in sessionStorage, and what it belongs to. */
   roundSlot(filters) {
-    return [storageKey(this.siteId, "round"), roundKey(location.pathname, this.mode, filters, this.catalog.fingerprint)];
+    return [storageKey(this.siteId, "round"), roundKey(this.mode, filters, this.catalog.fingerprint)];
   }
 
   /** The round kept from before a reload, if it is this page's and whole; offline, only if its prompts are cached. */
@@ -702,8 +702,11 @@ if (mount) {
   }
 }
 
-/** A reload, back or forward (not a link). */
+/** A reload, back or forward, or the language link from this page in another language (no other link). */
 function returnsToPage() {
   const [entry] = performance.getEntriesByType?.("navigation") ?? [];
-  return entry?.type === "reload" || entry?.type === "back_forward";
+  if (entry?.type === "reload" || entry?.type === "back_forward") return true;
+  // Or came by this page's link to another language, from that language's quiz page.
+  const from = document.referrer ? new URL(document.referrer) : null;
+  return !!from && [...document.querySelectorAll(".language-nav a[hreflang]")].some((a) => a.origin === from.origin && a.pathname === from.pathname);
 }

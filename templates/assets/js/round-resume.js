@@ -1,21 +1,20 @@
 // A sound, picture or learn round kept in sessionStorage after every step, so that a reload in
-// the middle of it goes on where it was (the daily challenge keeps its own record in the
-// learner's state). Pure: quiz-page.js reads and writes the text. A kept round is taken only
-// for the same page, mode, filters and catalogue, and only if every part of it is sound:
+// the middle of it, or the quiz's link to another language, goes on where it was (the daily
+// challenge keeps its own record in the learner's state). Pure: quiz-page.js reads and writes
+// the text. A kept round is taken only for the same mode, filters and catalogue (in any of the
+// site's languages: a round holds animals' ids, not names), and only if every part of it is sound:
 // anything else (damaged, foreign, from an older catalogue) is ignored and a new round starts.
 
 const VERSION = 1;
 
 /**
- * What a kept round belongs to: the page's path (its language), the mode, the learner's
- * filters and the catalogue's fingerprint.
- * @param {string} path
+ * What a kept round belongs to: the mode, the learner's filters and the catalogue's fingerprint.
  * @param {string} mode
  * @param {{groups: string[], difficultyMin: number, difficultyMax: number}} filters
  * @param {string} fingerprint
  */
-export function roundKey(path, mode, filters, fingerprint) {
-  return JSON.stringify([path, mode, filters.groups, filters.difficultyMin, filters.difficultyMax, fingerprint]);
+export function roundKey(mode, filters, fingerprint) {
+  return JSON.stringify([mode, filters.groups, filters.difficultyMin, filters.difficultyMax, fingerprint]);
 }
 
 /**
