@@ -87,6 +87,7 @@ public struct PreparedTheme: Sendable {
         strings.keysShownWhenMissing = usedTexts.intersection(own)
         warnings += unusedFiles(in: theme)
         warnings += earlierCopies(in: theme)
+        warnings += ModuleExports.missingNames(in: theme)
         if let problem = bodyHooksProblem(in: theme) { warnings.append(problem) }
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         warnings += theme.linkProblems
