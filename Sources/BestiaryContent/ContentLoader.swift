@@ -290,8 +290,10 @@ public struct ContentLoader: Sendable {
 
     /// Groups written in two ways that differ only in case or spaces (`Mammal`, `mammal`): the
     /// collection's filter and the quiz's settings show two groups, and the odd one has no
-    /// translated label. Each record whose spelling is the rarer one (else the later in name
-    /// order) is warned about, naming the other.
+    /// translated label. Each record whose spelling is not the preferred one is warned about,
+    /// naming it: the one in lower case, as the theme's labels are named (`quiz.group.bird`; a
+    /// museum's volunteer was told to write `Bird` for `bird`, which two records had), else the
+    /// commonest (else the first in name order).
     static func groupSpellings(_ animals: [Animal]) -> [Diagnostic] {
         var spellings: [String: [String: Int]] = [:]  // folded → spelling → records
         for animal in animals {
@@ -301,7 +303,7 @@ public struct ContentLoader: Sendable {
         var problems: [Diagnostic] = []
         for animal in animals {
             guard let group = animal.group, let all = spellings[Self.folded(group)], all.count > 1 else { continue }
-            let usual = all.max { ($0.value, $1.key) < ($1.value, $0.key) }!.key
+            let usual = Self.preferredSpelling(all)
             guard group != usual else { continue }
             problems.append(.warning(
                 "group '\(group)' is written '\(usual)' by \(all[usual]!) other record\(all[usual]! == 1 ? "" : "s"): the collection and the quiz's settings show them as two groups; write '\(usual)'",
@@ -314,7 +316,7 @@ public struct ContentLoader: Sendable {
         for animal in animals {
             guard let group = animal.group, counts[Self.folded(group)] == 1,
                   let near = shared.first(where: { Self.likelyTypo(Self.folded(group), of: $0) }),
-                  let usual = spellings[near]?.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key
+                  let usual = spellings[near].map(Self.preferredSpelling)
             else { continue }
             problems.append(.warning(
                 "group '\(group)' is this record's alone, and '\(usual)' is that of \(counts[near]!) others: if it is the same group, write '\(usual)'",
@@ -344,6 +346,13 @@ public struct ContentLoader: Sendable {
         if [lone + "s", lone + "es"].contains(shared) || [shared + "s", shared + "es"].contains(lone) { return true }
         let shortest = min(lone.count, shared.count)
         return shortest >= 5 && Suggestion.distance(lone, shared) <= (shortest >= 8 ? 2 : 1)
+    }
+
+    /// Of a group's spellings (each with its count of records): the one in lower case, else the
+    /// commonest, else the first in code point order.
+    static func preferredSpelling(_ spellings: [String: Int]) -> String {
+        func rank(_ s: (key: String, value: Int)) -> (Int, Int) { (s.key == s.key.lowercased() ? 1 : 0, s.value) }
+        return spellings.max { rank($0) < rank($1) || (rank($0) == rank($1) && $0.key > $1.key) }!.key
     }
 
     static func folded(_ group: String) -> String {
