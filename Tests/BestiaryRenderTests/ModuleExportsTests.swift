@@ -11,15 +11,15 @@ struct ModuleExportsTests {
     @Test func anOldCopyOfAModuleIsNamedAtTheImportThatNeedsWhatItLacks() throws {
         var theme = Theme.builtIn
         #expect(ModuleExports.missingNames(in: theme) == [], "the default theme's modules agree")
-        // questions.js as it was before `chosenAnimals`: everything but that function.
+        // questions.js as it was before `unlocksAnimals`: everything but that function.
         let current = String(decoding: DefaultTheme.files["assets/js/questions.js"]!, as: UTF8.self)
-        let old = current.replacingOccurrences(of: "export function chosenAnimals(", with: "function chosenAnimals(")
+        let old = current.replacingOccurrences(of: "export function unlocksAnimals(", with: "function unlocksAnimals(")
         theme.files["assets/js/questions.js"] = Theme.File(data: Data(old.utf8), origin: "templates/assets/js/questions.js", isOverride: true)
         let line = String(decoding: DefaultTheme.files["assets/js/quiz-page.js"]!, as: UTF8.self)
             .split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("from \"./questions.js\"") }! + 1
         let problems = ModuleExports.missingNames(in: theme)
         #expect(problems.map(\.description) == [
-            "(default theme)/assets/js/quiz-page.js:\(line):1: warning: imports 'chosenAnimals' from ./questions.js, which does not export it: browsers refuse this module, and the pages that load it stop working. templates/assets/js/questions.js is the site's own copy, maybe from an earlier Bestiary: compare with this version's (`bestiary init /tmp/theme`) and bring in what changed, or delete it to use the default theme's [render]",
+            "(default theme)/assets/js/quiz-page.js:\(line):1: warning: imports 'unlocksAnimals' from ./questions.js, which does not export it: browsers refuse this module, and the pages that load it stop working. templates/assets/js/questions.js is the site's own copy, maybe from an earlier Bestiary: compare with this version's (`bestiary init /tmp/theme`) and bring in what changed, or delete it to use the default theme's [render]",
         ])
         // The site's copy as it is now: nothing to say.
         theme.files["assets/js/questions.js"] = Theme.File(data: Data(current.utf8), origin: "templates/assets/js/questions.js", isOverride: true)

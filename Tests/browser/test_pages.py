@@ -574,9 +574,21 @@ def test_the_language_link_keeps_the_quizs_game(site, browser):
     wait_until(browser, "return document.querySelector('[data-quiz]')?.dataset.state")
     progress = browser.find_element(By.CSS_SELECTOR, ".quiz-progress").text
     assert progress == f"Question 2 of {total + 1}", progress
-    load(browser, site + "en/quiz/?mode=learn")
+
+
+def test_a_link_within_the_quiz_page_starts_a_new_round(site, browser):
+    """Only a reload, back or forward, or the link from the other language takes up a kept round:
+    the header's link to the quiz starts a new one (it comes from the same page, which the first
+    check of the language link's referrer let through)."""
+    load(browser, site + "en/quiz/?mode=sound")
     wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-    assert browser.find_element(By.CSS_SELECTOR, ".quiz-progress").text.startswith("Question 1 of "), "a new round"
+    browser.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+    browser.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+    wait_until(browser, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+    browser.find_element(By.CSS_SELECTOR, ".site-nav a[aria-current='page']").click()
+    wait_until(browser, f"return location.search === '' && document.querySelector(\"{QUESTION}\")")
+    progress = browser.find_element(By.CSS_SELECTOR, ".quiz-progress").text
+    assert progress.startswith("Question 1 of "), progress
 
 
 def test_home_counts_learn_progress_within_the_learners_filters(site, browser):

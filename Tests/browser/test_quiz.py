@@ -705,7 +705,7 @@ def test_the_verdict_stays_in_view_after_answering(site):
             load(driver, quiz_url(site, "sound"))
             wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
             driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
-            revealed = 0
+            revealed = scrolled = 0
             for _ in range(4):
                 ActionChains(driver).send_keys("2").perform()
                 wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
@@ -714,11 +714,14 @@ def test_the_verdict_stays_in_view_after_answering(site):
                     "const r = (s) => document.querySelector(s)?.getBoundingClientRect();"
                     " return [r('.quiz-verdict').top, r('[data-quiz-next]').bottom, innerHeight, !!r('.quiz-reveal img')]")
                 revealed += picture
+                scrolled += driver.execute_script("return scrollY") > 0
                 assert verdict >= 0, f"{size}: the verdict begins at {verdict} px, above the view"
                 assert nxt <= height, f"{size}: Next ends at {nxt} px, below the view ({height} px)"
                 assert driver.execute_script("return document.activeElement.matches('[data-quiz-next]')")
                 ActionChains(driver).send_keys(Keys.ENTER).perform()
                 wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
             assert revealed, "no sound question revealed a picture: the test would prove nothing"
+            if size != DESKTOP:
+                assert scrolled, "the page never had to scroll: the test would prove nothing"
     finally:
         driver.quit()

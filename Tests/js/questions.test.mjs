@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { availableModes, buildRound, defaultMode, promptKind, roundPool } from "../../templates/assets/js/questions.js";
+import { availableModes, buildRound, defaultMode, promptKind, roundPool, unlocksAnimals } from "../../templates/assets/js/questions.js";
 import { animalName, languageChain } from "../../templates/assets/js/catalog.js";
 import { createRng } from "../../templates/assets/js/rng.js";
 import { catalog, SPECS } from "./helpers.mjs";
@@ -259,4 +259,18 @@ test("offline: only animals whose media is cached are asked, any animal may stil
   assert.deepEqual(whole.questions, online.questions);
   const none = buildRound({ animals: cat.animals, mode: "sound", questions: 10, choices: 4, languages: cat.languages, rng: createRng(1), filters: { askable: new Set() } });
   assert.deepEqual(none, { ok: false, reason: "offline", needed: 1, have: 0 });
+});
+
+test("a higher level cap unlocks animals only when the learner's filters hold harder ones not asked yet", () => {
+  const options = (mode, filters = {}) => ({ animals: cat.animals, mode, choices: 4, languages: cat.languages, filters });
+  assert.equal(unlocksAnimals(options("sound"), 1, 2), true, "level 2 adds the difficulty-2 sounds");
+  assert.equal(unlocksAnimals(options("sound", { difficultyMax: 1 }), 1, 2), false, "the learner keeps to easy ones");
+  // Only harder ones chosen: the cap was raised for them from level 1 already (too few otherwise).
+  assert.equal(unlocksAnimals(options("sound", { difficultyMin: 2 }), 1, 2), false);
+  // Three easy mammal pictures are too few for four choices: level 1 asks difficulty 2 already,
+  // and level 3 brings the one of difficulty 3.
+  assert.equal(unlocksAnimals(options("image", { groups: ["mammal"] }), 1, 2), false);
+  assert.equal(unlocksAnimals(options("image", { groups: ["mammal"] }), 2, 3), true);
+  // Offline (only saved animals askable) is no filter of the level's.
+  assert.equal(unlocksAnimals(options("sound", { askable: new Set() }), 1, 2), true);
 });

@@ -73,7 +73,7 @@ export function planSession({ animals, cards, now, size = SESSION_SIZE, newLimit
 }
 
 /** Whether question `i` of a round is a learn round's retry: asked again after the name was shown, not scored. */
-function isRetry({ mode, questions: q }, i) {
+export function isRetry({ mode, questions: q }, i) {
   return mode == "learn" && q.findIndex((x) => x.id == q[i].id) != i;
 }
 

@@ -45,9 +45,10 @@ export function defaultMode(animals) {
  * @param {readonly import("./catalog.js").Animal[]} animals
  * @param {Filters} filters
  */
-export function chosenAnimals(animals, { groups, difficultyMin = 1, difficultyMax = 3 }) {
+function chosenAnimals(animals, { groups, difficultyMin, difficultyMax }) {
   const wanted = Array.isArray(groups) && groups.length ? new Set(groups) : null;
-  return animals.filter((a) => (!wanted || (a.group !== null && wanted.has(a.group))) && a.difficulty >= difficultyMin && a.difficulty <= difficultyMax);
+  const min = difficultyMin ?? 1, max = difficultyMax ?? 3;
+  return animals.filter((a) => (!wanted || (a.group !== null && wanted.has(a.group))) && a.difficulty >= min && a.difficulty <= max);
 }
 
 /**
@@ -135,6 +136,20 @@ export function roundPool({ animals, mode, choices, languages, filters }) {
   if (distinct < perQuestion) return { ok: false, reason: "too-few", needed: perQuestion, have: distinct };
   const saved = !!canAsk && askable.length < pool.filter((a) => promptKind(a, mode)).length;
   return { ok: true, animals: pool, askable, unlocked, keysOf, distinct, choices: perQuestion, saved };
+}
+
+/**
+ * Whether the level cap `after` (up from `before`) lets animals into this mode's rounds that
+ * were not asked before: not when the learner's filters hold no harder animal, nor when the cap
+ * was raised for them already (too few easy ones).
+ * @param {{animals: readonly import("./catalog.js").Animal[], mode: string, choices: number,
+ *   languages: readonly string[], filters?: Filters}} options
+ * @param {number} before
+ * @param {number} after
+ */
+export function unlocksAnimals(options, before, after) {
+  const count = (unlocked) => roundPool({ ...options, filters: { ...options.filters, askable: null, unlocked } }).askable?.length ?? 0;
+  return count(after) > count(before);
 }
 
 /**

@@ -15,7 +15,7 @@ import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceF
 import { Grade, gradeFromAnswer } from "./fsrs.js";
 import { translator } from "./i18n.js";
 import { planSession, progress, recordReview, scored } from "./learn.js";
-import { MODES, availableModes, buildRound, chosenAnimals, defaultMode, promptKind, roundPool } from "./questions.js";
+import { MODES, availableModes, buildRound, defaultMode, roundPool, unlocksAnimals } from "./questions.js";
 import { createRng, randomSeed } from "./rng.js";
 import { levelFor, newAchievements, reduce } from "./scoring.js";
 import { keptRound, keptRoundText, roundKey } from "./round-resume.js";
@@ -84,6 +84,12 @@ class QuizPage {
     await this.checkOffline();
     addEventListener("offline", () => this.checkOffline());
     addEventListener("online", () => this.checkOffline());
+    // Back or forward from the browser's page cache: the round kept since (the other language's
+    // page went on with it) is taken up, not this page's older state of it answered again.
+    addEventListener("pageshow", (event) => {
+      const kept = event.persisted && this.round && this.keptRound(this.filters());
+      if (kept && kept.results.length !== this.round.results.length) this.startRound(false, true);
+    });
     this.startRound(moveFocus, returnsToPage());
   }
 
@@ -301,9 +307,10 @@ class QuizPage {
     if (this.state.settings.vibration) vibrate(correct);
     // "Next" comes into view, never the verdict out of it (a revealed picture stood between them).
     next.focus({ preventScroll: true });
-    const top = this.els.feedback.getBoundingClientRect().top;
+    const top = this.els.feedback.getBoundingClientRect().top - 8;
     const below = next.getBoundingClientRect().bottom + 16 - innerHeight;
-    if (below > 0) scrollBy(0, Math.max(0, Math.min(below, top - 8)));
+    const by = top < 0 ? top : Math.max(0, Math.min(below, top));
+    if (by) scrollBy(0, by);
   }
 
   /** Rates the answer for spaced repetition (a `retry` at most Hard) and asks a missed animal once more at the end. */
@@ -387,8 +394,12 @@ class QuizPage {
   showSummary({ mode, results, start, moveFocus, replay }) {
     const view = summaryView(this.v, {
       mode, results, start, replay,
-      // Of the animals this mode can ask within the learner's filters.
-      difficulties: new Set(chosenAnimals(this.catalog.animals, this.filters()).filter((a) => promptKind(a, mode)).map((a) => a.difficulty)),
+      // In a sound or picture round (the daily and learn mode take no level cap).
+      unlocks: (before, after) => {
+        const { animals, quiz, languages } = this.catalog;
+        const capped = mode === "sound" || mode === "image" ? mode : defaultMode(animals);
+        return unlocksAnimals({ animals, mode: capped, choices: quiz.choices, languages, filters: this.filters() }, before, after);
+      },
       date: mode === "daily" ? this.today : localDateKey(),
       stats: this.state.stats,
       learnText: mode === "learn" ? this.learnProgressText() : null,
@@ -708,5 +719,6 @@ function returnsToPage() {
   if (entry?.type === "reload" || entry?.type === "back_forward") return true;
   // Or came by this page's link to another language, from that language's quiz page.
   const from = document.referrer ? new URL(document.referrer) : null;
-  return !!from && [...document.querySelectorAll(".language-nav a[hreflang]")].some((a) => a.origin === from.origin && a.pathname === from.pathname);
+  return !!from && from.pathname !== location.pathname &&
+    [...document.querySelectorAll(".language-nav a[hreflang]")].some((a) => a.origin === from.origin && a.pathname === from.pathname);
 }

@@ -25,23 +25,23 @@ export function achievementName(v, id) {
  * @param {object} o.start the stats when the round began
  * @param {object} o.stats the stats now
  * @param {boolean} o.replay true when showing an earlier result again (a revisited daily): no news
- * @param {Set<number>} [o.difficulties] those of the animals the mode asks within the learner's
- *   filters: a level that unlocks none of them does not say it does
+ * @param {(before: number, after: number) => boolean} [o.unlocks] whether the level cap `after`
+ *   (up from `before`) lets new animals into the learner's rounds: a level that does not, says not
  * @param {string|null} o.learnText learn progress line, in learn mode
  * @param {() => void} o.onRestart
  * @param {(text: string) => Promise<string>} o.onShare shares the daily's text; resolves to an
  *   outcome of daily.js's shareResult(), which the view shows next to the button
  * @returns {{el: HTMLElement, heading: HTMLElement, announcement: string}}
  */
-export function summaryView(v, { mode, results, date, start, stats, replay, difficulties = new Set([1, 2, 3]), learnText, onRestart, onShare }) {
+export function summaryView(v, { mode, results, date, start, stats, replay, unlocks = (before, after) => after > before, learnText, onRestart, onShare }) {
   const { tr } = v;
   const right = results.filter(Boolean).length;
   const total = results.length;
   const news = replay ? [] : newAchievements(start, stats).map((id) => tr("achievement.unlocked", { name: achievementName(v, id) }));
   const before = levelFor(start.points);
   const level = levelFor(stats.points);
-  const unlocks = [...difficulties].some((d) => d > before.unlocked && d <= level.unlocked);
-  const levelUp = !replay && level.level > before.level ? tr(unlocks ? "level.upUnlocked" : "level.up", { level: level.level }) : null;
+  const levelUp = !replay && level.level > before.level
+    ? tr(unlocks(before.unlocked, level.unlocked) ? "level.upUnlocked" : "level.up", { level: level.level }) : null;
   const title = mode === "daily" || mode === "learn" ? `${mode}.doneTitle` : "quiz.doneTitle";
   const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: tr(title) });
   const el = h(
