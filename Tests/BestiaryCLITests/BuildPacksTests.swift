@@ -181,6 +181,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: root + "/output/packs/latest.json"))
     }
 
+    /// A signed pack synced with no key to check it by: the summary says its signatures were not
+    /// checked (it said "unsigned", of a pack that was signed; found by a museum's volunteer).
+    @Test func aSignedPackSyncedWithoutAKeyIsNotCalledUnsigned() async throws {
+        let site = try await Site()
+        try site.build()
+        let db = site.dir.appending("app.sqlite")
+        let sync = await SiteCommandRun.bestiary("sync", site.packs, "--db", db)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stderr.contains("signatures are not checked"), "\(sync.stderr)")
+        #expect(sync.stdout.contains("by full manifest, signatures not checked: 66 records added or changed"), "\(sync.stdout)")
+        let checked = await SiteCommandRun.bestiary("sync", site.packs, "--db", site.dir.appending("checked.sqlite"), "--public-key", site.publicKey)
+        #expect(checked.stdout.contains("by full manifest, signed by key "), "\(checked.stdout)")
+    }
+
     /// `sync` and `pack verify` without `--public-key` trust the keys the site under `--root`
     /// lists: an unsigned pack is refused, not accepted with a warning.
     @Test func syncAndVerifyTrustTheSitesPublicKeys() async throws {

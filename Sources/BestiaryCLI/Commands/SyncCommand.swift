@@ -59,6 +59,7 @@ struct SyncCommand: AsyncParsableCommand {
         let unchanged = existed ? "the store is unchanged" : "no store was made"
         // The transport is closed whatever happens (its connections end with it).
         let outcome: Result<SyncReport, any Error>
+        var unchecked = false
         do {
             let store = try PackStore(path: db)
             // Without --public-key: the keys the store remembers, else those of the site under --root.
@@ -66,6 +67,7 @@ struct SyncCommand: AsyncParsableCommand {
             var configuration = SyncClient.Configuration(trustedKeys: keys)
             if keys.isEmpty, try store.state().trustedKeys.isEmpty {
                 configuration.allowUnsigned = true
+                unchecked = true
                 console.report(
                     [.warning("signatures are not checked: no --public-key given, the store remembers none, and no site.yml under --root lists packs.public_keys; pass the publisher's key", stage: "sync")],
                     format: global.diagnostics)
@@ -77,7 +79,7 @@ struct SyncCommand: AsyncParsableCommand {
         await transport.close()
         switch outcome {
         case .success(let report):
-            console.result(Self.describe(report), format: global.diagnostics)
+            console.result(Self.describe(report, unchecked: unchecked), format: global.diagnostics)
         case .failure(let error as SyncError) where error.reason == .busy:
             // The store is the other sync's (it may have just made it): left alone.
             throw fail(error.description)
@@ -94,7 +96,8 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    static func describe(_ r: SyncReport) -> String {
+    /// The summary line; `unchecked`: no key to check signatures with (the pack may be signed).
+    static func describe(_ r: SyncReport, unchecked: Bool = false) -> String {
         switch r.method {
         case .upToDate:
             return "pack '\(r.pack)' is up to date at version \(r.toVersion)"
@@ -115,7 +118,7 @@ struct SyncCommand: AsyncParsableCommand {
             let what = r.method == .full ? (r.deltaProblem != nil ? "delta and manifest" : "manifest") : "delta"
             parts.append("\(r.metadataBytesTransferred) bytes of \(what), \(r.mediaBytesTransferred + r.metadataBytesTransferred) bytes in all")
             if r.mediaRemoved > 0 { parts.append("\(r.mediaRemoved) no longer needed removed") }
-            let signed = r.signedBy.map { ", signed by key \($0.prefix(16))…" } ?? ", unsigned"
+            let signed = r.signedBy.map { ", signed by key \($0.prefix(16))…" } ?? (unchecked ? ", signatures not checked" : ", unsigned")
             return "pack '\(r.pack)' synced from version \(r.fromVersion) to \(r.toVersion) by \(how)\(signed): " + parts.joined(separator: ", ")
         }
     }
