@@ -145,6 +145,7 @@ public enum CSVReader {
                         let hint = RecordField.isWebAddress(value)
                             ? "; a web address goes in the \(kind.rawValue).url column (the record then names it), or download the file and name it here"
                             : value.contains("\\") ? "; use '/' in paths, not '\\'" : meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
+                        row.failedMedia.insert(kind)
                         error(
                             "\(label): \(field) '\(value)': no such file\(looked)\(hint)",
                             line: cell.line, column: cell.column)

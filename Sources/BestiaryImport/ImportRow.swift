@@ -18,6 +18,10 @@ public struct ImportRow: Sendable {
     public var defaults: [FieldValue]
     /// Files to copy into `content/` as the record's sound or picture.
     public var media: [MediaFile]
+    /// Sounds or pictures whose file the source named but could not be found or read (already
+    /// reported): their credit, licence and source are not applied (each would say "needs a
+    /// sound", of a row that gave one).
+    public var failedMedia: Set<MediaKind> = []
 
     public init(id: String, origin: ImportOrigin, fields: [FieldValue] = [], defaults: [FieldValue] = [], media: [MediaFile] = []) {
         self.id = id

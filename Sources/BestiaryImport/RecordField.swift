@@ -224,7 +224,7 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             reference!.focus = value
         case .credit, .license, .source:
             guard reference != nil else {
-                throw FieldProblem("\(key) needs a \(kind.rawValue): give \(kind.rawValue).file or \(kind.rawValue).url too")
+                throw FieldProblem("\(key) needs \(kind == .sound ? "a sound" : "a picture"): give \(kind.rawValue).file or \(kind.rawValue).url too")
             }
             switch attribute {
             case .credit: reference!.credit = value

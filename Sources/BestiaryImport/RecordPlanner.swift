@@ -90,11 +90,16 @@ public struct RecordPlanner: Sendable {
             // The record's own sound or picture given new bytes under the same name: its text
             // stays, but the record changes.
             var newBytes: [String] = []
+            // A sound or picture whose file failed: its credit, licence and source are not
+            // applied (each said "needs a sound: give sound.file", of a row that gave one).
+            var failedMedia = row.failedMedia
 
             // Media files from outside content/: checked by their bytes, then copied under the id.
             for media in row.media {
                 switch planCopy(media, id: row.id, record: animal, planned: copies, mediaUsers: usersAfter) {
-                case .failure(let problem): fail(problem.message, at: media.location)
+                case .failure(let problem):
+                    fail(problem.message, at: media.location)
+                    failedMedia.insert(media.kind)
                 case .success(let (relative, copy, note)):
                     fields.append(FieldValue(.media(media.kind, .file), relative))
                     if let copy {
@@ -130,10 +135,14 @@ public struct RecordPlanner: Sendable {
             // Files named as already under content/: there, and what they claim.
             for value in fields {
                 guard case .media(let kind, .file) = value.field, !row.media.contains(where: { $0.kind == kind }) else { continue }
-                if let problem = checkContentFile(value.value, kind: kind, suggestions: suggestions) { fail("\(value.field) '\(value.value)': \(problem)", at: value.location) }
+                if let problem = checkContentFile(value.value, kind: kind, suggestions: suggestions) {
+                    fail("\(value.field) '\(value.value)': \(problem)", at: value.location)
+                    failedMedia.insert(kind)
+                }
             }
 
             for value in fields.enumerated().sorted(by: { ($0.element.field.applicationOrder, $0.offset) < ($1.element.field.applicationOrder, $1.offset) }) {
+                if case .media(let kind, _) = value.element.field, failedMedia.contains(kind) { continue }
                 do { try value.element.field.apply(value.element.value, to: &animal) } catch { fail(error.message, at: value.element.location) }
             }
             for value in row.defaults where !value.field.isSet(in: animal) {

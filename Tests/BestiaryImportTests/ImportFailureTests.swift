@@ -163,6 +163,13 @@ import Testing
                 "3:9: row 3 (id owl): INCOMING/notes.txt is not a supported sound: its bytes are not mp3, ogg, opus, m4a, aac or wav",
             ]),
         Case(
+            name: "CSV media missing, with their credit: one error, not a second about the credit", format: .csv,
+            text: "id,name.en,sound.file,sound.credit,image.file,image.license\nfox,Fox,fox.ogg,Me,fox.png,CC0-1.0\n",
+            errors: [
+                "2:9: row 2 (id fox): sound.file 'fox.ogg': no such file; looked for content/fox.ogg and INCOMING/fox.ogg (files next to the CSV, or under --media)",
+                "2:20: row 2 (id fox): image.file 'fox.png': no such file; looked for content/fox.png and INCOMING/fox.png (files next to the CSV, or under --media)",
+            ]),
+        Case(
             name: "CSV media given by a web address", format: .csv,
             text: "id,name.en,sound.file\nwren,Wren,https://example.org/sounds/wren.mp3\n",
             errors: [
