@@ -198,9 +198,14 @@ extension Animal {
             }
             let ext = ContentPath.mediaExtension(path)
             guard let first = MediaFormat.candidates(forExtension: ext).first, first.kind == kind else {
-                let what = ext.isEmpty ? "the file name has no type" : "unsupported \(key) type '.\(ext)'"
+                // A picture named as the sound (or the other way round): said so, not "unsupported".
+                let other = MediaFormat.candidates(forExtension: ext).first.map { $0.kind == .sound ? "sound" : "image" }
+                let what = ext.isEmpty ? "the file name has no type"
+                    : other.map { "'.\(ext)' is \($0 == "sound" ? "a sound" : "a picture"), not \(kind == .sound ? "a sound" : "a picture") (it goes under \($0):)" }
+                    ?? "unsupported \(key) type '.\(ext)'"
+                let types = extensions.map { "." + $0 }.joined(separator: ", ")
                 reader.error(
-                    "\(key).file '\(path)': \(what); use one of \(extensions.map { "." + $0 }.joined(separator: ", "))",
+                    "\(key).file '\(path)': \(what); \(other == nil ? "use one of" : "\(kind == .sound ? "a sound" : "a picture") is one of") \(types)",
                     at: file)
                 return nil
             }

@@ -121,7 +121,7 @@ import Testing
              expected: "\(record):3:15: error: sound.file 'sounds': the file name has no type; use one of .mp3"),
         Case(name: "picture referenced as a sound", files: [record: "---\nname: {de: Fuchs}\nsound: {file: images/a.png}\n---\n"],
              binary: ["content/images/a.png": TestMedia.png],
-             expected: "\(record):3:15: error: sound.file 'images/a.png': unsupported sound type '.png'"),
+             expected: "\(record):3:15: error: sound.file 'images/a.png': '.png' is a picture, not a sound (it goes under image:); a sound is one of .mp3"),
         Case(name: "text renamed to .ogg", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n", "content/sounds/a.ogg": "not a sound"],
              expected: "\(record):3:15: error: sound.file 'sounds/a.ogg': its bytes are not a supported sound or picture"),
         Case(name: "PNG named .jpg", files: [record: "---\nname: {de: Fuchs}\nimage: {file: images/a.jpg}\n---\n"],
