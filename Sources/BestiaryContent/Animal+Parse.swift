@@ -40,7 +40,8 @@ extension Animal {
             }
             return (nil, reader.diagnostics)
         }
-        guard let f = reader.fields(root, allowed: keys, what: "the record") else { return (nil, reader.diagnostics) }
+        let mediaKeys = Dictionary(uniqueKeysWithValues: imageKeys.map { ($0, soundKeys.contains($0) ? "sound or image" : "image") })
+        guard let f = reader.fields(root, allowed: keys, what: "the record", nested: mediaKeys) else { return (nil, reader.diagnostics) }
         let languages = config.languages
         let defaultLanguage = config.defaultLanguage
         var locations: [String: SourceLocation] = [:]

@@ -115,6 +115,34 @@ final class YAMLReader {
                     line: context.mark.line, column: context.mark.column)
                 return
             }
+            // A key indented more than the line above, whose value was given: libyaml's words
+            // ("mapping values are not allowed in this context", at the colon) say nothing of it.
+            if problem == "mapping values are not allowed in this context", mark.line >= 2, mark.line <= lines.count,
+                let above = lines[..<(mark.line - 1)].lastIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") })
+            {
+                let indent = lines[mark.line - 1].prefix { $0 == " " }.count
+                let aboveIndent = lines[above].prefix { $0 == " " }.count
+                if indent > aboveIndent, lines[above].contains(":") {
+                    report(
+                        "invalid YAML: this key is indented more than the line above it (\(indent) spaces against \(aboveIndent)), which has its value already; the keys of one mapping start in the same column",
+                        line: mark.line, column: indent + 1)
+                    return
+                }
+            }
+            // A key indented less than the keys of its mapping, but more than the key it is under.
+            if problem == "did not find expected key", let context, context.text == "while parsing a block mapping",
+                mark.line >= 1, mark.line <= lines.count, context.mark.line < mark.line
+            {
+                let indent = lines[mark.line - 1].prefix { $0 == " " }.count
+                let expected = context.mark.column - 1
+                let above = lines[..<(mark.line - 1)].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.prefix { $0 == " " }.count
+                if indent != expected, let above, indent != above {
+                    report(
+                        "invalid YAML: this line is indented \(indent) space\(indent == 1 ? "" : "s"), the line above it \(above) and the keys that hold them \(expected); the keys of one mapping start in the same column",
+                        line: mark.line, column: indent + 1)
+                    return
+                }
+            }
             var extra = context.map { " \($0.text)" } ?? ""
             // The scanner's words for a tab ("found character that cannot start any token").
             if mark.line >= 1, mark.line <= lines.count, lines[mark.line - 1].prefix(mark.column).contains("\t") {
@@ -188,7 +216,9 @@ final class YAMLReader {
 
     /// The keys of a mapping with their values; unknown keys are errors (with a suggestion).
     /// Returns nil, after reporting, when `node` is not a mapping.
-    func fields(_ node: Node, allowed: [String], what: String) -> [String: (key: Node, value: Node)]? {
+    /// `nested`: keys that belong to a mapping under this one (`credit` → `sound or image`),
+    /// which a line indented too little makes this one's.
+    func fields(_ node: Node, allowed: [String], what: String, nested: [String: String] = [:]) -> [String: (key: Node, value: Node)]? {
         guard case .mapping(let mapping) = node else {
             error("\(what) must be a mapping of keys to values", at: node)
             return nil
@@ -200,7 +230,8 @@ final class YAMLReader {
                 continue
             }
             if !allowed.contains(k.string) {
-                let hint = Suggestion.closest(to: k.string, among: allowed).map { " (did you mean '\($0)'?)" } ?? ""
+                let hint = nested[k.string].map { " (a key of \($0): indent it like the keys under it)" }
+                    ?? Suggestion.closest(to: k.string, among: allowed).map { " (did you mean '\($0)'?)" } ?? ""
                 error("unknown key '\(k.string)' in \(what)\(hint); allowed: \(allowed.joined(separator: ", "))", at: key)
                 continue
             }

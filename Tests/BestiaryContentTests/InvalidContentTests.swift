@@ -53,6 +53,13 @@ import Testing
         Case(name: "a media path from the site's root", files: [record: "---\nname: {de: Fuchs}\nsound: {file: content/sounds/a.ogg}\n---\n"],
              binary: ["content/sounds/a.ogg": TestMedia.ogg],
              expected: "\(record):3:15: error: sound.file 'content/sounds/a.ogg': no such file under content/; did you mean 'sounds/a.ogg'? (paths are relative to content/)"),
+        // Indentation, as a museum's volunteer got it wrong: libyaml's words said nothing of it.
+        Case(name: "a key indented more than the one above", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file: sounds/a.ogg\n   credit: GCompris\n---\n"],
+             expected: "\(record):5:4: error: invalid YAML: this key is indented more than the line above it (3 spaces against 2), which has its value already; the keys of one mapping start in the same column"),
+        Case(name: "a key indented less than the one above, more than its mapping's", files: [record: "---\nname:\n  en: Cat\n de: Katze\n---\n"],
+             expected: "\(record):4:2: error: invalid YAML: this line is indented 1 space, the line above it 2 and the keys that hold them 0; the keys of one mapping start in the same column"),
+        Case(name: "a sound's key not indented under it", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file: sounds/a.ogg\ncredit: GCompris\n---\n"],
+             expected: "\(record):5:1: error: unknown key 'credit' in the record (a key of sound or image: indent it like the keys under it); allowed: id,"),
         Case(name: "the only key of a sound without its colon", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file sounds/a.ogg\n---\n"],
              expected: "\(record):4:3: error: 'file sounds/a.ogg' under sound has no ':' after its key; write 'file: sounds/a.ogg'"),
         Case(name: "a colon inside braces, with the way out", files: [record: "---\nname: {de: Fuchs}\nhint: {de: Achtung: beißt}\n---\n"],
