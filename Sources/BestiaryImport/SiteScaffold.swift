@@ -5,7 +5,7 @@ import Foundation
 
 /// `bestiary init DIR`: a new site root that `bestiary check` accepts as it is — a commented
 /// site.yml, one starter record, an about page, the default theme in `templates/` to adapt, and a
-/// `.gitignore` for `output/`.
+/// `.gitignore` for `output/` (and private keys: `*.key`).
 public enum SiteScaffold {
     /// What `create` did: paths relative to the new site root.
     public struct Result: Sendable {
@@ -110,7 +110,7 @@ public enum SiteScaffold {
             "content/animals/red-fox.md": Data(RecordWriter(languages: ["en"]).document(for: fox, fileID: "red-fox").utf8),
             "content/pages/about.md": Data(about.utf8),
             ".gitignore": Data(
-                "# Made by `bestiary build`; publish it, do not commit it.\noutput/\n# What a build leaves next to its output for the next one (state, record, staging folder), whatever\n# the output's name (`--output public` leaves .public.bestiary-*).\n.*.bestiary-*\n".utf8),
+                "# Made by `bestiary build`; publish it, do not commit it.\noutput/\n# What a build leaves next to its output for the next one (state, record, staging folder), whatever\n# the output's name (`--output public` leaves .public.bestiary-*).\n.*.bestiary-*\n# A private key for signing packs (`bestiary keys generate > signing.key`): never commit it.\n*.key\n".utf8),
         ]
     }
 

@@ -20,7 +20,7 @@ import Testing
         }
         #expect(try String(contentsOfFile: site + "/.gitignore", encoding: .utf8).contains("\noutput/\n"))
         // What a build leaves next to an output of any name (`--output public`) is ignored too.
-        #expect(try String(contentsOfFile: site + "/.gitignore", encoding: .utf8).hasSuffix("\n.*.bestiary-*\n"))
+        #expect(try String(contentsOfFile: site + "/.gitignore", encoding: .utf8).hasSuffix("\n.*.bestiary-*\n# A private key for signing packs (`bestiary keys generate > signing.key`): never commit it.\n*.key\n"))
         #expect(try String(contentsOfFile: site + "/content/site.yml", encoding: .utf8).contains("packs: {id: birds, keep_deltas: 10}"))
         for (path, data) in DefaultTheme.files {
             #expect(FileManager.default.contents(atPath: site + "/templates/" + path) == data, "\(path)")
