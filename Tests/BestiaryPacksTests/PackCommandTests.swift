@@ -46,8 +46,12 @@ import Testing
     @Test func aRefusedFirstSyncLeavesNoStoreBehind() async throws {
         let dir = TemporaryDirectory()
         let db = dir.appending("store.sqlite")
-        let wrongKey = await runCLI(["sync", Self.example, "--db", db, "--public-key", PackKeys.generate().publicKey])
-        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key"), "\(wrongKey.stderr)")
+        let other = PackKeys.generate().publicKey
+        let wrongKey = await runCLI(["sync", Self.example, "--db", db, "--public-key", other])
+        // The key given is named as the user knows it (base64), beside the id the signer is named by.
+        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key (the key given: \(other), id "), "\(wrongKey.stderr)")
+        let verify = await runCLI(["pack", "verify", Self.example, "--public-key", other])
+        #expect(verify.status == 1 && verify.stderr.contains("latest.json:1:1: error: signed by key 8948e7ca6891514b…, which is not a trusted key") && !verify.stderr.contains("bad signature"), "\(verify.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
         // The example was built in 2026 with 30 days of validity: it is expired for good.
         let expired = await runCLI(["sync", Self.example, "--db", db, "--public-key", Self.exampleKey])
