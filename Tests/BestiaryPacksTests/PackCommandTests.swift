@@ -43,6 +43,16 @@ import Testing
         await server.stop()
     }
 
+    /// The build's output (or the site root) given for its pack folder: the folder meant is named
+    /// (it said only "latest.json: not found"; a museum's volunteer).
+    @Test func theFolderAroundThePacksIsNamedForWhatItHolds() async throws {
+        let around = Fixtures.path("packs/example")
+        for command in [["pack", "verify", around], ["sync", around, "--db", TemporaryDirectory().appending("s.db")]] {
+            let run = await runCLI(command)
+            #expect(run.status == 1 && run.stderr.contains("'\(around)' holds no latest.json, but \(around)/packs/ does: give that folder (the one holding latest.json)"), "\(run.stderr)")
+        }
+    }
+
     @Test func aRefusedFirstSyncLeavesNoStoreBehind() async throws {
         let dir = TemporaryDirectory()
         let db = dir.appending("store.sqlite")

@@ -1,3 +1,4 @@
+import BestiaryPackFormat
 import Foundation
 
 /// Where a client reads a pack tree from: an HTTP(S) server or CDN, a local folder, or
@@ -94,6 +95,13 @@ public enum PackLocation {
         }
         if !isDirectory.boolValue {
             throw PackTransportError("'\(directory)' is a file, not a folder; give the pack folder (the one holding latest.json) or its http(s) URL")
+        }
+        // A build's output or a site root given for the pack folder in it: the folder meant.
+        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        if !FileManager.default.fileExists(atPath: base + "/" + PackFormat.pointerPath) {
+            for inner in ["packs", "output/packs"] where FileManager.default.fileExists(atPath: "\(base)/\(inner)/\(PackFormat.pointerPath)") {
+                throw PackTransportError("'\(directory)' holds no \(PackFormat.pointerPath), but \(base)/\(inner)/ does: give that folder (the one holding latest.json)")
+            }
         }
         return LocalPackTransport(directory: directory)
     }
