@@ -53,9 +53,10 @@ public enum ContentPath {
     /// entries, when exactly one fits:
     /// - a folder by case or by a letter or two (`Sound/`, `sound/` → `sounds/`);
     /// - a file by case (`images/Cat.webp` → `images/cat.webp`: Linux and most web servers tell
-    ///   them apart, a Mac's disk does not), by its extension (`cat.jpg` → `cat.webp`), or by
-    ///   `-`, `_` and spaces (`red_fox.ogg` → `red-fox.ogg`); never by other letters, which would
-    ///   name another animal's file (`loon.webp` is not `lion.webp`).
+    ///   them apart, a Mac's disk does not), by its extension (`cat.jpg` → `cat.webp`), by
+    ///   `-`, `_` and spaces (`red_fox.ogg` → `red-fox.ogg`), or by two neighbouring letters
+    ///   swapped (`cta.webp` → `cat.webp`); never by other letters, which would name another
+    ///   animal's file (`loon.webp` is not `lion.webp`).
     /// Only sounds and pictures by their extension are offered, never a hidden file, and only a
     /// file that stays inside content/. Only on the way to an error: it lists the folders on the
     /// path, while `budget` lasts (one run with thousands of missing files fails fast instead).
@@ -113,12 +114,23 @@ public enum ContentPath {
         func stem(_ n: String) -> Substring { n.lastIndex(of: ".").map { n[..<$0] } ?? Substring(n) }
         func bare(_ n: Substring) -> String { String(n.lowercased().filter { !"-_ ".contains($0) }) }
         let lower = name.lowercased(), wanted = stem(lower)
-        for fits in [{ $0.lowercased() == lower }, { stem($0.lowercased()) == wanted }, { bare(stem($0)) == bare(wanted) }] as [(String) -> Bool] {
+        let fitting: [(String) -> Bool] = [
+            { $0.lowercased() == lower }, { stem($0.lowercased()) == wanted }, { bare(stem($0)) == bare(wanted) },
+            { swapsTwoNeighbours(bare(stem($0)), bare(wanted)) },
+        ]
+        for fits in fitting {
             let candidates = media.filter(fits)
             if candidates.count == 1 { return candidates[0] }
             if candidates.count > 1 { return nil }
         }
         return nil
+    }
+
+    /// Whether `a` is `b` with two neighbouring letters swapped (`cta`, `cat`): the same letters.
+    static func swapsTwoNeighbours(_ a: String, _ b: String) -> Bool {
+        let x = Array(a), y = Array(b)
+        guard x.count == y.count, let i = x.indices.first(where: { x[$0] != y[$0] }), i + 1 < x.count else { return false }
+        return x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...] == y[(i + 2)...]
     }
 
     private static func closeFolderName(_ name: String, among names: [String]) -> String? {

@@ -33,6 +33,9 @@ import Testing
         #expect(suggest("./sounds/fox.ogg") == "sounds/Fox.ogg")
         #expect(suggest("sounds/red_deer.wav") == "sounds/red-deer.wav")
         #expect(suggest("sounds/Red Deer.mp3") == "sounds/red-deer.wav")
+        // Two neighbouring letters swapped, the commonest typo (a museum's volunteer): the same letters.
+        #expect(suggest("images/cta.png") == "images/cat.png")
+        #expect(suggest("images/olw.jpg") == "images/owl.webp")
     }
 
     @Test func noSuggestionWhereNothingOrMoreThanOneIsMeant() {
@@ -41,6 +44,7 @@ import Testing
         // Another animal's file a letter away is never offered (a loon is not a lion).
         #expect(suggest("images/loon.webp") == nil)
         #expect(suggest("images/rat.png") == nil)
+        #expect(suggest("images/tab.png") == nil, "the same letters, but not two neighbours swapped")
         #expect(suggest("images/elephant.png") == nil)
         #expect(suggest("nowhere/fox.ogg") == nil)
         // Not a sound or picture by its name, a hidden file, a folder, a link out of content/.
