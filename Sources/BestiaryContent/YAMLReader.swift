@@ -175,7 +175,9 @@ final class YAMLReader {
                     }
                 }
             }
-            report("duplicate key '\(duplicates.joined(separator: "', '"))'", line: line, column: column)
+            // Where the first is, when the second was found: which of the two to keep is the author's.
+            let first = line != context.mark.line ? " (also at line \(context.mark.line + firstLine - 1): keep one)" : ""
+            report("duplicate key '\(duplicates.joined(separator: "', '"))'\(first)", line: line, column: column)
         case let .reader(problem, offset, _, yaml):
             var line = 1, column = 1
             if let offset {

@@ -166,7 +166,7 @@ import Testing
         Case(name: "tab indentation", files: [record: "---\nname:\n\tde: Fuchs\n---\n"],
              expected: "\(record):3:1: error: invalid YAML: found character that cannot start any token while scanning for the next token; a tab cannot indent YAML: use spaces"),
         Case(name: "duplicate key", files: [record: "---\nname: {de: Fuchs}\ngroup: a\ngroup: b\n---\n"],
-             expected: "\(record):4:1: error: duplicate key 'group'"),
+             expected: "\(record):4:1: error: duplicate key 'group' (also at line 3: keep one)"),
         Case(name: "duplicate key, quoted, nested", files: [record: "---\nname:\n  de: Fuchs\n  \"de\": Wolf\n---\n"],
              expected: "\(record):4:3: error: duplicate key 'de'"),
         Case(name: "duplicate key in a flow mapping, the same key below", files: [
@@ -174,7 +174,7 @@ import Testing
              expected: "\(record):2:8: error: duplicate key 'de'"),
         Case(name: "duplicate key after a nested mapping", files: [
             record: "---\nname:\n  de: Fuchs\ndescription:\n  de: Ein Fuchs.\nname: {de: Wolf}\n---\n"],
-             expected: "\(record):6:1: error: duplicate key 'name'"),
+             expected: "\(record):6:1: error: duplicate key 'name' (also at line 2: keep one)"),
         Case(name: "two letters swapped in a key", files: [record: "---\nname: {de: Fuchs}\ngruop: bird\n---\n"],
              expected: "\(record):3:1: error: unknown key 'gruop' in the record (did you mean 'group'?)"),
         Case(name: "translation in a language the site lacks", files: [

@@ -30,6 +30,6 @@ import Testing
         #expect(fields.mapValues { $0.value.string } == ["a": "yes", "b": "0x1F", "c": "2001-12-14", "d": "~", "e": "1e3"])
         let twice = YAMLReader(path: "x.md", firstLine: 2)
         #expect(twice.parse("group: a\n\"group\": b\n") == nil)
-        #expect(twice.diagnostics.map(\.message) == ["duplicate key 'group'"])
+        #expect(twice.diagnostics.map(\.message) == ["duplicate key 'group' (also at line 2: keep one)"])
     }
 }
