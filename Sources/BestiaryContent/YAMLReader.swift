@@ -150,7 +150,19 @@ final class YAMLReader {
             }
             // `{en: Note: it bites}`: a colon or comma inside a value of braces ends it.
             if problem == "did not find expected ',' or '}'" {
-                extra += "; a text with ': ' or ',' inside { } needs quotes: {en: \"Note: it bites\"}"
+                // Shown with the author's own text when the braces hold one `key: text` on this line.
+                var example = "{en: \"Note: it bites\"}"
+                if mark.line >= 1, mark.line <= lines.count, let open = lines[mark.line - 1].firstIndex(of: "{"),
+                    let close = lines[mark.line - 1].lastIndex(of: "}"), open < close
+                {
+                    let inside = lines[mark.line - 1][lines[mark.line - 1].index(after: open)..<close]
+                    if let colon = inside.range(of: ": ") {
+                        let key = inside[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+                        let text = inside[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+                        if !key.isEmpty, !key.contains(" "), !text.contains("\""), !text.contains("\\") { example = "{\(key): \"\(text)\"}" }
+                    }
+                }
+                extra += "; a text with ': ' or ',' inside { } needs quotes: \(example)"
             }
             report("invalid YAML: \(problem)\(extra)", line: mark.line, column: mark.column)
         case let .duplicatedKeysInMapping(duplicates, context):

@@ -63,7 +63,7 @@ import Testing
         Case(name: "the only key of a sound without its colon", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file sounds/a.ogg\n---\n"],
              expected: "\(record):4:3: error: 'file sounds/a.ogg' under sound has no ':' after its key; write 'file: sounds/a.ogg'"),
         Case(name: "a colon inside braces, with the way out", files: [record: "---\nname: {de: Fuchs}\nhint: {de: Achtung: beißt}\n---\n"],
-             expected: "\(record):3:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text with ': ' or ',' inside { } needs quotes: {en: \"Note: it bites\"}"),
+             expected: "\(record):3:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text with ': ' or ',' inside { } needs quotes: {de: \"Achtung: beißt\"}"),
         Case(name: "a list's bracket never closed, at the bracket (not the next line)", files: [record: "---\nname: {de: Fuchs}\ntags: [wald, europa\ngroup: mammal\n---\n"],
              expected: "\(record):3:7: error: invalid YAML: the '[' here is never closed with ']' (what follows it was read as part of it); close it, or put the whole text in quotes"),
         Case(name: "no site.yml", siteYML: nil,
