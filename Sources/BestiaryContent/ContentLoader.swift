@@ -294,7 +294,7 @@ public struct ContentLoader: Sendable {
     /// naming it: the one in lower case, as the theme's labels are named (`quiz.group.bird`; a
     /// museum's volunteer was told to write `Bird` for `bird`, which two records had), else the
     /// commonest (else the first in name order).
-    static func groupSpellings(_ animals: [Animal]) -> [Diagnostic] {
+    public static func groupSpellings(_ animals: [Animal]) -> [Diagnostic] {
         var spellings: [String: [String: Int]] = [:]  // folded → spelling → records
         for animal in animals {
             guard let group = animal.group else { continue }

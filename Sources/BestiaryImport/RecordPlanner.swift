@@ -42,6 +42,8 @@ public struct RecordPlanner: Sendable {
         var replacedMedia: [String] = [], mediaAfter: [String] = []
         // Replaced files named by their author, not by `add` or `import`: never removed.
         var keptMedia: [String] = []
+        // The records as this plan leaves them, for what `check` would say of their groups.
+        var planned: [(row: ImportRow, animal: Animal)] = []
 
         // Two rows, one id: the source would overwrite itself.
         var firstRow: [String: ImportRow] = [:]
@@ -193,6 +195,7 @@ public struct RecordPlanner: Sendable {
             }
             let action: ChangePlan.Action = existing == nil ? .create : (unchanged && newBytes.isEmpty ? .unchanged : .update)
             mediaAfter += [animal.sound?.filePath, animal.image?.filePath].compactMap(Self.normalizedPath)
+            planned.append((row, animal))
             changes.append(ChangePlan.RecordChange(
                 id: row.id, path: path, action: action, changedKeys: changed + newBytes.filter { !changed.contains(String($0.prefix { $0 != " " })) },
                 data: Data(text.utf8)))
@@ -202,12 +205,33 @@ public struct RecordPlanner: Sendable {
             bag.error(missingNameAdvice(missingName.map(\.id)), at: missingName[0].origin.location, stage: stage)
         }
         if bag.hasErrors { throw DiagnosticError(bag.sorted) }
+        bag.append(contentsOf: groupWarnings(planned))
         changes.sort { $0.path < $1.path }
         let removals = unused(before: replacedMedia, after: mediaAfter, changed: Set(changes.map(\.id)))
         return ChangePlan(
             records: changes, copies: copies.all.sorted { $0.destination < $1.destination }, warnings: bag.items,
             removals: removals,
             kept: unused(before: keptMedia, after: mediaAfter, changed: Set(changes.map(\.id))).filter { !removals.contains($0) })
+    }
+
+    /// A planned record's group spelt as other records spell theirs in another case or with other
+    /// spaces (`Bird` beside `bird`): said now, as `check` would say it later (`add --group Bird`
+    /// was taken without a word; a museum's volunteer).
+    func groupWarnings(_ planned: [(row: ImportRow, animal: Animal)]) -> [Diagnostic] {
+        guard planned.contains(where: { $0.animal.group != nil }) else { return [] }
+        var all = Dictionary(store.catalog.animals.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for p in planned { all[p.animal.id] = p.animal }
+        var warnings: [Diagnostic] = []
+        let problems = ContentLoader.groupSpellings(all.values.sorted { $0.id < $1.id })
+        for p in planned {
+            guard let group = p.animal.group else { continue }
+            for problem in problems where problem.location?.path == p.animal.sourcePath && problem.message.hasPrefix("group '\(group)' ") {
+                warnings.append(.warning(
+                    p.row.origin.label.isEmpty ? problem.message : "\(p.row.origin.label): \(problem.message)",
+                    at: p.row.origin.location ?? SourceLocation(path: p.animal.sourcePath), stage: stage))
+            }
+        }
+        return warnings
     }
 
     /// Whether `path` (under content/) is a name `add` and `import` give record `id`'s sound or

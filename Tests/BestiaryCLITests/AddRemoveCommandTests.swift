@@ -46,6 +46,23 @@ import Testing
         #expect(check.status == 0, "\(check.stderr)")
     }
 
+    /// A group spelt as others are in another case is said at once, as `check` would say it (it
+    /// was taken without a word; a museum's volunteer), for `add` and for `import`'s rows.
+    @Test func aGroupSpeltAnotherWayIsSaidAtOnce() async throws {
+        let dir = try await SiteCommandRun.newSite(languages: "[en]")
+        let site = dir.appending("site")
+        #expect(await run("add", "--root", site, "owl", "--name", "en=Owl", "--group", "bird").status == 0)
+        let duck = await run("add", "--root", site, "duck", "--name", "en=Duck", "--group", "Bird")
+        #expect(duck.status == 0)
+        #expect(duck.stderr.contains("content/animals/duck.md:1:1: warning: group 'Bird' is written 'bird' by 1 other record: the collection and the quiz's settings show them as two groups; write 'bird' [add]"), "\(duck.stderr)")
+        let csv = dir.appending("birds.csv")
+        try "id,name.en,group\nswan,Swan,BIRD\nwren,Wren,bird\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let imported = await run("import", "--root", site, csv, "--format", "csv")
+        #expect(imported.status == 0)
+        #expect(imported.stderr.contains("birds.csv:2:1: warning: row 2 (id swan): group 'BIRD' is written 'bird' by 2 other records"), "\(imported.stderr)")
+        #expect(!imported.stderr.contains("wren"), "\(imported.stderr)")
+    }
+
     @Test func aNewRecordAndItsUnchangedRepeat() async throws {
         let dir = try await SiteCommandRun.newSite()
         let site = dir.appending("site")
