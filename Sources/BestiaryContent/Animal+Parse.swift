@@ -40,7 +40,17 @@ extension Animal {
             }
             return (nil, reader.diagnostics)
         }
-        let mediaKeys = Dictionary(uniqueKeysWithValues: imageKeys.map { ($0, soundKeys.contains($0) ? "sound or image" : "image") })
+        // A sound's or picture's key at the record's level, when the record has that sound or
+        // picture: it was meant under it.
+        var present: Set<String> = []
+        if case .mapping(let mapping) = root {
+            for key in mapping.keys { if case .scalar(let s) = key, ["sound", "image"].contains(s.string) { present.insert(s.string) } }
+        }
+        var mediaKeys: [String: String] = [:]
+        for key in imageKeys {
+            let owners = ["sound", "image"].filter { present.contains($0) && ($0 == "image" || soundKeys.contains(key)) }
+            if !owners.isEmpty { mediaKeys[key] = owners.joined(separator: " or ") }
+        }
         guard let f = reader.fields(root, allowed: keys, what: "the record", nested: mediaKeys) else { return (nil, reader.diagnostics) }
         let languages = config.languages
         let defaultLanguage = config.defaultLanguage

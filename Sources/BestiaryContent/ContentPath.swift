@@ -127,10 +127,11 @@ public enum ContentPath {
     }
 
     /// Whether `a` is `b` with two neighbouring letters swapped (`cta`, `cat`): the same letters.
+    /// Not digits: `IMG_4521` is another picture than `IMG_4512`.
     static func swapsTwoNeighbours(_ a: String, _ b: String) -> Bool {
         let x = Array(a), y = Array(b)
         guard x.count == y.count, let i = x.indices.first(where: { x[$0] != y[$0] }), i + 1 < x.count else { return false }
-        return x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...] == y[(i + 2)...]
+        return x[i] == y[i + 1] && x[i + 1] == y[i] && x[i].isLetter && x[i + 1].isLetter && x[(i + 2)...] == y[(i + 2)...]
     }
 
     private static func closeFolderName(_ name: String, among names: [String]) -> String? {

@@ -115,16 +115,29 @@ final class YAMLReader {
                     line: context.mark.line, column: context.mark.column)
                 return
             }
+            // The line above that holds YAML (not blank, not a comment).
+            func lineAbove(_ line: Int) -> Substring? {
+                guard line >= 2, line <= lines.count else { return nil }
+                return lines[..<(line - 1)].last {
+                    let text = $0.trimmingCharacters(in: .whitespaces)
+                    return !text.isEmpty && !text.hasPrefix("#")
+                }
+            }
             // A key indented more than the line above, whose value was given: libyaml's words
             // ("mapping values are not allowed in this context", at the colon) say nothing of it.
-            if problem == "mapping values are not allowed in this context", mark.line >= 2, mark.line <= lines.count,
-                let above = lines[..<(mark.line - 1)].lastIndex(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") })
+            // Only for the line's first ": " (a second is a colon in a text, said below), under a
+            // line with a value after its own.
+            if problem == "mapping values are not allowed in this context", let above = lineAbove(mark.line),
+                !String(Array(lines[mark.line - 1]).prefix(max(0, mark.column - 1))).contains(": "),
+                let colon = above.range(of: ": "),
+                !above[colon.upperBound...].trimmingCharacters(in: .whitespaces).isEmpty,
+                !above[colon.upperBound...].trimmingCharacters(in: .whitespaces).hasPrefix("#")
             {
                 let indent = lines[mark.line - 1].prefix { $0 == " " }.count
-                let aboveIndent = lines[above].prefix { $0 == " " }.count
-                if indent > aboveIndent, lines[above].contains(":") {
+                let aboveIndent = above.prefix { $0 == " " }.count
+                if indent > aboveIndent {
                     report(
-                        "invalid YAML: this key is indented more than the line above it (\(indent) spaces against \(aboveIndent)), which has its value already; the keys of one mapping start in the same column",
+                        "invalid YAML: this key is indented more than the line above it (\(indent) spaces against \(aboveIndent)), which has its value already; the keys of one mapping start in the same column (or, if this line goes on with the text above, put that text in quotes)",
                         line: mark.line, column: indent + 1)
                     return
                 }
@@ -135,8 +148,8 @@ final class YAMLReader {
             {
                 let indent = lines[mark.line - 1].prefix { $0 == " " }.count
                 let expected = context.mark.column - 1
-                let above = lines[..<(mark.line - 1)].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.prefix { $0 == " " }.count
-                if indent != expected, let above, indent != above {
+                let above = lineAbove(mark.line)?.prefix { $0 == " " }.count
+                if let above, min(expected, above) < indent, indent < max(expected, above) {
                     report(
                         "invalid YAML: this line is indented \(indent) space\(indent == 1 ? "" : "s"), the line above it \(above) and the keys that hold them \(expected); the keys of one mapping start in the same column",
                         line: mark.line, column: indent + 1)
@@ -148,6 +161,13 @@ final class YAMLReader {
             if mark.line >= 1, mark.line <= lines.count, lines[mark.line - 1].prefix(mark.column).contains("\t") {
                 extra += "; a tab cannot indent YAML: use spaces"
             }
+            // `en: Note: it bites` on a line of its own: the second colon ends the key's text.
+            if problem == "mapping values are not allowed in this context", mark.line >= 1, mark.line <= lines.count {
+                let line = lines[mark.line - 1].trimmingCharacters(in: .whitespaces)
+                if let colon = line.range(of: ": "), line[colon.upperBound...].contains(": "), !line.contains("\"") {
+                    extra += "; a text with ': ' inside needs quotes: \(line[..<colon.lowerBound]): \"\(line[colon.upperBound...])\""
+                }
+            }
             // `{en: Note: it bites}`: a colon or comma inside a value of braces ends it.
             if problem == "did not find expected ',' or '}'" {
                 // Shown with the author's own text when the braces hold one `key: text` on this line.
@@ -156,10 +176,17 @@ final class YAMLReader {
                     let close = lines[mark.line - 1].lastIndex(of: "}"), open < close
                 {
                     let inside = lines[mark.line - 1][lines[mark.line - 1].index(after: open)..<close]
-                    if let colon = inside.range(of: ": ") {
+                    // Not when the braces may hold more (`{en: Fox de: Fuchs}`, a comma left out: the
+                    // quotes would make the German name part of the English one).
+                    if let colon = inside.range(of: ": "), !inside.contains(where: { ",{[".contains($0) }) {
                         let key = inside[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
                         let text = inside[colon.upperBound...].trimmingCharacters(in: .whitespaces)
-                        if !key.isEmpty, !key.contains(" "), !text.contains("\""), !text.contains("\\") { example = "{\(key): \"\(text)\"}" }
+                        let anotherLanguage = text.split(separator: " ").dropFirst().contains { word in
+                            word.hasSuffix(":") && (3...4).contains(word.count) && word.dropLast().allSatisfy { $0.isLowercase && $0.isLetter }
+                        }
+                        if !key.isEmpty, !key.contains(" "), !text.contains("\""), !text.contains("\\"), !anotherLanguage {
+                            example = "{\(key): \"\(text)\"}"
+                        }
                     }
                 }
                 extra += "; a text with ': ' or ',' inside { } needs quotes: \(example)"

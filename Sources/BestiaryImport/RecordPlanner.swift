@@ -144,7 +144,8 @@ public struct RecordPlanner: Sendable {
             }
 
             for value in fields.enumerated().sorted(by: { ($0.element.field.applicationOrder, $0.offset) < ($1.element.field.applicationOrder, $1.offset) }) {
-                if case .media(let kind, _) = value.element.field, failedMedia.contains(kind) { continue }
+                if case .media(let kind, let attribute) = value.element.field, failedMedia.contains(kind),
+                    [.credit, .license, .source].contains(attribute) { continue }
                 do { try value.element.field.apply(value.element.value, to: &animal) } catch { fail(error.message, at: value.element.location) }
             }
             for value in row.defaults where !value.field.isSet(in: animal) {

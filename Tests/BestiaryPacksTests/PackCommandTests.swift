@@ -49,7 +49,7 @@ import Testing
         let around = Fixtures.path("packs/example")
         for command in [["pack", "verify", around], ["sync", around, "--db", TemporaryDirectory().appending("s.db")]] {
             let run = await runCLI(command)
-            #expect(run.status == 1 && run.stderr.contains("'\(around)' holds no latest.json, but \(around)/packs/ does: give that folder (the one holding latest.json)"), "\(run.stderr)")
+            #expect(run.status == 1 && run.stderr.contains("'\(around)' holds no latest.json, but '\(around)/packs' does: give that folder (the one holding latest.json)"), "\(run.stderr)")
         }
     }
 
@@ -58,8 +58,8 @@ import Testing
         let db = dir.appending("store.sqlite")
         let other = PackKeys.generate().publicKey
         let wrongKey = await runCLI(["sync", Self.example, "--db", db, "--public-key", other])
-        // The key given is named as the user knows it (base64), beside the id the signer is named by.
-        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key (the key given: \(other), id "), "\(wrongKey.stderr)")
+        // The trusted key is named as the user knows it (base64), beside the id the signer is named by.
+        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key (the trusted key: \(other), id "), "\(wrongKey.stderr)")
         let verify = await runCLI(["pack", "verify", Self.example, "--public-key", other])
         #expect(verify.status == 1 && verify.stderr.contains("latest.json:1:1: error: signed by key 8948e7ca6891514b…, which is not a trusted key") && !verify.stderr.contains("bad signature"), "\(verify.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))

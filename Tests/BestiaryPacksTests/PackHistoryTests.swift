@@ -147,6 +147,6 @@ import Testing
         #expect(result.stderr.contains("d/5-6.json:1:1: error: bad signature"), "\(result.stderr)")
         #expect(result.stdout.contains("3 problems"), "\(result.stdout)")
         let wrongKey = await runCLI(["pack", "verify", snapshots[0].path, "--public-key", PackKeys.generate().publicKey])
-        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("latest.json:1:1: error: bad signature: signed by key"), "\(wrongKey.stderr)")
+        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("latest.json:1:1: error: signed by key"), "\(wrongKey.stderr)")
     }
 }

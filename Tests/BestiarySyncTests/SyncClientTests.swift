@@ -675,7 +675,7 @@ import Testing
             try PackSignature.sign(delta, with: [Curve25519.Signing.PrivateKey()]).write(to: URL(fileURLWithPath: s.publisher.root + "/d/3-4.json.sig"))
             let error = try await Self.expectRefusal(.badSignature, s)
             #expect(error?.file == "d/3-4.json")
-            #expect(error?.message.hasSuffix("which is not a trusted key (the key given: \(s.publisher.publicKey.base64), id \(s.publisher.publicKey.keyID.prefix(16))…)") == true, "\(String(describing: error))")
+            #expect(error?.message.hasSuffix("which is not a trusted key (the trusted key: \(s.publisher.publicKey.base64), id \(s.publisher.publicKey.keyID.prefix(16))…)") == true, "\(String(describing: error))")
             #expect(try s.store().state().version == 3)
         }
     }
@@ -735,7 +735,7 @@ import Testing
             #expect(error?.message.hasSuffix("which is not a trusted key (this store trusts the key it remembers from its last sync, \(remembered)…; after a key rotation, give the client the publisher's new key: `bestiary sync --public-key KEY`)") == true, "\(String(describing: error))")
             // Given keys are the caller's own choice: no such note.
             let given = try await Self.expectRefusal(.badSignature, s)
-            #expect(given?.message.contains("which is not a trusted key (the key given: ") == true, "\(String(describing: given))")
+            #expect(given?.message.contains("which is not a trusted key (the trusted key: ") == true, "\(String(describing: given))")
             try s.publisher.rewritePointer { _ in }
             let report = try await s.client(.testing(keys: [])).sync()
             #expect(report.toVersion == 2 && report.signedBy == s.publisher.publicKey.keyID)

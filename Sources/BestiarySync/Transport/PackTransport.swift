@@ -97,10 +97,11 @@ public enum PackLocation {
             throw PackTransportError("'\(directory)' is a file, not a folder; give the pack folder (the one holding latest.json) or its http(s) URL")
         }
         // A build's output or a site root given for the pack folder in it: the folder meant.
-        let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        var base = directory
+        while base.count > 1, base.hasSuffix("/") { base.removeLast() }
         if !FileManager.default.fileExists(atPath: base + "/" + PackFormat.pointerPath) {
             for inner in ["packs", "output/packs"] where FileManager.default.fileExists(atPath: "\(base)/\(inner)/\(PackFormat.pointerPath)") {
-                throw PackTransportError("'\(directory)' holds no \(PackFormat.pointerPath), but \(base)/\(inner)/ does: give that folder (the one holding latest.json)")
+                throw PackTransportError("'\(directory)' holds no \(PackFormat.pointerPath), but '\(base)/\(inner)' does: give that folder (the one holding latest.json)")
             }
         }
         return LocalPackTransport(directory: directory)
