@@ -71,7 +71,10 @@ public enum CSVReader {
                 line: table.header.first?.line ?? 1, column: 1)
             return ([], diagnostics)
         }
-        if diagnostics.contains(where: { $0.severity == .error }) { return ([], diagnostics) }
+        // A header with a mistake: the rows are still read, for what is wrong in them too (it
+        // took a second run to see those; a museum's volunteer), but none is planned: a column
+        // not read would make errors of its own (every row "without" a misspelt name column).
+        let headerFailed = diagnostics.contains { $0.severity == .error }
 
         var rows: [ImportRow] = []
         for record in table.records {
@@ -156,7 +159,7 @@ public enum CSVReader {
             }
             rows.append(row)
         }
-        return (rows, diagnostics)
+        return (headerFailed ? [] : rows, diagnostics)
     }
 
     /// Whether two files' bytes differ: by their sizes, else read (within the media limit, over

@@ -170,6 +170,14 @@ import Testing
                 "2:20: row 2 (id fox): image.file 'fox.png': no such file; looked for content/fox.png and INCOMING/fox.png (files next to the CSV, or under --media)",
             ]),
         Case(
+            name: "CSV header with a misspelt column: its error, and the rows' in the same run", format: .csv,
+            text: "id,name.en,scientfic,sound.file\nfox,Fox,Vulpes vulpes,fox.ogg\nOwl,Owl,Strix,\n",
+            errors: [
+                "1:12: header: 'scientfic' is not a record field (did you mean 'scientific'?)",
+                "2:23: row 2 (id fox): sound.file 'fox.ogg': no such file; looked for content/fox.ogg and INCOMING/fox.ogg (files next to the CSV, or under --media)",
+                "3:1: row 3: id 'Owl' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'owl'; it is the key apps sync by and never changes",
+            ]),
+        Case(
             name: "CSV media given by a web address", format: .csv,
             text: "id,name.en,sound.file\nwren,Wren,https://example.org/sounds/wren.mp3\n",
             errors: [
