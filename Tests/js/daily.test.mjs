@@ -5,7 +5,7 @@ import {
   animalOfTheDay, dailyMissing, dailyRecord, dailyRound, dailySeed, localDateKey, shareResult, shareText, shareTextPlain,
 } from "../../templates/assets/js/daily.js";
 import { relativeTime, shareStatusText, summaryView } from "../../templates/assets/js/quiz-summary.js";
-import { initialStats } from "../../templates/assets/js/scoring.js";
+import { initialStats, reduce } from "../../templates/assets/js/scoring.js";
 import { installFakeDocument } from "./fake-dom.mjs";
 import { translator } from "../../templates/assets/js/i18n.js";
 import { catalog, I18N_DIR } from "./helpers.mjs";
@@ -186,4 +186,14 @@ test("a level-up says harder animals now appear only when they do, and says it t
   const some = summary(true);
   assert.match(some.el.textContent, /You reached level 2: harder animals now appear in your quizzes\./);
   assert.match(some.announcement, /You reached level 2: harder animals/, "said to screen readers too");
+});
+
+test("a best score of none right is not shown; one right is", () => {
+  installFakeDocument();
+  const v = { tr: en, lang: "en", chain: ["en"], root: "./", langRoot: "./" };
+  const after = (correct) => reduce(initialStats(), { type: "round", mode: "sound", date: "2026-11-22", correct, total: 10 });
+  const text = (correct) =>
+    summaryView(v, { mode: "sound", results: [], date: "2026-11-22", start: after(correct), stats: after(correct), replay: true, learnText: null, onRestart: () => {}, onShare: async () => "shared" }).el.textContent;
+  assert.doesNotMatch(text(0), /Best/, "a first round of none right");
+  assert.match(text(3), /Best score: 3 \/ 10/);
 });

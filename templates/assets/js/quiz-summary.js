@@ -121,7 +121,8 @@ export function relativeTime(lang, ms, now = Date.now()) {
 function bestView(v, best, isNew) {
   // A first round with no right answer is no record to celebrate.
   if (isNew && best && best.correct > 0) return h("p", { class: "quiz-best is-new", text: v.tr("quiz.newBest") });
-  if (!best) return null;
+  // Nor a best of none right ("Best score: 0 / 10" after a first daily).
+  if (!best || best.correct === 0) return null;
   const params = { right: best.correct, total: best.total };
   return h("p", { class: "quiz-best", text: v.tr(best.total === null ? "quiz.bestCount" : "quiz.best", params) });
 }
