@@ -223,10 +223,11 @@ public struct RecordPlanner: Sendable {
         var all = Dictionary(store.catalog.animals.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for p in planned { all[p.animal.id] = p.animal }
         var warnings: [Diagnostic] = []
-        let problems = ContentLoader.groupSpellings(all.values.sorted { $0.id < $1.id })
+        // By record file: an import of 10,000 rows need not compare each with every warning.
+        let problems = Dictionary(grouping: ContentLoader.groupSpellings(all.values.sorted { $0.id < $1.id }), by: { $0.location?.path ?? "" })
         for p in planned {
             guard let group = p.animal.group else { continue }
-            for problem in problems where problem.location?.path == p.animal.sourcePath && problem.message.hasPrefix("group '\(group)' ") {
+            for problem in problems[p.animal.sourcePath] ?? [] where problem.message.hasPrefix("group '\(group)' ") {
                 warnings.append(.warning(
                     p.row.origin.label.isEmpty ? problem.message : "\(p.row.origin.label): \(problem.message)",
                     at: p.row.origin.location ?? SourceLocation(path: p.animal.sourcePath), stage: stage))
