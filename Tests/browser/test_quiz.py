@@ -60,6 +60,14 @@ def test_full_round(request, which, mode, via, browser):
         assert len(set(targets)) == min(len(targets), pool)
     summary = browser.find_element(By.CSS_SELECTOR, "[data-quiz] .quiz-summary, [data-quiz] .quiz-result")
     assert summary.text.strip()
+    # The animals missed are named once each, in the order asked, each a link to its page.
+    pages = {a["id"]: a.get("page") for a in catalog["animals"]}
+    missed = list(dict.fromkeys(q["correct"] for q in scored if q["chosen"] != q["correct"]))
+    links = [li.find_element(By.CSS_SELECTOR, "a, strong") for li in browser.find_elements(By.CSS_SELECTOR, "[data-quiz-missed] li")]
+    assert len(links) == len(missed), (missed, [a.text for a in links])
+    for animal, link in zip(missed, links):
+        page = pages[animal]
+        assert (link.get_attribute("href") or "").endswith(page) if page else link.tag_name == "strong", (animal, link.get_attribute("href"))
 
 
 def test_replay_key_plays_the_recording_again(site, browser):

@@ -133,7 +133,7 @@ test("the daily's summary shows the share outcome in a visible polite status lin
   const shared = [];
   const view = summaryView({ tr: en, lang: "en", chain: ["en"], root: "./", langRoot: "./" }, {
     mode: "daily", results: [true, false, true], date: "2026-11-22", start: initialStats(), stats: initialStats(),
-    replay: true, learnText: null, onRestart: () => {},
+    replay: true, onRestart: () => {},
     onShare: async (text) => (shared.push(text), outcome),
   });
   const status = view.el.find("quizShareStatus");
@@ -177,7 +177,7 @@ test("a level-up says harder animals now appear only when they do, and says it t
   const stats = { ...initialStats(), points: 110 };
   const asked = [];
   const summary = (unlocks) =>
-    summaryView(v, { mode: "sound", results: [true], date: "2026-11-22", start, stats, replay: false, learnText: null, onRestart: () => {}, onShare: async () => "shared",
+    summaryView(v, { mode: "sound", results: [true], date: "2026-11-22", start, stats, replay: false, onRestart: () => {}, onShare: async () => "shared",
       unlocks: (before, after) => (asked.push([before, after]), unlocks) });
   const none = summary(false);
   assert.deepEqual(asked, [[1, 2]], "asked from level 1's cap to level 2's");
@@ -193,7 +193,7 @@ test("a best score of none right is not shown; one right is", () => {
   const v = { tr: en, lang: "en", chain: ["en"], root: "./", langRoot: "./" };
   const after = (correct) => reduce(initialStats(), { type: "round", mode: "sound", date: "2026-11-22", correct, total: 10 });
   const text = (correct) =>
-    summaryView(v, { mode: "sound", results: [], date: "2026-11-22", start: after(correct), stats: after(correct), replay: true, learnText: null, onRestart: () => {}, onShare: async () => "shared" }).el.textContent;
+    summaryView(v, { mode: "sound", results: [], date: "2026-11-22", start: after(correct), stats: after(correct), replay: true, onRestart: () => {}, onShare: async () => "shared" }).el.textContent;
   assert.doesNotMatch(text(0), /Best/, "a first round of none right");
   assert.match(text(3), /Best score: 3 \/ 10/);
 });

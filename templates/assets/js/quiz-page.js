@@ -136,16 +136,15 @@ class QuizPage {
       answered = record.results;
       if (record.done) {
         this.state.daily = record;
-        return this.showSummary({ mode, results: record.results, start: this.state.stats, moveFocus: false, replay: true });
+        const questions = result.ok ? result.questions : [];
+        return this.showSummary({ mode, results: record.results, questions, start: this.state.stats, moveFocus: false, replay: true });
       }
       // Offline with some of today's media not saved: the try is kept for later, nothing is recorded.
       if (result.ok && dailyMissing(result.questions, answered.length, this.offlineIds).length) return this.showDailyOffline();
       this.state.daily = record;
     } else if (mode === "learn") {
-      const pool = roundPool({ animals, mode, choices: quiz.choices, languages, filters });
+      const { pool, plan } = this.learnPlan(filters);
       if (!pool.ok) return this.showProblem(pool);
-      const askable = new Set(pool.askable);
-      const plan = planSession({ animals: animals.filter((a) => askable.has(a)), cards: this.state.cards, now: Date.now() });
       if (!plan.ids.length) return this.showCaughtUp(plan.nextDue, moveFocus);
       result = buildRound({ animals, mode, choices: quiz.choices, languages, rng, filters, targets: plan.ids });
     } else {
@@ -367,7 +366,16 @@ class QuizPage {
       daily: round.mode === "daily" ? this.todays(s, true) : s.daily,
     }));
     this.keepRound(true);
-    this.showSummary({ mode: round.mode, results, start: round.start, moveFocus, replay: false });
+    this.showSummary({ mode: round.mode, results, questions: scored(round, round.questions), start: round.start, moveFocus, replay: false });
+  }
+
+  /** The learn session the learner's cards and filters call for now (`plan` when `pool.ok`). */
+  learnPlan(filters = this.filters()) {
+    const { animals, quiz, languages } = this.catalog;
+    const pool = roundPool({ animals, mode: "learn", choices: quiz.choices, languages, filters });
+    if (!pool.ok) return { pool, plan: null };
+    const askable = new Set(pool.askable);
+    return { pool, plan: planSession({ animals: animals.filter((a) => askable.has(a)), cards: this.state.cards, now: Date.now() }) };
   }
 
   /** Stops every sound of the stage: a detached <audio> would otherwise play on. */
@@ -391,7 +399,10 @@ class QuizPage {
   // ---- end of round, messages
 
   /** The finished state: result, best score, news, mode extras, statistics. */
-  showSummary({ mode, results, start, moveFocus, replay }) {
+  showSummary({ mode, results, questions, start, moveFocus, replay }) {
+    // Each animal answered wrong, once (`questions` and `results` are scored ones, in step).
+    const missed = [...new Set(questions.filter((q, i) => results[i] === false).map((q) => q.id))].map((id) => this.byId.get(id)).filter(Boolean);
+    const { plan } = mode === "learn" ? this.learnPlan() : {};
     const view = summaryView(this.v, {
       mode, results, start, replay,
       // In a sound or picture round (the daily and learn mode take no level cap).
@@ -402,7 +413,8 @@ class QuizPage {
       },
       date: mode === "daily" ? this.today : localDateKey(),
       stats: this.state.stats,
-      learnText: mode === "learn" ? this.learnProgressText() : null,
+      learnNext: plan ? { ready: plan.ids.length, nextDue: plan.nextDue } : null,
+      missed,
       onRestart: () => this.startRound(true),
       // The page's address follows the result, for others to play today's challenge too.
       onShare: (text) => shareResult(`${text}\n${location.href}`, navigator),
@@ -414,7 +426,7 @@ class QuizPage {
   }
 
   showCaughtUp(nextDue, moveFocus) {
-    const view = caughtUpView(this.v, { nextDue, now: Date.now(), learnText: this.learnProgressText(), onCheck: () => this.startRound(true) });
+    const view = caughtUpView(this.v, { nextDue, now: Date.now(), onCheck: () => this.startRound(true) });
     fill(this.els.stage, view.el);
     this.finishState(0, 0);
     this.announce(view.heading.textContent);

@@ -3,7 +3,7 @@
 import { shareText, shareTextPlain } from "./daily.js";
 import { button, h } from "./dom.js";
 import { elapsedDays } from "./fsrs.js";
-import { groupName } from "./quiz-view.js";
+import { groupName, nameLink } from "./quiz-view.js";
 import { accuracy, isNewBest, levelFor, newAchievements } from "./scoring.js";
 
 /**
@@ -27,13 +27,17 @@ export function achievementName(v, id) {
  * @param {boolean} o.replay true when showing an earlier result again (a revisited daily): no news
  * @param {(before: number, after: number) => boolean} [o.unlocks] whether the level cap `after`
  *   (up from `before`) lets new animals into the learner's rounds: a level that does not, says not
- * @param {string|null} o.learnText learn progress line, in learn mode
+ * @param {{ready: number, nextDue: number|null}|null} [o.learnNext] in learn mode: how many
+ *   animals a next session would ask now, else when the next one falls due (the header shows the
+ *   progress counts already)
+ * @param {readonly import("./catalog.js").Animal[]} [o.missed] the animals answered wrong, to
+ *   practise: named with links to their pages
  * @param {() => void} o.onRestart
  * @param {(text: string) => Promise<string>} o.onShare shares the daily's text; resolves to an
  *   outcome of daily.js's shareResult(), which the view shows next to the button
  * @returns {{el: HTMLElement, heading: HTMLElement, announcement: string}}
  */
-export function summaryView(v, { mode, results, date, start, stats, replay, unlocks = (before, after) => after > before, learnText, onRestart, onShare }) {
+export function summaryView(v, { mode, results, date, start, stats, replay, unlocks = (before, after) => after > before, learnNext = null, missed = [], onRestart, onShare }) {
   const { tr } = v;
   const right = results.filter(Boolean).length;
   const total = results.length;
@@ -54,7 +58,8 @@ export function summaryView(v, { mode, results, date, start, stats, replay, unlo
     news.length ? h("ul", { class: "quiz-news" }, news.map((text) => h("li", { text }))) : null,
     levelUp ? h("p", { class: "quiz-news", text: levelUp }) : null,
     mode === "daily" ? dailyShareView(v, date, results, onShare) : null,
-    learnText ? h("p", { text: learnText }) : null,
+    missed.length ? missedView(v, missed) : null,
+    learnNext ? h("p", { class: "quiz-learn-next", text: learnNextText(v, learnNext, Date.now()) }) : null,
     statsView(v, stats),
     mode === "daily"
       ? null
@@ -66,21 +71,40 @@ export function summaryView(v, { mode, results, date, start, stats, replay, unlo
 /**
  * Learn mode with nothing to ask: when the next review falls due.
  * @param {import("./quiz-view.js").View} v
- * @param {{nextDue: number|null, now: number, learnText: string, onCheck: () => void}} o
+ * @param {{nextDue: number|null, now: number, onCheck: () => void}} o
  */
-export function caughtUpView(v, { nextDue, now, learnText, onCheck }) {
-  const { tr } = v;
-  const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: tr("learn.caughtUp") });
-  const when = nextDue === null ? tr("learn.nothingDue") : tr("learn.nextDue", { when: relativeTime(v.lang, nextDue - now, now) });
+export function caughtUpView(v, { nextDue, now, onCheck }) {
+  const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: v.tr("learn.caughtUp") });
   const el = h(
     "div",
     { class: "quiz-summary" },
     heading,
-    h("p", { text: when }),
-    h("p", { text: learnText }),
-    h("div", { class: "quiz-actions" }, restartButton(tr("learn.check"), onCheck)),
+    h("p", { class: "quiz-learn-next", text: learnNextText(v, { ready: 0, nextDue }, now) }),
+    h("div", { class: "quiz-actions" }, restartButton(v.tr("learn.check"), onCheck)),
   );
   return { el, heading };
+}
+
+/**
+ * What comes next in learn mode: animals ready for another session now, or when the next review
+ * falls due ("Next review in 10 minutes.").
+ * @param {import("./quiz-view.js").View} v
+ * @param {{ready: number, nextDue: number|null}} next
+ * @param {number} now
+ */
+export function learnNextText(v, { ready, nextDue }, now) {
+  if (ready > 0) return v.tr("learn.ready", { count: ready });
+  return nextDue === null ? v.tr("learn.nothingDue") : v.tr("learn.nextDue", { when: relativeTime(v.lang, nextDue - now, now) });
+}
+
+/** The animals missed in the round, each named once with a link to its page (sound, picture, text). */
+function missedView(v, missed) {
+  return h(
+    "div",
+    { class: "quiz-missed", dataset: { quizMissed: "" } },
+    h("h3", { text: v.tr("quiz.missed") }),
+    h("ul", {}, missed.map((animal) => h("li", {}, nameLink(v, animal)))),
+  );
 }
 
 /**

@@ -80,6 +80,14 @@ export function nameView(v, animal, tag = "span") {
   return h(tag, { lang: found && found.lang !== v.lang ? found.lang : null, text: animalName(animal, v.chain) });
 }
 
+/** The animal's name as a link to its page, or in bold when it has none. */
+export function nameLink(v, animal) {
+  const href = pageUrl(v, animal);
+  const name = nameView(v, animal, href ? "a" : "strong");
+  if (href) name.setAttribute("href", href);
+  return name;
+}
+
 /**
  * The prompt: an audio player with a big replay button (sound) or the
  * picture (image). The picture's alt text must not give the answer away.
@@ -217,9 +225,7 @@ export function markChoices(v, container, correctId, chosenId) {
  * @param {{animal: import("./catalog.js").Animal, correct: boolean, note?: string|null, prompt: "sound"|"image", onRead: () => void}} options
  */
 export function feedbackView(v, { animal, correct, note, prompt, onRead }) {
-  const href = pageUrl(v, animal);
-  const name = nameView(v, animal, href ? "a" : "strong");
-  if (href) name.setAttribute("href", href);
+  const name = nameLink(v, animal);
   return h(
     "div",
     { class: "quiz-feedback " + (correct ? "is-right" : "is-wrong") },
