@@ -88,6 +88,10 @@ public enum PackSignature {
     /// Largest signature file a reader accepts.
     public static let maxBytes = 16 * 1024
 
+    /// Why a whole pack may be unsigned, and how to sign it: said where a pack has no signature.
+    public static let unsignedPackHint =
+        "`bestiary build` signs packs only with a signing key (BESTIARY_SIGNING_KEY or --signing-key FILE), and `bestiary serve` never signs them"
+
     public struct Line: Hashable, Sendable {
         public var keyID: String
         public var signature: Data

@@ -45,6 +45,10 @@ public struct PackVerifier: Sendable {
         let client = PackFetcher(transport: transport, retry: Self.retry)
         func problem(_ file: String, _ message: String) { result.problems.append(Problem(file: file, message: message)) }
         func report(_ error: SyncError, default file: String) { problem(error.file ?? file, error.message) }
+        // Files with no signature beside them, and how many files had one looked for: a pack none
+        // of whose files is signed is said once (a preview's output said it of each file).
+        var unsigned: [(file: String, at: Int)] = []
+        var signatureLookups = 0
 
         /// Fetches a file (exact size and hash when `ref` is given) and checks its signature.
         func load(_ path: String, ref: PackFileRef?) async -> Data? {
@@ -72,10 +76,14 @@ public struct PackVerifier: Sendable {
         func checkSignature(_ data: Data, path: String) async {
             let sigPath = path + PackFormat.signatureSuffix
             let signature: Data
+            signatureLookups += 1
             do {
                 signature = try await client.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .badSignature)
             } catch where error.reason == .notFound {
-                if !trustedKeys.isEmpty { problem(path, "is not signed (no \(sigPath))") }
+                if !trustedKeys.isEmpty {
+                    unsigned.append((path, result.problems.count))
+                    problem(path, "is not signed (no \(sigPath))")
+                }
                 return
             } catch {
                 report(error, default: sigPath)
@@ -97,14 +105,23 @@ public struct PackVerifier: Sendable {
             }
         }
 
+        func sayingUnsignedOnce(_ result: Result) -> Result {
+            guard unsigned.count > 1, unsigned.count == signatureLookups, let first = unsigned.first else { return result }
+            var result = result
+            let at = Set(unsigned.map(\.at))
+            result.problems = result.problems.enumerated().filter { !at.contains($0.offset) || $0.offset == first.at }.map(\.element)
+            result.problems[first.at] = Problem(file: first.file, message: "no file of the pack is signed (none of its \(unsigned.count) files has a \(PackFormat.signatureSuffix) beside it): " + PackSignature.unsignedPackHint)
+            return result
+        }
+
         // The pointer.
-        guard let pointerData = await load(PackFormat.pointerPath, ref: nil) else { return result }
+        guard let pointerData = await load(PackFormat.pointerPath, ref: nil) else { return sayingUnsignedOnce(result) }
         let pointer: PackPointer
         do {
             pointer = try PackPointer.decode(pointerData)
         } catch {
             problem(PackFormat.pointerPath, error.message)
-            return result
+            return sayingUnsignedOnce(result)
         }
         result.pack = pointer.pack
         result.version = pointer.version
@@ -195,7 +212,7 @@ public struct PackVerifier: Sendable {
                 problem(ref.path, "\(error)")
             }
         }
-        return result
+        return sayingUnsignedOnce(result)
     }
 
     /// How a check asks again after a transfer that may pass (HTTP 503, a broken connection):

@@ -308,6 +308,12 @@ public struct SyncClient: Sendable {
         do {
             signature = try await fetcher.fetch(sigPath, limit: PackSignature.maxBytes, tooLarge: .oversized)
         } catch where error.reason == .notFound {
+            // Without a signed pointer no file of the pack is likely to be: say how packs are signed.
+            if path == PackFormat.pointerPath {
+                var error = unsigned("no \(sigPath)")
+                error.message += "; " + PackSignature.unsignedPackHint
+                throw error
+            }
             throw unsigned("no \(sigPath)")
         } catch where error.reason == .oversized {
             // No signature file is that large (a line is about 140 bytes): a page in its place.

@@ -121,6 +121,31 @@ import Testing
         #expect(nowhere.stderr.hasPrefix("bestiary: error: there is no folder '\(Fixtures.path("packs/nosuch"))'; give the pack folder"), "\(nowhere.stderr)")
     }
 
+    /// A pack none of whose files is signed (a preview's output, a build without a key) is said so
+    /// once, with how packs are signed; it was "is not signed" of each file (eight on a preview's
+    /// output with deltas). `sync` says the same of the pointer. A pack missing only some
+    /// signatures still names each file.
+    @Test func anUnsignedPackIsSaidOnceWithHowToSignIt() async throws {
+        let dir = TemporaryDirectory()
+        let packs = dir.appending("packs")
+        try Fixtures.copy("packs/example/packs", to: packs)
+        let sigs = try FileManager.default.subpathsOfDirectory(atPath: packs).filter { $0.hasSuffix(".sig") }.sorted()
+        #expect(sigs == ["d/1-2.json.sig", "latest.json.sig", "v/2.json.sig"])
+        try FileManager.default.removeItem(atPath: packs + "/d/1-2.json.sig")
+        let one = await runCLI(["pack", "verify", packs, "--public-key", Self.exampleKey])
+        #expect(one.status == 1 && one.stderr.contains("d/1-2.json:1:1: error: is not signed (no d/1-2.json.sig) [verify]"), "\(one.stderr)")
+        #expect(!one.stderr.contains("no file of the pack"))
+        for sig in sigs.dropFirst() { try FileManager.default.removeItem(atPath: packs + "/" + sig) }
+        let none = await runCLI(["pack", "verify", packs, "--public-key", Self.exampleKey])
+        #expect(none.status == 1)
+        let hint = "`bestiary build` signs packs only with a signing key (BESTIARY_SIGNING_KEY or --signing-key FILE), and `bestiary serve` never signs them"
+        #expect(none.stderr.contains("latest.json:1:1: error: no file of the pack is signed (none of its 3 files has a .sig beside it): \(hint) [verify]"), "\(none.stderr)")
+        #expect(!none.stderr.contains("is not signed (no"), "\(none.stderr)")
+        #expect(none.stdout.hasPrefix("pack 'example' version 2: 2 problems"), "\(none.stdout)")  // and the expiry
+        let sync = await runCLI(["sync", packs, "--db", dir.appending("s.db"), "--public-key", Self.exampleKey])
+        #expect(sync.status == 1 && sync.stderr.contains("latest.json: the file is not signed (no latest.json.sig), but a signature by a trusted key is required; \(hint)"), "\(sync.stderr)")
+    }
+
     /// A media file longer than the manifest says is read only up to its first byte too many,
     /// so how long it is is not known: said so (it printed however much had arrived by then).
     @Test func verifySaysAMediaFileIsLongerThanItsManifestSays() async throws {
