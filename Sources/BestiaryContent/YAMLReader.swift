@@ -169,7 +169,11 @@ final class YAMLReader {
                 }
             }
             // `{en: Note: it bites}`: a colon or comma inside a value of braces ends it.
-            if problem == "did not find expected ',' or '}'" {
+            if problem == "did not find expected ',' or '}'", let fixed = Self.missingComma(in: lines, line: mark.line, column: mark.column) {
+                extra += "; a comma is missing before '\(fixed.key):' (the languages in { } are separated by commas: \(fixed.example))"
+                // `{en: The fox is: red}`: `is` may start a language (Icelandic) or be the text's.
+                if let quoted = fixed.quoted { extra += ", or, if the ': ' is the text's, it needs quotes: \(quoted)" }
+            } else if problem == "did not find expected ',' or '}'" {
                 // Shown with the author's own text when the braces hold one `key: text` on this line.
                 var example = "{en: \"Note: it bites\"}"
                 if mark.line >= 1, mark.line <= lines.count, let open = lines[mark.line - 1].firstIndex(of: "{"),
@@ -229,6 +233,40 @@ final class YAMLReader {
         default:
             report("invalid YAML: \(error)", line: 1, column: 1)
         }
+    }
+
+    /// `{en: Red fox de: Rotfuchs}`: libyaml stops at the colon of a language's key that follows
+    /// a text with no comma between them. The key (`de`, `pt-BR`) and the braces with the comma put
+    /// in; nil when the error is not at such a key.
+    /// `quoted`: the braces' one text in quotes instead, when they hold no other comma or brace.
+    static func missingComma<Line: StringProtocol>(in lines: [Line], line: Int, column: Int) -> (key: String, example: String, quoted: String?)? {
+        guard line >= 1, line <= lines.count else { return nil }
+        let chars = Array(lines[line - 1])
+        let colon = column - 1
+        guard colon > 0, colon < chars.count, chars[colon] == ":" else { return nil }
+        var start = colon
+        while start > 0, chars[start - 1].isLetter || chars[start - 1] == "-" { start -= 1 }
+        let key = String(chars[start..<colon])
+        guard key.wholeMatch(of: /[a-z]{2,3}(-[A-Za-z0-9]{2,8})?/) != nil, start > 0, chars[start - 1] == " " else { return nil }
+        var end = start
+        while end > 0, chars[end - 1] == " " { end -= 1 }
+        guard end > 0, !",{".contains(chars[end - 1]) else { return nil }
+        let fixed = String(chars[..<end]) + ", " + String(chars[start...])
+        guard let open = fixed.firstIndex(of: "{"), let close = fixed.lastIndex(of: "}"), open < close else { return nil }
+        // Offered only when what follows the key starts in lower case (`is: red`): a language's
+        // text mostly starts with a capital (`de: Rotfuchs`), and quotes would join the two.
+        var quoted: String? = nil
+        let original = String(chars)
+        if chars.dropFirst(colon + 1).first(where: { $0 != " " })?.isLowercase == true, let open = original.firstIndex(of: "{"), let close = original.lastIndex(of: "}"), open < close {
+            let inside = original[original.index(after: open)..<close]
+            if let first = inside.range(of: ": "), !inside.contains(where: { ",{[\"\\".contains($0) }) {
+                let name = inside[..<first.lowerBound].trimmingCharacters(in: .whitespaces)
+                if !name.isEmpty, !name.contains(" ") {
+                    quoted = "{\(name): \"\(inside[first.upperBound...].trimmingCharacters(in: .whitespaces))\"}"
+                }
+            }
+        }
+        return (key, String(fixed[open...close]), quoted)
     }
 
     // MARK: Locations and reporting
