@@ -601,7 +601,7 @@ public struct ContentLoader: Sendable {
                     return .failure(MediaProblem(message: "\(problem); did you mean '\(path.dropFirst("content/".count))'? (paths are relative to content/)"))
                 }
                 guard problem == .missing,
-                    let suggested = ContentPath.suggestion(for: path, contentDirectory: contentDirectory, fileSystem: fileSystem, budget: suggestions)
+                    let suggested = ContentPath.suggestion(for: path, contentDirectory: contentDirectory, fileSystem: fileSystem, budget: suggestions, anywhere: true)
                 else { return .failure(MediaProblem(message: "\(problem)")) }
                 return .failure(MediaProblem(message: "\(problem); \(ContentPath.didYouMean(suggested, for: path))"))
             }

@@ -60,8 +60,12 @@ public enum ContentPath {
     /// Only sounds and pictures by their extension are offered, never a hidden file, and only a
     /// file that stays inside content/. Only on the way to an error: it lists the folders on the
     /// path, while `budget` lasts (one run with thousands of missing files fails fast instead).
+    /// `anywhere` (for a content folder, never a folder the user is in): when the path leads to
+    /// nothing, the one sound (or picture, as the path's extension says) anywhere under the folder
+    /// with the name, or the name's stem, is offered (`sounds/horse.ogg` → `media/horse.mp3`); the
+    /// Wikipedia cache is not looked in, and the folder is listed once per `budget`.
     public static func suggestion(
-        for path: String, contentDirectory: String, fileSystem: some FileSystem, budget: SuggestionBudget? = nil
+        for path: String, contentDirectory: String, fileSystem: some FileSystem, budget: SuggestionBudget? = nil, anywhere: Bool = false
     ) -> String? {
         guard lexicalProblem(path) == nil else { return nil }
         let parts = path.split(separator: "/").map(String.init).filter { $0 != "." }
@@ -69,7 +73,7 @@ public enum ContentPath {
         var found: [String] = []
         for (i, part) in parts.enumerated() {
             let last = i == parts.count - 1
-            guard let entries = try? fileSystem.unorderedEntries(in: ([contentDirectory] + found).joined(separator: "/")) else { return nil }
+            guard let entries = try? fileSystem.unorderedEntries(in: ([contentDirectory] + found).joined(separator: "/")) else { found = []; break }
             // A hidden file (a Mac's `._cat.webp`) is never what was meant.
             let names = entries.filter { !$0.name.hasPrefix(".") && (last ? $0.kind != .directory : $0.kind != .file) }.map(\.name)
             // By bytes: a name in another Unicode form (a Mac's é as e and an accent) is another name here.
@@ -78,8 +82,14 @@ public enum ContentPath {
             } else if let match = last ? closeFileName(part, among: names) : closeFolderName(part, among: names) {
                 found.append(match)
             } else {
-                return nil
+                found = []
+                break
             }
+        }
+        if found.isEmpty {
+            guard anywhere, let elsewhere = sameNameElsewhere(parts[parts.count - 1], contentDirectory: contentDirectory, fileSystem: fileSystem, budget: budget)
+            else { return nil }
+            found = [elsewhere]
         }
         let suggested = found.joined(separator: "/")
         // Every part as written: the file is there (or was, as the caller looked).
@@ -126,6 +136,48 @@ public enum ContentPath {
         return nil
     }
 
+    /// The one media file of the kind `name`'s extension says (sound or picture) anywhere under
+    /// `contentDirectory` named `name`, or with its stem in another case or with another
+    /// extension; nil when none or several fit at the first of those that any fits.
+    private static func sameNameElsewhere(_ name: String, contentDirectory: String, fileSystem: some FileSystem, budget: SuggestionBudget?) -> String? {
+        let ext = mediaExtension(name)
+        let kind = MediaFormat.soundExtensions.contains(ext) ? MediaFormat.soundExtensions : MediaFormat.imageExtensions.contains(ext) ? MediaFormat.imageExtensions : []
+        guard !kind.isEmpty else { return nil }
+        let files = budget?.mediaFiles { mediaFiles(under: contentDirectory, fileSystem: fileSystem) } ?? mediaFiles(under: contentDirectory, fileSystem: fileSystem)
+        func base(_ path: String) -> Substring { path.split(separator: "/").last ?? "" }
+        func stem(_ n: Substring) -> String { (n.lastIndex(of: ".").map { n[..<$0] } ?? n).lowercased() }
+        let ofKind = files.filter { kind.contains(mediaExtension($0)) }
+        let lower = name.lowercased(), wanted = stem(Substring(name))
+        let fitting: [(String) -> Bool] = [
+            { base($0).utf8.elementsEqual(name.utf8) }, { base($0).lowercased() == lower }, { stem(base($0)) == wanted },
+        ]
+        for fits in fitting {
+            let candidates = ofKind.filter(fits)
+            if candidates.count == 1 { return candidates[0] }
+            if candidates.count > 1 { return nil }
+        }
+        return nil
+    }
+
+    /// Every sound and picture file under `directory` (relative paths), not hidden ones nor the
+    /// Wikipedia cache's; symbolic links are not followed.
+    static func mediaFiles(under directory: String, fileSystem: some FileSystem) -> [String] {
+        var out: [String] = []
+        func visit(_ relative: String, depth: Int) {
+            guard depth < 16, let entries = try? fileSystem.unorderedEntries(in: relative.isEmpty ? directory : directory + "/" + relative) else { return }
+            for entry in entries where !entry.name.hasPrefix(".") {
+                let path = relative.isEmpty ? entry.name : relative + "/" + entry.name
+                switch entry.kind {
+                case .directory where !(relative.isEmpty && entry.name == "wikipedia"): visit(path, depth: depth + 1)
+                case .file where mediaExtensions.contains(mediaExtension(entry.name)): out.append(path)
+                default: break
+                }
+            }
+        }
+        visit("", depth: 0)
+        return out.sorted()
+    }
+
     /// Whether `a` is `b` with two neighbouring letters swapped (`cta`, `cat`): the same letters.
     /// Not digits: `IMG_4521` is another picture than `IMG_4512`.
     static func swapsTwoNeighbours(_ a: String, _ b: String) -> Bool {
@@ -167,7 +219,19 @@ public final class SuggestionBudget: @unchecked Sendable {
     private let lock = NSLock()
     private var left: Int
 
+    private var media: [String]?
+
     public init(_ count: Int = 20) { left = count }
+
+    /// The content folder's media files, listed by `list` once for the whole run.
+    func mediaFiles(_ list: () -> [String]) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let media { return media }
+        let listed = list()
+        media = listed
+        return listed
+    }
 
     /// Whether one more may be made (and counts it).
     public func take() -> Bool {

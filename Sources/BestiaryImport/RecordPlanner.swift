@@ -455,7 +455,8 @@ public struct RecordPlanner: Sendable {
     private func checkContentFile(_ relative: String, kind: MediaKind, suggestions: SuggestionBudget) -> String? {
         if let problem = ContentPath.lexicalProblem(relative) { return problem.description }
         guard let data = try? store.fileSystem.read(store.contentDirectory + "/" + relative) else {
-            let suggested = ContentPath.suggestion(for: relative, contentDirectory: store.contentDirectory, fileSystem: store.fileSystem, budget: suggestions)
+            let suggested = ContentPath.suggestion(
+                for: relative, contentDirectory: store.contentDirectory, fileSystem: store.fileSystem, budget: suggestions, anywhere: true)
             return "no such file under content/" + (suggested.map { "; " + ContentPath.didYouMean($0, for: relative) } ?? "")
         }
         return Self.mediaProblem(data, kind: kind, name: "content/\(relative)")

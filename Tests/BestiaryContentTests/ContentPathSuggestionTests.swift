@@ -71,6 +71,43 @@ import Testing
         #expect(ContentPath.didYouMean("images/owl.webp", for: "images/owl.jpg", location: "content/images/owl.webp") == "did you mean 'images/owl.webp' (content/images/owl.webp)?")
     }
 
+    /// A file in another folder, with another extension too (`sounds/horse.ogg` for
+    /// `media/horse.mp3`: no suggestion was made; a museum's volunteer).
+    @Test func inAContentFolderTheOneFileOfTheNameAnywhereIsOffered() throws {
+        let site = try TestSite([
+            "content/media/horse.mp3": "x", "content/media/horse.webp": "x", "content/pics/Nest/Goose.PNG": "x",
+            "content/sounds/cow.ogg": "x", "content/extra/cow.wav": "x", "content/wikipedia/en/owl.ogg": "x",
+            "content/.hidden/owl.png": "x", "content/animals/horse.md": "x",
+        ])
+        let content = site.root + "/content"
+        func anywhere(_ path: String, budget: SuggestionBudget? = nil) -> String? {
+            ContentPath.suggestion(for: path, contentDirectory: content, fileSystem: LocalFileSystem(), budget: budget, anywhere: true)
+        }
+        // The sound for a sound's path, the picture for a picture's: never the other.
+        #expect(anywhere("sounds/horse.ogg") == "media/horse.mp3")
+        #expect(anywhere("images/horse.jpg") == "media/horse.webp")
+        #expect(anywhere("goose.png") == "pics/Nest/Goose.PNG")
+        #expect(anywhere("images/goose.svg") == "pics/Nest/Goose.PNG")
+        // The walk along the path still comes first; two of the name anywhere are no suggestion.
+        #expect(anywhere("sound/cow.ogg") == "sounds/cow.ogg")
+        #expect(anywhere("audio/cow.mp3") == nil)
+        // Not in the Wikipedia cache or a hidden folder, not without a media extension, nor when
+        // not asked for (a folder the user is in is never walked).
+        #expect(anywhere("sounds/owl.ogg") == nil)
+        #expect(anywhere("images/owl.png") == nil)
+        #expect(anywhere("sounds/horse") == nil)
+        #expect(ContentPath.suggestion(for: "sounds/horse.ogg", contentDirectory: content, fileSystem: LocalFileSystem()) == nil)
+        // One listing of the folder for the whole run, taken from the budget.
+        let budget = SuggestionBudget(5)
+        #expect(anywhere("sounds/horse.ogg", budget: budget) == "media/horse.mp3")
+        try site.directory.write("x", to: "content/extra/pig.ogg")
+        #expect(anywhere("sounds/pig.ogg", budget: budget) == nil, "the folder was listed before the file was made")
+        #expect(anywhere("sounds/pig.ogg") == "extra/pig.ogg")
+        // A file listed then but gone since is not offered.
+        try FileManager.default.removeItem(atPath: content + "/media/horse.webp")
+        #expect(anywhere("images/horse.jpg", budget: budget) == nil)
+    }
+
     @Test func aRunMakesOnlyAsManySuggestionsAsItsBudget() {
         let budget = SuggestionBudget(1)
         #expect(suggest("sounds/fox.ogg", budget: budget) == "sounds/Fox.ogg")
