@@ -733,3 +733,34 @@ def test_the_verdict_stays_in_view_after_answering(site):
                 assert scrolled, "the page never had to scroll: the test would prove nothing"
     finally:
         driver.quit()
+
+
+def test_a_picture_question_fits_a_projector_and_a_tablet(site):
+    """On a classroom projector (1280 × 720) the picture quiz showed no answer without scrolling,
+    and after "Next" the page stayed scrolled down: the question, "Question 2 of 8" and the
+    picture's top were above the screen (found by a teacher). Each question is in view whole,
+    from its status line to its last answer, first from the page's top, then after "Next"."""
+    driver = new_driver()
+    try:
+        for width, height in [(1280, 720), (768, 1024)]:
+            driver.set_window_size(width, height)
+            driver.set_window_size(width, 2 * height - driver.execute_script("return innerHeight"))
+            load(driver, quiz_url(site, "image"))
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+            assert driver.execute_script("return innerHeight") == height
+            for i in range(3):
+                wait_until(driver, "return [...document.querySelectorAll('.quiz-picture')].every((i) => i.complete)")
+                top, bottom, scrolled = driver.execute_script(
+                    "const answers = [...document.querySelectorAll('[data-choice]')].map((b) => b.getBoundingClientRect().bottom);"
+                    " return [document.querySelector('.quiz-status').getBoundingClientRect().top, Math.max(...answers), scrollY]")
+                assert top >= -1, f"{width} × {height}, question {i + 1}: the status line begins at {top} px, above the view"
+                assert bottom <= height, f"{width} × {height}, question {i + 1}: the answers end at {bottom} px, below the view"
+                if i and height == 720:
+                    assert scrolled > 0, "the page never scrolled: the test would prove nothing"
+                ActionChains(driver).send_keys("1").perform()
+                wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+                ActionChains(driver).send_keys(Keys.ENTER).perform()
+                wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'question'")
+    finally:
+        driver.quit()

@@ -238,11 +238,15 @@ class QuizPage {
     const of = this.questionOf(round);
     this.announce(prompt.audio ? of : `${of}${tr("punctuation.colon")} ${ask} ${media?.alt || ""}`.trim());
     if (moveFocus) {
-      // A touch screen shows no focus: the question's top comes into view instead (in landscape,
-      // focusing the first answer scrolled the picture away).
+      // "Question N of M" and the score come to the top, then the first answer into view if the
+      // question is taller than the screen (focusing it alone left the page as it was: on a
+      // projector the question and the picture's top stayed above the screen). A touch screen
+      // shows no focus: the question's top only (in landscape the picture went out of view).
+      const first = this.els.choices.querySelector("button");
       const touch = matchMedia("(pointer: coarse)").matches;
-      this.els.choices.querySelector("button").focus({ preventScroll: touch });
-      if (touch) this.els.stage.scrollIntoView({ block: "start" });
+      first.focus({ preventScroll: true });
+      (touch ? this.els.stage : this.els.progress.parentElement).scrollIntoView({ block: "start" });
+      if (!touch && first.getBoundingClientRect().bottom > innerHeight) first.scrollIntoView({ block: "nearest" });
       prompt.audio?.play().catch(() => {});
     }
   }
