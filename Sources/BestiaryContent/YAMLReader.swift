@@ -169,7 +169,11 @@ final class YAMLReader {
                 }
             }
             // `{en: Note: it bites}`: a colon or comma inside a value of braces ends it.
-            if problem == "did not find expected ',' or '}'", let fixed = Self.missingComma(in: lines, line: mark.line, column: mark.column) {
+            if ["did not find expected ',' or '}'", "did not find expected key"].contains(problem), mark.line >= 1, mark.line <= lines.count,
+                let quoted = Self.apostropheInSingleQuotes(lines[mark.line - 1])
+            {
+                extra += quoted
+            } else if problem == "did not find expected ',' or '}'", let fixed = Self.missingComma(in: lines, line: mark.line, column: mark.column) {
                 extra += "; a comma is missing before '\(fixed.key):' (the languages in { } are separated by commas: \(fixed.example))"
                 // `{en: The fox is: red}`: `is` may start a language (Icelandic) or be the text's.
                 if let quoted = fixed.quoted { extra += ", or, if the ': ' is the text's, it needs quotes: \(quoted)" }
@@ -233,6 +237,22 @@ final class YAMLReader {
         default:
             report("invalid YAML: \(error)", line: 1, column: 1)
         }
+    }
+
+    /// `name: 'Farmer's sheep'` or `{en: 'Farmer's sheep'}`: a text in single quotes ends at its
+    /// next `'`, the apostrophe. The hint, with the line written in double quotes; nil when the
+    /// line has no such text (or one with `"` or a doubled `''` in it).
+    static func apostropheInSingleQuotes<Line: StringProtocol>(_ line: Line) -> String? {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        guard let colon = text.range(of: ": '") else { return nil }
+        let open = text.index(before: colon.upperBound)
+        guard let close = text.lastIndex(of: "'"), close > open else { return nil }
+        let inner = text[text.index(after: open)..<close]
+        guard inner.contains("'"), !inner.contains("''"), !inner.contains("\""),
+            let word = inner.split(separator: " ").first(where: { $0.contains("'") })
+        else { return nil }
+        let fixed = text[..<open] + "\"" + inner + "\"" + text[text.index(after: close)...]
+        return "; a text in single quotes ends at its next ' (the one in \(word)): put it in double quotes: \(fixed)"
     }
 
     /// `{en: Red fox de: Rotfuchs}`: libyaml stops at the colon of a language's key that follows

@@ -69,6 +69,11 @@ import Testing
              expected: "\(record):2:32: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a comma is missing before 'pt-BR:' (the languages in { } are separated by commas: {de: Fuchs, en: Fox, pt-BR: Raposa})"),
         Case(name: "a text's colon after a word that may be a language: both ways out", files: [record: "---\nname: {de: Fuchs}\nhint: {de: Der Fuchs ist: rot}\n---\n"],
              expected: "\(record):3:25: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a comma is missing before 'ist:' (the languages in { } are separated by commas: {de: Der Fuchs, ist: rot}), or, if the ': ' is the text's, it needs quotes: {de: \"Der Fuchs ist: rot\"}"),
+        // A teacher's: the quotes the old hint offered were published (`'Farmer's sheep'`, with them).
+        Case(name: "an apostrophe inside single quotes, in braces", files: [record: "---\nname: {de: 'Bauer's Schaf', en: Sheep}\n---\n"],
+             expected: "\(record):2:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text in single quotes ends at its next ' (the one in Bauer's): put it in double quotes: name: {de: \"Bauer's Schaf\", en: Sheep}"),
+        Case(name: "an apostrophe inside single quotes, on its own line", files: [record: "---\nname: {de: Schaf}\nhint: 'It's woolly'\n---\n"],
+             expected: "\(record):3:11: error: invalid YAML: did not find expected key while parsing a block mapping; a text in single quotes ends at its next ' (the one in It's): put it in double quotes: hint: \"It's woolly\""),
         Case(name: "a credit in a record with no sound or picture", files: [record: "---\nname: {de: Fuchs}\ncredit: me\n---\n"],
              expected: "\(record):3:1: error: unknown key 'credit' in the record; allowed: id,"),
         Case(name: "a sound's key not indented under it", files: [record: "---\nname: {de: Fuchs}\nsound:\n  file: sounds/a.ogg\ncredit: GCompris\n---\n"],
