@@ -260,15 +260,45 @@ public struct ContentLoader: Sendable {
         }
         pages.sort { ($0.weight, $0.slug) < ($1.weight, $1.slug) }
 
+        bag.append(contentsOf: Self.unlistedLanguages(in: bag.items, config: config))
         if animals.isEmpty && !bag.hasErrors {
             bag.warning("no animals yet: add one with `bestiary add ID --name en=Name`", at: SourceLocation(path: "content/animals"), stage: "validate")
-        } else if !bag.hasErrors {
+        } else {
+            // Also beside errors, among the records that loaded (a teacher mended the errors, then
+            // met these in another round): neither warns wrongly of a record left out.
             bag.append(contentsOf: Self.sameNames(animals, config: config))
             bag.append(contentsOf: Self.groupSpellings(animals))
-            bag.append(contentsOf: Self.unusedTagLabels(animals, config: config))
+            // A tag only a record with errors uses would be called unused.
+            if !bag.hasErrors { bag.append(contentsOf: Self.unusedTagLabels(animals, config: config)) }
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
         return Result(catalog: catalog, diagnostics: bag)
+    }
+
+    /// One error at site.yml's `languages` for a language the records are written in but the list
+    /// lacks (`languages: [en-UK]`, records in `en`: each text said so at its own place, and
+    /// nothing pointed at the list), read from those errors. With why, when the listed code is the
+    /// records' with a region.
+    static func unlistedLanguages(in diagnostics: [Diagnostic], config: SiteConfig) -> [Diagnostic] {
+        var uses: [String: (count: Int, files: Set<String>)] = [:]
+        for d in diagnostics where d.severity == .error {
+            guard let match = d.message.firstMatch(of: /(?:language '|^wikipedia: '|^')([A-Za-z0-9-]+)' is not (?:in site\.yml's languages|one of the site's languages) \(/)
+            else { continue }
+            let lang = String(match.1)
+            uses[lang, default: (0, [])].count += 1
+            if let path = d.location?.path { uses[lang, default: (0, [])].files.insert(path) }
+        }
+        return uses.keys.sorted().compactMap { lang in
+            guard let use = uses[lang], !config.languages.contains(lang) else { return nil }
+            let files = use.files.count
+            let written = "the content is written in '\(lang)' (\(use.count) text\(use.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"))"
+            let message = if let regional = config.languages.first(where: { $0.lowercased().hasPrefix(lang.lowercased() + "-") }) {
+                "\(written), but languages lists '\(regional)', another code (the language with a region): list '\(lang)' instead, or write the texts under '\(regional)'"
+            } else {
+                "\(written), which languages does not list (\(config.languages.joined(separator: ", "))): add '\(lang)' to it, or write those texts under a listed code"
+            }
+            return .error(message, at: config.location(of: "languages"), stage: "validate")
+        }
     }
 
     /// Names the quiz cannot tell apart (the same in a language, case and spaces aside: it never

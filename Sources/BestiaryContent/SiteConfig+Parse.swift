@@ -46,6 +46,10 @@ extension SiteConfig {
                 } else if !seen.insert(lang).inserted {
                     reader.error("language '\(lang)' is listed twice", at: item)
                 } else {
+                    // `en-UK`: the one region code everyone guesses that is none (found by a teacher).
+                    if lang.lowercased().hasSuffix("-uk") {
+                        reader.warning("'\(lang)': UK is no region code; the United Kingdom's is GB (\(lang.dropLast(2))GB)", at: item)
+                    }
                     languages.append(lang)
                 }
             }

@@ -181,6 +181,17 @@ import Testing
         #expect(marked.lines() == [
             "content/animals/hase2.md:2:1: warning: name 'Hase\u{200E}' is also hase's: the quiz never offers the two side by side, and the collection shows two cards named alike; give one another name"
         ])
+        // Also beside another record's error, and a group written two ways (a teacher met them
+        // only in a second round, after mending the error).
+        let beside = try TestSite([
+            "content/animals/fuchs.md": "---\nname: {de: Fuchs}\ngroup: mammal\n---\n",
+            "content/animals/fuchs2.md": "---\nname: {de: Fuchs}\ngroup: Mammal\n---\n",
+            "content/animals/reh.md": "---\nname: {de: Reh}\ngroop: mammal\n---\n",
+        ])
+        let lines = beside.lines()
+        #expect(lines.contains { $0.hasPrefix("content/animals/reh.md:3:1: error: unknown key 'groop'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/animals/fuchs2.md:2:1: warning: name 'Fuchs' is also fuchs's") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/animals/fuchs2.md:") && $0.contains("warning: group 'Mammal'") }, "\(lines)")
         let enough = try TestSite([
             "content/animals/a.md": "---\nname: {de: A}\n---\n", "content/animals/b.md": "---\nname: {de: B}\n---\n",
         ], siteYML: TestSite.siteYML + "quiz: {choices: 2}\n")
