@@ -764,3 +764,23 @@ def test_a_picture_question_fits_a_projector_and_a_tablet(site):
                 wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'question'")
     finally:
         driver.quit()
+
+
+def test_the_settings_say_when_harder_animals_come_and_follow_the_level(site):
+    """A teacher's medium animals were never asked at level 1, while the filter said "easy to
+    medium": the settings say at which level medium and hard animals join the sound and picture
+    rounds, and the level they name follows a level-up (10 right answers make level 2)."""
+    driver = new_driver()
+    try:
+        catalog = site.catalog()
+        url = quiz_url(site, "image")
+        load(driver, url)
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+        note = "return document.querySelector('[data-quiz-level-cap]')?.textContent"
+        assert driver.execute_script(note).endswith(" 1)."), driver.execute_script(note)  # the site is in German first
+        play_round(driver, url, catalog, right=lambda i: True, decode_first=False, check_media=False)
+        assert driver.execute_script("return document.querySelector('[data-quiz]').dataset.state") == "finished"
+        assert driver.execute_script(note).endswith(" 2)."), driver.execute_script(note)
+    finally:
+        driver.quit()

@@ -528,6 +528,8 @@ class QuizPage {
     const level = levelFor(points);
     const key = level.next === null ? "level.statusTop" : "level.status";
     this.els.level.textContent = this.tr(key, { level: level.level, points, next: level.next });
+    // The settings name the level at which harder animals come (not redrawn while open).
+    if (this.settingsLevel !== level.level && !this.els.settings.querySelector("[open]")) this.renderSettings();
     const learning = this.mode === "learn";
     this.els.learn.hidden = !learning;
     if (learning) this.els.learn.textContent = this.learnProgressText();
@@ -556,12 +558,14 @@ class QuizPage {
 
   renderSettings() {
     const animals = this.catalog.animals;
+    this.settingsLevel = levelFor(this.state.stats.points).level;
     fill(
       this.els.settings,
       settingsView(this.v, {
         settings: this.state.settings,
         groups: [...new Set(animals.map((a) => a.group).filter(Boolean))].sort(),
         difficulties: [...new Set(animals.map((a) => a.difficulty))].sort(),
+        level: levelFor(this.state.stats.points),
         filtersApply: this.mode !== "daily",
         canVibrate: canVibrate(),
         onChange: (patch) => {

@@ -3,6 +3,7 @@
 // (applied at once), and resetting the best score.
 import { button, h } from "./dom.js";
 import { groupName } from "./quiz-view.js";
+import { UNLOCKS } from "./scoring.js";
 
 /**
  * @param {import("./quiz-view.js").View} v
@@ -11,13 +12,16 @@ import { groupName } from "./quiz-view.js";
  * @param {string[]} options.groups the catalogue's groups, sorted
  * @param {number[]} options.difficulties the catalogue's difficulty levels, sorted
  * @param {boolean} options.filtersApply false in daily mode (the same for everyone)
+ * @param {{level: number, unlocked: number}} [options.level] the learner's level (scoring.js's
+ *   levelFor): below the level that lets the catalogue's hardest animals in, the panel says when
+ *   they come (a teacher's medium animals were never asked at level 1, the filter said "to medium")
  * @param {boolean} options.canVibrate
  * @param {(patch: object) => void} options.onChange a setting that applies at once changed
  * @param {(patch: object) => void} options.onFilters filters were submitted
  * @param {() => void} options.onResetBest
  * @returns {HTMLElement}
  */
-export function settingsView(v, { settings, groups, difficulties, filtersApply, canVibrate, onChange, onFilters, onResetBest }) {
+export function settingsView(v, { settings, groups, difficulties, level, filtersApply, canVibrate, onChange, onFilters, onResetBest }) {
   const { tr } = v;
   const groupBoxes = groups.map((g) =>
     h("input", { type: "checkbox", name: "group", value: g, checked: !settings.groups.length || settings.groups.includes(g) }),
@@ -70,6 +74,9 @@ export function settingsView(v, { settings, groups, difficulties, filtersApply, 
           h("label", {}, tr("settings.from"), " ", min),
           " ",
           h("label", {}, tr("settings.to"), " ", max),
+          level && level.unlocked < difficulties[difficulties.length - 1]
+            ? h("p", { class: "quiz-hint", dataset: { quizLevelCap: "" }, text: tr("settings.levelCap", { level: level.level, medium: UNLOCKS[2], hard: UNLOCKS[3] }) })
+            : null,
         )
       : null,
     filtersApply ? null : h("p", { class: "quiz-hint", text: tr("settings.dailyNoFilters") }),

@@ -1,0 +1,25 @@
+// The quiz's settings panel: what it says of the level cap.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { settingsView } from "../../templates/assets/js/quiz-settings.js";
+import { defaultSettings } from "../../templates/assets/js/storage.js";
+import { translator } from "../../templates/assets/js/i18n.js";
+import { installFakeDocument } from "./fake-dom.mjs";
+import { I18N_DIR } from "./helpers.mjs";
+
+const en = translator({ lang: "en", strings: JSON.parse(readFileSync(new URL("en.json", I18N_DIR), "utf8")) });
+const view = () => ({ tr: en, lang: "en", chain: ["en"], root: "../", langRoot: "./" });
+
+test("the settings say when harder animals join the rounds, below the level that lets them in", () => {
+  installFakeDocument();
+  const panel = (level, difficulties = [1, 2, 3]) =>
+    settingsView(view(), { settings: defaultSettings(), groups: [], difficulties, level, filtersApply: true, canVibrate: false,
+      onChange: () => {}, onFilters: () => {}, onResetBest: () => {} }).find("quizLevelCap");
+  assert.equal(panel({ level: 1, unlocked: 1 }).textContent,
+    "Sound and picture rounds ask harder animals as you go up a level: medium ones from level 2, hard ones from level 3 (you are at level 1).");
+  assert.ok(panel({ level: 2, unlocked: 2 }), "hard ones still to come");
+  assert.equal(panel({ level: 2, unlocked: 2 }, [1, 2]), null, "a catalogue without hard animals has all it has");
+  assert.equal(panel({ level: 3, unlocked: 3 }), null);
+  assert.equal(panel(undefined), null);
+});
