@@ -86,23 +86,29 @@ public enum SiteScaffold {
             description: LocalizedText(["en": "The most widespread wild dog on Earth, at home in forests, fields and cities."]),
             hint: LocalizedText(["en": "It has a bushy tail with a white tip."]), sourcePath: "content/animals/red-fox.md")
         fox.bodies["en"] = MarkdownBody(
+            // What is said to the author is in a comment, which the page leaves out (a teacher's
+            // site published the starter texts' words to the author).
             markdown: """
-                This is the starter record: every animal is a file like this one in `content/animals/`,
-                named after its id. Between the `---` lines are its fields (name, scientific name,
-                group, Wikipedia titles, sound, picture); below them, Markdown for its page.
+                <!-- This is the starter record: every animal is a file like this one in
+                content/animals/, named after its id. Between the --- lines are its fields (name,
+                scientific name, group, Wikipedia titles, sound, picture); below them, Markdown for
+                its page. A comment like this one is left out of the page.
 
                 Add animals with `bestiary add ID --name en=NAME --sound FILE`, or bring a whole
                 catalogue with `bestiary import FILE --format csv`. Run `bestiary fetch` to get each
-                animal's Wikipedia summary and picture, `bestiary check` to find mistakes, and
-                `bestiary build` to make the site in `output/`.
+                animal's Wikipedia summary and picture (it needs the internet; a site without works
+                too), `bestiary check` to find mistakes, and `bestiary build` to make the site in
+                output/. -->
+                A red fox sleeps curled up, its bushy tail over its nose to keep it warm.
 
                 """, location: SourceLocation(path: "content/animals/red-fox.md"))
         let about = """
             ---
             title: {en: About}
             ---
-            This quiz was made with [Bestiary](https://example.org/bestiary/) from a folder of
-            animal records. Pages in `content/pages/` like this one appear in the site's menu.
+            <!-- Pages in content/pages/ like this one appear in the site's menu: say here who made
+            this quiz, and for whom. A comment like this one is left out of the page. -->
+            This quiz was made with Bestiary from a folder of animal records.
 
             """
         return [

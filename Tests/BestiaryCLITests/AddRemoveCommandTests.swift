@@ -39,7 +39,7 @@ import Testing
             image:
               file: images/red-fox.png
             ---
-            This is the starter record
+            <!-- This is the starter record
             """))
         #expect(FileManager.default.contents(atPath: site + "/content/sounds/red-fox.mp3") == (try Fixtures.data("import/wildsound/sounds/Fuchs.mp3")))
         let check = await run("check", "--root", site)

@@ -42,6 +42,25 @@ import Testing
         #expect(check.stderr.contains("content/animals/red-fox.md:7:17: warning: wikipedia.en: 'Red fox' is not in the Wikipedia cache; run `bestiary fetch`"))
     }
 
+    /// What the starter record and page say to the author is left out of the pages (a teacher's
+    /// site published "Pages in `content/pages/` like this one appear in the site's menu", and a
+    /// link to example.org); what stays is fit to publish.
+    @Test func theStarterTextsSayNothingToTheAuthorOnThePages() async throws {
+        let dir = TemporaryDirectory("init")
+        let site = dir.appending("birds")
+        #expect(await run("init", site).status == 0)
+        #expect(await run("build", "--root", site).status == 0)
+        let about = try String(contentsOfFile: site + "/output/about/index.html", encoding: .utf8)
+        let fox = try String(contentsOfFile: site + "/output/animals/red-fox/index.html", encoding: .utf8)
+        #expect(about.contains("This quiz was made with Bestiary from a folder of animal records."))
+        #expect(fox.contains("A red fox sleeps curled up"))
+        for (name, page) in [("about", about), ("red-fox", fox)] {
+            for said in ["content/pages", "content/animals", "starter", "example.org/bestiary", "bestiary add", "comment"] {
+                #expect(!page.contains(said), "\(name) says '\(said)'")
+            }
+        }
+    }
+
     /// `bestiary check` replays the whole pack history: a version whose digest was edited by
     /// hand is named with its line, however old (a build checks only the versions it uses).
     @Test func checkReadsTheWholePackHistory() async throws {

@@ -95,7 +95,7 @@ struct InitCommand: AsyncParsableCommand {
             A new Bestiary site is ready. In content/site.yml, set base_url to where it will be published
             and wikipedia.contact to your e-mail address (`bestiary check` names them until then). Next:
             \(cd)  bestiary add ID --name en=NAME --sound FILE   add an animal (or: bestiary import FILE --format csv)
-              bestiary fetch                                 get Wikipedia summaries and pictures
+              bestiary fetch                                 get Wikipedia summaries and pictures (optional: needs the internet)
               bestiary check                                 find mistakes
               bestiary build                                 make the site in output/
             """)
