@@ -124,6 +124,21 @@ public enum WikipediaCheck {
     public static func problems(of catalog: Catalog, fileSystem: any FileSystem) -> [Diagnostic] {
         // What `run` reports, without the pages' views it makes.
         let snapshot = Enrichment.cache(root: catalog.root, fileSystem: fileSystem)
-        return Enrichment.reported(snapshot.summaries(for: catalog).diagnostics)
+        let (summaries, diagnostics) = snapshot.summaries(for: catalog)
+        return Enrichment.reported(diagnostics) + neverAsked(catalog, summaries: summaries)
+    }
+
+    /// Records the quiz can never ask: no sound, no picture, and no Wikipedia picture in the
+    /// cache for the default language's page (a teacher's record without either passed in
+    /// silence). It is only ever a wrong answer to choose.
+    static func neverAsked(_ catalog: Catalog, summaries: [String: [String: ResolvedSummary]]) -> [Diagnostic] {
+        let language = catalog.config.defaultLanguage
+        return catalog.animals.compactMap { animal in
+            guard animal.sound == nil, animal.image == nil, summaries[animal.id]?[language]?.image == nil else { return nil }
+            let fetch = animal.wikipedia.isEmpty ? "" : ", or run `bestiary fetch` for its Wikipedia picture"
+            return .warning(
+                "'\(animal.id)' has no sound and no picture, so the quiz never asks it (it is only offered as a wrong answer); add a sound: or an image:\(fetch)",
+                at: animal.location(of: "name"), stage: "validate")
+        }
     }
 }

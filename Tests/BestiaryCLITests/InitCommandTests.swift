@@ -30,8 +30,12 @@ import Testing
         let check = await run("check", "--root", site)
         #expect(check.status == 0, "\(check.stderr)")
         // The warnings: one animal is too few for a quiz round, the starter record's article is
-        // not fetched yet (as the build says), and the two placeholders are still there.
-        #expect(check.stderr.contains("checked 1 animal and 1 page: 0 errors, 4 warnings"), "\(check.stderr)")
+        // not fetched yet (as the build says), so it has no picture the quiz could ask by, and
+        // the two placeholders are still there.
+        #expect(check.stderr.contains("checked 1 animal and 1 page: 0 errors, 5 warnings"), "\(check.stderr)")
+        #expect(check.stderr.contains(
+            "content/animals/red-fox.md:2:1: warning: 'red-fox' has no sound and no picture, so the quiz never asks it (it is only offered as a wrong answer); add a sound: or an image:, or run `bestiary fetch` for its Wikipedia picture [validate]"),
+            "\(check.stderr)")
         #expect(check.stderr.contains(
             "content/site.yml:6:1: warning: base_url 'https://example.org/birds/' is on example.org, a domain reserved for examples: the sitemap, the pages' links for sharing and the packs' addresses would lead there; set it to the address the site will be published under"),
             "\(check.stderr)")
