@@ -67,7 +67,7 @@ final class SharedContext: @unchecked Sendable {
         let counts = Dictionary(grouping: renderer.input.catalog.animals.compactMap(\.group), by: { $0 }).mapValues(\.count)
         for lang in renderer.config.languages {
             groups[lang] = counts.keys.sorted().map { g in
-                ["name": .string(g), "label": .string(flat[lang]?["quiz.group.\(g)"] ?? g), "count": .int(counts[g]!)]
+                ["name": .string(g), "label": .string(Self.groupLabel(g, strings: flat[lang])), "count": .int(counts[g]!)]
             }
         }
         groupsByLanguage = groups
@@ -228,7 +228,14 @@ final class SharedContext: @unchecked Sendable {
 
     /// The theme's name for a group (`quiz.group.bird`), else the group as written.
     func groupLabel(_ group: String, _ lang: String) -> String {
-        flatStrings[lang]?["quiz.group.\(group)"] ?? group
+        Self.groupLabel(group, strings: flatStrings[lang])
+    }
+
+    /// The theme's name for a group, else the group as written with its first letter capitalised,
+    /// as the theme's labels are (`pet` stood in lower case beside "Birds"; a teacher's). The
+    /// quiz's `groupName` (quiz-view.js) says the same.
+    static func groupLabel(_ group: String, strings: [String: String]?) -> String {
+        strings?["quiz.group.\(group)"] ?? group.prefix(1).uppercased() + group.dropFirst()
     }
 
     // MARK: Common keys

@@ -23,3 +23,11 @@ test("the settings say when harder animals join the rounds, below the level that
   assert.equal(panel({ level: 3, unlocked: 3 }), null);
   assert.equal(panel(undefined), null);
 });
+
+test("a group without a label is shown capitalised, as the build shows it", async () => {
+  const { groupName } = await import("../../templates/assets/js/quiz-view.js");
+  assert.equal(groupName(view(), "bird"), "Birds");
+  assert.equal(groupName(view(), "pet"), "Pet");
+  assert.equal(groupName(view(), "ähnliche"), "Ähnliche");
+  assert.equal(groupName(view(), "Already"), "Already");
+});

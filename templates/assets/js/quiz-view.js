@@ -63,12 +63,13 @@ export function pageUrl(v, animal) {
 
 /**
  * A group's display name: `quiz.group.NAME` when the strings have it, else
- * the catalogue's own word (groups are free text in the records).
+ * the catalogue's own word (groups are free text in the records), its first
+ * letter capitalised as the build's labels are.
  */
 export function groupName(v, group) {
   const key = `quiz.group.${group}`;
   const text = v.tr(key);
-  return text === key ? group : text;
+  return text === key ? group.charAt(0).toUpperCase() + group.slice(1) : text;
 }
 
 /**
