@@ -38,6 +38,29 @@ public enum LanguageCode {
         }
     }
 
+    /// The code meant by a language's name in English or in itself, or by its three-letter code
+    /// where it has a two-letter one (`english`, `Deutsch`, `eng` → `en`); nil for any other.
+    /// For "did you mean" only: a site may be in any language.
+    public static func meant(byName name: String) -> String? {
+        let key = name.lowercased().folding(options: .diacriticInsensitive, locale: nil)
+        return commonNames[key]
+    }
+
+    private static let commonNames: [String: String] = {
+        let table: [(String, [String])] = [
+            ("en", ["english", "eng"]), ("de", ["german", "deutsch", "deu", "ger"]), ("fr", ["french", "francais", "fra", "fre"]),
+            ("es", ["spanish", "espanol", "castellano", "spa"]), ("it", ["italian", "italiano", "ita"]),
+            ("nl", ["dutch", "nederlands", "nld", "dut"]), ("pt", ["portuguese", "portugues", "por"]), ("pl", ["polish", "polski", "pol"]),
+            ("sv", ["swedish", "svenska", "swe"]), ("nb", ["norwegian", "norsk", "bokmal", "nob"]), ("da", ["danish", "dansk", "dan"]),
+            ("fi", ["finnish", "suomi", "fin"]), ("ru", ["russian", "rus"]), ("uk", ["ukrainian", "ukr"]), ("ja", ["japanese", "jpn"]),
+            ("zh", ["chinese", "zho", "chi"]), ("ar", ["arabic", "ara"]), ("tr", ["turkish", "turkce", "tur"]), ("cs", ["czech", "cestina", "ces", "cze"]),
+            ("el", ["greek", "ell", "gre"]), ("hu", ["hungarian", "magyar", "hun"]), ("cy", ["welsh", "cymraeg", "cym", "wel"]),
+            ("ga", ["irish", "gaeilge", "gle"]), ("ca", ["catalan", "catala", "cat"]), ("ro", ["romanian", "romana", "ron", "rum"]),
+            ("he", ["hebrew", "heb"]), ("hi", ["hindi", "hin"]), ("ko", ["korean", "kor"]),
+        ]
+        return Dictionary(uniqueKeysWithValues: table.flatMap { code, names in names.map { ($0, code) } })
+    }()
+
     /// `code` in the case BCP 47 writes it: the language lower case, a script title case
     /// (`Hant`), a region upper case (`BR`), the rest lower case (`ZH-hant` → `zh-Hant`).
     public static func usualCase(_ code: String) -> String {

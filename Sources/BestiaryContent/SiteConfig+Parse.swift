@@ -41,7 +41,8 @@ extension SiteConfig {
                     // `languages: en, de`: one text, not a list (found by a new user).
                     let parts = lang.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
                     let hint = LanguageCode.isValid(fixed) ? " (did you mean '\(fixed)'?)"
-                        : parts.count > 1 && parts.allSatisfy(LanguageCode.isValid) ? "; write a list: languages: [\(parts.joined(separator: ", "))]" : ""
+                        : parts.count > 1 && parts.allSatisfy(LanguageCode.isValid) ? "; write a list: languages: [\(parts.joined(separator: ", "))]"
+                        : LanguageCode.meant(byName: lang).map { " (did you mean '\($0)'?)" } ?? ""
                     reader.error("'\(lang)' is not a language code like en, de or pt-BR\(hint)", at: item)
                 } else if !seen.insert(lang).inserted {
                     reader.error("language '\(lang)' is listed twice", at: item)
@@ -49,6 +50,10 @@ extension SiteConfig {
                     // `en-UK`: the one region code everyone guesses that is none (found by a teacher).
                     if lang.lowercased().hasSuffix("-uk") {
                         reader.warning("'\(lang)': UK is no region code; the United Kingdom's is GB (\(lang.dropLast(2))GB)", at: item)
+                    }
+                    // `eng`: a three-letter code where browsers and Wikipedia use the two-letter one.
+                    if lang.count == 3, let two = LanguageCode.meant(byName: lang), two.count == 2 {
+                        reader.warning("'\(lang)' is written '\(two)' in the codes browsers, screen readers and Wikipedia use; write '\(two)'", at: item)
                     }
                     languages.append(lang)
                 }

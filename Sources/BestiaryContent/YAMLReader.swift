@@ -436,7 +436,8 @@ final class YAMLReader {
             for (key, value) in mapping {
                 guard case .scalar(let k) = key, LanguageCode.isValid(k.string) else {
                     let fixed = key.string.map(LanguageCode.usualCase)
-                    let hint = fixed.map { LanguageCode.isValid($0) ? " (did you mean '\($0)'?)" : "" } ?? ""
+                    let meant = fixed.flatMap { LanguageCode.isValid($0) ? $0 : nil } ?? key.string.flatMap(LanguageCode.meant(byName:))
+                    let hint = meant.map { " (did you mean '\($0)'?)" } ?? ""
                     error("\(what): '\(key.string ?? "?")' is not a language code like en or de\(hint)", at: key)
                     ok = false
                     continue

@@ -48,7 +48,8 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
         let defaultLanguage = plain ?? languages.first ?? "en"
         func language(_ code: String) -> Result<String, FieldProblem> {
             guard LanguageCode.isValid(code) else {
-                return .failure(FieldProblem("'\(key)': '\(code)' is not a language code like en or de"))
+                let meant = LanguageCode.meant(byName: code).map { " (did you mean '\($0)'?)" } ?? ""
+                return .failure(FieldProblem("'\(key)': '\(code)' is not a language code like en or de\(meant)"))
             }
             guard languages.contains(code) else {
                 return .failure(FieldProblem(
