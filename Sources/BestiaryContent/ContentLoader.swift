@@ -204,7 +204,7 @@ public struct ContentLoader: Sendable {
                         at: reference.location, stage: "validate")
                 } else if !MediaFormat.candidates(forExtension: ContentPath.mediaExtension(path)).contains(file.format) {
                     bag.error(
-                        "\(reference.kind.rawValue).file '\(path)' holds \(file.format.rawValue) data, not what '.\(ContentPath.mediaExtension(path))' says; rename it to .\(file.format.fileExtension)",
+                        "\(reference.kind.rawValue).file '\(path)' holds \(file.format.rawValue) data, not what '.\(ContentPath.mediaExtension(path))' says; rename the file to '\(Self.renamed(path, to: file.format.fileExtension))' and write that here",
                         at: reference.location, stage: "validate")
                 } else if file.size > Self.largeMediaBytes {
                     bag.warning(
@@ -273,6 +273,15 @@ public struct ContentLoader: Sendable {
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
         return Result(catalog: catalog, diagnostics: bag)
+    }
+
+    /// `path` with its extension (the part after its last dot, if any) replaced by `ext`.
+    static func renamed(_ path: String, to ext: String) -> String {
+        var core = Substring(path)
+        while core.last == "." { core = core.dropLast() }
+        let name = core.split(separator: "/", omittingEmptySubsequences: false).last ?? core
+        guard let dot = name.lastIndex(of: "."), dot > name.startIndex else { return core + "." + ext }
+        return core[..<dot] + "." + ext
     }
 
     /// One error at site.yml's `languages` for a language the records are written in but the list

@@ -168,7 +168,7 @@ import Testing
              expected: "\(record):3:15: error: sound.file 'sounds/a.ogg': its bytes are not a supported sound or picture"),
         Case(name: "PNG named .jpg", files: [record: "---\nname: {de: Fuchs}\nimage: {file: images/a.jpg}\n---\n"],
              binary: ["content/images/a.jpg": TestMedia.png],
-             expected: "\(record):3:15: error: image.file 'images/a.jpg' holds png data, not what '.jpg' says; rename it to .png"),
+             expected: "\(record):3:15: error: image.file 'images/a.jpg' holds png data, not what '.jpg' says; rename the file to 'images/a.png' and write that here"),
         Case(name: "WAV named .ogg", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n---\n"],
              binary: ["content/sounds/a.ogg": TestMedia.wav],
              expected: "\(record):3:15: error: sound.file 'sounds/a.ogg' holds wav data, not what '.ogg' says"),
