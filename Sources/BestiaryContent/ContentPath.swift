@@ -120,7 +120,10 @@ public enum ContentPath {
     static let mediaExtensions = Set(MediaFormat.soundExtensions + MediaFormat.imageExtensions + ["mp4"])
 
     private static func closeFileName(_ name: String, among names: [String]) -> String? {
-        let media = names.filter { mediaExtensions.contains(mediaExtension($0)) }
+        // Of the kind the name's extension says, when it says one: `horse.mp3` is the sound
+        // `horse.ogg` beside the picture `horse.webp` (both were two candidates, so neither).
+        let kind = kindOf(name)
+        let media = names.filter { mediaExtensions.contains(mediaExtension($0)) && (kind.isEmpty || kind.contains(mediaExtension($0))) }
         func stem(_ n: String) -> Substring { n.lastIndex(of: ".").map { n[..<$0] } ?? Substring(n) }
         func bare(_ n: Substring) -> String { String(n.lowercased().filter { !"-_ ".contains($0) }) }
         let lower = name.lowercased(), wanted = stem(lower)
@@ -140,8 +143,7 @@ public enum ContentPath {
     /// `contentDirectory` named `name`, or with its stem in another case or with another
     /// extension; nil when none or several fit at the first of those that any fits.
     private static func sameNameElsewhere(_ name: String, contentDirectory: String, fileSystem: some FileSystem, budget: SuggestionBudget?) -> String? {
-        let ext = mediaExtension(name)
-        let kind = MediaFormat.soundExtensions.contains(ext) ? MediaFormat.soundExtensions : MediaFormat.imageExtensions.contains(ext) ? MediaFormat.imageExtensions : []
+        let kind = kindOf(name)
         guard !kind.isEmpty else { return nil }
         let files = budget?.mediaFiles { mediaFiles(under: contentDirectory, fileSystem: fileSystem) } ?? mediaFiles(under: contentDirectory, fileSystem: fileSystem)
         func base(_ path: String) -> Substring { path.split(separator: "/").last ?? "" }
@@ -157,6 +159,12 @@ public enum ContentPath {
             if candidates.count > 1 { return nil }
         }
         return nil
+    }
+
+    /// The extensions of the kind (sound or picture) `name`'s extension is; empty when neither.
+    private static func kindOf(_ name: String) -> [String] {
+        let ext = mediaExtension(name)
+        return MediaFormat.soundExtensions.contains(ext) ? MediaFormat.soundExtensions : MediaFormat.imageExtensions.contains(ext) ? MediaFormat.imageExtensions : []
     }
 
     /// Every sound and picture file under `directory` (relative paths), not hidden ones nor the

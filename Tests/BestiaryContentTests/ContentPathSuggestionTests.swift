@@ -16,6 +16,7 @@ import Testing
             "content/images/owl.webp": "x", "content/images/._owl.png": "x", "content/images/Deep/Nest/egg.png": "x",
             "content/images/bat.png": "x", "content/images/cat.png": "x", "content/images/lion.webp": "x",
             "content/images/fox.psd": "x", "content/images/nest-12.png": "x", "outside/far.png": "x",
+            "content/mixed/horse.ogg": "x", "content/mixed/horse.webp": "x",
         ])
         try FileManager.default.createSymbolicLink(atPath: content + "/images/far.png", withDestinationPath: site.root + "/outside/far.png")
     }
@@ -36,6 +37,9 @@ import Testing
         // Two neighbouring letters swapped, the commonest typo (a museum's volunteer): the same letters.
         #expect(suggest("images/cta.png") == "images/cat.png")
         #expect(suggest("images/olw.jpg") == "images/owl.webp")
+        // A sound's name for a sound, a picture's for a picture, where both have the stem.
+        #expect(suggest("mixed/horse.mp3") == "mixed/horse.ogg")
+        #expect(suggest("mixed/horse.png") == "mixed/horse.webp")
     }
 
     @Test func noSuggestionWhereNothingOrMoreThanOneIsMeant() {
