@@ -55,6 +55,9 @@ test("animal of the day is stable for a day and changes across days", () => {
 test("share texts: emoji grid and a screen-reader line", () => {
   const results = [true, true, false, true, true, false, true, true, false, true];
   assert.equal(shareText("2026-11-22", results, en), "Bestiary daily 2026-11-22: 7/10 ✅✅❌✅✅❌✅✅❌✅");
+  // Named by the site's title (a school's quiz was shared as "Bestiary daily").
+  assert.equal(shareText("2026-11-22", results.slice(0, 2), en, "Year 3 quiz"), "Year 3 quiz daily 2026-11-22: 2/2 ✅✅");
+  assert.equal(shareText("2026-11-22", results.slice(0, 2), de, "Tierquiz"), "Tagesrätsel Tierquiz 2026-11-22: 2/2 ✅✅");
   assert.equal(shareTextPlain(results, en), "7 of 10 right; wrong: 3, 6, 9");
   assert.equal(shareTextPlain([true, true], en), "2 of 2 right");
   assert.equal(shareTextPlain(results, de), "7 von 10 richtig; falsch: 3, 6, 9");

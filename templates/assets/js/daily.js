@@ -71,15 +71,16 @@ export function animalOfTheDay(catalog, date) {
 }
 
 /**
- * The shareable result, Wordle-style: "Bestiary daily 2026-11-22: 7/10 ✅✅❌…".
+ * The shareable result, Wordle-style: "Bird quiz daily 2026-11-22: 7/10 ✅✅❌…".
  * @param {string} date
  * @param {readonly boolean[]} results one per question, in order
  * @param {(key: string, params?: object) => string} tr a translator (i18n.js)
+ * @param {string} [site] the site's title (a school's quiz shared as "Bestiary daily")
  */
-export function shareText(date, results, tr) {
+export function shareText(date, results, tr, site = "Bestiary") {
   const right = results.filter(Boolean).length;
   const grid = results.map((ok) => (ok ? "✅" : "❌")).join("");
-  return tr("daily.share", { date, right, total: results.length, grid });
+  return tr("daily.share", { site, date, right, total: results.length, grid });
 }
 
 /**

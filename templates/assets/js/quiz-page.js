@@ -34,7 +34,7 @@ class QuizPage {
     const lang = data.lang || document.documentElement.lang || "en";
     this.tr = translator({ lang, strings: readJsonScript("bestiary-strings"), fallback: readJsonScript("bestiary-strings-fallback") });
     /** @type {import("./quiz-view.js").View} */
-    this.v = { tr: this.tr, lang, chain: [lang], root: data.root ?? "./", langRoot: data.langRoot ?? "./" };
+    this.v = { tr: this.tr, lang, chain: [lang], root: data.root ?? "./", langRoot: data.langRoot ?? "./", site: data.siteTitle };
     this.catalogPath = data.catalog || "";
     this.siteId = data.siteId || "site";
     this.mount = mount;

@@ -6,7 +6,7 @@ import { button, h } from "./dom.js";
 /**
  * What every view needs to turn catalogue data into markup.
  * @typedef {{tr: (key: string, params?: object) => string, chain: string[], lang: string,
- *   root: string, langRoot: string}} View
+ *   root: string, langRoot: string, site?: string}} View (`site`: the site's title)
  */
 
 /**
