@@ -355,6 +355,16 @@ final class YAMLReader {
             error("\(what) must not be empty", at: node)
             return nil
         }
+        // `name: “Horse”` (a word processor's quotes): YAML quotes with straight ones only, so
+        // these are part of the text, on every page (a teacher's).
+        if s.style == .plain, value.count >= 2, let first = value.first, let last = value.last,
+            "“„«‘‚‹「".contains(first), "”“»’‘›」".contains(last)
+        {
+            let inner = value.dropFirst().dropLast()
+            warning(
+                "\(what) '\(value)' keeps its typographic quotes as part of the text: YAML quotes with straight ones (\" or '); write \"\(inner)\", or leave them out",
+                at: node)
+        }
         return value
     }
 

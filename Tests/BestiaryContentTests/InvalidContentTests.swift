@@ -36,6 +36,8 @@ import Testing
         Case(name: "a three-letter code where there is a two-letter one", files: [record: "---\nname: {en: Fox}\n---\n"],
              siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [eng]\n",
              expected: "content/site.yml:3:13: warning: 'eng' is written 'en' in the codes browsers, screen readers and Wikipedia use; write 'en'"),
+        Case(name: "a text in typographic quotes", files: [record: "---\nname: {de: “Fuchs”}\ngroup: mammal\nhint: {de: Er lebt im Wald}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             expected: "\(record):2:12: warning: name.de '“Fuchs”' keeps its typographic quotes as part of the text: YAML quotes with straight ones (\" or '); write \"Fuchs\", or leave them out"),
         Case(name: "UK as a region", files: [record: "---\nname: {en: Fox}\n---\n"], siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [en-UK]\n",
              expected: "content/site.yml:3:13: warning: 'en-UK': UK is no region code; the United Kingdom's is GB (en-GB)"),
         Case(name: "content in a language the list lacks", files: [record: "---\nname: {de: Fuchs, en: Fox}\n---\n", "content/animals/cat.md": "---\nname: {de: Katze, en: Cat}\n---\n"],
