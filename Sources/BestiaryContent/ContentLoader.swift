@@ -304,7 +304,7 @@ public struct ContentLoader: Sendable {
             let message = if let regional = config.languages.first(where: { $0.lowercased().hasPrefix(lang.lowercased() + "-") }) {
                 "\(written), but languages lists '\(regional)', another code (the language with a region): list '\(lang)' instead, or write the texts under '\(regional)'"
             } else {
-                "\(written), which languages does not list (\(config.languages.joined(separator: ", "))): add '\(lang)' to it, or write those texts under a listed code"
+                "\(written), which languages does not list (\(config.languages.joined(separator: ", "))): add '\(lang)' to it, or remove those texts (a record copied from a site in more languages), or write them under a listed code"
             }
             return .error(message, at: config.location(of: "languages"), stage: "validate")
         }

@@ -42,7 +42,7 @@ import Testing
              expected: "content/site.yml:3:13: warning: 'en-UK': UK is no region code; the United Kingdom's is GB (en-GB)"),
         Case(name: "content in a language the list lacks", files: [record: "---\nname: {de: Fuchs, en: Fox}\n---\n", "content/animals/cat.md": "---\nname: {de: Katze, en: Cat}\n---\n"],
              siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de]\n",
-             expected: "content/site.yml:3:1: error: the content is written in 'en' (2 texts in 2 files), which languages does not list (de): add 'en' to it, or write those texts under a listed code"),
+             expected: "content/site.yml:3:1: error: the content is written in 'en' (2 texts in 2 files), which languages does not list (de): add 'en' to it, or remove those texts (a record copied from a site in more languages), or write them under a listed code"),
         Case(name: "base_url not absolute", siteYML: "title: T\nbase_url: /quiz/\nlanguages: [en]\n",
              expected: "content/site.yml:2:11: error: base_url '/quiz/' must be an absolute URL starting with https://"),
         Case(name: "base_url with a query and a fragment", siteYML: "title: T\nbase_url: \"https://e.org/h/?a=1#x\"\nlanguages: [en]\n",
