@@ -173,6 +173,22 @@ public struct PackRecord: Hashable, Sendable {
         hasher.combine(rev)
     }
 
+    /// The media objects of a payload that name a file of the pack (not a `url`): its `sound` and
+    /// `image`, and each text's `image`, with where they are.
+    static func packFiles(named payload: [String: JSONValue]) -> [(place: String, file: [String: JSONValue])] {
+        var found: [(String, [String: JSONValue])] = []
+        func take(_ value: JSONValue?, _ place: String) {
+            guard let object = value?.objectValue, object["url"] == nil || object["sha256"] != nil else { return }
+            found.append((place, object))
+        }
+        take(payload["sound"], "sound")
+        take(payload["image"], "image")
+        for (language, text) in (payload["texts"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            take(text.objectValue?["image"], "texts.\(language).image")
+        }
+        return found
+    }
+
     /// Reads a record and checks that `rev` is the hash of the rest: a record that does not
     /// hash to its rev is refused, so a store can trust revs to compare records.
     public init(json: JSONValue, file: String?, context: String) throws(PackFormatError) {
@@ -189,7 +205,16 @@ public struct PackRecord: Hashable, Sendable {
         }
         media = refs
         let payload = try r.value("payload")
-        guard payload.objectValue != nil else { throw r.fail("\(ctx): 'payload' must be an object") }
+        guard let object = payload.objectValue else { throw r.fail("\(ctx): 'payload' must be an object") }
+        // What section 8 says an app can rely on (a payload signed with another id, or naming a
+        // picture the record's media lack, was synced and verified as fine; an app developer's).
+        guard object["id"]?.stringValue == id else { throw r.fail("\(ctx): the payload's 'id' is not the record's '\(id)'") }
+        for (place, file) in Self.packFiles(named: object) {
+            let sha = file["sha256"]?.stringValue, bytes = file["bytes"]?.integerValue, ext = file["ext"]?.stringValue
+            guard refs.contains(where: { $0.sha256 == sha && Int64($0.bytes) == bytes && $0.ext == ext }) else {
+                throw r.fail("\(ctx): the payload's \(place) names a file (sha256, bytes, ext) that is not in the record's media")
+            }
+        }
         var m = r.members
         m["rev"] = nil
         storage = .tree(m)

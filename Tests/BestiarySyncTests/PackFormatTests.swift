@@ -26,6 +26,38 @@ import Testing
         }
     }
 
+    /// What section 8 says an app can rely on is checked on reading: the payload's `id` is the
+    /// record's, and every pack file it names is in the record's `media` (a payload re-signed
+    /// with another id and a picture the media lacked was synced and verified; an app developer's).
+    @Test func aPayloadWithAnotherIdOrAFileTheMediaLackIsRefused() throws {
+        let sound = PackMediaRef(sha256: String(repeating: "ab", count: 32), bytes: 5, ext: "ogg")
+        func parsed(_ payload: JSONValue, media: [PackMediaRef] = [sound]) throws -> PackRecord {
+            var members = PackRecord(id: "owl", media: media, payload: payload).json.objectValue!
+            members["rev"] = nil
+            members["rev"] = .string(PackRecord.computeRev(members))
+            return try PackRecord(json: .object(members), file: "v/9.json", context: "records[0]")
+        }
+        func file(_ ref: PackMediaRef, bytes: Int? = nil) -> JSONValue {
+            ["kind": "sound", "mime": "audio/ogg", "sha256": .string(ref.sha256), "bytes": .integer(Int64(bytes ?? ref.bytes)), "ext": .string(ref.ext)]
+        }
+        func refusal(_ payload: JSONValue, media: [PackMediaRef] = [sound]) -> String? {
+            do {
+                _ = try parsed(payload, media: media)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(try parsed(["id": "owl", "sound": file(sound)]).id == "owl")
+        #expect(try parsed(["id": "owl", "image": ["kind": "image", "url": "https://e.org/owl.jpg"]], media: []).id == "owl", "a url is no file of the pack")
+        #expect(refusal(["id": "cat", "sound": file(sound)]) == "v/9.json: records[0] 'owl': the payload's 'id' is not the record's 'owl'")
+        #expect(refusal(["sound": file(sound)]) == "v/9.json: records[0] 'owl': the payload's 'id' is not the record's 'owl'")
+        #expect(refusal(["id": "owl", "sound": file(sound)], media: []) == "v/9.json: records[0] 'owl': the payload's sound names a file (sha256, bytes, ext) that is not in the record's media")
+        #expect(refusal(["id": "owl", "sound": file(sound, bytes: 6)])?.contains("the payload's sound names a file") == true, "another size")
+        #expect(refusal(["id": "owl", "texts": ["en": ["source": "wikipedia", "text": "Owl.", "image": file(sound, bytes: 7)]]])?
+            .contains("the payload's texts.en.image names a file") == true)
+    }
+
     @Test func unknownMembersOfARecordAreKeptAndCoveredByRev() throws {
         var members = Self.record("fox", "Fox").json.objectValue!
         members["rev"] = nil
