@@ -3,9 +3,15 @@ import Foundation
 import Testing
 
 @Suite struct CanonicalJSONTests {
-    @Test func sortsKeysByCodePointAndWritesNoWhitespace() {
+    @Test func sortsKeysByUTF16CodeUnitsAndWritesNoWhitespace() {
         let value: JSONValue = ["b": 1, "a": ["z": true, "Z": false, "é": nil], "B": [1, "x"]]
         #expect(value.canonicalString == #"{"B":[1,"x"],"a":{"Z":false,"z":true,"é":null},"b":1}"#)
+        // As RFC 8785 and Java, Kotlin and JavaScript order them: U+1F600 (D83D DE00 in UTF-16)
+        // before U+E000, which code points put the other way round (an app developer's Kotlin
+        // client would have refused our revs of such members).
+        let wide: JSONValue = ["\u{E000}": 2, "😀": 1, "\u{FFFF}": 3]
+        #expect(wide.canonicalString == "{\"😀\":1,\"\u{E000}\":2,\"\u{FFFF}\":3}")
+        #expect(CanonicalJSON.sortedKeys(wide.objectValue!) == ["😀", "\u{E000}", "\u{FFFF}"])
     }
 
     @Test func escapesOnlyWhatJSONRequires() {

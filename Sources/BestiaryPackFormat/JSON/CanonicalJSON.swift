@@ -4,8 +4,8 @@ import Foundation
 /// "Canonical JSON"):
 ///
 /// - no whitespace outside strings;
-/// - object members sorted by key, comparing keys as sequences of Unicode code points
-///   (the same as comparing their UTF-8 bytes);
+/// - object members sorted by key, comparing keys as sequences of UTF-16 code units (as RFC 8785
+///   does; for ASCII keys the same as comparing their bytes);
 /// - strings in UTF-8; only `"` `\` and the control characters U+0000…U+001F are escaped,
 ///   as `\"` `\\` `\b` `\f` `\n` `\r` `\t` or `\u00xx` with lower-case hex; everything else
 ///   (including non-ASCII) is written as is;
@@ -54,7 +54,7 @@ public enum CanonicalJSON {
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             var sink = FixedSink(base: base, capacity: count)
             sink.append(0x7B)
-            let keys = (Array(members.keys) + [key]).sorted(by: codePointOrder)
+            let keys = (Array(members.keys) + [key]).sorted(by: keyOrder)
             for (n, k) in keys.enumerated() {
                 if n > 0 { sink.append(0x2C) }
                 writeString(k, into: &sink)
@@ -136,7 +136,16 @@ public enum CanonicalJSON {
 
     /// Keys in canonical order: by Unicode code points, i.e. by UTF-8 bytes.
     public static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
-        members.keys.sorted(by: codePointOrder)
+        members.keys.sorted(by: keyOrder)
+    }
+
+    /// The order of an object's members: by their keys' UTF-16 code units, as RFC 8785 (JCS)
+    /// sorts them, and as Java's, Kotlin's and JavaScript's string comparisons do, so that a
+    /// client in those languages computes the same `rev` (by code point, a key at U+E000…U+FFFF
+    /// came before one above U+FFFF; in UTF-16 it comes after; an app developer's find). For
+    /// ASCII keys, as format 1's own, it is plain byte order.
+    public static func keyOrder(_ a: String, _ b: String) -> Bool {
+        a.utf16.lexicographicallyPrecedes(b.utf16)
     }
 
     /// `a < b` comparing UTF-8 bytes (which orders by code point). Swift's own `<` on strings
