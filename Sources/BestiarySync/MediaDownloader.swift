@@ -144,7 +144,7 @@ struct MediaDownloader: Sendable {
                 restartedAfterBadResume = true
                 continue
             }
-            throw SyncError(.hashMismatch, file: ref.path, "the file's SHA-256 is not the one the manifest names; it was altered or damaged")
+            throw SyncError(.hashMismatch, file: ref.path, "the file's SHA-256 is not the one in its name (the SHA-256 the pack gives it); it was altered or damaged")
         }
     }
 
@@ -172,7 +172,7 @@ struct MediaDownloader: Sendable {
         // would get the same (a file cut short on the server was asked for again on every sync,
         // as a network failure; found by an app developer). A part may end short of the end.
         if let length = response.length, response.status == .full ? start + length != ref.bytes : start + length > ref.bytes {
-            throw SyncError(.sizeMismatch, file: ref.path, "the pack source offers \(start + length) bytes, but the manifest says the file has \(ref.bytes)")
+            throw SyncError(.sizeMismatch, file: ref.path, "the pack source offers \(start + length) bytes, but the pack says the file has \(ref.bytes)")
         }
         // The disk's failures are the store's (not retried, not the server's).
         func disk<T>(_ step: () throws -> T) throws(SyncError) -> T {
@@ -196,7 +196,7 @@ struct MediaDownloader: Sendable {
             if written + chunk.count > ref.bytes {
                 try? handle.close()
                 StagingFiles.remove(part)
-                throw SyncError(.sizeMismatch, file: ref.path, "more than the \(ref.bytes) bytes the manifest names arrived")
+                throw SyncError(.sizeMismatch, file: ref.path, "more than the \(ref.bytes) bytes the pack names arrived")
             }
             try disk { try handle.write(contentsOf: chunk) }
             written += chunk.count

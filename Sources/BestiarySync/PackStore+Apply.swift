@@ -89,8 +89,14 @@ extension PackStore {
             for id in changed.map(\.id) + tombstones {
                 if let rev = try String.fetchOne(lookup, arguments: [id]) { current[id] = rev }
             }
+            // A tombstone names an id of the version the delta starts from (section 5): one the
+            // store lacks is a delta that is not what it says (or a store that drifted); the full
+            // manifest is tried instead (it was taken in silence; an app developer's find).
+            if let gone = tombstones.first(where: { current[$0] == nil }) {
+                throw SyncError(.inconsistent, "the delta deletes '\(gone)', which version \(state.version) in the store does not have")
+            }
             upserts = changed.filter { current[$0.id] != $0.rev }
-            deletions = tombstones.filter { current[$0] != nil }
+            deletions = tombstones
         case .full(let records):
             let rows = try Row.fetchCursor(db, sql: "SELECT id, rev FROM pack_records")
             while let row = try rows.next() { current[row["id"]] = row["rev"] }

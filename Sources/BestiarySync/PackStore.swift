@@ -55,6 +55,10 @@ public final class PackStore: Sendable {
                 }
                 try Self.migrator.migrate(queue)
             } else if try queue.read({ try !Self.migrator.hasCompletedMigrations($0) }) {
+                // Empty: a first sync stopped before it made the store (killed at its start).
+                if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
+                    throw SyncError(.store, "\(path) is empty: a first sync was stopped before it made the store; run the sync again")
+                }
                 throw SyncError(.store, "\(path) is not a pack store written by this version of Bestiary")
             }
         } catch let error as SyncError {

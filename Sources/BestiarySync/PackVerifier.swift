@@ -123,9 +123,13 @@ public struct PackVerifier: Sendable {
             problem(PackFormat.pointerPath, error.message)
             return sayingUnsignedOnce(result)
         }
-        result.pack = pointer.pack
-        result.version = pointer.version
-        result.expires = pointer.expires
+        // Its pack, version and expiry are said only when its signature holds (an altered
+        // `expires` was printed as the pack's; an app developer's find).
+        if !result.problems.contains(where: { $0.file == PackFormat.pointerPath }) {
+            result.pack = pointer.pack
+            result.version = pointer.version
+            result.expires = pointer.expires
+        }
         if pointer.expires <= PackTime(now) {
             problem(PackFormat.pointerPath, "expired at \(pointer.expires); clients refuse it until it is rebuilt or re-signed")
         }

@@ -75,6 +75,7 @@ public struct SyncClient: Sendable {
         // 1. The pointer.
         let pointerData = try await fetcher.fetch(PackFormat.pointerPath, limit: configuration.limits.pointerBytes, tooLarge: .oversized)
         let signer = keys.isEmpty ? nil : try await checkSignature(pointerData, path: PackFormat.pointerPath, keys: keys)
+        if keys.isEmpty { try await refuseSignedWithoutKey() }
         let pointer: PackPointer
         do {
             pointer = try PackPointer.decode(pointerData)
@@ -153,6 +154,19 @@ public struct SyncClient: Sendable {
         case .badSignature: return error.signatureMissing
         default: return false
         }
+    }
+
+    /// Unsigned packs allowed and no key: a pack whose pointer is signed is still refused. Taken
+    /// unchecked, the store would remember no key and check no later version either (a sync
+    /// run again without its `--public-key` did so, with a warning; an app developer's find).
+    private func refuseSignedWithoutKey() async throws(SyncError) {
+        let path = PackFormat.pointerPath + PackFormat.signatureSuffix
+        guard let signature = try? await fetcher.fetch(path, limit: PackSignature.maxBytes, tooLarge: .oversized),
+            PackSignature.hasSignatureLine(signature)
+        else { return }
+        throw SyncError(
+            .untrusted, file: path,
+            "the pack is signed, but no key to check it with was given: give the publisher's public key; a store that takes a signed pack unchecked checks no later version either")
     }
 
     // MARK: Steps

@@ -181,16 +181,18 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: root + "/output/packs/latest.json"))
     }
 
-    /// A signed pack synced with no key to check it by: the summary says its signatures were not
-    /// checked (it said "unsigned", of a pack that was signed; found by a museum's volunteer).
-    @Test func aSignedPackSyncedWithoutAKeyIsNotCalledUnsigned() async throws {
+    /// A signed pack synced with no key to check it by is refused: taken unchecked, the store
+    /// remembered no key and checked no later version either (an app developer's find; before,
+    /// it was taken with a warning).
+    @Test func aSignedPackSyncedWithoutAKeyIsRefused() async throws {
         let site = try await Site()
         try site.build()
         let db = site.dir.appending("app.sqlite")
         let sync = await SiteCommandRun.bestiary("sync", site.packs, "--db", db)
-        #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stderr.contains("signatures are not checked"), "\(sync.stderr)")
-        #expect(sync.stdout.contains("by full manifest, signatures not checked: 66 records added or changed"), "\(sync.stdout)")
+        #expect(sync.status == 1, "\(sync.stderr)")
+        #expect(sync.stderr.contains("error: refused: latest.json.sig: the pack is signed, but no key to check it with was given: give the publisher's public key"), "\(sync.stderr)")
+        #expect(!sync.stderr.contains("signatures are not checked"), "\(sync.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db), "no store is left behind")
         let checked = await SiteCommandRun.bestiary("sync", site.packs, "--db", site.dir.appending("checked.sqlite"), "--public-key", site.publicKey)
         #expect(checked.stdout.contains("by full manifest, signed by key "), "\(checked.stdout)")
     }

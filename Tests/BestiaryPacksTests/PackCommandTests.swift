@@ -141,9 +141,25 @@ import Testing
         let hint = "`bestiary build` signs packs only with a signing key (BESTIARY_SIGNING_KEY or --signing-key FILE), and `bestiary serve` never signs them"
         #expect(none.stderr.contains("latest.json:1:1: error: no file of the pack is signed (none of its 3 files has a .sig beside it): \(hint) [verify]"), "\(none.stderr)")
         #expect(!none.stderr.contains("is not signed (no"), "\(none.stderr)")
-        #expect(none.stdout.hasPrefix("pack 'example' version 2: 2 problems"), "\(none.stdout)")  // and the expiry
+        // And the expiry; an unsigned pointer's pack and version are not said as the pack's.
+        #expect(none.stdout.hasPrefix("pack at \(packs): 2 problems"), "\(none.stdout)")
         let sync = await runCLI(["sync", packs, "--db", dir.appending("s.db"), "--public-key", Self.exampleKey])
         #expect(sync.status == 1 && sync.stderr.contains("latest.json: the file is not signed (no latest.json.sig), but a signature by a trusted key is required; \(hint)"), "\(sync.stderr)")
+    }
+
+    /// The summary says the pointer's pack, version and expiry only when its signature holds (an
+    /// `expires` altered on the server was printed as the pack's; an app developer's find).
+    @Test func anAlteredPointersExpiryIsNotSaidAsThePacks() async throws {
+        let dir = TemporaryDirectory()
+        let packs = dir.appending("packs")
+        try Fixtures.copy("packs/example/packs", to: packs)
+        let pointer = packs + "/latest.json"
+        let text = try String(contentsOfFile: pointer, encoding: .utf8)
+        try text.replacingOccurrences(of: "\"expires\":\"2026", with: "\"expires\":\"2099").writeReplacing(toFile: pointer)
+        let r = await runCLI(["pack", "verify", packs, "--public-key", Self.exampleKey])
+        #expect(r.status == 1 && r.stderr.contains("latest.json:1:1: error: bad signature: the signature by key"), "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("pack at \(packs): "), "\(r.stdout)")
+        #expect(!r.stdout.contains("2099") && !r.stdout.contains("expires"), "\(r.stdout)")
     }
 
     /// A media file longer than the manifest says is read only up to its first byte too many,

@@ -104,7 +104,7 @@ import Testing
             try tampered.write(to: URL(fileURLWithPath: koalaPath))
             let r3 = await sync()
             #expect(r3.status == 1)
-            #expect(r3.stderr.contains("refused: media/\(PackDigest.sha256(koalaSound)).ogg: the file's SHA-256 is not the one the manifest names"), "\(r3.stderr)")
+            #expect(r3.stderr.contains("refused: media/\(PackDigest.sha256(koalaSound)).ogg: the file's SHA-256 is not the one in its name"), "\(r3.stderr)")
             #expect(try StoreSnapshot(db) == before)
             try koalaSound.write(to: URL(fileURLWithPath: koalaPath))
 

@@ -295,13 +295,13 @@ import Testing
             }
             let longer = try await Self.expectRefusal(.sizeMismatch, s)
             let size = generatedMedia(1).count
-            #expect(longer?.message == "the pack source offers \(size + 10_000) bytes, but the manifest says the file has \(size)", "\(String(describing: longer))")
+            #expect(longer?.message == "the pack source offers \(size + 10_000) bytes, but the pack says the file has \(size)", "\(String(describing: longer))")
             // One that announces no length is cut off once it passes the manifest's size.
             s.server.intercept { request, normal in
                 request.path == "/packs/media/\(sha).ogg" ? .endlessBody() : nil
             }
             let endless = try await Self.expectRefusal(.sizeMismatch, s)
-            #expect(endless?.message == "more than the \(size) bytes the manifest names arrived", "\(String(describing: endless))")
+            #expect(endless?.message == "more than the \(size) bytes the pack names arrived", "\(String(describing: endless))")
         }
     }
 
@@ -739,6 +739,39 @@ import Testing
             try s.publisher.rewritePointer { _ in }
             let report = try await s.client(.testing(keys: [])).sync()
             #expect(report.toVersion == 2 && report.signedBy == s.publisher.publicKey.keyID)
+        }
+    }
+
+    /// A delta whose tombstone names an id the stored version lacks is not what it says
+    /// (tombstones are ids of the version it starts from): the full manifest is used instead. It
+    /// was applied in silence (an app developer's find).
+    @Test func aDeltaDeletingAnIdTheStoreLacksGivesWayToTheManifest() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            _ = try await s.client().sync()
+            var zoo = Self.zoo
+            zoo["yak"]!.name = "Generated yak 2"
+            try s.publisher.publish(zoo)
+            try s.publisher.rewriteDelta(from: 1) { $0["tombstones"] = ["zebra"] }
+            let report = try await s.client().sync()
+            #expect(report.fellBackToFull, "\(report)")
+            #expect(report.deltaProblem?.contains("the delta deletes 'zebra', which version 1 in the store does not have") == true, "\(String(describing: report.deltaProblem))")
+            #expect(try s.store().revisions() == s.publisher.versions[2])
+        }
+    }
+
+    /// Unsigned packs allowed, no key: a signed pack is refused all the same. Taken unchecked,
+    /// the store would remember no key and check no later version (a sync run again without its
+    /// key did so; an app developer's find).
+    @Test func aSignedPackIsRefusedWithoutAKeyThoughUnsignedOnesAreAllowed() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            var unsigned = SyncClient.Configuration.testing(keys: [])
+            unsigned.allowUnsigned = true
+            let error = try await Self.expectRefusal(.untrusted, s, configuration: unsigned)
+            #expect(error?.file == "latest.json.sig" && error?.message.hasPrefix("the pack is signed, but no key to check it with was given") == true, "\(String(describing: error))")
+            // A signature file that is no signature (a page served with 200) is none.
+            try s.publisher.publish(Self.zoo, signed: false)
+            try Data("<html>not here</html>".utf8).write(to: URL(fileURLWithPath: s.publisher.root + "/latest.json.sig"))
+            #expect(try await s.client(unsigned).sync().toVersion == 2)
         }
     }
 

@@ -64,6 +64,26 @@ final class TestPublisher {
         try directory.write(try PackSignature.sign(data, with: [key ?? self.key]), to: "packs/latest.json.sig")
     }
 
+    /// Rewrites the delta from `from` to the latest version after `change` edits its JSON, signs
+    /// it, and pins its new bytes in the (re-signed) pointer: a delta its publisher made so.
+    func rewriteDelta(from: Int, _ change: (inout [String: JSONValue]) -> Void) throws {
+        let path = "d/\(from)-\(latest).json"
+        var json = try JSONParser.parse(Data(contentsOf: URL(fileURLWithPath: root + "/" + path))).objectValue!
+        change(&json)
+        let data = JSONValue.object(json).canonicalData
+        try directory.write(data, to: "packs/" + path)
+        try directory.write(try PackSignature.sign(data, with: [key]), to: "packs/" + path + ".sig")
+        try rewritePointer { pointer in
+            pointer["deltas"] = .array((pointer["deltas"]?.arrayValue ?? []).map { ref in
+                guard ref["path"]?.stringValue == path else { return ref }
+                var o = ref.objectValue!
+                o["sha256"] = .string(PackDigest.sha256(data))
+                o["bytes"] = .integer(Int64(data.count))
+                return .object(o)
+            })
+        }
+    }
+
     /// A copy of the current tree (to serve an old version later).
     func snapshot() throws -> TemporaryDirectory {
         let copy = TemporaryDirectory("bestiary-old")

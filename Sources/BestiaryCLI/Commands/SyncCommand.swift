@@ -28,7 +28,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("public-key"),
         help: ArgumentHelp(
-            "A trusted Ed25519 public key (base64; repeat during a key rotation). Without one, the keys of the store's last sync, else those in site.yml's packs.public_keys under --root.",
+            "A trusted Ed25519 public key (base64; repeat during a key rotation). Without one, the keys of the store's last sync, else those in site.yml's packs.public_keys under --root; with none, only an unsigned pack is taken.",
             valueName: "KEY"))
     var publicKeys: [String] = []
 
@@ -66,11 +66,9 @@ struct SyncCommand: AsyncParsableCommand {
             if keys.isEmpty, try store.state().trustedKeys.isEmpty { keys = try global.sitePublicKeys(stage: "sync") }
             var configuration = SyncClient.Configuration(trustedKeys: keys)
             if keys.isEmpty, try store.state().trustedKeys.isEmpty {
+                // An unsigned pack only: a signed one is refused without a key (SyncClient).
                 configuration.allowUnsigned = true
                 unchecked = true
-                console.report(
-                    [.warning("signatures are not checked: no --public-key given, the store remembers none, and no site.yml under --root lists packs.public_keys; pass the publisher's key", stage: "sync")],
-                    format: global.diagnostics)
             }
             outcome = .success(try await SyncClient(transport: transport, store: store, configuration: configuration).sync())
         } catch {
@@ -79,6 +77,11 @@ struct SyncCommand: AsyncParsableCommand {
         await transport.close()
         switch outcome {
         case .success(let report):
+            if unchecked {
+                console.report(
+                    [.warning("signatures are not checked: no --public-key given, the store remembers none, and no site.yml under --root lists packs.public_keys; pass the publisher's key", stage: "sync")],
+                    format: global.diagnostics)
+            }
             console.result(Self.describe(report, unchecked: unchecked), format: global.diagnostics)
         case .failure(let error as SyncError) where error.reason == .busy:
             // The store is the other sync's (it may have just made it): left alone.
