@@ -226,5 +226,10 @@ import Testing
         #expect(!dir.exists("none.sqlite"))
         let usage = await runCLI(["pack", "dump"])
         #expect(usage.status == 2)
+        // Empty: a first sync killed at its start (it said "not a pack store written by this
+        // version of Bestiary"; an app developer's find).
+        try dir.write("", to: "empty.sqlite")
+        let empty = await runCLI(["pack", "dump", "--db", dir.appending("empty.sqlite")])
+        #expect(empty.status == 1 && empty.stderr.contains("is empty: a first sync was stopped before it made the store; run the sync again"), "\(empty.stderr)")
     }
 }

@@ -287,6 +287,13 @@ import Testing
             return
         }
         #expect(why2.contains("does not match"))
+        #expect(!why2.contains("HTML"))
+        // A server's page served with 200 in the file's place is said to be one (an app developer's).
+        guard case .invalid(let page) = PackSignature.verify(Data("\n <!DOCTYPE html><title>404</title>".utf8), signatureFile: sig, trustedKeys: [PackPublicKey(key.publicKey)]) else {
+            Issue.record("a page verified")
+            return
+        }
+        #expect(page.hasSuffix("; it is an HTML page, not JSON: a server's page served in the file's place?"), "\(page)")
     }
 
     @Test func twoKeysDuringARotationAndUnknownAlgorithmsIgnored() throws {
