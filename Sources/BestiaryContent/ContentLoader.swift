@@ -294,6 +294,10 @@ public struct ContentLoader: Sendable {
             guard let match = d.message.firstMatch(of: /(?:language '|^wikipedia: '|^')([A-Za-z0-9-]+)' is not (?:in site\.yml's languages|one of the site's languages) \(/)
             else { continue }
             let lang = String(match.1)
+            // A language code, and not one listed in another case (`pt-br`, `cat.DE.md`, a
+            // wikipedia key `english`, `owl.backup.md`: each said at its own place, no language
+            // to add).
+            guard LanguageCode.isValid(lang), !config.languages.contains(where: { $0.lowercased() == lang.lowercased() }) else { continue }
             uses[lang, default: (0, [])].count += 1
             if let path = d.location?.path { uses[lang, default: (0, [])].files.insert(path) }
         }

@@ -123,7 +123,7 @@ public enum ContentPath {
         // Of the kind the name's extension says, when it says one: `horse.mp3` is the sound
         // `horse.ogg` beside the picture `horse.webp` (both were two candidates, so neither).
         let kind = kindOf(name)
-        let media = names.filter { mediaExtensions.contains(mediaExtension($0)) && (kind.isEmpty || kind.contains(mediaExtension($0))) }
+        let media = names.filter { mediaExtensions.contains(mediaExtension($0)) }
         func stem(_ n: String) -> Substring { n.lastIndex(of: ".").map { n[..<$0] } ?? Substring(n) }
         func bare(_ n: Substring) -> String { String(n.lowercased().filter { !"-_ ".contains($0) }) }
         let lower = name.lowercased(), wanted = stem(lower)
@@ -131,10 +131,15 @@ public enum ContentPath {
             { $0.lowercased() == lower }, { stem($0.lowercased()) == wanted }, { bare(stem($0)) == bare(wanted) },
             { swapsTwoNeighbours(bare(stem($0)), bare(wanted)) },
         ]
-        for fits in fitting {
-            let candidates = media.filter(fits)
-            if candidates.count == 1 { return candidates[0] }
-            if candidates.count > 1 { return nil }
+        // The files of the kind the extension says first, then any (`sounds/owl.jpg` written
+        // for `owl.ogg`, in a sound's field, still finds it).
+        let sameKind = media.filter { kind.contains(mediaExtension($0)) }
+        for files in kind.isEmpty ? [media] : [sameKind, media] {
+            for fits in fitting {
+                let candidates = files.filter(fits)
+                if candidates.count == 1 { return candidates[0] }
+                if candidates.count > 1 { return nil }
+            }
         }
         return nil
     }
@@ -150,8 +155,11 @@ public enum ContentPath {
         func stem(_ n: Substring) -> String { (n.lastIndex(of: ".").map { n[..<$0] } ?? n).lowercased() }
         let ofKind = files.filter { kind.contains(mediaExtension($0)) }
         let lower = name.lowercased(), wanted = stem(Substring(name))
+        // By bytes: a name in another Unicode form is another name here (said so only when the
+        // whole path is the same, ``didYouMean(_:for:location:)``).
         let fitting: [(String) -> Bool] = [
-            { base($0).utf8.elementsEqual(name.utf8) }, { base($0).lowercased() == lower }, { stem(base($0)) == wanted },
+            { base($0).utf8.elementsEqual(name.utf8) }, { base($0).lowercased().utf8.elementsEqual(lower.utf8) },
+            { stem(base($0)).utf8.elementsEqual(wanted.utf8) },
         ]
         for fits in fitting {
             let candidates = ofKind.filter(fits)

@@ -244,15 +244,31 @@ final class YAMLReader {
     /// line has no such text (or one with `"` or a doubled `''` in it).
     static func apostropheInSingleQuotes<Line: StringProtocol>(_ line: Line) -> String? {
         let text = line.trimmingCharacters(in: .whitespaces)
-        guard let colon = text.range(of: ": '") else { return nil }
-        let open = text.index(before: colon.upperBound)
-        guard let close = text.lastIndex(of: "'"), close > open else { return nil }
-        let inner = text[text.index(after: open)..<close]
-        guard inner.contains("'"), !inner.contains("''"), !inner.contains("\""),
-            let word = inner.split(separator: " ").first(where: { $0.contains("'") })
-        else { return nil }
-        let fixed = text[..<open] + "\"" + inner + "\"" + text[text.index(after: close)...]
-        return "; a text in single quotes ends at its next ' (the one in \(word)): put it in double quotes: \(fixed)"
+        // Each text that opens with `: '`, to the first `'` after it that ends a value (followed
+        // by `,`, `}` or the line's end): the first with a `'` inside (`{en: 'Sheep', de:
+        // 'Bauer's Schaf'}` has two texts; the reviewer's).
+        var from = text.startIndex
+        while let colon = text.range(of: ": '", range: from..<text.endIndex) {
+            let open = text.index(before: colon.upperBound)
+            var close: String.Index? = nil
+            var i = text.index(after: open)
+            while i < text.endIndex {
+                if text[i] == "'", text[text.index(after: i)...].first(where: { $0 != " " }).map({ ",}".contains($0) }) ?? true {
+                    close = i
+                    break
+                }
+                i = text.index(after: i)
+            }
+            guard let close else { return nil }
+            let inner = text[text.index(after: open)..<close]
+            if inner.contains("'") {
+                guard !inner.contains("''"), !inner.contains("\""), let word = inner.split(separator: " ").first(where: { $0.contains("'") }) else { return nil }
+                let fixed = text[..<open] + "\"" + inner + "\"" + text[text.index(after: close)...]
+                return "; a text in single quotes ends at its next ' (the one in \(word)): put it in double quotes: \(fixed)"
+            }
+            from = text.index(after: close)
+        }
+        return nil
     }
 
     /// `{en: Red fox de: Rotfuchs}`: libyaml stops at the colon of a language's key that follows

@@ -158,6 +158,21 @@ import Testing
         #expect(result.catalog?.pages.map(\.slug) == ["info"])
     }
 
+    /// site.yml's one error for a language the content uses is given only for a language code
+    /// the list lacks, not for a wikipedia key that is no code, a code listed in another case, or
+    /// a file name's last part (each said at its own place; the reviewer's cases).
+    @Test func aLanguageToAddIsOnlyOneTheListLacks() throws {
+        let site = try TestSite([
+            "content/animals/fuchs.md": "---\nname: {de: Fuchs, EN: Fox}\nwikipedia: {english: Fox}\n---\n",
+            "content/animals/fuchs.backup.md": "text",
+            "content/animals/reh.md": "---\nname: {de: Reh, fr: Chevreuil}\n---\n",
+        ])
+        let atTheList = site.lines().filter { $0.hasPrefix("content/site.yml:") }
+        #expect(atTheList == [
+            "content/site.yml:3:1: error: the content is written in 'fr' (1 text in 1 file), which languages does not list (de, en): add 'fr' to it, or remove those texts (a record copied from a site in more languages), or write them under a listed code"
+        ], "\(site.lines())")
+    }
+
     /// Two animals the quiz cannot tell apart, and too few names for one question's choices, are
     /// warned about (the quiz would say "not enough animals" and blame the learner's filters).
     @Test func namesTheQuizCannotTellApartAreWarnedAbout() throws {

@@ -40,6 +40,9 @@ import Testing
         // A sound's name for a sound, a picture's for a picture, where both have the stem.
         #expect(suggest("mixed/horse.mp3") == "mixed/horse.ogg")
         #expect(suggest("mixed/horse.png") == "mixed/horse.webp")
+        // Another kind's extension, where only the other kind has the stem (a sound's field).
+        #expect(suggest("sounds/wolf.jpg") == nil, "two sounds have the stem")
+        #expect(suggest("sounds/red-deer.jpg") == "sounds/red-deer.wav")
     }
 
     @Test func noSuggestionWhereNothingOrMoreThanOneIsMeant() {

@@ -91,6 +91,10 @@ import Testing
         // A teacher's: the quotes the old hint offered were published (`'Farmer's sheep'`, with them).
         Case(name: "an apostrophe inside single quotes, in braces", files: [record: "---\nname: {de: 'Bauer's Schaf', en: Sheep}\n---\n"],
              expected: "\(record):2:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text in single quotes ends at its next ' (the one in Bauer's): put it in double quotes: name: {de: \"Bauer's Schaf\", en: Sheep}"),
+        Case(name: "an apostrophe inside the second of two single-quoted texts", files: [record: "---\nname: {en: 'Sheep', de: 'Bauer's Schaf'}\n---\n"],
+             expected: "\(record):2:32: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text in single quotes ends at its next ' (the one in Bauer's): put it in double quotes: name: {en: 'Sheep', de: \"Bauer's Schaf\"}"),
+        Case(name: "an apostrophe inside the first of two single-quoted texts", files: [record: "---\nname: {de: 'Bauer's Schaf', en: 'Sheep'}\n---\n"],
+             expected: "\(record):2:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text in single quotes ends at its next ' (the one in Bauer's): put it in double quotes: name: {de: \"Bauer's Schaf\", en: 'Sheep'}"),
         Case(name: "an apostrophe inside single quotes, on its own line", files: [record: "---\nname: {de: Schaf}\nhint: 'It's woolly'\n---\n"],
              expected: "\(record):3:11: error: invalid YAML: did not find expected key while parsing a block mapping; a text in single quotes ends at its next ' (the one in It's): put it in double quotes: hint: \"It's woolly\""),
         Case(name: "a credit in a record with no sound or picture", files: [record: "---\nname: {de: Fuchs}\ncredit: me\n---\n"],
