@@ -148,7 +148,9 @@ public struct PreparedTheme: Sendable {
             if !required.contains(String(name)) { required.append(String(name)) }
             rest = rest[name.endIndex...]
         }
-        let missing = required.filter { !text.contains($0 + "=") }
+        // The quiz names the daily's shared result by the title when there is one, else "Bestiary".
+        let optional: Set<String> = ["data-site-title"]
+        let missing = required.filter { !optional.contains($0) && !text.contains($0 + "=") }
         guard !missing.isEmpty else { return nil }
         return .warning(
             "the page's <body> lacks \(missing.joined(separator: ", ")), which the web app's scripts read (the quiz and the collection cannot load the animals without them); keep the default theme's <body> attributes (docs/theming.md, \"Your own look\")",

@@ -14,6 +14,18 @@ import Testing
         #expect(CanonicalJSON.sortedKeys(wide.objectValue!) == ["😀", "\u{E000}", "\u{FFFF}"])
     }
 
+    /// The order over UTF-8 bytes is UTF-16's, for keys drawn from every range that matters.
+    @Test func keyOrderIsUTF16OrderForManyKeys() {
+        let pieces = ["", "a", "b", "é", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{F900}", "\u{FFFD}", "\u{FFFF}", "😀", "\u{10000}", "\u{10FFFF}"]
+        // Every pair of keys of up to two pieces: 183 keys, 33,489 pairs.
+        let keys = [""] + pieces.dropFirst() + pieces.dropFirst().flatMap { x in pieces.dropFirst().map { x + $0 } }
+        var wrong: [(String, String)] = []
+        for a in keys {
+            for b in keys where CanonicalJSON.keyOrder(a, b) != a.utf16.lexicographicallyPrecedes(b.utf16) { wrong.append((a, b)) }
+        }
+        #expect(keys.count == 183 && wrong.isEmpty, "\(keys.count) keys; \(wrong.prefix(3).map { (Array($0.0.unicodeScalars), Array($0.1.unicodeScalars)) })")
+    }
+
     @Test func escapesOnlyWhatJSONRequires() {
         let value: JSONValue = .string("quote \" backslash \\ tab \t nl \n bell \u{7} slash / äß 🦊 \u{2028}")
         #expect(value.canonicalString == "\"quote \\\" backslash \\\\ tab \\t nl \\n bell \\u0007 slash / äß 🦊 \u{2028}\"")

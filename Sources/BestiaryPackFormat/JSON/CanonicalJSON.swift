@@ -13,7 +13,7 @@ import Foundation
 /// - `true`, `false`, `null`.
 ///
 /// For the data format 1 writes (strings, integers, booleans, arrays, objects) this is the
-/// same as RFC 8785 (JCS) for keys in the Basic Multilingual Plane.
+/// same as RFC 8785 (JCS).
 public enum CanonicalJSON {
     /// The canonical bytes of `value`, written once into a buffer of exactly their size (a
     /// 10,000-record manifest is tens of MB: growing an array to it would hold about twice that,
@@ -134,7 +134,7 @@ public enum CanonicalJSON {
         }
     }
 
-    /// Keys in canonical order: by Unicode code points, i.e. by UTF-8 bytes.
+    /// Keys in canonical order: by UTF-16 code units (``keyOrder(_:_:)``).
     public static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
         members.keys.sorted(by: keyOrder)
     }
@@ -144,8 +144,21 @@ public enum CanonicalJSON {
     /// client in those languages computes the same `rev` (by code point, a key at U+E000…U+FFFF
     /// came before one above U+FFFF; in UTF-16 it comes after; an app developer's find). For
     /// ASCII keys, as format 1's own, it is plain byte order.
+    ///
+    /// Compared over the UTF-8 bytes (as fast as byte order): the two orders differ only where
+    /// the first differing code points are one of U+E000…U+FFFF (lead byte EE or EF) and one
+    /// above U+FFFF (lead byte F0…F4), which UTF-16 writes as surrogates (D800…DFFF), below.
     public static func keyOrder(_ a: String, _ b: String) -> Bool {
-        a.utf16.lexicographicallyPrecedes(b.utf16)
+        var ia = a.utf8.makeIterator(), ib = b.utf8.makeIterator()
+        while true {
+            guard let x = ia.next() else { return ib.next() != nil }
+            guard let y = ib.next() else { return false }
+            guard x != y else { continue }
+            // The bytes before are equal, so x and y are both lead bytes or both continuations.
+            if x >= 0xF0 && (y == 0xEE || y == 0xEF) { return true }
+            if y >= 0xF0 && (x == 0xEE || x == 0xEF) { return false }
+            return x < y
+        }
     }
 
     /// `a < b` comparing UTF-8 bytes (which orders by code point). Swift's own `<` on strings

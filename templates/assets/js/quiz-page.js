@@ -244,8 +244,11 @@ class QuizPage {
       // shows no focus: the question's top only (in landscape the picture went out of view).
       const first = this.els.choices.querySelector("button");
       const touch = matchMedia("(pointer: coarse)").matches;
+      const status = this.els.progress.parentElement;
+      const answers = this.els.choices.getBoundingClientRect();
       first.focus({ preventScroll: true });
-      (touch ? this.els.stage : this.els.progress.parentElement).scrollIntoView({ block: "start" });
+      // Only when some of it is out of view: a question in view stays where it is.
+      if (touch || status.getBoundingClientRect().top < 0 || answers.bottom > innerHeight) (touch ? this.els.stage : status).scrollIntoView({ block: "start" });
       if (!touch && first.getBoundingClientRect().bottom > innerHeight) first.scrollIntoView({ block: "nearest" });
       prompt.audio?.play().catch(() => {});
     }
@@ -528,8 +531,9 @@ class QuizPage {
     const level = levelFor(points);
     const key = level.next === null ? "level.statusTop" : "level.status";
     this.els.level.textContent = this.tr(key, { level: level.level, points, next: level.next });
-    // The settings name the level at which harder animals come (not redrawn while open).
-    if (this.settingsLevel !== level.level && !this.els.settings.querySelector("[open]")) this.renderSettings();
+    // The settings name the level at which harder animals come (not redrawn while open or focused).
+    const settings = this.els.settings;
+    if (this.settingsLevel !== level.level && !settings.querySelector("[open]") && !settings.contains(document.activeElement)) this.renderSettings();
     const learning = this.mode === "learn";
     this.els.learn.hidden = !learning;
     if (learning) this.els.learn.textContent = this.learnProgressText();
@@ -557,15 +561,20 @@ class QuizPage {
   }
 
   renderSettings() {
-    const animals = this.catalog.animals;
-    this.settingsLevel = levelFor(this.state.stats.points).level;
+    const { animals, quiz, languages } = this.catalog;
+    const level = levelFor(this.state.stats.points);
+    this.settingsLevel = level.level;
+    // What the learner's sound or picture rounds ask now: the level's cap, raised by roundPool
+    // where too few animals are below it.
+    const mode = this.mode === "sound" || this.mode === "image" ? this.mode : defaultMode(animals);
+    const pool = roundPool({ animals, mode, choices: quiz.choices, languages, filters: { ...this.filters(), unlocked: level.unlocked } });
     fill(
       this.els.settings,
       settingsView(this.v, {
         settings: this.state.settings,
         groups: [...new Set(animals.map((a) => a.group).filter(Boolean))].sort(),
         difficulties: [...new Set(animals.map((a) => a.difficulty))].sort(),
-        level: levelFor(this.state.stats.points),
+        level: { level: level.level, unlocked: pool.ok ? pool.unlocked : level.unlocked },
         filtersApply: this.mode !== "daily",
         canVibrate: canVibrate(),
         onChange: (patch) => {

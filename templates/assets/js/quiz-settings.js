@@ -12,9 +12,10 @@ import { UNLOCKS } from "./scoring.js";
  * @param {string[]} options.groups the catalogue's groups, sorted
  * @param {number[]} options.difficulties the catalogue's difficulty levels, sorted
  * @param {boolean} options.filtersApply false in daily mode (the same for everyone)
- * @param {{level: number, unlocked: number}} [options.level] the learner's level (scoring.js's
- *   levelFor): below the level that lets the catalogue's hardest animals in, the panel says when
- *   they come (a teacher's medium animals were never asked at level 1, the filter said "to medium")
+ * @param {{level: number, unlocked: number}} [options.level] the learner's level and the hardest
+ *   difficulty their rounds ask now (the level's cap, raised where too few animals are below it):
+ *   the panel says when the catalogue's harder ones come (a teacher's medium animals were never
+ *   asked at level 1, the filter said "to medium")
  * @param {boolean} options.canVibrate
  * @param {(patch: object) => void} options.onChange a setting that applies at once changed
  * @param {(patch: object) => void} options.onFilters filters were submitted
@@ -74,9 +75,7 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
           h("label", {}, tr("settings.from"), " ", min),
           " ",
           h("label", {}, tr("settings.to"), " ", max),
-          level && level.unlocked < difficulties[difficulties.length - 1]
-            ? h("p", { class: "quiz-hint", dataset: { quizLevelCap: "" }, text: tr("settings.levelCap", { level: level.level, medium: UNLOCKS[2], hard: UNLOCKS[3] }) })
-            : null,
+          levelCap(tr, level, difficulties),
         )
       : null,
     filtersApply ? null : h("p", { class: "quiz-hint", text: tr("settings.dailyNoFilters") }),
@@ -118,4 +117,13 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
     h("p", {}, h("label", {}, tr("settings.themeLabel"), " ", theme)),
     h("p", {}, button(tr("settings.resetBest"), onResetBest, { dataset: { quizResetBest: "" } })),
   );
+}
+
+/** "…: medium ones from level 2, hard ones from level 3 (you are at level 1)." for the
+ * difficulties the catalogue has above what the learner's rounds ask now; null when none. */
+function levelCap(tr, level, difficulties) {
+  const later = [2, 3].filter((d) => level && d > level.unlocked && difficulties.includes(d));
+  if (!later.length) return null;
+  const which = later.map((d) => tr(d === 2 ? "settings.levelCapMedium" : "settings.levelCapHard", { level: UNLOCKS[d] })).join(", ");
+  return h("p", { class: "quiz-hint", dataset: { quizLevelCap: "" }, text: tr("settings.levelCap", { which, level: level.level }) });
 }
