@@ -302,7 +302,7 @@ public struct ContentLoader: Sendable {
             if let path = d.location?.path { uses[lang, default: (0, [])].files.insert(path) }
         }
         return uses.keys.sorted().compactMap { lang in
-            guard let use = uses[lang], !config.languages.contains(lang) else { return nil }
+            guard let use = uses[lang] else { return nil }
             let files = use.files.count
             let written = "the content is written in '\(lang)' (\(use.count) text\(use.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"))"
             let message = if let regional = config.languages.first(where: { $0.lowercased().hasPrefix(lang.lowercased() + "-") }) {

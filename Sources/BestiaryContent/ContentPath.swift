@@ -135,13 +135,25 @@ public enum ContentPath {
         // for `owl.ogg`, in a sound's field, still finds it).
         let sameKind = media.filter { kind.contains(mediaExtension($0)) }
         for files in kind.isEmpty ? [media] : [sameKind, media] {
-            for fits in fitting {
-                let candidates = files.filter(fits)
-                if candidates.count == 1 { return candidates[0] }
-                if candidates.count > 1 { return nil }
+            switch theOne(of: files, fitting: fitting) {
+            case .one(let file): return file
+            case .several: return nil
+            case .none: continue
             }
         }
         return nil
+    }
+
+    private enum Fit { case none, one(String), several }
+
+    /// The file that fits the first test any file fits, if only one does.
+    private static func theOne(of files: [String], fitting: [(String) -> Bool]) -> Fit {
+        for fits in fitting {
+            let candidates = files.filter(fits)
+            if candidates.count == 1 { return .one(candidates[0]) }
+            if candidates.count > 1 { return .several }
+        }
+        return .none
     }
 
     /// The one media file of the kind `name`'s extension says (sound or picture) anywhere under
@@ -161,11 +173,7 @@ public enum ContentPath {
             { base($0).utf8.elementsEqual(name.utf8) }, { base($0).lowercased().utf8.elementsEqual(lower.utf8) },
             { stem(base($0)).utf8.elementsEqual(wanted.utf8) },
         ]
-        for fits in fitting {
-            let candidates = ofKind.filter(fits)
-            if candidates.count == 1 { return candidates[0] }
-            if candidates.count > 1 { return nil }
-        }
+        if case .one(let file) = theOne(of: ofKind, fitting: fitting) { return file }
         return nil
     }
 

@@ -180,22 +180,13 @@ final class YAMLReader {
             } else if problem == "did not find expected ',' or '}'" {
                 // Shown with the author's own text when the braces hold one `key: text` on this line.
                 var example = "{en: \"Note: it bites\"}"
-                if mark.line >= 1, mark.line <= lines.count, let open = lines[mark.line - 1].firstIndex(of: "{"),
-                    let close = lines[mark.line - 1].lastIndex(of: "}"), open < close
-                {
-                    let inside = lines[mark.line - 1][lines[mark.line - 1].index(after: open)..<close]
-                    // Not when the braces may hold more (`{en: Fox de: Fuchs}`, a comma left out: the
-                    // quotes would make the German name part of the English one).
-                    if let colon = inside.range(of: ": "), !inside.contains(where: { ",{[".contains($0) }) {
-                        let key = inside[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
-                        let text = inside[colon.upperBound...].trimmingCharacters(in: .whitespaces)
-                        let anotherLanguage = text.split(separator: " ").dropFirst().contains { word in
-                            word.hasSuffix(":") && (3...4).contains(word.count) && word.dropLast().allSatisfy { $0.isLowercase && $0.isLetter }
-                        }
-                        if !key.isEmpty, !key.contains(" "), !text.contains("\""), !text.contains("\\"), !anotherLanguage {
-                            example = "{\(key): \"\(text)\"}"
-                        }
+                if mark.line >= 1, mark.line <= lines.count, let one = Self.oneTextInBraces(lines[mark.line - 1]) {
+                    // Not when the text may go on with another language (`{en: Fox de: Fuchs}`, a
+                    // comma left out: the quotes would make the German name part of the English one).
+                    let anotherLanguage = one.text.split(separator: " ").dropFirst().contains { word in
+                        word.hasSuffix(":") && (3...4).contains(word.count) && word.dropLast().allSatisfy { $0.isLowercase && $0.isLetter }
                     }
+                    if !anotherLanguage { example = "{\(one.key): \"\(one.text)\"}" }
                 }
                 extra += "; a text with ': ' or ',' inside { } needs quotes: \(example)"
             }
@@ -292,17 +283,24 @@ final class YAMLReader {
         // Offered only when what follows the key starts in lower case (`is: red`): a language's
         // text mostly starts with a capital (`de: Rotfuchs`), and quotes would join the two.
         var quoted: String? = nil
-        let original = String(chars)
-        if chars.dropFirst(colon + 1).first(where: { $0 != " " })?.isLowercase == true, let open = original.firstIndex(of: "{"), let close = original.lastIndex(of: "}"), open < close {
-            let inside = original[original.index(after: open)..<close]
-            if let first = inside.range(of: ": "), !inside.contains(where: { ",{[\"\\".contains($0) }) {
-                let name = inside[..<first.lowerBound].trimmingCharacters(in: .whitespaces)
-                if !name.isEmpty, !name.contains(" ") {
-                    quoted = "{\(name): \"\(inside[first.upperBound...].trimmingCharacters(in: .whitespaces))\"}"
-                }
-            }
+        if chars.dropFirst(colon + 1).first(where: { $0 != " " })?.isLowercase == true, let one = oneTextInBraces(String(chars)) {
+            quoted = "{\(one.key): \"\(one.text)\"}"
         }
         return (key, String(fixed[open...close]), quoted)
+    }
+
+    /// The one `key: text` a line's braces hold (`{en: Note: it bites}`: `en`, `Note: it bites`),
+    /// for a hint that writes the text in quotes; nil when the braces may hold more (a comma, a
+    /// brace or a bracket inside) or the text has a `"` or `\` that the quotes would need escaped.
+    static func oneTextInBraces<Line: StringProtocol>(_ line: Line) -> (key: String, text: String)? {
+        let line = String(line)
+        guard let open = line.firstIndex(of: "{"), let close = line.lastIndex(of: "}"), open < close else { return nil }
+        let inside = line[line.index(after: open)..<close]
+        guard let colon = inside.range(of: ": "), !inside.contains(where: { ",{[".contains($0) }) else { return nil }
+        let key = inside[..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+        let text = inside[colon.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard !key.isEmpty, !key.contains(" "), !text.contains("\""), !text.contains("\\") else { return nil }
+        return (key, text)
     }
 
     // MARK: Locations and reporting
