@@ -1,20 +1,11 @@
 // Size budget and import rules for the quiz page's assets.
 //
-// Budget (uncompressed bytes as stored, and gzip -9 per file since each
-// module is served as its own file):
-//   JS  (quiz-page.js and every module it imports, transitively): ≤ 130 KiB raw, ≤ 47 KiB gzip
-//   CSS (quiz.css):                                               ≤ 10 KiB raw,  ≤ 3 KiB gzip
-// The JS is unminified, readable source with doc comments (no bundler or
-// minifier by design), which is why the raw figure is roughly three times
-// what goes over the wire. When the budget was set the quiz used about
-// 96 KiB raw / 34 KiB gzip of JS and 7 KiB / 2 KiB of CSS (the JS budget was 112 / 40 KiB
-// until the round kept across reloads and the share status took it past that, then 120 / 42
-// KiB until saving on top of what other tabs saved took it past that, then 121 KiB raw until
-// offline rounds asking each saved animal once took it past that, then 122 / 43 KiB until a
-// learner's week found four mistakes of the learn mode and the daily, then 124 KiB raw until a
-// learner on a phone lost the network mid-round, then 126 / 45 KiB until learn mode said why a
-// round grows and the verdict stayed in view); README.md
-// ("The quiz's size budget") states the budget and the latest measured sizes.
+// Budget (BUDGET below): uncompressed bytes as stored, and gzip -9 per file since each
+// module is served as its own file; JS is quiz-page.js and every module it imports,
+// transitively, CSS is quiz.css. The JS is unminified, readable source with doc comments
+// (no bundler or minifier by design), which is why the raw figure is roughly three times
+// what goes over the wire. README.md ("The quiz's size budget") states the budget, the latest
+// measured sizes, and each time the budget was raised and why.
 //
 // Import rules: the build fingerprints asset names by rewriting import
 // specifiers, so modules may only use static imports of the exact form

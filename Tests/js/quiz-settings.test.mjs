@@ -13,8 +13,8 @@ const view = () => ({ tr: en, lang: "en", chain: ["en"], root: "../", langRoot: 
 
 test("the settings say when harder animals join the rounds, below the level that lets them in", () => {
   installFakeDocument();
-  const panel = (level, difficulties = [1, 2, 3]) =>
-    settingsView(view(), { settings: defaultSettings(), groups: [], difficulties, level, filtersApply: true, canVibrate: false,
+  const panel = (level, difficulties = [1, 2, 3], filtersApply = true) =>
+    settingsView(view(), { settings: defaultSettings(), groups: [], difficulties, level, filtersApply, canVibrate: false,
       onChange: () => {}, onFilters: () => {}, onResetBest: () => {} }).find("quizLevelCap");
   assert.equal(panel({ level: 1, unlocked: 1 }).textContent,
     "Sound and picture rounds ask harder animals as you go up a level: medium ones from level 2, hard ones from level 3 (you are at level 1).");
@@ -30,6 +30,7 @@ test("the settings say when harder animals join the rounds, below the level that
   assert.equal(panel({ level: 1, unlocked: 2 }, [2, 3]).textContent,
     "Sound and picture rounds ask harder animals as you go up a level: hard ones from level 3 (you are at level 1).");
   assert.equal(panel({ level: 1, unlocked: 3 }), null, "all asked already");
+  assert.equal(panel({ level: 1, unlocked: 1 }, [1, 2, 3], false), null, "the daily's rounds take no level's cap");
 });
 
 test("a group without a label is shown capitalised, as the build shows it", async () => {

@@ -75,7 +75,7 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
           h("label", {}, tr("settings.from"), " ", min),
           " ",
           h("label", {}, tr("settings.to"), " ", max),
-          levelCap(tr, level, difficulties),
+          filtersApply ? levelCap(tr, level, difficulties) : null,
         )
       : null,
     filtersApply ? null : h("p", { class: "quiz-hint", text: tr("settings.dailyNoFilters") }),
@@ -120,7 +120,8 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
 }
 
 /** "…: medium ones from level 2, hard ones from level 3 (you are at level 1)." for the
- * difficulties the catalogue has above what the learner's rounds ask now; null when none. */
+ * difficulties the catalogue has above what the learner's rounds ask now; null when none.
+ * Not shown in daily mode, whose rounds are the same for everyone and take no level's cap. */
 function levelCap(tr, level, difficulties) {
   const later = [2, 3].filter((d) => level && d > level.unlocked && difficulties.includes(d));
   if (!later.length) return null;
