@@ -103,6 +103,12 @@ extension Animal {
                         continue
                     }
                     guard let title = reader.string(value, what: "wikipedia.\(k.string)") else { continue }
+                    // An article's address pasted where its title belongs: fetched as a title, it
+                    // was "not in the cache" until `fetch` found no such article.
+                    if let advice = PastedText.wikipediaAddressAdvice(title, key: "wikipedia.\(k.string)", language: k.string) {
+                        reader.error(advice, at: value)
+                        continue
+                    }
                     if title.contains("\n") || title.contains("#") || title.contains("[") || title.contains("]")
                         || title.contains("{") || title.contains("}") || title.contains("|") || title.contains("<")
                     {

@@ -379,6 +379,7 @@ final class YAMLReader {
                 "\(what) '\(value)' keeps its typographic quotes as part of the text: YAML quotes with straight ones (\" or '); write \"\(inner)\", or leave them out",
                 at: node)
         }
+        if let misread = PastedText.misreadWarning(value, what: what) { warning(misread, at: node) }
         return value
     }
 

@@ -4,8 +4,8 @@ import Foundation
 /// A CSV file read by RFC 4180: fields separated by commas, records by CRLF or LF, fields in double
 /// quotes may hold separators, line breaks and doubled quotes (`""`). A UTF-8 byte-order mark is
 /// skipped. Spreadsheets set to a German or French locale write `;` between fields: when the
-/// header line holds no comma outside quotes but a semicolon (or a tab), that is the separator;
-/// a first line `sep=;` (as Excel writes it) names the separator instead.
+/// header line holds more semicolons (or tabs) outside quotes than commas, that is the
+/// separator; a first line `sep=;` (as Excel writes it) names the separator instead.
 ///
 /// Each record keeps the line and column where each field starts, so errors point into the file.
 public struct CSVTable: Sendable, Equatable {
@@ -44,6 +44,9 @@ public enum CSVParser {
 
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> CSVTable {
         var body = bytes
+        if let workbook = workbook(bytes) {
+            throw Failure(message: "this is \(workbook), not a CSV file; open it in the spreadsheet and save it as CSV UTF-8 (Excel: Save As, CSV UTF-8; LibreOffice: Save As, Text CSV, character set Unicode (UTF-8))", line: 1, column: 1)
+        }
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
         if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) {
             throw Failure(message: "the file is UTF-16; save it as CSV UTF-8", line: 1, column: 1)
@@ -71,7 +74,17 @@ public enum CSVParser {
         return CSVTable(header: header, records: records, separator: Character(separator))
     }
 
-    /// The separator of the header line: `,` unless it has none outside quotes and has `;` or tabs.
+    /// A spreadsheet's own file given as CSV: an Excel or LibreOffice workbook (`.xlsx` and `.ods`
+    /// are ZIP files, `.xls` a Compound File), said as what it is (its bytes were "not valid UTF-8").
+    static func workbook(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a spreadsheet workbook (.xlsx or .ods, a ZIP file)" }
+        if bytes.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) { return "an Excel 97–2003 workbook (.xls)" }
+        return nil
+    }
+
+    /// The separator of the header line: the one of `,`, `;` and tab it has most of outside
+    /// quotes, `,` on a tie. A German spreadsheet's header `id;name.de;Notiz, intern` has one
+    /// comma (in a column's name) and three semicolons: it is separated by `;`.
     static func detectSeparator(_ s: [Unicode.Scalar]) -> Unicode.Scalar {
         var counts: [Unicode.Scalar: Int] = [",": 0, ";": 0, "\t": 0]
         var quoted = false
@@ -80,10 +93,9 @@ public enum CSVParser {
             if !quoted && (c == "\n" || c == "\r") { break }
             if !quoted, counts[c] != nil { counts[c]! += 1 }
         }
-        if counts[","]! > 0 { return "," }
-        if counts[";"]! > 0 { return ";" }
-        if counts["\t"]! > 0 { return "\t" }
-        return ","
+        var best: Unicode.Scalar = ","
+        for c: Unicode.Scalar in [";", "\t"] where counts[c]! > counts[best]! { best = c }
+        return best
     }
 
     private static func split(_ s: [Unicode.Scalar], separator: Unicode.Scalar) throws(Failure) -> [[CSVField]] {

@@ -34,6 +34,9 @@ public enum CSVReader {
         var columns: [RecordField?] = []
         var idColumn: Int?
         var seen: [String: CSVField] = [:]
+        // Two columns for one field (`name` and `name.en` on an English site): the second's cells
+        // took the first's place without a word (a volunteer's "Badger" was gone).
+        var columnOf: [RecordField: CSVField] = [:]
         for (i, cell) in table.header.enumerated() {
             let key = cell.text.trimmingCharacters(in: .whitespaces)
             // Unnamed columns empty in every row, as spreadsheets write them at the right of the
@@ -54,14 +57,28 @@ public enum CSVReader {
                 continue
             }
             if key.isEmpty {
-                error("column \(i + 1) has no name in the header; name it after a record field such as name.en", line: cell.line, column: cell.column)
+                error("column \(i + 1) has no name in the header but has values; name it after a record field such as name.en, or delete it from the copy you import if it is no record field (notes, say)", line: cell.line, column: cell.column)
                 columns.append(nil)
                 continue
             }
             switch RecordField.parse(key, languages: context.config.languages, plain: context.language) {
-            case .success(let field): columns.append(field)
+            case .success(let field):
+                if let first = columnOf[field] {
+                    let other = first.text.trimmingCharacters(in: .whitespaces)
+                    // One of them without a language (`name`): in which it is.
+                    let which = context.language == context.config.defaultLanguage ? ", the site's default language" : ", as --language says"
+                    let plain = key != "\(field)" || other != "\(field)" ? " (a column without a language is in '\(context.language)'\(which))" : ""
+                    error(
+                        "header: '\(key)' sets \(field), as column \(columnNumber(first, in: table.header)) '\(other)' does\(plain); one row's value would take the other's place: keep one of the two columns",
+                        line: cell.line, column: cell.column)
+                    columns.append(nil)
+                    continue
+                }
+                columnOf[field] = cell
+                columns.append(field)
             case .failure(let problem):
-                error("header: \(problem.message)", line: cell.line, column: cell.column)
+                let advice = problem.nothingLikeIt ? "; every column must be a record field: delete others (notes, say) from the copy you import" : ""
+                error("header: \(problem.message)\(advice)", line: cell.line, column: cell.column)
                 columns.append(nil)
             }
         }
@@ -88,6 +105,15 @@ public enum CSVReader {
                     line: record.line, column: 1)
                 continue
             }
+            // The header again (two exports pasted one under the other): it was a record 'id'
+            // named 'name.en'.
+            if zip(record.fields, table.header).allSatisfy({ cell, head in
+                let text = Self.visible(cell.text)
+                return text.isEmpty || text == Self.visible(head.text)
+            }) {
+                error("\(label) repeats the header (two files pasted one under the other?); delete it", line: record.line, column: 1)
+                continue
+            }
             let idCell = record.fields[idColumn]
             // Used exactly as written: spaces around an id are not trimmed but reported, like
             // any other character an id cannot have.
@@ -96,16 +122,22 @@ public enum CSVReader {
                 error("\(label) has no id", line: idCell.line, column: idCell.column)
                 continue
             }
-            guard Animal.isValidID(id) else {
+            // An invalid id is said, and the row's other cells are still checked (one run for all
+            // of a row's mistakes), but it is no record.
+            let validID = Animal.isValidID(id)
+            if validID {
+                label += " (id \(id))"
+            } else {
                 let suggestion = RecordID.slug(id)
                 let hint = Animal.isValidID(suggestion) ? ", e.g. '\(suggestion)'" : ""
+                // A character the eye cannot see: named, or the message reads "'baer' … e.g. 'baer'".
+                let unseen = id.unicodeScalars.first { Self.isInvisible($0) }.map { " (it holds U+\(String(format: "%04X", $0.value))\(Self.invisibleNames[$0.value].map { ", \($0)" } ?? ""), which cannot be seen)" } ?? ""
                 error(
-                    "\(label): id '\(id)' must be 1–64 characters of a-z, 0-9, '_' and '-'\(hint); it is the key apps sync by and never changes",
+                    "\(label): id '\(id)'\(unseen) must be 1–64 characters of a-z, 0-9, '_' and '-'\(hint); it is the key apps sync by and never changes",
                     line: idCell.line, column: idCell.column)
-                continue
             }
-            label += " (id \(id))"
             var row = ImportRow(id: id, origin: ImportOrigin(label: label, location: SourceLocation(path: context.displayPath, line: record.line, column: 1)))
+            row.idRefused = !validID
             for (i, cell) in record.fields.enumerated() {
                 guard let field = columns[i] else { continue }
                 let value = cell.text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -155,11 +187,30 @@ public enum CSVReader {
                     }
                     continue
                 }
+                if let misread = PastedText.misreadWarning(value, what: "\(label): \(field)") {
+                    diagnostics.append(.warning(misread, at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column), stage: "import"))
+                }
                 row.fields.append(FieldValue(field, value, at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column)))
             }
             rows.append(row)
         }
         return (headerFailed ? [] : rows, diagnostics)
+    }
+
+    /// Characters a spreadsheet's cell may hold that show as nothing or as a space.
+    static let invisibleNames: [UInt32: String] = [
+        0xFEFF: "a byte-order mark", 0x00A0: "a no-break space", 0x200B: "a zero-width space", 0x2060: "a word joiner",
+        0x00AD: "a soft hyphen", 0x200C: "a zero-width non-joiner", 0x200D: "a zero-width joiner", 0x0009: "a tab",
+    ]
+
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        invisibleNames[scalar.value] != nil || (scalar.value > 0x7F && scalar.properties.isWhitespace)
+    }
+
+    /// A cell's text without what cannot be seen around it (white space, a byte-order mark).
+    static func visible(_ text: String) -> String {
+        let blank = { (c: Unicode.Scalar) in c == " " || isInvisible(c) }
+        return String(String.UnicodeScalarView(text.unicodeScalars.drop(while: blank).reversed().drop(while: blank).reversed()))
     }
 
     /// Whether two files' bytes differ: by their sizes, else read (within the media limit, over

@@ -22,6 +22,9 @@ public struct ImportRow: Sendable {
     /// reported): their credit, licence and source are not applied (each would say "needs a
     /// sound", of a row that gave one).
     public var failedMedia: Set<MediaKind> = []
+    /// The source's id for it is no valid id (already reported): its other values are checked,
+    /// for one run to say all of a row's mistakes, but no record is made.
+    public var idRefused = false
 
     public init(id: String, origin: ImportOrigin, fields: [FieldValue] = [], defaults: [FieldValue] = [], media: [MediaFile] = []) {
         self.id = id

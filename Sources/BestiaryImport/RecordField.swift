@@ -47,11 +47,20 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let defaultLanguage = plain ?? languages.first ?? "en"
         func language(_ code: String) -> Result<String, FieldProblem> {
+            // The site's language in other capitals (`name.DE`) or with a region (`description.de-DE`):
+            // the column meant is that language's, not a new language.
+            let prefix = key.dropLast(code.count)
+            let listed = languages.first { $0.lowercased() == code.lowercased() }
+                ?? languages.first { code.lowercased().hasPrefix($0.lowercased() + "-") }
             guard LanguageCode.isValid(code) else {
-                let meant = LanguageCode.meant(byName: code).map { " (did you mean '\($0)'?)" } ?? ""
-                return .failure(FieldProblem("'\(key)': '\(code)' is not a language code like en or de\(meant)"))
+                let meant = listed.map { "\(prefix)\($0)" } ?? LanguageCode.meant(byName: code)
+                return .failure(FieldProblem("'\(key)': '\(code)' is not a language code like en or de\(meant.map { " (did you mean '\($0)'?)" } ?? "")"))
             }
             guard languages.contains(code) else {
+                if let listed {
+                    return .failure(FieldProblem(
+                        "'\(key)': language '\(code)' is not in content/site.yml's languages (\(languages.joined(separator: ", "))), which write it '\(listed)': name the column \(prefix)\(listed)"))
+                }
                 return .failure(FieldProblem(
                     "'\(key)': language '\(code)' is not in content/site.yml's languages (\(languages.joined(separator: ", "))); add it there first"))
             }
@@ -78,8 +87,15 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             }
         }
         // `id` is no field of the front matter, but a header's first column: suggested too (`ID`).
-        let hint = Suggestion.closest(to: key, among: ["id"] + allKeys(languages: languages)).map { " (did you mean '\($0)'?)" } ?? ""
-        return .failure(FieldProblem("'\(key)' is not a record field\(hint)"))
+        // A spreadsheet's own names for some: `Scientific Name`, `sound`, `image`.
+        let spelt = key.lowercased().filter { $0.isLetter }
+        let named = ["scientificname": "scientific", "latinname": "scientific", "sound": "sound.file", "image": "image.file", "picture": "image.file", "photo": "image.file"][spelt]
+        guard let meant = named ?? Suggestion.closest(to: key, among: ["id"] + allKeys(languages: languages)) else {
+            var problem = FieldProblem("'\(key)' is not a record field")
+            problem.nothingLikeIt = true
+            return .failure(problem)
+        }
+        return .failure(FieldProblem("'\(key)' is not a record field (did you mean '\(meant)'?)"))
     }
 
     /// Whether a value given as a file is a web address (`https://…`), which a record names as
@@ -164,18 +180,31 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
         case .group: animal.group = value
         case .conservation: animal.conservation = value
         case .difficulty:
-            guard let n = Int(value), (1...3).contains(n) else {
+            // A cell formatted with decimals (`2.0`, `2,0` in a German spreadsheet) is the number.
+            let whole = value.hasSuffix(".0") || value.hasSuffix(",0") ? String(value.dropLast(2)) : value
+            guard let n = Int(whole), (1...3).contains(n) else {
                 throw FieldProblem("difficulty must be 1, 2 or 3, not '\(value)'")
             }
             animal.difficulty = n
         case .tags:
+            // `garden, forest` was one tag, "garden, forest".
+            if !value.contains(Self.tagSeparator), value.contains(",") {
+                let meant = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+                throw FieldProblem("tags are separated by ';', not ',': '\(value)' would be one tag; write \(meant)")
+            }
             var tags: [String] = []
             for part in value.split(separator: Self.tagSeparator) {
                 let tag = part.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !tag.isEmpty && !tags.contains(tag) { tags.append(tag) }
             }
             animal.tags = tags
-        case .wikipedia(let language): animal.wikipedia[language] = value
+        case .wikipedia(let language):
+            // An article's address (a spreadsheet's link) names its title: that is what is written.
+            if let article = PastedText.wikipediaArticle(value), article.language == language {
+                animal.wikipedia[language] = article.title
+            } else {
+                animal.wikipedia[language] = value
+            }
         case .imageAlt(let language):
             // Without a picture of the record's own, it describes the Wikipedia picture (as image.focus crops it).
             if animal.image == nil { animal.leadImageAlt.values[language] = value } else { animal.image!.alt.values[language] = value }
@@ -250,6 +279,8 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
 /// Why a field could not be read or set: a sentence for the user.
 public struct FieldProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
+    /// A key that is no record field and like none (a spreadsheet's notes column).
+    public var nothingLikeIt = false
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

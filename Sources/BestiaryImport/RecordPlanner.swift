@@ -63,6 +63,28 @@ public struct RecordPlanner: Sendable {
             func fail(_ message: String, at location: SourceLocation? = nil) {
                 bag.error(row.origin.label.isEmpty ? message : "\(row.origin.label): \(message)", at: location ?? row.origin.location, stage: stage)
             }
+            // Sets the values, the sound's and picture's file or address first. A sound or picture
+            // whose file failed (or whose address was refused here) gets no credit, licence or
+            // source: each said "needs a sound: give sound.file", of a row that gave one.
+            func apply(_ fields: [FieldValue], to animal: inout Animal, failedMedia: inout Set<MediaKind>) {
+                for value in fields.enumerated().sorted(by: { ($0.element.field.applicationOrder, $0.offset) < ($1.element.field.applicationOrder, $1.offset) }) {
+                    if case .media(let kind, let attribute) = value.element.field, failedMedia.contains(kind),
+                        [.credit, .license, .source].contains(attribute) { continue }
+                    do {
+                        try value.element.field.apply(value.element.value, to: &animal)
+                    } catch {
+                        fail(error.message, at: value.element.location)
+                        if case .media(let kind, let attribute) = value.element.field, [.file, .url].contains(attribute) { failedMedia.insert(kind) }
+                    }
+                }
+            }
+            // An id refused by the source's reader: the row's values are checked, and that is all.
+            if row.idRefused {
+                var scratch = Animal(id: row.id, name: LocalizedText([:]), sourcePath: store.newRecordPath("refused"))
+                var failedMedia = row.failedMedia
+                apply(row.fields, to: &scratch, failedMedia: &failedMedia)
+                continue
+            }
             let existing: RecordStore.ExistingRecord?
             do {
                 existing = try store.record(row.id)
@@ -143,11 +165,7 @@ public struct RecordPlanner: Sendable {
                 }
             }
 
-            for value in fields.enumerated().sorted(by: { ($0.element.field.applicationOrder, $0.offset) < ($1.element.field.applicationOrder, $1.offset) }) {
-                if case .media(let kind, let attribute) = value.element.field, failedMedia.contains(kind),
-                    [.credit, .license, .source].contains(attribute) { continue }
-                do { try value.element.field.apply(value.element.value, to: &animal) } catch { fail(error.message, at: value.element.location) }
-            }
+            apply(fields, to: &animal, failedMedia: &failedMedia)
             for value in row.defaults where !value.field.isSet(in: animal) {
                 do { try value.field.apply(value.value, to: &animal) } catch { fail(error.message) }
             }

@@ -38,6 +38,11 @@ import Testing
              expected: "content/site.yml:3:13: warning: 'eng' is written 'en' in the codes browsers, screen readers and Wikipedia use; write 'en'"),
         Case(name: "a text in typographic quotes", files: [record: "---\nname: {de: “Fuchs”}\ngroup: mammal\nhint: {de: Er lebt im Wald}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de '“Fuchs”' keeps its typographic quotes as part of the text: YAML quotes with straight ones (\" or '); write \"Fuchs\", or leave them out"),
+        // A volunteer's spreadsheet: UTF-8 opened as Windows-1252 and saved again.
+        Case(name: "a text misread by a spreadsheet", files: [record: "---\nname: {de: \"GroÃŸer Brachvogel\"}\ndescription: {de: Bei 20Â°C singt er}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             expected: "\(record):2:12: warning: name.de 'GroÃŸer Brachvogel' looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): did you mean 'Großer Brachvogel'? Mend it here, and in the file it came from"),
+        Case(name: "a Wikipedia article's address for its title", files: [record: "---\nname: {de: Fuchs}\nwikipedia: {de: \"https://de.wikipedia.org/wiki/Rotfuchs_(Art)#Merkmale\"}\n---\n"],
+             expected: "\(record):3:17: error: wikipedia.de: 'https://de.wikipedia.org/wiki/Rotfuchs_(Art)#Merkmale' is the article's web address; write its title instead: wikipedia: {de: Rotfuchs (Art)}"),
         Case(name: "UK as a region", files: [record: "---\nname: {en: Fox}\n---\n"], siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [en-UK]\n",
              expected: "content/site.yml:3:13: warning: 'en-UK': UK is no region code; the United Kingdom's is GB (en-GB)"),
         Case(name: "content in a language the list lacks", files: [record: "---\nname: {de: Fuchs, en: Fox}\n---\n", "content/animals/cat.md": "---\nname: {de: Katze, en: Cat}\n---\n"],

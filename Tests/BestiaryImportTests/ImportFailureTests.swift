@@ -134,7 +134,56 @@ import Testing
             errors: ["1:1: the header has no 'id' column; every row needs the record's id (1–64 of a-z, 0-9, '_', '-'), e.g. id,name.en"]),
         Case(
             name: "CSV with unknown and misspelt columns", format: .csv, text: "id,nmae.en,colour\nfox,Fox,red\n",
-            errors: ["1:4: header: 'nmae.en' is not a record field (did you mean 'name.en'?)", "1:12: header: 'colour' is not a record field"]),
+            errors: [
+                "1:4: header: 'nmae.en' is not a record field (did you mean 'name.en'?)",
+                "1:12: header: 'colour' is not a record field; every column must be a record field: delete others (notes, say) from the copy you import",
+            ]),
+        Case(
+            name: "CSV header with a spreadsheet's names for fields", format: .csv, text: "id,name.en,Scientific Name,sound\nfox,Fox,Vulpes,fox.ogg\n",
+            errors: [
+                "1:12: header: 'Scientific Name' is not a record field (did you mean 'scientific'?)",
+                "1:28: header: 'sound' is not a record field (did you mean 'sound.file'?)",
+            ]),
+        Case(
+            name: "CSV header with two columns for one field (the default language's without a language)", format: .csv,
+            text: "id,name,name.en,wikipedia.de,wikipedia.de\nbadger,Badger,Badger2,Dachs,Dachs\n",
+            errors: [
+                "1:9: header: 'name.en' sets name.en, as column 2 'name' does (a column without a language is in 'en', the site's default language); one row's value would take the other's place: keep one of the two columns",
+                "1:30: column 'wikipedia.de' appears twice (also column 4)",
+            ]),
+        Case(
+            name: "CSV header naming the site's languages in other capitals or with a region", format: .csv,
+            text: "id,name.en,name.DE,description.de-DE\nfox,Fox,Fuchs,Ein Fuchs\n",
+            errors: [
+                "1:12: header: 'name.DE': 'DE' is not a language code like en or de (did you mean 'name.de'?)",
+                "1:20: header: 'description.de-DE': language 'de-DE' is not in content/site.yml's languages (en, de), which write it 'de': name the column description.de",
+            ]),
+        Case(
+            name: "CSV with its header again among the rows (two exports pasted together)", format: .csv,
+            text: "id,name.en,difficulty\nhedgehog,Hedgehog,1\nid,name.en,\nfrog,Frog,2\n",
+            errors: ["3:1: row 3 repeats the header (two files pasted one under the other?); delete it"]),
+        Case(
+            name: "CSV row with an invalid id and other mistakes: all said in one run", format: .csv,
+            text: "id,name.en,difficulty,sound.url,sound.source\nDachs,Badger,9,http://example.org/a,https://example.org/a\n\u{FEFF}bear,Bear,1,,\n",
+            errors: [
+                "2:1: row 2: id 'Dachs' must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'dachs'; it is the key apps sync by and never changes",
+                "2:14: row 2: difficulty must be 1, 2 or 3, not '9'",
+                // Not also "sound.source needs a sound: give sound.file or sound.url too".
+                "2:16: row 2: sound.url 'http://example.org/a' must end in .mp3, .ogg, .oga, .opus, .m4a, .aac, .wav, so that the type is known",
+                "3:1: row 3: id '\u{FEFF}bear' (it holds U+FEFF, a byte-order mark, which cannot be seen) must be 1–64 characters of a-z, 0-9, '_' and '-', e.g. 'bear'; it is the key apps sync by and never changes",
+            ]),
+        Case(
+            name: "CSV tags separated by commas, and an article of another language's Wikipedia", format: .csv,
+            text: "id,name.en,tags,wikipedia.en\nfox,Fox,\"garden, forest\",https://de.wikipedia.org/wiki/Rotfuchs\n",
+            errors: [
+                "2:9: row 2 (id fox): tags are separated by ';', not ',': 'garden, forest' would be one tag; write garden; forest",
+                "2:26: row 2 (id fox): wikipedia.en: 'https://de.wikipedia.org/wiki/Rotfuchs' is an article of the 'de' Wikipedia, not of the 'en' one; write the title of the 'en' article",
+            ]),
+        Case(
+            name: "CSV that is a spreadsheet's workbook", format: .csv, text: "PK\u{03}\u{04}\u{14}\u{00}",
+            errors: [
+                "1:1: malformed CSV: this is a spreadsheet workbook (.xlsx or .ods, a ZIP file), not a CSV file; open it in the spreadsheet and save it as CSV UTF-8 (Excel: Save As, CSV UTF-8; LibreOffice: Save As, Text CSV, character set Unicode (UTF-8))"
+            ]),
         Case(
             name: "CSV rows with invalid ids, wrong field counts and bad values", format: .csv,
             text: "id,name.en,difficulty,wikipedia.en\nRed Fox,Red fox,1,Red fox\nowl,Owl\nbee,Bee,5,Bee <insect>\nbat,Bat,,Bat [animal]\n,Nobody,,\n",

@@ -199,7 +199,29 @@ import Testing
         let wide = try site.source("id;name.en;;\nlynx;Lynx;;\nbobcat;Bobcat;;\n", name: "wide.csv")
         #expect(try site.plan(wide, .csv).records.count == 2)
         let filled = try site.source("id;name.en;;\nlynx;Lynx;;big\n", name: "filled.csv")
-        #expect(site.failure(filled, .csv).map(\.message) == ["column 4 has no name in the header; name it after a record field such as name.en"])
+        #expect(site.failure(filled, .csv).map(\.message) == ["column 4 has no name in the header but has values; name it after a record field such as name.en, or delete it from the copy you import if it is no record field (notes, say)"])
+    }
+
+    /// What a spreadsheet writes that is meant as something else: a number with a decimal
+    /// (`2,0`), an article's address for its title, a column's name with a comma in a file
+    /// separated by `;`, and text it misread (UTF-8 opened as Windows-1252), which is warned of.
+    @Test func csvSpreadsheetHabitsAreReadAsMeant() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        let csv = try site.source(
+            "id;name.en;name.de;difficulty;wikipedia.de\nlynx;Lynx;Luchs;2,0;https://de.m.wikipedia.org/wiki/Eurasischer_Luchs#Merkmale\n"
+                + "grayling;Grayling;Ã„sche;3.0;\n",
+            name: "sheet.csv")
+        let plan = try site.importing(csv, .csv)
+        #expect(plan.records.map(\.id).sorted() == ["grayling", "lynx"])
+        #expect(site.animal("lynx")?.difficulty == 2)
+        #expect(site.animal("grayling")?.difficulty == 3)
+        #expect(site.animal("lynx")?.wikipedia["de"] == "Eurasischer Luchs")
+        #expect(plan.warnings.map(\.message) == [
+            "row 3 (id grayling): name.de 'Ã„sche' looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): did you mean 'Äsche'? Mend it here, and in the file it came from"
+        ])
+        let table = try CSVParser.parse(Array("id;name.en;Notiz, intern\nlynx;Lynx;x\n".utf8))
+        #expect(table.separator == ";")
+        #expect(table.header.map(\.text) == ["id", "name.en", "Notiz, intern"])
     }
 
     /// Excel's `sep=;` first line names the separator and is no header; lines keep their numbers.
