@@ -171,11 +171,28 @@ public struct Importer: Sendable {
         do throws(DiagnosticError) {
             var plan = try planner.plan(rows)
             if readErrors { throw DiagnosticError([]) }
-            plan.warnings = DiagnosticBag(readDiagnostics + plan.warnings).sorted
+            let leftOut = format == .csv ? Self.leftOut(rows, store: store, at: fileLocation) : []
+            plan.warnings = DiagnosticBag(readDiagnostics + plan.warnings + leftOut).sorted
             return plan
         } catch {
             throw DiagnosticError(DiagnosticBag(readDiagnostics + error.diagnostics).sorted)
         }
+    }
+
+    /// The site's records a spreadsheet that updates some of them does not name: kept as they
+    /// are, which a volunteer who deleted a row was never told. (A first import, naming none of
+    /// the site's records, says nothing of the others.)
+    static func leftOut(_ rows: [ImportRow], store: RecordStore, at location: SourceLocation) -> [Diagnostic] {
+        let given = Set(rows.map(\.id))
+        let ids = store.catalog.animals.map(\.id)
+        guard ids.contains(where: given.contains) else { return [] }
+        let absent = ids.filter { !given.contains($0) }.sorted()
+        guard !absent.isEmpty else { return [] }
+        let shown = absent.prefix(5).joined(separator: ", ") + (absent.count > 5 ? ", …" : "")
+        let one = absent.count == 1
+        return [.note(
+            "\(absent.count) of the site's records \(one ? "is" : "are") not in this file and \(one ? "stays as it is" : "stay as they are") (\(shown)): import never removes a record; `bestiary remove ID` does",
+            at: location, stage: "import")]
     }
 
     static func directory(of path: String) -> String {

@@ -40,6 +40,21 @@ import Testing
 
     /// A user adds fields, comments, a body and a translation by hand; the app's catalogue then
     /// renames the animal. The import changes the name and nothing else.
+    /// A row deleted from the spreadsheet leaves its record as it is: said, with how to remove
+    /// it. A first import into a site, naming none of its records, says nothing of them.
+    @Test func aSpreadsheetWithoutSomeOfTheSitesRecordsSaysTheyStay() throws {
+        let site = try TestSite(languages: ["en"])
+        let first = try site.importing(try site.source("id,name.en\nfox,Fox\nowl,Owl\nbat,Bat\n", name: "list.csv"), .csv)
+        #expect(first.warnings.isEmpty)
+        let plan = try site.importing(try site.source("id,name.en\nfox,Fox\n", name: "list.csv"), .csv)
+        #expect(plan.warnings.map(\.message) == [
+            "2 of the site's records are not in this file and stay as they are (bat, owl): import never removes a record; `bestiary remove ID` does"
+        ])
+        #expect(site.animal("owl") != nil)
+        let other = try site.importing(try site.source("id,name.en\nwren,Wren\n", name: "birds.csv"), .csv)
+        #expect(other.warnings.isEmpty)
+    }
+
     @Test func updatesKeepEverythingAddedByHand() throws {
         let site = try TestSite(languages: ["de", "en"])
         try site.importing("wildsound/animals.json", .wildsound)
