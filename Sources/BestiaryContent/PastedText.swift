@@ -78,6 +78,19 @@ public enum PastedText {
         0x0153: 0x9C, 0x017E: 0x9E, 0x0178: 0x9F,
     ]
 
+    /// Characters pasted along with a text that a page shows as nothing (or a tab, as a space):
+    /// the site's search, sorting and the quiz's typed answers see them all the same.
+    static let unseen: [UInt32: String] = [0x200B: "a zero-width space", 0x2060: "a word joiner", 0xFEFF: "a byte-order mark", 0x09: "a tab"]
+
+    /// The warning for a text holding such a character, or nil.
+    public static func unseenWarning(_ text: String, what: String) -> String? {
+        // Cheap first: a tab, or the lead bytes of U+2060, U+200B (E2) and U+FEFF (EF).
+        guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0xE2 || $0 == 0xEF }),
+              let scalar = text.unicodeScalars.first(where: { unseen[$0.value] != nil }) else { return nil }
+        let shown = text.unicodeScalars.map { unseen[$0.value] == nil ? String($0) : String(format: "\\u{%04X}", $0.value) }.joined()
+        return "\(what) '\(shown)' holds U+\(String(format: "%04X", scalar.value)) (\(unseen[scalar.value]!)), which a page shows as \(scalar == "\t" ? "a space" : "nothing") but search and typed answers see; remove it"
+    }
+
     /// The warning for a misread text, or nil.
     public static func misreadWarning(_ text: String, what: String) -> String? {
         guard let original = misreadUTF8(text) else { return nil }

@@ -380,6 +380,7 @@ final class YAMLReader {
                 at: node)
         }
         if let misread = PastedText.misreadWarning(value, what: what) { warning(misread, at: node) }
+        if let unseen = PastedText.unseenWarning(value, what: what) { warning(unseen, at: node) }
         return value
     }
 

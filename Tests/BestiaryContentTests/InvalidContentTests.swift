@@ -41,6 +41,8 @@ import Testing
         // A volunteer's spreadsheet: UTF-8 opened as Windows-1252 and saved again.
         Case(name: "a text misread by a spreadsheet", files: [record: "---\nname: {de: \"GroÃŸer Brachvogel\"}\ndescription: {de: Bei 20Â°C singt er}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de 'GroÃŸer Brachvogel' looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): did you mean 'Großer Brachvogel'? Mend it here, and in the file it came from"),
+        Case(name: "a character a page does not show, pasted with a name", files: [record: "---\nname: {de: \"Fu\u{200B}chs\"}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             expected: "\(record):2:12: warning: name.de 'Fu\\u{200B}chs' holds U+200B (a zero-width space), which a page shows as nothing but search and typed answers see; remove it"),
         Case(name: "a Wikipedia article's address for its title", files: [record: "---\nname: {de: Fuchs}\nwikipedia: {de: \"https://de.wikipedia.org/wiki/Rotfuchs_(Art)#Merkmale\"}\n---\n"],
              expected: "\(record):3:17: error: wikipedia.de: 'https://de.wikipedia.org/wiki/Rotfuchs_(Art)#Merkmale' is the article's web address; write its title instead: wikipedia: {de: Rotfuchs (Art)}"),
         Case(name: "UK as a region", files: [record: "---\nname: {en: Fox}\n---\n"], siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [en-UK]\n",
