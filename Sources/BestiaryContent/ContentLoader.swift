@@ -426,13 +426,13 @@ public struct ContentLoader: Sendable {
 
     /// Settings still at a placeholder (`bestiary init` writes `https://example.org/…` and
     /// `you@example.org`): a site published with them points its sitemap, its pages' links for
-    /// sharing and its packs' addresses at a domain reserved for examples, and Wikimedia cannot
+    /// sharing at a domain reserved for examples, and Wikimedia cannot
     /// reach whoever fetches. What `bestiary check` adds; `bestiary fetch` says the second too.
     public static func placeholderProblems(_ config: SiteConfig) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         if let host = URL(string: config.baseURL)?.host, let reserved = exampleDomain(host) {
             problems.append(.warning(
-                "base_url '\(config.baseURL)' is on \(reserved), a domain reserved for examples: the sitemap, the pages' links for sharing and the packs' addresses would lead there; set it to the address the site will be published under",
+                "base_url '\(config.baseURL)' is on \(reserved), a domain reserved for examples: the sitemap and the pages' links for sharing would lead there; set it to the address the site will be published under",
                 at: config.location(of: "base_url"), stage: "validate"))
         }
         if let problem = contactPlaceholder(config.wikipedia.contact) {

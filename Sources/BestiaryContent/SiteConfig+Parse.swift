@@ -185,9 +185,28 @@ public enum URLCheck {
     /// pages' URLs are it followed by their paths (no query, no fragment).
     public static func problem(baseURL string: String) -> String? {
         if let problem = problem(absoluteHTTP: string) { return problem }
+        // Pages name their files by its path as it is written (`/quiz/assets/…`), in HTML: a
+        // quote in it ended an attribute of the 404 page, whose links are absolute (a museum's).
+        if let bad = string.unicodeScalars.first(where: { !uriCharacters.contains($0) }) {
+            let encoded = String(Character(bad)).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            return "'\(string)' holds '\(bad.properties.isWhitespace ? "a space" : String(bad))', which a URL cannot hold as it is; write it percent-encoded (\(encoded))"
+        }
         if string.contains("?") || string.contains("#") {
             return "'\(string)' has a query (?…) or a fragment (#…); page URLs are made by adding paths to it, so give the folder alone"
         }
+        if let url = URL(string: string), url.user != nil || url.password != nil {
+            return "'\(string)' holds a user name or password (…@): the sitemap publishes the address; give it without them"
+        }
+        let path = URLComponents(string: string)?.percentEncodedPath ?? ""
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if segments.dropLast().contains(where: \.isEmpty) { return "'\(string)' has an empty folder name (//) in its path; write one /" }
+        if segments.contains(where: { $0 == "." || $0 == ".." }) { return "'\(string)' has '.' or '..' in its path; write the folder it leads to" }
+        if let last = segments.last, last.lowercased().hasSuffix(".html") || last.lowercased().hasSuffix(".htm") {
+            return "'\(string)' names a page (\(last)); give the folder it is in"
+        }
         return nil
     }
+
+    /// What RFC 3986 lets a URL hold as it is: letters, digits, `-._~`, the delimiters and `%`.
+    static let uriCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%")
 }

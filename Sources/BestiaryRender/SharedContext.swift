@@ -746,7 +746,8 @@ final class SharedContext: @unchecked Sendable {
         let lang = config.defaultLanguage
         var context = base(lang, directory: "", title: t(lang, "notfound.title"), kind: "404", alternates: nil)
         // The 404 page is served at any depth: links must not be relative to it.
-        let rootPath = URL(string: input.baseURL)?.path ?? "/"
+        // As written: `URL.path` decoded it (`a%2Fb` became `a/b`, `%22` a quote in the HTML).
+        let rootPath = URLComponents(string: input.baseURL)?.percentEncodedPath ?? "/"
         let root = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
         context["root"] = .string(root)
         context["lang_root"] = .string(root)

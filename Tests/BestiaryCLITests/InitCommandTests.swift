@@ -37,7 +37,7 @@ import Testing
             "content/animals/red-fox.md:2:1: warning: 'red-fox' has no sound and no picture, so the quiz never asks it (it is only offered as a wrong answer); add a sound: or an image:, or run `bestiary fetch` for its Wikipedia picture [validate]"),
             "\(check.stderr)")
         #expect(check.stderr.contains(
-            "content/site.yml:6:1: warning: base_url 'https://example.org/birds/' is on example.org, a domain reserved for examples: the sitemap, the pages' links for sharing and the packs' addresses would lead there; set it to the address the site will be published under"),
+            "content/site.yml:6:1: warning: base_url 'https://example.org/birds/' is on example.org, a domain reserved for examples: the sitemap and the pages' links for sharing would lead there; set it to the address the site will be published under"),
             "\(check.stderr)")
         #expect(check.stderr.contains(
             "content/site.yml:14:3: warning: wikipedia.contact 'you@example.org' is on example.org, a domain reserved for examples: Wikimedia asks every client for a way to reach its user and may block one it cannot reach; put your e-mail address or web site"),

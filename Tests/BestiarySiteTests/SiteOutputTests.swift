@@ -220,6 +220,28 @@ import Testing
         }
     }
 
+    /// The 404 page's absolute links take the base URL's path as it is written: decoded, `%2F`
+    /// was a folder and `%22%3E` ended the attribute (a museum's publisher). A URL that holds
+    /// a quote, a user name or `..` is refused.
+    @Test func theNotFoundPageTakesTheBaseURLsPathAsWritten() throws {
+        let work = TemporaryDirectory()
+        try build(root: Fixtures.repositoryRoot, output: work.appending("out"), baseURL: "https://museum.example/a%2Fb%22%3E/")
+        let html = String(decoding: try Data(contentsOf: URL(fileURLWithPath: work.appending("out/404.html"))), as: UTF8.self)
+        #expect(html.contains("href=\"/a%2Fb%22%3E/assets/css/site."), "\(html.prefix(1500))")
+        #expect(!html.contains("/a/b") && !html.contains("\">/"))
+        for (url, problem) in [
+            ("https://museum.example/quiz/\"><script>", "holds '\"', which a URL cannot hold as it is; write it percent-encoded (%22)"),
+            ("https://user:pw@museum.example/quiz/", "holds a user name or password (…@)"),
+            ("https://museum.example/quiz//", "has an empty folder name (//)"),
+            ("https://museum.example/a/../quiz/", "has '.' or '..' in its path"),
+            ("https://museum.example/quiz/index.html", "names a page (index.html); give the folder it is in"),
+        ] {
+            #expect(URLCheck.problem(baseURL: url)?.contains(problem) == true, "\(url): \(URLCheck.problem(baseURL: url) ?? "nil")")
+        }
+        #expect(URLCheck.problem(baseURL: "https://museum.example/quiz/") == nil)
+        #expect(URLCheck.problem(baseURL: "https://museum.example") == nil)
+    }
+
     @Test func assetsAndMediaCarryContentHashesAndHTMLDoesNot() throws {
         let work = TemporaryDirectory()
         try build(root: Fixtures.repositoryRoot, output: work.appending("out"))
