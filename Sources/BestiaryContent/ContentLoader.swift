@@ -425,7 +425,7 @@ public struct ContentLoader: Sendable {
     }
 
     /// Settings still at a placeholder (`bestiary init` writes `https://example.org/…` and
-    /// `you@example.org`): a site published with them points its sitemap, its pages' links for
+    /// `you@example.org`): a site published with them points its sitemap and its pages' links for
     /// sharing at a domain reserved for examples, and Wikimedia cannot
     /// reach whoever fetches. What `bestiary check` adds; `bestiary fetch` says the second too.
     public static func placeholderProblems(_ config: SiteConfig) -> [Diagnostic] {

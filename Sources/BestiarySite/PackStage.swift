@@ -38,7 +38,12 @@ enum PackStage {
         }
         // The version a build published but could not record in the lock (the preview, which
         // records nothing and whose output is never deployed, goes by the lock alone).
-        let published = options.recordsPackVersions ? unrecorded.flatMap { Self.versionNote(at: $0, fileSystem: fs) } : nil
+        // The note is written before the output is swapped (a build killed after the swap, before
+        // the lock was written, published version N, and the next made another N with other
+        // bytes): it counts when the output does publish that version.
+        let published = options.recordsPackVersions
+            ? unrecorded.flatMap { Self.versionNote(at: $0, fileSystem: fs) }.flatMap { Self.outputPublishes($0, options: options) ? $0 : nil }
+            : nil
         // (A note of another pack is that pack's: a renamed `packs.id` starts its own history.)
         if options.recordsPackVersions, let shipped = publishedNote.flatMap({ Self.versionNote(at: $0, fileSystem: fs) }),
             shipped.pack == nil || shipped.pack == catalog.config.packs?.id
@@ -129,6 +134,13 @@ enum PackStage {
     static func versionNote(at path: String, fileSystem: any FileSystem) -> PackProducer.PublishedVersion? {
         guard let data = try? fileSystem.readPrefix(path, count: 256) else { return nil }
         return PackProducer.PublishedVersion(line: String(decoding: data, as: UTF8.self), note: path.split(separator: "/").last.map(String.init))
+    }
+
+    /// Whether the output's `packs/latest.json` points at `version` of its pack.
+    static func outputPublishes(_ version: PackProducer.PublishedVersion, options: BuildOptions) -> Bool {
+        let path = options.outputDirectory + "/packs/" + PackFormat.pointerPath
+        guard let data = try? options.fileSystem.read(path), let pointer = try? PackPointer.decode(data) else { return false }
+        return pointer.version == version.version && (version.pack == nil || version.pack == pointer.pack)
     }
 
     /// Notes that the output publishes `version` (`path`: which note, ``versionNote(at:fileSystem:)``):

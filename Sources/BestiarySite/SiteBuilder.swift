@@ -453,6 +453,13 @@ public final class SiteBuilder: @unchecked Sendable {
             recordSaved?.value()
             _ = afterAhead?.value()
         }
+        // A new version is noted as unrecorded until the lock records it: killed between the
+        // output's swap and the lock's write (a museum's `kill -9`), the next build made another
+        // version of that number with other bytes. It takes the note only if the output publishes
+        // that version (``PackStage/outputPublishes(_:options:)``).
+        if options.recordsPackVersions, packs.output.lock != nil, let published = packs.output.published {
+            _ = PackStage.writeVersionNote(published, at: unrecordedPath, fileSystem: fs)
+        }
         report.files = try stage("write") { () throws(DiagnosticError) in
             guard let memo else {
                 guard let staging else { preconditionFailure("a build without a memo stages its output") }

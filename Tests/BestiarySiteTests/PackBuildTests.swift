@@ -86,6 +86,40 @@ struct PackSite {
         #expect(!site.work.exists(".out.bestiary-unrecorded"), "the note is gone once recorded")
     }
 
+    /// Killed after the output's swap, before the lock is written (a museum's `kill -9`), a
+    /// build leaves the note as one whose lock write failed does: it is written before the swap.
+    /// The file system here looks at what is next to the output when the lock is written, and
+    /// the process ends there (a throw no catch of the build's notes anything for).
+    final class KilledAtTheLock: PassingFileSystem, @unchecked Sendable {
+        let note: String
+        nonisolated(unsafe) var seen: String?
+        init(note: String) { self.note = note }
+        override func writeAtomically(_ data: Data, to path: String) throws {
+            if path.hasSuffix("content/packs.lock") {
+                seen = try? String(contentsOfFile: note, encoding: .utf8)
+                throw FileSystemError(operation: "write", path: path, reason: "killed", code: EINTR)
+            }
+            try base.writeAtomically(data, to: path)
+        }
+    }
+
+    @Test func aBuildKilledBeforeItsLockIsWrittenHasNotedTheVersion() throws {
+        let site = try PackSite()
+        let killed = KilledAtTheLock(note: site.work.appending(".out.bestiary-unrecorded"))
+        #expect(throws: DiagnosticError.self) { try site.build(at: 1_767_225_700, fileSystem: killed) }
+        #expect(killed.seen?.hasPrefix("2 created 2026-01-01T00:01:40Z digest ") == true, "\(killed.seen ?? "no note")")
+    }
+
+    /// A note left by a build that stopped before its swap (the output still publishes version
+    /// 1) is no version published: the next build, with other content, makes version 2 at its time.
+    @Test func aNoteOfAVersionTheOutputDoesNotPublishIsLeftAside() throws {
+        let site = try PackSite()
+        try site.work.write("2 created 2026-01-01T00:01:40Z digest 0000000000000000000000000000000000000000000000000000000000000000 pack minimal\n", to: ".out.bestiary-unrecorded")
+        try site.build(at: 1_767_229_000)
+        let lock = try site.lock()
+        #expect(lock.contains("version 2 created 2026-01-01T00:56:40Z"), "\(lock)")
+    }
+
     /// The failed build says the output holds the new build (the command's last line follows it).
     @Test func theFailedBuildSaysItReplacedTheOutput() throws {
         let site = try PackSite()
