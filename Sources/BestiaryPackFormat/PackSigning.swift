@@ -97,10 +97,11 @@ public enum PackSignature {
         public var signature: Data
     }
 
-    /// The signature file for `data`, one line per key, in the order given.
+    /// The signature file for `data`, one line per key, in the order of the keys' ids (not the
+    /// order they were given in: `BESTIARY_SIGNING_KEY=A,B` and `B,A` wrote other bytes).
     public static func sign(_ data: Data, with keys: [Curve25519.Signing.PrivateKey]) throws -> Data {
         var text = ""
-        for key in keys {
+        for key in keys.sorted(by: { PackKeys.keyID($0.publicKey) < PackKeys.keyID($1.publicKey) }) {
             let sig = try key.signature(for: data)
             text += "ed25519 \(PackKeys.keyID(key.publicKey)) \(sig.base64EncodedString())\n"
         }

@@ -217,7 +217,8 @@ public struct PackLock: Hashable, Sendable {
                 "the pack history is not UTF-8 text (\(problem)); restore the file from version control (it is written by `bestiary build`)",
                 at: location, stage: "packs"))
         }
-        let text = String(decoding: data, as: UTF8.self)
+        // An editor's byte-order mark (the file is ASCII as the build writes it): not part of it.
+        let text = String(decoding: data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data, as: UTF8.self)
         // A merge of two branches that each recorded a version.
         if let conflict = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.hasPrefix("<<<<<<< ") || $0 == "<<<<<<<" }) {
             throw DiagnosticError(.error(

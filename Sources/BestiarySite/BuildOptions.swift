@@ -44,7 +44,9 @@ public struct BuildOptions: Sendable {
         self.baseURL = baseURL
         self.locked = locked
         self.signingKeyFile = signingKeyFile
-        self.environment = environment
+        // An empty SOURCE_DATE_EPOCH (a CI template's `export SOURCE_DATE_EPOCH=`) is unset.
+        self.environment = environment["SOURCE_DATE_EPOCH"].map { $0.trimmingCharacters(in: .whitespaces).isEmpty } == true
+            ? environment.filter { $0.key != "SOURCE_DATE_EPOCH" } : environment
         self.fileSystem = fileSystem
         self.time = time
     }

@@ -26,10 +26,12 @@ public enum BuildTime {
     /// checked where it is known, ``PackProducer``).
     public static let latestSeconds: Int64 = 253_370_764_800
 
-    /// Parses `SOURCE_DATE_EPOCH` from `environment`; nil when unset, throws when malformed.
+    /// Parses `SOURCE_DATE_EPOCH` from `environment`; nil when unset or empty (as CI templates
+    /// export it), throws when malformed.
     public static func sourceDateEpoch(_ environment: [String: String]) throws -> Date? {
         guard let raw = environment["SOURCE_DATE_EPOCH"] else { return nil }
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return nil }
         guard let seconds = Int64(trimmed), seconds >= 0 else {
             throw FileSystemError(
                 operation: "read", path: "SOURCE_DATE_EPOCH",

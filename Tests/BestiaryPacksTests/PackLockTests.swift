@@ -68,6 +68,8 @@ import Testing
         // With CRLF line ends (git's autocrlf on Windows) it reads the same.
         let crlf = Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)
         #expect(try PackLock.parse(crlf) == lock)
+        // With a byte-order mark an editor added too (it was "expected 'bestiary-pack-lock 2'").
+        #expect(try PackLock.parse(Data([0xEF, 0xBB, 0xBF]) + lock.encoded) == lock)
     }
 
     /// Two branches that each recorded a version, merged: the markers are named as such, with

@@ -304,6 +304,11 @@ import Testing
         #expect(PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(new.publicKey)]) == .valid(keyID: PackKeys.keyID(new.publicKey)))
         #expect(PackSignature.verify(data, signatureFile: sig, trustedKeys: [PackPublicKey(old.publicKey)]) == .valid(keyID: PackKeys.keyID(old.publicKey)))
         #expect(try PackSignature.parse(sig).count == 2)
+        // The lines are in the keys' ids' order, whatever order the keys were given in: two
+        // builds with `BESTIARY_SIGNING_KEY=A,B` and `B,A` are byte-identical (a museum's CI).
+        let lines = try PackSignature.parse(PackSignature.sign(data, with: [new, old]))
+        #expect(lines.map(\.keyID) == [PackKeys.keyID(old.publicKey), PackKeys.keyID(new.publicKey)].sorted())
+        #expect(try PackSignature.sign(data, with: [new, old]) == PackSignature.sign(data, with: [old, new]))
     }
 
     /// A signature file whose lines end in CR LF (git's autocrlf on the way to the server) was
