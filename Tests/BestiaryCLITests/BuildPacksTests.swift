@@ -152,6 +152,24 @@ import Testing
         #expect(try warnings(signingWith: site.keyFile).isEmpty, "the output's pointer is signed by that key now")
     }
 
+    /// Two ways to name the key: `--unsigned` with `--signing-key` is a usage error (the key was
+    /// dropped without a word), and `--signing-key` beside `BESTIARY_SIGNING_KEY` says which signs.
+    @Test func theKeysOptionsSayWhichKeySigns() async throws {
+        let site = try await Site()
+        let both = try Binary.run(["build", "--root", site.root, "--unsigned", "--signing-key", site.keyFile])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("--unsigned builds packs without a signature, and --signing-key names the key to sign them with: give one of the two"), "\(both.stderr)")
+        let other = try Binary.run(["keys", "generate"]).stdout
+        let envKey = try #require(other.split(separator: "\n").first { $0.hasPrefix("private-key: ") }?.dropFirst(13))
+        // By the real clock (the pointer's expiry is checked by it), as the file's other builds.
+        let built = try Binary.run(
+            ["build", "--root", site.root, "--signing-key", site.keyFile], environment: ["BESTIARY_SIGNING_KEY": String(envKey), "SOURCE_DATE_EPOCH": ""])
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(built.stderr.contains("note: the key in \(site.keyFile) (--signing-key) signs the packs; BESTIARY_SIGNING_KEY is not used"), "\(built.stderr)")
+        let verify = try Binary.run(["pack", "verify", site.packs, "--public-key", site.publicKey])
+        #expect(verify.status == 0, "\(verify.stderr)")
+    }
+
     @Test func aBadSigningKeyFailsTheBuildAndKeepsTheOutput() async throws {
         let site = try await Site()
         try site.build()

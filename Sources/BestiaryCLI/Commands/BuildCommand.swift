@@ -1,6 +1,7 @@
 import ArgumentParser
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryPacks
 import BestiarySite
 import Foundation
 
@@ -52,6 +53,10 @@ struct BuildCommand: AsyncParsableCommand {
         // An empty --output (an unset $OUT) would be the current folder.
         if output?.isEmpty == true { throw ValidationError("--output must name a folder") }
         if let baseURL, let problem = URLCheck.problem(baseURL: baseURL) { throw ValidationError("--base-url \(problem)") }
+        // The key was dropped without a word, the packs built unsigned.
+        if unsigned, signingKey != nil {
+            throw ValidationError("--unsigned builds packs without a signature, and --signing-key names the key to sign them with: give one of the two")
+        }
     }
 
     func run() async throws {
@@ -63,6 +68,11 @@ struct BuildCommand: AsyncParsableCommand {
         options.allowsUnsignedPacks = unsigned
         options.exitsAfterBuild = true
         let builder = SiteBuilder(options: options)
+        // Both given: the file is the one that signs, said so (CI with a key in its environment
+        // and a file passed by a script).
+        if let signingKey, !(ProcessInfo.processInfo.environment[SigningKeys.environmentVariable] ?? "").isEmpty {
+            console.err("note: the key in \(signingKey) (--signing-key) signs the packs; \(SigningKeys.environmentVariable) is not used")
+        }
         // Progress and summaries go to standard error in either format (JSON's problems go to
         // standard output).
         builder.onStage = { stage, index, total in
