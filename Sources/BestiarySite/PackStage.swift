@@ -98,12 +98,19 @@ enum PackStage {
     /// now): an app that trusts only the earlier key refuses this version and every later one.
     /// docs/packs.md's rotation signs with both keys while the apps with the new one ship; a
     /// build that skipped that was taken without a word (found by a site's admin).
+    /// Without a key at all (a site that lists no `public_keys`, built where the key is not
+    /// set), the signatures were dropped with only the warning any unsigned build gets.
     static func rotationProblem(keys: [SigningKeys.Key], catalog: Catalog, options: BuildOptions) -> Diagnostic? {
-        guard !keys.isEmpty, options.recordsPackVersions,
+        guard options.recordsPackVersions, !options.allowsUnsignedPacks, catalog.config.packs != nil,
             let file = try? options.fileSystem.read(options.outputDirectory + "/packs/latest.json.sig"),
             let lines = try? PackSignature.parse(file), !lines.isEmpty
         else { return nil }
         let before = Set(lines.map(\.keyID)), now = keys.map { PackKeys.keyID($0.publicKey) }
+        if keys.isEmpty {
+            return .warning(
+                "this build's packs are unsigned, but those the output publishes now are signed (key \(before.sorted().first!.prefix(12))…): every app that has them refuses an unsigned pointer; set \(SigningKeys.environmentVariable) or pass --signing-key FILE (listing the key in site.yml's packs.public_keys makes a build without it fail)",
+                at: catalog.config.location, stage: "packs")
+        }
         guard before.isDisjoint(with: now) else { return nil }
         return .warning(
             "this build signs only with keys that did not sign the packs the output publishes now (key \(before.sorted().first!.prefix(12))…, now \(now.first!.prefix(12))…): an app that trusts only the earlier key refuses this pointer and every later one; during a rotation sign with both keys until apps with the new one have shipped (docs/packs.md, \"Key rotation\")",

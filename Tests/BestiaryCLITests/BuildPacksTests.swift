@@ -152,6 +152,27 @@ import Testing
         #expect(try warnings(signingWith: site.keyFile).isEmpty, "the output's pointer is signed by that key now")
     }
 
+    /// A build without a key after signed ones (the key not set on this machine, a site that
+    /// lists no public_keys) dropped the signatures with only the warning any unsigned build gets.
+    @Test func signaturesDroppedFromASignedOutputAreWarnedAbout() async throws {
+        let site = try await Site()
+        try site.build()
+        var options = site.options()
+        options.signingKeyFile = nil
+        let builder = SiteBuilder(options: options)
+        _ = try builder.build()
+        let warning = builder.diagnostics.items.filter { $0.message.hasPrefix("this build's packs are unsigned, but those the output publishes now are signed (key ") }
+        #expect(warning.count == 1, "\(builder.diagnostics.items.map(\.message))")
+        #expect(warning.first?.location?.path == "content/site.yml")
+        // Unsigned on purpose (--unsigned: a check, never deployed) after a signed build: not said.
+        try site.build()
+        #expect(FileManager.default.fileExists(atPath: site.packs + "/latest.json.sig"))
+        options.allowsUnsignedPacks = true
+        let unsigned = SiteBuilder(options: options)
+        _ = try unsigned.build()
+        #expect(!unsigned.diagnostics.items.contains { $0.message.hasPrefix("this build's packs are unsigned") })
+    }
+
     /// Two ways to name the key: `--unsigned` with `--signing-key` is a usage error (the key was
     /// dropped without a word), and `--signing-key` beside `BESTIARY_SIGNING_KEY` says which signs.
     @Test func theKeysOptionsSayWhichKeySigns() async throws {
