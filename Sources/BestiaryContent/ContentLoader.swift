@@ -101,14 +101,17 @@ public struct ContentLoader: Sendable {
         let path = "content/site.yml"
         let full = contentDirectory + "/site.yml"
         guard fileSystem.info(full) != nil else {
-            let hint = fileSystem.isDirectory(contentDirectory)
+            let hasContent = fileSystem.isDirectory(contentDirectory)
+            let hint = hasContent
                 ? "content/ has no site.yml; it needs at least title, base_url and languages"
                 : Self.siteRootAbove(root, fileSystem: fileSystem).map {
                     // Run from inside the site (`content/animals/`): say where its root is, as
                     // git would find it (found by a new user).
                     "'\(root)' is not a site root (no content/site.yml), but \($0) is: run there, or pass --root \($0)"
                 } ?? "'\(root)' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root"
-            return (nil, [.error(hint, at: SourceLocation(path: path), stage: "load")])
+            // No content/ at all: at no file (a CI annotation at `content/site.yml` pointed into
+            // the repository the command ran in, not at the root it was given).
+            return (nil, [.error(hint, at: hasContent ? SourceLocation(path: path) : nil, stage: "load")])
         }
         do {
             let source = try SourceText.decode(try readText(full, relative: path), path: path)

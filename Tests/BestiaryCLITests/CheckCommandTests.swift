@@ -176,6 +176,8 @@ import Testing
         let result = await run("build", "--root", dir.appending("a/b"))
         #expect(result.status == 1)
         #expect(result.stderr.contains("is not a site root (no content/site.yml)"), "\(result.stderr)")
+        // At no file: `content/site.yml:1:1:` named the working folder's (a CI annotation there).
+        #expect(result.stderr.hasPrefix("bestiary: error: '\(dir.appending("a/b"))' is not a site root"), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("build failed: 1 error"), "\(result.stderr)")
         #expect(!dir.exists("a"))
     }
