@@ -54,7 +54,9 @@ public enum PackKeys {
             throw PackKeyError("the signing key is not base64; use the value `bestiary keys generate` prints after 'private-key:'")
         }
         guard data.count == 32, let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: data) else {
-            throw PackKeyError("the signing key is \(data.count) bytes, not a 32-byte Ed25519 private key")
+            // libsodium and NaCl keep the private key as 64 bytes: the 32-byte seed, then the public key.
+            let seed = data.count == 64 ? "; a 64-byte key (libsodium's, NaCl's) is the 32-byte private key followed by the public key: give the first 32 bytes, base64-encoded" : ""
+            throw PackKeyError("the signing key is \(data.count) bytes, not a 32-byte Ed25519 private key\(seed)")
         }
         return key
     }

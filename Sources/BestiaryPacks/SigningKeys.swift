@@ -56,7 +56,10 @@ public enum SigningKeys {
             }
             guard !keys.isEmpty else {
                 throw DiagnosticError(.error(
-                    "no private key in the file; save the output of `bestiary keys generate` there", at: SourceLocation(path: file), stage: "packs"))
+                    publicLines.isEmpty
+                        ? "no private key in the file; save the output of `bestiary keys generate` there"
+                        : "the file holds only a public key (public-key: …), which checks signatures; signing needs the private-key line `bestiary keys generate` printed beside it",
+                    at: SourceLocation(path: file), stage: "packs"))
             }
             return keys
         }

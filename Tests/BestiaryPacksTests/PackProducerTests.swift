@@ -364,7 +364,18 @@ import Testing
         } throws: { error in
             (error as? DiagnosticError)?.diagnostics.first?.location?.line == 1
         }
-        #expect(throws: DiagnosticError.self) { try SigningKeys.load(environment: [:], file: dir.appending("public-only.key")) }
+        #expect {
+            try SigningKeys.load(environment: [:], file: dir.appending("public-only.key"))
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.hasPrefix("the file holds only a public key (public-key: …), which checks signatures") == true
+        }
+        // libsodium's 64-byte private key (seed, then public key): which half to give.
+        let sodium = try #require(Data(base64Encoded: pair.privateKey)) + #require(Data(base64Encoded: pair.publicKey))
+        #expect {
+            try SigningKeys.load(environment: ["BESTIARY_SIGNING_KEY": sodium.base64EncodedString()], file: nil)
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.first?.message.hasSuffix("is the 32-byte private key followed by the public key: give the first 32 bytes, base64-encoded") == true
+        }
         #expect {
             try SigningKeys.load(environment: [:], file: dir.appending("missing.key"))
         } throws: { error in
