@@ -28,6 +28,20 @@ public struct LocalizedText: Hashable, Sendable, Codable {
 
 /// BCP 47-ish language codes as used in site.yml: `de`, `en`, `pt-BR`, `zh-Hant`.
 public enum LanguageCode {
+    /// The Wikipedia a site language reads: its code without a region or script (`pt-BR` and
+    /// `pt-PT` read pt.wikipedia, `fr-CA` fr.wikipedia, `zh-Hant` zh.wikipedia; there is no
+    /// `pt-BR.wikipedia`), in lower case. Wikis whose own code has more parts keep them
+    /// (`zh-yue`, `be-tarask`, `zh-min-nan`): a region has 2 letters or 3 digits, a script 4 letters.
+    public static func wikipediaCode(_ language: String) -> String {
+        let parts = language.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, parts.count > 1 else { return language.lowercased() }
+        let kept = parts.dropFirst().filter { part in
+            let letters = part.allSatisfy { $0.isASCII && $0.isLetter }, digits = part.allSatisfy { $0.isASCII && $0.isNumber }
+            return !((letters && (part.count == 2 || part.count == 4)) || (digits && part.count == 3))
+        }
+        return ([first] + kept).joined(separator: "-").lowercased()
+    }
+
     public static func isValid(_ code: String) -> Bool {
         let parts = code.split(separator: "-", omittingEmptySubsequences: false)
         guard let first = parts.first, (2...3).contains(first.count),

@@ -27,44 +27,37 @@ public enum PastedText {
         guard let article = wikipediaArticle(text) else {
             return "\(key): '\(text)' is a web address; write the title of the article (as it reads at the top of its page)"
         }
-        if article.language != language {
-            return "\(key): '\(text)' is an article of the '\(article.language)' Wikipedia, not of the '\(language)' one; write the title of the '\(language)' article"
+        // `pt-BR` reads pt.wikipedia (``LanguageCode/wikipediaCode(_:)``).
+        let wiki = LanguageCode.wikipediaCode(language)
+        if article.language != wiki {
+            return "\(key): '\(text)' is an article of the '\(article.language)' Wikipedia, not of the '\(wiki)' one; write the title of the '\(wiki)' article"
         }
         return "\(key): '\(text)' is the article's web address; write its title instead: wikipedia: {\(language): \(YAMLScalar.plainOrQuoted(article.title, flow: true))}"
     }
 
-    /// The text as it was before UTF-8 was read as Windows-1252 (`GroÃŸer` → `Großer`), when it
-    /// holds such a misreading: a sequence only it makes (`Ã` before `Ÿ`, `Â°`, `â€™`), and all
-    /// of it reads back as UTF-8.
+    /// The text as it was before UTF-8 was read as Windows-1252 (`GroÃŸer` → `Großer`,
+    /// `Å‚` → `ł`, `Ã\u{81}guila` → `Águila`), when it holds such a misreading: a UTF-8 lead byte
+    /// shown as a letter U+00C2…U+00F4 followed by a continuation byte shown as U+0080…U+00BF or
+    /// one of Windows-1252's characters there, and all of it reads back as UTF-8 (which no
+    /// text in Portuguese, French or Vietnamese written as meant does).
     public static func misreadUTF8(_ text: String) -> String? {
-        // Cheap first: the misreadings start with Ã, Â or â (C3 83, C3 82, C3 A2).
-        var utf8 = text.utf8.makeIterator()
-        var seen = false
-        var lead = false
-        while let b = utf8.next() {
-            if lead, b == 0x83 || b == 0x82 || b == 0xA2 { seen = true; break }
-            lead = b == 0xC3
-        }
-        guard seen else { return nil }
+        // Cheap first: a lead byte's letter is C3 82…C3 B4 in UTF-8.
+        var previous: UInt8 = 0
+        guard text.utf8.contains(where: { b in defer { previous = b }; return previous == 0xC3 && (0x82...0xB4).contains(b) }) else { return nil }
         let scalars = Array(text.unicodeScalars)
+        func byte(_ scalar: Unicode.Scalar) -> UInt8? {
+            // U+0080…U+009F: the bytes Windows-1252 leaves undefined (0x81, 0x8D, …) come through as themselves.
+            scalar.value <= 0xFF ? UInt8(scalar.value) : cp1252[scalar.value]
+        }
         let telltale = zip(scalars, scalars.dropFirst()).contains { a, b in
-            switch a.value {
-            case 0xC3: return (0xA0...0xBF).contains(b.value) || cp1252[b.value] != nil
-            case 0xC2: return (0xA0...0xBF).contains(b.value)
-            case 0xE2: return b.value == 0x20AC  // "â€": ’ “ ” – … misread
-            default: return false
-            }
+            (0xC2...0xF4).contains(a.value) && byte(b).map { (0x80...0xBF).contains($0) } == true
         }
         guard telltale else { return nil }
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.count)
         for scalar in scalars {
-            if scalar.value < 0x80 || (0xA0...0xFF).contains(scalar.value) {
-                bytes.append(UInt8(scalar.value))
-            } else if let byte = cp1252[scalar.value] {
-                bytes.append(byte)
-            } else {
-                return nil
-            }
+            guard let b = byte(scalar) else { return nil }
+            bytes.append(b)
         }
         guard let original = String(validating: bytes, as: UTF8.self), original != text else { return nil }
         return original
@@ -82,18 +75,40 @@ public enum PastedText {
     /// the site's search, sorting and the quiz's typed answers see them all the same.
     static let unseen: [UInt32: String] = [0x200B: "a zero-width space", 0x2060: "a word joiner", 0xFEFF: "a byte-order mark", 0x09: "a tab"]
 
+    /// Scripts written without spaces, where a zero-width space marks where a line may break
+    /// (Thai, Lao, Tibetan, Myanmar, Khmer): there it is meant.
+    static func breaksWithZeroWidthSpaces(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0x0E00...0x0FFF).contains($0.value) || (0x1000...0x109F).contains($0.value) || (0x1780...0x17FF).contains($0.value) }
+    }
+
     /// The warning for a text holding such a character, or nil.
     public static func unseenWarning(_ text: String, what: String) -> String? {
         // Cheap first: a tab, or the lead bytes of U+2060, U+200B (E2) and U+FEFF (EF).
-        guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0xE2 || $0 == 0xEF }),
-              let scalar = text.unicodeScalars.first(where: { unseen[$0.value] != nil }) else { return nil }
-        let shown = text.unicodeScalars.map { unseen[$0.value] == nil ? String($0) : String(format: "\\u{%04X}", $0.value) }.joined()
-        return "\(what) '\(shown)' holds U+\(String(format: "%04X", scalar.value)) (\(unseen[scalar.value]!)), which a page shows as \(scalar == "\t" ? "a space" : "nothing") but search and typed answers see; remove it"
+        guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0xE2 || $0 == 0xEF }) else { return nil }
+        let zeroWidthMeant = breaksWithZeroWidthSpaces(text)
+        guard let index = text.unicodeScalars.firstIndex(where: { unseen[$0.value] != nil && !(zeroWidthMeant && $0.value == 0x200B) }) else { return nil }
+        let scalar = text.unicodeScalars[index]
+        return "\(what) '\(excerpt(text, at: index, showing: { unseen[$0.value] != nil }))' holds U+\(String(format: "%04X", scalar.value)) (\(unseen[scalar.value]!)), which a page shows as \(scalar == "\t" ? "a space" : "nothing") but search and typed answers see; remove it"
     }
 
-    /// The warning for a misread text, or nil.
+    /// The text around `index` on one line, at most about 40 characters, with the characters
+    /// `shown` (those a reader cannot see) written as `\u{…}`.
+    static func excerpt(_ text: String, at index: String.UnicodeScalarView.Index, showing shown: (Unicode.Scalar) -> Bool) -> String {
+        let scalars = text.unicodeScalars
+        let lineStart = scalars[..<index].lastIndex(where: { $0 == "\n" }).map { scalars.index(after: $0) } ?? scalars.startIndex
+        let lineEnd = scalars[index...].firstIndex(of: "\n") ?? scalars.endIndex
+        let from = scalars.index(index, offsetBy: -20, limitedBy: lineStart) ?? lineStart
+        let to = scalars.index(index, offsetBy: 20, limitedBy: lineEnd) ?? lineEnd
+        let part = scalars[from..<to].map { shown($0) ? String(format: "\\u{%04X}", $0.value) : String($0) }.joined()
+        return (from > scalars.startIndex ? "…" : "") + part + (to < scalars.endIndex ? "…" : "")
+    }
+
+    /// The warning for a misread text, or nil: the first misread word, and what it was.
     public static func misreadWarning(_ text: String, what: String) -> String? {
-        guard let original = misreadUTF8(text) else { return nil }
-        return "\(what) '\(text)' looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): did you mean '\(original)'? Mend it here, and in the file it came from"
+        guard misreadUTF8(text) != nil else { return nil }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+        let shown = words.lazy.compactMap { word in misreadUTF8(String(word)).map { (String(word), $0) } }.first
+        let example = shown.map { "'\($0.0)' was '\($0.1)'" } ?? "'\(text.prefix(40))'"
+        return "\(what) looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): \(example); mend it here, and in the file it came from"
     }
 }

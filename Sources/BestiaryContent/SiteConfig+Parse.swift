@@ -187,9 +187,11 @@ public enum URLCheck {
         if let problem = problem(absoluteHTTP: string) { return problem }
         // Pages name their files by its path as it is written (`/quiz/assets/…`), in HTML: a
         // quote in it ended an attribute of the 404 page, whose links are absolute (a museum's).
-        if let bad = string.unicodeScalars.first(where: { !uriCharacters.contains($0) }) {
+        // Letters of other scripts are fine (a browser encodes them, and so does the 404 page's path).
+        if let bad = string.unicodeScalars.first(where: { $0.isASCII ? !uriCharacters.contains($0) : $0.properties.isWhitespace || $0.properties.generalCategory == .format }) {
             let encoded = String(Character(bad)).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-            return "'\(string)' holds '\(bad.properties.isWhitespace ? "a space" : String(bad))', which a URL cannot hold as it is; write it percent-encoded (\(encoded))"
+            let shown = bad.properties.isWhitespace || bad.value < 0x20 ? "U+\(String(format: "%04X", bad.value))\(bad == " " ? " (a space)" : "")" : "'\(bad)'"
+            return "'\(string)' holds \(shown), which a URL cannot hold as it is; write it percent-encoded (\(encoded))"
         }
         if string.contains("?") || string.contains("#") {
             return "'\(string)' has a query (?…) or a fragment (#…); page URLs are made by adding paths to it, so give the folder alone"

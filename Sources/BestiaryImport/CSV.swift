@@ -77,7 +77,7 @@ public enum CSVParser {
     /// A spreadsheet's own file given as CSV: an Excel or LibreOffice workbook (`.xlsx` and `.ods`
     /// are ZIP files, `.xls` a Compound File), said as what it is (its bytes were "not valid UTF-8").
     static func workbook(_ bytes: [UInt8]) -> String? {
-        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a spreadsheet workbook (.xlsx or .ods, a ZIP file)" }
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a spreadsheet workbook (.xlsx, .ods or .numbers: a ZIP file)" }
         if bytes.starts(with: [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) { return "an Excel 97–2003 workbook (.xls)" }
         return nil
     }

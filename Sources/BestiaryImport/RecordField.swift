@@ -180,8 +180,11 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
         case .group: animal.group = value
         case .conservation: animal.conservation = value
         case .difficulty:
-            // A cell formatted with decimals (`2.0`, `2,0` in a German spreadsheet) is the number.
-            let whole = value.hasSuffix(".0") || value.hasSuffix(",0") ? String(value.dropLast(2)) : value
+            // A cell formatted with decimals (`2.0`, `2,00` in a German spreadsheet) is the number.
+            var whole = Substring(value)
+            if let mark = whole.lastIndex(where: { $0 == "." || $0 == "," }), whole[whole.index(after: mark)...].allSatisfy({ $0 == "0" }) {
+                whole = whole[..<mark]
+            }
             guard let n = Int(whole), (1...3).contains(n) else {
                 throw FieldProblem("difficulty must be 1, 2 or 3, not '\(value)'")
             }
@@ -200,7 +203,7 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             animal.tags = tags
         case .wikipedia(let language):
             // An article's address (a spreadsheet's link) names its title: that is what is written.
-            if let article = PastedText.wikipediaArticle(value), article.language == language {
+            if let article = PastedText.wikipediaArticle(value), article.language == LanguageCode.wikipediaCode(language) {
                 animal.wikipedia[language] = article.title
             } else {
                 animal.wikipedia[language] = value

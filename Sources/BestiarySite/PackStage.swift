@@ -13,7 +13,7 @@ enum PackStage {
     static func run(
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
         options: BuildOptions, now: Date, keys: [SigningKeys.Key], kept: KeptRecords? = nil,
-        lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil, publishedNote: String? = nil
+        lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil, pending: String? = nil, publishedNote: String? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard catalog.config.packs != nil else {
@@ -38,12 +38,14 @@ enum PackStage {
         }
         // The version a build published but could not record in the lock (the preview, which
         // records nothing and whose output is never deployed, goes by the lock alone).
-        // The note is written before the output is swapped (a build killed after the swap, before
-        // the lock was written, published version N, and the next made another N with other
-        // bytes): it counts when the output does publish that version.
-        let published = options.recordsPackVersions
-            ? unrecorded.flatMap { Self.versionNote(at: $0, fileSystem: fs) }.flatMap { Self.outputPublishes($0, options: options) ? $0 : nil }
-            : nil
+        // Else one noted as pending before a build's swap (killed after it, before the lock was
+        // written, it published version N, and the next build made another N with other bytes):
+        // it counts when the output does publish that version, and is left over otherwise (the
+        // build stopped before its swap).
+        let pendingNote = options.recordsPackVersions ? pending.flatMap { Self.versionNote(at: $0, fileSystem: fs) } : nil
+        let swapped = pendingNote.flatMap { Self.outputPublishes($0, options: options) ? $0 : nil }
+        if let pending, pendingNote != nil, swapped == nil { try? fs.remove(pending) }
+        let published = options.recordsPackVersions ? unrecorded.flatMap { Self.versionNote(at: $0, fileSystem: fs) } ?? swapped : nil
         // (A note of another pack is that pack's: a renamed `packs.id` starts its own history.)
         if options.recordsPackVersions, let shipped = publishedNote.flatMap({ Self.versionNote(at: $0, fileSystem: fs) }),
             shipped.pack == nil || shipped.pack == catalog.config.packs?.id

@@ -148,7 +148,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // whose files are unchanged from the last build (the preview keeps them in its memo).
         let tool = BuildState.toolIdentity(fs)
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
-        let unrecordedPath = keptPath("unrecorded"), publishedPath = keptPath("published")
+        let unrecordedPath = keptPath("unrecorded"), publishedPath = keptPath("published"), pendingPath = keptPath("pending")
         // Read side by side; the Wikipedia entries are only needed by the enrich stage.
         let reading = memo == nil && !options.force
         let entriesAhead = reading ? Background { KeptEntries.load(entriesPath, tool: tool, fileSystem: fs, started: walkStarted) } : nil
@@ -322,7 +322,7 @@ public final class SiteBuilder: @unchecked Sendable {
             } ?? self.memo?.keptPackRecords()
             var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, keys: signingKeys, kept: kept,
-                lock: lockAhead?.value(), unrecorded: unrecordedPath, publishedNote: publishedPath)
+                lock: lockAhead?.value(), unrecorded: unrecordedPath, pending: pendingPath, publishedNote: publishedPath)
             // The preview keeps this manifest's records for its next build.
             if let memo = self.memo {
                 let manifest = output.recordTable.flatMap { table in
@@ -453,12 +453,13 @@ public final class SiteBuilder: @unchecked Sendable {
             recordSaved?.value()
             _ = afterAhead?.value()
         }
-        // A new version is noted as unrecorded until the lock records it: killed between the
+        // A new version is noted as pending until the lock records it: killed between the
         // output's swap and the lock's write (a museum's `kill -9`), the next build made another
-        // version of that number with other bytes. It takes the note only if the output publishes
-        // that version (``PackStage/outputPublishes(_:options:)``).
+        // version of that number with other bytes. It takes a pending note only if the output
+        // publishes that version (``PackStage/outputPublishes(_:options:)``); one the build could
+        // note as unrecorded (the lock's write failed, after the swap) it takes in any case.
         if options.recordsPackVersions, packs.output.lock != nil, let published = packs.output.published {
-            _ = PackStage.writeVersionNote(published, at: unrecordedPath, fileSystem: fs)
+            _ = PackStage.writeVersionNote(published, at: pendingPath, fileSystem: fs)
         }
         report.files = try stage("write") { () throws(DiagnosticError) in
             guard let memo else {
@@ -533,9 +534,10 @@ public final class SiteBuilder: @unchecked Sendable {
             let path = options.root + "/" + PackLock.path
             do {
                 try fs.writeAtomically(lock, to: path)
-                if fs.info(unrecordedPath) != nil { try? fs.remove(unrecordedPath) }
+                for note in [unrecordedPath, pendingPath] where fs.info(note) != nil { try? fs.remove(note) }
             } catch {
                 let noted = packs.output.published.map { PackStage.writeVersionNote($0, at: unrecordedPath, fileSystem: fs) } ?? false
+                if noted { try? fs.remove(pendingPath) }
                 let next = noted
                     ? "build again before changing the content: the next build then records version \(packs.output.version) as published, with the same bytes"
                     : "nor could the note of it be written next to the output: build again before changing the content, with the same SOURCE_DATE_EPOCH if one was set, to record version \(packs.output.version) with the same bytes"

@@ -1,3 +1,4 @@
+import BestiaryContent
 import Foundation
 
 /// Article titles as the summary endpoint wants them, and the URL that asks for one.
@@ -58,19 +59,8 @@ public enum WikipediaTitle {
         return base
     }
 
-    /// The Wikipedia a site language reads: its code without a region or script (`pt-BR` and
-    /// `pt-PT` read pt.wikipedia, `fr-CA` fr.wikipedia, `zh-Hant` zh.wikipedia; there is no
-    /// `pt-BR.wikipedia`), in lower case. Wikis whose own code has more parts keep them
-    /// (`zh-yue`, `be-tarask`, `zh-min-nan`): a region has 2 letters or 3 digits, a script 4 letters.
-    public static func wikiCode(_ language: String) -> String {
-        let parts = language.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, parts.count > 1 else { return language.lowercased() }
-        let kept = parts.dropFirst().filter { part in
-            let letters = part.allSatisfy { $0.isASCII && $0.isLetter }, digits = part.allSatisfy { $0.isASCII && $0.isNumber }
-            return !((letters && (part.count == 2 || part.count == 4)) || (digits && part.count == 3))
-        }
-        return ([first] + kept).joined(separator: "-").lowercased()
-    }
+    /// The Wikipedia a site language reads (``LanguageCode/wikipediaCode(_:)``).
+    public static func wikiCode(_ language: String) -> String { LanguageCode.wikipediaCode(language) }
 
     /// `…/page/summary/Title` for `title` in `language`.
     public static func summaryURL(template: String, language: String, title: String) -> String {

@@ -40,7 +40,7 @@ import Testing
              expected: "\(record):2:12: warning: name.de '“Fuchs”' keeps its typographic quotes as part of the text: YAML quotes with straight ones (\" or '); write \"Fuchs\", or leave them out"),
         // A volunteer's spreadsheet: UTF-8 opened as Windows-1252 and saved again.
         Case(name: "a text misread by a spreadsheet", files: [record: "---\nname: {de: \"GroÃŸer Brachvogel\"}\ndescription: {de: Bei 20Â°C singt er}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
-             expected: "\(record):2:12: warning: name.de 'GroÃŸer Brachvogel' looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): did you mean 'Großer Brachvogel'? Mend it here, and in the file it came from"),
+             expected: "\(record):2:12: warning: name.de looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): 'GroÃŸer' was 'Großer'; mend it here, and in the file it came from"),
         Case(name: "a character a page does not show, pasted with a name", files: [record: "---\nname: {de: \"Fu\u{200B}chs\"}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de 'Fu\\u{200B}chs' holds U+200B (a zero-width space), which a page shows as nothing but search and typed answers see; remove it"),
         Case(name: "a Wikipedia article's address for its title", files: [record: "---\nname: {de: Fuchs}\nwikipedia: {de: \"https://de.wikipedia.org/wiki/Rotfuchs_(Art)#Merkmale\"}\n---\n"],
@@ -114,8 +114,11 @@ import Testing
              expected: "\(record):3:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text with ': ' or ',' inside { } needs quotes: {de: \"Achtung: beißt\"}"),
         Case(name: "a list's bracket never closed, at the bracket (not the next line)", files: [record: "---\nname: {de: Fuchs}\ntags: [wald, europa\ngroup: mammal\n---\n"],
              expected: "\(record):3:7: error: invalid YAML: the '[' here is never closed with ']' (what follows it was read as part of it); close it, or put the whole text in quotes"),
-        Case(name: "no site.yml", siteYML: nil,
-             expected: "content/site.yml:0:0: error: "),
+        Case(name: "no site.yml", files: ["content/animals/.keep": ""], siteYML: nil,
+             expected: "content/site.yml:0:0: error: content/ has no site.yml"),
+        // No content/ at all (a mistyped --root): at no file, not at the working folder's content/site.yml.
+        Case(name: "no content folder", siteYML: nil,
+             expected: "-: error: '"),
         Case(name: "sound given as a path", files: [record: "---\nname: {de: Fuchs}\nsound: sounds/fox.ogg\n---\n"],
              expected: "\(record):3:8: error: sound must be a mapping of keys to values; write sound: {file: sounds/fox.ogg}"),
         Case(name: "image given as an address", files: [record: "---\nname: {de: Fuchs}\nimage: https://e.org/fox.jpg\n---\n"],

@@ -182,7 +182,7 @@ import Testing
         Case(
             name: "CSV that is a spreadsheet's workbook", format: .csv, text: "PK\u{03}\u{04}\u{14}\u{00}",
             errors: [
-                "1:1: malformed CSV: this is a spreadsheet workbook (.xlsx or .ods, a ZIP file), not a CSV file; open it in the spreadsheet and save it as CSV UTF-8 (Excel: Save As, CSV UTF-8; LibreOffice: Save As, Text CSV, character set Unicode (UTF-8))"
+                "1:1: malformed CSV: this is a spreadsheet workbook (.xlsx, .ods or .numbers: a ZIP file), not a CSV file; open it in the spreadsheet and save it as CSV UTF-8 (Excel: Save As, CSV UTF-8; LibreOffice: Save As, Text CSV, character set Unicode (UTF-8))"
             ]),
         Case(
             name: "CSV rows with invalid ids, wrong field counts and bad values", format: .csv,

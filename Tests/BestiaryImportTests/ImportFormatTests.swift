@@ -217,7 +217,7 @@ import Testing
         #expect(site.animal("grayling")?.difficulty == 3)
         #expect(site.animal("lynx")?.wikipedia["de"] == "Eurasischer Luchs")
         #expect(plan.warnings.map(\.message) == [
-            "row 3 (id grayling): name.de 'Ã„sche' looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): did you mean 'Äsche'? Mend it here, and in the file it came from"
+            "row 3 (id grayling): name.de looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): 'Ã„sche' was 'Äsche'; mend it here, and in the file it came from"
         ])
         let table = try CSVParser.parse(Array("id;name.en;Notiz, intern\nlynx;Lynx;x\n".utf8))
         #expect(table.separator == ";")

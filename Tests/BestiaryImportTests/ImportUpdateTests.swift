@@ -38,8 +38,6 @@ import Testing
         #expect(site.animal("nuthatch-6")?.name["en"] == "Eastern Bluebird")
     }
 
-    /// A user adds fields, comments, a body and a translation by hand; the app's catalogue then
-    /// renames the animal. The import changes the name and nothing else.
     /// A row deleted from the spreadsheet leaves its record as it is: said, with how to remove
     /// it. A first import into a site, naming none of its records, says nothing of them.
     @Test func aSpreadsheetWithoutSomeOfTheSitesRecordsSaysTheyStay() throws {
@@ -55,6 +53,8 @@ import Testing
         #expect(other.warnings.isEmpty)
     }
 
+    /// A user adds fields, comments, a body and a translation by hand; the app's catalogue then
+    /// renames the animal. The import changes the name and nothing else.
     @Test func updatesKeepEverythingAddedByHand() throws {
         let site = try TestSite(languages: ["de", "en"])
         try site.importing("wildsound/animals.json", .wildsound)

@@ -105,19 +105,34 @@ struct PackSite {
 
     @Test func aBuildKilledBeforeItsLockIsWrittenHasNotedTheVersion() throws {
         let site = try PackSite()
-        let killed = KilledAtTheLock(note: site.work.appending(".out.bestiary-unrecorded"))
+        let killed = KilledAtTheLock(note: site.work.appending(".out.bestiary-pending"))
         #expect(throws: DiagnosticError.self) { try site.build(at: 1_767_225_700, fileSystem: killed) }
         #expect(killed.seen?.hasPrefix("2 created 2026-01-01T00:01:40Z digest ") == true, "\(killed.seen ?? "no note")")
     }
 
-    /// A note left by a build that stopped before its swap (the output still publishes version
-    /// 1) is no version published: the next build, with other content, makes version 2 at its time.
-    @Test func aNoteOfAVersionTheOutputDoesNotPublishIsLeftAside() throws {
+    /// A pending note left by a build that stopped before its swap (the output still publishes
+    /// version 1) is no version published: the next build, with other content, makes version 2
+    /// at its time, and the note is gone.
+    @Test func aPendingNoteOfAVersionTheOutputDoesNotPublishIsLeftAside() throws {
         let site = try PackSite()
-        try site.work.write("2 created 2026-01-01T00:01:40Z digest 0000000000000000000000000000000000000000000000000000000000000000 pack minimal\n", to: ".out.bestiary-unrecorded")
+        try site.work.write("2 created 2026-01-01T00:01:40Z digest 0000000000000000000000000000000000000000000000000000000000000000 pack minimal\n", to: ".out.bestiary-pending")
         try site.build(at: 1_767_229_000)
         let lock = try site.lock()
         #expect(lock.contains("version 2 created 2026-01-01T00:56:40Z"), "\(lock)")
+        #expect(!site.work.exists(".out.bestiary-pending"))
+    }
+
+    /// A version noted as unrecorded (the lock's write failed after the swap, so it was
+    /// published) counts even when the output is gone since (CI's fresh folder): another
+    /// version 2 with other bytes would be refused by the apps that have the first.
+    @Test func anUnrecordedVersionCountsWithoutTheOutput() throws {
+        let site = try PackSite()
+        #expect(throws: DiagnosticError.self) { try site.build(at: 1_767_225_700, fileSystem: ReadOnlyLock()) }
+        let published = try Data(contentsOf: URL(fileURLWithPath: site.output + "/packs/v/2.json"))
+        try FileManager.default.removeItem(atPath: site.output)
+        try site.build(at: 1_767_229_000)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: site.output + "/packs/v/2.json")) == published)
+        #expect(try site.lock().contains("version 2 created 2026-01-01T00:01:40Z"))
     }
 
     /// The failed build says the output holds the new build (the command's last line follows it).

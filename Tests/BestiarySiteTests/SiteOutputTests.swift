@@ -231,6 +231,7 @@ import Testing
         #expect(!html.contains("/a/b") && !html.contains("\">/"))
         for (url, problem) in [
             ("https://museum.example/quiz/\"><script>", "holds '\"', which a URL cannot hold as it is; write it percent-encoded (%22)"),
+            ("https://museum.example/quiz\u{A0}/", "holds U+00A0, which a URL cannot hold as it is; write it percent-encoded (%C2%A0)"),
             ("https://user:pw@museum.example/quiz/", "holds a user name or password (…@)"),
             ("https://museum.example/quiz//", "has an empty folder name (//)"),
             ("https://museum.example/a/../quiz/", "has '.' or '..' in its path"),
@@ -240,6 +241,8 @@ import Testing
         }
         #expect(URLCheck.problem(baseURL: "https://museum.example/quiz/") == nil)
         #expect(URLCheck.problem(baseURL: "https://museum.example") == nil)
+        // Other scripts, in the host and the path, as before.
+        #expect(URLCheck.problem(baseURL: "https://münchen.museum/tiere/bär/") == nil)
     }
 
     @Test func assetsAndMediaCarryContentHashesAndHTMLDoesNot() throws {

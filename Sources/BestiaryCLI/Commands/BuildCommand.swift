@@ -26,7 +26,8 @@ struct BuildCommand: AsyncParsableCommand {
             (.NAME.bestiary-lock; a second waits), and builds of a site with packs into
             two outputs take turns at recording versions (a lock on content/). A build
             that could not record its pack version in content/packs.lock notes it in
-            .NAME.bestiary-unrecorded, and the next build records that version as published.
+            .NAME.bestiary-unrecorded (.NAME.bestiary-pending until then), and the next
+            build records that version as published.
             """)
 
     @OptionGroup var global: GlobalOptions

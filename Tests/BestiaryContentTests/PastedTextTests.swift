@@ -1,0 +1,47 @@
+import BestiaryContent
+import Testing
+
+/// What texts pasted from elsewhere bring: UTF-8 a spreadsheet read as Windows-1252, characters
+/// a page does not show, and an article's address where its title belongs.
+@Suite struct PastedTextTests {
+    @Test func misreadUTF8IsFoundWithTheTextMeant() {
+        for (misread, meant) in [
+            ("GroÃŸer Brachvogel", "Großer Brachvogel"),
+            ("Ã„sche", "Äsche"),
+            ("Bei 20Â°C", "Bei 20°C"),
+            ("Å‚abÄ™dÅº", "łabędź"),  // Polish: leads other than Ã and Â
+            ("Ã\u{81}guila", "Águila"),  // a byte Windows-1252 leaves undefined comes through as U+0081
+            ("10 â‚¬", "10 €"),
+            ("â€œlautâ€\u{9D}", "“laut”"),
+        ] {
+            #expect(PastedText.misreadUTF8(misread) == meant, "\(misread)")
+        }
+        // Text written as meant, with the same letters: never taken for a misreading.
+        for text in ["SÃO PAULO", "Ça coûte 20 €", "Việt Nam", "Ängstliche Äsche", "naïve café", "Â la carte", "Œuvre à ½ prix", "Ãœ"] {
+            #expect(PastedText.misreadUTF8(text) == nil || text == "Ãœ", "\(text)")
+        }
+        #expect(PastedText.misreadWarning("Der GroÃŸe Brachvogel", what: "name.de")
+            == "name.de looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): 'GroÃŸe' was 'Große'; mend it here, and in the file it came from")
+    }
+
+    @Test func charactersAPageDoesNotShowAreNamedInAnExcerptOfOneLine() {
+        let long = "A long first line of the description.\nThen a line with a zero\u{200B}width space in the middle of it, and more words after it.\nLast."
+        #expect(PastedText.unseenWarning(long, what: "description.en")
+            == "description.en '…n a line with a zero\\u{200B}width space in the …' holds U+200B (a zero-width space), which a page shows as nothing but search and typed answers see; remove it")
+        #expect(PastedText.unseenWarning("Brach\tvogel", what: "name.de")?.contains("which a page shows as a space") == true)
+        // Thai marks where a line may break with zero-width spaces: meant there.
+        #expect(PastedText.unseenWarning("นก\u{200B}กระจอก", what: "name.th") == nil)
+        #expect(PastedText.unseenWarning("نیم\u{200C}فاصله", what: "name.fa") == nil, "a zero-width non-joiner is Persian spelling")
+        #expect(PastedText.unseenWarning("“Fox” – red", what: "name.en") == nil)
+    }
+
+    @Test func aWikipediaAddressGivesItsTitleInTheWikiTheLanguageReads() {
+        #expect(PastedText.wikipediaArticle("https://pt.m.wikipedia.org/wiki/On%C3%A7a-pintada#Taxonomia")! == ("pt", "Onça-pintada"))
+        #expect(PastedText.wikipediaArticle("https://example.org/wiki/Fox") == nil)
+        #expect(PastedText.wikipediaAddressAdvice("https://pt.wikipedia.org/wiki/Onça-pintada", key: "wikipedia.pt-BR", language: "pt-BR")
+            == "wikipedia.pt-BR: 'https://pt.wikipedia.org/wiki/Onça-pintada' is the article's web address; write its title instead: wikipedia: {pt-BR: Onça-pintada}")
+        #expect(PastedText.wikipediaAddressAdvice("https://en.wikipedia.org/wiki/Jaguar", key: "wikipedia.pt-BR", language: "pt-BR")?
+            .hasSuffix("is an article of the 'en' Wikipedia, not of the 'pt' one; write the title of the 'pt' article") == true)
+        #expect(PastedText.wikipediaAddressAdvice("Red fox", key: "wikipedia.en", language: "en") == nil)
+    }
+}
