@@ -56,11 +56,13 @@ public struct PreparedTheme: Sendable {
         for language in languages {
             for other in strings.tables.keys.sorted() where other != language && other.lowercased() == language.lowercased() {
                 warnings.append(.warning(
-                    "templates/i18n/\(other).json is not used: site.yml's languages names '\(language)', and file names are matched as written; write '\(other)' in languages, or rename the file to i18n/\(language).json",
+                    // `FR` is no language code to write in languages (a translator was told to).
+                    "templates/i18n/\(other).json is not used: site.yml's languages names '\(language)', and file names are matched as written; \(LanguageCode.isValid(other) ? "write '\(other)' in languages, or " : "")rename the file to i18n/\(language).json",
                     at: theme.files["i18n/\(other).json"].map { SourceLocation(path: $0.origin) } ?? config, stage: "render"))
             }
         }
-        for language in languages where !strings.hasTexts(for: language) {
+        // A file that is there but could not be read is its own error, not "no interface texts".
+        for language in languages where !strings.hasTexts(for: language) && theme.files["i18n/\(language).json"] == nil {
             // A file for a variant of a bare language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
             // ever used for pages in that variant. (For a variant, `zh-Hant`, another variant's
             // file, `zh-Hans`, is no advice: it is written for other readers.)

@@ -70,8 +70,13 @@ public struct UIStrings: Sendable {
                 own[lang] = mine
             } catch {
                 let (what, at) = Self.jsonProblem(error, in: file.data)
+                // `"text": "Tap "Favourite""`: a quote inside a text ended it (a translator's).
+                let line = String(decoding: file.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                    .dropFirst(max(at.line - 1, 0)).first ?? ""
+                let quotes = zip(line, [" "] + line).filter { $0.0 == "\"" && $0.1 != "\\" }.count
+                let quoted = quotes > 4 ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : ""
                 bag.error(
-                    "strings are not valid JSON (\(what)); the file is one object of \"key\": \"text\" pairs",
+                    "strings are not valid JSON (\(what))\(quoted); the file is one object of \"key\": \"text\" pairs",
                     at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")
                 if !fallback.isEmpty { tables[lang] = fallback }
             }

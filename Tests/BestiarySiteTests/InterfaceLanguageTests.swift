@@ -48,6 +48,21 @@ struct InterfaceLanguageTests {
             "templates/i18n/fr-CA.json is not used: site.yml's languages names 'fr-ca', and file names are matched as written; write 'fr-CA' in languages, or rename the file to i18n/fr-ca.json"
         ])
         #expect(cased.first?.location?.path == "templates/i18n/fr-CA.json")
+        // `FR.json`: `FR` is no code to write in languages, so only the rename is offered; and a
+        // file that is there but broken is its own error, not "no interface texts" too.
+        try canadian.replacingOccurrences(of: "fr-CA", with: "fr").writeReplacing(toFile: config)
+        try FileManager.default.removeItem(atPath: root + "/templates/i18n/fr-CA.json")
+        try FileManager.default.moveItem(atPath: root + "/templates/i18n/fr.json", toPath: root + "/templates/i18n/FR.json")
+        let capitals = try Self.warnings(building: root, into: work.appending("out5"), containing: "FR.json is not used")
+        #expect(capitals.map(\.message) == [
+            "templates/i18n/FR.json is not used: site.yml's languages names 'fr', and file names are matched as written; rename the file to i18n/fr.json"
+        ])
+        try FileManager.default.removeItem(atPath: root + "/templates/i18n/FR.json")
+        try Data("{\"nav.quiz\": \"Le \"quiz\"\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr.json"))
+        let check = try Binary.run(["check", "--root", root])
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("templates/i18n/fr.json:1:19: error: strings are not valid JSON"), "\(check.stderr)")
+        #expect(!check.stderr.contains("no interface texts"), "\(check.stderr)")
     }
 
     /// A site's own `i18n/de.json` adds to the default theme's German, key by key: one that lacks

@@ -15,6 +15,10 @@ test("fold ignores case and accents, in any script", () => {
   assert.equal(fold("Ωμέγα"), "ωμεγα");
   assert.equal(fold("כֶּלֶב"), "כלב");
   assert.equal(fold("Дёрн"), "дерн");
+  // A translator's: "oedicneme" found nothing, "l'ecureuil" not "l’écureuil".
+  assert.equal(fold("Œdicnème criard"), "oedicneme criard");
+  assert.equal(fold("Æsop"), "aesop");
+  assert.equal(fold("L’écureuil"), "l'ecureuil");
 });
 
 test("fold keeps marks that make another letter, and reads katakana as hiragana", () => {

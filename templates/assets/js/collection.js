@@ -9,14 +9,19 @@
 const OPTIONAL_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u064b-\u065f\u0670]/g;
 
 /**
- * Lower case without accents: "Élan" matches "elan", "Zaunkönig" matches "zaunkonig"; katakana
- * as hiragana ("アゲハ" matches "あげは").
+ * Lower case without accents: "Élan" matches "elan", "Zaunkönig" matches "zaunkonig"; the
+ * ligatures as their letters ("Œdicnème" matches "oedicneme", a translator's); a typographic
+ * apostrophe as a straight one ("l’écureuil" matches "l'ecureuil"); katakana as hiragana
+ * ("アゲハ" matches "あげは").
  */
 export function fold(text) {
   return text
     .normalize("NFD")
     .replace(OPTIONAL_MARKS, "")
     .replace(/ß/g, "ss")
+    .replace(/[œŒ]/g, "oe")
+    .replace(/[æÆ]/g, "ae")
+    .replace(/[’ʼ]/g, "'")
     .replace(/[\u30a1-\u30f6]/g, (k) => String.fromCharCode(k.charCodeAt(0) - 0x60))
     .normalize("NFC")
     .toLowerCase();
