@@ -45,3 +45,23 @@ import Testing
         #expect(PastedText.wikipediaAddressAdvice("Red fox", key: "wikipedia.en", language: "en") == nil)
     }
 }
+
+/// What a translator has left to do, one note per language (`bestiary check`).
+@Suite struct TranslationCheckTests {
+    @Test func eachLanguageGetsANoteOfWhatIsNotYetInIt() throws {
+        let site = try TestSite(
+            [
+                "content/animals/fox.md": "---\nname: {de: Fuchs, en: Fox, fr: Renard}\nhint: {de: Er bellt}\n---\nDer Fuchs.\n",
+                "content/animals/fox.fr.md": "Le renard.\n",
+                "content/animals/cow.md": "---\nname: {de: Kuh, en: Cow}\n---\n",
+                "content/pages/about.md": "---\ntitle: {de: Über, en: About, fr: À propos}\n---\nText.\n",
+            ],
+            siteYML: "title: {de: Tiere, en: Animals}\nbase_url: https://example.org/\nlanguages: [de, en, fr]\ntags: {farm: {de: Hof}}\n")
+        let catalog = try #require(site.load().catalog)
+        #expect(TranslationCheck.notes(of: catalog).map(\.message) == [
+            "not yet in 'en': 1 of 2 records (fox: hint, body), 1 of 1 pages (about: body), 1 tag label (farm); its pages in 'en' show those texts in another language",
+            "not yet in 'fr': 2 of 2 records (cow: name; fox: hint), 1 of 1 pages (about: body), 1 tag label (farm), the site's title; its pages in 'fr' show those texts in another language",
+        ])
+        #expect(TranslationCheck.notes(of: catalog).allSatisfy { $0.severity == .note && $0.location?.path == "content/site.yml" })
+    }
+}

@@ -52,6 +52,7 @@ struct CheckCommand: AsyncParsableCommand {
             diagnostics.append(contentsOf: WikipediaCheck.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TextLinkCheck.problems(of: catalog))
+            diagnostics.append(contentsOf: TranslationCheck.notes(of: catalog))
         }
         if let config = result.catalog?.config {
             do {

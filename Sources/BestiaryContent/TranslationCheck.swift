@@ -1,0 +1,48 @@
+import BestiaryDiagnostics
+
+/// What a translator has left to do: per language other than the default, the records, pages,
+/// tag labels and site title that have no text in it, which their pages in that language show
+/// in another (docs/content.md, "Language fallback"). `bestiary check` says it as one note per
+/// language: nothing told a translator adding French what was still German (found by one).
+public enum TranslationCheck {
+    public static func notes(of catalog: Catalog) -> [Diagnostic] {
+        let config = catalog.config
+        let defaultLanguage = config.defaultLanguage
+        var notes: [Diagnostic] = []
+        for language in config.languages where language != defaultLanguage {
+            // Each record's texts that some language has and this one lacks.
+            var records: [(String, [String])] = []
+            for animal in catalog.animals {
+                var missing: [String] = []
+                for (key, text) in [("name", animal.name), ("description", animal.description), ("hint", animal.hint), ("habitat", animal.habitat)]
+                where !text.values.isEmpty && text.values[language] == nil {
+                    missing.append(key)
+                }
+                if animal.bodies[language] == nil, animal.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
+                if !missing.isEmpty { records.append((animal.id, missing)) }
+            }
+            var pages: [(String, [String])] = []
+            for page in catalog.pages {
+                var missing: [String] = []
+                if page.title.values[language] == nil { missing.append("title") }
+                if page.bodies[language] == nil, page.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
+                if !missing.isEmpty { pages.append((page.slug, missing)) }
+            }
+            let tags = config.tags.filter { !$0.value.values.isEmpty && $0.value.values[language] == nil }.keys.sorted()
+            let title = config.title.values[language] == nil
+            guard !records.isEmpty || !pages.isEmpty || !tags.isEmpty || title else { continue }
+            func listed(_ items: [(String, [String])]) -> String {
+                items.prefix(3).map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ") + (items.count > 3 ? "; …" : "")
+            }
+            var parts: [String] = []
+            if !records.isEmpty { parts.append("\(records.count) of \(catalog.animals.count) records (\(listed(records)))") }
+            if !pages.isEmpty { parts.append("\(pages.count) of \(catalog.pages.count) pages (\(listed(pages)))") }
+            if !tags.isEmpty { parts.append("\(tags.count) tag label\(tags.count == 1 ? "" : "s") (\(tags.prefix(5).joined(separator: ", "))\(tags.count > 5 ? ", …" : ""))") }
+            if title { parts.append("the site's title") }
+            notes.append(.note(
+                "not yet in '\(language)': \(parts.joined(separator: ", ")); its pages in '\(language)' show those texts in another language",
+                at: config.location(of: "languages"), stage: "validate"))
+        }
+        return notes
+    }
+}
