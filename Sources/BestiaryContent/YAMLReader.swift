@@ -168,6 +168,14 @@ final class YAMLReader {
                     extra += "; a text with ': ' inside needs quotes: \(line[..<colon.lowerBound]): \"\(line[colon.upperBound...])\""
                 }
             }
+            // `{fr: Il aboie #souvent}`: ` #` starts a comment, which takes the closing brace with
+            // the rest of the line; the parser stops at the next line (a translator's).
+            if problem == "did not find expected ',' or '}'", let comment = Self.commentInBraces(lines, near: mark.line) {
+                report(
+                    "invalid YAML: ' #' starts a comment, which took the rest of this line, its '}' too; a text with ' #' needs quotes: \(comment.example)",
+                    line: comment.line, column: comment.column)
+                return
+            }
             // `{en: Note: it bites}`: a colon or comma inside a value of braces ends it.
             if ["did not find expected ',' or '}'", "did not find expected key"].contains(problem), mark.line >= 1, mark.line <= lines.count,
                 let quoted = Self.apostropheInSingleQuotes(lines[mark.line - 1])
@@ -233,6 +241,30 @@ final class YAMLReader {
     /// `name: 'Farmer's sheep'` or `{en: 'Farmer's sheep'}`: a text in single quotes ends at its
     /// next `'`, the apostrophe. The hint, with the line written in double quotes; nil when the
     /// line has no such text (or one with `"` or a doubled `''` in it).
+    /// The ` #` on line `line` or the one above that starts a comment inside `{ }` (outside
+    /// quotes), with the `key: text` it cut, quoted.
+    static func commentInBraces(_ lines: [Substring], near line: Int) -> (line: Int, column: Int, example: String)? {
+        for n in [line - 1, line] where n >= 1 && n <= lines.count {
+            let chars = Array(lines[n - 1])
+            var depth = 0, quote: Character? = nil, start = 0
+            for (i, c) in chars.enumerated() {
+                if let q = quote { if c == q { quote = nil }; continue }
+                switch c {
+                case "\"", "'": quote = c
+                case "{": depth += 1; start = i + 1
+                case ",": start = i + 1
+                case "#" where depth > 0 && i > 0 && chars[i - 1] == " ":
+                    let cut = String(chars[start...]).trimmingCharacters(in: .whitespaces)
+                    let text = cut.hasSuffix("}") ? String(cut.dropLast()).trimmingCharacters(in: .whitespaces) : cut
+                    guard let colon = text.range(of: ": ") else { return nil }
+                    return (n, i + 1, "\(text[..<colon.lowerBound]): \"\(text[colon.upperBound...])\"")
+                default: break
+                }
+            }
+        }
+        return nil
+    }
+
     static func apostropheInSingleQuotes<Line: StringProtocol>(_ line: Line) -> String? {
         let text = line.trimmingCharacters(in: .whitespaces)
         // Each text that opens with `: '`, to the first `'` after it that ends a value (followed

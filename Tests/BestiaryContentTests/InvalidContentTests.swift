@@ -41,6 +41,9 @@ import Testing
         // A volunteer's spreadsheet: UTF-8 opened as Windows-1252 and saved again.
         Case(name: "a text misread by a spreadsheet", files: [record: "---\nname: {de: \"GroÃŸer Brachvogel\"}\ndescription: {de: Bei 20Â°C singt er}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): 'GroÃŸer' was 'Großer'; mend it here, and in the file it came from"),
+        // A translator's: the comment took the closing brace, and the parser stopped a line later.
+        Case(name: "a ' #' inside braces", files: [record: "---\nname: {de: Hund}\nhint: {de: \"Er bellt.\", en: It barks #often}\ngroup: pet\n---\n"],
+             expected: "\(record):3:38: error: invalid YAML: ' #' starts a comment, which took the rest of this line, its '}' too; a text with ' #' needs quotes: en: \"It barks #often\""),
         Case(name: "a character a page does not show, pasted with a name", files: [record: "---\nname: {de: \"Fu\u{200B}chs\"}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de 'Fu\\u{200B}chs' holds U+200B (a zero-width space), which a page shows as nothing but search and typed answers see; remove it"),
         Case(name: "a Wikipedia article's address for its title", files: [record: "---\nname: {de: Fuchs}\nwikipedia: {de: \"https://de.wikipedia.org/wiki/Rotfuchs_(Art)#Merkmale\"}\n---\n"],
