@@ -29,8 +29,13 @@ extension Animal {
             return (nil, error.diagnostics)
         }
         guard let yaml = document.yaml else {
+            // `dog-fr.md`, meant as the body of dog.md in French (a translator's).
+            let translation = config.languages.dropFirst().first { fileID.hasSuffix("-" + $0.lowercased()) || fileID.hasSuffix("_" + $0.lowercased()) }.map {
+                let record = fileID.dropLast($0.count + 1)
+                return "; if it is the body of \(record).md in '\($0)', name it \(record).\($0).md"
+            } ?? ""
             return (nil, [.error(
-                "a record starts with front matter: a line '---', fields such as 'name: {en: …}', and another '---'",
+                "a record starts with front matter: a line '---', fields such as 'name: {en: …}', and another '---'\(translation)",
                 at: SourceLocation(path: source.path, line: 1, column: 1), stage: "load")])
         }
         let reader = YAMLReader(path: source.path, firstLine: document.yamlFirstLine)

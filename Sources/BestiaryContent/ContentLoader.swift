@@ -170,8 +170,10 @@ public struct ContentLoader: Sendable {
         }
         for (_, orphans) in animalFiles.translations {
             for t in orphans {
+                // The record moved to another folder, its translation left behind (a translator's).
+                let moved = pathByID[t.stem].map { ", but \($0) is: move the translation next to it" } ?? ""
                 bag.error(
-                    "translation without its record: there is no \(t.directoryPrefix)\(t.stem).md", at: SourceLocation(path: t.relativePath),
+                    "translation without its record: there is no \(t.directoryPrefix)\(t.stem).md\(moved)", at: SourceLocation(path: t.relativePath),
                     stage: "validate")
             }
         }

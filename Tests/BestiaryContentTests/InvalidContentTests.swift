@@ -41,6 +41,11 @@ import Testing
         // A volunteer's spreadsheet: UTF-8 opened as Windows-1252 and saved again.
         Case(name: "a text misread by a spreadsheet", files: [record: "---\nname: {de: \"GroÃŸer Brachvogel\"}\ndescription: {de: Bei 20Â°C singt er}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de looks like UTF-8 read as Windows-1252 (as a spreadsheet opens a CSV it was not told is UTF-8): 'GroÃŸer' was 'Großer'; mend it here, and in the file it came from"),
+        // A translator's: a body named with a dash, and a translation left where its record was.
+        Case(name: "a translation named with a dash", files: ["content/animals/fox-en.md": "The fox.\n"],
+             expected: "content/animals/fox-en.md:1:1: error: a record starts with front matter: a line '---', fields such as 'name: {en: …}', and another '---'; if it is the body of fox.md in 'en', name it fox.en.md"),
+        Case(name: "a translation whose record moved to a folder", files: ["content/animals/birds/owl.md": "---\nname: {de: Eule}\n---\n", "content/animals/owl.en.md": "The owl.\n"],
+             expected: "content/animals/owl.en.md:0:0: error: translation without its record: there is no content/animals/owl.md, but content/animals/birds/owl.md is: move the translation next to it"),
         // A translator's: the comment took the closing brace, and the parser stopped a line later.
         Case(name: "a ' #' inside braces", files: [record: "---\nname: {de: Hund}\nhint: {de: \"Er bellt.\", en: It barks #often}\ngroup: pet\n---\n"],
              expected: "\(record):3:38: error: invalid YAML: ' #' starts a comment, which took the rest of this line, its '}' too; a text with ' #' needs quotes: en: \"It barks #often\""),
