@@ -542,8 +542,15 @@ public struct ContentLoader: Sendable {
             case 2:
                 let lang = parts[1]
                 guard config.languages.contains(lang) else {
-                    // `cat.DE.md`: the code as site.yml writes it is meant.
-                    let meant = Suggestion.languageCase(lang, among: config.languages) { "\(parts[0]).\($0).md" }
+                    // `cat.DE.md`: the code as site.yml writes it is meant; `pig.fr-CH.md` beside
+                    // `languages: [.., fr]`: the listed language (a translator's).
+                    let listed = config.languages.first { $0.lowercased() == lang.lowercased() }
+                        ?? config.languages.first { lang.lowercased().hasPrefix($0.lowercased() + "-") }
+                    var meant = listed.map { " (did you mean \(parts[0]).\($0).md? codes are written as in site.yml)" } ?? ""
+                    // That file there already (`about.FR.md` beside `about.fr.md`): renaming would replace it.
+                    if let listed, fileSystem.info(directory + "/\(parts[0]).\(listed).md") != nil {
+                        meant = " (\(parts[0]).\(listed).md is there already: keep one of the two)"
+                    }
                     diagnostics.append(.error(
                         "'\(lang)' is not one of the site's languages (\(config.languages.joined(separator: ", ")))\(meant); a translation is named ID.LANG.md",
                         at: SourceLocation(path: relative), stage: "load"))

@@ -46,6 +46,10 @@ import Testing
              expected: "content/animals/fox-en.md:1:1: error: a record starts with front matter: a line '---', fields such as 'name: {en: …}', and another '---'; if it is the body of fox.md in 'en', name it fox.en.md"),
         Case(name: "a translation whose record moved to a folder", files: ["content/animals/birds/owl.md": "---\nname: {de: Eule}\n---\n", "content/animals/owl.en.md": "The owl.\n"],
              expected: "content/animals/owl.en.md:0:0: error: translation without its record: there is no content/animals/owl.md, but content/animals/birds/owl.md is: move the translation next to it"),
+        Case(name: "a translation named with a region the site does not list", files: ["content/pages/about.md": "---\ntitle: {de: Über}\n---\n", "content/pages/about.en-GB.md": "About.\n"],
+             expected: "content/pages/about.en-GB.md:0:0: error: 'en-GB' is not one of the site's languages (de, en) (did you mean about.en.md? codes are written as in site.yml)"),
+        Case(name: "a translation in capitals beside the one in site.yml's spelling", files: ["content/pages/about.md": "---\ntitle: {de: Über}\n---\n", "content/pages/about.EN.md": "About.\n", "content/pages/about.en.md": "About.\n"],
+             expected: "content/pages/about.EN.md:0:0: error: 'EN' is not one of the site's languages (de, en) (about.en.md is there already: keep one of the two)"),
         // A translator's: the comment took the closing brace, and the parser stopped a line later.
         Case(name: "a ' #' inside braces", files: [record: "---\nname: {de: Hund}\nhint: {de: \"Er bellt.\", en: It barks #often}\ngroup: pet\n---\n"],
              expected: "\(record):3:38: error: invalid YAML: ' #' starts a comment, which took the rest of this line, its '}' too; a text with ' #' needs quotes: en: \"It barks #often\""),
