@@ -66,8 +66,15 @@ final class SharedContext: @unchecked Sendable {
         var groups: [String: [[String: TemplateValue]]] = [:]
         let counts = Dictionary(grouping: renderer.input.catalog.animals.compactMap(\.group), by: { $0 }).mapValues(\.count)
         for lang in renderer.config.languages {
-            groups[lang] = counts.keys.sorted().map { g in
-                ["name": .string(g), "label": .string(Self.groupLabel(g, strings: flat[lang])), "count": .int(counts[g]!)]
+            // In the order of their labels in the language, as the collection sorts by group
+            // (by key, the filters read Oiseaux, Mammifères, Reptiles: a translator's).
+            let locale = Locale(identifier: lang)
+            let labelled = counts.keys.map { ($0, Self.groupLabel($0, strings: flat[lang])) }.sorted { a, b in
+                let order = a.1.compare(b.1, options: [.caseInsensitive], locale: locale)
+                return order == .orderedSame ? a.0 < b.0 : order == .orderedAscending
+            }
+            groups[lang] = labelled.map { g, label in
+                ["name": .string(g), "label": .string(label), "count": .int(counts[g]!)]
             }
         }
         groupsByLanguage = groups
