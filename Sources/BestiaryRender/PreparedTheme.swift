@@ -194,9 +194,15 @@ public struct PreparedTheme: Sendable {
             let missing = english.keys.filter { own[$0] == nil && inherited[$0] == nil }.sorted()
             guard !missing.isEmpty else { continue }
             let file = theme.files["i18n/\(language).json"] ?? theme.files["i18n/\(base).json"]
-            let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? ", …" : "")
+            // A translator's to-do: the parts of the interface they are in, most first (the first
+            // five keys, alphabetically, were achievements, the least seen), or the keys when few.
+            let byPart = Dictionary(grouping: missing, by: { String($0.prefix { $0 != "." }) }).mapValues(\.count)
+            let shown = missing.count <= 5
+                ? missing.joined(separator: ", ")
+                : byPart.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(6).map { "\($0.key).*: \($0.value)" }.joined(separator: ", ")
+                    + (byPart.count > 6 ? ", …" : "")
             problems.append(.warning(
-                "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), so those show in English on its pages; add them, translated, from the default theme's i18n/en.json",
+                "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), so those show in English on its pages; add them, translated, from the default theme's i18n/en.json (`bestiary init DIR` writes it to DIR/templates/i18n/en.json)",
                 at: file.map { SourceLocation(path: $0.origin) }, stage: "render"))
         }
         return problems
