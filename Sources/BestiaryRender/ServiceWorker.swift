@@ -57,12 +57,13 @@ enum ServiceWorker {
         }
         precache.append(contentsOf: input.assets.files.map(\.path))
         precache.append(catalogPath)
-        precache.append("manifest.webmanifest")
+        let manifests = renderer.config.languages.map { WebManifest.path($0, paths: renderer.paths) }
+        precache.append(contentsOf: manifests)
 
         let template = input.theme.files[source].map { String(decoding: $0.data, as: UTF8.self) } ?? ""
         // The version: what the precached files hold, and the worker's own code.
         var digest = Data()
-        for page in renderer.shellPages() + input.assets.files.map(\.path) + [catalogPath, "manifest.webmanifest"] {
+        for page in renderer.shellPages() + input.assets.files.map(\.path) + [catalogPath] + manifests {
             digest.append(Data(page.utf8))
             digest.append(0)
             if let sha256 = byPath[page]?.dataSHA256 { digest.append(Data(sha256.utf8)) }

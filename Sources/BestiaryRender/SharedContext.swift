@@ -272,7 +272,7 @@ final class SharedContext: @unchecked Sendable {
             "languages_attr": .string(config.languages.joined(separator: " ")),
             "build_date": .string(buildDay),
             "generator": "Bestiary",
-            "manifest_url": .string(root + "manifest.webmanifest"),
+            "manifest_url": .string(root + WebManifest.path(lang, paths: paths)),
             "asset": asset(root: root),
             "nav": .list(navigation(lang, directory: directory, current: kind).map(TemplateValue.object)),
             "home_href": .string(SitePaths.relative(from: directory, to: paths.home(lang))),

@@ -148,7 +148,7 @@ public struct SiteRenderer: Sendable {
     /// The files made from the whole site rather than one page: the quiz catalogue, the sitemap,
     /// the web app manifest, the theme's assets and the service worker (which lists the others).
     private func finishing(_ pages: [OutputFile], catalogFile: OutputFile, sitemap: OutputFile? = nil) -> [OutputFile] {
-        var files = [catalogFile, sitemap ?? Sitemap.file(renderer: self), WebManifest.file(renderer: self)]
+        var files = [catalogFile, sitemap ?? Sitemap.file(renderer: self)] + WebManifest.files(renderer: self)
         files.append(contentsOf: input.assets.files)
         files.append(ServiceWorker.file(renderer: self, files: pages + files, catalogPath: catalogFile.path))
         return files

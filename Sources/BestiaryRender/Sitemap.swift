@@ -37,31 +37,46 @@ enum Sitemap {
     }
 }
 
-/// `manifest.webmanifest`: lets browsers install the quiz as an app.
+/// `manifest.webmanifest`: lets browsers install the quiz as an app. One per language, next to
+/// its home page (`en/manifest.webmanifest`; the default language's at the root), each page
+/// linking its language's: installed from a French page, the app was named in German and
+/// opened the German home (a translator's). All share one identity (`id`: the site's root) and
+/// scope, so installing from two languages' pages gives one app.
 enum WebManifest {
-    static func file(renderer: SiteRenderer) -> OutputFile {
+    /// The manifest of `language`'s pages, from the site's root.
+    static func path(_ language: String, paths: SitePaths) -> String { paths.home(language) + "manifest.webmanifest" }
+
+    static func files(renderer: SiteRenderer) -> [OutputFile] {
+        renderer.config.languages.map { file(renderer: renderer, language: $0) }
+    }
+
+    static func file(renderer: SiteRenderer, language lang: String) -> OutputFile {
         let config = renderer.config
-        let lang = config.defaultLanguage
-        let title = config.title.resolve(lang, fallback: config.languages)?.text ?? "Bestiary"
+        let home = renderer.paths.home(lang)
+        let title = config.title.resolve(lang, fallback: config.fallback(for: lang))?.text ?? "Bestiary"
         var icons: [[String: Any]] = []
         for (logical, sizes) in [("icons/icon.svg", "any"), ("icons/icon-192.png", "192x192"), ("icons/icon-512.png", "512x512")] {
             if let url = renderer.input.assets.urls[logical] {
-                icons.append(["src": url, "sizes": sizes, "type": logical.hasSuffix(".svg") ? "image/svg+xml" : "image/png"])
+                icons.append(["src": SitePaths.relative(from: home, to: url), "sizes": sizes, "type": logical.hasSuffix(".svg") ? "image/svg+xml" : "image/png"])
             }
         }
-        let manifest: [String: Any] = [
+        // The site's root, from the manifest (`./` at the root, `../` for `en/`).
+        let root = SitePaths.relative(from: home, to: "")
+        var manifest: [String: Any] = [
             "name": title,
             "short_name": shortName(title),
             "lang": lang,
             "dir": Languages.direction(lang),
             "start_url": "./",
-            "scope": "./",
+            "scope": root,
             "display": "standalone",
             "background_color": "#fbfaf7",
             "theme_color": "#2f6b4f",
             "icons": icons,
         ]
-        return OutputFile(path: "manifest.webmanifest", text: JSONText.encode(manifest))
+        // One app whichever language's page installs it (an id is taken from the start URL).
+        if !home.isEmpty { manifest["id"] = root }
+        return OutputFile(path: path(lang, paths: renderer.paths), text: JSONText.encode(manifest))
     }
 
     /// The title for an app icon's label: at most 12 characters, cut after a whole word when

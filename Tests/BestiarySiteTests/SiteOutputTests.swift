@@ -245,6 +245,25 @@ import Testing
         #expect(URLCheck.problem(baseURL: "https://münchen.museum/tiere/bär/") == nil)
     }
 
+    /// Each language's pages link a web app manifest in their language (installed from an
+    /// English page, the app was named in German and opened the German home: a translator's),
+    /// all one app: the same id and scope, the site's root.
+    @Test func eachLanguageHasAnAppManifestOfItsOwn() throws {
+        let work = TemporaryDirectory()
+        try build(root: Fixtures.repositoryRoot, output: work.appending("out"))
+        func json(_ path: String) throws -> [String: Any] {
+            try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: work.appending("out/" + path)))) as? [String: Any])
+        }
+        let german = try json("manifest.webmanifest"), english = try json("en/manifest.webmanifest")
+        #expect(german["lang"] as? String == "de" && german["name"] as? String == "Tierstimmen" && german["scope"] as? String == "./")
+        #expect(english["lang"] as? String == "en" && english["name"] as? String == "Animal voices")
+        #expect(english["start_url"] as? String == "./" && english["scope"] as? String == "../" && english["id"] as? String == "../")
+        let icon = try #require((english["icons"] as? [[String: Any]])?.first?["src"] as? String)
+        #expect(icon.hasPrefix("../assets/icons/") && FileManager.default.fileExists(atPath: work.appending("out/en/" + icon)))
+        let page = String(decoding: try Data(contentsOf: URL(fileURLWithPath: work.appending("out/en/animals/bison/index.html"))), as: UTF8.self)
+        #expect(page.contains("<link rel=\"manifest\" href=\"../../../en/manifest.webmanifest\">"))
+    }
+
     @Test func assetsAndMediaCarryContentHashesAndHTMLDoesNot() throws {
         let work = TemporaryDirectory()
         try build(root: Fixtures.repositoryRoot, output: work.appending("out"))
