@@ -170,8 +170,9 @@ public struct ContentLoader: Sendable {
         }
         for (_, orphans) in animalFiles.translations {
             for t in orphans {
-                // The record moved to another folder, its translation left behind (a translator's).
-                let moved = pathByID[t.stem].map { ", but \($0) is: move the translation next to it" } ?? ""
+                // The record moved to another folder, its translation left behind (a translator's):
+                // found by its file name, which is what a translation is joined by.
+                let moved = animalFiles.mains.first { $0.stem == t.stem }.map { ", but \($0.relativePath) is: move the translation next to it" } ?? ""
                 bag.error(
                     "translation without its record: there is no \(t.directoryPrefix)\(t.stem).md\(moved)", at: SourceLocation(path: t.relativePath),
                     stage: "validate")
@@ -547,9 +548,12 @@ public struct ContentLoader: Sendable {
                     let listed = config.languages.first { $0.lowercased() == lang.lowercased() }
                         ?? config.languages.first { lang.lowercased().hasPrefix($0.lowercased() + "-") }
                     var meant = listed.map { " (did you mean \(parts[0]).\($0).md? codes are written as in site.yml)" } ?? ""
-                    // That file there already (`about.FR.md` beside `about.fr.md`): renaming would replace it.
-                    if let listed, fileSystem.info(directory + "/\(parts[0]).\(listed).md") != nil {
-                        meant = " (\(parts[0]).\(listed).md is there already: keep one of the two)"
+                    // That file there already (`about.FR.md` beside `about.fr.md`): renaming would
+                    // replace it. Looked for in the listing, by its exact name: a file system that
+                    // ignores case (a Mac's) finds `about.FR.md` itself under the other name.
+                    let sibling = (file.contains("/") ? String(file[...file.lastIndex(of: "/")!]) : "") + "\(parts[0]).\(listed ?? "").md"
+                    if listed != nil, sibling != file, all.contains(sibling) {
+                        meant = " (\(parts[0]).\(listed!).md is there already: keep one of the two)"
                     }
                     diagnostics.append(.error(
                         "'\(lang)' is not one of the site's languages (\(config.languages.joined(separator: ", ")))\(meant); a translation is named ID.LANG.md",

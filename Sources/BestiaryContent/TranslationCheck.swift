@@ -14,7 +14,9 @@ public enum TranslationCheck {
             var records: [(String, [String])] = []
             for animal in catalog.animals {
                 var missing: [String] = []
-                for (key, text) in [("name", animal.name), ("description", animal.description), ("hint", animal.hint), ("habitat", animal.habitat)]
+                // Not the description: a page in L shows L's Wikipedia summary before it, which
+                // this check does not see.
+                for (key, text) in [("name", animal.name), ("hint", animal.hint), ("habitat", animal.habitat)]
                 where !text.values.isEmpty && text.values[language] == nil {
                     missing.append(key)
                 }
@@ -29,7 +31,9 @@ public enum TranslationCheck {
                 if !missing.isEmpty { pages.append((page.slug, missing)) }
             }
             let tags = config.tags.filter { !$0.value.values.isEmpty && $0.value.values[language] == nil }.keys.sorted()
-            let title = config.title.values[language] == nil
+            // A title in the default language alone (`title: Animal quiz`, as `init` writes it) is
+            // the site's name in every language.
+            let title = config.title.values[language] == nil && Set(config.title.values.keys) != [defaultLanguage]
             guard !records.isEmpty || !pages.isEmpty || !tags.isEmpty || title else { continue }
             func listed(_ items: [(String, [String])]) -> String {
                 items.prefix(3).map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ") + (items.count > 3 ? "; …" : "")

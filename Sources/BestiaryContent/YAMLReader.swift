@@ -242,21 +242,26 @@ final class YAMLReader {
     /// next `'`, the apostrophe. The hint, with the line written in double quotes; nil when the
     /// line has no such text (or one with `"` or a doubled `''` in it).
     /// The ` #` on line `line` or the one above that starts a comment inside `{ }` (outside
-    /// quotes), with the `key: text` it cut, quoted.
+    /// quoted texts), with the `key: text` it cut, quoted. A quote opens a text only where one
+    /// starts (`{fr: 'x'}`), not inside one (`L'ours`); the text ends at the next `,` or `}`.
     static func commentInBraces(_ lines: [Substring], near line: Int) -> (line: Int, column: Int, example: String)? {
         for n in [line - 1, line] where n >= 1 && n <= lines.count {
             let chars = Array(lines[n - 1])
-            var depth = 0, quote: Character? = nil, start = 0
+            var depth = 0, quote: Character? = nil, start = 0, valueStarts = false
             for (i, c) in chars.enumerated() {
                 if let q = quote { if c == q { quote = nil }; continue }
+                if c == " " { continue }
+                defer { valueStarts = c == "{" || c == "," || c == ":" }
                 switch c {
-                case "\"", "'": quote = c
+                case "\"" where valueStarts: quote = c
+                case "'" where valueStarts: quote = c
                 case "{": depth += 1; start = i + 1
-                case ",": start = i + 1
+                case "}": depth = max(depth - 1, 0)
+                case "," where depth > 0: start = i + 1
                 case "#" where depth > 0 && i > 0 && chars[i - 1] == " ":
-                    let cut = String(chars[start...]).trimmingCharacters(in: .whitespaces)
-                    let text = cut.hasSuffix("}") ? String(cut.dropLast()).trimmingCharacters(in: .whitespaces) : cut
-                    guard let colon = text.range(of: ": ") else { return nil }
+                    let rest = chars[start...].prefix { $0 != "," && $0 != "}" }
+                    let text = String(rest).trimmingCharacters(in: .whitespaces)
+                    guard let colon = text.range(of: ": ") else { break }
                     return (n, i + 1, "\(text[..<colon.lowerBound]): \"\(text[colon.upperBound...])\"")
                 default: break
                 }

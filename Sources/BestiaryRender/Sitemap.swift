@@ -40,8 +40,9 @@ enum Sitemap {
 /// `manifest.webmanifest`: lets browsers install the quiz as an app. One per language, next to
 /// its home page (`en/manifest.webmanifest`; the default language's at the root), each page
 /// linking its language's: installed from a French page, the app was named in German and
-/// opened the German home (a translator's). All share one identity (`id`: the site's root) and
-/// scope, so installing from two languages' pages gives one app.
+/// opened the German home (a translator's). Each is an app of its own (its id is its start
+/// URL, the language's home): one id for all would rename the installed app to whichever
+/// language's page was opened last. All have the site's root as their scope.
 enum WebManifest {
     /// The manifest of `language`'s pages, from the site's root.
     static func path(_ language: String, paths: SitePaths) -> String { paths.home(language) + "manifest.webmanifest" }
@@ -62,7 +63,7 @@ enum WebManifest {
         }
         // The site's root, from the manifest (`./` at the root, `../` for `en/`).
         let root = SitePaths.relative(from: home, to: "")
-        var manifest: [String: Any] = [
+        let manifest: [String: Any] = [
             "name": title,
             "short_name": shortName(title),
             "lang": lang,
@@ -74,8 +75,6 @@ enum WebManifest {
             "theme_color": "#2f6b4f",
             "icons": icons,
         ]
-        // One app whichever language's page installs it (an id is taken from the start URL).
-        if !home.isEmpty { manifest["id"] = root }
         return OutputFile(path: path(lang, paths: renderer.paths), text: JSONText.encode(manifest))
     }
 

@@ -73,8 +73,11 @@ public struct UIStrings: Sendable {
                 // `"text": "Tap "Favourite""`: a quote inside a text ended it (a translator's).
                 let line = String(decoding: file.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
                     .dropFirst(max(at.line - 1, 0)).first ?? ""
-                let quotes = zip(line, [" "] + line).filter { $0.0 == "\"" && $0.1 != "\\" }.count
-                let quoted = quotes > 4 ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : ""
+                // Where the parser stopped, a word right after a closing quote.
+                let chars = Array(line), at0 = at.column - 1
+                let afterQuote = at0 > 0 && at0 < chars.count && (chars[at0].isLetter || chars[at0].isNumber)
+                    && chars[..<at0].last(where: { $0 != " " }) == "\""
+                let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : ""
                 bag.error(
                     "strings are not valid JSON (\(what))\(quoted); the file is one object of \"key\": \"text\" pairs",
                     at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")

@@ -53,6 +53,12 @@ import Testing
         // A translator's: the comment took the closing brace, and the parser stopped a line later.
         Case(name: "a ' #' inside braces", files: [record: "---\nname: {de: Hund}\nhint: {de: \"Er bellt.\", en: It barks #often}\ngroup: pet\n---\n"],
              expected: "\(record):3:38: error: invalid YAML: ' #' starts a comment, which took the rest of this line, its '}' too; a text with ' #' needs quotes: en: \"It barks #often\""),
+        // An apostrophe in the text (not a quote), and the next language after a comma.
+        Case(name: "a ' #' inside braces, after an apostrophe, before another language", files: [record: "---\nname: {de: Bär}\nhint: {de: \"Er brummt.\", en: The bear's growl #often, fr: Il grogne}\ngroup: pet\n---\n"],
+             expected: "\(record):3:47: error: invalid YAML: ' #' starts a comment, which took the rest of this line, its '}' too; a text with ' #' needs quotes: en: \"The bear's growl #often\""),
+        // A comment after closed braces is a comment: the next line's mistake is the one said.
+        Case(name: "a comment after braces, and a colon in the next line's text", files: [record: "---\nname: {de: Bär} # en: later\nhint: {de: Achtung: er beißt}\n---\n"],
+             expected: "\(record):3:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text with ': ' or ',' inside { } needs quotes: {de: \"Achtung: er beißt\"}"),
         Case(name: "a character a page does not show, pasted with a name", files: [record: "---\nname: {de: \"Fu\u{200B}chs\"}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de 'Fu\\u{200B}chs' holds U+200B (a zero-width space), which a page shows as nothing but search and typed answers see; remove it"),
         Case(name: "a Wikipedia article's address for its title", files: [record: "---\nname: {de: Fuchs}\nwikipedia: {de: \"https://de.wikipedia.org/wiki/Rotfuchs_(Art)#Merkmale\"}\n---\n"],

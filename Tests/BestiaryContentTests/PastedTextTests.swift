@@ -53,7 +53,7 @@ import Testing
             [
                 "content/animals/fox.md": "---\nname: {de: Fuchs, en: Fox, fr: Renard}\nhint: {de: Er bellt}\n---\nDer Fuchs.\n",
                 "content/animals/fox.fr.md": "Le renard.\n",
-                "content/animals/cow.md": "---\nname: {de: Kuh, en: Cow}\n---\n",
+                "content/animals/cow.md": "---\nname: {de: Kuh, en: Cow}\ndescription: {de: Eine Kuh.}\n---\n",
                 "content/pages/about.md": "---\ntitle: {de: Über, en: About, fr: À propos}\n---\nText.\n",
             ],
             siteYML: "title: {de: Tiere, en: Animals}\nbase_url: https://example.org/\nlanguages: [de, en, fr]\ntags: {farm: {de: Hof}}\n")
@@ -63,5 +63,8 @@ import Testing
             "not yet in 'fr': 2 of 2 records (cow: name; fox: hint), 1 of 1 pages (about: body), 1 tag label (farm), the site's title; its pages in 'fr' show those texts in another language",
         ])
         #expect(TranslationCheck.notes(of: catalog).allSatisfy { $0.severity == .note && $0.location?.path == "content/site.yml" })
+        // A title in the default language alone is the site's name in every language.
+        let named = try TestSite(siteYML: "title: Tiere\nbase_url: https://example.org/\nlanguages: [de, en]\n")
+        #expect(TranslationCheck.notes(of: try #require(named.load().catalog)).isEmpty)
     }
 }

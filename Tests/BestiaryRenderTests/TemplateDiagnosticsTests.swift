@@ -367,6 +367,8 @@ struct TemplateDiagnosticsTests {
         #expect(textProblems(["i18n/en.json": "{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.home\": \"Home\"\n"]) == [
             "templates/i18n/en.json:3:21: error: strings are not valid JSON (it ends before the object is closed); the file is one object of \"key\": \"text\" pairs [render]"
         ])
+        // A comma too many on one line is no quote inside a text.
+        #expect(textProblems(["i18n/en.json": "{\"nav.quiz\": \"Quiz\", \"nav.home\": \"Home\",}\n"]).allSatisfy { !$0.contains("a \" inside a text") })
         // A quote inside a text (a translator's): how to write one.
         #expect(textProblems(["i18n/en.json": "{\n  \"nav.quiz\": \"Tap \"Quiz\" now\"\n}\n"]) == [
             "templates/i18n/en.json:2:21: error: strings are not valid JSON (invalid value); a \" inside a text is written \\\" (or use other quotes: « », “ ”); the file is one object of \"key\": \"text\" pairs [render]"
