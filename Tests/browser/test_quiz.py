@@ -785,3 +785,17 @@ def test_the_settings_say_when_harder_animals_come_and_follow_the_level(site):
         assert driver.execute_script(note).endswith(" 2)."), driver.execute_script(note)
     finally:
         driver.quit()
+
+
+def test_group_lists_follow_their_labels_in_the_pages_language(site, browser):
+    """The quiz's group filter and the collection's list the groups as their labels sort in the
+    page's language, as the collection's sort by group does (a translator's: by key, French read
+    Oiseaux, Mammifères, Reptiles). German: Reptilien, Säugetiere, Vögel (keys: bird, mammal, reptile)."""
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
+    boxes = browser.find_elements(By.CSS_SELECTOR, ".quiz-filters input[name=group]")
+    assert [b.get_attribute("value") for b in boxes] == ["reptile", "mammal", "bird"]
+    load(browser, f"{site}collection/")
+    options = browser.find_elements(By.CSS_SELECTOR, "select[data-collection-group] option")
+    assert [o.get_attribute("value") for o in options if o.get_attribute("value")] == ["reptile", "mammal", "bird"]

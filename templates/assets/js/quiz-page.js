@@ -22,7 +22,7 @@ import { keptRound, keptRoundText, roundKey } from "./round-resume.js";
 import { memoryBackend, openStore, storageKey } from "./storage.js";
 import { settingsView } from "./quiz-settings.js";
 import { achievementName, caughtUpView, summaryView } from "./quiz-summary.js";
-import { choicesView, feedbackView, markChoices, mediaUrl, promptView, shellView } from "./quiz-view.js";
+import { choicesView, feedbackView, groupName, markChoices, mediaUrl, promptView, shellView } from "./quiz-view.js";
 import { cachedPrompts } from "./offline.js";
 
 const tomorrow = () => localDateKey(new Date(Date.now() + 864e5));
@@ -572,7 +572,8 @@ class QuizPage {
       this.els.settings,
       settingsView(this.v, {
         settings: this.state.settings,
-        groups: [...new Set(animals.map((a) => a.group).filter(Boolean))].sort(),
+        // By their labels in the page's language, as the collection's lists (a translator's).
+        groups: [...new Set(animals.map((a) => a.group).filter(Boolean))].sort((a, b) => groupName(this.v, a).localeCompare(groupName(this.v, b), this.v.lang)),
         difficulties: [...new Set(animals.map((a) => a.difficulty))].sort(),
         level: { level: level.level, unlocked: pool.ok ? pool.unlocked : level.unlocked },
         filtersApply: this.mode !== "daily",
