@@ -545,8 +545,7 @@ public struct ContentLoader: Sendable {
                 guard config.languages.contains(lang) else {
                     // `cat.DE.md`: the code as site.yml writes it is meant; `pig.fr-CH.md` beside
                     // `languages: [.., fr]`: the listed language (a translator's).
-                    let listed = config.languages.first { $0.lowercased() == lang.lowercased() }
-                        ?? config.languages.first { lang.lowercased().hasPrefix($0.lowercased() + "-") }
+                    let listed = LanguageCode.listed(lang, among: config.languages)
                     var meant = listed.map { " (did you mean \(parts[0]).\($0).md? codes are written as in site.yml)" } ?? ""
                     // That file there already (`about.FR.md` beside `about.fr.md`): renaming would
                     // replace it. Looked for in the listing, by its exact name: a file system that

@@ -42,6 +42,13 @@ public enum LanguageCode {
         return ([first] + kept).joined(separator: "-").lowercased()
     }
 
+    /// The site's language `code` means when it is not written as the site writes it: the same
+    /// in other capitals (`DE`), else the listed language of which it is a variant (`de-DE`).
+    public static func listed(_ code: String, among languages: [String]) -> String? {
+        let lower = code.lowercased()
+        return languages.first { $0.lowercased() == lower } ?? languages.first { lower.hasPrefix($0.lowercased() + "-") }
+    }
+
     public static func isValid(_ code: String) -> Bool {
         let parts = code.split(separator: "-", omittingEmptySubsequences: false)
         guard let first = parts.first, (2...3).contains(first.count),

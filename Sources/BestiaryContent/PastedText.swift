@@ -73,7 +73,19 @@ public enum PastedText {
 
     /// Characters pasted along with a text that a page shows as nothing (or a tab, as a space):
     /// the site's search, sorting and the quiz's typed answers see them all the same.
-    static let unseen: [UInt32: String] = [0x200B: "a zero-width space", 0x2060: "a word joiner", 0xFEFF: "a byte-order mark", 0x09: "a tab"]
+    static let unseen: Set<UInt32> = [0x200B, 0x2060, 0xFEFF, 0x09]
+
+    /// Characters that show as nothing or as a space, by name (an id holding one reads as if it
+    /// did not: "'baer' must be … e.g. 'baer'"); `unseen` are those a text is warned of.
+    public static let invisibleNames: [UInt32: String] = [
+        0xFEFF: "a byte-order mark", 0x00A0: "a no-break space", 0x200B: "a zero-width space", 0x2060: "a word joiner",
+        0x00AD: "a soft hyphen", 0x200C: "a zero-width non-joiner", 0x200D: "a zero-width joiner", 0x0009: "a tab",
+    ]
+
+    /// Whether `scalar` shows as nothing or as a space other than U+0020.
+    public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        invisibleNames[scalar.value] != nil || (scalar.value > 0x7F && scalar.properties.isWhitespace)
+    }
 
     /// Scripts written without spaces, where a zero-width space marks where a line may break
     /// (Thai, Lao, Tibetan, Myanmar, Khmer): there it is meant.
@@ -86,9 +98,9 @@ public enum PastedText {
         // Cheap first: a tab, or the lead bytes of U+2060, U+200B (E2) and U+FEFF (EF).
         guard text.utf8.contains(where: { $0 == 0x09 || $0 == 0xE2 || $0 == 0xEF }) else { return nil }
         let zeroWidthMeant = breaksWithZeroWidthSpaces(text)
-        guard let index = text.unicodeScalars.firstIndex(where: { unseen[$0.value] != nil && !(zeroWidthMeant && $0.value == 0x200B) }) else { return nil }
+        guard let index = text.unicodeScalars.firstIndex(where: { unseen.contains($0.value) && !(zeroWidthMeant && $0.value == 0x200B) }) else { return nil }
         let scalar = text.unicodeScalars[index]
-        return "\(what) '\(excerpt(text, at: index, showing: { unseen[$0.value] != nil }))' holds U+\(String(format: "%04X", scalar.value)) (\(unseen[scalar.value]!)), which a page shows as \(scalar == "\t" ? "a space" : "nothing") but search and typed answers see; remove it"
+        return "\(what) '\(excerpt(text, at: index, showing: { unseen.contains($0.value) }))' holds U+\(String(format: "%04X", scalar.value)) (\(invisibleNames[scalar.value]!)), which a page shows as \(scalar == "\t" ? "a space" : "nothing") but search and typed answers see; remove it"
     }
 
     /// The text around `index` on one line, at most about 40 characters, with the characters

@@ -131,7 +131,7 @@ public enum CSVReader {
                 let suggestion = RecordID.slug(id)
                 let hint = Animal.isValidID(suggestion) ? ", e.g. '\(suggestion)'" : ""
                 // A character the eye cannot see: named, or the message reads "'baer' … e.g. 'baer'".
-                let unseen = id.unicodeScalars.first { Self.isInvisible($0) }.map { " (it holds U+\(String(format: "%04X", $0.value))\(Self.invisibleNames[$0.value].map { ", \($0)" } ?? ""), which cannot be seen)" } ?? ""
+                let unseen = id.unicodeScalars.first { PastedText.isInvisible($0) }.map { " (it holds U+\(String(format: "%04X", $0.value))\(PastedText.invisibleNames[$0.value].map { ", \($0)" } ?? ""), which cannot be seen)" } ?? ""
                 error(
                     "\(label): id '\(id)'\(unseen) must be 1–64 characters of a-z, 0-9, '_' and '-'\(hint); it is the key apps sync by and never changes",
                     line: idCell.line, column: idCell.column)
@@ -197,19 +197,9 @@ public enum CSVReader {
         return (headerFailed ? [] : rows, diagnostics)
     }
 
-    /// Characters a spreadsheet's cell may hold that show as nothing or as a space.
-    static let invisibleNames: [UInt32: String] = [
-        0xFEFF: "a byte-order mark", 0x00A0: "a no-break space", 0x200B: "a zero-width space", 0x2060: "a word joiner",
-        0x00AD: "a soft hyphen", 0x200C: "a zero-width non-joiner", 0x200D: "a zero-width joiner", 0x0009: "a tab",
-    ]
-
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        invisibleNames[scalar.value] != nil || (scalar.value > 0x7F && scalar.properties.isWhitespace)
-    }
-
     /// A cell's text without what cannot be seen around it (white space, a byte-order mark).
     static func visible(_ text: String) -> String {
-        let blank = { (c: Unicode.Scalar) in c == " " || isInvisible(c) }
+        let blank = { (c: Unicode.Scalar) in c == " " || PastedText.isInvisible(c) }
         return String(String.UnicodeScalarView(text.unicodeScalars.drop(while: blank).reversed().drop(while: blank).reversed()))
     }
 

@@ -50,8 +50,7 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             // The site's language in other capitals (`name.DE`) or with a region (`description.de-DE`):
             // the column meant is that language's, not a new language.
             let prefix = key.dropLast(code.count)
-            let listed = languages.first { $0.lowercased() == code.lowercased() }
-                ?? languages.first { code.lowercased().hasPrefix($0.lowercased() + "-") }
+            let listed = LanguageCode.listed(code, among: languages)
             guard LanguageCode.isValid(code) else {
                 let meant = listed.map { "\(prefix)\($0)" } ?? LanguageCode.meant(byName: code)
                 return .failure(FieldProblem("'\(key)': '\(code)' is not a language code like en or de\(meant.map { " (did you mean '\($0)'?)" } ?? "")"))
