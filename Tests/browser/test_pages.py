@@ -660,6 +660,35 @@ def test_home_offers_only_the_modes_the_quiz_plays(tmp_path, browser, without):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def test_line_breaks_written_in_a_text_show_on_the_animal_page(tmp_path, browser):
+    """A description or hint with line breaks (a spreadsheet cell's Alt+Enter, a YAML `|` block)
+    shows them: the page has one <p> for the text, and the breaks are lines of it."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "Tests", "Fixtures", "sites", "minimal"), root)
+    shutil.rmtree(root / "templates")
+    toad = root / "content" / "animals" / "toad.md"
+    text = toad.read_text(encoding="utf-8")
+    assert "difficulty: 2\n---" in text
+    toad.write_text(text.replace("difficulty: 2\n---", "difficulty: 2\n"
+                                 'description: {en: "Lives on land.\\n\\nLays eggs in ponds.\\nSpawn in strings."}\n'
+                                 'hint: {en: "Warty skin.\\nGolden eyes."}\n---'), encoding="utf-8")
+    served, workdir = serve_site(str(root), "bestiary-breaks-")
+    try:
+        load(browser, served + "en/animals/common-toad/")
+        lines = browser.execute_script("""
+            const lines = el => { const r = document.createRange(); r.selectNodeContents(el);
+              return new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top))).size; };
+            return [lines(document.querySelector('.description [data-read-text]')),
+                    lines(document.querySelector('.hint span'))];""")
+        # "Lives on land.", an empty line, "Lays eggs in ponds.", "Spawn in strings."; the hint's two.
+        assert lines == [3, 2]
+        assert browser.find_element(By.CSS_SELECTOR, ".description [data-read-text]").text == \
+            "Lives on land.\n\nLays eggs in ponds.\nSpawn in strings."
+    finally:
+        served.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def test_two_settings_tabs_and_an_animal_page_show_what_the_other_saved(site, browser):
     """A settings page open in two tabs: each shows what the other saved, so its next change does
     not undo it (the groups and difficulty were written back from the form as it was loaded).
