@@ -4,8 +4,9 @@ import Foundation
 /// A CSV file read by RFC 4180: fields separated by commas, records by CRLF or LF, fields in double
 /// quotes may hold separators, line breaks and doubled quotes (`""`). A UTF-8 byte-order mark is
 /// skipped. Spreadsheets set to a German or French locale write `;` between fields: when the
-/// header line holds more semicolons (or tabs) outside quotes than commas, that is the
-/// separator; a first line `sep=;` (as Excel writes it) names the separator instead.
+/// header line holds more semicolons (or tabs) outside quotes than commas, or as many and only
+/// they give it an `id` column, that is the separator; a first line `sep=;` (as Excel writes it)
+/// names the separator instead.
 ///
 /// Each record keeps the line and column where each field starts, so errors point into the file.
 public struct CSVTable: Sendable, Equatable {
@@ -83,19 +84,42 @@ public enum CSVParser {
     }
 
     /// The separator of the header line: the one of `,`, `;` and tab it has most of outside
-    /// quotes, `,` on a tie. A German spreadsheet's header `id;name.de;Notiz, intern` has one
-    /// comma (in a column's name) and three semicolons: it is separated by `;`.
+    /// quotes (a German spreadsheet's header `id;name.de;Notiz, intern` has one comma, in a
+    /// column's name, and three semicolons: it is separated by `;`). But a header has an `id`
+    /// column: when splitting by the most common one gives none and splitting by another does,
+    /// that other is the separator (`id;Notiz, intern`, one of each, is split by `;`). Else `,`
+    /// on a tie.
     static func detectSeparator(_ s: [Unicode.Scalar]) -> Unicode.Scalar {
+        let candidates: [Unicode.Scalar] = [",", ";", "\t"]
         var counts: [Unicode.Scalar: Int] = [",": 0, ";": 0, "\t": 0]
         var quoted = false
-        for c in s {
+        var headerEnd = s.endIndex
+        for (i, c) in s.enumerated() {
             if c == "\"" { quoted.toggle() }
-            if !quoted && (c == "\n" || c == "\r") { break }
+            if !quoted && (c == "\n" || c == "\r") { headerEnd = i; break }
             if !quoted, counts[c] != nil { counts[c]! += 1 }
         }
-        var best: Unicode.Scalar = ","
-        for c: Unicode.Scalar in [";", "\t"] where counts[c]! > counts[best]! { best = c }
-        return best
+        // Most first; on a tie in the order of `candidates`.
+        let ranked = candidates.enumerated().sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }.map(\.element)
+        let header = s[..<headerEnd]
+        return ranked.first { counts[$0]! > 0 && namesAnID(header, separator: $0) } ?? ranked[0]
+    }
+
+    /// Whether a header line split by `separator` (outside quotes) has a column named `id`.
+    private static func namesAnID(_ header: ArraySlice<Unicode.Scalar>, separator: Unicode.Scalar) -> Bool {
+        var cell = String.UnicodeScalarView()
+        var quoted = false
+        func isID() -> Bool { String(cell).trimmingCharacters(in: .whitespaces).lowercased() == "id" }
+        for c in header {
+            if c == "\"" { quoted.toggle(); continue }
+            if c == separator && !quoted {
+                if isID() { return true }
+                cell = String.UnicodeScalarView()
+            } else {
+                cell.append(c)
+            }
+        }
+        return isID()
     }
 
     private static func split(_ s: [Unicode.Scalar], separator: Unicode.Scalar) throws(Failure) -> [[CSVField]] {

@@ -82,6 +82,20 @@ import Testing
         #expect(table.records[0].fields.map(\.text) == ["fuchs", "Fuchs", "wald;europa"])
     }
 
+    /// As many commas as semicolons in the header: the separator that gives it an `id` column.
+    @Test(arguments: [
+        ("id;Notiz, intern\nfuchs;gesehen, zweimal\n", ";", ["id", "Notiz, intern"]),
+        ("\"id\";Notiz, intern\nfuchs;x\n", ";", ["id", "Notiz, intern"]),
+        ("id,note; internal\nfox,seen; twice\n", ",", ["id", "note; internal"]),
+        // Neither gives one (a misnamed column): a comma on a tie, as before.
+        ("key;Notiz, intern\nfuchs;x\n", ",", ["key;Notiz", " intern"]),
+    ])
+    func aTieGoesToTheSeparatorThatGivesAnIDColumn(_ text: String, _ separator: Character, _ header: [String]) throws {
+        let table = try parse(text)
+        #expect(table.separator == separator)
+        #expect(table.header.map(\.text) == header)
+    }
+
     @Test func skipsBlankLinesAndToleratesAMissingFinalLineBreak() throws {
         let table = try parse("id,name.en\n\nfox,Fox\n\nowl,Owl")
         #expect(table.records.map { $0.fields.map(\.text) } == [["fox", "Fox"], ["owl", "Owl"]])
