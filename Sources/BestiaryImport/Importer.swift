@@ -181,17 +181,25 @@ public struct Importer: Sendable {
 
     /// The site's records a spreadsheet that updates some of them does not name: kept as they
     /// are, which a volunteer who deleted a row was never told. (A first import, naming none of
-    /// the site's records, says nothing of the others.)
+    /// the site's records, says nothing of the others.) Only those of the groups the file's
+    /// records on the site are in: a site made from one spreadsheet per group (birds.csv,
+    /// mammals.csv) is not told of the mammals when the birds are imported again.
     static func leftOut(_ rows: [ImportRow], store: RecordStore, at location: SourceLocation) -> [Diagnostic] {
         let given = Set(rows.map(\.id))
-        let ids = store.catalog.animals.map(\.id)
-        guard ids.contains(where: given.contains) else { return [] }
-        let absent = ids.filter { !given.contains($0) }.sorted()
+        let animals = store.catalog.animals
+        let updated = animals.filter { given.contains($0.id) }
+        guard !updated.isEmpty else { return [] }
+        let groups = Set(updated.map(\.group))
+        let absent = animals.filter { !given.contains($0.id) && groups.contains($0.group) }.map(\.id).sorted()
         guard !absent.isEmpty else { return [] }
         let shown = absent.prefix(5).joined(separator: ", ") + (absent.count > 5 ? ", …" : "")
         let one = absent.count == 1
+        // Said when the groups leave some of the site's records out.
+        let named = groups.compactMap { $0 }.sorted()
+        let within = animals.allSatisfy { groups.contains($0.group) } ? ""
+            : " of \(named.count == 1 ? "group" : "groups") \(named.map { "'\($0)'" }.joined(separator: ", "))\(groups.contains(nil) ? " or none" : "")"
         return [.note(
-            "\(absent.count) of the site's records \(one ? "is" : "are") not in this file and \(one ? "stays as it is" : "stay as they are") (\(shown)): import never removes a record; `bestiary remove ID` does",
+            "\(absent.count) of the site's records\(within) \(one ? "is" : "are") not in this file and \(one ? "stays as it is" : "stay as they are") (\(shown)): import never removes a record; `bestiary remove ID` does",
             at: location, stage: "import")]
     }
 

@@ -53,6 +53,20 @@ import Testing
         #expect(other.warnings.isEmpty)
     }
 
+    /// A site made from one spreadsheet per group: importing the birds again notes only the
+    /// birds it no longer lists, said with the group, not the mammals of the other file.
+    @Test func aSpreadsheetOfOneGroupSaysOnlyWhatItLeftOutOfThatGroup() throws {
+        let site = try TestSite(languages: ["en"])
+        try site.importing(try site.source("id,name.en,group\nwren,Wren,bird\nowl,Owl,bird\n", name: "birds.csv"), .csv)
+        try site.importing(try site.source("id,name.en,group\nfox,Fox,mammal\nbat,Bat,mammal\n", name: "mammals.csv"), .csv)
+        let again = try site.importing(try site.source("id,name.en,group\nwren,Wren,bird\nowl,Owl,bird\n", name: "birds.csv"), .csv)
+        #expect(again.warnings.isEmpty)
+        let fewer = try site.importing(try site.source("id,name.en,group\nwren,Wren,bird\n", name: "birds.csv"), .csv)
+        #expect(fewer.warnings.map(\.message) == [
+            "1 of the site's records of group 'bird' is not in this file and stays as it is (owl): import never removes a record; `bestiary remove ID` does"
+        ])
+    }
+
     /// A user adds fields, comments, a body and a translation by hand; the app's catalogue then
     /// renames the animal. The import changes the name and nothing else.
     @Test func updatesKeepEverythingAddedByHand() throws {
