@@ -22,7 +22,7 @@ enum ContextKeys {
         "animal", "names", "language", "difficulty_label", "habitat", "habitat_lang", "habitat_dir", "habitat_is_fallback",
         "conservation", "tags", "has_tags", "hint", "text", "image", "src", "srcset", "sizes", "width", "height", "alt", "focus",
         "from_wikipedia", "alt_lang", "alt_dir", "alt_is_fallback", "credit", "by", "license", "license_url", "source", "sound", "type", "summary", "is_fallback", "url",
-        "content_html", "body_lang", "body_dir", "body_is_fallback", "similar", "has_similar", "log_href",
+        "content_html", "body_lang", "body_dir", "body_is_fallback", "body_language", "similar", "has_similar", "log_href",
         // Home, lists, settings.
         "modes", "mode", "available", "unavailable_text", "stats", "animals", "with_sound", "with_image", "askable", "count", "count_text",
         "first_animals", "more_animals", "more_count", "has_more", "more_text", "page_size",

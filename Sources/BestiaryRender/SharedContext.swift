@@ -527,6 +527,7 @@ final class SharedContext: @unchecked Sendable {
             a["body_lang"] = .string(body.language)
             a["body_dir"] = .string(Languages.direction(body.language))
             a["body_is_fallback"] = .bool(body.language != lang)
+            a["body_language"] = .string(Languages.name(body.language, in: lang))
         }
         markdownContext["t"] = nestedStrings[lang] ?? [:]
         a["content_html"] = .string(input.templates.renderMarkdown("markdown/animal", markdownContext, language: view.body?.language ?? lang))
@@ -734,6 +735,7 @@ final class SharedContext: @unchecked Sendable {
                 context["body_lang"] = .string(l)
                 context["body_dir"] = .string(Languages.direction(l))
                 context["body_is_fallback"] = .bool(l != lang)
+                context["body_language"] = .string(Languages.name(l, in: lang))
                 break
             }
         }

@@ -24,8 +24,11 @@ import Testing
         // English has no title either: the heading is the German one, as is the body (nothing to mark).
         let english = try work.read("out/en/visit/index.html")
         #expect(english.contains("<article class=\"page\" lang=\"de\" dir=\"ltr\">\n<h1>Besuch</h1>"), "\(english)")
+        // Said above it in the page's language.
+        #expect(english.contains("<p class=\"note\">This text is in German.</p>\n<article class=\"page\" lang=\"de\""), "\(english)")
         // The page in its own language: nothing marked.
         #expect(try work.read("out/visit/index.html").contains("<article class=\"page\">\n<h1>Besuch</h1>"))
+        #expect(!(try work.read("out/visit/index.html").contains("<p class=\"note\">")))
         // A picture's text in another language (here the name it falls back to) says its own.
         let robin = try work.read("out/ar/animals/robin/index.html")
         #expect(robin.contains(" alt=\"Rotkehlchen\" lang=\"de\" dir=\"ltr\""), "\(robin)")

@@ -123,10 +123,13 @@ import Testing
         let body = try #require(page.range(of: "<div class=\"animal-text\" lang=\"de\" dir=\"ltr\">"))
         #expect(facts.lowerBound < body.lowerBound)
         #expect(page[body.upperBound...].hasPrefix("\n    <p>Kröten laufen lieber, als zu hüpfen.</p>"))
+        // Said above it in the page's language, as a description in another language is.
+        #expect(page.contains("<p class=\"note\">This text is in German.</p>\n  <div class=\"animal-text\" lang=\"de\""))
         // The German page: nothing in another language but the English name.
         let german = String(decoding: try #require(out.files["animals/common-toad/index.html"]), as: UTF8.self)
         #expect(german.contains("<dt>Lebensraum</dt><dd>Teiche und feuchte Wälder</dd>"))
         #expect(german.contains("<div class=\"animal-text\">\n    <p>Kröten laufen"))
+        #expect(!german.contains("Dieser Text ist auf"))
     }
 
     /// A record's tags show under site.yml's label in the page's language, and as written where
