@@ -6,7 +6,7 @@ public enum Languages {
     public static func endonym(_ code: String) -> String {
         if let name = endonyms[code] { return name }
         let parts = code.split(separator: "-").map(String.init)
-        guard let base = parts.first, let name = endonyms[base] else { return code }
+        guard let base = parts.first, let name = endonyms[base] ?? icuEndonym(base) else { return code }
         // A variant the list does not name (de-CH): the base's name and the variant's own
         // (`Deutsch (Schweiz)`), so two variants never share a label in the switcher.
         guard parts.count > 1 else { return name }
@@ -15,6 +15,14 @@ public enum Languages {
             return String(full[full.index(after: open)..<close])
         } ?? parts.dropFirst().joined(separator: "-")
         return "\(name) (\(variant))"
+    }
+
+    /// The language's own name from ICU's data, for a language the list below does not name
+    /// (`rm` Rumantsch, `gsw` Schwiizertüütsch, `lb` Lëtzebuergesch: the switcher showed the
+    /// code), its first letter a capital as a label's is; nil where ICU has none.
+    static func icuEndonym(_ code: String) -> String? {
+        guard let name = Locale(identifier: code).localizedString(forLanguageCode: code), name != code, let first = name.first else { return nil }
+        return first.uppercased() + name.dropFirst()
     }
 
     /// Language code → its own name. Built once: pages ask for it several times each.

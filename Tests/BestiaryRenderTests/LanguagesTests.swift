@@ -15,6 +15,11 @@ struct LanguagesTests {
         #expect(Languages.endonym("pt-BR") == "Português (Brasil)")
         #expect(Languages.endonym("yi") == "ייִדיש")
         #expect(Languages.endonym("qq") == "qq")
+        // Not in the list: ICU's own name, as a label (the switcher showed `rm`).
+        #expect(Languages.endonym("rm") == "Rumantsch")
+        #expect(Languages.endonym("gsw") == "Schwiizertüütsch")
+        #expect(Languages.endonym("lb") == "Lëtzebuergesch")
+        #expect(Languages.endonym("rm-CH") == "Rumantsch (Svizra)")
     }
 
     @Test func rightToLeftByLanguageOrScript() {
