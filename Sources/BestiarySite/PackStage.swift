@@ -13,7 +13,8 @@ enum PackStage {
     static func run(
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
         options: BuildOptions, now: Date, keys: [SigningKeys.Key], kept: KeptRecords? = nil,
-        lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil, pending: String? = nil, publishedNote: String? = nil
+        lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil, pending: String? = nil, publishedNote: String? = nil,
+        outputIndex: String? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard catalog.config.packs != nil else {
@@ -51,6 +52,11 @@ enum PackStage {
             shipped.pack == nil || shipped.pack == catalog.config.packs?.id
         {
             try Self.checkHistory(lock: lock, noted: published, against: shipped)
+        } else if options.recordsPackVersions, let settings = catalog.config.packs, let outputIndex, fs.info(outputIndex) == nil {
+            // Nothing kept next to the output (every `.NAME.bestiary-*` file deleted with the
+            // lock, or a fresh clone building into an output kept from elsewhere): the output's
+            // own signed pointer. (A note deleted as the error above advises leaves the index.)
+            try Self.checkHistory(lock: lock, noted: published, againstPointerOf: settings.id, options: options)
         }
         var producer = PackProducer(fileSystem: fs)
         producer.warnsUnsigned = options.signsPacks
@@ -170,15 +176,45 @@ enum PackStage {
     static func checkHistory(
         lock: PackLock?, noted: PackProducer.PublishedVersion?, against shipped: PackProducer.PublishedVersion
     ) throws(DiagnosticError) {
-        let recorded = max(lock?.latest?.number ?? 0, noted?.version ?? 0)
-        guard shipped.version > recorded else { return }
-        let history = recorded == 0 ? "has no content/packs.lock" : "records versions up to \(recorded) only (content/packs.lock)"
-        let harm = recorded + 1 == shipped.version
-            ? "this build would publish another version \(shipped.version) with other bytes, which every app that has the first refuses"
-            : "this build would publish version \(recorded + 1), older than the \(shipped.version) apps may have, which they refuse"
         let note = shipped.note ?? "the note next to the output"
+        try checkHistory(
+            lock: lock, noted: noted, shipped: shipped.version,
+            published: "a build of this output published pack version \(shipped.version) (created \(shipped.created))",
+            unlessDeployed: "delete \(note) and build again (`bestiary serve` previews without publishing versions)")
+    }
+
+    /// The same check against the signed `packs/latest.json` the output holds, when no build
+    /// noted what it published next to it: the lock and those notes deleted together (a clean-up
+    /// of every `.output.bestiary-*` file) quietly started the pack at version 1 again, and every
+    /// app refused it. A preview's pointer, never signed, is not taken for a published one.
+    static func checkHistory(
+        lock: PackLock?, noted: PackProducer.PublishedVersion?, againstPointerOf pack: String, options: BuildOptions
+    ) throws(DiagnosticError) {
+        let folder = options.outputDirectory + "/packs/"
+        let fs = options.fileSystem
+        guard fs.info(folder + PackFormat.pointerPath + PackFormat.signatureSuffix) != nil,
+            let data = try? fs.readPrefix(folder + PackFormat.pointerPath, count: 1 << 20),
+            let pointer = try? PackPointer.decode(data), pointer.pack == pack
+        else { return }
+                try checkHistory(
+            lock: lock, noted: noted, shipped: pointer.version,
+            published: "the output publishes signed pack version \(pointer.version) (\(folder + PackFormat.pointerPath))",
+            unlessDeployed: "delete \(options.outputDirectory)/packs and build again")
+    }
+
+    private static func checkHistory(
+        lock: PackLock?, noted: PackProducer.PublishedVersion?, shipped: Int, published: String, unlessDeployed: String
+    ) throws(DiagnosticError) {
+        let recorded = max(lock?.latest?.number ?? 0, noted?.version ?? 0)
+        guard shipped > recorded else { return }
+        let history = recorded == 0 ? "has no content/packs.lock" : "records versions up to \(recorded) only (content/packs.lock)"
+        let harm = recorded + 1 == shipped
+            ? "this build would publish another version \(shipped) with other bytes, which every app that has the first refuses"
+            : "this build would publish version \(recorded + 1), older than the \(shipped) apps may have, which they refuse"
+        // `git checkout content/packs.lock` restores the index's copy only: after a revert or a
+        // reset that is the old history again (an editor's find).
         throw DiagnosticError(.error(
-            "the site \(history), but a build of this output published pack version \(shipped.version) (created \(shipped.created)): \(harm). If that version was only built here and never deployed (a local build whose changes you then dropped), delete \(note) and build again (`bestiary serve` previews without publishing versions). If it was deployed, restore content/packs.lock from where it was committed (`git checkout content/packs.lock`, or the branch that made version \(shipped.version))",
+            "the site \(history), but \(published): \(harm). If that version was only built here and never deployed (a local build whose changes you then dropped), \(unlessDeployed). If it was deployed, restore content/packs.lock from the commit that recorded version \(shipped) (`git log --oneline -- content/packs.lock` lists the commits that changed it; then `git checkout COMMIT -- content/packs.lock`)",
             at: SourceLocation(path: PackLock.path), stage: "packs"))
     }
 

@@ -192,6 +192,8 @@ struct PackSite {
         let older = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
         #expect(older.message.hasPrefix("the site records versions up to 1 only (content/packs.lock), but a build of this output published pack version 2"), "\(older)")
         #expect(older.message.contains("this build would publish another version 2 with other bytes, which every app that has the first refuses"))
+        // `git checkout content/packs.lock` restores the index's copy, the old history after a revert.
+        #expect(older.message.hasSuffix("If it was deployed, restore content/packs.lock from the commit that recorded version 2 (`git log --oneline -- content/packs.lock` lists the commits that changed it; then `git checkout COMMIT -- content/packs.lock`)"), "\(older)")
         try two.writeReplacing(toFile: site.root + "/content/packs.lock")
         try site.build(at: 1_767_229_000)
         #expect(try site.lock().contains("version 3 "))
@@ -203,6 +205,38 @@ struct PackSite {
         try site.build(at: 1_767_229_100, records: false)
         #expect(try site.work.read(".out.bestiary-published").hasPrefix("3 created"))
         try FileManager.default.removeItem(atPath: site.work.appending(".out.bestiary-published"))
+        try site.build(at: 1_767_229_200)
+        #expect(try site.lock().contains("version 1 "))
+    }
+
+    /// The lock deleted with every file a build keeps next to the output (a clean-up of
+    /// `.out.bestiary-*`): the output's signed pointer says which version apps may have, and the
+    /// build stops (it started the pack at version 1 again, which every app refused). An output
+    /// whose packs are deleted (never deployed) starts anew; an unsigned pointer (a preview's,
+    /// `--unsigned`) is not taken for a published one.
+    @Test func aSignedPointerInTheOutputStopsABuildWithoutHistory() throws {
+        let site = try PackSite()
+        try site.work.write(PackKeys.generate().privateKey + "\n", to: "signing.key")
+        let key = site.work.appending("signing.key")
+        _ = try site.builder(at: 1_767_225_700, signingKeyFile: key).build()  // version 2, signed
+        func forget() throws {
+            try FileManager.default.removeItem(atPath: site.root + "/content/packs.lock")
+            for name in try FileManager.default.contentsOfDirectory(atPath: site.work.path) where name.hasPrefix(".out.bestiary-") {
+                try FileManager.default.removeItem(atPath: site.work.appending(name))
+            }
+        }
+        try forget()
+        try site.work.write("---\nname: {de: Anders, en: Other}\n---\n", to: "minimal/content/animals/other.md")
+        let d = try #require(site.failure(of: site.builder(at: 1_767_229_000, signingKeyFile: key)))
+        #expect(d.message.hasPrefix("the site has no content/packs.lock, but the output publishes signed pack version 2 (\(site.output)/packs/latest.json): this build would publish version 1, older than the 2 apps may have, which they refuse"), "\(d)")
+        #expect(d.message.contains("never deployed (a local build whose changes you then dropped), delete \(site.output)/packs and build again"), "\(d)")
+        #expect(!FileManager.default.fileExists(atPath: site.root + "/content/packs.lock"), "nothing recorded")
+        try FileManager.default.removeItem(atPath: site.output + "/packs")
+        _ = try site.builder(at: 1_767_229_000, signingKeyFile: key).build()
+        #expect(try site.lock().contains("version 1 "))
+        // Unsigned, the output's pointer is no published version.
+        try site.build(at: 1_767_229_100, unsigned: true)
+        try forget()
         try site.build(at: 1_767_229_200)
         #expect(try site.lock().contains("version 1 "))
     }
