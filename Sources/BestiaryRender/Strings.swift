@@ -230,21 +230,37 @@ public struct UIStrings: Sendable {
     /// placeholder the English text lacks or one it has that is missing (`{nombre}` for
     /// `{count}` shows as written), a key given twice (the second wins), a comma before the
     /// closing brace (not JSON: other tools refuse the file).
+    /// Only the keys a file itself gives are checked, against the default theme's English where
+    /// it has the key (the names the code fills in) and the site's English for a text of its own.
+    /// A site's `i18n/en.json` is checked as well: a placeholder the built-in English text lacks
+    /// showed on the page as written, with a warning blamed on `de.json` (found by a designer).
     /// `used`: the texts the templates name (`{{t.KEY}}`): a key only a translation has is the
     /// theme's own, not a misspelling; then it is warned about only when a site language (in
     /// `languages`) lacks it, whose pages show the key itself.
     static func translationProblems(_ strings: UIStrings, theme: Theme, used: Set<String> = [], languages: [String] = []) -> [Diagnostic] {
         guard let english = strings.tables["en"] else { return [] }
+        let builtInEnglish = builtInTable("i18n/en.json")
         var problems: [Diagnostic] = []
-        for (language, table) in strings.tables.sorted(by: { $0.key < $1.key }) where language != "en" {
-            guard let file = theme.files["i18n/\(language).json"] else { continue }
+        for (language, table) in strings.tables.sorted(by: { $0.key < $1.key }) {
+            guard let file = theme.files["i18n/\(language).json"], language != "en" || file.isOverride else { continue }
+            let text = String(decoding: file.data, as: UTF8.self)
+            let written = keyMentions(in: text)
+            let given = Set(written)
             let englishKeys = english.keys.sorted()
-            for key in table.keys.sorted() {
+            for key in table.keys.sorted() where given.contains(key) {
                 // A plural form English has no need of (`.few`, `.many` …) stands for `.other`.
                 let parts = key.split(separator: ".")
                 let plural = parts.count > 1 && Self.pluralCategories.contains(String(parts.last!))
                 let base = parts.dropLast().joined(separator: ".")
-                guard let original = english[key] ?? (plural ? english[base + ".other"] : nil) else {
+                func reference(_ table: [String: String]) -> String? { table[key] ?? (plural ? table[base + ".other"] : nil) }
+                let original: String
+                if language == "en" {
+                    // The site's own text: nothing to compare it with.
+                    guard let builtIn = reference(builtInEnglish) else { continue }
+                    original = builtIn
+                } else if let known = reference(builtInEnglish) ?? reference(english) {
+                    original = known
+                } else {
                     if used.contains(key) || (plural && used.contains(base)) {
                         let lacking = languages.filter { strings.table(for: $0)[key] == nil }
                         if !lacking.isEmpty {
@@ -264,12 +280,14 @@ public struct UIStrings: Sendable {
                 // Every form of a plural is given the count, whether its English form shows it or not.
                 if plural { theirs.remove("{count}"); ours.remove("{count}") }
                 if theirs != ours {
+                    let filled = placeholders(original).union(plural ? ["{count}"] : [])
+                    let english = language == "en" ? "the default theme's English text" : "the English text"
                     let extra = theirs.subtracting(ours).sorted(), lacking = ours.subtracting(theirs).sorted()
                     var what: [String] = []
-                    if !extra.isEmpty { what.append("\(extra.joined(separator: ", ")), which the English text has not (it shows as written)") }
-                    if !lacking.isEmpty { what.append("no \(lacking.joined(separator: ", ")), which the English text fills in") }
+                    if !extra.isEmpty { what.append("\(extra.joined(separator: ", ")), which \(english) has not (it shows as written)") }
+                    if !lacking.isEmpty { what.append("no \(lacking.joined(separator: ", ")), which \(english) fills in") }
                     problems.append(.warning(
-                        "string '\(key)' has \(what.joined(separator: ", and ")); placeholders are filled by their English names",
+                        "string '\(key)' has \(what.joined(separator: ", and ")); placeholders are filled by \(language == "en" ? "the default theme's names (\(filled.sorted().joined(separator: ", ")))" : "their English names")",
                         at: location(of: key, in: file), stage: "render"))
                 }
             }
@@ -280,9 +298,8 @@ public struct UIStrings: Sendable {
                     "string '\(key)' is empty, so its pages show the text it falls back to (\"\(shown[key] ?? english[key] ?? key)\"); translate it, or remove the line",
                     at: location(of: key, in: file), stage: "render"))
             }
-            let text = String(decoding: file.data, as: UTF8.self)
             var seen = Set<String>()
-            for key in keyMentions(in: text) where !seen.insert(key).inserted {
+            for key in written where !seen.insert(key).inserted {
                 problems.append(.warning(
                     "string '\(key)' is given twice in this file; the second one is used", at: location(of: key, in: file, occurrence: 2), stage: "render"))
             }

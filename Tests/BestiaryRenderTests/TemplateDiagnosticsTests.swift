@@ -195,6 +195,21 @@ struct TemplateDiagnosticsTests {
             "templates/i18n/fr.json:7:1: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
             "templates/i18n/fr.json:7:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
         ])
+        // A site's English texts: a placeholder the code does not fill is said at en.json (it
+        // showed as written, warned about at de.json, which has no such key), as are a key given
+        // twice and a trailing comma; a text of the site's own has nothing to compare with, and
+        // the German texts are compared with the names the code fills in.
+        var site = Theme.builtIn
+        site.files["i18n/en.json"] = Theme.File(
+            data: Data("{\n \"collection.countAll.other\": \"{cnt} animals in the museum\",\n \"quiz.questionOf\": \"Question {k}\",\n \"museum.banner\": \"A {x}\",\n \"museum.banner\": \"C\",\n}\n".utf8),
+            origin: "templates/i18n/en.json", isOverride: true)
+        site.files["i18n/de.json"] = Theme.File(data: Data("{\"museum.banner\": \"B\"}\n".utf8), origin: "templates/i18n/de.json", isOverride: true)
+        #expect(UIStrings.translationProblems(try UIStrings.load(site), theme: site).map(DiagnosticFormatter.text) == [
+            "templates/i18n/en.json:2:1: warning: string 'collection.countAll.other' has {cnt}, which the default theme's English text has not (it shows as written); placeholders are filled by the default theme's names ({count}) [render]",
+            "templates/i18n/en.json:3:1: warning: string 'quiz.questionOf' has {k}, which the default theme's English text has not (it shows as written), and no {n}, {total}, which the default theme's English text fills in; placeholders are filled by the default theme's names ({n}, {total}) [render]",
+            "templates/i18n/en.json:5:1: warning: string 'museum.banner' is given twice in this file; the second one is used [render]",
+            "templates/i18n/en.json:5:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
+        ])
         // An empty text (a translation tool's export of what is not translated yet) is left
         // out: the page shows the English text, not a button without words (found by a translator).
         var blank = Theme.builtIn
