@@ -90,7 +90,7 @@ public struct PreparedTheme: Sendable {
         warnings += unusedFiles(in: theme)
         warnings += earlierCopies(in: theme)
         warnings += ModuleExports.missingNames(in: theme)
-        if let problem = bodyHooksProblem(in: theme) { warnings.append(problem) }
+        warnings += bodyHooksProblems(in: theme)
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         warnings += theme.linkProblems
         return warnings
@@ -137,12 +137,12 @@ public struct PreparedTheme: Sendable {
     /// A site's `layouts/base.html` whose `<body>` lost attributes the default theme's has
     /// (`data-catalog`, `data-root` …), which the web app's scripts read: the quiz said the list
     /// of animals could not be loaded, pointing at the network (found by a theme designer).
-    static func bodyHooksProblem(in theme: Theme) -> Diagnostic? {
-        guard let file = theme.files["layouts/base.html"], file.isOverride,
-            let builtIn = DefaultTheme.files["layouts/base.html"].map({ String(decoding: $0, as: UTF8.self) }),
+    /// Likewise a site's layout that does not extend `layouts.base` (its own `<html>`), and a
+    /// layout left empty, whose pages were empty files without a word (found by another).
+    static func bodyHooksProblems(in theme: Theme) -> [Diagnostic] {
+        guard let builtIn = DefaultTheme.files["layouts/base.html"].map({ String(decoding: $0, as: UTF8.self) }),
             let open = builtIn.range(of: "<body"), let close = builtIn[open.upperBound...].range(of: ">")
-        else { return nil }
-        let text = String(decoding: file.data, as: UTF8.self)
+        else { return [] }
         var required: [String] = []
         var rest = builtIn[open.upperBound..<close.lowerBound]
         while let start = rest.range(of: "data-") {
@@ -152,11 +152,27 @@ public struct PreparedTheme: Sendable {
         }
         // The quiz names the daily's shared result by the title when there is one, else "Bestiary".
         let optional: Set<String> = ["data-site-title"]
-        let missing = required.filter { !optional.contains($0) && !text.contains($0 + "=") }
-        guard !missing.isEmpty else { return nil }
-        return .warning(
-            "the page's <body> lacks \(missing.joined(separator: ", ")), which the web app's scripts read (the quiz and the collection cannot load the animals without them); keep the default theme's <body> attributes (docs/theming.md, \"Your own look\")",
-            at: SourceLocation(path: file.origin), stage: "render")
+        var problems: [Diagnostic] = []
+        for path in theme.paths(under: "layouts/") where path.hasSuffix(".html") {
+            guard let file = theme.files[path], file.isOverride else { continue }
+            let text = String(decoding: file.data, as: UTF8.self)
+            if text.allSatisfy(\.isWhitespace) {
+                problems.append(.warning(
+                    "this layout is empty, so every page it makes is an empty file; write it, or delete it to use the default theme's",
+                    at: SourceLocation(path: file.origin), stage: "render"))
+                continue
+            }
+            let isBase = path == "layouts/base.html"
+            if !isBase, text.range(of: #"\{\{<\s*layouts\.base\s*\}\}"#, options: .regularExpression) != nil { continue }
+            let missing = required.filter { !optional.contains($0) && !text.contains($0 + "=") }
+            guard !missing.isEmpty else { continue }
+            let what = isBase ? "the page's <body> lacks" : "this layout does not extend layouts.base ({{<layouts.base}} … {{/layouts.base}}), and its <body> lacks"
+            let fix = isBase ? "keep the default theme's <body> attributes" : "start it with {{<layouts.base}} and fill its blocks, as the default theme's layouts do, or keep the default theme's <body> attributes"
+            problems.append(.warning(
+                "\(what) \(missing.joined(separator: ", ")), which the web app's scripts read (the quiz and the collection cannot load the animals without them); \(fix) (docs/theming.md, \"Your own look\")",
+                at: SourceLocation(path: file.origin), stage: "render"))
+        }
+        return problems
     }
 
     /// A site's theme files that are an earlier Bestiary's default, never changed since

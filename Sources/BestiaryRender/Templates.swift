@@ -123,6 +123,7 @@ public struct Templates: Sendable {
         // `{{<layouts.base}}{{$mian}}…`: a block the parent (with what it includes) never shows.
         var unknownBlocks: [Diagnostic] = []
         for (name, tags) in compiled.overrides.sorted(by: { $0.key < $1.key }) {
+            var saidNoBlocks = Set<String>()
             for tag in tags {
                 guard let parent = tag.sections.first else { continue }
                 var reached: Set<String> = [parent], pending = [parent], defined = Set<String>()
@@ -131,6 +132,16 @@ public struct Templates: Sendable {
                     for r in references[next] ?? [] where reached.insert(r.name).inserted { pending.append(r.name) }
                 }
                 guard !defined.contains(tag.name), names.contains(parent) else { continue }
+                // A parent without any block (an emptied base.html): said once per file, not as a
+                // list of none with every block's name.
+                if defined.isEmpty {
+                    if saidNoBlocks.insert(parent).inserted {
+                        unknownBlocks.append(.warning(
+                            "\(parent) has no blocks ({{$main}}…{{/main}}), so what this file fills in it ('{{$\(tag.name)}}' and the others) is never shown",
+                            at: location(name, line: tag.line, column: tag.column), stage: "render"))
+                    }
+                    continue
+                }
                 let hint = Suggestion.closest(to: tag.name, among: defined.sorted()).map { "; did you mean '\($0)'?" } ?? ""
                 unknownBlocks.append(.warning(
                     "'{{$\(tag.name)}}' fills no block of \(parent) (its blocks: \(defined.sorted().joined(separator: ", "))), so what it holds is never shown\(hint)",

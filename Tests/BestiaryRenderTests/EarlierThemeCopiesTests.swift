@@ -1,3 +1,4 @@
+import BestiaryDiagnostics
 import BestiaryStorage
 import BestiaryTheme
 import Foundation
@@ -49,21 +50,31 @@ struct EarlierThemeCopiesTests {
     /// them; the default theme's, and one that keeps them, are not.
     @Test func aBodyWithoutTheScriptsAttributesIsNamed() throws {
         var theme = Theme.builtIn
-        #expect(PreparedTheme.bodyHooksProblem(in: theme) == nil)
+        #expect(PreparedTheme.bodyHooksProblems(in: theme).isEmpty)
         let base = String(decoding: DefaultTheme.files["layouts/base.html"]!, as: UTF8.self)
         let body = try #require(base.range(of: "<body")).lowerBound
         let end = try #require(base[body...].range(of: ">")).upperBound
         theme.files["layouts/base.html"] = Theme.File(
             data: Data(base.replacingCharacters(in: body..<end, with: "<body class=\"museum\">").utf8), origin: "templates/layouts/base.html", isOverride: true)
-        let problem = try #require(PreparedTheme.bodyHooksProblem(in: theme))
+        let problem = try #require(PreparedTheme.bodyHooksProblems(in: theme).first)
         #expect(problem.message.hasPrefix("the page's <body> lacks data-page, data-lang, data-languages, data-root, data-lang-root, data-site-id, data-catalog, data-sw, which the web app's scripts read"))
         #expect(problem.location?.path == "templates/layouts/base.html")
         theme.files["layouts/base.html"] = Theme.File(data: Data(("<!-- museum -->\n" + base).utf8), origin: "templates/layouts/base.html", isOverride: true)
-        #expect(PreparedTheme.bodyHooksProblem(in: theme) == nil)
+        #expect(PreparedTheme.bodyHooksProblems(in: theme).isEmpty)
         // data-site-title may be left out (a base.html an earlier init copied has none).
         let noTitle = base.replacingOccurrences(of: " data-site-title=\"{{site_title}}\"", with: "")
         #expect(noTitle != base)
         theme.files["layouts/base.html"] = Theme.File(data: Data(noTitle.utf8), origin: "templates/layouts/base.html", isOverride: true)
-        #expect(PreparedTheme.bodyHooksProblem(in: theme) == nil)
+        #expect(PreparedTheme.bodyHooksProblems(in: theme).isEmpty)
+        // A layout of its own <html>, not extending base, is said at that layout; an empty one
+        // (its pages were empty files) as empty; one that extends base passes.
+        theme.files["layouts/home.html"] = Theme.File(
+            data: Data("<!doctype html><html><body><h1>{{site_title}}</h1></body></html>\n".utf8), origin: "templates/layouts/home.html", isOverride: true)
+        theme.files["layouts/page.html"] = Theme.File(data: Data("\n".utf8), origin: "templates/layouts/page.html", isOverride: true)
+        theme.files["layouts/animal.html"] = Theme.File(data: Data("{{< layouts.base }}{{$main}}<p>museum</p>{{/main}}{{/layouts.base}}\n".utf8), origin: "templates/layouts/animal.html", isOverride: true)
+        #expect(PreparedTheme.bodyHooksProblems(in: theme).map(DiagnosticFormatter.text) == [
+            "templates/layouts/home.html:1:1: warning: this layout does not extend layouts.base ({{<layouts.base}} … {{/layouts.base}}), and its <body> lacks data-page, data-lang, data-languages, data-root, data-lang-root, data-site-id, data-catalog, data-sw, which the web app's scripts read (the quiz and the collection cannot load the animals without them); start it with {{<layouts.base}} and fill its blocks, as the default theme's layouts do, or keep the default theme's <body> attributes (docs/theming.md, \"Your own look\") [render]",
+            "templates/layouts/page.html:1:1: warning: this layout is empty, so every page it makes is an empty file; write it, or delete it to use the default theme's [render]",
+        ])
     }
 }

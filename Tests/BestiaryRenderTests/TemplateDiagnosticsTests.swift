@@ -179,6 +179,16 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// An emptied base.html: each layout that fills its blocks is told once that it has none
+    /// (it was told of each block, with an empty list of the parent's).
+    @Test func anEmptyBaseIsSaidOncePerLayout() throws {
+        var theme = Theme.builtIn
+        theme.files["layouts/base.html"] = Theme.File(data: Data("\n".utf8), origin: "templates/layouts/base.html", isOverride: true)
+        let said = try Templates.compile(theme).unknownBlocks.map(DiagnosticFormatter.text)
+        #expect(said.count == theme.paths(under: "layouts/").count - 1, "\(said)")
+        #expect(said.contains { $0.hasPrefix("(default theme)/layouts/page.html:2:1: warning: layouts.base has no blocks ({{$main}}…{{/main}}), so what this file fills in it ('{{$main}}' and the others) is never shown") }, "\(said)")
+    }
+
     /// A translator's mistakes that do not break the file are warned about at the key: a key
     /// English lacks (with the closest), a renamed placeholder, a key given twice, a comma before
     /// the closing brace. A plural form English needs not (`.few`) and the built-in German pass.
