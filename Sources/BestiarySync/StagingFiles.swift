@@ -75,3 +75,31 @@ enum StagingFiles {
         close(fd)
     }
 }
+
+/// The lock one sync of a store holds (`STORE.lock`, an exclusive `flock`) from before the store
+/// is opened until this value is released: a second sync of the same store, in this process or
+/// another, is refused at once (``SyncError/Reason/busy``). Where no lock can be had (a
+/// read-only folder, a file system without `flock`), it is held without one.
+public final class StoreLock: @unchecked Sendable {
+    public let path: String
+    private let descriptor: Int32?
+
+    private init(path: String, descriptor: Int32?) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    /// The lock of the store at `store` (its file need not exist yet).
+    public static func acquire(forStoreAt store: String) throws(SyncError) -> StoreLock {
+        let path = store + ".lock"
+        switch StagingFiles.lockExclusively(path) {
+        case .held(let descriptor): return StoreLock(path: path, descriptor: descriptor)
+        case .unavailable: return StoreLock(path: path, descriptor: nil)
+        case .busy: throw SyncError(.busy, "another sync of this store is running (it holds \(path)); let it finish, then sync again")
+        }
+    }
+
+    deinit {
+        if let descriptor { close(descriptor) }
+    }
+}

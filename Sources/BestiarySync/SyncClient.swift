@@ -44,11 +44,15 @@ public struct SyncClient: Sendable {
     /// Runs one update. Safe to run again at any time, including after a crash or a refusal.
     /// Refused while another sync of the same store runs.
     public func sync() async throws(SyncError) -> SyncReport {
-        let lock = StagingFiles.lockExclusively(lockPath)
-        if case .busy = lock {
-            throw SyncError(.busy, "another sync of this store is running (it holds \(lockPath)); let it finish, then sync again")
-        }
-        defer { if case .held(let descriptor) = lock { close(descriptor) } }
+        let lock = try StoreLock.acquire(forStoreAt: store.path)
+        return try await sync(holding: lock)
+    }
+
+    /// ``sync()`` with the store's lock taken already, before the store was opened: two first
+    /// syncs of a new store each made its tables (one failed on "table already exists") and
+    /// then removed the file the other was writing (found by an app developer).
+    public func sync(holding lock: StoreLock) async throws(SyncError) -> SyncReport {
+        precondition(lock.path == lockPath, "the lock of another store")
         let report = try await update()
         removeLeftoverDownloads()
         return report

@@ -2,6 +2,7 @@ import BestiaryCLI
 import BestiaryDiagnostics
 import BestiarySite
 import BestiaryStorage
+import BestiarySync
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -80,6 +81,15 @@ import Testing
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         #expect(verify.stdout.contains("66 records"), "\(verify.stdout)")
         let db = site.dir.appending("app.sqlite")
+        // A sync that finds another holding the store's lock makes no store of its own: two
+        // first syncs at once each made the tables, and one removed the file the other wrote.
+        var held: StoreLock? = try StoreLock.acquire(forStoreAt: db)
+        let busy = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
+        #expect(busy.status == 1)
+        #expect(busy.stderr.contains("error: another sync of this store is running (it holds \(db).lock); let it finish, then sync again"), "\(busy.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db), "no store made beside the running sync's")
+        withExtendedLifetime(held) {}
+        held = nil
         let first = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("from version 0 to 1"), "\(first.stdout)")

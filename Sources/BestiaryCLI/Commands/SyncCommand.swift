@@ -49,6 +49,17 @@ struct SyncCommand: AsyncParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        // The store's lock before the store is opened (or made): a second sync, which may find the
+        // first one's new file, is refused as busy, and leaves it alone.
+        let lock: StoreLock
+        do {
+            lock = try StoreLock.acquire(forStoreAt: db)
+        } catch {
+            await transport.close()
+            throw fail(error.description)
+        }
+        // Held until the failed store's files are removed below, not just to its last use.
+        defer { withExtendedLifetime(lock) {} }
         // A store this run creates is removed again when the sync fails: "unchanged" means no file.
         let existed = FileManager.default.fileExists(atPath: db)
         func removeCreatedStore() {
@@ -70,7 +81,7 @@ struct SyncCommand: AsyncParsableCommand {
                 configuration.allowUnsigned = true
                 unchecked = true
             }
-            outcome = .success(try await SyncClient(transport: transport, store: store, configuration: configuration).sync())
+            outcome = .success(try await SyncClient(transport: transport, store: store, configuration: configuration).sync(holding: lock))
         } catch {
             outcome = .failure(error)
         }
@@ -83,9 +94,6 @@ struct SyncCommand: AsyncParsableCommand {
                     format: global.diagnostics)
             }
             console.result(Self.describe(report, unchecked: unchecked), format: global.diagnostics)
-        case .failure(let error as SyncError) where error.reason == .busy:
-            // The store is the other sync's (it may have just made it): left alone.
-            throw fail(error.description)
         case .failure(let error as SyncError):
             removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
