@@ -175,7 +175,10 @@ let package = Package(
         .testTarget(name: "BestiaryRenderTests", dependencies: ["BestiaryRender", "BestiaryTestSupport"]),
         .testTarget(
             name: "BestiaryPacksTests",
-            dependencies: ["BestiaryPacks", "BestiarySync", "BestiaryCrypto", "BestiaryCLI", "BestiaryTestSupport"]),
+            dependencies: [
+                "BestiaryPacks", "BestiarySync", "BestiaryCrypto", "BestiaryCLI", "BestiaryTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "BestiarySyncTests",
             dependencies: [

@@ -24,7 +24,7 @@ struct PackFetcher: Sendable {
         let response = try await transport.open(path, from: 0)
         switch response.status {
         case .notFound:
-            throw SyncError(.notFound, file: path, "not found at \(transport.location)")
+            throw SyncError(.notFound, file: path, "not found at \(transport.location)" + (await folderHint(for: path)))
         case .partial, .rangeNotSatisfiable:
             throw SyncError(.transport, file: path, "the server answered a plain request with a partial response")
         case .full:
@@ -43,5 +43,24 @@ struct PackFetcher: Sendable {
         // A transport's body may end quietly when its task is cancelled: not a whole file.
         try Task.checkCancellation()
         return data
+    }
+
+    /// A site's address given for its pack folder (`https://example.org/` for
+    /// `https://example.org/packs`): the pointer is looked for in `packs/` below it, and the
+    /// folder named when it is there (a local path was told so; a URL said only "not found").
+    private func folderHint(for path: String) async -> String {
+        guard path == PackFormat.pointerPath,
+            let probe = try? await transport.open("packs/" + path, from: 0), probe.status == .full
+        else { return "" }
+        var seen = 0
+        do {
+            for try await chunk in probe.body {
+                seen += chunk.count
+                if seen > 1 << 16 { break }
+            }
+        } catch {}
+        var base = transport.location
+        while base.hasSuffix("/") { base.removeLast() }
+        return ", but \(base)/packs holds one: give that folder (the one holding latest.json)"
     }
 }

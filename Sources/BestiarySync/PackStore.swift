@@ -30,6 +30,11 @@ public final class PackStore: Sendable {
 
     private init(path: String, create: Bool) throws(SyncError) {
         self.path = path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            // SQLite said "disk I/O error".
+            throw SyncError(.store, "\(path) is a folder; the store is a file (--db \(path)/store.sqlite, say)")
+        }
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw SyncError(.store, "no store at \(path); `bestiary sync URL --db \(path)` makes one")
         }
@@ -58,6 +63,11 @@ public final class PackStore: Sendable {
                 // Empty: a first sync stopped before it made the store (killed at its start).
                 if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0 {
                     throw SyncError(.store, "\(path) is empty: a first sync was stopped before it made the store; run the sync again")
+                }
+                // An app's own database no sync has made a store in yet, said as such (it read as
+                // a version mismatch).
+                if try queue.read({ try !Self.migrator.appliedIdentifiers($0).contains("pack-store-1") }) {
+                    throw SyncError(.store, "\(path) holds no pack store: no sync has made one in it yet (`bestiary sync URL --db \(path)` makes its tables beside any others)")
                 }
                 throw SyncError(.store, "\(path) is not a pack store written by this version of Bestiary")
             }

@@ -1,6 +1,7 @@
 import BestiaryPackFormat
 import BestiaryTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// The pack commands on the committed example pack (Tests/Fixtures/packs/example).
@@ -207,6 +208,8 @@ import Testing
             (["sync", "http://127.0.0.1:9/packs?x=1", "--db", db], "'http://127.0.0.1:9/packs?x=1' has a query (?…) or a fragment (#…); give the address of the pack folder"),
             (["pack", "verify", "https://example.org/packs/#v2"], "'https://example.org/packs/#v2' has a query"),
             (["pack", "verify", "http://"], "'http://' is not a valid URL"),
+            // `www` was read as a host, and /packs looked for.
+            (["sync", "file://www/packs", "--db", db], "'file://www/packs' names the host 'www', which a file URL cannot read from; write file:/// and the full path"),
         ] {
             let r = await runCLI(arguments)
             #expect(r.status == 2, "\(arguments)")
@@ -224,6 +227,14 @@ import Testing
         let none = await runCLI(["pack", "dump", "--db", dir.appending("none.sqlite")])
         #expect(none.status == 1 && none.stderr.contains("no store at"))
         #expect(!dir.exists("none.sqlite"))
+        // A folder (SQLite said "disk I/O error"), and an app's own database no sync has made a
+        // store in (it said "not a pack store written by this version of Bestiary").
+        let folder = await runCLI(["pack", "dump", "--db", dir.path])
+        #expect(folder.status == 1 && folder.stderr.contains("\(dir.path) is a folder; the store is a file"), "\(folder.stderr)")
+        let app = dir.appending("app.sqlite")
+        try await DatabaseQueue(path: app).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        let foreign = await runCLI(["pack", "dump", "--db", app])
+        #expect(foreign.status == 1 && foreign.stderr.contains("\(app) holds no pack store: no sync has made one in it yet"), "\(foreign.stderr)")
         let usage = await runCLI(["pack", "dump"])
         #expect(usage.status == 2)
         // Empty: a first sync killed at its start (it said "not a pack store written by this

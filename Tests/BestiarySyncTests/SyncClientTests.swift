@@ -823,6 +823,21 @@ import Testing
         #expect(report.recordsUpserted == 3)
         #expect(try store.revisions() == publisher.versions[1])
     }
+
+    /// A site's address given for its pack folder: the pointer is not found there, and the
+    /// folder below that holds it is named (a URL said only "not found").
+    @Test func theSitesAddressForItsPackFolderNamesThePackFolder() async throws {
+        let publisher = TestPublisher()
+        try publisher.publish(Self.zoo)
+        let site = TemporaryDirectory("bestiary-site")
+        try FileManager.default.createSymbolicLink(atPath: site.appending("packs"), withDestinationPath: publisher.root)
+        let store = try PackStore(path: site.appending("s.sqlite"))
+        let client = SyncClient(transport: LocalPackTransport(directory: site.path), store: store, configuration: .testing(keys: [publisher.publicKey]))
+        let error = await #expect(throws: SyncError.self) { try await client.sync() }
+        #expect(error?.reason == .notFound)
+        #expect(error?.message == "not found at \(site.path), but \(site.path)/packs holds one: give that folder (the one holding latest.json)")
+        #expect(try store.state().version == 0)
+    }
 }
 
 /// When each path was asked for, in order.

@@ -119,6 +119,10 @@ public enum PackLocation {
             guard let url = URLComponents(string: text), URL(string: text) != nil, !web || url.host?.isEmpty == false else {
                 return "'\(location)' is not a valid \(web ? "" : "file ")URL"
             }
+            // `file://www/packs` reads /packs: `www` was taken as a host without a word.
+            if !web, let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
+                return "'\(location)' names the host '\(host)', which a file URL cannot read from; write file:/// and the full path (three slashes), or the path itself"
+            }
             if url.query != nil || url.fragment != nil {
                 return "'\(location)' has a query (?…) or a fragment (#…); give the address of the pack folder (the one holding latest.json) without one: every file is fetched below it"
             }
