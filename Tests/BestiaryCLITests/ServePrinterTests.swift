@@ -25,6 +25,11 @@ import Testing
         printer.print(.failed([problem], changes: [ChangedPath(path: "content/animals/cow.md", kind: .record)]), outputDirectory: dir.appending("output"))
         let next = try #require(captured.stderr.split(separator: "\n").last)
         #expect(next.hasSuffix(" build failed after content/animals/cow.md: 1 error; still serving the last good build, errors shown in the browser"), "\(next)")
+        // Without live reload no script shows them over the page (it said it did: a designer's find).
+        let plain = ServePrinter(console: console, format: .text, liveReload: false)
+        plain.print(.failed([problem], changes: [ChangedPath(path: "content/animals/cow.md", kind: .record)]), outputDirectory: dir.appending("output"))
+        let said = try #require(captured.stderr.split(separator: "\n").last)
+        #expect(said.hasSuffix(" 1 error; still serving the last good build (without live reload, the errors are shown only here)"), "\(said)")
     }
 
     /// A rebuild prints only the warnings that are new since the last good build, and how many

@@ -55,7 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         let format = global.diagnostics
         let root = global.siteRoot
         let outputDirectory = BuildOptions(root: root, output: output).outputDirectory
-        let printer = ServePrinter(console: console, format: format, verbose: verbose, everyWarning: global.allWarnings)
+        let printer = ServePrinter(console: console, format: format, verbose: verbose, everyWarning: global.allWarnings, liveReload: !noLiveReload)
         // A mistyped --root, or an --output folder of other files, fails before anything listens.
         // The output is held for the whole session: a one-shot build of it refuses meanwhile.
         let serving: FileLock?
@@ -167,7 +167,11 @@ final class ServePrinter: @unchecked Sendable {
 
     private let verbose: Bool
 
-    init(console: Console, format: DiagnosticFormatter.Format, verbose: Bool = false, everyWarning: Bool = false) {
+    /// Whether pages get the live-reload script, which shows a failed build's errors over them.
+    private let liveReload: Bool
+
+    init(console: Console, format: DiagnosticFormatter.Format, verbose: Bool = false, everyWarning: Bool = false, liveReload: Bool = true) {
+        self.liveReload = liveReload
         self.everyWarning = everyWarning
         self.verbose = verbose
         self.console = console
@@ -219,7 +223,7 @@ final class ServePrinter: @unchecked Sendable {
             console.err(
                 "\(Self.clock()) \(first ? "the first build failed" : "build failed after \(Self.summary(changes))"): "
                     + "\(BuildCommand.count(errors, "error")); "
-                    + (served ? "still serving the last good build, errors shown in the browser"
+                    + (served ? "still serving the last good build" + (liveReload ? ", errors shown in the browser" : " (without live reload, the errors are shown only here)")
                         : "nothing built to serve yet: every page shows the errors until they are fixed"))
         case .note(let text):
             console.err("note: \(text)")
