@@ -37,7 +37,8 @@ enum ContextKeys {
 
     /// One warning per template file and unknown name, at its first tag: names that are in no
     /// context (`all`), and `{{t.…}}` texts that no table of the theme's `i18n/` has.
-    static func unknownNames(in templates: Templates, strings: UIStrings) -> [Diagnostic] {
+    /// `checkingTexts`: whether `t.…` names are checked (not while a table could not be read).
+    static func unknownNames(in templates: Templates, strings: UIStrings, checkingTexts: Bool = true) -> [Diagnostic] {
         let known = all.union(markdownOnly)
         let texts = Set(strings.tables.values.flatMap(\.keys))
         var seen = Set<String>()
@@ -57,6 +58,7 @@ enum ContextKeys {
             if parts.first != "t", prefixes.contains(where: { isText($0.isEmpty ? lookup.name : $0 + "." + lookup.name) }) { continue }
             let message: String
             if parts.first == "t" {
+                guard checkingTexts else { continue }
                 let text = parts.dropFirst().joined(separator: ".")
                 if text.isEmpty || texts.contains(text) || texts.contains(where: { $0.hasPrefix(text + ".") }) { continue }
                 let hint = Suggestion.closest(to: text, among: texts.sorted()).map { "; did you mean 't.\($0)'?" } ?? ""

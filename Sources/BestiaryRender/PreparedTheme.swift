@@ -76,11 +76,14 @@ public struct PreparedTheme: Sendable {
                 "the theme has no interface texts in '\(language)' (templates/i18n/\(language).json), so its pages show menus, buttons and the quiz in English\(advice)",
                 at: config, stage: "render"))
         }
-        warnings += missingTexts(strings, theme: theme, languages: languages)
-        warnings += ContextKeys.unknownNames(in: templates, strings: strings)
+        // A site's i18n file that could not be read is its own error; the warnings that compare
+        // the tables would only blame the texts it holds (missing in English, named by no table).
+        let textsRead = strings.unreadable.isEmpty
+        if textsRead { warnings += missingTexts(strings, theme: theme, languages: languages) }
+        warnings += ContextKeys.unknownNames(in: templates, strings: strings, checkingTexts: textsRead)
         warnings += templates.unknownBlocks
         let usedTexts = Set(templates.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
-        warnings += UIStrings.translationProblems(strings, theme: theme, used: usedTexts, languages: languages)
+        if textsRead { warnings += UIStrings.translationProblems(strings, theme: theme, used: usedTexts, languages: languages) }
         // A theme's own text (one a translation has, English not) that a page names but its
         // language lacks shows as its key, as that warning says. (A name no table has at all is
         // another warning's, ContextKeys': it renders as nothing.)

@@ -16,6 +16,9 @@ public struct UIStrings: Sendable {
     /// is not translated yet): left out of its table, so its pages show the English text, never a
     /// button or heading without words (found by a translator).
     public var blankKeys: [String: Set<String>] = [:]
+    /// Languages whose site file could not be read (its error is reported): their tables are the
+    /// default theme's, so warnings that compare tables would blame the texts that file holds.
+    public var unreadable: Set<String> = []
 
     public static func load(_ theme: Theme) throws(DiagnosticError) -> UIStrings {
         let (strings, problems) = read(theme)
@@ -30,6 +33,7 @@ public struct UIStrings: Sendable {
         // Each file's own texts (a site's are merged into the default theme's of their language).
         var own: [String: [String: String]] = [:]
         var blank: [String: Set<String>] = [:]
+        var unreadable: Set<String> = []
         var bag = DiagnosticBag()
         for path in theme.paths(under: "i18n/") where path.hasSuffix(".json") {
             let lang = String(path.dropFirst("i18n/".count).dropLast(".json".count))
@@ -42,6 +46,7 @@ public struct UIStrings: Sendable {
                 guard let dict = object as? [String: Any] else {
                     bag.error("strings must be one JSON object of \"key\": \"text\"", at: SourceLocation(path: file.origin), stage: "render")
                     if !fallback.isEmpty { tables[lang] = fallback }
+                    unreadable.insert(lang)
                     continue
                 }
                 // A site's table adds to the default theme's of its language, key by key: a site
@@ -77,11 +82,18 @@ public struct UIStrings: Sendable {
                 let chars = Array(line), at0 = at.column - 1
                 let afterQuote = at0 > 0 && at0 < chars.count && (chars[at0].isLetter || chars[at0].isNumber)
                     && chars[..<at0].last(where: { $0 != " " }) == "\""
-                let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : ""
+                // A key where a comma belongs: the line before ends with its text's quote.
+                let lines = String(decoding: file.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                let before = lines.prefix(max(at.line - 1, 0)).map(String.init) + [String(chars[..<min(max(at0, 0), chars.count)])]
+                let ended = before.enumerated().last { !$0.element.trimmingCharacters(in: .whitespaces).isEmpty }
+                let commaMissing = at0 >= 0 && at0 < chars.count && chars[at0] == "\"" && ended.map { $0.element.trimmingCharacters(in: .whitespaces).hasSuffix("\"") } == true
+                let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)"
+                    : commaMissing ? "; a comma is missing \(ended!.offset + 1 == at.line ? "before it" : "at the end of line \(ended!.offset + 1)")" : ""
                 bag.error(
                     "strings are not valid JSON (\(what))\(quoted); the file is one object of \"key\": \"text\" pairs",
                     at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")
                 if !fallback.isEmpty { tables[lang] = fallback }
+                unreadable.insert(lang)
             }
         }
         // Keys nest by their dots ({{t.nav.quiz}}): `a.b` and `a.b.c` cannot both be, in a file or
@@ -92,6 +104,7 @@ public struct UIStrings: Sendable {
         }
         var strings = UIStrings(tables: tables)
         strings.blankKeys = blank
+        strings.unreadable = unreadable
         return (strings, bag)
     }
 

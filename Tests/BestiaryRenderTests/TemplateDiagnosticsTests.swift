@@ -400,6 +400,24 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// A site's en.json that is no JSON is its one error: the texts it holds are not also said
+    /// to be missing from English (de.json's) or named by no table (a template's `t.museum.note`).
+    @Test func anUnreadableTextFileIsItsOnlyProblem() throws {
+        var theme = Theme.builtIn
+        theme.files["i18n/en.json"] = Theme.File(data: Data("{\n  \"museum.note\": \"Note\"\n  \"museum.banner\": \"Banner\"\n}\n".utf8), origin: "templates/i18n/en.json", isOverride: true)
+        theme.files["i18n/de.json"] = Theme.File(data: Data("{\"museum.banner\": \"Banner\", \"museum.note\": \"Notiz\"}\n".utf8), origin: "templates/i18n/de.json", isOverride: true)
+        theme.files["partials/footer.html"] = Theme.File(data: Data("<p>{{t.museum.note}}</p>\n".utf8), origin: "templates/partials/footer.html", isOverride: true)
+        do {
+            _ = try PreparedTheme.prepare(theme, languages: ["de", "en"], config: nil)
+            Issue.record("the build should stop")
+        } catch {
+            #expect(error.diagnostics.map(DiagnosticFormatter.text).filter { $0.contains("i18n") || $0.contains("museum") } == [
+                "templates/i18n/en.json:3:3: error: strings are not valid JSON (invalid value); a comma is missing at the end of line 2; the file is one object of \"key\": \"text\" pairs [render]"
+            ])
+        }
+        #expect(textProblems(["i18n/en.json": "{\"nav.quiz\": \"Quiz\" \"nav.home\": \"Home\"}\n"]).first?.contains("; a comma is missing before it;") == true)
+    }
+
     /// A direction control in an interface text, raw or as a JSON escape, is refused at its key.
     @Test func directionControlsInInterfaceTextsAreRefused() {
         for written in ["\u{202E}", "\\u202e"] {
