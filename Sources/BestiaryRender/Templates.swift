@@ -57,6 +57,7 @@ public struct Templates: Sendable {
     public static func compile(_ theme: Theme) throws(DiagnosticError) -> Templates {
         var bag = DiagnosticBag()
         var sources: [String: (text: String, origin: String, prefix: Int)] = [:]
+        var unreadable = Set<String>()
         /// A position in template `name`, in its file (columns on line 1 without the added pragma).
         func location(_ name: String, line: Int, column: Int) -> SourceLocation {
             let column = line == 1 ? max(1, column - (sources[name]?.prefix ?? 0)) : column
@@ -66,18 +67,20 @@ public struct Templates: Sendable {
             let isHTML = (path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html")
             let isMarkdown = path.hasPrefix("markdown/") && path.hasSuffix(".md")
             guard isHTML || isMarkdown, let file = theme.files[path] else { continue }
-            guard var text = String(data: file.data, encoding: .utf8) else {
-                bag.error("template is not valid UTF-8", at: SourceLocation(path: file.origin), stage: "render")
-                continue
-            }
             // Mustache names cannot hold '/': layouts/base.html is `layouts.base`.
             let name = Self.libraryName(String(path.dropLast(isHTML ? 5 : 3)))
+            guard var text = String(data: file.data, encoding: .utf8) else {
+                bag.error("template is not valid UTF-8", at: SourceLocation(path: file.origin), stage: "render")
+                // There, though unreadable: the templates naming it are not told it is unknown.
+                unreadable.insert(name)
+                continue
+            }
             // On the first line, so line numbers stay those of the file (columns on it are shifted back).
             let pragma = isMarkdown && !text.hasPrefix("{{% CONTENT_TYPE") ? "{{% CONTENT_TYPE: MARKDOWN }}" : ""
             text = pragma + text
             sources[name] = (text, file.origin, pragma.count)
         }
-        let names = Set(sources.keys)
+        let names = Set(sources.keys).union(unreadable)
         var library: TemplateLibrary?
         var references: [String: [TemplateReference]] = [:]
         do {

@@ -179,6 +179,16 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// A template saved as Latin-1 is its one error: the templates that include it are not also
+    /// told it is an unknown partial.
+    @Test func aTemplateThatIsNoUTF8IsItsOnlyError() {
+        var theme = Theme.builtIn
+        theme.files["partials/footer.html"] = Theme.File(data: Data([0x3C, 0x70, 0x3E, 0xA9, 0x20, 0x4D, 0x75, 0x73, 0x65, 0x75, 0x6D, 0x3C, 0x2F, 0x70, 0x3E, 0x0A]), origin: "templates/partials/footer.html", isOverride: true)
+        #expect(throws: DiagnosticError([.error("template is not valid UTF-8", at: SourceLocation(path: "templates/partials/footer.html"), stage: "render")])) {
+            try Templates.compile(theme)
+        }
+    }
+
     /// An emptied base.html: each layout that fills its blocks is told once that it has none
     /// (it was told of each block, with an empty list of the parent's).
     @Test func anEmptyBaseIsSaidOncePerLayout() throws {
