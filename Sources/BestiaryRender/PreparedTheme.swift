@@ -220,8 +220,16 @@ public struct PreparedTheme: Sendable {
                 ? missing.joined(separator: ", ")
                 : byPart.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(6).map { "\($0.key).*: \($0.value)" }.joined(separator: ", ")
                     + (byPart.count > 6 ? ", …" : "")
+            // Where the English of each is: the site's own texts are in its i18n/en.json, not the
+            // default theme's (a designer's `museum.note` was sent there).
+            let builtIn = UIStrings.builtInTable("i18n/en.json")
+            let siteOwn = missing.filter { builtIn[$0] == nil }.count
+            let defaults = "the default theme's i18n/en.json (`bestiary init DIR` writes it to DIR/templates/i18n/en.json)"
+            let from = siteOwn == 0 ? defaults
+                : siteOwn == missing.count ? "your templates/i18n/en.json"
+                : "your templates/i18n/en.json (\(siteOwn) of them) and \(defaults)"
             problems.append(.warning(
-                "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), so those show in English on its pages; add them, translated, from the default theme's i18n/en.json (`bestiary init DIR` writes it to DIR/templates/i18n/en.json)",
+                "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), so those show in English on its pages; add them, translated, from \(from)",
                 at: file.map { SourceLocation(path: $0.origin) }, stage: "render"))
         }
         return problems

@@ -97,6 +97,12 @@ struct InterfaceLanguageTests {
         // Counted by the part of the interface they are in, most first: a translator's to-do.
         #expect(french.first?.message.contains(" English texts (quiz.*: ") == true && french.first?.message.contains(", prefs.*: ") == true, "\(french.first?.message ?? "")")
         #expect(french.first?.location?.path == "templates/i18n/fr.json")
+        #expect(french.first?.message.hasSuffix("from the default theme's i18n/en.json (`bestiary init DIR` writes it to DIR/templates/i18n/en.json)") == true)
+        // A text of the site's own is in its i18n/en.json, and said to be there.
+        try Data("{\"museum.note\": \"Note\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/en.json"))
+        let own = try Self.warnings(building: root, into: work.appending("out3"), containing: "lack")
+        #expect(own.map(\.message).filter { $0.hasPrefix("the interface texts in 'de' lack 1 ") && $0.hasSuffix("(museum.note), so those show in English on its pages; add them, translated, from your templates/i18n/en.json") }.count == 1, "\(own)")
+        #expect(own.map(\.message).filter { $0.hasPrefix("the interface texts in 'fr' lack ") && $0.contains("from your templates/i18n/en.json (1 of them) and the default theme's i18n/en.json") }.count == 1, "\(own)")
     }
 
     /// The warnings of a build of `root` whose message contains `text`.
