@@ -25,11 +25,20 @@ public struct AssetPipeline: Sendable {
         var pending = Set(logicalPaths)
         var visiting = Set<String>()
 
-        func process(_ logical: String, from: (String, Int)?) {
+        /// `from`: the asset that names `logical`, the line, and the reference as written there.
+        func process(_ logical: String, from: (file: Theme.File, line: Int, reference: String)?) {
             if pipeline.urls[logical] != nil { return }
             guard let file = theme.files["assets/" + logical] else {
-                if let (origin, line) = from {
-                    bag.error("imports '\(logical)', which is not in the theme's assets", at: SourceLocation(path: origin, line: line, column: 1), stage: "render")
+                if let from {
+                    // At the reference in its line (it was column 1); a stylesheet's `url()` is
+                    // no import (a background picture was said to be "imported").
+                    let lines = String(decoding: from.file.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                    let text = from.line <= lines.count ? lines[from.line - 1] : ""
+                    let column = text.range(of: from.reference).map { text[..<$0.lowerBound].count + 1 } ?? 1
+                    let what = from.file.origin.hasSuffix(".css") && !text.contains("@import") ? "refers to" : "imports"
+                    bag.error(
+                        "\(what) '\(logical)', which is not in the theme's assets (templates/assets/\(logical))",
+                        at: SourceLocation(path: from.file.origin, line: from.line, column: column), stage: "render")
                 }
                 return
             }
@@ -45,7 +54,7 @@ public struct AssetPipeline: Sendable {
                 let isCSS = logical.hasSuffix(".css")
                 let rewritten = rewriteReferences(in: text, css: isCSS) { reference, line in
                     guard let target = resolve(reference, from: logical) else { return nil }
-                    process(target, from: (file.origin, line))
+                    process(target, from: (file, line, reference))
                     guard let hashed = pipeline.urls[target] else { return nil }
                     // A fragment or query stays as written (`icons.svg#paw`, an SVG sprite's symbol).
                     let suffix = reference.firstIndex { $0 == "?" || $0 == "#" }.map { String(reference[$0...]) } ?? ""

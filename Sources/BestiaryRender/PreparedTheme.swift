@@ -255,7 +255,12 @@ public struct PreparedTheme: Sendable {
                     let prefix = text[..<rest.startIndex]
                     let line = prefix.reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
                     let column = prefix.distance(from: prefix.lastIndex(of: "\n").map { prefix.index(after: $0) } ?? prefix.startIndex, to: prefix.endIndex) + 1
-                    let hint = Suggestion.closest(to: logical, among: assets.urls.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                    // Named from the theme's folder (`assets/css/museum.css`, `/assets/…`): the name
+                    // below assets/ is meant.
+                    let below = logical.drop { $0 == "/" }
+                    let inside = below.hasPrefix("assets/") ? String(below.dropFirst("assets/".count)) : nil
+                    let hint = (inside.flatMap { assets.urls[$0] != nil ? $0 : nil } ?? Suggestion.closest(to: logical, among: assets.urls.keys.sorted()))
+                        .map { "; did you mean '\($0)'?" } ?? ""
                     problems.append(.error(
                         "unknown asset '\(logical)': the theme's assets/ has no such file (its pages would link to nothing)\(hint)",
                         at: SourceLocation(path: file.origin, line: line, column: column), stage: "render"))

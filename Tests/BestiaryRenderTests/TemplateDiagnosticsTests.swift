@@ -127,12 +127,13 @@ struct TemplateDiagnosticsTests {
         #expect(try text("css/sprites.css", of: sprites) == "i{background:url(\"../\(icon)#paw\");filter:url(../\(icon)?v=2#drop)}\nb::after{content:\"use url(…) here\"}\n")
 
         put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
-        put("assets/css/broken.css", "@import \"gone.css\";\n")
+        put("assets/css/broken.css", "@import \"gone.css\";\nbody { background-image: url(\"../img/wave.svg\"); }\n")
         #expect(throws: DiagnosticError.self) { _ = try AssetPipeline.build(theme) }
         do { _ = try AssetPipeline.build(theme) } catch {
             #expect(error.diagnostics.map(DiagnosticFormatter.text).sorted() == [
-                "templates/assets/css/broken.css:1:1: error: imports 'css/gone.css', which is not in the theme's assets [render]",
-                "templates/assets/js/broken.js:2:1: error: imports 'js/nothere.js', which is not in the theme's assets [render]",
+                "templates/assets/css/broken.css:1:10: error: imports 'css/gone.css', which is not in the theme's assets (templates/assets/css/gone.css) [render]",
+                "templates/assets/css/broken.css:2:31: error: refers to 'img/wave.svg', which is not in the theme's assets (templates/assets/img/wave.svg) [render]",
+                "templates/assets/js/broken.js:2:16: error: imports 'js/nothere.js', which is not in the theme's assets (templates/assets/js/nothere.js) [render]",
             ])
         }
     }
@@ -390,6 +391,12 @@ struct TemplateDiagnosticsTests {
         let column = before.components(separatedBy: "\n").last!.count
         #expect(problems == [
             "templates/layouts/base.html:\(line):\(column): error: unknown asset 'css/stie.css': the theme's assets/ has no such file (its pages would link to nothing); did you mean 'css/site.css'? [render]"
+        ])
+        // Named from the theme's folder: the name below assets/.
+        let fromFolder = base.replacingOccurrences(of: "{{#asset}}css/site.css{{/asset}}", with: "{{#asset}}assets/css/site.css{{/asset}}")
+        theme.files["layouts/base.html"] = Theme.File(data: Data(fromFolder.utf8), origin: "templates/layouts/base.html", isOverride: true)
+        #expect(PreparedTheme.unknownAssets(in: theme, assets: assets).map(\.message) == [
+            "unknown asset 'assets/css/site.css': the theme's assets/ has no such file (its pages would link to nothing); did you mean 'css/site.css'?"
         ])
     }
 
