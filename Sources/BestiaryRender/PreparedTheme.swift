@@ -61,6 +61,18 @@ public struct PreparedTheme: Sendable {
                     at: theme.files["i18n/\(other).json"].map { SourceLocation(path: $0.origin) } ?? config, stage: "render"))
             }
         }
+        // `English.json`, `german.json`: a name no language code is, never used (its texts were
+        // parsed and checked, and no page showed them: a designer's find).
+        for path in theme.paths(under: "i18n/") where path.hasSuffix(".json") {
+            let name = String(path.dropFirst("i18n/".count).dropLast(".json".count))
+            // (`FR.json`, `fr_fr.json`: a code written otherwise, which the warnings here say.)
+            let written = name.lowercased().replacingOccurrences(of: "_", with: "-")
+            guard !name.contains("/"), !LanguageCode.isValid(written), let file = theme.files[path] else { continue }
+            let advice = Self.languageCode(named: name).map { "; rename it to i18n/\($0).json" } ?? " (i18n/de.json, i18n/pt-BR.json)"
+            warnings.append(.warning(
+                "templates/i18n/\(name).json is not used: '\(name)' is no language code, and each page's texts are found by its language's code\(advice)",
+                at: SourceLocation(path: file.origin), stage: "render"))
+        }
         // A file that is there but could not be read is its own error, not "no interface texts".
         for language in languages where !strings.hasTexts(for: language) && theme.files["i18n/\(language).json"] == nil {
             // A file for a variant of a bare language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
@@ -198,6 +210,17 @@ public struct PreparedTheme: Sendable {
         return [.warning(
             "\(stale.count) files in templates/ are the default theme's as an earlier Bestiary made them, never changed since (\(named)): they keep the site on that version's files, without what changed in them; \(fix)",
             at: SourceLocation(path: "templates"), stage: "render")]
+    }
+
+    /// The two-letter code of the language named `name` in English or in itself (`English`,
+    /// `german`, `Deutsch`, `Español`), by ICU's names; nil when none is.
+    static func languageCode(named name: String) -> String? {
+        let wanted = name.lowercased()
+        let english = Locale(identifier: "en")
+        return Locale.LanguageCode.isoLanguageCodes.map(\.identifier).filter { $0.count == 2 }.first { code in
+            [english.localizedString(forLanguageCode: code), Locale(identifier: code).localizedString(forLanguageCode: code)]
+                .contains { $0?.lowercased() == wanted }
+        }
     }
 
     /// Languages whose table lacks some of the English texts: those show in English on its pages

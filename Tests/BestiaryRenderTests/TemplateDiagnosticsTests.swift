@@ -190,6 +190,19 @@ struct TemplateDiagnosticsTests {
         }
     }
 
+    /// A text file named after a language, not its code, is never used: said, with the code.
+    @Test func aTextFileNamedForItsLanguageIsToldItsCode() throws {
+        var theme = Theme.builtIn
+        theme.files["i18n/English.json"] = Theme.File(data: Data("{\"nav.quiz\": \"Quiz\"}\n".utf8), origin: "templates/i18n/English.json", isOverride: true)
+        theme.files["i18n/klingon.json"] = Theme.File(data: Data("{\"nav.quiz\": \"Quiz\"}\n".utf8), origin: "templates/i18n/klingon.json", isOverride: true)
+        let warnings = try PreparedTheme.prepare(theme, languages: ["en"], config: nil).warnings.map(DiagnosticFormatter.text).filter { $0.contains("is not used") }
+        #expect(warnings == [
+            "templates/i18n/English.json:1:1: warning: templates/i18n/English.json is not used: 'English' is no language code, and each page's texts are found by its language's code; rename it to i18n/en.json [render]",
+            "templates/i18n/klingon.json:1:1: warning: templates/i18n/klingon.json is not used: 'klingon' is no language code, and each page's texts are found by its language's code (i18n/de.json, i18n/pt-BR.json) [render]",
+        ])
+        #expect(PreparedTheme.languageCode(named: "Deutsch") == "de")
+    }
+
     /// An emptied base.html: each layout that fills its blocks is told once that it has none
     /// (it was told of each block, with an empty list of the parent's).
     @Test func anEmptyBaseIsSaidOncePerLayout() throws {
