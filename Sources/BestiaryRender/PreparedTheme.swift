@@ -106,6 +106,7 @@ public struct PreparedTheme: Sendable {
         warnings += earlierCopies(in: theme)
         warnings += ModuleExports.missingNames(in: theme)
         warnings += bodyHooksProblems(in: theme)
+        warnings += escapedMarkup(in: theme)
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         warnings += theme.linkProblems
         return warnings
@@ -210,6 +211,30 @@ public struct PreparedTheme: Sendable {
         return [.warning(
             "\(stale.count) files in templates/ are the default theme's as an earlier Bestiary made them, never changed since (\(named)): they keep the site on that version's files, without what changed in them; \(fix)",
             at: SourceLocation(path: "templates"), stage: "render")]
+    }
+
+    /// `{{content_html}}` (two braces) in a site's layout: the page's text shown as its tags,
+    /// `&lt;p&gt;…`, without a word (a designer's find); likewise `{{strings_json}}`, which the
+    /// scripts then cannot read. Said at the tag, with the three braces it needs.
+    static func escapedMarkup(in theme: Theme) -> [Diagnostic] {
+        guard let pattern = try? NSRegularExpression(pattern: #"(?<!\{)\{\{\s*(content_html|strings_json)\s*\}\}(?!\})"#) else { return [] }
+        var problems: [Diagnostic] = []
+        for path in theme.files.keys.sorted()
+        where (path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html") {
+            guard let file = theme.files[path], file.isOverride else { continue }
+            let text = String(decoding: file.data, as: UTF8.self)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let range = Range(match.range, in: text), let name = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else { continue }
+                let before = text[..<range.lowerBound]
+                let line = before.filter { $0 == "\n" }.count + 1
+                let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
+                let harm = name == "content_html" ? "the page shows the text's markup as text (<p>, <a href=…>)" : "the scripts cannot read the texts it holds"
+                problems.append(.warning(
+                    "'{{\(name)}}' escapes the HTML it holds, so \(harm); write '{{{\(name)}}}' (three braces), as the default theme does",
+                    at: SourceLocation(path: file.origin, line: line, column: column), stage: "render"))
+            }
+        }
+        return problems
     }
 
     /// The two-letter code of the language named `name` in English or in itself (`English`,

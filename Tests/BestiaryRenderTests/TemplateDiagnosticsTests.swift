@@ -190,6 +190,18 @@ struct TemplateDiagnosticsTests {
         }
     }
 
+    /// The page's HTML named with two braces is escaped: said at the tag, with the three it needs.
+    @Test func escapedPageHTMLIsWarnedAbout() {
+        var theme = Theme.builtIn
+        #expect(PreparedTheme.escapedMarkup(in: theme).isEmpty)
+        theme.files["layouts/page.html"] = Theme.File(
+            data: Data("{{<layouts.base}}{{$main}}\n<article>{{ content_html }}</article>{{{content_html}}}{{&content_html}}\n{{/main}}{{/layouts.base}}\n".utf8),
+            origin: "templates/layouts/page.html", isOverride: true)
+        #expect(PreparedTheme.escapedMarkup(in: theme).map(DiagnosticFormatter.text) == [
+            "templates/layouts/page.html:2:10: warning: '{{content_html}}' escapes the HTML it holds, so the page shows the text's markup as text (<p>, <a href=…>); write '{{{content_html}}}' (three braces), as the default theme does [render]"
+        ])
+    }
+
     /// A text file named after a language, not its code, is never used: said, with the code.
     @Test func aTextFileNamedForItsLanguageIsToldItsCode() throws {
         var theme = Theme.builtIn
