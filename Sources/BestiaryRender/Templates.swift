@@ -90,8 +90,12 @@ public struct Templates: Sendable {
             references = error.references
             for (name, e) in error.failures {
                 let go = Self.goTemplateTag(in: sources[name]?.text ?? "", line: e.line, column: e.column)
+                var explained = Self.explain(e.kind)
+                if case .unfinishedTag = e.kind, go == nil, let why = Self.unfinishedTag(in: sources[name]?.text ?? "", line: e.line, column: e.column) {
+                    explained = why
+                }
                 bag.error(
-                    "template error: \(Self.explain(e.kind))\(go.map { "; '\($0)' is a Go template tag, as Hugo writes them: Bestiary's templates are Mustache ({{title}}, {{#animals}}…{{/animals}}, {{^list}}…{{/list}} when empty, {{>partials.card}}; docs/theming.md)" } ?? "")",
+                    "template error: \(explained)\(go.map { "; '\($0)' is a Go template tag, as Hugo writes them: Bestiary's templates are Mustache ({{title}}, {{#animals}}…{{/animals}}, {{^list}}…{{/list}} when empty, {{>partials.card}}; docs/theming.md)" } ?? "")",
                     at: location(name, line: e.line, column: e.column), stage: "render")
             }
         }
@@ -249,6 +253,44 @@ public struct Templates: Sendable {
     /// The tag at `line`:`column` of `text` (the one the column falls in, else the next on that
     /// line) when only Go's template language writes it so (`{{ .Title }}`, `{{- … -}}`,
     /// `{{ range … }}`, `{{ partial "x" . }}`, `:=`): never a Mustache form (`{{$main}}`, `{{.}}`).
+    /// What is wrong with the tag that starts at or before `column` on `line`, which the parser
+    /// found unfinished, when its text shows it: a `{{{` closed with two braces (the hint about
+    /// dots in names was all it said), a name with a slash, a tag never closed on its line.
+    static func unfinishedTag(in text: String, line: Int, column: Int) -> String? {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return nil }
+        let row = Array(lines[line - 1])
+        // The last tag opening at or before the column.
+        var start: Int?
+        var k = 0
+        while k + 1 < row.count, k < column {
+            if row[k] == "{", row[k + 1] == "{" {
+                start = k
+                k += 2
+                while k < row.count, row[k] == "{" { k += 1 }
+            } else {
+                k += 1
+            }
+        }
+        guard let start else { return nil }
+        let rest = String(row[start...])
+        let next = rest.dropFirst(2).range(of: "{{").map { rest[..<$0.lowerBound] } ?? rest[...]
+        if rest.hasPrefix("{{{") {
+            if !next.contains("}}}") {
+                return "a tag opened with three braces ('{{{', which leaves HTML as it is) must close with three ('}}}'); this one \(next.contains("}}") ? "closes with two" : "is not closed on its line")"
+            }
+            return nil
+        }
+        guard let close = next.range(of: "}}") else {
+            return "a tag is not closed with '}}' on its line"
+        }
+        let inner = next[next.index(next.startIndex, offsetBy: 2)..<close.lowerBound]
+        if inner.dropFirst().contains("/") {
+            return "a tag's name cannot hold '/': template names use dots ({{> partials.header}} for partials/header.html)"
+        }
+        return nil
+    }
+
     static func goTemplateTag(in text: String, line: Int, column: Int) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard line >= 1, line <= lines.count else { return nil }

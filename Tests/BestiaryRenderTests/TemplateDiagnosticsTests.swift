@@ -190,6 +190,24 @@ struct TemplateDiagnosticsTests {
         }
     }
 
+    /// An unfinished tag is said as what it is: three braces closed with two, a slash in a
+    /// name, a tag never closed (it was one sentence about dots in names for all).
+    @Test(arguments: [
+        ("<article>{{{content_html}}</article>", "a tag opened with three braces ('{{{', which leaves HTML as it is) must close with three ('}}}'); this one closes with two"),
+        ("<p>{{site/title}}</p>", "a tag's name cannot hold '/': template names use dots ({{> partials.header}} for partials/header.html)"),
+        ("<p>{{title</p>", "a tag is not closed with '}}' on its line"),
+    ])
+    func anUnfinishedTagIsSaidAsWhatItIs(_ markup: String, _ said: String) {
+        var theme = Theme.builtIn
+        theme.files["layouts/page.html"] = Theme.File(data: Data("{{<layouts.base}}{{$main}}\n\(markup)\n{{/main}}{{/layouts.base}}\n".utf8), origin: "templates/layouts/page.html", isOverride: true)
+        do {
+            _ = try Templates.compile(theme)
+            Issue.record("it should not compile")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == ["template error: " + said], "\(error.diagnostics)")
+        }
+    }
+
     /// The page's HTML named with two braces is escaped: said at the tag, with the three it needs.
     @Test func escapedPageHTMLIsWarnedAbout() {
         var theme = Theme.builtIn
