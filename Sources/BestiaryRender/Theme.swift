@@ -65,8 +65,11 @@ public struct Theme: Sendable {
                     theme.linkProblems.append(.warning(
                         "symbolic link to a folder is not followed; link each file instead", at: SourceLocation(path: "templates/\(link)"), stage: "render"))
                 default:
+                    // Only a file the default theme has is used instead (a partials/footer2.html was
+                    // said to be replaced by a default one there is not).
+                    let instead = DefaultTheme.files[link] != nil ? "so the default theme's file is used" : "so the theme has no such file"
                     theme.linkProblems.append(.warning(
-                        "symbolic link leads nowhere, so the default theme's file is used; mend or remove it", at: SourceLocation(path: "templates/\(link)"), stage: "render"))
+                        "symbolic link leads nowhere, \(instead); mend or remove it", at: SourceLocation(path: "templates/\(link)"), stage: "render"))
                 }
             }
             for relative in files + linked where !EditorFiles.isUnderLeftover(relative) {

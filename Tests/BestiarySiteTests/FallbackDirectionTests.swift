@@ -69,11 +69,14 @@ import Testing
         // theme's file stood in without a word).
         try FileManager.default.createDirectory(atPath: root + "/templates/partials", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root + "/templates/partials/footer.html", withDestinationPath: work.appending("moved/footer.html"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/templates/partials/footer2.html", withDestinationPath: work.appending("moved/footer2.html"))
         try FileManager.default.createSymbolicLink(atPath: root + "/templates/layouts", withDestinationPath: work.appending("shared"))
         let prepared = try PreparedTheme.load(root: root, fileSystem: LocalFileSystem(), languages: ["de", "en"], config: nil)
         #expect(prepared.warnings.map(DiagnosticFormatter.text).filter { $0.contains("symbolic link") } == [
             "templates/layouts:1:1: warning: symbolic link to a folder is not followed; link each file instead [render]",
             "templates/partials/footer.html:1:1: warning: symbolic link leads nowhere, so the default theme's file is used; mend or remove it [render]",
+            // No default stands in for a file of the site's own.
+            "templates/partials/footer2.html:1:1: warning: symbolic link leads nowhere, so the theme has no such file; mend or remove it [render]",
         ])
     }
 }
