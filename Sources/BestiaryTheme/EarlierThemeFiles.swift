@@ -4,6 +4,7 @@
 /// (``DefaultTheme/earlierDigests``).
 enum EarlierThemeFiles {
     static let lines = """
+assets/css/quiz.css 07b3bf23dcc82132ea9fac2949b38dd0d8a0bdb969a98c803bea27c8f4d9c6b0
 assets/css/quiz.css 1271e7b0f8c938f2b9a54c4dc5a27f95013512f42f25155b8b49ef8cf22577ef
 assets/css/quiz.css 1458dfcf1284b11c5f1c38f4b837fadafdcdb029dbdc06b6df0b50e9ff9816fb
 assets/css/quiz.css 163be41c71724257a73513ed1f1f19272392ac52e76bd65c7ec487bffe3b1dcb

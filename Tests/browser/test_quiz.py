@@ -89,6 +89,19 @@ def test_replay_key_plays_the_recording_again(site, browser):
     assert browser.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "question"
 
 
+def test_the_quiz_takes_the_sites_font(site, browser):
+    """A font a designer sets on the page's body reaches the quiz: quiz.css sets only the size
+    (it set its own font, so a site's font stopped at the quiz)."""
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    fonts = browser.execute_script("""
+        document.body.style.fontFamily = 'Georgia, serif';
+        return [getComputedStyle(document.querySelector('[data-quiz-app]')).fontFamily,
+                getComputedStyle(document.querySelector('[data-quiz-app]')).fontSize];""")
+    assert fonts[0] == "Georgia, serif"
+    assert fonts[1] == "16.8px"  # 1.05rem
+
+
 def daily_questions(driver, url, catalog):
     """Plays today's daily challenge and returns its questions (prompt media and choices, in order)."""
     result = play_round(driver, url, catalog, right=lambda i: i % 2 == 0, check_media=False)
