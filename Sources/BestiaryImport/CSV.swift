@@ -4,9 +4,9 @@ import Foundation
 /// A CSV file read by RFC 4180: fields separated by commas, records by CRLF or LF, fields in double
 /// quotes may hold separators, line breaks and doubled quotes (`""`). A UTF-8 byte-order mark is
 /// skipped. Spreadsheets set to a German or French locale write `;` between fields: when the
-/// header line holds more semicolons (or tabs) outside quotes than commas, or as many and only
-/// they give it an `id` column, that is the separator; a first line `sep=;` (as Excel writes it)
-/// names the separator instead.
+/// header line holds more semicolons (or tabs) outside quotes than commas, that is the
+/// separator, unless only another gives it an `id` column (``detectSeparator(_:)``); a first
+/// line `sep=;` (as Excel writes it) names the separator instead.
 ///
 /// Each record keeps the line and column where each field starts, so errors point into the file.
 public struct CSVTable: Sendable, Equatable {

@@ -181,23 +181,23 @@ public struct Importer: Sendable {
 
     /// The site's records a spreadsheet that updates some of them does not name: kept as they
     /// are, which a volunteer who deleted a row was never told. (A first import, naming none of
-    /// the site's records, says nothing of the others.) Only those of the groups the file's
-    /// records on the site are in: a site made from one spreadsheet per group (birds.csv,
-    /// mammals.csv) is not told of the mammals when the birds are imported again.
+    /// the site's records, says nothing of the others.) A file whose records on the site are
+    /// all of one group speaks for that group only: a site made from one spreadsheet per group
+    /// (birds.csv, mammals.csv) is not told of the mammals when the birds are imported again.
+    /// A file of several groups speaks for the whole site (a row deleted that was the last of
+    /// its group is still said).
     static func leftOut(_ rows: [ImportRow], store: RecordStore, at location: SourceLocation) -> [Diagnostic] {
         let given = Set(rows.map(\.id))
         let animals = store.catalog.animals
         let updated = animals.filter { given.contains($0.id) }
-        guard !updated.isEmpty else { return [] }
-        let groups = Set(updated.map(\.group))
-        let absent = animals.filter { !given.contains($0.id) && groups.contains($0.group) }.map(\.id).sorted()
+        guard let first = updated.first else { return [] }
+        let oneGroup = first.group.flatMap { group in updated.allSatisfy { $0.group == group } ? group : nil }
+        let absent = animals.filter { !given.contains($0.id) && (oneGroup == nil || $0.group == oneGroup) }.map(\.id).sorted()
         guard !absent.isEmpty else { return [] }
         let shown = absent.prefix(5).joined(separator: ", ") + (absent.count > 5 ? ", …" : "")
         let one = absent.count == 1
-        // Said when the groups leave some of the site's records out.
-        let named = groups.compactMap { $0 }.sorted()
-        let within = animals.allSatisfy { groups.contains($0.group) } ? ""
-            : " of \(named.count == 1 ? "group" : "groups") \(named.map { "'\($0)'" }.joined(separator: ", "))\(groups.contains(nil) ? " or none" : "")"
+        // Said when the group leaves some of the site's records out.
+        let within = oneGroup.flatMap { group in animals.allSatisfy { $0.group == group } ? nil : " of group '\(group)'" } ?? ""
         return [.note(
             "\(absent.count) of the site's records\(within) \(one ? "is" : "are") not in this file and \(one ? "stays as it is" : "stay as they are") (\(shown)): import never removes a record; `bestiary remove ID` does",
             at: location, stage: "import")]

@@ -250,9 +250,6 @@ public struct Templates: Sendable {
         names.map { digests[Self.libraryName($0)] ?? "" }.joined(separator: "+")
     }
 
-    /// The tag at `line`:`column` of `text` (the one the column falls in, else the next on that
-    /// line) when only Go's template language writes it so (`{{ .Title }}`, `{{- … -}}`,
-    /// `{{ range … }}`, `{{ partial "x" . }}`, `:=`): never a Mustache form (`{{$main}}`, `{{.}}`).
     /// What is wrong with the tag that starts at or before `column` on `line`, which the parser
     /// found unfinished, when its text shows it: a `{{{` closed with two braces (the hint about
     /// dots in names was all it said), a name with a slash, a tag never closed on its line.
@@ -291,6 +288,9 @@ public struct Templates: Sendable {
         return nil
     }
 
+    /// The tag at `line`:`column` of `text` (the one the column falls in, else the next on that
+    /// line) when only Go's template language writes it so (`{{ .Title }}`, `{{- … -}}`,
+    /// `{{ range … }}`, `{{ partial "x" . }}`, `:=`): never a Mustache form (`{{$main}}`, `{{.}}`).
     static func goTemplateTag(in text: String, line: Int, column: Int) -> String? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard line >= 1, line <= lines.count else { return nil }

@@ -196,7 +196,7 @@ enum PackStage {
             let data = try? fs.readPrefix(folder + PackFormat.pointerPath, count: 1 << 20),
             let pointer = try? PackPointer.decode(data), pointer.pack == pack
         else { return }
-                try checkHistory(
+        try checkHistory(
             lock: lock, noted: noted, shipped: pointer.version,
             published: "the output publishes signed pack version \(pointer.version) (\(folder + PackFormat.pointerPath))",
             unlessDeployed: "delete \(options.outputDirectory)/packs and build again")

@@ -65,6 +65,12 @@ import Testing
         #expect(fewer.warnings.map(\.message) == [
             "1 of the site's records of group 'bird' is not in this file and stays as it is (owl): import never removes a record; `bestiary remove ID` does"
         ])
+        // A file of several groups speaks for the whole site: the last row of a group deleted
+        // is still said.
+        let mixed = try site.importing(try site.source("id,name.en,group\nwren,Wren,bird\nfox,Fox,mammal\n", name: "all.csv"), .csv)
+        #expect(mixed.warnings.map(\.message) == [
+            "2 of the site's records are not in this file and stay as they are (bat, owl): import never removes a record; `bestiary remove ID` does"
+        ])
     }
 
     /// A user adds fields, comments, a body and a translation by hand; the app's catalogue then
