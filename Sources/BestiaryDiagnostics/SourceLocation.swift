@@ -45,3 +45,22 @@ public struct SourceLocation: Hashable, Codable, Sendable, Comparable, CustomStr
         (lhs.path, lhs.line, lhs.column) < (rhs.path, rhs.line, rhs.column)
     }
 }
+
+extension SourceLocation {
+    /// The lines of `text` as its parsers number them: split at each "\n", a CRLF line's "\r"
+    /// left off. (In Swift "\r\n" is one Character, so a split by the Character "\n" never sees
+    /// it, and every line of a Windows file after the first came back empty.)
+    public static func lines(of text: some StringProtocol) -> [String] {
+        text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars in
+            let line = String(String.UnicodeScalarView(scalars))
+            return line.unicodeScalars.last == "\r" ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line
+        }
+    }
+
+    /// The line and column (in characters, 1-based) of the place right after `prefix`, the text
+    /// of a file before it; CRLF line ends counted as one.
+    public static func position(after prefix: some StringProtocol) -> (line: Int, column: Int) {
+        let lines = lines(of: prefix)
+        return (lines.count, (lines.last?.count ?? 0) + 1)
+    }
+}

@@ -32,10 +32,13 @@ public struct AssetPipeline: Sendable {
                 if let from {
                     // At the reference in its line (it was column 1); a stylesheet's `url()` is
                     // no import (a background picture was said to be "imported").
-                    let lines = String(decoding: from.file.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                    let lines = SourceLocation.lines(of: String(decoding: from.file.data, as: UTF8.self))
                     let text = from.line <= lines.count ? lines[from.line - 1] : ""
-                    let column = text.range(of: from.reference).map { text[..<$0.lowerBound].count + 1 } ?? 1
-                    let what = from.file.origin.hasSuffix(".css") && !text.contains("@import") ? "refers to" : "imports"
+                    let found = text.range(of: from.reference)
+                    let column = found.map { text[..<$0.lowerBound].count + 1 } ?? 1
+                    // `url(…)` names a file; `@import` and a module's `import` import one.
+                    let lead = found.map { text[..<$0.lowerBound].trimmingCharacters(in: CharacterSet(charactersIn: "\"' ")) } ?? ""
+                    let what = lead.lowercased().hasSuffix("url(") ? "refers to" : "imports"
                     bag.error(
                         "\(what) '\(logical)', which is not in the theme's assets (templates/assets/\(logical))",
                         at: SourceLocation(path: from.file.origin, line: from.line, column: column), stage: "render")

@@ -51,7 +51,7 @@ enum ModuleExports {
             let names = ns.substring(with: match.range(at: 1)).split(separator: ",").compactMap { part in
                 part.split(whereSeparator: \.isWhitespace).first.map(String.init)
             }
-            let line = ns.substring(to: match.range.location).reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+            let line = SourceLocation.position(after: ns.substring(to: match.range.location)).line
             return (names, ns.substring(with: match.range(at: 2)), line)
         }
     }

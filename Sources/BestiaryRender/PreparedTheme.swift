@@ -179,7 +179,7 @@ public struct PreparedTheme: Sendable {
                 continue
             }
             let isBase = path == "layouts/base.html"
-            if !isBase, text.range(of: #"\{\{<\s*layouts\.base\s*\}\}"#, options: .regularExpression) != nil { continue }
+            if !isBase, extendsBase(text, in: theme) { continue }
             let missing = required.filter { !optional.contains($0) && !text.contains($0 + "=") }
             guard !missing.isEmpty else { continue }
             let what = isBase ? "the page's <body> lacks" : "this layout does not extend layouts.base ({{<layouts.base}} … {{/layouts.base}}), and its <body> lacks"
@@ -213,6 +213,23 @@ public struct PreparedTheme: Sendable {
             at: SourceLocation(path: "templates"), stage: "render")]
     }
 
+    /// Whether a layout's text extends `layouts.base`, itself or through layouts that do
+    /// (`{{<layouts.museum}}`, whose museum.html starts with `{{<layouts.base}}`).
+    static func extendsBase(_ text: String, in theme: Theme) -> Bool {
+        guard let pattern = try? NSRegularExpression(pattern: #"\{\{<\s*layouts\.([A-Za-z0-9_.-]+)\s*\}\}"#) else { return false }
+        var pending = [text], seen = Set<String>()
+        while let next = pending.popLast() {
+            for match in pattern.matches(in: next, range: NSRange(next.startIndex..., in: next)) {
+                guard let range = Range(match.range(at: 1), in: next) else { continue }
+                let name = String(next[range])
+                if name == "base" { return true }
+                guard seen.insert(name).inserted, let parent = theme.files["layouts/\(name).html"] else { continue }
+                pending.append(String(decoding: parent.data, as: UTF8.self))
+            }
+        }
+        return false
+    }
+
     /// `{{content_html}}` (two braces) in a site's layout: the page's text shown as its tags,
     /// `&lt;p&gt;…`, without a word (a designer's find); likewise `{{strings_json}}`, which the
     /// scripts then cannot read. Said at the tag, with the three braces it needs.
@@ -226,8 +243,7 @@ public struct PreparedTheme: Sendable {
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 guard let range = Range(match.range, in: text), let name = Range(match.range(at: 1), in: text).map({ String(text[$0]) }) else { continue }
                 let before = text[..<range.lowerBound]
-                let line = before.filter { $0 == "\n" }.count + 1
-                let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
+                let (line, column) = SourceLocation.position(after: before)
                 let harm = name == "content_html" ? "the page shows the text's markup as text (<p>, <a href=…>)" : "the scripts cannot read the texts it holds"
                 problems.append(.warning(
                     "'{{\(name)}}' escapes the HTML it holds, so \(harm); write '{{{\(name)}}}' (three braces), as the default theme does",
@@ -238,8 +254,10 @@ public struct PreparedTheme: Sendable {
     }
 
     /// The two-letter code of the language named `name` in English or in itself (`English`,
-    /// `german`, `Deutsch`, `Español`), by ICU's names; nil when none is.
+    /// `german`, `Deutsch`, `Espanol`, `eng`: ``LanguageCode/meant(byName:)``, else by ICU's
+    /// names); nil when none is.
     static func languageCode(named name: String) -> String? {
+        if let code = LanguageCode.meant(byName: name) { return code }
         let wanted = name.lowercased()
         let english = Locale(identifier: "en")
         return Locale.LanguageCode.isoLanguageCodes.map(\.identifier).filter { $0.count == 2 }.first { code in
@@ -301,8 +319,7 @@ public struct PreparedTheme: Sendable {
                 let logical = rest[..<end.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
                 if !logical.contains("{{"), assets.urls[logical] == nil {
                     let prefix = text[..<rest.startIndex]
-                    let line = prefix.reduce(1) { $0 + ($1 == "\n" ? 1 : 0) }
-                    let column = prefix.distance(from: prefix.lastIndex(of: "\n").map { prefix.index(after: $0) } ?? prefix.startIndex, to: prefix.endIndex) + 1
+                    let (line, column) = SourceLocation.position(after: prefix)
                     // Named from the theme's folder (`assets/css/museum.css`, `/assets/…`): the name
                     // below assets/ is meant.
                     let below = logical.drop { $0 == "/" }

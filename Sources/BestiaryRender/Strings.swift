@@ -76,19 +76,22 @@ public struct UIStrings: Sendable {
             } catch {
                 let (what, at) = Self.jsonProblem(error, in: file.data)
                 // `"text": "Tap "Favourite""`: a quote inside a text ended it (a translator's).
-                let line = String(decoding: file.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                    .dropFirst(max(at.line - 1, 0)).first ?? ""
+                let lines = SourceLocation.lines(of: String(decoding: file.data, as: UTF8.self))
+                let line = lines.dropFirst(max(at.line - 1, 0)).first ?? ""
                 // Where the parser stopped, a word right after a closing quote.
                 let chars = Array(line), at0 = at.column - 1
                 let afterQuote = at0 > 0 && at0 < chars.count && (chars[at0].isLetter || chars[at0].isNumber)
                     && chars[..<at0].last(where: { $0 != " " }) == "\""
-                // A key where a comma belongs: the line before ends with its text's quote.
-                let lines = String(decoding: file.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                let before = lines.prefix(max(at.line - 1, 0)).map(String.init) + [String(chars[..<min(max(at0, 0), chars.count)])]
+                // A string where a comma or colon belongs: what comes before it ends with a string, a
+                // text (after its key's colon: a comma is missing) or a key (its colon is).
+                let before = lines.prefix(max(at.line - 1, 0)) + [String(chars[..<min(max(at0, 0), chars.count)])]
                 let ended = before.enumerated().last { !$0.element.trimmingCharacters(in: .whitespaces).isEmpty }
-                let commaMissing = at0 >= 0 && at0 < chars.count && chars[at0] == "\"" && ended.map { $0.element.trimmingCharacters(in: .whitespaces).hasSuffix("\"") } == true
-                let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)"
-                    : commaMissing ? "; a comma is missing \(ended!.offset + 1 == at.line ? "before it" : "at the end of line \(ended!.offset + 1)")" : ""
+                var missing: String?
+                if at0 >= 0, at0 < chars.count, chars[at0] == "\"", let ended, ended.element.trimmingCharacters(in: .whitespaces).hasSuffix("\"") {
+                    let where_ = ended.offset + 1 == at.line ? "before it" : "at the end of line \(ended.offset + 1)"
+                    missing = Self.endsWithKey(before.joined(separator: "\n")) ? "a ':' is missing \(where_), after the key" : "a comma is missing \(where_)"
+                }
+                let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : missing.map { "; " + $0 } ?? ""
                 bag.error(
                     "strings are not valid JSON (\(what))\(quoted); the file is one object of \"key\": \"text\" pairs",
                     at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")
@@ -128,7 +131,7 @@ public struct UIStrings: Sendable {
                 seen += 1
             }
         }
-        let line = found.map { text[..<$0.lowerBound].filter { $0 == "\n" }.count + 1 } ?? 1
+        let line = found.map { SourceLocation.position(after: text[..<$0.lowerBound]).line } ?? 1
         return SourceLocation(path: file.origin, line: line, column: 1)
     }
 
@@ -188,6 +191,24 @@ public struct UIStrings: Sendable {
         // Columns count characters, not bytes.
         let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
         return (what.isEmpty ? said : what.prefix(1).lowercased() + what.dropFirst(), (line, column))
+    }
+
+    /// Whether the JSON `text` (up to a stop) ends with an object's key: its last string has a
+    /// `{` or `,` before it, not the `:` a text has.
+    static func endsWithKey(_ text: String) -> Bool {
+        let chars = Array(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        guard chars.last == "\"" else { return false }
+        var k = chars.count - 2
+        while k >= 0 {
+            if chars[k] == "\"" {
+                var slashes = 0
+                while k - 1 - slashes >= 0, chars[k - 1 - slashes] == "\\" { slashes += 1 }
+                if slashes % 2 == 0 { break }
+            }
+            k -= 1
+        }
+        let previous = chars[..<max(k, 0)].last { !$0.isWhitespace }
+        return previous == "{" || previous == ","
     }
 
     /// The base language of a tag, whose table completes the tag's: `pt` for `pt-BR`.
@@ -317,7 +338,7 @@ public struct UIStrings: Sendable {
                     "string '\(key)' is given twice in this file; the second one is used", at: location(of: key, in: file, occurrence: 2), stage: "render"))
             }
             if let comma = text.range(of: #",\s*\}\s*$"#, options: .regularExpression) {
-                let line = text[..<comma.lowerBound].filter { $0 == "\n" }.count + 1
+                let line = SourceLocation.position(after: text[..<comma.lowerBound]).line
                 problems.append(.warning(
                     "a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it",
                     at: SourceLocation(path: file.origin, line: line, column: 1), stage: "render"))

@@ -254,7 +254,7 @@ public struct Templates: Sendable {
     /// found unfinished, when its text shows it: a `{{{` closed with two braces (the hint about
     /// dots in names was all it said), a name with a slash, a tag never closed on its line.
     static func unfinishedTag(in text: String, line: Int, column: Int) -> String? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = SourceLocation.lines(of: text)
         guard line >= 1, line <= lines.count else { return nil }
         let row = Array(lines[line - 1])
         // The last tag opening at or before the column.
@@ -292,7 +292,7 @@ public struct Templates: Sendable {
     /// line) when only Go's template language writes it so (`{{ .Title }}`, `{{- … -}}`,
     /// `{{ range … }}`, `{{ partial "x" . }}`, `:=`): never a Mustache form (`{{$main}}`, `{{.}}`).
     static func goTemplateTag(in text: String, line: Int, column: Int) -> String? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = SourceLocation.lines(of: text)
         guard line >= 1, line <= lines.count else { return nil }
         let row = Array(lines[line - 1])
         var tag: [Character]?

@@ -52,10 +52,18 @@ public struct SyncClient: Sendable {
     /// syncs of a new store each made its tables (one failed on "table already exists") and
     /// then removed the file the other was writing (found by an app developer).
     public func sync(holding lock: StoreLock) async throws(SyncError) -> SyncReport {
-        precondition(lock.path == lockPath, "the lock of another store")
+        // The same store written two ways (`./s.sqlite`, a link) holds the same lock file.
+        guard lock.path == lockPath || Self.sameFile(lock.path, lockPath) else {
+            throw SyncError(.store, "the lock held is \(lock.path), not this store's \(lockPath)")
+        }
         let report = try await update()
         removeLeftoverDownloads()
         return report
+    }
+
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
     /// Once the store holds the newest version, the downloads an interrupted sync left (parts of

@@ -231,6 +231,11 @@ import Testing
         // store in (it said "not a pack store written by this version of Bestiary").
         let folder = await runCLI(["pack", "dump", "--db", dir.path])
         #expect(folder.status == 1 && folder.stderr.contains("\(dir.path) is a folder; the store is a file"), "\(folder.stderr)")
+        // A sync is told the same, and leaves no lock file beside the folder.
+        try FileManager.default.createDirectory(atPath: dir.appending("AppData"), withIntermediateDirectories: true)
+        let syncFolder = await runCLI(["sync", dir.path, "--db", dir.appending("AppData")])
+        #expect(syncFolder.status == 1 && syncFolder.stderr.contains("AppData is a folder; the store is a file"), "\(syncFolder.stderr)")
+        #expect(!dir.exists("AppData.lock"))
         let app = dir.appending("app.sqlite")
         try await DatabaseQueue(path: app).write { try $0.execute(sql: "CREATE TABLE notes (text TEXT)") }
         let foreign = await runCLI(["pack", "dump", "--db", app])

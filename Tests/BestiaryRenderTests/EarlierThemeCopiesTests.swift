@@ -72,6 +72,9 @@ struct EarlierThemeCopiesTests {
             data: Data("<!doctype html><html><body><h1>{{site_title}}</h1></body></html>\n".utf8), origin: "templates/layouts/home.html", isOverride: true)
         theme.files["layouts/page.html"] = Theme.File(data: Data("\n".utf8), origin: "templates/layouts/page.html", isOverride: true)
         theme.files["layouts/animal.html"] = Theme.File(data: Data("{{< layouts.base }}{{$main}}<p>museum</p>{{/main}}{{/layouts.base}}\n".utf8), origin: "templates/layouts/animal.html", isOverride: true)
+        // Through a layout of the site's own that extends base.
+        theme.files["layouts/museum.html"] = Theme.File(data: Data("{{<layouts.base}}{{$main}}<div class=\"museum\">{{$inner}}{{/inner}}</div>{{/main}}{{/layouts.base}}\n".utf8), origin: "templates/layouts/museum.html", isOverride: true)
+        theme.files["layouts/credits.html"] = Theme.File(data: Data("{{<layouts.museum}}{{$inner}}<p>credits</p>{{/inner}}{{/layouts.museum}}\n".utf8), origin: "templates/layouts/credits.html", isOverride: true)
         #expect(PreparedTheme.bodyHooksProblems(in: theme).map(DiagnosticFormatter.text) == [
             "templates/layouts/home.html:1:1: warning: this layout does not extend layouts.base ({{<layouts.base}} … {{/layouts.base}}), and its <body> lacks data-page, data-lang, data-languages, data-root, data-lang-root, data-site-id, data-catalog, data-sw, which the web app's scripts read (the quiz and the collection cannot load the animals without them); start it with {{<layouts.base}} and fill its blocks, as the default theme's layouts do, or keep the default theme's <body> attributes (docs/theming.md, \"Your own look\") [render]",
             "templates/layouts/page.html:1:1: warning: this layout is empty, so every page it makes is an empty file; write it, or delete it to use the default theme's [render]",

@@ -127,12 +127,13 @@ struct TemplateDiagnosticsTests {
         #expect(try text("css/sprites.css", of: sprites) == "i{background:url(\"../\(icon)#paw\");filter:url(../\(icon)?v=2#drop)}\nb::after{content:\"use url(…) here\"}\n")
 
         put("assets/js/broken.js", "\nif (x) import(\"./nothere.js\");\n")
-        put("assets/css/broken.css", "@import \"gone.css\";\nbody { background-image: url(\"../img/wave.svg\"); }\n")
+        put("assets/css/broken.css", "@import \"gone.css\";\r\nbody { background-image: url(\"../img/wave.svg\"); }\r\n@import \"site.css\";.x{background:url(bg.png)}\r\n")
         #expect(throws: DiagnosticError.self) { _ = try AssetPipeline.build(theme) }
         do { _ = try AssetPipeline.build(theme) } catch {
             #expect(error.diagnostics.map(DiagnosticFormatter.text).sorted() == [
                 "templates/assets/css/broken.css:1:10: error: imports 'css/gone.css', which is not in the theme's assets (templates/assets/css/gone.css) [render]",
                 "templates/assets/css/broken.css:2:31: error: refers to 'img/wave.svg', which is not in the theme's assets (templates/assets/img/wave.svg) [render]",
+                "templates/assets/css/broken.css:3:38: error: refers to 'css/bg.png', which is not in the theme's assets (templates/assets/css/bg.png) [render]",
                 "templates/assets/js/broken.js:2:16: error: imports 'js/nothere.js', which is not in the theme's assets (templates/assets/js/nothere.js) [render]",
             ])
         }
@@ -198,13 +199,16 @@ struct TemplateDiagnosticsTests {
         ("<p>{{title</p>", "a tag is not closed with '}}' on its line"),
     ])
     func anUnfinishedTagIsSaidAsWhatItIs(_ markup: String, _ said: String) {
-        var theme = Theme.builtIn
-        theme.files["layouts/page.html"] = Theme.File(data: Data("{{<layouts.base}}{{$main}}\n\(markup)\n{{/main}}{{/layouts.base}}\n".utf8), origin: "templates/layouts/page.html", isOverride: true)
-        do {
-            _ = try Templates.compile(theme)
-            Issue.record("it should not compile")
-        } catch {
-            #expect(error.diagnostics.map(\.message) == ["template error: " + said], "\(error.diagnostics)")
+        for end in ["\n", "\r\n"] {
+            var theme = Theme.builtIn
+            theme.files["layouts/page.html"] = Theme.File(
+                data: Data("{{<layouts.base}}{{$main}}\(end)\(markup)\(end){{/main}}{{/layouts.base}}\(end)".utf8), origin: "templates/layouts/page.html", isOverride: true)
+            do {
+                _ = try Templates.compile(theme)
+                Issue.record("it should not compile")
+            } catch {
+                #expect(error.diagnostics.map(\.message) == ["template error: " + said], "\(error.diagnostics)")
+            }
         }
     }
 
@@ -215,6 +219,11 @@ struct TemplateDiagnosticsTests {
         theme.files["layouts/page.html"] = Theme.File(
             data: Data("{{<layouts.base}}{{$main}}\n<article>{{ content_html }}</article>{{{content_html}}}{{&content_html}}\n{{/main}}{{/layouts.base}}\n".utf8),
             origin: "templates/layouts/page.html", isOverride: true)
+        var crlf = theme
+        crlf.files["layouts/page.html"] = Theme.File(
+            data: Data(String(decoding: theme.files["layouts/page.html"]!.data, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8),
+            origin: "templates/layouts/page.html", isOverride: true)
+        #expect(PreparedTheme.escapedMarkup(in: crlf).map(\.location?.description) == ["templates/layouts/page.html:2:10"])
         #expect(PreparedTheme.escapedMarkup(in: theme).map(DiagnosticFormatter.text) == [
             "templates/layouts/page.html:2:10: warning: '{{content_html}}' escapes the HTML it holds, so the page shows the text's markup as text (<p>, <a href=…>); write '{{{content_html}}}' (three braces), as the default theme does [render]"
         ])
@@ -476,6 +485,9 @@ struct TemplateDiagnosticsTests {
             ])
         }
         #expect(textProblems(["i18n/en.json": "{\"nav.quiz\": \"Quiz\" \"nav.home\": \"Home\"}\n"]).first?.contains("; a comma is missing before it;") == true)
+        // A key without its colon is no missing comma; a Windows file's lines are counted too.
+        #expect(textProblems(["i18n/en.json": "{\"nav.quiz\" \"Quiz\"}\n"]).first?.contains("; a ':' is missing before it, after the key;") == true)
+        #expect(textProblems(["i18n/en.json": "{\r\n  \"nav.quiz\": \"Quiz\"\r\n  \"nav.home\": \"Home\"\r\n}\r\n"]).first?.contains("; a comma is missing at the end of line 2;") == true)
     }
 
     /// A direction control in an interface text, raw or as a JSON escape, is refused at its key.
