@@ -134,6 +134,46 @@ def test_daily_is_one_try_a_day(site, browser):
     assert browser.find_elements(By.CSS_SELECTOR, "button[data-choice]") == []
 
 
+MEDIA_SETTLED = """
+    if (document.querySelector('[data-quiz-message]') || document.querySelector('[data-quiz]').dataset.state === 'finished') return true;
+    const prompt = document.querySelector('[data-quiz-prompt]');
+    const img = prompt && prompt.querySelector('img'), audio = prompt && prompt.querySelector('audio');
+    return !!((img && img.complete && img.naturalWidth > 0) || (audio && audio.readyState >= 1));"""
+
+
+def test_a_lost_connection_the_device_does_not_notice_keeps_the_dailys_try(site, browser):
+    """The school's Wi-Fi down or the server gone while the device still says it is online: a
+    daily question whose picture or recording cannot be loaded stops the daily before it counts,
+    and says the try is kept (blind guesses, counted, used up a pupil's one try of the day)."""
+    load(browser, quiz_url(site, "daily"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/media/*"]})
+    answered = 0
+    try:
+        for _ in range(12):
+            wait_until(browser, MEDIA_SETTLED, message="the question's media loaded, or a message")
+            if browser.find_elements(By.CSS_SELECTOR, "[data-quiz-message]"):
+                break
+            assert browser.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "question", "the daily ended"
+            browser.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+            answered += 1
+            wait_until(browser, "return document.querySelector('button[data-quiz-next]')")
+            browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+        message = browser.find_element(By.CSS_SELECTOR, "[data-quiz-message]")
+        assert message.get_attribute("data-quiz-message") == "daily-offline"
+        assert "Dein Versuch für heute bleibt erhalten" in message.text
+        assert browser.execute_script("return navigator.onLine") is True
+        assert answered < site.catalog()["quiz"]["questions"]
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    # With the network back the daily goes on from the question that failed: nothing was counted for it.
+    load(browser, quiz_url(site, "daily"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="the daily goes on")
+    progress = browser.find_element(By.CSS_SELECTOR, ".quiz-progress").text
+    assert progress.startswith(f"Frage {answered + 1} von "), progress
+
+
 STUB_SHARING = """
 // No share sheet, and a clipboard that does what the test says (a headless browser's own
 // clipboard needs focus and permissions the test cannot count on).

@@ -178,6 +178,30 @@ class QuizPage {
     this.ahead = animal && !navigator.connection?.saveData && animal[next.prompt] ? promptView(this.v, animal, next.prompt, () => {}) : null;
   }
 
+  /**
+   * A picture or recording that did not load: the connection lost, whether the device knows it
+   * or not (a school's Wi-Fi down, the server gone: `navigator.onLine` stays true), or the file
+   * gone with a newer version of the site (an old tab), told apart by asking for it again. The
+   * daily stops before the question counts (blind guesses used up a pupil's one try): offline
+   * its try is kept as when it started offline; a file gone asks for a reload.
+   */
+  async mediaFailed(el, media, round) {
+    const { tr } = this;
+    const src = media.currentSrc || media.src || media.querySelector("source")?.src;
+    const offline = navigator.onLine === false || !(await reachable(src));
+    if (this.round !== round) return;
+    if (offline && "caches" in window) this.offlineIds = await this.saved(this.mode);
+    if (this.round !== round) return;
+    if (round.mode === "daily") {
+      if (offline) return this.showDailyOffline();
+      return this.message("daily-gone", tr("quiz.mediaGone"), [button(tr("offline.reload"), () => location.reload())]);
+    }
+    el.append(
+      h("p", { class: "quiz-media-error", role: "status", text: tr(offline ? "quiz.mediaError" : "quiz.mediaGone") }),
+      button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
+    );
+  }
+
   showQuestion(moveFocus) {
     const { tr, v } = this;
     const round = this.round;
@@ -195,15 +219,7 @@ class QuizPage {
       media.addEventListener("load", done);
       media.addEventListener("error", done);
     }
-    media?.addEventListener("error", () => {
-      if (!prompt.el.querySelector(".quiz-media-error")) {
-        // Online, a file that is gone was removed by a new version of the site (an old tab).
-        prompt.el.append(
-          h("p", { class: "quiz-media-error", role: "status", text: tr(navigator.onLine === false ? "quiz.mediaError" : "quiz.mediaGone") }),
-          round.mode === "daily" ? "" : button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
-        );
-      }
-    });
+    media?.addEventListener("error", () => this.mediaFailed(prompt.el, media, round), { once: true });
     prompt.audio?.addEventListener("play", () => {
       round.plays++;
       round.firstPlay ??= performance.now();
@@ -751,4 +767,20 @@ function returnsToPage() {
   const from = document.referrer ? new URL(document.referrer) : null;
   return !!from && from.pathname !== location.pathname &&
     [...document.querySelectorAll(".language-nav a[hreflang]")].some((a) => a.origin === from.origin && a.pathname === from.pathname);
+}
+
+/** Whether `url` answers at all (a 404 is an answer); false on a network error or no answer
+ * within 5 s. */
+async function reachable(url) {
+  if (!url) return true;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 5000);
+  try {
+    await fetch(url, { method: "HEAD", cache: "no-store", signal: stop.signal });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
