@@ -133,7 +133,15 @@ def play_round(driver, url, catalog, via="mouse", right=lambda i: i % 3 != 1, de
         if via == "mouse":
             driver.find_element(By.CSS_SELECTOR, f"button[data-choice='{chosen}']").click()
         else:
-            ActionChains(driver).send_keys(str(q["choices"].index(chosen) + 1)).perform()
+            key = str(q["choices"].index(chosen) + 1)
+            below = f"return document.querySelector(\"button[data-choice='{chosen}']\").getBoundingClientRect().top >= innerHeight"
+            if driver.execute_script(below):
+                # An answer below the view (the welcome above the first question): the key brings
+                # the question into view, and does not answer it unseen.
+                ActionChains(driver).send_keys(key).perform()
+                wait_until(driver, below.replace(">= innerHeight", "< innerHeight"), message="the answer comes into view")
+                assert driver.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "question"
+            ActionChains(driver).send_keys(key).perform()
         wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the answer")
         quiz = driver.find_element(By.CSS_SELECTOR, "[data-quiz]")
         assert quiz.get_attribute("data-correct") == correct

@@ -701,6 +701,9 @@ class QuizPage {
       const button = this.els.choices.querySelectorAll("[data-choice]")[Number(event.key) - 1];
       if (!button) return;
       event.preventDefault();
+      // An answer below the screen (the welcome above the quiz, a tablet on its side): the key
+      // brings the question into view first, a second press answers (it answered unseen).
+      if (button.getBoundingClientRect().top >= innerHeight) return this.els.stage.scrollIntoView({ block: "start" });
       this.answer(button.getAttribute("data-choice"));
     } else if ((event.key === "r" || event.key === "R") && this.round.audio && state !== "finished") {
       event.preventDefault();
