@@ -33,12 +33,18 @@ public struct FetchReport: Sendable {
     /// `notAsked` were never begun.
     public var interrupted = false
     public var notAsked = 0
+    /// Why the run stopped before asking for the rest (`notAsked`): asking on could only fail or
+    /// be impolite (the disk full, Wikipedia asking to be left alone for minutes).
+    public var stopped: String?
 
     public init() {}
 
     /// `fetched N, unchanged N, failed N`: the command's last line.
     public var summaryLine: String {
         let counts = "fetched \(fetched), unchanged \(unchanged), failed \(failed)"
+        if let stopped, !interrupted {
+            return "stopped, \(stopped): \(counts), not done \(notAsked); what was fetched is kept, and `bestiary fetch` goes on from there"
+        }
         guard interrupted else { return counts }
         return "interrupted: \(counts), not done \(notAsked); what was fetched is kept, and `bestiary fetch` goes on from there"
     }

@@ -43,6 +43,9 @@ public struct PoliteClient: Sendable {
         public var reason: String
         /// The redirects led back to an address already asked: asking again gives the same.
         public var isRedirectLoop = false
+        /// The server asked to be left alone for longer than ``RetryPolicy/maxRetryAfter``: the
+        /// run stops asking it (every other worker went on at full rate).
+        public var asksToWait: Duration?
         public var description: String { reason }
     }
 
@@ -100,7 +103,7 @@ public struct PoliteClient: Sendable {
                 reason = "HTTP \(result.status)"
                 if let asked = RetryPolicy.parseRetryAfter(result.header("retry-after")) {
                     if asked > retry.maxRetryAfter {
-                        throw Failure(reason: "HTTP \(result.status): the server asks to wait \(Self.seconds(asked)); try again later")
+                        throw Failure(reason: "HTTP \(result.status): the server asks to wait \(Self.seconds(asked)); try again later", asksToWait: asked)
                     }
                     delay = asked
                     await limiter.holdOff(for: asked)

@@ -64,6 +64,7 @@ public struct WikipediaFetcher: Sendable {
                 group.addTask {
                     while !Task.isCancelled, let job = await queue.next() {
                         let result = await process(job, session: session, client: politeClient)
+                        if let reason = result.stopsRun { await queue.stop(reason) }
                         // Cut off by the cancellation (Ctrl-C): neither a failure nor done. What
                         // it stored so far is pending, for the next run to go on from.
                         if Task.isCancelled, case .failed = result.outcome { continue }
@@ -79,6 +80,9 @@ public struct WikipediaFetcher: Sendable {
         if Task.isCancelled {
             report.interrupted = true
             report.notAsked = jobs.count - (report.fetched + report.unchanged + report.failed)
+        } else if let reason = await queue.stopReason {
+            report.stopped = reason
+            report.notAsked = jobs.count - (report.fetched + report.unchanged + report.failed)
         }
         return report
     }
@@ -90,6 +94,9 @@ public struct WikipediaFetcher: Sendable {
         var requests = 0
         var bodies = 0
         var diagnostics: [Diagnostic] = []
+        /// Why no further job should be begun (the cache cannot be written, the server asked to
+        /// be left alone): the rest would only fail, or ask a server that said not to.
+        var stopsRun: String?
     }
 
     /// What to say of a 200 answer that is not the JSON asked for: an HTML page (a proxy's or a
@@ -126,6 +133,9 @@ public struct WikipediaFetcher: Sendable {
             if failure.permanent { cache.recordRefusal(failure.reason, language: job.language, title: job.title) }
         } catch let failure as PoliteClient.Failure {
             r.outcome = .failed(failure.reason)
+            if let wait = failure.asksToWait {
+                r.stopsRun = "Wikipedia asked to be left alone for \(PoliteClient.seconds(wait)) (HTTP 429 or 503 with Retry-After), so nothing more was asked"
+            }
             // A summary whose redirects go round: `check` says so instead of advising a fetch,
             // which would find the same (found by a museum's trial).
             if failure.isRedirectLoop {
@@ -137,6 +147,10 @@ public struct WikipediaFetcher: Sendable {
             r.outcome = .failed("cancelled")
         } catch let error as FileSystemError {
             r.outcome = .failed("cannot write the cache: \(error)")
+            // The disk full (787 more articles were downloaded to be thrown away, each said).
+            if [ENOSPC, EDQUOT, EROFS].contains(error.code) {
+                r.stopsRun = "the cache cannot be written (\(error.reason)), so nothing more was downloaded"
+            }
         } catch {
             r.outcome = .failed("\(error)")
         }
@@ -207,8 +221,15 @@ public struct WikipediaFetcher: Sendable {
             // Kept for the build only when the summary API said it (its JSON problem): a 404 of
             // another server (a wrong --wikipedia-url) says nothing of the title.
             let fromTheAPI = (try? JSONSerialization.jsonObject(with: response.result.body) as? [String: Any])?["type"] != nil
-            throw JobFailure(
-                reason: "\(WikipediaTitle.wikiCode(job.language)).wikipedia has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title", permanent: fromTheAPI)
+            let wiki = "\(WikipediaTitle.wikiCode(job.language)).wikipedia"
+            // Reached by a redirect: the title is there, the page it leads to is not (it read as
+            // a wrong title).
+            if response.finalURL != url, let target = URL(string: response.finalURL)?.lastPathComponent, !target.isEmpty {
+                throw JobFailure(
+                    reason: "\(wiki) redirects '\(WikipediaTitle.readable(job.title))' to '\(WikipediaTitle.readable(target))', which has no article (HTTP 404); give the title of the article meant, or mend the redirect on \(wiki)",
+                    permanent: fromTheAPI)
+            }
+            throw JobFailure(reason: "\(wiki) has no article '\(WikipediaTitle.readable(job.title))' (HTTP 404); check the title", permanent: fromTheAPI)
         default:
             throw JobFailure(reason: "HTTP \(response.status) from \(url)")
         }
@@ -428,10 +449,17 @@ actor JobQueue {
     private var jobs: [FetchJob]
     private var position = 0
 
+    /// Why no further job is handed out, once one said so.
+    private(set) var stopReason: String?
+
     init(_ jobs: [FetchJob]) { self.jobs = jobs }
 
+    func stop(_ reason: String) {
+        if stopReason == nil { stopReason = reason }
+    }
+
     func next() -> FetchJob? {
-        guard position < jobs.count else { return nil }
+        guard stopReason == nil, position < jobs.count else { return nil }
         defer { position += 1 }
         return jobs[position]
     }

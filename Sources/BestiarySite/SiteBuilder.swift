@@ -260,9 +260,15 @@ public final class SiteBuilder: @unchecked Sendable {
                 }
             }
             diagnostics.append(contentsOf: result.diagnostics)
-            let count = result.resolved.values.reduce(0) { $0 + $1.count }
+            // The pages that show one: not those whose own description in their language comes
+            // before another language's summary (it counted every page with any summary).
+            let byID = Dictionary(catalog.animals.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let count = result.resolved.reduce(0) { sum, item in
+                sum + item.value.filter { !(byID[item.key]?.prefersOwnDescription(in: $0.key, overSummaryIn: $0.value.language) ?? false) }.count
+            }
             let pages = catalog.animals.count * catalog.config.languages.count
-            return (result, "\(count) of \(pages) animal pages with a summary, \(result.files.count) images")
+            let images = result.files.count
+            return (result, "\(count) of \(pages) animal pages with a summary, \(images) image\(images == 1 ? "" : "s")")
         }
 
         // The decoded entries are in `enrichment` now: the snapshot goes (the thread is done).

@@ -92,7 +92,7 @@ struct FetchCommandTests {
         try dir.write("---\nname: {de: Katze}\nwikipedia: {de: Hauskatze}\n---\n", to: "content/animals/katze.md")
         let missing = await run(["fetch", "--root", dir.path, "--rate", "0"])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("(1 of 2 articles are not cached); nothing was asked of Wikipedia"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("(1 of 2 articles is not cached); nothing was asked of Wikipedia"), "\(missing.stderr)")
         #expect(wiki.log.total == asked)
     }
 

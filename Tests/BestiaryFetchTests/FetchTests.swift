@@ -108,6 +108,54 @@ struct FetchTests {
         #expect(report.diagnostics.first?.message.contains("asks to wait 3600 s") == true)
     }
 
+    /// A server that asks to be left alone for longer than the cap: the run stops asking it (each
+    /// other worker went on at full rate, 55 requests in 11 s each told to wait 200 s).
+    @Test func aLongRetryAfterStopsTheRun() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path.contains("/page/summary/") ? Reply(status: 429, headers: [("Retry-After", "200")]) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        let animals = (1...12).map { FakeWikipedia.animal("a\($0)", ["en": "Animal \($0)"]) }
+        let report = await wiki.fetch(animals)
+        let asked = wiki.log.total
+        #expect(asked <= 2, "no more than the two workers' first requests (\(asked))")
+        #expect(report.failed == asked && report.notAsked == 12 - asked)
+        #expect(report.summaryLine.hasPrefix("stopped, Wikipedia asked to be left alone for 200 s (HTTP 429 or 503 with Retry-After), so nothing more was asked: fetched 0, unchanged 0, failed \(asked), not done \(12 - asked)"), "\(report.summaryLine)")
+    }
+
+    /// A full disk: the first article that cannot be written stops the run (every other one was
+    /// downloaded to be thrown away, each said in an error of its own).
+    @Test func aFullDiskStopsTheRun() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let animals = (1...12).map { FakeWikipedia.animal("t\($0)", ["en": "Test"]) } + [hund, FakeWikipedia.animal("dog", ["en": "Dog"])]
+        let cache = WikipediaCache(root: wiki.dir.path, fileSystem: FailingFileSystem(failAfter: 0))
+        let config = SiteConfig(title: LocalizedText(["de": "T"]), baseURL: "https://example.org/", languages: ["de", "en"])
+        let jobs = FetchPlan.jobs(for: Catalog(root: wiki.dir.path, config: config, animals: animals, pages: [], mediaFiles: [:])).jobs
+        var options = wiki.options()
+        options.concurrency = 1
+        let report = await WikipediaFetcher(cache: cache, options: options).run(jobs)
+        #expect(report.failed == 1 && report.notAsked == jobs.count - 1, "\(report.summaryLine)")
+        #expect(report.stopped?.hasPrefix("the cache cannot be written (No space left on device)") == true, "\(report.summaryLine)")
+    }
+
+    /// A redirect to a page that does not exist is said as such, not as a wrong title.
+    @Test func aRedirectToAMissingPageIsSaidAsOne() async throws {
+        let wiki = try await FakeWikipedia.start { request, _, base in
+            switch request.path {
+            case "/fr/api/rest_v1/page/summary/Chouette_202":
+                return Reply(status: 302, headers: [("Location", "Chouette_202_absent")])
+            case "/fr/api/rest_v1/page/summary/Chouette_202_absent":
+                return .json("{\"type\":\"https://mediawiki.org/wiki/HyperSwitch/errors/not_found\",\"title\":\"Not found.\"}", status: 404)
+            default: return nil
+            }
+        }
+        defer { Task { await wiki.stop() } }
+        let report = await wiki.fetch([FakeWikipedia.animal("chouette", ["fr": "Chouette 202"])])
+        #expect(report.failed == 1)
+        #expect(report.diagnostics.first?.message == "wikipedia.fr 'Chouette 202': fr.wikipedia redirects 'Chouette 202' to 'Chouette 202 absent', which has no article (HTTP 404); give the title of the article meant, or mend the redirect on fr.wikipedia", "\(report.diagnostics)")
+    }
+
     @Test func retriesServerErrorsThenSucceeds() async throws {
         let wiki = try await FakeWikipedia.start { request, call, _ in
             request.path == FakeWikipedia.haushundPath && call <= 2 ? .text("oops", status: call == 1 ? 500 : 503) : nil

@@ -10,6 +10,22 @@ import Testing
 /// content-hashed name with its author and licence, and the packs carry the same.
 @Suite(.serialized)
 struct FetchThenBuildTests {
+    /// The enrich stage counts the pages that show a summary: a German page whose own German
+    /// description comes before the English summary is not one of them (every page with any
+    /// summary was counted: "900 of 900" on a site whose German pages showed descriptions).
+    @Test func theEnrichCountIsOfPagesThatShowASummary() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\n", to: "content/site.yml")
+        try wiki.dir.write("---\nname: {de: Hund, en: Dog}\ndescription: {de: Ein Hund.}\nwikipedia: {en: Dog}\n---\n", to: "content/animals/hund.md")
+        _ = await wiki.fetch([FakeWikipedia.animal("hund", ["en": "Dog"])])
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let built = try SiteBuilder(options: options).build()
+        #expect(built.stages.first { $0.name == "enrich" }?.detail.hasPrefix("1 of 2 animal pages with a summary, ") == true)
+        #expect(try wiki.dir.read("out/animals/hund/index.html").contains("Ein Hund."))
+    }
+
     @Test func cachedSummariesAndPicturesAppearOnThePagesAndInThePacks() async throws {
         let wiki = try await FakeWikipedia.start()
         defer { Task { await wiki.stop() } }
@@ -187,7 +203,7 @@ struct FetchThenBuildTests {
 
         let builder = SiteBuilder(options: options)
         let built = try builder.build()
-        #expect(built.stages.first { $0.name == "enrich" }?.detail == "2 of 2 animal pages with a summary, 1 images")
+        #expect(built.stages.first { $0.name == "enrich" }?.detail == "2 of 2 animal pages with a summary, 1 image")
         let warnings = builder.diagnostics.items.filter { $0.stage == "enrich" }
         #expect(warnings.count == 1, "one warning, not repeated: \(warnings)")
         #expect(warnings.first?.location?.path == "content/wikipedia/images/" + damaged)

@@ -25,58 +25,6 @@ func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws ->
     return root
 }
 
-/// The local file system with every call passed on; the test file systems below change a few.
-class PassingFileSystem: FileSystem, @unchecked Sendable {
-    let base = LocalFileSystem()
-
-    func read(_ path: String) throws -> Data { try base.read(path) }
-    func readPrefix(_ path: String, count: Int) throws -> Data { try base.readPrefix(path, count: count) }
-    func writeAtomically(_ data: Data, to path: String) throws { try base.writeAtomically(data, to: path) }
-    func writeNew(_ data: Data, to path: String) throws { try base.writeNew(data, to: path) }
-    func info(_ path: String) -> FileInfo? { base.info(path) }
-    func infoFollowingLinks(_ path: String) -> FileInfo? { base.infoFollowingLinks(path) }
-    func entries(in directory: String) throws -> [DirectoryEntry] { try base.entries(in: directory) }
-    func realPath(_ path: String) throws -> String { try base.realPath(path) }
-    func createDirectory(_ path: String) throws { try base.createDirectory(path) }
-    func remove(_ path: String) throws { try base.remove(path) }
-    func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
-    func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
-    func link(_ source: String, to destination: String) throws { try base.link(source, to: destination) }
-}
-
-/// A file system that fails after N writes (a full disk half way through a build), or after N
-/// renames into a folder (a commit that stops half way).
-final class FailingFileSystem: PassingFileSystem, @unchecked Sendable {
-    let failAfter: Int
-    /// When set, hard links of files in this folder are counted and fail, not writes.
-    let linksFrom: String?
-    private let lock = NSLock()
-    private var counted = 0
-
-    init(failAfter: Int, linksFrom: String? = nil) {
-        self.failAfter = failAfter
-        self.linksFrom = linksFrom
-    }
-
-    private func count(write path: String) throws {
-        guard linksFrom == nil else { return }
-        try fail(path, "write", "No space left on device", code: 28)
-    }
-
-    private func fail(_ path: String, _ operation: String, _ reason: String, code: Int32) throws {
-        let n = lock.withLock { counted += 1; return counted }
-        if n > failAfter { throw FileSystemError(operation: operation, path: path, reason: reason, code: code) }
-    }
-
-    override func writeAtomically(_ data: Data, to path: String) throws { try count(write: path); try base.writeAtomically(data, to: path) }
-    override func writeNew(_ data: Data, to path: String) throws { try count(write: path); try base.writeNew(data, to: path) }
-    override func link(_ source: String, to destination: String) throws {
-        if let folder = linksFrom, source.hasPrefix(folder + "/") { try fail(source, "link", "Input/output error", code: EIO) }
-        try count(write: destination)
-        try base.link(source, to: destination)
-    }
-}
-
 /// The local file system, counting the `lstat` calls, hard links and other questions asked at
 /// paths that contain `watching` (a staging folder's name, say).
 final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {

@@ -45,13 +45,16 @@ struct FetchCommand: AsyncParsableCommand {
             valueName: "TEMPLATE"))
     var wikipediaURL: String?
 
-    @Option(help: ArgumentHelp("Requests in flight at once (1–32).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Requests in flight at once (1–32).", valueName: "N"))
     var concurrency: Int = FetchOptions.defaultConcurrency
 
-    @Option(help: ArgumentHelp("At most this many requests per second; 0 for no limit (for a local stand-in).", valueName: "PER-SECOND"))
+    // `.unconditional`: `--rate -1` is a value, said to be out of range (it read as a missing value).
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("At most this many requests per second; 0 for no limit (for a local stand-in).", valueName: "PER-SECOND"))
     var rate: Double = FetchOptions.defaultRequestsPerSecond
 
-    @Option(help: ArgumentHelp("Seconds one request may take before it is retried.", valueName: "SECONDS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds one request may take before it is retried.", valueName: "SECONDS"))
     var timeout: Double = 30
 
     @Argument(help: ArgumentHelp("Only the records with these ids (default: all).", valueName: "ID"))
@@ -123,7 +126,7 @@ struct FetchCommand: AsyncParsableCommand {
         if writes, let problem = cache.writeProblem(languages: Set(jobs.map(\.language)).sorted()) {
             let asking = fetcher.jobsAskingTheServer(jobs)
             if !asking.isEmpty {
-                let some = asking.count == jobs.count ? "" : " (\(asking.count) of \(jobs.count) articles are not cached)"
+                let some = asking.count == jobs.count ? "" : " (\(asking.count) of \(jobs.count) articles \(asking.count == 1 ? "is" : "are") not cached)"
                 console.err("bestiary: error: \(problem)\(some); nothing was asked of Wikipedia")
                 throw CommandFailure(status: 1)
             }
