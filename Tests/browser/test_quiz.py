@@ -273,6 +273,8 @@ def test_a_question_whose_picture_fails_can_be_skipped_and_is_not_counted(site, 
     try:
         browser.find_element(By.CSS_SELECTOR, "[data-quiz-next]").click()
         wait_until(browser, "return document.querySelector('[data-quiz-skip]')", message="a way to skip the question whose picture failed")
+        # The broken picture is not shown (its icon and alt text in a tall box pushed the answers down).
+        assert browser.execute_script("return document.querySelector('[data-quiz-prompt] img').hidden") is True
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
         browser.find_element(By.CSS_SELECTOR, "[data-quiz-skip]").click()
         wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")

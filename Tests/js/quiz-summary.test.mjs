@@ -30,6 +30,14 @@ test("the summary names the animals missed, each a link to its page", () => {
   assert.deepEqual(links.map((a) => [a.textContent, a.getAttribute("href")]), [["Robin", "./animals/robin/"], ["Giraffe", "./animals/giraffe/"]]);
 });
 
+test("a round whose every question was skipped says so, not \"0 of 0\"", () => {
+  const result = (view) => view.el.findAll((e) => e.className === "quiz-result")[0].textContent;
+  const none = summary({ results: [] });
+  assert.equal(result(none), "No question was answered: each one was skipped.");
+  assert.match(none.announcement, /^No question was answered/);
+  assert.equal(result(summary({ results: [true, false] })), "You got 1 of 2 right.");
+});
+
 test("a round with nothing missed lists nothing", () => {
   assert.equal(summary({ results: [true, true], missed: [] }).el.find("quizMissed"), null);
   assert.equal(summary({ results: [true, true] }).el.find("quizMissed"), null);

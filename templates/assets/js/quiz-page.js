@@ -196,6 +196,8 @@ class QuizPage {
       if (offline) return this.showDailyOffline();
       return this.message("daily-gone", tr("quiz.mediaGone"), [button(tr("offline.reload"), () => location.reload())]);
     }
+    // A broken picture's icon and alt text in a tall box pushed the answers down.
+    if (media instanceof HTMLImageElement) media.hidden = true;
     el.append(
       h("p", { class: "quiz-media-error", role: "status", text: tr(offline ? "quiz.mediaError" : "quiz.mediaGone") }),
       button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),

@@ -47,12 +47,14 @@ export function summaryView(v, { mode, results, date, start, stats, replay, unlo
   const levelUp = !replay && level.level > before.level
     ? tr(unlocks(before.unlocked, level.unlocked) ? "level.upUnlocked" : "level.up", { level: level.level }) : null;
   const title = mode === "daily" || mode === "learn" ? `${mode}.doneTitle` : "quiz.doneTitle";
+  // Every question skipped (none could be loaded): "0 of 0 right" said nothing.
+  const result = tr(total ? "quiz.result" : "quiz.resultNone", { right, total });
   const heading = h("h2", { class: "quiz-summary-title", tabindex: "-1", text: tr(title) });
   const el = h(
     "div",
     { class: "quiz-summary" },
     heading,
-    h("p", { class: "quiz-result", text: tr("quiz.result", { right, total }) }),
+    h("p", { class: "quiz-result", text: result }),
     // Learn sessions vary in length, so a best score means little there.
     mode === "learn" ? null : bestView(v, stats.best[mode], !replay && isNewBest(start, stats, mode)),
     news.length ? h("ul", { class: "quiz-news" }, news.map((text) => h("li", { text }))) : null,
@@ -65,7 +67,7 @@ export function summaryView(v, { mode, results, date, start, stats, replay, unlo
       ? null
       : h("div", { class: "quiz-actions" }, restartButton(tr(mode === "learn" ? "learn.continue" : "quiz.playAgain"), onRestart)),
   );
-  return { el, heading, announcement: [tr("quiz.result", { right, total }), ...news, levelUp].filter(Boolean).join(" ") };
+  return { el, heading, announcement: [result, ...news, levelUp].filter(Boolean).join(" ") };
 }
 
 /**
