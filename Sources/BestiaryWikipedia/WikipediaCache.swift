@@ -435,6 +435,15 @@ public struct WikipediaCache: Sendable {
         return reason.isEmpty ? nil : reason
     }
 
+    /// The stems (``CacheFileName/stem(language:canonicalTitle:)``) of the titles in `language`
+    /// the last fetches found no usable article for: one listing of that language's folder in
+    /// `.pending/`, none when it is not there.
+    public func refusedStems(language: String) -> Set<String> {
+        let folder = "\(directory)/\(Self.pendingFolder)/\(CacheFileName.languageFolder(language))"
+        guard fileSystem.isDirectory(folder), let names = try? fileSystem.entries(in: folder) else { return [] }
+        return Set(names.compactMap { $0.name.hasSuffix(".refused") ? String($0.name.dropLast(".refused".count)) : nil })
+    }
+
     /// Keeps `reason` for `title` (nil: forgets it, as a fetch that found the article does).
     public func recordRefusal(_ reason: String?, language: String, title: String) {
         let path = refusalPath(language: language, title: title)

@@ -80,11 +80,16 @@ public struct WikipediaSnapshot: Sendable {
     /// `enrich`, saying what that page shows meanwhile (another language's summary, the record's
     /// description, or nothing). The other languages' titles are warned about by their own pages'
     /// lookups. A build never fails for a missing summary.
-    public func summary(for animal: Animal, language: String, fallback: [String]) -> SummaryLookup {
+    ///
+    /// `refused`: the stems of the page language's titles a later fetch found no article for
+    /// (``WikipediaCache/refusedStems(language:)``): a cached summary of one still shows, and is
+    /// warned about (a refresh that found the article deleted left its old text without a word).
+    public func summary(for animal: Animal, language: String, fallback: [String], refused: Set<String>? = nil) -> SummaryLookup {
         var order = [language]
         for lang in fallback where !order.contains(lang) { order.append(lang) }
         var found: ResolvedSummary? = nil
         var missing: String? = nil
+        var stale: [Diagnostic] = []
         for lang in order {
             guard let title = animal.wikipedia[lang] else { continue }
             guard let entry = entry(language: lang, title: title) else {
@@ -92,9 +97,18 @@ public struct WikipediaSnapshot: Sendable {
                 continue
             }
             found = resolve(entry, pageLanguage: language)
+            let refused = refused ?? cache.refusedStems(language: language)
+            if lang == language, !refused.isEmpty,
+                refused.contains(CacheFileName.stem(language: lang, canonicalTitle: WikipediaTitle.normalize(title))),
+                let reason = cache.refusal(language: lang, title: title)
+            {
+                stale.append(.warning(
+                    "wikipedia.\(lang): the last `bestiary fetch` found that \(reason); the page still shows the summary cached on \(entry.fetchedAt.prefix(10)) (revision \(entry.revision)) until the title is mended or removed",
+                    at: animal.location(of: "wikipedia.\(lang)"), stage: "enrich"))
+            }
             break
         }
-        guard let title = missing else { return SummaryLookup(summary: found, diagnostics: []) }
+        guard let title = missing else { return SummaryLookup(summary: found, diagnostics: stale) }
         let meanwhile = "(until then its page in \(language) shows \(Self.shown(on: animal, language: language, fallback: order, summary: found)))"
         // A title the last fetch found no usable article for: fetching again will not help.
         let message = cache.refusal(language: language, title: title).map { reason in
@@ -121,9 +135,11 @@ public struct WikipediaSnapshot: Sendable {
     /// with the warnings for missing entries (each reported once per record and language).
     public func summaries(for catalog: Catalog) -> (summaries: [String: [String: ResolvedSummary]], diagnostics: [Diagnostic]) {
         let languages = catalog.config.languages.map { ($0, catalog.config.fallback(for: $0)) }
+        // The titles fetches found no article for, listed once per language.
+        let refused = Dictionary(languages.map { ($0.0, cache.refusedStems(language: $0.0)) }, uniquingKeysWith: { a, _ in a })
         // Looked up on every core; gathered in catalogue order, so the diagnostics' order is fixed.
         let lookups = Parallel.map(catalog.animals, chunk: 64) { animal in
-            languages.map { language, fallback in summary(for: animal, language: language, fallback: fallback) }
+            languages.map { language, fallback in summary(for: animal, language: language, fallback: fallback, refused: refused[language]) }
         }
         var result: [String: [String: ResolvedSummary]] = [:]
         result.reserveCapacity(catalog.animals.count)

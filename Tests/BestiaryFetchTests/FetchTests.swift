@@ -452,6 +452,28 @@ struct FetchTests {
         #expect(wiki.cache.load().entries.isEmpty)
     }
 
+    /// A refresh that finds a cached article gone (deleted, a 404 of the summary API) keeps its
+    /// summary, and the build and `check` say so at the record (they said nothing, and the old
+    /// text stayed on the page); a later fetch that finds it again forgets that.
+    @Test func aCachedArticleARefreshFindsGoneIsWarnedAbout() async throws {
+        let gone = GoneSwitch()
+        let wiki = try await FakeWikipedia.start { request, _, _ in
+            request.path == FakeWikipedia.haushundPath && gone.on ? .json("{\"status\":404,\"type\":\"not_found\"}", status: 404) : nil
+        }
+        defer { Task { await wiki.stop() } }
+        #expect(await wiki.fetch([hund]).summaryLine == "fetched 1, unchanged 0, failed 0")
+        gone.on = true
+        #expect(await wiki.fetch([hund], refresh: true).failed == 1)
+        let lookup = wiki.cache.load().summary(for: hund, language: "de", fallback: [])
+        #expect(lookup.summary?.revision == "266236844", "the cached summary still shows")
+        #expect(lookup.diagnostics.map(\.message) == [
+            "wikipedia.de: the last `bestiary fetch` found that de.wikipedia has no article 'Haushund' (HTTP 404); check the title; the page still shows the summary cached on 2026-09-21 (revision 266236844) until the title is mended or removed"
+        ])
+        gone.on = false
+        #expect(await wiki.fetch([hund], refresh: true).failed == 0)
+        #expect(wiki.cache.load().summary(for: hund, language: "de", fallback: []).diagnostics.isEmpty)
+    }
+
     /// A title the fetch found no usable article for (a disambiguation page, a 404) is kept in
     /// `.pending/`, so the build's warning says what the fetch found instead of advising a fetch
     /// that cannot mend it; once the title is fetched, that is forgotten. A failure that asking
@@ -593,5 +615,15 @@ final class Flag: @unchecked Sendable {
         #expect(report.fetched == 2)
         #expect(report.diagnostics.filter { $0.severity == .note }.count == 1)
         #expect(report.diagnostics.first?.message.contains("Deprecation: @1788000000") == true)
+    }
+}
+
+/// A switch a test's server reads from its own thread.
+final class GoneSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var on: Bool {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }
