@@ -33,6 +33,12 @@ public enum CacheEntryFile {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         var data = try encoder.encode(Envelope(format: format, checksum: checksum, entry: entry))
+        // An empty list or object as `[]`, `{}`: Foundation writes `[` and `]` with an empty line
+        // between (an entry whose titles a redirect took away read oddly in a commit's diff).
+        let text = String(decoding: data, as: UTF8.self)
+        if text.contains("[\n\n") || text.contains("{\n\n") {
+            data = Data(text.replacingOccurrences(of: #"([\[{])\n\n *([\]}])"#, with: "$1$2", options: .regularExpression).utf8)
+        }
         data.append(0x0A)
         return data
     }

@@ -34,6 +34,19 @@ struct CacheEntryReaderTests {
         return true
     }
 
+    /// An entry a redirect left without titles writes its empty list as `[]` (it was `[`, an
+    /// empty line, `]`), and reads back the same with both readers.
+    @Test func anEmptyListIsWrittenOnOneLine() throws {
+        var entry = try CacheTests.entry("en__Test.json")
+        entry.requested = []
+        let data = try CacheEntryFile.encode(entry)
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"requested\" : [],\n"), "\(text)")
+        #expect(!text.contains("[\n\n"))
+        #expect(try CacheEntryFile.decode(data) == entry)
+        #expect(CacheEntryReader.envelope(data)?.entry == entry)
+    }
+
     @Test func filesFetchWritesAreReadTheSameWayAndFast() throws {
         for entry in try Self.entries() {
             let data = try CacheEntryFile.encode(entry)
