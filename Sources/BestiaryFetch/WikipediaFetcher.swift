@@ -245,7 +245,10 @@ public struct WikipediaFetcher: Sendable {
             let wiki = "\(WikipediaTitle.wikiCode(job.language)).wikipedia"
             // Reached by a redirect: the title is there, the page it leads to is not (it read as
             // a wrong title).
-            if response.finalURL != url, let target = URL(string: response.finalURL)?.lastPathComponent, !target.isEmpty {
+            // (Not a title the API only normalised, `haushund` to `Haushund`: that is no redirect.)
+            if response.finalURL != url, let target = URL(string: response.finalURL)?.lastPathComponent, !target.isEmpty,
+                WikipediaTitle.normalize(target) != WikipediaTitle.normalize(job.title)
+            {
                 throw JobFailure(
                     reason: "\(wiki) redirects '\(WikipediaTitle.readable(job.title))' to '\(WikipediaTitle.readable(target))', which has no article (HTTP 404); give the title of the article meant, or mend the redirect on \(wiki)",
                     permanent: fromTheAPI)

@@ -159,6 +159,10 @@ struct FetchCommandTests {
             #expect(slow.stderr.contains("--rate must be 0 (no limit) or at least 0.001 requests per second"), "\(slow.stderr)")
         }
         #expect(await run(["fetch", "--root", dir.path, "--timeout", "0"]).stderr.contains("--timeout must be more than 0 and at most 600 seconds"))
+        // A negative number as its own word is the option's value, said out of range (it was
+        // "Missing value for '--rate <PER-SECOND>'").
+        #expect(await run(["fetch", "--root", dir.path, "--rate", "-1"]).stderr.contains("--rate must be 0 (no limit) or at least 0.001 requests per second"))
+        #expect(await run(["fetch", "--root", dir.path, "--timeout", "-5"]).stderr.contains("--timeout must be more than 0 and at most 600 seconds"))
         #expect(await run(["fetch", "--root", dir.path, "--wikipedia-url", "ftp://x/{lang}"]).status == 2)
         try dir.write("---\nname: {de: Hund}\nwikipedia: {de: Haushund, en: Dog}\n---\n", to: "content/animals/hund.md")
         let noLang = await run(["fetch", "--root", dir.path, "--wikipedia-url", wiki.server.baseURL + "/api/rest_v1"])

@@ -797,6 +797,30 @@ def test_a_recording_that_cannot_be_loaded_online_says_to_reload(site, browser):
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
 
 
+def test_a_picture_the_server_has_but_the_browser_cannot_show_is_said_so(site, browser):
+    """The server answers for the file, but the browser cannot show it (a format it lacks, a
+    download cut): neither "offline" nor "the site was updated, reload" (a reload would not
+    mend it; in the daily it stopped the round for good). Said as such, with a way to skip."""
+    media = os.path.join(site.output, "media")
+    pictures = [n for n in os.listdir(media) if n.rsplit(".", 1)[-1] in ("png", "jpg", "jpeg", "webp", "gif", "svg", "avif")]
+    assert pictures
+    for name in pictures:
+        # A new file in its place (the output's media are links to content/: never written into).
+        os.rename(os.path.join(media, name), os.path.join(media, name + ".keep"))
+        with open(os.path.join(media, name), "wb") as f:
+            f.write(b"not a picture")
+    try:
+        load(browser, quiz_url(site, "image"))
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+        wait_until(browser, "return document.querySelector('.quiz-media-error')", message="the media error")
+        text = browser.execute_script("return document.querySelector('.quiz-media-error').textContent")
+        assert text == "Das kann dieser Browser nicht abspielen oder anzeigen.", text
+        assert browser.find_elements(By.CSS_SELECTOR, "[data-quiz-skip]")
+    finally:
+        for name in pictures:
+            os.replace(os.path.join(media, name + ".keep"), os.path.join(media, name))
+
+
 def test_the_verdict_stays_in_view_after_answering(site):
     """Answering moves the focus to "Next", below the picture the feedback reveals: at 60vh that
     picture scrolled the verdict ("Not quite.") and the marked answers out of a laptop's view

@@ -180,27 +180,33 @@ class QuizPage {
 
   /**
    * A picture or recording that did not load: the connection lost, whether the device knows it
-   * or not (a school's Wi-Fi down, the server gone: `navigator.onLine` stays true), or the file
-   * gone with a newer version of the site (an old tab), told apart by asking for it again. The
-   * daily stops before the question counts (blind guesses used up a pupil's one try): offline
-   * its try is kept as when it started offline; a file gone asks for a reload.
+   * or not (a school's Wi-Fi down, the server gone: `navigator.onLine` stays true), the file gone
+   * with a newer version of the site (an old tab: 404), or one this browser cannot play, told
+   * apart by asking for it again. The daily stops before the question counts (blind guesses used
+   * up a pupil's one try): offline its try is kept as when it started offline, a file gone asks
+   * for a reload; its answers wait meanwhile. A file the server has but the browser could not
+   * play leaves the daily as it was (a reload would not mend it).
    */
-  async mediaFailed(el, media, round) {
+  async mediaFailed(el, media, round, index) {
     const { tr } = this;
+    // Still this question, not yet answered (an error of a picture still loading after the answer).
+    const current = () => this.round === round && round.index === index && this.els.quiz.dataset.state === "question";
+    if (!current()) return;
+    if (round.mode === "daily") round.checking = true;
     const src = media.currentSrc || media.src || media.querySelector("source")?.src;
-    const offline = navigator.onLine === false || !(await reachable(src));
-    if (this.round !== round) return;
-    if (offline && "caches" in window) this.offlineIds = await this.saved(this.mode);
-    if (this.round !== round) return;
-    if (round.mode === "daily") {
-      if (offline) return this.showDailyOffline();
-      return this.message("daily-gone", tr("quiz.mediaGone"), [button(tr("offline.reload"), () => location.reload())]);
+    const status = navigator.onLine === false ? 0 : await answerStatus(src);
+    round.checking = false;
+    if (!current()) return;
+    const why = status === 0 ? "quiz.mediaError" : status === 404 || status === 410 ? "quiz.mediaGone" : "quiz.mediaUnplayable";
+    if (round.mode === "daily" && why === "quiz.mediaError") return this.showDailyOffline();
+    if (round.mode === "daily" && why === "quiz.mediaGone") {
+      return this.message("daily-gone", tr(why), [button(tr("offline.reload"), () => location.reload())]);
     }
     // A broken picture's icon and alt text in a tall box pushed the answers down.
     if (media instanceof HTMLImageElement) media.hidden = true;
     el.append(
-      h("p", { class: "quiz-media-error", role: "status", text: tr(offline ? "quiz.mediaError" : "quiz.mediaGone") }),
-      button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
+      h("p", { class: "quiz-media-error", role: "status", text: tr(why) }),
+      round.mode === "daily" ? "" : button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
     );
   }
 
@@ -221,7 +227,7 @@ class QuizPage {
       media.addEventListener("load", done);
       media.addEventListener("error", done);
     }
-    media?.addEventListener("error", () => this.mediaFailed(prompt.el, media, round), { once: true });
+    media?.addEventListener("error", () => this.mediaFailed(prompt.el, media, round, round.index), { once: true });
     prompt.audio?.addEventListener("play", () => {
       round.plays++;
       round.firstPlay ??= performance.now();
@@ -274,7 +280,8 @@ class QuizPage {
 
   answer(id) {
     const round = this.round;
-    if (!round || this.els.quiz.dataset.state !== "question") return;
+    // Not while a failed picture or recording of the daily is being looked into (mediaFailed).
+    if (!round || this.els.quiz.dataset.state !== "question" || round.checking) return;
     const { tr, v } = this;
     const question = round.questions[round.index];
     const animal = this.byId.get(question.id);
@@ -703,9 +710,16 @@ class QuizPage {
       const button = this.els.choices.querySelectorAll("[data-choice]")[Number(event.key) - 1];
       if (!button) return;
       event.preventDefault();
-      // An answer below the screen (the welcome above the quiz, a tablet on its side): the key
-      // brings the question into view first, a second press answers (it answered unseen).
-      if (button.getBoundingClientRect().top >= innerHeight) return this.els.stage.scrollIntoView({ block: "start" });
+      // An answer out of view (the welcome above the quiz, a tablet on its side): the key brings
+      // the question and that answer into view first, and says which question it is; the next
+      // press answers (it answered a question not seen).
+      const { top, bottom } = button.getBoundingClientRect();
+      if ((top >= innerHeight || bottom <= 0) && this.round.revealed !== this.round.index) {
+        this.round.revealed = this.round.index;
+        this.els.stage.scrollIntoView({ block: "start" });
+        button.scrollIntoView({ block: "nearest" });
+        return this.announce(this.questionOf(this.round));
+      }
       this.answer(button.getAttribute("data-choice"));
     } else if ((event.key === "r" || event.key === "R") && this.round.audio && state !== "finished") {
       event.preventDefault();
@@ -774,17 +788,15 @@ function returnsToPage() {
     [...document.querySelectorAll(".language-nav a[hreflang]")].some((a) => a.origin === from.origin && a.pathname === from.pathname);
 }
 
-/** Whether `url` answers at all (a 404 is an answer); false on a network error or no answer
- * within 5 s. */
-async function reachable(url) {
-  if (!url) return true;
+/** The HTTP status `url` answers with (a HEAD), 0 on a network error or no answer within 5 s. */
+async function answerStatus(url) {
+  if (!url) return 200;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), 5000);
   try {
-    await fetch(url, { method: "HEAD", cache: "no-store", signal: stop.signal });
-    return true;
+    return (await fetch(url, { method: "HEAD", cache: "no-store", signal: stop.signal })).status;
   } catch {
-    return false;
+    return 0;
   } finally {
     clearTimeout(timer);
   }
