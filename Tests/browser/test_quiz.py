@@ -766,6 +766,14 @@ def test_retry_after_a_failed_catalogue_puts_the_focus_on_the_question(site, bro
         browser.execute_script("return document.activeElement.outerHTML")
 
 
+def media_error_text(browser, url):
+    """Opens `url`'s first question and returns what it says of its picture or recording that failed."""
+    load(browser, url)
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    wait_until(browser, "return document.querySelector('.quiz-media-error')", message="the media error")
+    return browser.execute_script("return document.querySelector('.quiz-media-error').textContent")
+
+
 def test_a_recording_that_cannot_be_loaded_online_says_to_reload(site, browser):
     """Online, a recording that cannot be had (the server answers 404) was removed by a new
     version of the site (a tab left open across a deploy): it said only what is available
@@ -777,10 +785,7 @@ def test_a_recording_that_cannot_be_loaded_online_says_to_reload(site, browser):
     for name in sounds:
         os.rename(os.path.join(media, name), os.path.join(media, name + ".gone"))
     try:
-        load(browser, quiz_url(site, "sound"))
-        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-        wait_until(browser, "return document.querySelector('.quiz-media-error')", message="the media error")
-        text = browser.execute_script("return document.querySelector('.quiz-media-error').textContent")
+        text = media_error_text(browser, quiz_url(site, "sound"))
         assert text == "Das konnte nicht geladen werden. Die Seite wurde vielleicht aktualisiert, seit sie geöffnet wurde: lade sie neu.", text
     finally:
         for name in sounds:
@@ -788,10 +793,7 @@ def test_a_recording_that_cannot_be_loaded_online_says_to_reload(site, browser):
     browser.execute_cdp_cmd("Network.enable", {})
     browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*.ogg", "*.mp3", "*.opus", "*.m4a", "*.wav"]})
     try:
-        load(browser, quiz_url(site, "sound"))
-        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-        wait_until(browser, "return document.querySelector('.quiz-media-error')", message="the media error")
-        text = browser.execute_script("return document.querySelector('.quiz-media-error').textContent")
+        text = media_error_text(browser, quiz_url(site, "sound"))
         assert text == "Das konnte nicht geladen werden. Ohne Netz ist nur verfügbar, was du schon einmal gespielt hast.", text
     finally:
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
@@ -810,10 +812,7 @@ def test_a_picture_the_server_has_but_the_browser_cannot_show_is_said_so(site, b
         with open(os.path.join(media, name), "wb") as f:
             f.write(b"not a picture")
     try:
-        load(browser, quiz_url(site, "image"))
-        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-        wait_until(browser, "return document.querySelector('.quiz-media-error')", message="the media error")
-        text = browser.execute_script("return document.querySelector('.quiz-media-error').textContent")
+        text = media_error_text(browser, quiz_url(site, "image"))
         assert text == "Das kann dieser Browser nicht abspielen oder anzeigen.", text
         assert browser.find_elements(By.CSS_SELECTOR, "[data-quiz-skip]")
     finally:
