@@ -40,6 +40,14 @@ test("days played count distinct days, not going back in time", () => {
   assert.equal(s.lastDay, "2026-11-21");
 });
 
+test("a round whose every question was skipped counts for nothing", () => {
+  const allWrong = reduce(initialStats(), { type: "round", mode: "image", date: "2026-11-22", correct: 0, total: 10 });
+  const skipped = reduce(allWrong, { type: "round", mode: "image", date: "2026-11-22", correct: 0, total: 0 });
+  assert.equal(skipped, allWrong);
+  assert.deepEqual(skipped.best.image, { correct: 0, total: 10, date: "2026-11-22" });
+  assert.equal(reduce(initialStats(), { type: "round", mode: "sound", date: "2026-11-22", correct: 0, total: 0 }).rounds, 0);
+});
+
 test("per-mode best scores, new-best detection and reset", () => {
   let s = reduce(initialStats(), { type: "round", mode: "sound", date: "2026-11-22", correct: 6, total: 10 });
   const before = s;

@@ -110,6 +110,9 @@ function answer(stats, { date, animal, correct, difficulty = 1, group = null, gr
 }
 
 function round(stats, { mode, date, correct, total }) {
+  // A round whose every question was skipped (none could be loaded) is no round: it became the
+  // best ("0 of 0" beat "0 of 10" by asking fewer).
+  if (total === 0) return stats;
   const old = stats.best[mode];
   const better = !old || correct > old.correct || (correct === old.correct && total < old.total);
   const next = {
