@@ -75,13 +75,8 @@ public struct WikipediaFetcher: Sendable {
         // What was damaged when the run began; what it mended meanwhile is a note saying so (the
         // warnings, printed after "fetched 2" had repaired both, said it still had to be done).
         let damage = snapshot.diagnostics.map { d in
-            var copy = d
+            var copy = (report.fetched > 0 ? cache.mendedNote(for: d) : nil) ?? d
             copy.stage = "fetch"
-            if report.fetched > 0, Self.mended(d, in: cache) {
-                copy.severity = .note
-                copy.message = d.message.replacingOccurrences(of: "; it is not used, and `bestiary fetch` fetches it again", with: "; this fetch wrote it again")
-                    .replacingOccurrences(of: "; it is not used, and `bestiary fetch` downloads it again", with: "; this fetch downloaded it again")
-            }
             return copy
         }
         report.diagnostics = damage + report.diagnostics
@@ -93,19 +88,6 @@ public struct WikipediaFetcher: Sendable {
             report.notAsked = jobs.count - (report.fetched + report.unchanged + report.failed)
         }
         return report
-    }
-
-    /// Whether the damaged entry or picture a load warned about (`d`) is intact now.
-    static func mended(_ d: Diagnostic, in cache: WikipediaCache) -> Bool {
-        guard let path = d.location?.path, !path.isEmpty else { return false }
-        let full = cache.root + "/" + path
-        guard let data = try? cache.fileSystem.read(full) else { return false }
-        if d.message.hasPrefix("damaged Wikipedia cache entry") { return (try? CacheEntryFile.decode(data)) != nil }
-        if d.message.hasPrefix("this picture is missing or damaged") {
-            let name = path.split(separator: "/").last.map { String($0.prefix { $0 != "." }) } ?? ""
-            return Hashing.sha256Hex(data) == name
-        }
-        return false
     }
 
     // MARK: One job

@@ -105,21 +105,11 @@ public enum CSVParser {
         return ranked.first { counts[$0]! > 0 && namesAnID(header, separator: $0) } ?? ranked[0]
     }
 
-    /// Whether a header line split by `separator` (outside quotes) has a column named `id`.
+    /// Whether a header line split by `separator` has a column named `id` (split as the file
+    /// is: a header it cannot split has none).
     private static func namesAnID(_ header: ArraySlice<Unicode.Scalar>, separator: Unicode.Scalar) -> Bool {
-        var cell = String.UnicodeScalarView()
-        var quoted = false
-        func isID() -> Bool { String(cell).trimmingCharacters(in: .whitespaces).lowercased() == "id" }
-        for c in header {
-            if c == "\"" { quoted.toggle(); continue }
-            if c == separator && !quoted {
-                if isID() { return true }
-                cell = String.UnicodeScalarView()
-            } else {
-                cell.append(c)
-            }
-        }
-        return isID()
+        guard let cells = (try? split(Array(header), separator: separator))?.first else { return false }
+        return cells.contains { $0.text.trimmingCharacters(in: .whitespaces).lowercased() == "id" }
     }
 
     private static func split(_ s: [Unicode.Scalar], separator: Unicode.Scalar) throws(Failure) -> [[CSVField]] {

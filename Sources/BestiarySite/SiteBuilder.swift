@@ -262,9 +262,8 @@ public final class SiteBuilder: @unchecked Sendable {
             diagnostics.append(contentsOf: result.diagnostics)
             // The pages that show one: not those whose own description in their language comes
             // before another language's summary (it counted every page with any summary).
-            let byID = Dictionary(catalog.animals.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let count = result.resolved.reduce(0) { sum, item in
-                sum + item.value.filter { !(byID[item.key]?.prefersOwnDescription(in: $0.key, overSummaryIn: $0.value.language) ?? false) }.count
+            let count = catalog.animals.reduce(0) { sum, animal in
+                sum + (result.resolved[animal.id]?.filter { !animal.prefersOwnDescription(in: $0.key, overSummaryIn: $0.value.language) }.count ?? 0)
             }
             let pages = catalog.animals.count * catalog.config.languages.count
             let images = result.files.count

@@ -23,6 +23,13 @@ public final class PackStore: Sendable {
         try self.init(path: path, create: true)
     }
 
+    /// A folder given for the store, said as such (SQLite said "disk I/O error"); nil otherwise.
+    public static func folderProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        return "\(path) is a folder; the store is a file (--db \(path)/store.sqlite, say)"
+    }
+
     /// Opens an existing store; fails when there is no file at `path` (for read-only commands).
     public static func openExisting(path: String) throws(SyncError) -> PackStore {
         try PackStore(path: path, create: false)
@@ -30,11 +37,7 @@ public final class PackStore: Sendable {
 
     private init(path: String, create: Bool) throws(SyncError) {
         self.path = path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            // SQLite said "disk I/O error".
-            throw SyncError(.store, "\(path) is a folder; the store is a file (--db \(path)/store.sqlite, say)")
-        }
+        if let problem = Self.folderProblem(path) { throw SyncError(.store, problem) }
         if !create && !FileManager.default.fileExists(atPath: path) {
             throw SyncError(.store, "no store at \(path); `bestiary sync URL --db \(path)` makes one")
         }

@@ -89,9 +89,12 @@ public final class StoreLock: @unchecked Sendable {
         self.descriptor = descriptor
     }
 
+    /// `STORE.lock`, the file locked for the store at `store`.
+    public static func path(forStoreAt store: String) -> String { store + ".lock" }
+
     /// The lock of the store at `store` (its file need not exist yet).
     public static func acquire(forStoreAt store: String) throws(SyncError) -> StoreLock {
-        let path = store + ".lock"
+        let path = Self.path(forStoreAt: store)
         switch StagingFiles.lockExclusively(path) {
         case .held(let descriptor): return StoreLock(path: path, descriptor: descriptor)
         case .unavailable: return StoreLock(path: path, descriptor: nil)

@@ -39,7 +39,7 @@ public struct SyncClient: Sendable {
     /// store, in this process or another, is refused at once (``SyncError/Reason/busy``) instead
     /// of writing into the same downloads. Where no lock can be had (a read-only folder, a file
     /// system without `flock`), the sync goes on without one.
-    public var lockPath: String { store.path + ".lock" }
+    public var lockPath: String { StoreLock.path(forStoreAt: store.path) }
 
     /// Runs one update. Safe to run again at any time, including after a crash or a refusal.
     /// Refused while another sync of the same store runs.

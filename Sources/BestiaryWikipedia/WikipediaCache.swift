@@ -187,7 +187,7 @@ public struct WikipediaCache: Sendable {
                 intact.insert(rendition.path)
             } else {
                 diagnostics.append(.warning(
-                    "this picture is missing or damaged (its bytes are not the SHA-256 it is named by); it is not used, and `bestiary fetch` downloads it again",
+                    "\(Self.damagedPicture) (its bytes are not the SHA-256 it is named by)\(Self.pictureAdvice)",
                     at: SourceLocation(path: "content/" + rendition.path), stage: "enrich"))
             }
         }
@@ -331,7 +331,7 @@ public struct WikipediaCache: Sendable {
                     entries[WikipediaSnapshot.Key(language: entry.language, title: entry.canonicalTitle)] = entry
                 case .failure(let damage):
                     diagnostics.append(.warning(
-                        "damaged Wikipedia cache entry: \(damage.reason); it is not used, and `bestiary fetch` fetches it again",
+                        "\(Self.damagedEntry): \(damage.reason)\(Self.entryAdvice)",
                         at: SourceLocation(path: relative), stage: "enrich"))
                 }
             }
@@ -422,7 +422,12 @@ public struct WikipediaCache: Sendable {
 
     /// `.pending/LANG/STEM.refused` for a (normalised) title: the reason the last fetch gave for it.
     func refusalPath(language: String, title: String) -> String {
-        "\(directory)/\(Self.pendingFolder)/\(CacheFileName.languageFolder(language))/\(CacheFileName.stem(language: language, canonicalTitle: WikipediaTitle.normalize(title))).refused"
+        "\(directory)/\(Self.pendingFolder)/\(CacheFileName.languageFolder(language))/\(Self.refusalStem(language: language, title: title)).refused"
+    }
+
+    /// The name a refusal of `title` is kept under, without `.refused` (``refusedStems(language:)``).
+    static func refusalStem(language: String, title: String) -> String {
+        CacheFileName.stem(language: language, canonicalTitle: WikipediaTitle.normalize(title))
     }
 
     /// Why the last `bestiary fetch` found no article it could use for `title` (a 404, a
@@ -433,6 +438,28 @@ public struct WikipediaCache: Sendable {
         guard fileSystem.info(path)?.kind == .file, let data = try? fileSystem.read(path), data.count < 4096 else { return nil }
         let reason = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return reason.isEmpty ? nil : reason
+    }
+
+    // What `load()` says of an entry or picture it cannot use, and how (``mendedNote(for:)``).
+    static let damagedEntry = "damaged Wikipedia cache entry"
+    static let damagedPicture = "this picture is missing or damaged"
+    static let entryAdvice = "; it is not used, and `bestiary fetch` fetches it again"
+    static let pictureAdvice = "; it is not used, and `bestiary fetch` downloads it again"
+
+    /// A load's warning of a damaged entry or picture (`d`) as a note that a fetch wrote it again,
+    /// when it is intact now; nil when it is not, or `d` is no such warning.
+    public func mendedNote(for d: Diagnostic) -> Diagnostic? {
+        guard let path = d.location?.path, !path.isEmpty, let data = try? fileSystem.read(root + "/" + path) else { return nil }
+        var note = d
+        note.severity = .note
+        if d.message.hasPrefix(Self.damagedEntry), (try? CacheEntryFile.decode(data)) != nil {
+            note.message = d.message.replacingOccurrences(of: Self.entryAdvice, with: "; this fetch wrote it again")
+        } else if d.message.hasPrefix(Self.damagedPicture), Hashing.sha256Hex(data) == path.split(separator: "/").last.map({ String($0.prefix { $0 != "." }) }) {
+            note.message = d.message.replacingOccurrences(of: Self.pictureAdvice, with: "; this fetch downloaded it again")
+        } else {
+            return nil
+        }
+        return note
     }
 
     /// The stems (``CacheFileName/stem(language:canonicalTitle:)``) of the titles in `language`

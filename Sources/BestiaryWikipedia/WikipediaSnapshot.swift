@@ -97,9 +97,7 @@ public struct WikipediaSnapshot: Sendable {
                 continue
             }
             found = resolve(entry, pageLanguage: language)
-            let refused = refused ?? cache.refusedStems(language: language)
-            if lang == language, !refused.isEmpty,
-                refused.contains(CacheFileName.stem(language: lang, canonicalTitle: WikipediaTitle.normalize(title))),
+            if lang == language, (refused ?? cache.refusedStems(language: language)).contains(WikipediaCache.refusalStem(language: lang, title: title)),
                 let reason = cache.refusal(language: lang, title: title)
             {
                 stale.append(.warning(

@@ -50,10 +50,9 @@ struct SyncCommand: AsyncParsableCommand {
             throw fail("\(error)")
         }
         // A folder given for the store: said before a lock file is made beside it.
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: db, isDirectory: &isFolder), isFolder.boolValue {
+        if let problem = PackStore.folderProblem(db) {
             await transport.close()
-            throw fail("\(db) is a folder; the store is a file (--db \(db)/store.sqlite, say)")
+            throw fail(problem)
         }
         // The store's lock before the store is opened (or made): a second sync, which may find the
         // first one's new file, is refused as busy, and leaves it alone.
