@@ -17,6 +17,11 @@ import GRDB
 public final class PackStore: Sendable {
     public let path: String
     let queue: DatabaseQueue
+    /// Whether opening it made the store's tables: a new file, or a database of the app's own
+    /// that held none (``removeMadeTables()`` takes them out again after a failed first sync).
+    public let madeTables: Bool
+    /// Whether GRDB's `grdb_migrations` table was made with them (an app using GRDB has its own).
+    private let madeMigrationTable: Bool
 
     /// Opens the store at `path`, creating it (and its tables) when missing.
     public convenience init(path: String) throws(SyncError) {
@@ -42,6 +47,7 @@ public final class PackStore: Sendable {
             throw SyncError(.store, "no store at \(path); `bestiary sync URL --db \(path)` makes one")
         }
         if create, let problem = Self.writeProblem(path) { throw SyncError(.store, problem) }
+        var madeTables = false, madeMigrationTable = false
         do {
             var config = Configuration()
             config.foreignKeysEnabled = true
@@ -60,6 +66,9 @@ public final class PackStore: Sendable {
                     throw SyncError(
                         .store,
                         "\(path) has a table pack_meta that this client did not make (its grdb_migrations has no 'pack-store-1'): the store's tables are made by PackStore, not by hand; give a file without them")
+                }
+                (madeTables, madeMigrationTable) = try queue.read { db in
+                    (try !Self.migrator.appliedIdentifiers(db).contains("pack-store-1"), try !db.tableExists("grdb_migrations"))
                 }
                 try Self.migrator.migrate(queue)
             } else if try queue.read({ try !Self.migrator.hasCompletedMigrations($0) }) {
@@ -84,6 +93,34 @@ public final class PackStore: Sendable {
                     "cannot open the store \(path) to read: an update stopped half way (\(path)-journal is there); `bestiary sync URL --db \(path)` rolls it back and goes on")
             }
             throw SyncError(.store, "cannot open the store \(path): \(Self.describe(error))")
+        }
+        self.madeTables = madeTables
+        self.madeMigrationTable = madeMigrationTable
+    }
+
+    /// After a first sync into an existing file failed (an app's own database, say), takes out
+    /// the tables opening it made, so that the file is as it was: the app found four empty
+    /// `pack_` tables and a migration row it never asked for. Only while the store holds no
+    /// version (nothing was committed); true when they were removed.
+    @discardableResult
+    public func removeMadeTables() -> Bool {
+        guard madeTables else { return false }
+        do {
+            return try queue.write { db in
+                let version = try String.fetchOne(db, sql: "SELECT value FROM pack_meta WHERE key = 'version'")
+                guard version == nil, try Int.fetchOne(db, sql: "SELECT count(*) FROM pack_records") == 0 else { return false }
+                try db.execute(sql: """
+                    DROP TABLE pack_record_media;
+                    DROP TABLE pack_records;
+                    DROP TABLE pack_media;
+                    DROP TABLE pack_meta;
+                    DELETE FROM grdb_migrations WHERE identifier = 'pack-store-1';
+                    """)
+                if madeMigrationTable { try db.execute(sql: "DROP TABLE grdb_migrations") }
+                return true
+            }
+        } catch {
+            return false
         }
     }
 

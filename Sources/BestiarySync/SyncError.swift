@@ -61,6 +61,22 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { file.map { "\($0): \(message)" } ?? message }
 
+    /// Whether the same sync, run again later with nothing changed by anyone, may succeed: the
+    /// network or the server failed (not a 403 or a redirect loop, which stay so), a file the
+    /// signed pointer names is not there yet (a publish still uploading), another sync held the
+    /// store, or the sync was stopped. Not a refusal of the content, nor a store that cannot be
+    /// opened or written, nor a pointer missing at the address given (a wrong address is more
+    /// likely than an upload under way): those need someone to act. `bestiary sync` exits with
+    /// 75 (sysexits' EX_TEMPFAIL) for these, 1 for the others.
+    public var isTemporary: Bool {
+        switch reason {
+        case .transport: !definitive
+        case .notFound: file != PackFormat.pointerPath
+        case .busy, .cancelled: true
+        default: false
+        }
+    }
+
     init(_ error: PackFormatError) {
         self.init(error.reason == .unknownFormat ? .unknownFormat : .malformed, file: error.file, error.message)
     }

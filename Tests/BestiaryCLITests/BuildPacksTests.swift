@@ -85,7 +85,7 @@ import Testing
         // first syncs at once each made the tables, and one removed the file the other wrote.
         var held: StoreLock? = try StoreLock.acquire(forStoreAt: db)
         let busy = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
-        #expect(busy.status == 1)
+        #expect(busy.status == 75, "run again later: \(busy.status)")
         #expect(busy.stderr.contains("error: another sync of this store is running (it holds \(db).lock); let it finish, then sync again"), "\(busy.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db), "no store made beside the running sync's")
         withExtendedLifetime(held) {}
@@ -228,6 +228,37 @@ import Testing
         #expect(builder.diagnostics.items.contains { $0.severity == .warning && $0.message.hasPrefix("packs are not signed") })
         #expect(!FileManager.default.fileExists(atPath: root + "/output/packs/latest.json.sig"))
         #expect(FileManager.default.fileExists(atPath: root + "/output/packs/latest.json"))
+    }
+
+    /// A sync that may succeed when run again later as it is exits 75 (EX_TEMPFAIL), not 1 as a
+    /// refusal does: an app maker's cron job could not tell a server that was down from a forged
+    /// pack. A pointer missing at the address given is a wrong address, not a wait.
+    @Test func aSyncThatMaySucceedLaterExitsWithTempfail() async throws {
+        let site = try await Site()
+        try site.build()
+        let db = site.dir.appending("app.sqlite")
+        // A media file the signed manifest names, not uploaded yet.
+        let media = try #require(try FileManager.default.contentsOfDirectory(atPath: site.packs + "/media").sorted().first)
+        let aside = site.dir.appending("aside")
+        try FileManager.default.moveItem(atPath: site.packs + "/media/" + media, toPath: aside)
+        let missing = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
+        #expect(missing.status == 75, "\(missing.stderr)")
+        #expect(missing.stderr.contains("media/\(media): not found at"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        try FileManager.default.moveItem(atPath: aside, toPath: site.packs + "/media/" + media)
+        // Nobody answers at the address (port 1 on loopback refuses the connection).
+        let down = await SiteCommandRun.bestiary("sync", "http://127.0.0.1:1/packs", "--db", db, "--public-key", site.publicKey)
+        #expect(down.status == 75, "\(down.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+        // No pointer at the address: said with exit 1.
+        try FileManager.default.createDirectory(atPath: site.dir.appending("no-packs-here"), withIntermediateDirectories: true)
+        let nowhere = await SiteCommandRun.bestiary("sync", site.dir.appending("no-packs-here"), "--db", db, "--public-key", site.publicKey)
+        #expect(nowhere.status == 1, "\(nowhere.stderr)")
+        // A refusal: 1.
+        let other = try #require(String(data: try Data(contentsOf: URL(fileURLWithPath: site.packs + "/latest.json")), encoding: .utf8))
+        try other.replacingOccurrences(of: "\"expires\"", with: " \"expires\"").writeReplacing(toFile: site.packs + "/latest.json")
+        let forged = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
+        #expect(forged.status == 1 && forged.stderr.contains("refused: latest.json"), "\(forged.stderr)")
     }
 
     /// A signed pack synced with no key to check it by is refused: taken unchecked, the store

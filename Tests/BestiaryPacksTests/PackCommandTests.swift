@@ -71,6 +71,28 @@ import Testing
         let json = await runCLI(["sync", Self.example, "--db", db, "--public-key", Self.exampleKey, "--diagnostics", "json"])
         #expect(json.stdout.hasPrefix("{\"severity\":\"error\",\"file\":null,\"line\":0,\"column\":0,\"message\":\"refused: latest.json: the pointer expired"), "\(json.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [], "nothing left, the sync's lock file included")
+
+        // An app's own database: a refused first sync takes out the tables it made there (the
+        // app found four empty pack_ tables and a migration row it never asked for). An app that
+        // uses GRDB keeps its own migrations table and rows.
+        for ownMigrations in [false, true] {
+            let app = dir.appending("app-\(ownMigrations).sqlite")
+            let queue = try DatabaseQueue(path: app)
+            try await queue.write { db in
+                try db.execute(sql: "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep')")
+                if ownMigrations {
+                    try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('app-1')")
+                }
+            }
+            let refused = await runCLI(["sync", Self.example, "--db", app, "--public-key", Self.exampleKey])
+            #expect(refused.status == 1 && refused.stderr.contains("(\(app) is as it was: the tables this sync made in it were taken out again)"), "\(refused.stderr)")
+            let tables = try await queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+            #expect(tables == (ownMigrations ? ["grdb_migrations", "notes"] : ["notes"]), "\(tables)")
+            if ownMigrations {
+                #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["app-1"])
+            }
+            #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT text FROM notes") } == ["keep"])
+        }
     }
 
     /// A --root that is no site (a typo, its content/ folder) read as "no keys listed" checked no

@@ -14,7 +14,10 @@ struct SyncCommand: AsyncParsableCommand {
             URL is the folder holding latest.json: an http(s) URL or a local path. The store is \
             created when missing. Refuses (exit 1, store unchanged) a bad signature, a hash or \
             size mismatch, an older version than the store holds, an expired pointer, an unknown \
-            format or an oversized file. Interrupted media downloads continue on the next run.
+            format or an oversized file. Exits 75 instead (store unchanged) when the same sync may \
+            succeed later as it is: the network or the server failed, a file the pointer names is \
+            not there yet, another sync held the store. Interrupted media downloads continue on \
+            the next run.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -38,9 +41,9 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        func fail(_ message: String) -> CommandFailure {
+        func fail(_ message: String, temporary: Bool = false) -> CommandFailure {
             console.report([.error(message, stage: "sync")], format: global.diagnostics, everyWarning: global.allWarnings)
-            return CommandFailure(status: 1)
+            return CommandFailure(status: temporary ? Self.temporaryFailure : 1)
         }
         var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
         let transport: any PackTransport
@@ -61,23 +64,27 @@ struct SyncCommand: AsyncParsableCommand {
             lock = try StoreLock.acquire(forStoreAt: db)
         } catch {
             await transport.close()
-            throw fail(error.description)
+            throw fail(error.description, temporary: error.isTemporary)
         }
         // Held until the failed store's files are removed below, not just to its last use.
         defer { withExtendedLifetime(lock) {} }
         // A store this run creates is removed again when the sync fails: "unchanged" means no file.
         let existed = FileManager.default.fileExists(atPath: db)
-        func removeCreatedStore() {
-            guard !existed else { return }
-            for suffix in ["", "-journal", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-        }
         // What a failure leaves: the store as it was, or (a first sync) none at all.
-        let unchanged = existed ? "the store is unchanged" : "no store was made"
+        var unchanged = existed ? "the store is unchanged" : "no store was made"
         // The transport is closed whatever happens (its connections end with it).
         let outcome: Result<SyncReport, any Error>
         var unchecked = false
+        var opened: PackStore?
+        func removeCreatedStore() {
+            // A file that was there (an app's own database) loses the tables this sync made in it.
+            if existed, opened?.removeMadeTables() == true { unchanged = "\(db) is as it was: the tables this sync made in it were taken out again" }
+            guard !existed else { return }
+            for suffix in ["", "-journal", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        }
         do {
             let store = try PackStore(path: db)
+            opened = store
             // Without --public-key: the keys the store remembers, else those of the site under --root.
             if keys.isEmpty, try store.state().trustedKeys.isEmpty { keys = try global.sitePublicKeys(stage: "sync") }
             var configuration = SyncClient.Configuration(trustedKeys: keys)
@@ -102,7 +109,7 @@ struct SyncCommand: AsyncParsableCommand {
         case .failure(let error as SyncError):
             removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
-            throw fail("\(refusal ? "refused: " : "")\(error.description) (\(unchanged))")
+            throw fail("\(refusal ? "refused: " : "")\(error.description) (\(unchanged))", temporary: error.isTemporary)
         case .failure(let error as CommandFailure):
             removeCreatedStore()  // already reported
             throw error
@@ -111,6 +118,11 @@ struct SyncCommand: AsyncParsableCommand {
             throw fail("\(error) (\(unchanged))")
         }
     }
+
+    /// The exit status of a sync that may succeed when run again later as it is
+    /// (``SyncError/isTemporary``): sysexits' EX_TEMPFAIL, which cron jobs and service managers
+    /// take as "try again", apart from 1, a refusal or a store that needs someone to act.
+    static let temporaryFailure: Int32 = 75
 
     /// The summary line; `unchecked`: no key to check signatures with (the pack may be signed).
     static func describe(_ r: SyncReport, unchecked: Bool = false) -> String {
