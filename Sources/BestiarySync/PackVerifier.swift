@@ -11,12 +11,38 @@ public struct PackVerifier: Sendable {
     public var trustedKeys: [PackPublicKey]
     public var now: Date
     public var limits: SyncLimits
+    /// The publisher's record of the versions (`content/packs.lock`), when known: the tree is
+    /// also checked against it (``RecordedHistory``).
+    public var history: RecordedHistory?
 
     public init(transport: any PackTransport, trustedKeys: [PackPublicKey], now: Date = Date(), limits: SyncLimits = SyncLimits()) {
         self.transport = transport
         self.trustedKeys = trustedKeys
         self.now = now
         self.limits = limits
+    }
+
+    /// What the publisher's history (`content/packs.lock`, which this library does not read)
+    /// records: each version's state digest, and the records of the versions asked for. A tree
+    /// checked against it must publish, under a recorded number, the records recorded for it,
+    /// and each delta must turn the version it starts from, as recorded, into that state: a
+    /// tree built from another branch's lock, or from a lock taken back, is signed and whole,
+    /// and every app that has the recorded version refuses it as republished.
+    public struct RecordedHistory: Sendable {
+        public var pack: String
+        /// Version number → its state digest (``PackDigest/state(_:)``).
+        public var digests: [Int: String]
+        /// The records (id → rev) of the versions asked for.
+        public var revisions: @Sendable (Set<Int>) -> [Int: [String: String]]
+        /// How the history is named in messages (`content/packs.lock`).
+        public var name: String
+
+        public init(pack: String, digests: [Int: String], name: String, revisions: @escaping @Sendable (Set<Int>) -> [Int: [String: String]]) {
+            self.pack = pack
+            self.digests = digests
+            self.name = name
+            self.revisions = revisions
+        }
     }
 
     /// One problem found: the file and what is wrong.
@@ -37,6 +63,12 @@ public struct PackVerifier: Sendable {
         public var mediaBytes = 0
         /// Files whose signature was checked and found valid.
         public var signaturesChecked = 0
+        /// Whether the tree was compared with ``RecordedHistory`` (it was given, of this pack,
+        /// and records the version the tree publishes).
+        public var comparedWithHistory = false
+        /// What the comparison could not cover, in words (another pack, a version the history
+        /// does not have yet or has newer ones than): not problems of the tree.
+        public var historyNotes: [String] = []
         public var isValid: Bool { problems.isEmpty }
     }
 
@@ -170,6 +202,7 @@ public struct PackVerifier: Sendable {
 
         // The deltas.
         let byID = Dictionary(uniqueKeysWithValues: (manifest?.records ?? []).map { ($0.id, $0) })
+        var decodedDeltas: [(path: String, delta: PackDelta)] = []
         for ref in pointer.deltas {
             result.deltas += 1
             let path = ref.file.path
@@ -181,6 +214,7 @@ public struct PackVerifier: Sendable {
                 problem(path, error.message)
                 continue
             }
+            decodedDeltas.append((path, delta))
             if delta.pack != pointer.pack || delta.from != ref.from || delta.version != pointer.version {
                 problem(path, "goes from \(delta.from) to \(delta.version) of '\(delta.pack)', but latest.json lists it from \(ref.from) to \(pointer.version) of '\(pointer.pack)'")
             }
@@ -194,6 +228,10 @@ public struct PackVerifier: Sendable {
             for id in delta.tombstones where byID[id] != nil {
                 problem(path, "deletes '\(id)', which the manifest still has")
             }
+        }
+
+        if let history, let manifest {
+            compare(pointer: pointer, manifest: manifest, deltas: decodedDeltas, with: history, into: &result)
         }
 
         // The media.
@@ -217,6 +255,59 @@ public struct PackVerifier: Sendable {
             }
         }
         return sayingUnsignedOnce(result)
+    }
+
+    /// The tree against the publisher's history (``RecordedHistory``): the manifest's state is the
+    /// one recorded under its number, and each delta from a recorded version turns that
+    /// version's records into the manifest's.
+    private func compare(
+        pointer: PackPointer, manifest: PackManifest, deltas: [(path: String, delta: PackDelta)], with history: RecordedHistory,
+        into result: inout Result
+    ) {
+        func problem(_ file: String, _ message: String) { result.problems.append(Problem(file: file, message: message)) }
+        guard history.pack == pointer.pack else {
+            result.historyNotes.append("the tree is pack '\(pointer.pack)', \(history.name) records pack '\(history.pack)': not compared")
+            return
+        }
+        let newest = history.digests.keys.max() ?? 0
+        guard let recorded = history.digests[pointer.version] else {
+            result.historyNotes.append(
+                "\(history.name) records versions up to \(newest), not version \(pointer.version), which the tree publishes: not compared (is the checkout older than the published pack?)")
+            return
+        }
+        result.comparedWithHistory = true
+        if pointer.version < newest {
+            result.historyNotes.append("\(history.name) records versions up to \(newest), but the tree publishes \(pointer.version): the newest build is not deployed yet")
+        }
+        if manifest.digest != recorded {
+            problem(
+                pointer.manifest.path,
+                "is version \(pointer.version) with other records than \(history.name) records for it (state \(manifest.digest.prefix(12))…, recorded \(recorded.prefix(12))…): the tree was built from another history (a branch, a lock taken back); every app that has the recorded version \(pointer.version) refuses it as republished")
+            return
+        }
+        let target = Dictionary(uniqueKeysWithValues: manifest.records.map { ($0.id, $0.rev) })
+        let bases = history.revisions(Set(deltas.map(\.delta.from)).filter { history.digests[$0] != nil })
+        for (path, delta) in deltas {
+            guard var state = bases[delta.from] else { continue }
+            let from = state
+            if let id = delta.tombstones.first(where: { from[$0] == nil }) {
+                problem(path, "deletes '\(id)', which version \(delta.from) does not have as \(history.name) records it")
+            }
+            for id in delta.tombstones { state[id] = nil }
+            for record in delta.upserts { state[record.id] = record.rev }
+            guard state != target else { continue }
+            let missing = target.keys.filter { state[$0] != target[$0] }.sorted()
+            let extra = state.keys.filter { target[$0] == nil }.sorted()
+            let first = missing.first.map { id in
+                state[id] == nil
+                    ? (from[id] == nil ? "'\(id)' is not added" : "'\(id)' is deleted, but version \(pointer.version) has it")
+                    : "'\(id)' keeps its rev of version \(delta.from)"
+            } ?? extra.first.map { "'\($0)' is not deleted" } ?? ""
+            let more = missing.count + extra.count > 1 ? " (and \(missing.count + extra.count - 1) more)" : ""
+            problem(
+                path,
+                "does not turn version \(delta.from), as \(history.name) records it, into version \(pointer.version): \(first)\(more); an app that applies it ends in another state than the manifest's and syncs the whole manifest instead")
+        }
     }
 
     /// How a check asks again after a transfer that may pass (HTTP 503, a broken connection):

@@ -125,6 +125,70 @@ import Testing
         await server.stop()
     }
 
+    /// `pack verify --root SITE` compares the tree with the site's `content/packs.lock`: a tree
+    /// built from another history (a branch, a lock taken back) is signed and whole, and passed,
+    /// though every app that had the recorded version refused it as republished; a delta that
+    /// does not turn the recorded version it starts from into the manifest's records passed as
+    /// long as its own claims (count, digest) were the manifest's.
+    @Test func verifyComparesTheTreeWithTheSitesHistory() async throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let publicKey = PackKeys.base64(key.publicKey)
+        let (site, snapshots) = try Self.sixVersions(keepDeltas: 3, key: key)
+        for (n, snapshot) in snapshots.enumerated() {
+            let result = await runCLI(["pack", "verify", snapshot.path, "--public-key", publicKey, "--root", site.root])
+            #expect(result.status == 0, "version \(n + 1): \(result.stderr)")
+            #expect(result.stdout.hasSuffix(", compared with content/packs.lock: OK"), "\(result.stdout)")
+            let behind = "note: content/packs.lock records versions up to 6, but the tree publishes \(n + 1): the newest build is not deployed yet [verify]"
+            #expect(result.stderr.contains(behind) == (n < 5), "\(result.stderr)")
+        }
+        // Another site's history of the same pack: its version 1 has other records.
+        let other = try TestSite(packs: "{id: history, keep_deltas: 3, expires_days: 3650}")
+        try other.standardAnimal("bear", name: "Generated bear, another branch", sound: 1, image: 2)
+        _ = try SiteBuilder(root: other.root, keys: [key]).build(now: day(1))
+        let branch = await runCLI(["pack", "verify", snapshots[0].path, "--public-key", publicKey, "--root", other.root])
+        #expect(branch.status == 1)
+        #expect(branch.stderr.contains("v/1.json:1:1: error: is version 1 with other records than content/packs.lock records for it (state "), "\(branch.stderr)")
+        #expect(branch.stderr.contains("every app that has the recorded version 1 refuses it as republished [verify]"), "\(branch.stderr)")
+        let ahead = await runCLI(["pack", "verify", snapshots[5].path, "--public-key", publicKey, "--root", other.root])
+        #expect(ahead.status == 0 && ahead.stderr.contains("note: content/packs.lock records versions up to 1, not version 6, which the tree publishes: not compared"), "\(ahead.stderr)")
+        #expect(!ahead.stdout.contains("compared with"), "\(ahead.stdout)")
+        // Another pack: not compared, said only when --root was given.
+        let elsewhere = try TestSite(packs: "{id: elsewhere, keep_deltas: 3, expires_days: 3650}")
+        try elsewhere.standardAnimal("eel", name: "Generated eel")
+        _ = try SiteBuilder(root: elsewhere.root, keys: [key]).build(now: day(1))
+        let unrelated = await runCLI(["pack", "verify", snapshots[5].path, "--public-key", publicKey, "--root", elsewhere.root])
+        #expect(unrelated.status == 0 && unrelated.stderr.contains("note: the tree is pack 'history', content/packs.lock records pack 'elsewhere': not compared"), "\(unrelated.stderr)")
+        // A delta that leaves out one of its changes, signed by the publisher, its claims intact.
+        let tree = snapshots[5].path
+        let pointerData = try Data(contentsOf: URL(fileURLWithPath: tree + "/latest.json"))
+        var pointer = try #require(try JSONParser.parse(pointerData).objectValue)
+        let refs = try #require(pointer["deltas"]?.arrayValue)
+        let ref = try #require(refs.first { $0["from"]?.integerValue == 5 })
+        let path = try #require(ref["path"]?.stringValue)
+        var delta = try #require(try JSONParser.parse(Data(contentsOf: URL(fileURLWithPath: tree + "/" + path))).objectValue)
+        let upserts = try #require(delta["upserts"]?.arrayValue)
+        #expect(!upserts.isEmpty)
+        let left = try #require(upserts.last?["id"]?.stringValue)
+        delta["upserts"] = .array(Array(upserts.dropLast()))
+        let deltaData = JSONValue.object(delta).canonicalData
+        try deltaData.write(to: URL(fileURLWithPath: tree + "/" + path))
+        try PackSignature.sign(deltaData, with: [key]).write(to: URL(fileURLWithPath: tree + "/" + path + ".sig"))
+        pointer["deltas"] = .array(refs.map { r in
+            guard r["path"]?.stringValue == path, var o = r.objectValue else { return r }
+            o["sha256"] = .string(PackDigest.sha256(deltaData))
+            o["bytes"] = .integer(Int64(deltaData.count))
+            return .object(o)
+        })
+        let newPointer = JSONValue.object(pointer).canonicalData
+        try newPointer.write(to: URL(fileURLWithPath: tree + "/latest.json"))
+        try PackSignature.sign(newPointer, with: [key]).write(to: URL(fileURLWithPath: tree + "/latest.json.sig"))
+        let alone = await runCLI(["pack", "verify", tree, "--public-key", publicKey])
+        #expect(alone.status == 0, "without the history the delta's own claims hold: \(alone.stderr)")
+        let compared = await runCLI(["pack", "verify", tree, "--public-key", publicKey, "--root", site.root])
+        #expect(compared.status == 1)
+        #expect(compared.stderr.contains("\(path):1:1: error: does not turn version 5, as content/packs.lock records it, into version 6: '\(left)' keeps its rev of version 5;"), "\(compared.stderr)")
+    }
+
     @Test func everyPublishedTreeVerifies() async throws {
         let key = Curve25519.Signing.PrivateKey()
         let (_, snapshots) = try Self.sixVersions(keepDeltas: 3, key: key)

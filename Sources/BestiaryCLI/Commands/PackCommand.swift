@@ -3,6 +3,7 @@ import BestiaryFetch
 import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryPackFormat
+import BestiaryPacks
 import BestiarySync
 import Foundation
 
@@ -34,7 +35,10 @@ struct PackVerifyCommand: AsyncParsableCommand {
         abstract: "Check every signature, hash, size and version link of a published pack tree.",
         discussion: """
             Without --public-key, the keys in site.yml's packs.public_keys (under --root) are used; \
-            with no key at all, signatures are not checked and the summary says so.
+            with no key at all, signatures are not checked and the summary says so. When the site \
+            under --root has a content/packs.lock for the same pack, the tree is also compared \
+            with it: the version it publishes must have the records the lock records for that \
+            number, and each delta must turn the version it starts from, as recorded, into them.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -60,10 +64,22 @@ struct PackVerifyCommand: AsyncParsableCommand {
             console.report([.error("\(error)", stage: "verify")], format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
-        let result = await PackVerifier(transport: transport, trustedKeys: keys).verify()
+        var verifier = PackVerifier(transport: transport, trustedKeys: keys)
+        do {
+            verifier.history = try global.siteHistory()
+        } catch {
+            await transport.close()
+            console.report(error.diagnostics.map { $0.inStage("verify") }, format: global.diagnostics, everyWarning: global.allWarnings)
+            throw CommandFailure(status: 1)
+        }
+        let result = await verifier.verify()
         await transport.close()
+        // Why the tree was not compared is said only when --root named the site: in a site's
+        // folder, checking another pack (or a copy of an older one) is no comparison asked for.
+        let notes = global.rootGiven || result.comparedWithHistory ? result.historyNotes : []
         console.report(
-            result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") },
+            result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") }
+                + notes.map { Diagnostic.note($0, stage: "verify") },
             format: global.diagnostics)
         if keys.isEmpty {
             console.report([.warning("signatures were not checked: pass --public-key KEY", stage: "verify")], format: global.diagnostics, everyWarning: global.allWarnings)
@@ -71,7 +87,7 @@ struct PackVerifyCommand: AsyncParsableCommand {
         let pack = result.pack.map { "pack '\($0)' version \(result.version ?? 0)" } ?? "pack at \(transport.location)"
         let counts = "\(BuildCommand.count(result.records, "record")), \(BuildCommand.count(result.deltas, "delta")), \(BuildCommand.count(result.mediaFiles, "media file")) (\(result.mediaBytes) bytes)"
         let signatures = keys.isEmpty ? "signatures not checked" : "\(result.signaturesChecked) signature\(result.signaturesChecked == 1 ? "" : "s") valid"
-        let expiry = result.expires.map { ", expires \($0)" } ?? ""
+        let expiry = (result.expires.map { ", expires \($0)" } ?? "") + (result.comparedWithHistory ? ", compared with \(PackLock.path)" : "")
         if result.isValid {
             console.result("\(pack): \(counts), \(signatures)\(expiry): OK", format: global.diagnostics)
         } else {
@@ -109,6 +125,15 @@ struct PackDumpCommand: AsyncParsableCommand {
 }
 
 extension GlobalOptions {
+    /// The history of the site under `--root` (its `content/packs.lock`), for `pack verify` to
+    /// compare a tree with; nil without a site or a lock there. A lock that cannot be read or is
+    /// damaged fails the command: it is the publisher's record, and a check must not pass it by.
+    func siteHistory() throws(DiagnosticError) -> PackVerifier.RecordedHistory? {
+        guard let lock = try PackLock.load(root: siteRoot) else { return nil }
+        let digests = Dictionary(uniqueKeysWithValues: lock.versions.map { ($0.number, $0.digest) })
+        return PackVerifier.RecordedHistory(pack: lock.pack, digests: digests, name: PackLock.path) { lock.revisions(of: $0) }
+    }
+
     /// The keys the site under `--root` lists in site.yml's `packs.public_keys` (none without a
     /// site there): what `pack verify` and `sync` trust when no `--public-key` is given. A site.yml
     /// that is there but has errors is reported and fails the command: its keys would otherwise
