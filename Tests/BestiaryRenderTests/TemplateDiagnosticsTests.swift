@@ -286,15 +286,23 @@ struct TemplateDiagnosticsTests {
         // An empty text (a translation tool's export of what is not translated yet) is left
         // out: the page shows the English text, not a button without words (found by a translator).
         var blank = Theme.builtIn
-        blank.files["i18n/fr.json"] = Theme.File(
-            data: Data("{\n \"nav.home\": \"Accueil\",\n \"quiz.next\": \"\",\n \"nav.quiz\": \"  \"\n}\n".utf8), origin: "templates/i18n/fr.json", isOverride: true)
+        blank.files["i18n/nl.json"] = Theme.File(
+            data: Data("{\n \"nav.home\": \"Startpagina\",\n \"quiz.next\": \"\",\n \"nav.quiz\": \"  \"\n}\n".utf8), origin: "templates/i18n/nl.json", isOverride: true)
         let blankStrings = try UIStrings.load(blank)
-        #expect(blankStrings.table(for: "fr")["quiz.next"] == "Next question")
-        #expect(blankStrings.table(for: "fr")["nav.quiz"] == "Quiz")
-        #expect(blankStrings.table(for: "fr")["nav.home"] == "Accueil")
+        #expect(blankStrings.table(for: "nl")["quiz.next"] == "Next question")
+        #expect(blankStrings.table(for: "nl")["nav.quiz"] == "Quiz")
+        #expect(blankStrings.table(for: "nl")["nav.home"] == "Startpagina")
         #expect(UIStrings.translationProblems(blankStrings, theme: blank).map(DiagnosticFormatter.text) == [
-            "templates/i18n/fr.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the text it falls back to (\"Quiz\"); translate it, or remove the line [render]",
-            "templates/i18n/fr.json:3:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Next question\"); translate it, or remove the line [render]",
+            "templates/i18n/nl.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the text it falls back to (\"Quiz\"); translate it, or remove the line [render]",
+            "templates/i18n/nl.json:3:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Next question\"); translate it, or remove the line [render]",
+        ])
+        // In a language the default theme speaks, an empty text shows the theme's own text in it.
+        var french = Theme.builtIn
+        french.files["i18n/fr.json"] = Theme.File(data: Data("{\n \"quiz.next\": \"\"\n}\n".utf8), origin: "templates/i18n/fr.json", isOverride: true)
+        let frenchStrings = try UIStrings.load(french)
+        #expect(frenchStrings.table(for: "fr")["quiz.next"] == "Question suivante")
+        #expect(UIStrings.translationProblems(frenchStrings, theme: french).map(DiagnosticFormatter.text) == [
+            "templates/i18n/fr.json:2:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Question suivante\"); translate it, or remove the line [render]",
         ])
         // A text the theme's own templates name is no misspelling: said only when a site
         // language lacks it.

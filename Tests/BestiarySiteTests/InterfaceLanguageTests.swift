@@ -12,57 +12,93 @@ struct InterfaceLanguageTests {
         let root = try copyOfFixture("minimal", into: work)
         let config = root + "/content/site.yml"
         let text = try String(contentsOfFile: config, encoding: .utf8)
-        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr]")
-            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal }")
+        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, nl]")
+            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, nl: Minimal }")
             .writeReplacing(toFile: config)
         let warnings = try Self.warnings(building: root, into: work.appending("out"), containing: "no interface texts")
         #expect(warnings.count == 1)
-        #expect(warnings.first?.message.contains("'fr'") == true)
+        #expect(warnings.first?.message.contains("'nl'") == true)
         #expect(warnings.first?.location?.path == "content/site.yml")
         #expect(warnings.first?.stage == "render")
         #expect(warnings.first?.message.hasSuffix("copy the default theme's i18n/en.json there and translate it") == true)
 
-        // A file for a variant of the language (`fr-FR`) is never used for `fr`: said, with the fix.
+        // A file for a variant of the language (`nl-BE`) is never used for `nl`: said, with the fix.
         try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
-        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr-FR.json"))
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/nl-BE.json"))
         let variant = try Self.warnings(building: root, into: work.appending("out2"), containing: "no interface texts")
         #expect(variant.map(\.message) == [
-            "the theme has no interface texts in 'fr' (templates/i18n/fr.json), so its pages show menus, buttons and the quiz in English; templates/i18n/fr-FR.json is used only for pages in 'fr-FR': rename it to i18n/fr.json"
+            "the theme has no interface texts in 'nl' (templates/i18n/nl.json), so its pages show menus, buttons and the quiz in English; templates/i18n/nl-BE.json is used only for pages in 'nl-BE': rename it to i18n/nl.json"
         ])
-        // For a variant (`fr-CA`), another variant's file is written for other readers: no such advice.
-        let french = try String(contentsOfFile: config, encoding: .utf8)
-        try french.replacingOccurrences(of: "[de, en, fr]", with: "[de, en, fr-CA]").replacingOccurrences(of: "fr: Minimal", with: "fr-CA: Minimal")
+        // For a variant (`nl-SR`), another variant's file is written for other readers: no such advice.
+        let dutch = try String(contentsOfFile: config, encoding: .utf8)
+        try dutch.replacingOccurrences(of: "[de, en, nl]", with: "[de, en, nl-SR]").replacingOccurrences(of: "nl: Minimal", with: "nl-SR: Minimal")
             .writeReplacing(toFile: config)
         let other = try Self.warnings(building: root, into: work.appending("out3"), containing: "no interface texts")
         #expect(other.map(\.message) == [
-            "the theme has no interface texts in 'fr-CA' (templates/i18n/fr-CA.json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it"
+            "the theme has no interface texts in 'nl-SR' (templates/i18n/nl-SR.json), so its pages show menus, buttons and the quiz in English; copy the default theme's i18n/en.json there and translate it"
         ])
-        // `fr-CA.json` beside `languages: [fr-ca]` was never used, silently when `fr.json` served
+        // `nl-SR.json` beside `languages: [nl-sr]` was never used, silently when `nl.json` served
         // instead (found by a translator): said at the file.
-        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr-CA.json"))
-        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr.json"))
-        let canadian = try String(contentsOfFile: config, encoding: .utf8)
-        try canadian.replacingOccurrences(of: "fr-CA", with: "fr-ca").writeReplacing(toFile: config)
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/nl-SR.json"))
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/nl.json"))
+        let surinamese = try String(contentsOfFile: config, encoding: .utf8)
+        try surinamese.replacingOccurrences(of: "nl-SR", with: "nl-sr").writeReplacing(toFile: config)
         let cased = try Self.warnings(building: root, into: work.appending("out4"), containing: "is not used")
         #expect(cased.map(\.message) == [
-            "templates/i18n/fr-CA.json is not used: site.yml's languages names 'fr-ca', and file names are matched as written; write 'fr-CA' in languages, or rename the file to i18n/fr-ca.json"
+            "templates/i18n/nl-SR.json is not used: site.yml's languages names 'nl-sr', and file names are matched as written; write 'nl-SR' in languages, or rename the file to i18n/nl-sr.json"
         ])
-        #expect(cased.first?.location?.path == "templates/i18n/fr-CA.json")
-        // `FR.json`: `FR` is no code to write in languages, so only the rename is offered; and a
+        #expect(cased.first?.location?.path == "templates/i18n/nl-SR.json")
+        // `NL.json`: `NL` is no code to write in languages, so only the rename is offered; and a
         // file that is there but broken is its own error, not "no interface texts" too.
-        try canadian.replacingOccurrences(of: "fr-CA", with: "fr").writeReplacing(toFile: config)
-        try FileManager.default.removeItem(atPath: root + "/templates/i18n/fr-CA.json")
-        try FileManager.default.moveItem(atPath: root + "/templates/i18n/fr.json", toPath: root + "/templates/i18n/FR.json")
-        let capitals = try Self.warnings(building: root, into: work.appending("out5"), containing: "FR.json is not used")
+        try surinamese.replacingOccurrences(of: "nl-SR", with: "nl").writeReplacing(toFile: config)
+        try FileManager.default.removeItem(atPath: root + "/templates/i18n/nl-SR.json")
+        try FileManager.default.moveItem(atPath: root + "/templates/i18n/nl.json", toPath: root + "/templates/i18n/NL.json")
+        let capitals = try Self.warnings(building: root, into: work.appending("out5"), containing: "NL.json is not used")
         #expect(capitals.map(\.message) == [
-            "templates/i18n/FR.json is not used: site.yml's languages names 'fr', and file names are matched as written; rename the file to i18n/fr.json"
+            "templates/i18n/NL.json is not used: site.yml's languages names 'nl', and file names are matched as written; rename the file to i18n/nl.json"
         ])
-        try FileManager.default.removeItem(atPath: root + "/templates/i18n/FR.json")
-        try Data("{\"nav.quiz\": \"Le \"quiz\"\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr.json"))
+        try FileManager.default.removeItem(atPath: root + "/templates/i18n/NL.json")
+        try Data("{\"nav.quiz\": \"Le \"quiz\"\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/nl.json"))
         let check = try Binary.run(["check", "--root", root])
         #expect(check.status == 1)
-        #expect(check.stderr.contains("templates/i18n/fr.json:1:19: error: strings are not valid JSON"), "\(check.stderr)")
+        #expect(check.stderr.contains("templates/i18n/nl.json:1:19: error: strings are not valid JSON"), "\(check.stderr)")
         #expect(!check.stderr.contains("no interface texts"), "\(check.stderr)")
+    }
+
+    /// French and Italian sites get the default theme's own texts in their language (they showed
+    /// English menus and the quiz in English, with a warning to translate 388 texts): no warning,
+    /// the pages in the language, counts in its plural forms (French counts 0 as singular).
+    @Test func frenchAndItalianSitesHaveTheirOwnInterfaceTexts() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        let config = root + "/content/site.yml"
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr, it, fr-CH]")
+            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal, it: Minimal, fr-CH: Minimal }")
+            .writeReplacing(toFile: config)
+        let out = work.appending("out")
+        let warnings = try Self.warnings(building: root, into: out, containing: "")
+        #expect(!warnings.contains { $0.message.contains("interface texts") || $0.message.contains(" lack ") }, "\(warnings.map(\.message))")
+        let french = try String(contentsOfFile: out + "/fr/index.html", encoding: .utf8)
+        let italian = try String(contentsOfFile: out + "/it/index.html", encoding: .utf8)
+        let swiss = try String(contentsOfFile: out + "/fr-CH/index.html", encoding: .utf8)
+        for (page, lang, quiz, settings) in [(french, "fr", "Quiz", "Paramètres"), (italian, "it", "Quiz", "Impostazioni"), (swiss, "fr-CH", "Quiz", "Paramètres")] {
+            #expect(page.contains("<html lang=\"\(lang)\""), "\(lang)")
+            #expect(page.contains(">\(quiz)<") && page.contains(settings), "\(lang): the theme's own texts in the language")
+            #expect(!page.contains(">Settings<"), "\(lang): no English menu")
+        }
+        for lang in ["fr", "it"] {
+            let table = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/templates/i18n/\(lang).json"))) as? [String: String])
+            let english = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/templates/i18n/en.json"))) as? [String: String])
+            #expect(Set(table.keys) == Set(english.keys), "\(lang).json has every English key and no other")
+            func placeholders(_ s: String) -> Set<String> {
+                Set(s.split(separator: "{", omittingEmptySubsequences: false).dropFirst().compactMap { $0.split(separator: "}").first.map(String.init) })
+            }
+            for (key, value) in english where placeholders(table[key] ?? "") != placeholders(value) {
+                Issue.record("\(lang).json's \(key) has other placeholders than the English: \(table[key] ?? "")")
+            }
+        }
     }
 
     /// A site's own `i18n/de.json` adds to the default theme's German, key by key: one that lacks
@@ -87,22 +123,22 @@ struct InterfaceLanguageTests {
 
         let config = root + "/content/site.yml"
         let text = try String(contentsOfFile: config, encoding: .utf8)
-        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr]")
-            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal }")
+        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, nl]")
+            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, nl: Minimal }")
             .writeReplacing(toFile: config)
-        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/fr.json"))
-        let french = try Self.warnings(building: root, into: work.appending("out2"), containing: "lack")
-        #expect(french.count == 1)
-        #expect(french.first?.message.contains("'fr' lack ") == true)
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/nl.json"))
+        let dutch = try Self.warnings(building: root, into: work.appending("out2"), containing: "lack")
+        #expect(dutch.count == 1)
+        #expect(dutch.first?.message.contains("'nl' lack ") == true)
         // Counted by the part of the interface they are in, most first: a translator's to-do.
-        #expect(french.first?.message.contains(" English texts (quiz.*: ") == true && french.first?.message.contains(", prefs.*: ") == true, "\(french.first?.message ?? "")")
-        #expect(french.first?.location?.path == "templates/i18n/fr.json")
-        #expect(french.first?.message.hasSuffix("from the default theme's i18n/en.json (`bestiary init DIR` writes it to DIR/templates/i18n/en.json)") == true)
+        #expect(dutch.first?.message.contains(" English texts (quiz.*: ") == true && dutch.first?.message.contains(", prefs.*: ") == true, "\(dutch.first?.message ?? "")")
+        #expect(dutch.first?.location?.path == "templates/i18n/nl.json")
+        #expect(dutch.first?.message.hasSuffix("from the default theme's i18n/en.json (`bestiary init DIR` writes it to DIR/templates/i18n/en.json)") == true)
         // A text of the site's own is in its i18n/en.json, and said to be there.
         try Data("{\"museum.note\": \"Note\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/en.json"))
         let own = try Self.warnings(building: root, into: work.appending("out3"), containing: "lack")
         #expect(own.map(\.message).filter { $0.hasPrefix("the interface texts in 'de' lack 1 ") && $0.hasSuffix("(museum.note), so those show in English on its pages; add them, translated, from your templates/i18n/en.json") }.count == 1, "\(own)")
-        #expect(own.map(\.message).filter { $0.hasPrefix("the interface texts in 'fr' lack ") && $0.contains("from your templates/i18n/en.json (1 of them) and the default theme's i18n/en.json") }.count == 1, "\(own)")
+        #expect(own.map(\.message).filter { $0.hasPrefix("the interface texts in 'nl' lack ") && $0.contains("from your templates/i18n/en.json (1 of them) and the default theme's i18n/en.json") }.count == 1, "\(own)")
     }
 
     /// The warnings of a build of `root` whose message contains `text`.
