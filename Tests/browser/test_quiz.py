@@ -194,6 +194,38 @@ def test_a_lost_connection_the_device_does_not_notice_keeps_the_dailys_try(site,
     assert progress.startswith(f"Frage {answered + 1} von "), progress
 
 
+SLOW_HEAD = """
+// The quiz's second look at a failed picture or recording (a HEAD request) takes 3 s, as on a
+// school's Wi-Fi that has just gone: long enough to see what the page says meanwhile.
+const realFetch = window.fetch;
+window.fetch = (url, options) => options && options.method === "HEAD"
+  ? new Promise((resolve, reject) => setTimeout(() => realFetch(url, options).then(resolve, reject), 3000))
+  : realFetch(url, options);
+"""
+
+
+def test_the_dailys_answers_wait_with_a_word_while_a_failed_file_is_checked(site, browser):
+    """While the daily asks again for a picture or recording that did not load (up to 5 s), its
+    answers wait: a tap did nothing, without a word. The page now says that it is checking the
+    connection, and the note goes when the check is done."""
+    browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_HEAD})
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/media/*"]})
+    try:
+        load(browser, quiz_url(site, "daily"))
+        wait_until(browser, "return document.querySelector('[data-quiz-checking]')", message="the check is said")
+        note = browser.find_element(By.CSS_SELECTOR, "[data-quiz-checking]")
+        assert note.get_attribute("role") == "status"
+        assert "Verbindung wird geprüft" in note.text, note.text
+        browser.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+        assert browser.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "question", "the answer waited"
+        wait_until(browser, "return document.querySelector('[data-quiz-message]')", message="the daily stops before the question counts")
+        assert browser.find_element(By.CSS_SELECTOR, "[data-quiz-message]").get_attribute("data-quiz-message") == "daily-offline"
+        assert not browser.find_elements(By.CSS_SELECTOR, "[data-quiz-checking]"), "the note goes with the check"
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+
+
 STUB_SHARING = """
 // No share sheet, and a clipboard that does what the test says (a headless browser's own
 // clipboard needs focus and permissions the test cannot count on).

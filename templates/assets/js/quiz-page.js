@@ -192,10 +192,16 @@ class QuizPage {
     // Still this question, not yet answered (an error of a picture still loading after the answer).
     const current = () => this.round === round && round.index === index && this.els.quiz.dataset.state === "question";
     if (!current()) return;
-    if (round.mode === "daily") round.checking = true;
+    // The daily's answers wait while it asks (up to 5 s): said, or taps did nothing without a word.
+    const checking = round.mode === "daily" ? h("p", { class: "quiz-media-error", role: "status", dataset: { quizChecking: "" }, text: tr("quiz.mediaChecking") }) : null;
+    if (checking) {
+      round.checking = true;
+      el.append(checking);
+    }
     const src = media.currentSrc || media.src || media.querySelector("source")?.src;
     const status = navigator.onLine === false ? 0 : await answerStatus(src);
     round.checking = false;
+    checking?.remove();
     if (!current()) return;
     const why = status === 0 ? "quiz.mediaError" : status === 404 || status === 410 ? "quiz.mediaGone" : "quiz.mediaUnplayable";
     if (round.mode === "daily" && why === "quiz.mediaError") return this.showDailyOffline();
