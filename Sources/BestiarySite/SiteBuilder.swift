@@ -231,6 +231,11 @@ public final class SiteBuilder: @unchecked Sendable {
         defer { recordsSaved?.value() }
 
         let signingKeys = try PackStage.keys(for: catalog, options: options)
+        // A key named for a site that makes no packs was dropped without a word (the packs stage
+        // says only "no content packs"): a user who passes one expects something signed.
+        if catalog.config.packs == nil, let file = options.signingKeyFile {
+            report.notes.append("--signing-key \(file) is not used: site.yml has no packs section, so no content pack is made or signed; `packs: {id: NAME}` in site.yml makes them (docs/packs.md)")
+        }
         let buildDate: Date
         do {
             buildDate = try BuildTime.sourceDateEpoch(options.environment) ?? options.time.now()

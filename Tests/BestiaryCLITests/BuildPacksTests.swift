@@ -199,6 +199,15 @@ import Testing
         #expect(built.stderr.contains("note: the key in \(site.keyFile) (--signing-key) signs the packs; BESTIARY_SIGNING_KEY is not used"), "\(built.stderr)")
         let verify = try Binary.run(["pack", "verify", site.packs, "--public-key", site.publicKey])
         #expect(verify.status == 0, "\(verify.stderr)")
+        // A key for a site that makes no packs is said to be unused (it was dropped without a word).
+        let yml = site.root + "/content/site.yml"
+        let text = try String(contentsOfFile: yml, encoding: .utf8)
+        let withoutPacks = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("packs:") }.joined(separator: "\n")
+        #expect(withoutPacks != text)
+        try withoutPacks.writeReplacing(toFile: yml)
+        let unused = try Binary.run(["build", "--root", site.root, "--signing-key", site.keyFile], environment: ["SOURCE_DATE_EPOCH": ""])
+        #expect(unused.status == 0, "\(unused.stderr)")
+        #expect(unused.stderr.contains("note: --signing-key \(site.keyFile) is not used: site.yml has no packs section, so no content pack is made or signed;"), "\(unused.stderr)")
     }
 
     @Test func aBadSigningKeyFailsTheBuildAndKeepsTheOutput() async throws {
