@@ -35,8 +35,10 @@ public struct PreparedTheme: Sendable {
         guard let templates, let assets, !bag.hasErrors else {
             // What would only be warned about is said with the errors (a key misspelt beside a
             // value that is no text in the same file): a translator fixing the one error saw the
-            // file's other mistakes only in the next round.
-            if let templates { bag.append(contentsOf: warnings(theme, templates, &strings, languages: languages, config: config)) }
+            // file's other mistakes only in the next round. Also beside a template that does not
+            // compile (a stray file, a texts file's mistakes were said only once it did), but for
+            // what only compiled templates tell (the names and texts they use).
+            bag.append(contentsOf: warnings(theme, templates, &strings, languages: languages, config: config))
             try bag.throwIfErrors()
             preconditionFailure("a part of the theme failed without an error")
         }
@@ -46,9 +48,10 @@ public struct PreparedTheme: Sendable {
 
     /// What does not stop a build: texts a language lacks or does not use, names no template
     /// value has, theme files no build reads, links that lead nowhere. Notes in `strings` the
-    /// texts shown as their key where missing.
+    /// texts shown as their key where missing. Without `templates` (one did not compile), what
+    /// needs them (the names and texts they use) is left out.
     private static func warnings(
-        _ theme: Theme, _ templates: Templates, _ strings: inout UIStrings, languages: [String], config: SourceLocation?
+        _ theme: Theme, _ templates: Templates?, _ strings: inout UIStrings, languages: [String], config: SourceLocation?
     ) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         // `fr-CA.json` beside `languages: [fr-ca]`: file names are matched as written, so its
@@ -92,16 +95,21 @@ public struct PreparedTheme: Sendable {
         // the tables would only blame the texts it holds (missing in English, named by no table).
         let textsRead = strings.unreadable.isEmpty
         if textsRead { warnings += missingTexts(strings, theme: theme, languages: languages) }
-        warnings += ContextKeys.unknownNames(in: templates, strings: strings, checkingTexts: textsRead)
-        warnings += templates.unknownBlocks
-        let usedTexts = Set(templates.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
+        // The texts the templates name: from the compiled templates, or read from their text when
+        // one did not compile (a texts file's own mistakes are said beside that error).
+        let usedTexts = templates.map { Set($0.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil }) }
+            ?? textNamesWritten(in: theme)
         if textsRead { warnings += UIStrings.translationProblems(strings, theme: theme, used: usedTexts, languages: languages) }
-        // A theme's own text (one a translation has, English not) that a page names but its
-        // language lacks shows as its key, as that warning says. (A name no table has at all is
-        // another warning's, ContextKeys': it renders as nothing.)
-        let english = strings.tables["en"] ?? [:]
-        let own = Set(strings.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).filter { english[$0] == nil }
-        strings.keysShownWhenMissing = usedTexts.intersection(own)
+        if let templates {
+            warnings += ContextKeys.unknownNames(in: templates, strings: strings, checkingTexts: textsRead)
+            warnings += templates.unknownBlocks
+            // A theme's own text (one a translation has, English not) that a page names but its
+            // language lacks shows as its key, as that warning says. (A name no table has at all is
+            // another warning's, ContextKeys': it renders as nothing.)
+            let english = strings.tables["en"] ?? [:]
+            let own = Set(strings.tables.filter { $0.key != "en" }.values.flatMap(\.keys)).filter { english[$0] == nil }
+            strings.keysShownWhenMissing = usedTexts.intersection(own)
+        }
         warnings += unusedFiles(in: theme)
         warnings += earlierCopies(in: theme)
         warnings += ModuleExports.missingNames(in: theme)
@@ -110,6 +118,29 @@ public struct PreparedTheme: Sendable {
         if let problem = ServiceWorker.markerProblem(in: theme) { warnings.append(problem) }
         warnings += theme.linkProblems
         return warnings
+    }
+
+    /// The texts (`{{t.NAME}}`, `{{#t.NAME}}` …) the theme's layouts, partials and Markdown
+    /// templates name, read from their text: what the compiled templates' lookups tell, for a
+    /// theme one of whose templates does not compile.
+    static func textNamesWritten(in theme: Theme) -> Set<String> {
+        var names = Set<String>()
+        for (path, file) in theme.files where path.hasPrefix("layouts/") || path.hasPrefix("partials/") || path.hasPrefix("markdown/") {
+            let bytes = Array(file.data)
+            var i = 0
+            while i + 1 < bytes.count {
+                guard bytes[i] == UInt8(ascii: "{"), bytes[i + 1] == UInt8(ascii: "{") else { i += 1; continue }
+                var j = i + 2
+                while j < bytes.count, bytes[j] == UInt8(ascii: " ") || "#^/&{".utf8.contains(bytes[j]) { j += 1 }
+                if j + 1 < bytes.count, bytes[j] == UInt8(ascii: "t"), bytes[j + 1] == UInt8(ascii: ".") {
+                    var k = j + 2
+                    while k < bytes.count, bytes[k] < 0x80, Character(UnicodeScalar(bytes[k])).isLetter || Character(UnicodeScalar(bytes[k])).isNumber || "._-".utf8.contains(bytes[k]) { k += 1 }
+                    if k > j + 2 { names.insert(String(decoding: bytes[(j + 2)..<k], as: UTF8.self)) }
+                }
+                i = j
+            }
+        }
+        return names
     }
 
     /// A site's files under `templates/` that no build reads (`layout/animal.html`,

@@ -82,6 +82,28 @@ import Testing
         }
     }
 
+    /// A template that does not compile comes with the theme's other warnings (a stray file, a
+    /// texts file's misspelt key): they were said only once it compiled, a round later.
+    @Test func aTemplateErrorComesWithTheThemesOtherWarnings() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let layout = site + "/templates/layouts/animal.html"
+        try (String(contentsOfFile: layout, encoding: .utf8) + "{{#broken}}\n").writeReplacing(toFile: layout)
+        try "x".writeReplacing(toFile: site + "/templates/layouts/extra.htm")
+        let french = site + "/templates/i18n/fr.json"
+        try String(contentsOfFile: french, encoding: .utf8).replacingOccurrences(of: "\"nav.quiz\":", with: "\"nav.quizz\":").writeReplacing(toFile: french)
+        let yml = site + "/content/site.yml"
+        try String(contentsOfFile: yml, encoding: .utf8).replacingOccurrences(of: "languages: [en]", with: "languages: [en, fr]").writeReplacing(toFile: yml)
+        for command in ["check", "build"] {
+            let result = await run(command, "--root", site)
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("templates/layouts/animal.html:") && $0.contains(": error: template error: a section {{#broken}} is never closed") }, "\(command): \(lines)")
+            #expect(lines.contains { $0.hasPrefix("templates/layouts/extra.htm:1:1: warning: templates/layouts/extra.htm is not where a theme's files go") }, "\(command): \(lines)")
+            #expect(lines.contains { $0.contains("templates/i18n/fr.json:") && $0.contains("warning: string 'nav.quizz' is not one of the theme's English texts") }, "\(command): \(lines)")
+        }
+    }
+
     /// A renamed `packs.id` stops the build at the pack history; `check` finds it first.
     @Test func aRenamedPackIsFoundBeforeABuild() async throws {
         let dir = try await SiteCommandRun.newSite()

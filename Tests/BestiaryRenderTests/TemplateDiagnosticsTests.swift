@@ -6,6 +6,15 @@ import Testing
 
 /// A broken theme template is reported at its file, line and column, with a sentence.
 struct TemplateDiagnosticsTests {
+    /// The texts a theme names, read from its templates' text (for a theme one of whose
+    /// templates does not compile), are those its compiled templates look up.
+    @Test func theTextsReadFromTheTemplatesAreThoseTheyLookUp() throws {
+        let templates = try Templates.compile(Theme.builtIn)
+        let compiled = Set(templates.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil })
+        #expect(compiled.count > 100)
+        #expect(PreparedTheme.textNamesWritten(in: Theme.builtIn) == compiled)
+    }
+
     func diagnostics(_ path: String, _ text: String) -> [String] {
         var theme = Theme.builtIn
         theme.files[path] = Theme.File(data: Data(text.utf8), origin: "templates/\(path)", isOverride: true)
