@@ -104,11 +104,14 @@ struct MediaDownloader: Sendable {
                     guard try await retry.waitBeforeRetry(after: failures, error) else {
                         let got = StagingFiles.size(part) ?? 0
                         let why = retry.describe(error, attempts: failures)
-                        throw SyncError(
+                        var failure = SyncError(
                             .transport, file: ref.path,
                             got == 0
                                 ? "the download failed: \(why)"
                                 : "the download stopped at \(got) of \(ref.bytes) bytes (\(why)); the part is kept and the next sync continues from there")
+                        // A 403, a redirect loop, a certificate refused: asking later will not mend it (as HTTPRetry).
+                        failure.definitive = (error as? PackTransportError)?.transient == false
+                        throw failure
                     }
                     continue
                 }

@@ -26,7 +26,10 @@ struct PackFetcher: Sendable {
         case .notFound:
             throw SyncError(.notFound, file: path, "not found at \(transport.location)" + (await folderHint(for: path)))
         case .partial, .rangeNotSatisfiable:
-            throw SyncError(.transport, file: path, "the server answered a plain request with a partial response")
+            // A server set up so, not a passing failure.
+            var failure = SyncError(.transport, file: path, "the server answered a plain request with a partial response")
+            failure.definitive = true
+            throw failure
         case .full:
             break
         }

@@ -98,17 +98,28 @@ public final class PackStore: Sendable {
         self.madeMigrationTable = madeMigrationTable
     }
 
+    /// What ``removeMadeTables()`` did.
+    public enum TableRemoval: Equatable, Sendable {
+        /// Opening the store made no tables, or a version was committed since: nothing to take out.
+        case nothingMade
+        case removed
+        /// They could not be taken out (the database busy, not writable): why.
+        case failed(String)
+    }
+
     /// After a first sync into an existing file failed (an app's own database, say), takes out
     /// the tables opening it made, so that the file is as it was: the app found four empty
     /// `pack_` tables and a migration row it never asked for. Only while the store holds no
-    /// version (nothing was committed); true when they were removed.
+    /// version (nothing was committed). `grdb_migrations` goes too when opening the store made it
+    /// and no other row came into it meanwhile (an app's migrator running beside the sync).
+    /// ``SyncClient`` does not call it: `bestiary sync` does, and an app may.
     @discardableResult
-    public func removeMadeTables() -> Bool {
-        guard madeTables else { return false }
+    public func removeMadeTables() -> TableRemoval {
+        guard madeTables else { return .nothingMade }
         do {
             return try queue.write { db in
                 let version = try String.fetchOne(db, sql: "SELECT value FROM pack_meta WHERE key = 'version'")
-                guard version == nil, try Int.fetchOne(db, sql: "SELECT count(*) FROM pack_records") == 0 else { return false }
+                guard version == nil, try Int.fetchOne(db, sql: "SELECT count(*) FROM pack_records") == 0 else { return .nothingMade }
                 try db.execute(sql: """
                     DROP TABLE pack_record_media;
                     DROP TABLE pack_records;
@@ -116,11 +127,13 @@ public final class PackStore: Sendable {
                     DROP TABLE pack_meta;
                     DELETE FROM grdb_migrations WHERE identifier = 'pack-store-1';
                     """)
-                if madeMigrationTable { try db.execute(sql: "DROP TABLE grdb_migrations") }
-                return true
+                if madeMigrationTable, try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") == 0 {
+                    try db.execute(sql: "DROP TABLE grdb_migrations")
+                }
+                return .removed
             }
         } catch {
-            return false
+            return .failed(Self.describe(error))
         }
     }
 

@@ -272,7 +272,7 @@ public struct PackVerifier: Sendable {
         let newest = history.digests.keys.max() ?? 0
         guard let recorded = history.digests[pointer.version] else {
             result.historyNotes.append(
-                "\(history.name) records versions up to \(newest), not version \(pointer.version), which the tree publishes: not compared (is the checkout older than the published pack?)")
+                "\(history.name) records versions up to \(newest), not version \(pointer.version), which the tree publishes: not compared (a checkout older than the publish, or a tree whose version no lock recorded, such as the preview's)")
             return
         }
         result.comparedWithHistory = true
@@ -282,7 +282,7 @@ public struct PackVerifier: Sendable {
         if manifest.digest != recorded {
             problem(
                 pointer.manifest.path,
-                "is version \(pointer.version) with other records than \(history.name) records for it (state \(manifest.digest.prefix(12))…, recorded \(recorded.prefix(12))…): the tree was built from another history (a branch, a lock taken back); every app that has the recorded version \(pointer.version) refuses it as republished")
+                "is version \(pointer.version) with other records than \(history.name) records for it (state \(manifest.digest.prefix(12))…, recorded \(recorded.prefix(12))…): the tree and the lock come from different histories (a branch, a lock taken back, a tree built elsewhere); an app that has one of the two versions \(pointer.version) refuses the other as republished")
             return
         }
         let target = Dictionary(uniqueKeysWithValues: manifest.records.map { ($0.id, $0.rev) })
@@ -298,12 +298,15 @@ public struct PackVerifier: Sendable {
             guard state != target else { continue }
             let missing = target.keys.filter { state[$0] != target[$0] }.sorted()
             let extra = state.keys.filter { target[$0] == nil }.sorted()
-            let first = missing.first.map { id in
+            // A record the delta upserts with another rev than the manifest's is said above.
+            let unsaid = missing.filter { id in !delta.upserts.contains { $0.id == id } }
+            guard !unsaid.isEmpty || !extra.isEmpty else { continue }
+            let first = unsaid.first.map { id in
                 state[id] == nil
                     ? (from[id] == nil ? "'\(id)' is not added" : "'\(id)' is deleted, but version \(pointer.version) has it")
                     : "'\(id)' keeps its rev of version \(delta.from)"
             } ?? extra.first.map { "'\($0)' is not deleted" } ?? ""
-            let more = missing.count + extra.count > 1 ? " (and \(missing.count + extra.count - 1) more)" : ""
+            let more = unsaid.count + extra.count > 1 ? " (and \(unsaid.count + extra.count - 1) more)" : ""
             problem(
                 path,
                 "does not turn version \(delta.from), as \(history.name) records it, into version \(pointer.version): \(first)\(more); an app that applies it ends in another state than the manifest's and syncs the whole manifest instead")

@@ -8,6 +8,16 @@ import Testing
 @Suite struct PackCommandTests {
     static let example = Fixtures.path("packs/example/packs")
     static let exampleKey = "XssZf/b91+UCBZXm/pVN/VWYdrTznB5uBu4IdYz4JiY="
+    /// A site without a pack history or keys, for `--root`: `pack verify` compares a tree with the
+    /// lock of the site it runs in, and in-process runs would otherwise take the folder the tests
+    /// run in (this repository, whose example site has one).
+    static let noHistoryRoot: String = {
+        let root = NSTemporaryDirectory() + "bestiary-no-history-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: root + "/content", withIntermediateDirectories: true)
+        try! Data("title: {en: Generated test site}\nbase_url: https://example.org/quiz/\nlanguages: [en]\n".utf8)
+            .write(to: URL(fileURLWithPath: root + "/content/site.yml"))
+        return root
+    }()
 
     @Test func keysGeneratePrintsExactlyTwoLines() async throws {
         let r = await runCLI(["keys", "generate"])
@@ -61,7 +71,7 @@ import Testing
         let wrongKey = await runCLI(["sync", Self.example, "--db", db, "--public-key", other])
         // The trusted key is named as the user knows it (base64), beside the id the signer is named by.
         #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key (the trusted key: \(other), id "), "\(wrongKey.stderr)")
-        let verify = await runCLI(["pack", "verify", Self.example, "--public-key", other])
+        let verify = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example, "--public-key", other])
         #expect(verify.status == 1 && verify.stderr.contains("latest.json:1:1: error: signed by key 8948e7ca6891514b…, which is not a trusted key") && !verify.stderr.contains("bad signature"), "\(verify.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
         // The example was built in 2026 with 30 days of validity: it is expired for good.
@@ -93,6 +103,28 @@ import Testing
             }
             #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT text FROM notes") } == ["keep"])
         }
+        // An empty file (a first sync killed at its start) is left empty, not a database of no tables.
+        let empty = dir.appending("empty.sqlite")
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let refused = await runCLI(["sync", Self.example, "--db", empty, "--public-key", Self.exampleKey])
+        #expect(refused.status == 1 && refused.stderr.contains("(\(empty) is empty again, as it was)"), "\(refused.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
+    }
+
+    /// A damaged `content/packs.lock` in the folder `verify` runs in (a merge's conflict markers)
+    /// stopped the check of an unrelated tree with no summary: said as a note, and the tree is
+    /// checked alone. Named by --root, it fails the check.
+    @Test func aDamagedLockHereIsANoteUnlessRootNamesIt() async throws {
+        let dir = TemporaryDirectory()
+        try dir.write("title: { en: X }\nbase_url: https://example.org/x/\nlanguages: [en]\n", to: "site/content/site.yml")
+        try dir.write("<<<<<<< HEAD\nbestiary-pack-lock 2\n", to: "site/content/packs.lock")
+        let here = try Binary.run(["pack", "verify", Self.example, "--public-key", Self.exampleKey], currentDirectory: dir.appending("site"))
+        #expect(here.status == 1, "the example is expired: \(here.stderr)")
+        #expect(here.stderr.contains("note: content/packs.lock here cannot be read, so the tree is not compared with it: "), "\(here.stderr)")
+        #expect(here.stderr.contains("latest.json:1:1: error: expired at"), "the tree was checked: \(here.stderr)")
+        #expect(here.stdout.contains("pack 'example' version 2: 1 problem"), "\(here.stdout)")
+        let named = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey, "--root", dir.appending("site")])
+        #expect(named.status == 1 && named.stdout.isEmpty && named.stderr.contains("content/packs.lock:1:"), "\(named.stdout)\(named.stderr)")
     }
 
     /// A --root that is no site (a typo, its content/ folder) read as "no keys listed" checked no
@@ -125,21 +157,21 @@ import Testing
     }
 
     @Test func verifyNamesTheExpiryAndChecksSignatures() async throws {
-        let r = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey])
+        let r = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example, "--public-key", Self.exampleKey])
         #expect(r.status == 1)
         #expect(r.stderr == "latest.json:1:1: error: expired at 2026-03-03T00:00:00Z; clients refuse it until it is rebuilt or re-signed [verify]")
         #expect(r.stdout == "pack 'example' version 2: 1 problem (2 records, 1 delta, 1 media file (36 bytes), 3 signatures valid, expires 2026-03-03T00:00:00Z)")
         // With --diagnostics json, standard output is JSON alone (the closing line went there
         // too, and `jq` stopped at it): the line goes to standard error.
-        let json = await runCLI(["pack", "verify", Self.example, "--public-key", Self.exampleKey, "--diagnostics", "json"])
+        let json = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example, "--public-key", Self.exampleKey, "--diagnostics", "json"])
         #expect(json.stdout.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil } == [true], "\(json.stdout)")
         #expect(json.stderr.hasSuffix("3 signatures valid, expires 2026-03-03T00:00:00Z)"), "\(json.stderr)")
-        let unchecked = await runCLI(["pack", "verify", Self.example])
+        let unchecked = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example])
         #expect(unchecked.stderr.contains("warning: signatures were not checked: pass --public-key KEY"))
-        let missing = await runCLI(["pack", "verify", Fixtures.path("packs")])
+        let missing = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Fixtures.path("packs")])
         #expect(missing.status == 1 && missing.stderr.contains("latest.json:1:1: error: not found at"), "\(missing.stderr)")
         // No such folder at all: said so, not as a missing latest.json (found by a new user).
-        let nowhere = await runCLI(["pack", "verify", Fixtures.path("packs/nosuch")])
+        let nowhere = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Fixtures.path("packs/nosuch")])
         #expect(nowhere.status == 1)
         #expect(nowhere.stderr.hasPrefix("bestiary: error: there is no folder '\(Fixtures.path("packs/nosuch"))'; give the pack folder"), "\(nowhere.stderr)")
     }
@@ -155,11 +187,11 @@ import Testing
         let sigs = try FileManager.default.subpathsOfDirectory(atPath: packs).filter { $0.hasSuffix(".sig") }.sorted()
         #expect(sigs == ["d/1-2.json.sig", "latest.json.sig", "v/2.json.sig"])
         try FileManager.default.removeItem(atPath: packs + "/d/1-2.json.sig")
-        let one = await runCLI(["pack", "verify", packs, "--public-key", Self.exampleKey])
+        let one = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, packs, "--public-key", Self.exampleKey])
         #expect(one.status == 1 && one.stderr.contains("d/1-2.json:1:1: error: is not signed (no d/1-2.json.sig) [verify]"), "\(one.stderr)")
         #expect(!one.stderr.contains("no file of the pack"))
         for sig in sigs.dropFirst() { try FileManager.default.removeItem(atPath: packs + "/" + sig) }
-        let none = await runCLI(["pack", "verify", packs, "--public-key", Self.exampleKey])
+        let none = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, packs, "--public-key", Self.exampleKey])
         #expect(none.status == 1)
         let hint = "`bestiary build` signs packs only with a signing key (BESTIARY_SIGNING_KEY or --signing-key FILE), and `bestiary serve` never signs them"
         #expect(none.stderr.contains("latest.json:1:1: error: no file of the pack is signed (none of its 3 files has a .sig beside it): \(hint) [verify]"), "\(none.stderr)")
@@ -179,7 +211,7 @@ import Testing
         let pointer = packs + "/latest.json"
         let text = try String(contentsOfFile: pointer, encoding: .utf8)
         try text.replacingOccurrences(of: "\"expires\":\"2026", with: "\"expires\":\"2099").writeReplacing(toFile: pointer)
-        let r = await runCLI(["pack", "verify", packs, "--public-key", Self.exampleKey])
+        let r = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, packs, "--public-key", Self.exampleKey])
         #expect(r.status == 1 && r.stderr.contains("latest.json:1:1: error: bad signature: the signature by key"), "\(r.stderr)")
         #expect(r.stdout.hasPrefix("pack at \(packs): "), "\(r.stdout)")
         #expect(!r.stdout.contains("2099") && !r.stdout.contains("expires"), "\(r.stdout)")
@@ -196,7 +228,7 @@ import Testing
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(repeating: 0, count: 100_000))
         try handle.close()
-        let r = await runCLI(["pack", "verify", packs])
+        let r = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, packs])
         #expect(r.status == 1)
         #expect(r.stderr.contains("media/498a26e2d458b37a9f98d7491d74cf8f512067c0a5e496014172de05e9552a25.ogg:1:1: error: has more than the 36 bytes the manifest says"), "\(r.stderr)")
     }
@@ -215,7 +247,7 @@ import Testing
         let pointer = try String(contentsOfFile: packs + "/latest.json", encoding: .utf8)
             .replacingOccurrences(of: "6b96cd703853728ff68670a0e29086ec44841f3fd9875d94d78cfa05f9a7a965", with: PackDigest.sha256(Data(changed.utf8)))
         try pointer.writeReplacing(toFile: packs + "/latest.json")
-        let r = await runCLI(["pack", "verify", packs])
+        let r = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, packs])
         #expect(r.status == 1)
         #expect(r.stderr.contains("v/2.json:1:1: error: its media summary says 1 file of 99 bytes, but its records name 1 file of 36 bytes"), "\(r.stderr)")
     }

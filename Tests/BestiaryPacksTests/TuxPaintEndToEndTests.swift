@@ -52,7 +52,7 @@ import Testing
             let frogBytes = try Data(contentsOf: URL(fileURLWithPath: root + "/content/sounds/frog.ogg"))
             #expect(try store.mediaData(sha256: frogSound) == frogBytes)
             #expect(try store.mediaIndex().count == 126, "60 sounds and 66 pictures, all different files")
-            let verify = await runCLI(["pack", "verify", server.url, "--public-key", publicKey])
+            let verify = await runCLI(["pack", "verify", "--root", PackCommandTests.noHistoryRoot, server.url, "--public-key", publicKey])
             #expect(verify.status == 0 && verify.stdout.contains("66 records, 0 deltas, 126 media files"), "\(verify.stdout) \(verify.stderr)")
 
             // Two edits, one deletion, one addition; rebuild; sync again.

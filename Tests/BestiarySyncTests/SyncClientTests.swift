@@ -403,8 +403,25 @@ import Testing
                 // test load took more than 10 s, so no tighter bound is asserted).
                 let error = try await Self.expectRefusal(.transport, s)
                 #expect(error?.file == "latest.json")
+                #expect(error?.isTemporary == !words.hasPrefix("HTTP 403"), "a 403 stays; a wait not made may pass later")
                 #expect(error.map { "\($0)" }?.hasSuffix("/packs/latest.json: \(words)") == true, "\(String(describing: error))")
                 #expect(s.server.requests("latest.json").count == 1)
+            }
+        }
+    }
+
+    /// Whether the same sync run later may pass (`SyncError.isTemporary`, `bestiary sync`'s exit
+    /// 75): a 403 on a media file will not change, as on the pointer (a media file's was taken
+    /// as temporary: a reviewer's find); a 503 that stays may.
+    @Test(.timeLimit(.minutes(1))) func aMediaFileTheServerRefusesIsNotTemporary() async throws {
+        for (status, temporary) in [(403, false), (503, true)] {
+            try await Self.run(try await Self.setup()) { s in
+                s.server.intercept { request, _ in request.path.hasPrefix("/packs/media/") ? .status(status) : nil }
+                var configuration = SyncClient.Configuration.testing(keys: [s.publisher.publicKey])
+                configuration.retryDelay = .milliseconds(10)
+                let error = try await Self.expectRefusal(.transport, s, configuration: configuration)
+                #expect(error?.file?.hasPrefix("media/") == true, "\(String(describing: error))")
+                #expect(error?.isTemporary == temporary, "HTTP \(status): \(String(describing: error))")
             }
         }
     }

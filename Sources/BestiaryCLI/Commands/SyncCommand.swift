@@ -70,6 +70,8 @@ struct SyncCommand: AsyncParsableCommand {
         defer { withExtendedLifetime(lock) {} }
         // A store this run creates is removed again when the sync fails: "unchanged" means no file.
         let existed = FileManager.default.fileExists(atPath: db)
+        // An empty file (a first sync killed at its start) is left empty again.
+        let wasEmpty = existed && (try? FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) == 0
         // What a failure leaves: the store as it was, or (a first sync) none at all.
         var unchanged = existed ? "the store is unchanged" : "no store was made"
         // The transport is closed whatever happens (its connections end with it).
@@ -78,7 +80,19 @@ struct SyncCommand: AsyncParsableCommand {
         var opened: PackStore?
         func removeCreatedStore() {
             // A file that was there (an app's own database) loses the tables this sync made in it.
-            if existed, opened?.removeMadeTables() == true { unchanged = "\(db) is as it was: the tables this sync made in it were taken out again" }
+            if existed, let store = opened {
+                switch store.removeMadeTables() {
+                case .nothingMade: break
+                case .removed:
+                    unchanged = "\(db) is as it was: the tables this sync made in it were taken out again"
+                    if wasEmpty {
+                        opened = nil  // closed before the file is emptied
+                        if truncate(db, 0) == 0 { unchanged = "\(db) is empty again, as it was" }
+                    }
+                case .failed(let why):
+                    unchanged = "the store's empty tables this sync made in \(db) are still there (\(why)): run the sync again, or remove them (docs/packs.md, section 11)"
+                }
+            }
             guard !existed else { return }
             for suffix in ["", "-journal", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         }
