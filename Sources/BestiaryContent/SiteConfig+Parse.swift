@@ -3,7 +3,8 @@ import Foundation
 import Yams
 
 extension SiteConfig {
-    static let keys = ["title", "base_url", "languages", "wikipedia", "quiz", "packs", "tags"]
+    static let keys = ["title", "base_url", "languages", "wikipedia", "quiz", "packs", "tags", "app"]
+    static let appKeys = ["theme_color", "background_color"]
     static let wikipediaKeys = ["url", "contact", "commons_url"]
     static let quizKeys = ["questions", "choices"]
     static let packKeys = ["id", "keep_deltas", "public_keys", "expires_days"]
@@ -156,13 +157,42 @@ extension SiteConfig {
             }
         }
 
+        var app = AppSettings()
+        if let node = f["app"]?.value, !YAMLReader.isNull(node), let a = reader.fields(node, allowed: appKeys, what: "app") {
+            note(a, under: "app.")
+            for (key, field) in a.sorted(by: { $0.key < $1.key }) {
+                guard let colour = Self.colour(field.value, what: "app.\(key)", reader: reader) else { continue }
+                if key == "theme_color" { app.themeColor = colour } else { app.backgroundColor = colour }
+            }
+        }
+
         if reader.hasErrors { return (nil, reader.diagnostics) }
         var config = SiteConfig(
             title: title, baseURL: baseURL, languages: languages, wikipedia: wikipedia, quiz: quiz, packs: packs,
             location: SourceLocation(path: source.path, line: 1, column: 1))
         config.tags = tags
+        config.app = app
         config.keyLocations = SiteConfig.KeyLocations(positions)
         return (config, reader.diagnostics)
+    }
+}
+
+extension SiteConfig {
+    /// A colour as the manifest and `<meta name="theme-color">` take it: `#rgb` or `#rrggbb`,
+    /// given as `#rrggbb` in lower case. In YAML a `#` after a space starts a comment, so an
+    /// unquoted `theme_color: #2f6b4f` is empty: said so.
+    static func colour(_ node: Node, what: String, reader: YAMLReader) -> String? {
+        guard case .scalar(let scalar) = node, !YAMLReader.isNull(node) else {
+            reader.error("\(what) is empty: in YAML a # starts a comment, so write the colour in quotes (\(what.split(separator: ".").last!): \"#2f6b4f\")", at: node)
+            return nil
+        }
+        let text = scalar.string.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = text.dropFirst()
+        guard text.hasPrefix("#"), digits.count == 3 || digits.count == 6, digits.allSatisfy(\.isHexDigit) else {
+            reader.error("\(what) must be a colour written #rrggbb (or #rgb), such as \"#2f6b4f\", in quotes; not '\(scalar.string)'", at: node)
+            return nil
+        }
+        return "#" + (digits.count == 3 ? digits.map { "\($0)\($0)" }.joined() : String(digits))
     }
 }
 

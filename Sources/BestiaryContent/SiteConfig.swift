@@ -14,6 +14,8 @@ public struct SiteConfig: Hashable, Sendable, Encodable {
     /// America}}`): what the animal pages show for a record's tag, which is written once for all
     /// languages. See ``tagLabel(_:language:)``.
     public var tags: [String: LocalizedText] = [:]
+    /// `app:`: how the site looks installed on a phone (the web app manifest, the browser's bar).
+    public var app = AppSettings()
     /// The file, for diagnostics raised after loading (e.g. by `build`) about no key of it.
     public var location: SourceLocation
     /// Where each key was written (`quiz.choices`), for diagnostics raised after loading: see
@@ -103,6 +105,17 @@ public struct QuizSettings: Hashable, Sendable, Encodable {
         self.questions = questions
         self.choices = choices
     }
+}
+
+/// `app:` in site.yml: the colours of the installed web app (its manifest's `theme_color` and
+/// `background_color`, and the pages' `<meta name="theme-color">`), `#rrggbb` in lower case.
+public struct AppSettings: Hashable, Sendable, Encodable {
+    /// The browser's bar and the app switcher's frame.
+    public var themeColor = "#2f6b4f"
+    /// The splash screen while the installed app starts.
+    public var backgroundColor = "#fbfaf7"
+
+    public init() {}
 }
 
 /// `packs:` in site.yml.

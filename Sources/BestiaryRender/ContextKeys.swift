@@ -13,7 +13,7 @@ enum ContextKeys {
         // Every page.
         "lang", "dir", "title", "page_title", "site_title", "description", "noindex", "page_kind", "root", "lang_root",
         "home_href", "quiz_href", "collection_href", "sightings_href", "settings_href", "canonical", "alternates", "hreflang",
-        "href", "nav", "label", "label_lang", "current", "has_languages", "languages", "code", "asset", "manifest_url", "sw_url", "site_id",
+        "href", "nav", "label", "label_lang", "current", "has_languages", "languages", "code", "asset", "manifest_url", "theme_color", "sw_url", "site_id",
         "catalog_url", "languages_attr", "build_date", "strings_json", "t", "generator",
         // Cards (and the animal page's `animal`, which holds everything of a card).
         "id", "name", "name_lang", "name_dir", "name_is_fallback", "group", "group_label", "difficulty", "has_sound",

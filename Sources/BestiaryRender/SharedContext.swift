@@ -273,6 +273,7 @@ final class SharedContext: @unchecked Sendable {
             "build_date": .string(buildDay),
             "generator": "Bestiary",
             "manifest_url": .string(root + WebManifest.path(lang, paths: paths)),
+            "theme_color": .string(config.app.themeColor),
             "asset": asset(root: root),
             "nav": .list(navigation(lang, directory: directory, current: kind).map(TemplateValue.object)),
             "home_href": .string(SitePaths.relative(from: directory, to: paths.home(lang))),

@@ -71,8 +71,8 @@ enum WebManifest {
             "start_url": "./",
             "scope": root,
             "display": "standalone",
-            "background_color": "#fbfaf7",
-            "theme_color": "#2f6b4f",
+            "background_color": config.app.backgroundColor,
+            "theme_color": config.app.themeColor,
             "icons": icons,
         ]
         return OutputFile(path: path(lang, paths: renderer.paths), text: JSONText.encode(manifest))

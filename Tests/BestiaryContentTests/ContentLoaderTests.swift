@@ -30,6 +30,27 @@ import Testing
         #expect(try encoder.encode(moved) == encoder.encode(config))
     }
 
+    /// `app:`'s colours (the installed app's bar and splash screen could not follow a museum's
+    /// colours): taken as `#rrggbb` in lower case; an unquoted `#…`, which YAML reads as a
+    /// comment, and a colour written otherwise are errors that say how to write it.
+    @Test func siteYMLGivesTheAppsColours() throws {
+        let head = "title: T\nbase_url: https://e.org/\nlanguages: [en]\n"
+        func parse(_ text: String) -> (SiteConfig?, [String]) {
+            let (config, problems) = SiteConfig.parse(SourceText(path: "content/site.yml", text: head + text))
+            return (config, problems.map(DiagnosticFormatter.text))
+        }
+        let defaults = try #require(parse("").0)
+        #expect(defaults.app.themeColor == "#2f6b4f" && defaults.app.backgroundColor == "#fbfaf7")
+        let given = try #require(parse("app: {theme_color: \"#1A2B3C\", background_color: '#fff'}\n").0)
+        #expect(given.app.themeColor == "#1a2b3c" && given.app.backgroundColor == "#ffffff")
+        #expect(parse("app:\n  theme_color: #1a2b3c\n").1 == [
+            "content/site.yml:5:15: error: app.theme_color is empty: in YAML a # starts a comment, so write the colour in quotes (theme_color: \"#2f6b4f\") [load]"
+        ])
+        #expect(parse("app: {background_color: green}\n").1 == [
+            "content/site.yml:4:25: error: app.background_color must be a colour written #rrggbb (or #rgb), such as \"#2f6b4f\", in quotes; not 'green' [load]"
+        ])
+    }
+
     @Test func loadsARecordCompletely() throws {
         let site = try TestSite([
             "content/animals/red-fox.md": """

@@ -265,6 +265,19 @@ import Testing
         #expect(icon.hasPrefix("../assets/icons/") && FileManager.default.fileExists(atPath: work.appending("out/en/" + icon)))
         let page = String(decoding: try Data(contentsOf: URL(fileURLWithPath: work.appending("out/en/animals/bison/index.html"))), as: UTF8.self)
         #expect(page.contains("<link rel=\"manifest\" href=\"../../../en/manifest.webmanifest\">"))
+        #expect(english["theme_color"] as? String == "#2f6b4f" && english["background_color"] as? String == "#fbfaf7")
+        #expect(page.contains("<meta name=\"theme-color\" content=\"#2f6b4f\">"))
+        // The site's own colours (site.yml's app:) in every manifest and page.
+        let site = TemporaryDirectory()
+        try FileManager.default.removeItem(atPath: site.path)
+        try FileManager.default.copyItem(atPath: Fixtures.repositoryRoot + "/content", toPath: site.path + "/content")
+        let yml = site.path + "/content/site.yml"
+        try (String(contentsOfFile: yml, encoding: .utf8) + "app: {theme_color: \"#7a1f3d\", background_color: \"#FFF\"}\n").writeReplacing(toFile: yml)
+        try build(root: site.path, output: work.appending("own"))
+        let own = try json("../own/en/manifest.webmanifest")
+        #expect(own["theme_color"] as? String == "#7a1f3d" && own["background_color"] as? String == "#ffffff")
+        let ownPage = String(decoding: try Data(contentsOf: URL(fileURLWithPath: work.appending("own/quiz/index.html"))), as: UTF8.self)
+        #expect(ownPage.contains("<meta name=\"theme-color\" content=\"#7a1f3d\">"))
     }
 
     @Test func assetsAndMediaCarryContentHashesAndHTMLDoesNot() throws {
