@@ -182,8 +182,12 @@ extension SiteConfig {
     /// given as `#rrggbb` in lower case. In YAML a `#` after a space starts a comment, so an
     /// unquoted `theme_color: #2f6b4f` is empty: said so.
     static func colour(_ node: Node, what: String, reader: YAMLReader) -> String? {
-        guard case .scalar(let scalar) = node, !YAMLReader.isNull(node) else {
+        if YAMLReader.isNull(node) {
             reader.error("\(what) is empty: in YAML a # starts a comment, so write the colour in quotes (\(what.split(separator: ".").last!): \"#2f6b4f\")", at: node)
+            return nil
+        }
+        guard case .scalar(let scalar) = node else {
+            reader.error("\(what) must be a colour written #rrggbb (or #rgb), such as \"#2f6b4f\", in quotes; not a list or a mapping", at: node)
             return nil
         }
         let text = scalar.string.trimmingCharacters(in: .whitespaces).lowercased()

@@ -46,6 +46,7 @@ import Testing
         #expect(parse("app:\n  theme_color: #1a2b3c\n").1 == [
             "content/site.yml:5:15: error: app.theme_color is empty: in YAML a # starts a comment, so write the colour in quotes (theme_color: \"#2f6b4f\") [load]"
         ])
+        #expect(parse("app: {theme_color: [a]}\n").1.first?.contains("app.theme_color must be a colour written #rrggbb (or #rgb), such as \"#2f6b4f\", in quotes; not a list or a mapping") == true)
         #expect(parse("app: {background_color: green}\n").1 == [
             "content/site.yml:4:25: error: app.background_color must be a colour written #rrggbb (or #rgb), such as \"#2f6b4f\", in quotes; not 'green' [load]"
         ])

@@ -67,7 +67,7 @@ struct InterfaceLanguageTests {
 
     /// French and Italian sites get the default theme's own texts in their language (they showed
     /// English menus and the quiz in English, with a warning to translate 388 texts): no warning,
-    /// the pages in the language, counts in its plural forms (French counts 0 as singular).
+    /// the pages in the language, a count the build prints in its plural form.
     @Test func frenchAndItalianSitesHaveTheirOwnInterfaceTexts() throws {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
@@ -87,6 +87,11 @@ struct InterfaceLanguageTests {
             #expect(page.contains("<html lang=\"\(lang)\""), "\(lang)")
             #expect(page.contains(">\(quiz)<") && page.contains(settings), "\(lang): the theme's own texts in the language")
             #expect(!page.contains(">Settings<"), "\(lang): no English menu")
+        }
+        // A count the build prints, in the language's plural form.
+        for (folder, count) in [("fr", "3 animaux"), ("it", "3 animali")] {
+            let collection = try String(contentsOfFile: out + "/\(folder)/collection/index.html", encoding: .utf8)
+            #expect(collection.contains(">\(count)<"), "\(folder): \(count)")
         }
         for lang in ["fr", "it"] {
             let table = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/templates/i18n/\(lang).json"))) as? [String: String])

@@ -133,8 +133,8 @@ struct PackDumpCommand: AsyncParsableCommand {
 
 extension GlobalOptions {
     /// The history of the site under `--root` (its `content/packs.lock`), for `pack verify` to
-    /// compare a tree with; nil without a site or a lock there. A lock that cannot be read or is
-    /// damaged fails the command: it is the publisher's record, and a check must not pass it by.
+    /// compare a tree with; nil without a site or a lock there. Throws for a lock that cannot be
+    /// read or is damaged (the command fails when --root named the site, and says so otherwise).
     func siteHistory() throws(DiagnosticError) -> PackVerifier.RecordedHistory? {
         guard let lock = try PackLock.load(root: siteRoot) else { return nil }
         let digests = Dictionary(uniqueKeysWithValues: lock.versions.map { ($0.number, $0.digest) })
