@@ -326,10 +326,16 @@ def test_the_next_picture_is_fetched_ahead_and_a_slow_one_shows_it_is_coming(sit
     shows a placeholder (data-loading) until it is there."""
     index = media_index(site.catalog())
     pictures = "return [...new Set(performance.getEntriesByType('resource').map(e => new URL(e.name).pathname).filter(p => /[.](webp|jpe?g|png|svg|gif)$/.test(p) && p.includes('/media/')))]"
-    shown = "return new URL(document.querySelector('[data-quiz-prompt] img').currentSrc).pathname"
+    # currentSrc is "" until the browser has chosen which source to load (CI once read it then).
+    chosen = "return document.querySelector('[data-quiz-prompt] img')?.currentSrc"
+
+    def shown():
+        wait_until(browser, chosen, message="the browser chose the picture's source")
+        return browser.execute_script("return new URL(document.querySelector('[data-quiz-prompt] img').currentSrc).pathname")
+
     load(browser, quiz_url(site, "image"))
     wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-    first = browser.execute_script(shown)
+    first = shown()
     wait_until(browser, pictures + ".length >= 2", message="the second question's picture fetched ahead")
     ahead = [p for p in browser.execute_script(pictures) if p != first]
     # From here every request waits 4 s (a slow mobile link).
@@ -340,7 +346,7 @@ def test_the_next_picture_is_fetched_ahead_and_a_slow_one_shows_it_is_coming(sit
         answer_current(browser, index, True)
         browser.find_element(By.CSS_SELECTOR, "[data-quiz-next]").click()
         wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-        assert browser.execute_script(shown) in ahead
+        assert shown() in ahead
         assert browser.execute_script("return document.querySelector('[data-quiz-prompt]').dataset.loading") is None
         # The third, asked for ahead only now over the slow link, is not there yet: a placeholder until it is.
         answer_current(browser, index, True)
