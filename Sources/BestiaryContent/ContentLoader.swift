@@ -98,6 +98,11 @@ public struct ContentLoader: Sendable {
     }
 
     public func loadConfig() -> (SiteConfig?, [Diagnostic]) {
+        let parsed = loadConfigChecked()
+        return (parsed.config, parsed.diagnostics)
+    }
+
+    func loadConfigChecked() -> SiteConfig.Parsed {
         let path = "content/site.yml"
         let full = contentDirectory + "/site.yml"
         guard fileSystem.info(full) != nil else {
@@ -111,23 +116,49 @@ public struct ContentLoader: Sendable {
                 } ?? "'\(root)' is not a site root (no content/site.yml); create one with `bestiary init DIR` or pass --root"
             // No content/ at all: at no file (a CI annotation at `content/site.yml` pointed into
             // the repository the command ran in, not at the root it was given).
-            return (nil, [.error(hint, at: hasContent ? SourceLocation(path: path) : nil, stage: "load")])
+            return .init(config: nil, diagnostics: [.error(hint, at: hasContent ? SourceLocation(path: path) : nil, stage: "load")])
         }
         do {
             let source = try SourceText.decode(try readText(full, relative: path), path: path)
-            return SiteConfig.parse(source)
+            return SiteConfig.parseChecked(source)
         } catch let error as DiagnosticError {
-            return (nil, error.diagnostics)
+            return .init(config: nil, diagnostics: error.diagnostics)
         } catch {
-            return (nil, [.error("\(error)", at: SourceLocation(path: path), stage: "load")])
+            return .init(config: nil, diagnostics: [.error("\(error)", at: SourceLocation(path: path), stage: "load")])
         }
     }
 
     public func load() -> Result {
         var bag = DiagnosticBag()
-        let (configOrNil, configDiagnostics) = loadConfig()
-        bag.append(contentsOf: configDiagnostics)
-        guard let config = configOrNil else { return Result(catalog: nil, diagnostics: bag) }
+        let parsed = loadConfigChecked()
+        bag.append(contentsOf: parsed.diagnostics)
+        guard let config = parsed.config else {
+            // The records' and pages' own problems too, checked against site.yml's languages when
+            // those are sound: a teacher mended a colour in site.yml, and only then met the
+            // records' errors, in a second round.
+            if !parsed.languages.isEmpty {
+                var probe = self
+                (probe.memo, probe.cache) = (nil, nil)
+                let provisional = SiteConfig(
+                    title: LocalizedText([:]), baseURL: "", languages: parsed.languages,
+                    location: SourceLocation(path: "content/site.yml", line: 1, column: 1))
+                let seen = Set(bag.items)
+                for item in probe.load(config: provisional).diagnostics.items where !seen.contains(item) {
+                    // What follows from the settings themselves waits until they are mended.
+                    if item.location?.path == "content/site.yml" { continue }
+                    bag.append(item)
+                }
+            }
+            return Result(catalog: nil, diagnostics: bag)
+        }
+        var result = load(config: config)
+        bag.append(contentsOf: result.diagnostics.items)
+        result.diagnostics = bag
+        return result
+    }
+
+    private func load(config: SiteConfig) -> Result {
+        var bag = DiagnosticBag()
         let contentReal = (try? fileSystem.realPath(contentDirectory)) ?? contentDirectory
 
         // Records.

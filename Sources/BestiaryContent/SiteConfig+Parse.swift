@@ -11,19 +11,34 @@ extension SiteConfig {
 
     /// Parses site.yml; returns nil (with diagnostics) when the site cannot be built from it.
     public static func parse(_ source: SourceText) -> (SiteConfig?, [Diagnostic]) {
-        let (config, diagnostics) = parseFields(source)
-        return (source.problems.isEmpty ? config : nil, source.problems + diagnostics)
+        let parsed = parseChecked(source)
+        return (parsed.config, parsed.diagnostics)
     }
 
-    private static func parseFields(_ source: SourceText) -> (SiteConfig?, [Diagnostic]) {
+    /// What parsing site.yml gave: the configuration, or, when it has errors, its languages if
+    /// they are sound (the records are checked against them meanwhile).
+    struct Parsed {
+        var config: SiteConfig?
+        var diagnostics: [Diagnostic]
+        var languages: [String] = []
+    }
+
+    static func parseChecked(_ source: SourceText) -> Parsed {
+        var parsed = parseFields(source)
+        if !source.problems.isEmpty { parsed = Parsed(config: nil, diagnostics: parsed.diagnostics) }
+        parsed.diagnostics = source.problems + parsed.diagnostics
+        return parsed
+    }
+
+    private static func parseFields(_ source: SourceText) -> Parsed {
         let reader = YAMLReader(path: source.path, firstLine: 1)
         guard let root = reader.parse(source.text) else {
             if reader.diagnostics.isEmpty {
                 reader.report("site.yml is empty; it needs at least title, base_url and languages", line: 1, column: 1)
             }
-            return (nil, reader.diagnostics)
+            return Parsed(config: nil, diagnostics: reader.diagnostics)
         }
-        guard let f = reader.fields(root, allowed: keys, what: "site.yml") else { return (nil, reader.diagnostics) }
+        guard let f = reader.fields(root, allowed: keys, what: "site.yml") else { return Parsed(config: nil, diagnostics: reader.diagnostics) }
         var positions: [String: SourceLocation] = [:]
         func note(_ fields: [String: (key: Node, value: Node)], under prefix: String = "") {
             for (key, field) in fields { positions[prefix + key] = reader.location(field.key) }
@@ -32,6 +47,7 @@ extension SiteConfig {
 
         // Languages first: every localized value is checked against them.
         var languages: [String] = []
+        let errorsBefore = reader.diagnostics.count { $0.severity == .error }
         if let node = f["languages"]?.value, let list = reader.stringList(node, what: "languages") {
             var seen = Set<String>()
             // Each entry's own place, not the list's `[` (found by an author).
@@ -63,6 +79,7 @@ extension SiteConfig {
         } else if f["languages"] == nil {
             reader.error("site.yml needs 'languages', e.g. languages: [de, en] (the first is the default)", at: root)
         }
+        let soundLanguages = reader.diagnostics.count { $0.severity == .error } == errorsBefore ? languages : []
         let defaultLanguage = languages.first ?? "en"
 
         var title = LocalizedText([:])
@@ -166,14 +183,14 @@ extension SiteConfig {
             }
         }
 
-        if reader.hasErrors { return (nil, reader.diagnostics) }
+        if reader.hasErrors { return Parsed(config: nil, diagnostics: reader.diagnostics, languages: soundLanguages) }
         var config = SiteConfig(
             title: title, baseURL: baseURL, languages: languages, wikipedia: wikipedia, quiz: quiz, packs: packs,
             location: SourceLocation(path: source.path, line: 1, column: 1))
         config.tags = tags
         config.app = app
         config.keyLocations = SiteConfig.KeyLocations(positions)
-        return (config, reader.diagnostics)
+        return Parsed(config: config, diagnostics: reader.diagnostics, languages: languages)
     }
 }
 

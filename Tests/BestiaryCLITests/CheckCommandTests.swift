@@ -82,6 +82,25 @@ import Testing
         }
     }
 
+    /// An error in site.yml comes with the records' errors, and the summary does not say "checked
+    /// 0 animals" of a check that read them (found by a teacher, who met the records' errors
+    /// only after mending a colour).
+    @Test func aSiteYMLErrorComesWithTheRecordsErrors() async throws {
+        let dir = try await SiteCommandRun.newSite()
+        let site = dir.appending("site")
+        let yml = site + "/content/site.yml"
+        try (String(contentsOfFile: yml, encoding: .utf8) + "app:\n  theme_color: #123456\n").writeReplacing(toFile: yml)
+        try "---\nname: {en: Fox}\ndifficulty: 9\n---\n".writeReplacing(toFile: site + "/content/animals/fox.md")
+        for command in ["check", "build"] {
+            let result = await run(command, "--root", site)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("error: app.theme_color is empty"), "\(result.stderr)")
+            #expect(result.stderr.contains("content/animals/fox.md:3:13: error: difficulty must be from 1 to 3, not 9"), "\(result.stderr)")
+        }
+        let check = await run("check", "--root", site)
+        #expect(check.stderr.hasSuffix("checked content/, but site.yml cannot be used until its errors are mended: 2 errors, 0 warnings"), "\(check.stderr)")
+    }
+
     /// A template that does not compile comes with the theme's other warnings (a stray file, a
     /// texts file's misspelt key): they were said only once it compiled, a round later.
     @Test func aTemplateErrorComesWithTheThemesOtherWarnings() async throws {

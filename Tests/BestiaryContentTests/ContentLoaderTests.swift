@@ -52,6 +52,32 @@ import Testing
         ])
     }
 
+    /// An error in site.yml came alone, and the records' errors only in the next round, once it
+    /// was mended (found by a teacher): while its languages are sound, the records and pages are
+    /// checked against them in the same run. With languages that are not, they are not checked
+    /// (every record would be said to lack the default language).
+    @Test func anErrorInSiteYMLComesWithTheRecordsErrors() throws {
+        let records = [
+            "content/animals/fox.md": "---\nname: {de: Fuchs, en: Fox}\ndifficulty: 7\n---\n",
+            "content/animals/owl.md": "---\nname: {en: Owl}\n---\n",
+            "content/pages/about.md": "---\ntitle: {fr: À propos}\n---\n",
+        ]
+        let head = "title: { de: Test, en: Test }\nbase_url: https://example.org/\n"
+        let colour = try TestSite(records, siteYML: head + "languages: [de, en]\napp: {theme_color: green}\n")
+        let lines = colour.lines()
+        #expect(colour.load().catalog == nil)
+        #expect(lines.filter { $0.hasPrefix("content/site.yml:4:") && $0.contains("error: app.theme_color must be a colour") }.count == 1, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/animals/fox.md:3:13: error: difficulty") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/animals/owl.md:2:7: error: name needs the default language 'de'") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("content/pages/about.md:") && $0.contains("error:") }, "\(lines)")
+        #expect(lines.count == Set(lines).count, "each once: \(lines)")
+
+        let broken = try TestSite(records, siteYML: head + "languages: [de, english]\n")
+        let brokenLines = broken.lines()
+        #expect(brokenLines.contains { $0.contains("'english' is not a language code") }, "\(brokenLines)")
+        #expect(brokenLines.allSatisfy { $0.hasPrefix("content/site.yml:") }, "\(brokenLines)")
+    }
+
     @Test func loadsARecordCompletely() throws {
         let site = try TestSite([
             "content/animals/red-fox.md": """

@@ -80,11 +80,14 @@ struct CheckCommand: AsyncParsableCommand {
         console.report(diagnostics.items, format: global.diagnostics, everyWarning: global.allWarnings)
         let errors = diagnostics.errorCount, warnings = diagnostics.warningCount
         do {
-            let animals = result.catalog?.animals.count ?? 0
-            let pages = result.catalog?.pages.count ?? 0
-            console.err(
-                "checked \(animals) animal\(animals == 1 ? "" : "s") and \(pages) page\(pages == 1 ? "" : "s"): "
-                    + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")")
+            let counts = "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+            if let catalog = result.catalog {
+                let animals = catalog.animals.count, pages = catalog.pages.count
+                console.err("checked \(animals) animal\(animals == 1 ? "" : "s") and \(pages) page\(pages == 1 ? "" : "s"): \(counts)")
+            } else {
+                // Not "checked 0 animals": the records were checked too, when site.yml's languages were sound.
+                console.err("checked content/, but site.yml cannot be used until its errors are mended: \(counts)")
+            }
         }
         if errors > 0 || result.catalog == nil { throw CommandFailure(status: 1) }
     }
