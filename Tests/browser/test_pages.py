@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import PHONE, REPO, load, new_driver, serve_site, severe_console_errors, sideways_overflow, wait_for_download, wait_until
+from conftest import PHONE, REPO, load, new_driver, phone_width, serve_site, severe_console_errors, sideways_overflow, wait_for_download, wait_until
 from helpers import QUESTION, READ_QUESTION, media_index, play_round, serious_axe_violations
 
 STORE = "bestiary:example:learner"
@@ -216,7 +216,9 @@ def test_sighting_shows_in_checklist_lists_and_csv(site, downloads_browser):
     assert row.find_element(By.CSS_SELECTOR, "[data-col='heard']").text.strip() != ""
     assert row.find_element(By.CSS_SELECTOR, "[data-col='seen']").text.strip() == ""
     assert "1 of" in browser.find_element(By.CSS_SELECTOR, "[data-checklist-count]").text
-    assert "Owl" in browser.find_element(By.CSS_SELECTOR, "[data-sighting-status]").text
+    # "Saved: Owl (heard), …": the kind mid-sentence, not the form's capitalised label (a French
+    # teacher read "(Entendu)").
+    assert browser.find_element(By.CSS_SELECTOR, "[data-sighting-status]").text.startswith("Saved: Owl (heard), ")
     assert browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]").get_attribute("aria-invalid") is None
     # A second sighting in the same outing, seen this time.
     Select(browser.find_element(By.CSS_SELECTOR, "[data-sighting-animal]")).select_by_value("hedgehog")
@@ -553,6 +555,35 @@ def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
     load(browser, site + "en/")
     wait_until(browser, f"return document.querySelector(\"[data-progress='known']\").textContent === '1 / {total}'")
     assert browser.find_element(By.CSS_SELECTOR, "[data-today-animal]").get_attribute("data-today-animal") == today
+
+
+def test_the_home_counts_keep_to_one_row_on_a_phone(site):
+    """On a 390 px phone "12 (Bestwert 140)" in large type took three rows (found by a teacher in
+    French and Italian too): the number stays large, the brackets' note smaller and whole, and
+    each count keeps to one row. The text read is the translation's, unchanged."""
+    driver = new_driver((390, 800))
+    try:
+        load(driver, site + "quiz/?mode=image")
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+        driver.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+        key = "bestiary:example:learner"
+        state = json.loads(driver.execute_script("return localStorage.getItem(arguments[0])", key))
+        state["stats"].update(streak=12, bestStreak=140)
+        driver.execute_script("localStorage.setItem(arguments[0], arguments[1])", key, json.dumps(state))
+        load(driver, site)
+        wait_until(driver, "return document.querySelector('[data-progress=\"streak\"]').textContent.startsWith('12 ')", message="the streak")
+        values = driver.execute_script(
+            "return [...document.querySelectorAll('.count-value')].map((e) => [e.dataset.progress, e.textContent,"
+            " e.getBoundingClientRect().height])")
+        assert phone_width(driver) == 390
+        texts = {name: text for name, text, _ in values}
+        assert texts["streak"] == "12 (Bestwert 140)" and texts["sightings"] == "0 (Arten: 0)", texts
+        one_row = next(height for name, _, height in values if name == "days")
+        for name, text, height in values:
+            assert height <= one_row + 1, f"{name}: {text!r} takes {height} px, one row is {one_row} px"
+    finally:
+        driver.quit()
 
 
 def test_the_language_link_keeps_the_quizs_game(site, browser):

@@ -7,6 +7,7 @@ import datetime
 import json
 import os
 import re
+import shutil
 import time
 
 import pytest
@@ -14,7 +15,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import DESKTOP, PHONE, REPO, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, wait_until
+from conftest import (DESKTOP, PHONE, REPO, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, start_serve,
+                      stop_process, wait_until)
 from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations
 
 MODES = ["sound", "image", "daily", "learn"]
@@ -891,35 +893,71 @@ def test_the_verdict_stays_in_view_after_answering(site):
         driver.quit()
 
 
+def assert_picture_questions_fit(driver, url, sizes):
+    """Each picture question is in view whole, from its status line to its last answer, first from
+    the page's top, then after "Next"."""
+    for width, height in sizes:
+        driver.set_window_size(width, height)
+        driver.set_window_size(width, 2 * height - driver.execute_script("return innerHeight"))
+        load(driver, url)
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+        assert driver.execute_script("return innerHeight") == height
+        for i in range(3):
+            wait_until(driver, "return [...document.querySelectorAll('.quiz-picture')].every((i) => i.complete)")
+            top, bottom, scrolled, header = driver.execute_script(
+                "const answers = [...document.querySelectorAll('[data-choice]')].map((b) => b.getBoundingClientRect().bottom);"
+                " return [document.querySelector('.quiz-status').getBoundingClientRect().top, Math.max(...answers), scrollY,"
+                " document.querySelector('.site-header').offsetHeight]")
+            where = f"{url} at {width} × {height} (a header of {header} px), question {i + 1}"
+            assert top >= -1, f"{where}: the status line begins at {top} px, above the view"
+            assert bottom <= height, f"{where}: the answers end at {bottom} px, below the view"
+            if i and height == 720:
+                assert scrolled > 0, "the page never scrolled: the test would prove nothing"
+            ActionChains(driver).send_keys("1").perform()
+            wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+            ActionChains(driver).send_keys(Keys.ENTER).perform()
+            wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'question'")
+
+
 def test_a_picture_question_fits_a_projector_and_a_tablet(site):
     """On a classroom projector (1280 × 720) the picture quiz showed no answer without scrolling,
     and after "Next" the page stayed scrolled down: the question, "Question 2 of 8" and the
-    picture's top were above the screen (found by a teacher). Each question is in view whole,
-    from its status line to its last answer, first from the page's top, then after "Next"."""
+    picture's top were above the screen (found by a teacher). At 1024 × 768 the German menu takes
+    three rows, and the last answers ended 48 px below the screen."""
     driver = new_driver()
     try:
-        for width, height in [(1280, 720), (768, 1024)]:
-            driver.set_window_size(width, height)
-            driver.set_window_size(width, 2 * height - driver.execute_script("return innerHeight"))
-            load(driver, quiz_url(site, "image"))
-            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
-            driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
-            assert driver.execute_script("return innerHeight") == height
-            for i in range(3):
-                wait_until(driver, "return [...document.querySelectorAll('.quiz-picture')].every((i) => i.complete)")
-                top, bottom, scrolled = driver.execute_script(
-                    "const answers = [...document.querySelectorAll('[data-choice]')].map((b) => b.getBoundingClientRect().bottom);"
-                    " return [document.querySelector('.quiz-status').getBoundingClientRect().top, Math.max(...answers), scrollY]")
-                assert top >= -1, f"{width} × {height}, question {i + 1}: the status line begins at {top} px, above the view"
-                assert bottom <= height, f"{width} × {height}, question {i + 1}: the answers end at {bottom} px, below the view"
-                if i and height == 720:
-                    assert scrolled > 0, "the page never scrolled: the test would prove nothing"
-                ActionChains(driver).send_keys("1").perform()
-                wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
-                ActionChains(driver).send_keys(Keys.ENTER).perform()
-                wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'question'")
+        assert_picture_questions_fit(driver, quiz_url(site, "image"), [(1280, 720), (1024, 768), (768, 1024)])
     finally:
         driver.quit()
+
+
+def test_a_picture_question_fits_a_projector_under_a_menu_of_two_rows(tmp_path):
+    """A French teacher's site in four languages: the menu took two rows on a 1280 × 720 projector
+    (in French, Italian and German, not in English), and the last answers ended below the screen.
+    The picture leaves room for the header as tall as it is."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "content"), root / "content")
+    config = root / "content" / "site.yml"
+    text = config.read_text(encoding="utf-8")
+    for old, new in [("languages: [de, en]", "languages: [de, fr, it, en]"),
+                     ("title: {de: Tierstimmen, en: Animal voices}",
+                      "title: {de: Tierstimmen, en: Animal voices, fr: Voix des animaux, it: Voci degli animali}")]:
+        assert old in text, old
+        text = text.replace(old, new)
+    config.write_text(text, encoding="utf-8")
+    proc, url = start_serve(str(root), str(tmp_path / "output"))
+    driver = new_driver()
+    try:
+        load(driver, url + "fr/quiz/?mode=image")
+        driver.set_window_size(1280, 720)
+        assert driver.execute_script("return document.querySelector('.site-header').offsetHeight") > 90, \
+            "the menu fits one row: the test would prove nothing"
+        assert_picture_questions_fit(driver, url + "fr/quiz/?mode=image", [(1280, 720), (1366, 768)])
+        assert_picture_questions_fit(driver, url + "it/quiz/?mode=image", [(1280, 720)])
+    finally:
+        driver.quit()
+        stop_process(proc)
 
 
 def test_the_settings_say_when_harder_animals_come_and_follow_the_level(site):

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  animalOfTheDay, dailyMissing, dailyRecord, dailyRound, dailySeed, localDateKey, shareResult, shareText, shareTextPlain,
+  animalOfTheDay, dailyMissing, dayText, dailyRecord, dailyRound, dailySeed, localDateKey, shareResult, shareText, shareTextPlain,
 } from "../../templates/assets/js/daily.js";
 import { relativeTime, shareStatusText, summaryView } from "../../templates/assets/js/quiz-summary.js";
 import { initialStats, reduce } from "../../templates/assets/js/scoring.js";
@@ -58,6 +58,12 @@ test("share texts: emoji grid and a screen-reader line", () => {
   // Named by the site's title (a school's quiz was shared as "Bestiary daily").
   assert.equal(shareText("2026-11-22", results.slice(0, 2), en, "Year 3 quiz"), "Year 3 quiz daily 2026-11-22: 2/2 ✅✅");
   assert.equal(shareText("2026-11-22", results.slice(0, 2), de, "Tierquiz"), "Tagesrätsel Tierquiz 2026-11-22: 2/2 ✅✅");
+  // The date as the page's language writes it (a French teacher found the ISO date out of place).
+  assert.equal(shareText("2026-12-03", results.slice(0, 2), de, "Tierquiz", "de"), "Tagesrätsel Tierquiz 3. Dezember 2026: 2/2 ✅✅");
+  assert.equal(shareText("2026-12-03", results.slice(0, 2), en, "Year 3 quiz", "en"), "Year 3 quiz daily December 3, 2026: 2/2 ✅✅");
+  assert.equal(dayText("2026-12-03", "fr"), "3 décembre 2026");
+  assert.equal(dayText("2026-12-03", "it"), "3 dicembre 2026");
+  assert.equal(dayText("2026-12-03", "not a language!"), "2026-12-03", "a language the browser refuses: the key");
   assert.equal(shareTextPlain(results, en), "7 of 10 right; wrong: 3, 6, 9");
   assert.equal(shareTextPlain([true, true], en), "2 of 2 right");
   assert.equal(shareTextPlain(results, de), "7 von 10 richtig; falsch: 3, 6, 9");
@@ -146,7 +152,7 @@ test("the daily's summary shows the share outcome in a visible polite status lin
   assert.equal(status.getAttribute("aria-hidden"), null);
   assert.equal(status.textContent, "");
   await share.fire("click");
-  assert.deepEqual(shared, ["Bestiary daily 2026-11-22: 2/3 ✅❌✅"]);
+  assert.deepEqual(shared, ["Bestiary daily November 22, 2026: 2/3 ✅❌✅"]);
   assert.equal(status.textContent, "Result copied to the clipboard.");
   assert.equal(status.classList.contains("is-error"), false);
   outcome = "failed";

@@ -71,16 +71,32 @@ export function animalOfTheDay(catalog, date) {
 }
 
 /**
- * The shareable result, Wordle-style: "Bird quiz daily 2026-11-22: 7/10 ✅✅❌…".
- * @param {string} date
+ * The shareable result, Wordle-style: "Bird quiz daily December 3, 2026: 7/10 ✅✅❌…".
+ * @param {string} date the day's key (localDateKey)
  * @param {readonly boolean[]} results one per question, in order
  * @param {(key: string, params?: object) => string} tr a translator (i18n.js)
  * @param {string} [site] the site's title (a school's quiz shared as "Bestiary daily")
+ * @param {string} [lang] the page's language, for the date (without one, the key as it is)
  */
-export function shareText(date, results, tr, site = "Bestiary") {
+export function shareText(date, results, tr, site = "Bestiary", lang = "") {
   const right = results.filter(Boolean).length;
   const grid = results.map((ok) => (ok ? "✅" : "❌")).join("");
-  return tr("daily.share", { site, date, right, total: results.length, grid });
+  return tr("daily.share", { site, date: dayText(date, lang), right, total: results.length, grid });
+}
+
+/**
+ * A day key ("2026-12-03") as the language writes a date ("3 décembre 2026": a French teacher
+ * found the ISO date out of place in a sentence); the key itself without a language, or when
+ * the browser does not know it.
+ */
+export function dayText(date, lang) {
+  const [year, month, day] = date.split("-").map(Number);
+  if (!lang || !day) return date;
+  try {
+    return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(Date.UTC(year, month - 1, day));
+  } catch {
+    return date;
+  }
 }
 
 /**

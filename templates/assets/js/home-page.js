@@ -53,11 +53,19 @@ function showProgress(catalog) {
     if (el) el.textContent = text;
   };
   set("known", catalog ? `${known} / ${askable.length}` : String(known));
-  set("streak", tr("home.streakValue", { current: stats.streak, best: stats.bestStreak }));
+  // "12 (best 140)": the number large, what the brackets add smaller and kept whole (all of it
+  // large, it took two or three rows on a phone, in German most).
+  const withNote = (name, text) => {
+    const parts = /^(\S+) (\(.+\))$/.exec(text);
+    const el = document.querySelector(`[data-progress="${name}"]`);
+    if (!parts || !el) return set(name, text);
+    fill(el, [parts[1], " ", h("span", { class: "count-note", text: parts[2] })]);
+  };
+  withNote("streak", tr("home.streakValue", { current: stats.streak, best: stats.bestStreak }));
   set("days", String(stats.days));
   set("favorites", String(state.favorites.filter((id) => !catalog || ids.includes(id)).length));
   const species = new Set(state.sightings.entries.map((e) => e.animal)).size;
-  set("sightings", tr("home.sightingsValue", { count: state.sightings.entries.length, species }));
+  withNote("sightings", tr("home.sightingsValue", { count: state.sightings.entries.length, species }));
   const levelText = document.querySelector("[data-progress-level]");
   if (levelText && stats.answered > 0) {
     levelText.textContent = tr(level.next === null ? "level.statusTop" : "level.status", { level: level.level, points: stats.points, next: level.next });

@@ -773,6 +773,15 @@ class QuizPage {
   }
 }
 
+// The picture is as tall as leaves its answers in view below the header (quiz.css), whose height
+// follows the menu's words: in French, Italian or German it took two rows on a projector.
+const header = document.querySelector(".site-header");
+const headerHeight = () => document.documentElement.style.setProperty("--quiz-header", `${header.offsetHeight}px`);
+if (header) {
+  headerHeight();
+  if (window.ResizeObserver) new ResizeObserver(headerHeight).observe(header);
+}
+
 const mount = document.querySelector("[data-quiz-app]");
 if (mount) {
   try {

@@ -171,7 +171,7 @@ export function shareStatusText(tr, outcome) {
  * polite live region, visible, so everyone learns it.
  */
 function dailyShareView(v, date, results, onShare) {
-  const text = shareText(date, results, v.tr, v.site || undefined);
+  const text = shareText(date, results, v.tr, v.site || undefined, v.lang);
   const status = h("p", { class: "quiz-share-status", role: "status", dataset: { quizShareStatus: "" } });
   const shown = h("p", { class: "quiz-share-text", "aria-hidden": "true", dataset: { quizShareText: "" }, text });
   const share = async () => {

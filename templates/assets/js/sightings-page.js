@@ -152,7 +152,7 @@ if (form) {
     render(state);
     const name = describe(entry.animal).name;
     const key = browserBackend().isMemory ? "sightings.savedForNow" : "sightings.saved";
-    status.textContent = tr(key, { name, kind: tr(KIND_KEYS[entry.kind]), date: formatDate(entry.date) });
+    status.textContent = tr(key, { name, kind: tr(`sightings.kindInline.${entry.kind}`), date: formatDate(entry.date) });
     // Keep date, place, outing and position for the next sighting of the same outing.
     if (!timeSet) resetTime();
     select.value = "";
