@@ -1,33 +1,38 @@
 import BestiaryDiagnostics
 
-/// What a translator has left to do: per language other than the default, the records, pages,
-/// tag labels and site title that have no text in it, which their pages in that language show
-/// in another (docs/content.md, "Language fallback"). `bestiary check` says it as one note per
-/// language: nothing told a translator adding French what was still German (found by one).
+/// What a translator has left to do: per language, the records, pages, tag labels and site title
+/// that have no text in it, which their pages in that language show in another (docs/content.md,
+/// "Language fallback"). `bestiary check` says it as one note per language: nothing told a
+/// translator adding French what was still German (found by one), nor a teacher who made French
+/// the default language what was left in German.
 public enum TranslationCheck {
-    public static func notes(of catalog: Catalog) -> [Diagnostic] {
+    /// `summarised(id, language)`: whether the animal's page in that language shows a Wikipedia
+    /// summary, in place of the record's description (which is then not called missing).
+    public static func notes(of catalog: Catalog, summarised: (String, String) -> Bool = { _, _ in false }) -> [Diagnostic] {
         let config = catalog.config
         let defaultLanguage = config.defaultLanguage
         var notes: [Diagnostic] = []
-        for language in config.languages where language != defaultLanguage {
+        for language in config.languages {
+            let isDefault = language == defaultLanguage
             // Each record's texts that some language has and this one lacks.
             var records: [(String, [String])] = []
             for animal in catalog.animals {
                 var missing: [String] = []
-                // Not the description: a page in L shows L's Wikipedia summary before it, which
-                // this check does not see.
-                for (key, text) in [("name", animal.name), ("hint", animal.hint), ("habitat", animal.habitat)]
+                // The name in the default language is required (an error without it); the body in
+                // ID.md is the default language's.
+                let description = summarised(animal.id, language) ? LocalizedText([:]) : animal.description
+                for (key, text) in [("name", isDefault ? LocalizedText([:]) : animal.name), ("description", description), ("hint", animal.hint), ("habitat", animal.habitat)]
                 where !text.values.isEmpty && text.values[language] == nil {
                     missing.append(key)
                 }
-                if animal.bodies[language] == nil, animal.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
+                if !isDefault, animal.bodies[language] == nil, animal.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
                 if !missing.isEmpty { records.append((animal.id, missing)) }
             }
             var pages: [(String, [String])] = []
             for page in catalog.pages {
                 var missing: [String] = []
-                if page.title.values[language] == nil { missing.append("title") }
-                if page.bodies[language] == nil, page.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
+                if !isDefault, page.title.values[language] == nil { missing.append("title") }
+                if !isDefault, page.bodies[language] == nil, page.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
                 if !missing.isEmpty { pages.append((page.slug, missing)) }
             }
             let tags = config.tags.filter { !$0.value.values.isEmpty && $0.value.values[language] == nil }.keys.sorted()
@@ -44,7 +49,7 @@ public enum TranslationCheck {
             if !tags.isEmpty { parts.append("\(tags.count) tag label\(tags.count == 1 ? "" : "s") (\(tags.prefix(5).joined(separator: ", "))\(tags.count > 5 ? ", …" : ""))") }
             if title { parts.append("the site's title") }
             notes.append(.note(
-                "not yet in '\(language)': \(parts.joined(separator: ", ")); its pages in '\(language)' show those texts in another language",
+                "not yet in '\(language)'\(isDefault ? " (the default language)" : ""): \(parts.joined(separator: ", ")); its pages in '\(language)' show those texts in another language",
                 at: config.location(of: "languages"), stage: "validate"))
         }
         return notes

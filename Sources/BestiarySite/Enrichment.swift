@@ -122,10 +122,15 @@ struct Enrichment {
 /// for a catalogue (entries missing from the cache, damaged entries and pictures).
 public enum WikipediaCheck {
     public static func problems(of catalog: Catalog, fileSystem: any FileSystem) -> [Diagnostic] {
+        check(of: catalog, fileSystem: fileSystem).problems
+    }
+
+    /// The problems, and for each animal the page languages that show a Wikipedia summary.
+    public static func check(of catalog: Catalog, fileSystem: any FileSystem) -> (problems: [Diagnostic], summarised: [String: Set<String>]) {
         // What `run` reports, without the pages' views it makes.
         let snapshot = Enrichment.cache(root: catalog.root, fileSystem: fileSystem)
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
-        return Enrichment.reported(diagnostics) + neverAsked(catalog, summaries: summaries)
+        return (Enrichment.reported(diagnostics) + neverAsked(catalog, summaries: summaries), summaries.mapValues { Set($0.keys) })
     }
 
     /// Records the quiz can never ask: no sound, no picture, and no Wikipedia picture in the

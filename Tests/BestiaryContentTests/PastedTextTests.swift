@@ -59,10 +59,21 @@ import Testing
             siteYML: "title: {de: Tiere, en: Animals}\nbase_url: https://example.org/\nlanguages: [de, en, fr]\ntags: {farm: {de: Hof}}\n")
         let catalog = try #require(site.load().catalog)
         #expect(TranslationCheck.notes(of: catalog).map(\.message) == [
-            "not yet in 'en': 1 of 2 records (fox: hint, body), 1 of 1 pages (about: body), 1 tag label (farm); its pages in 'en' show those texts in another language",
-            "not yet in 'fr': 2 of 2 records (cow: name; fox: hint), 1 of 1 pages (about: body), 1 tag label (farm), the site's title; its pages in 'fr' show those texts in another language",
+            "not yet in 'en': 2 of 2 records (cow: description; fox: hint, body), 1 of 1 pages (about: body), 1 tag label (farm); its pages in 'en' show those texts in another language",
+            "not yet in 'fr': 2 of 2 records (cow: name, description; fox: hint), 1 of 1 pages (about: body), 1 tag label (farm), the site's title; its pages in 'fr' show those texts in another language",
         ])
+        // A page that shows a Wikipedia summary in its language does not show the description.
+        #expect(TranslationCheck.notes(of: catalog) { id, language in id == "cow" && language == "en" }.first?.message.hasPrefix(
+            "not yet in 'en': 1 of 2 records (fox: hint, body),") == true)
         #expect(TranslationCheck.notes(of: catalog).allSatisfy { $0.severity == .note && $0.location?.path == "content/site.yml" })
+        // A site whose default language became French (a teacher's): what is still German only.
+        let switched = try TestSite(
+            ["content/animals/fox.md": "---\nname: {fr: Renard, de: Fuchs}\ndescription: {de: Ein Fuchs.}\nhabitat: {de: Wald, fr: Forêt}\n---\nLe renard.\n"],
+            siteYML: "title: {fr: Animaux}\nbase_url: https://example.org/\nlanguages: [fr, de]\n")
+        #expect(TranslationCheck.notes(of: try #require(switched.load().catalog)).map(\.message) == [
+            "not yet in 'fr' (the default language): 1 of 1 records (fox: description); its pages in 'fr' show those texts in another language",
+            "not yet in 'de': 1 of 1 records (fox: body); its pages in 'de' show those texts in another language",
+        ])
         // A title in the default language alone is the site's name in every language.
         let named = try TestSite(siteYML: "title: Tiere\nbase_url: https://example.org/\nlanguages: [de, en]\n")
         #expect(TranslationCheck.notes(of: try #require(named.load().catalog)).isEmpty)

@@ -49,10 +49,11 @@ struct CheckCommand: AsyncParsableCommand {
         if let catalog = result.catalog {
             diagnostics.append(contentsOf: ContentLoader.quizProblems(catalog))
             diagnostics.append(contentsOf: ContentLoader.placeholderProblems(catalog.config))
-            diagnostics.append(contentsOf: WikipediaCheck.problems(of: catalog, fileSystem: LocalFileSystem()))
+            let wikipedia = WikipediaCheck.check(of: catalog, fileSystem: LocalFileSystem())
+            diagnostics.append(contentsOf: wikipedia.problems)
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TextLinkCheck.problems(of: catalog))
-            diagnostics.append(contentsOf: TranslationCheck.notes(of: catalog))
+            diagnostics.append(contentsOf: TranslationCheck.notes(of: catalog) { wikipedia.summarised[$0]?.contains($1) == true })
         }
         if let config = result.catalog?.config {
             do {
