@@ -5,6 +5,7 @@ import BestiaryFetch
 import BestiaryStorage
 import BestiaryWikipedia
 import Foundation
+import Synchronization
 
 /// `bestiary fetch`: fills and revalidates the Wikipedia cache (content/wikipedia/).
 struct FetchCommand: AsyncParsableCommand {
@@ -30,7 +31,7 @@ struct FetchCommand: AsyncParsableCommand {
 
             Exit status: 0 when everything was fetched or unchanged, 1 when something failed (each \
             failure is named with the record's file:line), 2 for a wrong option or id, 130 when \
-            stopped by Ctrl-C (the counts so far are printed; run it again to go on).
+            stopped by Ctrl-C, 143 by SIGTERM (the counts so far are printed; run it again to go on).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -141,8 +142,14 @@ struct FetchCommand: AsyncParsableCommand {
         let running = Task { await fetcher.run(jobs) { progress.handle($0) } }
         // Ctrl-C stops the fetch between writes (an article half done stays pending for the next
         // run) and still prints the counts; a second Ctrl-C stops at once.
-        let signals = ShutdownSignals { count in
-            if count == 1 { running.cancel() } else { Foundation.exit(130) }
+        let stoppedBy = Mutex<Int32>(SIGINT)
+        let signals = ShutdownSignals { count, number in
+            if count == 1 {
+                stoppedBy.withLock { $0 = number }
+                running.cancel()
+            } else {
+                Foundation.exit(ShutdownSignals.status(number))
+            }
         }
         let report = await running.value
         signals.cancel()
@@ -150,7 +157,7 @@ struct FetchCommand: AsyncParsableCommand {
 
         console.report(report.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
         console.err(report.summaryLine)
-        if report.interrupted { throw CommandFailure(status: 130) }
+        if report.interrupted { throw CommandFailure(status: ShutdownSignals.status(stoppedBy.withLock { $0 })) }
         if report.failed > 0 { throw CommandFailure(status: 1) }
     }
 }

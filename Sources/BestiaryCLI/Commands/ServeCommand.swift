@@ -92,13 +92,13 @@ struct ServeCommand: AsyncParsableCommand {
             },
             report: { printer.print($0, outputDirectory: outputDirectory) })
 
-        let signals = ShutdownSignals { count in
+        let signals = ShutdownSignals { count, number in
             if count == 1 {
                 console.err("stopping… (after the build under way, if one is; Ctrl-C again stops at once)")
                 session.stop()
             } else {
                 console.err("stopped at once")
-                stopAtOnce()
+                stopAtOnce(number)
             }
         }
         defer { signals.cancel() }
@@ -119,18 +119,22 @@ struct ServeCommand: AsyncParsableCommand {
 /// The second Ctrl-C: stop without waiting. A first build cut off here leaves only its staging
 /// folder, which the next build removes; a rebuild cut off leaves each file old or new, with every
 /// file a page names there (it writes those first), and the next build writes the output anew.
-private func stopAtOnce() -> Never {
-    exit(130)
+private func stopAtOnce(_ signal: Int32) -> Never {
+    exit(ShutdownSignals.status(signal))
 }
 
-/// Turns SIGINT and SIGTERM into calls of `handler` with the number of signals so far, instead of
-/// killing the process, so `serve` can stop cleanly.
+/// Turns SIGINT and SIGTERM into calls of `handler` with the number of signals so far and the
+/// signal's number, instead of killing the process, so `serve` can stop cleanly.
 final class ShutdownSignals: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
     private var count = 0
 
-    init(handler: @escaping @Sendable (Int) -> Void) {
+    /// The status of a command stopped by `signal`, as a shell gives it: 130 for Ctrl-C (SIGINT),
+    /// 143 for SIGTERM (a CI's timeout, `kill`), which said 130 too.
+    static func status(_ signal: Int32) -> Int32 { 128 + signal }
+
+    init(handler: @escaping @Sendable (Int, Int32) -> Void) {
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -139,7 +143,7 @@ final class ShutdownSignals: @unchecked Sendable {
                     count += 1
                     return count
                 }
-                handler(n)
+                handler(n, number)
             }
             source.resume()
             sources.append(source)
