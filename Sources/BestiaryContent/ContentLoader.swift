@@ -30,10 +30,18 @@ public struct ContentLoader: Sendable {
         self.memo = memo
     }
 
+    /// With an unusable site.yml whose languages are sound, the records and pages are checked
+    /// against them too (`check`, `build`, `fetch`, `serve`); `add`, `remove` and `import` need
+    /// only site.yml's errors.
+    public var checksContentDespiteSiteYML = true
+
     public struct Result: Sendable {
         /// nil when site.yml is missing or unusable.
         public var catalog: Catalog?
         public var diagnostics: DiagnosticBag
+        /// Whether the records and pages were read: with a catalogue, or against site.yml's
+        /// languages when the rest of it is unusable.
+        public var contentChecked = false
     }
 
     var contentDirectory: String { Catalog.contentDirectory(root: root) }
@@ -136,20 +144,20 @@ public struct ContentLoader: Sendable {
             // The records' and pages' own problems too, checked against site.yml's languages when
             // those are sound: a teacher mended a colour in site.yml, and only then met the
             // records' errors, in a second round.
-            if !parsed.languages.isEmpty {
+            var checked = false
+            if checksContentDespiteSiteYML, !parsed.languages.isEmpty {
+                checked = true
                 var probe = self
                 (probe.memo, probe.cache) = (nil, nil)
                 let provisional = SiteConfig(
                     title: LocalizedText([:]), baseURL: "", languages: parsed.languages,
                     location: SourceLocation(path: "content/site.yml", line: 1, column: 1))
-                let seen = Set(bag.items)
-                for item in probe.load(config: provisional).diagnostics.items where !seen.contains(item) {
-                    // What follows from the settings themselves waits until they are mended.
-                    if item.location?.path == "content/site.yml" { continue }
+                // What follows from the settings themselves waits until they are mended.
+                for item in probe.load(config: provisional).diagnostics.items where item.location?.path != "content/site.yml" {
                     bag.append(item)
                 }
             }
-            return Result(catalog: nil, diagnostics: bag)
+            return Result(catalog: nil, diagnostics: bag, contentChecked: checked)
         }
         var result = load(config: config)
         bag.append(contentsOf: result.diagnostics.items)
@@ -309,7 +317,7 @@ public struct ContentLoader: Sendable {
             if !bag.hasErrors { bag.append(contentsOf: Self.unusedTagLabels(animals, config: config)) }
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
-        return Result(catalog: catalog, diagnostics: bag)
+        return Result(catalog: catalog, diagnostics: bag, contentChecked: true)
     }
 
     /// `path` with its extension (the part after its last dot, if any) replaced by `ext`.

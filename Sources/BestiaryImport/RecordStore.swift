@@ -20,7 +20,9 @@ public struct RecordStore: Sendable {
     /// Loads the site; fails only when site.yml is missing or unusable (records with problems of
     /// their own stop only a change to them).
     public static func open(root: String, fileSystem: any FileSystem = LocalFileSystem()) throws(DiagnosticError) -> RecordStore {
-        let result = ContentLoader(root: root, fileSystem: fileSystem).load()
+        var loader = ContentLoader(root: root, fileSystem: fileSystem)
+        loader.checksContentDespiteSiteYML = false
+        let result = loader.load()
         guard let catalog = result.catalog else {
             throw DiagnosticError(result.diagnostics.sorted.filter { $0.severity == .error })
         }

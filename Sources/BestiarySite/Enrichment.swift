@@ -125,12 +125,13 @@ public enum WikipediaCheck {
         check(of: catalog, fileSystem: fileSystem).problems
     }
 
-    /// The problems, and for each animal the page languages that show a Wikipedia summary.
+    /// The problems, and for each animal the page languages that show a Wikipedia summary in
+    /// their own language (one in another would give way to a description in the page's).
     public static func check(of catalog: Catalog, fileSystem: any FileSystem) -> (problems: [Diagnostic], summarised: [String: Set<String>]) {
         // What `run` reports, without the pages' views it makes.
         let snapshot = Enrichment.cache(root: catalog.root, fileSystem: fileSystem)
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
-        return (Enrichment.reported(diagnostics) + neverAsked(catalog, summaries: summaries), summaries.mapValues { Set($0.keys) })
+        return (Enrichment.reported(diagnostics) + neverAsked(catalog, summaries: summaries), summaries.mapValues { Set($0.filter { $0.value.language == $0.key }.keys) })
     }
 
     /// Records the quiz can never ask: no sound, no picture, and no Wikipedia picture in the

@@ -97,6 +97,9 @@ import Testing
             #expect(result.stderr.contains("error: app.theme_color is empty"), "\(result.stderr)")
             #expect(result.stderr.contains("content/animals/fox.md:3:13: error: difficulty must be from 1 to 3, not 9"), "\(result.stderr)")
         }
+        // `add` needs site.yml alone: it names its error, not every record's.
+        let add = await run("add", "--root", site, "owl", "--name", "en=Owl")
+        #expect(add.status == 1 && add.stderr.contains("app.theme_color") && !add.stderr.contains("fox.md"), "\(add.stderr)")
         let check = await run("check", "--root", site)
         #expect(check.stderr.hasSuffix("checked content/, but site.yml cannot be used until its errors are mended: 2 errors, 0 warnings"), "\(check.stderr)")
     }
@@ -220,6 +223,9 @@ import Testing
         // At no file: `content/site.yml:1:1:` named the working folder's (a CI annotation there).
         #expect(result.stderr.hasPrefix("bestiary: error: '\(dir.appending("a/b"))' is not a site root"), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("build failed: 1 error"), "\(result.stderr)")
+        // Not "checked content/": there is none.
+        let check = await run("check", "--root", dir.appending("a/b"))
+        #expect(check.status == 1 && check.stderr.hasSuffix("could not check the records without a usable content/site.yml: 1 error, 0 warnings"), "\(check.stderr)")
         #expect(!dir.exists("a"))
     }
 

@@ -16,3 +16,33 @@ struct EnrichmentTests {
         }
     }
 }
+
+import BestiaryContent
+import BestiaryStorage
+import BestiaryTestSupport
+import BestiaryWikipedia
+import Foundation
+
+/// What `check` tells of a language's texts follows what its pages show: a French page that
+/// shows the German Wikipedia summary (a fallback) would show a French description in its place,
+/// so the German-only description is listed for French (the default language, as a teacher made
+/// it); the German page shows the German summary, so its description is not missing there.
+@Suite struct SummarisedLanguagesTests {
+    @Test func aSummaryInAnotherLanguageDoesNotHideAMissingDescription() throws {
+        let dir = TemporaryDirectory("bestiary-summarised")
+        try dir.write("title: {fr: Animaux}\nbase_url: https://example.org/\nlanguages: [fr, de, en]\n", to: "content/site.yml")
+        try dir.write("---\nname: {fr: Chien, de: Hund, en: Dog}\nwikipedia: {de: Haushund}\ndescription: {de: Ein Hund.}\n---\nLe chien.\n", to: "content/animals/hund.md")
+        let s = try WikipediaSummary.decode(try Fixtures.data("wikipedia/de__Haushund.json"))
+        try WikipediaCache(root: dir.path).write(WikipediaEntry(
+            language: s.language, requested: ["Haushund"], canonicalTitle: s.canonicalTitle, title: s.normalizedTitle, pageID: s.pageID,
+            revision: s.revision, lastEdited: s.timestamp, fetchedAt: "2026-11-01T00:00:00Z", etag: "\"\(s.revision)/x\"", url: s.pageURL!,
+            direction: s.direction, description: s.description, wikibaseItem: s.wikibaseItem, extract: s.extract, extractHTML: s.extractHTML, image: nil))
+        let catalog = try #require(ContentLoader(root: dir.path).load().catalog)
+        let checked = WikipediaCheck.check(of: catalog, fileSystem: LocalFileSystem())
+        #expect(checked.summarised["hund"] == ["de"], "\(checked.summarised)")
+        let notes = TranslationCheck.notes(of: catalog) { checked.summarised[$0]?.contains($1) == true }.map(\.message)
+        #expect(notes.first?.hasPrefix("not yet in 'fr' (the default language): 1 of 1 records (hund: description)") == true, "\(notes)")
+        #expect(notes.contains { $0.hasPrefix("not yet in 'en': 1 of 1 records (hund: description, body)") }, "\(notes)")
+        #expect(!notes.contains { $0.hasPrefix("not yet in 'de'") && $0.contains("description") }, "\(notes)")
+    }
+}

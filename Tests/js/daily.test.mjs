@@ -64,6 +64,9 @@ test("share texts: emoji grid and a screen-reader line", () => {
   assert.equal(dayText("2026-12-03", "fr"), "3 décembre 2026");
   assert.equal(dayText("2026-12-03", "it"), "3 dicembre 2026");
   assert.equal(dayText("2026-12-03", "not a language!"), "2026-12-03", "a language the browser refuses: the key");
+  assert.equal(dayText("2026-12-03", "tlh"), "2026-12-03", "a language the browser lacks: the key, not its own language's date");
+  assert.equal(dayText("2026-02-30", "en"), "2026-02-30", "no such day: the key, not 2 March");
+  assert.equal(dayText("2026-13-01", "en"), "2026-13-01");
   assert.equal(shareTextPlain(results, en), "7 of 10 right; wrong: 3, 6, 9");
   assert.equal(shareTextPlain([true, true], en), "2 of 2 right");
   assert.equal(shareTextPlain(results, de), "7 von 10 richtig; falsch: 3, 6, 9");

@@ -85,9 +85,11 @@ struct CheckCommand: AsyncParsableCommand {
             if let catalog = result.catalog {
                 let animals = catalog.animals.count, pages = catalog.pages.count
                 console.err("checked \(animals) animal\(animals == 1 ? "" : "s") and \(pages) page\(pages == 1 ? "" : "s"): \(counts)")
-            } else {
-                // Not "checked 0 animals": the records were checked too, when site.yml's languages were sound.
+            } else if result.contentChecked {
+                // Not "checked 0 animals": the records were checked too, against site.yml's languages.
                 console.err("checked content/, but site.yml cannot be used until its errors are mended: \(counts)")
+            } else {
+                console.err("could not check the records without a usable content/site.yml: \(counts)")
             }
         }
         if errors > 0 || result.catalog == nil { throw CommandFailure(status: 1) }

@@ -91,9 +91,13 @@ export function shareText(date, results, tr, site = "Bestiary", lang = "") {
  */
 export function dayText(date, lang) {
   const [year, month, day] = date.split("-").map(Number);
-  if (!lang || !day) return date;
+  const time = new Date(Date.UTC(year, month - 1, day));
+  // Not a real day (it would roll over into the next month), or a language this browser lacks
+  // (it would write the date in its own).
+  if (!lang || time.getUTCDate() !== day || time.getUTCMonth() !== month - 1) return date;
   try {
-    return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(Date.UTC(year, month - 1, day));
+    if (!Intl.DateTimeFormat.supportedLocalesOf(lang).length) return date;
+    return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(time);
   } catch {
     return date;
   }
