@@ -769,12 +769,15 @@ final class SharedContext: @unchecked Sendable {
         context["sightings_href"] = .string(root + paths.sightings(lang))
         context["settings_href"] = .string(root + paths.settings(lang))
         context["asset"] = asset(root: root)
-        context["nav"] = .list(
-            navigation(lang, directory: "", current: "404").map { item in
-                var i = item
-                if let href = i["href"]?.string { i["href"] = .string(root + (href == "./" ? "" : href)) }
-                return .object(i)
-            })
+        func nav(_ l: String) -> TemplateValue {
+            .list(
+                navigation(l, directory: "", current: "404").map { item in
+                    var i = item
+                    if let href = i["href"]?.string { i["href"] = .string(root + (href == "./" ? "" : href)) }
+                    return .object(i)
+                })
+        }
+        context["nav"] = nav(lang)
         context["languages"] = .list(
             config.languages.map { l in
                 [
@@ -783,13 +786,16 @@ final class SharedContext: @unchecked Sendable {
                 ]
             })
         // One file answers for every language (static hosts serve only the root's 404.html): the
-        // message in each other language too, with a link to that language's home page.
+        // message in each other language too, with a link to that language's home page, and the
+        // site's title and menu in it (not-found-page.js puts them first under that language's folder).
         context["others"] = .list(
             // Not a language the theme has no texts for: English again, labelled as that language.
             config.languages.filter { $0 != lang && input.strings.hasTexts(for: $0) }.map { l in
                 [
                     "lang": .string(l), "dir": .string(Languages.direction(l)), "title": .string(t(l, "notfound.title")),
                     "text": .string(t(l, "notfound.text")), "home": .string(t(l, "notfound.home")), "href": .string(root + paths.home(l)),
+                    "site_title": .string(config.title.resolve(l, fallback: config.fallback(for: l))?.text ?? ""), "nav": nav(l),
+                    "skip": .string(t(l, "nav.skip")), "nav_label": .string(t(l, "nav.label")),
                 ]
             })
         return context

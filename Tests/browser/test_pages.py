@@ -520,11 +520,25 @@ def test_unknown_path_gets_the_404_page(site, browser):
     assert "404" in browser.title or "nicht gefunden" in browser.find_element(By.TAG_NAME, "h1").text
     # One file answers for every language: an English learner finds the message in English too,
     # with a way to the English home page (it was German only: found by a tester).
+    assert browser.execute_script("return document.documentElement.lang") == "de"
+    assert browser.find_element(By.CSS_SELECTOR, "main section[lang='en'] h2").text == "Page not found"
+    # Under the English folder, English comes first: the message, the title, the menu and the
+    # page's language, and the German message below (an Italian page's miss had a French header
+    # and title: found by a teacher).
     browser.get(site + "en/animals/unicorn/")
-    english = browser.find_element(By.CSS_SELECTOR, "main section[lang='en']")
-    assert english.find_element(By.TAG_NAME, "h2").text == "Page not found"
-    link = english.find_element(By.TAG_NAME, "a")
+    wait_until(browser, "return document.documentElement.lang === 'en'", message="the page in English")
+    assert browser.find_element(By.CSS_SELECTOR, "main h1").text == "Page not found"
+    link = browser.find_element(By.CSS_SELECTOR, "main h1 + p + p a")
     assert link.text == "Go to the home page" and link.get_attribute("href") == site + "en/"
+    assert browser.title == "Page not found – Animal voices"
+    menu = [a.text for a in browser.find_elements(By.CSS_SELECTOR, ".site-nav a")]
+    assert "Collection" in menu and "Sightings" in menu and "Sammlung" not in menu, menu
+    assert browser.find_element(By.CSS_SELECTOR, ".language-nav a[aria-current]").get_attribute("hreflang") == "en"
+    assert browser.find_element(By.CSS_SELECTOR, ".brand").get_attribute("href") == site + "en/"
+    german = browser.find_element(By.CSS_SELECTOR, "main section[lang='de']")
+    assert german.find_element(By.TAG_NAME, "h2").text == "Seite nicht gefunden"
+    assert german.find_element(By.TAG_NAME, "a").get_attribute("href") == site
+    assert serious_axe_violations(browser) == []
 
 
 def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
