@@ -29,7 +29,7 @@ enum ContextKeys {
         "groups", "option_groups", "checklist_text", "language_options", "has_language_choice", "has_groups", "difficulties",
         "value",
         // The 404 page.
-        "others", "home", "skip", "nav_label",
+        "others", "home", "skip", "nav_label", "credits", "made_with",
     ]
 
     /// Names only the Markdown templates' contexts hold (`markdown/animal.md`, `markdown/page.md`).

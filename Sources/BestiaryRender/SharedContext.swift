@@ -796,6 +796,7 @@ final class SharedContext: @unchecked Sendable {
                     "text": .string(t(l, "notfound.text")), "home": .string(t(l, "notfound.home")), "href": .string(root + paths.home(l)),
                     "site_title": .string(config.title.resolve(l, fallback: config.fallback(for: l))?.text ?? ""), "nav": nav(l),
                     "skip": .string(t(l, "nav.skip")), "nav_label": .string(t(l, "nav.label")),
+                    "credits": .string(t(l, "nav.credits")), "made_with": .string(t(l, "site.madeWith")),
                 ]
             })
         return context

@@ -261,6 +261,26 @@ def test_sighting_shows_in_checklist_lists_and_csv(site, downloads_browser):
     assert len(stored(browser)["sightings"]["entries"]) == 1
 
 
+def test_the_checklists_species_stay_in_view_while_it_scrolls_sideways(site):
+    """On a phone the checklist is wider than the screen: scrolled sideways, its rows had no name
+    (found by a teacher). The species column stays where it is."""
+    driver = new_driver(PHONE)
+    try:
+        load(driver, site + "sightings/")
+        skip_tour(driver)
+        driver.execute_script("document.querySelector('.table-wrap').scrollIntoView()")
+        wide, shown = driver.execute_script("const w = document.querySelector('.table-wrap'); return [w.scrollWidth, w.clientWidth]")
+        assert wide > shown, "the table fits: the test would prove nothing"
+        where = "return [document.querySelector('.table-wrap').getBoundingClientRect().left, document.querySelector('[data-checklist] tbody th').getBoundingClientRect().left, document.querySelector('[data-checklist] tbody td').getBoundingClientRect().left]"
+        before = driver.execute_script(where)
+        driver.execute_script("document.querySelector('.table-wrap').scrollLeft = 80")
+        after = driver.execute_script(where)
+        assert after[1] == before[1] == before[0], (before, after)
+        assert after[2] < before[2] - 40, "the other columns moved"
+    finally:
+        driver.quit()
+
+
 def test_sighting_location_only_with_permission(site, browser):
     load(browser, site + "en/sightings/")
     skip_tour(browser)
@@ -535,6 +555,9 @@ def test_unknown_path_gets_the_404_page(site, browser):
     assert "Collection" in menu and "Sightings" in menu and "Sammlung" not in menu, menu
     assert browser.find_element(By.CSS_SELECTOR, ".language-nav a[aria-current]").get_attribute("hreflang") == "en"
     assert browser.find_element(By.CSS_SELECTOR, ".brand").get_attribute("href") == site + "en/"
+    credits = browser.find_element(By.CSS_SELECTOR, ".site-footer a")
+    assert credits.text == "Credits" and credits.get_attribute("href") == site + "en/credits/"
+    assert browser.find_element(By.CSS_SELECTOR, ".site-footer").text == "Credits · Made with Bestiary"
     german = browser.find_element(By.CSS_SELECTOR, "main section[lang='de']")
     assert german.find_element(By.TAG_NAME, "h2").text == "Seite nicht gefunden"
     assert german.find_element(By.TAG_NAME, "a").get_attribute("href") == site

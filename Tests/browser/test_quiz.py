@@ -905,11 +905,14 @@ def assert_picture_questions_fit(driver, url, sizes):
         assert driver.execute_script("return innerHeight") == height
         for i in range(3):
             wait_until(driver, "return [...document.querySelectorAll('.quiz-picture')].every((i) => i.complete)")
-            top, bottom, scrolled, header = driver.execute_script(
+            top, bottom, scrolled, header, shape = driver.execute_script(
                 "const answers = [...document.querySelectorAll('[data-choice]')].map((b) => b.getBoundingClientRect().bottom);"
+                " const img = document.querySelector('.quiz-picture');"
                 " return [document.querySelector('.quiz-status').getBoundingClientRect().top, Math.max(...answers), scrollY,"
-                " document.querySelector('.site-header').offsetHeight]")
+                " document.querySelector('.site-header').offsetHeight, [img.width / img.height, img.naturalWidth / img.naturalHeight]]")
             where = f"{url} at {width} × {height} (a header of {header} px), question {i + 1}"
+            # Whole, not cropped to a squat box (a projector's cut off the duck's head).
+            assert abs(shape[0] - shape[1]) < 0.03, f"{where}: shown {shape[0]:.2f} wide to 1 high, the picture is {shape[1]:.2f}"
             assert top >= -1, f"{where}: the status line begins at {top} px, above the view"
             assert bottom <= height, f"{where}: the answers end at {bottom} px, below the view"
             if i and height == 720:

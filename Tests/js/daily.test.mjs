@@ -59,10 +59,10 @@ test("share texts: emoji grid and a screen-reader line", () => {
   assert.equal(shareText("2026-11-22", results.slice(0, 2), en, "Year 3 quiz"), "Year 3 quiz daily 2026-11-22: 2/2 ✅✅");
   assert.equal(shareText("2026-11-22", results.slice(0, 2), de, "Tierquiz"), "Tagesrätsel Tierquiz 2026-11-22: 2/2 ✅✅");
   // The date as the page's language writes it (a French teacher found the ISO date out of place).
-  assert.equal(shareText("2026-12-03", results.slice(0, 2), de, "Tierquiz", "de"), "Tagesrätsel Tierquiz 3. Dezember 2026: 2/2 ✅✅");
-  assert.equal(shareText("2026-12-03", results.slice(0, 2), en, "Year 3 quiz", "en"), "Year 3 quiz daily December 3, 2026: 2/2 ✅✅");
-  assert.equal(dayText("2026-12-03", "fr"), "3 décembre 2026");
-  assert.equal(dayText("2026-12-03", "it"), "3 dicembre 2026");
+  assert.equal(shareText("2026-12-03", results.slice(0, 2), de, "Tierquiz", "de"), "Tagesrätsel Tierquiz 3.\u00a0Dezember\u00a02026: 2/2 ✅✅");
+  assert.equal(shareText("2026-12-03", results.slice(0, 2), en, "Year 3 quiz", "en"), "Year 3 quiz daily December\u00a03,\u00a02026: 2/2 ✅✅");
+  assert.equal(dayText("2026-12-03", "fr"), "3\u00a0décembre\u00a02026", "in one piece: no break inside the date");
+  assert.equal(dayText("2026-12-03", "it"), "3\u00a0dicembre\u00a02026");
   assert.equal(dayText("2026-12-03", "not a language!"), "2026-12-03", "a language the browser refuses: the key");
   assert.equal(dayText("2026-12-03", "tlh"), "2026-12-03", "a language the browser lacks: the key, not its own language's date");
   assert.equal(dayText("2026-02-30", "en"), "2026-02-30", "no such day: the key, not 2 March");
@@ -155,7 +155,7 @@ test("the daily's summary shows the share outcome in a visible polite status lin
   assert.equal(status.getAttribute("aria-hidden"), null);
   assert.equal(status.textContent, "");
   await share.fire("click");
-  assert.deepEqual(shared, ["Bestiary daily November 22, 2026: 2/3 ✅❌✅"]);
+  assert.deepEqual(shared, ["Bestiary daily November\u00a022,\u00a02026: 2/3 ✅❌✅"]);
   assert.equal(status.textContent, "Result copied to the clipboard.");
   assert.equal(status.classList.contains("is-error"), false);
   outcome = "failed";

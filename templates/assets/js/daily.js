@@ -97,7 +97,8 @@ export function dayText(date, lang) {
   if (!lang || time.getUTCDate() !== day || time.getUTCMonth() !== month - 1) return date;
   try {
     if (!Intl.DateTimeFormat.supportedLocalesOf(lang).length) return date;
-    return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(time);
+    // In one piece: "4 décembre 2026" broke between the day and the month on a phone.
+    return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(time).replace(/ /g, "\u00a0");
   } catch {
     return date;
   }

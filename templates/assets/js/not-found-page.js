@@ -1,7 +1,7 @@
 // The 404 page. One file answers for every language (static hosts serve only the root's
 // 404.html), in the default language with the message in each other one below. A miss under
-// another language's folder (`/it/…`) is told first in that language, with its site title and
-// menu, and the default language's message takes its place below (an Italian page's miss had a
+// another language's folder (`/it/…`) is told first in that language, with its site title,
+// menu and footer, and the default language's message takes its place below (an Italian page's miss had a
 // French header and title: found by a teacher).
 const main = document.querySelector("main");
 const sections = [...document.querySelectorAll("section[data-not-found]")];
@@ -40,6 +40,14 @@ if (main && match) {
       brand.setAttribute("href", otherHref);
       const name = brand.querySelector("span");
       if (name) name.textContent = newTitle;
+    }
+    // The footer's link to the credits and its "Made with" (the built-in theme's footer).
+    const credits = document.querySelector(".site-footer a");
+    if (credits && match.dataset.credits) {
+      credits.textContent = match.dataset.credits;
+      credits.setAttribute("href", `${otherHref}credits/`);
+      const rest = credits.nextSibling;
+      if (rest?.nodeType === Node.TEXT_NODE && match.dataset.madeWith) rest.textContent = ` · ${match.dataset.madeWith} Bestiary`;
     }
     for (const link of document.querySelectorAll(".language-nav a[hreflang]")) {
       if (link.hreflang === html.lang) link.setAttribute("aria-current", "true");
