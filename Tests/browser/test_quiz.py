@@ -604,8 +604,10 @@ def test_learn_mode_does_not_count_the_retry_of_a_missed_animal_as_known(site, b
     missed = None
     for i in range(5):
         asked = answer_current(browser, index, i != 0)
+        # textContent: the feedback fades in, and Selenium's .text is '' while its opacity is 0
+        # (CI once read it at that moment).
         note = browser.find_elements(By.CSS_SELECTOR, ".quiz-feedback .quiz-note")
-        assert [n.text for n in note] == ([strings["learn.comesBack"]] if i == 0 else []), i
+        assert [n.get_attribute("textContent").strip() for n in note] == ([strings["learn.comesBack"]] if i == 0 else []), i
         missed = missed or asked
         browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
         wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
@@ -616,7 +618,7 @@ def test_learn_mode_does_not_count_the_retry_of_a_missed_animal_as_known(site, b
     points = stored_state(browser)["stats"]["points"]
     answered = stored_state(browser)["stats"]["answered"]
     assert answer_current(browser, index, True) == missed, "the missed animal comes back last"
-    assert browser.find_element(By.CSS_SELECTOR, ".quiz-feedback .quiz-note").text == strings["learn.retryNote"]
+    assert browser.find_element(By.CSS_SELECTOR, ".quiz-feedback .quiz-note").get_attribute("textContent").strip() == strings["learn.retryNote"]
     state = stored_state(browser)
     assert state["cards"][missed]["state"] != "review", state["cards"][missed]
     assert (state["stats"]["points"], state["stats"]["answered"]) == (points, answered), "the retry earns nothing"
