@@ -8,12 +8,23 @@ import BestiaryDiagnostics
 public enum TranslationCheck {
     /// `summarised(id, language)`: whether the animal's page in that language shows a Wikipedia
     /// summary, in place of the record's description (which is then not called missing).
-    public static func notes(of catalog: Catalog, summarised: (String, String) -> Bool = { _, _ in false }) -> [Diagnostic] {
+    /// `listing`: how many records and pages each note names before "…"; nil names every one
+    /// (`check --all-warnings`, and JSON, whose reader is a script).
+    public static func notes(
+        of catalog: Catalog, listing: Int? = 3, summarised: (String, String) -> Bool = { _, _ in false }
+    ) -> [Diagnostic] {
         let config = catalog.config
         let defaultLanguage = config.defaultLanguage
         var notes: [Diagnostic] = []
         for language in config.languages {
             let isDefault = language == defaultLanguage
+            // The languages the pages show instead, as they choose them (LocalizedText.resolve).
+            let order = config.fallback(for: language)
+            var shownIn: Set<String> = []
+            func shown(from present: some Sequence<String>) {
+                let present = Set(present)
+                if let first = order.first(where: present.contains) ?? present.sorted().first { shownIn.insert(first) }
+            }
             // Each record's texts that some language has and this one lacks.
             var records: [(String, [String])] = []
             for animal in catalog.animals {
@@ -24,32 +35,50 @@ public enum TranslationCheck {
                 for (key, text) in [("name", isDefault ? LocalizedText([:]) : animal.name), ("description", description), ("hint", animal.hint), ("habitat", animal.habitat)]
                 where !text.values.isEmpty && text.values[language] == nil {
                     missing.append(key)
+                    shown(from: text.values.keys)
                 }
-                if !isDefault, animal.bodies[language] == nil, animal.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
+                if !isDefault, animal.bodies[language] == nil, animal.bodies.values.contains(where: { !$0.isBlank }) {
+                    missing.append("body")
+                    shown(from: animal.bodies.filter { !$0.value.isBlank }.keys)
+                }
                 if !missing.isEmpty { records.append((animal.id, missing)) }
             }
             var pages: [(String, [String])] = []
             for page in catalog.pages {
                 var missing: [String] = []
-                if !isDefault, page.title.values[language] == nil { missing.append("title") }
-                if !isDefault, page.bodies[language] == nil, page.bodies.values.contains(where: { !$0.isBlank }) { missing.append("body") }
+                if !isDefault, page.title.values[language] == nil {
+                    missing.append("title")
+                    shown(from: page.title.values.keys)
+                }
+                if !isDefault, page.bodies[language] == nil, page.bodies.values.contains(where: { !$0.isBlank }) {
+                    missing.append("body")
+                    shown(from: page.bodies.filter { !$0.value.isBlank }.keys)
+                }
                 if !missing.isEmpty { pages.append((page.slug, missing)) }
             }
             let tags = config.tags.filter { !$0.value.values.isEmpty && $0.value.values[language] == nil }.keys.sorted()
             // A title in the default language alone (`title: Animal quiz`, as `init` writes it) is
             // the site's name in every language.
+            for tag in tags { shown(from: config.tags[tag]?.languages ?? []) }
             let title = config.title.values[language] == nil && Set(config.title.values.keys) != [defaultLanguage]
+            if title { shown(from: config.title.values.keys) }
             guard !records.isEmpty || !pages.isEmpty || !tags.isEmpty || title else { continue }
             func listed(_ items: [(String, [String])]) -> String {
-                items.prefix(3).map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ") + (items.count > 3 ? "; …" : "")
+                let limit = listing ?? items.count
+                return items.prefix(limit).map { "\($0.0): \($0.1.joined(separator: ", "))" }.joined(separator: "; ")
+                    + (items.count > limit ? "; … \(items.count - limit) more" : "")
             }
             var parts: [String] = []
             if !records.isEmpty { parts.append("\(records.count) of \(catalog.animals.count) records (\(listed(records)))") }
             if !pages.isEmpty { parts.append("\(pages.count) of \(catalog.pages.count) pages (\(listed(pages)))") }
-            if !tags.isEmpty { parts.append("\(tags.count) tag label\(tags.count == 1 ? "" : "s") (\(tags.prefix(5).joined(separator: ", "))\(tags.count > 5 ? ", …" : ""))") }
+            let tagLimit = listing.map { max($0, 5) } ?? tags.count
+            if !tags.isEmpty { parts.append("\(tags.count) tag label\(tags.count == 1 ? "" : "s") (\(tags.prefix(tagLimit).joined(separator: ", "))\(tags.count > tagLimit ? ", …" : ""))") }
             if title { parts.append("the site's title") }
+            let instead = order.filter(shownIn.contains).map { "'\($0)'" }
+            let cut = tags.count > tagLimit || listing.map { records.count > $0 || pages.count > $0 } == true
             notes.append(.note(
-                "not yet in '\(language)'\(isDefault ? " (the default language)" : ""): \(parts.joined(separator: ", ")); its pages in '\(language)' show those texts in another language",
+                "not yet in '\(language)'\(isDefault ? " (the default language)" : ""): \(parts.joined(separator: ", ")); its pages in '\(language)' show those texts in \(instead.isEmpty ? "another language" : instead.joined(separator: " or "))"
+                    + (cut ? " (--all-warnings lists every one)" : ""),
                 at: config.location(of: "languages"), stage: "validate"))
         }
         return notes

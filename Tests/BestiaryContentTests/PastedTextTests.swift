@@ -59,8 +59,8 @@ import Testing
             siteYML: "title: {de: Tiere, en: Animals}\nbase_url: https://example.org/\nlanguages: [de, en, fr]\ntags: {farm: {de: Hof}}\n")
         let catalog = try #require(site.load().catalog)
         #expect(TranslationCheck.notes(of: catalog).map(\.message) == [
-            "not yet in 'en': 2 of 2 records (cow: description; fox: hint, body), 1 of 1 pages (about: body), 1 tag label (farm); its pages in 'en' show those texts in another language",
-            "not yet in 'fr': 2 of 2 records (cow: name, description; fox: hint), 1 of 1 pages (about: body), 1 tag label (farm), the site's title; its pages in 'fr' show those texts in another language",
+            "not yet in 'en': 2 of 2 records (cow: description; fox: hint, body), 1 of 1 pages (about: body), 1 tag label (farm); its pages in 'en' show those texts in 'de'",
+            "not yet in 'fr': 2 of 2 records (cow: name, description; fox: hint), 1 of 1 pages (about: body), 1 tag label (farm), the site's title; its pages in 'fr' show those texts in 'de'",
         ])
         // A page that shows a Wikipedia summary in its language does not show the description.
         #expect(TranslationCheck.notes(of: catalog) { id, language in id == "cow" && language == "en" }.first?.message.hasPrefix(
@@ -71,11 +71,30 @@ import Testing
             ["content/animals/fox.md": "---\nname: {fr: Renard, de: Fuchs}\ndescription: {de: Ein Fuchs.}\nhabitat: {de: Wald, fr: Forêt}\n---\nLe renard.\n"],
             siteYML: "title: {fr: Animaux}\nbase_url: https://example.org/\nlanguages: [fr, de]\n")
         #expect(TranslationCheck.notes(of: try #require(switched.load().catalog)).map(\.message) == [
-            "not yet in 'fr' (the default language): 1 of 1 records (fox: description); its pages in 'fr' show those texts in another language",
-            "not yet in 'de': 1 of 1 records (fox: body); its pages in 'de' show those texts in another language",
+            "not yet in 'fr' (the default language): 1 of 1 records (fox: description); its pages in 'fr' show those texts in 'de'",
+            "not yet in 'de': 1 of 1 records (fox: body); its pages in 'de' show those texts in 'fr'",
         ])
         // A title in the default language alone is the site's name in every language.
         let named = try TestSite(siteYML: "title: Tiere\nbase_url: https://example.org/\nlanguages: [de, en]\n")
         #expect(TranslationCheck.notes(of: try #require(named.load().catalog)).isEmpty)
+    }
+
+    /// A translator with many records left wants them all (a teacher found "…" even with
+    /// `--all-warnings`), and which language the pages show instead.
+    @Test func everyRecordIsListedWhenAskedAndTheLanguagesShownInsteadAreNamed() throws {
+        var files: [String: String] = [:]
+        for n in 1...5 { files["content/animals/a\(n).md"] = "---\nname: {de: Tier \(n), fr: Bête \(n)}\nhint: {en: Hint \(n)}\n---\n" }
+        let site = try TestSite(files, siteYML: "title: Tiere\nbase_url: https://example.org/\nlanguages: [de, en, fr]\n")
+        let catalog = try #require(site.load().catalog)
+        let short = TranslationCheck.notes(of: catalog).map(\.message)
+        #expect(short.first == "not yet in 'de' (the default language): 5 of 5 records (a1: hint; a2: hint; a3: hint; … 2 more); its pages in 'de' show those texts in 'en' (--all-warnings lists every one)")
+        #expect(short.dropFirst().first == "not yet in 'en': 5 of 5 records (a1: name; a2: name; a3: name; … 2 more); its pages in 'en' show those texts in 'de' (--all-warnings lists every one)")
+        let all = TranslationCheck.notes(of: catalog, listing: nil).map(\.message)
+        #expect(all.first == "not yet in 'de' (the default language): 5 of 5 records (a1: hint; a2: hint; a3: hint; a4: hint; a5: hint); its pages in 'de' show those texts in 'en'")
+        // French lacks the German description of one record and the English hints: both named, in the site's order.
+        let mixed = try TestSite(
+            files.merging(["content/animals/a1.md": "---\nname: {de: Tier 1, fr: Bête 1}\nhint: {en: Hint 1}\ndescription: {de: Ein Tier.}\n---\n"]) { $1 },
+            siteYML: "title: Tiere\nbase_url: https://example.org/\nlanguages: [de, en, fr]\n")
+        #expect(TranslationCheck.notes(of: try #require(mixed.load().catalog), listing: nil).last?.message.hasSuffix("its pages in 'fr' show those texts in 'de' or 'en'") == true)
     }
 }

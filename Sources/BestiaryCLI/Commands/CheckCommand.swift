@@ -53,7 +53,9 @@ struct CheckCommand: AsyncParsableCommand {
             diagnostics.append(contentsOf: wikipedia.problems)
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TextLinkCheck.problems(of: catalog))
-            diagnostics.append(contentsOf: TranslationCheck.notes(of: catalog) { wikipedia.summarised[$0]?.contains($1) == true })
+            diagnostics.append(contentsOf: TranslationCheck.notes(
+                of: catalog, listing: global.allWarnings || global.diagnostics == .json ? nil : 3
+            ) { wikipedia.summarised[$0]?.contains($1) == true })
         }
         if let config = result.catalog?.config {
             do {
