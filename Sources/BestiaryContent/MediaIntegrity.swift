@@ -315,7 +315,8 @@ public enum MediaIntegrity {
     }
 
     /// A warning for each media file of `catalog` whose bytes do not hold together (read whole,
-    /// on both cores); a file that cannot be read is the build's error, not this check's.
+    /// on both cores); a file that cannot be read is the build's error, not this check's. And one
+    /// note naming the pictures over ``heavyPictureBytes``.
     public static func problems(of catalog: Catalog, fileSystem: any FileSystem) -> [Diagnostic] {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         // Each file read once: its structure, and a picture's size (as the build's media stage says too).
@@ -336,6 +337,25 @@ public enum MediaIntegrity {
                 .compactMap { $0 }
                 .map { .warning("\(kind) '\(file.path)': \($0)", at: SourceLocation(path: "content/" + file.path), stage: "validate") }
         }
-        return found.flatMap { $0 }
+        return found.flatMap { $0 } + [heavyPictures(files)].compactMap { $0 }
+    }
+
+    /// Pictures over this many bytes are named in one note: a phone's photo (3–5 MB, 12
+    /// megapixels) is not too large to show, but every question that shows it downloads all of it
+    /// on every device of a class, where one saved at about 2,000 pixels is a few hundred KB.
+    public static let heavyPictureBytes = 1_000_000
+
+    /// One note naming the site's pictures over ``heavyPictureBytes``, the heaviest first, or nil.
+    static func heavyPictures(_ files: [MediaFile]) -> Diagnostic? {
+        let heavy = files.filter { $0.format.kind == .image && $0.format != .svg && $0.size > heavyPictureBytes }.map { ($0.path, $0.size) }
+            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+        guard let heaviest = heavy.first else { return nil }
+        func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        let named = heavy.prefix(3).map { "\($0.0) \(mb($0.1))" }.joined(separator: ", ") + (heavy.count > 3 ? ", …" : "")
+        let count = heavy.count == 1 ? "1 picture is" : "\(heavy.count) pictures are"
+        return .note(
+            "\(count) over 1 MB (\(named); \(mb(heavy.reduce(0) { $0 + $1.1 })) in all): every question that shows one downloads all of it, on every device of a class; "
+                + "saved at about 2,000 pixels on the longer side, as WebP or as JPEG of quality 80, a photo is a few hundred KB",
+            at: SourceLocation(path: "content/" + heaviest.0), stage: "validate")
     }
 }

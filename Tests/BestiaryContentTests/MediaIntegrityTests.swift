@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
 import Testing
@@ -266,5 +267,35 @@ struct MediaIntegrityTests {
         let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE1, 0, UInt8(app1.count + 2)] + app1 + sof + [0xFF, 0xD9])
         let size = ImageSize.of(jpeg, format: .jpeg)
         #expect(size?.width == (swapped ? 3000 : 4000) && size?.height == (swapped ? 4000 : 3000), "\(String(describing: size))")
+    }
+}
+
+/// A phone's photo (3–5 MB) is not too large to show, but a class downloads it on every device
+/// for every question: `check` names the pictures over 1 MB in one note, the heaviest first.
+@Suite struct HeavyPictureTests {
+    /// A JPEG of `segments` comments of 65,533 bytes each: generated, no picture in it.
+    static func jpeg(segments: Int) -> Data {
+        var bytes: [UInt8] = [0xFF, 0xD8]
+        for _ in 0..<segments { bytes += [0xFF, 0xFE, 0xFF, 0xFF] + [UInt8](repeating: 0x20, count: 65_533) }
+        return Data(bytes + [0xFF, 0xD9])
+    }
+
+    @Test func picturesOverOneMegabyteAreNamedInOneNote() throws {
+        var records: [String: String] = [:]
+        var pictures: [String: Data] = [:]
+        for (name, segments) in [("owl", 40), ("fox", 20), ("cat", 17), ("elk", 16), ("bee", 2)] {
+            records["content/animals/\(name).md"] = "---\nname: {de: \(name)}\nimage: {file: images/\(name).jpg}\n---\n"
+            pictures["content/images/\(name).jpg"] = Self.jpeg(segments: segments)
+        }
+        let site = try TestSite(records, binary: pictures)
+        let catalog = try #require(site.load().catalog)
+        let notes = MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()).filter { $0.severity == .note }
+        #expect(notes.map(\.message) == [
+            "4 pictures are over 1 MB (images/owl.jpg 2.6 MB, images/fox.jpg 1.3 MB, images/cat.jpg 1.1 MB, …; 6.1 MB in all): every question that shows one downloads all of it, on every device of a class; saved at about 2,000 pixels on the longer side, as WebP or as JPEG of quality 80, a photo is a few hundred KB"
+        ])
+        #expect(notes.first?.location?.path == "content/images/owl.jpg")
+        // The bee's 131 KB are not named; nor is anything when no picture is over 1 MB.
+        let light = try TestSite([records.first { $0.key.contains("bee") }!.key: records["content/animals/bee.md"]!], binary: pictures)
+        #expect(MediaIntegrity.problems(of: try #require(light.load().catalog), fileSystem: LocalFileSystem()).isEmpty)
     }
 }
