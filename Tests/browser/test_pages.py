@@ -564,6 +564,21 @@ def test_unknown_path_gets_the_404_page(site, browser):
     assert serious_axe_violations(browser) == []
 
 
+def test_a_site_opened_from_the_disk_says_to_serve_it(site, browser):
+    """Opened as files (a volunteer double-clicked output/index.html for an offline open day), the
+    browser blocks the pages' modules and the quiz is blank: every page says why and what to do."""
+    browser.get("file://" + os.path.join(site.output, "index.html"))
+    notice = browser.find_element(By.CSS_SELECTOR, "[data-file-notice]")
+    assert notice.is_displayed()
+    assert "bestiary serve" in notice.text and "Festplatte" in notice.text, notice.text
+    browser.get("file://" + os.path.join(site.output, "en", "quiz", "index.html"))
+    notice = browser.find_element(By.CSS_SELECTOR, "[data-file-notice]")
+    assert notice.is_displayed() and notice.text.startswith("This site is opened from files on the disk"), notice.text
+    # Served, it is never shown.
+    browser.get(site)
+    assert not browser.find_element(By.CSS_SELECTOR, "[data-file-notice]").is_displayed()
+
+
 def test_home_shows_modes_animal_of_the_day_and_progress(site, browser):
     load(browser, site + "en/")
     for mode in ["sound", "image", "daily", "learn"]:
