@@ -94,6 +94,13 @@ extension Animal {
         var tags: [String] = []
         if let node = f["tags"]?.value, !YAMLReader.isNull(node) {
             tags = reader.stringList(node, what: "tags") ?? []
+            // `tags: garden, forest` is one tag, "garden, forest", and matched no filter (a
+            // volunteer's); `add` and `import` refuse the same value.
+            if case .scalar = node, let tag = tags.first, tag.contains(",") {
+                let meant = tag.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                reader.error("tags: '\(tag)' would be one tag; for \(meant.count) tags, write tags: [\(meant.joined(separator: ", "))]", at: node)
+                tags = []
+            }
         }
 
         var wikipedia: [String: String] = [:]

@@ -7,6 +7,8 @@ public enum ContentPath {
     public enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
         case empty
         case absolute
+        /// `C:\Users\anna\toad.jpg`, `\\server\share\toad.jpg`: the file's name.
+        case windowsPath(String)
         case parentReference
         case backslash
         case missing
@@ -19,6 +21,8 @@ public enum ContentPath {
             switch self {
             case .empty: "path is empty"
             case .absolute: "path must be relative to content/, not absolute"
+            case .windowsPath(let name):
+                "is where the file is on a Windows computer, which the build cannot read; copy the file into content/ (content/images/, say) and write its path from there, such as images/\(name)"
             case .parentReference: "path must not contain '..' (it must stay inside content/)"
             case .backslash: "use '/' in paths, not '\\'"
             case .missing: "no such file under content/"
@@ -27,6 +31,17 @@ public enum ContentPath {
             case .leavesContent(let target): "is a symbolic link that leads out of content/ (to \(target))"
             }
         }
+    }
+
+    /// The file's name, when `path` is a Windows path with a drive or a server (`C:\…\toad.jpg`,
+    /// `D:/photos/toad.jpg`, `\\server\share\toad.jpg`): copied from Explorer into a record or a
+    /// spreadsheet, where "use '/' in paths" would not help.
+    public static func windowsFileName(_ path: String) -> String? {
+        let scalars = Array(path.unicodeScalars.prefix(3))
+        let drive = scalars.count == 3 && scalars[0].isASCII && CharacterSet.letters.contains(scalars[0]) && scalars[1] == ":"
+            && (scalars[2] == "\\" || scalars[2] == "/")
+        guard drive || path.hasPrefix("\\\\") else { return nil }
+        return path.split(whereSeparator: { $0 == "\\" || $0 == "/" }).last.map(String.init)
     }
 
     /// The extension a media path names: its last part between dots, lowercased, dots at the end
@@ -42,6 +57,7 @@ public enum ContentPath {
     /// Lexical checks that need no file system.
     public static func lexicalProblem(_ path: String) -> Problem? {
         if path.isEmpty { return .empty }
+        if let name = windowsFileName(path) { return .windowsPath(name) }
         if path.hasPrefix("/") || path.hasPrefix("~") || (path.count > 1 && path.dropFirst().first == ":") { return .absolute }
         if path.contains("\\") { return .backslash }
         if path.split(separator: "/").contains("..") { return .parentReference }

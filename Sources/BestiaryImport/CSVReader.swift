@@ -30,6 +30,23 @@ public enum CSVReader {
             return ([], [.error("malformed CSV: \(error.message)", at: SourceLocation(path: context.displayPath, line: error.line, column: error.column), stage: "import")])
         }
 
+        // A title above the header (a spreadsheet's habit): five errors about a header that is
+        // none ("column '' appears twice") told a volunteer nothing. Said once, with the line that
+        // is the header.
+        if !table.header.contains(where: { Self.visible($0.text) == "id" }),
+            let real = table.records.prefix(5).first(where: { record in
+                record.fields.contains { Self.visible($0.text) == "id" }
+                    || [",", ";", "\t"].contains { record.fields.first.map { Self.visible($0.text) }?.hasPrefix("id" + $0) == true }
+            })
+        {
+            let above = real.line - 1
+            let shown = real.fields.map { Self.visible($0.text) }.joined(separator: String(table.separator))
+            error(
+                "line 1 is not the header: line \(real.line) is (\(shown.count > 60 ? shown.prefix(60) + "…" : shown)); delete \(above == 1 ? "the line" : "the \(above) lines") above it (a title, say) from the copy you import",
+                line: 1, column: 1)
+            return ([], diagnostics)
+        }
+
         // The header: which field each column sets.
         var columns: [RecordField?] = []
         var idColumn: Int?
@@ -161,7 +178,7 @@ public enum CSVReader {
                     } else if beside {
                         row.media.append(ImportRow.MediaFile(kind: kind, path: context.mediaPath(value), at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column)))
                     } else {
-                        let looked = value.hasPrefix("/") || RecordField.isWebAddress(value) ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
+                        let looked = value.hasPrefix("/") || RecordField.isWebAddress(value) || ContentPath.windowsFileName(value) != nil ? "" : "; looked for content/\(value) and \(context.mediaPath(value)) (files next to the CSV, or under --media)"
                         let fs = context.fileSystem
                         // The file meant, under content/ or where the import's media are: what
                         // to write in the cell, and where that file is.
@@ -179,12 +196,24 @@ public enum CSVReader {
                         // A path written with `\\` (from Windows): said so, as `check` says it.
                         let hint = RecordField.isWebAddress(value)
                             ? "; a web address goes in the \(kind.rawValue).url column (the record then names it), or download the file and name it here"
-                            : value.contains("\\") ? "; use '/' in paths, not '\\'" : meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
+                            : ContentPath.windowsFileName(value).map {
+                                "; that is where the file is on a Windows computer: copy it next to the CSV (or under --media) and write its name, \($0)"
+                            }
+                            ?? (value.contains("\\") ? "; use '/' in paths, not '\\'" : nil) ?? meant.map { "; " + ContentPath.didYouMean($0.0, for: value, location: $0.1) } ?? ""
                         row.failedMedia.insert(kind)
                         error(
                             "\(label): \(field) '\(value)': no such file\(looked)\(hint)",
                             line: cell.line, column: cell.column)
                     }
+                    continue
+                }
+                // `pond, garden` in a file whose columns ';' separates: "write pond; garden", done
+                // as said, split the row (a volunteer's); the cell needs quotes.
+                if case .tags = field, table.separator == ";", value.contains(","), !value.contains(";") {
+                    let meant = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+                    error(
+                        "\(label): tags are separated by ';', not ',': '\(value)' would be one tag; in this file, whose columns ';' separates, write the cell in double quotes: \"\(meant)\"",
+                        line: cell.line, column: cell.column)
                     continue
                 }
                 if let misread = PastedText.misreadWarning(value, what: "\(label): \(field)") {

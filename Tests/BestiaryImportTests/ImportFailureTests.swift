@@ -180,6 +180,21 @@ import Testing
                 "2:26: row 2 (id fox): wikipedia.en: 'https://de.wikipedia.org/wiki/Rotfuchs' is an article of the 'de' Wikipedia, not of the 'en' one; write the title of the 'en' article",
             ]),
         Case(
+            name: "CSV with a title above its header (a spreadsheet's habit)", format: .csv,
+            text: "\u{FEFF}Bird list autumn 2024;;;\nid;name.en;tags;image.file\nkingfisher;Kingfisher;bird;\n",
+            errors: ["1:1: line 1 is not the header: line 2 is (id;name.en;tags;image.file); delete the line above it (a title, say) from the copy you import"]),
+        Case(
+            name: "CSV with two title lines, without separators", format: .csv,
+            text: "Birds\nAutumn\nid,name.en\nfox,Fox\n",
+            errors: ["1:1: line 1 is not the header: line 3 is (id,name.en); delete the 2 lines above it (a title, say) from the copy you import"]),
+        Case(
+            name: "CSV separated by ';' with tags separated by commas, and a picture's place on Windows", format: .csv,
+            text: "id;name.en;tags;image.file\nfox;Fox;garden, forest;C:\\Users\\anna\\Pictures\\toad.jpg\n",
+            errors: [
+                "2:9: row 2 (id fox): tags are separated by ';', not ',': 'garden, forest' would be one tag; in this file, whose columns ';' separates, write the cell in double quotes: \"garden; forest\"",
+                "2:24: row 2 (id fox): image.file 'C:\\Users\\anna\\Pictures\\toad.jpg': no such file; that is where the file is on a Windows computer: copy it next to the CSV (or under --media) and write its name, toad.jpg",
+            ]),
+        Case(
             name: "CSV that is a spreadsheet's workbook", format: .csv, text: "PK\u{03}\u{04}\u{14}\u{00}",
             errors: [
                 "1:1: malformed CSV: this is a spreadsheet workbook (.xlsx, .ods or .numbers: a ZIP file), not a CSV file; open it in the spreadsheet and save it as CSV UTF-8 (Excel: Save As, CSV UTF-8; LibreOffice: Save As, Text CSV, character set Unicode (UTF-8))"
