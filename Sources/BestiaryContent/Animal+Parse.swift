@@ -130,6 +130,15 @@ extension Animal {
                     wikipedia[k.string] = title
                     locations["wikipedia.\(k.string)"] = reader.location(value)
                 }
+            } else if case .scalar(let title) = node, let article = PastedText.wikipediaArticle(title.string) {
+                // An article's address: its language and title are in it, so the one fix is said
+                // (the advice below, followed, met the address's own error: a volunteer's).
+                let language = config.languages.first { LanguageCode.wikipediaCode($0) == article.language }
+                reader.error(
+                    "wikipedia must map languages to article titles; '\(title.string)' is the address of the '\(article.language)' article "
+                        + (language.map { "'\(article.title)': write wikipedia: {\($0): \(YAMLScalar.plainOrQuoted(article.title, flow: true))}" }
+                            ?? "'\(article.title)', in a language the site does not have (languages in content/site.yml); write the title of an article in one it has, like wikipedia: {\(defaultLanguage): Title}"),
+                    at: node)
             } else if case .scalar(let title) = node {
                 // One title names an article of one language's Wikipedia: say which to write.
                 reader.error("wikipedia must map languages to article titles; write wikipedia: {\(defaultLanguage): \(YAMLScalar.plainOrQuoted(title.string, flow: true))}", at: node)
