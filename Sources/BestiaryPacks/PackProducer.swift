@@ -75,7 +75,7 @@ public struct PackProducer: Sendable {
         } else if signingKeys.isEmpty, warnsUnsigned {
             diagnostics.append(.warning(
                 unsignedOnPurpose ? "packs are not signed (built with --unsigned)"
-                    : "packs are not signed: set BESTIARY_SIGNING_KEY or pass --signing-key FILE (`bestiary keys generate` makes a key pair)",
+                    : "packs are not signed: set BESTIARY_SIGNING_KEY or pass --signing-key FILE (`bestiary keys generate` makes a key pair); packs are for apps (docs/packs.md): a site without one can leave `packs:` out of content/site.yml",
                 stage: "packs"))
         }
 

@@ -207,6 +207,9 @@ public final class SiteBuilder: @unchecked Sendable {
             // The warnings are in `diagnostics` already: a failed build must not show them twice.
             if result.diagnostics.hasErrors { throw DiagnosticError(result.diagnostics.sorted.filter { $0.severity == .error }) }
             guard let catalog = result.catalog else { throw DiagnosticError(result.diagnostics.sorted) }
+            // A quiz that no round can start is published broken: said by each build and the
+            // preview as well as by `check` (a volunteer's two animals and four answers).
+            diagnostics.append(contentsOf: ContentLoader.quizProblems(catalog))
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return (catalog, "\(count(catalog.animals.count, "animal")), \(count(catalog.pages.count, "page"))")
         }
