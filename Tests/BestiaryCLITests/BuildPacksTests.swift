@@ -320,3 +320,25 @@ import Testing
         #expect(anywhere.stderr.contains("is not a site root (no content/site.yml under it)"), "\(anywhere.stderr)")
     }
 }
+
+/// A quiz no round can start was said by `check` alone: a volunteer's `build` of two animals with
+/// four answers a question published it without a word.
+@Suite struct BuildQuizWarningTests {
+    @Test func aBuildSaysThatNoQuizRoundCanStart() throws {
+        let dir = TemporaryDirectory("bestiary-build-quiz")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let builder = SiteBuilder(options: BuildOptions(root: root, environment: [:]))
+        _ = try builder.build()
+        #expect(!builder.diagnostics.items.contains { $0.message.contains("no round can start") })
+        // Four answers a question, and all but two animals taken out.
+        let animals = root + "/content/animals"
+        for name in try FileManager.default.contentsOfDirectory(atPath: animals).sorted().dropFirst(2) {
+            try FileManager.default.removeItem(atPath: animals + "/" + name)
+        }
+        let second = SiteBuilder(options: BuildOptions(root: root, environment: [:]))
+        _ = try second.build()
+        let warning = second.diagnostics.items.first { $0.message.contains("no round can start") }
+        #expect(warning?.severity == .warning && warning?.location?.path == "content/site.yml", "\(second.diagnostics.items.map(\.message))")
+    }
+}
