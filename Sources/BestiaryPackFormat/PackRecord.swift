@@ -121,6 +121,27 @@ public struct PackRecord: Hashable, Sendable {
         return unique
     }
 
+    /// Integers beyond this are not the same number to every reader (a JavaScript `Number`, a
+    /// JSON reader into doubles): 2^53 − 1.
+    public static let largestSafeInteger: Int64 = 9_007_199_254_740_991
+
+    /// Why `value` holds a number format 1 does not write (with a fraction or an exponent, or an
+    /// integer beyond ±``largestSafeInteger``), or nil.
+    static func numberProblem(in value: JSONValue) -> String? {
+        switch value {
+        case .number(let literal):
+            return "the number \(literal) has a fraction or an exponent, or is too large: format 1 writes integers only, in plain decimal (docs/packs.md, section 2), and readers would hash it differently"
+        case .integer(let n) where n > largestSafeInteger || n < -largestSafeInteger:
+            return "the integer \(n) is beyond ±(2^53 − 1), which not every reader holds exactly (JavaScript reads it as another number)"
+        case .array(let items):
+            for item in items { if let problem = numberProblem(in: item) { return problem } }
+        case .object(let members):
+            for key in members.keys.sorted() { if let problem = numberProblem(in: members[key]!) { return problem } }
+        default: break
+        }
+        return nil
+    }
+
     /// A record from its published bytes (an earlier manifest's, for a record whose inputs did not
     /// change) and the media it lists; nil unless the bytes are a record of `id` ending with its
     /// `,"rev":"…"}`, and the rev is the digest of the rest.
@@ -217,6 +238,10 @@ public struct PackRecord: Hashable, Sendable {
         }
         var m = r.members
         m["rev"] = nil
+        // Numbers as format 1 writes them, or readers part: JCS writes `1.0` as `1` and
+        // JavaScript reads 2^53 + 1 as 2^53, so either hashes to another rev there than here (an
+        // app developer's check, made from section 2, failed on a tree this one passed).
+        if let problem = Self.numberProblem(in: .object(m)) { throw r.fail("\(ctx): \(problem)") }
         storage = .tree(m)
         let computed = Self.computeRev(m)
         guard computed == rev else {

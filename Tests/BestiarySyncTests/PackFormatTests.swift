@@ -58,6 +58,30 @@ import Testing
             .contains("the payload's texts.en.image names a file") == true)
     }
 
+    /// A number format 1 never writes, hashed into the rev as written, is refused: a reader made
+    /// from section 2 (JCS, or JavaScript) hashes `1.0` as `1` and 2^53 + 1 as 2^53, and would
+    /// see another record than this one (an app developer's check failed on a tree this passed).
+    @Test(arguments: ["1.0", "1e0", "9007199254740993", "100000000000000000000000"])
+    func aNumberFormatOneNeverWritesIsRefused(literal: String) throws {
+        let data = Data(#"{"id":"fox","media":[],"payload":{"difficulty":\#(literal),"id":"fox"}}"#.utf8)
+        var members = try JSONParser.parse(data).objectValue!
+        let rev = PackRecord.computeRev(members)
+        #expect(PackDigest.sha256(data) == rev, "the rev is over the bytes as written")
+        members["rev"] = .string(rev)
+        #expect {
+            try PackRecord(json: .object(members), file: "v/2.json", context: "records[0]")
+        } throws: { error in
+            let message = (error as? PackFormatError)?.message ?? ""
+            return message.hasPrefix("records[0] 'fox': the ") && (message.contains("format 1 writes integers only") || message.contains("beyond ±(2^53 − 1)"))
+        }
+        // The largest integer every reader holds exactly, and -0 (read as 0, and hashed so), pass.
+        for fine in ["9007199254740991", "-9007199254740991", "0"] {
+            var ok = try JSONParser.parse(Data(#"{"id":"fox","media":[],"payload":{"difficulty":\#(fine),"id":"fox"}}"#.utf8)).objectValue!
+            ok["rev"] = .string(PackRecord.computeRev(ok))
+            #expect(try PackRecord(json: .object(ok), file: nil, context: "r").id == "fox")
+        }
+    }
+
     @Test func unknownMembersOfARecordAreKeptAndCoveredByRev() throws {
         var members = Self.record("fox", "Fox").json.objectValue!
         members["rev"] = nil
