@@ -32,14 +32,21 @@ public struct PackVerifier: Sendable {
         public var pack: String
         /// Version number → its state digest (``PackDigest/state(_:)``).
         public var digests: [Int: String]
+        /// Version number → when it was made, where recorded: the same records made again at
+        /// another time are another manifest, which apps that have the first refuse.
+        public var created: [Int: PackTime]
         /// The records (id → rev) of the versions asked for.
         public var revisions: @Sendable (Set<Int>) -> [Int: [String: String]]
         /// How the history is named in messages (`content/packs.lock`).
         public var name: String
 
-        public init(pack: String, digests: [Int: String], name: String, revisions: @escaping @Sendable (Set<Int>) -> [Int: [String: String]]) {
+        public init(
+            pack: String, digests: [Int: String], created: [Int: PackTime] = [:], name: String,
+            revisions: @escaping @Sendable (Set<Int>) -> [Int: [String: String]]
+        ) {
             self.pack = pack
             self.digests = digests
+            self.created = created
             self.name = name
             self.revisions = revisions
         }
@@ -219,6 +226,11 @@ public struct PackVerifier: Sendable {
                 problem(path, "goes from \(delta.from) to \(delta.version) of '\(delta.pack)', but latest.json lists it from \(ref.from) to \(pointer.version) of '\(pointer.pack)'")
             }
             guard let manifest else { continue }
+            // A client that applies the delta records its `created` as the version's: another
+            // than the manifest's, and the same version reads as made twice.
+            if delta.created != manifest.created {
+                problem(path, "says version \(delta.version) was made at \(delta.created), the manifest at \(manifest.created): a delta and the manifest of one version are made by one build")
+            }
             if delta.count != manifest.records.count || delta.digest != manifest.digest {
                 problem(path, "does not end in the manifest's state (count \(delta.count) vs \(manifest.records.count), digest differs: \(delta.digest != manifest.digest))")
             }
@@ -283,6 +295,12 @@ public struct PackVerifier: Sendable {
             problem(
                 pointer.manifest.path,
                 "is version \(pointer.version) with other records than \(history.name) records for it (state \(manifest.digest.prefix(12))…, recorded \(recorded.prefix(12))…): the tree and the lock come from different histories (a branch, a lock taken back, a tree built elsewhere); an app that has one of the two versions \(pointer.version) refuses the other as republished")
+            return
+        }
+        if let made = history.created[pointer.version], made != manifest.created {
+            problem(
+                pointer.manifest.path,
+                "is version \(pointer.version) made at \(manifest.created), but \(history.name) records version \(pointer.version) made at \(made): the same records built twice (a branch, a lock taken back, a tree built elsewhere) are two manifests, and an app that has one of the two versions \(pointer.version) refuses the other as republished")
             return
         }
         let target = Dictionary(uniqueKeysWithValues: manifest.records.map { ($0.id, $0.rev) })

@@ -115,7 +115,7 @@ public struct SyncClient: Sendable {
             guard state.manifestSHA256 == pointer.manifest.sha256 else {
                 throw SyncError(
                     .republished, file: PackFormat.pointerPath,
-                    "version \(pointer.version) was published again with different content: the store took it from a preview (`bestiary serve` makes packs it never records), or the publisher's content/packs.lock was lost. A store that synced from a preview must be deleted and synced again; otherwise the publisher must publish a new version")
+                    "version \(pointer.version) was published again with different content: the publisher built it twice from two histories (a branch whose content/packs.lock recorded the same number, a lock that was lost or taken back), or the store took it from a preview (`bestiary serve` makes packs it never records). The publisher must publish a new version, built on the history it deployed (`bestiary pack verify --root SITE` compares a tree with a site's lock before deploying); only a store that synced from a preview is deleted and synced again")
             }
             if try store.isIntact() {
                 // Checked with keys given now: the store remembers them, as a sync that changed it would.

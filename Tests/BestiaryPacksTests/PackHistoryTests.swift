@@ -189,6 +189,57 @@ import Testing
         #expect(compared.stderr.contains("\(path):1:1: error: does not turn version 5, as content/packs.lock records it, into version 6: '\(left)' keeps its rev of version 5;"), "\(compared.stderr)")
     }
 
+    /// The same records built twice, on a branch a day later: one state digest, two manifests
+    /// (their `created` differs), and an app that has the recorded version 1 refuses the other as
+    /// republished; `verify --root` passed it (an app developer's). A delta whose `created` is not
+    /// its manifest's passed too.
+    @Test func verifyComparesWhenTheRecordedVersionWasMade() async throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let publicKey = PackKeys.base64(key.publicKey)
+        func site() throws -> TestSite {
+            let site = try TestSite(packs: "{id: history, keep_deltas: 3, expires_days: 3650}")
+            try site.standardAnimal("bear", name: "Generated bear", sound: 1, image: 2)
+            return site
+        }
+        let main = try site(), branch = try site()
+        var mainBuilder = SiteBuilder(root: main.root, keys: [key])
+        _ = try mainBuilder.build(now: day(1))
+        var branchBuilder = SiteBuilder(root: branch.root, keys: [key])
+        _ = try branchBuilder.build(now: day(2))
+        let tree = TemporaryDirectory("bestiary-branch")
+        try branchBuilder.snapshot(into: tree.path)
+        let same = await runCLI(["pack", "verify", tree.path, "--public-key", publicKey, "--root", branch.root])
+        #expect(same.status == 0, "\(same.stderr)")
+        let other = await runCLI(["pack", "verify", tree.path, "--public-key", publicKey, "--root", main.root])
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("v/1.json:1:1: error: is version 1 made at 2026-01-03T00:00:00Z, but content/packs.lock records version 1 made at 2026-01-02T00:00:00Z: the same records built twice"), "\(other.stderr)")
+
+        // Version 2 with a delta from 1, whose `created` is changed and signed again.
+        try main.standardAnimal("cat", name: "Generated cat", sound: 3)
+        _ = try mainBuilder.build(now: day(3))
+        let second = TemporaryDirectory("bestiary-v2")
+        try mainBuilder.snapshot(into: second.path)
+        let deltaPath = second.path + "/" + PackFormat.deltaPath(from: 1, to: 2)
+        var delta = try #require(try JSONParser.parse(Data(contentsOf: URL(fileURLWithPath: deltaPath))).objectValue)
+        delta["created"] = "2026-01-05T00:00:00Z"
+        let deltaData = JSONValue.object(delta).canonicalData
+        try deltaData.write(to: URL(fileURLWithPath: deltaPath))
+        try PackSignature.sign(deltaData, with: [key]).write(to: URL(fileURLWithPath: deltaPath + ".sig"))
+        var pointer = try #require(try JSONParser.parse(Data(contentsOf: URL(fileURLWithPath: second.path + "/latest.json"))).objectValue)
+        pointer["deltas"] = .array(try #require(pointer["deltas"]?.arrayValue).map { ref in
+            guard var o = ref.objectValue else { return ref }
+            o["sha256"] = .string(PackDigest.sha256(deltaData))
+            o["bytes"] = .integer(Int64(deltaData.count))
+            return .object(o)
+        })
+        let pointerData = JSONValue.object(pointer).canonicalData
+        try pointerData.write(to: URL(fileURLWithPath: second.path + "/latest.json"))
+        try PackSignature.sign(pointerData, with: [key]).write(to: URL(fileURLWithPath: second.path + "/latest.json.sig"))
+        let altered = await runCLI(["pack", "verify", "--root", PackCommandTests.noHistoryRoot, second.path, "--public-key", publicKey])
+        #expect(altered.status == 1, "\(altered.stdout)")
+        #expect(altered.stderr.contains("error: says version 2 was made at 2026-01-05T00:00:00Z, the manifest at 2026-01-04T00:00:00Z"), "\(altered.stderr)")
+    }
+
     @Test func everyPublishedTreeVerifies() async throws {
         let key = Curve25519.Signing.PrivateKey()
         let (_, snapshots) = try Self.sixVersions(keepDeltas: 3, key: key)

@@ -138,7 +138,8 @@ extension GlobalOptions {
     func siteHistory() throws(DiagnosticError) -> PackVerifier.RecordedHistory? {
         guard let lock = try PackLock.load(root: siteRoot) else { return nil }
         let digests = Dictionary(uniqueKeysWithValues: lock.versions.map { ($0.number, $0.digest) })
-        return PackVerifier.RecordedHistory(pack: lock.pack, digests: digests, name: PackLock.path) { lock.revisions(of: $0) }
+        let created = Dictionary(uniqueKeysWithValues: lock.versions.map { ($0.number, $0.created) })
+        return PackVerifier.RecordedHistory(pack: lock.pack, digests: digests, created: created, name: PackLock.path) { lock.revisions(of: $0) }
     }
 
     /// The keys the site under `--root` lists in site.yml's `packs.public_keys` (none without a
