@@ -340,7 +340,13 @@ public struct SyncClient: Sendable {
                 error.message += "; " + PackSignature.unsignedPackHint
                 throw error
             }
-            throw unsigned("no \(sigPath)")
+            // The pointer names this file by its hash, so it is the publisher's: its signature
+            // not there yet is an upload under way (the files go up one by one), as the file
+            // itself missing is (an app developer's).
+            var error = unsigned("no \(sigPath)")
+            error.message += "; a publish still uploading its files may not have put it there yet: try again later"
+            error.signatureNotYetThere = true
+            throw error
         } catch where error.reason == .oversized {
             // No signature file is that large (a line is about 140 bytes): a page in its place.
             throw unsigned("\(sigPath) is larger than the \(PackSignature.maxBytes) bytes of any signature file: a page served in its place?")

@@ -49,6 +49,9 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// there, or is no signature file: a page a server gives in its place, an empty file): a
     /// missing delta's signature falls back to the manifest, as a missing delta does.
     var signatureMissing = false
+    /// The signature of a file the signed pointer names (a manifest, a delta) is not on the
+    /// server (404): as the file itself missing, most likely a publish still uploading.
+    var signatureNotYetThere = false
     /// A ``Reason/transport`` error that asking again will not mend: the server answered, but not
     /// with the file (HTTP 403, as a storage bucket answers for a file it lacks; a redirect loop).
     var definitive = false
@@ -63,7 +66,7 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the same sync, run again later with nothing changed by anyone, may succeed: the
     /// network or the server failed (not a 403 or a redirect loop, which stay so), a file the
-    /// signed pointer names is not there yet (a publish still uploading), another sync held the
+    /// signed pointer names, or its signature, is not there yet (a publish still uploading), another sync held the
     /// store, or the sync was stopped. Not a refusal of the content, nor a store that cannot be
     /// opened or written, nor a pointer missing at the address given (a wrong address is more
     /// likely than an upload under way): those need someone to act. `bestiary sync` exits with
@@ -73,6 +76,7 @@ public struct SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .transport: !definitive
         case .notFound: file != PackFormat.pointerPath
         case .busy, .cancelled: true
+        case .badSignature: signatureNotYetThere
         default: false
         }
     }

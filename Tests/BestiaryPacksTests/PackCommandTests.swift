@@ -1,3 +1,4 @@
+import BestiaryCrypto
 import BestiaryPackFormat
 import BestiaryTestSupport
 import Foundation
@@ -200,6 +201,30 @@ import Testing
         #expect(none.stdout.hasPrefix("pack at \(packs): 2 problems"), "\(none.stdout)")
         let sync = await runCLI(["sync", packs, "--db", dir.appending("s.db"), "--public-key", Self.exampleKey])
         #expect(sync.status == 1 && sync.stderr.contains("latest.json: the file is not signed (no latest.json.sig), but a signature by a trusted key is required; \(hint)"), "\(sync.stderr)")
+    }
+
+    /// The manifest's signature not on the server yet, its file there and named by the signed
+    /// pointer: a publish still uploading, which the next run gets past (75), as a manifest not
+    /// there yet is; it was a refusal (1), and an app took the pack for altered (an app developer's).
+    @Test func aManifestWhoseSignatureIsNotUploadedYetIsTriedAgainLater() async throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let site = try TestSite(packs: "{id: uploading, expires_days: 3650}")
+        try site.standardAnimal("bear", name: "Generated bear", sound: 1)
+        var builder = SiteBuilder(root: site.root, keys: [key])
+        _ = try builder.build(now: day(1))
+        let dir = TemporaryDirectory("bestiary-pack-uploading")
+        let packs = dir.appending("packs")
+        try builder.snapshot(into: packs)
+        let signature = try Data(contentsOf: URL(fileURLWithPath: packs + "/v/1.json.sig"))
+        try FileManager.default.removeItem(atPath: packs + "/v/1.json.sig")
+        let publicKey = PackKeys.base64(key.publicKey)
+        let sync = await runCLI(["sync", packs, "--db", dir.appending("s.db"), "--public-key", publicKey])
+        #expect(sync.status == 75, "\(sync.stderr)")
+        #expect(sync.stderr.contains("v/1.json: the file is not signed (no v/1.json.sig), but a signature by a trusted key is required; a publish still uploading its files may not have put it there yet: try again later"), "\(sync.stderr)")
+        // Put there, the same store syncs.
+        try signature.write(to: URL(fileURLWithPath: packs + "/v/1.json.sig"))
+        let again = await runCLI(["sync", packs, "--db", dir.appending("s.db"), "--public-key", publicKey])
+        #expect(again.status == 0, "\(again.stderr)")
     }
 
     /// The summary says the pointer's pack, version and expiry only when its signature holds (an
