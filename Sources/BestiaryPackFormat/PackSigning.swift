@@ -161,6 +161,20 @@ public enum PackSignature {
     /// trusted key.
     public static let untrustedSigner = "signed by key"
 
+    /// What to say when a key given as trusted is a private key whose public key signed
+    /// `signatureFile`'s lines (a publisher's `private-key:` pasted as `--public-key`: the two are
+    /// 32 bytes in base64 alike), or nil. Never the key itself: it was echoed into a CI log.
+    public static func privateKeyHint(_ keys: [PackPublicKey], signatureFile: Data) -> String? {
+        guard let lines = try? parse(signatureFile) else { return nil }
+        let signers = Set(lines.map(\.keyID))
+        guard let signer = keys.lazy.compactMap({ key -> String? in
+            guard let derived = try? Curve25519.Signing.PrivateKey(rawRepresentation: key.rawRepresentation) else { return nil }
+            let id = PackPublicKey(derived.publicKey).keyID
+            return signers.contains(id) ? id : nil
+        }).first else { return nil }
+        return "the key given as trusted is that signer's private key (id \(signer.prefix(16))… is its public key's), not a public key: give the public key instead (`bestiary keys public FILE` prints it), and keep the private key secret: if it was shared or logged, make a new key pair"
+    }
+
     /// Checks that `signatureFile` holds a valid signature of `data` by one of `trustedKeys`.
     public static func verify(_ data: Data, signatureFile: Data, trustedKeys: [PackPublicKey]) -> Check {
         let lines: [Line]

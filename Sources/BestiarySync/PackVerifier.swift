@@ -139,7 +139,8 @@ public struct PackVerifier: Sendable {
             switch PackSignature.verify(data, signatureFile: signature, trustedKeys: trustedKeys) {
             case .valid: result.signaturesChecked += 1
             // A valid signature by another key: not a "bad" one.
-            case .invalid(let why) where why.hasPrefix(PackSignature.untrustedSigner): problem(path, why)
+            case .invalid(let why) where why.hasPrefix(PackSignature.untrustedSigner):
+                problem(path, PackSignature.privateKeyHint(trustedKeys, signatureFile: signature).map { "\(why): \($0)" } ?? why)
             case .invalid(let why): problem(path, "bad signature: \(why)")
             }
         }

@@ -203,6 +203,28 @@ import Testing
         #expect(sync.status == 1 && sync.stderr.contains("latest.json: the file is not signed (no latest.json.sig), but a signature by a trusted key is required; \(hint)"), "\(sync.stderr)")
     }
 
+    /// A publisher's private key pasted as `--public-key` (both are 32 bytes in base64) was
+    /// refused as "not a trusted key" with the key given printed back, into a CI log (an app
+    /// developer's): it is named as a private key, and never printed.
+    @Test func aPrivateKeyGivenAsThePublicKeyIsNamedAndNotPrinted() async throws {
+        let key = Curve25519.Signing.PrivateKey()
+        let site = try TestSite(packs: "{id: keys, expires_days: 3650}")
+        try site.standardAnimal("bear", name: "Generated bear")
+        var builder = SiteBuilder(root: site.root, keys: [key])
+        _ = try builder.build(now: day(1))
+        let dir = TemporaryDirectory("bestiary-pack-private")
+        try builder.snapshot(into: dir.appending("packs"))
+        let secret = key.rawRepresentation.base64EncodedString()
+        let hint = "the key given as trusted is that signer's private key (id \(PackPublicKey(key.publicKey).keyID.prefix(16))… is its public key's), not a public key"
+        let sync = await runCLI(["sync", dir.appending("packs"), "--db", dir.appending("s.db"), "--public-key", secret])
+        #expect(sync.status == 1 && sync.stderr.contains(hint), "\(sync.stderr)")
+        let verify = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, dir.appending("packs"), "--public-key", secret])
+        #expect(verify.status == 1 && verify.stderr.contains(hint), "\(verify.stderr)")
+        for output in [sync.stdout, sync.stderr, verify.stdout, verify.stderr] {
+            #expect(!output.contains(secret) && !output.contains(secret.prefix(8)), "\(output)")
+        }
+    }
+
     /// The manifest's signature not on the server yet, its file there and named by the signed
     /// pointer: a publish still uploading, which the next run gets past (75), as a manifest not
     /// there yet is; it was a refusal (1), and an app took the pack for altered (an app developer's).
