@@ -1,3 +1,4 @@
+import BestiarySync
 import BestiaryPackFormat
 import BestiaryCrypto
 import Foundation
@@ -388,5 +389,20 @@ import Testing
         let pair = PackKeys.generate()
         #expect((try? PackKeys.publicKey(base64: pair.publicKey)) != nil)
         #expect((try? PackKeys.privateKey(base64: " \(pair.privateKey)\n")) != nil)
+    }
+}
+
+/// A protected folder's address (`https://user:password@host/packs`) was printed whole with
+/// every error, into terminals and CI logs (an app developer's): messages leave the user name
+/// and password out, as curl and git do.
+@Suite struct PackFolderAddressTests {
+    @Test func anAddressIsShownWithoutItsUserAndPassword() throws {
+        let url = try #require(URL(string: "http://user:secretpw@127.0.0.1:18732/x/packs/"))
+        #expect(HTTPPackFolder.shown(url) == "http://127.0.0.1:18732/x/packs/")
+        #expect(HTTPPackFolder(url).location == "http://127.0.0.1:18732/x/packs")
+        #expect(HTTPPackFolder.shown(try #require(URL(string: "https://token@example.org/packs"))) == "https://example.org/packs")
+        // An '@' in the path is no user's.
+        #expect(HTTPPackFolder.shown(try #require(URL(string: "https://example.org/a@b/packs"))) == "https://example.org/a@b/packs")
+        #expect(HTTPPackFolder.shown(try #require(URL(string: "https://example.org/packs"))) == "https://example.org/packs")
     }
 }

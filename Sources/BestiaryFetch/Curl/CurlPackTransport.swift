@@ -76,14 +76,14 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                 guard let next = URL(string: location, relativeTo: url)?.absoluteURL,
                     let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https"
                 else {
-                    throw PackTransportError("\(asked.absoluteString): a redirect to '\(location)', which is not an http(s) URL", transient: false)
+                    throw PackTransportError("\(HTTPPackFolder.shown(asked)): a redirect to '\(location)', which is not an http(s) URL", transient: false)
                 }
                 if !seen.insert(next.absoluteString).inserted {
-                    throw PackTransportError("\(asked.absoluteString): the redirects go round in a loop", transient: false)
+                    throw PackTransportError("\(HTTPPackFolder.shown(asked)): the redirects go round in a loop", transient: false)
                 }
                 redirects += 1
                 if redirects > Self.maxRedirects {
-                    throw PackTransportError("\(asked.absoluteString): more than \(Self.maxRedirects) redirects", transient: false)
+                    throw PackTransportError("\(HTTPPackFolder.shown(asked)): more than \(Self.maxRedirects) redirects", transient: false)
                 }
                 url = next
                 continue
@@ -138,7 +138,7 @@ public final class CurlPackTransport: PackTransport, @unchecked Sendable {
                 what = CurlTransport.unreachable(failure, host: url.host ?? "", port: url.port, proxy: proxy).map { "no connection (\($0))" } ?? failure.message
             }
         }
-        return PackTransportError("\(url.absoluteString): \(what)", transient: transient)
+        return PackTransportError("\(HTTPPackFolder.shown(url)): \(what)", transient: transient)
     }
 
     /// curl's failures that asking again does not get past: a URL or protocol it cannot use, a

@@ -13,9 +13,21 @@ public struct HTTPPackFolder: Sendable {
 
     /// The folder's URL without the trailing slash, for messages.
     public var location: String {
-        var s = baseURL.absoluteString
+        var s = Self.shown(baseURL)
         if s.hasSuffix("/") { s.removeLast() }
         return s
+    }
+
+    /// `url` as messages show it: a user name and password in it (`https://user:pw@host/…`, a
+    /// protected folder's) left out, as curl and git leave them out; they went to the terminal
+    /// and CI logs with every error (an app developer's).
+    public static func shown(_ url: URL) -> String {
+        let text = url.absoluteString
+        guard url.user != nil || url.password != nil, let scheme = text.range(of: "://"),
+            let at = text[scheme.upperBound...].firstIndex(of: "@"),
+            !text[scheme.upperBound..<at].contains("/")
+        else { return text }
+        return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
     }
 
     /// `path`'s URL in the folder.
@@ -47,7 +59,7 @@ public struct HTTPPackFolder: Sendable {
             return .full
         case 206:
             guard let start = rangeStart(contentRange) else {
-                throw PackTransportError("\(url.absoluteString): HTTP 206 without a usable Content-Range", transient: false)
+                throw PackTransportError("\(Self.shown(url)): HTTP 206 without a usable Content-Range", transient: false)
             }
             return .partial(start: start)
         case 404, 410:
@@ -59,7 +71,7 @@ public struct HTTPPackFolder: Sendable {
             // A wait at the cap was asked as that or more (a date in 2099): not as the cap itself.
             let asked = wait.map { $0 >= HTTPRetry.longestWait ? " (the server asks to wait a year or more)" : " (the server asks to wait \(Int(($0 / .seconds(1)).rounded(.up))) s)" } ?? ""
             throw PackTransportError(
-                "\(url.absoluteString): HTTP \(code)\(asked)", transient: HTTPRetry.isRetryable(status: code), retryAfter: wait)
+                "\(Self.shown(url)): HTTP \(code)\(asked)", transient: HTTPRetry.isRetryable(status: code), retryAfter: wait)
         }
     }
 

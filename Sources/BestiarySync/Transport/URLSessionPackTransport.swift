@@ -60,7 +60,7 @@ public final class URLSessionPackTransport: PackTransport, @unchecked Sendable {
         }
         guard let http = response as? HTTPURLResponse else {
             task.cancel()
-            throw PackTransportError("\(url.absoluteString): not an HTTP response", transient: false)
+            throw PackTransportError("\(HTTPPackFolder.shown(url)): not an HTTP response", transient: false)
         }
         // A compressed body's Content-Length counts the compressed bytes, not the file's.
         let encoded = (http.value(forHTTPHeaderField: "Content-Encoding")).map { $0.lowercased() != "identity" } ?? false
@@ -156,7 +156,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
         guard let entry = lock.withLock({ pending.removeValue(forKey: task.taskIdentifier) }) else { return }
         let failure = error.map {
             PackTransportError(
-                "\(task.originalRequest?.url?.absoluteString ?? "request"): \($0.localizedDescription)",
+                "\(task.originalRequest?.url.map(HTTPPackFolder.shown) ?? "request"): \($0.localizedDescription)",
                 transient: !Self.permanentFailures.contains(($0 as? URLError)?.code ?? .unknown))
         }
         if let head = entry.head {
