@@ -59,6 +59,19 @@ public final class PackStore: Sendable {
             // Opening an existing store never changes it (it may be someone else's database).
             config.readonly = !create
             queue = try DatabaseQueue(path: path, configuration: config)
+            // A store a newer client already changed (a backup restored, an app downgraded): its
+            // tables may no longer be what this one writes (an app developer's synced on without
+            // a word). An app's own migrations in the same table are none of the store's.
+            let newer = try queue.read { db in
+                try db.tableExists("grdb_migrations")
+                    ? try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'pack-store-%' ORDER BY identifier")
+                    : []
+            }.filter { !Self.migrator.migrations.contains($0) }
+            if let first = newer.first {
+                throw SyncError(
+                    .store,
+                    "\(path) was changed by a newer client than this one (its migration '\(first)' is not one this version knows): sync it with that version, or give a new store")
+            }
             if create {
                 // Tables by the store's names that its migrator did not make (an app that made
                 // them from docs/packs.md): said so, not SQLite's "table pack_meta already exists".

@@ -910,4 +910,25 @@ final class Counter: @unchecked Sendable {
         try DatabaseQueue(path: own).write { db in try db.execute(sql: "CREATE TABLE app_notes (id INTEGER PRIMARY KEY)") }
         _ = try PackStore(path: own)
     }
+
+    /// A store a newer client already migrated (a backup restored, an app downgraded) was
+    /// synced on without a word (an app developer's): refused, for syncing and reading. An app's
+    /// own migrations in the same table are not the store's.
+    @Test func aStoreANewerClientMigratedIsRefused() throws {
+        let dir = TemporaryDirectory("bestiary-store-newer")
+        let path = dir.appending("store.sqlite")
+        _ = try PackStore(path: path)
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('app-v7')") }
+        _ = try PackStore(path: path)
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('pack-store-2')") }
+        for create in [true, false] {
+            do {
+                _ = create ? try PackStore(path: path) : try PackStore.openExisting(path: path)
+                Issue.record("a store a newer client migrated was opened")
+            } catch {
+                #expect(error.reason == .store)
+                #expect(error.message == "\(path) was changed by a newer client than this one (its migration 'pack-store-2' is not one this version knows): sync it with that version, or give a new store")
+            }
+        }
+    }
 }
