@@ -4,7 +4,7 @@ import Yams
 
 extension SiteConfig {
     static let keys = ["title", "base_url", "languages", "wikipedia", "quiz", "packs", "tags", "app"]
-    static let appKeys = ["theme_color", "background_color"]
+    static let appKeys = ["theme_color", "background_color", "short_name"]
     static let wikipediaKeys = ["url", "contact", "commons_url"]
     static let quizKeys = ["questions", "choices"]
     static let packKeys = ["id", "keep_deltas", "public_keys", "expires_days"]
@@ -178,6 +178,18 @@ extension SiteConfig {
         if let node = f["app"]?.value, !YAMLReader.isNull(node), let a = reader.fields(node, allowed: appKeys, what: "app") {
             note(a, under: "app.")
             for (key, field) in a.sorted(by: { $0.key < $1.key }) {
+                if key == "short_name" {
+                    guard let name = reader.localized(field.value, what: "app.short_name", defaultLanguage: defaultLanguage, languages: languages.isEmpty ? nil : languages)
+                    else { continue }
+                    app.shortName = name
+                    // Phones show about 12 characters under an icon and cut the rest.
+                    for language in name.languages where name.values[language]!.count > AppSettings.shortNameLength {
+                        reader.warning(
+                            "app.short_name '\(name.values[language]!)' has \(name.values[language]!.count) characters: a phone's home screen shows about \(AppSettings.shortNameLength) under the icon and cuts the rest",
+                            at: field.value)
+                    }
+                    continue
+                }
                 guard let colour = Self.colour(field.value, what: "app.\(key)", reader: reader) else { continue }
                 if key == "theme_color" { app.themeColor = colour } else { app.backgroundColor = colour }
             }

@@ -108,12 +108,18 @@ public struct QuizSettings: Hashable, Sendable, Encodable {
 }
 
 /// `app:` in site.yml: the colours of the installed web app (its manifest's `theme_color` and
-/// `background_color`, and the pages' `<meta name="theme-color">`), `#rrggbb` in lower case.
+/// `background_color`, and the pages' `<meta name="theme-color">`), `#rrggbb` in lower case, and
+/// the label under its icon.
 public struct AppSettings: Hashable, Sendable, Encodable {
     /// The browser's bar and the app switcher's frame.
     public var themeColor = "#2f6b4f"
     /// The splash screen while the installed app starts.
     public var backgroundColor = "#fbfaf7"
+    /// The label under the installed app's icon (the manifest's `short_name`), per language;
+    /// without one, the title cut at a word to 12 characters.
+    public var shortName = LocalizedText([:])
+    /// About what a phone's home screen shows under an icon.
+    public static let shortNameLength = 12
 
     public init() {}
 }

@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryStorage
 import Foundation
 
@@ -65,7 +66,7 @@ enum WebManifest {
         let root = SitePaths.relative(from: home, to: "")
         let manifest: [String: Any] = [
             "name": title,
-            "short_name": shortName(title),
+            "short_name": config.app.shortName.resolve(lang, fallback: config.fallback(for: lang))?.text ?? shortName(title),
             "lang": lang,
             "dir": Languages.direction(lang),
             "start_url": "./",
@@ -78,15 +79,35 @@ enum WebManifest {
         return OutputFile(path: path(lang, paths: renderer.paths), text: JSONText.encode(manifest))
     }
 
-    /// The title for an app icon's label: at most 12 characters, cut after a whole word when
-    /// there is one that fits ("Bestiary Quiz of Birds" → "Bestiary"), never inside one.
+    /// The title for an app icon's label, without site.yml's `app.short_name`: at most 12
+    /// characters, cut after a whole word when there is one that fits ("Bestiary Quiz of Birds"
+    /// → "Bestiary"), never inside one, nor after a little word that leads to the next ("Birds
+    /// and frogs of Riverside" gave "Birds and", "Vögel und Frösche" "Vögel und": a volunteer's).
     static func shortName(_ title: String) -> String {
-        guard title.count > 12 else { return title }
-        let cut = title.prefix(13)
-        var name = cut.lastIndex(where: \.isWhitespace).flatMap { $0 > cut.startIndex ? cut[..<$0] : nil } ?? title.prefix(12)
-        // No hyphen or colon left hanging where the name was cut ("Tierstimmen-Quiz 7b" gave
-        // "Tierstimmen-" on a phone's home screen; found by a teacher).
-        while let last = name.last, last.isWhitespace || last.isPunctuation, name.count > 1 { name = name.dropLast() }
+        let limit = AppSettings.shortNameLength
+        guard title.count > limit else { return title }
+        let cut = title.prefix(limit + 1)
+        var name = cut.lastIndex(where: \.isWhitespace).flatMap { $0 > cut.startIndex ? cut[..<$0] : nil } ?? title.prefix(limit)
+        func trim() {
+            // No hyphen or colon left hanging where the name was cut ("Tierstimmen-Quiz 7b" gave
+            // "Tierstimmen-" on a phone's home screen; found by a teacher).
+            while let last = name.last, last.isWhitespace || last.isPunctuation, name.count > 1 { name = name.dropLast() }
+        }
+        trim()
+        while let space = name.lastIndex(where: \.isWhitespace), leadingWords.contains(name[name.index(after: space)...].lowercased()) {
+            name = name[..<space]
+            trim()
+        }
         return String(name)
     }
+
+    /// Words that lead into the next one, in the languages sites are most often written in: a
+    /// label does not end with one.
+    static let leadingWords: Set<String> = [
+        "a", "an", "and", "at", "for", "in", "of", "on", "or", "the", "to", "with",
+        "am", "auf", "aus", "das", "dem", "den", "der", "die", "für", "im", "mit", "oder", "und", "vom", "von", "zu", "zum", "zur",
+        "à", "au", "aux", "d'", "de", "des", "du", "en", "et", "l'", "la", "le", "les", "ou", "pour", "sur",
+        "al", "con", "da", "dei", "del", "della", "delle", "di", "e", "ed", "gli", "i", "il", "lo", "nel", "o", "per",
+        "el", "los", "las", "y", "para",
+    ]
 }

@@ -39,5 +39,10 @@ struct LanguagesTests {
         #expect(WebManifest.shortName("Bestiary Quiz of Birds") == "Bestiary")
         #expect(WebManifest.shortName("חידון בעלי חיים") == "חידון בעלי")
         #expect(WebManifest.shortName("Vogelstimmenquiz") == "Vogelstimmen")
+        // Nor after a little word that leads into the next (a volunteer's "Birds and").
+        #expect(WebManifest.shortName("Birds and frogs of Riverside") == "Birds")
+        #expect(WebManifest.shortName("Vögel und Frösche am Fluss") == "Vögel")
+        #expect(WebManifest.shortName("Zoo of Kew Gardens") == "Zoo of Kew")
+        #expect(WebManifest.shortName("Oiseaux et grenouilles") == "Oiseaux")
     }
 }

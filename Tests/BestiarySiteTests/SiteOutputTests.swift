@@ -272,10 +272,13 @@ import Testing
         try FileManager.default.removeItem(atPath: site.path)
         try FileManager.default.copyItem(atPath: Fixtures.repositoryRoot + "/content", toPath: site.path + "/content")
         let yml = site.path + "/content/site.yml"
-        try (String(contentsOfFile: yml, encoding: .utf8) + "app: {theme_color: \"#7a1f3d\", background_color: \"#FFF\"}\n").writeReplacing(toFile: yml)
+        try (String(contentsOfFile: yml, encoding: .utf8) + "app: {theme_color: \"#7a1f3d\", background_color: \"#FFF\", short_name: {de: Tiere}}\n").writeReplacing(toFile: yml)
         try build(root: site.path, output: work.appending("own"))
         let own = try json("../own/en/manifest.webmanifest")
         #expect(own["theme_color"] as? String == "#7a1f3d" && own["background_color"] as? String == "#ffffff")
+        // The label under the icon, as site.yml's app.short_name gives it (its English falls back to German).
+        #expect(try json("../own/manifest.webmanifest")["short_name"] as? String == "Tiere" && own["short_name"] as? String == "Tiere")
+        #expect(english["short_name"] as? String == "Animal")
         let ownPage = String(decoding: try Data(contentsOf: URL(fileURLWithPath: work.appending("own/quiz/index.html"))), as: UTF8.self)
         #expect(ownPage.contains("<meta name=\"theme-color\" content=\"#7a1f3d\">"))
     }
