@@ -1,3 +1,4 @@
+import Foundation
 import BestiaryDiagnostics
 import Yams
 
@@ -70,7 +71,7 @@ extension Animal {
             }
         } else if f["id"] == nil, !isValidID(fileID) {
             reader.report(
-                "the file name gives the id '\(fileID)', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file or set 'id:'",
+                "the file name gives the id '\(fileID)', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file\(isValidID(suggestedID(fileID)) ? " (\(suggestedID(fileID)).md, say)" : "") or set 'id:'",
                 line: 1 - document.yamlFirstLine + 1, column: 1)
         }
 
@@ -324,5 +325,44 @@ enum CSSPosition {
             }
             return !number.isEmpty && Double(number) != nil
         }
+    }
+}
+
+extension Animal {
+    /// Letters that `folding(.diacriticInsensitive)` leaves alone or would fold badly.
+    static let idTransliterations: [Character: String] = [
+        "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "å": "a", "ł": "l", "đ": "d",
+        "ð": "d", "þ": "th", "ı": "i",
+    ]
+
+    /// `Schwarzspecht 2` → `schwarzspecht-2`, `Rötelmaus` → `roetelmaus`, `Amsel_männlich` →
+    /// `amsel_maennlich`. Runs of other characters become one `-`; the result is trimmed of `-` and
+    /// cut to 64 characters. Empty when nothing usable is left (a key in a non-Latin script).
+    public static func suggestedID(_ key: String) -> String {
+        var out = ""
+        for ch in key.lowercased() {
+            if let t = idTransliterations[ch] {
+                out += t
+                continue
+            }
+            let folded = String(ch).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            for scalar in folded.unicodeScalars {
+                let c = Character(scalar)
+                if ("a"..."z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-" {
+                    out.append(c)
+                } else if out.last != "-" {
+                    out.append("-")
+                }
+            }
+        }
+        var id = Substring(out)
+        while id.contains("--") { id = Substring(id.replacingOccurrences(of: "--", with: "-")) }
+        id = id.drop { $0 == "-" }
+        while id.last == "-" { id.removeLast() }
+        if id.count > 64 {
+            id = id.prefix(64)
+            while id.last == "-" { id.removeLast() }
+        }
+        return String(id)
     }
 }

@@ -7,42 +7,8 @@ import Foundation
 /// the same key gives the same id on every machine, so importing again finds the record it made.
 /// Never used on display names: a renamed animal keeps its id. ``slug(_:)`` only suggests ids.
 public enum RecordID {
-    /// Letters that `folding(.diacriticInsensitive)` leaves alone or would fold badly.
-    static let transliterations: [Character: String] = [
-        "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "å": "a", "ł": "l", "đ": "d",
-        "ð": "d", "þ": "th", "ı": "i",
-    ]
-
-    /// `Schwarzspecht 2` → `schwarzspecht-2`, `Rötelmaus` → `roetelmaus`, `Amsel_männlich` →
-    /// `amsel_maennlich`. Runs of other characters become one `-`; the result is trimmed of `-` and
-    /// cut to 64 characters. Empty when nothing usable is left (a key in a non-Latin script).
-    public static func slug(_ key: String) -> String {
-        var out = ""
-        for ch in key.lowercased() {
-            if let t = transliterations[ch] {
-                out += t
-                continue
-            }
-            let folded = String(ch).folding(options: [.diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-            for scalar in folded.unicodeScalars {
-                let c = Character(scalar)
-                if ("a"..."z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-" {
-                    out.append(c)
-                } else if out.last != "-" {
-                    out.append("-")
-                }
-            }
-        }
-        var id = Substring(out)
-        while id.contains("--") { id = Substring(id.replacingOccurrences(of: "--", with: "-")) }
-        id = id.drop { $0 == "-" }
-        while id.last == "-" { id.removeLast() }
-        if id.count > 64 {
-            id = id.prefix(64)
-            while id.last == "-" { id.removeLast() }
-        }
-        return String(id)
-    }
+    /// `Schwarzspecht 2` → `schwarzspecht-2`: ``Animal/suggestedID(_:)``.
+    public static func slug(_ key: String) -> String { Animal.suggestedID(key) }
 
     /// The id for a WildSound `storagePath` (`sounds/Fuchs.mp3` → `fuchs`), or why there is none.
     ///
