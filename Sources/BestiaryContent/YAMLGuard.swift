@@ -9,8 +9,8 @@ import BestiaryDiagnostics
 /// - aliases in key position and explicit (`?`) complex keys: Yams hashes keys to find
 ///   duplicates, and an aliased key can make that hash exponential (an "alias bomb" in a key).
 ///   Aliases in value position are caught after parsing, before anything walks the tree.
-enum YAMLGuard {
-    static let maxBytes = 256 * 1024
+public enum YAMLGuard {
+    public static let maxBytes = 256 * 1024
     static let maxFlowDepth = 32
     static let maxIndent = 128
     static let maxDashesPerLine = 16

@@ -221,6 +221,18 @@ public enum CSVReader {
                 }
                 row.fields.append(FieldValue(field, value, at: SourceLocation(path: context.displayPath, line: cell.line, column: cell.column)))
             }
+            // A record's fields are its front matter, which may hold 256 KiB: said of the cell
+            // that is too long, in a spreadsheet's words ("front matter … Markdown body" pointed
+            // at column 1 of a row whose one cell held 1.2 MB of pasted text: a volunteer's).
+            let sizes = row.fields.map { ($0, $0.value.utf8.count) }
+            if let longest = sizes.max(by: { $0.1 < $1.1 }), sizes.reduce(0, { $0 + $1.1 }) > YAMLGuard.maxBytes {
+                let kib = { (bytes: Int) in "\((bytes + 1023) / 1024) KiB" }
+                let alone = longest.1 > YAMLGuard.maxBytes
+                error(
+                    "\(label): \(longest.0.field) holds \(kib(longest.1))\(alone ? "" : ", the row's values \(kib(sizes.reduce(0) { $0 + $1.1 })) in all"); a record's values may hold \(YAMLGuard.maxBytes / 1024) KiB in all: shorten it",
+                    line: longest.0.location?.line ?? record.line, column: longest.0.location?.column ?? 1)
+                continue
+            }
             rows.append(row)
         }
         return (headerFailed ? [] : rows, diagnostics)

@@ -195,6 +195,14 @@ import Testing
                 "2:24: row 2 (id fox): image.file 'C:\\Users\\anna\\Pictures\\toad.jpg': no such file; that is where the file is on a Windows computer: copy it next to the CSV (or under --media) and write its name, toad.jpg",
             ]),
         Case(
+            name: "CSV cell holding more than a record's values may (pasted text)", format: .csv,
+            text: "id,name.en,description.en\nbittern,Bittern," + String(repeating: "x", count: 300_000) + "\n",
+            errors: ["2:17: row 2 (id bittern): description.en holds 293 KiB; a record's values may hold 256 KiB in all: shorten it"]),
+        Case(
+            name: "CSV row whose cells together hold more than a record's values may", format: .csv,
+            text: "id,name.en,description.en,hint.en\nbittern,Bittern," + String(repeating: "x", count: 140_000) + "," + String(repeating: "y", count: 130_000) + "\n",
+            errors: ["2:17: row 2 (id bittern): description.en holds 137 KiB, the row's values 264 KiB in all; a record's values may hold 256 KiB in all: shorten it"]),
+        Case(
             name: "CSV that is a spreadsheet's workbook", format: .csv, text: "PK\u{03}\u{04}\u{14}\u{00}",
             errors: [
                 "1:1: malformed CSV: this is a spreadsheet workbook (.xlsx, .ods or .numbers: a ZIP file), not a CSV file; open it in the spreadsheet and save it as CSV UTF-8 (Excel: Save As, CSV UTF-8; LibreOffice: Save As, Text CSV, character set Unicode (UTF-8))"
