@@ -321,3 +321,34 @@ func withoutDate(_ text: String) -> String {
 extension HTTPListenError: Equatable {
     public static func == (a: Self, b: Self) -> Bool { a.host == b.host && a.port == b.port && a.kind == b.kind }
 }
+
+/// What `serve --host 0.0.0.0` names for other machines: this machine's IPv4 addresses on its
+/// networks, never the loopback (no visitor's phone reaches 127.0.0.1).
+@Suite struct LocalAddressesTests {
+    @Test func theNetworksAddressesAreListedWithoutTheLoopback() throws {
+        let addresses = LocalAddresses.ipv4()
+        #expect(!addresses.contains { $0.hasPrefix("127.") }, "\(addresses)")
+        #expect(addresses == addresses.sorted() && Set(addresses).count == addresses.count)
+        for address in addresses {
+            let parts = address.split(separator: ".").compactMap { UInt8($0) }
+            #expect(parts.count == 4, "\(address)")
+        }
+        // The same addresses as ip(8) shows, where it is installed to ask.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else { return }
+        let ip = Process()
+        ip.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+        ip.arguments = ["-4", "-o", "addr", "show", "up"]
+        let pipe = Pipe()
+        ip.standardOutput = pipe
+        try ip.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ip.waitUntilExit()
+        let shown = Set(text.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ")
+            guard let at = words.firstIndex(of: "inet"), at + 1 < words.count else { return nil }
+            let address = String(words[at + 1].prefix { $0 != "/" })
+            return address.hasPrefix("127.") ? nil : address
+        })
+        #expect(Set(addresses) == shown, "\(text)")
+    }
+}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BestiaryDiagnostics
+import BestiaryHTTP
 import BestiaryPreview
 import BestiarySite
 import BestiaryStorage
@@ -83,6 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
             console.err("note: --host \(host): the preview is reachable from other machines on the network, not only from this one")
         }
+        if ["0.0.0.0", "::", "[::]", ""].contains(host) { printer.networkAddresses = LocalAddresses.ipv4() }
         let session = PreviewSession(
             configuration: .init(
                 root: root, outputDirectory: outputDirectory, host: host, port: port,
@@ -174,6 +176,10 @@ final class ServePrinter: @unchecked Sendable {
     /// Whether pages get the live-reload script, which shows a failed build's errors over them.
     private let liveReload: Bool
 
+    /// This machine's addresses on its networks, when the preview listens on all of them
+    /// (`--host 0.0.0.0`): said with the address served, which is the loopback's.
+    var networkAddresses: [String] = []
+
     init(console: Console, format: DiagnosticFormatter.Format, verbose: Bool = false, everyWarning: Bool = false, liveReload: Bool = true) {
         self.liveReload = liveReload
         self.everyWarning = everyWarning
@@ -197,6 +203,10 @@ final class ServePrinter: @unchecked Sendable {
             break
         case .serving(let url, let watching):
             console.err("serving \(outputDirectory) at \(url)  (watching content/ and templates/ with \(watching); Ctrl-C stops)")
+            if !networkAddresses.isEmpty, let port = URL(string: url)?.port {
+                let others = networkAddresses.map { "http://\($0):\(port)/" }.joined(separator: " or ")
+                console.err("other machines on this network (a phone on the same Wi-Fi) open \(others)")
+            }
         case .built(let result, let changes):
             let first = lock.withLock {
                 defer { builds += 1 }
