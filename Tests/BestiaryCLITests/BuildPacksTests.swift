@@ -342,3 +342,35 @@ import Testing
         #expect(warning?.severity == .warning && warning?.location?.path == "content/site.yml", "\(second.diagnostics.items.map(\.message))")
     }
 }
+
+/// A record's file renamed gave its animal a new id, and its learners' progress and apps' record
+/// were lost without a word (a volunteer tidying file names): the build that publishes it, and
+/// `check` before it, say so with the `id:` that keeps the old one; the build after says nothing.
+@Suite struct RenamedRecordTests {
+    @Test func aRenamedRecordIsSaidOnceWithTheIdThatKeepsIt() async throws {
+        let dir = TemporaryDirectory("bestiary-renamed")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        func build() throws -> [String] {
+            let builder = SiteBuilder(options: BuildOptions(root: root, environment: [:]))
+            _ = try builder.build()
+            return builder.diagnostics.items.filter { $0.message.contains("a renamed file?") }.map { "\($0.location?.path ?? ""): \($0.message)" }
+        }
+        #expect(try build().isEmpty)
+        let animals = root + "/content/animals/"
+        try FileManager.default.moveItem(atPath: animals + "badger.md", toPath: animals + "european-badger.md")
+        for name in try FileManager.default.contentsOfDirectory(atPath: animals) where name.hasPrefix("badger.") {
+            try FileManager.default.moveItem(atPath: animals + name, toPath: animals + "european-" + name)
+        }
+        let said = "content/animals/european-badger.md: 'european-badger' is new and 'badger', named 'Badger' too, is gone since the last build: a renamed file? Learners' progress and favourites, links to its page and apps' records know it as 'badger', and lose it under a new id; to keep them, write `id: badger` in content/animals/european-badger.md"
+        let check = await SiteCommandRun.bestiary("check", "--root", root)
+        #expect(check.stderr.contains("content/animals/european-badger.md:1:1: warning: 'european-badger' is new and 'badger'"), "\(check.stderr)")
+        #expect(try build() == [said])
+        // Published: the next build has nothing to say (the output has no page for 'badger').
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: animals + "european-badger.md"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n".utf8))
+        try handle.close()
+        #expect(try build().isEmpty)
+    }
+}

@@ -53,6 +53,8 @@ struct CheckCommand: AsyncParsableCommand {
             diagnostics.append(contentsOf: wikipedia.problems)
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TextLinkCheck.problems(of: catalog))
+            // Against the output the last build left (at its default place): a renamed record.
+            diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: global.siteRoot + "/output", fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TranslationCheck.notes(
                 of: catalog, listing: global.allWarnings || global.diagnostics == .json ? nil : 3
             ) { wikipedia.summarised[$0]?.contains($1) == true })
