@@ -97,9 +97,12 @@ extension Animal {
             tags = reader.stringList(node, what: "tags") ?? []
             // `tags: garden, forest` is one tag, "garden, forest", and matched no filter (a
             // volunteer's); `add` and `import` refuse the same value.
-            if case .scalar = node, let tag = tags.first, tag.contains(",") {
+            // In quotes, one tag is meant (`tags: "Europe, North"`).
+            if case .scalar(let scalar) = node, scalar.style == .plain, let tag = tags.first, tag.contains(",") {
                 let meant = tag.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                reader.error("tags: '\(tag)' would be one tag; for \(meant.count) tags, write tags: [\(meant.joined(separator: ", "))]", at: node)
+                reader.error(
+                    "tags: '\(tag)' would be one tag; for \(meant.count) tags, write tags: [\(meant.joined(separator: ", "))] (for one, in quotes: tags: [\"\(tag)\"])",
+                    at: node)
                 tags = []
             }
         }

@@ -125,12 +125,15 @@ public struct PackRecord: Hashable, Sendable {
     /// JSON reader into doubles): 2^53 − 1.
     public static let largestSafeInteger: Int64 = 9_007_199_254_740_991
 
-    /// Why `value` holds a number format 1 does not write (with a fraction or an exponent, or an
-    /// integer beyond ±``largestSafeInteger``), or nil.
+    /// Why `value` holds a number that readers would not all write back as it is written (JCS,
+    /// RFC 8785, writes numbers as JavaScript does): an integer beyond ±``largestSafeInteger``, or
+    /// a number with an exponent, a fraction ending in 0 (`1.0`), more than 15 significant digits
+    /// or below 10^-6; or nil. A plain fraction such as `47.37`, which a newer producer's unknown
+    /// member may hold, is every reader's alike and is let through.
     static func numberProblem(in value: JSONValue) -> String? {
         switch value {
-        case .number(let literal):
-            return "the number \(literal) has a fraction or an exponent, or is too large: format 1 writes integers only, in plain decimal (docs/packs.md, section 2), and readers would hash it differently"
+        case .number(let literal) where !isCanonicalFraction(literal):
+            return "the number \(literal) is not written as every reader writes it back (JCS writes 1.0 as 1, 1e2 as 100, and JavaScript holds only 15 significant digits), so readers would hash it to different revs (docs/packs.md, section 2)"
         case .integer(let n) where n > largestSafeInteger || n < -largestSafeInteger:
             return "the integer \(n) is beyond ±(2^53 − 1), which not every reader holds exactly (JavaScript reads it as another number)"
         case .array(let items):
@@ -140,6 +143,22 @@ public struct PackRecord: Hashable, Sendable {
         default: break
         }
         return nil
+    }
+
+    /// `-?D.F` as JavaScript writes a number: no exponent, no leading zero but a lone one, a
+    /// fraction not ending in 0, at most 15 significant digits (so that every double reader holds
+    /// it and writes it back so), and not below 10^-6 (written with an exponent there).
+    static func isCanonicalFraction(_ literal: String) -> Bool {
+        var text = Substring(literal)
+        if text.first == "-" { text = text.dropFirst() }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let whole = parts.first, let fraction = parts.last, !whole.isEmpty, !fraction.isEmpty,
+            whole.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.last != "0",
+            whole == "0" || whole.first != "0"
+        else { return false }
+        let digits = whole == "0" ? fraction.drop { $0 == "0" } : whole + fraction
+        if whole == "0", fraction.prefix(while: { $0 == "0" }).count >= 6 { return false }
+        return digits.count <= 15
     }
 
     /// A record from its published bytes (an earlier manifest's, for a record whose inputs did not

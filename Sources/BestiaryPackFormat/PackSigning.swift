@@ -43,7 +43,10 @@ public enum PackKeys {
             throw PackKeyError("'\(short(trimmed))' is not base64; a public key looks like what `bestiary keys generate` prints after 'public-key:'")
         }
         guard data.count == 32, let key = try? Curve25519.Signing.PublicKey(rawRepresentation: data) else {
-            throw PackKeyError("'\(short(trimmed))' is \(data.count) bytes, not a 32-byte Ed25519 public key")
+            // Not quoted: 64 bytes are how libsodium writes a private key (its seed first), and
+            // any start of it is part of a secret (a reviewer's find).
+            let secret = data.count == 64 ? ": 64 bytes are how libsodium writes a private key, which must not be given or shared; give the public key" : ""
+            throw PackKeyError("the key given is \(data.count) bytes, not a 32-byte Ed25519 public key\(secret)")
         }
         return key
     }
@@ -164,13 +167,15 @@ public enum PackSignature {
     /// What to say when a key given as trusted is a private key whose public key signed
     /// `signatureFile`'s lines (a publisher's `private-key:` pasted as `--public-key`: the two are
     /// 32 bytes in base64 alike), or nil. Never the key itself: it was echoed into a CI log.
-    public static func privateKeyHint(_ keys: [PackPublicKey], signatureFile: Data) -> String? {
+    public static func privateKeyHint(_ keys: [PackPublicKey], data: Data, signatureFile: Data) -> String? {
         guard let lines = try? parse(signatureFile) else { return nil }
-        let signers = Set(lines.map(\.keyID))
+        // Only for a signature that holds: a line naming that key's id with bytes that are no
+        // signature would have a developer rotate keys for a forgery (a reviewer's find).
         guard let signer = keys.lazy.compactMap({ key -> String? in
             guard let derived = try? Curve25519.Signing.PrivateKey(rawRepresentation: key.rawRepresentation) else { return nil }
             let id = PackPublicKey(derived.publicKey).keyID
-            return signers.contains(id) ? id : nil
+            let holds = lines.contains { $0.keyID == id && derived.publicKey.isValidSignature($0.signature, for: data) }
+            return holds ? id : nil
         }).first else { return nil }
         return "the key given as trusted is that signer's private key (id \(signer.prefix(16))… is its public key's), not a public key: give the public key instead (`bestiary keys public FILE` prints it), and keep the private key secret: if it was shared or logged, make a new key pair"
     }

@@ -98,6 +98,12 @@ enum WebManifest {
             name = name[..<space]
             trim()
         }
+        // Nothing but a little word left ("The Birdwatchers' Quiz"): the title's first
+        // characters say more.
+        if leadingWords.contains(name.lowercased()) {
+            name = title.prefix(limit)
+            trim()
+        }
         return String(name)
     }
 

@@ -24,23 +24,29 @@ public enum RenamedRecords {
             let data = try? fs.read(output + "/assets/" + file),
             let animals = (try? JSONParser.parse(data))?.objectValue?["animals"]?.arrayValue
         else { return [] }
-        var known: [(id: String, names: Set<String>)] = []
+        // Each gone animal's names (lowercased, every language, and its scientific name) → its id.
+        var goneByName: [String: String] = [:]
         for animal in animals {
             guard let o = animal.objectValue, let id = o["id"]?.stringValue, gone.contains(id) else { continue }
-            var names = Set((o["names"]?.objectValue ?? [:]).values.compactMap { $0.stringValue?.lowercased() })
-            if let scientific = o["scientific"]?.stringValue { names.insert(scientific.lowercased()) }
-            known.append((id, names))
+            var names = (o["names"]?.objectValue ?? [:]).values.compactMap { $0.stringValue?.lowercased() }
+            if let scientific = o["scientific"]?.stringValue { names.append(scientific.lowercased()) }
+            for name in names where goneByName[name].map({ id < $0 }) ?? true { goneByName[name] = id }
         }
-        known.sort { $0.id < $1.id }
         var diagnostics: [Diagnostic] = []
+        var more = 0
         for animal in added {
-            var names = Set(animal.name.values.values.map { $0.lowercased() })
-            if let scientific = animal.scientific { names.insert(scientific.lowercased()) }
-            guard let old = known.first(where: { !$0.names.isDisjoint(with: names) }) else { continue }
-            let shared = animal.name.values.values.sorted().first { old.names.contains($0.lowercased()) } ?? animal.scientific ?? ""
+            let names = (animal.name.values.values.sorted() + [animal.scientific].compactMap { $0 })
+            guard let shared = names.first(where: { goneByName[$0.lowercased()] != nil }), let old = goneByName[shared.lowercased()] else { continue }
+            // A file renamed or two are said one by one; a mass renaming is counted after a few.
+            guard diagnostics.count < 5 else { more += 1; continue }
             diagnostics.append(.warning(
-                "'\(animal.id)' is new and '\(old.id)', named '\(shared)' too, is gone since the last build: a renamed file? Learners' progress and favourites, links to its page and apps' records know it as '\(old.id)', and lose it under a new id; to keep them, write `id: \(old.id)` in \(animal.sourcePath)",
+                "'\(animal.id)' is new and '\(old)', named '\(shared)' too, is gone since the last build: a renamed file? Learners' progress and favourites, links to its page and apps' records know it as '\(old)', and lose it under a new id; to keep them, write `id: \(old)` in \(animal.sourcePath)",
                 at: SourceLocation(path: animal.sourcePath, line: 1, column: 1), stage: "validate"))
+        }
+        if more > 0, let first = diagnostics.first {
+            diagnostics.append(.warning(
+                "\(more) more new records have the name of one gone since the last build (renamed files?), each losing its learners' progress and apps' records unless it keeps the old id (`id: OLD`)",
+                at: first.location, stage: "validate"))
         }
         return diagnostics
     }

@@ -140,7 +140,7 @@ public struct PackVerifier: Sendable {
             case .valid: result.signaturesChecked += 1
             // A valid signature by another key: not a "bad" one.
             case .invalid(let why) where why.hasPrefix(PackSignature.untrustedSigner):
-                problem(path, PackSignature.privateKeyHint(trustedKeys, signatureFile: signature).map { "\(why): \($0)" } ?? why)
+                problem(path, PackSignature.privateKeyHint(trustedKeys, data: data, signatureFile: signature).map { "\(why): \($0)" } ?? why)
             case .invalid(let why): problem(path, "bad signature: \(why)")
             }
         }

@@ -366,11 +366,12 @@ public struct SyncClient: Sendable {
                 .badSignature, file: path,
                 "\(why) (this store trusts the key\(keys.count == 1 ? "" : "s") it remembers from its last sync, \(remembered); after a key rotation, give the client the publisher's new key: `bestiary sync --public-key KEY`)")
         case .invalid(let why) where why.hasPrefix(PackSignature.untrustedSigner):
-            if let hint = PackSignature.privateKeyHint(keys, signatureFile: signature) {
+            if let hint = PackSignature.privateKeyHint(keys, data: data, signatureFile: signature) {
                 throw SyncError(.badSignature, file: path, "\(why): \(hint)")
             }
-            // The signer is named by its id; the keys given are known by their base64 text.
-            let trusted = keys.map { "\($0.base64), id \($0.keyID.prefix(16))…" }.joined(separator: "; ")
+            // The signer and the keys given are named by their ids, never by the text given: a
+            // private key given in place of a public one would be printed (a reviewer's find).
+            let trusted = keys.map { "id \($0.keyID.prefix(16))…" }.joined(separator: "; ")
             throw SyncError(.badSignature, file: path, "\(why) (the trusted key\(keys.count == 1 ? "" : "s"): \(trusted))")
         case .invalid(let why): throw SyncError(.badSignature, file: path, why)
         }

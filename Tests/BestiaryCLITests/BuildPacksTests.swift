@@ -366,11 +366,29 @@ import Testing
         let check = await SiteCommandRun.bestiary("check", "--root", root)
         #expect(check.stderr.contains("content/animals/european-badger.md:1:1: warning: 'european-badger' is new and 'badger'"), "\(check.stderr)")
         #expect(try build() == [said])
-        // Published: the next build has nothing to say (the output has no page for 'badger').
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: animals + "european-badger.md"))
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("\n".utf8))
-        try handle.close()
+        // Published: the next build has nothing to say (the output has no page for 'badger'), also
+        // when the record files change again (another record added: the output is looked at).
+        try "---\nname: {en: Generated newt}\n---\n".write(toFile: animals + "newt.md", atomically: true, encoding: .utf8)
         #expect(try build().isEmpty)
+    }
+
+    /// Files renamed by the dozen (a site's names put into English): five said, the rest counted.
+    @Test func aMassRenamingIsCountedAfterFive() throws {
+        let dir = TemporaryDirectory("bestiary-renamed-many")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        _ = try SiteBuilder(options: BuildOptions(root: root, environment: [:])).build()
+        let animals = root + "/content/animals/"
+        let names = try FileManager.default.contentsOfDirectory(atPath: animals).filter { $0.hasSuffix(".md") && $0.split(separator: ".").count == 2 }.sorted().prefix(8)
+        for name in names {
+            for file in try FileManager.default.contentsOfDirectory(atPath: animals) where file.hasPrefix(name.dropLast(3) + ".") {
+                try FileManager.default.moveItem(atPath: animals + file, toPath: animals + "renamed-" + file)
+            }
+        }
+        let builder = SiteBuilder(options: BuildOptions(root: root, environment: [:]))
+        _ = try builder.build()
+        let said = builder.diagnostics.items.filter { $0.message.contains("renamed file") }.map(\.message)
+        #expect(said.count == 6, "\(said)")
+        #expect(said.last?.hasPrefix("3 more new records have the name of one gone since the last build") == true, "\(said)")
     }
 }

@@ -175,7 +175,7 @@ import Testing
         Case(name: "tags as a mapping", files: [record: "---\nname: {de: Fuchs}\ntags: {a: b}\n---\n"],
              expected: "\(record):3:7: error: tags must be a list like [a, b]"),
         Case(name: "tags written as one text with commas (one tag)", files: [record: "---\nname: {de: Fuchs}\ntags: garden, forest\n---\n"],
-             expected: "\(record):3:7: error: tags: 'garden, forest' would be one tag; for 2 tags, write tags: [garden, forest]"),
+             expected: "\(record):3:7: error: tags: 'garden, forest' would be one tag; for 2 tags, write tags: [garden, forest] (for one, in quotes: tags: [\"garden, forest\"])"),
         Case(name: "wikipedia in an unknown language", files: [record: "---\nname: {de: Fuchs}\nwikipedia: {fr: Renard}\n---\n"],
              expected: "\(record):3:13: error: wikipedia: 'fr' is not one of the site's languages"),
         Case(name: "sound with file and url", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg, url: https://e.org/a.ogg}\n---\n"],

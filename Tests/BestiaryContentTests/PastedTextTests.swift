@@ -98,3 +98,13 @@ import Testing
         #expect(TranslationCheck.notes(of: try #require(mixed.load().catalog), listing: nil).last?.message.hasSuffix("its pages in 'fr' show those texts in 'de' or 'en'") == true)
     }
 }
+
+/// `tags: garden, forest` is one tag nobody meant (an error); in quotes it is one tag meant.
+@Suite struct RecordTagsTests {
+    @Test func aQuotedTagWithACommaIsOneTag() throws {
+        let site = try TestSite(["content/animals/fox.md": "---\nname: {de: Fuchs}\ntags: \"Europe, North\"\n---\n"])
+        let result = site.load()
+        #expect(!result.diagnostics.hasErrors, "\(result.diagnostics.items)")
+        #expect(result.catalog?.animals.first?.tags == ["Europe, North"])
+    }
+}

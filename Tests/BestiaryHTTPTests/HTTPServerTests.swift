@@ -328,12 +328,13 @@ extension HTTPListenError: Equatable {
     @Test func theNetworksAddressesAreListedWithoutTheLoopback() throws {
         let addresses = LocalAddresses.ipv4()
         #expect(!addresses.contains { $0.hasPrefix("127.") }, "\(addresses)")
-        #expect(addresses == addresses.sorted() && Set(addresses).count == addresses.count)
+        #expect(Set(addresses).count == addresses.count)
+        #expect(LocalAddresses.rank("192.168.1.23") < LocalAddresses.rank("172.17.0.1") && LocalAddresses.rank("10.0.0.2") < LocalAddresses.rank("172.20.0.1"))
         for address in addresses {
             let parts = address.split(separator: ".").compactMap { UInt8($0) }
             #expect(parts.count == 4, "\(address)")
         }
-        // The same addresses as ip(8) shows, where it is installed to ask.
+        // Among the addresses ip(8) shows, where it is installed to ask (it also shows bridges).
         guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else { return }
         let ip = Process()
         ip.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
@@ -349,6 +350,6 @@ extension HTTPListenError: Equatable {
             let address = String(words[at + 1].prefix { $0 != "/" })
             return address.hasPrefix("127.") ? nil : address
         })
-        #expect(Set(addresses) == shown, "\(text)")
+        #expect(Set(addresses).isSubset(of: shown), "\(text)")
     }
 }

@@ -70,8 +70,9 @@ import Testing
         let db = dir.appending("store.sqlite")
         let other = PackKeys.generate().publicKey
         let wrongKey = await runCLI(["sync", Self.example, "--db", db, "--public-key", other])
-        // The trusted key is named as the user knows it (base64), beside the id the signer is named by.
-        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key (the trusted key: \(other), id "), "\(wrongKey.stderr)")
+        // The trusted key is named by its id, as the signer is: never by the text given, which may be a private key.
+        #expect(wrongKey.status == 1 && wrongKey.stderr.contains("refused: latest.json: signed by key 8948e7ca6891514b…, which is not a trusted key (the trusted key: id "), "\(wrongKey.stderr)")
+        #expect(!wrongKey.stderr.contains(other), "a key given is named by its id, never by its text")
         let verify = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example, "--public-key", other])
         #expect(verify.status == 1 && verify.stderr.contains("latest.json:1:1: error: signed by key 8948e7ca6891514b…, which is not a trusted key") && !verify.stderr.contains("bad signature"), "\(verify.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
@@ -220,8 +221,20 @@ import Testing
         #expect(sync.status == 1 && sync.stderr.contains(hint), "\(sync.stderr)")
         let verify = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, dir.appending("packs"), "--public-key", secret])
         #expect(verify.status == 1 && verify.stderr.contains(hint), "\(verify.stderr)")
-        for output in [sync.stdout, sync.stderr, verify.stdout, verify.stderr] {
-            #expect(!output.contains(secret) && !output.contains(secret.prefix(8)), "\(output)")
+        // Another pair's private key (a staging key, a rotation's new one): not the signer's, and
+        // not printed either (the keys given were named by their text).
+        let stranger = Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
+        let other = await runCLI(["sync", dir.appending("packs"), "--db", dir.appending("o.db"), "--public-key", stranger])
+        #expect(other.status == 1 && other.stderr.contains("which is not a trusted key (the trusted key: id ") && !other.stderr.contains(hint), "\(other.stderr)")
+        // A line naming the id of the key derived from the public one, with bytes that are no
+        // signature (a forger who knows the public key): no talk of a private key.
+        let publicKey = PackKeys.base64(key.publicKey)
+        let derivedID = PackPublicKey(try Curve25519.Signing.PrivateKey(rawRepresentation: key.publicKey.rawRepresentation).publicKey).keyID
+        try "ed25519 \(derivedID) \(Data(repeating: 7, count: 64).base64EncodedString())\n".write(toFile: dir.appending("packs/latest.json.sig"), atomically: true, encoding: .utf8)
+        let forged = await runCLI(["sync", dir.appending("packs"), "--db", dir.appending("f.db"), "--public-key", publicKey])
+        #expect(forged.status == 1 && !forged.stderr.contains("private key"), "\(forged.stderr)")
+        for output in [sync.stdout, sync.stderr, verify.stdout, verify.stderr, other.stderr] {
+            #expect(!output.contains(secret) && !output.contains(secret.prefix(8)) && !output.contains(stranger.prefix(8)), "\(output)")
         }
     }
 

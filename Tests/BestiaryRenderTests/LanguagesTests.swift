@@ -44,5 +44,6 @@ struct LanguagesTests {
         #expect(WebManifest.shortName("Vögel und Frösche am Fluss") == "Vögel")
         #expect(WebManifest.shortName("Zoo of Kew Gardens") == "Zoo of Kew")
         #expect(WebManifest.shortName("Oiseaux et grenouilles") == "Oiseaux")
+        #expect(WebManifest.shortName("The Birdwatchers' Quiz") == "The Birdwatc")
     }
 }

@@ -62,7 +62,7 @@ import Testing
     /// A number format 1 never writes, hashed into the rev as written, is refused: a reader made
     /// from section 2 (JCS, or JavaScript) hashes `1.0` as `1` and 2^53 + 1 as 2^53, and would
     /// see another record than this one (an app developer's check failed on a tree this passed).
-    @Test(arguments: ["1.0", "1e0", "9007199254740993", "100000000000000000000000"])
+    @Test(arguments: ["1.0", "1e0", "9007199254740993", "100000000000000000000000", "0.30000000000000004", "0.0000001", "47.370", "1.5e2"])
     func aNumberFormatOneNeverWritesIsRefused(literal: String) throws {
         let data = Data(#"{"id":"fox","media":[],"payload":{"difficulty":\#(literal),"id":"fox"}}"#.utf8)
         var members = try JSONParser.parse(data).objectValue!
@@ -73,10 +73,11 @@ import Testing
             try PackRecord(json: .object(members), file: "v/2.json", context: "records[0]")
         } throws: { error in
             let message = (error as? PackFormatError)?.message ?? ""
-            return message.hasPrefix("records[0] 'fox': the ") && (message.contains("format 1 writes integers only") || message.contains("beyond ±(2^53 − 1)"))
+            return message.hasPrefix("records[0] 'fox': the ") && (message.contains("is not written as every reader writes it back") || message.contains("beyond ±(2^53 − 1)"))
         }
-        // The largest integer every reader holds exactly, and -0 (read as 0, and hashed so), pass.
-        for fine in ["9007199254740991", "-9007199254740991", "0"] {
+        // The largest integer every reader holds exactly, -0 (read as 0, and hashed so), and a
+        // fraction as JavaScript writes it (a newer producer's unknown member may hold one), pass.
+        for fine in ["9007199254740991", "-9007199254740991", "0", "47.37", "-0.5", "0.000001", "123456789.012345"] {
             var ok = try JSONParser.parse(Data(#"{"id":"fox","media":[],"payload":{"difficulty":\#(fine),"id":"fox"}}"#.utf8)).objectValue!
             ok["rev"] = .string(PackRecord.computeRev(ok))
             #expect(try PackRecord(json: .object(ok), file: nil, context: "r").id == "fox")
@@ -404,5 +405,12 @@ import Testing
         // An '@' in the path is no user's.
         #expect(HTTPPackFolder.shown(try #require(URL(string: "https://example.org/a@b/packs"))) == "https://example.org/a@b/packs")
         #expect(HTTPPackFolder.shown(try #require(URL(string: "https://example.org/packs"))) == "https://example.org/packs")
+        // As typed, also when it does not parse (a password with an unencoded '#' or '@'), and
+        // in the usage error that says so.
+        #expect(HTTPPackFolder.shown("https://ci:pa#ss@host/packs") == "https://host/packs")
+        #expect(HTTPPackFolder.shown("https://u:p@ss@host/") == "https://host/")
+        #expect(HTTPPackFolder.shown("packs/a@b") == "packs/a@b")
+        let problem = PackLocation.syntaxProblem("https://ci:pa#ss@host/packs") ?? ""
+        #expect(!problem.isEmpty && !problem.contains("pa#ss") && !problem.contains("ci:"), "\(problem)")
     }
 }

@@ -21,12 +21,15 @@ public struct HTTPPackFolder: Sendable {
     /// `url` as messages show it: a user name and password in it (`https://user:pw@host/…`, a
     /// protected folder's) left out, as curl and git leave them out; they went to the terminal
     /// and CI logs with every error (an app developer's).
-    public static func shown(_ url: URL) -> String {
-        let text = url.absoluteString
-        guard url.user != nil || url.password != nil, let scheme = text.range(of: "://"),
-            let at = text[scheme.upperBound...].firstIndex(of: "@"),
-            !text[scheme.upperBound..<at].contains("/")
-        else { return text }
+    public static func shown(_ url: URL) -> String { shown(url.absoluteString) }
+
+    /// The same for an address as typed, which may not even parse (a password with an unencoded
+    /// `#` or `@`): everything between `://` and the last `@` before the path's first `/`.
+    public static func shown(_ text: String) -> String {
+        guard let scheme = text.range(of: "://") else { return text }
+        let rest = text[scheme.upperBound...]
+        let authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
+        guard let at = authority.lastIndex(of: "@") else { return text }
         return String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...])
     }
 

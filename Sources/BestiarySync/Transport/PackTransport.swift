@@ -81,11 +81,11 @@ public enum PackLocation {
         let text = folder(location)
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
-            guard let url = URL(string: text) else { throw PackTransportError("'\(location)' is not a valid URL") }
+            guard let url = URL(string: text) else { throw PackTransportError("'\(HTTPPackFolder.shown(location))' is not a valid URL") }
             return http(url)
         }
         if lower.hasPrefix("file://") {
-            guard let url = URL(string: text) else { throw PackTransportError("'\(location)' is not a valid file URL") }
+            guard let url = URL(string: text) else { throw PackTransportError("'\(HTTPPackFolder.shown(location))' is not a valid file URL") }
             return LocalPackTransport(directory: url.path)
         }
         let directory = text.isEmpty ? "." : text
@@ -117,19 +117,19 @@ public enum PackLocation {
         let web = lower.hasPrefix("http://") || lower.hasPrefix("https://")
         if web || lower.hasPrefix("file://") {
             guard let url = URLComponents(string: text), URL(string: text) != nil, !web || url.host?.isEmpty == false else {
-                return "'\(location)' is not a valid \(web ? "" : "file ")URL"
+                return "'\(HTTPPackFolder.shown(location))' is not a valid \(web ? "" : "file ")URL"
             }
             // `file://www/packs` reads /packs: `www` was taken as a host without a word.
             if !web, let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
-                return "'\(location)' names the host '\(host)', which a file URL cannot read from; write file:/// and the full path (three slashes), or the path itself"
+                return "'\(HTTPPackFolder.shown(location))' names the host '\(host)', which a file URL cannot read from; write file:/// and the full path (three slashes), or the path itself"
             }
             if url.query != nil || url.fragment != nil {
-                return "'\(location)' has a query (?…) or a fragment (#…); give the address of the pack folder (the one holding latest.json) without one: every file is fetched below it"
+                return "'\(HTTPPackFolder.shown(location))' has a query (?…) or a fragment (#…); give the address of the pack folder (the one holding latest.json) without one: every file is fetched below it"
             }
             return nil
         }
         if lower.contains("://") {
-            return "'\(location)' is neither an http(s) URL nor a folder; packs are read over HTTP(S) or from a local folder"
+            return "'\(HTTPPackFolder.shown(location))' is neither an http(s) URL nor a folder; packs are read over HTTP(S) or from a local folder"
         }
         return nil
     }
