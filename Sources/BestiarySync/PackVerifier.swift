@@ -70,6 +70,8 @@ public struct PackVerifier: Sendable {
         public var mediaBytes = 0
         /// Files whose signature was checked and found valid.
         public var signaturesChecked = 0
+        /// Files with a signature file that was not checked: no key was given to check it with.
+        public var signaturesUnchecked = 0
         /// Whether the tree was compared with ``RecordedHistory`` (it was given, of this pack,
         /// and records the version the tree publishes).
         public var comparedWithHistory = false
@@ -131,6 +133,7 @@ public struct PackVerifier: Sendable {
             if trustedKeys.isEmpty {
                 do {
                     _ = try PackSignature.parse(signature)
+                    result.signaturesUnchecked += 1
                 } catch {
                     problem(sigPath, error.message)
                 }

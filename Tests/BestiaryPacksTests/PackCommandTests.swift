@@ -150,12 +150,14 @@ import Testing
             let here = try Binary.run(["pack", "verify", Self.example, "--root", given], currentDirectory: dir.path)
             #expect(here.status == 1 && here.stderr.contains("is not a site root (no content/site.yml under it)"), "\(given): \(here.stderr)")
         }
-        // Not given, in a folder that is no site: no keys, as documented (a warning).
+        // Not given, in a folder that is no site: no keys, and the example is signed: refused
+        // for want of a key, not for the root.
+        let noKey = "latest.json:1:1: error: the pack is signed, but no key was given to check its signatures with"
         let none = try Binary.run(["pack", "verify", Self.example], currentDirectory: dir.path)
-        #expect(none.stderr.contains("warning: signatures were not checked"), "\(none.stderr)")
-        // The site root itself, which lists no keys: the documented warning, not this error.
+        #expect(none.status == 1 && none.stderr.contains(noKey) && !none.stderr.contains("is not a site root"), "\(none.stderr)")
+        // The site root itself, which lists no keys: the same, not this error.
         let site = await runCLI(["pack", "verify", Self.example, "--root", dir.appending("site")])
-        #expect(site.stderr.contains("warning: signatures were not checked"), "\(site.stderr)")
+        #expect(site.status == 1 && site.stderr.contains(noKey) && !site.stderr.contains("is not a site root"), "\(site.stderr)")
     }
 
     @Test func verifyNamesTheExpiryAndChecksSignatures() async throws {
@@ -168,8 +170,12 @@ import Testing
         let json = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example, "--public-key", Self.exampleKey, "--diagnostics", "json"])
         #expect(json.stdout.split(separator: "\n").map { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil } == [true], "\(json.stdout)")
         #expect(json.stderr.hasSuffix("3 signatures valid, expires 2026-03-03T00:00:00Z)"), "\(json.stderr)")
+        // A signed tree and no key to check it with (a CI's check went green after the
+        // publisher's key was swapped: an app developer's): refused, as sync refuses it.
         let unchecked = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example])
-        #expect(unchecked.stderr.contains("warning: signatures were not checked: pass --public-key KEY"))
+        #expect(unchecked.status == 1)
+        #expect(unchecked.stderr.contains("latest.json:1:1: error: the pack is signed, but no key was given to check its signatures with: pass --public-key KEY (the public key apps trust), or list it in content/site.yml's packs.public_keys under --root [verify]"), "\(unchecked.stderr)")
+        #expect(unchecked.stdout == "pack 'example' version 2: 2 problems (2 records, 1 delta, 1 media file (36 bytes), signatures not checked, expires 2026-03-03T00:00:00Z)", "\(unchecked.stdout)")
         let missing = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Fixtures.path("packs")])
         #expect(missing.status == 1 && missing.stderr.contains("latest.json:1:1: error: not found at"), "\(missing.stderr)")
         // No such folder at all: said so, not as a missing latest.json (found by a new user).
@@ -202,6 +208,25 @@ import Testing
         #expect(none.stdout.hasPrefix("pack at \(packs): 2 problems"), "\(none.stdout)")
         let sync = await runCLI(["sync", packs, "--db", dir.appending("s.db"), "--public-key", Self.exampleKey])
         #expect(sync.status == 1 && sync.stderr.contains("latest.json: the file is not signed (no latest.json.sig), but a signature by a trusted key is required; \(hint)"), "\(sync.stderr)")
+    }
+
+    /// An unsigned tree (a preview's, a build without a key) checked without a key passes, said
+    /// so; with the signatures put back, the same check fails for want of a key.
+    @Test func anUnsignedTreeWithoutAKeyPassesASignedOneDoesNot() async throws {
+        let site = try TestSite(packs: "{id: unsigned, expires_days: 3650}")
+        try site.standardAnimal("bear", name: "Generated bear")
+        var builder = SiteBuilder(root: site.root, keys: [])
+        _ = try builder.build(now: day(1))
+        let dir = TemporaryDirectory("bestiary-pack-unsigned")
+        try builder.snapshot(into: dir.appending("packs"))
+        let unsigned = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, dir.appending("packs")])
+        #expect(unsigned.status == 0 && unsigned.stderr.contains("warning: signatures were not checked: pass --public-key KEY"), "\(unsigned.stderr)")
+        #expect(unsigned.stdout.contains("signatures not checked") && unsigned.stdout.hasSuffix(": OK"), "\(unsigned.stdout)")
+        var signed = SiteBuilder(root: site.root, keys: [Curve25519.Signing.PrivateKey()])
+        _ = try signed.build(now: day(2))
+        try signed.snapshot(into: dir.appending("signed"))
+        let refused = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, dir.appending("signed")])
+        #expect(refused.status == 1 && refused.stderr.contains("error: the pack is signed, but no key was given to check its signatures with"), "\(refused.stderr)")
     }
 
     /// A publisher's private key pasted as `--public-key` (both are 32 bytes in base64) was

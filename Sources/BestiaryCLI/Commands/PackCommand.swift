@@ -35,7 +35,8 @@ struct PackVerifyCommand: AsyncParsableCommand {
         abstract: "Check every signature, hash, size and version link of a published pack tree.",
         discussion: """
             Without --public-key, the keys in site.yml's packs.public_keys (under --root) are used; \
-            with no key at all, signatures are not checked and the summary says so. When the site \
+            with no key at all, a signed pack fails the check (nothing could tell another signer's), \
+            and an unsigned one (the preview's) passes with a warning. When the site \
             under --root has a content/packs.lock for the same pack, the tree is also compared \
             with it: the version it publishes must have the records the lock records for that \
             number, and each delta must turn the version it starts from, as recorded, into them.
@@ -88,17 +89,28 @@ struct PackVerifyCommand: AsyncParsableCommand {
             result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") }
                 + notes.map { Diagnostic.note($0, stage: "verify") },
             format: global.diagnostics)
-        if keys.isEmpty {
+        // A signed tree checked without a key: every byte could be another signer's, and a CI's
+        // check went green after the publisher's key was swapped (an app developer's). Refused,
+        // as `sync` refuses to take it; an unsigned one (a preview's) is said and passes.
+        let signedUnchecked = keys.isEmpty && result.signaturesUnchecked > 0
+        if signedUnchecked {
+            console.report(
+                [.error(
+                    "the pack is signed, but no key was given to check its signatures with: pass --public-key KEY (the public key apps trust), or list it in content/site.yml's packs.public_keys under --root",
+                    at: SourceLocation(path: PackFormat.pointerPath), stage: "verify")],
+                format: global.diagnostics)
+        } else if keys.isEmpty {
             console.report([.warning("signatures were not checked: pass --public-key KEY", stage: "verify")], format: global.diagnostics, everyWarning: global.allWarnings)
         }
         let pack = result.pack.map { "pack '\($0)' version \(result.version ?? 0)" } ?? "pack at \(transport.location)"
         let counts = "\(BuildCommand.count(result.records, "record")), \(BuildCommand.count(result.deltas, "delta")), \(BuildCommand.count(result.mediaFiles, "media file")) (\(result.mediaBytes) bytes)"
         let signatures = keys.isEmpty ? "signatures not checked" : "\(result.signaturesChecked) signature\(result.signaturesChecked == 1 ? "" : "s") valid"
         let expiry = (result.expires.map { ", expires \($0)" } ?? "") + (result.comparedWithHistory ? ", compared with \(PackLock.path)" : "")
-        if result.isValid {
+        if result.isValid && !signedUnchecked {
             console.result("\(pack): \(counts), \(signatures)\(expiry): OK", format: global.diagnostics)
         } else {
-            console.result("\(pack): \(result.problems.count) problem\(result.problems.count == 1 ? "" : "s") (\(counts), \(signatures)\(expiry))", format: global.diagnostics)
+            let problems = result.problems.count + (signedUnchecked ? 1 : 0)
+            console.result("\(pack): \(problems) problem\(problems == 1 ? "" : "s") (\(counts), \(signatures)\(expiry))", format: global.diagnostics)
             throw CommandFailure(status: 1)
         }
     }
