@@ -63,6 +63,10 @@ test("share texts: emoji grid and a screen-reader line", () => {
   assert.equal(shareText("2026-12-03", results.slice(0, 2), en, "Year 3 quiz", "en"), "Year 3 quiz daily December\u00a03,\u00a02026: 2/2 ✅✅");
   assert.equal(dayText("2026-12-03", "fr"), "3\u00a0décembre\u00a02026", "in one piece: no break inside the date");
   assert.equal(dayText("2026-12-03", "it"), "3\u00a0dicembre\u00a02026");
+  assert.equal(dayText("2026-12-01", "fr"), "1er\u00a0décembre\u00a02026", "French writes the first of a month 1er");
+  assert.equal(dayText("2026-12-01", "fr-CA"), "1er\u00a0décembre\u00a02026");
+  assert.equal(dayText("2026-12-11", "fr"), "11\u00a0décembre\u00a02026", "not the 11th");
+  assert.equal(dayText("2026-12-01", "it"), "1\u00a0dicembre\u00a02026");
   assert.equal(dayText("2026-12-03", "not a language!"), "2026-12-03", "a language the browser refuses: the key");
   assert.equal(dayText("2026-12-03", "tlh"), "2026-12-03", "a language the browser lacks: the key, not its own language's date");
   assert.equal(dayText("2026-02-30", "en"), "2026-02-30", "no such day: the key, not 2 March");

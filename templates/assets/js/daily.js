@@ -98,7 +98,9 @@ export function dayText(date, lang) {
   try {
     if (!Intl.DateTimeFormat.supportedLocalesOf(lang).length) return date;
     // In one piece: "4 décembre 2026" broke between the day and the month on a phone.
-    return new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(time).replace(/ /g, "\u00a0");
+    const text = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(time).replace(/ /g, "\u00a0");
+    // French writes the first of a month "1er", which Intl does not.
+    return /^fr\b/.test(lang) ? text.replace(/^1\u00a0/, "1er\u00a0") : text;
   } catch {
     return date;
   }
