@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "BestiaryCLI",
             dependencies: [
-                "BestiarySite", "BestiaryRender", "BestiaryPacks", "BestiaryFetch", "BestiaryImport", "BestiaryPreview", "BestiarySync", "BestiaryHTTP",
+                "BestiarySite", "BestiaryRender", "BestiaryPacks", "BestiaryFetch", "BestiaryImport", "BestiaryPreview", "BestiarySync", "BestiaryHTTP", "CBestiarySystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -96,6 +96,7 @@ public struct PoliteClient: Sendable {
             try await limiter.acquire()
             var reason = ""
             var delay: Duration = .zero
+            var timedOut = false
             do {
                 let result = try await transport.get(url, headers: headers, maxBytes: maxBytes, timeout: timeout)
                 onlyConnectionFailures = false
@@ -112,6 +113,10 @@ public struct PoliteClient: Sendable {
                 }
             } catch let error as TransportError where error.isTransient {
                 reason = error.description
+                switch error {
+                case .timeout, .stalled, .incomplete: timedOut = true
+                default: timedOut = false
+                }
                 delay = retry.backoff(afterAttempt: attempt)
                 if case .unreachable = error {} else { onlyConnectionFailures = false }
             } catch let error as TransportError {
@@ -122,7 +127,10 @@ public struct PoliteClient: Sendable {
                 throw Failure(reason: "\(reason)\(attempt > 1 ? " after \(attempt) attempts" : ""); \(ask)")
             }
             if attempt >= retry.maxAttempts {
-                throw Failure(reason: "\(reason) after \(attempt) attempts")
+                // A server slower than the time allowed: how to allow more (a curator's slow
+                // server read "no answer in time after 6 attempts", with no word of --timeout).
+                let more = timedOut ? " (each waited up to \(Self.seconds(timeout)); --timeout SECONDS allows more)" : ""
+                throw Failure(reason: "\(reason) after \(attempt) attempts\(more)")
             }
             if waited + delay > retry.maxTotalWait {
                 throw Failure(reason: "\(reason); gave up after waiting \(Self.seconds(waited)) in all")

@@ -291,7 +291,7 @@ struct FetchTests {
         let report = await wiki.fetch([hund], timeout: .seconds(5), attempts: 2)
         #expect(report.failed == 1)
         // docs/wikipedia.md quotes these messages (with the default 6 attempts).
-        #expect(report.diagnostics.first?.message == "wikipedia.de 'Haushund': \(named): no answer in time after 2 attempts")
+        #expect(report.diagnostics.first?.message == "wikipedia.de 'Haushund': \(named): no answer in time after 2 attempts (each waited up to 5.0 s; --timeout SECONDS allows more)")
     }
 
     /// Ctrl-C (the run's task cancelled) stops the fetch where it is: the article done is kept

@@ -48,7 +48,9 @@ def standin(tmp_path):
         server.wait()
 
 
-@pytest.mark.parametrize("sent, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+# SIGHUP: a terminal closed or an SSH session dropped (a curator's fetch stopped without its
+# counts, 129); but under `nohup`, which ignores it, the fetch goes on.
+@pytest.mark.parametrize("sent, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_a_fetch_stopped_by_a_signal_exits_with_the_shells_status(standin, sent, status):
     fetch = subprocess.Popen([BINARY, "fetch", "--root", str(standin)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
@@ -64,3 +66,19 @@ def test_a_fetch_stopped_by_a_signal_exits_with_the_shells_status(standin, sent,
             fetch.kill()
     lines = output.splitlines()
     assert lines[-1].startswith("interrupted: fetched "), "".join(lines)
+
+
+def test_a_fetch_under_nohup_goes_on_after_a_hang_up(standin):
+    fetch = subprocess.Popen(["nohup", BINARY, "fetch", "--root", str(standin)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        time.sleep(2)
+        assert fetch.poll() is None, "the fetch ended before the signal: the test would prove nothing"
+        fetch.send_signal(signal.SIGHUP)
+        time.sleep(1.5)
+        assert fetch.poll() is None, "a hang-up stopped a fetch started under nohup"
+        fetch.send_signal(signal.SIGINT)
+        output = fetch.communicate(timeout=60)[0]
+        assert fetch.returncode == 130, output
+    finally:
+        if fetch.poll() is None:
+            fetch.kill()

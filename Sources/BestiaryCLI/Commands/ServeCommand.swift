@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBestiarySystem
 import BestiaryDiagnostics
 import BestiaryHTTP
 import BestiaryPreview
@@ -125,8 +126,10 @@ private func stopAtOnce(_ signal: Int32) -> Never {
     exit(ShutdownSignals.status(signal))
 }
 
-/// Turns SIGINT and SIGTERM into calls of `handler` with the number of signals so far and the
-/// signal's number, instead of killing the process, so `serve` can stop cleanly.
+/// Turns SIGINT, SIGTERM and SIGHUP into calls of `handler` with the number of signals so far
+/// and the signal's number, instead of killing the process, so `serve` and `fetch` can stop
+/// cleanly: a terminal closed, or an SSH session dropped, during a fetch stopped it without its
+/// counts (a curator's). A hang-up ignored from the start (`nohup`) stays ignored.
 final class ShutdownSignals: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
@@ -136,8 +139,11 @@ final class ShutdownSignals: @unchecked Sendable {
     /// 143 for SIGTERM (a CI's timeout, `kill`), which said 130 too.
     static func status(_ signal: Int32) -> Int32 { 128 + signal }
 
+    /// The signals handled: SIGHUP only where it is not ignored already.
+    private let numbers = [SIGINT, SIGTERM] + (cbestiary_signal_ignored(SIGHUP) == 1 ? [] : [SIGHUP])
+
     init(handler: @escaping @Sendable (Int, Int32) -> Void) {
-        for number in [SIGINT, SIGTERM] {
+        for number in numbers {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
@@ -154,8 +160,7 @@ final class ShutdownSignals: @unchecked Sendable {
 
     func cancel() {
         for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for number in numbers { signal(number, SIG_DFL) }
     }
 }
 

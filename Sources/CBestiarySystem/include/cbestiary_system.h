@@ -26,4 +26,8 @@ int cbestiary_memory_control_available(void);
 /// when the listener does not. As accept(2) otherwise.
 int cbestiary_accept_cloexec(int listener);
 
+/// 1 when `signal` is ignored (SIG_IGN), as `nohup` leaves SIGHUP for the program it starts;
+/// 0 otherwise.
+int cbestiary_signal_ignored(int signal);
+
 #endif
