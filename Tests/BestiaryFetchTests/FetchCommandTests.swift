@@ -51,6 +51,22 @@ struct FetchCommandTests {
         #expect(second.stderr.hasSuffix("fetched 0, unchanged 1, failed 0"))
     }
 
+    /// A record with an error (a pasted address for its title) was a note to run `check`, then
+    /// "fetching 0 articles" and exit 0, so `fetch url && build` went on (a curator's): the error
+    /// is said where it is, the rest is fetched, and the command fails.
+    @Test func anErrorInARecordIsSaidAndFailsTheFetchOfTheRest() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        let dir = try site(wiki)
+        try dir.write("---\nname: {de: Eule}\nwikipedia: {de: \"https://de.wikipedia.org/wiki/Eule\"}\n---\n", to: "content/animals/eule.md")
+        let result = await run(["fetch", "--root", dir.path, "--rate", "0"])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("content/animals/eule.md:3:17: error: wikipedia.de: 'https://de.wikipedia.org/wiki/Eule' is the article's web address") }, "\(lines)")
+        #expect(lines.contains("bestiary: note: content/ has 1 error (above); fetching for the rest of it, then failing"), "\(lines)")
+        #expect(lines.last == "fetched 1, unchanged 0, failed 0", "the dog's article is fetched: \(lines)")
+    }
+
     /// A cache the fetch cannot write into is found before any request: the user gets one
     /// message and Wikipedia is asked nothing (it was asked for every article, each then failing
     /// at its write). Here a file stands where the German entries' folder goes (as root, a

@@ -86,8 +86,13 @@ struct FetchCommand: AsyncParsableCommand {
             console.report(result.diagnostics.items, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
         }
-        if result.diagnostics.hasErrors {
-            console.err("bestiary: note: content/ has \(BuildCommand.count(result.diagnostics.errorCount, "error")); `bestiary check` lists them. Fetching for the records that loaded.")
+        // Errors in content/: said where they are (a pasted address for a title was a note to run
+        // `check`, then "fetching 0 articles" and exit 0: a curator's `fetch url && build` went
+        // on), the rest fetched, and the command fails at its end.
+        let contentErrors = result.diagnostics.items.filter { $0.severity == .error }
+        if !contentErrors.isEmpty {
+            console.report(contentErrors, format: global.diagnostics, everyWarning: global.allWarnings)
+            console.err("bestiary: note: content/ has \(BuildCommand.count(contentErrors.count, "error")) (above); fetching for the rest of it, then failing")
         }
         let (jobs, unknown) = FetchPlan.jobs(for: catalog, ids: ids)
         if !unknown.isEmpty {
@@ -158,7 +163,7 @@ struct FetchCommand: AsyncParsableCommand {
         console.report(report.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
         console.err(report.summaryLine)
         if report.interrupted { throw CommandFailure(status: ShutdownSignals.status(stoppedBy.withLock { $0 })) }
-        if report.failed > 0 { throw CommandFailure(status: 1) }
+        if report.failed > 0 || !contentErrors.isEmpty { throw CommandFailure(status: 1) }
     }
 }
 
