@@ -45,6 +45,9 @@ struct AnimalView {
             }
         }
         guard let wiki = summary?.image, let largest = wiki.variants.last else { return nil }
+        // The language of the article the picture leads: the text's, or another's whose picture
+        // it borrowed (the text's article has none).
+        let leadLanguage = wiki.articleLanguage ?? summary?.language
         // The page size: the smallest variant at least 500 px wide, else the largest.
         let main = wiki.variants.first { ($0.width ?? 0) >= 500 } ?? largest
         return ImageInfo(
@@ -52,10 +55,10 @@ struct AnimalView {
             focus: animal.leadImageFocus,
             // The record's text for it in the language of the article it leads (another language's
             // article may lead with another picture), else the animal's name.
-            alt: summary.flatMap { animal.leadImageAlt.values[$0.language] } ?? name.text,
-            altLanguage: summary.flatMap { s in animal.leadImageAlt.values[s.language].map { _ in s.language } } ?? name.language,
+            alt: leadLanguage.flatMap { animal.leadImageAlt.values[$0] } ?? name.text,
+            altLanguage: leadLanguage.flatMap { l in animal.leadImageAlt.values[l].map { _ in l } } ?? name.language,
             // Without a description page (Commons said nothing of the file), the article it leads.
-            credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL ?? summary?.articleURL,
+            credit: wiki.credit, license: wiki.license, licenseURL: wiki.licenseURL, source: wiki.sourceURL ?? wiki.articleURL ?? summary?.articleURL,
             fromWikipedia: true, bytes: main.bytes)
     }
 

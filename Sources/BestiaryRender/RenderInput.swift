@@ -55,8 +55,17 @@ public struct WikiImageView: Sendable, Hashable, Encodable {
     public var licenseURL: String?
     /// The file's description page (Commons).
     public var sourceURL: String?
+    /// The language and address of the article it leads, when it is not the one whose text it
+    /// is shown with (that article has no lead picture).
+    public var articleLanguage: String?
+    public var articleURL: String?
 
-    public init(variants: [MediaOutput], credit: String? = nil, license: String? = nil, licenseURL: String? = nil, sourceURL: String? = nil) {
+    public init(
+        variants: [MediaOutput], credit: String? = nil, license: String? = nil, licenseURL: String? = nil, sourceURL: String? = nil,
+        articleLanguage: String? = nil, articleURL: String? = nil
+    ) {
+        self.articleLanguage = articleLanguage
+        self.articleURL = articleURL
         self.variants = variants.sorted { ($0.width ?? 0) < ($1.width ?? 0) }
         self.credit = credit
         self.license = license

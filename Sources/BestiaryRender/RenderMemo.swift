@@ -129,6 +129,8 @@ extension SummaryView {
         feed.add(image.license)
         feed.add(image.licenseURL)
         feed.add(image.sourceURL)
+        feed.add(image.articleLanguage)
+        feed.add(image.articleURL)
     }
 }
 

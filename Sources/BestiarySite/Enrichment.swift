@@ -109,7 +109,8 @@ struct Enrichment {
                 credit: attribution?.artist ?? attribution?.credit,
                 license: attribution?.license?.name,
                 licenseURL: attribution?.license?.url,
-                sourceURL: attribution?.descriptionURL ?? lead.descriptionURL)
+                sourceURL: attribution?.descriptionURL ?? lead.descriptionURL,
+                articleLanguage: lead.borrowedFrom?.language, articleURL: lead.borrowedFrom?.url)
         }
         return SummaryView(
             text: summary.extract, language: summary.language, title: summary.title, articleURL: summary.url,

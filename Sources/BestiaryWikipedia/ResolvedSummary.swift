@@ -87,6 +87,19 @@ public struct ResolvedImage: Hashable, Sendable {
     public var attribution: ImageAttribution?
     /// The file's page on Commons, for "Image: Artist, licence (link)".
     public var descriptionURL: String?
+    /// The language and address of the article it leads, when that is not the article whose text
+    /// it is shown with: one whose own article has no lead picture shows another language's
+    /// (``WikipediaSnapshot/summaries(for:)``).
+    public var borrowedFrom: Article?
+
+    public struct Article: Hashable, Sendable {
+        public var language: String
+        public var url: String
+        public init(language: String, url: String) {
+            self.language = language
+            self.url = url
+        }
+    }
 
     public init(file: String, renditions: [Rendition], attribution: ImageAttribution?, descriptionURL: String?) {
         self.file = file

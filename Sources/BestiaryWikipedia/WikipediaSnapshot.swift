@@ -148,6 +148,18 @@ public struct WikipediaSnapshot: Sendable {
                 if let s = lookup.summary { result[animal.id, default: [:]][language] = s }
                 for d in lookup.diagnostics where seen.insert(d).inserted { diagnostics.append(d) }
             }
+            // An article without a lead picture (a new revision dropped it) left its pages, and
+            // the quiz, without one while another language's article has one (a curator's): that
+            // picture, along the same fallback as the text, said to be that article's.
+            guard var pages = result[animal.id], pages.values.contains(where: { $0.image == nil }) else { continue }
+            for (language, fallback) in languages where pages[language].map({ $0.image == nil }) == true {
+                guard let lender = fallback.lazy.compactMap({ pages[$0] }).first(where: { $0.image != nil && $0.language != pages[language]!.language }),
+                    var image = lender.image
+                else { continue }
+                if image.borrowedFrom == nil { image.borrowedFrom = ResolvedImage.Article(language: lender.language, url: lender.url) }
+                pages[language]!.image = image
+            }
+            result[animal.id] = pages
         }
         return (result, diagnostics)
     }

@@ -62,7 +62,7 @@ struct PageDigestTests {
         #expect(labels(sound.location) == ["path", "line", "column"])
         #expect(labels(MarkdownBody(markdown: "", location: sound.location)) == ["markdown", "location"])
         #expect(labels(summary) == ["text", "language", "title", "articleURL", "license", "licenseURL", "image"])
-        #expect(labels(try #require(summary.image)) == ["variants", "credit", "license", "licenseURL", "sourceURL"])
+        #expect(labels(try #require(summary.image)) == ["variants", "credit", "license", "licenseURL", "sourceURL", "articleLanguage", "articleURL"])
         #expect(labels(MediaOutput(path: "", bytes: 0)) == ["path", "bytes", "width", "height"])
 
         var variants = [base]
@@ -108,6 +108,8 @@ struct PageDigestTests {
         vary { $0.summaries?["en"]?.image?.license = nil }
         vary { $0.summaries?["en"]?.image?.licenseURL = "z" }
         vary { $0.summaries?["en"]?.image?.sourceURL = "w" }
+        vary { $0.summaries?["en"]?.image?.articleLanguage = "de" }
+        vary { $0.summaries?["en"]?.image?.articleURL = "https://de.wikipedia.org/wiki/Eule" }
         vary { $0.summaries?["en"]?.image?.variants[0].width = 640 }
         vary { $0.media = [nil, MediaOutput(path: "media/b.ogg", bytes: 5)] }
         vary { $0.media[0]?.bytes = 6 }

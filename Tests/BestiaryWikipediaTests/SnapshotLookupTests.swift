@@ -56,6 +56,22 @@ struct SnapshotLookupTests {
         #expect(image.descriptionURL?.hasPrefix("https://commons.wikimedia.org/wiki/File:") == true)
     }
 
+    /// The English article has no lead picture, the German one has: the English page shows the
+    /// German article's picture with the English text, said to be that article's (its pages and
+    /// the quiz had none: a curator's). The German page keeps its own.
+    @Test func anArticleWithoutAPictureShowsAnotherLanguagesPicture() throws {
+        let catalog = Catalog(root: dir.path, config: config, animals: [animal(["de": "Hund", "en": "Dog"])], pages: [], mediaFiles: [:])
+        let pages = try #require(cache.load().summaries(for: catalog).summaries["dog"])
+        let english = try #require(pages["en"]), german = try #require(pages["de"])
+        #expect(english.language == "en" && english.extract.hasPrefix("The dog is"))
+        #expect(english.image?.renditions.map(\.width) == [330])
+        #expect(english.image?.borrowedFrom == ResolvedImage.Article(language: "de", url: "https://de.wikipedia.org/wiki/Haushund"))
+        #expect(german.image?.borrowedFrom == nil && german.image?.renditions.map(\.width) == [330])
+        // Without the German article, nothing to borrow.
+        let alone = Catalog(root: dir.path, config: config, animals: [animal(["en": "Dog"])], pages: [], mediaFiles: [:])
+        #expect(cache.load().summaries(for: alone).summaries["dog"]?.values.allSatisfy { $0.image == nil } == true)
+    }
+
     /// German page, no German article: the English summary, marked as English, no warning.
     @Test func fallsBackAlongTheSiteLanguages() throws {
         let lookup = cache.load().summary(for: animal(["en": "Dog"]), language: "de", fallback: config.fallback(for: "de"))
