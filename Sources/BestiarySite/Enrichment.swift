@@ -132,7 +132,30 @@ public enum WikipediaCheck {
         // What `run` reports, without the pages' views it makes.
         let snapshot = Enrichment.cache(root: catalog.root, fileSystem: fileSystem)
         let (summaries, diagnostics) = snapshot.summaries(for: catalog)
-        return (Enrichment.reported(diagnostics) + neverAsked(catalog, summaries: summaries), summaries.mapValues { Set($0.filter { $0.value.language == $0.key }.keys) })
+        return (
+            Enrichment.reported(diagnostics) + neverAsked(catalog, summaries: summaries) + [unused(catalog, snapshot: snapshot)].compactMap { $0 },
+            summaries.mapValues { Set($0.filter { $0.value.language == $0.key }.keys) }
+        )
+    }
+
+    /// One note naming the cached articles no record names any more (a record removed, a title
+    /// changed): nothing listed them, and their files' names are made from the title and a hash
+    /// (a curator who removed records found them in the cache with no word).
+    static func unused(_ catalog: Catalog, snapshot: WikipediaSnapshot) -> Diagnostic? {
+        var named = Set<WikipediaSnapshot.Key>()
+        for animal in catalog.animals {
+            for (language, title) in animal.wikipedia {
+                let asked = WikipediaSnapshot.Key(language: language, title: WikipediaTitle.normalize(title))
+                named.insert(snapshot.index[asked] ?? asked)
+            }
+        }
+        let unused = snapshot.entries.keys.filter { !named.contains($0) }.sorted()
+        guard !unused.isEmpty else { return nil }
+        let files = unused.map { WikipediaCache.relativeEntryPath(language: $0.language, canonicalTitle: snapshot.entries[$0]!.canonicalTitle) }
+        let shown = files.prefix(5).joined(separator: ", ") + (files.count > 5 ? ", …" : "")
+        return .note(
+            "\(files.count) cached Wikipedia article\(files.count == 1 ? " is" : "s are") named by no record (records removed, or titles changed): \(shown); they are not published, and deleting those files drops them",
+            at: SourceLocation(path: WikipediaCache.relativeDirectory), stage: "enrich")
     }
 
     /// Records the quiz can never ask: no sound, no picture, and no Wikipedia picture in the
@@ -142,7 +165,10 @@ public enum WikipediaCheck {
         let language = catalog.config.defaultLanguage
         return catalog.animals.compactMap { animal in
             guard animal.sound == nil, animal.image == nil, summaries[animal.id]?[language]?.image == nil else { return nil }
-            let fetch = animal.wikipedia.isEmpty ? "" : ", or run `bestiary fetch` for its Wikipedia picture"
+            // Its articles cached, none with a picture: fetching again does not help (a curator's).
+            let fetch = animal.wikipedia.isEmpty ? ""
+                : summaries[animal.id]?.isEmpty == false ? " (its cached Wikipedia articles have no lead picture)"
+                : ", or run `bestiary fetch` for its Wikipedia picture"
             return .warning(
                 "'\(animal.id)' has no sound and no picture, so the quiz never asks it (it is only offered as a wrong answer); add a sound: or an image:\(fetch)",
                 at: animal.location(of: "name"), stage: "validate")

@@ -46,3 +46,30 @@ import Foundation
         #expect(!notes.contains { $0.hasPrefix("not yet in 'de'") && $0.contains("description") }, "\(notes)")
     }
 }
+
+/// A curator's removed records left their articles in the cache, and nothing said which files
+/// they were (their names are made from the title and a hash): `check` names them in one note.
+/// And a record whose cached articles lead with no picture is not told to fetch again.
+@Suite struct UnusedEntriesTests {
+    @Test func articlesNoRecordNamesAreNamedInOneNote() throws {
+        let dir = TemporaryDirectory("bestiary-unused-entries")
+        try dir.write("title: {de: Tiere}\nbase_url: https://example.org/\nlanguages: [de]\n", to: "content/site.yml")
+        try dir.write("---\nname: {de: Hund}\nwikipedia: {de: Hund}\n---\n", to: "content/animals/hund.md")
+        let s = try WikipediaSummary.decode(try Fixtures.data("wikipedia/de__Haushund.json"))
+        try WikipediaCache(root: dir.path).write(WikipediaEntry(
+            language: s.language, requested: ["Hund"], canonicalTitle: s.canonicalTitle, title: s.normalizedTitle, pageID: s.pageID,
+            revision: s.revision, lastEdited: s.timestamp, fetchedAt: "2026-11-01T00:00:00Z", etag: "\"\(s.revision)/x\"", url: s.pageURL!,
+            direction: s.direction, description: s.description, wikibaseItem: s.wikibaseItem, extract: s.extract, extractHTML: s.extractHTML, image: nil))
+        func messages() throws -> [String] {
+            let catalog = try #require(ContentLoader(root: dir.path).load().catalog)
+            return WikipediaCheck.check(of: catalog, fileSystem: LocalFileSystem()).problems.map(\.message)
+        }
+        let named = try messages()
+        #expect(!named.contains { $0.contains("named by no record") }, "\(named)")
+        // Its article is cached, with no lead picture: no advice to fetch.
+        #expect(named.contains { $0.hasPrefix("'hund' has no sound and no picture") && $0.hasSuffix("(its cached Wikipedia articles have no lead picture)") }, "\(named)")
+        try dir.write("---\nname: {de: Katze}\n---\n", to: "content/animals/hund.md")
+        let file = WikipediaCache.relativeEntryPath(language: "de", canonicalTitle: s.canonicalTitle)
+        #expect(try messages().contains("1 cached Wikipedia article is named by no record (records removed, or titles changed): \(file); they are not published, and deleting those files drops them"))
+    }
+}
