@@ -145,7 +145,7 @@ public enum CSVReader {
             if validID {
                 label += " (id \(id))"
             } else {
-                let suggestion = RecordID.slug(id)
+                let suggestion = Animal.suggestedID(id)
                 let hint = Animal.isValidID(suggestion) ? ", e.g. '\(suggestion)'" : ""
                 // A character the eye cannot see: named, or the message reads "'baer' … e.g. 'baer'".
                 let unseen = id.unicodeScalars.first { PastedText.isInvisible($0) }.map { " (it holds U+\(String(format: "%04X", $0.value))\(PastedText.invisibleNames[$0.value].map { ", \($0)" } ?? ""), which cannot be seen)" } ?? ""

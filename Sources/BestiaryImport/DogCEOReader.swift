@@ -36,7 +36,7 @@ public enum DogCEOReader {
         var rows: [ImportRow] = []
         func keyProblem(_ key: String) -> String {
             // Accented letters as the other readers fold them ('français' → 'francais').
-            let letters = String(RecordID.slug(key).unicodeScalars.filter { ("a"..."z").contains($0) })
+            let letters = String(Animal.suggestedID(key).unicodeScalars.filter { ("a"..."z").contains($0) })
             return "a Dog CEO key is lowercase letters a–z run together, as the API writes them ('germanshepherd'), and is the record id as it is"
                 + (letters.isEmpty || letters == key ? "" : " (e.g. '\(letters)')") + "; nothing else is guessed"
         }

@@ -5,11 +5,8 @@ import Foundation
 /// key): each format says which keys are valid, and an invalid key is an error, never turned into
 /// some id (a guess could change with the next release, or give two entries one id). Deterministic:
 /// the same key gives the same id on every machine, so importing again finds the record it made.
-/// Never used on display names: a renamed animal keeps its id. ``slug(_:)`` only suggests ids.
+/// Never used on display names: a renamed animal keeps its id. ``Animal/suggestedID(_:)`` only suggests ids.
 public enum RecordID {
-    /// `Schwarzspecht 2` → `schwarzspecht-2`: ``Animal/suggestedID(_:)``.
-    public static func slug(_ key: String) -> String { Animal.suggestedID(key) }
-
     /// The id for a WildSound `storagePath` (`sounds/Fuchs.mp3` → `fuchs`), or why there is none.
     ///
     /// The file name without its folders and its extension (1–5 letters or digits after the last
@@ -38,7 +35,7 @@ public enum RecordID {
         guard Animal.isValidID(id) else {
             let bad = id.first { !Animal.isValidID(String($0)) }
             let what = bad.map { "'\($0)' is not an id character" } ?? (id.isEmpty ? "it is empty" : "it is longer than 64 characters")
-            let suggestion = slug(String(name))
+            let suggestion = Animal.suggestedID(String(name))
             return .failure(IDProblem(
                 "the file name '\(name)' is not a record id: \(what). The id is the file name without folders and extension, "
                     + "lowercased and with ä, ö, ü, ß spelt ae, oe, ue, ss, and must then be 1–64 characters of a-z, 0-9, '_' and '-'; "

@@ -58,7 +58,7 @@ public enum SiteScaffold {
     /// The files of a new site root (without the theme), by path relative to it.
     /// `name` is the folder's name: the packs' id is made from it.
     public static func files(name: String) -> [String: Data] {
-        let packID = RecordID.slug(name).isEmpty ? "animal-quiz" : RecordID.slug(name)
+        let packID = Animal.suggestedID(name).isEmpty ? "animal-quiz" : Animal.suggestedID(name)
         let siteYML = """
             # The settings of this Bestiary site. Unknown keys are errors, so a typo is caught.
 

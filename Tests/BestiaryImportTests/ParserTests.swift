@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryImport
 import Testing
 
@@ -167,7 +168,7 @@ import Testing
     }
 
     @Test func slugsAreCutTo64Characters() {
-        let long = RecordID.slug(String(repeating: "ab-", count: 40))
+        let long = Animal.suggestedID(String(repeating: "ab-", count: 40))
         #expect(long.count <= 64)
         #expect(!long.hasSuffix("-"))
     }

@@ -23,6 +23,18 @@ import BestiaryTestSupport
 import BestiaryWikipedia
 import Foundation
 
+/// The recorded German summary of 'Haushund' (no lead picture) cached in `dir` as a fetch of
+/// `requested` would file it.
+@discardableResult
+func cacheHaushund(in dir: TemporaryDirectory, requested: String) throws -> WikipediaSummary {
+    let s = try WikipediaSummary.decode(try Fixtures.data("wikipedia/de__Haushund.json"))
+    try WikipediaCache(root: dir.path).write(WikipediaEntry(
+        language: s.language, requested: [requested], canonicalTitle: s.canonicalTitle, title: s.normalizedTitle, pageID: s.pageID,
+        revision: s.revision, lastEdited: s.timestamp, fetchedAt: "2026-11-01T00:00:00Z", etag: "\"\(s.revision)/x\"", url: s.pageURL!,
+        direction: s.direction, description: s.description, wikibaseItem: s.wikibaseItem, extract: s.extract, extractHTML: s.extractHTML, image: nil))
+    return s
+}
+
 /// What `check` tells of a language's texts follows what its pages show: a French page that
 /// shows the German Wikipedia summary (a fallback) would show a French description in its place,
 /// so the German-only description is listed for French (the default language, as a teacher made
@@ -32,11 +44,7 @@ import Foundation
         let dir = TemporaryDirectory("bestiary-summarised")
         try dir.write("title: {fr: Animaux}\nbase_url: https://example.org/\nlanguages: [fr, de, en]\n", to: "content/site.yml")
         try dir.write("---\nname: {fr: Chien, de: Hund, en: Dog}\nwikipedia: {de: Haushund}\ndescription: {de: Ein Hund.}\n---\nLe chien.\n", to: "content/animals/hund.md")
-        let s = try WikipediaSummary.decode(try Fixtures.data("wikipedia/de__Haushund.json"))
-        try WikipediaCache(root: dir.path).write(WikipediaEntry(
-            language: s.language, requested: ["Haushund"], canonicalTitle: s.canonicalTitle, title: s.normalizedTitle, pageID: s.pageID,
-            revision: s.revision, lastEdited: s.timestamp, fetchedAt: "2026-11-01T00:00:00Z", etag: "\"\(s.revision)/x\"", url: s.pageURL!,
-            direction: s.direction, description: s.description, wikibaseItem: s.wikibaseItem, extract: s.extract, extractHTML: s.extractHTML, image: nil))
+        try cacheHaushund(in: dir, requested: "Haushund")
         let catalog = try #require(ContentLoader(root: dir.path).load().catalog)
         let checked = WikipediaCheck.check(of: catalog, fileSystem: LocalFileSystem())
         #expect(checked.summarised["hund"] == ["de"], "\(checked.summarised)")
@@ -55,11 +63,7 @@ import Foundation
         let dir = TemporaryDirectory("bestiary-unused-entries")
         try dir.write("title: {de: Tiere}\nbase_url: https://example.org/\nlanguages: [de]\n", to: "content/site.yml")
         try dir.write("---\nname: {de: Hund}\nwikipedia: {de: Hund}\n---\n", to: "content/animals/hund.md")
-        let s = try WikipediaSummary.decode(try Fixtures.data("wikipedia/de__Haushund.json"))
-        try WikipediaCache(root: dir.path).write(WikipediaEntry(
-            language: s.language, requested: ["Hund"], canonicalTitle: s.canonicalTitle, title: s.normalizedTitle, pageID: s.pageID,
-            revision: s.revision, lastEdited: s.timestamp, fetchedAt: "2026-11-01T00:00:00Z", etag: "\"\(s.revision)/x\"", url: s.pageURL!,
-            direction: s.direction, description: s.description, wikibaseItem: s.wikibaseItem, extract: s.extract, extractHTML: s.extractHTML, image: nil))
+        let s = try cacheHaushund(in: dir, requested: "Hund")
         func messages() throws -> [String] {
             let catalog = try #require(ContentLoader(root: dir.path).load().catalog)
             return WikipediaCheck.check(of: catalog, fileSystem: LocalFileSystem()).problems.map(\.message)

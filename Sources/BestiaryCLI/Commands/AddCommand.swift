@@ -59,7 +59,7 @@ struct AddCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard Animal.isValidID(id) else {
-            let suggestion = RecordID.slug(id)
+            let suggestion = Animal.suggestedID(id)
             throw ValidationError(
                 "'\(id)' is not a valid id: use 1–64 characters of a-z, 0-9, '_' and '-'\(Animal.isValidID(suggestion) ? ", e.g. \(suggestion)" : "")")
         }
