@@ -210,8 +210,9 @@ public final class SiteBuilder: @unchecked Sendable {
             // A quiz that no round can start is published broken: said by each build and the
             // preview as well as by `check` (a volunteer's two animals and four answers).
             diagnostics.append(contentsOf: ContentLoader.quizProblems(catalog))
-            // A record file renamed: its animal under a new id, its learners' progress lost.
-            if !options.force { diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: options.outputDirectory, fileSystem: fs)) }
+            // A record file renamed: its animal under a new id, its learners' progress lost. Read
+            // from the output itself, not the kept state, so also said by `--force`.
+            diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: options.outputDirectory, fileSystem: fs))
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return (catalog, "\(count(catalog.animals.count, "animal")), \(count(catalog.pages.count, "page"))")
         }

@@ -372,6 +372,30 @@ import Testing
         #expect(try build().isEmpty)
     }
 
+    /// `build --force` renders everything anew but still replaces the output the rename is seen
+    /// in (it was skipped), and `check --output` looks at an output built elsewhere.
+    @Test func forceAndAnOutputElsewhereSeeTheRenameToo() async throws {
+        let dir = TemporaryDirectory("bestiary-renamed-force")
+        let root = dir.appending("site")
+        let output = dir.appending("public")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        func build(force: Bool) throws -> [String] {
+            var options = BuildOptions(root: root, output: output, environment: [:])
+            options.force = force
+            let builder = SiteBuilder(options: options)
+            _ = try builder.build()
+            return builder.diagnostics.items.filter { $0.message.contains("a renamed file?") }.map(\.message)
+        }
+        #expect(try build(force: false).isEmpty)
+        let animals = root + "/content/animals/"
+        try FileManager.default.moveItem(atPath: animals + "badger.md", toPath: animals + "european-badger.md")
+        let atDefault = await SiteCommandRun.bestiary("check", "--root", root)
+        #expect(!atDefault.stderr.contains("a renamed file?"), "\(atDefault.stderr)")
+        let elsewhere = await SiteCommandRun.bestiary("check", "--root", root, "--output", output)
+        #expect(elsewhere.stderr.contains("content/animals/european-badger.md:1:1: warning: 'european-badger' is new and 'badger'"), "\(elsewhere.stderr)")
+        #expect(try build(force: true).count == 1)
+    }
+
     /// Files renamed by the dozen (a site's names put into English): five said, the rest counted.
     @Test func aMassRenamingIsCountedAfterFive() throws {
         let dir = TemporaryDirectory("bestiary-renamed-many")

@@ -23,6 +23,13 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: ArgumentHelp("The output the last build wrote, to find renamed records in (default: ROOT/output).", valueName: "DIR"))
+    var output: String?
+
+    func validate() throws {
+        if output?.isEmpty == true { throw ValidationError("--output must name a folder") }
+    }
+
     /// A Hugo site's folders and settings at the site root, which no build reads (a theme
     /// designer put robots.txt in `static/` and a footer in `layouts/partials/`: nothing said so).
     static func hugoFolders(root: String) -> [Diagnostic] {
@@ -53,8 +60,8 @@ struct CheckCommand: AsyncParsableCommand {
             diagnostics.append(contentsOf: wikipedia.problems)
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TextLinkCheck.problems(of: catalog))
-            // Against the output the last build left (at its default place): a renamed record.
-            diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: global.siteRoot + "/output", fileSystem: LocalFileSystem()))
+            // Against the output the last build left: a renamed record.
+            diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: output ?? global.siteRoot + "/output", fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TranslationCheck.notes(
                 of: catalog, listing: global.allWarnings || global.diagnostics == .json ? nil : 3
             ) { wikipedia.summarised[$0]?.contains($1) == true })
