@@ -28,6 +28,9 @@ public struct Diagnostic: Error, Hashable, Codable, Sendable, CustomStringConver
     public var message: String
     /// The pipeline stage that found it (`load`, `validate`, `render`, `packs`, `write`, `fetch`…).
     public var stage: String?
+    /// A stable name for the kind of problem, for scripts that act on it where the message may be
+    /// reworded (`sync`'s refusals: `badSignature`, `notFound`, `transport`…); `nil` for most.
+    public var code: String?
 
     public init(_ severity: Severity, _ message: String, at location: SourceLocation? = nil, stage: String? = nil) {
         self.severity = severity

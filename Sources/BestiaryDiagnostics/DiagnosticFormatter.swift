@@ -21,7 +21,7 @@ public enum DiagnosticFormatter {
     }
 
     /// One JSON object on one line, keys in a fixed order:
-    /// `{"severity":…,"file":…,"line":…,"column":…,"message":…,"stage":…}`.
+    /// `{"severity":…,"file":…,"line":…,"column":…,"message":…,"stage":…,"code":…}`.
     public static func json(_ d: Diagnostic) -> String {
         var fields: [String] = ["\"severity\":\(quote(d.severity.rawValue))"]
         if let loc = d.location {
@@ -36,6 +36,7 @@ public enum DiagnosticFormatter {
         }
         fields.append("\"message\":\(quote(d.message))")
         fields.append("\"stage\":\(d.stage.map(quote) ?? "null")")
+        fields.append("\"code\":\(d.code.map(quote) ?? "null")")
         return "{" + fields.joined(separator: ",") + "}"
     }
 

@@ -27,7 +27,7 @@ import Testing
         let d = Diagnostic.error("quote \" back\\slash\nnewline \u{1}", at: SourceLocation(path: "a/b.md", line: 2, column: 3), stage: "render")
         let json = DiagnosticFormatter.json(d)
         #expect(!json.contains("\n"))
-        #expect(json == #"{"severity":"error","file":"a/b.md","line":2,"column":3,"message":"quote \" back\\slash\nnewline \u0001","stage":"render"}"#)
+        #expect(json == #"{"severity":"error","file":"a/b.md","line":2,"column":3,"message":"quote \" back\\slash\nnewline \u0001","stage":"render","code":null}"#)
     }
 
     @Test func bagSortsByLocationAndKnowsErrors() throws {

@@ -56,7 +56,7 @@ import Testing
         failed.phase = .failed
         failed.diagnostics = [.error("bad \"quote\"", at: SourceLocation(path: "content/site.yml", line: 2, column: 3), stage: "load")]
         #expect(failed.json == """
-            {"session":"abc","generation":3,"phase":"failed","changed":null,"diagnostics":[{"severity":"error","file":"content/site.yml","line":2,"column":3,"message":"bad \\"quote\\"","stage":"load"}]}
+            {"session":"abc","generation":3,"phase":"failed","changed":null,"diagnostics":[{"severity":"error","file":"content/site.yml","line":2,"column":3,"message":"bad \\"quote\\"","stage":"load","code":null}]}
             """)
         var ok = status
         ok.changed = ["index.html", "animals/fox/index.html"]

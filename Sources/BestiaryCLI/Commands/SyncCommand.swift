@@ -41,8 +41,12 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let console = Console.current
-        func fail(_ message: String, temporary: Bool = false) -> CommandFailure {
-            console.report([.error(message, stage: "sync")], format: global.diagnostics, everyWarning: global.allWarnings)
+        func fail(_ message: String, temporary: Bool = false, code: SyncError.Reason? = nil) -> CommandFailure {
+            // The reason's name goes with the message (JSON's `code`), for a script that tells a
+            // refusal from a server not answering without reading the words (an app maker's CI).
+            var diagnostic = Diagnostic.error(message, stage: "sync")
+            diagnostic.code = code?.rawValue
+            console.report([diagnostic], format: global.diagnostics, everyWarning: global.allWarnings)
             return CommandFailure(status: temporary ? Self.temporaryFailure : 1)
         }
         var keys = try publicKeys.map { try PackPublicKey(base64: $0) }
@@ -64,7 +68,7 @@ struct SyncCommand: AsyncParsableCommand {
             lock = try StoreLock.acquire(forStoreAt: db)
         } catch {
             await transport.close()
-            throw fail(error.description, temporary: error.isTemporary)
+            throw fail(error.description, temporary: error.isTemporary, code: error.reason)
         }
         // Held until the failed store's files are removed below, not just to its last use.
         defer { withExtendedLifetime(lock) {} }
@@ -123,7 +127,7 @@ struct SyncCommand: AsyncParsableCommand {
         case .failure(let error as SyncError):
             removeCreatedStore()
             let refusal = ![.transport, .store, .cancelled, .notFound].contains(error.reason)
-            throw fail("\(refusal ? "refused: " : "")\(error.description) (\(unchanged))", temporary: error.isTemporary)
+            throw fail("\(refusal ? "refused: " : "")\(error.description) (\(unchanged))", temporary: error.isTemporary, code: error.reason)
         case .failure(let error as CommandFailure):
             removeCreatedStore()  // already reported
             throw error
