@@ -342,7 +342,7 @@ public struct ContentLoader: Sendable {
             // A language code, and not one listed in another case (`pt-br`, `cat.DE.md`, a
             // wikipedia key `english`, `owl.backup.md`: each said at its own place, no language
             // to add).
-            guard LanguageCode.isValid(lang), !config.languages.contains(where: { $0.lowercased() == lang.lowercased() }) else { continue }
+            guard LanguageCode.isValid(lang), Suggestion.listedLanguage(meant: lang, among: config.languages) == nil else { continue }
             uses[lang, default: (0, [])].count += 1
             if let path = d.location?.path { uses[lang, default: (0, [])].files.insert(path) }
         }
@@ -584,7 +584,7 @@ public struct ContentLoader: Sendable {
                 guard config.languages.contains(lang) else {
                     // `cat.DE.md`: the code as site.yml writes it is meant; `pig.fr-CH.md` beside
                     // `languages: [.., fr]`: the listed language (a translator's).
-                    let listed = LanguageCode.listed(lang, among: config.languages)
+                    let listed = Suggestion.listedLanguage(meant: lang, among: config.languages)
                     var meant = listed.map { " (did you mean \(parts[0]).\($0).md? codes are written as in site.yml)" } ?? ""
                     // That file there already (`about.FR.md` beside `about.fr.md`): renaming would
                     // replace it. Looked for in the listing, by its exact name: a file system that

@@ -82,6 +82,32 @@ public enum LanguageCode {
         return Dictionary(uniqueKeysWithValues: table.flatMap { code, names in names.map { ($0, code) } })
     }()
 
+    /// The language a code with a two-letter language part means when that part is no ISO 639-1
+    /// code (`sp`, `jp`, `sp-MX`): a country's code or an old code written for it; `""` for an
+    /// unknown one no language is guessed for, nil when the part is a language's code (or has
+    /// three letters: ISO 639-2 and 639-3 are too many to list). A translator's `sp` was taken
+    /// without a word and published as `<html lang="sp">`, which no screen reader knows.
+    public static func unknownTwoLetter(_ code: String) -> String? {
+        let first = code.split(separator: "-", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        guard first.count == 2, !twoLetter.contains(first) else { return nil }
+        return mistaken[first] ?? ""
+    }
+
+    /// ISO 639-1: every two-letter language code.
+    static let twoLetter: Set<String> = Set("""
+        aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu \
+        fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km \
+        kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om \
+        or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr \
+        ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu
+        """.split(separator: " ").map(String.init))
+
+    /// Countries' codes and withdrawn codes written for a language.
+    private static let mistaken: [String: String] = [
+        "sp": "es", "jp": "ja", "cn": "zh", "gr": "el", "cz": "cs", "dk": "da", "ua": "uk", "kr": "ko", "vn": "vi",
+        "gb": "en", "us": "en", "iw": "he", "in": "id", "ji": "yi",
+    ]
+
     /// `code` in the case BCP 47 writes it: the language lower case, a script title case
     /// (`Hant`), a region upper case (`BR`), the rest lower case (`ZH-hant` → `zh-Hant`).
     public static func usualCase(_ code: String) -> String {

@@ -165,7 +165,8 @@ final class YAMLReader {
             if problem == "mapping values are not allowed in this context", mark.line >= 1, mark.line <= lines.count {
                 let line = lines[mark.line - 1].trimmingCharacters(in: .whitespaces)
                 if let colon = line.range(of: ": "), line[colon.upperBound...].contains(": "), !line.contains("\"") {
-                    extra += "; a text with ': ' inside needs quotes: \(line[..<colon.lowerBound]): \"\(line[colon.upperBound...])\""
+                    // In a word processor's quotes already: those become straight ones, not part of the text.
+                    extra += "; a text with ': ' inside needs quotes: \(line[..<colon.lowerBound]): \"\(Self.withoutTypographicQuotes(String(line[colon.upperBound...])))\""
                 }
             }
             // `{fr: Il aboie #souvent}`: ` #` starts a comment, which takes the closing brace with
@@ -408,10 +409,8 @@ final class YAMLReader {
         }
         // `name: “Horse”` (a word processor's quotes): YAML quotes with straight ones only, so
         // these are part of the text, on every page (a teacher's).
-        if s.style == .plain, value.count >= 2, let first = value.first, let last = value.last,
-            "“„«‘‚‹「".contains(first), "”“»’‘›」".contains(last)
-        {
-            let inner = value.dropFirst().dropLast()
+        if s.style == .plain, Self.withoutTypographicQuotes(value) != value {
+            let inner = Self.withoutTypographicQuotes(value)
             warning(
                 "\(what) '\(value)' keeps its typographic quotes as part of the text: YAML quotes with straight ones (\" or '); write \"\(inner)\", or leave them out",
                 at: node)
@@ -419,6 +418,15 @@ final class YAMLReader {
         if let misread = PastedText.misreadWarning(value, what: what) { warning(misread, at: node) }
         if let unseen = PastedText.unseenWarning(value, what: what) { warning(unseen, at: node) }
         return value
+    }
+
+    /// `text` without the typographic quotes it is wrapped in (`“Horse”`, `„Pferd“`, `«cheval»`,
+    /// `”Perro”` as some keyboards write both, German `»Pferd«`); unchanged when it is not.
+    static func withoutTypographicQuotes(_ text: String) -> String {
+        guard text.count >= 2, let first = text.first, let last = text.last,
+            "“”„«»‘’‚‹›「".contains(first), "”“»«’‘›‹」".contains(last)
+        else { return text }
+        return String(text.dropFirst().dropLast())
     }
 
     /// `text` without leading and trailing white space and line breaks
@@ -537,8 +545,19 @@ public enum Suggestion {
     /// A hint when `code` is one of `languages` written in another case (`pt-br` for `pt-BR`):
     /// ` (did you mean 'pt-BR'? …)`, the code shown by `written`; "" otherwise.
     public static func languageCase(_ code: String, among languages: [String], written: (String) -> String = { "'\($0)'" }) -> String {
-        guard let meant = languages.first(where: { $0.lowercased() == code.lowercased() }) else { return "" }
+        guard let meant = listedLanguage(meant: code, among: languages) else { return "" }
         return " (did you mean \(written(meant))? codes are written as in site.yml)"
+    }
+
+    /// The listed language `code` is a misspelling of: the same in other capitals or with `_`
+    /// (`ES`, `pt_BR`), a variant of it (`es-ES` for `es`), or a country's code written for it
+    /// (`sp` for `es`, a translator's).
+    public static func listedLanguage(meant code: String, among languages: [String]) -> String? {
+        let dashed = code.replacingOccurrences(of: "_", with: "-")
+        if let same = languages.first(where: { $0.lowercased() == dashed.lowercased() }) { return same }
+        if let listed = LanguageCode.listed(dashed, among: languages) { return listed }
+        guard let meant = LanguageCode.unknownTwoLetter(dashed), !meant.isEmpty else { return nil }
+        return languages.first { $0.lowercased() == meant }
     }
 
     public static func closest(to word: String, among candidates: [String]) -> String? {

@@ -70,7 +70,15 @@ public struct PreparedTheme: Sendable {
             let name = String(path.dropFirst("i18n/".count).dropLast(".json".count))
             // (`FR.json`, `fr_fr.json`: a code written otherwise, which the warnings here say.)
             let written = name.lowercased().replacingOccurrences(of: "_", with: "-")
-            guard !name.contains("/"), !LanguageCode.isValid(written), let file = theme.files[path] else { continue }
+            guard !name.contains("/"), let file = theme.files[path] else { continue }
+            // `sp.json`: a code no language has, written for one (a translator's `sp` for `es`).
+            if LanguageCode.isValid(written), !languages.contains(name), let meant = LanguageCode.unknownTwoLetter(written) {
+                warnings.append(.warning(
+                    "templates/i18n/\(name).json is not used: '\(name)' is no language code (ISO 639-1 has no '\(written.prefix(2))')\(meant.isEmpty ? "" : "; rename it to i18n/\(meant).json")",
+                    at: SourceLocation(path: file.origin), stage: "render"))
+                continue
+            }
+            guard !LanguageCode.isValid(written) else { continue }
             let advice = Self.languageCode(named: name).map { "; rename it to i18n/\($0).json" } ?? " (i18n/de.json, i18n/pt-BR.json)"
             warnings.append(.warning(
                 "templates/i18n/\(name).json is not used: '\(name)' is no language code, and each page's texts are found by its language's code\(advice)",
@@ -78,6 +86,8 @@ public struct PreparedTheme: Sendable {
         }
         // A file that is there but could not be read is its own error, not "no interface texts".
         for language in languages where !strings.hasTexts(for: language) && theme.files["i18n/\(language).json"] == nil {
+            // `ES.json` for `es`: said above, as a file to rename (not "used only for 'ES'" too).
+            guard !strings.tables.keys.contains(where: { $0 != language && $0.lowercased() == language.lowercased() }) else { continue }
             // A file for a variant of a bare language (`fr-FR.json`, `fr_fr.json` for `fr`) is only
             // ever used for pages in that variant. (For a variant, `zh-Hant`, another variant's
             // file, `zh-Hans`, is no advice: it is written for other readers.)

@@ -105,6 +105,29 @@ import Testing
         // ... and not where the mistake is another (the reviewer's cases).
         Case(name: "a colon in a text on its own line is a colon, not an indentation", files: [record: "---\nname:\n  de: Achtung: beißt\n---\n"],
              expected: "\(record):3:14: error: invalid YAML: mapping values are not allowed in this context; a text with ': ' inside needs quotes: de: \"Achtung: beißt\""),
+        // A translator's: a text in a word processor's quotes with a colon in it was told to
+        // write `de: "“Achtung: beißt”"`, which publishes the quotes without a further word.
+        Case(name: "a colon in a text in typographic quotes: the quotes become straight ones", files: [record: "---\nname:\n  de: “Achtung: beißt”\n---\n"],
+             expected: "\(record):3:15: error: invalid YAML: mapping values are not allowed in this context; a text with ': ' inside needs quotes: de: \"Achtung: beißt\""),
+        Case(name: "a text with the same closing quote at both ends", files: [record: "---\nname: {de: ”Fuchs”}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             expected: "\(record):2:12: warning: name.de '”Fuchs”' keeps its typographic quotes as part of the text"),
+        Case(name: "a text in German guillemets pointing inwards", files: [record: "---\nname: {de: »Fuchs«}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             expected: "\(record):2:12: warning: name.de '»Fuchs«' keeps its typographic quotes as part of the text"),
+        // A translator's `sp`, taken without a word and published as `<html lang="sp">`.
+        Case(name: "a country's code for a language in site.yml", files: [record: "---\nname: {de: Fuchs}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de, sp]\n",
+             expected: "content/site.yml:3:17: warning: 'sp' is no language code browsers, screen readers and Wikipedia know (ISO 639-1 has no 'sp') (did you mean 'es'?)"),
+        Case(name: "a locale with an underscore in site.yml", siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [es_ES]\n",
+             expected: "content/site.yml:3:13: error: 'es_ES' is not a language code like en, de or pt-BR (did you mean 'es-ES'?)"),
+        Case(name: "a country's code for a listed language in a record", files: [record: "---\nname: {de: Fuchs, sp: Zorro}\n---\n"],
+             siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de, es]\n",
+             expected: "\(record):2:19: error: name: language 'sp' is not in site.yml's languages (de, es) (did you mean 'es'? codes are written as in site.yml)"),
+        Case(name: "a listed language with a region in a record", files: [record: "---\nname: {de: Fuchs, es-ES: Zorro}\n---\n"],
+             siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de, es]\n",
+             expected: "\(record):2:19: error: name: language 'es-ES' is not in site.yml's languages (de, es) (did you mean 'es'? codes are written as in site.yml)"),
+        Case(name: "a translation file named with a country's code", files: [record: "---\nname: {de: Fuchs, es: Zorro}\n---\n", "content/animals/fox.sp.md": "Un zorro.\n"],
+             siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de, es]\n",
+             expected: "content/animals/fox.sp.md:0:0: error: 'sp' is not one of the site's languages (de, es) (did you mean fox.es.md? codes are written as in site.yml)"),
         Case(name: "a line indented deeper than both its neighbours is no line between them", files: [record: "---\nname: {de: Fuchs}\nsound: {file: sounds/a.ogg}\n  credit: x\n---\n"],
              expected: "\(record):4:3: error: invalid YAML: did not find expected key while parsing a block mapping"),
         Case(name: "a comma left out between two languages is named, with the braces mended", files: [record: "---\nname: {de: Fuchs en: Fox}\n---\n"],
@@ -289,6 +312,17 @@ import Testing
         let lines = site.lines()
         #expect(result.diagnostics.hasErrors, "no error for \(c.name)")
         #expect(lines.contains { $0.hasPrefix(c.expected) }, "expected a line starting with\n  \(c.expected)\ngot\n  \(lines.joined(separator: "\n  "))")
+    }
+
+    /// A misspelt code of a listed language is said at its place, with the code meant: not also
+    /// as a language to add to site.yml (a translator was told both for `sp` beside `es`).
+    @Test func aMisspeltListedLanguageIsNotALanguageToAdd() throws {
+        let site = try TestSite([
+            Self.record: "---\nname: {de: Fuchs, sp: Zorro, es-ES: Zorro}\n---\n", "content/animals/fox.sp.md": "Un zorro.\n",
+        ], siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de, es]\n")
+        let messages = ContentLoader(root: site.root).load().diagnostics.items.map(\.message)
+        #expect(messages.count { $0.contains("did you mean") } == 3, "\(messages)")
+        #expect(!messages.contains { $0.contains("add '") }, "\(messages)")
     }
 
     @Test func everyProblemOfAFileIsReportedInOneRun() throws {

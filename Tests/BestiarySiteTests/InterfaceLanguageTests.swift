@@ -57,6 +57,16 @@ struct InterfaceLanguageTests {
         #expect(capitals.map(\.message) == [
             "templates/i18n/NL.json is not used: site.yml's languages names 'nl', and file names are matched as written; rename the file to i18n/nl.json"
         ])
+        // ... and not also "used only for pages in 'NL'" (a translator's two warnings read as one
+        // contradicting the other).
+        #expect(try Self.warnings(building: root, into: work.appending("out5b"), containing: "no interface texts").isEmpty)
+        // `sp.json` for `es`: a code no language has; said at the file, with the code meant.
+        try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/sp.json"))
+        let country = try Self.warnings(building: root, into: work.appending("out5c"), containing: "sp.json")
+        #expect(country.map(\.message) == [
+            "templates/i18n/sp.json is not used: 'sp' is no language code (ISO 639-1 has no 'sp'); rename it to i18n/es.json"
+        ])
+        try FileManager.default.removeItem(atPath: root + "/templates/i18n/sp.json")
         try FileManager.default.removeItem(atPath: root + "/templates/i18n/NL.json")
         try Data("{\"nav.quiz\": \"Le \"quiz\"\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/nl.json"))
         let check = try Binary.run(["check", "--root", root])
