@@ -17,14 +17,16 @@ public struct PreparedTheme: Sendable {
 
     /// Every error of the templates, the texts and the assets at once (not only the first part's).
     /// `languages`: the site's, for the texts each needs; `config`: site.yml, where they are named.
+    /// `listingAll`: the texts a language lacks named every one (`check --all-warnings`, JSON: a
+    /// translator's to-do list), not by the parts of the interface they are in.
     public static func load(
-        root: String, fileSystem: any FileSystem, languages: [String], config: SourceLocation?
+        root: String, fileSystem: any FileSystem, languages: [String], config: SourceLocation?, listingAll: Bool = false
     ) throws(DiagnosticError) -> PreparedTheme {
-        try prepare(try Theme.load(root: root, fileSystem: fileSystem), languages: languages, config: config)
+        try prepare(try Theme.load(root: root, fileSystem: fileSystem), languages: languages, config: config, listingAll: listingAll)
     }
 
-    /// ``load(root:fileSystem:languages:config:)`` of a theme already read.
-    static func prepare(_ theme: Theme, languages: [String], config: SourceLocation?) throws(DiagnosticError) -> PreparedTheme {
+    /// ``load(root:fileSystem:languages:config:listingAll:)`` of a theme already read.
+    static func prepare(_ theme: Theme, languages: [String], config: SourceLocation?, listingAll: Bool = false) throws(DiagnosticError) -> PreparedTheme {
         var bag = DiagnosticBag()
         var templates: Templates?, assets: AssetPipeline?
         do { templates = try Templates.compile(theme) } catch { bag.append(contentsOf: error.diagnostics) }
@@ -38,11 +40,11 @@ public struct PreparedTheme: Sendable {
             // file's other mistakes only in the next round. Also beside a template that does not
             // compile (a stray file, a texts file's mistakes were said only once it did), but for
             // what only compiled templates tell (the names and texts they use).
-            bag.append(contentsOf: warnings(theme, templates, &strings, languages: languages, config: config))
+            bag.append(contentsOf: warnings(theme, templates, &strings, languages: languages, config: config, listingAll: listingAll))
             try bag.throwIfErrors()
             preconditionFailure("a part of the theme failed without an error")
         }
-        let warnings = warnings(theme, templates, &strings, languages: languages, config: config)
+        let warnings = warnings(theme, templates, &strings, languages: languages, config: config, listingAll: listingAll)
         return PreparedTheme(theme: theme, templates: templates, strings: strings, assets: assets, warnings: warnings)
     }
 
@@ -51,7 +53,7 @@ public struct PreparedTheme: Sendable {
     /// texts shown as their key where missing. Without `templates` (one did not compile), what
     /// needs them (the names and texts they use) is left out.
     private static func warnings(
-        _ theme: Theme, _ templates: Templates?, _ strings: inout UIStrings, languages: [String], config: SourceLocation?
+        _ theme: Theme, _ templates: Templates?, _ strings: inout UIStrings, languages: [String], config: SourceLocation?, listingAll: Bool
     ) -> [Diagnostic] {
         var warnings: [Diagnostic] = []
         // `fr-CA.json` beside `languages: [fr-ca]`: file names are matched as written, so its
@@ -104,7 +106,7 @@ public struct PreparedTheme: Sendable {
         // A site's i18n file that could not be read is its own error; the warnings that compare
         // the tables would only blame the texts it holds (missing in English, named by no table).
         let textsRead = strings.unreadable.isEmpty
-        if textsRead { warnings += missingTexts(strings, theme: theme, languages: languages) }
+        if textsRead { warnings += missingTexts(strings, theme: theme, languages: languages, listingAll: listingAll) }
         // The texts the templates name: from the compiled templates, or read from their text when
         // one did not compile (a texts file's own mistakes are said beside that error).
         let usedTexts = templates.map { Set($0.lookups.compactMap { $0.name.hasPrefix("t.") ? String($0.name.dropFirst(2)) : nil }) }
@@ -310,7 +312,7 @@ public struct PreparedTheme: Sendable {
     /// Languages whose table lacks some of the English texts: those show in English on its pages
     /// (a copy of an older `i18n/LANG.json`, a key left out), under `<html lang="LANG">`. One
     /// warning per language, at the file that translates it (the language's own, else its base's).
-    static func missingTexts(_ strings: UIStrings, theme: Theme, languages: [String]) -> [Diagnostic] {
+    static func missingTexts(_ strings: UIStrings, theme: Theme, languages: [String], listingAll: Bool = false) -> [Diagnostic] {
         guard let english = strings.tables["en"] else { return [] }
         var problems: [Diagnostic] = []
         for language in languages {
@@ -323,7 +325,7 @@ public struct PreparedTheme: Sendable {
             // A translator's to-do: the parts of the interface they are in, most first (the first
             // five keys, alphabetically, were achievements, the least seen), or the keys when few.
             let byPart = Dictionary(grouping: missing, by: { String($0.prefix { $0 != "." }) }).mapValues(\.count)
-            let shown = missing.count <= 5
+            let shown = missing.count <= 5 || listingAll
                 ? missing.joined(separator: ", ")
                 : byPart.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(6).map { "\($0.key).*: \($0.value)" }.joined(separator: ", ")
                     + (byPart.count > 6 ? ", …" : "")
@@ -335,8 +337,13 @@ public struct PreparedTheme: Sendable {
             let from = siteOwn == 0 ? defaults
                 : siteOwn == missing.count ? "your templates/i18n/en.json"
                 : "your templates/i18n/en.json (\(siteOwn) of them) and \(defaults)"
+            // A plural form the language lacks beside its `.other` shows that (UIStrings.table).
+            let forms = missing.filter { UIStrings.pluralForm(of: $0, in: own.merging(inherited) { mine, _ in mine }) != nil }.count
+            let shownAs = forms == 0 ? "so those show in English on its pages"
+                : forms == missing.count ? "so those plural forms show the language's `.other` form"
+                : "so those show in English on its pages (the \(forms) plural forms among them, the language's `.other` form)"
             problems.append(.warning(
-                "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), so those show in English on its pages; add them, translated, from \(from)",
+                "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), \(shownAs); add them, translated, from \(from)",
                 at: file.map { SourceLocation(path: $0.origin) }, stage: "render"))
         }
         return problems

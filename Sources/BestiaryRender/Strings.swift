@@ -228,6 +228,14 @@ public struct UIStrings: Sendable {
         let base = Self.baseLanguage(language)
         if base != language, let t = tables[base] { result.merge(t) { $1 } }
         if let t = tables[language] { result.merge(t) { $1 } }
+        // A plural form the language lacks (`….one`) beside its `.other`: that, not English (a
+        // translator's "Exported 1 sighting." amid Spanish). English has no table to fill from.
+        if base != "en" {
+            let own = (tables[base] ?? [:]).merging(tables[language] ?? [:]) { $1 }
+            for key in result.keys where own[key] == nil {
+                if let other = Self.pluralForm(of: key, in: own) { result[key] = other }
+            }
+        }
         // Never where it would turn a text into a group of texts, or a group into a text
         // (`nav.quiz.x` under the text `nav.quiz`, or `nav` over `nav.quiz`).
         for key in keysShownWhenMissing where result[key] == nil && !result.keys.contains(where: { $0.hasPrefix(key + ".") }) {
@@ -236,6 +244,13 @@ public struct UIStrings: Sendable {
             result[key] = key
         }
         return result
+    }
+
+    /// The `.other` form `table` has for `key` when `key` is another plural form of the same
+    /// text (`a.count.one` → `a.count.other`'s text); nil for any other key.
+    static func pluralForm(of key: String, in table: [String: String]) -> String? {
+        guard let dot = key.lastIndex(of: "."), ["zero", "one", "two", "few", "many"].contains(key[key.index(after: dot)...]) else { return nil }
+        return table[key[...dot] + "other"]
     }
 
     /// `"nav.quiz": "Quiz"` → `["nav": ["quiz": "Quiz"]]`, for `{{t.nav.quiz}}` in templates.

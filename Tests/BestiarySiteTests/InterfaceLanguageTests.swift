@@ -1,4 +1,5 @@
 import BestiaryDiagnostics
+@testable import BestiaryRender
 import BestiarySite
 import BestiaryTestSupport
 import Foundation
@@ -154,6 +155,33 @@ struct InterfaceLanguageTests {
         let own = try Self.warnings(building: root, into: work.appending("out3"), containing: "lack")
         #expect(own.map(\.message).filter { $0.hasPrefix("the interface texts in 'de' lack 1 ") && $0.hasSuffix("(museum.note), so those show in English on its pages; add them, translated, from your templates/i18n/en.json") }.count == 1, "\(own)")
         #expect(own.map(\.message).filter { $0.hasPrefix("the interface texts in 'nl' lack ") && $0.contains("from your templates/i18n/en.json (1 of them) and the default theme's i18n/en.json") }.count == 1, "\(own)")
+    }
+
+    /// A translator's half-done texts: a plural form left out (`….one`) showed English in the
+    /// middle of Spanish ("Exported 1 sighting."), where the docs promise the language's
+    /// `.other`; and `check` gave the missing texts only by part, even with `--all-warnings`.
+    @Test func aMissingPluralFormShowsTheLanguagesOtherAndCheckListsEveryMissingText() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        let config = root + "/content/site.yml"
+        let text = try String(contentsOfFile: config, encoding: .utf8)
+        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, es]")
+            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, es: Minimal }")
+            .writeReplacing(toFile: config)
+        try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
+        try Data("{\"sightings.exported.other\": \"Se exportaron {count} avistamientos.\", \"nav.quiz\": \"Quiz\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: root + "/templates/i18n/es.json"))
+        var theme = Theme.builtIn
+        theme.files["i18n/es.json"] = Theme.File(data: try Data(contentsOf: URL(fileURLWithPath: root + "/templates/i18n/es.json")), origin: "templates/i18n/es.json", isOverride: true)
+        let table = try UIStrings.load(theme).table(for: "es")
+        #expect(table["sightings.exported.one"] == "Se exportaron {count} avistamientos.")
+        #expect(table["quiz.next"] == "Next question", "a text the language lacks altogether is English")
+        let summary = try Binary.run(["check", "--root", root])
+        #expect(summary.stderr.contains("English texts (quiz.*: "), "\(summary.stderr)")
+        #expect(summary.stderr.contains("so those show in English on its pages (the "), "\(summary.stderr)")
+        let listed = try Binary.run(["check", "--root", root, "--all-warnings"])
+        let line = listed.stderr.split(separator: "\n").first { $0.contains("the interface texts in 'es' lack") }.map(String.init) ?? ""
+        #expect(line.contains("quiz.next, ") && line.contains("sightings.exported.one, ") && !line.contains("quiz.*:"), "\(line)")
     }
 
     /// The warnings of a build of `root` whose message contains `text`.

@@ -69,7 +69,8 @@ struct CheckCommand: AsyncParsableCommand {
         if let config = result.catalog?.config {
             do {
                 let theme = try PreparedTheme.load(
-                    root: global.siteRoot, fileSystem: LocalFileSystem(), languages: config.languages, config: config.location(of: "languages"))
+                    root: global.siteRoot, fileSystem: LocalFileSystem(), languages: config.languages, config: config.location(of: "languages"),
+                    listingAll: global.allWarnings || global.diagnostics == .json)
                 diagnostics.append(contentsOf: theme.warnings)
                 // For whoever reviews a change: what outside the site the theme publishes.
                 for (link, target) in theme.theme.outsideLinks {
