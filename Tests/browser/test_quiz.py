@@ -997,3 +997,38 @@ def test_group_lists_follow_their_labels_in_the_pages_language(site, browser):
     load(browser, f"{site}collection/")
     options = browser.find_elements(By.CSS_SELECTOR, "select[data-collection-group] option")
     assert [o.get_attribute("value") for o in options if o.get_attribute("value")] == ["reptile", "mammal", "bird"]
+
+
+def test_a_sound_question_goes_from_its_play_button_to_the_answers(site, browser):
+    """The recording's own player put six Tab stops, each read as "Animal sound", between the play
+    button (which does what they do) and the answers (an accessibility review): one Tab now."""
+    load(browser, quiz_url(site, "sound"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.execute_script("document.querySelector('[data-onboarding-skip]')?.click(); document.querySelector('[data-quiz-replay]').focus()")
+    assert browser.execute_script("return document.querySelector('[data-quiz-prompt] audio').controls") is False
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script("return document.activeElement.matches('[data-choice]')"), \
+        browser.execute_script("return document.activeElement.outerHTML.slice(0, 200)")
+
+
+def test_next_is_in_view_at_200_percent_on_a_small_screen(site):
+    """At 200 % on a 640 × 480 screen (320 × 240 CSS px) the verdict and "Next" do not both fit:
+    the focused "Next" was left below the screen (an accessibility review). It is in view."""
+    driver = new_driver()
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 320, "height": 240, "deviceScaleFactor": 2, "mobile": False})
+        load(driver, quiz_url(site, "sound"))
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+        for _ in range(3):
+            driver.execute_script("document.querySelector('[data-choice]').click()")
+            wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+            wait_until(driver, "return [...document.querySelectorAll('.quiz-reveal img')].every((i) => i.complete)")
+            top, bottom, height = driver.execute_script(
+                "const r = document.querySelector('[data-quiz-next]').getBoundingClientRect(); return [r.top, r.bottom, innerHeight]")
+            assert driver.execute_script("return document.activeElement.matches('[data-quiz-next]')")
+            assert top >= 0 and bottom <= height, f"Next at {top}–{bottom} px, the view {height} px high"
+            driver.execute_script("document.querySelector('[data-quiz-next]').click()")
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+    finally:
+        driver.quit()

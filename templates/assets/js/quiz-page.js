@@ -342,11 +342,11 @@ class QuizPage {
     this.announce([tr(correct ? "quiz.announceRight" : "quiz.announceWrong", { name }), note, ...news].filter(Boolean).join(" "));
     if (this.state.settings.feedbackSound) beep(correct);
     if (this.state.settings.vibration) vibrate(correct);
-    // "Next" comes into view, never the verdict out of it (a revealed picture stood between them).
+    // "Next" in view, and the verdict where both fit (not at 200 % on a small screen).
     next.focus({ preventScroll: true });
     const top = this.els.feedback.getBoundingClientRect().top - 8;
     const below = next.getBoundingClientRect().bottom + 16 - innerHeight;
-    const by = top < 0 ? top : Math.max(0, Math.min(below, top));
+    const by = Math.max(top < 0 ? top : Math.max(0, Math.min(below, top)), below);
     if (by) scrollBy(0, by);
   }
 

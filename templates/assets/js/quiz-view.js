@@ -90,14 +90,14 @@ export function nameLink(v, animal) {
 }
 
 /**
- * The prompt: an audio player with a big replay button (sound) or the
+ * The prompt: a recording with a big play button (sound) or the
  * picture (image). The picture's alt text must not give the answer away.
  * @returns {{el: HTMLElement, audio: HTMLAudioElement|null}}
  */
 export function promptView(v, animal, kind, onReplay) {
   if (kind === "sound") {
+    // No controls: six Tab stops before the answers (a review).
     const audio = h("audio", {
-      controls: true,
       preload: "auto",
       src: mediaUrl(v, animal.sound.src),
       "aria-label": v.tr("quiz.recording"),
