@@ -213,6 +213,8 @@ public final class SiteBuilder: @unchecked Sendable {
             // A record file renamed: its animal under a new id, its learners' progress lost. Read
             // from the output itself, not the kept state, so also said by `--force`.
             diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: options.outputDirectory, fileSystem: fs))
+            // The default language changed: every address, and what the ID.md bodies are taken as.
+            diagnostics.append(contentsOf: DefaultLanguageChange.warnings(of: catalog, output: options.outputDirectory, fileSystem: fs))
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return (catalog, "\(count(catalog.animals.count, "animal")), \(count(catalog.pages.count, "page"))")
         }

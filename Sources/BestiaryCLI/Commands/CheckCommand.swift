@@ -23,7 +23,7 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("The output the last build wrote, to find renamed records in (default: ROOT/output).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("The output the last build wrote, to compare with: renamed records, another default language (default: ROOT/output).", valueName: "DIR"))
     var output: String?
 
     func validate() throws {
@@ -60,8 +60,10 @@ struct CheckCommand: AsyncParsableCommand {
             diagnostics.append(contentsOf: wikipedia.problems)
             diagnostics.append(contentsOf: MediaIntegrity.problems(of: catalog, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TextLinkCheck.problems(of: catalog))
-            // Against the output the last build left: a renamed record.
-            diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: output ?? global.siteRoot + "/output", fileSystem: LocalFileSystem()))
+            // Against the output the last build left: a renamed record, another default language.
+            let published = output ?? global.siteRoot + "/output"
+            diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: published, fileSystem: LocalFileSystem()))
+            diagnostics.append(contentsOf: DefaultLanguageChange.warnings(of: catalog, output: published, fileSystem: LocalFileSystem()))
             diagnostics.append(contentsOf: TranslationCheck.notes(
                 of: catalog, listing: global.allWarnings || global.diagnostics == .json ? nil : 3
             ) { wikipedia.summarised[$0]?.contains($1) == true })
