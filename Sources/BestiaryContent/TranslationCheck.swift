@@ -29,15 +29,20 @@ public enum TranslationCheck {
             var records: [(String, [String])] = []
             for animal in catalog.animals {
                 var missing: [String] = []
-                // The name in the default language is required (an error without it); the body in
-                // ID.md is the default language's.
+                // The name in the default language is required (an error without it). The picture's
+                // alt text is shown as another language's too (a translator's, never listed).
                 let description = summarised(animal.id, language) ? LocalizedText([:]) : animal.description
-                for (key, text) in [("name", isDefault ? LocalizedText([:]) : animal.name), ("description", description), ("hint", animal.hint), ("habitat", animal.habitat)]
+                for (key, text) in [
+                    ("name", isDefault ? LocalizedText([:]) : animal.name), ("description", description), ("hint", animal.hint),
+                    ("habitat", animal.habitat), ("alt", animal.image?.alt ?? animal.leadImageAlt),
+                ]
                 where !text.values.isEmpty && text.values[language] == nil {
                     missing.append(key)
                     shown(from: text.values.keys)
                 }
-                if !isDefault, animal.bodies[language] == nil, animal.bodies.values.contains(where: { !$0.isBlank }) {
+                // A body only in ID.LANG.md (the default language's ID.md has none, as after the
+                // default language changed and the old bodies were moved) is missing in it too.
+                if animal.bodies[language] == nil, animal.bodies.values.contains(where: { !$0.isBlank }) {
                     missing.append("body")
                     shown(from: animal.bodies.filter { !$0.value.isBlank }.keys)
                 }
@@ -50,7 +55,7 @@ public enum TranslationCheck {
                     missing.append("title")
                     shown(from: page.title.values.keys)
                 }
-                if !isDefault, page.bodies[language] == nil, page.bodies.values.contains(where: { !$0.isBlank }) {
+                if page.bodies[language] == nil, page.bodies.values.contains(where: { !$0.isBlank }) {
                     missing.append("body")
                     shown(from: page.bodies.filter { !$0.value.isBlank }.keys)
                 }

@@ -74,6 +74,18 @@ import Testing
             "not yet in 'fr' (the default language): 1 of 1 records (fox: description); its pages in 'fr' show those texts in 'de'",
             "not yet in 'de': 1 of 1 records (fox: body); its pages in 'de' show those texts in 'fr'",
         ])
+        // A translator's: a picture's alt text in one language only, and the default language's
+        // body not written yet beside the old one moved to ID.de.md; neither was listed.
+        let moved = try TestSite(
+            [
+                "content/animals/owl.md": "---\nname: {es: Cárabo, de: Waldkauz}\nimage: {alt: {es: Un cárabo en una rama}}\n---\n",
+                "content/animals/owl.de.md": "Der Waldkauz.\n",
+            ],
+            siteYML: "title: {es: Animales}\nbase_url: https://example.org/\nlanguages: [es, de]\n")
+        #expect(TranslationCheck.notes(of: try #require(moved.load().catalog)).map(\.message) == [
+            "not yet in 'es' (the default language): 1 of 1 records (owl: body); its pages in 'es' show those texts in 'de'",
+            "not yet in 'de': 1 of 1 records (owl: alt); its pages in 'de' show those texts in 'es'",
+        ])
         // A title in the default language alone is the site's name in every language.
         let named = try TestSite(siteYML: "title: Tiere\nbase_url: https://example.org/\nlanguages: [de, en]\n")
         #expect(TranslationCheck.notes(of: try #require(named.load().catalog)).isEmpty)
