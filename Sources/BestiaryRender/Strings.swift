@@ -41,6 +41,16 @@ public struct UIStrings: Sendable {
             // A site's file that cannot be read leaves the default theme's table of its language
             // (its error is reported; no warning says the language has no texts at all).
             let fallback = file.isOverride ? Self.builtInTable(path) : [:]
+            // UTF-8 as every text file of a site (JSONSerialization took UTF-16 without a word, and
+            // said "Invalid UTF-8 sequence" of a Windows-1252 file at 1:1: a translator's).
+            do {
+                _ = try SourceText.decode(file.data, path: file.origin)
+            } catch {
+                bag.append(contentsOf: error.diagnostics.map { var d = $0; d.stage = "render"; return d })
+                if !fallback.isEmpty { tables[lang] = fallback }
+                unreadable.insert(lang)
+                continue
+            }
             do {
                 let object = try JSONSerialization.jsonObject(with: file.data)
                 guard let dict = object as? [String: Any] else {

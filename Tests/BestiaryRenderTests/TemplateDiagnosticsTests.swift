@@ -486,6 +486,25 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// A texts file saved in another encoding than UTF-8 is said as a record's is: UTF-16 was read
+    /// without a word, Windows-1252 was "Invalid UTF-8 sequence" at 1:1 (a translator's).
+    @Test func aTextsFileInAnotherEncodingIsToldToBeUTF8() {
+        func problems(_ data: Data) -> [String] {
+            var theme = Theme.builtIn
+            theme.files["i18n/es.json"] = Theme.File(data: data, origin: "templates/i18n/es.json", isOverride: true)
+            do {
+                _ = try UIStrings.load(theme)
+                return []
+            } catch {
+                return error.diagnostics.map(DiagnosticFormatter.text)
+            }
+        }
+        let json = "{\"nav.home\": \"Inicio\", \"nav.quiz\": \"Compañero\"}\n"
+        #expect(problems(Data([0xFF, 0xFE]) + json.data(using: .utf16LittleEndian)!) == ["templates/i18n/es.json:1:1: error: file is UTF-16; save it as UTF-8 [render]"])
+        #expect(problems(json.data(using: .windowsCP1252)!) == ["templates/i18n/es.json:1:42: error: file is not valid UTF-8 (byte 0xF1 at offset 41); save it as UTF-8 [render]"])
+        #expect(problems(Data([0xEF, 0xBB, 0xBF]) + Data(json.utf8)).isEmpty, "a byte-order mark is fine")
+    }
+
     /// A site's en.json that is no JSON is its one error: the texts it holds are not also said
     /// to be missing from English (de.json's) or named by no table (a template's `t.museum.note`).
     @Test func anUnreadableTextFileIsItsOnlyProblem() throws {
