@@ -101,7 +101,15 @@ public struct UIStrings: Sendable {
                     let where_ = ended.offset + 1 == at.line ? "before it" : "at the end of line \(ended.offset + 1)"
                     missing = Self.endsWithKey(before.joined(separator: "\n")) ? "a ':' is missing \(where_), after the key" : "a comma is missing \(where_)"
                 }
-                let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : missing.map { "; " + $0 } ?? ""
+                // What JSON has not, as a translator wrote it: a comment, texts in single or
+                // typographic quotes, a comma twice.
+                let here = at0 >= 0 && at0 < chars.count ? chars[at0] : " "
+                let rest = at0 >= 0 && at0 < chars.count ? String(chars[at0...]) : ""
+                let unlike = rest.hasPrefix("//") || rest.hasPrefix("/*") ? "JSON has no comments: remove it"
+                    : here == "'" ? "JSON writes keys and texts in straight double quotes (\"…\"), not single ones"
+                    : "“”„«»".contains(here) ? "JSON writes keys and texts in straight double quotes (\"…\"), not typographic ones (a word processor's)"
+                    : here == "," ? "a comma is there twice" : nil
+                let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : (missing ?? unlike).map { "; " + $0 } ?? ""
                 bag.error(
                     "strings are not valid JSON (\(what))\(quoted); the file is one object of \"key\": \"text\" pairs",
                     at: SourceLocation(path: file.origin, line: at.line, column: at.column), stage: "render")

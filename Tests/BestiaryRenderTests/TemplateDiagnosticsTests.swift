@@ -486,6 +486,15 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// What JSON has not, as a translator wrote it, said as such (each was "invalid value").
+    @Test func whatJSONHasNotIsNamed() {
+        func hint(_ json: String) -> String { textProblems(["i18n/es.json": json]).first ?? "" }
+        #expect(hint("{\n  // menu\n  \"nav.home\": \"Inicio\"\n}\n").contains("(invalid value); JSON has no comments: remove it;"))
+        #expect(hint("{'nav.home': 'Inicio'}\n").contains("; JSON writes keys and texts in straight double quotes (\"…\"), not single ones;"))
+        #expect(hint("{\"nav.home\": “Inicio”}\n").contains("not typographic ones (a word processor's);"))
+        #expect(hint("{\"nav.home\": \"Inicio\",, \"nav.quiz\": \"Quiz\"}\n").contains("; a comma is there twice;"))
+    }
+
     /// A texts file saved in another encoding than UTF-8 is said as a record's is: UTF-16 was read
     /// without a word, Windows-1252 was "Invalid UTF-8 sequence" at 1:1 (a translator's).
     @Test func aTextsFileInAnotherEncodingIsToldToBeUTF8() {
