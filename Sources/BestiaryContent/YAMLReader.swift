@@ -504,11 +504,18 @@ final class YAMLReader {
         case .mapping(let mapping):
             var values: [String: String] = [:]
             var ok = true
+            var previous: (key: String, text: String)?
             for (key, value) in mapping {
+                defer { if case .scalar(let k) = key, case .scalar(let v) = value, v.style == .plain { previous = (k.string, v.string) } else { previous = nil } }
                 guard case .scalar(let k) = key, LanguageCode.isValid(k.string) else {
                     let fixed = key.string.map(LanguageCode.usualCase)
                     let meant = fixed.flatMap { LanguageCode.isValid($0) ? $0 : nil } ?? key.string.flatMap(LanguageCode.meant(byName:))
-                    let hint = meant.map { " (did you mean '\($0)'?)" } ?? ""
+                    var hint = meant.map { " (did you mean '\($0)'?)" } ?? ""
+                    // `{es: Perro, pastor}`: the comma ended the text, and its rest became a key
+                    // without a value (a translator's).
+                    if meant == nil, Self.isNull(value), let previous, let rest = key.string {
+                        hint = "; a text with ',' inside { } needs quotes: {\(previous.key): \"\(previous.text), \(rest)\"}"
+                    }
                     error("\(what): '\(key.string ?? "?")' is not a language code like en or de\(hint)", at: key)
                     ok = false
                     continue

@@ -113,6 +113,9 @@ import Testing
              expected: "\(record):2:12: warning: name.de '”Fuchs”' keeps its typographic quotes as part of the text"),
         Case(name: "a text in German guillemets pointing inwards", files: [record: "---\nname: {de: »Fuchs«}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):2:12: warning: name.de '»Fuchs«' keeps its typographic quotes as part of the text"),
+        Case(name: "a comma inside a text in braces", files: [record: "---\nname: {de: Schäferhund, es: Perro, pastor}\n---\n"],
+             siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de, es]\n",
+             expected: "\(record):2:36: error: name: 'pastor' is not a language code like en or de; a text with ',' inside { } needs quotes: {es: \"Perro, pastor\"}"),
         // A translator's `sp`, taken without a word and published as `<html lang="sp">`.
         Case(name: "a country's code for a language in site.yml", files: [record: "---\nname: {de: Fuchs}\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de, sp]\n",
