@@ -326,10 +326,7 @@ public enum MediaIntegrity {
             let size = file.format.kind == .image ? ImageSize.of(data, format: file.format) : nil
             // Published by a hard link, as it is: a file only its owner may read (`chmod 600`,
             // a umask of 077) is one a web server running as another user answers 403 for.
-            let unreadable = fileSystem.permissions(catalog.contentDirectory + "/" + file.path).flatMap { mode in
-                mode & 0o004 != 0 ? nil
-                    : "others may not read it (mode \(String(mode, radix: 8))), and the output links the file as it is, so a web server running as another user cannot serve it; make it readable: chmod a+r content/\(file.path)"
-            }
+            let unreadable = fileSystem.permissions(catalog.contentDirectory + "/" + file.path).flatMap { unreadableByOthers(mode: $0, path: file.path) }
             return [
                 problem(data, format: file.format), size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }, unreadable,
                 PictureLocation.problem(data, format: file.format),
@@ -338,6 +335,14 @@ public enum MediaIntegrity {
                 .map { .warning("\(kind) '\(file.path)': \($0)", at: SourceLocation(path: "content/" + file.path), stage: "validate") }
         }
         return found.flatMap { $0 } + [heavyPictures(files)].compactMap { $0 }
+    }
+
+    /// What is wrong with a media file of `mode` at `path` (under `content/`) that others may not
+    /// read, or nil: the output links it as it is, so a web server running as another user answers
+    /// 403 for it (a checkout made under a umask of 077: a CI's green build published no picture).
+    public static func unreadableByOthers(mode: UInt16, path: String) -> String? {
+        mode & 0o004 != 0 ? nil
+            : "others may not read it (mode \(String(mode, radix: 8))), and the output links the file as it is, so a web server running as another user cannot serve it; make it readable: chmod a+r content/\(path)"
     }
 
     /// Pictures over this many bytes are named in one note: a phone's photo (3–5 MB, 12

@@ -47,6 +47,16 @@ enum MediaPlanner {
     static func plan(
         _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil, listed: ListedFiles? = nil
     ) throws(DiagnosticError) -> [String: MediaRecord] {
+        try planAndWarn(catalog, fileSystem: fileSystem, memo: memo, facts: facts, listed: listed).plan
+    }
+
+    /// ``plan(_:fileSystem:memo:facts:listed:)`` with a warning for each file read now that others
+    /// may not read (``MediaIntegrity/unreadableByOthers(mode:path:)``): a build from nothing, as
+    /// a CI's is, reads every file, and said it only in `check`. (A file taken from what was kept
+    /// is not asked again.)
+    static func planAndWarn(
+        _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil, listed: ListedFiles? = nil
+    ) throws(DiagnosticError) -> (plan: [String: MediaRecord], warnings: [Diagnostic]) {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let content = catalog.contentDirectory
         // File metadata is the key of what is kept; a build that keeps nothing does not need it.
@@ -55,13 +65,13 @@ enum MediaPlanner {
                 ? nil : listed?.file("content/" + file.path) ?? fileSystem.infoFollowingLinks(content + "/" + file.path)
         }
         // Each record, and whether it may be kept for later builds.
-        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<(MediaRecord, Bool), Diagnostic> in
+        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<(MediaRecord, Bool, String?), Diagnostic> in
             let full = content + "/" + file.path, kind = factPrefix + file.format.rawValue
-            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success((known, true)) }
+            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success((known, true, nil)) }
             if let info, let values = facts?.lookup(full, info: info, kind: kind),
                 let known = MediaRecord(file: file, fullPath: full, facts: values)
             {
-                return .success((known, true))
+                return .success((known, true, nil))
             }
             do {
                 let data = try fileSystem.read(full)
@@ -74,7 +84,8 @@ enum MediaPlanner {
                 // `rsync -t`), would otherwise be taken with the wrong format by later builds.
                 let sameFormat = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) == file.format
                 if let info, sameFormat { facts?.keep(full, info: info, kind: kind, values: record.facts) }
-                return .success((record, sameFormat))
+                let unreadable = fileSystem.permissions(full).flatMap { MediaIntegrity.unreadableByOthers(mode: $0, path: file.path) }
+                return .success((record, sameFormat, unreadable.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }))
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))
             }
@@ -82,11 +93,13 @@ enum MediaPlanner {
         var plan: [String: MediaRecord] = [:]
         var unkept = Set<String>()
         var bag = DiagnosticBag()
+        var warnings: [Diagnostic] = []
         for result in results {
             switch result {
-            case .success(let (record, keep)):
+            case .success(let (record, keep, unreadable)):
                 plan[record.contentPath] = record
                 if !keep { unkept.insert(record.contentPath) }
+                if let unreadable { warnings.append(.warning(unreadable, at: SourceLocation(path: "content/" + record.contentPath), stage: "media")) }
             case .failure(let d): bag.append(d)
             }
         }
@@ -98,7 +111,7 @@ enum MediaPlanner {
             }
             memo.keepMedia(known)
         }
-        return plan
+        return (plan, warnings)
     }
 
     /// The pictures too large to show well (``ImageSize/problem(width:height:format:)``), by path:

@@ -295,6 +295,11 @@ import Testing
         #expect(result.stderr.contains(
             "content/sounds/red-fox.ogg:1:1: warning: sound 'sounds/red-fox.ogg': others may not read it (mode 600), and the output links the file as it is, so a web server running as another user cannot serve it; make it readable: chmod a+r content/sounds/red-fox.ogg [validate]"),
             "\(result.stderr)")
+        // And `build`, which is all a CI may run (a checkout under umask 077 published no picture,
+        // and the pipeline was green: a deploy trial's).
+        let build = await run("build", "--root", site)
+        #expect(build.status == 0, "\(build.stderr)")
+        #expect(build.stderr.contains("content/sounds/red-fox.ogg:1:1: warning: sound 'sounds/red-fox.ogg': others may not read it (mode 600)"), "\(build.stderr)")
     }
 
     /// Links in texts that lead nowhere are named (found by a content author: an in-page anchor,
