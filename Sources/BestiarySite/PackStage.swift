@@ -94,6 +94,13 @@ enum PackStage {
                     at: catalog.config.location(of: "packs.expires_days"), stage: "packs")
                 if !keys.isEmpty { throw DiagnosticError([problem]) }
                 output.diagnostics.append(problem)
+            } else if case let left = expires.date.timeIntervalSince(clock), left < Double(settings.expiresDays) * 86_400 / 2 {
+                // Half its validity gone before it is built: SOURCE_DATE_EPOCH pinned to an old
+                // commit (a deploy trial's expired the day after; nothing said so).
+                let remaining = left >= 2 * 86_400 ? "\(Int(left / 86_400)) days" : "\(max(1, Int(left / 3_600))) hours"
+                output.diagnostics.append(.warning(
+                    "the packs' latest.json expires at \(expires), in \(remaining): its validity (packs.expires_days: \(settings.expiresDays)) starts at the build time, which SOURCE_DATE_EPOCH sets to \(PackTime(now)), and apps refuse an expired pointer; build with a recent SOURCE_DATE_EPOCH (a scheduled rebuild must), or raise packs.expires_days",
+                    at: catalog.config.location(of: "packs.expires_days"), stage: "packs"))
             }
         }
         if let warning = rotationProblem(keys: keys, catalog: catalog, options: options) {

@@ -263,8 +263,15 @@ struct PackSite {
     @Test func aPointerExpiredWhenBuiltIsAWarning() throws {
         let site = try PackSite(packs: "{id: minimal, expires_days: 30}")
         let day = 86_400
+        let recent = try site.build(at: 1_767_225_600, clock: 1_767_225_600 + day)
+        #expect(!recent.diagnostics.items.contains { $0.message.contains("latest.json expire") })
+        // Within its validity, but most of it gone before it is built (SOURCE_DATE_EPOCH pinned
+        // to an old commit: a deploy trial's pointer expired the next day, without a word).
+        try site.work.write("---\nname: {de: Neu, en: New}\n---\n", to: "minimal/content/animals/new.md")
         let fresh = try site.build(at: 1_767_225_700, clock: 1_767_225_700 + 29 * day)
-        #expect(!fresh.diagnostics.items.contains { $0.message.contains("expired") })
+        #expect(!fresh.diagnostics.items.contains { $0.message.contains("before it was even built") })
+        let soon = fresh.diagnostics.items.filter { $0.message.hasPrefix("the packs' latest.json expires at 2026-01-31T00:01:40Z, in 24 hours:") }
+        #expect(soon.count == 1 && soon.first?.severity == .warning, "\(fresh.diagnostics.items.map(\.message))")
         try site.work.write("---\nname: {de: Alt, en: Old}\n---\n", to: "minimal/content/animals/old.md")
         let old = try site.build(at: 1_767_225_800, clock: 1_767_225_800 + 31 * day)
         let warnings = old.diagnostics.items.filter { $0.message.contains("latest.json expired at 2026-01-31T00:03:20Z, before it was even built") }
