@@ -215,6 +215,16 @@ public final class SiteBuilder: @unchecked Sendable {
             diagnostics.append(contentsOf: RenamedRecords.warnings(of: catalog, output: options.outputDirectory, fileSystem: fs))
             // The default language changed: every address, and what the ID.md bodies are taken as.
             diagnostics.append(contentsOf: DefaultLanguageChange.warnings(of: catalog, output: options.outputDirectory, fileSystem: fs))
+            // An output built into a web root (`--output /var/www/birds`): what the build keeps
+            // beside it, a copy of the last output with it, is in the published folder too (a
+            // deploy trial served `/.birds.bestiary-spare/index.html`).
+            let parent = (options.outputDirectory as NSString).deletingLastPathComponent
+            if memo == nil, fs.info((parent.isEmpty ? "." : parent) + "/index.html")?.kind == .file {
+                let name = (options.outputDirectory as NSString).lastPathComponent
+                diagnostics.append(.warning(
+                    "\(parent.isEmpty ? "the current folder" : parent), which holds the output, also holds an index.html: a build keeps what the next one reuses beside its output (.\(name).bestiary-*, a copy of the last output among them), so if that folder is published, they are too; build into a folder of its own and copy the output where it is served",
+                    stage: "write"))
+            }
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
             return (catalog, "\(count(catalog.animals.count, "animal")), \(count(catalog.pages.count, "page"))")
         }

@@ -416,3 +416,25 @@ import Testing
         #expect(said.last?.hasPrefix("3 more new records have the name of one gone since the last build") == true, "\(said)")
     }
 }
+
+/// `--output /var/www/birds` put the build's kept state, a copy of the last output among it,
+/// beside the published site in the web root (a deploy trial served it): said when the folder
+/// around the output holds an index.html, and not otherwise.
+@Suite struct OutputInAWebRootTests {
+    @Test func anOutputBesideAnIndexPageIsWarnedAbout() throws {
+        let dir = TemporaryDirectory("bestiary-webroot")
+        let root = dir.appending("site")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        func said(_ output: String) throws -> [String] {
+            let builder = SiteBuilder(options: BuildOptions(root: root, output: output, environment: [:]))
+            _ = try builder.build()
+            return builder.diagnostics.items.filter { $0.message.contains("also holds an index.html") }.map(\.message)
+        }
+        try FileManager.default.createDirectory(atPath: dir.appending("build"), withIntermediateDirectories: true)
+        #expect(try said(dir.appending("build/birds")).isEmpty)
+        try FileManager.default.createDirectory(atPath: dir.appending("www"), withIntermediateDirectories: true)
+        try "<p>The museum</p>\n".write(toFile: dir.appending("www/index.html"), atomically: true, encoding: .utf8)
+        let warning = try said(dir.appending("www/birds"))
+        #expect(warning == ["\(dir.appending("www")), which holds the output, also holds an index.html: a build keeps what the next one reuses beside its output (.birds.bestiary-*, a copy of the last output among them), so if that folder is published, they are too; build into a folder of its own and copy the output where it is served"])
+    }
+}
