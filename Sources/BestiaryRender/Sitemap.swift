@@ -6,7 +6,7 @@ import Foundation
 /// without dates (they would make builds differ for nothing).
 enum Sitemap {
     static func file(renderer: SiteRenderer) -> OutputFile {
-        let base = renderer.input.baseURL
+        let base = asciiPath(renderer.input.baseURL)
         let entries = renderer.sitemapEntries()
         let byKey = Dictionary(grouping: entries, by: \.key)
         let alternates = renderer.config.languages.count > 1
@@ -35,6 +35,18 @@ enum Sitemap {
         }
         out.append(contentsOf: "</urlset>\n".utf8)
         return OutputFile(path: "sitemap.xml", data: Data(out))
+    }
+
+    /// `url` with the non-ASCII bytes of its path percent-encoded (`/Vögel/` → `/V%C3%B6gel/`), as
+    /// the sitemap protocol asks and the pages' links have them; the host is left as written.
+    static func asciiPath(_ url: String) -> String {
+        guard !url.utf8.allSatisfy({ $0 < 0x80 }), let scheme = url.range(of: "://") else { return url }
+        let path = url[scheme.upperBound...].firstIndex(of: "/") ?? url.endIndex
+        var out = String(url[..<path])
+        for byte in url[path...].utf8 {
+            if byte < 0x80 { out.unicodeScalars.append(Unicode.Scalar(byte)) } else { out += String(format: "%%%02X", byte) }
+        }
+        return out
     }
 }
 

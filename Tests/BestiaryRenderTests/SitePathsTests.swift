@@ -69,3 +69,12 @@ struct SitePathsTests {
         }
     }
 }
+
+/// A base URL with a non-ASCII path (`/Vögel/`) went into sitemap.xml as written, which the
+/// sitemap protocol does not allow (a deploy trial's): its path is percent-encoded there, the host
+/// left as written.
+@Test func theSitemapPercentEncodesANonASCIIPath() {
+    #expect(Sitemap.asciiPath("http://127.0.0.1:8801/Vögel/") == "http://127.0.0.1:8801/V%C3%B6gel/")
+    #expect(Sitemap.asciiPath("https://example.org/birds/") == "https://example.org/birds/")
+    #expect(Sitemap.asciiPath("https://bücher.example/") == "https://bücher.example/")
+}
