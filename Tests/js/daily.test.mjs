@@ -8,7 +8,7 @@ import { relativeTime, shareStatusText, summaryView } from "../../templates/asse
 import { initialStats, reduce } from "../../templates/assets/js/scoring.js";
 import { installFakeDocument } from "./fake-dom.mjs";
 import { translator } from "../../templates/assets/js/i18n.js";
-import { catalog, I18N_DIR } from "./helpers.mjs";
+import { catalog, I18N_DIR, SPECS } from "./helpers.mjs";
 
 const cat = catalog();
 const strings = (lang) => JSON.parse(readFileSync(new URL(`${lang}.json`, I18N_DIR), "utf8"));
@@ -87,9 +87,83 @@ test("one try a day: a finished daily stays finished, an unfinished one resumes 
   assert.equal(dailyRecord(done, "2026-11-22", "new"), done);
   const half = { date: "2026-11-22", fingerprint: "abc", results: [true, false], done: false };
   assert.equal(dailyRecord(half, "2026-11-22", "abc"), half);
-  assert.deepEqual(dailyRecord(half, "2026-11-22", "changed"), { date: "2026-11-22", fingerprint: "changed", results: [], done: false });
-  assert.deepEqual(dailyRecord(done, "2026-11-23", "new"), { date: "2026-11-23", fingerprint: "new", results: [], done: false });
+  assert.deepEqual(dailyRecord(half, "2026-11-22", "changed"), { date: "2026-11-22", fingerprint: "changed", results: [], done: false, soundsOnly: false });
+  assert.deepEqual(dailyRecord(done, "2026-11-23", "new"), { date: "2026-11-23", fingerprint: "new", results: [], done: false, soundsOnly: false });
   assert.deepEqual(dailyRecord(null, "2026-11-23", "x").results, []);
+});
+
+/** A date of 2026 whose daily asks a picture (the fixture's giraffe, koala). */
+const pictureDay = () => {
+  for (let d = 1; d <= 28; d++) {
+    const date = `2026-02-${String(d).padStart(2, "0")}`;
+    if (dailyRound(cat, date).questions.some((q) => q.prompt === "image")) return date;
+  }
+  throw new Error("no daily with a picture in February");
+};
+
+test("sounds only: the daily asks only animals with a sound, the same for everyone that day", () => {
+  const date = pictureDay();
+  const sounds = dailyRound(cat, date, true);
+  assert.equal(sounds.ok, true);
+  assert.equal(sounds.questions.length, 10);
+  for (const q of sounds.questions) {
+    assert.equal(q.prompt, "sound");
+    assert.ok(cat.animals.find((a) => a.id === q.id).sound, q.id);
+    assert.equal(q.choices.length, 4);
+  }
+  // Deterministic for the date and catalogue, whatever its order; another day differs.
+  assert.deepEqual(dailyRound(catalog(), date, true), sounds);
+  assert.deepEqual(dailyRound({ ...cat, animals: cat.animals.slice().reverse() }, date, true), sounds);
+  assert.notDeepEqual(dailyRound(cat, "2026-03-01", true).questions, sounds.questions);
+  // Not the everyone's daily, which asked a picture that day; that one is as it was.
+  assert.notDeepEqual(sounds.questions, dailyRound(cat, date).questions);
+  assert.deepEqual(dailyRound(cat, date, false), dailyRound(cat, date));
+});
+
+test("sounds only: a site without sounds has no daily, said as such, never pictures instead", () => {
+  const silent = catalog(SPECS.map(([id, en, de, g, d, , img]) => [id, en, de, g, d, false, img]));
+  assert.deepEqual(dailyRound(silent, "2026-11-22", true), { ok: false, reason: "no-media", needed: 1, have: 0 });
+  assert.equal(dailyRound(silent, "2026-11-22").ok, true);
+});
+
+test("one try a day, sounds only or not: a daily begun goes on as begun, one not begun follows the setting", () => {
+  const done = { date: "2026-11-22", fingerprint: "abc", results: [true, false], done: true, soundsOnly: true };
+  assert.equal(dailyRecord(done, "2026-11-22", "abc", false), done, "a sounds-only daily done is today's try");
+  const old = { date: "2026-11-22", fingerprint: "abc", results: [true], done: true };
+  assert.equal(dailyRecord(old, "2026-11-22", "abc", true), old, "as is one done before the setting existed");
+  const begun = { date: "2026-11-22", fingerprint: "abc", results: [true], done: false, soundsOnly: false };
+  assert.equal(dailyRecord(begun, "2026-11-22", "abc", true), begun, "switching is no second try at its first questions");
+  assert.equal(dailyRecord({ ...begun, soundsOnly: undefined }, "2026-11-22", "abc", true).results.length, 1);
+  const fresh = { date: "2026-11-22", fingerprint: "abc", results: [], done: false, soundsOnly: false };
+  assert.deepEqual(dailyRecord(fresh, "2026-11-22", "abc", true), { ...fresh, soundsOnly: true });
+  assert.equal(dailyRecord(fresh, "2026-11-22", "abc", false), fresh);
+  assert.deepEqual(dailyRecord(null, "2026-11-22", "abc", true), { ...fresh, soundsOnly: true });
+});
+
+test("the share text says the daily was sounds only, in every language", () => {
+  const results = [true, false, true];
+  assert.equal(shareText("2026-11-22", results, en, "Bestiary", "", true), "Bestiary daily 2026-11-22 (sounds only): 2/3 ✅❌✅");
+  assert.equal(shareText("2026-11-22", results, de, "Tierquiz", "", true), "Tagesrätsel Tierquiz 2026-11-22 (nur Tierstimmen): 2/3 ✅❌✅");
+  for (const lang of ["en", "de", "fr", "it"]) {
+    const tr = translator({ lang, strings: strings(lang) });
+    const plain = shareText("2026-11-22", results, tr, "X", lang);
+    const sounds = shareText("2026-11-22", results, tr, "X", lang, true);
+    assert.notEqual(sounds, plain, lang);
+    assert.ok(sounds.endsWith("2/3 ✅❌✅") && sounds.includes("X"), sounds);
+  }
+});
+
+test("the summary of a sounds-only daily shares a text that says so", async () => {
+  installFakeDocument();
+  const shared = [];
+  const summary = (soundsOnly) => summaryView({ tr: en, lang: "en", chain: ["en"], root: "./", langRoot: "./" }, {
+    mode: "daily", results: [true], date: "2026-11-22", soundsOnly, start: initialStats(), stats: initialStats(),
+    replay: true, onRestart: () => {}, onShare: async (text) => (shared.push(text), "copied"),
+  });
+  await summary(true).el.find("quizShare").fire("click");
+  await summary(false).el.find("quizShare").fire("click");
+  const day = "November\u00a022,\u00a02026";
+  assert.deepEqual(shared, [`Bestiary daily ${day} (sounds only): 1/1 ✅`, `Bestiary daily ${day}: 1/1 ✅`]);
 });
 
 test("offline, the daily waits until every remaining question's media is saved, without changing the questions", () => {

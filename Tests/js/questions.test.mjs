@@ -156,6 +156,45 @@ test("a mode without any media says so", () => {
   assert.equal(defaultMode(cat.animals), "sound");
 });
 
+test("sounds only: learn and daily ask only by sound; sound and picture rounds are as they were", () => {
+  const sounds = { soundsOnly: true };
+  const askable = (mode, filters) => roundPool({ animals: cat.animals, mode, choices: 4, languages: cat.languages, filters }).askable.map((a) => a.id);
+  for (const mode of ["learn", "daily"]) {
+    assert.ok(askable(mode).includes("giraffe"), "pictures too, as before");
+    assert.deepEqual(askable(mode, sounds), askable("sound"));
+    const targets = askable(mode, sounds).slice(0, 5);
+    const learn = round({ mode, filters: sounds, targets: mode === "learn" ? targets : undefined });
+    assert.equal(learn.ok, true);
+    assert.equal(learn.mode, mode);
+    for (let seed = 0; seed < 30; seed++) {
+      for (const q of round({ mode, seed, filters: sounds }).questions) {
+        assert.equal(q.prompt, "sound", `${mode} asked ${q.id} by ${q.prompt}`);
+        assert.ok(byId.get(q.id).sound);
+      }
+    }
+    // A target without a sound (a learn plan made before the setting) is not asked.
+    assert.deepEqual(round({ mode, filters: sounds, targets: ["giraffe", "robin"] }).questions.map((q) => [q.id, q.prompt]), [["robin", "sound"]]);
+  }
+  for (const mode of ["sound", "image"]) {
+    for (const seed of [1, 2, 3]) assert.deepEqual(round({ mode, seed, filters: sounds }), round({ mode, seed, filters: {} }), mode);
+  }
+});
+
+test("sounds only with too few sounds is a typed reason, never pictures instead", () => {
+  const silent = catalog(SPECS.map(([id, en, de, g, d, , img]) => [id, en, de, g, d, false, img]));
+  const r = (mode, filters) =>
+    buildRound({ animals: silent.animals, mode, questions: 10, choices: 4, languages: silent.languages, rng: createRng(1), filters });
+  assert.deepEqual(r("learn", { soundsOnly: true }), { ok: false, reason: "no-media", needed: 1, have: 0 });
+  assert.deepEqual(r("daily", { soundsOnly: true }), { ok: false, reason: "no-media", needed: 1, have: 0 });
+  assert.equal(r("learn", {}).ok, true, "without the setting, pictures");
+  // Mammals without a sound: the learner's group has nothing to hear.
+  const quietMammals = catalog(SPECS.map((s) => (s[3] === "mammal" ? [...s.slice(0, 5), false, true] : s)));
+  const mammals = (filters) =>
+    roundPool({ animals: quietMammals.animals, mode: "learn", choices: 4, languages: quietMammals.languages, filters: { groups: ["mammal"], ...filters } });
+  assert.deepEqual(mammals({ soundsOnly: true }), { ok: false, reason: "no-animals", needed: 1, have: 0 });
+  assert.equal(mammals({}).ok, true);
+});
+
 test("fewer animals (or distinct names) than choices is too-few", () => {
   const three = catalog(SPECS.slice(0, 3));
   const r = buildRound({ animals: three.animals, mode: "sound", questions: 5, choices: 4, languages: three.languages, rng: createRng(1) });

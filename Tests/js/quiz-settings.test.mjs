@@ -40,3 +40,22 @@ test("a group without a label is shown capitalised, as the build shows it", asyn
   assert.equal(groupName(view(), "ähnliche"), "Ähnliche");
   assert.equal(groupName(view(), "Already"), "Already");
 });
+
+test("the panel has Sounds only, shown as saved and saved at once (a blind learner meeting pictures in the daily)", async () => {
+  installFakeDocument();
+  const changes = [];
+  const panel = (soundsOnly) =>
+    settingsView(view(), { settings: { ...defaultSettings(), soundsOnly }, groups: [], difficulties: [1], filtersApply: false, canVibrate: false,
+      onChange: (patch) => changes.push(patch), onFilters: () => {}, onResetBest: () => {} });
+  const box = (el) => {
+    const label = el.findAll((x) => x.tagName === "LABEL" && x.textContent.includes("Sounds only: no pictures"))[0];
+    return label.findAll((x) => x.tagName === "INPUT")[0];
+  };
+  assert.equal(box(panel(false)).getAttribute("checked"), null);
+  const on = box(panel(true));
+  assert.equal(on.getAttribute("type"), "checkbox");
+  assert.equal(on.getAttribute("checked"), "");
+  on.checked = false;
+  await on.fire("change");
+  assert.deepEqual(changes, [{ soundsOnly: false }]);
+});

@@ -35,6 +35,9 @@ test("only for the same mode, filters and catalogue", () => {
   assert.equal(keptRound(text, roundKey("sound", { ...filters, difficultyMax: 2 }, cat.fingerprint), byId), null);
   assert.equal(keptRound(text, roundKey("sound", filters, "0000beef"), byId), null);
   assert.equal(roundKey("sound", { ...filters, askable: new Set() }, cat.fingerprint), key, "offline is no other round");
+  // A learn round with pictures is not taken up once the learner asks for sounds only.
+  assert.equal(keptRound(text, roundKey("sound", { ...filters, soundsOnly: true }, cat.fingerprint), byId), null);
+  assert.equal(roundKey("sound", { ...filters, soundsOnly: false }, cat.fingerprint), key);
 });
 
 test("damaged or foreign text is ignored, never thrown", () => {

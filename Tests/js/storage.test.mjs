@@ -278,3 +278,48 @@ test("settings: language and voices are checked", () => {
   data.settings.language = "<script>";
   assert.equal(load(JSON.stringify(data)).state.settings.language, null);
 });
+
+test("settings: sounds only is off and recordings play by themselves unless the learner chose otherwise", () => {
+  assert.equal(defaultSettings().soundsOnly, false);
+  assert.equal(defaultSettings().autoplay, true);
+  // Chosen, they are kept.
+  const data = JSON.parse(save(initialState()));
+  data.settings.soundsOnly = true;
+  data.settings.autoplay = false;
+  const chosen = load(JSON.stringify(data));
+  assert.equal(chosen.notice, null);
+  assert.equal(chosen.state.settings.soundsOnly, true);
+  assert.equal(chosen.state.settings.autoplay, false);
+  // A wrong value (edited by hand) is each repaired to its default, the other settings kept.
+  data.settings.soundsOnly = "yes";
+  data.settings.autoplay = 0;
+  data.settings.vibration = true;
+  const repaired = load(JSON.stringify(data));
+  assert.equal(repaired.notice, "repaired");
+  assert.deepEqual([repaired.state.settings.soundsOnly, repaired.state.settings.autoplay, repaired.state.settings.vibration], [false, true, true]);
+  assert.equal(load(save(repaired.state)).notice, null);
+});
+
+test("settings and dailies of older versions, without the listening settings, are read quietly with the defaults", () => {
+  // Written by the version before: v2 settings without soundsOnly and autoplay, a daily without soundsOnly.
+  const before = JSON.parse(save(playedState()));
+  delete before.settings.soundsOnly;
+  delete before.settings.autoplay;
+  before.daily = { date: "2026-11-22", fingerprint: "abc", results: [true], done: true };
+  const { state, notice, migratedFrom } = load(JSON.stringify(before));
+  assert.deepEqual([notice, migratedFrom], [null, null]);
+  assert.equal(state.settings.soundsOnly, false);
+  assert.equal(state.settings.autoplay, true);
+  assert.equal(state.settings.vibration, true);
+  assert.deepEqual(state.daily, before.daily);
+  // v1 and v0 migrate to them too.
+  const v1 = load(JSON.stringify({ version: 1, stats: { points: 40 }, settings: { feedbackSound: true } }));
+  assert.deepEqual([v1.notice, v1.state.settings.soundsOnly, v1.state.settings.autoplay, v1.state.settings.feedbackSound], [null, false, true, true]);
+  const v0 = load(JSON.stringify({ score: 1, sfx: true }));
+  assert.deepEqual([v0.migratedFrom, v0.state.settings.soundsOnly, v0.state.settings.autoplay], [0, false, true]);
+  // A daily's variant is checked like the rest of it.
+  const sounds = { date: "2026-11-22", fingerprint: "abc", results: [true], done: false, soundsOnly: true };
+  assert.deepEqual(load(JSON.stringify({ ...before, daily: sounds })).state.daily, sounds);
+  const bad = load(JSON.stringify({ ...before, daily: { ...sounds, soundsOnly: "yes" } }));
+  assert.deepEqual([bad.notice, bad.state.daily], ["repaired", null]);
+});

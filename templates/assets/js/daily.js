@@ -31,9 +31,10 @@ export function dailySeed(date, fingerprint, purpose = "quiz") {
  * filters or level caps (it must be the same for everyone).
  * @param {import("./catalog.js").Catalog} catalog
  * @param {string} date YYYY-MM-DD
+ * @param {boolean} [soundsOnly] only animals with a sound, by the same seed (the same for all who ask so)
  * @returns {import("./questions.js").RoundResult}
  */
-export function dailyRound(catalog, date) {
+export function dailyRound(catalog, date, soundsOnly = false) {
   return buildRound({
     animals: catalog.animals,
     mode: "daily",
@@ -41,6 +42,7 @@ export function dailyRound(catalog, date) {
     choices: catalog.quiz.choices,
     languages: catalog.languages,
     rng: createRng(dailySeed(date, catalog.fingerprint)),
+    filters: { soundsOnly },
   });
 }
 
@@ -77,11 +79,12 @@ export function animalOfTheDay(catalog, date) {
  * @param {(key: string, params?: object) => string} tr a translator (i18n.js)
  * @param {string} [site] the site's title (a school's quiz shared as "Bestiary daily")
  * @param {string} [lang] the page's language, for the date (without one, the key as it is)
+ * @param {boolean} [soundsOnly] the sounds-only daily was played (said: its questions differ)
  */
-export function shareText(date, results, tr, site = "Bestiary", lang = "") {
+export function shareText(date, results, tr, site = "Bestiary", lang = "", soundsOnly = false) {
   const right = results.filter(Boolean).length;
   const grid = results.map((ok) => (ok ? "✅" : "❌")).join("");
-  return tr("daily.share", { site, date: dayText(date, lang), right, total: results.length, grid });
+  return tr(soundsOnly ? "daily.shareSoundsOnly" : "daily.share", { site, date: dayText(date, lang), right, total: results.length, grid });
 }
 
 /**
@@ -147,14 +150,17 @@ export async function shareResult(text, nav) {
 
 /**
  * The stored record of today's daily, or a fresh one. A finished daily of
- * today counts even if the catalogue changed since (one try a day); an
- * unfinished one is resumed only for the same catalogue, since its answers
- * belong to those questions.
- * @param {{date: string, fingerprint: string, results: boolean[], done: boolean}|null} stored
+ * today counts even if the catalogue changed since (one try a day, sounds
+ * only or not); an unfinished one is resumed only for the same catalogue,
+ * since its answers belong to those questions, and goes on sounds only or
+ * not as begun (switching would be a second try at its first questions).
+ * @param {{date: string, fingerprint: string, results: boolean[], done: boolean, soundsOnly?: boolean}|null} stored
  * @param {string} date
  * @param {string} fingerprint
+ * @param {boolean} [soundsOnly] the learner's setting: the variant of a daily not begun
  */
-export function dailyRecord(stored, date, fingerprint) {
-  if (stored && stored.date === date && (stored.done || stored.fingerprint === fingerprint)) return stored;
-  return { date, fingerprint, results: [], done: false };
+export function dailyRecord(stored, date, fingerprint, soundsOnly = false) {
+  const resumable = stored?.fingerprint === fingerprint && (stored.results.length || !!stored.soundsOnly === soundsOnly);
+  if (stored && stored.date === date && (stored.done || resumable)) return stored;
+  return { date, fingerprint, results: [], done: false, soundsOnly };
 }

@@ -76,9 +76,9 @@ function showProgress(catalog) {
     meter.style.width = `${Math.round(Math.min(1, Math.max(0, share)) * 100)}%`;
   }
   if (!catalog) return;
-  // As the learn round counts them: within the learner's group and difficulty filters.
-  const { groups, difficultyMin, difficultyMax } = state.settings;
-  const pool = roundPool({ ...catalog, mode: "learn", choices: catalog.quiz.choices, filters: { groups, difficultyMin, difficultyMax } });
+  // As the learn round counts them: within the learner's group and difficulty filters (and sounds only).
+  const { groups, difficultyMin, difficultyMax, soundsOnly } = state.settings;
+  const pool = roundPool({ ...catalog, mode: "learn", choices: catalog.quiz.choices, filters: { groups, difficultyMin, difficultyMax, soundsOnly } });
   const counts = progress(pool.ok ? pool.askable.map((a) => a.id) : [], state.cards, Date.now());
   set("due", String(counts.due));
   const learnStatus = document.querySelector('[data-mode-status="learn"]');

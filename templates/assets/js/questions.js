@@ -97,6 +97,7 @@ function filterAnimals(animals, filters, need) {
  */
 export function buildRound({ animals, mode, questions, choices, languages, rng, filters, targets }) {
   const pool = roundPool({ animals, mode, choices, languages, filters });
+  const ask = askedBy(mode, filters);
   if (!pool.ok) return pool;
   let wanted = targets ? targets.length : Math.max(1, Math.floor(questions) || 1);
   // Offline with only some animals saved, each once: two saved ones would fill a round by turns.
@@ -106,7 +107,7 @@ export function buildRound({ animals, mode, questions, choices, languages, rng, 
   if (!asked.length) return { ok: false, reason: "no-animals", needed: 1, have: 0 };
   const out = [];
   for (const target of asked) {
-    const q = buildQuestion(target, pool.animals, pool.choices, mode, pool.keysOf, rng);
+    const q = buildQuestion(target, pool.animals, pool.choices, ask, pool.keysOf, rng);
     if (!q) return { ok: false, reason: "too-few", needed: pool.choices, have: pool.distinct };
     out.push(q);
   }
@@ -124,6 +125,7 @@ export function buildRound({ animals, mode, questions, choices, languages, rng, 
  *   languages: readonly string[], filters?: Filters}} options
  */
 export function roundPool({ animals, mode, choices, languages, filters }) {
+  mode = askedBy(mode, filters);
   const perQuestion = Math.max(2, Math.floor(choices) || 2);
   const sorted = animals.slice().sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   if (!sorted.some((a) => promptKind(a, mode))) return { ok: false, reason: "no-media", needed: 1, have: 0 };
@@ -136,6 +138,11 @@ export function roundPool({ animals, mode, choices, languages, filters }) {
   if (distinct < perQuestion) return { ok: false, reason: "too-few", needed: perQuestion, have: distinct };
   const saved = !!canAsk && askable.length < pool.filter((a) => promptKind(a, mode)).length;
   return { ok: true, animals: pool, askable, unlocked, keysOf, distinct, choices: perQuestion, saved };
+}
+
+/** The mode a round asks by: sounds only makes daily and learn sound rounds (any animal may still be an answer). */
+function askedBy(mode, filters) {
+  return filters?.soundsOnly && (mode === "daily" || mode === "learn") ? "sound" : mode;
 }
 
 /**
@@ -242,7 +249,7 @@ function distractorScore(target, other, mode) {
 
 /**
  * @typedef {{groups?: string[], difficultyMin?: number, difficultyMax?: number, unlocked?: number,
- *   askable?: Set<string>|null}} Filters `askable`: only these ids may be asked (offline: cached media)
+ *   askable?: Set<string>|null, soundsOnly?: boolean}} Filters `askable`: only these ids may be asked (offline: cached media)
  * @typedef {{id: string, prompt: "sound"|"image", choices: string[]}} Question
  * @typedef {{ok: true, mode: string, questions: Question[], unlocked: number, saved: boolean}
  *   | {ok: false, reason: "no-media"|"no-animals"|"too-few"|"offline", needed: number, have: number}} RoundResult

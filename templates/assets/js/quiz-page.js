@@ -131,8 +131,9 @@ class QuizPage {
       // round again. One further ahead (a clock once a year wrong) is not today's.
       const d = this.state.daily?.date ?? "";
       this.today = d > localDateKey() && d <= tomorrow() ? d : localDateKey();
-      const record = dailyRecord(this.state.daily, this.today, this.catalog.fingerprint);
-      result = dailyRound(this.catalog, this.today);
+      const record = dailyRecord(this.state.daily, this.today, this.catalog.fingerprint, filters.soundsOnly);
+      this.soundsDaily = !!record.soundsOnly;
+      result = dailyRound(this.catalog, this.today, this.soundsDaily);
       answered = record.results;
       if (record.done) {
         this.state.daily = record;
@@ -280,7 +281,8 @@ class QuizPage {
       // Only when some of it is out of view: a question in view stays where it is.
       if (touch || status.getBoundingClientRect().top < 0 || answers.bottom > innerHeight) (touch ? this.els.stage : status).scrollIntoView({ block: "start" });
       if (!touch && first.getBoundingClientRect().bottom > innerHeight) first.scrollIntoView({ block: "nearest" });
-      prompt.audio?.play().catch(() => {});
+      // Or the learner starts it (Play, R): it talked over a screen reader reading the question.
+      if (this.state.settings.autoplay) prompt.audio?.play().catch(() => {});
     }
   }
 
@@ -296,7 +298,7 @@ class QuizPage {
     if (fresh) {
       // One try: another tab may have answered this question (or finished the daily) meanwhile,
       // or begun a later day's, which is never written over. Past midnight, this one goes on.
-      const stored = dailyRecord(fresh.daily, this.today, this.catalog.fingerprint);
+      const stored = dailyRecord(fresh.daily, this.today, this.catalog.fingerprint, this.soundsDaily);
       if (stored.done || stored.results.length !== round.index || (fresh.daily?.date > this.today && fresh.daily.date <= tomorrow())) {
         this.state = fresh;
         return this.startRound(true);
@@ -391,7 +393,7 @@ class QuizPage {
 
   /** Today's daily as saved in `s`, with this round's answers. */
   todays(s, done) {
-    return { ...dailyRecord(s.daily, this.today, this.catalog.fingerprint), results: this.round.results.slice(), done };
+    return { ...dailyRecord(s.daily, this.today, this.catalog.fingerprint, this.soundsDaily), results: this.round.results.slice(), done };
   }
 
   finishRound(moveFocus) {
@@ -450,6 +452,7 @@ class QuizPage {
         return unlocksAnimals({ animals, mode: capped, choices: quiz.choices, languages, filters: this.filters() }, before, after);
       },
       date: mode === "daily" ? this.today : localDateKey(),
+      soundsOnly: this.soundsDaily,
       stats: this.state.stats,
       learnNext: plan ? { ready: plan.ids.length, nextDue: plan.nextDue } : null,
       missed,
@@ -496,7 +499,7 @@ class QuizPage {
     }
     if (result.reason === "offline") actions.push(button(tr("quiz.retry"), () => this.checkOffline().then(() => this.startRound(true))));
     const key = {
-      "no-media": `quiz.problem.noMedia.${this.mode}`,
+      "no-media": `quiz.problem.noMedia.${s.soundsOnly && this.mode !== "image" ? "sound" : this.mode}`,
       // Not the learner's filters when none narrow the collection (or the daily ignores them):
       // the site itself has too few animals for this mode.
       "too-few": filtered && this.mode !== "daily" ? "quiz.problem.tooFew" : "quiz.problem.tooFewSite",
@@ -612,6 +615,8 @@ class QuizPage {
         onChange: (patch) => {
           this.saveSettings(patch);
           this.applyTheme();
+          // A learn round or a daily not begun asks otherwise now (the focus stays).
+          if ("soundsOnly" in patch && (this.mode === "daily" || this.mode === "learn")) this.startRound(false);
         },
         onFilters: (patch) => this.setFilters(patch),
         onResetBest: () => this.resetBest(),
@@ -621,8 +626,8 @@ class QuizPage {
 
   /** The learner's own filters (the level cap is added for sound and image rounds only). */
   filters() {
-    const { groups, difficultyMin, difficultyMax } = this.state.settings;
-    return { groups, difficultyMin, difficultyMax, askable: this.offlineIds ?? null };
+    const { groups, difficultyMin, difficultyMax, soundsOnly } = this.state.settings;
+    return { groups, difficultyMin, difficultyMax, soundsOnly, askable: this.offlineIds ?? null };
   }
 
   saveSettings(patch) {

@@ -1,6 +1,6 @@
 // The settings and filters panel of the quiz page: groups and difficulty
-// (applied by starting a new round), feedback sound, vibration and theme
-// (applied at once), and resetting the best score.
+// (applied by starting a new round), sounds only, feedback sound, vibration
+// and theme (applied at once), and resetting the best score.
 import { button, h } from "./dom.js";
 import { groupName } from "./quiz-view.js";
 import { UNLOCKS } from "./scoring.js";
@@ -107,6 +107,7 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
     { class: "quiz-settings" },
     h("summary", { text: tr("settings.title") }),
     filters,
+    h("p", {}, toggle("soundsOnly", tr("settings.soundsOnly"))),
     h(
       "fieldset",
       {},

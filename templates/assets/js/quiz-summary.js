@@ -22,6 +22,7 @@ export function achievementName(v, id) {
  * @param {string} o.mode
  * @param {boolean[]} o.results one per question
  * @param {string} o.date YYYY-MM-DD (the daily's date, for the share text)
+ * @param {boolean} [o.soundsOnly] the daily was sounds only (the share text says so)
  * @param {object} o.start the stats when the round began
  * @param {object} o.stats the stats now
  * @param {boolean} o.replay true when showing an earlier result again (a revisited daily): no news
@@ -37,7 +38,7 @@ export function achievementName(v, id) {
  *   outcome of daily.js's shareResult(), which the view shows next to the button
  * @returns {{el: HTMLElement, heading: HTMLElement, announcement: string}}
  */
-export function summaryView(v, { mode, results, date, start, stats, replay, unlocks = (before, after) => after > before, learnNext = null, missed = [], onRestart, onShare }) {
+export function summaryView(v, { mode, results, date, soundsOnly, start, stats, replay, unlocks = (before, after) => after > before, learnNext = null, missed = [], onRestart, onShare }) {
   const { tr } = v;
   const right = results.filter(Boolean).length;
   const total = results.length;
@@ -59,7 +60,7 @@ export function summaryView(v, { mode, results, date, start, stats, replay, unlo
     mode === "learn" ? null : bestView(v, stats.best[mode], !replay && isNewBest(start, stats, mode)),
     news.length ? h("ul", { class: "quiz-news" }, news.map((text) => h("li", { text }))) : null,
     levelUp ? h("p", { class: "quiz-news", text: levelUp }) : null,
-    mode === "daily" ? dailyShareView(v, date, results, onShare) : null,
+    mode === "daily" ? dailyShareView(v, date, results, onShare, soundsOnly) : null,
     missed.length ? missedView(v, missed) : null,
     learnNext ? h("p", { class: "quiz-learn-next", text: learnNextText(v, learnNext, Date.now()) }) : null,
     statsView(v, stats),
@@ -170,8 +171,8 @@ export function shareStatusText(tr, outcome) {
  * the status line under the button says what happened (shared, copied, or that it failed): a
  * polite live region, visible, so everyone learns it.
  */
-function dailyShareView(v, date, results, onShare) {
-  const text = shareText(date, results, v.tr, v.site || undefined, v.lang);
+function dailyShareView(v, date, results, onShare, soundsOnly) {
+  const text = shareText(date, results, v.tr, v.site || undefined, v.lang, soundsOnly);
   const status = h("p", { class: "quiz-share-status", role: "status", dataset: { quizShareStatus: "" } });
   const shown = h("p", { class: "quiz-share-text", "aria-hidden": "true", dataset: { quizShareText: "" }, text });
   const share = async () => {

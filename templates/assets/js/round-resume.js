@@ -10,11 +10,11 @@ const VERSION = 1;
 /**
  * What a kept round belongs to: the mode, the learner's filters and the catalogue's fingerprint.
  * @param {string} mode
- * @param {{groups: string[], difficultyMin: number, difficultyMax: number}} filters
+ * @param {{groups: string[], difficultyMin: number, difficultyMax: number, soundsOnly?: boolean}} filters
  * @param {string} fingerprint
  */
 export function roundKey(mode, filters, fingerprint) {
-  return JSON.stringify([mode, filters.groups, filters.difficultyMin, filters.difficultyMax, fingerprint]);
+  return JSON.stringify([mode, filters.groups, filters.difficultyMin, filters.difficultyMax, fingerprint, !!filters.soundsOnly]);
 }
 
 /**

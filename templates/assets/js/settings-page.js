@@ -1,7 +1,8 @@
-// The settings page: language, colour scheme, feedback, read-aloud voice and
-// quiz filters (each saved as soon as it changes), saving everything for
-// offline use, and the learner's data: export to a file, import from one
-// (checked before anything is replaced), and reset (asks first).
+// The settings page: language, colour scheme, feedback, listening (sounds only,
+// a recording that starts by itself), read-aloud voice and quiz filters (each
+// saved as soon as it changes), saving everything for offline use, and the
+// learner's data: export to a file, import from one (checked before anything
+// is replaced), and reset (asks first).
 import { ask } from "./dom.js";
 import { applyTheme, browserBackend, download, learnerStore, loadCatalog, pageInfo, pageTranslator, siteNotice } from "./page.js";
 import { canVibrate, onVoicesChanged, speak, voicesFor } from "./feedback.js";
@@ -31,6 +32,8 @@ if (form) {
     el("theme").value = settings.theme;
     el("feedbackSound").checked = settings.feedbackSound;
     el("vibration").checked = settings.vibration;
+    el("soundsOnly").checked = settings.soundsOnly;
+    el("autoplay").checked = settings.autoplay;
     for (const box of groupBoxes) box.checked = !settings.groups.length || settings.groups.includes(box.value);
     el("difficultyMin").value = String(settings.difficultyMin);
     el("difficultyMax").value = String(settings.difficultyMax);
@@ -64,6 +67,8 @@ if (form) {
         return change({ theme: target.value });
       case "feedbackSound":
       case "vibration":
+      case "soundsOnly":
+      case "autoplay":
         return change({ [target.name]: target.checked });
       case "groups": {
         const chosen = groupBoxes.filter((b) => b.checked).map((b) => b.value);

@@ -19,11 +19,13 @@ export const SIGHTING_KINDS = ["seen", "heard", "both"];
 /** Text limits for sightings (characters). */
 export const LIMITS = Object.freeze({ place: 200, note: 2000, outing: 100 });
 
-/** Settings of a new learner: feedback sounds and vibration are off by default. */
+/** Settings of a new learner: feedback sounds, vibration and sounds only are off by default. */
 export function defaultSettings() {
   return {
     feedbackSound: false,
     vibration: false,
+    soundsOnly: false,
+    autoplay: true,
     theme: "system",
     groups: [],
     difficultyMin: 1,
@@ -335,7 +337,8 @@ function sanitizeDaily(raw, fix) {
     (d) =>
       d === null ||
       (isObject(d) && DATE.test(d.date) && typeof d.fingerprint === "string" &&
-        Array.isArray(d.results) && d.results.every((r) => typeof r === "boolean") && typeof d.done === "boolean"),
+        Array.isArray(d.results) && d.results.every((r) => typeof r === "boolean") && typeof d.done === "boolean" &&
+        [undefined, true, false].includes(d.soundsOnly)),
     fix,
   );
 }
@@ -348,6 +351,8 @@ function sanitizeSettings(raw, fix) {
   const s = {
     feedbackSound: field(raw.feedbackSound, false, (x) => typeof x === "boolean", fix),
     vibration: field(raw.vibration, false, (x) => typeof x === "boolean", fix),
+    soundsOnly: field(raw.soundsOnly, false, (x) => typeof x === "boolean", fix),
+    autoplay: field(raw.autoplay, true, (x) => typeof x === "boolean", fix),
     theme: field(raw.theme, "system", (x) => THEMES.includes(x), fix),
     groups: field(raw.groups, [], (x) => Array.isArray(x) && x.every((g) => typeof g === "string"), fix),
     difficultyMin: field(raw.difficultyMin, 1, level, fix),
