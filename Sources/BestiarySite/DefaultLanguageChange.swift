@@ -41,7 +41,7 @@ public enum DefaultLanguageChange {
         }
         guard let first = kept.first else { return diagnostics }
         let names = kept.prefix(5).map(\.name).joined(separator: ", ") + (kept.count > 5 ? ", and \(kept.count - 5) more" : "")
-        let stem = (first.path as NSString).deletingPathExtension
+        let stem = first.path.hasSuffix(".md") ? String(first.path.dropLast(3)) : first.path
         diagnostics.append(.warning(
             "\(kept.count) text\(kept.count == 1 ? "" : "s") in ID.md files (\(names)) were published as '\(before)' by the last build and are taken as '\(now)' now: if they are still in '\(before)', move each to ID.\(before).md first (\(first.path) to \(stem).\(before).md) and write the '\(now)' text in its place, else the '\(before)' text is published as '\(now)' on every page and in the packs (texts written without a language, `description: …`, are taken as '\(now)' too)",
             at: SourceLocation(path: first.path, line: 1, column: 1), stage: "validate"))

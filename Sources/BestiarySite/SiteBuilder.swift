@@ -218,9 +218,12 @@ public final class SiteBuilder: @unchecked Sendable {
             // An output built into a web root (`--output /var/www/birds`): what the build keeps
             // beside it, a copy of the last output with it, is in the published folder too (a
             // deploy trial served `/.birds.bestiary-spare/index.html`).
-            let parent = (options.outputDirectory as NSString).deletingLastPathComponent
-            if memo == nil, fs.info((parent.isEmpty ? "." : parent) + "/index.html")?.kind == .file {
-                let name = (options.outputDirectory as NSString).lastPathComponent
+            // By hand: NSString's `deletingLastPathComponent` traps on a one-character path ("z").
+            let output = options.outputDirectory
+            let slash = output.lastIndex(of: "/")
+            let parent = slash.map { String(output[..<$0]) } ?? ""
+            if memo == nil, fs.info((parent.isEmpty ? (slash == nil ? "." : "/") : parent) + "/index.html")?.kind == .file {
+                let name = slash.map { String(output[output.index(after: $0)...]) } ?? output
                 diagnostics.append(.warning(
                     "\(parent.isEmpty ? "the current folder" : parent), which holds the output, also holds an index.html: a build keeps what the next one reuses beside its output (.\(name).bestiary-*, a copy of the last output among them), so if that folder is published, they are too; build into a folder of its own and copy the output where it is served",
                     stage: "write"))
