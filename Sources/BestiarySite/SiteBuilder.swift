@@ -218,14 +218,9 @@ public final class SiteBuilder: @unchecked Sendable {
             // An output built into a web root (`--output /var/www/birds`): what the build keeps
             // beside it, a copy of the last output with it, is in the published folder too (a
             // deploy trial served `/.birds.bestiary-spare/index.html`).
-            // By hand: NSString's `deletingLastPathComponent` traps on a one-character path ("z").
-            let output = options.outputDirectory
-            let slash = output.lastIndex(of: "/")
-            let parent = slash.map { String(output[..<$0]) } ?? ""
-            if memo == nil, fs.info((parent.isEmpty ? (slash == nil ? "." : "/") : parent) + "/index.html")?.kind == .file {
-                let name = slash.map { String(output[output.index(after: $0)...]) } ?? output
+            if memo == nil, fs.info(writer.parent + "/index.html")?.kind == .file {
                 diagnostics.append(.warning(
-                    "\(parent.isEmpty ? "the current folder" : parent), which holds the output, also holds an index.html: a build keeps what the next one reuses beside its output (.\(name).bestiary-*, a copy of the last output among them), so if that folder is published, they are too; build into a folder of its own and copy the output where it is served",
+                    "\(writer.parent == "." ? "the current folder" : writer.parent), which holds the output, also holds an index.html: a build keeps what the next one reuses beside its output (.\(writer.name).bestiary-*, a copy of the last output among them), so if that folder is published, they are too; build into a folder of its own and copy the output where it is served",
                     stage: "write"))
             }
             func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

@@ -12,10 +12,7 @@ struct InterfaceLanguageTests {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
         let config = root + "/content/site.yml"
-        let text = try String(contentsOfFile: config, encoding: .utf8)
-        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, nl]")
-            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, nl: Minimal }")
-            .writeReplacing(toFile: config)
+        try Self.addLanguages(["nl"], to: config)
         let warnings = try Self.warnings(building: root, into: work.appending("out"), containing: "no interface texts")
         #expect(warnings.count == 1)
         #expect(warnings.first?.message.contains("'nl'") == true)
@@ -84,10 +81,7 @@ struct InterfaceLanguageTests {
         let root = try copyOfFixture("minimal", into: work)
         try FileManager.default.removeItem(atPath: root + "/templates")
         let config = root + "/content/site.yml"
-        let text = try String(contentsOfFile: config, encoding: .utf8)
-        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, fr, it, fr-CH]")
-            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, fr: Minimal, it: Minimal, fr-CH: Minimal }")
-            .writeReplacing(toFile: config)
+        try Self.addLanguages(["fr", "it", "fr-CH"], to: config)
         let out = work.appending("out")
         let warnings = try Self.warnings(building: root, into: out, containing: "")
         #expect(!warnings.contains { $0.message.contains("interface texts") || $0.message.contains(" lack ") }, "\(warnings.map(\.message))")
@@ -138,10 +132,7 @@ struct InterfaceLanguageTests {
         #expect(!home.contains(">nav.home<"))
 
         let config = root + "/content/site.yml"
-        let text = try String(contentsOfFile: config, encoding: .utf8)
-        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, nl]")
-            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, nl: Minimal }")
-            .writeReplacing(toFile: config)
+        try Self.addLanguages(["nl"], to: config)
         try Data("{\"nav.quiz\": \"Quiz\"}\n".utf8).write(to: URL(fileURLWithPath: root + "/templates/i18n/nl.json"))
         let dutch = try Self.warnings(building: root, into: work.appending("out2"), containing: "lack")
         #expect(dutch.count == 1)
@@ -166,10 +157,7 @@ struct InterfaceLanguageTests {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
         let config = root + "/content/site.yml"
-        let text = try String(contentsOfFile: config, encoding: .utf8)
-        try text.replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, es]")
-            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, es: Minimal }")
-            .writeReplacing(toFile: config)
+        try Self.addLanguages(["es"], to: config)
         try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
         try Data("{\"sightings.exported.other\": \"Se exportaron {count} avistamientos.\", \"nav.quiz\": \"Quiz\"}\n".utf8)
             .write(to: URL(fileURLWithPath: root + "/templates/i18n/es.json"))
@@ -184,6 +172,14 @@ struct InterfaceLanguageTests {
         let listed = try Binary.run(["check", "--root", root, "--all-warnings"])
         let line = listed.stderr.split(separator: "\n").first { $0.contains("the interface texts in 'es' lack") }.map(String.init) ?? ""
         #expect(line.contains("quiz.next, ") && line.contains("sightings.exported.one, ") && !line.contains("quiz.*:"), "\(line)")
+    }
+
+    /// The minimal fixture's site.yml at `config` with `codes` added to its languages and title.
+    static func addLanguages(_ codes: [String], to config: String) throws {
+        let list = codes.joined(separator: ", "), titles = codes.map { "\($0): Minimal" }.joined(separator: ", ")
+        try String(contentsOfFile: config, encoding: .utf8).replacingOccurrences(of: "languages: [de, en]", with: "languages: [de, en, \(list)]")
+            .replacingOccurrences(of: "title: { de: Minimal, en: Minimal }", with: "title: { de: Minimal, en: Minimal, \(titles) }")
+            .writeReplacing(toFile: config)
     }
 
     /// The warnings of a build of `root` whose message contains `text`.
