@@ -198,3 +198,41 @@ def nu_check(paths):
         for m in messages
         if m.get("type") == "error" or m.get("subType") == "fatal"
     ]
+
+
+# WCAG 2.1's 1.4.11 (non-text contrast): a control that is drawn as a box must be told apart from
+# what is around it by at least 3:1, by its border or by its own fill. axe-core does not check it.
+LOW_CONTRAST_CONTROLS = r"""
+const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+  const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
+const lum = ({r, g, b}) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+  .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+const ratio = (x, y) => { const [a, b] = [lum(x), lum(y)].sort((p, q) => q - p); return (a + 0.05) / (b + 0.05); };
+const behind = (el) => { for (let e = el.parentElement; e; e = e.parentElement) {
+  const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return {r: 255, g: 255, b: 255, a: 1}; };
+const found = [];
+const controls = document.querySelectorAll(
+  'button, select, textarea, input:not([type=checkbox]):not([type=radio]):not([type=hidden]):not([type=range]):not([type=file]), .segmented label');
+for (const el of controls) {
+  const s = getComputedStyle(el); const box = el.getBoundingClientRect();
+  if (el.disabled || el.closest('[hidden], [inert]') || box.width === 0 || s.visibility === 'hidden') continue;
+  const outside = behind(el);
+  const fill = parse(s.backgroundColor);
+  const border = parse(s.borderTopColor);
+  const width = parseFloat(s.borderTopWidth);
+  const byFill = fill && fill.a > 0.5 ? ratio(fill, outside) : 1;
+  const byBorder = width >= 1 && s.borderTopStyle !== 'none' && border && border.a > 0.5 ? ratio(border, outside) : 1;
+  // A control with neither a border nor a fill of its own (a link-like button) is not a box.
+  if (width < 1 && !(fill && fill.a > 0.5)) continue;
+  if (Math.max(byFill, byBorder) < 3) {
+    found.push(`${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : ''} "${(el.textContent || el.name || '').trim().slice(0, 30)}": border ${byBorder.toFixed(2)}:1, fill ${byFill.toFixed(2)}:1`);
+  }
+}
+return [...new Set(found)];
+"""
+
+
+def low_contrast_controls(driver):
+    """Controls drawn as boxes whose border and fill both stand under 3:1 against what is behind
+    them (WCAG 1.4.11), one line each."""
+    return driver.execute_script(LOW_CONTRAST_CONTROLS)

@@ -2,7 +2,10 @@
 keyboard), set where a learner sets them, on the settings page: "Sounds only" keeps pictures out of
 the daily challenge and learn mode (half of a day's daily had been pictures, which the pupil could
 only guess), and with "Play each recording by itself" off a new question's recording waits for
-Play or R instead of starting over the screen reader's reading of the question."""
+Play or R instead of starting over the screen reader's reading of the question. From the same
+review, "take all the time you need" in learn mode: going through four choices with a screen reader
+takes longer than the 10 s after which a right answer was rated Hard and its animal asked again
+soon, however well the pupil knew it."""
 import json
 import time
 
@@ -10,7 +13,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from conftest import load, wait_until
-from helpers import QUESTION, play_round
+from helpers import QUESTION, READ_QUESTION, media_index, play_round
 
 STORE = "bestiary:example:learner"
 
@@ -97,3 +100,31 @@ def test_a_recording_waits_for_r_when_it_should_not_play_by_itself(site, browser
     wait_until(browser, "return window.__plays >= 1", message="R starts it")
     wait_until(browser, f"return !{AUDIO}.paused", message="it plays")
     assert browser.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "question"
+
+
+def slow_right_answer_in_learn(driver, site, catalog):
+    """Answers learn mode's first question right a minute after it was shown (the page's clock moved
+    on by a minute, as if a screen reader had read every choice out); returns the animal's card."""
+    load(driver, f"{site}en/quiz/?mode=learn")
+    wait_until(driver, f"return document.querySelector(\"{QUESTION}\")", message="the first question")
+    driver.execute_script("const now = performance.now.bind(performance); performance.now = () => now() + 60000;")
+    q = driver.execute_script(READ_QUESTION)
+    correct = media_index(catalog)[q["sound"] or q["image"]]
+    driver.find_element(By.CSS_SELECTOR, f"button[data-choice='{correct}']").click()
+    wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the answer")
+    return json.loads(driver.execute_script(f"return localStorage.getItem('{STORE}')"))["cards"][correct]
+
+
+def test_at_their_own_pace_a_slow_right_answer_is_not_rated_hard(site, browser):
+    catalog = site.catalog()
+    load(browser, site + "en/settings/")
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=ownPace]").is_selected() is False, "off by default"
+    timed = slow_right_answer_in_learn(browser, site, catalog)
+    browser.execute_script("localStorage.clear()")
+    set_preference(browser, site, "ownPace", True)
+    untimed = slow_right_answer_in_learn(browser, site, catalog)
+    assert settings(browser)["ownPace"] is True
+    # Rated Good, not Hard: an easier card (FSRS's first difficulty falls with the rating), kept
+    # longer before it is asked again.
+    assert untimed["difficulty"] < timed["difficulty"], (timed, untimed)
+    assert untimed["stability"] > timed["stability"], (timed, untimed)

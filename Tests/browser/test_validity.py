@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import DESKTOP, PHONE, REPO, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, start_serve, stop_process, wait_until
-from helpers import QUESTION, nu_check, play_round, serious_axe_violations
+from helpers import QUESTION, low_contrast_controls, nu_check, play_round, serious_axe_violations
 
 KINDS = {
     "home": "",
@@ -109,6 +109,9 @@ def test_no_serious_axe_violations_on_any_kind_of_page(site, size, scheme):
             violations = serious_axe_violations(driver)
             if violations:
                 found[kind] = violations
+            faint = low_contrast_controls(driver)
+            if faint:
+                found.setdefault(kind, []).extend(faint)
             if size == PHONE and phone_width(driver) != 320:
                 found.setdefault(kind, []).append(f"the window is {phone_width(driver)} CSS px wide, not 320")
             wide = sideways_overflow(driver)

@@ -186,4 +186,10 @@ test("multiple-choice answers map to ratings", () => {
   assert.equal(gradeFromAnswer({ correct: true, ms: 2000, replays: 2 }), Grade.Hard, "replayed more than once");
   assert.equal(gradeFromAnswer({ correct: true, ms: 2000, replays: 1 }), Grade.Good, "one replay is not fast");
   assert.equal(gradeFromAnswer({ correct: true, ms: 12000 }, { slowMs: 15000 }), Grade.Good);
+  // At the learner's own pace, time counts neither way; replays and mistakes still do.
+  const untimed = { timed: false };
+  assert.equal(gradeFromAnswer({ correct: true, ms: 60000 }, untimed), Grade.Good, "slow is not Hard");
+  assert.equal(gradeFromAnswer({ correct: true, ms: 500 }, untimed), Grade.Good, "fast is not Easy");
+  assert.equal(gradeFromAnswer({ correct: true, ms: 60000, replays: 2 }, untimed), Grade.Hard);
+  assert.equal(gradeFromAnswer({ correct: false, ms: 60000 }, untimed), Grade.Again);
 });

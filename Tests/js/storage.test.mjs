@@ -279,24 +279,27 @@ test("settings: language and voices are checked", () => {
   assert.equal(load(JSON.stringify(data)).state.settings.language, null);
 });
 
-test("settings: sounds only is off and recordings play by themselves unless the learner chose otherwise", () => {
+test("settings: sounds only and own pace are off and recordings play by themselves unless the learner chose otherwise", () => {
   assert.equal(defaultSettings().soundsOnly, false);
   assert.equal(defaultSettings().autoplay, true);
   // Chosen, they are kept.
   const data = JSON.parse(save(initialState()));
   data.settings.soundsOnly = true;
   data.settings.autoplay = false;
+  data.settings.ownPace = true;
   const chosen = load(JSON.stringify(data));
   assert.equal(chosen.notice, null);
   assert.equal(chosen.state.settings.soundsOnly, true);
   assert.equal(chosen.state.settings.autoplay, false);
+  assert.equal(chosen.state.settings.ownPace, true);
   // A wrong value (edited by hand) is each repaired to its default, the other settings kept.
   data.settings.soundsOnly = "yes";
   data.settings.autoplay = 0;
+  data.settings.ownPace = "always";
   data.settings.vibration = true;
   const repaired = load(JSON.stringify(data));
   assert.equal(repaired.notice, "repaired");
-  assert.deepEqual([repaired.state.settings.soundsOnly, repaired.state.settings.autoplay, repaired.state.settings.vibration], [false, true, true]);
+  assert.deepEqual([repaired.state.settings.soundsOnly, repaired.state.settings.autoplay, repaired.state.settings.ownPace, repaired.state.settings.vibration], [false, true, false, true]);
   assert.equal(load(save(repaired.state)).notice, null);
 });
 
@@ -305,11 +308,13 @@ test("settings and dailies of older versions, without the listening settings, ar
   const before = JSON.parse(save(playedState()));
   delete before.settings.soundsOnly;
   delete before.settings.autoplay;
+  delete before.settings.ownPace;
   before.daily = { date: "2026-11-22", fingerprint: "abc", results: [true], done: true };
   const { state, notice, migratedFrom } = load(JSON.stringify(before));
   assert.deepEqual([notice, migratedFrom], [null, null]);
   assert.equal(state.settings.soundsOnly, false);
   assert.equal(state.settings.autoplay, true);
+  assert.equal(state.settings.ownPace, false);
   assert.equal(state.settings.vibration, true);
   assert.deepEqual(state.daily, before.daily);
   // v1 and v0 migrate to them too.

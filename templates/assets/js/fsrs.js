@@ -188,14 +188,15 @@ export function review(card, g, now, params = DEFAULT_PARAMS) {
 /**
  * Maps a multiple-choice answer to a rating, since there are no self-rating
  * buttons: wrong → Again; right but slow or after replaying the sound more
- * than once → Hard; right and fast → Easy; otherwise Good.
+ * than once → Hard; right and fast → Easy; otherwise Good. Untimed: no
+ * Hard or Easy by time.
  * @param {{correct: boolean, ms: number, replays?: number}} answer
- * @param {{slowMs?: number, fastMs?: number}} [limits] defaults 10 s and 3 s
+ * @param {{slowMs?: number, fastMs?: number, timed?: boolean}} [limits] defaults 10 s and 3 s, timed
  */
-export function gradeFromAnswer({ correct, ms, replays = 0 }, { slowMs = 10000, fastMs = 3000 } = {}) {
+export function gradeFromAnswer({ correct, ms, replays = 0 }, { slowMs = 10000, fastMs = 3000, timed = true } = {}) {
   if (!correct) return Grade.Again;
-  if (ms > slowMs || replays > 1) return Grade.Hard;
-  if (ms <= fastMs && replays === 0) return Grade.Easy;
+  if ((timed && ms > slowMs) || replays > 1) return Grade.Hard;
+  if (timed && ms <= fastMs && replays === 0) return Grade.Easy;
   return Grade.Good;
 }
 

@@ -190,7 +190,7 @@ class QuizPage {
    */
   async mediaFailed(el, media, round, index) {
     const { tr } = this;
-    // Still this question, not yet answered (an error of a picture still loading after the answer).
+    // Still this question, unanswered (not a picture's error after the answer).
     const current = () => this.round === round && round.index === index && this.els.quiz.dataset.state === "question";
     if (!current()) return;
     // The daily's answers wait while it asks (up to 5 s): said, or taps did nothing without a word.
@@ -358,7 +358,7 @@ class QuizPage {
     const clip = round.audio && Number.isFinite(round.audio.duration) ? Math.min(round.audio.duration * 1000, 5000) : 0;
     const grade = gradeFromAnswer(
       { correct, ms: now - (round.firstPlay ?? round.shownAt), replays: Math.max(0, round.plays - 1) },
-      { slowMs: 10000 + clip, fastMs: 3000 + clip },
+      { slowMs: 10000 + clip, fastMs: 3000 + clip, timed: !this.state.settings.ownPace },
     );
     if (!correct && !retry) {
       round.retried.add(question.id);

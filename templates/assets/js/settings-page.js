@@ -34,6 +34,7 @@ if (form) {
     el("vibration").checked = settings.vibration;
     el("soundsOnly").checked = settings.soundsOnly;
     el("autoplay").checked = settings.autoplay;
+    el("ownPace").checked = settings.ownPace;
     for (const box of groupBoxes) box.checked = !settings.groups.length || settings.groups.includes(box.value);
     el("difficultyMin").value = String(settings.difficultyMin);
     el("difficultyMax").value = String(settings.difficultyMax);
@@ -69,6 +70,7 @@ if (form) {
       case "vibration":
       case "soundsOnly":
       case "autoplay":
+      case "ownPace":
         return change({ [target.name]: target.checked });
       case "groups": {
         const chosen = groupBoxes.filter((b) => b.checked).map((b) => b.value);

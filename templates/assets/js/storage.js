@@ -19,13 +19,14 @@ export const SIGHTING_KINDS = ["seen", "heard", "both"];
 /** Text limits for sightings (characters). */
 export const LIMITS = Object.freeze({ place: 200, note: 2000, outing: 100 });
 
-/** Settings of a new learner: feedback sounds, vibration and sounds only are off by default. */
+/** Settings of a new learner (feedback sounds, vibration, sounds only, own pace off). */
 export function defaultSettings() {
   return {
     feedbackSound: false,
     vibration: false,
     soundsOnly: false,
     autoplay: true,
+    ownPace: false,
     theme: "system",
     groups: [],
     difficultyMin: 1,
@@ -353,6 +354,7 @@ function sanitizeSettings(raw, fix) {
     vibration: field(raw.vibration, false, (x) => typeof x === "boolean", fix),
     soundsOnly: field(raw.soundsOnly, false, (x) => typeof x === "boolean", fix),
     autoplay: field(raw.autoplay, true, (x) => typeof x === "boolean", fix),
+    ownPace: field(raw.ownPace, false, (x) => typeof x === "boolean", fix),
     theme: field(raw.theme, "system", (x) => THEMES.includes(x), fix),
     groups: field(raw.groups, [], (x) => Array.isArray(x) && x.every((g) => typeof g === "string"), fix),
     difficultyMin: field(raw.difficultyMin, 1, level, fix),
