@@ -135,9 +135,10 @@ public struct UIStrings: Sendable {
         return object.compactMapValues { $0 as? String }
     }
 
-    /// The line of `"key"` as a key in `file` (followed by its colon, so not a value that reads
-    /// the same; its first mention, or its `occurrence`th), column 1.
-    static func location(of key: String, in file: Theme.File, occurrence: Int = 1) -> SourceLocation {
+    /// Where `"key"` is as a key in `file` (followed by its colon, so not a value that reads the
+    /// same; its first mention, or its `occurrence`th): the key's opening quote, or with
+    /// `pointingAt`, that text in the key's value (a placeholder), else the value's opening quote.
+    static func location(of key: String, in file: Theme.File, occurrence: Int = 1, pointingAt needle: String? = nil) -> SourceLocation {
         let text = String(decoding: file.data, as: UTF8.self)
         var from = text.startIndex
         var found: Range<String.Index>?
@@ -149,8 +150,21 @@ public struct UIStrings: Sendable {
                 seen += 1
             }
         }
-        let line = found.map { SourceLocation.position(after: text[..<$0.lowerBound]).line } ?? 1
-        return SourceLocation(path: file.origin, line: line, column: 1)
+        guard let found else { return SourceLocation(path: file.origin, line: 1, column: 1) }
+        var spot = found.lowerBound
+        if let needle, let colon = text[found.upperBound...].firstIndex(of: ":"),
+           let open = text[text.index(after: colon)...].firstIndex(where: { !$0.isWhitespace }), text[open] == "\"" {
+            // The value runs to its closing quote (one not escaped) or the end of its line.
+            let value = text.index(after: open)
+            var end = value, escaped = false
+            while end < text.endIndex, !text[end].isNewline, escaped || text[end] != "\"" {
+                escaped = !escaped && text[end] == "\\"
+                end = text.index(after: end)
+            }
+            spot = needle.isEmpty ? open : text.range(of: needle, range: value..<end)?.lowerBound ?? open
+        }
+        let position = SourceLocation.position(after: text[..<spot])
+        return SourceLocation(path: file.origin, line: position.line, column: position.column)
     }
 
     /// Keys of `own` (one file) that cannot nest with the others of `table` (the language's
@@ -355,7 +369,7 @@ public struct UIStrings: Sendable {
                     if !lacking.isEmpty { what.append("no \(lacking.joined(separator: ", ")), which \(english) fills in") }
                     problems.append(.warning(
                         "string '\(key)' has \(what.joined(separator: ", and ")); placeholders are filled by \(language == "en" ? "the default theme's names (\(filled.sorted().joined(separator: ", ")))" : "their English names")",
-                        at: location(of: key, in: file), stage: "render"))
+                        at: location(of: key, in: file, pointingAt: extra.first ?? ""), stage: "render"))
                 }
             }
             let blank = (strings.blankKeys[language] ?? []).sorted()
@@ -363,7 +377,7 @@ public struct UIStrings: Sendable {
             for key in blank {
                 problems.append(.warning(
                     "string '\(key)' is empty, so its pages show the text it falls back to (\"\(shown[key] ?? english[key] ?? key)\"); translate it, or remove the line",
-                    at: location(of: key, in: file), stage: "render"))
+                    at: location(of: key, in: file, pointingAt: ""), stage: "render"))
             }
             var seen = Set<String>()
             for key in written where !seen.insert(key).inserted {
@@ -371,10 +385,10 @@ public struct UIStrings: Sendable {
                     "string '\(key)' is given twice in this file; the second one is used", at: location(of: key, in: file, occurrence: 2), stage: "render"))
             }
             if let comma = text.range(of: #",\s*\}\s*$"#, options: .regularExpression) {
-                let line = SourceLocation.position(after: text[..<comma.lowerBound]).line
+                let position = SourceLocation.position(after: text[..<comma.lowerBound])
                 problems.append(.warning(
                     "a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it",
-                    at: SourceLocation(path: file.origin, line: line, column: 1), stage: "render"))
+                    at: SourceLocation(path: file.origin, line: position.line, column: position.column), stage: "render"))
             }
         }
         return problems

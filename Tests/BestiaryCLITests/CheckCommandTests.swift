@@ -77,8 +77,8 @@ import Testing
             #expect(result.status == 1)
             let lines = result.stderr.split(separator: "\n").map(String.init)
             #expect(lines.contains("templates/i18n/fr.json:5:1: error: string 'animal.picture' must be text [render]"), "\(lines)")
-            #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:2:1: warning: string 'nav.quizz' is not one of the theme's English texts") }, "\(lines)")
-            #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:4:1: warning: string 'nav.home' is given twice") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:2:3: warning: string 'nav.quizz' is not one of the theme's English texts") }, "\(lines)")
+            #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:4:3: warning: string 'nav.home' is given twice") }, "\(lines)")
         }
     }
 

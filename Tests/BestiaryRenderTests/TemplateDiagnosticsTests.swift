@@ -265,6 +265,8 @@ struct TemplateDiagnosticsTests {
     /// English lacks (with the closest), a renamed placeholder, a key given twice, a comma before
     /// the closing brace. A plural form English needs not (`.few`) and the built-in German pass.
     /// A key given twice is found at its second mention as a key, not at a value that reads the same.
+    /// Each is said at its column: the key, the placeholder, the comma (a translator's trial found
+    /// them all at column 1, the placeholder's a long line away).
     @Test func aTranslationsSilentMistakesAreWarnedAbout() throws {
         #expect(UIStrings.translationProblems(try UIStrings.load(.builtIn), theme: .builtIn).isEmpty)
         var theme = Theme.builtIn
@@ -272,10 +274,10 @@ struct TemplateDiagnosticsTests {
             + " \"collection.countAll.few\": \"{count} animaux\",\n \"nav.home\": \"Accueil\",\n \"nav.quiz\": \"nav.home\",\n \"nav.home\": \"Maison\",\n}\n"
         theme.files["i18n/fr.json"] = Theme.File(data: Data(json.utf8), origin: "templates/i18n/fr.json", isOverride: true)
         #expect(UIStrings.translationProblems(try UIStrings.load(theme), theme: theme).map(DiagnosticFormatter.text) == [
-            "templates/i18n/fr.json:2:1: warning: string 'animal.favourite' is not one of the theme's English texts (i18n/en.json), so no page shows it; did you mean 'animal.favorite'? [render]",
-            "templates/i18n/fr.json:3:1: warning: string 'collection.countAll.other' has {nombre}, which the English text has not (it shows as written); placeholders are filled by their English names [render]",
-            "templates/i18n/fr.json:7:1: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
-            "templates/i18n/fr.json:7:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
+            "templates/i18n/fr.json:2:2: warning: string 'animal.favourite' is not one of the theme's English texts (i18n/en.json), so no page shows it; did you mean 'animal.favorite'? [render]",
+            "templates/i18n/fr.json:3:32: warning: string 'collection.countAll.other' has {nombre}, which the English text has not (it shows as written); placeholders are filled by their English names [render]",
+            "templates/i18n/fr.json:7:2: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
+            "templates/i18n/fr.json:7:21: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
         ])
         // A site's English texts: a placeholder the code does not fill is said at en.json (it
         // showed as written, warned about at de.json, which has no such key), as are a key given
@@ -287,10 +289,10 @@ struct TemplateDiagnosticsTests {
             origin: "templates/i18n/en.json", isOverride: true)
         site.files["i18n/de.json"] = Theme.File(data: Data("{\"museum.banner\": \"B\"}\n".utf8), origin: "templates/i18n/de.json", isOverride: true)
         #expect(UIStrings.translationProblems(try UIStrings.load(site), theme: site).map(DiagnosticFormatter.text) == [
-            "templates/i18n/en.json:2:1: warning: string 'collection.countAll.other' has {cnt}, which the default theme's English text has not (it shows as written); placeholders are filled by the default theme's names ({count}) [render]",
-            "templates/i18n/en.json:3:1: warning: string 'quiz.questionOf' has {k}, which the default theme's English text has not (it shows as written), and no {n}, {total}, which the default theme's English text fills in; placeholders are filled by the default theme's names ({n}, {total}) [render]",
-            "templates/i18n/en.json:5:1: warning: string 'museum.banner' is given twice in this file; the second one is used [render]",
-            "templates/i18n/en.json:5:1: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
+            "templates/i18n/en.json:2:32: warning: string 'collection.countAll.other' has {cnt}, which the default theme's English text has not (it shows as written); placeholders are filled by the default theme's names ({count}) [render]",
+            "templates/i18n/en.json:3:31: warning: string 'quiz.questionOf' has {k}, which the default theme's English text has not (it shows as written), and no {n}, {total}, which the default theme's English text fills in; placeholders are filled by the default theme's names ({n}, {total}) [render]",
+            "templates/i18n/en.json:5:2: warning: string 'museum.banner' is given twice in this file; the second one is used [render]",
+            "templates/i18n/en.json:5:22: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
         ])
         // An empty text (a translation tool's export of what is not translated yet) is left
         // out: the page shows the English text, not a button without words (found by a translator).
@@ -302,8 +304,8 @@ struct TemplateDiagnosticsTests {
         #expect(blankStrings.table(for: "nl")["nav.quiz"] == "Quiz")
         #expect(blankStrings.table(for: "nl")["nav.home"] == "Startpagina")
         #expect(UIStrings.translationProblems(blankStrings, theme: blank).map(DiagnosticFormatter.text) == [
-            "templates/i18n/nl.json:4:1: warning: string 'nav.quiz' is empty, so its pages show the text it falls back to (\"Quiz\"); translate it, or remove the line [render]",
-            "templates/i18n/nl.json:3:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Next question\"); translate it, or remove the line [render]",
+            "templates/i18n/nl.json:4:14: warning: string 'nav.quiz' is empty, so its pages show the text it falls back to (\"Quiz\"); translate it, or remove the line [render]",
+            "templates/i18n/nl.json:3:15: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Next question\"); translate it, or remove the line [render]",
         ])
         // In a language the default theme speaks, an empty text shows the theme's own text in it.
         var french = Theme.builtIn
@@ -311,7 +313,7 @@ struct TemplateDiagnosticsTests {
         let frenchStrings = try UIStrings.load(french)
         #expect(frenchStrings.table(for: "fr")["quiz.next"] == "Question suivante")
         #expect(UIStrings.translationProblems(frenchStrings, theme: french).map(DiagnosticFormatter.text) == [
-            "templates/i18n/fr.json:2:1: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Question suivante\"); translate it, or remove the line [render]",
+            "templates/i18n/fr.json:2:15: warning: string 'quiz.next' is empty, so its pages show the text it falls back to (\"Question suivante\"); translate it, or remove the line [render]",
         ])
         // A text the theme's own templates name is no misspelling: said only when a site
         // language lacks it.
@@ -320,7 +322,7 @@ struct TemplateDiagnosticsTests {
         let used: Set<String> = ["impressum"]
         #expect(UIStrings.translationProblems(try UIStrings.load(own), theme: own, used: used, languages: ["de"]).isEmpty)
         #expect(UIStrings.translationProblems(try UIStrings.load(own), theme: own, used: used, languages: ["de", "en"]).map(DiagnosticFormatter.text) == [
-            "templates/i18n/de.json:1:1: warning: string 'impressum' is the theme's own, but the texts in en lack it, so those pages show 'impressum' itself; add it to i18n/en.json (the fallback of every language) [render]"
+            "templates/i18n/de.json:1:2: warning: string 'impressum' is the theme's own, but the texts in en lack it, so those pages show 'impressum' itself; add it to i18n/en.json (the fallback of every language) [render]"
         ])
         // And they do (they showed nothing): a text a template names is its key where missing,
         // but never a name that holds others (`nav` over `nav.quiz`).
