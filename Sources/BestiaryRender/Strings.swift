@@ -74,11 +74,16 @@ public struct UIStrings: Sendable {
                         mine[key] = s
                         // Like a record's texts: a direction control makes the text read otherwise
                         // on the site than in review (raw or as a "\u202E" escape).
-                        if let control = DirectionControl.first(in: s) ?? DirectionControl.first(in: key) {
+                        if let control = DirectionControl.first(in: s) {
+                            // At the character: it cannot be seen, and may be written as an escape.
+                            let hex = String(control, radix: 16)
+                            let spellings = [Unicode.Scalar(control).map { String(Character($0)) } ?? "", "\\u" + hex, "\\u" + hex.uppercased()]
+                            bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: location(of: key, in: file, pointingAt: spellings), stage: "render")
+                        } else if let control = DirectionControl.first(in: key) {
                             bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: location(of: key, in: file), stage: "render")
                         }
                     } else {
-                        bag.error("string '\(key)' must be text", at: location(of: key, in: file), stage: "render")
+                        bag.error("string '\(key)' must be text", at: location(of: key, in: file, pointingAt: []), stage: "render")
                     }
                 }
                 tables[lang] = table
@@ -137,8 +142,9 @@ public struct UIStrings: Sendable {
 
     /// Where `"key"` is as a key in `file` (followed by its colon, so not a value that reads the
     /// same; its first mention, or its `occurrence`th): the key's opening quote, or with
-    /// `pointingAt`, that text in the key's value (a placeholder), else the value's opening quote.
-    static func location(of key: String, in file: Theme.File, occurrence: Int = 1, pointingAt needle: String? = nil) -> SourceLocation {
+    /// `pointingAt`, the first of those texts in the key's value (a placeholder, a character as
+    /// written or escaped), else the value's start.
+    static func location(of key: String, in file: Theme.File, occurrence: Int = 1, pointingAt needles: [String]? = nil) -> SourceLocation {
         let text = String(decoding: file.data, as: UTF8.self)
         var from = text.startIndex
         var found: Range<String.Index>?
@@ -152,16 +158,19 @@ public struct UIStrings: Sendable {
         }
         guard let found else { return SourceLocation(path: file.origin, line: 1, column: 1) }
         var spot = found.lowerBound
-        if let needle, let colon = text[found.upperBound...].firstIndex(of: ":"),
-           let open = text[text.index(after: colon)...].firstIndex(where: { !$0.isWhitespace }), text[open] == "\"" {
-            // The value runs to its closing quote (one not escaped) or the end of its line.
-            let value = text.index(after: open)
-            var end = value, escaped = false
-            while end < text.endIndex, !text[end].isNewline, escaped || text[end] != "\"" {
-                escaped = !escaped && text[end] == "\\"
-                end = text.index(after: end)
+        if let needles, let colon = text[found.upperBound...].firstIndex(of: ":"),
+           let open = text[text.index(after: colon)...].firstIndex(where: { !$0.isWhitespace }) {
+            spot = open
+            if text[open] == "\"" {
+                // The text runs to its closing quote (one not escaped) or the end of its line.
+                let value = text.index(after: open)
+                var end = value, escaped = false
+                while end < text.endIndex, !text[end].isNewline, escaped || text[end] != "\"" {
+                    escaped = !escaped && text[end] == "\\"
+                    end = text.index(after: end)
+                }
+                spot = needles.compactMap { $0.isEmpty ? nil : text.range(of: $0, range: value..<end)?.lowerBound }.min() ?? open
             }
-            spot = needle.isEmpty ? open : text.range(of: needle, range: value..<end)?.lowerBound ?? open
         }
         let position = SourceLocation.position(after: text[..<spot])
         return SourceLocation(path: file.origin, line: position.line, column: position.column)
@@ -369,7 +378,7 @@ public struct UIStrings: Sendable {
                     if !lacking.isEmpty { what.append("no \(lacking.joined(separator: ", ")), which \(english) fills in") }
                     problems.append(.warning(
                         "string '\(key)' has \(what.joined(separator: ", and ")); placeholders are filled by \(language == "en" ? "the default theme's names (\(filled.sorted().joined(separator: ", ")))" : "their English names")",
-                        at: location(of: key, in: file, pointingAt: extra.first ?? ""), stage: "render"))
+                        at: location(of: key, in: file, pointingAt: Array(extra.prefix(1))), stage: "render"))
                 }
             }
             let blank = (strings.blankKeys[language] ?? []).sorted()
@@ -377,7 +386,7 @@ public struct UIStrings: Sendable {
             for key in blank {
                 problems.append(.warning(
                     "string '\(key)' is empty, so its pages show the text it falls back to (\"\(shown[key] ?? english[key] ?? key)\"); translate it, or remove the line",
-                    at: location(of: key, in: file, pointingAt: ""), stage: "render"))
+                    at: location(of: key, in: file, pointingAt: []), stage: "render"))
             }
             var seen = Set<String>()
             for key in written where !seen.insert(key).inserted {

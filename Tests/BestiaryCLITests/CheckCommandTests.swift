@@ -22,7 +22,7 @@ import Testing
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("templates/partials/card.html:1:5: error: template 'partials.card' includes itself") }, "\(lines)")
-        #expect(lines.contains("templates/i18n/en.json:1:1: error: string 'nav.quiz' must be text [render]"), "\(lines)")
+        #expect(lines.contains("templates/i18n/en.json:1:14: error: string 'nav.quiz' must be text [render]"), "\(lines)")
         #expect(lines.contains { $0.hasPrefix("templates/layouts/base.html:") && $0.contains("error: unknown asset 'css/gone.css'") }, "\(lines)")
         #expect(lines.last == "checked 1 animal and 1 page: 3 errors, 5 warnings", "\(lines)")
         // The build refuses the same theme, and says so.
@@ -76,7 +76,7 @@ import Testing
             let result = await run(command, "--root", site)
             #expect(result.status == 1)
             let lines = result.stderr.split(separator: "\n").map(String.init)
-            #expect(lines.contains("templates/i18n/fr.json:5:1: error: string 'animal.picture' must be text [render]"), "\(lines)")
+            #expect(lines.contains("templates/i18n/fr.json:5:21: error: string 'animal.picture' must be text [render]"), "\(lines)")
             #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:2:3: warning: string 'nav.quizz' is not one of the theme's English texts") }, "\(lines)")
             #expect(lines.contains { $0.hasPrefix("templates/i18n/fr.json:4:3: warning: string 'nav.home' is given twice") }, "\(lines)")
         }

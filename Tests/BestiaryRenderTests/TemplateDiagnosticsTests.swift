@@ -273,11 +273,12 @@ struct TemplateDiagnosticsTests {
         let json = "{\n \"animal.favourite\": \"Favori\",\n \"collection.countAll.other\": \"{nombre} animaux\",\n"
             + " \"collection.countAll.few\": \"{count} animaux\",\n \"nav.home\": \"Accueil\",\n \"nav.quiz\": \"nav.home\",\n \"nav.home\": \"Maison\",\n}\n"
         theme.files["i18n/fr.json"] = Theme.File(data: Data(json.utf8), origin: "templates/i18n/fr.json", isOverride: true)
-        #expect(UIStrings.translationProblems(try UIStrings.load(theme), theme: theme).map(DiagnosticFormatter.text) == [
+        let said = UIStrings.translationProblems(try UIStrings.load(theme), theme: theme).map(DiagnosticFormatter.text)
+        #expect(said == [
             "templates/i18n/fr.json:2:2: warning: string 'animal.favourite' is not one of the theme's English texts (i18n/en.json), so no page shows it; did you mean 'animal.favorite'? [render]",
             "templates/i18n/fr.json:3:32: warning: string 'collection.countAll.other' has {nombre}, which the English text has not (it shows as written); placeholders are filled by their English names [render]",
             "templates/i18n/fr.json:7:2: warning: string 'nav.home' is given twice in this file; the second one is used [render]",
-            "templates/i18n/fr.json:7:21: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
+            "templates/i18n/fr.json:7:22: warning: a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it [render]",
         ])
         // A site's English texts: a placeholder the code does not fill is said at en.json (it
         // showed as written, warned about at de.json, which has no such key), as are a key given
@@ -537,11 +538,11 @@ struct TemplateDiagnosticsTests {
         #expect(textProblems(["i18n/en.json": "{\r\n  \"nav.quiz\": \"Quiz\"\r\n  \"nav.home\": \"Home\"\r\n}\r\n"]).first?.contains("; a comma is missing at the end of line 2;") == true)
     }
 
-    /// A direction control in an interface text, raw or as a JSON escape, is refused at its key.
+    /// A direction control in an interface text, raw or as a JSON escape, is refused where it is.
     @Test func directionControlsInInterfaceTextsAreRefused() {
         for written in ["\u{202E}", "\\u202e"] {
             #expect(textProblems(["i18n/de.json": "{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.home\": \"\(written)emoH\"\n}\n"]) == [
-                "templates/i18n/de.json:3:1: error: string 'nav.home' holds U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed) [render]"
+                "templates/i18n/de.json:3:16: error: string 'nav.home' holds U+202E (right-to-left override), a control character that makes text show in another order than it is stored, so it reads otherwise on the site than in review; remove it (the site sets each text's direction itself; U+200E or U+200F marks are allowed) [render]"
             ])
         }
     }
@@ -549,14 +550,14 @@ struct TemplateDiagnosticsTests {
     /// Keys nest by their dots: one that is another's prefix would hide it, so it is refused.
     @Test func aStringBelowAnotherIsRefused() {
         #expect(textProblems(["i18n/de.json": "{\n  \"nav.quiz\": \"Quiz\",\n  \"nav.quiz-b\": \"Quiz\",\n  \"nav.quiz.x\": \"y\"\n}\n"]) == [
-            "templates/i18n/de.json:4:1: error: string 'nav.quiz.x' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]"
+            "templates/i18n/de.json:4:3: error: string 'nav.quiz.x' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]"
         ])
         #expect(textProblems([:]) == [])
         // Across files: a key below one of the English texts, which complete every language; and
         // a key with an empty part.
         #expect(textProblems(["i18n/fr.json": "{\n  \"nav.quiz.title\": \"Quiz\",\n  \"a..b\": \"x\"\n}\n"]) == [
-            "templates/i18n/fr.json:2:1: error: string 'nav.quiz.title' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]",
-            "templates/i18n/fr.json:3:1: error: string 'a..b' has an empty part between its dots; keys are nested by their dots ({{t.a.b}}) [render]",
+            "templates/i18n/fr.json:2:3: error: string 'nav.quiz.title' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]",
+            "templates/i18n/fr.json:3:3: error: string 'a..b' has an empty part between its dots; keys are nested by their dots ({{t.a.b}}) [render]",
         ])
     }
 
