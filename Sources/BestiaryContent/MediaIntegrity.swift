@@ -5,8 +5,8 @@ import Foundation
 /// Whether a media file's bytes hold together to its end, by the structure of its format: what
 /// a copy that stopped half way (an interrupted download or upload) leaves. ``MediaSniffer``
 /// reads only the first bytes, so such a file passes it and the quiz plays part of the sound, or
-/// nothing. `bestiary check` reads every media file through this, and `fetch` and the build
-/// every Wikipedia picture.
+/// nothing. `bestiary check` reads every media file through this, the build's media stage every
+/// media file it reads (``MediaPlanner``), and `fetch` and the build every Wikipedia picture.
 ///
 /// Each format is walked by its own framing, never decoded: Ogg pages, RIFF chunks (WAV,
 /// WebP), MP4 boxes (and a `moov`), ADTS frames, MPEG audio frames after an ID3 tag, PNG chunks

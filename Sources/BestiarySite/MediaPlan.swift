@@ -51,9 +51,10 @@ enum MediaPlanner {
     }
 
     /// ``plan(_:fileSystem:memo:facts:listed:)`` with a warning for each file read now that others
-    /// may not read (``MediaIntegrity/unreadableByOthers(mode:path:)``): a build from nothing, as
-    /// a CI's is, reads every file, and said it only in `check`. (A file taken from what was kept
-    /// is not asked again.)
+    /// may not read (``MediaIntegrity/unreadableByOthers(mode:path:)``) or that was cut short
+    /// (``MediaIntegrity/problem(_:format:)``, a copy that stopped half way): a build from nothing,
+    /// as a CI's is, reads every file, and said them only in `check`. A file taken from what was
+    /// kept is not asked again; a file cut short is never kept, so every build says it.
     static func planAndWarn(
         _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil, listed: ListedFiles? = nil
     ) throws(DiagnosticError) -> (plan: [String: MediaRecord], warnings: [Diagnostic]) {
@@ -65,13 +66,13 @@ enum MediaPlanner {
                 ? nil : listed?.file("content/" + file.path) ?? fileSystem.infoFollowingLinks(content + "/" + file.path)
         }
         // Each record, and whether it may be kept for later builds.
-        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<(MediaRecord, Bool, String?), Diagnostic> in
+        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<(MediaRecord, Bool, [String]), Diagnostic> in
             let full = content + "/" + file.path, kind = factPrefix + file.format.rawValue
-            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success((known, true, nil)) }
+            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success((known, true, [])) }
             if let info, let values = facts?.lookup(full, info: info, kind: kind),
                 let known = MediaRecord(file: file, fullPath: full, facts: values)
             {
-                return .success((known, true, nil))
+                return .success((known, true, []))
             }
             do {
                 let data = try fileSystem.read(full)
@@ -83,9 +84,12 @@ enum MediaPlanner {
                 // between the two stages by one of another format, under a time it kept (`mv`,
                 // `rsync -t`), would otherwise be taken with the wrong format by later builds.
                 let sameFormat = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) == file.format
-                if let info, sameFormat { facts?.keep(full, info: info, kind: kind, values: record.facts) }
+                let cutShort = MediaIntegrity.problem(data, format: file.format)
+                let keep = sameFormat && cutShort == nil
+                if let info, keep { facts?.keep(full, info: info, kind: kind, values: record.facts) }
                 let unreadable = fileSystem.permissions(full).flatMap { MediaIntegrity.unreadableByOthers(mode: $0, path: file.path) }
-                return .success((record, sameFormat, unreadable.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }))
+                let said = [cutShort, unreadable].compactMap { $0 }.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }
+                return .success((record, keep, said))
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))
             }
@@ -96,10 +100,10 @@ enum MediaPlanner {
         var warnings: [Diagnostic] = []
         for result in results {
             switch result {
-            case .success(let (record, keep, unreadable)):
+            case .success(let (record, keep, said)):
                 plan[record.contentPath] = record
                 if !keep { unkept.insert(record.contentPath) }
-                if let unreadable { warnings.append(.warning(unreadable, at: SourceLocation(path: "content/" + record.contentPath), stage: "media")) }
+                warnings += said.map { .warning($0, at: SourceLocation(path: "content/" + record.contentPath), stage: "media") }
             case .failure(let d): bag.append(d)
             }
         }

@@ -295,8 +295,8 @@ public final class SiteBuilder: @unchecked Sendable {
         if leaves, let cacheAhead { ProcessMemory.leaveToExit([cacheAhead]) }
         cacheAhead = nil
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
-            let (plan, unreadable) = try MediaPlanner.planAndWarn(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listed)
-            diagnostics.append(contentsOf: unreadable)
+            let (plan, warnings) = try MediaPlanner.planAndWarn(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listed)
+            diagnostics.append(contentsOf: warnings)
             diagnostics.append(contentsOf: MediaPlanner.sizeProblems(plan))
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) file\(plan.count == 1 ? "" : "s"), \(bytes >> 10) KiB")
