@@ -128,3 +128,25 @@ def test_at_their_own_pace_a_slow_right_answer_is_not_rated_hard(site, browser):
     # longer before it is asked again.
     assert untimed["difficulty"] < timed["difficulty"], (timed, untimed)
     assert untimed["stability"] > timed["stability"], (timed, untimed)
+
+
+def test_the_quiz_panel_sets_them_too(site, browser):
+    """A pupil who opens the quiz first, not the settings page, finds both in the quiz's own panel,
+    beside "Sounds only", and a recording waits from the next question on."""
+    load(browser, f"{site}en/quiz/?mode=sound")
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
+    boxes = {label.text.strip(): label.find_element(By.TAG_NAME, "input")
+             for label in browser.find_elements(By.CSS_SELECTOR, ".quiz-settings label.quiz-check")}
+    autoplay, own_pace = boxes["Play each recording by itself"], boxes["In “Learn”, take all the time you need"]
+    assert autoplay.is_selected() and not own_pace.is_selected(), "as the settings page has them"
+    autoplay.click()
+    own_pace.click()
+    wait_until(browser, f"const s = JSON.parse(localStorage.getItem('{STORE}')).settings; return s.autoplay === false && s.ownPace === true",
+               message="both saved")
+    answer_and_go_on(browser)
+    time.sleep(1.5)
+    assert browser.execute_script("return window.__plays") == 0, "nothing started by itself"
+    load(browser, site + "en/settings/")
+    assert not browser.find_element(By.CSS_SELECTOR, "input[name=autoplay]").is_selected()
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=ownPace]").is_selected()

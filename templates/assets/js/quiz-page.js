@@ -140,7 +140,7 @@ class QuizPage {
         const questions = result.ok ? result.questions : [];
         return this.showSummary({ mode, results: record.results, questions, start: this.state.stats, moveFocus: false, replay: true });
       }
-      // Offline with some of today's media not saved: the try is kept for later, nothing is recorded.
+      // Offline, some of today's media unsaved: the try is kept, nothing recorded.
       if (result.ok && dailyMissing(result.questions, answered.length, this.offlineIds).length) return this.showDailyOffline();
       this.state.daily = record;
     } else if (mode === "learn") {
@@ -193,7 +193,7 @@ class QuizPage {
     // Still this question, unanswered (not a picture's error after the answer).
     const current = () => this.round === round && round.index === index && this.els.quiz.dataset.state === "question";
     if (!current()) return;
-    // The daily's answers wait while it asks (up to 5 s): said, or taps did nothing without a word.
+    // The daily's answers wait while it asks (up to 5 s), and say so.
     const checking = round.mode === "daily" ? h("p", { class: "quiz-media-error", role: "status", dataset: { quizChecking: "" }, text: tr("quiz.mediaChecking") }) : null;
     if (checking) {
       round.checking = true;
@@ -711,11 +711,11 @@ class QuizPage {
 
   onKey(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event) || !this.round) return;
-    // A held key repeats: only its first press answers or goes on (the next question went unseen).
+    // A held key repeats: only its first press counts (the next question went unseen).
     if (event.repeat && /^([1-9]|Enter| )$/.test(event.key)) return event.preventDefault();
     const state = this.els.quiz.dataset.state;
     const target = event.target instanceof Element ? event.target : null;
-    // Enter pressed twice went on, then answered the next question unseen with the focused answer.
+    // Enter pressed twice went on, then answered the next question unseen.
     if (state === "question" && /^(Enter| )$/.test(event.key) && performance.now() - this.round.shownAt < 500) return event.preventDefault();
     if (state === "question" && /^[1-9]$/.test(event.key)) {
       const button = this.els.choices.querySelectorAll("[data-choice]")[Number(event.key) - 1];

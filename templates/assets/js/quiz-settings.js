@@ -108,6 +108,7 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
     h("summary", { text: tr("settings.title") }),
     filters,
     h("p", {}, toggle("soundsOnly", tr("settings.soundsOnly"))),
+    ["autoplay", "ownPace"].map((key) => h("p", {}, toggle(key, tr(`prefs.${key}`)))),
     h(
       "fieldset",
       {},
