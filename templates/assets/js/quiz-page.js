@@ -722,14 +722,15 @@ class QuizPage {
       if (!button) return;
       event.preventDefault();
       // An answer out of view (the welcome above the quiz, a tablet on its side): the key brings
-      // the question and that answer into view first, and says which question it is; the next
-      // press answers (it answered a question not seen).
+      // the question and that answer into view first, and says what the next press answers (it
+      // answered a question not seen; a screen reader heard only the question's number again).
       const { top, bottom } = button.getBoundingClientRect();
       if ((top >= innerHeight || bottom <= 0) && this.round.revealed !== this.round.index) {
         this.round.revealed = this.round.index;
         this.els.stage.scrollIntoView({ block: "start" });
         button.scrollIntoView({ block: "nearest" });
-        return this.announce(this.questionOf(this.round));
+        const name = animalName(this.byId.get(button.getAttribute("data-choice")), this.v.chain);
+        return this.announce(this.tr("quiz.keyAgain", { question: this.questionOf(this.round), key: event.key, name }));
       }
       this.answer(button.getAttribute("data-choice"));
     } else if ((event.key === "r" || event.key === "R") && this.round.audio && state !== "finished") {
