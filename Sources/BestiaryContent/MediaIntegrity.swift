@@ -118,6 +118,12 @@ public enum MediaIntegrity {
         ["TAG", "ID3", "APETAGEX", "LYRICSBEGIN"].contains { starts(b, at: offset, with: $0) }
     }
 
+    /// The end of a problem that leaves the sound whole (bytes after an Ogg stream's end).
+    static let wholeNote = ": its sound is whole, and players pass over the rest; to drop them, copy the file again from its source"
+
+    /// Whether `problem` (of ``problem(_:format:)``) leaves the file whole, to be used as it is.
+    public static func leavesWhole(_ problem: String) -> Bool { problem.hasSuffix(wholeNote) }
+
     /// Ogg: pages follow each other to the end.
     static func ogg(_ b: Bytes) -> String? {
         var at = 0
@@ -131,7 +137,7 @@ public enum MediaIntegrity {
             let left = b.count - at
             let magic = Array("OggS".utf8)
             if at > 0, ended, !(0..<min(left, 4)).allSatisfy({ b[at + $0] == magic[$0] }) {
-                return "the file has \(left) byte\(left == 1 ? "" : "s") after its last Ogg page that \(left == 1 ? "is" : "are") no Ogg page: its sound is whole, and players pass over the rest; to drop them, copy the file again from its source"
+                return "the file has \(left) byte\(left == 1 ? "" : "s") after its last Ogg page that \(left == 1 ? "is" : "are") no Ogg page\(wholeNote)"
             }
             guard at + 27 <= b.count else { return cut("its last Ogg page stops at byte \(b.count)") }
             guard starts(b, at: at, with: "OggS") else { return damaged("its bytes stop being Ogg pages at byte \(at)") }

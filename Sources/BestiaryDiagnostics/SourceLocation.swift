@@ -57,10 +57,10 @@ extension SourceLocation {
         }
     }
 
-    /// The line and column (in characters, 1-based) of the place right after `prefix`, the text
-    /// of a file before it; CRLF line ends counted as one.
+    /// The line and column (in Unicode scalars, 1-based, as ``column`` is) of the place right
+    /// after `prefix`, the text of a file before it; CRLF line ends counted as one.
     public static func position(after prefix: some StringProtocol) -> (line: Int, column: Int) {
         let lines = lines(of: prefix)
-        return (lines.count, (lines.last?.count ?? 0) + 1)
+        return (lines.count, (lines.last?.unicodeScalars.count ?? 0) + 1)
     }
 }

@@ -143,13 +143,14 @@ public struct UIStrings: Sendable {
     /// Where `"key"` is as a key in `file` (followed by its colon, so not a value that reads the
     /// same; its first mention, or its `occurrence`th): the key's opening quote, or with
     /// `pointingAt`, the first of those texts in the key's value (a placeholder, a character as
-    /// written or escaped), else the value's start.
+    /// written or escaped), else the value's start; then of its last mention, whose value is the
+    /// one used.
     static func location(of key: String, in file: Theme.File, occurrence: Int = 1, pointingAt needles: [String]? = nil) -> SourceLocation {
         let text = String(decoding: file.data, as: UTF8.self)
         var from = text.startIndex
         var found: Range<String.Index>?
         var seen = 0
-        while seen < occurrence, let r = text.range(of: "\"\(key)\"", range: from..<text.endIndex) {
+        while seen < (needles == nil ? occurrence : .max), let r = text.range(of: "\"\(key)\"", range: from..<text.endIndex) {
             from = r.upperBound
             if text[r.upperBound...].first(where: { !$0.isWhitespace }) == ":" {
                 found = r
@@ -378,7 +379,7 @@ public struct UIStrings: Sendable {
                     if !lacking.isEmpty { what.append("no \(lacking.joined(separator: ", ")), which \(english) fills in") }
                     problems.append(.warning(
                         "string '\(key)' has \(what.joined(separator: ", and ")); placeholders are filled by \(language == "en" ? "the default theme's names (\(filled.sorted().joined(separator: ", ")))" : "their English names")",
-                        at: location(of: key, in: file, pointingAt: Array(extra.prefix(1))), stage: "render"))
+                        at: location(of: key, in: file, pointingAt: extra), stage: "render"))
                 }
             }
             let blank = (strings.blankKeys[language] ?? []).sorted()

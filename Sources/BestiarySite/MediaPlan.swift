@@ -54,7 +54,8 @@ enum MediaPlanner {
     /// may not read (``MediaIntegrity/unreadableByOthers(mode:path:)``) or that was cut short
     /// (``MediaIntegrity/problem(_:format:)``, a copy that stopped half way): a build from nothing,
     /// as a CI's is, reads every file, and said them only in `check`. A file taken from what was
-    /// kept is not asked again; a file cut short is never kept, so every build says it.
+    /// kept is not asked again; a file cut short or damaged is never kept, so every build that
+    /// runs its stages says it.
     static func planAndWarn(
         _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil, listed: ListedFiles? = nil
     ) throws(DiagnosticError) -> (plan: [String: MediaRecord], warnings: [Diagnostic]) {
@@ -84,11 +85,11 @@ enum MediaPlanner {
                 // between the two stages by one of another format, under a time it kept (`mv`,
                 // `rsync -t`), would otherwise be taken with the wrong format by later builds.
                 let sameFormat = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) == file.format
-                let cutShort = MediaIntegrity.problem(data, format: file.format)
-                let keep = sameFormat && cutShort == nil
+                let damage = MediaIntegrity.problem(data, format: file.format)
+                let keep = sameFormat && damage.map(MediaIntegrity.leavesWhole) != false
                 if let info, keep { facts?.keep(full, info: info, kind: kind, values: record.facts) }
                 let unreadable = fileSystem.permissions(full).flatMap { MediaIntegrity.unreadableByOthers(mode: $0, path: file.path) }
-                let said = [cutShort, unreadable].compactMap { $0 }.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }
+                let said = [damage, unreadable].compactMap { $0 }.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }
                 return .success((record, keep, said))
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))

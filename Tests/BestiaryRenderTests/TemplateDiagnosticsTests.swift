@@ -261,6 +261,20 @@ struct TemplateDiagnosticsTests {
         #expect(said.contains { $0.hasPrefix("(default theme)/layouts/page.html:2:1: warning: layouts.base has no blocks ({{$main}}…{{/main}}), so what this file fills in it ('{{$main}}' and the others) is never shown") }, "\(said)")
     }
 
+    /// A text's problem is said where that text is: in the key's last mention, the one JSON keeps,
+    /// and at a column counted in Unicode scalars, as every column is ("é" written as "e" and an
+    /// accent is one character but two scalars; found by a reviewer).
+    @Test func aTextsProblemIsSaidAtTheTextUsed() throws {
+        var theme = Theme.builtIn
+        let json = "{\n \"quiz.questionOf\": \"Question {n} sur {total}\",\n \"quiz.questionOf\": \"Que\u{301}stion {k} sur {total}\"\n}\n"
+        theme.files["i18n/fr.json"] = Theme.File(data: Data(json.utf8), origin: "templates/i18n/fr.json", isOverride: true)
+        let said = UIStrings.translationProblems(try UIStrings.load(theme), theme: theme).map(DiagnosticFormatter.text)
+        #expect(said == [
+            "templates/i18n/fr.json:3:32: warning: string 'quiz.questionOf' has {k}, which the English text has not (it shows as written), and no {n}, which the English text fills in; placeholders are filled by their English names [render]",
+            "templates/i18n/fr.json:3:2: warning: string 'quiz.questionOf' is given twice in this file; the second one is used [render]",
+        ])
+    }
+
     /// A translator's mistakes that do not break the file are warned about at the key: a key
     /// English lacks (with the closest), a renamed placeholder, a key given twice, a comma before
     /// the closing brace. A plural form English needs not (`.few`) and the built-in German pass.

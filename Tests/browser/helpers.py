@@ -203,30 +203,42 @@ def nu_check(paths):
 # WCAG 2.1's 1.4.11 (non-text contrast): a control that is drawn as a box must be told apart from
 # what is around it by at least 3:1, by its border or by its own fill. axe-core does not check it.
 LOW_CONTRAST_CONTROLS = r"""
-const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return null;
+const parse = (c) => { const m = c.match(/^rgba?\(([^)]+)\)$/); if (!m) return null;
   const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1}; };
+// A colour of some transparency, as it shows over `under` (opaque).
+const over = (c, under) => ({r: c.r * c.a + under.r * (1 - c.a), g: c.g * c.a + under.g * (1 - c.a), b: c.b * c.a + under.b * (1 - c.a), a: 1});
 const lum = ({r, g, b}) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
   .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
 const ratio = (x, y) => { const [a, b] = [lum(x), lum(y)].sort((p, q) => q - p); return (a + 0.05) / (b + 0.05); };
-const behind = (el) => { for (let e = el.parentElement; e; e = e.parentElement) {
-  const c = parse(getComputedStyle(e).backgroundColor); if (c && c.a > 0.5) return c; } return {r: 255, g: 255, b: 255, a: 1}; };
 const found = [];
+// What shows behind an element: its ancestors' fills blended from the page's canvas up.
+const behind = (el) => { const fills = [];
+  for (let e = el.parentElement; e; e = e.parentElement) {
+    const raw = getComputedStyle(e).backgroundColor, c = parse(raw);
+    if (!c) { found.push(`unreadable background ${raw} on ${e.tagName.toLowerCase()}`); continue; }
+    if (c.a > 0) fills.push(c);
+    if (c.a === 1) break; }
+  return fills.reverse().reduce((under, c) => over(c, under), {r: 255, g: 255, b: 255, a: 1}); };
 const controls = document.querySelectorAll(
-  'button, select, textarea, input:not([type=checkbox]):not([type=radio]):not([type=hidden]):not([type=range]):not([type=file]), .segmented label');
+  'button, select, textarea, input:not([type=checkbox]):not([type=radio]):not([type=hidden]):not([type=range]):not([type=file]), .segmented label, a.button, a.action-link, a.quiz-button');
 for (const el of controls) {
   const s = getComputedStyle(el); const box = el.getBoundingClientRect();
-  if (el.disabled || el.closest('[hidden], [inert]') || box.width === 0 || s.visibility === 'hidden') continue;
+  // Inactive controls are exempt (WCAG 1.4.11), a fieldset's or a label's control's included.
+  if (el.matches(':disabled') || el.control?.disabled || el.closest('[hidden], [inert]') || box.width === 0 || s.visibility === 'hidden') continue;
+  let faded = false;
+  for (let e = el; e; e = e.parentElement) if (parseFloat(getComputedStyle(e).opacity) < 1) faded = true;
   const outside = behind(el);
-  const fill = parse(s.backgroundColor);
-  const border = parse(s.borderTopColor);
+  const fill = parse(s.backgroundColor), border = parse(s.borderTopColor);
   const width = parseFloat(s.borderTopWidth);
-  const byFill = fill && fill.a > 0.5 ? ratio(fill, outside) : 1;
-  const byBorder = width >= 1 && s.borderTopStyle !== 'none' && border && border.a > 0.5 ? ratio(border, outside) : 1;
+  const hasFill = fill && fill.a > 0, hasBorder = width >= 1 && s.borderTopStyle !== 'none' && border && border.a > 0;
   // A control with neither a border nor a fill of its own (a link-like button) is not a box.
-  if (width < 1 && !(fill && fill.a > 0.5)) continue;
-  if (Math.max(byFill, byBorder) < 3) {
-    found.push(`${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : ''} "${(el.textContent || el.name || '').trim().slice(0, 30)}": border ${byBorder.toFixed(2)}:1, fill ${byFill.toFixed(2)}:1`);
-  }
+  if (!hasFill && !hasBorder) continue;
+  const shown = hasFill ? over(fill, outside) : outside;
+  const byFill = hasFill ? ratio(shown, outside) : 1;
+  const byBorder = hasBorder ? ratio(over(border, shown), outside) : 1;
+  const name = `${el.tagName.toLowerCase()}${el.className ? '.' + String(el.className).trim().split(/\s+/).join('.') : ''} "${(el.textContent || el.name || '').trim().slice(0, 30)}"`;
+  if (faded) found.push(`${name}: drawn with opacity under 1, its contrast not measured`);
+  else if (Math.max(byFill, byBorder) < 3) found.push(`${name}: border ${byBorder.toFixed(2)}:1, fill ${byFill.toFixed(2)}:1`);
 }
 return [...new Set(found)];
 """

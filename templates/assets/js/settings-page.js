@@ -30,11 +30,11 @@ if (form) {
 
   const show = (settings) => {
     el("theme").value = settings.theme;
-    el("feedbackSound").checked = settings.feedbackSound;
-    el("vibration").checked = settings.vibration;
-    el("soundsOnly").checked = settings.soundsOnly;
-    el("autoplay").checked = settings.autoplay;
-    el("ownPace").checked = settings.ownPace;
+    // A box a site's own settings.html lacks (made before it came) is left out, not the page.
+    for (const name of ["feedbackSound", "vibration", "soundsOnly", "autoplay", "ownPace"]) {
+      const box = el(name);
+      if (box) box.checked = settings[name];
+    }
     for (const box of groupBoxes) box.checked = !settings.groups.length || settings.groups.includes(box.value);
     el("difficultyMin").value = String(settings.difficultyMin);
     el("difficultyMax").value = String(settings.difficultyMax);
