@@ -38,6 +38,14 @@ test("a round whose every question was skipped says so, not \"0 of 0\"", () => {
   assert.equal(result(summary({ results: [true, false] })), "You got 1 of 2 right.");
 });
 
+test("the summary lists the round's achievements without saying them again: each was said with its answer", () => {
+  const start = initialStats();
+  const stats = { ...start, points: 10, right: ["robin"], achievements: { "first-right": "2026-11-22" } };
+  const done = summary({ results: [true], start, stats });
+  assert.match(done.el.textContent, /First right answer/, "listed");
+  assert.equal(done.announcement, "You got 1 of 1 right.");
+});
+
 test("a round with nothing missed lists nothing", () => {
   assert.equal(summary({ results: [true, true], missed: [] }).el.find("quizMissed"), null);
   assert.equal(summary({ results: [true, true] }).el.find("quizMissed"), null);

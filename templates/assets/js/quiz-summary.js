@@ -68,7 +68,8 @@ export function summaryView(v, { mode, results, date, soundsOnly, start, stats, 
       ? null
       : h("div", { class: "quiz-actions" }, restartButton(tr(mode === "learn" ? "learn.continue" : "quiz.playAgain"), onRestart)),
   );
-  return { el, heading, announcement: [result, ...news, levelUp].filter(Boolean).join(" ") };
+  // Not the achievements: each was said with the answer that won it (a screen reader heard them twice).
+  return { el, heading, announcement: [result, levelUp].filter(Boolean).join(" ") };
 }
 
 /**
