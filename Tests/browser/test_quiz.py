@@ -901,12 +901,26 @@ def test_the_verdict_stays_in_view_after_answering(site):
         driver.quit()
 
 
+def view_of_height(driver, width, height):
+    """Sizes the window so that the page's view is `height` CSS px tall (the browser's own bars
+    take the rest). A resize lands after set_window_size returns: the view's height read too
+    early was the old window's, and the correction made the view 540 px tall instead of 720 (one
+    CI run). So each size is waited for until the page sees it."""
+    def window(outer):
+        driver.set_window_size(width, outer)
+        wait_until(driver, f"return outerWidth === {width} && outerHeight === {outer}", message=f"a window of {width} × {outer}")
+        return driver.execute_script("return innerHeight")
+    inner = window(height)
+    if inner != height:
+        inner = window(2 * height - inner)
+    assert inner == height, f"the view is {inner} px tall, not {height}"
+
+
 def assert_picture_questions_fit(driver, url, sizes):
     """Each picture question is in view whole, from its status line to its last answer, first from
     the page's top, then after "Next"."""
     for width, height in sizes:
-        driver.set_window_size(width, height)
-        driver.set_window_size(width, 2 * height - driver.execute_script("return innerHeight"))
+        view_of_height(driver, width, height)
         load(driver, url)
         wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
         driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
