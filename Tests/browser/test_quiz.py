@@ -875,7 +875,7 @@ def test_the_verdict_stays_in_view_after_answering(site):
     driver = new_driver()
     try:
         for size in [DESKTOP, (1366, 768)]:
-            driver.set_window_size(*size)
+            window_of(driver, *size)
             load(driver, quiz_url(site, "sound"))
             wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
             driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
@@ -901,18 +901,21 @@ def test_the_verdict_stays_in_view_after_answering(site):
         driver.quit()
 
 
+def window_of(driver, width, height):
+    """Sizes the window, and waits until the page sees that size: a resize lands after
+    set_window_size returns (the view's height read too early was the old window's, and a
+    correction made from it left the view 540 px tall instead of 720: one CI run). Returns the
+    height of the page's view (the browser's own bars take the rest)."""
+    driver.set_window_size(width, height)
+    wait_until(driver, f"return outerWidth === {width} && outerHeight === {height}", message=f"a window of {width} × {height}")
+    return driver.execute_script("return innerHeight")
+
+
 def view_of_height(driver, width, height):
-    """Sizes the window so that the page's view is `height` CSS px tall (the browser's own bars
-    take the rest). A resize lands after set_window_size returns: the view's height read too
-    early was the old window's, and the correction made the view 540 px tall instead of 720 (one
-    CI run). So each size is waited for until the page sees it."""
-    def window(outer):
-        driver.set_window_size(width, outer)
-        wait_until(driver, f"return outerWidth === {width} && outerHeight === {outer}", message=f"a window of {width} × {outer}")
-        return driver.execute_script("return innerHeight")
-    inner = window(height)
+    """Sizes the window so that the page's view is `height` CSS px tall."""
+    inner = window_of(driver, width, height)
     if inner != height:
-        inner = window(2 * height - inner)
+        inner = window_of(driver, width, 2 * height - inner)
     assert inner == height, f"the view is {inner} px tall, not {height}"
 
 
@@ -975,7 +978,7 @@ def test_a_picture_question_fits_a_projector_under_a_menu_of_two_rows(tmp_path):
     driver = new_driver()
     try:
         load(driver, url + "fr/quiz/?mode=image")
-        driver.set_window_size(1280, 720)
+        window_of(driver, 1280, 720)
         assert driver.execute_script("return document.querySelector('.site-header').offsetHeight") > 90, \
             "the menu fits one row: the test would prove nothing"
         assert_picture_questions_fit(driver, url + "fr/quiz/?mode=image", [(1280, 720), (1366, 768)])
