@@ -74,13 +74,14 @@ public struct UIStrings: Sendable {
                         mine[key] = s
                         // Like a record's texts: a direction control makes the text read otherwise
                         // on the site than in review (raw or as a "\u202E" escape).
-                        if let control = DirectionControl.first(in: s) {
-                            // At the character: it cannot be seen, and may be written as an escape.
+                        // In the text, at the character (it cannot be seen, and may be written as an escape).
+                        let inText = DirectionControl.first(in: s)
+                        if let control = inText ?? DirectionControl.first(in: key) {
                             let hex = String(control, radix: 16)
                             let spellings = [Unicode.Scalar(control).map { String(Character($0)) } ?? "", "\\u" + hex, "\\u" + hex.uppercased()]
-                            bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: location(of: key, in: file, pointingAt: spellings), stage: "render")
-                        } else if let control = DirectionControl.first(in: key) {
-                            bag.error("string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)", at: location(of: key, in: file), stage: "render")
+                            bag.error(
+                                "string '\(key)' holds \(DirectionControl.describe(control)), \(DirectionControl.why)",
+                                at: location(of: key, in: file, pointingAt: inText == nil ? nil : spellings), stage: "render")
                         }
                     } else {
                         bag.error("string '\(key)' must be text", at: location(of: key, in: file, pointingAt: []), stage: "render")
