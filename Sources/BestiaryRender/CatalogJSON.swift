@@ -4,35 +4,123 @@ import Foundation
 
 /// The quiz's data: every animal with its names, group, difficulty, media and page, as the web
 /// app's modules expect it (format 1; see docs/theming.md). One file for all languages, so search
-/// finds any name; its name carries a content hash like every asset.
+/// finds any name; its name carries a content hash like every asset. The animals' short texts,
+/// which only the quiz's "Read aloud" uses after an answer, are in a file per language that the
+/// catalogue names (`descriptions`): at 10,000 animals they were half of its 13 MB, which the
+/// home, quiz and settings pages each downloaded and parsed before showing anything.
 enum CatalogJSON {
-    /// The file, and where each animal's object is in it (by the animal's input digest, under a
-    /// salt of the settings every object depends on), so that the next build copies the objects
-    /// of unchanged animals from it: `kept`, when given, is this table of the previous catalogue
-    /// with its bytes, and `digests` the animals' digests in catalogue order.
-    static func file(input: RenderInput, digests: [String]? = nil, kept: KeptBytes? = nil) -> (OutputFile, FragmentTable?) {
+    /// The catalogue, the descriptions' files (sorted by path), and where each animal's part is
+    /// in each file.
+    struct Files {
+        var catalog: OutputFile
+        var descriptions: [OutputFile]
+        /// By path; empty when the animals' digests were not given.
+        var tables: [String: FragmentTable]
+        var all: [OutputFile] { [catalog] + descriptions }
+    }
+
+    /// What the previous build's files hold, for copying the parts of unchanged animals.
+    struct Kept {
+        var catalog: KeptBytes
+        /// By language.
+        var descriptions: [String: KeptBytes]
+        /// The languages the previous build wrote no descriptions for (it had no text in them).
+        var without: Set<String>
+    }
+
+    /// The files, and where each animal's object (and its description's member) is in them (by
+    /// the animal's input digest, under a salt of the settings every part depends on), so that
+    /// the next build copies the parts of unchanged animals: `kept`, when given, is these tables
+    /// of the previous files with their bytes, and `digests` the animals' digests in catalogue
+    /// order.
+    static func files(input: RenderInput, digests: [String]? = nil, kept previous: Kept? = nil) -> Files {
         let config = input.catalog.config
+        let languages = config.languages
         // Written straight into bytes, each object's keys in sorted order by hand (the order
         // `JSONText` gives them): boxing 10,000 animals in `[String: Any]` cost 3 × as much.
         let animals = input.catalog.animals
-        // The objects are written in parallel, a run of animals per task, and joined in catalogue
-        // order (written in turn, they were 0.2 s of a full build with the other core idle).
-        let run = 128
-        var runs = Parallel.map(Array(stride(from: 0, to: animals.count, by: run)), chunk: 1) { first -> ([UInt8], [Int]) in
-            var json = JSONObjectWriter()
-            var ends: [Int] = []
-            for index in first..<min(animals.count, first + run) {
-                if let digests, let bytes = kept?.bytes(section: "", item: digests[index]), bytes.first == UInt8(ascii: "{"),
-                    bytes.last == UInt8(ascii: "}")
-                {
-                    json.out.append(contentsOf: bytes)
+        /// An unchanged animal's object and description members, when the previous files hold all.
+        func kept(_ digest: String) -> [ArraySlice<UInt8>]? {
+            guard let previous, let object = previous.catalog.bytes(section: "", item: digest), isObject(object) else { return nil }
+            var parts = [object]
+            for lang in languages {
+                if previous.without.contains(lang) {
+                    parts.append([])
                 } else {
-                    object(animals[index], input: input, into: &json)
+                    guard let text = previous.descriptions[lang]?.bytes(section: "", item: digest), isMember(text) else { return nil }
+                    parts.append(text)
                 }
-                ends.append(json.out.count)
             }
-            return (json.out, ends)
+            return parts
         }
+        // The objects are written in parallel, a run of animals per task, and joined in catalogue
+        // order (written in turn, they were 0.2 s of a full build with the other core idle). A
+        // run's streams: the catalogue's objects, then each language's description members (an
+        // animal without a text in it has an empty part there).
+        let run = 128
+        var runs = Parallel.map(Array(stride(from: 0, to: animals.count, by: run)), chunk: 1) { first -> [Stream] in
+            var streams = [Stream](repeating: Stream(), count: 1 + languages.count)
+            for index in first..<min(animals.count, first + run) {
+                if let digest = digests?[index], let parts = kept(digest) {
+                    for (i, part) in parts.enumerated() { streams[i].append(part) }
+                } else {
+                    var json = JSONObjectWriter()
+                    let description = object(animals[index], input: input, into: &json)
+                    streams[0].append(json.out[...])
+                    for (i, lang) in languages.enumerated() {
+                        var member: [UInt8] = []
+                        if let text = description[lang] {
+                            JSONText.writeString(animals[index].id, into: &member)
+                            member.append(UInt8(ascii: ":"))
+                            JSONText.writeString(text, into: &member)
+                        }
+                        streams[1 + i].append(member[...])
+                    }
+                }
+            }
+            return streams
+        }
+        let salt = salt(config)
+        /// One file's parts joined with commas between `open` and `close`, how many are not empty,
+        /// and where each animal's part is (an empty one where it would be).
+        func joined(_ stream: Int, open: String, close: String) -> (bytes: [UInt8], table: FragmentTable?, written: Int) {
+            var out: [UInt8] = []
+            out.reserveCapacity(runs.reduce(open.utf8.count + close.utf8.count) { $0 + $1[stream].bytes.count + $1[stream].ends.count })
+            out.append(contentsOf: open.utf8)
+            var table = digests.map { _ in FragmentTable(salt: salt, entries: []) }
+            table?.entries.reserveCapacity(animals.count)
+            var index = 0, written = 0
+            for streams in runs {
+                var start = 0
+                for end in streams[stream].ends {
+                    // An empty part (no description) takes no comma and is recorded where it would be.
+                    if end > start, written > 0 { out.append(UInt8(ascii: ",")) }
+                    if let digests {
+                        table?.entries.append(FragmentTable.Entry(section: "", item: digests[index], offset: out.count, length: end - start))
+                    }
+                    if end > start { written += 1 }
+                    out.append(contentsOf: streams[stream].bytes[start..<end])
+                    start = end
+                    index += 1
+                }
+            }
+            out.append(contentsOf: close.utf8)
+            return (out, table, written)
+        }
+        var tables: [String: FragmentTable] = [:]
+        var descriptionFiles: [OutputFile] = []
+        for (i, lang) in languages.enumerated() {
+            let (bytes, table, written) = joined(1 + i, open: "{", close: "}")
+            guard written > 0 else { continue }
+            let data = Data(bytes)
+            let digest = Hashing.sha256Hex(data)
+            let file = OutputFile(path: descriptionsPath(lang, sha256: digest), data: data, sha256: digest)
+            descriptionFiles.append(file)
+            tables[file.path] = table
+        }
+        descriptionFiles.sort { $0.path < $1.path }
+        var (json, table, _) = joined(0, open: #"{"animals":["#, close: "]")
+        runs = []
         let rest: [String: Any] = [
             "format": 1,
             "languages": config.languages,
@@ -41,43 +129,51 @@ enum CatalogJSON {
         var restJSON: [UInt8] = []
         JSONText.write(rest, into: &restJSON)
         restJSON[0] = UInt8(ascii: ",")  // its "{" becomes the comma after the member before
-        var json = JSONObjectWriter()
-        // The whole file's size (the fingerprint's member is 81 bytes), so that 13 MB are not
-        // copied into a buffer twice their size for the last few bytes.
-        json.out.reserveCapacity(runs.reduce(16 + 81 + restJSON.count) { $0 + $1.0.count + $1.1.count })
-        json.out.append(contentsOf: #"{"animals":["#.utf8)
-        var table = digests.map { _ in FragmentTable(salt: salt(config), entries: []) }
-        table?.entries.reserveCapacity(animals.count)
-        var index = 0
-        for (bytes, ends) in runs {
-            var start = 0
-            for end in ends {
-                if index > 0 { json.out.append(UInt8(ascii: ",")) }
-                if let digests {
-                    table?.entries.append(FragmentTable.Entry(section: "", item: digests[index], offset: json.out.count, length: end - start))
-                }
-                json.out.append(contentsOf: bytes[start..<end])
-                start = end
-                index += 1
-            }
-        }
-        runs = []
-        json.out.append(UInt8(ascii: "]"))
         // The fingerprint names the catalogue's content (daily challenges are seeded with it): the
-        // SHA-256 of the object without it. Keys are sorted, and "fingerprint" comes right after
-        // "animals" and before all of `rest`'s, so both forms are made from one encoding of the
-        // animals (megabytes) and of the rest: `{"animals":[…]` `,"fingerprint":"…"` `,"format":…}`.
-        let fingerprint = Hashing.sha256Hex(parts: [json.out, restJSON])
-        json.out.append(contentsOf: #","fingerprint":"#.utf8)
-        JSONText.writeString(fingerprint, into: &json.out)
-        json.out.append(contentsOf: restJSON)
-        let data = Data(json.out)
+        // SHA-256 of the object without it and without the descriptions' names (a text mended
+        // leaves the day's questions as they were). Keys are sorted: "descriptions" and then
+        // "fingerprint" come right after "animals" and before all of `rest`'s, so both forms are
+        // made from one encoding of the animals (megabytes) and of the rest.
+        let fingerprint = Hashing.sha256Hex(parts: [json, restJSON])
+        var paths: [String: String] = [:]
+        for (lang, file) in zip(languages, languages.map { lang in descriptionFiles.first { $0.path.hasPrefix(descriptionsPrefix(lang)) } }) {
+            if let file { paths[lang] = file.path }
+        }
+        json.append(contentsOf: #","descriptions":"#.utf8)
+        JSONText.write(paths, into: &json)
+        json.append(contentsOf: #","fingerprint":"#.utf8)
+        JSONText.writeString(fingerprint, into: &json)
+        json.append(contentsOf: restJSON)
+        let data = Data(json)
         let digest = Hashing.sha256Hex(data)
-        return (OutputFile(path: path(sha256: digest), data: data, sha256: digest), table)
+        let catalog = OutputFile(path: path(sha256: digest), data: data, sha256: digest)
+        tables[catalog.path] = table
+        return Files(catalog: catalog, descriptions: descriptionFiles, tables: digests == nil ? [:] : tables)
     }
 
-    /// One animal's object, its keys in sorted order.
-    private static func object(_ animal: Animal, input: RenderInput, into json: inout JSONObjectWriter) {
+    /// One run's parts of one file, back to back, and where each ends.
+    struct Stream {
+        var bytes: [UInt8] = []
+        var ends: [Int] = []
+
+        mutating func append(_ part: ArraySlice<UInt8>) {
+            bytes.append(contentsOf: part)
+            ends.append(bytes.count)
+        }
+    }
+
+    private static func isObject(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.first == UInt8(ascii: "{") && bytes.last == UInt8(ascii: "}")
+    }
+
+    /// A description's member as kept: `"id":"text"`, or nothing (no text in that language).
+    private static func isMember(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.isEmpty || (bytes.count >= 5 && bytes.first == UInt8(ascii: "\"") && bytes.last == UInt8(ascii: "\""))
+    }
+
+    /// One animal's object, its keys in sorted order; returns its short text in each language
+    /// that has one (the descriptions' files).
+    private static func object(_ animal: Animal, input: RenderInput, into json: inout JSONObjectWriter) -> [String: String] {
         let config = input.catalog.config
         let view = AnimalView(animal: animal, language: config.defaultLanguage, input: input)
         var description: [String: String] = [:]
@@ -88,7 +184,6 @@ enum CatalogJSON {
         var names: [String: String] = [:]
         for l in animal.name.languages { names[l] = animal.name[l] }
         json.object { json in
-            json.raw("description") { JSONText.write(description, into: &$0) }
             json.int("difficulty", animal.difficulty ?? 1)
             json.string("group", animal.group)
             json.string("id", animal.id)
@@ -126,6 +221,7 @@ enum CatalogJSON {
             }
             json.raw("tags") { JSONText.write(animal.tags, into: &$0) }
         }
+        return description
     }
 
     /// Named by the SHA-256 of its bytes (``Hashing/shortHash(_:length:)``'s first 10 digits).
@@ -133,11 +229,27 @@ enum CatalogJSON {
 
     static func isPath(_ path: String) -> Bool { path.hasPrefix("assets/catalog.") && path.hasSuffix(".json") }
 
+    /// A language's descriptions, named by the SHA-256 of their bytes as the catalogue is.
+    static func descriptionsPath(_ language: String, sha256: String) -> String {
+        descriptionsPrefix(language) + "\(sha256.prefix(10)).json"
+    }
+
+    static func descriptionsPrefix(_ language: String) -> String { "assets/descriptions.\(language)." }
+
+    /// The language of a descriptions' file's path, or nil when it is not one
+    /// (`assets/descriptions.LANG.HASH.json`: the hash has no dot).
+    static func descriptionsLanguage(_ path: String) -> String? {
+        guard path.hasPrefix("assets/descriptions."), path.hasSuffix(".json") else { return nil }
+        let middle = path.dropFirst("assets/descriptions.".count).dropLast(".json".count)
+        guard let dot = middle.lastIndex(of: "."), dot > middle.startIndex else { return nil }
+        return String(middle[..<dot])
+    }
+
     /// What every animal's object depends on besides the animal's own inputs (its digest): the
     /// languages, and the fallbacks that pick its descriptions.
     static func salt(_ config: SiteConfig) -> String {
         var feed = DigestFeed()
-        feed.add("catalog 1")
+        feed.add("catalog 2")
         feed.add(config.defaultLanguage)
         feed.add(count: config.languages.count)
         for language in config.languages {

@@ -197,12 +197,27 @@ public struct PageReuse: Sendable {
         return table.kept(in: bytes)
     }
 
-    /// The animals' objects in the previous quiz catalogue (``CatalogJSON``), whose name changes
-    /// with its content: the one file of that kind the record has a table for.
-    func keptCatalog(salt: String) -> KeptBytes? {
+    /// The animals' objects in the previous quiz catalogue and their members in its descriptions'
+    /// files (``CatalogJSON``), whose names change with their content: the one catalogue the
+    /// record has a table for, and each language's one descriptions' file; a language with none
+    /// had no text (the catalogue's table is of the same languages: they are in its salt).
+    func keptCatalog(salt: String, languages: [String]) -> CatalogJSON.Kept? {
         let paths = fragments.keys.filter(CatalogJSON.isPath)
-        guard paths.count == 1 else { return nil }
-        return keptFragments(paths[0], salt: salt)
+        guard paths.count == 1, let catalog = keptFragments(paths[0], salt: salt) else { return nil }
+        var kept = CatalogJSON.Kept(catalog: catalog, descriptions: [:], without: [])
+        var byLanguage: [String: [String]] = [:]
+        for path in fragments.keys {
+            if let lang = CatalogJSON.descriptionsLanguage(path) { byLanguage[lang, default: []].append(path) }
+        }
+        for lang in languages {
+            let paths = byLanguage[lang] ?? []
+            if paths.isEmpty {
+                kept.without.insert(lang)
+            } else if paths.count == 1, let texts = keptFragments(paths[0], salt: salt) {
+                kept.descriptions[lang] = texts
+            }
+        }
+        return kept
     }
 }
 

@@ -41,7 +41,10 @@ enum ServiceWorker {
         return start.upperBound..<end.lowerBound
     }
 
-    static func file(renderer: SiteRenderer, files: [OutputFile], catalogPath: String) -> OutputFile {
+    /// `catalog`: the catalogue's path, then its descriptions' (precached whatever their size: the
+    /// quiz reads them offline too).
+    static func file(renderer: SiteRenderer, files: [OutputFile], catalog: [String]) -> OutputFile {
+        let catalogPath = catalog.first ?? ""
         let input = renderer.input
         let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         var precache: [String] = [], later: [String] = []
@@ -56,14 +59,14 @@ enum ServiceWorker {
             }
         }
         precache.append(contentsOf: input.assets.files.map(\.path))
-        precache.append(catalogPath)
+        precache.append(contentsOf: catalog)
         let manifests = renderer.config.languages.map { WebManifest.path($0, paths: renderer.paths) }
         precache.append(contentsOf: manifests)
 
         let template = input.theme.files[source].map { String(decoding: $0.data, as: UTF8.self) } ?? ""
         // The version: what the precached files hold, and the worker's own code.
         var digest = Data()
-        for page in renderer.shellPages() + input.assets.files.map(\.path) + [catalogPath] + manifests {
+        for page in renderer.shellPages() + input.assets.files.map(\.path) + catalog + manifests {
             digest.append(Data(page.utf8))
             digest.append(0)
             if let sha256 = byPath[page]?.dataSHA256 { digest.append(Data(sha256.utf8)) }

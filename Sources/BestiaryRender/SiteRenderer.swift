@@ -85,8 +85,9 @@ public struct SiteRenderer: Sendable {
         if previous == nil { shared.makeCards() }
         let digests = PageDigests(renderer: self, shared: shared)
         shared.animalDigests = digests.animals
-        let (catalogFile, catalogTable) = CatalogJSON.file(input: input, digests: digests.animals, kept: previous?.keptCatalog(salt: CatalogJSON.salt(config)))
-        shared.catalogPath = catalogFile.path
+        let catalog = CatalogJSON.files(
+            input: input, digests: digests.animals, kept: previous?.keptCatalog(salt: CatalogJSON.salt(config), languages: config.languages))
+        shared.catalogPath = catalog.catalog.path
         enum Outcome { case kept, streamed, file(OutputFile) }
         let results = try Parallel.map(jobs, chunk: 32) { job -> (String, String, Outcome, FragmentTable?) in
             let path = location(of: job).file
@@ -102,7 +103,7 @@ public struct SiteRenderer: Sendable {
         }
         var result = RenderResult()
         result.nameOrders = shared.nameOrders
-        result.fragments[catalogFile.path] = catalogTable
+        result.fragments.merge(catalog.tables) { new, _ in new }
         for (path, digest, outcome, table) in results {
             result.digests[path] = digest
             if let table { result.fragments[path] = table }
@@ -112,7 +113,7 @@ public struct SiteRenderer: Sendable {
             case .file(let file): result.files.append(file)
             }
         }
-        result.files += finishing(result.files, catalogFile: catalogFile, sitemap: sitemapAhead?.value())
+        result.files += finishing(result.files, catalog: catalog, sitemap: sitemapAhead?.value())
         result.files.sort { $0.path < $1.path }
         return result
     }
@@ -135,22 +136,23 @@ public struct SiteRenderer: Sendable {
     }
 
     private func renderAll() -> [OutputFile] {
-        let (catalogFile, _) = CatalogJSON.file(input: input)
+        let catalog = CatalogJSON.files(input: input)
         let jobs = allJobs()
-        let shared = SharedContext(renderer: self, catalogPath: catalogFile.path)
+        let shared = SharedContext(renderer: self, catalogPath: catalog.catalog.path)
         shared.makeCards()
         var files = Parallel.map(jobs, chunk: 32) { job in renderPage(job, shared: shared) }
-        files += finishing(files, catalogFile: catalogFile)
+        files += finishing(files, catalog: catalog)
         files.sort { $0.path < $1.path }
         return files
     }
 
-    /// The files made from the whole site rather than one page: the quiz catalogue, the sitemap,
-    /// the web app manifest, the theme's assets and the service worker (which lists the others).
-    private func finishing(_ pages: [OutputFile], catalogFile: OutputFile, sitemap: OutputFile? = nil) -> [OutputFile] {
-        var files = [catalogFile, sitemap ?? Sitemap.file(renderer: self)] + WebManifest.files(renderer: self)
+    /// The files made from the whole site rather than one page: the quiz catalogue and its
+    /// descriptions, the sitemap, the web app manifest, the theme's assets and the service worker
+    /// (which lists the others).
+    private func finishing(_ pages: [OutputFile], catalog: CatalogJSON.Files, sitemap: OutputFile? = nil) -> [OutputFile] {
+        var files = catalog.all + [sitemap ?? Sitemap.file(renderer: self)] + WebManifest.files(renderer: self)
         files.append(contentsOf: input.assets.files)
-        files.append(ServiceWorker.file(renderer: self, files: pages + files, catalogPath: catalogFile.path))
+        files.append(ServiceWorker.file(renderer: self, files: pages + files, catalog: catalog.all.map(\.path)))
         return files
     }
 

@@ -216,6 +216,43 @@ import Testing
         try s.step { try s.edit("content/site.yml", "languages: [en, de]", "languages: [en, de, fr]") }
     }
 
+    /// The descriptions' files beside the catalogue (a language's short texts, one member per
+    /// animal) are assembled the same way: a tampered table shows in the output, a changed
+    /// animal's text is made anew.
+    @Test func theDescriptionsCopyTheTextsOfUnchangedAnimals() throws {
+        let s = try Site()
+        let record = s.work.appending(".out.bestiary-index")
+        var lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("fragments\tassets/descriptions.en.") })
+        #expect(Int(lines[header].split(separator: "\t")[3]) == 66, "a part per animal")
+        func texts() throws -> String {
+            let name = try #require(FileManager.default.contentsOfDirectory(atPath: s.output + "/assets").first { $0.hasPrefix("descriptions.en.") })
+            return try String(contentsOfFile: s.output + "/assets/" + name, encoding: .utf8)
+        }
+        let bytes = Array(try texts().utf8)
+        func member(_ line: String) -> String {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            return String(decoding: bytes[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
+        }
+        let entries = (header + 1)...(header + 66)
+        let camel = try #require(entries.first { member(lines[$0]).hasPrefix(#""camel":""#) })
+        let hen = try #require(entries.first { member(lines[$0]).hasPrefix(#""hen":""#) })
+        #expect(try #require(entries.first { member(lines[$0]).isEmpty }) > header, "an animal without an English text has an empty part")
+        var camelFields = lines[camel].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        let henFields = lines[hen].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        (camelFields[2], camelFields[3]) = (henFields[2], henFields[3])
+        lines[camel] = camelFields.joined(separator: "\t")
+        try lines.joined(separator: "\n").writeReplacing(toFile: record)
+        func hens() throws -> Int { try texts().components(separatedBy: #""hen":""#).count - 1 }
+        #expect(try hens() == 1)
+        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ndifficulty: 3")
+        #expect(try build(root: s.root, output: s.output).pagesReused > 0)
+        #expect(try hens() == 2, "the camel's text was copied from where the record said")
+        try s.step { try s.edit("content/animals/camel.md", #"en: "A camel.""#, #"en: "A camel with two humps.""#) }
+        #expect(try hens() == 1)
+        #expect(try texts().contains(#""camel":"A camel with two humps.""#))
+    }
+
     /// A damaged record (a section count that cannot be, offsets past the end of the page) is not
     /// used, and does not stop the build.
     @Test func aDamagedRecordIsNotUsed() throws {

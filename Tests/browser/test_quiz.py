@@ -15,7 +15,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import (DESKTOP, PHONE, REPO, emulate_color_scheme, load, new_driver, phone_width, sideways_overflow, start_serve,
+from conftest import (DESKTOP, PHONE, REPO, emulate_color_scheme, fetch_bytes, load, new_driver, phone_width, sideways_overflow, start_serve,
                       stop_process, wait_until)
 from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations
 
@@ -1053,5 +1053,42 @@ def test_next_is_in_view_at_200_percent_on_a_small_screen(site):
             assert top >= 0 and bottom <= height, f"Next at {top}–{bottom} px, the view {height} px high"
             driver.execute_script("document.querySelector('[data-quiz-next]').click()")
             wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+    finally:
+        driver.quit()
+
+
+def test_read_aloud_fetches_the_texts_only_when_a_voice_can_read_them(site):
+    """The animals' short texts are not in the catalogue but in a file per language beside it
+    (half the catalogue at 10,000 animals, which every page that plays downloaded): the quiz
+    fetches the page language's file after an answer, when a voice could read it, and "Read
+    aloud" reads the answer's text in that language."""
+    catalog = site.catalog()
+    assert all("description" not in a for a in catalog["animals"])
+    paths = catalog["descriptions"]
+    assert set(paths) == set(catalog["languages"]), paths
+    texts = {lang: json.loads(fetch_bytes(site + path)) for lang, path in paths.items()}
+    driver = new_driver()
+    try:
+        # One German voice, and a speechSynthesis that writes down what it is asked to say (a real
+        # utterance takes no made-up voice).
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const voice = {lang: "de-DE", voiceURI: "test-de", name: "Test", default: true, localService: true};
+            window.__spoken = [];
+            window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+            Object.defineProperty(window, "speechSynthesis", {value: {
+                getVoices: () => [voice], speak: (u) => window.__spoken.push([u.text, u.lang]), cancel() {}, addEventListener() {}}});
+        """})
+        load(driver, quiz_url(site, "image"))
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        fetched = ("return performance.getEntriesByType('resource').map((e) => e.name)"
+                   ".filter((n) => n.includes('/assets/descriptions.'))")
+        assert driver.execute_script(fetched) == []
+        driver.find_element(By.CSS_SELECTOR, "[data-choice]").click()
+        animal = driver.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-correct")
+        wait_until(driver, "const b = document.querySelector('[data-quiz-read]'); return b && !b.hidden",
+                   message="the read-aloud button did not show")
+        driver.find_element(By.CSS_SELECTOR, "[data-quiz-read]").click()
+        assert driver.execute_script("return window.__spoken") == [[texts["de"][animal], "de-DE"]]
+        assert driver.execute_script(fetched) == [site + paths["de"]]
     finally:
         driver.quit()

@@ -16,6 +16,16 @@ test("parses the build's catalogue shape", () => {
   assert.equal(fox.sound.source, null);
   assert.equal(fox.image.width, 800);
   assert.equal(fox.page, "animals/red-fox/");
+  assert.deepEqual(catalog.descriptions, { en: "assets/descriptions.en.0123456789.json" });
+  assert.equal("description" in fox, false);
+});
+
+test("the descriptions' files are named by language; anything else there is dropped", () => {
+  const raw = rawCatalog(SPECS.slice(0, 2), { descriptions: { de: "assets/descriptions.de.a.json", en: 5, fr: " " } });
+  assert.deepEqual(parseCatalog(raw).catalog.descriptions, { de: "assets/descriptions.de.a.json" });
+  assert.deepEqual(parseCatalog(rawCatalog([], { descriptions: ["x"] })).catalog.descriptions, {});
+  const { descriptions: _, ...without } = rawCatalog([]);
+  assert.deepEqual(parseCatalog(without).catalog.descriptions, {});
 });
 
 test("broken records are dropped or repaired, never passed on", () => {

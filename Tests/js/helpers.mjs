@@ -20,6 +20,7 @@ export function rawCatalog(specs, extra = {}) {
     fingerprint: "9f2c0a7d",
     languages: ["de", "en"],
     quiz: { questions: 10, choices: 4 },
+    descriptions: { en: "assets/descriptions.en.0123456789.json" },
     animals: specs.map(([id, en, de, group, difficulty, hasSound, hasImage]) => ({
       id,
       names: { de, en },
@@ -28,7 +29,6 @@ export function rawCatalog(specs, extra = {}) {
       difficulty,
       tags: [],
       page: `animals/${id}/`,
-      description: { en: `About the ${en}.` },
       sound: hasSound ? sound(id) : null,
       image: hasImage ? image(id) : null,
     })),

@@ -31,6 +31,7 @@ export function parseCatalog(data) {
       fingerprint: typeof data.fingerprint === "string" ? data.fingerprint : "",
       languages: languages.length ? languages : ["en"],
       quiz: { questions: count(quiz.questions, 10), choices: count(quiz.choices, 4) },
+      descriptions: textMap(data.descriptions),
       animals,
     },
   };
@@ -86,7 +87,6 @@ function normaliseAnimal(raw) {
     difficulty,
     tags: strings(raw.tags),
     page: typeof raw.page === "string" ? raw.page : null,
-    description: textMap(raw.description),
     sound: media(raw.sound),
     image: media(raw.image),
   };
@@ -126,8 +126,8 @@ function isObject(x) {
  * @typedef {{src: string, type: string|null, credit: string|null, license: string|null, source: string|null,
  *   srcset: string|null, focus: string|null, width: number|null, height: number|null, bytes: number|null}} Media
  * @typedef {{id: string, names: Record<string,string>, scientific: string|null, group: string|null,
- *   difficulty: number, tags: string[], page: string|null, description: Record<string,string>,
- *   sound: Media|null, image: Media|null}} Animal
+ *   difficulty: number, tags: string[], page: string|null, sound: Media|null, image: Media|null}} Animal
  * @typedef {{fingerprint: string, languages: string[], quiz: {questions: number, choices: number},
- *   animals: Animal[]}} Catalog
+ *   descriptions: Record<string,string>, animals: Animal[]}} Catalog
+ *   (`descriptions`: language → the file of the animals' short texts, read by descriptions.js)
  */

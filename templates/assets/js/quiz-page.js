@@ -8,7 +8,7 @@
 // [data-quiz-score] reads "RIGHT / TOTAL", and <button data-quiz-next> moves on.
 // Every change happens synchronously inside the event handler that caused
 // it, so a test never sees a half-updated page.
-import { animalName, languageChain, localized, parseCatalog } from "./catalog.js";
+import { animalName, languageChain, parseCatalog } from "./catalog.js";
 import { dailyMissing, dailyRecord, dailyRound, localDateKey, shareResult } from "./daily.js";
 import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
@@ -24,6 +24,7 @@ import { settingsView } from "./quiz-settings.js";
 import { achievementName, caughtUpView, summaryView } from "./quiz-summary.js";
 import { choicesView, feedbackView, groupName, markChoices, mediaUrl, promptView, shellView } from "./quiz-view.js";
 import { cachedPrompts } from "./offline.js";
+import { descriptionReader } from "./descriptions.js";
 
 const tomorrow = () => localDateKey(new Date(Date.now() + 864e5));
 
@@ -74,6 +75,7 @@ class QuizPage {
     const parsed = parseCatalog(data);
     if (!parsed.ok) return this.message(parsed.reason, this.tr(`quiz.error.${parsed.reason}`));
     this.catalog = parsed.catalog;
+    this.descriptions = descriptionReader(this.catalog.descriptions, (path) => new URL(this.v.root + path, document.baseURI));
     this.byId = new Map(this.catalog.animals.map((a) => [a.id, a]));
     this.v.chain = languageChain(this.v.lang, this.catalog.languages);
     const requested = new URLSearchParams(location.search).get("mode");
@@ -695,17 +697,29 @@ class QuizPage {
     }
   }
 
-  readAloud(animal) {
-    const text = localized(animal.description, this.v.chain);
+  /** Reads the animal's text, which showing the button fetched: at once, within the press (a
+   * phone's browser speaks only then). */
+  async readAloud(animal) {
+    const text = this.readable?.id === animal.id ? this.readable.text : await this.descriptions.text(animal.id, this.v.chain);
     if (text) speak(text.text, text.lang, this.state.settings.voices[text.lang] ?? null);
   }
 
-  /** Shows the read-aloud button only when there is a description and a voice for its language. */
-  updateReadAloud() {
+  /** Shows the read-aloud button only when there is a description and a voice for its language:
+   * the texts come from their own file, fetched the first time (the button shows when it came,
+   * if the learner is still on that answer). Nothing is fetched while no voice could read it. */
+  async updateReadAloud() {
     const button = this.els.feedback?.querySelector("[data-quiz-read]");
     const round = this.round;
     if (!button || !round) return;
-    const text = localized(this.byId.get(round.questions[round.index].id).description, this.v.chain);
+    const voices = this.state.settings.voices;
+    if (!this.v.chain.concat(Object.keys(this.catalog.descriptions)).some((lang) => voiceFor(lang, voices[lang] ?? null))) {
+      button.hidden = true;
+      return;
+    }
+    const id = round.questions[round.index].id;
+    const text = await this.descriptions.text(id, this.v.chain);
+    this.readable = { id, text };
+    if (!button.isConnected) return;
     button.hidden = !(text && voiceFor(text.lang, this.state.settings.voices[text.lang] ?? null));
   }
 
