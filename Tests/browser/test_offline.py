@@ -195,6 +195,43 @@ def test_saving_everything_for_offline_use(own_site):
         driver.quit()
 
 
+def test_saving_for_offline_use_keeps_the_focus_and_then_gives_it_to_the_result(own_site):
+    """A keyboard or screen reader user who presses "Save everything" stays on the button while it
+    saves (a disabled button lost the focus to the page's top), a second press does nothing, and
+    the result takes the focus when it is done."""
+    served = own_site
+    driver = new_driver()
+    try:
+        load(driver, served + "en/settings/")
+        wait_for_worker(driver)
+        load(driver, served + "en/settings/")
+        wait_until(driver, "return /\\d+ of \\d+/.test(document.querySelector('[data-offline-status]').textContent)")
+        # Saving waits on the worker: held here, the button is seen as it is while saving.
+        state = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const button = document.querySelector('[data-offline-save]');
+            let release;
+            const ready = navigator.serviceWorker.ready;
+            Object.defineProperty(navigator.serviceWorker, 'ready', {configurable: true, get: () => new Promise((r) => { release = () => r(ready); })});
+            button.focus();
+            button.click();
+            setTimeout(() => {
+                const state = {focused: document.activeElement === button, disabled: button.disabled,
+                               ariaDisabled: button.getAttribute('aria-disabled'), bar: !document.querySelector('[data-offline-progress]').hidden};
+                button.click();
+                state.held = typeof release === 'function';
+                delete navigator.serviceWorker.ready;
+                release();
+                done(state);
+            }, 200);
+        """)
+        assert state == {"focused": True, "disabled": False, "ariaDisabled": "true", "bar": True, "held": True}, state
+        wait_until(driver, "return document.querySelector('[data-offline-save]').hidden", timeout=60, message="everything saved")
+        assert driver.execute_script("return document.activeElement === document.querySelector('[data-offline-status]')")
+    finally:
+        driver.quit()
+
+
 def test_new_build_replaces_the_old_cache(tmp_path):
     root = tmp_path / "site"
     shutil.copytree(os.path.join(REPO, "content"), root / "content")

@@ -252,15 +252,21 @@ async function setUpOffline() {
     return saved;
   };
   await update();
+  // While saving, the button says it is unavailable but keeps the focus (a disabled one lost it
+  // to the page: a keyboard or screen reader user was sent back to its top); the result then
+  // takes the focus and is read.
+  const busy = (on) => (on ? button.setAttribute("aria-disabled", "true") : button.removeAttribute("aria-disabled"));
   button.addEventListener("click", async () => {
-    button.disabled = true;
+    if (button.getAttribute("aria-disabled") === "true") return;
+    busy(true);
     bar.hidden = false;
     const registration = await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller && registration.active) {
       // The worker is installed but this page is not yet under its control: reload once.
       text.textContent = tr("prefs.offlineReload");
-      button.disabled = false;
+      busy(false);
       bar.hidden = true;
+      text.focus();
       return;
     }
     const result = await saveForOffline(
@@ -271,10 +277,9 @@ async function setUpOffline() {
       },
     );
     bar.hidden = true;
-    button.disabled = false;
+    busy(false);
     await update();
     if (result.failed) text.textContent += " " + tr("prefs.offlineFailed", { count: result.failed });
-    // The button is gone once everything is saved: the result takes the focus (and is read).
-    if (button.hidden) text.focus();
+    text.focus();
   });
 }
