@@ -59,3 +59,16 @@ test("the panel has Sounds only, shown as saved and saved at once (a blind learn
   await on.fire("change");
   assert.deepEqual(changes, [{ soundsOnly: false }]);
 });
+
+test("the panel's own-pace box is described by what it changes, as on the settings page", () => {
+  installFakeDocument();
+  const panel = settingsView(view(), { settings: defaultSettings(), groups: [], difficulties: [1], filtersApply: false, canVibrate: false,
+    onChange: () => {}, onFilters: () => {}, onResetBest: () => {} });
+  const label = panel.findAll((x) => x.tagName === "LABEL" && x.textContent.includes("take all the time you need"))[0];
+  const box = label.findAll((x) => x.tagName === "INPUT")[0];
+  const id = box.getAttribute("aria-describedby");
+  assert.ok(id, "the box names its hint");
+  const hint = panel.findAll((x) => x.getAttribute("id") === id);
+  assert.equal(hint.length, 1);
+  assert.equal(hint[0].textContent, en("prefs.ownPaceHint"));
+});

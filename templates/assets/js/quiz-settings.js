@@ -84,13 +84,14 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
       : null,
   );
 
-  const toggle = (key, label) =>
+  const toggle = (key, label, hint) =>
     h(
       "label",
       { class: "quiz-check" },
       h("input", {
         type: "checkbox",
         checked: settings[key],
+        "aria-describedby": hint,
         on: { change: (e) => onChange({ [key]: e.target.checked }) },
       }),
       " ",
@@ -108,7 +109,10 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
     h("summary", { text: tr("settings.title") }),
     filters,
     h("p", {}, toggle("soundsOnly", tr("settings.soundsOnly"))),
-    ["autoplay", "ownPace"].map((key) => h("p", {}, toggle(key, tr(`prefs.${key}`)))),
+    h("p", {}, toggle("autoplay", tr("prefs.autoplay"))),
+    // What "own pace" changes is said as on the settings page (the box shows in every mode).
+    h("p", {}, toggle("ownPace", tr("prefs.ownPace"), "quiz-own-pace-hint")),
+    h("p", { class: "quiz-hint", id: "quiz-own-pace-hint", text: tr("prefs.ownPaceHint") }),
     h(
       "fieldset",
       {},
