@@ -67,3 +67,8 @@ test("names fall back along the site's languages, the first being the default", 
   assert.deepEqual(localized({ en: "About" }, ["de", "en"]), { text: "About", lang: "en" });
   assert.equal(localized({}, ["de"]), null);
 });
+
+test("a missing text map is no text (a theme's older quiz-page.js reads animal.description)", () => {
+  assert.equal(localized(undefined, ["en"]), null);
+  assert.equal(localized(null, ["en"]), null);
+});

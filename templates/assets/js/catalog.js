@@ -59,6 +59,8 @@ export function languageChain(lang, siteLanguages) {
  * @returns {{text: string, lang: string} | null}
  */
 export function localized(texts, chain) {
+  // A theme's older quiz-page.js asks for `animal.description`, no longer in the catalogue.
+  if (!texts) return null;
   for (const l of chain) if (texts[l]) return { text: texts[l], lang: l };
   for (const l of Object.keys(texts).sort()) if (texts[l]) return { text: texts[l], lang: l };
   return null;

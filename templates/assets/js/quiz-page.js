@@ -7,7 +7,8 @@
 // <button data-choice="ID">, data-correct="ID" appears after an answer,
 // [data-quiz-score] reads "RIGHT / TOTAL", and <button data-quiz-next> moves on.
 // Every change happens synchronously inside the event handler that caused
-// it, so a test never sees a half-updated page.
+// it, so a test never sees a half-updated page (but for "Read aloud", shown
+// once its language's texts are fetched).
 import { animalName, languageChain, parseCatalog } from "./catalog.js";
 import { dailyMissing, dailyRecord, dailyRound, localDateKey, shareResult } from "./daily.js";
 import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
@@ -718,8 +719,9 @@ class QuizPage {
     }
     const id = round.questions[round.index].id;
     const text = await this.descriptions.text(id, this.v.chain);
-    this.readable = { id, text };
+    // An earlier answer's lookup that ends late leaves the one shown now as it is.
     if (!button.isConnected) return;
+    this.readable = { id, text };
     button.hidden = !(text && voiceFor(text.lang, this.state.settings.voices[text.lang] ?? null));
   }
 
