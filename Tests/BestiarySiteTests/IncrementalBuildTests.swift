@@ -181,37 +181,20 @@ import Testing
     /// says it is: a tampered table shows in the output; a changed animal's object is made anew.
     @Test func theQuizCatalogueCopiesTheObjectsOfUnchangedAnimals() throws {
         let s = try Site()
-        let record = s.work.appending(".out.bestiary-index")
-        var lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let header = try #require(lines.firstIndex { $0.hasPrefix("fragments\tassets/catalog.") })
-        let fields = lines[header].split(separator: "\t")
-        #expect(Int(fields[3]) == 66, "one object per animal")
-        func catalogue() throws -> String {
-            let name = try #require(FileManager.default.contentsOfDirectory(atPath: s.output + "/assets").first { $0.hasPrefix("catalog.") })
-            return try String(contentsOfFile: s.output + "/assets/" + name, encoding: .utf8)
-        }
-        let bytes = Array(try catalogue().utf8)
-        func object(_ line: String) -> String {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            return String(decoding: bytes[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
-        }
-        let entries = (header + 1)...(header + 66)
-        let bear = try #require(entries.first { object(lines[$0]).contains(#""id":"bear""#) })
-        let crow = try #require(entries.first { object(lines[$0]).contains(#""id":"crow""#) })
-        #expect(object(lines[bear]).hasPrefix("{") && object(lines[bear]).hasSuffix("}"))
-        var bearFields = lines[bear].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        let crowFields = lines[crow].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        (bearFields[2], bearFields[3]) = (crowFields[2], crowFields[3])
-        lines[bear] = bearFields.joined(separator: "\t")
-        try lines.joined(separator: "\n").writeReplacing(toFile: record)
-        func crows() throws -> Int { try catalogue().components(separatedBy: #""id":"crow""#).count - 1 }
+        var table = try AssetTable(s, file: "catalog.")
+        #expect(table.count == 66, "one object per animal")
+        let bear = try #require(table.entry { $0.contains(#""id":"bear""#) })
+        let crow = try #require(table.entry { $0.contains(#""id":"crow""#) })
+        #expect(table.part(bear).hasPrefix("{") && table.part(bear).hasSuffix("}"))
+        try table.point(bear, at: crow)
+        func crows() throws -> Int { try table.text().components(separatedBy: #""id":"crow""#).count - 1 }
         #expect(try crows() == 1)
         try s.edit("content/animals/owl.md", "group: bird", "group: bird\ndifficulty: 3")
         #expect(try build(root: s.root, output: s.output).pagesReused > 0)
         #expect(try crows() == 2, "the bear's object was copied from where the record said")
         try s.step { try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}") }
         #expect(try crows() == 1)
-        #expect(try catalogue().contains("Braunbär"))
+        #expect(try table.text().contains("Braunbär"))
         // The languages' order picks each description's fallback: every object depends on it.
         try s.step { try s.edit("content/site.yml", "languages: [en, de]", "languages: [en, de, fr]") }
     }
@@ -221,36 +204,76 @@ import Testing
     /// animal's text is made anew.
     @Test func theDescriptionsCopyTheTextsOfUnchangedAnimals() throws {
         let s = try Site()
-        let record = s.work.appending(".out.bestiary-index")
-        var lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let header = try #require(lines.firstIndex { $0.hasPrefix("fragments\tassets/descriptions.en.") })
-        #expect(Int(lines[header].split(separator: "\t")[3]) == 66, "a part per animal")
-        func texts() throws -> String {
-            let name = try #require(FileManager.default.contentsOfDirectory(atPath: s.output + "/assets").first { $0.hasPrefix("descriptions.en.") })
-            return try String(contentsOfFile: s.output + "/assets/" + name, encoding: .utf8)
-        }
-        let bytes = Array(try texts().utf8)
-        func member(_ line: String) -> String {
-            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
-            return String(decoding: bytes[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
-        }
-        let entries = (header + 1)...(header + 66)
-        let camel = try #require(entries.first { member(lines[$0]).hasPrefix(#""camel":""#) })
-        let hen = try #require(entries.first { member(lines[$0]).hasPrefix(#""hen":""#) })
-        #expect(try #require(entries.first { member(lines[$0]).isEmpty }) > header, "an animal without an English text has an empty part")
-        var camelFields = lines[camel].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        let henFields = lines[hen].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        (camelFields[2], camelFields[3]) = (henFields[2], henFields[3])
-        lines[camel] = camelFields.joined(separator: "\t")
-        try lines.joined(separator: "\n").writeReplacing(toFile: record)
-        func hens() throws -> Int { try texts().components(separatedBy: #""hen":""#).count - 1 }
+        var table = try AssetTable(s, file: "descriptions.en.")
+        #expect(table.count == 66, "a part per animal")
+        let camel = try #require(table.entry { $0.hasPrefix(#""camel":""#) })
+        let hen = try #require(table.entry { $0.hasPrefix(#""hen":""#) })
+        #expect(table.entry { $0.isEmpty } != nil, "an animal without an English text has an empty part")
+        try table.point(camel, at: hen)
+        func hens() throws -> Int { try table.text().components(separatedBy: #""hen":""#).count - 1 }
         #expect(try hens() == 1)
         try s.edit("content/animals/owl.md", "group: bird", "group: bird\ndifficulty: 3")
         #expect(try build(root: s.root, output: s.output).pagesReused > 0)
         #expect(try hens() == 2, "the camel's text was copied from where the record said")
         try s.step { try s.edit("content/animals/camel.md", #"en: "A camel.""#, #"en: "A camel with two humps.""#) }
         #expect(try hens() == 1)
-        #expect(try texts().contains(#""camel":"A camel with two humps.""#))
+        #expect(try table.text().contains(#""camel":"A camel with two humps.""#))
+    }
+
+    /// An asset's table in the output record (its `fragments` line, then a line per animal: the
+    /// digest, offset and length of its part) with the file's bytes as the build wrote them, for
+    /// the tests that tamper with it.
+    struct AssetTable {
+        let site: Site
+        /// The start of the file's name under `assets/` (its hash follows).
+        let file: String
+        let record: String
+        var lines: [String]
+        let header: Int
+        let bytes: [UInt8]
+
+        init(_ site: Site, file: String) throws {
+            self.site = site
+            self.file = file
+            record = site.work.appending(".out.bestiary-index")
+            lines = try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            header = try #require(lines.firstIndex { $0.hasPrefix("fragments\tassets/" + file) })
+            bytes = Array(try Self.text(site, file: file).utf8)
+        }
+
+        /// The file as it is now in the output.
+        func text() throws -> String { try Self.text(site, file: file) }
+
+        static func text(_ site: Site, file: String) throws -> String {
+            let name = try #require(FileManager.default.contentsOfDirectory(atPath: site.output + "/assets").first { $0.hasPrefix(file) })
+            return try String(contentsOfFile: site.output + "/assets/" + name, encoding: .utf8)
+        }
+
+        var count: Int? { Int(lines[header].split(separator: "\t")[3]) }
+
+        /// The first entry whose part matches, as an index into `lines`.
+        func entry(where matches: (String) -> Bool) -> Int? {
+            ((header + 1)...(header + (count ?? 0))).first { matches(part($0)) }
+        }
+
+        /// An entry's part of the file, as the table says.
+        func part(_ index: Int) -> String {
+            let f = fields(index)
+            return String(decoding: bytes[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
+        }
+
+        /// Makes entry `index` say it is where entry `other` is, and writes the record.
+        mutating func point(_ index: Int, at other: Int) throws {
+            var f = fields(index)
+            let o = fields(other)
+            (f[2], f[3]) = (o[2], o[3])
+            lines[index] = f.joined(separator: "\t")
+            try lines.joined(separator: "\n").writeReplacing(toFile: record)
+        }
+
+        private func fields(_ index: Int) -> [String] {
+            lines[index].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
     }
 
     /// A damaged record (a section count that cannot be, offsets past the end of the page) is not

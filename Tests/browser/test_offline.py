@@ -171,14 +171,19 @@ def test_offline_with_a_few_pictures_saved_asks_each_once_and_says_why(own_site)
         driver.quit()
 
 
+def open_offline_settings(driver, served):
+    """The English settings page under its service worker, its offline count shown."""
+    load(driver, served + "en/settings/")
+    wait_for_worker(driver)
+    load(driver, served + "en/settings/")
+    wait_until(driver, "return /\\d+ of \\d+/.test(document.querySelector('[data-offline-status]').textContent)")
+
+
 def test_saving_everything_for_offline_use(own_site):
     served = own_site
     driver = new_driver()
     try:
-        load(driver, served + "en/settings/")
-        wait_for_worker(driver)
-        load(driver, served + "en/settings/")
-        wait_until(driver, "return /\\d+ of \\d+/.test(document.querySelector('[data-offline-status]').textContent)")
+        open_offline_settings(driver, served)
         driver.find_element(By.CSS_SELECTOR, "[data-offline-save]").click()
         wait_until(driver, "return document.querySelector('[data-offline-save]').hidden", timeout=60, message="everything saved")
         status = driver.find_element(By.CSS_SELECTOR, "[data-offline-status]").text
@@ -202,10 +207,7 @@ def test_saving_for_offline_use_keeps_the_focus_and_then_gives_it_to_the_result(
     served = own_site
     driver = new_driver()
     try:
-        load(driver, served + "en/settings/")
-        wait_for_worker(driver)
-        load(driver, served + "en/settings/")
-        wait_until(driver, "return /\\d+ of \\d+/.test(document.querySelector('[data-offline-status]').textContent)")
+        open_offline_settings(driver, served)
         # Saving waits on the worker: held here, the button is seen as it is while saving.
         state = driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
