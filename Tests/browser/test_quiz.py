@@ -1034,25 +1034,35 @@ def test_a_sound_question_goes_from_its_play_button_to_the_answers(site, browser
         browser.execute_script("return document.activeElement.outerHTML.slice(0, 200)")
 
 
-def test_next_is_in_view_at_200_percent_on_a_small_screen(site):
-    """At 200 % on a 640 × 480 screen (320 × 240 CSS px) the verdict and "Next" do not both fit:
-    the focused "Next" was left below the screen (an accessibility review). It is in view."""
+@pytest.mark.parametrize("mode", ["sound", "image"])
+def test_the_verdict_and_next_are_in_view_at_200_and_400_percent(site, mode):
+    """At 200 % on a 640 × 480 screen (320 × 240 CSS px) the focused "Next" was left below the
+    screen (an accessibility review); brought into view, at 400 % on a 1280 × 1024 one (320 × 256)
+    it pushed the verdict above it (a low-vision learner saw only credits and "Next"). "Next"
+    comes right after the verdict, before the picture or recording the answer reveals: both are
+    in view."""
     driver = new_driver()
     try:
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 320, "height": 240, "deviceScaleFactor": 2, "mobile": False})
-        load(driver, quiz_url(site, "sound"))
-        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
-        driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
-        for _ in range(3):
-            driver.execute_script("document.querySelector('[data-choice]').click()")
-            wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
-            wait_until(driver, "return [...document.querySelectorAll('.quiz-reveal img')].every((i) => i.complete)")
-            top, bottom, height = driver.execute_script(
-                "const r = document.querySelector('[data-quiz-next]').getBoundingClientRect(); return [r.top, r.bottom, innerHeight]")
-            assert driver.execute_script("return document.activeElement.matches('[data-quiz-next]')")
-            assert top >= 0 and bottom <= height, f"Next at {top}–{bottom} px, the view {height} px high"
-            driver.execute_script("document.querySelector('[data-quiz-next]').click()")
+        for width, height, scale in [(320, 240, 2), (320, 256, 4)]:
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": False})
+            load(driver, quiz_url(site, mode))
             wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            driver.execute_script("document.querySelector('[data-onboarding-skip]')?.click()")
+            revealed = 0
+            for _ in range(3):
+                driver.execute_script("document.querySelector('[data-choice]').click()")
+                wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+                wait_until(driver, "return [...document.querySelectorAll('.quiz-reveal img')].every((i) => i.complete)")
+                verdict, top, bottom, inner, reveal = driver.execute_script(
+                    "const r = (s) => document.querySelector(s)?.getBoundingClientRect();"
+                    " return [r('.quiz-verdict').top, r('[data-quiz-next]').top, r('[data-quiz-next]').bottom, innerHeight, !!r('.quiz-reveal')]")
+                revealed += reveal
+                assert driver.execute_script("return document.activeElement.matches('[data-quiz-next]')")
+                assert top >= 0 and bottom <= inner, f"{scale}×: Next at {top}–{bottom} px, the view {inner} px high"
+                assert 0 <= verdict < top, f"{scale}×: the verdict at {verdict} px, Next at {top} px"
+                driver.execute_script("document.querySelector('[data-quiz-next]').click()")
+                wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            assert revealed, "no answer revealed a picture or recording: the test would prove nothing"
     finally:
         driver.quit()
 
@@ -1090,5 +1100,36 @@ def test_read_aloud_fetches_the_texts_only_when_a_voice_can_read_them(site):
         driver.find_element(By.CSS_SELECTOR, "[data-quiz-read]").click()
         assert driver.execute_script("return window.__spoken") == [[texts["de"][animal], "de-DE"]]
         assert driver.execute_script(fetched) == [site + paths["de"]]
+    finally:
+        driver.quit()
+
+
+def test_forced_colours_keep_the_marked_answers_and_the_level_bar(site):
+    """In forced colours (Windows High Contrast) a disabled button is drawn in GrayText: after an
+    answer the right one looked greyed out like the others, and the home page's level bar, track
+    and fill both Canvas, vanished (a low-vision learner's trial). The marked answers keep the
+    text's colour; the bar has an edge and a fill of its own."""
+    driver = new_driver()
+    try:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "forced-colors", "value": "active"}]})
+        assert driver.execute_script("return matchMedia('(forced-colors: active)').matches")
+        load(driver, quiz_url(site, "image"))
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.find_element(By.CSS_SELECTOR, "[data-choice]").click()
+        wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+        text, right, other = driver.execute_script("""
+            const color = (el) => getComputedStyle(el).color;
+            const other = [...document.querySelectorAll('[data-choice]')].find((b) => !b.matches('.is-right, .is-wrong'));
+            return [color(document.body), color(document.querySelector('.quiz-choice.is-right')), other && color(other)];
+        """)
+        assert other and other != text, "an unmarked answer is not greyed out: the test would prove nothing"
+        assert right == text, (right, text)
+        load(driver, site)
+        edge, fill, track = driver.execute_script("""
+            const meter = document.querySelector('.meter'), style = getComputedStyle(meter);
+            return [style.borderTopWidth + ' ' + style.borderTopStyle, getComputedStyle(meter.querySelector('span')).backgroundColor, style.backgroundColor];
+        """)
+        assert edge == "1px solid", edge
+        assert fill != track, (fill, track)
     finally:
         driver.quit()

@@ -254,7 +254,6 @@ class QuizPage {
         prompt.el,
         this.els.choices,
         this.els.feedback,
-        this.els.actions,
       ),
     );
     const quiz = this.els.quiz;
@@ -332,7 +331,8 @@ class QuizPage {
     this.keepRound();
 
     markChoices(v, this.els.choices, question.id, id);
-    fill(this.els.feedback, feedbackView(v, { animal, correct, note, prompt: question.prompt, onRead: () => this.readAloud(animal) }));
+    const { actions } = this.els;
+    fill(this.els.feedback, feedbackView(v, { animal, correct, note, prompt: question.prompt, actions, onRead: () => this.readAloud(animal) }));
     const last = round.index + 1 >= round.questions.length;
     const next = button(tr(last ? "quiz.finish" : "quiz.next"), () => this.next(), { class: "quiz-next", dataset: { quizNext: "" } });
     fill(this.els.actions, next);

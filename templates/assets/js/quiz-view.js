@@ -225,7 +225,10 @@ export function markChoices(v, container, correctId, chosenId) {
  * when a voice exists; `note`, a line after the answer.
  * @param {{animal: import("./catalog.js").Animal, correct: boolean, note?: string|null, prompt: "sound"|"image", onRead: () => void}} options
  */
-export function feedbackView(v, { animal, correct, note, prompt, onRead }) {
+/** `actions` ("Next") come right after the verdict and the answer, before what the answer
+ * reveals: at 400 % zoom the revealed picture and its credits pushed the verdict off the screen
+ * when "Next" below them came into view. */
+export function feedbackView(v, { animal, correct, note, prompt, actions, onRead }) {
   const name = nameLink(v, animal);
   return h(
     "div",
@@ -240,6 +243,7 @@ export function feedbackView(v, { animal, correct, note, prompt, onRead }) {
       animal.scientific ? [" ", h("i", { lang: "la", text: animal.scientific })] : null,
     ),
     note ? h("p", { class: "quiz-note", text: note }) : null,
+    actions,
     prompt === "sound" && animal.image
       ? h(
           "figure",
