@@ -156,6 +156,9 @@ def test_a_number_key_brings_an_answer_below_the_screen_into_view_first(site):
         said = driver.find_element(By.CSS_SELECTOR, "[data-quiz-live]").get_attribute("textContent")
         assert re.fullmatch(r"Frage 1 von \d+\. Drücke noch einmal 1, um „(.+)“ zu antworten\.", said), said
         assert first.endswith(re.fullmatch(r".*„(.+)“.*", said).group(1)), (first, said)
+        # And shown: the answer the next press gives has the focus (at 400 % the key seemed to do
+        # nothing, the message only said).
+        assert driver.execute_script("return document.activeElement === document.querySelector('button[data-choice]')")
         ActionChains(driver).send_keys("1").perform()
         wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the second press answers")
     finally:

@@ -745,6 +745,8 @@ class QuizPage {
         this.round.revealed = this.round.index;
         this.els.stage.scrollIntoView({ block: "start" });
         button.scrollIntoView({ block: "nearest" });
+        // Shown as the one the next press answers (at 400 % the key seemed to do nothing).
+        button.focus({ preventScroll: true });
         const name = animalName(this.byId.get(button.getAttribute("data-choice")), this.v.chain);
         return this.announce(this.tr("quiz.keyAgain", { question: this.questionOf(this.round), key: event.key, name }));
       }
