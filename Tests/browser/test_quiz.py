@@ -1136,3 +1136,31 @@ def test_forced_colours_keep_the_marked_answers_and_the_level_bar(site):
         assert fill != track, (fill, track)
     finally:
         driver.quit()
+
+
+def test_a_themes_older_quiz_view_still_gets_next_after_an_answer(tmp_path):
+    """Since 9a8ed3f `feedbackView` places "Next" right after the verdict; a site that keeps its
+    own older copy of quiz-view.js (docs/theming.md: `init --update-theme` keeps changed files)
+    ignores that option, and "Next" (`data-quiz-next`, DESIGN.md §6) was never on the page. The
+    quiz puts it after the feedback then, as before."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "content"), root / "content")
+    shutil.copytree(os.path.join(REPO, "templates"), root / "templates")
+    view = root / "templates" / "assets" / "js" / "quiz-view.js"
+    source = view.read_text(encoding="utf-8")
+    older = source.replace("    actions,\n", "", 1)
+    assert older != source, "quiz-view.js no longer places `actions`: the test would prove nothing"
+    view.write_text(older, encoding="utf-8")
+    proc, url = start_serve(str(root), str(tmp_path / "output"))
+    driver = new_driver()
+    try:
+        load(driver, quiz_url(url, "image"))
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+        driver.find_element(By.CSS_SELECTOR, "[data-choice]").click()
+        wait_until(driver, "return document.querySelector('[data-quiz]').dataset.state === 'answered'")
+        assert driver.execute_script("return document.querySelector('.quiz-feedback-slot > .quiz-actions [data-quiz-next]') !== null")
+        driver.find_element(By.CSS_SELECTOR, "[data-quiz-next]").click()
+        wait_until(driver, f"return document.querySelector(\"{QUESTION}\")", message="Next moved on")
+    finally:
+        driver.quit()
+        stop_process(proc)

@@ -333,6 +333,8 @@ class QuizPage {
     markChoices(v, this.els.choices, question.id, id);
     const { actions } = this.els;
     fill(this.els.feedback, feedbackView(v, { animal, correct, note, prompt: question.prompt, actions, onRead: () => this.readAloud(animal) }));
+    // A theme's own older quiz-view.js leaves them out: after the feedback, as they were.
+    if (!actions.isConnected) this.els.feedback.append(actions);
     const last = round.index + 1 >= round.questions.length;
     const next = button(tr(last ? "quiz.finish" : "quiz.next"), () => this.next(), { class: "quiz-next", dataset: { quizNext: "" } });
     fill(this.els.actions, next);

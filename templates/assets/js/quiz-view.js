@@ -222,12 +222,12 @@ export function markChoices(v, container, correctId, chosenId) {
  * link to its page, the other medium (its picture after a sound question,
  * only now; its voice after a picture question) since hearing and seeing
  * reinforce each other, and a read-aloud button that quiz-page.js shows
- * when a voice exists; `note`, a line after the answer.
- * @param {{animal: import("./catalog.js").Animal, correct: boolean, note?: string|null, prompt: "sound"|"image", onRead: () => void}} options
+ * when a voice exists; `note`, a line after the answer. `actions` ("Next") come right after
+ * the answer, before what it reveals: at 400 % zoom the revealed picture and its credits pushed
+ * the verdict off the screen when "Next" below them came into view.
+ * @param {{animal: import("./catalog.js").Animal, correct: boolean, note?: string|null, prompt: "sound"|"image",
+ *   actions?: Node, onRead: () => void}} options
  */
-/** `actions` ("Next") come right after the verdict and the answer, before what the answer
- * reveals: at 400 % zoom the revealed picture and its credits pushed the verdict off the screen
- * when "Next" below them came into view. */
 export function feedbackView(v, { animal, correct, note, prompt, actions, onRead }) {
   const name = nameLink(v, animal);
   return h(
