@@ -110,6 +110,8 @@ enum CatalogJSON {
         }
         var tables: [String: FragmentTable] = [:]
         var descriptionFiles: [OutputFile] = []
+        /// Each language's file, as the catalogue names it.
+        var paths: [String: String] = [:]
         for (i, lang) in languages.enumerated() {
             let (bytes, table, written) = joined(1 + i, open: "{", close: "}")
             guard written > 0 else { continue }
@@ -117,6 +119,7 @@ enum CatalogJSON {
             let digest = Hashing.sha256Hex(data)
             let file = OutputFile(path: descriptionsPath(lang, sha256: digest), data: data, sha256: digest)
             descriptionFiles.append(file)
+            paths[lang] = file.path
             tables[file.path] = table
         }
         descriptionFiles.sort { $0.path < $1.path }
@@ -138,10 +141,6 @@ enum CatalogJSON {
         // "fingerprint" come right after "animals" and before all of `rest`'s, so both forms are
         // made from one encoding of the animals (megabytes) and of the rest.
         let fingerprint = Hashing.sha256Hex(parts: [json, restJSON])
-        var paths: [String: String] = [:]
-        for (lang, file) in zip(languages, languages.map { lang in descriptionFiles.first { $0.path.hasPrefix(descriptionsPrefix(lang)) } }) {
-            if let file { paths[lang] = file.path }
-        }
         json.append(contentsOf: #","descriptions":"#.utf8)
         JSONText.write(paths, into: &json)
         json.append(contentsOf: #","fingerprint":"#.utf8)
@@ -234,10 +233,8 @@ enum CatalogJSON {
 
     /// A language's descriptions, named by the SHA-256 of their bytes as the catalogue is.
     static func descriptionsPath(_ language: String, sha256: String) -> String {
-        descriptionsPrefix(language) + "\(sha256.prefix(10)).json"
+        "assets/descriptions.\(language).\(sha256.prefix(10)).json"
     }
-
-    static func descriptionsPrefix(_ language: String) -> String { "assets/descriptions.\(language)." }
 
     /// The language of a descriptions' file's path, or nil when it is not one
     /// (`assets/descriptions.LANG.HASH.json`: the hash has no dot).
