@@ -183,6 +183,17 @@ import Testing
         #expect(result.diagnostics.items.filter { $0.severity == .error }.map(\.message).count { $0.contains("U+001B") } == 1)
     }
 
+    /// Text the user cannot mend (a Wikipedia summary) loses its controls, C0 and C1 alike, and
+    /// nothing else: a no-break space (U+00A0, whose first byte leads the C1 controls too) and
+    /// letters outside ASCII stay, and text without a control is returned as it is.
+    @Test func controlsAreRemovedFromTextTheUserCannotMend() {
+        #expect(ControlCharacter.removed(from: "Fuchs\u{1B} und\u{85} Dachs\u{7F}") == "Fuchs und Dachs")
+        #expect(ControlCharacter.removed(from: "Renard\u{A0}roux, \u{E9}t\u{E9}, \u{72D0}\u{72F8}") == "Renard\u{A0}roux, \u{E9}t\u{E9}, \u{72D0}\u{72F8}")
+        #expect(ControlCharacter.first(in: "tab\tand\nlines\r\u{C}") == nil)
+        #expect(ControlCharacter.first(in: String(repeating: "long text ", count: 500) + "\u{9F}") == 0x9F)
+        #expect(ControlCharacter.first(in: "") == nil)
+    }
+
     /// The record is still read, with the one error: the catalogue knows it and its files (an
     /// import must not replace a file that only a record with an error uses).
     @Test func aRecordWithADirectionControlIsStillRead() throws {
