@@ -1134,8 +1134,33 @@ def test_forced_colours_keep_the_marked_answers_and_the_level_bar(site):
         """)
         assert edge == "1px solid", edge
         assert fill != track, (fill, track)
+        # A favourite's badge on its collection card: forced colours drop the circle's fill, and
+        # only the glyph was left; the circle keeps an edge.
+        load(driver, site + "en/animals/cat/")
+        driver.find_element(By.CSS_SELECTOR, "[data-favorite]").click()
+        load(driver, site + "en/collection/")
+        wait_until(driver, "return document.querySelector('[data-id=cat] .badge')", message="the favourite's badge")
+        badge = driver.execute_script("""
+            const style = getComputedStyle(document.querySelector('[data-id=cat] .badge'));
+            return style.borderTopWidth + ' ' + style.borderTopStyle;
+        """)
+        assert badge == "1px solid", badge
     finally:
         driver.quit()
+
+
+def test_the_quiz_panels_boxes_are_as_big_as_the_settings_pages(site, browser):
+    """The quiz's own settings panel drew its checkboxes at the browser's 13 px on a desktop, where
+    the settings page draws them at 1.2rem (a low-vision learner's trial)."""
+    load(browser, quiz_url(site, "image"))
+    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
+    browser.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
+    sizes = browser.execute_script("""
+        const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+        return [...document.querySelectorAll('.quiz-check input')].map((box) => box.getBoundingClientRect().width / root);
+    """)
+    assert len(sizes) > 2, sizes
+    assert all(abs(size - 1.2) < 0.01 for size in sizes), sizes
 
 
 def test_a_themes_older_quiz_view_still_gets_next_after_an_answer(tmp_path):
