@@ -1149,18 +1149,29 @@ def test_forced_colours_keep_the_marked_answers_and_the_level_bar(site):
         driver.quit()
 
 
-def test_the_quiz_panels_boxes_are_as_big_as_the_settings_pages(site, browser):
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_quiz_panels_boxes_are_as_big_as_the_settings_pages(site, size):
     """The quiz's own settings panel drew its checkboxes at the browser's 13 px on a desktop, where
-    the settings page draws them at 1.2rem (a low-vision learner's trial)."""
-    load(browser, quiz_url(site, "image"))
-    wait_until(browser, f"return document.querySelector(\"{QUESTION}\")")
-    browser.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
-    sizes = browser.execute_script("""
-        const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
-        return [...document.querySelectorAll('.quiz-check input')].map((box) => box.getBoundingClientRect().width / root);
-    """)
-    assert len(sizes) > 2, sizes
-    assert all(abs(size - 1.2) < 0.01 for size in sizes), sizes
+    the settings page draws them at 1.2rem (a low-vision learner's trial). On a phone a label that
+    wraps must not squeeze its box back (a flex item shrinks to its content's size)."""
+    driver = new_driver(size=size)
+    try:
+        sizes = []
+        for url in (quiz_url(site, "image"), site + "settings/"):
+            load(driver, url)
+            if "quiz" in url:
+                wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+                driver.find_element(By.CSS_SELECTOR, ".quiz-settings summary").click()
+            sizes += driver.execute_script("""
+                const root = parseFloat(getComputedStyle(document.documentElement).fontSize);
+                return [...document.querySelectorAll('.quiz-check input, .check input[type=checkbox]')]
+                    .filter((box) => box.getClientRects().length)
+                    .map((box) => [box.closest('label').textContent.trim(), box.getBoundingClientRect().width / root]);
+            """)
+        assert len(sizes) > 4, sizes
+        assert all(abs(width - 1.2) < 0.01 for _, width in sizes), sizes
+    finally:
+        driver.quit()
 
 
 def test_a_themes_older_quiz_view_still_gets_next_after_an_answer(tmp_path):
