@@ -75,10 +75,11 @@ public struct SiteRenderer: Sendable {
     /// other files, sorted, the paths given to `sink`, the pages kept, and every page's digest.
     public func render(reusing previous: PageReuse? = nil, streamingAnimalPagesTo sink: @escaping (OutputFile) throws -> Void) throws -> RenderResult {
         // A rebuild makes the sitemap on a thread of its own while the shared context and every
-        // page's input digest are computed, then the quiz catalogue (6.5 MB on the bench corpus, and 6.7 MB of texts beside it)
-        // from the animals' objects in the previous one where their digests are unchanged; only
-        // the pages that link the catalogue need its (content-hashed) name. A full build makes
-        // them in turn: made on other threads, their memory raised its peak by 4–13 MiB.
+        // page's input digest are computed, then the quiz catalogue and its descriptions' files
+        // (6.5 and 6.7 MB on the bench corpus) from the animals' parts in the previous ones where
+        // their digests are unchanged; only the pages that link the catalogue need its
+        // (content-hashed) name. A full build makes them in turn: made on other threads, their
+        // memory raised its peak by 4–13 MiB.
         let sitemapAhead = previous != nil ? Background { Sitemap.file(renderer: self) } : nil
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: "", knownOrders: previous?.nameOrders ?? [:])
