@@ -98,6 +98,9 @@ public struct BuildReport: Sendable {
     public var outputDirectory: String = ""
     /// Notes for the user that are not problems (e.g. "packs are unsigned").
     public var notes: [String] = []
+    /// What changed among the inputs since the output was built; nil when that build recorded
+    /// none (the first build, `--force`) or nothing did (another output, the same inputs).
+    public var inputChanges: InputChanges?
     /// True when nothing changed since the last build and every stage was skipped.
     public var upToDate: Bool = false
     /// Output paths this build added, changed or removed; nil when it wrote the whole output

@@ -18,9 +18,14 @@ import Foundation
 struct BuildState {
     let options: BuildOptions
 
-    var path: String {
+    var path: String { kept("state") }
+
+    /// The snapshot the recorded fingerprint was made from (``InputLedger``), kept beside it.
+    var ledgerPath: String { kept("inputs") }
+
+    private func kept(_ kind: String) -> String {
         let writer = OutputWriter(fileSystem: options.fileSystem, output: options.outputDirectory)
-        return (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-state"
+        return (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)"
     }
 
     static let header = "bestiary-build-state 1\n"
@@ -304,11 +309,25 @@ struct BuildState {
         return String(text.dropFirst(Self.header.count)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Keeps `snapshot` for the next build's ``changes(since:)``: before ``record(_:)`` records
+    /// its fingerprint, so that a fingerprint is never recorded beside an older snapshot.
+    func keep(_ snapshot: [String]) {
+        InputLedger.save(snapshot, to: ledgerPath, fileSystem: options.fileSystem)
+    }
+
     func record(_ fingerprint: String) {
         try? options.fileSystem.writeAtomically(Data((Self.header + fingerprint + "\n").utf8), to: path)
     }
 
     func forget() {
         try? options.fileSystem.remove(path)
+        InputLedger.forget(ledgerPath, fileSystem: options.fileSystem)
+    }
+
+    /// What changed from the snapshot the recorded fingerprint was made from to `snapshot`; nil
+    /// when none is recorded.
+    func changes(since snapshot: [String]) -> InputChanges? {
+        guard recorded() != nil, let kept = InputLedger.load(ledgerPath, fileSystem: options.fileSystem) else { return nil }
+        return InputChanges.between(kept, snapshot)
     }
 }

@@ -31,6 +31,9 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Called when a build of the same site into another output holds the site's lock (on
     /// `content/`): this one waits for it, as both would record the next pack version.
     public var onWaitForSite: (@Sendable () -> Void)?
+    /// Called before the stages of a build that goes on, with what changed among its inputs
+    /// since the output was built (when that build recorded them).
+    public var onInputChanges: (@Sendable (InputChanges) -> Void)?
     /// Whether this build replaced the output (true also when a later step, recording the pack
     /// version in the lock, failed): what a failed build's message may say about the output.
     public private(set) var replacedOutput = false
@@ -123,7 +126,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // from this walk. A full build does not hold them: they would be held to the end, and a
         // full build's peak is the memory goal (the next rebuild lists the cache itself once).
         (before, sortListing) = state.snapshot(now: started, listing: !returnsFreedMemory)
-        if !options.force, !adoptsOutput, let current = state.fingerprint(before), current == state.recorded() {
+        let current = state.fingerprint(before)
+        if !options.force, !adoptsOutput, let current, current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9
             let s = BuildReport.Stage(name: "check", seconds: seconds, detail: "nothing changed since the last build: \(options.outputDirectory) is up to date")
             report.stages.append(s)
@@ -131,6 +135,13 @@ public final class SiteBuilder: @unchecked Sendable {
             onStage?(s, 1, 1)
             if memo == nil { writer.removeLeftovers() }
             return finished()
+        }
+
+        // What changed since the output was built (its fingerprint and the walk it was made from
+        // recorded beside it), said before the stages.
+        if current != nil, !options.force, let changes = state.changes(since: before), !changes.isEmpty {
+            report.inputChanges = changes
+            onInputChanges?(changes)
         }
 
         // The walk's listing, sorted out only now that the build goes on (it holds the walk's
@@ -595,14 +606,18 @@ public final class SiteBuilder: @unchecked Sendable {
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
         let after = snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
-        if BuildState.digest(after, except: ownWrites) == inputsBefore, let fingerprint = state.fingerprint(after) {
-            state.record(fingerprint)
-        } else {
-            state.forget()
-        }
+        let fingerprint = BuildState.digest(after, except: ownWrites) == inputsBefore ? state.fingerprint(after) : nil
+        // The walk (3 MB on the bench corpus) is kept while the other kept files are saved, and
+        // the fingerprint recorded after it.
+        let walkKept = fingerprint.map { _ in Background { state.keep(after) } }
+        if fingerprint == nil { state.forget() }
         upkeep("inputs checked again")
         recordsSaved?.value()
         recordSaved?.value()
+        if let fingerprint {
+            walkKept?.value()
+            state.record(fingerprint)
+        }
         upkeep("kept files saved")
         if options.exitsAfterBuild {
             ProcessMemory.leaveToExit([

@@ -15,9 +15,11 @@ struct BuildCommand: AsyncParsableCommand {
             output/ stays untouched until the new one is complete. With
             SOURCE_DATE_EPOCH set, two builds of the same inputs are byte-identical.
             When nothing under content/ or templates/ (nor the options, nor bestiary
-            itself) changed since the last build, it does nothing; after an edit, it
-            renders only the pages whose inputs changed and replaces only the files that
-            changed, using the records the last build left next to the output
+            itself) changed since the last build, it does nothing; otherwise it first
+            names what changed since the output was built (.NAME.bestiary-inputs: that
+            build's walk of the inputs), then renders only the pages whose inputs
+            changed and replaces only the files that changed, using the records the
+            last build left next to the output
             (.NAME.bestiary-index: the output's files; .NAME.bestiary-records: the
             parsed records, so unchanged ones are not parsed again; .NAME.bestiary-files:
             the hashes of media and cached pictures, so unchanged ones are not read again;
@@ -81,6 +83,9 @@ struct BuildCommand: AsyncParsableCommand {
             console.err("[\(index)/\(total)] \(stage.name.padding(toLength: 7, withPad: " ", startingAt: 0)) \(ms)  \(stage.detail)")
         }
         let outputName = options.outputDirectory
+        builder.onInputChanges = { changes in
+            console.err("changed since \(outputName) was built: \(changes.summary())")
+        }
         builder.onWait = {
             console.err("waiting for another build of \(outputName) (a second `bestiary build`, or `bestiary serve`) to finish…")
         }

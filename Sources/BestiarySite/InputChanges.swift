@@ -1,0 +1,211 @@
+import BestiaryStorage
+import Foundation
+
+/// What changed among a build's inputs since the build that made the output: the check step's
+/// walk (``BuildState/snapshot(now:listing:)``) against the one that build kept
+/// (``InputLedger``). A build says it before its stages ("changed since output was built:
+/// content/animals/fox.md"), so a rebuild nobody expected (a day passed without
+/// SOURCE_DATE_EPOCH, another binary, a stray file in `content/`) names its cause; and it is the
+/// change set a rebuild that follows the change starts from (BENCHMARKS.md, "What is left").
+public struct InputChanges: Equatable, Sendable {
+    /// Files (and links) whose metadata changed: size, time or inode.
+    public var modified: [String] = []
+    /// Entries the walk finds now and the last build's did not.
+    public var added: [String] = []
+    /// Entries the last build's walk found and this one does not.
+    public var removed: [String] = []
+    /// Folders whose own metadata changed while nothing below them did (a file made and
+    /// removed again, `touch content/animals`).
+    public var folders: [String] = []
+    /// What else the build depends on: the binary, options, the environment (``settingNames``).
+    public var settings: [String] = []
+
+    public var isEmpty: Bool {
+        modified.isEmpty && added.isEmpty && removed.isEmpty && folders.isEmpty && settings.isEmpty
+    }
+
+    /// The paths, in the walk's order within each kind.
+    public var count: Int { modified.count + added.count + removed.count + folders.count + settings.count }
+
+    /// How a setting line of the snapshot is named to the user.
+    static let settingNames: [String: String] = [
+        "tool": "the bestiary binary (or a library it runs with)",
+        "base-url": "--base-url",
+        "locked": "--locked",
+        "records-pack-versions": "whether pack versions are recorded (bestiary serve records none)",
+        "signs-packs": "--unsigned",
+        "signing-key-file": "--signing-key",
+        "signing-key-env": "BESTIARY_SIGNING_KEY",
+        "source-date-epoch": "SOURCE_DATE_EPOCH",
+        "day": "the day (without SOURCE_DATE_EPOCH, a build renews the packs' expiry each day)",
+    ]
+
+    /// The changes as one line: the first `limit` of them, then how many more.
+    public func summary(limit: Int = 5) -> String {
+        var items: [String] = settings
+        items += modified
+        items += added.map { $0 + " (new)" }
+        items += removed.map { $0 + " (removed)" }
+        items += folders.map { $0 + "/ (the folder)" }
+        guard items.count > limit else { return items.joined(separator: ", ") }
+        return items.prefix(limit).joined(separator: ", ") + " and \(items.count - limit) more"
+    }
+
+    /// The changes from the snapshot `old` to `new` (lines `KEY<tab>METADATA` as
+    /// ``BuildState`` makes them: the settings, then `content` and `templates` and everything
+    /// below them, depth first in the byte order of the names). Lines whose key is in `except`
+    /// (what the build itself writes) are passed over.
+    public static func between(_ old: [String], _ new: [String], except: Set<String> = []) -> InputChanges {
+        var changes = InputChanges()
+        let oldWalk = walkStart(old), newWalk = walkStart(new)
+        let oldSettingLines = old[..<oldWalk].compactMap(entry), newSettingLines = new[..<newWalk].compactMap(entry)
+        let oldSettings = Dictionary(oldSettingLines, uniquingKeysWith: { _, last in last })
+        let newSettings = Dictionary(newSettingLines, uniquingKeysWith: { _, last in last })
+        // In the snapshot's order (the dictionaries' would differ from run to run).
+        for (key, value) in newSettingLines where oldSettings[key] != value {
+            // SOURCE_DATE_EPOCH set or unset shows as one line in place of another.
+            let name = key == "day" && oldSettings["source-date-epoch"] != nil ? "source-date-epoch" : String(key)
+            let named = settingNames[name] ?? name
+            if !changes.settings.contains(named) { changes.settings.append(named) }
+        }
+        for (key, _) in oldSettingLines where newSettings[key] == nil && !(key == "day" || key == "source-date-epoch") {
+            changes.settings.append(settingNames[String(key)] ?? String(key))
+        }
+        // One ordered pass over both walks; a line the same in both (nearly all) is not taken apart.
+        var folderChanges: [Substring] = []
+        var i = oldWalk, j = newWalk
+        while i < old.count || j < new.count {
+            if i < old.count, j < new.count, old[i] == new[j] {
+                i += 1
+                j += 1
+                continue
+            }
+            let a = i < old.count ? entry(old[i]) : nil, b = j < new.count ? entry(new[j]) : nil
+            if i < old.count, a == nil || except.contains(String(a!.key)) {
+                i += 1
+                continue
+            }
+            if j < new.count, b == nil || except.contains(String(b!.key)) {
+                j += 1
+                continue
+            }
+            guard let a else {
+                changes.added.append(String(b!.key))
+                j += 1
+                continue
+            }
+            guard let b else {
+                changes.removed.append(String(a.key))
+                i += 1
+                continue
+            }
+            let order = compare(a.key, b.key)
+            if order < 0 {
+                changes.removed.append(String(a.key))
+                i += 1
+            } else if order > 0 {
+                changes.added.append(String(b.key))
+                j += 1
+            } else {
+                if a.value != b.value {
+                    if a.value.first == "d" && b.value.first == "d" { folderChanges.append(b.key) } else { changes.modified.append(String(b.key)) }
+                }
+                i += 1
+                j += 1
+            }
+        }
+        // A folder whose time changed because an entry below it did is said through that entry.
+        var holding = Set<Substring>()
+        for path in changes.modified + changes.added + changes.removed {
+            var rest = Substring(path)
+            while let slash = rest.utf8.lastIndex(of: UInt8(ascii: "/")) {
+                rest = rest[..<slash]
+                if !holding.insert(rest).inserted { break }
+            }
+        }
+        for folder in folderChanges where !holding.contains(folder) { changes.folders.append(String(folder)) }
+        return changes
+    }
+
+    typealias Entry = (key: Substring, value: Substring)
+
+    /// A line's key and metadata (after its last tab: the metadata never holds one, a path may).
+    private static func entry(_ line: String) -> Entry? {
+        guard let tab = line.utf8.lastIndex(of: UInt8(ascii: "\t")) else { return nil }
+        return (line[..<tab], line[line.index(after: tab)...])
+    }
+
+    /// Where the walk's lines begin, after the settings: at `content`'s or `templates`' line.
+    private static func walkStart(_ lines: [String]) -> Int {
+        lines.firstIndex { line in
+            ["content", "templates"].contains { line.hasPrefix($0 + "\t") || line.hasPrefix($0 + "/") }
+        } ?? lines.count
+    }
+
+    /// The walk's order: part by part, each part by its bytes, a folder before what is below it.
+    static func compare(_ a: Substring, _ b: Substring) -> Int {
+        var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
+        while true {
+            let p = x.next(), q = y.next()
+            switch (p, q) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case let (p?, q?):
+                if p == q { continue }
+                // The end of a part comes before any byte of a longer part.
+                if p == UInt8(ascii: "/") { return -1 }
+                if q == UInt8(ascii: "/") { return 1 }
+                return p < q ? -1 : 1
+            }
+        }
+    }
+}
+
+/// The snapshot of the inputs the last complete build was made from, kept next to the output
+/// (`.NAME.bestiary-inputs`) with its fingerprint (``BuildState``): written when the fingerprint
+/// is recorded, removed when it is forgotten. Each line with its length first (a path may hold a
+/// line break).
+struct InputLedger {
+    static let header = Array("bestiary-inputs 1\n".utf8)
+
+    static func save(_ lines: [String], to path: String, fileSystem fs: any FileSystem) {
+        var bytes = header
+        bytes.reserveCapacity(lines.reduce(header.count) { $0 + 4 + $1.utf8.count })
+        for line in lines {
+            withUnsafeBytes(of: UInt32(line.utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: line.utf8)
+        }
+        do {
+            try fs.writeAtomically(Data(bytes), to: path)
+        } catch {
+            // Without it the next build says nothing of what changed: it must not say something untrue.
+            try? fs.remove(path)
+        }
+    }
+
+    /// The lines kept at `path`; nil when there are none, or they are damaged.
+    static func load(_ path: String, fileSystem fs: any FileSystem) -> [String]? {
+        guard let data = try? fs.read(path), data.count >= header.count else { return nil }
+        return data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [String]? in
+            guard raw.prefix(header.count).elementsEqual(header) else { return nil }
+            var lines: [String] = []
+            var at = header.count
+            while at < raw.count {
+                guard raw.count - at >= 4 else { return nil }
+                var length: UInt32 = 0
+                withUnsafeMutableBytes(of: &length) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[at..<at + 4])) }
+                at += 4
+                let n = Int(UInt32(littleEndian: length))
+                guard raw.count - at >= n else { return nil }
+                lines.append(String(decoding: UnsafeRawBufferPointer(rebasing: raw[at..<at + n]), as: UTF8.self))
+                at += n
+            }
+            return lines
+        }
+    }
+
+    static func forget(_ path: String, fileSystem fs: any FileSystem) {
+        try? fs.remove(path)
+    }
+}
