@@ -6,7 +6,7 @@ import Foundation
 /// (``InputLedger``). A build says it before its stages ("changed since output was built:
 /// content/animals/fox.md"), so a rebuild nobody expected (a day passed without
 /// SOURCE_DATE_EPOCH, another binary, a stray file in `content/`) names its cause; and it is the
-/// change set a rebuild that follows the change starts from (BENCHMARKS.md, "What is left").
+/// change set a rebuild that follows the change starts from (docs/change-driven-rebuild.md).
 public struct InputChanges: Equatable, Sendable {
     /// Files (and links) whose metadata changed: size, time or inode.
     public var modified: [String] = []
