@@ -72,7 +72,7 @@ extension Animal {
         } else if f["id"] == nil, !isValidID(fileID) {
             let suggestion = suggestedID(fileID)
             reader.report(
-                "the file name gives the id '\(fileID)', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file\(isValidID(suggestion) ? " (\(suggestion).md, say)" : "") or set 'id:'",
+                "the file name gives the id '\(SourceLocation.oneLine(fileID))', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file\(isValidID(suggestion) ? " (\(suggestion).md, say)" : "") or set 'id:'",
                 line: 1 - document.yamlFirstLine + 1, column: 1)
         }
 

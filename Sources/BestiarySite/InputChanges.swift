@@ -1,3 +1,4 @@
+import BestiaryDiagnostics
 import BestiaryStorage
 import Foundation
 
@@ -40,13 +41,16 @@ public struct InputChanges: Equatable, Sendable {
         "day": "the day (without SOURCE_DATE_EPOCH, a build renews the packs' expiry each day)",
     ]
 
-    /// The changes as one line: the first `limit` of them, then how many more.
+    /// The changes as one line: the first `limit` of them, then how many more. A control
+    /// character in a path (a file's name may hold an escape or a line break) is written as an
+    /// escape, as in a diagnostic's location, so the line stays one line and the terminal's own.
     public func summary(limit: Int = 5) -> String {
+        let line = SourceLocation.oneLine
         var items: [String] = settings
-        items += modified
-        items += added.map { $0 + " (new)" }
-        items += removed.map { $0 + " (removed)" }
-        items += folders.map { $0 + "/ (the folder)" }
+        items += modified.map(line)
+        items += added.map { line($0) + " (new)" }
+        items += removed.map { line($0) + " (removed)" }
+        items += folders.map { line($0) + "/ (the folder)" }
         guard items.count > limit else { return items.joined(separator: ", ") }
         return items.prefix(limit).joined(separator: ", ") + " and \(items.count - limit) more"
     }

@@ -189,6 +189,8 @@ import Testing
              expected: "\(record):2:19: error: name: language 'fr' is not in site.yml's languages"),
         Case(name: "invalid id from the file name", files: ["content/animals/Red Fox.md": "---\nname: {de: Fuchs}\n---\n"],
              expected: "content/animals/Red Fox.md:1:1: error: the file name gives the id 'Red Fox', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file (red-fox.md, say) or set 'id:'"),
+        Case(name: "an escape in the file name is said as an escape (it would colour the terminal)", files: ["content/animals/x\u{1B}[31my.md": "---\nname: {de: Fuchs}\n---\n"],
+             expected: "content/animals/x\u{1B}[31my.md:1:1: error: the file name gives the id 'x\\u{1b}[31my', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file (x-31my.md, say) or set 'id:'"),
         Case(name: "invalid id in front matter", files: [record: "---\nid: Fox!\nname: {de: Fuchs}\n---\n"],
              expected: "\(record):2:5: error: id 'Fox!' must be 1–64 characters"),
         Case(name: "duplicate id", files: [

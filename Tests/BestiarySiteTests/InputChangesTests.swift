@@ -79,6 +79,13 @@ struct InputChangesTests {
         #expect(InputChanges.between(old, Self.snapshot(entries, settings: tool)).settings == ["the bestiary binary (or a library it runs with)"])
     }
 
+    /// A file's name with an escape or a line break is said as escapes: a stray file cannot
+    /// colour the terminal or split the line.
+    @Test func controlCharactersInANameAreEscaped() {
+        let changes = InputChanges(added: ["content/notes-\u{1B}[31mred.txt", "content/two\nlines.md"])
+        #expect(changes.summary() == "content/notes-\\u{1b}[31mred.txt (new), content/two\\nlines.md (new)")
+    }
+
     @Test func aLongListIsCut() {
         let changes = InputChanges(modified: (1...7).map { "content/animals/\($0).md" })
         #expect(changes.summary(limit: 3) == "content/animals/1.md, content/animals/2.md, content/animals/3.md and 4 more")
