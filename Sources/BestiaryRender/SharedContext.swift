@@ -559,8 +559,11 @@ final class SharedContext: @unchecked Sendable {
     /// The similar animals' indices into the catalogue.
     func similarIndices(_ animal: Animal) -> [Int] {
         guard let group = animal.group.flatMap({ groupLevels[$0] }) else { return [] }
-        return Self.similar(to: animal, in: group, keep: 6)
+        return Self.similar(to: animal, in: group, keep: Self.similarCount)
     }
+
+    /// How many similar animals an animal's page shows.
+    static let similarCount = 6
 
     // MARK: Lists and shells
 

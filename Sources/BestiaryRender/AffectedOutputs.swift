@@ -1,0 +1,82 @@
+import BestiaryContent
+
+/// Which outputs an edit of some records can change, by rule rather than by computing every
+/// page's digest: step 2 of the rebuild that follows the change (docs/change-driven-rebuild.md).
+/// Proved against today's rebuild by `RandomEditTests`: every file a rebuild after a records-only
+/// edit changes is among these.
+///
+/// - An animal's pages (each language's) show it and its similar animals (``SharedContext/similar(to:in:keep:)``:
+///   up to 6 of its group, by difficulty and id). So they change when the animal changed, when
+///   its similar animals are others now, or when one of them changed (its card).
+/// - The outputs made from every animal (``sharedPaths(languages:defaultLanguage:)``: the lists,
+///   home, quiz and settings, the catalogue and its descriptions, the service worker, the packs,
+///   the media files) may change with any record.
+/// - The sitemap, free pages, the offline and 404 pages, the web manifest and the theme's assets
+///   do not depend on a record's fields; an edit that adds or removes a record is not taken
+///   (nil): its id changes the sitemap and the lists' shapes.
+public struct AffectedOutputs: Equatable, Sendable {
+    /// The animal pages (output paths, `animals/ID/index.html` and each other language's) that
+    /// may change.
+    public var animalPages: Set<String>
+    /// The ids whose pages those are: the changed animals and those that show one of them, or
+    /// show other similar animals now.
+    public var animals: Set<String>
+    /// The other outputs that may change: paths, and folders ending in `/` for everything below.
+    public var shared: [String]
+
+    /// The outputs `before` → `after` can change when the records of `changed` (ids) were edited;
+    /// nil when the two catalogues do not hold the same ids (a record added or removed).
+    public static func of(before: [Animal], after: [Animal], changed: Set<String>, config: SiteConfig) -> AffectedOutputs? {
+        guard before.count == after.count, Set(before.map(\.id)) == Set(after.map(\.id)) else { return nil }
+        let old = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
+        let new = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
+        // Only the groups a changed animal was or is in: similar animals are of one group.
+        var groups = Set<String>()
+        for id in changed {
+            if let g = old[id]?.group { groups.insert(g) }
+            if let g = new[id]?.group { groups.insert(g) }
+        }
+        let levelsBefore = SharedContext.groupLevels(before), levelsAfter = SharedContext.groupLevels(after)
+        func similar(_ animal: Animal?, _ levels: [String: SharedContext.GroupLevels], _ animals: [Animal]) -> [String] {
+            guard let animal, let group = animal.group.flatMap({ levels[$0] }) else { return [] }
+            return SharedContext.similar(to: animal, in: group, keep: SharedContext.similarCount).map { animals[$0].id }
+        }
+        var affected = changed
+        for group in groups.sorted() {
+            var members = Set<String>()
+            for levels in [levelsBefore[group], levelsAfter[group]] {
+                for (_, level) in levels?.members ?? [:] { members.formUnion(level.ids) }
+            }
+            for id in members where !affected.contains(id) {
+                let was = similar(old[id], levelsBefore, before), now = similar(new[id], levelsAfter, after)
+                if was != now || was.contains(where: changed.contains) || now.contains(where: changed.contains) { affected.insert(id) }
+            }
+        }
+        let paths = SitePaths(defaultLanguage: config.defaultLanguage)
+        var pages = Set<String>()
+        for id in affected {
+            for lang in config.languages { pages.insert(paths.animal(id, lang) + "index.html") }
+        }
+        return AffectedOutputs(
+            animalPages: pages, animals: affected, shared: sharedPaths(languages: config.languages, defaultLanguage: config.defaultLanguage))
+    }
+
+    /// The outputs made from every animal.
+    public static func sharedPaths(languages: [String], defaultLanguage: String) -> [String] {
+        let paths = SitePaths(defaultLanguage: defaultLanguage)
+        var shared: [String] = []
+        for lang in languages {
+            for dir in [paths.home(lang), paths.quiz(lang), paths.settings(lang), paths.collection(lang), paths.sightings(lang), paths.credits(lang)] {
+                shared.append(dir + "index.html")
+            }
+        }
+        // The catalogue and its descriptions are named by their bytes; the media files too.
+        shared += ["assets/catalog.", "assets/descriptions.", "sw.js", ".bestiary-output", "packs/", "media/"]
+        return shared
+    }
+
+    /// Whether the output at `path` is among these.
+    public func contains(_ path: String) -> Bool {
+        animalPages.contains(path) || shared.contains { $0.hasSuffix("/") || $0.hasSuffix(".") ? path.hasPrefix($0) : path == $0 }
+    }
+}
