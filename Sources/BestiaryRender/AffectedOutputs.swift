@@ -25,9 +25,11 @@ public struct AffectedOutputs: Equatable, Sendable {
     public var shared: [String]
 
     /// The outputs `before` → `after` can change when the records of `changed` (ids) were edited;
-    /// nil when the two catalogues do not hold the same ids (a record added or removed).
+    /// nil when the two catalogues do not hold the same ids (a record added or removed), or an
+    /// id twice (no build makes such a catalogue).
     public static func of(before: [Animal], after: [Animal], changed: Set<String>, config: SiteConfig) -> AffectedOutputs? {
-        guard before.count == after.count, Set(before.map(\.id)) == Set(after.map(\.id)) else { return nil }
+        let ids = Set(before.map(\.id))
+        guard ids.count == before.count, before.count == after.count, Set(after.map(\.id)) == ids else { return nil }
         let old = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
         let new = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
         // Only the groups a changed animal was or is in: similar animals are of one group.

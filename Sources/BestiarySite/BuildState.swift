@@ -325,9 +325,14 @@ struct BuildState {
     }
 
     /// What changed from the snapshot the recorded fingerprint was made from to `snapshot`; nil
-    /// when none is recorded.
+    /// when none is recorded, or the kept snapshot is not the one the recorded fingerprint was
+    /// made from with the output as it is now (a build killed after its swap left the last
+    /// build's fingerprint and snapshot beside its own output; an older binary recorded a
+    /// fingerprint without one): it would name changes the output already has.
     func changes(since snapshot: [String]) -> InputChanges? {
-        guard recorded() != nil, let kept = InputLedger.load(ledgerPath, fileSystem: options.fileSystem) else { return nil }
+        guard let recorded = recorded(), let kept = InputLedger.load(ledgerPath, fileSystem: options.fileSystem),
+            fingerprint(kept) == recorded
+        else { return nil }
         return InputChanges.between(kept, snapshot)
     }
 }

@@ -10,6 +10,7 @@ import Foundation
 /// change set a rebuild that follows the change starts from (docs/change-driven-rebuild.md).
 public struct InputChanges: Equatable, Sendable {
     /// Files (and links) whose metadata changed: size, time or inode.
+    /// Each kind's paths are in the walk's order.
     public var modified: [String] = []
     /// Entries the walk finds now and the last build's did not.
     public var added: [String] = []
@@ -25,7 +26,7 @@ public struct InputChanges: Equatable, Sendable {
         modified.isEmpty && added.isEmpty && removed.isEmpty && folders.isEmpty && settings.isEmpty
     }
 
-    /// The paths, in the walk's order within each kind.
+    /// How many changes there are, settings included.
     public var count: Int { modified.count + added.count + removed.count + folders.count + settings.count }
 
     /// How a setting line of the snapshot is named to the user.
@@ -62,7 +63,7 @@ public struct InputChanges: Equatable, Sendable {
     public static func between(_ old: [String], _ new: [String], except: Set<String> = []) -> InputChanges {
         var changes = InputChanges()
         let oldWalk = walkStart(old), newWalk = walkStart(new)
-        let oldSettingLines = old[..<oldWalk].compactMap(entry), newSettingLines = new[..<newWalk].compactMap(entry)
+        let oldSettingLines = old[..<oldWalk].compactMap(setting), newSettingLines = new[..<newWalk].compactMap(setting)
         let oldSettings = Dictionary(oldSettingLines, uniquingKeysWith: { _, last in last })
         let newSettings = Dictionary(newSettingLines, uniquingKeysWith: { _, last in last })
         // In the snapshot's order (the dictionaries' would differ from run to run).
@@ -79,7 +80,7 @@ public struct InputChanges: Equatable, Sendable {
         var folderChanges: [Substring] = []
         var i = oldWalk, j = newWalk
         while i < old.count || j < new.count {
-            if i < old.count, j < new.count, old[i] == new[j] {
+            if i < old.count, j < new.count, sameBytes(old[i], new[j]) {
                 i += 1
                 j += 1
                 continue
@@ -111,7 +112,7 @@ public struct InputChanges: Equatable, Sendable {
                 changes.added.append(String(b.key))
                 j += 1
             } else {
-                if a.value != b.value {
+                if !a.value.utf8.elementsEqual(b.value.utf8) {
                     if a.value.first == "d" && b.value.first == "d" { folderChanges.append(b.key) } else { changes.modified.append(String(b.key)) }
                 }
                 i += 1
@@ -137,6 +138,23 @@ public struct InputChanges: Equatable, Sendable {
     private static func entry(_ line: String) -> Entry? {
         guard let tab = line.utf8.lastIndex(of: UInt8(ascii: "\t")) else { return nil }
         return (line[..<tab], line[line.index(after: tab)...])
+    }
+
+    /// A setting line's key and value: its key is one of ours (no tab), its value may hold a
+    /// path (the signing key's), which may hold a tab.
+    private static func setting(_ line: String) -> Entry? {
+        guard let tab = line.utf8.firstIndex(of: UInt8(ascii: "\t")) else { return nil }
+        return (line[..<tab], line[line.index(after: tab)...])
+    }
+
+    /// Whether two lines hold the same bytes. Not `==`, which takes two spellings of one accented
+    /// letter (composed and decomposed: a file renamed from one to the other) as equal.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let fast = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in x.elementsEqual(y) }
+        }
+        return (fast ?? nil) ?? a.utf8.elementsEqual(b.utf8)
     }
 
     /// Where the walk's lines begin, after the settings: at `content`'s or `templates`' line.

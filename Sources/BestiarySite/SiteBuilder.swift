@@ -138,8 +138,10 @@ public final class SiteBuilder: @unchecked Sendable {
         }
 
         // What changed since the output was built (its fingerprint and the walk it was made from
-        // recorded beside it), said before the stages.
-        if current != nil, !options.force, let changes = state.changes(since: before), !changes.isEmpty {
+        // recorded beside it), said before the stages. Not by the preview, which names the files
+        // it saw change itself (and keeps no walk: saving 3 MB on the bench corpus would be waited
+        // for by each of its rebuilds).
+        if current != nil, !options.force, memo == nil, let changes = state.changes(since: before), !changes.isEmpty {
             report.inputChanges = changes
             onInputChanges?(changes)
         }
@@ -609,7 +611,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let fingerprint = BuildState.digest(after, except: ownWrites) == inputsBefore ? state.fingerprint(after) : nil
         // The walk (3 MB on the bench corpus) is kept while the other kept files are saved, and
         // the fingerprint recorded after it.
-        let walkKept = fingerprint.map { _ in Background { state.keep(after) } }
+        let walkKept = memo == nil ? fingerprint.map { _ in Background { state.keep(after) } } : nil
         if fingerprint == nil { state.forget() }
         upkeep("inputs checked again")
         recordsSaved?.value()

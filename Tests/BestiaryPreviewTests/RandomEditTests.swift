@@ -386,11 +386,18 @@ import Testing
             guard let inputs = oneShotReport.inputChanges, inputs.count == inputs.modified.count,
                 inputs.modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })
             else { return }
-            let ids = Set(inputs.modified.map { path -> String in
-                var name = String(path.dropFirst("content/animals/".count).dropLast(".md".count))
-                if let dot = name.lastIndex(of: "."), catalog.config.languages.contains(String(name[name.index(after: dot)...])) { name = String(name[..<dot]) }
-                return name
-            })
+            // Each file's animal, by the path of its record (a translation's `ID.LANG.md` by its record's).
+            let bySource = Dictionary((lastCatalog?.animals ?? []).map { ($0.sourcePath, $0.id) }) { first, _ in first }
+            let found = inputs.modified.map { path -> (String, String?) in
+                var record = String(path.dropLast(".md".count))
+                if let dot = record.lastIndex(of: "."), catalog.config.languages.contains(String(record[record.index(after: dot)...])) {
+                    record = String(record[..<dot])
+                }
+                return (path, bySource[record + ".md"])
+            }
+            let unknown = found.filter { $0.1 == nil }.map(\.0)
+            #expect(unknown.isEmpty, "no animal's record: \(unknown) after \(what)", sourceLocation: sourceLocation)
+            let ids = Set(found.compactMap(\.1))
             guard let lastCatalog, let affected = AffectedOutputs.of(before: lastCatalog.animals, after: catalog.animals, changed: ids, config: catalog.config) else {
                 Issue.record("records only edited, yet the ids differ: \(what)", sourceLocation: sourceLocation)
                 return

@@ -52,5 +52,7 @@ struct AffectedOutputsTests {
         let before = [Self.animal("a", group: "bird", difficulty: 1), Self.animal("b", group: "bird", difficulty: 1)]
         #expect(AffectedOutputs.of(before: before, after: Array(before.prefix(1)), changed: ["b"], config: Self.config) == nil)
         #expect(AffectedOutputs.of(before: before, after: before + [Self.animal("c", group: nil, difficulty: nil)], changed: ["c"], config: Self.config) == nil)
+        let twice = [Self.animal("a", group: "bird", difficulty: 1), Self.animal("a", group: "bird", difficulty: 2)]
+        #expect(AffectedOutputs.of(before: twice, after: twice, changed: ["a"], config: Self.config) == nil, "an id twice")
     }
 }

@@ -86,6 +86,27 @@ struct InputChangesTests {
         #expect(changes.summary() == "content/notes-\\u{1b}[31mred.txt (new), content/two\\nlines.md (new)")
     }
 
+    /// A file renamed from one spelling of an accented letter to the other (composed, decomposed)
+    /// keeps its metadata: its bytes tell, not `==`, which takes the two as one.
+    @Test func twoSpellingsOfOneNameAreTwoPaths() {
+        let old = Self.snapshot(["content\td 1", "content/caf\u{E9}.md\tf 2"])
+        let new = Self.snapshot(["content\td 1", "content/cafe\u{301}.md\tf 2"])
+        #expect(old == new, "Swift's == takes them as one")
+        let changes = InputChanges.between(old, new)
+        #expect(changes.added == ["content/cafe\u{301}.md"] && changes.removed == ["content/caf\u{E9}.md"])
+    }
+
+    /// The signing key's path may hold a tab: a setting's key ends at the first.
+    @Test func aSettingsValueMayHoldATab() {
+        let entries = ["content\td 1"]
+        var settings = Self.settings
+        settings.append("signing-key-file\t/keys/a\tb.key f 1 2 3 4")
+        #expect(InputChanges.between(Self.snapshot(entries, settings: settings), Self.snapshot(entries, settings: settings)).isEmpty)
+        var other = settings
+        other[other.count - 1] = "signing-key-file\t/keys/a\tb.key f 9 2 3 4"
+        #expect(InputChanges.between(Self.snapshot(entries, settings: settings), Self.snapshot(entries, settings: other)).settings == ["--signing-key"])
+    }
+
     @Test func aLongListIsCut() {
         let changes = InputChanges(modified: (1...7).map { "content/animals/\($0).md" })
         #expect(changes.summary(limit: 3) == "content/animals/1.md, content/animals/2.md, content/animals/3.md and 4 more")
@@ -137,6 +158,35 @@ struct InputChangesTests {
         #expect(try build(root: root, output: output, baseURL: "https://birds.example/", force: true).inputChanges == nil)
         try (String(contentsOfFile: robin, encoding: .utf8) + "\nAnd more.\n").writeReplacing(toFile: robin)
         #expect(try build(root: root, output: output, baseURL: "https://birds.example/").inputChanges == InputChanges(modified: ["content/animals/robin.md"]))
+    }
+
+    /// A kept walk that is not the one the recorded fingerprint was made from, with the output as
+    /// it is now, names nothing: a build killed after its swap leaves the last build's
+    /// fingerprint and walk beside its own output, and an older binary records a fingerprint
+    /// without a walk. Either would name changes the output already has.
+    @Test func aWalkThatIsNotTheOutputsNamesNothing() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: dir)
+        let output = dir.appending("out")
+        try build(root: root, output: output)
+        let state = dir.appending(".out.bestiary-state"), walk = dir.appending(".out.bestiary-inputs")
+        let (oldState, oldWalk) = (try Data(contentsOf: URL(fileURLWithPath: state)), try Data(contentsOf: URL(fileURLWithPath: walk)))
+        let robin = root + "/content/animals/robin.md", toad = root + "/content/animals/toad.md"
+        try (String(contentsOfFile: robin, encoding: .utf8) + "\nMore.\n").writeReplacing(toFile: robin)
+        #expect(try build(root: root, output: output).inputChanges == InputChanges(modified: ["content/animals/robin.md"]))
+        // Killed after the swap: the first build's fingerprint and walk beside the second's output.
+        try oldState.write(to: URL(fileURLWithPath: state))
+        try oldWalk.write(to: URL(fileURLWithPath: walk))
+        try (String(contentsOfFile: toad, encoding: .utf8) + "\nMore.\n").writeReplacing(toFile: toad)
+        let afterKill = try build(root: root, output: output)
+        #expect(!afterKill.upToDate && afterKill.inputChanges == nil, "\(String(describing: afterKill.inputChanges))")
+        // A fingerprint recorded beside the walk of another build.
+        try oldWalk.write(to: URL(fileURLWithPath: walk))
+        try (String(contentsOfFile: toad, encoding: .utf8) + "\nAgain.\n").writeReplacing(toFile: toad)
+        #expect(try build(root: root, output: output).inputChanges == nil)
+        // And the next build, with both its own again, names what changed.
+        try (String(contentsOfFile: robin, encoding: .utf8) + "\nAgain.\n").writeReplacing(toFile: robin)
+        #expect(try build(root: root, output: output).inputChanges == InputChanges(modified: ["content/animals/robin.md"]))
     }
 
     /// A failed build leaves the record of the output's own build: the next one names everything

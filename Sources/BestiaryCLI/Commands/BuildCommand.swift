@@ -16,8 +16,8 @@ struct BuildCommand: AsyncParsableCommand {
             SOURCE_DATE_EPOCH set, two builds of the same inputs are byte-identical.
             When nothing under content/ or templates/ (nor the options, nor bestiary
             itself) changed since the last build, it does nothing; otherwise it first
-            names what changed since the output was built (.NAME.bestiary-inputs: that
-            build's walk of the inputs), then renders only the pages whose inputs
+            names what changed since the output was built (when that build kept its walk
+            of the inputs, .NAME.bestiary-inputs), then renders only the pages whose inputs
             changed and replaces only the files that changed, using the records the
             last build left next to the output
             (.NAME.bestiary-index: the output's files; .NAME.bestiary-records: the
