@@ -23,5 +23,10 @@ import Testing
         #expect(lines.first == "changed since \(site)/output was built: content/animals/red-fox.md", "\(second.stderr)")
         let third = await run("build", "--root", site)
         #expect(!third.stderr.contains("was built:") && third.stderr.contains("is up to date"), "\(third.stderr)")
+        // A build that fails says it too, before its errors: what changed is where to look.
+        try "---\nname: [broken\n---\n".writeReplacing(toFile: fox)
+        let failed = await run("build", "--root", site)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.split(separator: "\n").first == "changed since \(site)/output was built: content/animals/red-fox.md", "\(failed.stderr)")
     }
 }
