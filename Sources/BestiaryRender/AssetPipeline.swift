@@ -122,33 +122,73 @@ public struct AssetPipeline: Sendable {
 
     /// Rewrites module specifiers (JS) or `url()` references (CSS); `replace` returns the new
     /// reference or nil to leave it unchanged. Its second argument is the 1-based line.
-    static func rewriteReferences(in text: String, css: Bool, replace: (String, Int) -> String?) -> String {
-        var out = ""
+    ///
+    /// A line without a `/` and without `import`, `from` or `url(` (85 % of the theme's) is
+    /// copied as it is, by its bytes: no comment opens or closes in it, and it holds no reference
+    /// (taking every line apart by `Character` was a quarter of a small site's build, 2026-12-04).
+    /// `everyLine` takes each line apart all the same (the tests compare the two).
+    static func rewriteReferences(in text: String, css: Bool, everyLine: Bool = false, replace: (String, Int) -> String?) -> String {
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var line = 1
         var inComment = false
-        // Split at "\n" scalars: a CRLF file's "\r\n" is one Character, which a split by
-        // Characters would not see (the whole file one line); the "\r" stays with its line.
-        for rawLine in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line > 1 { out += "\n" }
-            var rewritten = String(String.UnicodeScalarView(rawLine))
-            // References count in code only, not in comments: `code` is the line with its
-            // comments blanked, character for character.
-            let commentBefore = inComment
-            var code = codeOnly(Array(rewritten), css: css, inComment: &inComment)
-            if rewritten.contains("import") {
-                let before = rewritten
-                rewritten = rewriteImports(in: rewritten, code: code, css: css, line: line, replace: replace)
-                if rewritten != before {
-                    var state = commentBefore
-                    code = codeOnly(Array(rewritten), css: css, inComment: &state)
+        var source = text
+        // Split at "\n" (one byte in UTF-8, never part of another character's): a CRLF file's
+        // "\r\n" is one Character, which a split by Characters would not see (the whole file
+        // one line); the "\r" stays with its line.
+        source.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if line > 1 { out.append(UInt8(ascii: "\n")) }
+                if !everyLine, !raw.contains(UInt8(ascii: "/")), !Self.contains("import", in: raw), !Self.contains("from", in: raw),
+                    !Self.contains("url(", in: raw)
+                {
+                    out.append(contentsOf: raw)
+                } else {
+                    out.append(contentsOf: rewriteLine(String(decoding: raw, as: UTF8.self), css: css, line: line, inComment: &inComment, replace: replace).utf8)
                 }
+                line += 1
+                start = end + 1
             }
-            out += css ? rewriteCSSLine(rewritten, code: code, line: line, replace: replace)
-                : rewriteJSLine(rewritten, code: code, line: line, replace: replace)
-            line += 1
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether the ASCII `marker` occurs in `bytes`.
+    private static func contains(_ marker: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let m = UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+        guard bytes.count >= m.count else { return false }
+        var i = 0
+        while i <= bytes.count - m.count {
+            if bytes[i] == m[0] {
+                var k = 1
+                while k < m.count, bytes[i + k] == m[k] { k += 1 }
+                if k == m.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// One line of ``rewriteReferences(in:css:everyLine:replace:)``, taken apart by `Character`.
+    private static func rewriteLine(_ text: String, css: Bool, line: Int, inComment: inout Bool, replace: (String, Int) -> String?) -> String {
+        var rewritten = text
+        // References count in code only, not in comments: `code` is the line with its
+        // comments blanked, character for character.
+        let commentBefore = inComment
+        var code = codeOnly(Array(rewritten), css: css, inComment: &inComment)
+        if rewritten.contains("import") {
+            let before = rewritten
+            rewritten = rewriteImports(in: rewritten, code: code, css: css, line: line, replace: replace)
+            if rewritten != before {
+                var state = commentBefore
+                code = codeOnly(Array(rewritten), css: css, inComment: &state)
+            }
+        }
+        return css ? rewriteCSSLine(rewritten, code: code, line: line, replace: replace)
+            : rewriteJSLine(rewritten, code: code, line: line, replace: replace)
     }
 
     /// `line` with the characters of comments (`/* … */`, and in JS `// …`) turned into spaces,
