@@ -172,7 +172,7 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // A one-shot build takes the records, and what it read from media and cached pictures,
         // whose files are unchanged from the last build (the preview keeps them in its memo).
-        let tool = BuildState.toolIdentity(fs)
+        let tool = state.tool
         let recordsPath = keptPath("records"), factsPath = keptPath("files"), entriesPath = keptPath("wikipedia")
         let unrecordedPath = keptPath("unrecorded"), publishedPath = keptPath("published"), pendingPath = keptPath("pending")
         // Read side by side; the Wikipedia entries are only needed by the enrich stage.
