@@ -1,8 +1,8 @@
 /// Turns template text into a ``Block`` with exactly swift-mustache's rules for whitespace:
 /// which tags are standalone (alone on their line, so the line disappears), which whitespace
 /// becomes a partial's or a block's indentation, and how a block's body is unindented inside
-/// `{{<parent}}`. It works on `Character`s as swift-mustache does (so `\r\n` is one newline);
-/// templates are parsed once per build, so this costs nothing that matters.
+/// `{{<parent}}`. It works on `Character`s as swift-mustache does (so `\r\n` is one newline),
+/// and makes each run of them into a `String` from its bytes.
 struct Parser {
     /// What one nesting level of the template is inside.
     struct State {
@@ -32,6 +32,11 @@ struct Parser {
     }
 
     let text: [Character]
+    /// The template's UTF-8, and where each of ``text``'s characters starts in it (one more at
+    /// the end): a run of characters is made into a `String` from its bytes, not appended one
+    /// `Character` at a time (the theme's parse was an eighth of a small site's rebuild).
+    let utf8: [UInt8]
+    let offsets: [Int]
     var position = 0
     let contentTypes: [String: ContentType]
     let partials: [String: Int]
@@ -59,6 +64,16 @@ struct Parser {
 
     init(_ text: String, contentTypes: [String: ContentType], partials: [String: Int], blockIDs: [String: Int], nextSerial: Int? = nil) {
         self.text = Array(text)
+        utf8 = Array(text.utf8)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(self.text.count + 1)
+        var at = 0
+        for c in self.text {
+            offsets.append(at)
+            at += c.utf8.count
+        }
+        offsets.append(at)
+        self.offsets = offsets
         self.contentTypes = contentTypes
         self.partials = partials
         self.blockIDs = blockIDs
@@ -139,7 +154,7 @@ struct Parser {
                 if !isStandalone(state) { flushWhitespace() }
                 // swift-mustache takes the raw text up to two characters before the '/'.
                 let end = max(entry, slash - 2)
-                return Block(nodes, source: String(text[entry..<end]), serial: serial())
+                return Block(nodes, source: string(entry..<end), serial: serial())
 
             case "!":
                 position += 1
@@ -245,7 +260,7 @@ struct Parser {
             tagStart = open.at
             throw error(.unclosedSection(open.tag))
         }
-        return Block(nodes, source: String(text[entry..<position]), serial: serial())
+        return Block(nodes, source: string(entry..<position), serial: serial())
     }
 
     mutating func blockID(_ name: String) -> Int {
@@ -291,7 +306,8 @@ struct Parser {
 
     /// Text up to a newline (left unread) or an opening delimiter (read).
     mutating func readTextUntilTag(_ state: State) throws(TemplateSyntaxError) -> String {
-        var result = ""
+        let start = position
+        var end = position
         while position < text.count {
             let c = text[position]
             if c == "\n" || c == "\r\n" { break }
@@ -302,22 +318,24 @@ struct Parser {
                 }
                 if text[position..<position + state.open.count].elementsEqual(state.open) {
                     position += state.open.count
-                    break
+                    return string(start..<end)
                 }
             }
-            result.append(c)
             position += 1
+            end = position
         }
-        return result
+        return string(start..<end)
     }
 
     mutating func read(while predicate: (Character) -> Bool) -> String {
-        var result = ""
-        while position < text.count, predicate(text[position]) {
-            result.append(text[position])
-            position += 1
-        }
-        return result
+        let start = position
+        while position < text.count, predicate(text[position]) { position += 1 }
+        return string(start..<position)
+    }
+
+    /// The characters of `range` (indices into ``text``) as a `String`, made from their bytes.
+    func string(_ range: Range<Int>) -> String {
+        String(decoding: utf8[offsets[range.lowerBound]..<offsets[range.upperBound]], as: UTF8.self)
     }
 
     mutating func readClosingDelimiter(_ state: State) throws(TemplateSyntaxError) {
@@ -359,8 +377,7 @@ struct Parser {
                 if matched == state.close.count {
                     position += 1
                     // The comment's own text (its closing delimiter left out) holding an opening one.
-                    let body = text[start..<(position - state.close.count)]
-                    if String(body).contains(String(state.open)) { openComments.append(("!", start - 1 - state.open.count, [])) }
+                    if string(start..<(position - state.close.count)).contains(String(state.open)) { openComments.append(("!", start - 1 - state.open.count, [])) }
                     return
                 }
             } else {

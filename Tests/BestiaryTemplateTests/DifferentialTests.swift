@@ -91,6 +91,11 @@ struct DifferentialTests {
         Case(name: "tab indentation", template: "\t{{#yes}}\n\tx\n\t{{/yes}}\n\t{{>p}}\n", partials: ["p": "1\n2\n"]),
         Case(name: "CR alone", template: "a\r{{#yes}}\rb\r{{/yes}}\r"),
         Case(name: "inverted empty list pushes it", template: "{{#none}}x{{/none}}{{^none}}[{{.}}]{{/none}}"),
+        // Characters of two to four bytes, one of two scalars, and CRLF, in text, sections, a
+        // lambda's source and an indented partial: each run is made into a String from its bytes.
+        Case(
+            name: "characters of many bytes", template: "Grüße 🦊 {{#list}}é{{.}}e\u{301}{{/list}} – fin\r\n{{#url}}Ça 🦉 {{name}}{{/url}}\r\n  {{>p}}\r\n",
+            partials: ["p": "ñ {{! ç {{ }}\r\n🦔\r\n"]),
         ]
     }
 
