@@ -137,9 +137,19 @@ public struct UIStrings: Sendable {
 
     /// The default theme's table at `path` (`i18n/de.json`), if it has one.
     static func builtInTable(_ path: String) -> [String: String] {
-        guard let data = DefaultTheme.files[path], let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
-        return object.compactMapValues { $0 as? String }
+        builtInTables[path] ?? [:]
     }
+
+    /// The default theme's tables, each read once a process (a build read the English one again
+    /// for the checks of every language).
+    private static let builtInTables: [String: [String: String]] = {
+        var tables: [String: [String: String]] = [:]
+        for (path, data) in DefaultTheme.files where path.hasPrefix("i18n/") && path.hasSuffix(".json") {
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+            tables[path] = object.compactMapValues { $0 as? String }
+        }
+        return tables
+    }()
 
     /// Where `"key"` is as a key in `file` (followed by its colon, so not a value that reads the
     /// same; its first mention, or its `occurrence`th): the key's opening quote, or with
@@ -420,12 +430,53 @@ public struct UIStrings: Sendable {
         return found
     }
 
-    /// The keys of a flat JSON object as written, in order (a string followed by a colon).
+    /// The keys of a flat JSON object as written, in order: each string (its text as written,
+    /// escapes and all) followed by white space and a colon, searched from the left and on after
+    /// each one found, as the pattern `"((?:[^"\\]|\\.)*)"\s*:` finds them. Made by hand over the
+    /// text's scalars (`NSRegularExpression` and its offsets in UTF-16 were most of the checks of
+    /// the theme's texts, which every build makes).
+    /// What ends a line for `.` in ICU's patterns.
+    private static func endsALine(_ scalar: Unicode.Scalar) -> Bool {
+        ["\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar)
+    }
+
     static func keyMentions(in text: String) -> [String] {
-        guard let pattern = try? NSRegularExpression(pattern: #""((?:[^"\\]|\\.)*)"\s*:"#) else { return [] }
-        let range = NSRange(text.startIndex..., in: text)
-        return pattern.matches(in: text, range: range).compactMap { match in
-            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        let scalars = Array(text.unicodeScalars)
+        var keys: [String] = []
+        var i = 0
+        while i < scalars.count {
+            guard scalars[i] == "\"" else {
+                i += 1
+                continue
+            }
+            // The string's end: the next quote not escaped (a backslash takes the scalar after it).
+            var j = i + 1
+            var closed = false
+            while j < scalars.count {
+                if scalars[j] == "\\" {
+                    // `\\.`: not before a line's end (`.` does not match one), where the string
+                    // cannot go on.
+                    guard j + 1 < scalars.count, !Self.endsALine(scalars[j + 1]) else { break }
+                    j += 2
+                } else if scalars[j] == "\"" {
+                    closed = true
+                    break
+                } else {
+                    j += 1
+                }
+            }
+            var k = j + 1
+            // `\s` in ICU's patterns: Unicode's White_Space (vertical tab and NEL too).
+            while closed, k < scalars.count, scalars[k].properties.isWhitespace { k += 1 }
+            guard closed, k < scalars.count, scalars[k] == ":" else {
+                i += 1
+                continue
+            }
+            var key = String.UnicodeScalarView()
+            key.append(contentsOf: scalars[(i + 1)..<j])
+            keys.append(String(key))
+            i = k + 1
         }
+        return keys
     }
 }

@@ -21,9 +21,10 @@ struct BuildState {
     /// library there: three times a build took 5 % of a small site's rebuild).
     let tool: String
 
-    init(options: BuildOptions) {
+    /// `tool`: the identity when known (or not needed: only forgetting the state).
+    init(options: BuildOptions, tool: String? = nil) {
         self.options = options
-        tool = Self.toolIdentity(options.fileSystem)
+        self.tool = tool ?? Self.toolIdentity(options.fileSystem)
     }
 
     var path: String { kept("state") }

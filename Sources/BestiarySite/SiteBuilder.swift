@@ -717,7 +717,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 staging, unchanged: unchanged, index: index.entries, removed: removed, previousFolders: previous.stamps, foreign: &foreign
             ) {
                 // From the swap until the new record is written, the output is not what the old record says.
-                BuildState(options: options).forget()
+                BuildState(options: options, tool: "").forget()
                 OutputRecord.forget(writer)
             }
         } catch {
