@@ -137,19 +137,21 @@ public struct UIStrings: Sendable {
 
     /// The default theme's table at `path` (`i18n/de.json`), if it has one.
     static func builtInTable(_ path: String) -> [String: String] {
-        builtInTables[path] ?? [:]
+        builtInTablesLock.lock()
+        defer { builtInTablesLock.unlock() }
+        if let table = builtInTables[path] { return table }
+        var table: [String: String] = [:]
+        if let data = DefaultTheme.files[path], let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            table = object.compactMapValues { $0 as? String }
+        }
+        builtInTables[path] = table
+        return table
     }
 
-    /// The default theme's tables, each read once a process (a build read the English one again
-    /// for the checks of every language).
-    private static let builtInTables: [String: [String: String]] = {
-        var tables: [String: [String: String]] = [:]
-        for (path, data) in DefaultTheme.files where path.hasPrefix("i18n/") && path.hasSuffix(".json") {
-            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
-            tables[path] = object.compactMapValues { $0 as? String }
-        }
-        return tables
-    }()
+    /// The default theme's tables read so far, each once a process (a build read the English one
+    /// again for the checks of every language).
+    nonisolated(unsafe) private static var builtInTables: [String: [String: String]] = [:]
+    private static let builtInTablesLock = NSLock()
 
     /// Where `"key"` is as a key in `file` (followed by its colon, so not a value that reads the
     /// same; its first mention, or its `occurrence`th): the key's opening quote, or with
@@ -405,8 +407,8 @@ public struct UIStrings: Sendable {
                 problems.append(.warning(
                     "string '\(key)' is given twice in this file; the second one is used", at: location(of: key, in: file, occurrence: 2), stage: "render"))
             }
-            if let comma = text.range(of: #",\s*\}\s*$"#, options: .regularExpression) {
-                let position = SourceLocation.position(after: text[..<comma.lowerBound])
+            if let comma = trailingComma(in: text) {
+                let position = SourceLocation.position(after: text[..<comma])
                 problems.append(.warning(
                     "a comma before the closing brace is not JSON: editors and translation tools refuse the file; remove it",
                     at: SourceLocation(path: file.origin, line: position.line, column: position.column), stage: "render"))
@@ -435,6 +437,22 @@ public struct UIStrings: Sendable {
     /// each one found, as the pattern `"((?:[^"\\]|\\.)*)"\s*:` finds them. Made by hand over the
     /// text's scalars (`NSRegularExpression` and its offsets in UTF-16 were most of the checks of
     /// the theme's texts, which every build makes).
+    /// Where the comma is when `text` ends in a comma, a closing brace and white space between
+    /// and after (`,\s*\}\s*$` as ICU's patterns read it, found from the end instead).
+    static func trailingComma(in text: String) -> String.Index? {
+        let scalars = text.unicodeScalars
+        var i = scalars.endIndex
+        func skipSpace() {
+            while i > scalars.startIndex, scalars[scalars.index(before: i)].properties.isWhitespace { i = scalars.index(before: i) }
+        }
+        skipSpace()
+        guard i > scalars.startIndex, scalars[scalars.index(before: i)] == "}" else { return nil }
+        i = scalars.index(before: i)
+        skipSpace()
+        guard i > scalars.startIndex, scalars[scalars.index(before: i)] == "," else { return nil }
+        return scalars.index(before: i)
+    }
+
     /// What ends a line for `.` in ICU's patterns.
     private static func endsALine(_ scalar: Unicode.Scalar) -> Bool {
         ["\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar)

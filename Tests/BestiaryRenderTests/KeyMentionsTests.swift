@@ -27,6 +27,19 @@ struct KeyMentionsTests {
         "{\"a\\\(end)\": 1, \"b\": \"c\\\(end)\": 2, \"d\\\(end)"
     }
 
+    /// A comma before the closing brace is found from the end where the pattern found it.
+    @Test func theTrailingCommaIsThePatterns() {
+        let texts = [
+            "{\"a\": 1,}", "{\"a\": 1,\n}\n", "{\"a\": 1 ,\u{85}\u{2028} }\u{0B}\r\n", "{\"a\": 1}", "{\"a\": \",}\"}", "{\"a\": 1,} x",
+            ",}", "}", ",", "", "{\"é\": \"🦊\",\t}  ", "{\"a\": [1,],}",
+        ]
+        for text in texts {
+            let pattern = text.range(of: #",\s*\}\s*$"#, options: .regularExpression)?.lowerBound
+            #expect(UIStrings.trailingComma(in: text) == pattern, "\(text.debugDescription)")
+        }
+        #expect(UIStrings.trailingComma(in: "{\"a\": 1,\n}\n") != nil)
+    }
+
     @Test func theKeysAreThePatternsKeys() throws {
         var texts = Self.tricky
         for (path, data) in DefaultTheme.files where path.hasPrefix("i18n/") && path.hasSuffix(".json") {
