@@ -432,11 +432,6 @@ public struct UIStrings: Sendable {
         return found
     }
 
-    /// The keys of a flat JSON object as written, in order: each string (its text as written,
-    /// escapes and all) followed by white space and a colon, searched from the left and on after
-    /// each one found, as the pattern `"((?:[^"\\]|\\.)*)"\s*:` finds them. Made by hand over the
-    /// text's scalars (`NSRegularExpression` and its offsets in UTF-16 were most of the checks of
-    /// the theme's texts, which every build makes).
     /// Where the comma is when `text` ends in a comma, a closing brace and white space between
     /// and after (`,\s*\}\s*$` as ICU's patterns read it, found from the end instead).
     static func trailingComma(in text: String) -> String.Index? {
@@ -458,6 +453,11 @@ public struct UIStrings: Sendable {
         ["\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"].contains(scalar)
     }
 
+    /// The keys of a flat JSON object as written, in order: each string (its text as written,
+    /// escapes and all) followed by white space and a colon, searched from the left and on after
+    /// each one found, as the pattern `"((?:[^"\\]|\\.)*)"\s*:` finds them. Made by hand over the
+    /// text's scalars (`NSRegularExpression` and its offsets in UTF-16 cost more than the scan:
+    /// these checks run on every build).
     static func keyMentions(in text: String) -> [String] {
         let scalars = Array(text.unicodeScalars)
         var keys: [String] = []

@@ -58,9 +58,8 @@ public struct InputChanges: Equatable, Sendable {
 
     /// The changes from the snapshot `old` to `new` (lines `KEY<tab>METADATA` as
     /// ``BuildState`` makes them: the settings, then `content` and `templates` and everything
-    /// below them, depth first in the byte order of the names). Lines whose key is in `except`
-    /// (what the build itself writes) are passed over.
-    public static func between(_ old: [String], _ new: [String], except: Set<String> = []) -> InputChanges {
+    /// below them, depth first in the byte order of the names).
+    public static func between(_ old: [String], _ new: [String]) -> InputChanges {
         var changes = InputChanges()
         let oldWalk = walkStart(old), newWalk = walkStart(new)
         let oldSettingLines = old[..<oldWalk].compactMap(setting), newSettingLines = new[..<newWalk].compactMap(setting)
@@ -86,11 +85,11 @@ public struct InputChanges: Equatable, Sendable {
                 continue
             }
             let a = i < old.count ? entry(old[i]) : nil, b = j < new.count ? entry(new[j]) : nil
-            if i < old.count, a == nil || except.contains(String(a!.key)) {
+            if i < old.count, a == nil {
                 i += 1
                 continue
             }
-            if j < new.count, b == nil || except.contains(String(b!.key)) {
+            if j < new.count, b == nil {
                 j += 1
                 continue
             }

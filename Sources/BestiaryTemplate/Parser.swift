@@ -307,7 +307,6 @@ struct Parser {
     /// Text up to a newline (left unread) or an opening delimiter (read).
     mutating func readTextUntilTag(_ state: State) throws(TemplateSyntaxError) -> String {
         let start = position
-        var end = position
         while position < text.count {
             let c = text[position]
             if c == "\n" || c == "\r\n" { break }
@@ -317,14 +316,14 @@ struct Parser {
                     throw error(.unexpectedEnd)
                 }
                 if text[position..<position + state.open.count].elementsEqual(state.open) {
+                    let plain = string(start..<position)
                     position += state.open.count
-                    return string(start..<end)
+                    return plain
                 }
             }
             position += 1
-            end = position
         }
-        return string(start..<end)
+        return string(start..<position)
     }
 
     mutating func read(while predicate: (Character) -> Bool) -> String {
