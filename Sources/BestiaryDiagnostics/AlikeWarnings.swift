@@ -73,18 +73,28 @@ public enum AlikeWarnings {
     /// it, the same for every record; text in quotes (`'…'` and `"…"` that open a word, `“…”`,
     /// `„…“`) and every word with a digit or a `/` in it (ids, counts, sizes, paths).
     public static func shape(of message: String) -> String {
+        // Over Unicode scalars, not `Character`s: a build of 10,000 generated animals folds 3,690
+        // warnings after its last stage, and grapheme breaking made that 60–80 ms of one core.
+        // Every mark it looks for is one scalar, and a digit is a scalar with a numeric type (as
+        // `Character.isNumber` asks of a character's first scalar).
         var text = Substring(message)
         if let start = afterColon(text) { text = text[start...] }
-        var result = ""
-        var closing: Character?
-        var word = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
+        var closing: Unicode.Scalar?
+        var word: [UInt8] = []
+        var wordHasDigitOrSlash = false
         func flushWord() {
-            result += word.contains(where: { $0.isNumber || $0 == "/" }) ? "#" : word
-            word = ""
+            if wordHasDigitOrSlash { result.append(UInt8(ascii: "#")) } else { result.append(contentsOf: word) }
+            word.removeAll(keepingCapacity: true)
+            wordHasDigitOrSlash = false
         }
-        for c in text {
+        func append(_ c: Unicode.Scalar, to bytes: inout [UInt8]) {
+            if c.isASCII { bytes.append(UInt8(c.value)) } else { UTF8.encode(c) { bytes.append($0) } }
+        }
+        for c in text.unicodeScalars {
             if let end = closing {
-                if c == end { closing = nil; result += "…" }
+                if c == end { closing = nil; append("…", to: &result) }
                 continue
             }
             switch c {
@@ -93,20 +103,26 @@ public enum AlikeWarnings {
             case "„": flushWord(); closing = "“"
             case " ", ",", ";", "(", ")":
                 flushWord()
-                result.append(c)
-            default: word.append(c)
+                result.append(UInt8(c.value))
+            default:
+                append(c, to: &word)
+                if c == "/" || ("0"..."9").contains(c) || (!c.isASCII && c.properties.numericType != nil) { wordHasDigitOrSlash = true }
             }
         }
         flushWord()
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Where the text after the first `: ` starts.
     static func afterColon<S: StringProtocol>(_ text: S) -> S.Index? {
-        var previous: Character?
-        for i in text.indices {
-            if previous == ":" && text[i] == " " { return text.index(after: i) }
-            previous = text[i]
+        let bytes = text.utf8
+        var previous: UInt8 = 0
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let byte = bytes[i]
+            i = bytes.index(after: i)
+            if previous == UInt8(ascii: ":") && byte == UInt8(ascii: " ") { return i }
+            previous = byte
         }
         return nil
     }

@@ -20,6 +20,54 @@ import Testing
         #expect(AlikeWarnings.shape(of: "x: no picture") != AlikeWarnings.shape(of: "x: no sound"))
     }
 
+    /// The shape as it was first written, over `Character`s: the scalar version must agree.
+    static func characterShape(of message: String) -> String {
+        var text = Substring(message)
+        var previous: Character?
+        for i in text.indices {
+            if previous == ":" && text[i] == " " { text = text[text.index(after: i)...]; break }
+            previous = text[i]
+        }
+        var result = ""
+        var closing: Character?
+        var word = ""
+        func flushWord() {
+            result += word.contains(where: { $0.isNumber || $0 == "/" }) ? "#" : word
+            word = ""
+        }
+        for c in text {
+            if let end = closing {
+                if c == end { closing = nil; result += "…" }
+                continue
+            }
+            switch c {
+            case "'" where word.isEmpty, "\"" where word.isEmpty: closing = c
+            case "“": flushWord(); closing = "”"
+            case "„": flushWord(); closing = "“"
+            case " ", ",", ";", "(", ")":
+                flushWord()
+                result.append(c)
+            default: word.append(c)
+            }
+        }
+        flushWord()
+        return result
+    }
+
+    @Test(arguments: [
+        "name 'Fenlixeule' is also motis-toad-5222's: the quiz never offers the two side by side",
+        "sound 'a.ogg' is 12 MB, over 5 MB",
+        "“Möwe” and \"gull\" at 3x; „Kröte“ (½ of ٣ tens) in 北京/东京",
+        "x: make it readable: chmod a+r content/sounds/owl.ogg",
+        "no colon here, 'an unclosed quote",
+        "a: b: c:d e:",
+        "the fox's sound is missing: Ünïcödé wörds, emoji 🦊 and 3️⃣ keycaps",
+        "",
+    ])
+    func theShapeAgreesWithTheCharacterVersion(_ message: String) {
+        #expect(AlikeWarnings.shape(of: message) == Self.characterShape(of: message))
+    }
+
     @Test func onlyKindsOfMoreThanTwentyAreCutToTheirFirstTenAndErrorsNever() {
         func alike(_ i: Int, _ severity: Severity = .warning) -> Diagnostic {
             Diagnostic(severity, "name 'N\(i)' is also id-\(i)'s: give one another name", at: SourceLocation(path: "content/animals/a\(i).md", line: 2, column: 1), stage: "validate")
