@@ -28,6 +28,7 @@ public struct Catalog: Sendable {
     public static func nameKeys(_ animal: Animal, languages: [String]) -> [(key: String, name: String)] {
         languages.map { lang in
             let name = animal.name.resolve(lang, fallback: languages)?.text ?? animal.id
+            if let key = asciiKey(lang, name) { return (key, name) }
             // Direction marks (U+200E, U+200F, U+061C) show nothing: 'Hare' and 'Hare' + U+200E
             // are one name on screen (found by a tester: an unanswerable question, no warning).
             let shown = String(String.UnicodeScalarView(name.unicodeScalars.filter { !Self.directionMarks.contains($0) }))
@@ -36,6 +37,27 @@ public struct Catalog: Sendable {
     }
 
     static let directionMarks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}"]
+
+    /// `nameKeys`' key of an ASCII name, byte by byte (the same key: ASCII holds no direction
+    /// mark, its white space is U+0009–U+000D and the space, and its lower case is A–Z's). The
+    /// loader keys every animal's names in every language before its first stage ends; through
+    /// `Character`s that was 40–50 ms of one core on a 10,000-animal site. Nil for other names.
+    static func asciiKey(_ lang: String, _ name: String) -> String? {
+        var bytes = Array(lang.utf8)
+        bytes.append(0)
+        let start = bytes.count
+        var pendingSpace = false
+        for byte in name.utf8 {
+            switch byte {
+            case 0x80...: return nil
+            case 0x09...0x0D, 0x20: pendingSpace = bytes.count > start
+            default:
+                if pendingSpace { bytes.append(0x20); pendingSpace = false }
+                bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// How many animals have a name no animal before them has in any of the site's languages
     /// (each along its fallbacks; case and spaces aside): `countDistinctNames` in the web app's

@@ -364,14 +364,14 @@ public struct ContentLoader: Sendable {
     static func sameNames(_ animals: [Animal], config: SiteConfig) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var first: [String: String] = [:]  // language + name → the first animal's id
-        for animal in animals {
-            let keys = Catalog.nameKeys(animal, languages: config.languages)
+        for i in animals.indices {
+            let keys = Catalog.nameKeys(animals[i], languages: config.languages)
             if let clash = keys.first(where: { first[$0.key] != nil }) {
                 problems.append(.warning(
                     "name '\(clash.name)' is also \(first[clash.key]!)'s: the quiz never offers the two side by side, and the collection shows two cards named alike; give one another name",
-                    at: animal.location(of: "name"), stage: "validate"))
+                    at: animals[i].location(of: "name"), stage: "validate"))
             }
-            for k in keys where first[k.key] == nil { first[k.key] = animal.id }
+            for k in keys where first[k.key] == nil { first[k.key] = animals[i].id }
         }
         return problems
     }
@@ -383,32 +383,35 @@ public struct ContentLoader: Sendable {
     /// museum's volunteer was told to write `Bird` for `bird`, which two records had), else the
     /// commonest (else the first in name order).
     public static func groupSpellings(_ animals: [Animal]) -> [Diagnostic] {
+        // Each record's group and its folded spelling, taken once (not a copy of each record per pass).
+        let groups = animals.map(\.group)
+        let foldedGroups = groups.map { $0.map(Self.folded) }
         var spellings: [String: [String: Int]] = [:]  // folded → spelling → records
-        for animal in animals {
-            guard let group = animal.group else { continue }
-            spellings[Self.folded(group), default: [:]][group, default: 0] += 1
+        for (group, folded) in zip(groups, foldedGroups) {
+            guard let group, let folded else { continue }
+            spellings[folded, default: [:]][group, default: 0] += 1
         }
         var problems: [Diagnostic] = []
-        for animal in animals {
-            guard let group = animal.group, let all = spellings[Self.folded(group)], all.count > 1 else { continue }
+        for i in animals.indices {
+            guard let group = groups[i], let folded = foldedGroups[i], let all = spellings[folded], all.count > 1 else { continue }
             let usual = Self.preferredSpelling(all)
             guard group != usual else { continue }
             problems.append(.warning(
                 "group '\(group)' is written '\(usual)' by \(all[usual]!) other record\(all[usual]! == 1 ? "" : "s"): the collection and the quiz's settings show them as two groups; write '\(usual)'",
-                at: animal.location(of: "group"), stage: "validate"))
+                at: animals[i].location(of: "group"), stage: "validate"))
         }
         // A group of one record spelt almost like a group of several (`mamal`): likely a typo,
         // which makes a group of its own (found by an author).
         let counts = spellings.mapValues { $0.values.reduce(0, +) }
         let shared = counts.filter { $0.value > 1 }.keys.sorted()
-        for animal in animals {
-            guard let group = animal.group, counts[Self.folded(group)] == 1,
-                  let near = shared.first(where: { Self.likelyTypo(Self.folded(group), of: $0) }),
+        for i in animals.indices {
+            guard let group = groups[i], let folded = foldedGroups[i], counts[folded] == 1,
+                  let near = shared.first(where: { Self.likelyTypo(folded, of: $0) }),
                   let usual = spellings[near].map(Self.preferredSpelling)
             else { continue }
             problems.append(.warning(
                 "group '\(group)' is this record's alone, and '\(usual)' is that of \(counts[near]!) others: if it is the same group, write '\(usual)'",
-                at: animal.location(of: "group"), stage: "validate"))
+                at: animals[i].location(of: "group"), stage: "validate"))
         }
         return problems
     }
@@ -444,7 +447,17 @@ public struct ContentLoader: Sendable {
     }
 
     static func folded(_ group: String) -> String {
-        group.lowercased().filter { !$0.isWhitespace && $0 != "-" && $0 != "_" }
+        // An ASCII group byte by byte (the same result; asked once per record).
+        if group.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: group.utf8.compactMap { byte -> UInt8? in
+                switch byte {
+                case 0x09...0x0D, 0x20, UInt8(ascii: "-"), UInt8(ascii: "_"): nil
+                case 0x41...0x5A: byte + 0x20
+                default: byte
+                }
+            }, as: UTF8.self)
+        }
+        return group.lowercased().filter { !$0.isWhitespace && $0 != "-" && $0 != "_" }
     }
 
     /// Too few different names for one question's choices: no quiz round can start (the quiz

@@ -397,6 +397,31 @@ import Testing
         #expect(Catalog.nameKeys(animals[1], languages: languages).map(\.key) == ["de\u{0}hochlandrind", "en\u{0}cow"])
     }
 
+    /// ASCII names and groups take a byte path (`Catalog.asciiKey`, `folded`): the same keys as
+    /// the `Character` path, here written out again, on generated names (white space of every
+    /// kind, \r\n, upper case, punctuation) and on a few with non-ASCII letters and marks.
+    @Test func asciiNamesAreKeyedAsTheCharacterPathKeysThem() {
+        func characterKey(_ lang: String, _ name: String) -> String {
+            let marks: Set<Unicode.Scalar> = ["\u{200E}", "\u{200F}", "\u{061C}"]
+            let shown = String(String.UnicodeScalarView(name.unicodeScalars.filter { !marks.contains($0) }))
+            return lang + "\u{0}" + shown.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+        }
+        func characterFolded(_ group: String) -> String {
+            group.lowercased().filter { !$0.isWhitespace && $0 != "-" && $0 != "_" }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "Kuh", "COW", " ", "  ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "-", "_", "'", "9", "Ä", "ß", "\u{200E}", "İ", "\u{00A0}", "\u{2003}"]
+        var names = ["", " ", "Cow", " COW ", "Highland\t\tcow\r\n", "Große Rohrdommel", "Hare\u{200E}", "İguana"]
+        for _ in 0..<500 {
+            names.append((0..<Int.random(in: 1...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
+        }
+        for name in names {
+            let animal = Animal(id: "x", name: LocalizedText(["en": name]), sourcePath: "content/animals/x.md")
+            #expect(Catalog.nameKeys(animal, languages: ["en"]).map(\.key) == [characterKey("en", name)], "\(name.debugDescription)")
+            #expect(ContentLoader.folded(name) == characterFolded(name), "\(name.debugDescription)")
+        }
+    }
+
     @Test func idFromFrontMatterWinsOverTheFileName() throws {
         let site = try TestSite(["content/animals/Fuchs.md": "---\nid: red-fox\nname: {de: Fuchs}\n---\n"])
         #expect(site.load().catalog?.animals.map(\.id) == ["red-fox"])
