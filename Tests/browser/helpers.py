@@ -248,3 +248,15 @@ def low_contrast_controls(driver):
     """Controls drawn as boxes whose border and fill both stand under 3:1 against what is behind
     them (WCAG 1.4.11), one line each."""
     return driver.execute_script(LOW_CONTRAST_CONTROLS)
+
+
+def visible_text(driver, element):
+    """The element's text without what is only for screen readers (`.visually-hidden`, which must
+    be at most 1 px wide: the stylesheet hides it)."""
+    return driver.execute_script("""
+        const copy = arguments[0].cloneNode(true);
+        for (const hidden of arguments[0].querySelectorAll('.visually-hidden')) {
+          if (hidden.getBoundingClientRect().width > 1) return 'shown: ' + hidden.textContent;
+        }
+        copy.querySelectorAll('.visually-hidden').forEach(h => h.remove());
+        return copy.textContent;""", element)

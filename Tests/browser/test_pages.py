@@ -14,7 +14,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from conftest import PHONE, REPO, load, new_driver, phone_width, serve_site, severe_console_errors, sideways_overflow, wait_for_download, wait_until
-from helpers import QUESTION, READ_QUESTION, media_index, play_round, serious_axe_violations
+from helpers import QUESTION, READ_QUESTION, media_index, play_round, serious_axe_violations, visible_text
 
 STORE = "bestiary:example:learner"
 
@@ -1045,3 +1045,15 @@ def test_with_storage_blocked_an_import_says_it_is_kept_on_this_page_only(site, 
             "Imported for this page only (this browser does not let the site save anything)"), browser.execute_script(status)
     finally:
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
+def test_each_source_link_says_whose_source_it_is(site, browser):
+    """WCAG 2.4.9: an animal page links its picture's and its recording's sources, each with the
+    visible word "Quelle"; their accessible names differ and begin with that word (2.5.3)."""
+    load(browser, site + "animals/cat/")
+    links = browser.find_elements(By.CSS_SELECTOR, "figcaption a[rel~='nofollow']")
+    assert [visible_text(browser, link) for link in links] == ["Quelle", "Quelle"]
+    assert [link.accessible_name for link in links] == ["Quelle (Bild)", "Quelle (Aufnahme)"]
+    load(browser, site + "en/animals/cat/")
+    links = browser.find_elements(By.CSS_SELECTOR, "figcaption a[rel~='nofollow']")
+    assert [link.accessible_name for link in links] == ["source (Picture)", "source (Recording)"]

@@ -17,7 +17,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import (DESKTOP, PHONE, REPO, emulate_color_scheme, fetch_bytes, load, new_driver, phone_width, sideways_overflow, start_serve,
                       stop_process, wait_until)
-from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations
+from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations, visible_text
 
 MODES = ["sound", "image", "daily", "learn"]
 
@@ -1200,3 +1200,24 @@ def test_a_themes_older_quiz_view_still_gets_next_after_an_answer(tmp_path):
     finally:
         driver.quit()
         stop_process(proc)
+
+
+def test_the_answers_source_links_say_whose_source_they_are(site, browser):
+    """WCAG 2.4.9: after an answer the feedback credits the recording and the picture, each
+    linking its source; the links' names differ ("source (Photo)", "source (Recording)")."""
+    catalog = site.catalog()
+    index = media_index(catalog)
+    load(browser, quiz_url(site, "sound").replace("quiz/", "en/quiz/"))
+    names = None
+    for _ in range(catalog["quiz"]["questions"]):
+        wait_until(browser, f"return document.querySelector(\"{QUESTION}\")", message="a question")
+        q = browser.execute_script(READ_QUESTION)
+        browser.find_element(By.CSS_SELECTOR, f"button[data-choice='{index[q['sound']]}']").click()
+        wait_until(browser, "return document.querySelector('[data-quiz]').dataset.state === 'answered'", message="the answer")
+        links = browser.find_elements(By.CSS_SELECTOR, ".quiz-credit a")
+        if len(links) == 2:
+            names = [link.accessible_name for link in links]
+            assert [visible_text(browser, link) for link in links] == ["source", "source"]
+            break
+        browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
+    assert names == ["source (Photo)", "source (Recording)"], names

@@ -10,11 +10,11 @@ import { button, h } from "./dom.js";
  */
 
 /**
- * The quiz's lasting frame: heading, mode links, status line with the
- * score, level and learn progress, notices, the stage that each question
- * replaces, the settings slot and the live region. These elements survive
- * from question to question, so the data-quiz element a test holds stays
- * valid and the live region is in the page before anything is announced.
+ * The quiz's lasting frame: heading, mode links, status line (score, level,
+ * learn progress), notices, the stage each question replaces, the settings
+ * slot and the live region. They survive from question to question: the
+ * data-quiz element a test holds stays valid, and the live region is in the
+ * page before anything is announced.
  * @returns {Record<string, HTMLElement>} the parts, by name; `quiz` is the root
  */
 export function shellView(v) {
@@ -62,9 +62,8 @@ export function pageUrl(v, animal) {
 }
 
 /**
- * A group's display name: `quiz.group.NAME` when the strings have it, else
- * the catalogue's own word (groups are free text in the records), its first
- * letter capitalised as the build's labels are.
+ * A group's display name: `quiz.group.NAME` if the strings have it, else the
+ * record's free text with a capital first letter, as the build's labels.
  */
 export function groupName(v, group) {
   const key = `quiz.group.${group}`;
@@ -150,10 +149,9 @@ function srcsetUrls(v, srcset) {
 }
 
 /**
- * "Recording: Jane Doe · CC BY-SA 4.0 · Source", shown wherever media plays
- * (recordists' licences require it); null when nothing is known. While a
- * question is open, `withSource` is false: a source address names the animal
- * (File:American_Bison_9.jpg); the feedback links it once the answer is given.
+ * "Recording: Jane Doe · CC BY-SA 4.0 · source" wherever media plays (licences
+ * require it), or null. `withSource` is false while a question is open: the
+ * address names the animal (File:American_Bison_9.jpg).
  * @param {"sound"|"image"} kind
  */
 export function creditView(v, media, kind, withSource = true) {
@@ -161,11 +159,14 @@ export function creditView(v, media, kind, withSource = true) {
   const parts = [];
   if (media.credit) parts.push(media.credit);
   if (media.license) parts.push(media.license);
+  const label = v.tr(kind === "sound" ? "quiz.creditSound" : "quiz.creditImage");
   if (withSource && media.source && /^https?:\/\//i.test(media.source)) {
-    parts.push(h("a", { href: media.source, rel: "noopener", target: "_blank", text: v.tr("quiz.source") }));
+    // "source (Photo)" to a screen reader: whose source (WCAG 2.4.9).
+    const whose = h("span", { class: "visually-hidden", text: ` (${label.replace(/\s*:\s*$/, "")})` });
+    parts.push(h("a", { href: media.source, rel: "noopener", target: "_blank" }, v.tr("quiz.source"), whose));
   }
   const items = parts.flatMap((p, i) => (i ? [" · ", p] : [p]));
-  return h("p", { class: "quiz-credit" }, v.tr(kind === "sound" ? "quiz.creditSound" : "quiz.creditImage"), " ", ...items);
+  return h("p", { class: "quiz-credit" }, label, " ", ...items);
 }
 
 /**
