@@ -54,6 +54,19 @@ import Testing
         return result
     }
 
+    /// Whether the summary of a fold of `message` heads it with all up to its first `: ` as
+    /// characters find it.
+    static func summarisedAsByCharacter(_ message: String) -> Bool {
+        let fold = AlikeWarnings.Fold(example: Diagnostic(.warning, message), count: 2)
+        var previous: Character?
+        var head = message
+        for i in message.indices {
+            if previous == ":" && message[i] == " " { head = String(message[..<message.index(after: i)]) + "…"; break }
+            previous = message[i]
+        }
+        return AlikeWarnings.summary(fold).contains("like \"\(head)\"")
+    }
+
     @Test(arguments: [
         "name 'Fenlixeule' is also motis-toad-5222's: the quiz never offers the two side by side",
         "sound 'a.ogg' is 12 MB, over 5 MB",
@@ -63,9 +76,38 @@ import Testing
         "a: b: c:d e:",
         "the fox's sound is missing: Ünïcödé wörds, emoji 🦊 and 3️⃣ keycaps",
         "",
+        // Found by a review of the first byte version: a Greek question mark that equals ';', and
+        // combining or prepended marks that join a quote, a space, a digit or a colon into
+        // another character.
+        "x: size 12\u{037E} big",
+        "x: a1 \u{301}b",
+        "x: a '\u{301}b c' d",
+        "x: \u{0600}1 abc",
+        "x: \u{0600}/ abc",
+        "a: \u{301}b: c d",
+        "a\u{0600}: b: c d",
+        "a: b \u{301}: c",
     ])
     func theShapeAgreesWithTheCharacterVersion(_ message: String) {
         #expect(AlikeWarnings.shape(of: message) == Self.characterShape(of: message))
+        // The summary's head ends at the same colon.
+        #expect(Self.summarisedAsByCharacter(message))
+    }
+
+    /// Random messages from pieces that trip a byte or scalar reading (marks, U+037E, quotes,
+    /// digits of other scripts, `\r\n`): the shape and the summary's head agree with the
+    /// `Character` version on each.
+    @Test func randomMessagesAreShapedAsByCharacter() {
+        let pieces = [
+            "a", "Fox", " ", ": ", ":", "'", "\"", "“", "”", "„", ",", ";", "(", ")", "/", "7", "٣", "½", "\u{037E}",
+            "\u{301}", "\u{0600}", "\u{200D}", "\r\n", "é", "北", "🦊", "3️⃣", "-",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let message = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            #expect(AlikeWarnings.shape(of: message) == Self.characterShape(of: message), "\(message.debugDescription)")
+            #expect(Self.summarisedAsByCharacter(message), "\(message.debugDescription)")
+        }
     }
 
     @Test func onlyKindsOfMoreThanTwentyAreCutToTheirFirstTenAndErrorsNever() {
