@@ -1,4 +1,4 @@
-import BestiaryDiagnostics
+@testable import BestiaryDiagnostics
 import Testing
 
 /// Warnings alike folded for a reader (``AlikeWarnings``).
@@ -20,38 +20,10 @@ import Testing
         #expect(AlikeWarnings.shape(of: "x: no picture") != AlikeWarnings.shape(of: "x: no sound"))
     }
 
-    /// The shape as it was first written, over `Character`s: the scalar version must agree.
+    /// The shape by `Character` alone (the way it was first written, which the byte path must
+    /// agree with): the colon found by characters, the explanation shaped by characters.
     static func characterShape(of message: String) -> String {
-        var text = Substring(message)
-        var previous: Character?
-        for i in text.indices {
-            if previous == ":" && text[i] == " " { text = text[text.index(after: i)...]; break }
-            previous = text[i]
-        }
-        var result = ""
-        var closing: Character?
-        var word = ""
-        func flushWord() {
-            result += word.contains(where: { $0.isNumber || $0 == "/" }) ? "#" : word
-            word = ""
-        }
-        for c in text {
-            if let end = closing {
-                if c == end { closing = nil; result += "…" }
-                continue
-            }
-            switch c {
-            case "'" where word.isEmpty, "\"" where word.isEmpty: closing = c
-            case "“": flushWord(); closing = "”"
-            case "„": flushWord(); closing = "“"
-            case " ", ",", ";", "(", ")":
-                flushWord()
-                result.append(c)
-            default: word.append(c)
-            }
-        }
-        flushWord()
-        return result
+        AlikeWarnings.characterShape(AlikeWarnings.characterAfterColon(message).map { message[$0...] } ?? message[...])
     }
 
     /// Whether the summary of a fold of `message` heads it with all up to its first `: ` as
