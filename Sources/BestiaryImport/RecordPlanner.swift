@@ -197,6 +197,20 @@ public struct RecordPlanner: Sendable {
                 ?? writer.document(for: animal, fileID: fileID)
             // The written text must read back as a valid record (an unchanged one was just read).
             let unchanged = existing?.text == text
+            // Values over the front matter's limit only with what the record held before (the
+            // reader checks each row alone): said at the row's longest value, in a spreadsheet's
+            // words, not as the parser's "front matter is larger" at the row's start.
+            if !unchanged, let yaml = try? FrontMatterDocument.split(SourceText(path: path, text: text)).yaml, yaml.utf8.count > YAMLGuard.maxBytes {
+                let kib = { (bytes: Int) in "\((bytes + 1023) / 1024) KiB" }
+                let sizes = fields.map { ($0, $0.value.utf8.count) }
+                let longest = sizes.max { $0.1 < $1.1 }
+                fail(
+                    "\(path) would hold \(kib(yaml.utf8.count)) of values with this row's \(kib(sizes.reduce(0) { $0 + $1.1 }))"
+                        + (longest.map { " (\($0.0.field) holds \(kib($0.1)) of them)" } ?? "")
+                        + "; a record's values may hold \(YAMLGuard.maxBytes / 1024) KiB in all: shorten them, or keep long text in the record's Markdown body",
+                    at: longest?.0.location)
+                continue
+            }
             let problems = unchanged ? [] : Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config)
                 .1.filter { $0.severity == .error }
             if !problems.isEmpty {

@@ -437,6 +437,20 @@ import Testing
         ])
     }
 
+    /// A row's values fit a record, but not with what the record already holds: said at the row's
+    /// longest cell, with both sizes (the parser's "front matter is larger than 256 KiB; keep
+    /// long text in the Markdown body" at the row's start told a spreadsheet's user neither).
+    @Test func aRowThatWouldMakeItsRecordTooLargeIsSaidInTheRowsWords() throws {
+        let site = try TestSite(languages: ["en", "de"])
+        try site.write("---\nname: {en: Bittern}\ndescription: {en: \(String(repeating: "x", count: 150_000))}\n---\n", to: "content/animals/bittern.md")
+        let csv = try site.source("id,hint.en,description.de\nbittern,Listen at dusk," + String(repeating: "y", count: 120_000) + "\n", name: "more.csv")
+        let before = try site.snapshot()
+        #expect(site.failure(csv, .csv).map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0): \($0.message)" } == [
+            "2:24: row 2 (id bittern): content/animals/bittern.md would hold 264 KiB of values with this row's 118 KiB (description.de holds 118 KiB of them); a record's values may hold 256 KiB in all: shorten them, or keep long text in the record's Markdown body"
+        ])
+        #expect(try site.snapshot() == before)
+    }
+
     @Test func aFileInTheWayOfANewRecordIsReported() throws {
         let site = try TestSite(languages: ["en"])
         try site.write("---\nid: reynard\nname: {en: Fox}\n---\n", to: "content/animals/fox.md")
