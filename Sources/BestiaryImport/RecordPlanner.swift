@@ -205,7 +205,7 @@ public struct RecordPlanner: Sendable {
                 let sizes = fields.map { ($0, $0.value.utf8.count) }
                 let longest = sizes.max { $0.1 < $1.1 }
                 fail(
-                    "\(path) would hold \(kib(yaml.utf8.count)) of values with this row's \(kib(sizes.reduce(0) { $0 + $1.1 }))"
+                    "\(path) would hold \(kib(yaml.utf8.count)) of values with the \(kib(sizes.reduce(0) { $0 + $1.1 })) \(row.origin.label.isEmpty ? "given" : "this row gives")"
                         + (longest.map { " (\($0.0.field) holds \(kib($0.1)) of them)" } ?? "")
                         + "; a record's values may hold \(YAMLGuard.maxBytes / 1024) KiB in all: shorten them, or keep long text in the record's Markdown body",
                     at: longest?.0.location)

@@ -446,7 +446,7 @@ import Testing
         let csv = try site.source("id,hint.en,description.de\nbittern,Listen at dusk," + String(repeating: "y", count: 120_000) + "\n", name: "more.csv")
         let before = try site.snapshot()
         #expect(site.failure(csv, .csv).map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0): \($0.message)" } == [
-            "2:24: row 2 (id bittern): content/animals/bittern.md would hold 264 KiB of values with this row's 118 KiB (description.de holds 118 KiB of them); a record's values may hold 256 KiB in all: shorten them, or keep long text in the record's Markdown body"
+            "2:24: row 2 (id bittern): content/animals/bittern.md would hold 264 KiB of values with the 118 KiB this row gives (description.de holds 118 KiB of them); a record's values may hold 256 KiB in all: shorten them, or keep long text in the record's Markdown body"
         ])
         #expect(try site.snapshot() == before)
     }
