@@ -224,13 +224,12 @@ public enum CSVReader {
             // A record's fields are its front matter, which may hold 256 KiB: said of the cell
             // that is too long, in a spreadsheet's words ("front matter … Markdown body" pointed
             // at column 1 of a row whose one cell held 1.2 MB of pasted text: a volunteer's).
-            let sizes = row.fields.map { ($0, $0.value.utf8.count) }
-            if let longest = sizes.max(by: { $0.1 < $1.1 }), sizes.reduce(0, { $0 + $1.1 }) > YAMLGuard.maxBytes {
-                let kib = { (bytes: Int) in "\((bytes + 1023) / 1024) KiB" }
-                let alone = longest.1 > YAMLGuard.maxBytes
+            let sizes = ValueSizes.measure(row.fields)
+            if let longest = sizes.longest, sizes.total > YAMLGuard.maxBytes {
+                let alone = longest.bytes > YAMLGuard.maxBytes
                 error(
-                    "\(label): \(longest.0.field) holds \(kib(longest.1))\(alone ? "" : ", the row's values \(kib(sizes.reduce(0) { $0 + $1.1 })) in all"); a record's values may hold \(YAMLGuard.maxBytes / 1024) KiB in all: shorten it",
-                    line: longest.0.location?.line ?? record.line, column: longest.0.location?.column ?? 1)
+                    "\(label): \(longest.field.field) holds \(ValueSizes.kib(longest.bytes))\(alone ? "" : ", the row's values \(ValueSizes.kib(sizes.total)) in all"); \(ValueSizes.limit): shorten it",
+                    line: longest.field.location?.line ?? record.line, column: longest.field.location?.column ?? 1)
                 continue
             }
             rows.append(row)

@@ -201,14 +201,12 @@ public struct RecordPlanner: Sendable {
             // reader checks each row alone): said at the row's longest value, in a spreadsheet's
             // words, not as the parser's "front matter is larger" at the row's start.
             if !unchanged, let yaml = try? FrontMatterDocument.split(SourceText(path: path, text: text)).yaml, yaml.utf8.count > YAMLGuard.maxBytes {
-                let kib = { (bytes: Int) in "\((bytes + 1023) / 1024) KiB" }
-                let sizes = fields.map { ($0, $0.value.utf8.count) }
-                let longest = sizes.max { $0.1 < $1.1 }
+                let sizes = ValueSizes.measure(fields)
                 fail(
-                    "\(path) would hold \(kib(yaml.utf8.count)) of values with the \(kib(sizes.reduce(0) { $0 + $1.1 })) \(row.origin.label.isEmpty ? "given" : "this row gives")"
-                        + (longest.map { " (\($0.0.field) holds \(kib($0.1)) of them)" } ?? "")
-                        + "; a record's values may hold \(YAMLGuard.maxBytes / 1024) KiB in all: shorten them, or keep long text in the record's Markdown body",
-                    at: longest?.0.location)
+                    "\(path) would hold \(ValueSizes.kib(yaml.utf8.count)) of values with the \(ValueSizes.kib(sizes.total)) \(row.origin.label.isEmpty ? "given" : "this row gives")"
+                        + (sizes.longest.map { " (\($0.field.field) holds \(ValueSizes.kib($0.bytes)) of them)" } ?? "")
+                        + "; \(ValueSizes.limit): shorten them, or keep long text in the record's Markdown body",
+                    at: sizes.longest?.field.location)
                 continue
             }
             let problems = unchanged ? [] : Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config)
