@@ -747,10 +747,10 @@ class QuizPage {
         this.round.revealed = this.round.index;
         this.els.stage.scrollIntoView({ block: "start" });
         button.scrollIntoView({ block: "nearest" });
-        // Shown as the one the next press answers (at 400 % the key seemed to do nothing).
+        // Shown as the one the next press answers (at 400 % the key seemed to do nothing); the
+        // focus says its name, so the message does not (a screen reader said it twice).
         button.focus({ preventScroll: true });
-        const name = animalName(this.byId.get(button.getAttribute("data-choice")), this.v.chain);
-        return this.announce(this.tr("quiz.keyAgain", { question: this.questionOf(this.round), key: event.key, name }));
+        return this.announce(this.tr("quiz.keyAgain", { question: this.questionOf(this.round), key: event.key }));
       }
       this.answer(button.getAttribute("data-choice"));
     } else if ((event.key === "r" || event.key === "R") && this.round.audio && state !== "finished") {
