@@ -568,7 +568,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 // Until this update is complete, the output is no longer what the state says.
                 state.forget()
                 memo.setOutput(nil, for: options.outputDirectory)
-                let (index, changed) = try writer.update(all, previous: previous, unchanged: memo.render.reusedPaths)
+                let (index, changed) = try writer.update(all, previous: consume previous, unchanged: memo.render.reusedPaths)
                 memo.setOutput(index, for: options.outputDirectory)
                 report.changedOutputs = changed
                 return (all.count + 1, "\(changed.count) of \(all.count + 1) files changed in \(options.outputDirectory)")
