@@ -656,7 +656,7 @@ public final class SiteBuilder: @unchecked Sendable {
             try staging.add(files)
             return files.map(\.path)
         }
-        let checks = OutputChecks(writer: writer, index: previous.index, files: files, sources: sources)
+        let checks = OutputChecks(writer: writer, index: previous.index, files: files, sources: sources, stamps: previous.stamps)
         let differing = Parallel.map(files, chunk: 64) { file in checks.changed(file) }.compactMap { $0 }
         try staging.add(differing)
         return files.map(\.path)
