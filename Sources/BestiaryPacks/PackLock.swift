@@ -186,6 +186,11 @@ public struct PackLock: Hashable, Sendable {
     public static func load(
         root: String, fileSystem: any FileSystem = LocalFileSystem(), checkingDigestsOfLast recent: Int? = nil
     ) throws(DiagnosticError) -> PackLock? {
+        try read(root: root, fileSystem: fileSystem).map { data throws(DiagnosticError) in try parse(data, checkingDigestsOfLast: recent) }
+    }
+
+    /// The bytes of `content/packs.lock` under `root`, not parsed; nil when there is none yet.
+    public static func read(root: String, fileSystem: any FileSystem = LocalFileSystem()) throws(DiagnosticError) -> Data? {
         let full = (root == "." ? "" : root + "/") + path
         guard let info = fileSystem.infoFollowingLinks(full) ?? fileSystem.info(full) else { return nil }
         // A pipe would block the build until something writes to it.
@@ -198,7 +203,7 @@ public struct PackLock: Hashable, Sendable {
         } catch {
             throw DiagnosticError(.error("cannot read the pack history: \(error)", at: SourceLocation(path: path), stage: "packs"))
         }
-        return try parse(data, checkingDigestsOfLast: recent)
+        return data
     }
 
     /// Parses and checks the text form; `path` names the file in diagnostics. Every version's

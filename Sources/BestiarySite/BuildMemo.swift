@@ -29,6 +29,9 @@ public final class BuildMemo: @unchecked Sendable {
     private var packRecords: KeptRecords?
     /// The records the last load used, by their files' metadata (``RecordCache``).
     private var records: RecordCache?
+    /// The pack history the last build replayed (``PackStage/lock(of:options:memo:)``), with
+    /// the bytes of `content/packs.lock` it was read from and how many versions' digests were checked.
+    private var packHistory: (data: Data, recent: Int, lock: PackLock)?
     /// When the current build began (nanoseconds since 1970): what it read of a file changed in
     /// the 2 s before is not kept (``FileInfo/isSettled(before:)``), as a one-shot build's kept
     /// files do not keep it.
@@ -47,6 +50,7 @@ public final class BuildMemo: @unchecked Sendable {
         outputIndex = nil
         packRecords = nil
         records = nil
+        packHistory = nil
         lock.unlock()
         render.reset()
         parse.reset()
@@ -60,6 +64,21 @@ public final class BuildMemo: @unchecked Sendable {
         self.started = nanoseconds
         lock.unlock()
         wikipedia.begin(started: nanoseconds)
+    }
+
+    /// The pack history the last build replayed from these very bytes, with as many versions'
+    /// digests checked.
+    func packHistory(of data: Data, checkingDigestsOfLast recent: Int) -> PackLock? {
+        lock.withLock { packHistory.flatMap { $0.recent == recent && $0.data == data ? $0.lock : nil } }
+    }
+
+    /// Whether the memo holds a history replayed from these bytes (for tests).
+    func packHistoryKept(_ data: Data) -> Bool {
+        lock.withLock { packHistory?.data == data }
+    }
+
+    func keepPackHistory(_ history: PackLock, of data: Data, checkingDigestsOfLast recent: Int) {
+        lock.withLock { packHistory = (data, recent, history) }
     }
 
     /// The records a load that starts at `started` takes by their files' metadata: those the

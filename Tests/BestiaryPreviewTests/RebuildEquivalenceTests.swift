@@ -1,10 +1,10 @@
 import BestiaryDiagnostics
-import BestiarySite
 import BestiaryTestSupport
 import Foundation
 import Testing
 
 @testable import BestiaryPreview
+@testable import BestiarySite
 
 /// What the preview's rebuilder leaves in the output after each of a series of edits, additions,
 /// deletions, media, template and configuration changes is byte for byte what a fresh full build
@@ -139,6 +139,37 @@ import Testing
         #expect(try !String(contentsOfFile: s.dir.appending("preview/animals/bear/index.html"), encoding: .utf8).contains("Brown bear"))
         try s.step(["content/packs.lock"]) { try FileManager.default.removeItem(atPath: s.root + "/content/packs.lock") }
         #expect(try String(contentsOfFile: s.dir.appending("preview/animals/bear/index.html"), encoding: .utf8).contains("Brown bear"))
+    }
+
+    /// The pack history one rebuild replayed is taken by the next while `content/packs.lock`
+    /// holds the same bytes (the preview never writes it); a history changed by another hand is
+    /// read again: one damaged in place, same size, fails the rebuild as it fails a build.
+    @Test func thePackHistoryIsReplayedAgainWhenItsBytesChanged() throws {
+        let s = try Session()
+        // Versions recorded, as a one-shot build records them.
+        for tags in ["tags: [bears, big]", "tags: [bears]"] {
+            try s.edit("content/animals/bear.md", tags == "tags: [bears]" ? "tags: [bears, big]" : "tags: [bears]", tags)
+            _ = try SiteBuilder(options: BuildOptions(root: s.root, output: s.dir.appending("out"), environment: Self.environment)).build()
+        }
+        let path = s.root + "/content/packs.lock"
+        let recorded = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(recorded.components(separatedBy: "\nversion ").count >= 3, "versions recorded: \(recorded)")
+        try s.step(["content/packs.lock", "content/animals/bear.md"]) {}
+        let memo = s.rebuilder.memo
+        #expect(memo.packHistoryKept(Data(recorded.utf8)), "the replayed history is kept")
+        try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+
+        // The newest version's digest changed, one hex digit for another.
+        let digest = try #require(recorded.range(of: "digest ", options: .backwards))
+        var damaged = recorded
+        let at = damaged.index(digest.upperBound, offsetBy: 3)
+        damaged.replaceSubrange(at...at, with: damaged[at] == "0" ? "1" : "0")
+        try damaged.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(throws: DiagnosticError.self) {
+            try s.rebuilder.rebuild(changes: [ChangedPath(classifying: "content/packs.lock")])
+        }
+        try recorded.write(toFile: path, atomically: false, encoding: .utf8)
+        try s.step(["content/packs.lock"]) {}
     }
 
     /// An output folder deleted while the preview runs is written anew by the next rebuild (not
