@@ -15,6 +15,9 @@ public final class SiteBuilder: @unchecked Sendable {
 
     /// Warnings and notes collected across stages (errors are thrown).
     public private(set) var diagnostics = DiagnosticBag()
+    /// The output's files a rebuild found changed or removed since the last build wrote them,
+    /// and makes again: said once, in the write stage.
+    private let touched = TouchedOutputs()
 
     /// Kept between builds by a long-running process (the preview); nil for one-shot builds.
     public let memo: BuildMemo?
@@ -428,7 +431,12 @@ public final class SiteBuilder: @unchecked Sendable {
                     PageReuse(
                         digests: record.digests, nameOrders: record.nameOrders, fragments: record.fragments,
                         read: { path in (try? fs.readShared(writer.output + "/" + path))?.array }
-                    ) { path in writer.isAsWritten(path, in: record.index) }
+                    ) { [touched] path in
+                        let asWritten = writer.isAsWritten(path, in: record.index)
+                        // A page whose inputs did not change, not as the last build wrote it.
+                        if !asWritten, record.index.entries[path] != nil { touched.insert(path) }
+                        return asWritten
+                    }
                 }
                 do {
                     let result = try renderer.render(reusing: reuse, streamingAnimalPagesTo: staging.add)
@@ -658,6 +666,19 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         let checks = OutputChecks(writer: writer, index: previous.index, files: files, sources: sources, stamps: previous.stamps)
         let differing = Parallel.map(files, chunk: 64) { file in checks.changed(file) }.compactMap { $0 }
+        // Of these, those not as the last build wrote them, though their bytes or media file are
+        // what they were: changed or removed by another hand. (A media file changed in place
+        // changes its link in the output too: not counted.)
+        for file in differing {
+            guard let entry = previous.index.entries[file.path], !writer.isAsWritten(file.path, in: previous.index) else { continue }
+            switch file.content {
+            case .data: touched.insert(file.path)
+            case .file(let source):
+                if let info = sources[source] ?? writer.fileSystem.infoFollowingLinks(source), OutputChecks.identity(entry.identity, links: info) {
+                    touched.insert(file.path)
+                }
+            }
+        }
         try staging.add(differing)
         return files.map(\.path)
     }
@@ -724,10 +745,14 @@ public final class SiteBuilder: @unchecked Sendable {
             _ = encoding?.value()
             throw error
         }
-        if let first = foreign.first {
-            let more = foreign.count > 1 ? " and \(foreign.count - 1) more (\(foreign.dropFirst().prefix(3).joined(separator: ", "))\(foreign.count > 4 ? ", …" : ""))" : ""
+        if let named = Self.naming(foreign, in: writer.output) {
             diagnostics.warning(
-                "\(writer.output)/\(first)\(more): not made by bestiary; kept in the new output, but a build that writes the whole output anew (--force, a new version of bestiary, `serve`) leaves it out. Keep such files outside the output and copy them in when you publish",
+                "\(named): not made by bestiary; kept in the new output, but a build that writes the whole output anew (--force, a new version of bestiary, `serve`) leaves it out. Keep such files outside the output and copy them in when you publish",
+                stage: "write")
+        }
+        if let named = Self.naming(touched.sorted, in: writer.output) {
+            diagnostics.warning(
+                "\(named): changed or removed since the last build, not by bestiary; made again from content/ and templates/. A build undoes changes made in the output: make them in the content or the theme, or in a copy of the output after each build",
                 stage: "write")
         }
         // The output it replaced is now the spare: the stamps of its folders go with it.
@@ -735,6 +760,13 @@ public final class SiteBuilder: @unchecked Sendable {
         if (try? fs.move(writer.foldersPath, to: writer.spareFoldersPath)) == nil { try? fs.remove(writer.spareFoldersPath) }
         recordSaved = Self.saveRecord(encoding, folder: folder, stamps: stamps, writer)
         return staged.count + old.count - stillThere
+    }
+
+    /// "OUTPUT/FIRST and N more (A, B, C, …)" for a warning about `paths` of the output; nil for none.
+    static func naming(_ paths: [String], in output: String) -> String? {
+        guard let first = paths.first else { return nil }
+        let more = paths.count > 1 ? " and \(paths.count - 1) more (\(paths.dropFirst().prefix(3).joined(separator: ", "))\(paths.count > 4 ? ", …" : ""))" : ""
+        return "\(output)/\(first)\(more)"
     }
 
     /// After the swap, the output record made beside it (`encoding`, of the staging folder
@@ -829,4 +861,14 @@ public final class SiteBuilder: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Paths of the output found changed or removed by another hand (``SiteBuilder``): noted by the
+/// stages' threads, said once.
+final class TouchedOutputs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths = Set<String>()
+
+    func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+    var sorted: [String] { lock.withLock { paths.sorted() } }
 }
