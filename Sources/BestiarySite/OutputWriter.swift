@@ -592,18 +592,6 @@ struct OutputWriter {
             _ = try Parallel.map(gone, chunk: 64) { path in try fs.remove(output + "/" + path) }
             changed.formUnion(gone)
             removeEmptyFolders(above: gone)
-            // The folders of the media links: those stamped last time and those of the links
-            // written now (a folder that holds none any more is stamped still: no harm; one that
-            // went leaves no stamps, and the next update looks at every link).
-            var linkFolders = Set<Substring>()
-            if let stamps = index.linkFolders {
-                linkFolders.formUnion(stamps.folders.lazy.map { Substring($0) })
-                for update in updates where update.isLink { linkFolders.insert(Self.folder(of: update.path)) }
-            } else {
-                for file in files { if case .file = file.content { linkFolders.insert(Self.folder(of: file.path)) } }
-            }
-            index.linkFolders = FolderStamps.take(
-                below: output, folders: linkFolders.filter { !$0.isEmpty }.map(String.init), fileSystem: fs, waitingFor: nil)
             return (index, changed)
         } catch let error as DiagnosticError {
             throw error
@@ -617,7 +605,7 @@ struct OutputWriter {
     /// `files` the previous index has. Writes the files in the three groups' order.
     private func changes(
         _ files: [OutputFile], previous: borrowing OutputIndex, unchanged: Set<String>
-    ) throws -> (updates: [(path: String, entry: OutputIndex.Entry, changed: Bool, isLink: Bool)], found: Int) {
+    ) throws -> (updates: [(path: String, entry: OutputIndex.Entry, changed: Bool)], found: Int) {
         let fs = fileSystem
         let output = self.output
         let entries = previous.entries
@@ -632,22 +620,12 @@ struct OutputWriter {
                 phases[file.path.hasSuffix(".html") ? 1 : 0].append(file)
             }
         }
-        // A media link in a folder whose entries are those it had when the last update stamped
-        // it is the inode the index says: not looked at again (63,000 `lstat` calls on the bench
-        // corpus). It was a link of its media file then, so its bytes are the media file's, which
-        // were those its content-hashed name says, or the media stage gave the file another name.
-        let settled = Set((previous.linkFolders?.unchanged(below: output, fileSystem: fs) ?? []).map { Substring($0) })
-        var updates: [(path: String, entry: OutputIndex.Entry, changed: Bool, isLink: Bool)] = []
+        var updates: [(path: String, entry: OutputIndex.Entry, changed: Bool)] = []
         for phase in phases where !phase.isEmpty {
-            updates += try Parallel.map(phase, chunk: 64) { file -> (path: String, entry: OutputIndex.Entry, changed: Bool, isLink: Bool)? in
+            updates += try Parallel.map(phase, chunk: 64) { file -> (path: String, entry: OutputIndex.Entry, changed: Bool)? in
                 let old = entries[file.path]
                 let isLink: Bool
                 if case .file = file.content { isLink = true } else { isLink = false }
-                if isLink, let old, !settled.isEmpty, settled.contains(Self.folder(of: file.path)), old.written.kind == .file,
-                    OutputChecks.identity(old.identity, links: old.written)
-                {
-                    return nil
-                }
                 let target = output + "/" + file.path
                 let current = fs.info(target)
                 // A linked file is its media file (a hard link: one inode) under a name made from its
@@ -666,7 +644,7 @@ struct OutputWriter {
                 if case .file(let source) = file.content, let current, let s = fs.infoFollowingLinks(source),
                     current.inode == s.inode && current.device == s.device
                 {
-                    return (file.path, OutputIndex.Entry(identity: identity, written: current), old?.identity != identity, isLink)
+                    return (file.path, OutputIndex.Entry(identity: identity, written: current), old?.identity != identity)
                 }
                 let slash = target.lastIndex(of: "/")!
                 let temporary = String(target[..<slash]) + "/.bestiary-new-\(getpid())-" + target[target.index(after: slash)...]
@@ -676,7 +654,7 @@ struct OutputWriter {
                 }
                 try fs.move(temporary, to: target)
                 guard let written = fs.info(target) else { throw DiagnosticError(.error("\(file.path) vanished", stage: "write")) }
-                return (file.path, OutputIndex.Entry(identity: identity, written: written), true, isLink)
+                return (file.path, OutputIndex.Entry(identity: identity, written: written), true)
             }.compactMap { $0 }
         }
         return (updates, found)
@@ -722,9 +700,6 @@ struct OutputIndex: Sendable {
     }
 
     var entries: [String: Entry] = [:]
-    /// The preview's: the stamps of the folders holding its media links (a few: `media/`,
-    /// `packs/media/`), taken after it wrote them (``OutputWriter/update(_:previous:unchanged:)``).
-    var linkFolders: FolderStamps?
 }
 
 /// Whether each file a rebuild makes is already in the output as the previous build's record

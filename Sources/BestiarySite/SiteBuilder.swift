@@ -750,7 +750,8 @@ public final class SiteBuilder: @unchecked Sendable {
                 "\(named): not made by bestiary; kept in the new output, but a build that writes the whole output anew (--force, a new version of bestiary, `serve`) leaves it out. Keep such files outside the output and copy them in when you publish",
                 stage: "write")
         }
-        if let named = Self.naming(touched.sorted, in: writer.output) {
+        // (Only those this build makes: a content-hashed file whose name went is just removed.)
+        if let named = Self.naming(touched.sorted.filter { index.entries[$0] != nil }, in: writer.output) {
             diagnostics.warning(
                 "\(named): changed or removed since the last build, not by bestiary; made again from content/ and templates/. A build undoes changes made in the output: make them in the content or the theme, or in a copy of the output after each build",
                 stage: "write")

@@ -101,14 +101,6 @@ struct FolderStamps: Sendable, Equatable {
         return FolderStamps(settled: settled, recent: recent)
     }
 
-    /// The settled folders below `top` that still have their metadata: each lists the very
-    /// entries it listed when stamped (adding, removing or renaming one gives a folder a new time).
-    func unchanged(below top: String, fileSystem: any FileSystem) -> Set<String> {
-        let folders = Array(settled)
-        let infos = fileSystem.infos(below: top, folders.map(\.key))
-        return Set(zip(folders, infos).lazy.filter { $0.value == $1 }.map(\.0.key))
-    }
-
     /// Whether every settled folder below `top` still has its metadata, and every recent one is
     /// still a folder (not a link: it is listed, and what it holds removed).
     func hold(below top: String, fileSystem: any FileSystem) -> Bool {

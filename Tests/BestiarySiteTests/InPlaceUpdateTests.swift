@@ -69,43 +69,43 @@ final class OrderingFileSystem: PassingFileSystem, @unchecked Sendable {
         #expect(try work.read("out/about/index.html") == "<link href=../assets/site.2.css>")
         #expect(!work.exists("out/assets/site.1.css"))
     }
-    /// A media link in a folder unchanged since the last update stamped it is not looked at
-    /// again (63,000 `lstat` calls of every preview rebuild of the bench corpus); one removed or
-    /// replaced by hand changes its folder, and is linked again.
-    @Test func mediaLinksInAnUnchangedFolderAreNotLookedAtAgain() throws {
+    /// The update takes over the previous index and sets only what changed in it: what it
+    /// returns is still every file's entry as written, so a link removed or replaced by hand
+    /// after one update is linked again by the next, and a file no longer built goes.
+    @Test func theIndexTakenOverStaysTrue() throws {
         let work = TemporaryDirectory()
         let output = work.appending("out")
         try work.write("first recording", to: "src/a.ogg")
         try work.write("second recording", to: "src/b.ogg")
-        func files(_ page: String) -> [OutputFile] {
+        func files(_ page: String, extra: Bool = false) -> [OutputFile] {
             [
                 OutputFile(path: "index.html", text: page),
                 OutputFile(path: "media/a.ogg", linking: work.appending("src/a.ogg")),
                 OutputFile(path: "media/b.ogg", linking: work.appending("src/b.ogg")),
-            ]
+            ] + (extra ? [OutputFile(path: "extra/index.html", text: "extra")] : [])
         }
         let writer = OutputWriter(fileSystem: LocalFileSystem(), output: output)
         let first = try writer.write(files("1"))
-        #expect(first.linkFolders == nil, "a whole write stamps nothing")
-        // Older than the clock's resolution when stamped, as after a few seconds of editing.
-        Thread.sleep(forTimeInterval: 0.15)
-        let (second, _) = try writer.update(files("2"), previous: first)
-        #expect(second.linkFolders?.settled["media"] != nil, "the media folder is stamped")
-
-        let counting = CountingFileSystem(watching: output + "/media/")
-        let (third, changed) = try OutputWriter(fileSystem: counting, output: output).update(files("3"), previous: second)
-        #expect(changed == ["index.html"])
-        #expect(counting.infos == 0 && counting.followed == 0, "the links were looked at: \(counting.infos) lstat, \(counting.followed) stat")
+        let (second, added) = try writer.update(files("2", extra: true), previous: first)
+        #expect(added == ["index.html", "extra/index.html"])
+        let (third, removed) = try writer.update(files("3"), previous: second)
+        #expect(removed == ["index.html", "extra/index.html"])
+        #expect(Set(third.entries.keys) == ["index.html", "media/a.ogg", "media/b.ogg"])
+        #expect(!work.exists("out/extra"))
 
         // By hand: one link removed, the other replaced by a file of other bytes.
         try FileManager.default.removeItem(atPath: output + "/media/a.ogg")
         try FileManager.default.removeItem(atPath: output + "/media/b.ogg")
         try work.write("tampered", to: "out/media/b.ogg")
-        let (_, repaired) = try writer.update(files("4"), previous: third)
+        let (fourth, repaired) = try writer.update(files("4"), previous: third)
         #expect(repaired == ["index.html", "media/a.ogg", "media/b.ogg"])
         #expect(try work.read("out/media/a.ogg") == "first recording")
         #expect(try work.read("out/media/b.ogg") == "second recording")
         let link = try #require(LocalFileSystem().info(output + "/media/b.ogg")), source = try #require(LocalFileSystem().info(work.appending("src/b.ogg")))
         #expect(link.inode == source.inode, "linked again, not copied")
+        // Each entry is the file as it is now: nothing changed, nothing written.
+        for (path, entry) in fourth.entries { #expect(LocalFileSystem().info(output + "/" + path) == entry.written, "\(path)") }
+        let (_, none) = try writer.update(files("4"), previous: fourth)
+        #expect(none == [])
     }
 }
