@@ -624,14 +624,12 @@ struct OutputWriter {
         for phase in phases where !phase.isEmpty {
             updates += try Parallel.map(phase, chunk: 64) { file -> (path: String, entry: OutputIndex.Entry, changed: Bool)? in
                 let old = entries[file.path]
-                let isLink: Bool
-                if case .file = file.content { isLink = true } else { isLink = false }
                 let target = output + "/" + file.path
                 let current = fs.info(target)
                 // A linked file is its media file (a hard link: one inode) under a name made from its
                 // bytes' hash: while the link is as written, the media file is what it was, and is
                 // not looked at again.
-                if isLink, let old, let current, current == old.written, OutputChecks.identity(old.identity, links: current) {
+                if case .file = file.content, let old, let current, current == old.written, OutputChecks.identity(old.identity, links: current) {
                     return nil
                 }
                 let known = unchanged.contains(file.path) ? old?.identity : nil
@@ -660,7 +658,8 @@ struct OutputWriter {
         return (updates, found)
     }
 
-    /// The folder of `path` (below the output), up to its last slash: "" for the top folder.
+    /// The folder of `path` (below the output), up to its last slash (found in the UTF-8 bytes,
+    /// not by `Character`): "" for the top folder.
     static func folder(of path: String) -> Substring {
         path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
     }
@@ -731,9 +730,7 @@ struct OutputChecks: Sendable {
         var folders = Set<Substring>()
         for file in files {
             guard case .file = file.content else { continue }
-            // The folder: up to the last slash (found in the UTF-8 bytes, not by Character).
-            let utf8 = file.path.utf8
-            if let slash = utf8.lastIndex(of: UInt8(ascii: "/")) { folders.insert(file.path[..<slash]) } else { folders.insert("") }
+            folders.insert(OutputWriter.folder(of: file.path))
         }
         var stamped = Set<Substring>()
         if let stamps {

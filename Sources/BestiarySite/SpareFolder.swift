@@ -165,9 +165,7 @@ extension OutputWriter.Staging {
         let fs = writer.fileSystem
         let staged = entries
         // A path's folder, without making a string of it (this runs for every file of the site).
-        func parent(_ path: String) -> Substring {
-            path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[..<$0] } ?? ""
-        }
+        let parent = OutputWriter.folder(of:)
         let listed = [""] + spare.stamps.recent
         let listedSet = Set(listed.map { Substring($0) })
         func isSpareFolder(_ folder: String) -> Bool { spare.stamps.settled[folder] != nil || listedSet.contains(Substring(folder)) }
