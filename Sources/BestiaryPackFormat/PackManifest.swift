@@ -23,11 +23,48 @@ public struct PackManifest: Hashable, Sendable {
     /// equal neighbours dropped: no set of 25,000 references is hashed).
     public var media: [PackMediaRef] {
         var all = records.flatMap(\.media)
-        all.sort { ($0.sha256, $0.ext, $0.bytes) < ($1.sha256, $1.ext, $1.bytes) }
+        Self.sortByHash(&all)
         var unique: [PackMediaRef] = []
         unique.reserveCapacity(all.count)
         for ref in all where unique.last != ref { unique.append(ref) }
         return unique
+    }
+
+    /// Sorts `refs` by hash, then extension, then size. The hashes' first 16 hexadecimal digits,
+    /// read as a number, order them as their text does (lower-case digits: '0'–'9' before 'a'–'f'),
+    /// so the 25,000 references of the bench corpus are compared by an integer first, not by two
+    /// strings each time (1.4 % of a one-record rebuild's CPU, on 2026-12-05).
+    static func sortByHash(_ refs: inout [PackMediaRef]) {
+        var keyed: [(key: UInt64, ref: PackMediaRef)] = []
+        keyed.reserveCapacity(refs.count)
+        for ref in refs {
+            guard let key = hexPrefix(ref.sha256) else {
+                refs.sort { ($0.sha256, $0.ext, $0.bytes) < ($1.sha256, $1.ext, $1.bytes) }
+                return
+            }
+            keyed.append((key, ref))
+        }
+        keyed.sort { a, b in
+            a.key != b.key ? a.key < b.key : (a.ref.sha256, a.ref.ext, a.ref.bytes) < (b.ref.sha256, b.ref.ext, b.ref.bytes)
+        }
+        refs = keyed.map(\.ref)
+    }
+
+    /// The value of the first 16 characters of `hash` when they are lower-case hexadecimal digits
+    /// (and it has more than 16 of them); nil otherwise.
+    static func hexPrefix(_ hash: String) -> UInt64? {
+        var value: UInt64 = 0
+        var count = 0
+        for byte in hash.utf8 {
+            guard count < 16 else { return value }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+            count += 1
+        }
+        return nil
     }
 
     /// Every member but `records`.

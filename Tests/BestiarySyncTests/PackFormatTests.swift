@@ -112,6 +112,36 @@ import Testing
         #expect(throws: PackFormatError.self) { try PackManifest.decode(JSONValue.object(json).canonicalData, file: "v/2.json") }
     }
 
+    /// The list is sorted by the hashes' first 16 digits as a number first: hashes that share
+    /// them, differ anywhere after, or are not lower-case hexadecimal come out in the text's order.
+    @Test func theMediaListIsInTheHashesTextOrder() {
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef")
+        func hash(_ prefix: String) -> String {
+            prefix + String((prefix.count..<64).map { _ in digits.randomElement(using: &generator)! })
+        }
+        let shared = String((0..<16).map { _ in digits.randomElement(using: &generator)! })
+        for round in 0..<100 {
+            var refs = (0..<40).map { n in
+                PackMediaRef(
+                    sha256: hash(n % 3 == 0 ? shared : n % 3 == 1 ? shared + "f" : ""), bytes: Int.random(in: 1...3, using: &generator),
+                    ext: ["ogg", "png", "jpg"].randomElement(using: &generator)!)
+            }
+            // Every other round one hash is not lower-case hexadecimal: the list falls back to
+            // sorting by text alone.
+            if round % 2 == 1 { refs[7].sha256 = "F" + refs[7].sha256.dropFirst() }
+            let manifest = PackManifest(
+                pack: "demo", version: 1, created: PackTime(seconds: 1_700_000_000),
+                // One reference a record: a record lists its own sorted already.
+                records: refs.enumerated().map { Self.record("r\($0.offset)", "R", media: [$0.element]) })
+            var expected: [PackMediaRef] = []
+            for ref in refs.sorted(by: { ($0.sha256, $0.ext, $0.bytes) < ($1.sha256, $1.ext, $1.bytes) }) where expected.last != ref {
+                expected.append(ref)
+            }
+            #expect(manifest.media == expected)
+        }
+    }
+
     @Test func aManifestListsEachMediaFileOnceSortedByHash() {
         // Shared files (the same picture in two records, a record's sound and a lead image that
         // are one file), in random records, against the set of them sorted.
