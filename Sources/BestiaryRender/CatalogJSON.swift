@@ -40,14 +40,14 @@ enum CatalogJSON {
         // `JSONText` gives them): boxing 10,000 animals in `[String: Any]` cost 3 × as much.
         let animals = input.catalog.animals
         /// An unchanged animal's object and description members, when the previous files hold all.
-        func kept(_ digest: String) -> [ArraySlice<UInt8>]? {
-            guard let previous, let object = previous.catalog.bytes(section: "", item: digest), isObject(object) else { return nil }
+        func kept(_ digest: String, at index: Int) -> [ArraySlice<UInt8>]? {
+            guard let previous, let object = previous.catalog.bytes(section: "", item: digest, at: index), isObject(object) else { return nil }
             var parts = [object]
             for lang in languages {
                 if previous.without.contains(lang) {
                     parts.append([])
                 } else {
-                    guard let text = previous.descriptions[lang]?.bytes(section: "", item: digest), isMember(text) else { return nil }
+                    guard let text = previous.descriptions[lang]?.bytes(section: "", item: digest, at: index), isMember(text) else { return nil }
                     parts.append(text)
                 }
             }
@@ -61,7 +61,7 @@ enum CatalogJSON {
         var runs = Parallel.map(Array(stride(from: 0, to: animals.count, by: run)), chunk: 1) { first -> [Stream] in
             var streams = [Stream](repeating: Stream(), count: 1 + languages.count)
             for index in first..<min(animals.count, first + run) {
-                if let digest = digests?[index], let parts = kept(digest) {
+                if let digest = digests?[index], let parts = kept(digest, at: index) {
                     for (i, part) in parts.enumerated() { streams[i].append(part) }
                 } else {
                     var json = JSONObjectWriter()

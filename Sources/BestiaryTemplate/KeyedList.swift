@@ -21,6 +21,17 @@ public struct KeyedList: Sendable {
 public protocol KeptFragments {
     /// The bytes item `item` of section `section` rendered to, if known; nil renders it.
     func bytes(section: String, item: String) -> ArraySlice<UInt8>?
+    /// The same, for the item at `position` of its list: an earlier rendering whose items came in
+    /// the same order finds it there, without a lookup by key.
+    func bytes(section: String, item: String, at position: Int) -> ArraySlice<UInt8>?
+    /// About how many bytes the earlier rendering was (0: not known): the renderer makes room for
+    /// them once, instead of growing its output while copying them.
+    var byteCount: Int { get }
+}
+
+extension KeptFragments {
+    public func bytes(section: String, item: String, at position: Int) -> ArraySlice<UInt8>? { bytes(section: section, item: item) }
+    public var byteCount: Int { 0 }
 }
 
 /// A rendered template, with where each keyed item's output is in it.

@@ -228,9 +228,11 @@ struct Renderer {
         for o in frame.overrides { section += " \(o.id):\(serial(of: o.body))" }
         keyedBase = stack.count
         defer { keyedBase = nil }
+        // Room for the earlier rendering's bytes at once (a list page of 10,000 cards is 5 MB).
+        if let kept, output.bytes.capacity < kept.byteCount { output.bytes.reserveCapacity(kept.byteCount + kept.byteCount / 16) }
         for (i, item) in list.keys.enumerated() {
             let start = output.bytes.count
-            if let bytes = kept?.bytes(section: section, item: item) {
+            if let bytes = kept?.bytes(section: section, item: item, at: i) {
                 output.bytes.append(contentsOf: bytes)
                 reused += 1
             } else {
