@@ -51,12 +51,13 @@ public struct PackManifest: Hashable, Sendable {
     }
 
     /// The value of the first 16 characters of `hash` when they are lower-case hexadecimal digits
-    /// (and it has more than 16 of them); nil otherwise.
+    /// followed by an ASCII character (no combining mark joins the 16th to the next, and the text
+    /// order is decided by the 16 digits when they differ); nil otherwise.
     static func hexPrefix(_ hash: String) -> UInt64? {
         var value: UInt64 = 0
         var count = 0
         for byte in hash.utf8 {
-            guard count < 16 else { return value }
+            guard count < 16 else { return byte < 0x80 ? value : nil }
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(byte - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(byte - UInt8(ascii: "a") + 10)

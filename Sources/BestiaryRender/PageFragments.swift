@@ -169,7 +169,10 @@ final class KeptSection: @unchecked Sendable {
         return byKey != nil
     }
 
-    /// By key: the last item of that key, as a table filled in order keeps it.
+    /// By key: the last item of that key, as a table filled in order keeps it. (At its place, the
+    /// item there is taken, even if the key comes again later: a key is an animal's digest, which
+    /// covers its id, so no section holds one twice; were one there twice, both were rendered from
+    /// the same inputs to the same bytes.)
     func range(of item: String) -> Range<Int>? {
         lock.lock()
         if byKey == nil, scans < Self.scansBeforeTable {

@@ -851,10 +851,13 @@ struct HomeStats: Sendable, Equatable {
             return (sound, image, askable)
         }
         self.animals = animals.count
+        var images = [Int](repeating: 0, count: languages.count)
         for part in parts {
             withSound += part.sound
             askable += part.askable
-            for (i, lang) in languages.enumerated() { withImage[lang, default: 0] += part.image[i] }
+            for i in images.indices { images[i] += part.image[i] }
         }
+        // (A language named twice is counted once.)
+        for (lang, count) in zip(languages, images) { withImage[lang] = count }
     }
 }

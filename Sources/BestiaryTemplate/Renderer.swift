@@ -229,7 +229,10 @@ struct Renderer {
         keyedBase = stack.count
         defer { keyedBase = nil }
         // Room for the earlier rendering's bytes at once (a list page of 10,000 cards is 5 MB).
-        if let kept, output.bytes.capacity < kept.byteCount { output.bytes.reserveCapacity(kept.byteCount + kept.byteCount / 16) }
+        // (Not for an empty list: a page's kept file is read only once a card is looked for.)
+        if !list.keys.isEmpty, let kept, output.bytes.capacity < kept.byteCount {
+            output.bytes.reserveCapacity(kept.byteCount + kept.byteCount / 16)
+        }
         for (i, item) in list.keys.enumerated() {
             let start = output.bytes.count
             if let bytes = kept?.bytes(section: section, item: item, at: i) {

@@ -49,12 +49,26 @@ struct KeptFragmentsTests {
             #expect(section.hasTable == (missing > KeptSection.scansBeforeTable), "round \(round): \(missing) not at their place")
             #expect(kept.bytes(section: "2 html ", item: "k1", at: 1) == nil)
         }
-        // The same key twice: the last one's bytes, as a table filled in order keeps them.
+        // The same key twice (which a build never writes): by key, the last one's bytes, as a table
+        // filled in order keeps them; at a place that holds the key, that place's.
         var doubled = Self.page(["a", "b", "a"])
         doubled.bytes[doubled.table.entries[2].offset + 1] = UInt8(ascii: "A")
         let kept = try #require(doubled.table.kept(in: doubled.bytes))
         #expect(kept.bytes(section: "1 html ", item: "a", at: 5).map(Array.init) == Array("[A]".utf8))
+        #expect(kept.bytes(section: "1 html ", item: "a", at: 1).map(Array.init) == Array("[A]".utf8))
+        #expect(kept.bytes(section: "1 html ", item: "a", at: 2).map(Array.init) == Array("[A]".utf8))
+        #expect(kept.bytes(section: "1 html ", item: "a", at: 0).map(Array.init) == Array("[a]".utf8))
         #expect(kept.bytes(section: "1 html ", item: "a").map(Array.init) == Array("[A]".utf8))
+        // A section in two runs of the table (the same block rendered in two places): one list of
+        // its items, the first run's then the second's.
+        let split = FragmentTable(salt: "s", entries: [
+            .init(section: "x", item: "p", offset: 0, length: 1), .init(section: "y", item: "q", offset: 1, length: 1),
+            .init(section: "x", item: "r", offset: 2, length: 1),
+        ])
+        let keptSplit = try #require(split.kept(in: Array("PQR".utf8)))
+        #expect(keptSplit.bytes(section: "x", item: "r", at: 1).map(Array.init) == Array("R".utf8))
+        #expect(keptSplit.bytes(section: "x", item: "p", at: 0).map(Array.init) == Array("P".utf8))
+        #expect(keptSplit.bytes(section: "y", item: "q", at: 0).map(Array.init) == Array("Q".utf8))
     }
 
     /// An entry outside the file, or cut inside a character, makes the whole table unusable.

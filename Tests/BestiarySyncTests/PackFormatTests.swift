@@ -130,6 +130,14 @@ import Testing
             // Every other round one hash is not lower-case hexadecimal: the list falls back to
             // sorting by text alone.
             if round % 2 == 1 { refs[7].sha256 = "F" + refs[7].sha256.dropFirst() }
+            // Every fourth round a combining mark follows one hash's 16th digit, an "a", in a
+            // hash that shares its first 15 with one whose 16th is a "b": as text, "a" and the
+            // mark are "á", which sorts after "b", as a number "a" comes first.
+            if round % 4 == 2 {
+                let first15 = shared.prefix(15)
+                refs[5].sha256 = first15 + "a\u{301}" + refs[5].sha256.dropFirst(16)
+                refs[6].sha256 = first15 + "b" + refs[6].sha256.dropFirst(16)
+            }
             let manifest = PackManifest(
                 pack: "demo", version: 1, created: PackTime(seconds: 1_700_000_000),
                 // One reference a record: a record lists its own sorted already.
