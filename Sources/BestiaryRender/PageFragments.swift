@@ -1,6 +1,6 @@
 import BestiaryStorage
-import Foundation
 import BestiaryTemplate
+import Foundation
 
 /// Where each card of a list page (the collection, the sightings checklist, the credits: 10,000
 /// items each on the bench corpus) went in the page's file, so that the next build in another

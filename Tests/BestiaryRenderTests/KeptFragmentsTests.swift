@@ -71,6 +71,29 @@ struct KeptFragmentsTests {
         #expect(keptSplit.bytes(section: "y", item: "q", at: 0).map(Array.init) == Array("Q".utf8))
     }
 
+    /// The catalogue's objects are looked up from both cores at once: with every card one place
+    /// off, the scans and then the one table are made while other threads look too.
+    @Test func cardsAreFoundFromManyThreadsAtOnce() throws {
+        let before = (0..<3000).map { "k\($0)" }
+        let (bytes, table) = Self.page(before)
+        let after = ["new"] + before
+        let kept = try #require(table.kept(in: bytes))
+        final class Found: @unchecked Sendable {
+            let lock = NSLock()
+            var bytes: [[UInt8]?]
+            init(_ count: Int) { bytes = Array(repeating: nil, count: count) }
+        }
+        let results = Found(after.count)
+        DispatchQueue.concurrentPerform(iterations: after.count) { i in
+            let bytes = kept.bytes(section: "1 html ", item: after[i], at: i).map(Array.init)
+            results.lock.withLock { results.bytes[i] = bytes }
+        }
+        let found = results.bytes
+        #expect(found[0] == nil)
+        for i in 1..<after.count { #expect(found[i] == Array("[\(after[i])]".utf8), "\(after[i])") }
+        #expect(try #require(kept.sections["1 html "]).hasTable)
+    }
+
     /// An entry outside the file, or cut inside a character, makes the whole table unusable.
     @Test func aDamagedTableKeepsNothing() {
         let (bytes, table) = Self.page(["a", "b"])
