@@ -153,6 +153,8 @@ public final class SiteBuilder: @unchecked Sendable {
             return finished()
         }
 
+        upkeep("inputs walked")
+
         // What changed since the output was built (its fingerprint and the walk it was made from
         // recorded beside it): 14 ms on the bench corpus, beside load. Not by the preview, which
         // names the files it saw change itself (and keeps no walk: saving 3 MB on the bench corpus
@@ -215,7 +217,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         var cacheAhead = returnsFreedMemory ? nil : Background(readCache)
         defer { _ = cacheAhead?.value() }
-        upkeep("inputs checked, kept files read")
+        upkeep("kept files read")
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)

@@ -75,7 +75,8 @@ import Testing
         #expect(first.status == 0)
         // The work around the stages is named after them, and the total is the build's.
         let lines = first.stderr.split(separator: "\n")
-        let upkeep = try #require(lines.firstIndex { $0.contains("around the stages: inputs checked, kept files read ") }, "\(first.stderr)")
+        let upkeep = try #require(lines.firstIndex { $0.contains("around the stages: inputs walked ") }, "\(first.stderr)")
+        #expect(lines[upkeep].contains(" ms, kept files read "))
         #expect(lines[upkeep - 1].hasPrefix("[6/6] write"))
         #expect(lines.last?.hasPrefix("built ") == true)
         let record = site + "/content/animals/red-fox.md"

@@ -79,11 +79,15 @@ import Testing
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         let at = try #require(lines.lastIndex { $0.hasPrefix("version ") })
         let merged = (lines[..<at] + ["<<<<<<< HEAD"] + lines[at...].dropLast() + ["=======", "version 2 …", ">>>>>>> other", ""]).joined(separator: "\n")
-        #expect {
-            try PackLock.parse(Data(merged.utf8))
-        } throws: { error in
-            let d = (error as? DiagnosticError)?.diagnostics.first
-            return d?.location?.line == at + 1 && d?.message.hasPrefix("the pack history has merge conflict markers: two branches each recorded a version") == true
+        // With CRLF line ends too (git's autocrlf on Windows): the markers at the same line (such a
+        // file used to be one line to the markers' search, which found none there).
+        for ends in ["\n", "\r\n"] {
+            #expect {
+                try PackLock.parse(Data(merged.replacingOccurrences(of: "\n", with: ends).utf8))
+            } throws: { error in
+                let d = (error as? DiagnosticError)?.diagnostics.first
+                return d?.location?.line == at + 1 && d?.message.hasPrefix("the pack history has merge conflict markers: two branches each recorded a version") == true
+            }
         }
     }
 
