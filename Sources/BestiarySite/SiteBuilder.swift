@@ -141,7 +141,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // A rebuild takes the Wikipedia cache's listing, and the records' and media's metadata,
         // from this walk. A full build does not hold them: they would be held to the end, and a
         // full build's peak is the memory goal (the next rebuild lists the cache itself once).
-        (before, sortListing) = state.snapshot(now: started, listing: !returnsFreedMemory)
+        // The preview's first build does: its memo keeps the cache's entries whole only under
+        // the digest of the walk's listing, and without it the first rebuild after an edit read
+        // every entry again (enrich 0.6 s instead of 0.2 s on the bench corpus).
+        (before, sortListing) = state.snapshot(now: started, listing: !returnsFreedMemory || memo != nil)
         let current = state.fingerprint(before)
         if !options.force, !adoptsOutput, let current, current == state.recorded() {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - startTime) / 1e9

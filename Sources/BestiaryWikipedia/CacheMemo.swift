@@ -61,6 +61,9 @@ public final class CacheMemo: @unchecked Sendable {
         return { Self.settled($0, started: started) }
     }
 
+    /// Whether the last build's entries are kept whole (for tests).
+    public var keepsWhole: Bool { lock.withLock { whole != nil } }
+
     /// What was kept whole under `stamp`, or nil.
     func whole(stamp: String) -> Whole? {
         lock.lock()

@@ -1,4 +1,5 @@
 @testable import BestiarySite
+import BestiaryWikipedia
 import BestiaryContent
 import BestiaryStorage
 import BestiaryTestSupport
@@ -81,5 +82,38 @@ import Testing
         let kept = facts.infos()
         #expect(kept[content + "images/bear.png"] == nil)
         #expect(kept[content + "images/badger.png"] == other)
+    }
+
+    /// The preview's first build keeps the Wikipedia cache's entries whole in its memo (under the
+    /// digest of its walk's listing of the cache), so that the first rebuild after an edit takes
+    /// them as they are instead of reading every entry again; the rebuild's output is a fresh
+    /// build's.
+    @Test func thePreviewsFirstBuildKeepsTheWikipediaCacheWhole() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        try cacheHaushund(root: root, requested: "Haushund")
+        // Every file settled (changed more than 2 s before the build).
+        let hourAgo = Date().addingTimeInterval(-3600)
+        let fm = FileManager.default
+        let wikipedia = root + "/content/wikipedia"
+        for name in try #require(fm.subpathsOfDirectory(atPath: wikipedia) as [String]?) {
+            try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: wikipedia + "/" + name)
+        }
+        var options = BuildOptions(root: root, output: dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let memo = BuildMemo()
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(memo.wikipedia.keepsWhole, "kept whole by the first build")
+
+        let record = root + "/content/animals/bear.md"
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        try (text + "\nEdited.\n").writeReplacing(toFile: record)
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(memo.wikipedia.keepsWhole, "and by the rebuild, which took them")
+        var fresh = options
+        fresh.output = dir.appending("fresh")
+        fresh.force = true
+        _ = try SiteBuilder(options: fresh).build()
+        #expect(try Tree(dir.appending("out")).differences(from: Tree(dir.appending("fresh"))) == [])
     }
 }

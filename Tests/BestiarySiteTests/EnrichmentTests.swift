@@ -27,8 +27,14 @@ import Foundation
 /// `requested` would file it.
 @discardableResult
 func cacheHaushund(in dir: TemporaryDirectory, requested: String) throws -> WikipediaSummary {
+    try cacheHaushund(root: dir.path, requested: requested)
+}
+
+/// The same in the site at `root`.
+@discardableResult
+func cacheHaushund(root: String, requested: String) throws -> WikipediaSummary {
     let s = try WikipediaSummary.decode(try Fixtures.data("wikipedia/de__Haushund.json"))
-    try WikipediaCache(root: dir.path).write(WikipediaEntry(
+    try WikipediaCache(root: root).write(WikipediaEntry(
         language: s.language, requested: [requested], canonicalTitle: s.canonicalTitle, title: s.normalizedTitle, pageID: s.pageID,
         revision: s.revision, lastEdited: s.timestamp, fetchedAt: "2026-11-01T00:00:00Z", etag: "\"\(s.revision)/x\"", url: s.pageURL!,
         direction: s.direction, description: s.description, wikibaseItem: s.wikibaseItem, extract: s.extract, extractHTML: s.extractHTML, image: nil))
