@@ -246,10 +246,11 @@ struct BuildState {
         appendNumber(negative: false, info.device, to: &out)
     }
 
-    /// A space, then the number in decimal (as `String(n)` writes it): two digits at a time, from
-    /// the last, into a buffer on the stack (four numbers for each of the walk's 35,000 entries).
-    private static func appendNumber(negative: Bool, _ magnitude: UInt64, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: " "))
+    /// `separator` (a space), then the number in decimal (as `String(n)` writes it): two digits at
+    /// a time, from the last, into a buffer on the stack (four numbers for each of the walk's
+    /// 35,000 entries).
+    static func appendNumber(negative: Bool, _ magnitude: UInt64, separator: UInt8 = UInt8(ascii: " "), to out: inout [UInt8]) {
+        out.append(separator)
         if negative { out.append(UInt8(ascii: "-")) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in  // UInt64.max has 20
             var n = magnitude, start = 20
@@ -270,6 +271,11 @@ struct BuildState {
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
         }
+    }
+
+    /// `separator`, then `n` in decimal, as `String(n)` writes it.
+    static func appendNumber(_ n: Int, separator: UInt8, to out: inout [UInt8]) {
+        appendNumber(negative: n < 0, UInt64(n.magnitude), separator: separator, to: &out)
     }
 
     /// "00", "01" … "99", one after the other.

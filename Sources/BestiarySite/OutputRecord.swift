@@ -111,7 +111,7 @@ struct OutputRecord {
                 if fields == 3, lines.is(0, "order") {
                     var order: [Int] = []
                     for number in lines.field(2).split(separator: 44) {
-                        guard let n = Int(lines.text(number)) else { return nil }
+                        guard let n = lines.integer(number) else { return nil }
                         order.append(n)
                     }
                     record.nameOrders[lines.text(1)] = order
@@ -135,9 +135,18 @@ struct OutputRecord {
         }
     }
 
+    /// `KIND SIZE TIME INODE DEVICE` (as ``BuildState/describe(_:into:)`` writes it), read in
+    /// place: no array of its parts made for each of 83,000 lines.
     private static func parseInfo(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> FileInfo? {
-        let parts = bytes.split(separator: 32)
-        guard parts.count == 5, let kindByte = parts[0].first else { return nil }
+        var i = bytes.startIndex
+        // The next part, after any spaces (a run of them is one), up to a space or the end.
+        func next() -> Slice<UnsafeBufferPointer<UInt8>>? {
+            while i < bytes.endIndex, bytes[i] == 32 { i += 1 }
+            guard i < bytes.endIndex else { return nil }
+            let start = i
+            while i < bytes.endIndex, bytes[i] != 32 { i += 1 }
+            return bytes[start..<i]
+        }
         func number(_ p: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
             var value: Int64 = 0
             var negative = false
@@ -148,14 +157,17 @@ struct OutputRecord {
             }
             return negative ? -value : value
         }
+        guard let kindPart = next(), let sizePart = next(), let timePart = next(), let inodePart = next(), let devicePart = next(),
+            next() == nil
+        else { return nil }
         let kind: FileKind
-        switch kindByte {
+        switch kindPart[kindPart.startIndex] {
         case UInt8(ascii: "f"): kind = .file
         case UInt8(ascii: "d"): kind = .directory
         case UInt8(ascii: "l"): kind = .symlink
         default: kind = .other
         }
-        guard let size = number(parts[1]), let time = number(parts[2]), let inode = number(parts[3]), let device = number(parts[4]) else {
+        guard let size = number(sizePart), let time = number(timePart), let inode = number(inodePart), let device = number(devicePart) else {
             return nil
         }
         return FileInfo(kind: kind, size: Int(size), modificationTime: time, inode: UInt64(bitPattern: inode), device: UInt64(bitPattern: device))
@@ -191,17 +203,25 @@ struct OutputRecord {
                 out.append(contentsOf: entry.section.utf8)
                 out.append(9)
                 out.append(contentsOf: entry.item.utf8)
-                out.append(contentsOf: "\t\(entry.offset)\t\(entry.length)\n".utf8)
+                BuildState.appendNumber(entry.offset, separator: 9, to: &out)
+                BuildState.appendNumber(entry.length, separator: 9, to: &out)
+                out.append(10)
             }
         }
         if let spare {
             out.append(contentsOf: "spare\t\(spare.folder)\t\(spare.differs.count)\t-\t-\n".utf8)
             for path in spare.differs { out.append(contentsOf: (path + "\t-\t0\t0\n").utf8) }
         }
-        if let table = packRecords, !(table.manifestPath + table.entries.keys.joined()).utf8.contains(where: { $0 == 9 || $0 == 10 }) {
+        func breaksLines(_ text: String) -> Bool { text.utf8.contains(where: { $0 == 9 || $0 == 10 }) }
+        if let table = packRecords, !breaksLines(table.manifestPath), !table.entries.keys.contains(where: breaksLines) {
             out.append(contentsOf: "packrecords\t\(table.manifestPath)\t\(table.entries.count)\t-\t-\n".utf8)
             for (id, entry) in table.entries {
-                out.append(contentsOf: "\(id)\t\(entry.digest)\t\(entry.offset)\t\(entry.length)\n".utf8)
+                out.append(contentsOf: id.utf8)
+                out.append(9)
+                out.append(contentsOf: entry.digest.utf8)
+                BuildState.appendNumber(entry.offset, separator: 9, to: &out)
+                BuildState.appendNumber(entry.length, separator: 9, to: &out)
+                out.append(10)
             }
         }
         // The pack records and the files go in the dictionaries' order: the reader keys every
@@ -276,6 +296,27 @@ private struct TabbedLines {
         return f.count == word.utf8CodeUnitCount && f.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
     }
 
-    /// Field `k` as a decimal number (`Int(_:)` of its text).
-    func integer(_ k: Int) -> Int? { Int(text(k)) }
+    /// Field `k` as a decimal number, as `Int(_:)` of its text reads it (a sign, then at least
+    /// one digit; nil on overflow), without the text made.
+    func integer(_ k: Int) -> Int? { integer(field(k)) }
+
+    /// ``integer(_:)`` of these bytes.
+    func integer(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        var digits = bytes
+        var negative = false
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for b in digits {
+            guard (48...57).contains(b) else { return nil }
+            let (times, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = negative ? times.subtractingReportingOverflow(Int(b - 48)) : times.addingReportingOverflow(Int(b - 48))
+            guard !o1, !o2 else { return nil }
+            value = sum
+        }
+        return value
+    }
 }
