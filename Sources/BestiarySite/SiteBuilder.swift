@@ -306,8 +306,12 @@ public final class SiteBuilder: @unchecked Sendable {
         // before the packs stage.
         var entriesSaved: Background<Void, Never>?
         defer { entriesSaved?.value() }
+        // The preview's update takes the pictures' metadata from the cache's listing (below).
+        var pictureInfos: [String: FileInfo] = [:]
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
-            let result = Enrichment.run(catalog, snapshot: cacheAhead?.value() ?? readCache())
+            let snapshot = cacheAhead?.value() ?? readCache()
+            if previewRebuild { pictureInfos = snapshot.pictureInfos(prefix: Catalog.contentDirectory(root: options.root) + "/") }
+            let result = Enrichment.run(catalog, snapshot: snapshot)
             if let entries = entries() {
                 entriesSaved = Background {
                     KeptEntries.save(entries, to: entriesPath, fileSystem: fs)
@@ -587,7 +591,17 @@ public final class SiteBuilder: @unchecked Sendable {
                 // Until this update is complete, the output is no longer what the state says.
                 state.forget()
                 memo.setOutput(nil, for: options.outputDirectory)
-                let (index, changed) = try writer.update(all, previous: consume previous, unchanged: memo.render.reusedPaths)
+                // The media files' metadata as this build's walk found them, and the pictures' as
+                // the Wikipedia cache listed them, by the path a link names.
+                let contentPrefix = Catalog.contentDirectory(root: options.root) + "/"
+                let pictures = pictureInfos
+                let sources = listed.map { listed in
+                    { @Sendable (source: String) -> FileInfo? in
+                        if let picture = pictures[source] { return picture }
+                        return source.hasPrefix(contentPrefix) ? listed.file("content/" + source.dropFirst(contentPrefix.count)) : nil
+                    }
+                }
+                let (index, changed) = try writer.update(all, previous: consume previous, unchanged: memo.render.reusedPaths, sources: sources)
                 memo.setOutput(index, for: options.outputDirectory)
                 report.changedOutputs = changed
                 return (all.count + 1, "\(changed.count) of \(all.count + 1) files changed in \(options.outputDirectory)")

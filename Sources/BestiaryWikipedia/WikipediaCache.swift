@@ -138,14 +138,18 @@ public struct WikipediaCache: Sendable {
             let vouched = facts?.useAll(in: imageFile(Self.imagesFolder + "/"), listed: imageFiles)
             if (vouched ?? intact.count) >= intact.count {
                 kept.setStamp(kept.stamp)
-                return WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: intact)
+                var snapshot = WikipediaSnapshot(cache: self, entries: entries, diagnostics: [], intactImages: intact)
+                snapshot.pictureFiles = imageFiles
+                return snapshot
             }
         }
         // The same entries, whose pictures that build found intact and settled, and every picture
         // listed with the metadata it had then: their checks stand as they were (as each one's
         // would in the memo, looked up by its metadata below).
         if let memoWhole, memoWhole.pictures == picturesStamp {
-            return WikipediaSnapshot(cache: self, entries: memoWhole.entries, diagnostics: [], intactImages: memoWhole.intact)
+            var snapshot = WikipediaSnapshot(cache: self, entries: memoWhole.entries, diagnostics: [], intactImages: memoWhole.intact)
+            snapshot.pictureFiles = imageFiles
+            return snapshot
         }
         // By name in the folder (a rendition's path less `images/`), not a path made for each.
         var listed: [Substring: FileInfo] = [:]
@@ -197,6 +201,7 @@ public struct WikipediaCache: Sendable {
         })
         var snapshot = WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
         snapshot.picturesChecked = named.count
+        snapshot.pictureFiles = imageFiles
         return snapshot
     }
 

@@ -34,6 +34,21 @@ public struct WikipediaSnapshot: Sendable {
     /// file facts or their bytes); 0 when their checks stood as a whole, as the last build made
     /// them.
     public internal(set) var picturesChecked = 0
+    /// The pictures' folder as ``WikipediaCache/load()`` listed it, each file with its metadata
+    /// (empty when there is none): the preview's update takes them for its links to the pictures
+    /// instead of looking at each link (``pictureInfos(prefix:)``).
+    public internal(set) var pictureFiles: [(entry: DirectoryEntry, info: FileInfo?)] = []
+
+    /// ``pictureFiles`` by path (`prefix` + `wikipedia/images/NAME`): the regular files.
+    public func pictureInfos(prefix contentPrefix: String) -> [String: FileInfo] {
+        var infos: [String: FileInfo] = [:]
+        infos.reserveCapacity(pictureFiles.count)
+        let prefix = contentPrefix + WikipediaCache.imagesFolder + "/"
+        for (entry, info) in pictureFiles where entry.kind == .file {
+            if let info, info.kind == .file { infos[prefix + entry.name] = info }
+        }
+        return infos
+    }
 
     /// A snapshot of given entries (tests of later stages build one without files; images are
     /// still looked up under `cache`). ``WikipediaCache/load()`` is the usual way to get one.
