@@ -147,6 +147,8 @@ struct OutputRecord {
             while i < bytes.endIndex, bytes[i] != 32 { i += 1 }
             return bytes[start..<i]
         }
+        // Wrapping, not checked as ``TabbedLines/integer(_:)`` is: an inode or device past
+        // `Int64.max` is written as its unsigned value and read back by its bit pattern.
         func number(_ p: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
             var value: Int64 = 0
             var negative = false

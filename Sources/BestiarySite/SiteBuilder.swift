@@ -221,6 +221,8 @@ public final class SiteBuilder: @unchecked Sendable {
         var cacheAhead = returnsFreedMemory ? nil : Background(readCache)
         defer { _ = cacheAhead?.value() }
         upkeep("kept files read")
+        // Media and pictures are named by paths below it (`content/…` when the root is `.`).
+        let contentPrefix = Catalog.contentDirectory(root: options.root) + "/"
 
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
@@ -229,7 +231,7 @@ public final class SiteBuilder: @unchecked Sendable {
             // A media file whose metadata is that of last time has the format its bytes had then.
             // The preview's memo knows it from the media stage, by the path relative to content/.
             let keptFacts = oneShot ? factsAhead : nil
-            let mediaMemo = memo, contentPrefix = Catalog.contentDirectory(root: options.root) + "/"
+            let mediaMemo = memo
             loader.knownFormat = { path, info in
                 if let mediaMemo {
                     return path.hasPrefix(contentPrefix) ? mediaMemo.mediaFormat(String(path.dropFirst(contentPrefix.count)), info: info) : nil
@@ -310,7 +312,7 @@ public final class SiteBuilder: @unchecked Sendable {
         var pictureInfos: [String: FileInfo] = [:]
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
             let snapshot = cacheAhead?.value() ?? readCache()
-            if previewRebuild { pictureInfos = snapshot.pictureInfos(prefix: Catalog.contentDirectory(root: options.root) + "/") }
+            if previewRebuild { pictureInfos = snapshot.pictureInfos(prefix: contentPrefix) }
             let result = Enrichment.run(catalog, snapshot: snapshot)
             if let entries = entries() {
                 entriesSaved = Background {
@@ -593,7 +595,6 @@ public final class SiteBuilder: @unchecked Sendable {
                 memo.setOutput(nil, for: options.outputDirectory)
                 // The media files' metadata as this build's walk found them, and the pictures' as
                 // the Wikipedia cache listed them, by the path a link names.
-                let contentPrefix = Catalog.contentDirectory(root: options.root) + "/"
                 let pictures = pictureInfos
                 let sources = listed.map { listed in
                     { @Sendable (source: String) -> FileInfo? in
