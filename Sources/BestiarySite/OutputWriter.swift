@@ -783,7 +783,7 @@ struct OutputChecks: Sendable {
         var stamped = Set<Substring>()
         if let stamps {
             let candidates = folders.filter { stamps.settled[String($0)] != nil }.map(String.init)
-            for (folder, info) in zip(candidates, writer.fileSystem.infos(below: writer.output, candidates))
+            for (folder, info) in zip(candidates, writer.fileSystem.folderInfos(below: writer.output, candidates))
             where info != nil && info == stamps.settled[folder] {
                 stamped.insert(Substring(folder))
             }

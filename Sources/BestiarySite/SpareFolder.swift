@@ -1,9 +1,11 @@
 import BestiaryStorage
 import Foundation
 
-/// What the folders below a complete output were: each subfolder's metadata (`lstat`), taken
-/// just before the output was swapped in. A folder gains or loses an entry only with a new
-/// modification time, so while a folder's metadata is unchanged it holds what it held then:
+/// What the folders below a complete output were: each subfolder's metadata (`lstat`) with its
+/// change time (``FolderInfo``), taken just before the output was swapped in. A folder gains or
+/// loses an entry only with a new modification time, and a tool that sets that time back after
+/// (`rsync -a`, `tar -x`) gives it a new change time, so while both are unchanged it holds what
+/// it held then:
 /// the next-but-one build, which starts its staging folder from this output (then the spare,
 /// ``OutputWriter/sparePath``), knows what the folder holds without listing it.
 ///
@@ -12,7 +14,7 @@ import Foundation
 /// and listed by that build. The top folder is always listed (the swap renames it).
 struct FolderStamps: Sendable, Equatable {
     /// Folders (paths below the top folder) with their metadata.
-    var settled: [String: FileInfo] = [:]
+    var settled: [String: FolderInfo] = [:]
     /// Folders changed too recently to be known by their time.
     var recent: [String] = []
 
@@ -47,12 +49,12 @@ struct FolderStamps: Sendable, Equatable {
     /// next-but-one build would walk them all (0.27 s for 20,000 folders; fewer than 5,000 are
     /// listed faster than the wait).
     static func take(below top: String, folders paths: [String], fileSystem: any FileSystem, waitingFor minimum: Int? = 5_000) -> FolderStamps? {
-        let infos = fileSystem.infos(below: top, paths)
+        let infos = fileSystem.folderInfos(below: top, paths)
         let now = FileFacts.nanoseconds(Date())
         var fractions = false
         for info in infos {
-            guard let info, info.kind == .directory else { return nil }
-            if info.modificationTime % 1_000_000_000 != 0 { fractions = true }
+            guard let info, info.info.kind == .directory else { return nil }
+            if info.lastChange % 1_000_000_000 != 0 { fractions = true }
         }
         let margin = fractions ? settledNanoseconds.fractions : settledNanoseconds.seconds
         var stamps = FolderStamps()
@@ -60,11 +62,11 @@ struct FolderStamps: Sendable, Equatable {
         var newest = Int64.min
         for (path, info) in zip(paths, infos) {
             guard let info else { continue }
-            if info.modificationTime < now - margin {
+            if info.lastChange < now - margin {
                 stamps.settled[path] = info
             } else {
                 stamps.recent.append(path)
-                newest = max(newest, info.modificationTime)
+                newest = max(newest, info.lastChange)
             }
         }
         if let minimum, fractions, stamps.recent.count >= minimum, stamps.recent.count * 4 > paths.count {
@@ -78,7 +80,7 @@ struct FolderStamps: Sendable, Equatable {
         return stamps
     }
 
-    static let header = "bestiary-folders 1"
+    static let header = "bestiary-folders 2"
 
     /// Writes the stamps of the folders below the folder whose identity is `folder`
     /// (``OutputRecord/folderIdentity(of:_:)``), atomically; removes the file for none.
@@ -88,7 +90,10 @@ struct FolderStamps: Sendable, Equatable {
             return
         }
         CacheFile.write(path, header: Self.header, tool: folder, fileSystem: fileSystem) { w in
-            w.dictionary(stamps.settled) { $0.info($1) }
+            w.dictionary(stamps.settled) { w, folder in
+                w.info(folder.info)
+                w.int(folder.changeTime)
+            }
             w.strings(stamps.recent)
         }
     }
@@ -96,7 +101,10 @@ struct FolderStamps: Sendable, Equatable {
     /// The stamps in `path`, when they are those of the folder whose identity is `folder`.
     static func load(_ path: String, folder: String, fileSystem: any FileSystem) -> FolderStamps? {
         guard var r = CacheFile.reader(path, header: header, tool: folder, fileSystem: fileSystem),
-            let settled = r.dictionary({ $0.info() }), let recent = r.strings(), r.atEnd
+            let settled = r.dictionary({ r -> FolderInfo? in
+                guard let info = r.info(), let changeTime = r.int() else { return nil }
+                return FolderInfo(info: info, changeTime: changeTime)
+            }), let recent = r.strings(), r.atEnd
         else { return nil }
         return FolderStamps(settled: settled, recent: recent)
     }
@@ -105,8 +113,8 @@ struct FolderStamps: Sendable, Equatable {
     /// still a folder (not a link: it is listed, and what it holds removed).
     func hold(below top: String, fileSystem: any FileSystem) -> Bool {
         let folders = Array(settled)
-        let infos = fileSystem.infos(below: top, folders.map(\.key) + recent)
-        return zip(folders, infos).allSatisfy { $0.value == $1 } && infos.dropFirst(folders.count).allSatisfy { $0?.kind == .directory }
+        let infos = fileSystem.folderInfos(below: top, folders.map(\.key) + recent)
+        return zip(folders, infos).allSatisfy { $0.value == $1 } && infos.dropFirst(folders.count).allSatisfy { $0?.info.kind == .directory }
     }
 }
 

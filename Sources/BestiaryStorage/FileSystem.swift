@@ -26,6 +26,24 @@ public struct FileInfo: Sendable, Hashable {
     }
 }
 
+/// A folder's ``FileInfo`` and its change time (`st_ctime`, nanoseconds since 1970): the time its
+/// metadata last changed, which the system sets to the clock's and no tool can set back. A tool
+/// that changes a folder and then sets its modification time back (`rsync -a`, `tar -x`) leaves
+/// its change time new.
+public struct FolderInfo: Sendable, Hashable {
+    public var info: FileInfo
+    public var changeTime: Int64
+
+    public init(info: FileInfo, changeTime: Int64) {
+        self.info = info
+        self.changeTime = changeTime
+    }
+
+    /// The later of the modification and the change time: the folder is known by its metadata
+    /// only once this is older than the clock's resolution.
+    public var lastChange: Int64 { max(info.modificationTime, changeTime) }
+}
+
 /// One entry of a directory listing.
 public struct DirectoryEntry: Sendable, Hashable {
     public var name: String
@@ -99,6 +117,9 @@ public protocol FileSystem: Sendable {
     func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
     /// ``info(_:)`` of each of `paths` below `directory` (relative to it), in parallel.
     func infos(below directory: String, _ paths: [String]) -> [FileInfo?]
+    /// ``infos(below:_:)`` with each one's change time, for folders whose metadata stands for
+    /// what they hold (``FolderInfo``).
+    func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?]
     /// The canonical absolute path with every symbolic link resolved.
     func realPath(_ path: String) throws -> String
     /// `mkdir -p`.
@@ -148,6 +169,11 @@ extension FileSystem {
 
     public func infos(below directory: String, _ paths: [String]) -> [FileInfo?] {
         Parallel.map(paths, chunk: 256) { info(directory + "/" + $0) }
+    }
+
+    /// A file system that keeps no change time gives the modification time as one.
+    public func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?] {
+        infos(below: directory, paths).map { $0.map { FolderInfo(info: $0, changeTime: $0.modificationTime) } }
     }
 
     public func isDirectory(_ path: String) -> Bool { infoFollowingLinks(path)?.kind == .directory }

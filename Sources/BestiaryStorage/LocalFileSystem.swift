@@ -322,6 +322,22 @@ public struct LocalFileSystem: FileSystem {
         return Self.infos(at: fd, paths)
     }
 
+    public func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?] {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return paths.map { _ in nil } }
+        defer { close(fd) }
+        return Parallel.map(paths, chunk: 256) { path -> FolderInfo? in
+            var st = stat()
+            guard fstatat(fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            #if canImport(Darwin)
+            let ctime = Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
+            #else
+            let ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+            #endif
+            return FolderInfo(info: Self.makeInfo(st), changeTime: ctime)
+        }
+    }
+
     public func permissions(_ path: String) -> UInt16? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }

@@ -1,5 +1,5 @@
 import BestiaryDiagnostics
-import BestiarySite
+@testable import BestiarySite
 import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
@@ -23,6 +23,14 @@ func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws ->
     let root = directory.appending(name)
     try Fixtures.copy("sites/\(name)", to: root)
     return root
+}
+
+/// Folder stamps in tests (``FolderStamps``).
+enum FolderStampTesting {
+    /// How long a test waits for the folders it just changed to count as settled: longer than
+    /// ``FolderStamps/settledNanoseconds`` allows a file system that keeps fractions of a second.
+    /// Setting a folder's time back instead would not do: that gives it a new change time.
+    static let settling = Double(FolderStamps.settledNanoseconds.fractions) / 1e9 + 0.05
 }
 
 /// The local file system, counting the `lstat` calls, hard links and other questions asked at

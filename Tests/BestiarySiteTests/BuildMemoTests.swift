@@ -131,13 +131,12 @@ import Testing
         let record = root + "/content/animals/bear.md"
         let text = try String(contentsOfFile: record, encoding: .utf8)
         var edits = 0
-        let hourAgo = Date().addingTimeInterval(-3600)
-        /// A record edited (each time another text), the media folder's time set back to the same
-        /// moment (a folder changed within the clock's resolution is not stamped), and a rebuild.
+        /// A record edited (each time another text), the clock's resolution waited out (a folder
+        /// changed within it is not stamped), and a rebuild.
         func rebuild(settling: Bool = true) throws -> BuildReport {
             edits += 1
             try (text + "\nEdit \(edits).\n").writeReplacing(toFile: record)
-            if settling { try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: output + "/media") }
+            if settling { Thread.sleep(forTimeInterval: FolderStampTesting.settling) }
             return try SiteBuilder(options: options, memo: memo).build()
         }
         _ = try SiteBuilder(options: options, memo: memo).build()

@@ -128,13 +128,10 @@ final class OrderingFileSystem: PassingFileSystem, @unchecked Sendable {
         let fs = CountingFileSystem(watching: "/out/media/")
         let writer = OutputWriter(fileSystem: fs, output: output)
         let walk = { @Sendable (source: String) in LocalFileSystem().info(source) }
-        // The folder's time set back, as if written a while ago (a folder changed within the
-        // clock's resolution is not stamped).
-        func settleFolder(minutesAgo: Double) throws {
-            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-60 * minutesAgo)], ofItemAtPath: output + "/media")
-        }
+        // The clock's resolution waited out (a folder changed within it is not stamped).
+        func settleFolder() { Thread.sleep(forTimeInterval: FolderStampTesting.settling) }
         var index = try writer.write(files("1"))
-        try settleFolder(minutesAgo: 60)
+        settleFolder()
         (index, _) = try writer.update(files("2"), previous: index, sources: walk)
         #expect(fs.infos > 0, "no stamp yet: each link looked at")
         let before = fs.infos
@@ -146,13 +143,13 @@ final class OrderingFileSystem: PassingFileSystem, @unchecked Sendable {
         // A link replaced by hand by a file of other bytes: the folder has another time.
         try FileManager.default.removeItem(atPath: output + "/media/b.ogg")
         try work.write("tampered", to: "out/media/b.ogg")
-        try settleFolder(minutesAgo: 30)
+        settleFolder()
         (index, changed) = try writer.update(files("4"), previous: index, sources: walk)
         #expect(changed == ["index.html", "media/b.ogg"])
         #expect(try work.read("out/media/b.ogg") == "second recording")
 
         // Stamped again, then the media file written into in place: its link is the same inode.
-        try settleFolder(minutesAgo: 20)
+        settleFolder()
         (index, _) = try writer.update(files("5"), previous: index, sources: walk)
         (index, changed) = try writer.update(files("6"), previous: index, sources: walk)
         #expect(changed == ["index.html"], "stamped and unchanged")

@@ -346,7 +346,8 @@ import Testing
     /// A rebuild does not list a media folder of the output that still has the stamp the last
     /// build took when the output was complete (39,000 entries of `media/` on the bench corpus):
     /// it lists what it listed then. A file removed or replaced there by hand gives the folder a
-    /// new time: it is listed, and the file made again.
+    /// new time: it is listed, and the file made again. So does a tool that sets the folder's
+    /// time back after: it gives the folder a new change time.
     @Test func aMediaFolderThatKeptItsStampIsNotListed() throws {
         let s = try Site()
         // The output's media folder is stamped once it was complete a tenth of a second before
@@ -375,6 +376,36 @@ import Testing
             #expect(try build(root: s.root, output: s.output, fileSystem: changed).pagesReused > 0)
         }
         #expect(changed.listings > 0, "the changed media folder is listed")
+
+        // A tool that replaces a file and then sets the folder's time back (`rsync -a`, `tar -x`
+        // into the output) cannot set its change time back: the folder is listed all the same.
+        for (old, new) in [("tags: [bears]", "tags: [bears, big]"), ("tags: [bears, big]", "tags: [bears]")] {
+            Thread.sleep(forTimeInterval: 0.15)
+            try s.step { try s.edit("content/animals/bear.md", old, new) }
+        }
+        Thread.sleep(forTimeInterval: 0.15)
+        let stampedAgain = CountingFileSystem(watching: media)
+        try s.step {
+            try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]")
+            _ = try build(root: s.root, output: s.output, fileSystem: stampedAgain)
+        }
+        #expect(stampedAgain.listings == 0, "stamped again once it settled")
+        var then = stat()
+        #expect(stat(media, &then) == 0)
+        try FileManager.default.removeItem(atPath: media + "/" + names[0])
+        try "not a sound either".write(toFile: media + "/" + names[0], atomically: false, encoding: .utf8)
+        try "stray".write(toFile: media + "/stray.ogg", atomically: false, encoding: .utf8)
+        #expect(utimensat(AT_FDCWD, media, [then.st_atim, then.st_mtim], 0) == 0)
+        let setBack = CountingFileSystem(watching: media)
+        try s.step {
+            try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]")
+            #expect(try build(root: s.root, output: s.output, fileSystem: setBack).pagesReused > 0)
+        }
+        #expect(setBack.listings > 0, "the folder whose time was set back is listed")
+        #expect(!FileManager.default.fileExists(atPath: media + "/stray.ogg"))
+        // That output is now the spare, where the next build starts from its stamps.
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        #expect(!FileManager.default.fileExists(atPath: media + "/stray.ogg"))
     }
 
     /// A build that fails while it links the unchanged files into its staging folder (here a link

@@ -13,16 +13,15 @@ import Testing
 @Suite struct SpareFolderTests {
     typealias Site = IncrementalBuildTests.Site
 
-    /// Every folder below the output and the spare as if made an hour ago, and their stamps taken
-    /// again, as a build long past would have left them (a test's builds follow each other within
-    /// the time a folder needs to count as settled).
+    /// The stamps of every folder below the output and the spare taken again once the clock's
+    /// resolution has passed, as a build long past would have left them (a test's builds follow
+    /// each other within the time a folder needs to count as settled). Setting the folders' times
+    /// back would not do: that gives them a new change time.
     func settle(_ s: Site) throws {
         let writer = OutputWriter(fileSystem: LocalFileSystem(), output: s.output)
         for (top, stampsPath) in [(s.output, writer.foldersPath), (writer.sparePath, writer.spareFoldersPath)] {
             let folders = try Self.folders(below: top)
-            for folder in folders {
-                try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: top + "/" + folder)
-            }
+            Thread.sleep(forTimeInterval: FolderStampTesting.settling)
             let identity = try #require(OutputRecord.folderIdentity(of: top, LocalFileSystem()))
             let stamps = try #require(FolderStamps.take(below: top, folders: folders, fileSystem: LocalFileSystem()))
             #expect(stamps.recent.isEmpty && stamps.settled.count == folders.count)
@@ -142,7 +141,7 @@ import Testing
         let top = dir.appending("top")
         let fs = LocalFileSystem()
         #expect(FolderStamps.folders(of: ["a/b/file", "c/file", "index.html"]) == ["a", "a/b", "c"])
-        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: top + "/a")
+        Thread.sleep(forTimeInterval: FolderStampTesting.settling)
         // Changed "now" whatever the test's pace: a time ahead of the clock.
         for folder in ["a/b", "c"] {
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: top + "/" + folder)
@@ -163,7 +162,29 @@ import Testing
         #expect(stamps.hold(below: top, fileSystem: fs))
         try dir.write("stray", to: "top/a/stray")
         #expect(!stamps.hold(below: top, fileSystem: fs))
+        try FileManager.default.removeItem(atPath: top + "/a/stray")
+        #expect(!stamps.hold(below: top, fileSystem: fs), "the stray file went, but the folder changed")
         FolderStamps.save(nil, file, folder: "1 2", fileSystem: fs)
         #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    /// A tool that changes a folder and then sets its modification time back (`rsync -a`,
+    /// `tar -x`, `touch -d`) cannot set its change time: the stamp no longer holds.
+    @Test func aFolderWhoseTimeWasSetBackIsNotTrusted() throws {
+        let dir = TemporaryDirectory()
+        try dir.write("x", to: "top/a/file")
+        let top = dir.appending("top")
+        let fs = LocalFileSystem()
+        Thread.sleep(forTimeInterval: FolderStampTesting.settling)
+        let stamps = try #require(FolderStamps.take(below: top, folders: ["a"], fileSystem: fs, waitingFor: nil))
+        #expect(stamps.settled.keys.sorted() == ["a"])
+        var then = stat()
+        #expect(stat(top + "/a", &then) == 0)
+        try dir.write("stray", to: "top/a/stray")
+        #expect(utimensat(AT_FDCWD, top + "/a", [then.st_atim, then.st_mtim], 0) == 0)
+        #expect(fs.info(top + "/a") == stamps.settled["a"]?.info, "the folder's lstat is as stamped")
+        #expect(!stamps.hold(below: top, fileSystem: fs), "its change time is not")
+        let again = try #require(FolderStamps.take(below: top, folders: ["a"], fileSystem: fs, waitingFor: nil))
+        #expect(again.recent == ["a"], "changed just now, whatever its modification time says")
     }
 }

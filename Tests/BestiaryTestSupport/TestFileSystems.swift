@@ -20,6 +20,7 @@ open class PassingFileSystem: FileSystem, @unchecked Sendable {
     open func move(_ source: String, to destination: String) throws { try base.move(source, to: destination) }
     open func exchange(_ a: String, _ b: String) throws { try base.exchange(a, b) }
     open func link(_ source: String, to destination: String) throws { try base.link(source, to: destination) }
+    open func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?] { base.folderInfos(below: directory, paths) }
 }
 
 /// A file system that fails after N writes (a full disk half way through a build), or after N
