@@ -115,10 +115,8 @@ public protocol FileSystem: Sendable {
     func readMapped(_ path: String) throws -> Data
     /// ``entries(in:)`` with each entry's ``info(_:)`` (nil when it went meanwhile).
     func entriesWithInfo(in directory: String) throws -> [(entry: DirectoryEntry, info: FileInfo?)]
-    /// ``info(_:)`` of each of `paths` below `directory` (relative to it), in parallel.
-    func infos(below directory: String, _ paths: [String]) -> [FileInfo?]
-    /// ``infos(below:_:)`` with each one's change time, for folders whose metadata stands for
-    /// what they hold (``FolderInfo``).
+    /// ``info(_:)`` of each of `paths` below `directory` (relative to it), in parallel, with each
+    /// one's change time: for folders whose metadata stands for what they hold (``FolderInfo``).
     func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?]
     /// The canonical absolute path with every symbolic link resolved.
     func realPath(_ path: String) throws -> String
@@ -167,13 +165,11 @@ extension FileSystem {
         return Array(zip(entries, infos))
     }
 
-    public func infos(below directory: String, _ paths: [String]) -> [FileInfo?] {
-        Parallel.map(paths, chunk: 256) { info(directory + "/" + $0) }
-    }
-
     /// A file system that keeps no change time gives the modification time as one.
     public func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?] {
-        infos(below: directory, paths).map { $0.map { FolderInfo(info: $0, changeTime: $0.modificationTime) } }
+        Parallel.map(paths, chunk: 256) { path in
+            info(directory + "/" + path).map { FolderInfo(info: $0, changeTime: $0.modificationTime) }
+        }
     }
 
     public func isDirectory(_ path: String) -> Bool { infoFollowingLinks(path)?.kind == .directory }

@@ -313,15 +313,9 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    /// Each `lstat` relative to the open folder (`fstatat`): the kernel walks the few names below
-    /// it, not the whole path again (a staging folder's 20,000 folders are looked at twice a build).
-    public func infos(below directory: String, _ paths: [String]) -> [FileInfo?] {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return paths.map { _ in nil } }
-        defer { close(fd) }
-        return Self.infos(at: fd, paths)
-    }
-
+    /// Each `lstat` relative to the open folder (`fstatat`), with the change time: the kernel walks
+    /// the few names below it, not the whole path again (a staging folder's 20,000 folders are
+    /// looked at twice a build).
     public func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?] {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return paths.map { _ in nil } }

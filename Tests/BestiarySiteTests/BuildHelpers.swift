@@ -29,7 +29,9 @@ func copyOfFixture(_ name: String, into directory: TemporaryDirectory) throws ->
 enum FolderStampTesting {
     /// How long a test waits for the folders it just changed to count as settled: longer than
     /// ``FolderStamps/settledNanoseconds`` allows a file system that keeps fractions of a second.
-    /// Setting a folder's time back instead would not do: that gives it a new change time.
+    /// Setting a folder's time back instead would not do: that gives it a new change time. (On a
+    /// file system that keeps whole seconds a folder needs 2 s to settle: these tests assume one
+    /// that keeps fractions, as ext4, tmpfs, btrfs and XFS do.)
     static let settling = Double(FolderStamps.settledNanoseconds.fractions) / 1e9 + 0.05
 }
 
@@ -52,6 +54,10 @@ final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {
     override func info(_ path: String) -> FileInfo? {
         count(path, \.infos)
         return base.info(path)
+    }
+    override func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?] {
+        for path in paths { count(directory + "/" + path, \.infos) }
+        return base.folderInfos(below: directory, paths)
     }
     override func infoFollowingLinks(_ path: String) -> FileInfo? {
         count(path, \.followed)
