@@ -16,19 +16,33 @@ import Foundation
 /// padding and anything after a JPEG's end (a phone's motion photo) do not. An MP3 file cut
 /// exactly between two frames is found by the frame count its encoder wrote in a Xing, Info or
 /// VBRI header; one without such a header, and an Ogg file cut between two pages, are not.
+/// What ``MediaIntegrity`` found wrong with a media file: the sentence a warning says after the
+/// file's name, and whether the file is whole all the same.
+public struct MediaProblem: Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    /// Whether the file is whole nonetheless, to be used as it is: bytes after an Ogg stream's
+    /// end, which players pass over. A file cut short or damaged is not.
+    public var leavesWhole: Bool
+
+    public init(_ description: String, leavesWhole: Bool = false) {
+        self.description = description
+        self.leavesWhole = leavesWhole
+    }
+}
+
 public enum MediaIntegrity {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
     /// What is wrong with `data` as `format`, or nil when its structure holds to its end.
-    public static func problem(_ data: Data, format: MediaFormat) -> String? {
+    public static func problem(_ data: Data, format: MediaFormat) -> MediaProblem? {
         data.withUnsafeBytes { raw in problem(raw.bindMemory(to: UInt8.self), format: format) }
     }
 
-    public static func problem(_ bytes: [UInt8], format: MediaFormat) -> String? {
+    public static func problem(_ bytes: [UInt8], format: MediaFormat) -> MediaProblem? {
         bytes.withUnsafeBufferPointer { problem($0, format: format) }
     }
 
-    static func problem(_ b: Bytes, format: MediaFormat) -> String? {
+    static func problem(_ b: Bytes, format: MediaFormat) -> MediaProblem? {
         switch format {
         case .ogg, .opus: return ogg(b)
         case .wav, .webp: return riff(b)
@@ -46,7 +60,7 @@ public enum MediaIntegrity {
 
     /// A drawing ends with its root's end tag (`</svg>`, `</s:svg>`) or is one empty `<svg/>`;
     /// space, comments and processing instructions (`<?xpacket end="w"?>`) may follow.
-    static func svg(_ b: Bytes) -> String? {
+    static func svg(_ b: Bytes) -> MediaProblem? {
         var end = b.count
         func trimSpace() { while end > 0, [0x20, 0x09, 0x0A, 0x0D].contains(b[end - 1]) { end -= 1 } }
         func lastIndex(of pattern: [UInt8], before limit: Int) -> Int? {
@@ -85,12 +99,13 @@ public enum MediaIntegrity {
         return cut("it does not end with </svg>")
     }
 
-    static func cut(_ detail: String) -> String {
-        "the file is cut short (\(detail)): a copy that stopped half way, which plays or shows only in part, if at all; copy it again from its source"
+    static func cut(_ detail: String) -> MediaProblem {
+        MediaProblem(
+            "the file is cut short (\(detail)): a copy that stopped half way, which plays or shows only in part, if at all; copy it again from its source")
     }
 
-    static func damaged(_ detail: String) -> String {
-        "the file is damaged (\(detail)); copy it again from its source"
+    static func damaged(_ detail: String) -> MediaProblem {
+        MediaProblem("the file is damaged (\(detail)); copy it again from its source")
     }
 
     static func uint32LE(_ b: Bytes, _ i: Int) -> Int {
@@ -118,14 +133,9 @@ public enum MediaIntegrity {
         ["TAG", "ID3", "APETAGEX", "LYRICSBEGIN"].contains { starts(b, at: offset, with: $0) }
     }
 
-    /// The end of a problem that leaves the sound whole (bytes after an Ogg stream's end).
-    static let wholeNote = ": its sound is whole, and players pass over the rest; to drop them, copy the file again from its source"
-
-    /// Whether `problem` (of ``problem(_:format:)``) leaves the file whole, to be used as it is.
-    public static func leavesWhole(_ problem: String) -> Bool { problem.hasSuffix(wholeNote) }
 
     /// Ogg: pages follow each other to the end.
-    static func ogg(_ b: Bytes) -> String? {
+    static func ogg(_ b: Bytes) -> MediaProblem? {
         var at = 0
         // Whether the last whole page ended the stream (`header_type` bit 4): only then are
         // bytes after it something added, rather than pages damaged (found by a reviewer).
@@ -137,7 +147,9 @@ public enum MediaIntegrity {
             let left = b.count - at
             let magic = Array("OggS".utf8)
             if at > 0, ended, !(0..<min(left, 4)).allSatisfy({ b[at + $0] == magic[$0] }) {
-                return "the file has \(left) byte\(left == 1 ? "" : "s") after its last Ogg page that \(left == 1 ? "is" : "are") no Ogg page\(wholeNote)"
+                return MediaProblem(
+                    "the file has \(left) byte\(left == 1 ? "" : "s") after its last Ogg page that \(left == 1 ? "is" : "are") no Ogg page: its sound is whole, and players pass over the rest; to drop them, copy the file again from its source",
+                    leavesWhole: true)
             }
             guard at + 27 <= b.count else { return cut("its last Ogg page stops at byte \(b.count)") }
             guard starts(b, at: at, with: "OggS") else { return damaged("its bytes stop being Ogg pages at byte \(at)") }
@@ -153,7 +165,7 @@ public enum MediaIntegrity {
     }
 
     /// RIFF (WAV, WebP): the bytes the header announces are there, and each chunk within them.
-    static func riff(_ b: Bytes) -> String? {
+    static func riff(_ b: Bytes) -> MediaProblem? {
         guard b.count >= 12 else { return cut("it is \(b.count) bytes long") }
         let size = uint32LE(b, 4)
         let unset = size == 0 || size == 0xFFFF_FFFF  // left so by a streaming writer
@@ -173,7 +185,7 @@ public enum MediaIntegrity {
     }
 
     /// MP4/M4A: boxes follow each other to the end, one of them the `moov` players need.
-    static func mp4(_ b: Bytes) -> String? {
+    static func mp4(_ b: Bytes) -> MediaProblem? {
         var at = 0
         var hasMovie = false
         while at + 8 <= b.count {
@@ -193,11 +205,11 @@ public enum MediaIntegrity {
             at += size
         }
         // Fewer than 8 bytes left can hold no box: padding.
-        return hasMovie ? nil : "it has no 'moov' box, which players need to read it: it is damaged or was still being written; copy it again from its source"
+        return hasMovie ? nil : MediaProblem("it has no 'moov' box, which players need to read it: it is damaged or was still being written; copy it again from its source")
     }
 
     /// AAC in ADTS: frames follow each other to the end (or to a tag).
-    static func adts(_ b: Bytes) -> String? {
+    static func adts(_ b: Bytes) -> MediaProblem? {
         var at = 0
         while at < b.count {
             if isTrailingTag(b, at: at) { return nil }
@@ -213,7 +225,7 @@ public enum MediaIntegrity {
 
     /// MP3: the ID3 tag is whole, and MPEG audio frames follow it; the walk stops at the first
     /// bytes that are no frame header (a trailing tag, or anything it cannot judge).
-    static func mp3(_ b: Bytes) -> String? {
+    static func mp3(_ b: Bytes) -> MediaProblem? {
         var at = 0
         if starts(b, at: 0, with: "ID3") {
             guard b.count >= 10 else { return cut("it is \(b.count) bytes long") }
@@ -239,7 +251,7 @@ public enum MediaIntegrity {
         // FFmpeg and Fraunhofer write one): a file cut between two frames has fewer.
         var counted: (frames: Int, header: String)?
         var frames = 0
-        func short() -> String? {
+        func short() -> MediaProblem? {
             guard let counted, frames < counted.frames else { return nil }
             return cut("it has \(frames) MPEG frames, its \(counted.header) header counts \(counted.frames)")
         }
@@ -279,7 +291,7 @@ public enum MediaIntegrity {
     }
 
     /// PNG: chunks follow each other up to `IEND` (at once when the file ends with it).
-    static func png(_ b: Bytes) -> String? {
+    static func png(_ b: Bytes) -> MediaProblem? {
         if b.count >= 20, starts(b, at: b.count - 8, with: "IEND") { return nil }
         var at = 8
         while at + 8 <= b.count {
@@ -294,7 +306,7 @@ public enum MediaIntegrity {
 
     /// JPEG: segments and the scans' coded data up to the end-of-image marker (at once when the
     /// file ends with it); what follows it is not looked at.
-    static func jpeg(_ b: Bytes) -> String? {
+    static func jpeg(_ b: Bytes) -> MediaProblem? {
         let end = endIgnoringPadding(b)
         if end >= 4, b[end - 2] == 0xFF, b[end - 1] == 0xD9 { return nil }
         var at = 2
@@ -334,7 +346,7 @@ public enum MediaIntegrity {
             // a umask of 077) is one a web server running as another user answers 403 for.
             let unreadable = fileSystem.permissions(catalog.contentDirectory + "/" + file.path).flatMap { unreadableByOthers(mode: $0, path: file.path) }
             return [
-                problem(data, format: file.format), size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }, unreadable,
+                problem(data, format: file.format)?.description, size.flatMap { ImageSize.problem(width: $0.width, height: $0.height, format: file.format) }, unreadable,
                 PictureLocation.problem(data, format: file.format),
             ]
                 .compactMap { $0 }

@@ -86,10 +86,10 @@ enum MediaPlanner {
                 // `rsync -t`), would otherwise be taken with the wrong format by later builds.
                 let sameFormat = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) == file.format
                 let damage = MediaIntegrity.problem(data, format: file.format)
-                let keep = sameFormat && damage.map(MediaIntegrity.leavesWhole) != false
+                let keep = sameFormat && damage?.leavesWhole != false
                 if let info, keep { facts?.keep(full, info: info, kind: kind, values: record.facts) }
                 let unreadable = fileSystem.permissions(full).flatMap { MediaIntegrity.unreadableByOthers(mode: $0, path: file.path) }
-                let said = [damage, unreadable].compactMap { $0 }.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }
+                let said = [damage?.description, unreadable].compactMap { $0 }.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }
                 return .success((record, keep, said))
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))

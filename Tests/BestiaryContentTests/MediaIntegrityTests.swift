@@ -26,7 +26,8 @@ struct MediaIntegrityTests {
         // An MP3's frames are not walked: only its ID3 tag, cut here.
         let cut = format == .mp3 ? Array(bytes.prefix(8)) : Array(bytes.prefix(bytes.count / 2))
         let problem = MediaIntegrity.problem(cut, format: format)
-        #expect(problem?.contains("the file is cut short") == true, "\(problem ?? "nil")")
+        #expect(problem?.description.contains("the file is cut short") == true, "\(problem?.description ?? "nil")")
+        #expect(problem?.leavesWhole == false)
     }
 
     /// A whole Ogg file with a stray byte after it read as "cut short (its last Ogg page stops at
@@ -34,15 +35,18 @@ struct MediaIntegrityTests {
     @Test func bytesAfterAWholeOggFileAreNotACut() throws {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.root + "/content/sounds/owl.ogg")))
         let extra = MediaIntegrity.problem(bytes + [0x0A], format: .ogg)
-        #expect(extra == "the file has 1 byte after its last Ogg page that is no Ogg page: its sound is whole, and players pass over the rest; to drop them, copy the file again from its source")
-        #expect(MediaIntegrity.problem(bytes + Array("trailing".utf8), format: .ogg)?.hasPrefix("the file has 8 bytes after its last Ogg page") == true)
-        #expect(MediaIntegrity.problem(bytes + Array("OggS".utf8), format: .ogg)?.hasPrefix("the file is cut short") == true)
-        #expect(MediaIntegrity.problem(bytes + Array("Og".utf8), format: .ogg)?.hasPrefix("the file is cut short") == true)
+        #expect(extra?.description == "the file has 1 byte after its last Ogg page that is no Ogg page: its sound is whole, and players pass over the rest; to drop them, copy the file again from its source")
+        #expect(extra?.leavesWhole == true, "used as it is")
+        #expect(MediaIntegrity.problem(bytes + Array("trailing".utf8), format: .ogg)?.description.hasPrefix("the file has 8 bytes after its last Ogg page") == true)
+        #expect(MediaIntegrity.problem(bytes + Array("OggS".utf8), format: .ogg)?.description.hasPrefix("the file is cut short") == true)
+        #expect(MediaIntegrity.problem(bytes + Array("OggS".utf8), format: .ogg)?.leavesWhole == false)
+        #expect(MediaIntegrity.problem(bytes + Array("Og".utf8), format: .ogg)?.description.hasPrefix("the file is cut short") == true)
         // Pages damaged in the middle (the stream had not ended there) are damage, not an addition.
         var damaged = bytes
         let second = try #require((1..<damaged.count - 4).first { damaged[$0..<$0 + 4].elementsEqual("OggS".utf8) })
         damaged[second] = UInt8(ascii: "X")
-        #expect(MediaIntegrity.problem(damaged, format: .ogg)?.hasPrefix("the file is damaged (its bytes stop being Ogg pages at byte \(second))") == true)
+        #expect(MediaIntegrity.problem(damaged, format: .ogg)?.description.hasPrefix("the file is damaged (its bytes stop being Ogg pages at byte \(second))") == true)
+        #expect(MediaIntegrity.problem(damaged, format: .ogg)?.leavesWhole == false)
     }
 
     static func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
@@ -53,22 +57,22 @@ struct MediaIntegrityTests {
     @Test func generatedFilesOfTheOtherFormats() {
         let m4a = Self.box("ftyp", Array("M4A ".utf8) + [0, 0, 0, 0]) + Self.box("moov", [1, 2, 3]) + Self.box("mdat", [9, 9])
         #expect(MediaIntegrity.problem(m4a, format: .m4a) == nil)
-        #expect(MediaIntegrity.problem(Array(m4a.dropLast()), format: .m4a)?.contains("its 'mdat' box needs more than the 36 bytes the file has") == true)
+        #expect(MediaIntegrity.problem(Array(m4a.dropLast()), format: .m4a)?.description.contains("its 'mdat' box needs more than the 36 bytes the file has") == true)
         let noMovie = Self.box("ftyp", Array("M4A ".utf8)) + Self.box("mdat", [9, 9])
-        #expect(MediaIntegrity.problem(noMovie, format: .m4a)?.hasPrefix("it has no 'moov' box") == true)
+        #expect(MediaIntegrity.problem(noMovie, format: .m4a)?.description.hasPrefix("it has no 'moov' box") == true)
 
         // ADTS frames of 9 bytes: sync, layer 0, then the 13-bit frame length.
         let frame: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x01, 0x20, 0xFC, 0, 0]
         #expect(MediaIntegrity.problem(frame + frame, format: .aac) == nil)
-        #expect(MediaIntegrity.problem(frame + frame.prefix(8), format: .aac)?.contains("cut short") == true)
-        #expect(MediaIntegrity.problem(frame + [0x00] + frame, format: .aac)?.contains("stop being AAC frames at byte 9") == true)
+        #expect(MediaIntegrity.problem(frame + frame.prefix(8), format: .aac)?.description.contains("cut short") == true)
+        #expect(MediaIntegrity.problem(frame + [0x00] + frame, format: .aac)?.description.contains("stop being AAC frames at byte 9") == true)
 
         let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]
         #expect(MediaIntegrity.problem(gif, format: .gif) == nil)
-        #expect(MediaIntegrity.problem(Array(gif.dropLast()), format: .gif)?.contains("GIF trailer") == true)
+        #expect(MediaIntegrity.problem(Array(gif.dropLast()), format: .gif)?.description.contains("GIF trailer") == true)
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 2, 0xFF, 0xD9, 0, 0]
         #expect(MediaIntegrity.problem(jpeg, format: .jpeg) == nil)
-        #expect(MediaIntegrity.problem(Array(jpeg.prefix(6)), format: .jpeg)?.contains("end-of-image marker") == true)
+        #expect(MediaIntegrity.problem(Array(jpeg.prefix(6)), format: .jpeg)?.description.contains("end-of-image marker") == true)
     }
 
     /// Drawings end with their root's end tag; one cut short (a 5-byte `<svg`, a tag half
@@ -90,7 +94,7 @@ struct MediaIntegrityTests {
             "<svg xmlns=\"http://www.w3.org/2000/svg\"><g><circle/></g>\n<!-- a comment -->",
         ]
         for text in cut {
-            #expect(MediaIntegrity.problem(Array(text.utf8), format: .svg)?.hasPrefix("the file is cut short (it does not end with </svg>)") == true, "\(text)")
+            #expect(MediaIntegrity.problem(Array(text.utf8), format: .svg)?.description.hasPrefix("the file is cut short (it does not end with </svg>)") == true, "\(text)")
         }
     }
 
@@ -111,7 +115,7 @@ struct MediaIntegrityTests {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 1, 2, 0xFF, 0xDA, 0, 2, 7, 0xFF, 0x00, 8, 0xFF, 0xD0, 9, 0xFF, 0xD9]
         #expect(MediaIntegrity.problem(jpeg + Self.box("ftyp", Array("mp42".utf8)) + [UInt8](repeating: 5, count: 5000), format: .jpeg) == nil)
         #expect(MediaIntegrity.problem(jpeg + [0x0A], format: .jpeg) == nil)
-        #expect(MediaIntegrity.problem(Array(jpeg.prefix(15)), format: .jpeg)?.contains("end-of-image marker") == true)
+        #expect(MediaIntegrity.problem(Array(jpeg.prefix(15)), format: .jpeg)?.description.contains("end-of-image marker") == true)
         let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x3B]
         #expect(MediaIntegrity.problem(gif + [0x0A], format: .gif) == nil)
         let m4a = Self.box("ftyp", Array("M4A ".utf8)) + Self.box("moov", [1])
@@ -120,7 +124,7 @@ struct MediaIntegrityTests {
         #expect(MediaIntegrity.problem(frame + Array("APETAGEX".utf8) + [0, 0], format: .aac) == nil)
         let mp3 = try read("Tests/Fixtures/import/wildsound/sounds/Fuchs.mp3")
         #expect(MediaIntegrity.problem(mp3 + Array("TAG".utf8) + [UInt8](repeating: 0, count: 125), format: .mp3) == nil)
-        #expect(MediaIntegrity.problem(Array(mp3.dropLast(100)), format: .mp3)?.contains("its last MPEG frame needs") == true)
+        #expect(MediaIntegrity.problem(Array(mp3.dropLast(100)), format: .mp3)?.description.contains("its last MPEG frame needs") == true)
     }
 
     /// An MP3 cut exactly between two frames ends like a whole one; the frame count its encoder
@@ -137,9 +141,9 @@ struct MediaIntegrityTests {
         #expect(MediaIntegrity.problem(id3v2 + tone, format: .mp3) == nil)
         // Frames start at 0, 288, 648, 828, then every 36 bytes to 1764, and 2052.
         let message = "the file is cut short (it has 21 MPEG frames, its Xing header counts 30)"
-        #expect(MediaIntegrity.problem(Array(tone.prefix(1476)), format: .mp3)?.hasPrefix(message) == true)
-        #expect(MediaIntegrity.problem(Array(tone.prefix(1476)) + tag, format: .mp3)?.hasPrefix(message) == true)
-        #expect(MediaIntegrity.problem(id3v2 + Array(tone.prefix(1476)), format: .mp3)?.hasPrefix(message) == true)
+        #expect(MediaIntegrity.problem(Array(tone.prefix(1476)), format: .mp3)?.description.hasPrefix(message) == true)
+        #expect(MediaIntegrity.problem(Array(tone.prefix(1476)) + tag, format: .mp3)?.description.hasPrefix(message) == true)
+        #expect(MediaIntegrity.problem(id3v2 + Array(tone.prefix(1476)), format: .mp3)?.description.hasPrefix(message) == true)
         #expect(MediaIntegrity.problem(Array(tone.prefix(2052)), format: .mp3) == nil)
         // Without the header's frame count (its flag cleared), such a cut is not found.
         var uncounted = tone
@@ -176,15 +180,15 @@ struct MediaIntegrityTests {
         #expect(MediaIntegrity.problem(whole + ape, format: .mp3) == nil)
         let short = Array(whole.prefix(length * 8))  // the header frame and 7 others
         let message = "the file is cut short (it has 8 MPEG frames, its \(name) header counts 10)"
-        #expect(MediaIntegrity.problem(short, format: .mp3)?.hasPrefix(message) == true, "\(MediaIntegrity.problem(short, format: .mp3) ?? "nil")")
-        #expect(MediaIntegrity.problem(short + ape, format: .mp3)?.hasPrefix(message) == true)
+        #expect(MediaIntegrity.problem(short, format: .mp3)?.description.hasPrefix(message) == true, "\(MediaIntegrity.problem(short, format: .mp3)?.description ?? "nil")")
+        #expect(MediaIntegrity.problem(short + ape, format: .mp3)?.description.hasPrefix(message) == true)
     }
 
     /// Sizes written to overflow an addition, or to point anywhere, give an answer, never a crash:
     /// a 64-bit MP4 box size near the largest integer, and every prefix of every real file.
     @Test func hostileSizesAndEveryPrefixAreAnswered() throws {
         let huge = Self.box("ftyp", Array("M4A ".utf8)) + [0, 0, 0, 1] + Array("mdat".utf8) + [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xF0]
-        #expect(MediaIntegrity.problem(huge, format: .m4a)?.contains("its 'mdat' box needs more than the 28 bytes the file has") == true)
+        #expect(MediaIntegrity.problem(huge, format: .m4a)?.description.contains("its 'mdat' box needs more than the 28 bytes the file has") == true)
         let top = Self.box("ftyp", Array("M4A ".utf8)) + [0, 0, 0, 1] + Array("mdat".utf8) + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
         #expect(MediaIntegrity.problem(top, format: .m4a) != nil)
         for format in MediaFormat.allCases { _ = MediaIntegrity.problem([UInt8](), format: format) }

@@ -84,6 +84,33 @@ import Testing
         #expect(kept[content + "images/badger.png"] == other)
     }
 
+    /// A sound with bytes after its Ogg stream's end is whole (``MediaProblem/leavesWhole``): what
+    /// the media stage read of it is kept like any file's, with its warning. One cut short never
+    /// is, so every build reads it again and says so.
+    @Test func aWholeSoundWithBytesAfterItIsKeptAndACutOneIsNot() throws {
+        let dir = TemporaryDirectory()
+        let hourAgo = Date().addingTimeInterval(-3600)
+        let content = try siteWithSettledMedia(dir, changed: hourAgo)
+        let root = String(content.dropLast("/content/".count))
+        let fm = FileManager.default
+        let bear = try Data(contentsOf: URL(fileURLWithPath: content + "sounds/bear.ogg"))
+        try (bear + Data("\n".utf8)).write(to: URL(fileURLWithPath: content + "sounds/bear.ogg"))
+        let badger = try Data(contentsOf: URL(fileURLWithPath: content + "sounds/badger.ogg"))
+        try badger.prefix(badger.count / 2).write(to: URL(fileURLWithPath: content + "sounds/badger.ogg"))
+        for name in ["bear", "badger"] { try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: content + "sounds/\(name).ogg") }
+        let catalog = try #require(ContentLoader(root: root).load().catalog)
+        #expect(catalog.mediaFiles["sounds/bear.ogg"] != nil && catalog.mediaFiles["sounds/badger.ogg"] != nil)
+
+        let facts = FileFacts(tool: "test")
+        let (_, warnings) = try MediaPlanner.planAndWarn(catalog, fileSystem: LocalFileSystem(), facts: facts)
+        let kept = facts.infos()
+        #expect(kept[content + "sounds/bear.ogg"] != nil, "whole, with a byte after it: kept")
+        #expect(kept[content + "sounds/badger.ogg"] == nil, "cut short: never kept")
+        let said = warnings.map(\.message)
+        #expect(said.contains { $0.hasPrefix("sound 'sounds/bear.ogg': the file has 1 byte after its last Ogg page") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("sound 'sounds/badger.ogg': the file is cut short") }, "\(said)")
+    }
+
     /// The preview's first build keeps the Wikipedia cache's entries whole in its memo (under the
     /// digest of its walk's listing of the cache), so that the first rebuild after an edit takes
     /// them as they are instead of reading every entry again; the rebuild's output is a fresh
