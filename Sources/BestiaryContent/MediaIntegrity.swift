@@ -2,20 +2,6 @@ import BestiaryDiagnostics
 import BestiaryStorage
 import Foundation
 
-/// Whether a media file's bytes hold together to its end, by the structure of its format: what
-/// a copy that stopped half way (an interrupted download or upload) leaves. ``MediaSniffer``
-/// reads only the first bytes, so such a file passes it and the quiz plays part of the sound, or
-/// nothing. `bestiary check` reads every media file through this, the build's media stage every
-/// media file it reads (``MediaPlanner``), and `fetch` and the build every Wikipedia picture.
-///
-/// Each format is walked by its own framing, never decoded: Ogg pages, RIFF chunks (WAV,
-/// WebP), MP4 boxes (and a `moov`), ADTS frames, MPEG audio frames after an ID3 tag, PNG chunks
-/// up to `IEND`, JPEG segments and scans up to the end-of-image marker, GIF's trailer. Only a
-/// frame, chunk or box that needs more bytes than the file has, or a missing end, counts: sizes
-/// a streaming writer leaves unset (0 or 0xFFFFFFFF), trailing tags (ID3v1, APE, Lyrics3),
-/// padding and anything after a JPEG's end (a phone's motion photo) do not. An MP3 file cut
-/// exactly between two frames is found by the frame count its encoder wrote in a Xing, Info or
-/// VBRI header; one without such a header, and an Ogg file cut between two pages, are not.
 /// What ``MediaIntegrity`` found wrong with a media file: the sentence a warning says after the
 /// file's name, and whether the file is whole all the same.
 public struct MediaProblem: Hashable, Sendable, CustomStringConvertible {
@@ -30,6 +16,20 @@ public struct MediaProblem: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Whether a media file's bytes hold together to its end, by the structure of its format: what
+/// a copy that stopped half way (an interrupted download or upload) leaves. ``MediaSniffer``
+/// reads only the first bytes, so such a file passes it and the quiz plays part of the sound, or
+/// nothing. `bestiary check` reads every media file through this, the build's media stage every
+/// media file it reads (``MediaPlanner``), and `fetch` and the build every Wikipedia picture.
+///
+/// Each format is walked by its own framing, never decoded: Ogg pages, RIFF chunks (WAV,
+/// WebP), MP4 boxes (and a `moov`), ADTS frames, MPEG audio frames after an ID3 tag, PNG chunks
+/// up to `IEND`, JPEG segments and scans up to the end-of-image marker, GIF's trailer. Only a
+/// frame, chunk or box that needs more bytes than the file has, or a missing end, counts: sizes
+/// a streaming writer leaves unset (0 or 0xFFFFFFFF), trailing tags (ID3v1, APE, Lyrics3),
+/// padding and anything after a JPEG's end (a phone's motion photo) do not. An MP3 file cut
+/// exactly between two frames is found by the frame count its encoder wrote in a Xing, Info or
+/// VBRI header; one without such a header, and an Ogg file cut between two pages, are not.
 public enum MediaIntegrity {
     typealias Bytes = UnsafeBufferPointer<UInt8>
 
@@ -132,7 +132,6 @@ public enum MediaIntegrity {
     static func isTrailingTag(_ b: Bytes, at offset: Int) -> Bool {
         ["TAG", "ID3", "APETAGEX", "LYRICSBEGIN"].contains { starts(b, at: offset, with: $0) }
     }
-
 
     /// Ogg: pages follow each other to the end.
     static func ogg(_ b: Bytes) -> MediaProblem? {

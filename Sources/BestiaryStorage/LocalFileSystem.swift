@@ -214,11 +214,13 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    private static func nanoseconds(_ t: timespec) -> Int64 { Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec) }
+
     private static func makeInfo(_ st: stat) -> FileInfo {
         #if canImport(Darwin)
-        let mtime = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+        let mtime = nanoseconds(st.st_mtimespec)
         #else
-        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        let mtime = nanoseconds(st.st_mtim)
         #endif
         return FileInfo(
             kind: kind(st.st_mode), size: Int(st.st_size), modificationTime: mtime,
@@ -324,9 +326,9 @@ public struct LocalFileSystem: FileSystem {
             var st = stat()
             guard fstatat(fd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
             #if canImport(Darwin)
-            let ctime = Int64(st.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(st.st_ctimespec.tv_nsec)
+            let ctime = Self.nanoseconds(st.st_ctimespec)
             #else
-            let ctime = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+            let ctime = Self.nanoseconds(st.st_ctim)
             #endif
             return FolderInfo(info: Self.makeInfo(st), changeTime: ctime)
         }
