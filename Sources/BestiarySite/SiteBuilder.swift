@@ -37,6 +37,10 @@ public final class SiteBuilder: @unchecked Sendable {
     /// Called before the stages of a build that goes on, with what changed among its inputs
     /// since the output was built (when that build recorded them).
     public var onInputChanges: (@Sendable (InputChanges) -> Void)?
+    /// The preview's: a rebuild of the output it holds keeps the memory it frees for the next
+    /// one, and the memory goes back to the system once edits stop; any other build gives it back
+    /// before it begins (its peak counts). Nil: a rebuild gives it back at its end.
+    public var warmMemory: WarmMemory?
     /// Whether this build replaced the output (true also when a later step, recording the pack
     /// version in the lock, failed): what a failed build's message may say about the output.
     public private(set) var replacedOutput = false
@@ -62,10 +66,15 @@ public final class SiteBuilder: @unchecked Sendable {
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         // The preview's rebuilds (its memo holds the output it wrote) go as a one-shot rebuild
         // goes: the walk's listing kept, the Wikipedia cache read beside load, the freed memory
-        // returned once at the end instead of after each stage (0.3–0.5 s of a preview rebuild
-        // on 10,000 animals).
+        // not returned after each stage (0.3–0.5 s of a preview rebuild on 10,000 animals) but
+        // kept for the next rebuild while edits come (``warmMemory``), or returned at the end.
         let previewRebuild = !options.force && memo?.output(for: options.outputDirectory) != nil
-        defer { if previewRebuild { ProcessMemory.releaseFreed() } }
+        if previewRebuild { warmMemory?.begin() } else { warmMemory?.giveBack() }
+        defer {
+            if previewRebuild {
+                if let warmMemory { warmMemory.end() } else { ProcessMemory.releaseFreed() }
+            }
+        }
         let returnsFreedMemory = !previewRebuild && (memo != nil || options.force || fs.info(OutputRecord.path(writer)) == nil)
         // A rebuild in a process that ends with it leaves what it no longer needs to the exit
         // instead of freeing it value by value on its way (a full build frees: its peak counts).

@@ -14,6 +14,7 @@ void cbestiary_release_free_memory(void) {
 void cbestiary_map_large_blocks(long threshold) {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, (int)threshold);
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 #endif
 }
 

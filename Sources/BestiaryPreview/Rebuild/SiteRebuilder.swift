@@ -16,10 +16,15 @@ public final class SiteRebuilder: Rebuilder, @unchecked Sendable {
     private let onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)?
     private let lock = NSLock()
     let memo = BuildMemo()
+    /// What a rebuild frees, kept for the next while edits come (``WarmMemory``).
+    let warmMemory: WarmMemory
 
     /// A preview never records pack versions in content/packs.lock, nor signs them (`options` is
     /// changed to say so): its versions are never published.
-    public init(options: BuildOptions, onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)? = nil) {
+    public init(
+        options: BuildOptions, onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)? = nil, warmMemory: WarmMemory = WarmMemory()
+    ) {
+        self.warmMemory = warmMemory
         var options = options
         options.recordsPackVersions = false
         options.signsPacks = false
@@ -55,6 +60,7 @@ public final class SiteRebuilder: Rebuilder, @unchecked Sendable {
         let builder = SiteBuilder(options: options, memo: memo)
         builder.adoptsOutput = adoptingOutput
         builder.onStage = onStage
+        builder.warmMemory = warmMemory
         let report: BuildReport
         do {
             report = try builder.build()

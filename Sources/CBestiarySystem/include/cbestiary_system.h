@@ -10,7 +10,8 @@ void cbestiary_release_free_memory(void);
 
 /// Serves allocations of at least `threshold` bytes from their own mappings, returned to the
 /// system when freed (glibc mallopt M_MMAP_THRESHOLD, which also stops glibc raising the
-/// threshold by itself); no-op elsewhere.
+/// threshold by itself), and trims the heap's top once 128 KiB of it is free (M_TRIM_THRESHOLD,
+/// glibc's default: undoes cbestiary_keep_freed_memory); no-op elsewhere.
 void cbestiary_map_large_blocks(long threshold);
 
 /// Serves allocations below `threshold` bytes from the heap and keeps up to that much freed at
