@@ -57,8 +57,8 @@ public final class SiteBuilder: @unchecked Sendable {
         var report = BuildReport()
         // Freed memory goes back to the system after each stage where the peak matters: a full
         // build (its peak is the goal) and the preview's first build (the preview runs for hours;
-        // its rebuilds return it once, at their end). A rebuild after an edit skips it: trimming
-        // walks the whole heap while the packs thread allocates.
+        // its rebuilds keep it for the next one while edits come: ``warmMemory``). A rebuild
+        // after an edit skips it: trimming walks the whole heap while the packs thread allocates.
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)

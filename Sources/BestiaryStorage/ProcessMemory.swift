@@ -5,7 +5,8 @@ import Foundation
 public enum ProcessMemory {
     /// Gives memory freed since to the system. glibc keeps freed memory for reuse, so a stage's
     /// temporary data (decoded cache entries, parsed YAML) would otherwise count in the process's
-    /// peak memory until it ends. Takes a few milliseconds; a no-op where not glibc.
+    /// peak memory until it ends. Takes a few milliseconds on a build's heap, longer on a heap of
+    /// hundreds of MB; a no-op where not glibc.
     public static func releaseFreed() {
         cbestiary_release_free_memory()
     }
@@ -13,7 +14,8 @@ public enum ProcessMemory {
     /// Lets large blocks (a list page of 10,000 cards, a pack manifest: megabytes each) go back
     /// to the system as soon as they are freed. glibc otherwise raises its mapping threshold each
     /// time such a block is freed, after which they come from the heap and stay in the process
-    /// (fragmented between small live objects) until it ends. Call once, at start.
+    /// (fragmented between small live objects) until it ends. Called at start, and by
+    /// ``WarmMemory`` to undo ``keepFreedMemory(threshold:)``.
     public static func returnLargeBlocksPromptly(threshold: Int = 256 << 10) {
         cbestiary_map_large_blocks(threshold)
     }
@@ -115,6 +117,12 @@ public final class WarmMemory: @unchecked Sendable {
         guard kept, working == 0 else { return }
         kept = false
         release()
+    }
+
+    /// Freed while keeping (a test's rebuilder): the process does not stay on the keeping
+    /// settings, since no timer of this one will run.
+    deinit {
+        if kept { release() }
     }
 
     private func releaseIfIdle(since scheduled: Int) {

@@ -1,3 +1,4 @@
+import BestiaryDiagnostics
 import BestiarySite
 import BestiaryStorage
 import BestiaryTestSupport
@@ -38,8 +39,15 @@ import Testing
         #expect(!rebuilt.upToDate)
         #expect(calls.all == ["keep", "timer 30 s"])
 
+        // A rebuild that fails keeps the memory too, and sets the timer again.
+        try text.replacingOccurrences(of: "name: {en: Bear, de: Bär}", with: "name: {en: Bear, de: Bär}\ndifficulty: 9")
+            .writeReplacing(toFile: bear)
+        #expect(throws: DiagnosticError.self) { try rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/bear.md")]) }
+        #expect(calls.all == ["keep", "timer 30 s", "timer 30 s"])
+
+        try text.writeReplacing(toFile: bear)
         // A change of unknown scope forgets the memo: that build is a whole one, and gives the kept memory back first.
         _ = try rebuilder.rebuild(changes: [.everything])
-        #expect(calls.all == ["keep", "timer 30 s", "release"])
+        #expect(calls.all == ["keep", "timer 30 s", "timer 30 s", "release"])
     }
 }

@@ -71,6 +71,33 @@ import Testing
         #expect(probe.released == 1)
     }
 
+    /// Two pieces at once (the preview's never overlap, but nothing here says so): the first
+    /// one's end gives nothing back while the second runs.
+    @Test func nothingIsGivenBackWhileAnotherPieceRuns() {
+        let probe = Probe()
+        let memory = probe.memory()
+        memory.begin()
+        memory.begin()
+        memory.end()
+        probe.fire(0)
+        #expect(probe.released == 0)
+        memory.end()
+        probe.fire(1)
+        #expect(probe.released == 1)
+    }
+
+    /// Freed while keeping, it gives the memory back: no timer of it will.
+    @Test func freedWhileKeepingItGivesTheMemoryBack() {
+        let probe = Probe()
+        var memory: WarmMemory? = probe.memory()
+        memory?.begin()
+        memory?.end()
+        memory = nil
+        #expect(probe.released == 1)
+        probe.fire(0)
+        #expect(probe.released == 1)
+    }
+
     @Test func giveBackReleasesAtOnceButNotDuringWork() {
         let probe = Probe()
         let memory = probe.memory()
@@ -101,6 +128,8 @@ import Testing
             try await Task.sleep(nanoseconds: 20_000_000)
             waited += 0.02
         }
+        // Alive until here: freed, it would give the memory back itself.
+        withExtendedLifetime(memory) {}
         #expect(given.released == 1, "not given back after \(waited) s")
     }
 }
