@@ -106,17 +106,13 @@ public final class WarmMemory: @unchecked Sendable {
         working -= 1
         let scheduled = generation
         lock.unlock()
-        schedule(idle) { [weak self] in self?.releaseIfIdle(since: scheduled) }
+        schedule(idle) { [weak self] in self?.giveBack(ifBegunLastAt: scheduled) }
     }
 
     /// Gives the kept memory back now, unless a piece of work is under way (before a piece of
     /// work whose peak counts).
     public func giveBack() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard kept, working == 0 else { return }
-        kept = false
-        release()
+        giveBack(ifBegunLastAt: nil)
     }
 
     /// Freed while keeping (a test's rebuilder): the process does not stay on the keeping
@@ -125,10 +121,12 @@ public final class WarmMemory: @unchecked Sendable {
         if kept { release() }
     }
 
-    private func releaseIfIdle(since scheduled: Int) {
+    /// Gives the kept memory back when no work is under way and, for a timer, none began since
+    /// it was set (`generation`: the count of pieces begun then).
+    private func giveBack(ifBegunLastAt generation: Int?) {
         lock.lock()
         defer { lock.unlock() }
-        guard kept, working == 0, generation == scheduled else { return }
+        guard kept, working == 0, generation.map({ $0 == self.generation }) ?? true else { return }
         kept = false
         release()
     }

@@ -58,19 +58,6 @@ import Testing
         #expect(probe.released == 2)
     }
 
-    @Test func aTimerThatFiresDuringWorkGivesNothingBack() {
-        let probe = Probe()
-        let memory = probe.memory()
-        memory.begin()
-        memory.end()
-        memory.begin()
-        probe.fire(0)
-        #expect(probe.released == 0)
-        memory.end()
-        probe.fire(1)
-        #expect(probe.released == 1)
-    }
-
     /// Two pieces at once (the preview's never overlap, but nothing here says so): the first
     /// one's end gives nothing back while the second runs.
     @Test func nothingIsGivenBackWhileAnotherPieceRuns() {
