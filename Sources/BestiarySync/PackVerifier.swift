@@ -78,6 +78,11 @@ public struct PackVerifier: Sendable {
         /// What the comparison could not cover, in words (another pack, a version the history
         /// does not have yet or has newer ones than): not problems of the tree.
         public var historyNotes: [String] = []
+        /// Files in a local tree that neither `latest.json` nor the files it names name (an older
+        /// version's manifest or deltas, media no record has now): apps never fetch them. Not
+        /// problems: a tree may keep what it published before. Empty where the tree cannot be
+        /// listed (HTTP), or when the pointer or the manifest could not be read.
+        public var unnamedFiles: [String] = []
         public var isValid: Bool { problems.isEmpty }
     }
 
@@ -269,6 +274,13 @@ public struct PackVerifier: Sendable {
             } catch {
                 problem(ref.path, "\(error)")
             }
+        }
+        if let manifest, let files = await transport.listFiles() {
+            var named: Set<String> = [PackFormat.pointerPath, pointer.manifest.path]
+            named.formUnion(pointer.deltas.map(\.file.path))
+            named.formUnion(named.map { $0 + PackFormat.signatureSuffix })
+            named.formUnion(manifest.media.map(\.path))
+            result.unnamedFiles = files.filter { !named.contains($0) }
         }
         return sayingUnsignedOnce(result)
     }

@@ -62,6 +62,25 @@ import Testing
         }
     }
 
+    /// Files in the tree that the pack does not name (left by an upload that deletes nothing) are
+    /// said in a note, and the check passes: apps never fetch them.
+    @Test func filesThePackDoesNotNameAreNoted() async throws {
+        let site = try await Site()
+        _ = try site.build()
+        let clean = await SiteCommandRun.bestiary("pack", "verify", site.packs, "--public-key", site.publicKey)
+        #expect(clean.status == 0, "\(clean.stdout)\(clean.stderr)")
+        #expect(!clean.stderr.contains("named by neither"), "\(clean.stderr)")
+        try Data("an older manifest".utf8).write(to: URL(fileURLWithPath: site.packs + "/v/0.json"))
+        try Data("a sound no record has".utf8).write(to: URL(fileURLWithPath: site.packs + "/media/0000.ogg"))
+        let verify = await SiteCommandRun.bestiary("pack", "verify", site.packs, "--public-key", site.publicKey)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains(": OK"), "\(verify.stdout)")
+        #expect(
+            verify.stderr.contains(
+                "note: media/0000.ogg and 1 more (v/0.json): in the tree, but named by neither latest.json, its manifest nor its deltas, so apps never fetch them; left by an earlier upload?"),
+            "\(verify.stderr)")
+    }
+
     @Test func buildSignsVerifySyncsAndTheLockFollows() async throws {
         let site = try await Site()
         #expect(!FileManager.default.fileExists(atPath: site.lockPath), "a site without history")

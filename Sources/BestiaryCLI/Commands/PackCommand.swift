@@ -39,7 +39,9 @@ struct PackVerifyCommand: AsyncParsableCommand {
             and an unsigned one (the preview's) passes with a warning. When the site \
             under --root has a content/packs.lock for the same pack, the tree is also compared \
             with it: the version it publishes must have the records the lock records for that \
-            number, and each delta must turn the version it starts from, as recorded, into them.
+            number, and each delta must turn the version it starts from, as recorded, into them. \
+            Files in a local tree that latest.json and the files it names do not name (left by \
+            an upload that deletes nothing) are said in a note; they fail nothing.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -84,7 +86,15 @@ struct PackVerifyCommand: AsyncParsableCommand {
         await transport.close()
         // Why the tree was not compared is said only when --root named the site: in a site's
         // folder, checking another pack (or a copy of an older one) is no comparison asked for.
-        let notes = global.rootGiven || result.comparedWithHistory ? result.historyNotes : []
+        var notes = global.rootGiven || result.comparedWithHistory ? result.historyNotes : []
+        // Left by an upload that adds files and removes none (`rsync` without `--delete`, an FTP
+        // client): not wrong, but not what the build made either (an app developer's question).
+        if let first = result.unnamedFiles.first {
+            let more = result.unnamedFiles.dropFirst()
+            let others = more.isEmpty ? "" : " and \(more.count) more (\(more.prefix(3).joined(separator: ", "))\(more.count > 3 ? ", …" : ""))"
+            notes.append(
+                "\(first)\(others): in the tree, but named by neither latest.json, its manifest nor its deltas, so apps never fetch \(more.isEmpty ? "it" : "them"); left by an earlier upload? An upload that also deletes what the build no longer makes (rsync --delete) leaves the tree as the build made it")
+        }
         console.report(
             result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") }
                 + notes.map { Diagnostic.note($0, stage: "verify") },

@@ -14,6 +14,15 @@ public struct LocalPackTransport: PackTransport {
 
     public var location: String { directory }
 
+    public func listFiles() async -> [String]? {
+        guard let walk = FileManager.default.enumerator(atPath: directory) else { return nil }
+        var files: [String] = []
+        while let path = walk.nextObject() as? String {
+            if (walk.fileAttributes?[.type] as? FileAttributeType) == .typeRegular { files.append(path) }
+        }
+        return files.sorted()
+    }
+
     public func open(_ path: String, from offset: Int) async throws -> PackResponse {
         let full = directory + "/" + path
         var isDirectory: ObjCBool = false

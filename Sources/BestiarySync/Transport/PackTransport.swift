@@ -15,10 +15,15 @@ public protocol PackTransport: Sendable {
 
     /// Ends what the transport holds open (connections): called once, when the reader is done.
     func close() async
+
+    /// Every file below the pack's folder, as paths relative to it, sorted, where the transport
+    /// can list a folder (a local one); nil where it cannot (HTTP).
+    func listFiles() async -> [String]?
 }
 
 extension PackTransport {
     public func close() async {}
+    public func listFiles() async -> [String]? { nil }
 }
 
 /// A transport's answer: what it is, and the bytes as they arrive.
