@@ -53,11 +53,11 @@ public enum ProcessMemory {
 /// (``ProcessMemory/releaseFreed()``, large blocks mapped on their own again) once no work came
 /// for `idle` seconds.
 ///
-/// Memory the system took back costs a fault per page when it is used again, and on a virtual
-/// machine whose host takes back the guest's free pages (free page reporting, as on Firecracker)
-/// each such fault is slow: giving a rebuild's memory back at its end made the next rebuild of
-/// the 10,000-animal bench corpus fault it all in again (0.2 s of its 2.2–2.4 s, measured on
-/// 2026-12-05). Kept, the preview holds about 250 MB more on that corpus while edits come.
+/// Giving a rebuild's memory back at its end (a trim of the whole heap) made the next rebuild
+/// fault it all in again, page by page: on the 10,000-animal bench corpus the median rebuild
+/// took 2.35 s so and 2.15 s with the memory kept (measured on 2026-12-05). Why it cost that
+/// much is not fully known: a new page's fault alone measured 2.2 µs on that machine.
+/// Kept, the preview holds about 250 MB more on that corpus while edits come.
 public final class WarmMemory: @unchecked Sendable {
     /// Runs the closure after that many seconds (``DispatchQueue/asyncAfter(deadline:execute:)``
     /// by default; a test runs it when it likes).
