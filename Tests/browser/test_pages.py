@@ -1057,3 +1057,19 @@ def test_each_source_link_says_whose_source_it_is(site, browser):
     load(browser, site + "en/animals/cat/")
     links = browser.find_elements(By.CSS_SELECTOR, "figcaption a[rel~='nofollow']")
     assert [link.accessible_name for link in links] == ["source (Picture)", "source (Recording)"]
+
+
+def test_the_credits_source_links_say_which_animals_picture_or_recording(site, browser):
+    """WCAG 2.4.9 on the credits page: every row links its picture's and its recording's sources
+    with the visible word "Quelle"; each link's accessible name begins with that word (2.5.3) and
+    names what and whose, so no two of the page's source links are named alike."""
+    load(browser, site + "credits/")
+    links = browser.find_elements(By.CSS_SELECTOR, "table.credits a[rel~='nofollow']")
+    assert len(links) > 10
+    assert {visible_text(browser, link) for link in links} == {"Quelle"}
+    names = [link.accessible_name for link in links]
+    assert len(set(names)) == len(names), sorted(n for n in names if names.count(n) > 1)
+    assert "Quelle (Bild: Katze)" in names and "Quelle (Aufnahme: Katze)" in names, names[:6]
+    load(browser, site + "en/credits/")
+    names = [link.accessible_name for link in browser.find_elements(By.CSS_SELECTOR, "table.credits a[rel~='nofollow']")]
+    assert "source (Picture: Cat)" in names and "source (Recording: Cat)" in names, names[:6]
