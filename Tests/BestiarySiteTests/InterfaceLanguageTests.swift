@@ -111,6 +111,34 @@ struct InterfaceLanguageTests {
         }
     }
 
+    /// Spanish and Arabic sites get the default theme's own texts too: no warning, menus in the
+    /// language, Arabic pages right to left, and a count the build prints in the language's
+    /// plural form (Arabic has six: 3 is `few`, 11 `many`).
+    @Test func spanishAndArabicSitesHaveTheirOwnInterfaceTexts() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        try FileManager.default.removeItem(atPath: root + "/templates")
+        try Self.addLanguages(["es", "ar"], to: root + "/content/site.yml")
+        let out = work.appending("out")
+        let warnings = try Self.warnings(building: root, into: out, containing: "")
+        #expect(!warnings.contains { $0.message.contains("interface texts") || $0.message.contains(" lack ") }, "\(warnings.map(\.message))")
+        for (lang, dir) in [("es", "ltr"), ("ar", "rtl")] {
+            let table = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Fixtures.repositoryRoot + "/templates/i18n/\(lang).json"))) as? [String: String])
+            let home = try String(contentsOfFile: out + "/\(lang)/index.html", encoding: .utf8)
+            #expect(home.contains("<html lang=\"\(lang)\" dir=\"\(dir)\""), "\(lang)")
+            for key in ["nav.collection", "nav.settings", "nav.sightings"] {
+                let text = try #require(table[key])
+                #expect(home.contains(">\(text)<"), "\(lang): \(key) is \(text)")
+            }
+            #expect(!home.contains(">Settings<"), "\(lang): no English menu")
+            let form = lang == "ar" ? "few" : "other"
+            let count = try #require(table["collection.countAll.\(form)"]).replacingOccurrences(of: "{count}", with: "3")
+            let collection = try String(contentsOfFile: out + "/\(lang)/collection/index.html", encoding: .utf8)
+            #expect(collection.contains(">\(count)<"), "\(lang): \(count)")
+        }
+    }
+
     /// A site's own `i18n/de.json` adds to the default theme's German, key by key: one that lacks
     /// texts (an older copy, or a file giving only the texts the site changes) shows the default
     /// theme's German for them, never English or a key, and is not warned about. A table in a
@@ -151,26 +179,26 @@ struct InterfaceLanguageTests {
     }
 
     /// A translator's half-done texts: a plural form left out (`….one`) showed English in the
-    /// middle of Spanish ("Exported 1 sighting."), where the docs promise the language's
+    /// middle of Portuguese ("Exported 1 sighting."), where the docs promise the language's
     /// `.other`; and `check` gave the missing texts only by part, even with `--all-warnings`.
     @Test func aMissingPluralFormShowsTheLanguagesOtherAndCheckListsEveryMissingText() throws {
         let work = TemporaryDirectory()
         let root = try copyOfFixture("minimal", into: work)
         let config = root + "/content/site.yml"
-        try Self.addLanguages(["es"], to: config)
+        try Self.addLanguages(["pt"], to: config)
         try FileManager.default.createDirectory(atPath: root + "/templates/i18n", withIntermediateDirectories: true)
-        try Data("{\"sightings.exported.other\": \"Se exportaron {count} avistamientos.\", \"nav.quiz\": \"Quiz\"}\n".utf8)
-            .write(to: URL(fileURLWithPath: root + "/templates/i18n/es.json"))
+        try Data("{\"sightings.exported.other\": \"Foram exportados {count} avistamentos.\", \"nav.quiz\": \"Quiz\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: root + "/templates/i18n/pt.json"))
         var theme = Theme.builtIn
-        theme.files["i18n/es.json"] = Theme.File(data: try Data(contentsOf: URL(fileURLWithPath: root + "/templates/i18n/es.json")), origin: "templates/i18n/es.json", isOverride: true)
-        let table = try UIStrings.load(theme).table(for: "es")
-        #expect(table["sightings.exported.one"] == "Se exportaron {count} avistamientos.")
+        theme.files["i18n/pt.json"] = Theme.File(data: try Data(contentsOf: URL(fileURLWithPath: root + "/templates/i18n/pt.json")), origin: "templates/i18n/pt.json", isOverride: true)
+        let table = try UIStrings.load(theme).table(for: "pt")
+        #expect(table["sightings.exported.one"] == "Foram exportados {count} avistamentos.")
         #expect(table["quiz.next"] == "Next question", "a text the language lacks altogether is English")
         let summary = try Binary.run(["check", "--root", root])
         #expect(summary.stderr.contains(#/English texts \(\w+\.\*: \d+, /#), "\(summary.stderr)")
         #expect(summary.stderr.contains("so those show in English on its pages (the "), "\(summary.stderr)")
         let listed = try Binary.run(["check", "--root", root, "--all-warnings"])
-        let line = listed.stderr.split(separator: "\n").first { $0.contains("the interface texts in 'es' lack") }.map(String.init) ?? ""
+        let line = listed.stderr.split(separator: "\n").first { $0.contains("the interface texts in 'pt' lack") }.map(String.init) ?? ""
         #expect(line.contains("quiz.next, ") && line.contains("sightings.exported.one, ") && !line.contains("quiz.*:"), "\(line)")
     }
 

@@ -144,7 +144,7 @@ test("the share text says the daily was sounds only, in every language", () => {
   const results = [true, false, true];
   assert.equal(shareText("2026-11-22", results, en, "Bestiary", "", true), "Bestiary daily 2026-11-22 (sounds only): 2/3 ✅❌✅");
   assert.equal(shareText("2026-11-22", results, de, "Tierquiz", "", true), "Tagesrätsel Tierquiz 2026-11-22 (nur Tierstimmen): 2/3 ✅❌✅");
-  for (const lang of ["en", "de", "fr", "it"]) {
+  for (const lang of ["en", "de", "fr", "it", "es", "ar"]) {
     const tr = translator({ lang, strings: strings(lang) });
     const plain = shareText("2026-11-22", results, tr, "X", lang);
     const sounds = shareText("2026-11-22", results, tr, "X", lang, true);

@@ -17,16 +17,40 @@ const en = read("en");
 const de = read("de");
 const placeholders = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-test("en.json and de.json are flat maps with the same keys", () => {
-  for (const strings of [en, de]) {
+// Every language the default theme speaks: en.json is the reference the others follow.
+const LANGS = readdirSync(I18N_DIR).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
+const tables = Object.fromEntries(LANGS.map((lang) => [lang, read(lang)]));
+const FORMS = /^(.*)\.(zero|one|two|few|many|other)$/;
+// The plural categories a language's texts need for the counts a page shows (0 to 200): a
+// category only millions take (French and Spanish `many`) falls back to `.other`.
+const categoriesFor = (lang) => {
+  const rules = new Intl.PluralRules(lang);
+  return new Set(Array.from({ length: 201 }, (_, n) => rules.select(n)));
+};
+
+test("the default theme speaks at least English, German, French, Italian, Spanish and Arabic", () => {
+  for (const lang of ["en", "de", "fr", "it", "es", "ar"]) assert.ok(LANGS.includes(lang), lang);
+});
+
+test("every table is a flat map with English's keys, each plural family in its language's forms", () => {
+  const families = new Set(Object.keys(en).map((k) => k.match(FORMS)?.[1]).filter(Boolean));
+  for (const [lang, strings] of Object.entries(tables)) {
     for (const [key, value] of Object.entries(strings)) {
-      assert.equal(typeof value, "string", key);
-      assert.notEqual(value.trim(), "", key);
+      assert.equal(typeof value, "string", `${lang}: ${key}`);
+      assert.notEqual(value.trim(), "", `${lang}: ${key}`);
+    }
+    const plain = (keys) => keys.filter((k) => !families.has(k.match(FORMS)?.[1]));
+    const missing = plain(Object.keys(en)).filter((k) => !(k in strings));
+    const extra = plain(Object.keys(strings)).filter((k) => !(k in en));
+    assert.deepEqual({ lang, missing, extra }, { lang, missing: [], extra: [] });
+    const needed = categoriesFor(lang);
+    for (const family of families) {
+      const forms = Object.keys(strings).filter((k) => k.match(FORMS)?.[1] === family).map((k) => k.match(FORMS)[2]);
+      const lacking = [...needed].filter((c) => !forms.includes(c));
+      const foreign = forms.filter((c) => c !== "other" && !needed.has(c));
+      assert.deepEqual({ lang, family, lacking, foreign }, { lang, family, lacking: [], foreign: [] });
     }
   }
-  const missingInDe = Object.keys(en).filter((k) => !(k in de));
-  const missingInEn = Object.keys(de).filter((k) => !(k in en));
-  assert.deepEqual({ missingInDe, missingInEn }, { missingInDe: [], missingInEn: [] });
 });
 
 test("no key is also the prefix of another (the build nests keys for templates: t.quiz.mode.sound)", () => {
@@ -35,16 +59,23 @@ test("no key is also the prefix of another (the build nests keys for templates: 
   assert.deepEqual(clashes, []);
 });
 
-test("translations keep every placeholder", () => {
-  for (const key of Object.keys(en)) assert.deepEqual(placeholders(de[key] ?? ""), placeholders(en[key]), key);
+test("translations keep every placeholder, in every plural form", () => {
+  for (const [lang, strings] of Object.entries(tables)) {
+    for (const [key, value] of Object.entries(strings)) {
+      const family = key.match(FORMS)?.[1];
+      const english = en[key] ?? (family ? en[`${family}.other`] : undefined);
+      assert.deepEqual(placeholders(value), placeholders(english ?? ""), `${lang}: ${key}`);
+    }
+  }
 });
 
-test("plural families always have an 'other' form", () => {
-  for (const strings of [en, de]) {
-    for (const key of Object.keys(strings)) {
-      const m = key.match(/^(.*)\.(zero|one|two|few|many)$/);
-      if (m) assert.ok(`${m[1]}.other` in strings, `${key} without ${m[1]}.other`);
-    }
+test("every table is translated: a text the same as English's is a word both languages share", () => {
+  // French "Collection", "Habitat", "Date"; Italian "Home"; German "Quiz": 6 to 15 of 400 each.
+  const words = (text) => /[A-Za-z]{4,}/.test(text.replace(/\{\w+\}/g, ""));
+  for (const [lang, strings] of Object.entries(tables)) {
+    if (lang === "en") continue;
+    const same = Object.keys(en).filter((k) => strings[k] === en[k] && words(en[k]));
+    assert.ok(same.length <= 20, `${lang}: ${same.length} texts as in English, as ${same.slice(0, 8).join(", ")}`);
   }
 });
 
