@@ -55,20 +55,105 @@ public enum SiteScaffold {
         return result
     }
 
+    /// The starter record's and about page's texts in one language (`StarterTexts.known`).
+    public struct StarterTexts: Sendable {
+        var title, foxName, foxArticle, description, hint, body, aboutTitle, aboutBody: String
+
+        /// The languages the default theme speaks, each with its starter texts. A site language
+        /// without them gets the English texts, and `init` says to translate them.
+        public static let known: [String: StarterTexts] = [
+            "en": StarterTexts(
+                title: "Animal quiz", foxName: "Red fox", foxArticle: "Red fox",
+                description: "The most widespread wild dog on Earth, at home in forests, fields and cities.",
+                hint: "It has a bushy tail with a white tip.",
+                body: "A red fox sleeps curled up, its bushy tail over its nose to keep it warm.",
+                aboutTitle: "About", aboutBody: "This quiz was made with Bestiary from a folder of animal records."),
+            "de": StarterTexts(
+                title: "Tierquiz", foxName: "Rotfuchs", foxArticle: "Rotfuchs",
+                description: "Der am weitesten verbreitete wilde Hund der Erde, zu Hause in Wäldern, auf Feldern und in Städten.",
+                hint: "Er hat einen buschigen Schwanz mit weißer Spitze.",
+                body: "Ein Rotfuchs schläft zusammengerollt, den buschigen Schwanz über der Nase, damit sie warm bleibt.",
+                aboutTitle: "Über", aboutBody: "Dieses Quiz wurde mit Bestiary aus einem Ordner von Tier-Steckbriefen gemacht."),
+            "fr": StarterTexts(
+                title: "Quiz des animaux", foxName: "Renard roux", foxArticle: "Renard roux",
+                description: "Le canidé sauvage le plus répandu sur Terre, chez lui dans les forêts, les champs et les villes.",
+                hint: "Il a une queue touffue au bout blanc.",
+                body: "Un renard roux dort roulé en boule, sa queue touffue sur le museau pour se tenir chaud.",
+                aboutTitle: "À propos", aboutBody: "Ce quiz a été fait avec Bestiary à partir d’un dossier de fiches d’animaux."),
+            "it": StarterTexts(
+                title: "Quiz degli animali", foxName: "Volpe rossa", foxArticle: "Vulpes vulpes",
+                description: "Il canide selvatico più diffuso sulla Terra, di casa nei boschi, nei campi e nelle città.",
+                hint: "Ha una coda folta con la punta bianca.",
+                body: "Una volpe rossa dorme acciambellata, con la coda folta sul muso per tenersi al caldo.",
+                aboutTitle: "Informazioni", aboutBody: "Questo quiz è stato fatto con Bestiary a partire da una cartella di schede di animali."),
+            "es": StarterTexts(
+                title: "Quiz de animales", foxName: "Zorro rojo", foxArticle: "Vulpes vulpes",
+                description: "El cánido salvaje más extendido de la Tierra, a gusto en bosques, campos y ciudades.",
+                hint: "Tiene una cola espesa con la punta blanca.",
+                body: "Un zorro rojo duerme hecho un ovillo, con la cola espesa sobre el hocico para no pasar frío.",
+                aboutTitle: "Acerca de", aboutBody: "Este quiz se hizo con Bestiary a partir de una carpeta de fichas de animales."),
+            "ar": StarterTexts(
+                title: "اختبار الحيوانات", foxName: "ثعلب أحمر", foxArticle: "ثعلب أحمر",
+                description: "أوسع الكلاب البرية انتشارًا على الأرض، يعيش في الغابات والحقول والمدن.",
+                hint: "له ذيل كثيف ذو طرف أبيض.",
+                body: "ينام الثعلب الأحمر ملتفًّا على نفسه، واضعًا ذيله الكثيف على أنفه ليبقى دافئًا.",
+                aboutTitle: "حول الموقع", aboutBody: "صُنع هذا الاختبار باستخدام Bestiary من مجلد لسجلات الحيوانات."),
+        ]
+
+        /// The texts for a site language: its own, its base language's (`es` for `es-MX`), or nil.
+        public static func of(_ language: String) -> StarterTexts? {
+            known[language] ?? known[String(language.split(separator: "-").first ?? "")]
+        }
+    }
+
+    /// What is wrong with the languages given to `init --languages`, or nil.
+    public static func problem(with languages: [String]) -> String? {
+        if languages.isEmpty { return "--languages names no language; give codes, the default first: --languages es,en" }
+        for code in languages {
+            if code.isEmpty { return "--languages has an empty entry; give codes separated by commas: --languages es,en" }
+            if let meant = LanguageCode.unknownTwoLetter(code) {
+                return "--languages: '\(code)' is no language code" + (meant.isEmpty ? " (ISO 639-1 has no '\(code.prefix(2))')" : "; did you mean '\(meant)'?")
+            }
+            if !LanguageCode.isValid(code) {
+                if LanguageCode.isValid(code.lowercased()) { return "--languages: '\(code)' is written '\(code.lowercased())'" }
+                let meant = LanguageCode.meant(byName: code).map { "; did you mean '\($0)'?" } ?? " (codes look like en, de, pt-BR)"
+                return "--languages: '\(code)' is no language code\(meant)"
+            }
+        }
+        var seen = Set<String>()
+        if let twice = languages.first(where: { !seen.insert($0).inserted }) { return "--languages names '\(twice)' twice" }
+        return nil
+    }
+
     /// The files of a new site root (without the theme), by path relative to it.
-    /// `name` is the folder's name: the packs' id is made from it.
-    public static func files(name: String) -> [String: Data] {
+    /// `name` is the folder's name: the packs' id is made from it. `languages`: the site's, the
+    /// default first; the starter record and page are in each (in English where
+    /// ``StarterTexts/of(_:)`` has none).
+    public static func files(name: String, languages: [String] = ["en"]) -> [String: Data] {
         let packID = Animal.suggestedID(name).isEmpty ? "animal-quiz" : Animal.suggestedID(name)
+        let languages = languages.isEmpty ? ["en"] : languages
+        let english = StarterTexts.known["en"]!
+        let texts = languages.map { (language: $0, texts: StarterTexts.of($0) ?? english) }
+        func map(_ value: (StarterTexts) -> String) -> String {
+            let entries = texts.map { "\($0.language): \(YAMLScalar.plainOrQuoted(value($0.texts), flow: true))" }
+            return texts.count == 1 ? YAMLScalar.plainOrQuoted(value(texts[0].texts)) : "{" + entries.joined(separator: ", ") + "}"
+        }
+        func localized(_ value: (StarterTexts) -> String) -> LocalizedText {
+            LocalizedText(Dictionary(uniqueKeysWithValues: texts.map { ($0.language, value($0.texts)) }))
+        }
+        let first = languages[0]
+        // The comment's example of more languages: this one and another.
+        let more = languages.count == 1 ? " For more: [\(first), \(first == "en" ? "de" : "en")]." : ""
         let siteYML = """
             # The settings of this Bestiary site. Unknown keys are errors, so a typo is caught.
 
             # The site's name: one text, or one per language: {en: Animal quiz, de: Tierquiz}.
-            title: Animal quiz
+            title: \(map(\.title))
             # The absolute URL the site will be published under (links in sitemap.xml and packs).
             base_url: "https://example.org/\(packID)/"
             # The site's languages. The first is the default: every animal needs its name in it,
-            # and texts missing in a language fall back along this list. For more: [en, de].
-            languages: [en]
+            # and texts missing in a language fall back along this list.\(more)
+            languages: [\(languages.joined(separator: ", "))]
             wikipedia:
               # Where `bestiary fetch` gets summaries and pictures; {lang} becomes each language.
               url: "https://{lang}.wikipedia.org/api/rest_v1"
@@ -81,49 +166,63 @@ public enum SiteScaffold {
 
             """
         var fox = Animal(
-            id: "red-fox", name: LocalizedText(["en": "Red fox"]), scientific: "Vulpes vulpes", group: "mammal", difficulty: 1,
-            tags: ["forest", "europe"], wikipedia: ["en": "Red fox"],
-            description: LocalizedText(["en": "The most widespread wild dog on Earth, at home in forests, fields and cities."]),
-            hint: LocalizedText(["en": "It has a bushy tail with a white tip."]), sourcePath: "content/animals/red-fox.md")
-        fox.bodies["en"] = MarkdownBody(
+            id: "red-fox", name: localized(\.foxName), scientific: "Vulpes vulpes", group: "mammal", difficulty: 1,
+            tags: ["forest", "europe"],
+            // No English title for a Wikipedia in another language.
+            wikipedia: Dictionary(uniqueKeysWithValues: languages.compactMap { language in StarterTexts.of(language).map { (language, $0.foxArticle) } }),
+            description: localized(\.description), hint: localized(\.hint), sourcePath: "content/animals/red-fox.md")
+        // Where the other languages' bodies are, said in the starter record's comment.
+        let others = languages.dropFirst().map { "red-fox.\($0).md" }
+        let bodiesElsewhere = others.isEmpty ? "" : " in '\(first)'\n(in another language: \(others.joined(separator: ", ")))"
+        fox.bodies[first] = MarkdownBody(
             // What is said to the author is in a comment, which the page leaves out (a teacher's
             // site published the starter texts' words to the author).
             markdown: """
                 <!-- This is the starter record: every animal is a file like this one in
                 content/animals/, named after its id. Between the --- lines are its fields (name,
                 scientific name, group, Wikipedia titles, sound, picture); below them, Markdown for
-                its page. A comment like this one is left out of the page.
+                its page\(bodiesElsewhere). A comment like this one is left out of the page.
 
-                Add animals with `bestiary add ID --name en=NAME --sound FILE`, or bring a whole
+                Add animals with `bestiary add ID --name \(first)=NAME --sound FILE`, or bring a whole
                 catalogue with `bestiary import FILE --format csv`. Run `bestiary fetch` to get each
                 animal's Wikipedia summary and picture (it needs the internet; a site without works
                 too), `bestiary check` to find mistakes, and `bestiary build` to make the site in
                 output/. -->
-                A red fox sleeps curled up, its bushy tail over its nose to keep it warm.
+                \(texts[0].texts.body)
 
                 """, location: SourceLocation(path: "content/animals/red-fox.md"))
         let about = """
             ---
-            title: {en: About}
+            title: {\(texts.map { "\($0.language): \(YAMLScalar.plainOrQuoted($0.texts.aboutTitle, flow: true))" }.joined(separator: ", "))}
             ---
             <!-- Pages in content/pages/ like this one appear in the site's menu: say here who made
             this quiz, and for whom. A comment like this one is left out of the page. -->
-            This quiz was made with Bestiary from a folder of animal records.
+            \(texts[0].texts.aboutBody)
 
             """
-        return [
+        var files: [String: Data] = [
             "content/site.yml": Data(siteYML.utf8),
-            "content/animals/red-fox.md": Data(RecordWriter(languages: ["en"]).document(for: fox, fileID: "red-fox").utf8),
+            "content/animals/red-fox.md": Data(RecordWriter(languages: languages).document(for: fox, fileID: "red-fox").utf8),
             "content/pages/about.md": Data(about.utf8),
             ".gitignore": Data(
                 "# Made by `bestiary build`; publish it, do not commit it.\noutput/\n# What a build leaves next to its output for the next one (state, record, staging folder), whatever\n# the output's name (`--output public` leaves .public.bestiary-*).\n.*.bestiary-*\n# A private key for signing packs (`bestiary keys generate > signing.key`): never commit it.\n*.key\n".utf8),
         ]
+        for (language, own) in texts.dropFirst() {
+            files["content/animals/red-fox.\(language).md"] = Data((own.body + "\n").utf8)
+            files["content/pages/about.\(language).md"] = Data((own.aboutBody + "\n").utf8)
+        }
+        return files
+    }
+
+    /// The site languages `init` has no starter texts in (given them in English).
+    public static func untranslated(_ languages: [String]) -> [String] {
+        languages.filter { StarterTexts.of($0) == nil }
     }
 
     /// Creates the site root `directory` with the default `theme` (`templates/` files by path).
     /// Refuses a folder that holds anything but hidden files, unless `force`; never overwrites a file.
     public static func create(
-        at directory: String, theme: [String: Data], force: Bool, fileSystem: any FileSystem = LocalFileSystem()
+        at directory: String, theme: [String: Data], force: Bool, languages: [String] = ["en"], fileSystem: any FileSystem = LocalFileSystem()
     ) throws(DiagnosticError) -> Result {
         func fail(_ message: String) -> DiagnosticError { DiagnosticError(.error(message, stage: "init")) }
         if let info = fileSystem.infoFollowingLinks(directory) {
@@ -135,7 +234,7 @@ public enum SiteScaffold {
             }
         }
         let name = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
-        var files = files(name: name)
+        var files = files(name: name, languages: languages)
         for (path, data) in theme { files["templates/" + path] = data }
         var result = Result(written: [], kept: [])
         do {

@@ -1,4 +1,5 @@
 @testable import BestiaryCLI
+import BestiaryImport
 import BestiaryTestSupport
 import BestiaryTheme
 import Foundation
@@ -155,5 +156,72 @@ import Testing
         let result = await run("init", dir.appending("file"))
         #expect(result.status == 1)
         #expect(result.stderr.contains("is a file; give a folder for the new site"))
+    }
+
+    /// A Spanish teacher's site, with English and Arabic beside: `--languages es,en,ar` makes the
+    /// title, the starter record and the about page in each, Spanish the default; the site checks
+    /// without a word about interface texts (the theme speaks all three) and builds each
+    /// language's pages in it, Arabic right to left.
+    @Test func aSiteInTheLanguagesGiven() async throws {
+        let dir = TemporaryDirectory("init")
+        let site = dir.appending("clase")
+        let result = await run("init", site, "--languages", "es,en,ar")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("  bestiary add ID --name es=NAME --sound FILE "), "\(result.stderr)")
+        #expect(!result.stderr.contains("note:"), "\(result.stderr)")
+        let yml = try String(contentsOfFile: site + "/content/site.yml", encoding: .utf8)
+        #expect(yml.contains("\nlanguages: [es, en, ar]\n") && yml.contains("\ntitle: {es: Quiz de animales, en: Animal quiz, ar: اختبار الحيوانات}\n"), "\(yml)")
+        let fox = try String(contentsOfFile: site + "/content/animals/red-fox.md", encoding: .utf8)
+        #expect(fox.contains("\nname: {es: Zorro rojo, en: Red fox, ar: ثعلب أحمر}\n"), "\(fox)")
+        #expect(fox.contains("\nwikipedia: {es: Vulpes vulpes, en: Red fox, ar: ثعلب أحمر}\n"), "\(fox)")
+        #expect(fox.hasSuffix("-->\nUn zorro rojo duerme hecho un ovillo, con la cola espesa sobre el hocico para no pasar frío.\n"), "\(fox)")
+        #expect(try String(contentsOfFile: site + "/content/animals/red-fox.en.md", encoding: .utf8).hasPrefix("A red fox sleeps curled up"))
+        #expect(try String(contentsOfFile: site + "/content/pages/about.ar.md", encoding: .utf8).hasPrefix("صُنع هذا الاختبار"))
+
+        let check = await run("check", "--root", site)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(!check.stderr.contains("interface texts") && !check.stderr.contains("not yet in"), "\(check.stderr)")
+        #expect(await run("build", "--root", site).status == 0)
+        for (folder, lang, dir, heading, body) in [
+            ("", "es", "ltr", "Zorro rojo", "Un zorro rojo duerme"), ("en/", "en", "ltr", "Red fox", "A red fox sleeps"),
+            ("ar/", "ar", "rtl", "ثعلب أحمر", "ينام الثعلب الأحمر"),
+        ] {
+            let page = try String(contentsOfFile: site + "/output/\(folder)animals/red-fox/index.html", encoding: .utf8)
+            #expect(page.contains("<html lang=\"\(lang)\" dir=\"\(dir)\"") && page.contains("<h1>\(heading)</h1>") && page.contains(body), "\(lang)")
+            #expect(!page.contains("This is the starter record") && !page.contains("bestiary add"), "\(lang)")
+        }
+    }
+
+    /// A language `init` has no starter texts in gets them in English, said in a note, and no
+    /// Wikipedia title (an English one would name no article there); a code that is no language
+    /// is refused before anything is written, with the code meant where it can be told.
+    @Test func languagesWithoutStarterTextsAndCodesThatAreNone() async throws {
+        let dir = TemporaryDirectory("init")
+        let dutch = await run("init", dir.appending("nl"), "--languages", "nl,en")
+        #expect(dutch.status == 0, "\(dutch.stderr)")
+        #expect(dutch.stderr.contains("bestiary: note: init has no starter texts in 'nl', so the starter record and about page are in English there"), "\(dutch.stderr)")
+        let fox = try String(contentsOfFile: dir.appending("nl/content/animals/red-fox.md"), encoding: .utf8)
+        #expect(fox.contains("\nname: {nl: Red fox, en: Red fox}\n") && fox.contains("\nwikipedia: {en: Red fox}\n"), "\(fox)")
+        #expect(await run("check", "--root", dir.appending("nl")).status == 0)
+
+        for (given, said) in [
+            ("sp,en", "--languages: 'sp' is no language code; did you mean 'es'?"), ("Spanish", "--languages: 'Spanish' is no language code; did you mean 'es'?"),
+            ("EN", "--languages: 'EN' is written 'en'"), ("es,en,es", "--languages names 'es' twice"),
+            ("es,,en", "--languages has an empty entry; give codes separated by commas: --languages es,en"),
+        ] {
+            let refused = await run("init", dir.appending("refused"), "--languages", given)
+            #expect(refused.status == 2 && refused.stderr.trimmingCharacters(in: .newlines) == "bestiary: error: \(said) [init]", "\(given): \(refused.stderr)")
+            #expect(!dir.exists("refused"), "\(given)")
+        }
+        let update = await run("init", "--update-theme", "--root", dir.appending("nl"), "--languages", "de")
+        #expect(update.status == 2 && update.stderr.contains("--languages is for a new site"), "\(update.stderr)")
+    }
+
+    /// Every language the default theme speaks has starter texts, so that `init --languages` in
+    /// it makes a site wholly in that language.
+    @Test func everyLanguageOfTheThemeHasStarterTexts() {
+        let themeLanguages = DefaultTheme.files.keys.filter { $0.hasPrefix("i18n/") }.map { String($0.dropFirst(5).dropLast(5)) }
+        #expect(themeLanguages.count >= 6)
+        #expect(Set(themeLanguages) == Set(SiteScaffold.StarterTexts.known.keys))
     }
 }

@@ -20,6 +20,14 @@ struct InitCommand: AsyncParsableCommand {
             DIR must be empty (hidden files such as .git aside) unless --force
             is given; existing files are never overwritten.
 
+            --languages es,en makes a site in Spanish (the default) and English:
+            the site's title, the starter record and the about page are in each
+            (red-fox.en.md and about.en.md hold the English bodies). The
+            default theme's menus and quiz speak en, de, fr, it, es and ar; a
+            site in another language gets its starter texts in English, to
+            translate, and `bestiary check` says which interface texts to
+            translate in templates/i18n/LANG.json.
+
             After an upgrade of Bestiary, `bestiary init --update-theme` in a site
             replaces the files under templates/ that are an earlier version's
             default theme, never changed, with this version's; it creates no
@@ -33,6 +41,9 @@ struct InitCommand: AsyncParsableCommand {
 
     @Flag(help: "Create the site in a folder that is not empty (no file is overwritten).")
     var force = false
+
+    @Option(help: ArgumentHelp("The site's languages, the default first (default: en).", valueName: "es,en"))
+    var languages: String?
 
     @Flag(help: "In an existing site, bring the theme files that are an earlier Bestiary's default, never changed, up to date (nothing else is written).")
     var updateTheme = false
@@ -52,6 +63,10 @@ struct InitCommand: AsyncParsableCommand {
         }
         var dir = directory ?? global.root
         while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
+        if updateTheme, languages != nil {
+            console.report([.error("--languages is for a new site; --update-theme changes no language (edit languages: in content/site.yml)", stage: "init")], format: global.diagnostics)
+            throw CommandFailure(status: 2)
+        }
         if updateTheme {
             let update: SiteScaffold.ThemeUpdate
             do {
@@ -68,9 +83,14 @@ struct InitCommand: AsyncParsableCommand {
                 + (update.changed.isEmpty ? "" : "; to compare them with this version's: bestiary init /tmp/bestiary-theme"))
             return
         }
+        let codes = languages.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } } ?? ["en"]
+        if let problem = SiteScaffold.problem(with: codes) {
+            console.report([.error(problem, stage: "init")], format: global.diagnostics)
+            throw CommandFailure(status: 2)
+        }
         let result: SiteScaffold.Result
         do {
-            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, force: force)
+            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, force: force, languages: codes)
         } catch {
             console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
@@ -90,11 +110,18 @@ struct InitCommand: AsyncParsableCommand {
             console.result("kept \(dir == "." ? "" : dir + "/")templates/ (\(keptTheme) file\(keptTheme == 1 ? "" : "s") already there)", format: global.diagnostics)
         }
 
+        let untranslated = SiteScaffold.untranslated(codes)
+        if !untranslated.isEmpty {
+            let list = untranslated.map { "'\($0)'" }.joined(separator: ", ")
+            console.report([.note(
+                "init has no starter texts in \(list), so the starter record and about page are in English there: translate them (content/animals/red-fox*.md, content/pages/about*.md), or replace them with your own",
+                stage: "init")], format: global.diagnostics)
+        }
         let cd = dir == "." ? "" : "  cd \(Self.shellQuoted(dir))\n"
         console.err("""
             A new Bestiary site is ready. In content/site.yml, set base_url to where it will be published
             and wikipedia.contact to your e-mail address (`bestiary check` names them until then). Next:
-            \(cd)  bestiary add ID --name en=NAME --sound FILE   add an animal (or: bestiary import FILE --format csv)
+            \(cd)  bestiary add ID --name \(codes[0])=NAME --sound FILE   add an animal (or: bestiary import FILE --format csv)
               bestiary fetch                                 get Wikipedia summaries and pictures (optional: needs the internet)
               bestiary check                                 find mistakes
               bestiary build                                 make the site in output/
