@@ -74,6 +74,10 @@ test("share texts: emoji grid and a screen-reader line", () => {
   assert.equal(shareTextPlain(results, en), "7 of 10 right; wrong: 3, 6, 9");
   assert.equal(shareTextPlain([true, true], en), "2 of 2 right");
   assert.equal(shareTextPlain(results, de), "7 von 10 richtig; falsch: 3, 6, 9");
+  // Arabic joins the list with its own comma.
+  const ar = translator({ lang: "ar", strings: strings("ar") });
+  assert.match(shareTextPlain(results, ar), /3، 6، 9/u);
+  assert.doesNotMatch(shareTextPlain(results, ar), /\d, /u);
   assert.doesNotMatch(shareTextPlain(results, en), /[✅❌]/u);
 });
 

@@ -117,7 +117,7 @@ export function dayText(date, lang) {
 export function shareTextPlain(results, tr) {
   const right = results.filter(Boolean).length;
   const wrong = results.flatMap((ok, i) => (ok ? [] : [i + 1]));
-  const params = { right, total: results.length, wrong: wrong.join(", ") };
+  const params = { right, total: results.length, wrong: wrong.join(tr("punctuation.listSeparator")) };
   return tr(wrong.length ? "daily.sharePlain" : "daily.sharePlainPerfect", params);
 }
 

@@ -131,6 +131,6 @@ export function settingsView(v, { settings, groups, difficulties, level, filters
 function levelCap(tr, level, difficulties) {
   const later = [2, 3].filter((d) => level && d > level.unlocked && difficulties.includes(d));
   if (!later.length) return null;
-  const which = later.map((d) => tr(d === 2 ? "settings.levelCapMedium" : "settings.levelCapHard", { level: UNLOCKS[d] })).join(", ");
+  const which = later.map((d) => tr(d === 2 ? "settings.levelCapMedium" : "settings.levelCapHard", { level: UNLOCKS[d] })).join(tr("punctuation.listSeparator"));
   return h("p", { class: "quiz-hint", dataset: { quizLevelCap: "" }, text: tr("settings.levelCap", { which, level: level.level }) });
 }
