@@ -110,6 +110,35 @@ public enum LanguageCode {
 
     /// `code` in the case BCP 47 writes it: the language lower case, a script title case
     /// (`Hant`), a region upper case (`BR`), the rest lower case (`ZH-hant` → `zh-Hant`).
+    /// The code meant by one that is not valid (`es_MX` → `es-MX`, `PT-br` → `pt-BR`, `Deutsch` →
+    /// `de`), or nil.
+    public static func suggestion(for code: String) -> String? {
+        // `es_ES`, as locales are written on Linux and in Java: BCP 47 has a hyphen.
+        let fixed = usualCase(code.replacingOccurrences(of: "_", with: "-"))
+        return isValid(fixed) ? fixed : meant(byName: code)
+    }
+
+    /// What is doubtful about a valid code, each said as site.yml and `init --languages` say it:
+    /// `en-UK` (no region code), a two-letter code no language has (`sp`), a three-letter code
+    /// where a two-letter one is used (`eng`).
+    public static func doubts(about code: String) -> [String] {
+        var said: [String] = []
+        // `en-UK`: the one region code everyone guesses that is none (found by a teacher).
+        if code.lowercased().hasSuffix("-uk") {
+            said.append("'\(code)': UK is no region code; the United Kingdom's is GB (\(code.dropLast(2))GB)")
+        }
+        if let meant = unknownTwoLetter(code) {
+            let hint = meant.isEmpty ? "" : " (did you mean '\(meant)'?)"
+            said.append(
+                "'\(code)' is no language code browsers, screen readers and Wikipedia know (ISO 639-1 has no '\(code.prefix(2))')\(hint): pages in it are read aloud in the wrong voice, and its articles are looked up on a Wikipedia there is not")
+        }
+        // `eng`: a three-letter code where browsers and Wikipedia use the two-letter one.
+        if code.count == 3, let two = meant(byName: code), two.count == 2 {
+            said.append("'\(code)' is written '\(two)' in the codes browsers, screen readers and Wikipedia use; write '\(two)'")
+        }
+        return said
+    }
+
     public static func usualCase(_ code: String) -> String {
         code.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { i, part in
             if i > 0, part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }

@@ -54,31 +54,15 @@ extension SiteConfig {
             let items: [Node] = if case .sequence(let seq) = node { Array(seq) } else { [node] }
             for (lang, item) in zip(list, items) {
                 if !LanguageCode.isValid(lang) {
-                    // `es_ES`, as locales are written on Linux and in Java: BCP 47 has a hyphen.
-                    let fixed = LanguageCode.usualCase(lang.replacingOccurrences(of: "_", with: "-"))
                     // `languages: en, de`: one text, not a list (found by a new user).
                     let parts = lang.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-                    let hint = LanguageCode.isValid(fixed) ? " (did you mean '\(fixed)'?)"
-                        : parts.count > 1 && parts.allSatisfy(LanguageCode.isValid) ? "; write a list: languages: [\(parts.joined(separator: ", "))]"
-                        : LanguageCode.meant(byName: lang).map { " (did you mean '\($0)'?)" } ?? ""
+                    let hint = LanguageCode.suggestion(for: lang).map { " (did you mean '\($0)'?)" }
+                        ?? (parts.count > 1 && parts.allSatisfy(LanguageCode.isValid) ? "; write a list: languages: [\(parts.joined(separator: ", "))]" : "")
                     reader.error("'\(lang)' is not a language code like en, de or pt-BR\(hint)", at: item)
                 } else if !seen.insert(lang).inserted {
                     reader.error("language '\(lang)' is listed twice", at: item)
                 } else {
-                    // `en-UK`: the one region code everyone guesses that is none (found by a teacher).
-                    if lang.lowercased().hasSuffix("-uk") {
-                        reader.warning("'\(lang)': UK is no region code; the United Kingdom's is GB (\(lang.dropLast(2))GB)", at: item)
-                    }
-                    if let meant = LanguageCode.unknownTwoLetter(lang) {
-                        let hint = meant.isEmpty ? "" : " (did you mean '\(meant)'?)"
-                        reader.warning(
-                            "'\(lang)' is no language code browsers, screen readers and Wikipedia know (ISO 639-1 has no '\(lang.prefix(2))')\(hint): pages in it are read aloud in the wrong voice, and its articles are looked up on a Wikipedia there is not",
-                            at: item)
-                    }
-                    // `eng`: a three-letter code where browsers and Wikipedia use the two-letter one.
-                    if lang.count == 3, let two = LanguageCode.meant(byName: lang), two.count == 2 {
-                        reader.warning("'\(lang)' is written '\(two)' in the codes browsers, screen readers and Wikipedia use; write '\(two)'", at: item)
-                    }
+                    for doubt in LanguageCode.doubts(about: lang) { reader.warning(doubt, at: item) }
                     languages.append(lang)
                 }
             }

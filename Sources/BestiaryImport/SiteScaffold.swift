@@ -73,7 +73,7 @@ public enum SiteScaffold {
                 description: "Der am weitesten verbreitete wilde Hund der Erde, zu Hause in Wäldern, auf Feldern und in Städten.",
                 hint: "Er hat einen buschigen Schwanz mit weißer Spitze.",
                 body: "Ein Rotfuchs schläft zusammengerollt, den buschigen Schwanz über der Nase, damit sie warm bleibt.",
-                aboutTitle: "Über", aboutBody: "Dieses Quiz wurde mit Bestiary aus einem Ordner von Tier-Steckbriefen gemacht."),
+                aboutTitle: "Über dieses Quiz", aboutBody: "Dieses Quiz wurde mit Bestiary aus einem Ordner von Tier-Steckbriefen gemacht."),
             "fr": StarterTexts(
                 title: "Quiz des animaux", foxName: "Renard roux", foxArticle: "Renard roux",
                 description: "Le canidé sauvage le plus répandu sur Terre, chez lui dans les forêts, les champs et les villes.",
@@ -106,19 +106,17 @@ public enum SiteScaffold {
         }
     }
 
-    /// What is wrong with the languages given to `init --languages`, or nil.
+    /// What is wrong with the languages given to `init --languages`, or nil: what site.yml would
+    /// refuse or warn about (``LanguageCode/doubts(about:)``), said before anything is written.
     public static func problem(with languages: [String]) -> String? {
         if languages.isEmpty { return "--languages names no language; give codes, the default first: --languages es,en" }
         for code in languages {
             if code.isEmpty { return "--languages has an empty entry; give codes separated by commas: --languages es,en" }
-            if let meant = LanguageCode.unknownTwoLetter(code) {
-                return "--languages: '\(code)' is no language code" + (meant.isEmpty ? " (ISO 639-1 has no '\(code.prefix(2))')" : "; did you mean '\(meant)'?")
-            }
             if !LanguageCode.isValid(code) {
-                if LanguageCode.isValid(code.lowercased()) { return "--languages: '\(code)' is written '\(code.lowercased())'" }
-                let meant = LanguageCode.meant(byName: code).map { "; did you mean '\($0)'?" } ?? " (codes look like en, de, pt-BR)"
-                return "--languages: '\(code)' is no language code\(meant)"
+                let hint = LanguageCode.suggestion(for: code).map { " (did you mean '\($0)'?)" } ?? ""
+                return "--languages: '\(code)' is not a language code like en, de or pt-BR\(hint)"
             }
+            if let doubt = LanguageCode.doubts(about: code).first { return "--languages: " + doubt }
         }
         var seen = Set<String>()
         if let twice = languages.first(where: { !seen.insert($0).inserted }) { return "--languages names '\(twice)' twice" }
@@ -173,7 +171,7 @@ public enum SiteScaffold {
             description: localized(\.description), hint: localized(\.hint), sourcePath: "content/animals/red-fox.md")
         // Where the other languages' bodies are, said in the starter record's comment.
         let others = languages.dropFirst().map { "red-fox.\($0).md" }
-        let bodiesElsewhere = others.isEmpty ? "" : " in '\(first)'\n(in another language: \(others.joined(separator: ", ")))"
+        let bodiesElsewhere = others.isEmpty ? "" : " in '\(first)' (in\nanother language: \(others.joined(separator: ", ")))"
         fox.bodies[first] = MarkdownBody(
             // What is said to the author is in a comment, which the page leaves out (a teacher's
             // site published the starter texts' words to the author).
@@ -196,7 +194,7 @@ public enum SiteScaffold {
             title: {\(texts.map { "\($0.language): \(YAMLScalar.plainOrQuoted($0.texts.aboutTitle, flow: true))" }.joined(separator: ", "))}
             ---
             <!-- Pages in content/pages/ like this one appear in the site's menu: say here who made
-            this quiz, and for whom. A comment like this one is left out of the page. -->
+            this quiz, and for whom.\(languages.count > 1 ? " about.LANG.md says it in another language.\n" : " ")A comment like this one is left out of the page. -->
             \(texts[0].texts.aboutBody)
 
             """
@@ -221,8 +219,10 @@ public enum SiteScaffold {
 
     /// Creates the site root `directory` with the default `theme` (`templates/` files by path).
     /// Refuses a folder that holds anything but hidden files, unless `force`; never overwrites a file.
+    /// `languages` (nil: English alone) are refused where a `content/site.yml` is kept: its
+    /// languages stay, and the starter's texts in other ones would not fit them.
     public static func create(
-        at directory: String, theme: [String: Data], force: Bool, languages: [String] = ["en"], fileSystem: any FileSystem = LocalFileSystem()
+        at directory: String, theme: [String: Data], force: Bool, languages: [String]? = nil, fileSystem: any FileSystem = LocalFileSystem()
     ) throws(DiagnosticError) -> Result {
         func fail(_ message: String) -> DiagnosticError { DiagnosticError(.error(message, stage: "init")) }
         if let info = fileSystem.infoFollowingLinks(directory) {
@@ -233,8 +233,11 @@ public enum SiteScaffold {
                 throw fail("'\(directory)' is not empty (\(shown)); choose a new folder, or pass --force to add the site's files next to what is there (no file is overwritten)")
             }
         }
+        if languages != nil, fileSystem.info(directory + "/content/site.yml") != nil {
+            throw fail("--languages is for a new site, and '\(directory)' has a content/site.yml, whose languages stay as they are; add a language in its languages: instead")
+        }
         let name = URL(fileURLWithPath: directory).standardizedFileURL.lastPathComponent
-        var files = files(name: name, languages: languages)
+        var files = files(name: name, languages: languages ?? ["en"])
         for (path, data) in theme { files["templates/" + path] = data }
         var result = Result(written: [], kept: [])
         do {
@@ -243,6 +246,10 @@ public enum SiteScaffold {
             }
             for path in files.keys.sorted() {
                 let full = directory + "/" + path
+                // A translation (`red-fox.en.md`) only beside the record or page written with it,
+                // never beside a file of the same name that was there.
+                let parts = path.split(separator: ".")
+                if path.hasPrefix("content/"), parts.count == 3, fileSystem.info(directory + "/\(parts[0]).md") != nil { continue }
                 if fileSystem.info(full) != nil {
                     result.kept.append(path)
                     continue

@@ -167,7 +167,8 @@ import Testing
         let site = dir.appending("clase")
         let result = await run("init", site, "--languages", "es,en,ar")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("  bestiary add ID --name es=NAME --sound FILE "), "\(result.stderr)")
+        #expect(result.stderr.contains("\n  bestiary add ID --name es=NAME --sound FILE    add an animal"), "\(result.stderr)")
+        #expect(result.stderr.contains("\n  bestiary fetch                                 get Wikipedia"), "the commands in one column: \(result.stderr)")
         #expect(!result.stderr.contains("note:"), "\(result.stderr)")
         let yml = try String(contentsOfFile: site + "/content/site.yml", encoding: .utf8)
         #expect(yml.contains("\nlanguages: [es, en, ar]\n") && yml.contains("\ntitle: {es: Quiz de animales, en: Animal quiz, ar: اختبار الحيوانات}\n"), "\(yml)")
@@ -205,8 +206,13 @@ import Testing
         #expect(await run("check", "--root", dir.appending("nl")).status == 0)
 
         for (given, said) in [
-            ("sp,en", "--languages: 'sp' is no language code; did you mean 'es'?"), ("Spanish", "--languages: 'Spanish' is no language code; did you mean 'es'?"),
-            ("EN", "--languages: 'EN' is written 'en'"), ("es,en,es", "--languages names 'es' twice"),
+            ("sp,en", "--languages: 'sp' is no language code browsers, screen readers and Wikipedia know (ISO 639-1 has no 'sp') (did you mean 'es'?): pages in it are read aloud in the wrong voice, and its articles are looked up on a Wikipedia there is not"),
+            ("Spanish", "--languages: 'Spanish' is not a language code like en, de or pt-BR (did you mean 'es'?)"),
+            ("EN", "--languages: 'EN' is not a language code like en, de or pt-BR (did you mean 'en'?)"),
+            ("es_MX", "--languages: 'es_MX' is not a language code like en, de or pt-BR (did you mean 'es-MX'?)"),
+            ("en-UK", "--languages: 'en-UK': UK is no region code; the United Kingdom's is GB (en-GB)"),
+            ("eng", "--languages: 'eng' is written 'en' in the codes browsers, screen readers and Wikipedia use; write 'en'"),
+            ("es,en,es", "--languages names 'es' twice"),
             ("es,,en", "--languages has an empty entry; give codes separated by commas: --languages es,en"),
         ] {
             let refused = await run("init", dir.appending("refused"), "--languages", given)
@@ -215,6 +221,30 @@ import Testing
         }
         let update = await run("init", "--update-theme", "--root", dir.appending("nl"), "--languages", "de")
         #expect(update.status == 2 && update.stderr.contains("--languages is for a new site"), "\(update.stderr)")
+        // A region's code: the base language's texts, the commands still in one column.
+        let mexico = await run("init", dir.appending("mx"), "--languages", "es-MX")
+        #expect(mexico.status == 0, "\(mexico.stderr)")
+        #expect(mexico.stderr.contains("\n  bestiary add ID --name es-MX=NAME --sound FILE   add an animal")
+            && mexico.stderr.contains("\n  bestiary fetch                                   get Wikipedia"), "\(mexico.stderr)")
+        #expect(try String(contentsOfFile: dir.appending("mx/content/animals/red-fox.md"), encoding: .utf8).contains("\nname: {es-MX: Zorro rojo}\n"))
+    }
+
+    /// `--force --languages` into a site that has its own site.yml is refused, since its languages
+    /// stay (a `red-fox.en.md` beside a kept record failed `check`); a translation is never
+    /// written beside a record or page that was there.
+    @Test func languagesAreForANewSiteOnly() async throws {
+        let dir = TemporaryDirectory("init")
+        let site = dir.appending("kept")
+        #expect(await run("init", site).status == 0)
+        let refused = await run("init", site, "--force", "--languages", "es,en")
+        #expect(refused.status == 1 && refused.stderr.contains("--languages is for a new site, and '\(site)' has a content/site.yml, whose languages stay as they are"), "\(refused.stderr)")
+        #expect(!dir.exists("kept/content/animals/red-fox.en.md") && !dir.exists("kept/content/animals/red-fox.es.md"))
+        // The records kept, site.yml gone (a site being remade): no translation beside them.
+        try FileManager.default.removeItem(atPath: site + "/content/site.yml")
+        let remade = await run("init", site, "--force", "--languages", "en,de")
+        #expect(remade.status == 0, "\(remade.stderr)")
+        #expect(!dir.exists("kept/content/animals/red-fox.de.md") && !dir.exists("kept/content/pages/about.de.md"))
+        #expect(await run("check", "--root", site).status == 0)
     }
 
     /// Every language the default theme speaks has starter texts, so that `init --languages` in

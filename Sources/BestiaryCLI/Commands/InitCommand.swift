@@ -90,7 +90,7 @@ struct InitCommand: AsyncParsableCommand {
         }
         let result: SiteScaffold.Result
         do {
-            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, force: force, languages: codes)
+            result = try SiteScaffold.create(at: dir, theme: DefaultTheme.files, force: force, languages: languages.map { _ in codes })
         } catch {
             console.report(error.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
             throw CommandFailure(status: 1)
@@ -118,13 +118,18 @@ struct InitCommand: AsyncParsableCommand {
                 stage: "init")], format: global.diagnostics)
         }
         let cd = dir == "." ? "" : "  cd \(Self.shellQuoted(dir))\n"
+        // The commands in a column, as long as the first one needs (`--name pt-BR=NAME`).
+        let steps = [
+            ("bestiary add ID --name \(codes[0])=NAME --sound FILE", "add an animal (or: bestiary import FILE --format csv)"),
+            ("bestiary fetch", "get Wikipedia summaries and pictures (optional: needs the internet)"),
+            ("bestiary check", "find mistakes"), ("bestiary build", "make the site in output/"),
+        ]
+        let width = max(47, steps[0].0.count + 3)
+        let lines = steps.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
         console.err("""
             A new Bestiary site is ready. In content/site.yml, set base_url to where it will be published
             and wikipedia.contact to your e-mail address (`bestiary check` names them until then). Next:
-            \(cd)  bestiary add ID --name \(codes[0])=NAME --sound FILE   add an animal (or: bestiary import FILE --format csv)
-              bestiary fetch                                 get Wikipedia summaries and pictures (optional: needs the internet)
-              bestiary check                                 find mistakes
-              bestiary build                                 make the site in output/
+            \(cd)\(lines)
             """)
     }
 
