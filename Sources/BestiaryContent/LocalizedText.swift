@@ -108,8 +108,6 @@ public enum LanguageCode {
         "gb": "en", "us": "en", "iw": "he", "in": "id", "ji": "yi",
     ]
 
-    /// `code` in the case BCP 47 writes it: the language lower case, a script title case
-    /// (`Hant`), a region upper case (`BR`), the rest lower case (`ZH-hant` → `zh-Hant`).
     /// The code meant by one that is not valid (`es_MX` → `es-MX`, `PT-br` → `pt-BR`, `Deutsch` →
     /// `de`), or nil.
     public static func suggestion(for code: String) -> String? {
@@ -139,6 +137,8 @@ public enum LanguageCode {
         return said
     }
 
+    /// `code` in the case BCP 47 writes it: the language lower case, a script title case
+    /// (`Hant`), a region upper case (`BR`), the rest lower case (`ZH-hant` → `zh-Hant`).
     public static func usualCase(_ code: String) -> String {
         code.split(separator: "-", omittingEmptySubsequences: false).enumerated().map { i, part in
             if i > 0, part.count == 4, part.allSatisfy(\.isLetter) { return part.prefix(1).uppercased() + part.dropFirst().lowercased() }

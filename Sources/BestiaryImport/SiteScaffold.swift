@@ -132,9 +132,12 @@ public enum SiteScaffold {
         let languages = languages.isEmpty ? ["en"] : languages
         let english = StarterTexts.known["en"]!
         let texts = languages.map { (language: $0, texts: StarterTexts.of($0) ?? english) }
+        // A text per language as YAML: `{es: …, en: …}`; `map` writes one language's alone.
+        func flowMap(_ value: (StarterTexts) -> String) -> String {
+            "{" + texts.map { "\($0.language): \(YAMLScalar.plainOrQuoted(value($0.texts), flow: true))" }.joined(separator: ", ") + "}"
+        }
         func map(_ value: (StarterTexts) -> String) -> String {
-            let entries = texts.map { "\($0.language): \(YAMLScalar.plainOrQuoted(value($0.texts), flow: true))" }
-            return texts.count == 1 ? YAMLScalar.plainOrQuoted(value(texts[0].texts)) : "{" + entries.joined(separator: ", ") + "}"
+            texts.count == 1 ? YAMLScalar.plainOrQuoted(value(texts[0].texts)) : flowMap(value)
         }
         func localized(_ value: (StarterTexts) -> String) -> LocalizedText {
             LocalizedText(Dictionary(uniqueKeysWithValues: texts.map { ($0.language, value($0.texts)) }))
@@ -191,7 +194,7 @@ public enum SiteScaffold {
                 """, location: SourceLocation(path: "content/animals/red-fox.md"))
         let about = """
             ---
-            title: {\(texts.map { "\($0.language): \(YAMLScalar.plainOrQuoted($0.texts.aboutTitle, flow: true))" }.joined(separator: ", "))}
+            title: \(flowMap(\.aboutTitle))
             ---
             <!-- Pages in content/pages/ like this one appear in the site's menu: say here who made
             this quiz, and for whom.\(languages.count > 1 ? " about.LANG.md says it in another language.\n" : " ")A comment like this one is left out of the page. -->
