@@ -41,13 +41,17 @@ enum ServiceWorker {
         return start.upperBound..<end.lowerBound
     }
 
-    /// `catalog`: the catalogue's path, then its descriptions' (precached whatever their size: the
-    /// quiz reads them offline too).
+    /// `catalog`: the catalogue's path, then its descriptions' (a file per language, read aloud
+    /// after an answer). The catalogue is precached whatever its size: no quiz plays without it.
+    /// A descriptions file over ``precacheLimit`` is not (`onUse`): at 10,000 animals each is
+    /// 3–4 MB, and a site in six languages had every install download all six, though a learner
+    /// reads one. The worker keeps one when the quiz first asks for it, and a new build's install
+    /// fetches that language's new file (the learner reads it offline too).
     static func file(renderer: SiteRenderer, files: [OutputFile], catalog: [String]) -> OutputFile {
         let catalogPath = catalog.first ?? ""
         let input = renderer.input
         let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-        var precache: [String] = [], later: [String] = []
+        var precache: [String] = [], later: [String] = [], onUse: [String] = []
         for page in renderer.shellPages() {
             guard let file = byPath[page] else { continue }
             // Directory URLs, as pages link to each other (`quiz/`, not `quiz/index.html`).
@@ -59,7 +63,13 @@ enum ServiceWorker {
             }
         }
         precache.append(contentsOf: input.assets.files.map(\.path))
-        precache.append(contentsOf: catalog)
+        for (i, path) in catalog.enumerated() {
+            if i > 0, case .data(let bytes) = byPath[path]?.content, bytes.count > precacheLimit {
+                onUse.append(path)
+            } else {
+                precache.append(path)
+            }
+        }
         let manifests = renderer.config.languages.map { WebManifest.path($0, paths: renderer.paths) }
         precache.append(contentsOf: manifests)
 
@@ -84,6 +94,7 @@ enum ServiceWorker {
             "site": input.siteID,
             "precache": precache,
             "later": later,
+            "onUse": onUse,
             "catalog": catalogPath,
             "media": "media/",
             "offline": offline,

@@ -358,4 +358,30 @@ import Testing
         try build(root: root, output: work.appending("out"))
         #expect(try Self.precache(work.appending("out")).version != version)
     }
+
+    /// The animals' texts are a file per language: 3–4 MB each at 10,000 animals, and an install
+    /// downloaded every language's. One over a mebibyte is kept when the quiz first reads it.
+    @Test func aLanguagesTextsOverAMebibyteAreKeptWhenFirstRead() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        // 250 animals with 4,400 characters of English text each: 1.1 MB of English texts.
+        let text = String(repeating: "A long text about this animal. ", count: 142)
+        for i in 0..<250 {
+            try "---\nname: { de: Tier \(i), en: Animal \(i) }\ndescription: { en: \"\(text)\" }\n---\n"
+                .write(toFile: root + "/content/animals/big-\(i).md", atomically: true, encoding: .utf8)
+        }
+        try build(root: root, output: work.appending("out"))
+        let worker = try String(contentsOfFile: work.appending("out/sw.js"), encoding: .utf8)
+        let start = try #require(worker.range(of: "/* bestiary:config */")), end = try #require(worker.range(of: "/* bestiary:end */"))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(worker[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        let precache = try #require(json["precache"] as? [String]), onUse = try #require(json["onUse"] as? [String])
+        let assets = try FileManager.default.contentsOfDirectory(atPath: work.appending("out/assets"))
+        let english = try #require(assets.first { $0.hasPrefix("descriptions.en.") }), german = assets.first { $0.hasPrefix("descriptions.de.") }
+        #expect(try #require(FileManager.default.attributesOfItem(atPath: work.appending("out/assets/" + english))[.size] as? Int) > 1 << 20)
+        #expect(onUse == ["assets/" + english])
+        #expect(!precache.contains("assets/" + english))
+        // The catalogue, whatever its size, and a small language's texts are precached.
+        #expect(precache.contains(try #require(json["catalog"] as? String)))
+        if let german { #expect(precache.contains("assets/" + german)) }
+    }
 }

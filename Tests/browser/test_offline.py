@@ -284,3 +284,54 @@ def test_new_build_replaces_the_old_cache(tmp_path):
         driver.quit()
         if proc.poll() is None:
             stop_process(proc)
+
+
+def test_a_big_languages_texts_are_kept_when_first_read_not_precached(tmp_path):
+    """A language's file of the animals' texts (read aloud after an answer) is 3–4 MB at 10,000
+    animals, and every install downloaded every language's. Over 1 MiB it is left out of the
+    precache: the worker keeps it when the quiz first reads it, and it is there offline."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "content"), root / "content")
+    # GENERATED records: 250 animals with 4,400 characters of English text each (1.1 MB).
+    text = "A long text about this animal. " * 142
+    for i in range(250):
+        (root / "content" / "animals" / f"generated-{i}.md").write_text(
+            f'---\nname: {{ de: Tier {i}, en: Animal {i} }}\ndescription: {{ en: "{text}" }}\n---\n', encoding="utf-8")
+    output = str(tmp_path / "output")
+    proc, url = start_serve(str(root), output, live_reload=False)
+    served = Site(url, output, str(root), proc)
+    driver = new_driver()
+    try:
+        paths = served.catalog()["descriptions"]
+        english = paths["en"]
+        assert os.path.getsize(os.path.join(output, english)) > 1 << 20
+        load(driver, served + "en/quiz/?mode=image")
+        wait_for_worker(driver)
+        keys = """
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const out = {};
+              for (const name of await caches.keys()) out[name] = (await (await caches.open(name)).keys()).map((r) => r.url);
+              return out;
+            })().then(done, (e) => done({ error: String(e) }));"""
+        cached = driver.execute_async_script(keys)
+        shell = [n for n in cached if ":shell:" in n]
+        assert len(shell) == 1, cached
+        assert served + english not in cached[shell[0]], "the big English texts are not precached"
+        assert served + paths["de"] in cached[shell[0]], "the small German texts are"
+        assert not any(served + english in urls for urls in cached.values())
+
+        read = """
+            const done = arguments[arguments.length - 1];
+            fetch(arguments[0]).then(async (r) => done({ status: r.status, animal: (await r.json())['generated-7'] }))
+              .catch((e) => done({ error: String(e) }));"""
+        assert driver.execute_async_script(read, "/" + english) == {"status": 200, "animal": text.strip()}
+        wait_until(driver, f"return caches.match({json.dumps(served + english)}).then(Boolean)", timeout=10,
+                   message="the English texts to be kept once read")
+
+        go_offline(driver, served)
+        assert driver.execute_async_script(read, "/" + english) == {"status": 200, "animal": text.strip()}
+    finally:
+        driver.quit()
+        if proc.poll() is None:
+            stop_process(proc)

@@ -23,3 +23,18 @@ test("offlineUrls lists every sound, picture width and animal page once, as abso
     { url: "https://example.org/site/en/sightings/", bytes: null },
   ]);
 });
+
+test("offlineUrls adds the animals' texts in the page's language, or its base language's", () => {
+  const { catalog } = parseCatalog({
+    format: 1,
+    languages: ["de", "en"],
+    descriptions: { de: "assets/descriptions.de.aaaaaa0000.json", en: "assets/descriptions.en.bbbbbb0000.json" },
+    animals: [{ id: "owl", names: { en: "Owl" }, page: "animals/owl/" }],
+  });
+  const texts = (lang) => offlineUrls(catalog, { root: "../../", langRoot: "../", base: "https://example.org/site/en/settings/", lang })
+    .map((u) => u.url).filter((url) => url.includes("descriptions"));
+  assert.deepEqual(texts("en"), ["https://example.org/site/assets/descriptions.en.bbbbbb0000.json"]);
+  assert.deepEqual(texts("de-CH"), ["https://example.org/site/assets/descriptions.de.aaaaaa0000.json"]);
+  assert.deepEqual(texts("fr"), []);
+  assert.deepEqual(texts(undefined), []);
+});

@@ -193,6 +193,48 @@ test("a page left out of the precache that the learner had saved is fetched agai
   assert.equal(await (await w.caches.open("bestiary:example:pages:v1")).match(SCOPE + "collection/"), undefined);
 });
 
+test("a big texts' file is kept when first read, and a new build fetches that language's new file only", async () => {
+  // Each language's texts, named by their bytes; over 1 MiB each, the build lists them under `onUse`.
+  const v0 = { ...CONFIG, onUse: ["assets/descriptions.de.aaaaaa0000.json", "assets/descriptions.en.bbbbbb0000.json"] };
+  const files0 = { ...FILES, "assets/descriptions.de.aaaaaa0000.json": '{"owl":"Eule v0"}', "assets/descriptions.en.bbbbbb0000.json": '{"owl":"Owl v0"}' };
+  const old = worker({ ...v0, version: "v0" }, files0);
+  await old.run("install");
+  await old.run("activate");
+  assert.equal(old.net.requests.filter((r) => r.url.includes("descriptions")).length, 0, "not precached");
+  // The quiz reads the German texts online: kept.
+  assert.equal(await (await old.fetchEvent(SCOPE + "assets/descriptions.de.aaaaaa0000.json")).text(), '{"owl":"Eule v0"}');
+  old.net.online = false;
+  assert.equal(await (await old.fetchEvent(SCOPE + "assets/descriptions.de.aaaaaa0000.json")).text(), '{"owl":"Eule v0"}', "offline, from the cache");
+  await assert.rejects(old.fetchEvent(SCOPE + "assets/descriptions.en.bbbbbb0000.json"), "the English texts were never read: not kept");
+
+  // A new build: the German texts changed (a new name), the English ones did not.
+  const v1 = { ...CONFIG, version: "v1", onUse: ["assets/descriptions.de.cccccc1111.json", "assets/descriptions.en.bbbbbb0000.json"] };
+  const w = worker(v1, { ...FILES, "assets/descriptions.de.cccccc1111.json": '{"owl":"Eule v1"}', "assets/descriptions.en.bbbbbb0000.json": '{"owl":"Owl v0"}' });
+  w.caches.byName = old.caches.byName;
+  await w.run("install");
+  await w.run("activate");
+  assert.deepEqual(w.net.requests.filter((r) => r.url.includes("descriptions")).map((r) => [r.url, r.cache]), [[SCOPE + "assets/descriptions.de.cccccc1111.json", "reload"]]);
+  w.net.online = false;
+  assert.equal(await (await w.fetchEvent(SCOPE + "assets/descriptions.de.cccccc1111.json")).text(), '{"owl":"Eule v1"}');
+  await assert.rejects(w.fetchEvent(SCOPE + "assets/descriptions.en.bbbbbb0000.json"));
+  assert.deepEqual((await w.caches.keys()).filter((n) => n.includes(":pages:")), ["bestiary:example:pages:v1"], "the old build's copy went with its cache");
+
+  // A build whose texts did not change keeps the learner's copy without downloading it again.
+  const v2 = { ...v1, version: "v2" };
+  const again = worker(v2, FILES);
+  again.caches.byName = w.caches.byName;
+  await again.run("install");
+  assert.equal(again.net.requests.filter((r) => r.url.includes("descriptions")).length, 0);
+  assert.ok(await (await again.caches.open("bestiary:example:pages:v2")).match(SCOPE + "assets/descriptions.de.cccccc1111.json"));
+});
+
+test("sameFile: one file in two versions is NAME.HASH.EXT with another hash", () => {
+  const { context } = worker(CONFIG);
+  assert.equal(context.sameFile(SCOPE + "assets/descriptions.de.aaaaaa0000.json", SCOPE + "assets/descriptions.de.cccccc1111.json"), true);
+  assert.equal(context.sameFile(SCOPE + "assets/descriptions.de.aaaaaa0000.json", SCOPE + "assets/descriptions.en.aaaaaa0000.json"), false);
+  assert.equal(context.sameFile(SCOPE + "collection/", SCOPE + "collection/"), false, "no hash: not a versioned file");
+});
+
 test("a failed download of any shell file fails the install, so a half-built cache never goes live", async () => {
   const { net, run } = worker(CONFIG, { ...FILES, "quiz/": undefined });
   await assert.rejects(run("install"));

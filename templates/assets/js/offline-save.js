@@ -5,13 +5,14 @@ import { isCached } from "./offline.js";
 
 /**
  * The URLs that make the catalogue usable offline: each animal's sound and
- * picture (every width) and its page in this language, and the collection and
- * sightings pages, with the bytes the catalogue knows of.
+ * picture (every width) and its page in this language, the collection and
+ * sightings pages, and the animals' texts in this language (read aloud after an
+ * answer), with the bytes the catalogue knows of.
  * @param {import("./catalog.js").Catalog} catalog
- * @param {{root: string, langRoot: string, base: string}} where
+ * @param {{root: string, langRoot: string, base: string, lang?: string}} where
  * @returns {{url: string, bytes: number|null}[]}
  */
-export function offlineUrls(catalog, { root, langRoot, base }) {
+export function offlineUrls(catalog, { root, langRoot, base, lang }) {
   const seen = new Set();
   const out = [];
   const add = (path, prefix, bytes = null) => {
@@ -31,6 +32,11 @@ export function offlineUrls(catalog, { root, langRoot, base }) {
   }
   // The lists, which the worker does not precache when they are big (a catalogue of thousands).
   for (const page of ["collection/", "sightings/"]) add(page, langRoot);
+  // The worker does not precache a big catalogue's texts either; those of the
+  // page's language (`de-CH` reads `de`'s when the site has no `de-CH`).
+  const texts = catalog.descriptions || {};
+  const own = lang && (texts[lang] ?? texts[lang.split("-")[0]]);
+  if (own) add(own, root);
   return out;
 }
 

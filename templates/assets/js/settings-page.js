@@ -242,7 +242,7 @@ async function setUpOffline() {
     button.disabled = true;
     return;
   }
-  const urls = offlineUrls(catalog, { root: info.root, langRoot: info.langRoot, base: document.baseURI });
+  const urls = offlineUrls(catalog, { root: info.root, langRoot: info.langRoot, base: document.baseURI, lang: info.lang });
   const update = async () => {
     const saved = await cachedCount(urls.map((u) => u.url));
     const total = urls.length;

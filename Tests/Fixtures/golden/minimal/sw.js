@@ -8,10 +8,14 @@
 //                  quiz, collection, sightings, settings and offline pages,
 //                  free pages, the 404 page, every fingerprinted asset, the
 //                  catalogue and the manifest; a page over 1 MiB (a big
-//                  catalogue's collection and sightings: `later`) is left out
+//                  catalogue's collection and sightings: `later`) is left out,
+//                  and so is a language's file of the animals' texts over
+//                  1 MiB (`onUse`: 3-4 MB each at 10,000 animals)
 //   pages:VERSION  other pages (animal pages, credits, the pages left out) as
-//                  they are visited; a page left out that the learner had
-//                  saved is fetched again when a new build installs
+//                  they are visited, and the texts' files as the quiz first
+//                  reads them; one left out that the learner had saved is
+//                  fetched again when a new build installs (for a texts'
+//                  file, under its new name: that language's new file)
 //   media          sounds and pictures as they are played; their names carry
 //                  a content hash, so they survive new builds (entries the
 //                  new catalogue no longer uses are deleted)
@@ -24,7 +28,7 @@
 // a cache cannot answer by itself: the worker builds the partial response
 // (206, Content-Range) from the cached file.
 
-const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.fbc5c78632.json","later":[],"media":"media/","offline":{"":"offline/","en/":"en/offline/"},"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.2ce67041d8.css","assets/css/site.e0116c614e.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.80996926cd.js","assets/js/catalog.c02c4f5975.js","assets/js/collection-page.0532de2ffe.js","assets/js/collection.4b8d989dbc.js","assets/js/credits-page.f66e11cb77.js","assets/js/csv.15b8e0d294.js","assets/js/daily.42dc6be8e8.js","assets/js/descriptions.9f379e8966.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.c39d334e4e.js","assets/js/home-page.2348cce20c.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.53f0928f09.js","assets/js/list-page.e16a4ecf0a.js","assets/js/not-found-page.3b377a1797.js","assets/js/offline-save.8ff02bca4f.js","assets/js/offline.d843150922.js","assets/js/onboarding.7a9a816234.js","assets/js/page.609f8a0287.js","assets/js/progress-file.b06b06eb08.js","assets/js/questions.c80efd872b.js","assets/js/quiz-page.eea454fa5d.js","assets/js/quiz-settings.1fdd025a56.js","assets/js/quiz-summary.32ddca167e.js","assets/js/quiz-view.a21d16545b.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.f827b4f013.js","assets/js/scoring.e85e3c1bc2.js","assets/js/settings-page.6d5e33c462.js","assets/js/sightings-page.f4d75bc258.js","assets/js/sightings.b0cfe631d8.js","assets/js/site.2306c22dd5.js","assets/js/storage.867fdfe8fb.js","assets/catalog.fbc5c78632.json","assets/descriptions.de.5664bf28e3.json","assets/descriptions.en.325ea6744c.json","manifest.webmanifest","en/manifest.webmanifest"],"site":"1ddc6a7b","version":"35ce4f056f4ed453"} /* bestiary:end */;
+const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.fbc5c78632.json","later":[],"media":"media/","offline":{"":"offline/","en/":"en/offline/"},"onUse":[],"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.2ce67041d8.css","assets/css/site.e0116c614e.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.80996926cd.js","assets/js/catalog.c02c4f5975.js","assets/js/collection-page.0532de2ffe.js","assets/js/collection.4b8d989dbc.js","assets/js/credits-page.f66e11cb77.js","assets/js/csv.15b8e0d294.js","assets/js/daily.42dc6be8e8.js","assets/js/descriptions.9f379e8966.js","assets/js/dom.db2dff2407.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.c39d334e4e.js","assets/js/home-page.2348cce20c.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.53f0928f09.js","assets/js/list-page.e16a4ecf0a.js","assets/js/not-found-page.3b377a1797.js","assets/js/offline-save.ebc9d88225.js","assets/js/offline.d843150922.js","assets/js/onboarding.7a9a816234.js","assets/js/page.609f8a0287.js","assets/js/progress-file.b06b06eb08.js","assets/js/questions.c80efd872b.js","assets/js/quiz-page.eea454fa5d.js","assets/js/quiz-settings.1fdd025a56.js","assets/js/quiz-summary.32ddca167e.js","assets/js/quiz-view.a21d16545b.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.f827b4f013.js","assets/js/scoring.e85e3c1bc2.js","assets/js/settings-page.ab2df9b3b6.js","assets/js/sightings-page.f4d75bc258.js","assets/js/sightings.b0cfe631d8.js","assets/js/site.2306c22dd5.js","assets/js/storage.867fdfe8fb.js","assets/catalog.fbc5c78632.json","assets/descriptions.de.5664bf28e3.json","assets/descriptions.en.325ea6744c.json","manifest.webmanifest","en/manifest.webmanifest"],"site":"1ddc6a7b","version":"87a927c94e718855"} /* bestiary:end */;
 
 const PREFIX = `bestiary:${CONFIG.site}:`;
 const SHELL = `${PREFIX}shell:${CONFIG.version}`;
@@ -38,6 +42,7 @@ const PAGE_GIVE_UP_MS = 20000;
 
 const scope = () => (self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, ""));
 const PRECACHED = new Set(CONFIG.precache.map((path) => new URL(path, scope()).href));
+const ON_USE = new Set((CONFIG.onUse || []).map((path) => new URL(path, scope()).href));
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -46,6 +51,7 @@ self.addEventListener("install", (event) => {
       // `reload` skips the HTTP cache: the shell must be this build's, not an older copy.
       await cache.addAll(CONFIG.precache.map((path) => new Request(new URL(path, scope()).href, { cache: "reload" })));
       await refetchLater();
+      await refetchOnUse();
       await self.skipWaiting();
     })(),
   );
@@ -71,6 +77,34 @@ async function refetchLater() {
       if (response.ok) await pages.put(key, response);
     } catch {}
   }
+}
+
+/**
+ * The files left out of the precache that are kept as they are first used (a big catalogue's
+ * texts per language), named by their bytes: `assets/descriptions.de.HASH.json`. Each one whose
+ * language's file an earlier build's cache holds, under any name, is fetched into this build's
+ * cache, so a learner who read German texts reads the new ones offline too. Best effort, as above.
+ */
+async function refetchOnUse() {
+  const earlier = (await caches.keys()).filter((name) => name.startsWith(`${PREFIX}pages:`) && name !== PAGES);
+  if (!earlier.length || !ON_USE.size) return;
+  const held = [];
+  for (const name of earlier) held.push(...(await (await caches.open(name)).keys()).map((request) => request.url));
+  const pages = await caches.open(PAGES);
+  for (const key of ON_USE) {
+    if (!held.some((url) => sameFile(url, key))) continue;
+    try {
+      // The same bytes under the same name are copied; another version is fetched.
+      const response = (await caches.match(key)) || (await fetch(new Request(key, { cache: "reload" })));
+      if (response.ok) await pages.put(key, response);
+    } catch {}
+  }
+}
+
+/** Whether two URLs name one file in two versions: `NAME.HASH.EXT`, their hashes aside. */
+function sameFile(a, b) {
+  const unhashed = (url) => url.replace(/\.[0-9a-f]{6,}(\.[a-z]+)$/, "$1");
+  return unhashed(a) === unhashed(b) && unhashed(a) !== a && unhashed(b) !== b;
 }
 
 self.addEventListener("activate", (event) => {
@@ -99,6 +133,8 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(media(request, url));
   } else if (PRECACHED.has(url.origin + url.pathname)) {
     event.respondWith(shell(request, url));
+  } else if (ON_USE.has(url.origin + url.pathname)) {
+    event.respondWith(keptOnUse(request, url));
   }
   // Anything else (live reload during `bestiary serve`, packs) goes to the network untouched.
 });
@@ -190,6 +226,19 @@ async function shell(request, url) {
   if (response.ok) {
     const copy = response.clone();
     caches.open(SHELL).then((cache) => cache.put(url.origin + url.pathname, copy)).catch(() => {});
+  }
+  return response;
+}
+
+/** A big file named by its bytes, left out of the precache: from this build's cache, else fetched and kept there. */
+async function keptOnUse(request, url) {
+  const key = url.origin + url.pathname;
+  const cached = await caches.match(key, { cacheName: PAGES });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.type === "basic") {
+    const copy = response.clone();
+    await caches.open(PAGES).then((cache) => cache.put(key, copy)).catch(() => {});
   }
   return response;
 }
