@@ -305,9 +305,16 @@ public struct ContentLoader: Sendable {
         }
         pages.sort { ($0.weight, $0.slug) < ($1.weight, $1.slug) }
 
-        bag.append(contentsOf: Self.unlistedLanguages(in: bag.items, config: config))
+        let unlisted = Self.unlistedLanguages(in: bag.items, config: config)
+        // `languages: [de, eng]` over texts in `en`: one error at site.yml says it, not one per
+        // text (a user met 119 errors about the records, and the cause among them as a warning).
+        let misspelt = Self.misspeltLanguages(config.languages)
+        if !misspelt.isEmpty {
+            bag.removeAll { d in d.severity == .error && Self.unlistedLanguage(in: d).map { misspelt[$0] != nil } == true }
+        }
+        bag.append(contentsOf: unlisted)
         if animals.isEmpty && !bag.hasErrors {
-            bag.warning("no animals yet: add one with `bestiary add ID --name en=Name`", at: SourceLocation(path: "content/animals"), stage: "validate")
+            bag.warning("no animals yet: add one with `bestiary add ID --name \(config.defaultLanguage)=Name`", at: SourceLocation(path: "content/animals"), stage: "validate")
         } else {
             // Also beside errors, among the records that loaded (a teacher mended the errors, then
             // met these in another round): neither warns wrongly of a record left out.
@@ -333,12 +340,33 @@ public struct ContentLoader: Sendable {
     /// lacks (`languages: [en-UK]`, records in `en`: each text said so at its own place, and
     /// nothing pointed at the list), read from those errors. With why, when the listed code is the
     /// records' with a region.
+    /// The language a record's error says site.yml does not list, if it is one.
+    static func unlistedLanguage(in d: Diagnostic) -> String? {
+        d.message.firstMatch(of: /(?:language '|^wikipedia: '|^')([A-Za-z0-9-]+)' is not (?:in site\.yml's languages|one of the site's languages) \(/)
+            .map { String($0.1) }
+    }
+
+    /// The codes site.yml's languages misspell, each with the listed code: `eng` and `sp` listed
+    /// for `en` and `es` (``LanguageCode/doubts(about:)``), where the code meant is not listed too.
+    static func misspeltLanguages(_ languages: [String]) -> [String: String] {
+        var meant: [String: String] = [:]
+        for listed in languages {
+            let code = listed.count == 3 ? LanguageCode.meant(byName: listed) : LanguageCode.unknownTwoLetter(listed).flatMap { $0.isEmpty ? nil : $0 }
+            if let code, code != listed, !languages.contains(code) { meant[code] = listed }
+        }
+        return meant
+    }
+
     static func unlistedLanguages(in diagnostics: [Diagnostic], config: SiteConfig) -> [Diagnostic] {
         var uses: [String: (count: Int, files: Set<String>)] = [:]
+        let misspelt = misspeltLanguages(config.languages)
         for d in diagnostics where d.severity == .error {
-            guard let match = d.message.firstMatch(of: /(?:language '|^wikipedia: '|^')([A-Za-z0-9-]+)' is not (?:in site\.yml's languages|one of the site's languages) \(/)
-            else { continue }
-            let lang = String(match.1)
+            guard let lang = unlistedLanguage(in: d) else { continue }
+            if misspelt[lang] != nil {
+                uses[lang, default: (0, [])].count += 1
+                if let path = d.location?.path { uses[lang, default: (0, [])].files.insert(path) }
+                continue
+            }
             // A language code, and not one listed in another case (`pt-br`, `cat.DE.md`, a
             // wikipedia key `english`, `owl.backup.md`: each said at its own place, no language
             // to add).
@@ -350,7 +378,9 @@ public struct ContentLoader: Sendable {
             guard let use = uses[lang] else { return nil }
             let files = use.files.count
             let written = "the content is written in '\(lang)' (\(use.count) text\(use.count == 1 ? "" : "s") in \(files) file\(files == 1 ? "" : "s"))"
-            let message = if let regional = config.languages.first(where: { $0.lowercased().hasPrefix(lang.lowercased() + "-") }) {
+            let message = if let listed = misspelt[lang] {
+                "\(written), and languages lists '\(listed)', which is written '\(lang)' in the codes browsers, screen readers and Wikipedia use: write '\(lang)' in languages"
+            } else if let regional = config.languages.first(where: { $0.lowercased().hasPrefix(lang.lowercased() + "-") }) {
                 "\(written), but languages lists '\(regional)', another code (the language with a region): list '\(lang)' instead, or write the texts under '\(regional)'"
             } else {
                 "\(written), which languages does not list (\(config.languages.joined(separator: ", "))): add '\(lang)' to it, or remove those texts (a record copied from a site in more languages), or write them under a listed code"

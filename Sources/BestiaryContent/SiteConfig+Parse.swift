@@ -186,14 +186,33 @@ extension SiteConfig {
             }
         }
 
-        if reader.hasErrors { return Parsed(config: nil, diagnostics: reader.diagnostics, languages: soundLanguages) }
+        // `languages: [de, eng]` over texts in `en`: the code is the mistake, not each text. Its
+        // doubt becomes the one error, instead of an error for each text and the cause among
+        // them as a warning (a user's site.yml and records gave 120 errors).
+        var diagnostics = reader.diagnostics
+        let misspelt = ContentLoader.misspeltLanguages(languages)
+        if !misspelt.isEmpty {
+            var texts: [String: Int] = [:]
+            diagnostics.removeAll { d in
+                guard d.severity == .error, let lang = ContentLoader.unlistedLanguage(in: d), misspelt[lang] != nil else { return false }
+                texts[lang, default: 0] += 1
+                return true
+            }
+            diagnostics = diagnostics.map { d in
+                guard d.severity == .warning, let (meant, _) = misspelt.first(where: { d.message.hasPrefix("'\($0.value)' ") }),
+                    let count = texts[meant]
+                else { return d }
+                return .error("\(d.message) (site.yml's texts are written in '\(meant)' already: \(count))", at: d.location, stage: d.stage)
+            }
+        }
+        if diagnostics.contains(where: { $0.severity == .error }) { return Parsed(config: nil, diagnostics: diagnostics, languages: soundLanguages) }
         var config = SiteConfig(
             title: title, baseURL: baseURL, languages: languages, wikipedia: wikipedia, quiz: quiz, packs: packs,
             location: SourceLocation(path: source.path, line: 1, column: 1))
         config.tags = tags
         config.app = app
         config.keyLocations = SiteConfig.KeyLocations(positions)
-        return Parsed(config: config, diagnostics: reader.diagnostics, languages: languages)
+        return Parsed(config: config, diagnostics: diagnostics, languages: languages)
     }
 }
 

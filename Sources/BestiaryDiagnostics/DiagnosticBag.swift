@@ -23,6 +23,11 @@ public struct DiagnosticBag: Sendable, Hashable, Sequence {
         append(.warning(message, at: location, stage: stage))
     }
 
+    /// Drops the diagnostics `shouldRemove` picks (those a summary says for them).
+    public mutating func removeAll(where shouldRemove: (Diagnostic) throws -> Bool) rethrows {
+        try items.removeAll(where: shouldRemove)
+    }
+
     public var hasErrors: Bool { items.contains { $0.severity == .error } }
     public var errorCount: Int { items.count { $0.severity == .error } }
     public var warningCount: Int { items.count { $0.severity == .warning } }

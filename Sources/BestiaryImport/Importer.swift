@@ -131,6 +131,18 @@ public struct Importer: Sendable {
                     "--language '\(language)': content/site.yml's languages [\(config.languages.joined(separator: ", "))] write it '\(match)'; did you mean --language \(match)?",
                     at: fileLocation, stage: "import"))
             }
+            // `--language english`: a name, not a code (the advice to add it to site.yml's
+            // languages made site.yml wrong as well).
+            if let language, !LanguageCode.isValid(language) || !LanguageCode.doubts(about: language).isEmpty {
+                let meant = LanguageCode.suggestion(for: language).flatMap { LanguageCode.isValid($0) && $0 != language ? $0 : nil }
+                    ?? LanguageCode.unknownTwoLetter(language).flatMap { $0.isEmpty ? nil : $0 }
+                    ?? (language.count == 3 ? LanguageCode.meant(byName: language) : nil)
+                let listed = meant.flatMap { LanguageCode.listed($0, among: config.languages) }
+                let hint = listed.map { "; did you mean --language \($0)?" }
+                    ?? meant.map { "; did you mean '\($0)'? (site.yml's languages are [\(config.languages.joined(separator: ", "))])" }
+                    ?? ": give a language code as site.yml's languages are written [\(config.languages.joined(separator: ", "))]"
+                throw DiagnosticError(.error("--language '\(language)' is not a language code\(hint)", at: fileLocation, stage: "import"))
+            }
             let name = Self.languageNames[sourceLanguage].map { "\($0) ('\(sourceLanguage)')" } ?? "'\(sourceLanguage)'"
             throw DiagnosticError(.error(
                 "\(format.rawValue) names are \(name), but content/site.yml's languages are [\(config.languages.joined(separator: ", "))]: "

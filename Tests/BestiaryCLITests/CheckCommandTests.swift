@@ -215,6 +215,13 @@ import Testing
         }
     }
 
+    /// `--port -1` is a port out of range, said as `--port 99999` is (it said "Missing value").
+    @Test func aNegativePortIsOutOfRangeNotMissing() async throws {
+        let result = await run("serve", "--port", "-1")
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--port must be from 0 to 65535"), "\(result.stderr)")
+    }
+
     @Test func aRootThatIsNotASiteFailsWithoutMakingAnything() async throws {
         let dir = TemporaryDirectory("nosite")
         let result = await run("build", "--root", dir.appending("a/b"))

@@ -445,7 +445,30 @@ import Testing
         let site = try TestSite()
         let result = site.load()
         #expect(!result.diagnostics.hasErrors)
-        #expect(site.lines() == ["content/animals:0:0: warning: no animals yet: add one with `bestiary add ID --name en=Name`"])
+        #expect(site.lines() == ["content/animals:0:0: warning: no animals yet: add one with `bestiary add ID --name de=Name`"])
+        // The command it gives works: a new record needs a name in the default language (found by a tester).
+        let english = try TestSite(siteYML: "title: { en: Test }\nbase_url: https://example.org/\nlanguages: [en, de]\n")
+        #expect(english.lines() == ["content/animals:0:0: warning: no animals yet: add one with `bestiary add ID --name en=Name`"])
+    }
+
+    /// `languages: [de, eng]` over texts in `en`: one error says to write `en`, where each text
+    /// gave one (120 errors on the example site, and the cause among them as a warning).
+    @Test func aMisspeltLanguageCodeIsOneErrorNotOneForEachText() throws {
+        let records = [
+            "content/animals/cat.md": "---\nname: { de: Katze, en: Cat }\n---\n",
+            "content/animals/dog.md": "---\nname: { de: Hund, en: Dog }\ndescription: { en: A dog. }\n---\n",
+        ]
+        let texts = try TestSite(records, siteYML: "title: { de: Test, en: Test }\nbase_url: https://example.org/\nlanguages: [de, eng]\n")
+        #expect(texts.lines() == [
+            "content/site.yml:3:17: error: 'eng' is written 'en' in the codes browsers, screen readers and Wikipedia use; write 'en' (site.yml's texts are written in 'en' already: 1)"
+        ])
+        let recordsOnly = try TestSite(records, siteYML: "title: { de: Test }\nbase_url: https://example.org/\nlanguages: [de, eng]\n")
+        #expect(recordsOnly.lines().filter { $0.contains("error") } == [
+            "content/site.yml:3:1: error: the content is written in 'en' (3 texts in 2 files), and languages lists 'eng', which is written 'en' in the codes browsers, screen readers and Wikipedia use: write 'en' in languages"
+        ])
+        // A code that is no misspelling of the texts' stays said text by text, with the summary.
+        let other = try TestSite(records, siteYML: "title: { de: Test }\nbase_url: https://example.org/\nlanguages: [de, fr]\n")
+        #expect(other.lines().filter { $0.contains("error") }.count == 4)
     }
 
     @Test func otherFilesInAnimalsAreIgnoredWithAWarning() throws {

@@ -184,6 +184,16 @@ import Testing
         #expect(regional.failure(brazilian, .csv, language: "pt-br").map(\.message) == [
             "--language 'pt-br': content/site.yml's languages [en, pt-BR] write it 'pt-BR'; did you mean --language pt-BR?",
         ])
+        // A language's name or a code with a mistake is no code to add to site.yml (`--language
+        // english` was told to add `english` to the languages, which made site.yml wrong too).
+        #expect(site.failure(plain, .csv, language: "english").map(\.message) == ["--language 'english' is not a language code; did you mean --language en?"])
+        #expect(site.failure(plain, .csv, language: "eng").map(\.message) == ["--language 'eng' is not a language code; did you mean --language en?"])
+        #expect(site.failure(plain, .csv, language: "sp").map(\.message) == [
+            "--language 'sp' is not a language code; did you mean 'es'? (site.yml's languages are [en, de])",
+        ])
+        #expect(site.failure(plain, .csv, language: "x!").map(\.message) == [
+            "--language 'x!' is not a language code: give a language code as site.yml's languages are written [en, de]",
+        ])
     }
 
     /// What spreadsheets write around the data: a header ending in a separator (its column

@@ -31,7 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Address to listen on (0.0.0.0 makes the preview reachable from other machines).")
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: "Port to listen on (0 picks a free one).")
+    // Unconditional: `--port -1` is a wrong number, said as such, not a missing value.
+    @Option(name: .long, parsing: .unconditional, help: "Port to listen on (0 picks a free one).")
     var port = 8000
 
     @Option(name: .long, help: ArgumentHelp("Where to write the site (default: ROOT/output).", valueName: "DIR"))
