@@ -185,17 +185,24 @@ public struct ContentLoader: Sendable {
         // Each record is moved, not copied: a copy of an `Animal` retains each of its many fields.
         var animals: [Animal] = []
         animals.reserveCapacity(parsed.count)
-        var pathByID: [String: String] = [:]
-        pathByID.reserveCapacity(parsed.count)
-        for (file, (animal, diagnostics)) in zip(animalFiles.mains, parsed) {
+        // Which record an id is: the one named so (`dog.md`) before one that says `id: dog`, which
+        // is the one in error (a tester's `id: dog` in cat.md was reported in dog.md); else the
+        // first by path.
+        var owners: [String: Int] = [:]
+        for (i, (animal, _)) in parsed.enumerated() {
+            guard let animal else { continue }
+            if let j = owners[animal.id], !(parsed[j].0?.fieldLocations["id"] != nil && animal.fieldLocations["id"] == nil) { continue }
+            owners[animal.id] = i
+        }
+        for (i, (file, (animal, diagnostics))) in zip(animalFiles.mains, parsed).enumerated() {
             bag.append(contentsOf: diagnostics)
             // Taken first: the translations of a record that failed are not "without a record"
             // (the record's own errors say what is wrong).
             let translations = animalFiles.translations.removeValue(forKey: file.stemKey) ?? []
             guard var animal else { continue }
-            if let other = pathByID[animal.id] {
+            if let owner = owners[animal.id], owner != i, let other = parsed[owner].0 {
                 bag.error(
-                    "id '\(animal.id)' is already used by \(other); ids must be unique (they are the key apps sync by)",
+                    "id '\(animal.id)' is already used by \(other.sourcePath); ids must be unique (they are the key apps sync by)",
                     at: animal.location(of: "id"), stage: "validate")
                 continue
             }
@@ -204,7 +211,6 @@ public struct ContentLoader: Sendable {
                     animal.bodies[translation.language!] = body
                 }
             }
-            pathByID[animal.id] = animal.sourcePath
             animals.append(animal)
         }
         for (_, orphans) in animalFiles.translations {

@@ -22,6 +22,8 @@ public struct RemovalPlan: Sendable {
 
     public var removals: [Removal]
     public var kept: [KeptMedia]
+    /// What the plan could not know: the media of a record file that cannot be read.
+    public var notes: [Diagnostic] = []
 
     public func apply(root: String, fileSystem: any FileSystem) throws {
         for removal in removals {
@@ -38,6 +40,7 @@ public enum RecordRemover {
         var removals: [RemovalPlan.Removal] = []
         var mediaPaths: [(String, MediaKind)] = []
         var removedRecordFiles: Set<String> = []
+        var notes: [Diagnostic] = []
         for id in ids {
             let path: String
             if let known = store.paths[id] {
@@ -51,7 +54,10 @@ public enum RecordRemover {
                 continue
             } else if store.fileSystem.info(store.fullPath(store.newRecordPath(id))) != nil {
                 // A record that cannot be read: its file still goes, its media cannot be known.
+                // Said, with the media files its text names (they stayed without a word: found
+                // by a tester).
                 path = store.newRecordPath(id)
+                notes.append(unreadableNote(path, store: store))
             } else {
                 let hint = Suggestion.closest(to: id, among: store.paths.keys.sorted()).map { " (did you mean '\($0)'?)" } ?? ""
                 problems.append(.error("there is no record '\(id)'\(hint)", stage: "remove"))
@@ -90,7 +96,26 @@ public enum RecordRemover {
                 }
             }
         }
-        return RemovalPlan(removals: removals, kept: kept)
+        var plan = RemovalPlan(removals: removals, kept: kept)
+        plan.notes = notes
+        return plan
+    }
+
+    /// The note for removing `path`, a record file that cannot be read: its sound and picture are
+    /// not known, so they stay; the media files under `content/` its text names are listed.
+    static func unreadableNote(_ path: String, store: RecordStore) -> Diagnostic {
+        let text = (try? store.fileSystem.readString(store.fullPath(path))) ?? ""
+        var named: [String] = []
+        for match in text.matches(of: /[A-Za-z0-9_.\/-]+\.(?i:ogg|oga|opus|mp3|m4a|aac|wav|flac|webm|jpe?g|png|webp|gif|svg|avif)\b/) {
+            guard let media = RecordPlanner.normalizedPath(String(match.0)), !media.hasPrefix("../"), !media.hasPrefix("/") else { continue }
+            let full = "content/" + media
+            if !named.contains(full), store.fileSystem.info(store.fullPath(full))?.kind == .file { named.append(full) }
+        }
+        let which = named.isEmpty
+            ? "its sound and picture, if it has any, stay in content/"
+            : "the media files it names stay (\(named.joined(separator: ", "))): remove them by hand if no other record uses them"
+        return .note(
+            "\(path) cannot be read as a record (`bestiary check` says why), so \(which)", at: SourceLocation(path: path), stage: "remove")
     }
 
     /// `content/animals/fox.de.md` and other `STEM.LANG.md` beside `path`.

@@ -406,6 +406,21 @@ import Testing
         #expect(byID.stdout.contains("removed content/images/fox.png"), "\(byID.stdout)\(byID.stderr)")
     }
 
+    /// A record file that cannot be read goes, but its media cannot be known: said, with the
+    /// media files its text names, which stay (they stayed without a word: found by a tester).
+    @Test func anUnreadableRecordGoesAndItsMediaAreSaidToStay() async throws {
+        let dir = try await makeSite()
+        let text = try dir.read("site/content/animals/fox.md")
+        try text.replacingOccurrences(of: "---\nname:", with: "---\nscientific: [Vulpes\nname:").writeReplacing(toFile: dir.appending("site/content/animals/fox.md"))
+        let result = await run("remove", "--root", dir.appending("site"), "fox")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "removed content/animals/fox.md\nremoved content/animals/fox.de.md")
+        #expect(result.stderr.contains(
+            "content/animals/fox.md:1:1: note: content/animals/fox.md cannot be read as a record (`bestiary check` says why), so the media files it names stay (content/sounds/fox.mp3, content/images/fox.png): remove them by hand if no other record uses them"),
+            "\(result.stderr)")
+        #expect(dir.exists("site/content/images/fox.png") && dir.exists("site/content/sounds/fox.mp3"))
+    }
+
     @Test func anUnknownIDRemovesNothingAndSuggestsTheNearestOne() async throws {
         let dir = try await makeSite()
         let before = try SiteFilesSnapshot(dir.appending("site"))

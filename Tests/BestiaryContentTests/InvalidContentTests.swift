@@ -193,9 +193,14 @@ import Testing
              expected: "content/animals/x\u{1B}[31my.md:1:1: error: the file name gives the id 'x\\u{1b}[31my', which is not 1–64 characters of a-z, 0-9, '_' and '-'; rename the file (x-31my.md, say) or set 'id:'"),
         Case(name: "invalid id in front matter", files: [record: "---\nid: Fox!\nname: {de: Fuchs}\n---\n"],
              expected: "\(record):2:5: error: id 'Fox!' must be 1–64 characters"),
+        // Said at the `id:` that takes another record's name, not in the record named so (a
+        // tester's `id: dog` in cat.md was reported in dog.md, which nobody had touched).
         Case(name: "duplicate id", files: [
             "content/animals/a.md": "---\nid: fox\nname: {de: A}\n---\n", record: "---\nname: {de: B}\n---\n"],
-             expected: "\(record):1:1: error: id 'fox' is already used by content/animals/a.md"),
+             expected: "content/animals/a.md:2:1: error: id 'fox' is already used by \(record)"),
+        Case(name: "duplicate id, both said in front matter: the second by path", files: [
+            "content/animals/a.md": "---\nid: fox\nname: {de: A}\n---\n", "content/animals/b.md": "---\nid: fox\nname: {de: B}\n---\n"],
+             expected: "content/animals/b.md:2:1: error: id 'fox' is already used by content/animals/a.md"),
         Case(name: "difficulty out of range", files: [record: "---\nname: {de: Fuchs}\ndifficulty: 7\n---\n"],
              expected: "\(record):3:13: error: difficulty must be from 1 to 3, not 7"),
         Case(name: "difficulty not a number", files: [record: "---\nname: {de: Fuchs}\ndifficulty: hard\n---\n"],

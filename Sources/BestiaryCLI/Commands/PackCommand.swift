@@ -95,8 +95,13 @@ struct PackVerifyCommand: AsyncParsableCommand {
             notes.append(
                 "\(first)\(others): in the tree, but named by neither latest.json, its manifest nor its deltas, so apps never fetch \(more.isEmpty ? "it" : "them"); left by an earlier upload? An upload that also deletes what the build no longer makes (rsync --delete) leaves the tree as the build made it")
         }
+        // A local tree's files by the path given (`output/packs/latest.json`), which an editor or a
+        // script run where the command was opens; a URL's by their path in the tree.
+        let local = !(location.hasPrefix("http://") || location.hasPrefix("https://"))
+        let folder = local ? (location.hasSuffix("/") ? location : location + "/") : ""
+        let place = { (file: String) in SourceLocation(path: file.isEmpty ? file : folder + file) }
         console.report(
-            result.problems.map { Diagnostic.error($0.message, at: SourceLocation(path: $0.file), stage: "verify") }
+            result.problems.map { Diagnostic.error($0.message, at: place($0.file), stage: "verify") }
                 + notes.map { Diagnostic.note($0, stage: "verify") },
             format: global.diagnostics)
         // A signed tree checked without a key: every byte could be another signer's, and a CI's
@@ -107,9 +112,10 @@ struct PackVerifyCommand: AsyncParsableCommand {
             console.report(
                 [.error(
                     "the pack is signed, but no key was given to check its signatures with: pass --public-key KEY (the public key apps trust), or list it in content/site.yml's packs.public_keys under --root",
-                    at: SourceLocation(path: PackFormat.pointerPath), stage: "verify")],
+                    at: place(PackFormat.pointerPath), stage: "verify")],
                 format: global.diagnostics)
-        } else if keys.isEmpty {
+        } else if keys.isEmpty, result.pack != nil {
+            // (Not where no pointer was read: a folder that is no pack has nothing to sign.)
             console.report([.warning("signatures were not checked: pass --public-key KEY", stage: "verify")], format: global.diagnostics, everyWarning: global.allWarnings)
         }
         let pack = result.pack.map { "pack '\($0)' version \(result.version ?? 0)" } ?? "pack at \(transport.location)"

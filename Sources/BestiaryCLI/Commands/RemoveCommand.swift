@@ -58,6 +58,7 @@ struct RemoveCommand: AsyncParsableCommand {
             let more = kept.users.count > 5 ? " and \(kept.users.count - 5) more" : ""
             console.result("kept \(kept.path): still used by \(shown)\(more)", format: global.diagnostics)
         }
+        if !plan.notes.isEmpty { console.report(plan.notes, format: global.diagnostics, everyWarning: global.allWarnings) }
         // Links in other texts to the removed animals' pages now lead nowhere: said, at each.
         let known = Set(store.catalog.animals.map(\.id))
         let removed = Set(ids.filter(known.contains))
