@@ -1073,3 +1073,29 @@ def test_the_credits_source_links_say_which_animals_picture_or_recording(site, b
     load(browser, site + "en/credits/")
     names = [link.accessible_name for link in browser.find_elements(By.CSS_SELECTOR, "table.credits a[rel~='nofollow']")]
     assert "source (Picture: Cat)" in names and "source (Recording: Cat)" in names, names[:6]
+
+
+def test_on_a_phone_each_menu_link_the_keyboard_reaches_is_clear_of_the_fade(site):
+    """The phone's menu is one row that scrolls sideways, its end faded out. A link partly in view
+    when Tab reached it stayed there, its text ("Abou") and focus ring under the fade (found by a
+    keyboard user): each link reached is in view, clear of the 2rem fade."""
+    driver = new_driver(size=PHONE)
+    try:
+        for page in ["about/", "how-to-play/", "en/about/", "en/"]:
+            load(driver, site + page)
+            links = driver.find_elements(By.CSS_SELECTOR, ".site-nav a")
+            assert len(links) > 4
+            driver.execute_script("document.querySelector('.site-nav').scrollLeft = 0; document.body.focus()")
+            seen = 0
+            for link in links:
+                driver.execute_script("arguments[0].focus()", link)
+                # Focus by script scrolls as Tab does; the scroll may be smooth: waited for.
+                wait_until(driver, """
+                    const nav = document.querySelector('.site-nav').getBoundingClientRect();
+                    const a = document.activeElement.getBoundingClientRect(), fade = 32;
+                    return a.left >= nav.left - 1 && a.right <= nav.right - fade + 1;""", timeout=3,
+                           message=f"{page}: the focused link {link.text!r} clear of the menu's fade")
+                seen += 1
+            assert seen == len(links)
+    finally:
+        driver.quit()

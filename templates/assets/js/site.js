@@ -27,10 +27,16 @@ if (goToPreferredLanguage()) {
 
 /**
  * On a phone the navigation is one row that scrolls sideways (site.css): the current page's link
- * is scrolled into it, not left out of sight past the edge (Settings, say).
+ * is scrolled into it, not left out of sight past the edge (Settings, say), and so is each link
+ * the keyboard reaches.
  */
 function showCurrentNavLink() {
   const nav = document.querySelector(".site-nav");
+  // A link reached with the keyboard comes clear of the fade too: Chromium leaves one that is
+  // partly in view where it is (its focus ring cut off: found by a keyboard user on a phone).
+  nav?.addEventListener("focusin", (event) => {
+    if (event.target instanceof Element && nav.scrollWidth > nav.clientWidth) event.target.scrollIntoView({ block: "nearest", inline: "nearest" });
+  });
   const here = nav?.querySelector('[aria-current="page"]');
   if (!here) return;
   const [box, link] = [nav.getBoundingClientRect(), here.getBoundingClientRect()];
