@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import REPO, Site, free_port, load, new_driver, start_serve, stop_process, wait_until
-from helpers import play_round
+from helpers import QUESTION, play_round
 
 CACHES = """
 const done = arguments[arguments.length - 1];
@@ -167,6 +167,64 @@ def test_offline_with_a_few_pictures_saved_asks_each_once_and_says_why(own_site)
         modes = [a.get_attribute("href").split("?")[1] for a in message.find_elements(By.CSS_SELECTOR, "a")]
         assert "mode=image" in modes and "mode=sound" not in modes, modes
         assert "these modes play offline" in message.text
+    finally:
+        driver.quit()
+
+
+def test_a_site_that_does_not_answer_though_the_device_is_online_offers_what_is_saved(own_site):
+    """A Wi-Fi without internet (the server gone, `navigator.onLine` still true): each picture not
+    saved failed in turn, and a learner skipped most of a round (found in a learner's trial). The
+    first failure offers a round of what is saved, as a device that knows it is offline gets."""
+    served = own_site
+    catalog = served.catalog()
+    driver = new_driver()
+    try:
+        load(driver, served + "en/quiz/?mode=image")
+        wait_for_worker(driver)
+        load(driver, served + "en/quiz/?mode=image")
+        wait_until(driver, "return document.querySelector(\"[data-quiz][data-state='question'] [data-quiz-prompt] img\")?.naturalWidth > 0",
+                   message="the first picture")
+        served.stop()  # the server gone, the network left as it is
+        assert driver.execute_script("return navigator.onLine") is True
+
+        load(driver, served + "en/quiz/?mode=image")
+        offered = False
+        for _ in range(catalog["quiz"]["questions"]):
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            wait_until(driver, "const img = document.querySelector('[data-quiz-prompt] img');"
+                       " return document.querySelector('[data-quiz-play-saved]') || (img && img.naturalWidth > 0)", timeout=10,
+                       message="the picture, or the offer of what is saved")
+            if driver.find_elements(By.CSS_SELECTOR, "[data-quiz-play-saved]"):
+                offered = True
+                break
+            driver.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+            nxt = driver.find_elements(By.CSS_SELECTOR, "[data-quiz-next]")
+            if not nxt:
+                break
+            nxt[0].click()
+        assert offered, "no picture failed: the test would prove nothing"
+        assert driver.find_element(By.CSS_SELECTOR, ".quiz-media-error").is_displayed()
+        driver.find_element(By.CSS_SELECTOR, "[data-quiz-play-saved]").click()
+
+        # A round of the saved pictures only, each shown, with the notice saying why.
+        wait_until(driver, "return document.querySelector(\"[data-quiz-notice='offline']\")", message="the notice of a round of what is saved")
+        notice = driver.find_element(By.CSS_SELECTOR, "[data-quiz-notice='offline']")
+        assert notice.is_displayed(), notice.text
+        asked = 0
+        while True:
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            wait_until(driver, "return document.querySelector('[data-quiz-prompt] img')?.naturalWidth > 0", timeout=10,
+                       message="a saved picture shown")
+            assert not driver.find_elements(By.CSS_SELECTOR, ".quiz-media-error")
+            asked += 1
+            driver.find_element(By.CSS_SELECTOR, "button[data-choice]").click()
+            nxt = driver.find_elements(By.CSS_SELECTOR, "[data-quiz-next]")
+            if not nxt or driver.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "finished":
+                break
+            nxt[0].click()
+            if driver.find_element(By.CSS_SELECTOR, "[data-quiz]").get_attribute("data-state") == "finished":
+                break
+        assert 1 <= asked < catalog["quiz"]["questions"], asked
     finally:
         driver.quit()
 

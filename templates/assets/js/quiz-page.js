@@ -86,7 +86,10 @@ class QuizPage {
     this.renderSettings();
     await this.checkOffline();
     addEventListener("offline", () => this.checkOffline());
-    addEventListener("online", () => this.checkOffline());
+    addEventListener("online", () => {
+      this.unreachable = false;
+      this.checkOffline();
+    });
     // Back or forward from the browser's page cache: the round kept since (the other language's
     // page went on with it) is taken up, not this page's older state of it answered again.
     addEventListener("pageshow", (event) => {
@@ -98,10 +101,13 @@ class QuizPage {
 
   /**
    * Without a network, only animals whose sound or picture is cached can be
-   * asked (the service worker caches them as they are played).
+   * asked (the service worker caches them as they are played). Also when the
+   * device thinks it is online but the site did not answer (`unreachable`: a
+   * school's Wi-Fi without internet), once the learner chose to play what is saved.
    */
   async checkOffline() {
-    this.offlineIds = navigator.onLine !== false || !("caches" in window) ? null : await this.saved(this.mode);
+    const offline = navigator.onLine === false || this.unreachable;
+    this.offlineIds = !offline || !("caches" in window) ? null : await this.saved(this.mode);
   }
 
   /** The animals whose prompt in `mode` is cached. */
@@ -214,9 +220,20 @@ class QuizPage {
     }
     // A broken picture's icon and alt text in a tall box pushed the answers down.
     if (media instanceof HTMLImageElement) media.hidden = true;
+    // The site did not answer though the device is online (a Wi-Fi without internet: most of a
+    // round's recordings failed one by one, found by a learner's trial): a round of what this
+    // device has saved is offered, as a device that knows it is offline gets at once.
+    const sameSite = src && new URL(src, document.baseURI).origin === location.origin;
+    const savedRound = status === 0 && sameSite && "caches" in window
+      ? button(tr("quiz.playSaved"), () => {
+          this.unreachable = true;
+          this.checkOffline().then(() => this.startRound(true));
+        }, { class: "quiz-button", dataset: { quizPlaySaved: "" } })
+      : "";
     el.append(
       h("p", { class: "quiz-media-error", role: "status", text: tr(why) }),
       round.mode === "daily" ? "" : button(tr("quiz.skip"), () => this.skip(), { class: "quiz-button", dataset: { quizSkip: "" } }),
+      savedRound,
     );
   }
 
