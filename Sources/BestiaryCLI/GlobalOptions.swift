@@ -33,4 +33,16 @@ public struct GlobalOptions: ParsableArguments {
     }
 }
 
+/// The options of a command that reads no site (`keys`, `pack dump`): only how problems are
+/// printed. (They listed `--root` and `--all-warnings` too, which changed nothing: found by a tester.)
+public struct ReportOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("How to print problems: text (path:line:col: error: …) or json (one object per line).", valueName: "text|json"))
+    public var diagnostics: DiagnosticFormatter.Format = .text
+
+    /// Such a command has no warnings to cut.
+    public var allWarnings: Bool { false }
+
+    public init() {}
+}
+
 extension DiagnosticFormatter.Format: ExpressibleByArgument {}

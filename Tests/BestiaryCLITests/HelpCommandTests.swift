@@ -14,6 +14,18 @@ import Testing
         #expect(verify.stdout.contains("USAGE: bestiary pack verify"), "\(verify.stdout.prefix(200))")
     }
 
+    /// Commands that read no site list no `--root` nor `--all-warnings`, and refuse them: they
+    /// were listed and took any value, changing nothing (found by a tester).
+    @Test func commandsThatReadNoSiteTakeNoRoot() async {
+        for command in [["keys", "generate"], ["keys", "public"], ["pack", "dump", "--db", "x.db"]] {
+            let help = await SiteCommandRun.running(Array(command.prefix(2)) + ["--help"])
+            #expect(help.status == 0 && help.stdout.contains("--diagnostics"), "\(command)")
+            #expect(!help.stdout.contains("--root") && !help.stdout.contains("--all-warnings"), "\(command): \(help.stdout)")
+            let root = await SiteCommandRun.running(command + ["--root", "/nonexistent"])
+            #expect(root.status == 2 && root.stderr.contains("Unknown option '--root'"), "\(command): \(root.stderr)")
+        }
+    }
+
     /// ArgumentParser alone printed the top help and exited 0, so a typo looked like an answer.
     @Test func aWordThatNamesNoCommandIsAUsageError() async {
         let unknown = await run("help", "biuld")

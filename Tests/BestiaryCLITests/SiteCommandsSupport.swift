@@ -10,6 +10,10 @@ struct SiteCommandRun: Sendable {
 
     /// Runs `bestiary ARGUMENTS…` in-process with a capturing console.
     static func bestiary(_ arguments: String...) async -> SiteCommandRun {
+        await running(arguments)
+    }
+
+    static func running(_ arguments: [String]) async -> SiteCommandRun {
         let (console, captured) = Console.capturing()
         let status = await Console.$current.withValue(console) { await BestiaryCommand.run(arguments: arguments) }
         return SiteCommandRun(status: status, stdout: captured.stdout, stderr: captured.stderr)

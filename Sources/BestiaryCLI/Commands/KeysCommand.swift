@@ -24,7 +24,7 @@ struct KeysGenerateCommand: AsyncParsableCommand {
             site.yml's packs.public_keys; `bestiary sync` and `pack verify` take it as --public-key.
             """)
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: ReportOptions
 
     func run() async throws {
         let pair = PackKeys.generate()
@@ -39,7 +39,7 @@ struct KeysPublicCommand: AsyncParsableCommand {
         commandName: "public",
         abstract: "Print the public key of a signing key (from FILE or BESTIARY_SIGNING_KEY).")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: ReportOptions
 
     @Argument(help: ArgumentHelp("A file with the private key, as `keys generate` wrote it.", valueName: "FILE"))
     var file: String?

@@ -138,7 +138,7 @@ struct PackDumpCommand: AsyncParsableCommand {
         commandName: "dump",
         abstract: "Print a store's state as JSON: {\"version\": N, \"records\": {ID: REV, …}}, keys sorted.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: ReportOptions
 
     @Option(name: .long, help: ArgumentHelp("The SQLite store `bestiary sync` wrote.", valueName: "FILE"))
     var db: String
