@@ -56,6 +56,14 @@ public enum CSVParser {
             let location = SourceText.invalidUTF8(in: Data(body), path: "")?.location
             throw Failure(message: "the file is not valid UTF-8; save it as CSV UTF-8", line: location?.line ?? 1, column: location?.column ?? 1)
         }
+        // An app's JSON export given as CSV (its quotes were "malformed CSV" in line 3).
+        if let first = text.first(where: { !$0.isWhitespace }), first == "[" || first == "{",
+            (try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])) != nil
+        {
+            throw Failure(
+                message: "this is JSON, not CSV: an app's export is imported with its own --format (nuthatch, dogceo or wildsound: docs/import.md)",
+                line: 1, column: 1)
+        }
         let scalars = Array(text.unicodeScalars)
         var separator = detectSeparator(scalars)
         // Excel's first line `sep=;` names the separator; it is no header.

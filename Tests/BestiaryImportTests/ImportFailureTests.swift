@@ -207,6 +207,10 @@ import Testing
             errors: [
                 "1:1: malformed CSV: this is a spreadsheet workbook (.xlsx, .ods or .numbers: a ZIP file), not a CSV file; open it in the spreadsheet and save it as CSV UTF-8 (Excel: Save As, CSV UTF-8; LibreOffice: Save As, Text CSV, character set Unicode (UTF-8))"
             ]),
+        // An app's export given as CSV: its quotes were "malformed CSV" in line 3 (found by a tester).
+        Case(
+            name: "CSV that is an app's JSON export", format: .csv, text: "[\n  {\n    \"id\": 1, \"name\": \"Robin\"\n  }\n]\n",
+            errors: ["1:1: malformed CSV: this is JSON, not CSV: an app's export is imported with its own --format (nuthatch, dogceo or wildsound: docs/import.md)"]),
         Case(
             name: "CSV rows with invalid ids, wrong field counts and bad values", format: .csv,
             text: "id,name.en,difficulty,wikipedia.en\nRed Fox,Red fox,1,Red fox\nowl,Owl\nbee,Bee,5,Bee <insect>\nbat,Bat,,Bat [animal]\n,Nobody,,\n",
