@@ -9,6 +9,7 @@ import re
 import shutil
 
 import pytest
+from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -434,6 +435,11 @@ def test_reset_asks_first_and_keeps_what_was_not_chosen(site, browser):
     load(browser, site + "en/settings/")
     reset = browser.find_element(By.CSS_SELECTOR, "[data-settings-reset]")
     reset.click()
+    # The question is within the page's landmarks (axe's `region` named it on <body>: found by an audit).
+    axe = Axe(browser)
+    axe.inject()
+    regions = axe.run(options={"runOnly": {"type": "rule", "values": ["region"]}})["violations"]
+    assert regions == [], [n["target"] for v in regions for n in v["nodes"]]
     browser.find_element(By.CSS_SELECTOR, "dialog[open] button[value=cancel]").click()
     assert stored(browser)["stats"]["answered"] == 1, "cancelling keeps everything"
     reset.click()
