@@ -89,8 +89,7 @@ export function isTypingTarget(event) {
  * Asks a yes/no question in a modal <dialog> (keyboard and screen-reader
  * friendly, unlike a custom overlay), falling back to confirm().
  * @param {{message: string, confirm: string, cancel: string, parent?: Element}} options
- *   `parent` receives the dialog (inside the app, so the app's styles apply); by default the
- *   page's <main>, so that the dialog is within a landmark (axe's `region` named it on <body>)
+ *   `parent` receives the dialog (inside the app, so the app's styles apply; <main>: a landmark)
  * @returns {Promise<boolean>}
  */
 export function ask({ message, confirm, cancel, parent = document.querySelector("main") ?? document.body }) {

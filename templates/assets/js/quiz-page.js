@@ -101,9 +101,8 @@ class QuizPage {
 
   /**
    * Without a network, only animals whose sound or picture is cached can be
-   * asked (the service worker caches them as they are played). Also when the
-   * device thinks it is online but the site did not answer (`unreachable`: a
-   * school's Wi-Fi without internet), once the learner chose to play what is saved.
+   * asked (the service worker caches them as they are played); also when the
+   * site did not answer and the learner chose to play what is saved (`unreachable`).
    */
   async checkOffline() {
     const offline = navigator.onLine === false || this.unreachable;
@@ -220,9 +219,7 @@ class QuizPage {
     }
     // A broken picture's icon and alt text in a tall box pushed the answers down.
     if (media instanceof HTMLImageElement) media.hidden = true;
-    // The site did not answer though the device is online (a Wi-Fi without internet: most of a
-    // round's recordings failed one by one, found by a learner's trial): a round of what this
-    // device has saved is offered, as a device that knows it is offline gets at once.
+    // The site did not answer though the device is online (a Wi-Fi without internet): a round of what is saved.
     const sameSite = src && new URL(src, document.baseURI).origin === location.origin;
     const savedRound = status === 0 && sameSite && "caches" in window
       ? button(tr("quiz.playSaved"), () => {

@@ -32,8 +32,7 @@ if (goToPreferredLanguage()) {
  */
 function showCurrentNavLink() {
   const nav = document.querySelector(".site-nav");
-  // A link reached with the keyboard comes clear of the fade too: Chromium leaves one that is
-  // partly in view where it is (its focus ring cut off: found by a keyboard user on a phone).
+  // A link reached with the keyboard comes clear of the fade (Chromium left one partly in view).
   nav?.addEventListener("focusin", (event) => {
     if (event.target instanceof Element && nav.scrollWidth > nav.clientWidth) event.target.scrollIntoView({ block: "nearest", inline: "nearest" });
   });
