@@ -184,6 +184,17 @@ enum PackStage {
         lock: PackLock?, noted: PackProducer.PublishedVersion?, against shipped: PackProducer.PublishedVersion
     ) throws(DiagnosticError) {
         let note = shipped.note ?? "the note next to the output"
+        // The lock records that number with other content: another branch's history (each
+        // recorded the next version from the same one), or a merge that took the other side. A
+        // build on it published the other version N as N, and every app that had the output's
+        // refused it and each later one (found by an app maker's audit).
+        if let lock, shipped.version >= 1, shipped.version <= lock.versions.count,
+            case let recorded = lock.versions[shipped.version - 1], recorded.digest != shipped.digest || recorded.created != shipped.created
+        {
+            throw DiagnosticError(.error(
+                "content/packs.lock records pack version \(shipped.version) (created \(recorded.created)) with other content than the version \(shipped.version) a build of this output published (created \(shipped.created)): this lock is another history (another branch's, or a merge that kept the other side's), and a build on it publishes versions that every app that has the output's version \(shipped.version) refuses. If the output's version was deployed, build from the content/packs.lock that recorded it (its branch, or `git log --oneline -- content/packs.lock` and `git checkout COMMIT -- content/packs.lock`), with your changes on top. If it was only built here and never deployed, delete \(note) and build again",
+                at: SourceLocation(path: PackLock.path), stage: "packs"))
+        }
         try checkHistory(
             lock: lock, noted: noted, shipped: shipped.version,
             published: "a build of this output published pack version \(shipped.version) (created \(shipped.created))",

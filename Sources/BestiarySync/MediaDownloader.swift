@@ -85,6 +85,10 @@ struct MediaDownloader: Sendable {
         var transferred = 0
         var resumed = false
         var restartedAfterBadResume = false
+        // A part an earlier run left, whole or not: its bytes are not this run's. (A full-length
+        // one, left by a crash before its rename, was called the server's tampering without the
+        // server being asked again: found by an app maker's audit.)
+        let leftOver = (StagingFiles.size(part) ?? 0) > 0
         while true {
             try Task.checkCancellation()
             var have = StagingFiles.size(part) ?? 0
@@ -143,7 +147,7 @@ struct MediaDownloader: Sendable {
             StagingFiles.remove(part)
             // A resumed part may have been damaged before this run (a crash mid-write): start
             // once more from zero before calling the server's file bad.
-            if resumed && !restartedAfterBadResume {
+            if (resumed || leftOver) && !restartedAfterBadResume {
                 restartedAfterBadResume = true
                 continue
             }

@@ -209,6 +209,36 @@ struct PackSite {
         #expect(try site.lock().contains("version 1 "))
     }
 
+    /// Two branches each recorded version 2 from version 1: the output published one branch's,
+    /// and a build on the other's lock published another version 2 without a word, which every
+    /// app that had the first refused, and each version after it (found by an app maker's audit).
+    @Test func aLockThatRecordsThePublishedNumberWithOtherContentStopsTheBuild() throws {
+        let site = try PackSite()
+        let one = try site.lock()
+        try site.build(at: 1_767_225_700)  // branch a: version 2 with new.md, published by out/
+        let a = try site.lock()
+        // Branch b: from version 1, another record, its version 2 built into another output.
+        try one.writeReplacing(toFile: site.root + "/content/packs.lock")
+        try FileManager.default.removeItem(atPath: site.root + "/content/animals/new.md")
+        try site.work.write("---\nname: {de: Anders, en: Other}\n---\n", to: "minimal/content/animals/other.md")
+        var options = BuildOptions(
+            root: site.root, output: site.work.appending("elsewhere"), environment: ["SOURCE_DATE_EPOCH": "1767225800"],
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_800)))
+        options.recordsPackVersions = true
+        _ = try SiteBuilder(options: options).build()
+        let b = try site.lock()
+        #expect(b.contains("version 2 ") && b != a)
+        // Branch b's lock, built into out/, which published branch a's version 2: stopped.
+        let d = try #require(site.failure(of: site.builder(at: 1_767_229_000)))
+        #expect(d.message.hasPrefix("content/packs.lock records pack version 2 (created 2026-01-01T00:03:20Z) with other content than the version 2 a build of this output published (created 2026-01-01T00:01:40Z)"), "\(d)")
+        #expect(d.location?.path == "content/packs.lock")
+        #expect(try site.lock() == b, "nothing recorded")
+        // On branch a's lock the build goes on (version 3: other.md).
+        try a.writeReplacing(toFile: site.root + "/content/packs.lock")
+        try site.build(at: 1_767_229_000)
+        #expect(try site.lock().contains("version 3 "))
+    }
+
     /// The lock deleted with every file a build keeps next to the output (a clean-up of
     /// `.out.bestiary-*`): the output's signed pointer says which version apps may have, and the
     /// build stops (it started the pack at version 1 again, which every app refused). An output

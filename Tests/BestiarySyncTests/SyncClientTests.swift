@@ -356,6 +356,23 @@ import Testing
         }
     }
 
+    /// A whole-length part an earlier run left damaged (a crash after its last write, before its
+    /// rename) is downloaded once more from zero, not called the server's tampering without the
+    /// server being asked (found by an app maker's audit: the next run then succeeded).
+    @Test func aDamagedWholePartFromAnEarlierRunIsDownloadedAgain() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let big = generatedMedia(3, size: 5000)
+            let sha = PackDigest.sha256(big)
+            let folder = s.storePath + ".downloads"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(repeating: 0x5A, count: big.count).write(to: URL(fileURLWithPath: folder + "/\(sha).ogg.part"))
+            let report = try await s.client().sync()
+            #expect(report.toVersion == 1)
+            #expect(s.server.requests("media/\(sha).ogg").last?.header("range") == nil, "asked for whole")
+            #expect(try s.store().mediaData(sha256: sha) == big)
+        }
+    }
+
     /// A busy server (503) is asked again, after the wait it asks for: the pointer, as every
     /// file (a single 503 on `latest.json` failed the sync).
     @Test func aBusyServerIsAskedAgainAfterTheWaitItAsksFor() async throws {
