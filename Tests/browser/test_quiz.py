@@ -15,7 +15,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import (DESKTOP, PHONE, REPO, emulate_color_scheme, fetch_bytes, load, new_driver, phone_width, sideways_overflow, start_serve,
+from conftest import (DESKTOP, PHONE, REPO, emulate_color_scheme, fetch_bytes, load, new_driver, phone_width, serve_site, sideways_overflow, start_serve,
                       stop_process, wait_until)
 from helpers import QUESTION, READ_QUESTION, media_index, play_round, score_right, serious_axe_violations, visible_text
 
@@ -1226,3 +1226,48 @@ def test_the_answers_source_links_say_whose_source_they_are(site, browser):
             break
         browser.find_element(By.CSS_SELECTOR, "button[data-quiz-next]").click()
     assert names == ["source (Photo)", "source (Recording)"], names
+
+
+def test_a_mended_photo_credit_keeps_the_days_questions(tmp_path):
+    """A typo mended in a photo credit, or a scientific name, changed the daily's questions for
+    everyone that day, since they were seeded by every byte of the catalogue (found by an
+    editor's audit). Seeded by what rounds are drawn from, they stay."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "content"), root / "content")
+    served, workdir = serve_site(str(root), "bestiary-daily-")
+
+    def first_question():
+        driver = new_driver()
+        try:
+            load(driver, served + "en/quiz/?mode=daily")
+            wait_until(driver, f"return document.querySelector(\"{QUESTION}\")")
+            choices = [b.get_attribute("data-choice") for b in driver.find_elements(By.CSS_SELECTOR, "button[data-choice]")]
+            catalog = driver.execute_script("return document.body.dataset.catalog")
+            return choices, catalog
+        finally:
+            driver.quit()
+
+    def edit(old, new):
+        path = root / "content" / "animals" / "bison.md"
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    def rebuilt(since):
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            choices, catalog = first_question()
+            if catalog != since:
+                return choices, catalog
+            time.sleep(0.3)
+        raise AssertionError("the preview did not rebuild")
+
+    try:
+        before, catalog = first_question()
+        assert len(before) >= 2
+        edit("credit: Kurt Kaiser", "credit: Kurt Kaiser.")
+        after, catalog = rebuilt(catalog)
+        assert after == before, "a mended credit changed the day's questions"
+    finally:
+        served.stop()
+        shutil.rmtree(workdir, ignore_errors=True)

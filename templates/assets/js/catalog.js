@@ -2,6 +2,7 @@
 // normalised once, so the rest of the app can trust every field's type.
 // A record with a broken field is repaired or left out, never allowed to
 // crash a round: a static site cannot show a stack trace to a learner.
+import { hashString } from "./rng.js";
 
 /** The catalogue format this code understands (the build's `format`). */
 export const CATALOG_FORMAT = 1;
@@ -24,17 +25,32 @@ export function parseCatalog(data) {
     seen.add(animal.id);
     animals.push(animal);
   }
-  return {
-    ok: true,
-    dropped: data.animals.length - animals.length,
-    catalog: {
-      fingerprint: typeof data.fingerprint === "string" ? data.fingerprint : "",
-      languages: languages.length ? languages : ["en"],
-      quiz: { questions: count(quiz.questions, 10), choices: count(quiz.choices, 4) },
-      descriptions: textMap(data.descriptions),
-      animals,
-    },
+  const catalog = {
+    fingerprint: "",
+    languages: languages.length ? languages : ["en"],
+    quiz: { questions: count(quiz.questions, 10), choices: count(quiz.choices, 4) },
+    descriptions: textMap(data.descriptions),
+    animals,
   };
+  // What rounds are drawn from (it seeds the daily and keys a kept round), made when first
+  // asked: not the build's `fingerprint`, which a mended credit or scientific name changed.
+  let key = "";
+  Object.defineProperty(catalog, "fingerprint", {
+    enumerable: true,
+    get: () => (key ||= quizKey(catalog)),
+  });
+  return { ok: true, dropped: data.animals.length - animals.length, catalog };
+}
+
+/**
+ * A hash of what a round is made of: each animal's id, group, difficulty, names (animals
+ * named alike are never offered together) and whether it has a sound and a picture.
+ * @param {Catalog} catalog
+ */
+export function quizKey({ animals, quiz, languages }) {
+  const parts = animals.map((a) => [a.id, a.group, a.difficulty, Object.entries(a.names).sort(), !!a.sound, !!a.image]);
+  parts.sort((x, y) => (x[0] < y[0] ? -1 : 1));
+  return hashString(JSON.stringify([parts, quiz, languages])).toString(16);
 }
 
 /**
