@@ -86,6 +86,50 @@ final class YAMLReader {
         return root
     }
 
+    /// The first line above `line` (or it) whose value opens a quote left open on that line, with
+    /// where the quoted text then ends; nil when there is none, or it ends after `line` (a text in
+    /// quotes over several lines, and another mistake).
+    static func unclosedQuote(_ lines: [Substring], before line: Int) -> (line: Int, column: Int, mark: Character, closedAt: Int)? {
+        guard line >= 1, line <= lines.count else { return nil }
+        for (i, text) in lines.prefix(line).enumerated() {
+            let chars = Array(text)
+            // `key: "…`, `- "…`, `key: {de: "…`: a quote right after `: `, `- `, `{` or `, `.
+            var j = 0
+            while j < chars.count {
+                let c = chars[j]
+                if c == "#", j == 0 || chars[j - 1] == " " { break }
+                if c == "\"" || c == "'", j > 0, chars[j - 1] == " " || chars[j - 1] == "{" || chars[j - 1] == "[",
+                    j < 2 || chars[j - 2] == ":" || chars[j - 2] == "-" || chars[j - 2] == "," || chars[j - 1] == "{" || chars[j - 1] == "["
+                {
+                    // Its close on this line: `"` not after a backslash, `'` not doubled.
+                    var k = j + 1
+                    var closed = false
+                    while k < chars.count {
+                        if c == "\"", chars[k] == "\\" { k += 2; continue }
+                        if chars[k] == c {
+                            if c == "'", k + 1 < chars.count, chars[k + 1] == "'" { k += 2; continue }
+                            closed = true
+                            break
+                        }
+                        k += 1
+                    }
+                    if closed { j = k + 1; continue }
+                    // Open: where the next such quote is, lines below; taken for a forgotten close
+                    // when the text would swallow a line that reads as a key (`name: …`), not a
+                    // text in quotes over several lines.
+                    for (n, below) in lines.enumerated().dropFirst(i + 1) where below.contains(c) {
+                        let swallowed = lines[(i + 1)..<n].contains { $0.firstMatch(of: /^\s*(- )?[A-Za-z_][A-Za-z0-9_.-]*:(\s|$)/) != nil }
+                            || below.prefix(while: { $0 != c }).firstMatch(of: /^\s*(- )?[A-Za-z_][A-Za-z0-9_.-]*:(\s|$)/) != nil
+                        return n + 1 <= line && swallowed ? (i + 1, j + 1, c, n + 1) : nil
+                    }
+                    return nil
+                }
+                j += 1
+            }
+        }
+        return nil
+    }
+
     private func reportYams(_ error: YamlError, in yaml: String) {
         let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
         switch error {
@@ -107,12 +151,25 @@ final class YAMLReader {
                 let close = problem == "did not find expected ',' or ']'" ? "]" : problem == "did not find expected ',' or '}'" ? "}" : nil,
                 mark.line <= lines.count,
                 // Closed further on (`{de: Fuchs,` then `en: Note: it bites}`): the problem is another.
-                !lines[(context.mark.line - 1)..<mark.line].joined(separator: "\n").dropFirst(context.mark.column).contains(Character(close))
+                // Counted, not looked for: a later line's own `{id: x}` closes that one, not this
+                // (site.yml's `quiz: {questions: 10` above `packs: {id: x}` was told to quote a text).
+                case let span = lines[(context.mark.line - 1)..<mark.line].joined(separator: "\n").dropFirst(context.mark.column - 1),
+                span.filter({ $0 == Character(close) }).count < span.filter({ $0 == (close == "]" ? "[" : "{") }).count
             {
                 let open = close == "]" ? "[" : "{"
                 report(
                     "invalid YAML: the '\(open)' here is never closed with '\(close)' (what follows it was read as part of it); close it, or put the whole text in quotes",
                     line: context.mark.line, column: context.mark.column)
+                return
+            }
+            // `scientific: "Canis familiaris` without its closing quote: libyaml reads on to the
+            // next quote, lines below, and fails there (`9:8: did not find expected key`, found by
+            // an editor). The first value above the error that opens a quote and does not close it
+            // on its line, whose text then runs to a quote at or above the error, is named.
+            if let quote = Self.unclosedQuote(lines, before: mark.line) {
+                report(
+                    "invalid YAML: the \(quote.mark == "\"" ? "double" : "single") quote opened here is not closed on its line, so what follows, up to the next \(quote.mark) (line \(quote.closedAt + firstLine - 1)), was read as its text; close it on this line",
+                    line: quote.line, column: quote.column)
                 return
             }
             // The line above that holds YAML (not blank, not a comment).

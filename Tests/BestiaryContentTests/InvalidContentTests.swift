@@ -158,6 +158,17 @@ import Testing
              expected: "\(record):3:19: error: invalid YAML: did not find expected ',' or '}' while parsing a flow mapping; a text with ': ' or ',' inside { } needs quotes: {de: \"Achtung: beißt\"}"),
         Case(name: "a list's bracket never closed, at the bracket (not the next line)", files: [record: "---\nname: {de: Fuchs}\ntags: [wald, europa\ngroup: mammal\n---\n"],
              expected: "\(record):3:7: error: invalid YAML: the '[' here is never closed with ']' (what follows it was read as part of it); close it, or put the whole text in quotes"),
+        // An editor's: libyaml read on to the next quote, lines below, and failed there.
+        Case(name: "a double quote not closed, at the quote (not where the next one is)",
+             files: [record: "---\nname: {de: Hund}\nscientific: \"Canis familiaris\ngroup: mammal\nsound: {file: sounds/dog.ogg, credit: \"A B\"}\n---\n"],
+             expected: "\(record):3:13: error: invalid YAML: the double quote opened here is not closed on its line, so what follows, up to the next \" (line 5), was read as its text; close it on this line"),
+        Case(name: "a single quote not closed", files: [record: "---\nname: {de: Hund}\nhint: {de: 'Er bellt}\ngroup: mammal\nscientific: 'C. f.'\n---\n"],
+             expected: "\(record):3:12: error: invalid YAML: the single quote opened here is not closed on its line, so what follows, up to the next ' (line 5), was read as its text; close it on this line"),
+        // Another `{…}` below closes its own brace, not this one (site.yml's `quiz:` was told to
+        // put a text in quotes, at the next line: found by an editor).
+        Case(name: "a brace never closed above another flow mapping", files: ["content/animals/.keep": ""],
+             siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [en]\nquiz: {questions: 10, choices: 4\npacks: {id: x}\n",
+             expected: "content/site.yml:4:7: error: invalid YAML: the '{' here is never closed with '}' (what follows it was read as part of it); close it, or put the whole text in quotes"),
         Case(name: "no site.yml", files: ["content/animals/.keep": ""], siteYML: nil,
              expected: "content/site.yml:0:0: error: content/ has no site.yml"),
         // No content/ at all (a mistyped --root): at no file, not at the working folder's content/site.yml.
