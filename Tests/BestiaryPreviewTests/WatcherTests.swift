@@ -99,6 +99,31 @@ final class BatchRecorder: @unchecked Sendable {
         #expect(batches.first?.first?.kind == .record)
     }
 
+    /// Polling says a file changed once it stayed the same for one interval: one still being
+    /// written (a slow copy to a network folder) was built half-written, with an error, and again
+    /// once whole (found by an editor's audit). Written for longer than the coalescer's longest
+    /// wait, it is said only once it is whole.
+    @Test func pollingWaitsForAFileToStopChanging() async throws {
+        let dir = try makeRoot()
+        let (watcher, recorder) = start(dir, .polling(interval: .milliseconds(50)), quiet: .milliseconds(60), maxDelay: .milliseconds(300))
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(100))
+        let path = dir.appending("content/animals/slow.md")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let started = Date()
+        while Date().timeIntervalSince(started) < 0.9 {
+            try handle.write(contentsOf: Data("x".utf8))
+            try await Task.sleep(for: .milliseconds(15))
+        }
+        try handle.write(contentsOf: Data("\n".utf8))
+        try handle.close()
+        #expect(recorder.all.isEmpty, "said while still being written: \(recorder.all)")
+        #expect(await recorder.wait { !$0.isEmpty })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.all.map { $0.map(\.path) } == [["content/animals/slow.md"]])
+    }
+
     @Test(arguments: strategies)
     func watchesNewFoldersAndTemplates(strategy: SiteWatcher.Strategy) async throws {
         let dir = try makeRoot()

@@ -35,20 +35,24 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
         let thread = Thread { [self] in
             defer { finished.signal() }
             var previous = initial
+            // What was last said of each file. A file is said changed once it stayed the same
+            // for one interval: one still being written (a copy to a network folder, where
+            // polling is used) was built half-written, with an error, and again once whole
+            // (found by an editor's audit; inotify waits for the writer to close it instead).
+            var said = initial
             let nanos = interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
             while true {
                 _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(nanos)))
                 if lock.withLock({ stopping }) { return }
                 let current = scan()
-                for (path, stamp) in current.sorted(by: { $0.key < $1.key }) {
-                    if let old = previous[path] {
-                        if old != stamp { sink(.changed(path, old.inode == stamp.inode ? .modified : .created)) }
-                    } else {
-                        sink(.changed(path, .created))
-                    }
+                for (path, stamp) in current.sorted(by: { $0.key < $1.key }) where previous[path] == stamp && said[path] != stamp {
+                    let old = said[path]
+                    sink(.changed(path, old == nil || old?.inode != stamp.inode ? .created : .modified))
+                    said[path] = stamp
                 }
-                for path in previous.keys.sorted() where current[path] == nil {
+                for path in said.keys.sorted() where current[path] == nil {
                     sink(.changed(path, .removed))
+                    said[path] = nil
                 }
                 previous = current
             }
