@@ -101,27 +101,34 @@ final class BatchRecorder: @unchecked Sendable {
 
     /// Polling says a file changed once it stayed the same for one interval: one still being
     /// written (a slow copy to a network folder) was built half-written, with an error, and again
-    /// once whole (found by an editor's audit). Written for longer than the coalescer's longest
-    /// wait, it is said only once it is whole.
-    @Test func pollingWaitsForAFileToStopChanging() async throws {
-        let dir = try makeRoot()
-        let (watcher, recorder) = start(dir, .polling(interval: .milliseconds(50)), quiet: .milliseconds(60), maxDelay: .milliseconds(300))
-        defer { watcher.stop() }
-        try await Task.sleep(for: .milliseconds(100))
-        let path = dir.appending("content/animals/slow.md")
-        FileManager.default.createFile(atPath: path, contents: nil)
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        let started = Date()
-        while Date().timeIntervalSince(started) < 0.9 {
-            try handle.write(contentsOf: Data("x".utf8))
-            try await Task.sleep(for: .milliseconds(15))
+    /// once whole (found by an editor's audit). Scan by scan (a timed write was at the mercy of
+    /// a busy machine's scheduling).
+    @Test func pollingSaysAFileOnceItStoppedChanging() {
+        typealias Stamp = PollingWatcher.Stamp
+        let fox = Stamp(inode: 1, size: 10, modified: 100)
+        var said: [String: Stamp] = ["fox.md": fox]
+        var previous: [String: Stamp] = ["fox.md": fox]
+        func scan(_ current: [String: Stamp]) -> [String] {
+            defer { previous = current }
+            return PollingWatcher.changes(previous: previous, current: current, said: &said).map { "\($0.0) \($0.1.rawValue)" }
         }
-        try handle.write(contentsOf: Data("\n".utf8))
-        try handle.close()
-        #expect(recorder.all.isEmpty, "said while still being written: \(recorder.all)")
-        #expect(await recorder.wait { !$0.isEmpty })
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(recorder.all.map { $0.map(\.path) } == [["content/animals/slow.md"]])
+        // Being written: it grows from scan to scan, and nothing is said.
+        #expect(scan(["fox.md": fox, "slow.md": Stamp(inode: 2, size: 80, modified: 200)]) == [])
+        #expect(scan(["fox.md": fox, "slow.md": Stamp(inode: 2, size: 160, modified: 300)]) == [])
+        // Whole: the same in two scans, said once.
+        #expect(scan(["fox.md": fox, "slow.md": Stamp(inode: 2, size: 200, modified: 400)]) == [])
+        #expect(scan(["fox.md": fox, "slow.md": Stamp(inode: 2, size: 200, modified: 400)]) == ["slow.md created"])
+        #expect(scan(["fox.md": fox, "slow.md": Stamp(inode: 2, size: 200, modified: 400)]) == [])
+        // An edit in place, and a save by rename (another inode).
+        let edited = Stamp(inode: 1, size: 12, modified: 500)
+        #expect(scan(["fox.md": edited, "slow.md": Stamp(inode: 2, size: 200, modified: 400)]) == [])
+        #expect(scan(["fox.md": edited, "slow.md": Stamp(inode: 2, size: 200, modified: 400)]) == ["fox.md modified"])
+        let renamed = Stamp(inode: 3, size: 12, modified: 600)
+        _ = scan(["fox.md": renamed])
+        #expect(said["slow.md"] == nil)
+        #expect(scan(["fox.md": renamed]) == ["fox.md created"])
+        // Gone: said at once.
+        #expect(scan([:]) == ["fox.md removed"])
     }
 
     @Test(arguments: strategies)

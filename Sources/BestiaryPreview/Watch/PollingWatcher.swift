@@ -45,20 +45,28 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
                 _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(nanos)))
                 if lock.withLock({ stopping }) { return }
                 let current = scan()
-                for (path, stamp) in current.sorted(by: { $0.key < $1.key }) where previous[path] == stamp && said[path] != stamp {
-                    let old = said[path]
-                    sink(.changed(path, old == nil || old?.inode != stamp.inode ? .created : .modified))
-                    said[path] = stamp
-                }
-                for path in said.keys.sorted() where current[path] == nil {
-                    sink(.changed(path, .removed))
-                    said[path] = nil
-                }
+                for (path, event) in Self.changes(previous: previous, current: current, said: &said) { sink(.changed(path, event)) }
                 previous = current
             }
         }
         thread.name = "bestiary.preview.polling"
         thread.start()
+    }
+
+    /// What one scan says, given the one before and what was said last (updated): a file whose
+    /// stamp is the same as in the scan before and not what was said of it, and each file gone.
+    static func changes(previous: [String: Stamp], current: [String: Stamp], said: inout [String: Stamp]) -> [(String, ChangeEvent)] {
+        var out: [(String, ChangeEvent)] = []
+        for (path, stamp) in current.sorted(by: { $0.key < $1.key }) where previous[path] == stamp && said[path] != stamp {
+            let old = said[path]
+            out.append((path, old == nil || old?.inode != stamp.inode ? .created : .modified))
+            said[path] = stamp
+        }
+        for path in said.keys.sorted() where current[path] == nil {
+            out.append((path, .removed))
+            said[path] = nil
+        }
+        return out
     }
 
     func stop() {
