@@ -185,13 +185,13 @@ public struct ContentLoader: Sendable {
         // Each record is moved, not copied: a copy of an `Animal` retains each of its many fields.
         var animals: [Animal] = []
         animals.reserveCapacity(parsed.count)
-        // Which record an id is: the one named so (`dog.md`) before one that says `id: dog`, which
-        // is the one in error (a tester's `id: dog` in cat.md was reported in dog.md); else the
-        // first by path.
+        // Which record an id is: the one whose file is named so (`dog.md`) before one that says
+        // `id: dog` elsewhere, which is the one in error (a tester's `id: dog` in cat.md was
+        // reported in dog.md); else the first by path.
         var owners: [String: Int] = [:]
         for (i, (animal, _)) in parsed.enumerated() {
             guard let animal else { continue }
-            if let j = owners[animal.id], !(parsed[j].0?.fieldLocations["id"] != nil && animal.fieldLocations["id"] == nil) { continue }
+            if let j = owners[animal.id], animalFiles.mains[j].stem == animal.id || animalFiles.mains[i].stem != animal.id { continue }
             owners[animal.id] = i
         }
         for (i, (file, (animal, diagnostics))) in zip(animalFiles.mains, parsed).enumerated() {

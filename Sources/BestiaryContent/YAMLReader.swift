@@ -86,12 +86,17 @@ final class YAMLReader {
         return root
     }
 
-    /// The first line above `line` (or it) whose value opens a quote left open on that line, with
-    /// where the quoted text then ends; nil when there is none, or it ends after `line` (a text in
-    /// quotes over several lines, and another mistake).
+    /// The first line above `line` (or it) whose value opens a quote left open on that line, when
+    /// the quoted text then ends on `line`, where libyaml failed, and swallowed a line that reads
+    /// as a key; nil otherwise (a text in quotes over several lines, and another mistake).
     static func unclosedQuote(_ lines: [Substring], before line: Int) -> (line: Int, column: Int, mark: Character, closedAt: Int)? {
         guard line >= 1, line <= lines.count else { return nil }
+        // The lines of a `|` or `>` block are text, quotes and all (RecordWriter writes long texts so).
+        var block: Int?
         for (i, text) in lines.prefix(line).enumerated() {
+            let indent = text.prefix { $0 == " " }.count
+            if let b = block, text.trimmingCharacters(in: .whitespaces).isEmpty || indent > b { continue }
+            block = text.firstMatch(of: /:\s*[|>][-+0-9]*\s*(#.*)?$/) != nil ? indent : nil
             let chars = Array(text)
             // `key: "…`, `- "…`, `key: {de: "…`: a quote right after `: `, `- `, `{` or `, `.
             var j = 0
@@ -120,7 +125,8 @@ final class YAMLReader {
                     for (n, below) in lines.enumerated().dropFirst(i + 1) where below.contains(c) {
                         let swallowed = lines[(i + 1)..<n].contains { $0.firstMatch(of: /^\s*(- )?[A-Za-z_][A-Za-z0-9_.-]*:(\s|$)/) != nil }
                             || below.prefix(while: { $0 != c }).firstMatch(of: /^\s*(- )?[A-Za-z_][A-Za-z0-9_.-]*:(\s|$)/) != nil
-                        return n + 1 <= line && swallowed ? (i + 1, j + 1, c, n + 1) : nil
+                        // Where libyaml then fails: at the quote that closed it, or nowhere near.
+                        return n + 1 == line && swallowed ? (i + 1, j + 1, c, n + 1) : nil
                     }
                     return nil
                 }

@@ -134,9 +134,14 @@ public struct Importer: Sendable {
             // `--language english`: a name, not a code (the advice to add it to site.yml's
             // languages made site.yml wrong as well).
             if let language, !LanguageCode.isValid(language) || !LanguageCode.doubts(about: language).isEmpty {
-                let meant = LanguageCode.suggestion(for: language).flatMap { LanguageCode.isValid($0) && $0 != language ? $0 : nil }
-                    ?? LanguageCode.unknownTwoLetter(language).flatMap { $0.isEmpty ? nil : $0 }
-                    ?? (language.count == 3 ? LanguageCode.meant(byName: language) : nil)
+                // The code meant, in any capitals (`SP`, `ENG`), a name (`english`), or `en-UK`.
+                func meaning(_ code: String) -> String? {
+                    if let two = LanguageCode.unknownTwoLetter(code), !two.isEmpty { return two }
+                    if code.count == 3, let two = LanguageCode.meant(byName: code) { return two }
+                    if code.lowercased().hasSuffix("-uk") { return code.dropLast(2) + "GB" }
+                    return LanguageCode.isValid(code) && LanguageCode.doubts(about: code).isEmpty ? code : nil
+                }
+                let meant = LanguageCode.suggestion(for: language).flatMap(meaning) ?? meaning(language.lowercased()) ?? LanguageCode.meant(byName: language)
                 let listed = meant.flatMap { LanguageCode.listed($0, among: config.languages) }
                 let hint = listed.map { "; did you mean --language \($0)?" }
                     ?? meant.map { "; did you mean '\($0)'? (site.yml's languages are [\(config.languages.joined(separator: ", "))])" }

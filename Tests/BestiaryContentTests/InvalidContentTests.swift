@@ -164,6 +164,10 @@ import Testing
              expected: "\(record):3:13: error: invalid YAML: the double quote opened here is not closed on its line, so what follows, up to the next \" (line 5), was read as its text; close it on this line"),
         Case(name: "a single quote not closed", files: [record: "---\nname: {de: Hund}\nhint: {de: 'Er bellt}\ngroup: mammal\nscientific: 'C. f.'\n---\n"],
              expected: "\(record):3:12: error: invalid YAML: the single quote opened here is not closed on its line, so what follows, up to the next ' (line 5), was read as its text; close it on this line"),
+        // A quote inside a `|-` text is text: the mistake below is said, not the quote (review).
+        Case(name: "a quote in a block text is no quote left open",
+             files: [record: "---\nname: {de: Rabe}\ndescription:\n  de: |-\n    Sein Ruf: \"krah,\n    dann: ein \"kak\".\ngroup: bird\n  difficulty: 2\n---\n"],
+             expected: "\(record):8:3: error: invalid YAML: this key is indented more than the line above it"),
         // Another `{…}` below closes its own brace, not this one (site.yml's `quiz:` was told to
         // put a text in quotes, at the next line: found by an editor).
         Case(name: "a brace never closed above another flow mapping", files: ["content/animals/.keep": ""],
@@ -208,6 +212,9 @@ import Testing
         // tester's `id: dog` in cat.md was reported in dog.md, which nobody had touched).
         Case(name: "duplicate id", files: [
             "content/animals/a.md": "---\nid: fox\nname: {de: A}\n---\n", record: "---\nname: {de: B}\n---\n"],
+             expected: "content/animals/a.md:2:1: error: id 'fox' is already used by \(record)"),
+        Case(name: "duplicate id, both said in front matter: the one not named so (review)", files: [
+            "content/animals/a.md": "---\nid: fox\nname: {de: A}\n---\n", record: "---\nid: fox\nname: {de: B}\n---\n"],
              expected: "content/animals/a.md:2:1: error: id 'fox' is already used by \(record)"),
         Case(name: "duplicate id, both said in front matter: the second by path", files: [
             "content/animals/a.md": "---\nid: fox\nname: {de: A}\n---\n", "content/animals/b.md": "---\nid: fox\nname: {de: B}\n---\n"],

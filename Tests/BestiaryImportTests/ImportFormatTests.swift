@@ -191,6 +191,12 @@ import Testing
         #expect(site.failure(plain, .csv, language: "sp").map(\.message) == [
             "--language 'sp' is not a language code; did you mean 'es'? (site.yml's languages are [en, de])",
         ])
+        // In capitals, or with the region everyone guesses (review).
+        #expect(site.failure(plain, .csv, language: "SP").map(\.message) == [
+            "--language 'SP' is not a language code; did you mean 'es'? (site.yml's languages are [en, de])",
+        ])
+        #expect(site.failure(plain, .csv, language: "ENG").map(\.message) == ["--language 'ENG' is not a language code; did you mean --language en?"])
+        #expect(site.failure(plain, .csv, language: "en-UK").map(\.message) == ["--language 'en-UK' is not a language code; did you mean --language en?"])
         #expect(site.failure(plain, .csv, language: "x!").map(\.message) == [
             "--language 'x!' is not a language code: give a language code as site.yml's languages are written [en, de]",
         ])

@@ -168,6 +168,9 @@ import Testing
         // Named by the path given, so that it opens from where the command ran (it said
         // `latest.json:1:1`, which no editor found from the site's root: found by a tester).
         #expect(r.stderr == "\(Self.example)/latest.json:1:1: error: expired at 2026-03-03T00:00:00Z; clients refuse it until it is rebuilt or re-signed [verify]")
+        // Given as its pointer's path, the tree is named by its folder (review: `…/latest.json/latest.json`).
+        let pointer = await runCLI(["pack", "verify", "--root", Self.noHistoryRoot, Self.example + "/latest.json", "--public-key", Self.exampleKey])
+        #expect(pointer.stderr == r.stderr, "\(pointer.stderr)")
         #expect(r.stdout == "pack 'example' version 2: 1 problem (2 records, 1 delta, 1 media file (36 bytes), 3 signatures valid, expires 2026-03-03T00:00:00Z)")
         // With --diagnostics json, standard output is JSON alone (the closing line went there
         // too, and `jq` stopped at it): the line goes to standard error.

@@ -37,6 +37,9 @@ test("the fingerprint is what rounds are drawn from: a mended credit or scientif
   assert.notEqual(key((fox) => (fox.names.en = "Fox!")), before, "names decide which animals are offered together");
   assert.notEqual(key((fox) => (fox.sound = null)), before);
   assert.notEqual(key((fox) => (fox.group = "bird")), before);
+  // Two animals with one recording are never offered together, as two named alike are not.
+  const wolf = rawCatalog(SPECS).animals.find((a) => a.id !== "red-fox" && a.sound);
+  assert.notEqual(key((fox) => (fox.sound.src = wolf.sound.src)), before);
   const raw = rawCatalog(SPECS);
   const { catalog } = parseCatalog({ ...raw, animals: [...raw.animals].reverse() });
   assert.equal(catalog.fingerprint, before, "the catalogue's order aside");

@@ -228,6 +228,24 @@ test("a big texts' file is kept when first read, and a new build fetches that la
   assert.ok(await (await again.caches.open("bestiary:example:pages:v2")).match(SCOPE + "assets/descriptions.de.cccccc1111.json"));
 });
 
+test("a build that precached every language's texts hands the unchanged ones on, downloading none", async () => {
+  const de = "assets/descriptions.de.aaaaaa0000.json", en = "assets/descriptions.en.bbbbbb0000.json";
+  const files = { ...FILES, [de]: '{"owl":"Eule"}', [en]: '{"owl":"Owl"}' };
+  const old = worker({ ...CONFIG, version: "v0", precache: [...CONFIG.precache, de, en] }, files);
+  await old.run("install");
+  await old.run("activate");
+  // The new build leaves them out; the German texts changed (a new name), the English did not.
+  const de1 = "assets/descriptions.de.cccccc1111.json";
+  const w = worker({ ...CONFIG, onUse: [de1, en] }, { ...FILES, [de1]: '{"owl":"Eule 1"}', [en]: '{"owl":"Owl"}' });
+  w.caches.byName = old.caches.byName;
+  await w.run("install");
+  assert.deepEqual(w.net.requests.filter((r) => r.url.includes("descriptions")), [], "nothing downloaded");
+  await w.run("activate");
+  w.net.online = false;
+  assert.equal(await (await w.fetchEvent(SCOPE + en)).text(), '{"owl":"Owl"}', "the unchanged file, offline");
+  await assert.rejects(w.fetchEvent(SCOPE + de1), "a changed one waits until it is read online");
+});
+
 test("sameFile: one file in two versions is NAME.HASH.EXT with another hash", () => {
   const { context } = worker(CONFIG);
   assert.equal(context.sameFile(SCOPE + "assets/descriptions.de.aaaaaa0000.json", SCOPE + "assets/descriptions.de.cccccc1111.json"), true);

@@ -86,17 +86,22 @@ async function refetchLater() {
  * cache, so a learner who read German texts reads the new ones offline too. Best effort, as above.
  */
 async function refetchOnUse() {
-  const earlier = (await caches.keys()).filter((name) => name.startsWith(`${PREFIX}pages:`) && name !== PAGES);
-  if (!earlier.length || !ON_USE.size) return;
+  if (!ON_USE.size) return;
+  const names = (await caches.keys()).filter((name) => name !== PAGES && name !== SHELL);
+  const earlier = names.filter((name) => name.startsWith(`${PREFIX}pages:`));
+  // A build from before these files were left out precached every language's: one of the same
+  // name (the same texts) is copied from there, none is downloaded.
+  const shells = names.filter((name) => name.startsWith(`${PREFIX}shell:`));
   const held = [];
   for (const name of earlier) held.push(...(await (await caches.open(name)).keys()).map((request) => request.url));
   const pages = await caches.open(PAGES);
   for (const key of ON_USE) {
-    if (!held.some((url) => sameFile(url, key))) continue;
     try {
-      // The same bytes under the same name are copied; another version is fetched.
-      const response = (await caches.match(key)) || (await fetch(new Request(key, { cache: "reload" })));
-      if (response.ok) await pages.put(key, response);
+      let response = null;
+      for (const name of [...earlier, ...shells]) response ||= await (await caches.open(name)).match(key);
+      // Another version of a file the learner read: this build's (the same bytes are copied).
+      if (!response && held.some((url) => sameFile(url, key))) response = await fetch(new Request(key, { cache: "reload" }));
+      if (response && response.ok) await pages.put(key, response);
     } catch {}
   }
 }

@@ -97,8 +97,11 @@ struct PackVerifyCommand: AsyncParsableCommand {
         }
         // A local tree's files by the path given (`output/packs/latest.json`), which an editor or a
         // script run where the command was opens; a URL's by their path in the tree.
-        let local = !(location.hasPrefix("http://") || location.hasPrefix("https://"))
-        let folder = local ? (location.hasSuffix("/") ? location : location + "/") : ""
+        let lower = location.lowercased()
+        let local = !["http://", "https://", "file://"].contains { lower.hasPrefix($0) }
+        // `output/packs/latest.json` names the folder it is in, as the location does.
+        let given = location == PackFormat.pointerPath ? "" : location.hasSuffix("/" + PackFormat.pointerPath) ? String(location.dropLast(PackFormat.pointerPath.count)) : location
+        let folder = local && !given.isEmpty ? (given.hasSuffix("/") ? given : given + "/") : ""
         let place = { (file: String) in SourceLocation(path: file.isEmpty ? file : folder + file) }
         console.report(
             result.problems.map { Diagnostic.error($0.message, at: place($0.file), stage: "verify") }

@@ -54,7 +54,8 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
     }
 
     /// What one scan says, given the one before and what was said last (updated): a file whose
-    /// stamp is the same as in the scan before and not what was said of it, and each file gone.
+    /// stamp is the same as in the scan before and not what was said of it, and each file gone
+    /// from both.
     static func changes(previous: [String: Stamp], current: [String: Stamp], said: inout [String: Stamp]) -> [(String, ChangeEvent)] {
         var out: [(String, ChangeEvent)] = []
         for (path, stamp) in current.sorted(by: { $0.key < $1.key }) where previous[path] == stamp && said[path] != stamp {
@@ -62,7 +63,9 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
             out.append((path, old == nil || old?.inode != stamp.inode ? .created : .modified))
             said[path] = stamp
         }
-        for path in said.keys.sorted() where current[path] == nil {
+        // Gone in two scans: a save by rename or by delete-then-write is said in one batch with
+        // its new file (said at once, it made a build without the record, then another).
+        for path in said.keys.sorted() where current[path] == nil && previous[path] == nil {
             out.append((path, .removed))
             said[path] = nil
         }

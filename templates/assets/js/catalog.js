@@ -44,11 +44,15 @@ export function parseCatalog(data) {
 
 /**
  * A hash of what a round is made of: each animal's id, group, difficulty, names (animals
- * named alike are never offered together) and whether it has a sound and a picture.
+ * named alike are never offered together), whether it has a sound and a picture, and the
+ * animals it shares one with (nor are those).
  * @param {Catalog} catalog
  */
 export function quizKey({ animals, quiz, languages }) {
-  const parts = animals.map((a) => [a.id, a.group, a.difficulty, Object.entries(a.names).sort(), !!a.sound, !!a.image]);
+  const shared = new Map();
+  for (const a of animals) for (const m of [a.sound, a.image]) if (m) shared.set(m.src, [...(shared.get(m.src) || []), a.id]);
+  const media = (m) => m && (shared.get(m.src).length > 1 ? shared.get(m.src) : 1);
+  const parts = animals.map((a) => [a.id, a.group, a.difficulty, Object.entries(a.names).sort(), media(a.sound), media(a.image)]);
   parts.sort((x, y) => (x[0] < y[0] ? -1 : 1));
   return hashString(JSON.stringify([parts, quiz, languages])).toString(16);
 }

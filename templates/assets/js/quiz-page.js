@@ -109,6 +109,12 @@ class QuizPage {
     this.offlineIds = !offline || !("caches" in window) ? null : await this.saved(this.mode);
   }
 
+  /** "Try again": the site asked again (a Wi-Fi back on never says so). */
+  retry() {
+    this.unreachable = false;
+    this.checkOffline().then(() => this.startRound(true));
+  }
+
   /** The animals whose prompt in `mode` is cached. */
   saved(mode) {
     return cachedPrompts(this.catalog, mode, (src) => new URL(mediaUrl(this.v, src), document.baseURI).href);
@@ -516,7 +522,7 @@ class QuizPage {
     } else if (filtered && this.mode !== "daily") {
       actions.push(button(tr("settings.clearFilters"), () => this.setFilters({ groups: [], difficultyMin: 1, difficultyMax: 3 })));
     }
-    if (result.reason === "offline") actions.push(button(tr("quiz.retry"), () => this.checkOffline().then(() => this.startRound(true))));
+    if (result.reason === "offline") actions.push(button(tr("quiz.retry"), () => this.retry()));
     const key = {
       "no-media": `quiz.problem.noMedia.${s.soundsOnly && this.mode !== "image" ? "sound" : this.mode}`,
       // Not the learner's filters when none narrow the collection (or the daily ignores them):
@@ -536,7 +542,7 @@ class QuizPage {
       if (m !== "daily" && (await this.saved(m)).size) actions.push(h("a", { class: "quiz-button", href: `?mode=${m}`, text: tr(`quiz.mode.${m}`) }));
     }
     const text = tr("quiz.problem.dailyOffline") + (actions.length ? " " + tr("quiz.problem.dailyOfflineModes") : "");
-    actions.push(button(tr("quiz.retry"), () => this.checkOffline().then(() => this.startRound(true))));
+    actions.push(button(tr("quiz.retry"), () => this.retry()));
     this.message("daily-offline", text, actions);
   }
 

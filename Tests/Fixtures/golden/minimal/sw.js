@@ -28,7 +28,7 @@
 // a cache cannot answer by itself: the worker builds the partial response
 // (206, Content-Range) from the cached file.
 
-const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.fbc5c78632.json","later":[],"media":"media/","offline":{"":"offline/","en/":"en/offline/"},"onUse":[],"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.2ce67041d8.css","assets/css/site.e0116c614e.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.26952fe730.js","assets/js/catalog.8fe5c9d734.js","assets/js/collection-page.b7bdc71172.js","assets/js/collection.4b8d989dbc.js","assets/js/credits-page.49419c676d.js","assets/js/csv.15b8e0d294.js","assets/js/daily.7f089ae5c0.js","assets/js/descriptions.9f379e8966.js","assets/js/dom.c5174f515c.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.c39d334e4e.js","assets/js/home-page.b284ab5388.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.53f0928f09.js","assets/js/list-page.e16a4ecf0a.js","assets/js/not-found-page.3b377a1797.js","assets/js/offline-save.cbb71f99ad.js","assets/js/offline.6c15fab4e2.js","assets/js/onboarding.7a9a816234.js","assets/js/page.7cc86cdfb5.js","assets/js/progress-file.b06b06eb08.js","assets/js/questions.46e897fc2f.js","assets/js/quiz-page.e1cfb7ab9a.js","assets/js/quiz-settings.f48f12de91.js","assets/js/quiz-summary.5ef5c2196e.js","assets/js/quiz-view.a13905f473.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.f827b4f013.js","assets/js/scoring.e85e3c1bc2.js","assets/js/settings-page.761a4b97d1.js","assets/js/sightings-page.359beb29b6.js","assets/js/sightings.b0cfe631d8.js","assets/js/site.89f8a8e857.js","assets/js/storage.867fdfe8fb.js","assets/catalog.fbc5c78632.json","assets/descriptions.de.5664bf28e3.json","assets/descriptions.en.325ea6744c.json","manifest.webmanifest","en/manifest.webmanifest"],"site":"1ddc6a7b","version":"d79d3ccb7fca27ff"} /* bestiary:end */;
+const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.fbc5c78632.json","later":[],"media":"media/","offline":{"":"offline/","en/":"en/offline/"},"onUse":[],"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.2ce67041d8.css","assets/css/site.e0116c614e.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.1b9bc7ae08.js","assets/js/catalog.5115b77a11.js","assets/js/collection-page.6ab3586513.js","assets/js/collection.4b8d989dbc.js","assets/js/credits-page.39ee0752a5.js","assets/js/csv.15b8e0d294.js","assets/js/daily.ea522b1df1.js","assets/js/descriptions.9f379e8966.js","assets/js/dom.c5174f515c.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.c39d334e4e.js","assets/js/home-page.9142a9a789.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.53f0928f09.js","assets/js/list-page.e16a4ecf0a.js","assets/js/not-found-page.3b377a1797.js","assets/js/offline-save.6155bcf912.js","assets/js/offline.5567d43532.js","assets/js/onboarding.7a9a816234.js","assets/js/page.729b266eb8.js","assets/js/progress-file.b06b06eb08.js","assets/js/questions.f4912e03c3.js","assets/js/quiz-page.59ce17f18d.js","assets/js/quiz-settings.d675bde73f.js","assets/js/quiz-summary.a9efef589d.js","assets/js/quiz-view.876f4c53b0.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.f827b4f013.js","assets/js/scoring.e85e3c1bc2.js","assets/js/settings-page.b299b6e868.js","assets/js/sightings-page.ed737e6c32.js","assets/js/sightings.b0cfe631d8.js","assets/js/site.f21ef44b1f.js","assets/js/storage.867fdfe8fb.js","assets/catalog.fbc5c78632.json","assets/descriptions.de.5664bf28e3.json","assets/descriptions.en.325ea6744c.json","manifest.webmanifest","en/manifest.webmanifest"],"site":"1ddc6a7b","version":"cd76b572fc7924e2"} /* bestiary:end */;
 
 const PREFIX = `bestiary:${CONFIG.site}:`;
 const SHELL = `${PREFIX}shell:${CONFIG.version}`;
@@ -86,17 +86,22 @@ async function refetchLater() {
  * cache, so a learner who read German texts reads the new ones offline too. Best effort, as above.
  */
 async function refetchOnUse() {
-  const earlier = (await caches.keys()).filter((name) => name.startsWith(`${PREFIX}pages:`) && name !== PAGES);
-  if (!earlier.length || !ON_USE.size) return;
+  if (!ON_USE.size) return;
+  const names = (await caches.keys()).filter((name) => name !== PAGES && name !== SHELL);
+  const earlier = names.filter((name) => name.startsWith(`${PREFIX}pages:`));
+  // A build from before these files were left out precached every language's: one of the same
+  // name (the same texts) is copied from there, none is downloaded.
+  const shells = names.filter((name) => name.startsWith(`${PREFIX}shell:`));
   const held = [];
   for (const name of earlier) held.push(...(await (await caches.open(name)).keys()).map((request) => request.url));
   const pages = await caches.open(PAGES);
   for (const key of ON_USE) {
-    if (!held.some((url) => sameFile(url, key))) continue;
     try {
-      // The same bytes under the same name are copied; another version is fetched.
-      const response = (await caches.match(key)) || (await fetch(new Request(key, { cache: "reload" })));
-      if (response.ok) await pages.put(key, response);
+      let response = null;
+      for (const name of [...earlier, ...shells]) response ||= await (await caches.open(name)).match(key);
+      // Another version of a file the learner read: this build's (the same bytes are copied).
+      if (!response && held.some((url) => sameFile(url, key))) response = await fetch(new Request(key, { cache: "reload" }));
+      if (response && response.ok) await pages.put(key, response);
     } catch {}
   }
 }
