@@ -357,8 +357,7 @@ public struct ContentLoader: Sendable {
     static func misspeltLanguages(_ languages: [String]) -> [String: String] {
         var meant: [String: String] = [:]
         for listed in languages {
-            let code = listed.count == 3 ? LanguageCode.meant(byName: listed) : LanguageCode.unknownTwoLetter(listed).flatMap { $0.isEmpty ? nil : $0 }
-            if let code, code != listed, !languages.contains(code) { meant[code] = listed }
+            if let code = LanguageCode.intended(listed), code != listed, !languages.contains(code) { meant[code] = listed }
         }
         return meant
     }

@@ -116,6 +116,14 @@ public enum LanguageCode {
         return isValid(fixed) ? fixed : meant(byName: code)
     }
 
+    /// The code a doubtful one stands for: `sp` → `es` (a country's or a withdrawn code), `eng` →
+    /// `en` (three letters where two are used); nil for any other.
+    public static func intended(_ code: String) -> String? {
+        if let two = unknownTwoLetter(code), !two.isEmpty { return two }
+        if code.count == 3, let two = meant(byName: code), two.count == 2 { return two }
+        return nil
+    }
+
     /// What is doubtful about a valid code, each said as site.yml and `init --languages` say it:
     /// `en-UK` (no region code), a two-letter code no language has (`sp`), a three-letter code
     /// where a two-letter one is used (`eng`).

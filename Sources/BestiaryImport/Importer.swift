@@ -136,8 +136,7 @@ public struct Importer: Sendable {
             if let language, !LanguageCode.isValid(language) || !LanguageCode.doubts(about: language).isEmpty {
                 // The code meant, in any capitals (`SP`, `ENG`), a name (`english`), or `en-UK`.
                 func meaning(_ code: String) -> String? {
-                    if let two = LanguageCode.unknownTwoLetter(code), !two.isEmpty { return two }
-                    if code.count == 3, let two = LanguageCode.meant(byName: code) { return two }
+                    if let two = LanguageCode.intended(code) { return two }
                     if code.lowercased().hasSuffix("-uk") { return code.dropLast(2) + "GB" }
                     return LanguageCode.isValid(code) && LanguageCode.doubts(about: code).isEmpty ? code : nil
                 }

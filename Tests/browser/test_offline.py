@@ -36,6 +36,15 @@ def wait_for_worker(driver):
                message="the service worker to control the page")
 
 
+def see_the_first_picture(driver, served):
+    """One picture question online, under the service worker: the picture fetched so far is saved."""
+    load(driver, served + "en/quiz/?mode=image")
+    wait_for_worker(driver)
+    load(driver, served + "en/quiz/?mode=image")
+    wait_until(driver, "return document.querySelector(\"[data-quiz][data-state='question'] [data-quiz-prompt] img\")?.naturalWidth > 0",
+               message="the first picture")
+
+
 def go_offline(driver, served):
     driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
     served.stop()
@@ -146,11 +155,7 @@ def test_offline_with_a_few_pictures_saved_asks_each_once_and_says_why(own_site)
     catalog = served.catalog()
     driver = new_driver()
     try:
-        load(driver, served + "en/quiz/?mode=image")
-        wait_for_worker(driver)
-        load(driver, served + "en/quiz/?mode=image")
-        wait_until(driver, "return document.querySelector(\"[data-quiz][data-state='question'] [data-quiz-prompt] img\")?.naturalWidth > 0",
-                   message="the first picture")
+        see_the_first_picture(driver, served)
         assert not driver.find_elements(By.CSS_SELECTOR, "[data-quiz-notice='offline']"), "online: no notice"
         go_offline(driver, served)
 
@@ -179,11 +184,7 @@ def test_a_site_that_does_not_answer_though_the_device_is_online_offers_what_is_
     catalog = served.catalog()
     driver = new_driver()
     try:
-        load(driver, served + "en/quiz/?mode=image")
-        wait_for_worker(driver)
-        load(driver, served + "en/quiz/?mode=image")
-        wait_until(driver, "return document.querySelector(\"[data-quiz][data-state='question'] [data-quiz-prompt] img\")?.naturalWidth > 0",
-                   message="the first picture")
+        see_the_first_picture(driver, served)
         served.stop()  # the server gone, the network left as it is
         assert driver.execute_script("return navigator.onLine") is True
 

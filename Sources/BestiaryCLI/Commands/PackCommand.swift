@@ -97,11 +97,9 @@ struct PackVerifyCommand: AsyncParsableCommand {
         }
         // A local tree's files by the path given (`output/packs/latest.json`), which an editor or a
         // script run where the command was opens; a URL's by their path in the tree.
-        let lower = location.lowercased()
-        let local = !["http://", "https://", "file://"].contains { lower.hasPrefix($0) }
-        // `output/packs/latest.json` names the folder it is in, as the location does.
-        let given = location == PackFormat.pointerPath ? "" : location.hasSuffix("/" + PackFormat.pointerPath) ? String(location.dropLast(PackFormat.pointerPath.count)) : location
-        let folder = local && !given.isEmpty ? (given.hasSuffix("/") ? given : given + "/") : ""
+        // (`output/packs/latest.json` names the folder it is in; a bare `latest.json`, this one.)
+        let given = location == PackFormat.pointerPath ? nil : PackLocation.localFolder(location)
+        let folder = given.map { $0.isEmpty || $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
         let place = { (file: String) in SourceLocation(path: file.isEmpty ? file : folder + file) }
         console.report(
             result.problems.map { Diagnostic.error($0.message, at: place($0.file), stage: "verify") }

@@ -139,6 +139,14 @@ public enum PackLocation {
         return nil
     }
 
+    /// The local folder `location` names, as given (without a trailing `latest.json`); nil for
+    /// an http(s) or file URL.
+    public static func localFolder(_ location: String) -> String? {
+        let text = folder(location)
+        let lower = text.lowercased()
+        return ["http://", "https://", "file://"].contains { lower.hasPrefix($0) } ? nil : text
+    }
+
     /// `location` without a trailing `latest.json`.
     private static func folder(_ location: String) -> String {
         var text = location
