@@ -40,10 +40,12 @@ public struct PackProducer: Sendable {
     ///     the start of the pointer's validity.
     ///   - locked: `--locked`: fail instead of adding a version.
     ///   - kept: the previous build's manifest: records whose inputs are unchanged are taken from it.
+    ///   - unchanged: the ids of animals whose inputs are known to be those `kept` was made from
+    ///     (none of their files changed): their input digests are taken from `kept`'s table.
     public func produce(
         catalog: Catalog, texts: [String: [String: PackText]] = [:], media: [String: MediaDigest], lock: PackLock?,
         signingKeys: [Curve25519.Signing.PrivateKey], now: Date, locked: Bool, kept: KeptRecords? = nil,
-        published: PublishedVersion? = nil
+        unchanged: Set<String>? = nil, published: PublishedVersion? = nil
     ) throws(DiagnosticError) -> PackOutput {
         guard let settings = catalog.config.packs else {
             return PackOutput(
@@ -80,7 +82,7 @@ public struct PackProducer: Sendable {
         }
 
         // Records.
-        var (records, digestList) = try Self.records(of: catalog, texts: texts, media: media, kept: kept)
+        var (records, digestList) = try Self.records(of: catalog, texts: texts, media: media, kept: kept, unchanged: unchanged)
         var inputDigests: [String: String] = [:]
         inputDigests.reserveCapacity(records.count)
         for (record, digest) in zip(records, digestList) { inputDigests[record.id] = digest }
@@ -239,14 +241,17 @@ public struct PackProducer: Sendable {
 
     /// Every animal's record, sorted by id, holding only its published bytes (10,000 records'
     /// trees are tens of MB), and the digest of each one's inputs. A record whose inputs have the
-    /// digest `kept` has for it is taken from there as it is.
+    /// digest `kept` has for it is taken from there as it is; so is an `unchanged` animal's, with
+    /// its digest (``produce(catalog:texts:media:lock:signingKeys:now:locked:kept:unchanged:published:)``).
     static func records(
-        of catalog: Catalog, texts: [String: [String: PackText]], media: [String: MediaDigest], kept: KeptRecords? = nil
+        of catalog: Catalog, texts: [String: [String: PackText]], media: [String: MediaDigest], kept: KeptRecords? = nil,
+        unchanged: Set<String>? = nil
     ) throws(DiagnosticError) -> ([PackRecord], [String?]) {
         let animals = catalog.animals.sorted { CanonicalJSON.codePointOrder($0.id, $1.id) }
         let built = Parallel.map(animals) { animal -> Result<(PackRecord, String?), DiagnosticError> in
             let texts = texts[animal.id] ?? [:]
-            let digest = RecordPayload.inputDigest(for: animal, texts: texts, media: media)
+            let known = unchanged?.contains(animal.id) == true ? kept?.table.entries[animal.id]?.digest : nil
+            let digest = known ?? RecordPayload.inputDigest(for: animal, texts: texts, media: media)
             if let digest, let bytes = kept?.bytes(of: animal.id, digest: digest),
                 let record = PackRecord.published(id: animal.id, media: RecordPayload.mediaRefs(for: animal, texts: texts, media: media), bytes: bytes)
             {

@@ -178,6 +178,14 @@ public struct PageReuse: Sendable {
     public var fragments: [String: FragmentTable]
     /// A page's file as the previous build left it in the output (asked only when ``intact``).
     public var read: @Sendable (String) -> [UInt8]?
+    /// The previous build's animal digests (``RenderResult/animalDigests``) that still hold, by
+    /// id: those of the animals none of whose input files changed since, when only record files
+    /// did (the caller knows it from the build's change set). Taken instead of digesting those
+    /// animals' ``AnimalKey``s again.
+    public var animalDigests: [String: String] = [:]
+    /// When known, the only animal pages (output paths) whose inputs may have changed since the
+    /// previous build (``AffectedOutputs``): every other one's digest is its previous one.
+    public var affectedAnimalPages: Set<String>?
 
     public init(
         digests: [String: String], nameOrders: [String: [Int]] = [:], fragments: [String: FragmentTable] = [:],
@@ -237,6 +245,9 @@ public struct RenderResult: Sendable {
     /// Where the cards of each list page are in its file (rendered now, or kept from the
     /// previous build with the page): the next build's ``PageReuse/fragments``.
     public var fragments: [String: FragmentTable] = [:]
+    /// Each animal's digest (of its ``AnimalKey``), by id: the next build's ``PageReuse/animalDigests``
+    /// for the animals whose files it finds unchanged.
+    public var animalDigests: [String: String] = [:]
 }
 
 /// Every page's inputs as one digest that is the same in every process (``StableDigest``): the
@@ -251,11 +262,12 @@ struct PageDigests {
     let animals: [String]
     let everyAnimal: String
 
-    init(renderer: SiteRenderer, shared: SharedContext) {
+    /// `known`: digests that still hold, by animal id (``PageReuse/animalDigests``).
+    init(renderer: SiteRenderer, shared: SharedContext, known: [String: String] = [:]) {
         self.renderer = renderer
         self.shared = shared
         site = StableDigest.hex(renderer.siteKey(shared))
-        animals = Parallel.map(renderer.input.catalog.animals, chunk: 64) { renderer.animalKey($0).digest }
+        animals = Parallel.map(renderer.input.catalog.animals, chunk: 64) { known[$0.id] ?? renderer.animalKey($0).digest }
         everyAnimal = StableDigest.combine(animals)
     }
 

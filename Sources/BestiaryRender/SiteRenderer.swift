@@ -84,7 +84,7 @@ public struct SiteRenderer: Sendable {
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: "", knownOrders: previous?.nameOrders ?? [:])
         if previous == nil { shared.makeCards() }
-        let digests = PageDigests(renderer: self, shared: shared)
+        let digests = PageDigests(renderer: self, shared: shared, known: previous?.animalDigests ?? [:])
         shared.animalDigests = digests.animals
         let catalog = CatalogJSON.files(
             input: input, digests: digests.animals, kept: previous?.keptCatalog(salt: CatalogJSON.salt(config), languages: config.languages))
@@ -92,7 +92,12 @@ public struct SiteRenderer: Sendable {
         enum Outcome { case kept, streamed, file(OutputFile) }
         let results = try Parallel.map(jobs, chunk: 32) { job -> (String, String, Outcome, FragmentTable?) in
             let path = location(of: job).file
-            let digest = digests.digest(of: job)
+            let digest: String
+            if case .animal = job, let affected = previous?.affectedAnimalPages, !affected.contains(path), let kept = previous?.digests[path] {
+                digest = kept
+            } else {
+                digest = digests.digest(of: job)
+            }
             // The app shell is always rendered: the service worker's version digests its bytes.
             if let previous, !job.isShell, previous.digests[path] == digest, previous.intact(path) {
                 return (path, digest, .kept, previous.fragments[path])
@@ -104,6 +109,8 @@ public struct SiteRenderer: Sendable {
         }
         var result = RenderResult()
         result.nameOrders = shared.nameOrders
+        result.animalDigests.reserveCapacity(digests.animals.count)
+        for (animal, digest) in zip(input.catalog.animals, digests.animals) { result.animalDigests[animal.id] = digest }
         result.fragments.merge(catalog.tables) { _, new in new }
         for (path, digest, outcome, table) in results {
             result.digests[path] = digest

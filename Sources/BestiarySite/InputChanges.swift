@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryDiagnostics
 import BestiaryStorage
 import Foundation
@@ -21,6 +22,10 @@ public struct InputChanges: Equatable, Sendable {
     public var folders: [String] = []
     /// What else the build depends on: the binary, options, the environment (``settingNames``).
     public var settings: [String] = []
+    /// Not a change: the symbolic links below `content/animals/` in the new walk. The walk lists
+    /// a link, not what it leads to, so a record read through one changes under its target's
+    /// path (``unchangedAnimals(_:)`` takes no animal as unchanged while there are any).
+    public var animalLinks: [String] = []
 
     public var isEmpty: Bool {
         modified.isEmpty && added.isEmpty && removed.isEmpty && folders.isEmpty && settings.isEmpty
@@ -28,6 +33,34 @@ public struct InputChanges: Equatable, Sendable {
 
     /// How many changes there are, settings included.
     public var count: Int { modified.count + added.count + removed.count + folders.count + settings.count }
+
+    /// The ids of the animals none of whose files is among these changes, when the changes are
+    /// edits of record files (`content/animals/…/ID.md`, `ID.LANG.md`) and nothing else; nil
+    /// otherwise. An animal's page inputs and pack record are made from its record and
+    /// translation files, its media, its Wikipedia entries, site.yml, the binary and the options:
+    /// for these animals all of them are as the last build found them, so what that build
+    /// digested of them still holds (docs/change-driven-rebuild.md, step 2). A record file is
+    /// matched to its animal by folder and name, up to the name's first dot. Nil too while a
+    /// record or translation is a symbolic link (``animalLinks``): its animal changes with a file
+    /// under another name. (A file changed while the build runs is not among the changes: the
+    /// build may then show its animal as it was, and records no fingerprint, so the next build
+    /// digests every animal again.)
+    public func unchangedAnimals(_ animals: [Animal]) -> Set<String>? {
+        guard !modified.isEmpty, added.isEmpty, removed.isEmpty, folders.isEmpty, settings.isEmpty, animalLinks.isEmpty,
+            modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })
+        else { return nil }
+        let edited = Set(modified.map(Self.recordStem))
+        var unchanged = Set<String>()
+        unchanged.reserveCapacity(animals.count)
+        for animal in animals where !edited.contains(Self.recordStem(animal.sourcePath)) { unchanged.insert(animal.id) }
+        return unchanged
+    }
+
+    /// `content/animals/birds/owl` for `content/animals/birds/owl.md` and `…/owl.de.md`.
+    static func recordStem(_ path: String) -> Substring {
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.index(after: $0) } ?? path.startIndex
+        return path[..<(path[name...].firstIndex(of: ".") ?? path.endIndex)]
+    }
 
     /// How a setting line of the snapshot is named to the user.
     static let settingNames: [String: String] = [
@@ -128,6 +161,9 @@ public struct InputChanges: Equatable, Sendable {
             }
         }
         for folder in folderChanges where !holding.contains(folder) { changes.folders.append(String(folder)) }
+        for line in new[newWalk...] where line.utf8.starts(with: "content/animals/".utf8) {
+            if let (key, value) = entry(line), value.first == "l" { changes.animalLinks.append(String(key)) }
+        }
         return changes
     }
 

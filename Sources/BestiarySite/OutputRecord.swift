@@ -29,6 +29,9 @@ struct OutputRecord {
     var fragments: [String: FragmentTable] = [:]
     /// Where each pack record is in the newest manifest (``PackOutput/recordTable``).
     var packRecords: PackRecordTable?
+    /// Each animal by id: its digest (``RenderResult/animalDigests``), and its group and
+    /// difficulty, which choose the similar animals pages show (``AffectedOutputs``).
+    var animals: [String: KeptAnimal] = [:]
     /// The spare, when it is the output this one replaced: its identity, and where it differs
     /// from this output (``SpareRecord``).
     var spare: (folder: String, differs: [String])?
@@ -105,6 +108,20 @@ struct OutputRecord {
                     guard sectionLines(count, { table.entries[$0] = PackRecordTable.Entry(digest: $1, offset: $2, length: $3) })
                     else { return nil }
                     record.packRecords = table
+                    continue
+                }
+                // `animals - COUNT - -` then COUNT lines `a ID DIGEST GROUP DIFFICULTY` (`-` for
+                // none): five fields, which no file's line has.
+                if fields == 5, lines.is(0, "animals"), let count = lines.integer(2) {
+                    guard count >= 0, count <= file.count / 8 else { return nil }
+                    record.animals.reserveCapacity(count)
+                    for _ in 0..<count {
+                        guard lines.next(), lines.count == 5, lines.is(0, "a") else { return nil }
+                        let difficulty = lines.is(4, "-") ? nil : lines.integer(4)
+                        guard lines.is(4, "-") || difficulty != nil else { return nil }
+                        record.animals[lines.text(1)] = KeptAnimal(
+                            digest: lines.text(2), group: lines.is(3, "-") ? nil : lines.text(3), difficulty: difficulty)
+                    }
                     continue
                 }
                 // `order DIGEST 3,0,2,…` (three fields; a file's line has four).
@@ -226,7 +243,22 @@ struct OutputRecord {
                 out.append(10)
             }
         }
-        // The pack records and the files go in the dictionaries' order: the reader keys every
+        // (A group named `-`, or one that would break a line, leaves the section out.)
+        if !animals.contains(where: { breaksLines($0.key) || $0.value.group.map { $0 == "-" || breaksLines($0) } == true }) {
+            out.append(contentsOf: "animals\t-\t\(animals.count)\t-\t-\n".utf8)
+            for (id, animal) in animals {
+                out.append(contentsOf: "a\t".utf8)
+                out.append(contentsOf: id.utf8)
+                out.append(9)
+                out.append(contentsOf: animal.digest.utf8)
+                out.append(9)
+                out.append(contentsOf: (animal.group ?? "-").utf8)
+                out.append(9)
+                out.append(contentsOf: (animal.difficulty.map(String.init) ?? "-").utf8)
+                out.append(10)
+            }
+        }
+        // The pack records, the animals and the files go in the dictionaries' order: the reader keys every
         // line, so the order is not read, and sorting 83,000 paths took 0.09 s of every build.
         for (path, entry) in index.entries {
             if path.utf8.contains(where: { $0 == 9 || $0 == 10 }) { return nil }
@@ -245,6 +277,13 @@ struct OutputRecord {
     static func forget(_ writer: OutputWriter) {
         try? writer.fileSystem.remove(path(writer))
     }
+}
+
+/// What a build kept of an animal (``OutputRecord/animals``).
+struct KeptAnimal: Equatable, Sendable {
+    var digest: String
+    var group: String?
+    var difficulty: Int?
 }
 
 /// The non-empty lines of a record's bytes, one at a time, each split at its tabs in place.

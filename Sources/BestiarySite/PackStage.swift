@@ -14,7 +14,7 @@ enum PackStage {
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
         options: BuildOptions, now: Date, keys: [SigningKeys.Key], kept: KeptRecords? = nil,
         lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil, pending: String? = nil, publishedNote: String? = nil,
-        outputIndex: String? = nil, memo: BuildMemo? = nil
+        outputIndex: String? = nil, memo: BuildMemo? = nil, unchanged: Set<String>? = nil
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard catalog.config.packs != nil else {
@@ -66,7 +66,7 @@ enum PackStage {
         producer.dayClock = !options.recordsPackVersions && options.environment["SOURCE_DATE_EPOCH"] == nil
         var output = try producer.produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
-            published: published)
+            unchanged: unchanged, published: published)
         // Versions are created in order: one recorded with a build time ahead of the clock (a
         // SOURCE_DATE_EPOCH in the future) would fail every later build that changes the content
         // until that time comes, and the lock, sealed, cannot be mended by hand. A day of skew

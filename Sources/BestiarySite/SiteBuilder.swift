@@ -299,7 +299,9 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         let buildDate: Date
         do {
-            buildDate = try BuildTime.sourceDateEpoch(options.environment) ?? options.time.now()
+            // The walk's time, whose day the walk recorded: a build that runs past midnight (UTC)
+            // dates its pages as its check did (a rebuild after an edit keeps pages by that day).
+            buildDate = try BuildTime.sourceDateEpoch(options.environment) ?? started
         } catch {
             throw DiagnosticError(.error("\(error)", stage: "load"))
         }
@@ -385,6 +387,7 @@ public final class SiteBuilder: @unchecked Sendable {
         var pageDigests: [String: String] = [:]
         var nameOrders: [String: [Int]] = [:]
         var fragments: [String: FragmentTable] = [:]
+        var keptAnimals: [String: KeptAnimal] = [:]
         // Paths of the other files a one-shot build staged as soon as their stage made them.
         var built: [String] = []
 
@@ -393,6 +396,14 @@ public final class SiteBuilder: @unchecked Sendable {
         // the two stages is never held at once (the peak-memory goal is measured on a full build).
         struct Packs { var output: PackOutput, paths: [String], seconds: Double }
         let resolved = enrichment.resolved
+        // After an edit of record files alone, the animals none of whose files changed: what the
+        // last build digested of them (for its pages and its pack records) still holds.
+        let unchangedAnimals = previous != nil ? report.inputChanges?.unchangedAnimals(catalog.animals) : nil
+        // And the animal pages such an edit can change (``AffectedOutputs``): the others' inputs
+        // are those of the last build, and so are their digests.
+        let affectedPages = unchangedAnimals.flatMap { unchanged in
+            previous.flatMap { Self.affectedAnimalPages(catalog, unchanged: unchanged, kept: $0.animals) }
+        }
         let makePacks = { () throws(DiagnosticError) -> Packs in
             let start = DispatchTime.now().uptimeNanoseconds
             // The records of the previous build's newest manifest, while that file is as it wrote it.
@@ -405,7 +416,7 @@ public final class SiteBuilder: @unchecked Sendable {
             var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, keys: signingKeys, kept: kept,
                 lock: lockAhead?.value(), unrecorded: unrecordedPath, pending: pendingPath, publishedNote: publishedPath,
-                outputIndex: OutputRecord.path(writer), memo: self.memo)
+                outputIndex: OutputRecord.path(writer), memo: self.memo, unchanged: unchangedAnimals)
             // The preview keeps this manifest's records for its next build.
             if let memo = self.memo {
                 let manifest = output.recordTable.flatMap { table in
@@ -454,7 +465,7 @@ public final class SiteBuilder: @unchecked Sendable {
             let rendered: [OutputFile]
             if let staging {
                 let reuse = previous.map { record in
-                    PageReuse(
+                    var reuse = PageReuse(
                         digests: record.digests, nameOrders: record.nameOrders, fragments: record.fragments,
                         read: { path in (try? fs.readShared(writer.output + "/" + path))?.array }
                     ) { [touched] path in
@@ -463,12 +474,23 @@ public final class SiteBuilder: @unchecked Sendable {
                         if !asWritten, record.index.entries[path] != nil { touched.insert(path) }
                         return asWritten
                     }
+                    if let unchangedAnimals {
+                        reuse.animalDigests.reserveCapacity(unchangedAnimals.count)
+                        for (id, animal) in record.animals where unchangedAnimals.contains(id) { reuse.animalDigests[id] = animal.digest }
+                        reuse.affectedAnimalPages = affectedPages
+                    }
+                    return reuse
                 }
                 do {
                     let result = try renderer.render(reusing: reuse, streamingAnimalPagesTo: staging.add)
                     (rendered, streamed, kept, pageDigests) = (result.files, result.streamed, result.kept, result.digests)
                     nameOrders = result.nameOrders
                     fragments = result.fragments
+                    keptAnimals.reserveCapacity(catalog.animals.count)
+                    for animal in catalog.animals {
+                        guard let digest = result.animalDigests[animal.id] else { continue }
+                        keptAnimals[animal.id] = KeptAnimal(digest: digest, group: animal.group, difficulty: animal.difficulty)
+                    }
                 } catch {
                     throw DiagnosticError(.error("cannot write the site: \(error); \(options.outputDirectory) is unchanged", stage: "write"))
                 }
@@ -564,7 +586,7 @@ public final class SiteBuilder: @unchecked Sendable {
                         Background {
                             OutputRecord(
                                 tool: tool, outputFolder: folder, index: OutputIndex(entries: entries), digests: pageDigests,
-                                nameOrders: nameOrders, fragments: fragments, packRecords: recordTable
+                                nameOrders: nameOrders, fragments: fragments, packRecords: recordTable, animals: keptAnimals
                             ).encoded()
                         }
                     }
@@ -583,7 +605,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 }
                 let changed = try updateInPlace(
                     writer, staging, built: built + kept + streamed, previous: previous, pageDigests: pageDigests, nameOrders: nameOrders,
-                    fragments: fragments, packRecords: packs.output.recordTable, recordSaved: &recordSaved)
+                    fragments: fragments, packRecords: packs.output.recordTable, animals: keptAnimals, recordSaved: &recordSaved)
                 return (count, "\(changed) of \(count) files changed in \(options.outputDirectory)")
             }
             // In no particular order: each way of writing or checking them takes them in parallel
@@ -680,7 +702,7 @@ public final class SiteBuilder: @unchecked Sendable {
         if options.exitsAfterBuild {
             ProcessMemory.leaveToExit([
                 catalog, enrichment, resolved, media, packs, previous as Any, staging as Any, pageDigests, streamed, kept, built, records as Any,
-                fragments,
+                fragments, keptAnimals,
             ])
         }
         return finished()
@@ -726,7 +748,7 @@ public final class SiteBuilder: @unchecked Sendable {
     private func updateInPlace(
         _ writer: OutputWriter, _ staging: OutputWriter.Staging, built paths: [String], previous: OutputRecord,
         pageDigests: [String: String], nameOrders: [String: [Int]], fragments: [String: FragmentTable], packRecords: PackRecordTable?,
-        recordSaved: inout Background<Void, Never>?
+        animals: [String: KeptAnimal], recordSaved: inout Background<Void, Never>?
     ) throws(DiagnosticError) -> Int {
         let old = previous.index.entries
         let staged = staging.entries
@@ -762,7 +784,7 @@ public final class SiteBuilder: @unchecked Sendable {
             Background {
                 OutputRecord(
                     tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders,
-                    fragments: fragments, packRecords: packRecords, spare: spare
+                    fragments: fragments, packRecords: packRecords, animals: animals, spare: spare
                 ).encoded()
             }
         }
@@ -796,6 +818,21 @@ public final class SiteBuilder: @unchecked Sendable {
         if (try? fs.move(writer.foldersPath, to: writer.spareFoldersPath)) == nil { try? fs.remove(writer.spareFoldersPath) }
         recordSaved = Self.saveRecord(encoding, folder: folder, stamps: stamps, writer)
         return staged.count + old.count - stillThere
+    }
+
+    /// The animal pages an edit of the records of the animals not `unchanged` can change, by
+    /// ``AffectedOutputs``, with each edited animal's group and difficulty before the edit as
+    /// the last build `kept` them; nil when it did not keep one (or the edit changed an id).
+    static func affectedAnimalPages(_ catalog: Catalog, unchanged: Set<String>, kept: [String: KeptAnimal]) -> Set<String>? {
+        var before = catalog.animals
+        var changed = Set<String>()
+        for i in before.indices where !unchanged.contains(before[i].id) {
+            guard let old = kept[before[i].id] else { return nil }
+            changed.insert(before[i].id)
+            before[i].group = old.group
+            before[i].difficulty = old.difficulty
+        }
+        return AffectedOutputs.of(before: before, after: catalog.animals, changed: changed, config: catalog.config)?.animalPages
     }
 
     /// "OUTPUT/FIRST and N more (A, B, C, …)" for a warning about `paths` of the output; nil for none.

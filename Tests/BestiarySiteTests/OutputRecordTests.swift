@@ -36,6 +36,12 @@ import Testing
             "owl": .init(digest: Self.sha, offset: 17, length: 300), "bear": .init(digest: "e" + Self.sha.dropFirst(), offset: 317, length: 1),
         ])
         record.spare = (folder: "12 34", differs: ["a.html", "media/x.png"])
+        // A group and difficulty, neither, and an empty group (not the same as none).
+        record.animals = [
+            "owl": KeptAnimal(digest: Self.sha, group: "bird", difficulty: 3),
+            "bear": KeptAnimal(digest: "d3", group: nil, difficulty: nil),
+            "newt": KeptAnimal(digest: "d4", group: "", difficulty: -1),
+        ]
         return record
     }
 
@@ -62,6 +68,7 @@ import Testing
         #expect(read.nameOrders == record.nameOrders)
         #expect(read.fragments == record.fragments)
         #expect(read.packRecords == record.packRecords)
+        #expect(read.animals == record.animals)
         #expect(read.spare?.folder == "12 34" && read.spare?.differs == ["a.html", "media/x.png"])
         // Written again, the same bytes but for the dictionaries' order.
         #expect(try #require(read.encoded()).count == record.encoded()?.count)
@@ -82,6 +89,9 @@ import Testing
         ("\t17\t300\n", "\t17\t-\n"),  // a sign alone
         ("packrecords\tpacks/v/3.json\t2\t", "packrecords\tpacks/v/3.json\t3\t"),  // more lines than there are
         ("fragments\tcollection/index.html\ts1\t2\t", "fragments\tcollection/index.html\ts1\t99999999999\t"),
+        ("animals\t-\t3\t", "animals\t-\t4\t"),  // more animals than there are
+        ("\tbird\t3\n", "\tbird\tthree\n"),  // a difficulty not a number
+        ("\tbird\t3\n", "\tbird\n"),  // a part missing
     ])
     func aDamagedRecordIsNotRead(_ damage: (String, String)) throws {
         let dir = TemporaryDirectory()

@@ -1,0 +1,149 @@
+import BestiaryContent
+import BestiaryStorage
+import BestiaryTestSupport
+@testable import BestiarySite
+import Foundation
+import Testing
+
+/// After an edit of record files alone, a rebuild takes what the last build digested of every
+/// other animal (its pages' ``AnimalKey`` digest and its pack record's input digest) from the
+/// record it left next to the output instead of digesting it again (docs/change-driven-rebuild.md,
+/// step 2). `RandomEditTests` proves the outputs the same as a build from nothing's; these tests
+/// prove the digests are taken, and only when they may be.
+struct KeptAnimalDigestTests {
+    static func animal(_ path: String) -> Animal {
+        let id = String(path.split(separator: "/").last!.dropLast(3))
+        return Animal(id: id, name: LocalizedText(["en": id]), sourcePath: path)
+    }
+
+    static let animals = ["content/animals/fox.md", "content/animals/owl.md", "content/animals/birds/owl2.md", "content/animals/birds/wren.md"]
+        .map(animal)
+
+    @Test func theAnimalsLeftAreThoseNoneOfWhoseFilesChanged() {
+        func unchanged(_ changes: InputChanges) -> [String]? { changes.unchangedAnimals(Self.animals)?.sorted() }
+        #expect(unchanged(InputChanges(modified: ["content/animals/fox.md"])) == ["owl", "owl2", "wren"])
+        // A translation is its record's.
+        #expect(unchanged(InputChanges(modified: ["content/animals/owl.de.md"])) == ["fox", "owl2", "wren"])
+        // By folder: `birds/wren.md` is not `wren.md`.
+        #expect(unchanged(InputChanges(modified: ["content/animals/wren.md", "content/animals/birds/owl2.md"])) == ["fox", "owl", "wren"])
+        // An editor's leftover is no animal's.
+        #expect(unchanged(InputChanges(modified: ["content/animals/.#fox.md"])) == ["fox", "owl", "owl2", "wren"])
+        // Anything else changed: every animal may have.
+        for changes in [
+            InputChanges(),
+            InputChanges(modified: ["content/animals/fox.md", "content/site.yml"]),
+            InputChanges(modified: ["content/sounds/fox.ogg"]),
+            InputChanges(modified: ["content/wikipedia/en/Fox.json"]),
+            InputChanges(modified: ["templates/layouts/animal.html"]),
+            InputChanges(modified: ["content/animals/fox.md"], added: ["content/animals/lynx.md"]),
+            InputChanges(modified: ["content/animals/fox.md"], removed: ["content/animals/owl.md"]),
+            InputChanges(modified: ["content/animals/fox.md"], folders: ["content/animals/birds"]),
+            InputChanges(modified: ["content/animals/fox.md"], settings: ["--base-url"]),
+            // A record read through a link changes under its target's name.
+            InputChanges(modified: ["content/animals/fox.md"], animalLinks: ["content/animals/birds/wren.md"]),
+        ] {
+            #expect(unchanged(changes) == nil, "\(changes)")
+        }
+    }
+
+    /// The walk names the links below `content/animals/`, changed or not.
+    @Test func theWalksLinksBelowTheAnimalsAreNamed() {
+        let settings = ["tool\tf 1 2 3 4 /usr/bin/bestiary"]
+        let old = settings + [
+            "content\td 1", "content/animals\td 2", "content/animals/fox.md\tf 3", "content/animals/hound.md\tl 4",
+            "content/sounds\td 5", "content/sounds/fox.ogg\tl 6",
+        ]
+        var new = old
+        new[3] = "content/animals/fox.md\tf 7"
+        let changes = InputChanges.between(old, new)
+        #expect(changes.modified == ["content/animals/fox.md"] && changes.animalLinks == ["content/animals/hound.md"])
+        #expect(changes.unchangedAnimals(Self.animals) == nil)
+    }
+
+    /// The kept record's sections, read as the build wrote them: `animals` (id → digest) and
+    /// `packrecords` (id → input digest).
+    static func keptDigests(_ record: String) throws -> (animals: [String: String], packs: [String: String]) {
+        var animals: [String: String] = [:], packs: [String: String] = [:]
+        var section = "", left = 0
+        for line in try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if left > 0 {
+                left -= 1
+                if section == "animals" { animals[fields[1]] = fields[2] } else if section == "packrecords" { packs[fields[0]] = fields[1] }
+                continue
+            }
+            if fields.count == 5, ["animals", "packrecords", "fragments", "spare"].contains(fields[0]) {
+                section = fields[0]
+                left = Int(fields[fields[0] == "fragments" ? 3 : 2]) ?? 0
+            }
+        }
+        return (animals, packs)
+    }
+
+    /// Replaces `id`'s digest in the kept record's `animals` and `packrecords` sections.
+    static func plant(_ digest: String, for id: String, in record: String) throws {
+        var section = "", left = 0
+        var out: [String] = []
+        for line in try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+            var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            if left > 0 {
+                left -= 1
+                if section == "animals", fields[1] == id { fields[2] = digest }
+                if section == "packrecords", fields[0] == id { fields[1] = digest }
+            } else if fields.count == 5, ["animals", "packrecords", "fragments", "spare"].contains(fields[0]) {
+                section = fields[0]
+                left = Int(fields[fields[0] == "fragments" ? 3 : 2]) ?? 0
+            }
+            out.append(fields.joined(separator: "\t"))
+        }
+        try out.joined(separator: "\n").writeReplacing(toFile: record)
+    }
+
+    /// A planted digest shows whether the rebuild took it: taken, it stays in the next record
+    /// (and the animal's pages, whose digests no longer match, are rendered again); digested
+    /// again, the true one is back.
+    @Test func aRecordsOnlyEditTakesTheOtherAnimalsDigests() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        let output = dir.appending("out")
+        let record = dir.appending(".out.bestiary-index")
+        try build(root: root, output: output)
+        let first = try Self.keptDigests(record)
+        #expect(first.animals.count == 66 && first.packs.count == 66, "66 records and 2 translations")
+        let planted = String(repeating: "0", count: 64)
+
+        // Only bear's record edited: beaver's digests are taken as kept, bear's made again.
+        try Self.plant(planted, for: "beaver", in: record)
+        try Self.plant(planted, for: "bear", in: record)
+        let bear = root + "/content/animals/bear.md"
+        try (String(contentsOfFile: bear, encoding: .utf8) + "\nBears sleep through the winter.\n").writeReplacing(toFile: bear)
+        let edited = try build(root: root, output: output)
+        #expect(edited.inputChanges == InputChanges(modified: ["content/animals/bear.md"]))
+        let second = try Self.keptDigests(record)
+        #expect(second.animals["beaver"] == planted && second.packs["beaver"] == planted)
+        #expect(second.animals["bear"] != planted && second.animals["bear"] != first.animals["bear"])
+        #expect(second.packs["bear"] != planted && second.packs["bear"] != first.packs["bear"])
+        #expect(second.animals["bison"] == first.animals["bison"] && second.packs["bison"] == first.packs["bison"])
+
+        // A change beside the records (a file in content/): every animal is digested again.
+        try Self.plant(planted, for: "bison", in: record)
+        try (String(contentsOfFile: bear, encoding: .utf8) + "\nAnd wake hungry.\n").writeReplacing(toFile: bear)
+        try "notes".writeReplacing(toFile: root + "/content/notes.txt")
+        #expect(try build(root: root, output: output).inputChanges?.added == ["content/notes.txt"])
+        let third = try Self.keptDigests(record)
+        #expect(third.animals["bison"] == first.animals["bison"] && third.packs["bison"] == first.packs["bison"])
+        #expect(third.animals["beaver"] == first.animals["beaver"] && third.packs["beaver"] == first.packs["beaver"])
+
+        // A record that is a link to another's file: it changes when that file does.
+        try FileManager.default.createSymbolicLink(atPath: root + "/content/animals/bruin.md", withDestinationPath: "bear.md")
+        try build(root: root, output: output)
+        let linked = try Self.keptDigests(record)
+        #expect(linked.animals["bruin"] != nil)
+        try Self.plant(planted, for: "bruin", in: record)
+        try (String(contentsOfFile: bear, encoding: .utf8) + "\nAnd climb trees.\n").writeReplacing(toFile: bear)
+        #expect(try build(root: root, output: output).inputChanges?.modified == ["content/animals/bear.md"])
+        let relinked = try Self.keptDigests(record)
+        #expect(relinked.animals["bruin"] != planted && relinked.animals["bruin"] != linked.animals["bruin"])
+        #expect(relinked.packs["bruin"] != planted && relinked.packs["bruin"] != linked.packs["bruin"])
+    }
+}
