@@ -106,6 +106,7 @@ import Testing
                 #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ["app-1"])
             }
             #expect(try await queue.read { try String.fetchAll($0, sql: "SELECT text FROM notes") } == ["keep"])
+            #expect(!dir.exists("app-\(ownMigrations).sqlite.lock"), "the lock file the sync made goes with it")
         }
         // An empty file (a first sync killed at its start) is left empty, not a database of no tables.
         let empty = dir.appending("empty.sqlite")
@@ -113,6 +114,7 @@ import Testing
         let refused = await runCLI(["sync", Self.example, "--db", empty, "--public-key", Self.exampleKey])
         #expect(refused.status == 1 && refused.stderr.contains("(\(empty) is empty again, as it was)"), "\(refused.stderr)")
         #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
+        #expect(!dir.exists("empty.sqlite.lock"))
     }
 
     /// A damaged `content/packs.lock` in the folder `verify` runs in (a merge's conflict markers)
@@ -372,6 +374,16 @@ import Testing
         let r = await runCLI(["pack", "dump", "--db", dir.appending("notes.txt")])
         #expect(r.status == 1 && r.stderr.contains("cannot open the store"), "\(r.stderr)")
         #expect(try dir.read("notes.txt") == "not a database")
+        // A sync into it is refused, and leaves neither the file changed nor a lock file beside it;
+        // a lock file that was there already stays.
+        let sync = await runCLI(["sync", Self.example, "--db", dir.appending("notes.txt"), "--public-key", Self.exampleKey])
+        #expect(sync.status == 1 && sync.stderr.contains("notes.txt"), "\(sync.stderr)")
+        #expect(try dir.read("notes.txt") == "not a database")
+        #expect(!dir.exists("notes.txt.lock"))
+        try dir.write("", to: "notes.txt.lock")
+        _ = await runCLI(["sync", Self.example, "--db", dir.appending("notes.txt"), "--public-key", Self.exampleKey])
+        #expect(dir.exists("notes.txt.lock"))
+        try FileManager.default.removeItem(atPath: dir.appending("notes.txt.lock"))
         let none = await runCLI(["pack", "dump", "--db", dir.appending("none.sqlite")])
         #expect(none.status == 1 && none.stderr.contains("no store at"))
         #expect(!dir.exists("none.sqlite"))

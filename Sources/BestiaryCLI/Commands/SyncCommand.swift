@@ -64,6 +64,10 @@ struct SyncCommand: AsyncParsableCommand {
         // The store's lock before the store is opened (or made): a second sync, which may find the
         // first one's new file, is refused as busy, and leaves it alone.
         let lock: StoreLock
+        // A lock file this run makes goes again with a failed sync, as a store it makes does
+        // (`--db notes.txt`, which is no store, left an empty `notes.txt.lock`).
+        let lockPath = StoreLock.path(forStoreAt: db)
+        let lockExisted = FileManager.default.fileExists(atPath: lockPath)
         do {
             lock = try StoreLock.acquire(forStoreAt: db)
         } catch {
@@ -97,8 +101,9 @@ struct SyncCommand: AsyncParsableCommand {
                     unchanged = "the store's empty tables this sync made in \(db) are still there (\(why)): run the sync again, or remove them (docs/packs.md, section 11)"
                 }
             }
+            if !lockExisted { try? FileManager.default.removeItem(atPath: lockPath) }
             guard !existed else { return }
-            for suffix in ["", "-journal", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+            for suffix in ["", "-journal", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
         }
         do {
             let store = try PackStore(path: db)
