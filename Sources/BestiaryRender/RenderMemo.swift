@@ -245,9 +245,9 @@ public struct RenderResult: Sendable {
     /// Where the cards of each list page are in its file (rendered now, or kept from the
     /// previous build with the page): the next build's ``PageReuse/fragments``.
     public var fragments: [String: FragmentTable] = [:]
-    /// Each animal's digest (of its ``AnimalKey``), by id: the next build's ``PageReuse/animalDigests``
-    /// for the animals whose files it finds unchanged.
-    public var animalDigests: [String: String] = [:]
+    /// Each animal's digest (of its ``AnimalKey``), in the catalogue's order: the next build's
+    /// ``PageReuse/animalDigests`` for the animals whose files it finds unchanged.
+    public var animalDigests: [String] = []
 }
 
 /// Every page's inputs as one digest that is the same in every process (``StableDigest``): the

@@ -92,14 +92,15 @@ public struct SiteRenderer: Sendable {
         enum Outcome { case kept, streamed, file(OutputFile) }
         let results = try Parallel.map(jobs, chunk: 32) { job -> (String, String, Outcome, FragmentTable?) in
             let path = location(of: job).file
+            let before = previous?.digests[path]
             let digest: String
-            if case .animal = job, let affected = previous?.affectedAnimalPages, !affected.contains(path), let kept = previous?.digests[path] {
-                digest = kept
+            if case .animal = job, let before, let affected = previous?.affectedAnimalPages, !affected.contains(path) {
+                digest = before
             } else {
                 digest = digests.digest(of: job)
             }
             // The app shell is always rendered: the service worker's version digests its bytes.
-            if let previous, !job.isShell, previous.digests[path] == digest, previous.intact(path) {
+            if let previous, !job.isShell, before == digest, previous.intact(path) {
                 return (path, digest, .kept, previous.fragments[path])
             }
             let (file, table) = renderPage(job, shared: shared, site: digests.site, previous: previous)
@@ -109,8 +110,7 @@ public struct SiteRenderer: Sendable {
         }
         var result = RenderResult()
         result.nameOrders = shared.nameOrders
-        result.animalDigests.reserveCapacity(digests.animals.count)
-        for (animal, digest) in zip(input.catalog.animals, digests.animals) { result.animalDigests[animal.id] = digest }
+        result.animalDigests = digests.animals
         result.fragments.merge(catalog.tables) { _, new in new }
         for (path, digest, outcome, table) in results {
             result.digests[path] = digest

@@ -487,8 +487,7 @@ public final class SiteBuilder: @unchecked Sendable {
                     nameOrders = result.nameOrders
                     fragments = result.fragments
                     keptAnimals.reserveCapacity(catalog.animals.count)
-                    for animal in catalog.animals {
-                        guard let digest = result.animalDigests[animal.id] else { continue }
+                    for (animal, digest) in zip(catalog.animals, result.animalDigests) {
                         keptAnimals[animal.id] = KeptAnimal(digest: digest, group: animal.group, difficulty: animal.difficulty)
                     }
                 } catch {

@@ -60,36 +60,18 @@ struct KeptAnimalDigestTests {
         #expect(changes.unchangedAnimals(Self.animals) == nil)
     }
 
-    /// The kept record's sections, read as the build wrote them: `animals` (id → digest) and
-    /// `packrecords` (id → input digest).
-    static func keptDigests(_ record: String) throws -> (animals: [String: String], packs: [String: String]) {
-        var animals: [String: String] = [:], packs: [String: String] = [:]
-        var section = "", left = 0
-        for line in try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n") {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            if left > 0 {
-                left -= 1
-                if section == "animals" { animals[fields[1]] = fields[2] } else if section == "packrecords" { packs[fields[0]] = fields[1] }
-                continue
-            }
-            if fields.count == 5, ["animals", "packrecords", "fragments", "spare"].contains(fields[0]) {
-                section = fields[0]
-                left = Int(fields[fields[0] == "fragments" ? 3 : 2]) ?? 0
-            }
-        }
-        return (animals, packs)
-    }
-
-    /// Replaces `id`'s digest in the kept record's `animals` and `packrecords` sections.
-    static func plant(_ digest: String, for id: String, in record: String) throws {
+    /// Each line of the kept record's `animals` and `packrecords` sections, as the build wrote it,
+    /// given to `visit` with its section and its id's and digest's places among its fields (an
+    /// animal's line is `a ID DIGEST GROUP DIFFICULTY`, a pack record's `ID DIGEST OFFSET LENGTH`);
+    /// the record is written back with what `visit` changed.
+    static func eachDigest(in record: String, _ visit: (_ section: String, _ fields: inout [String], _ id: Int, _ digest: Int) -> Void) throws {
         var section = "", left = 0
         var out: [String] = []
         for line in try String(contentsOfFile: record, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             if left > 0 {
                 left -= 1
-                if section == "animals", fields[1] == id { fields[2] = digest }
-                if section == "packrecords", fields[0] == id { fields[1] = digest }
+                if section == "animals" { visit(section, &fields, 1, 2) } else if section == "packrecords" { visit(section, &fields, 0, 1) }
             } else if fields.count == 5, ["animals", "packrecords", "fragments", "spare"].contains(fields[0]) {
                 section = fields[0]
                 left = Int(fields[fields[0] == "fragments" ? 3 : 2]) ?? 0
@@ -97,6 +79,22 @@ struct KeptAnimalDigestTests {
             out.append(fields.joined(separator: "\t"))
         }
         try out.joined(separator: "\n").writeReplacing(toFile: record)
+    }
+
+    /// The kept digests: each animal's (`animals`) and each pack record's input digest (`packrecords`), by id.
+    static func keptDigests(_ record: String) throws -> (animals: [String: String], packs: [String: String]) {
+        var animals: [String: String] = [:], packs: [String: String] = [:]
+        try eachDigest(in: record) { section, fields, id, digest in
+            if section == "animals" { animals[fields[id]] = fields[digest] } else { packs[fields[id]] = fields[digest] }
+        }
+        return (animals, packs)
+    }
+
+    /// Replaces `id`'s digest in the kept record's `animals` and `packrecords` sections.
+    static func plant(_ digest: String, for id: String, in record: String) throws {
+        try eachDigest(in: record) { _, fields, idField, digestField in
+            if fields[idField] == id { fields[digestField] = digest }
+        }
     }
 
     /// A planted digest shows whether the rebuild took it: taken, it stays in the next record
