@@ -1,3 +1,5 @@
+import BestiaryStorage
+
 /// What a page (or a pack record) shows for one animal in one language: a Wikipedia summary,
 /// its credit line and its lead image.
 ///
@@ -6,51 +8,72 @@
 /// attributes), inside an element with `lang=language` and `dir=direction`; when
 /// ``isFallback`` say so ("from the English Wikipedia"); then the credit
 /// "Text: Wikipedia, ‘title’ (link to `url`), CC BY-SA 4.0 (link to `license.url`)".
-public struct ResolvedSummary: Hashable, Sendable {
-    /// The language of the page this was resolved for.
-    public var pageLanguage: String
-    /// The language the text is in; differs from ``pageLanguage`` for a fallback.
-    public var language: String
-    /// `ltr` or `rtl`: put it on the element holding the text.
-    public var direction: String
-    /// The article's title with spaces.
-    public var title: String
-    public var canonicalTitle: String
-    /// Wikipedia's short description ("Species of mammal"), plain text.
-    public var description: String?
-    /// The first paragraph, plain text.
-    public var extract: String
-    /// The first paragraph as HTML from Wikipedia. Untrusted: sanitise or escape.
-    public var extractHTML: String
-    /// The article for readers: link it in the credit.
-    public var url: String
-    public var revision: String
-    public var lastEdited: String?
-    /// The text's licence (CC BY-SA 4.0).
-    public var license: License
-    public var image: ResolvedImage?
+///
+/// Its fields are kept in one box that its copies share (``BestiaryStorage/SharedValue``), as an
+/// animal's are.
+@dynamicMemberLookup
+public struct ResolvedSummary: Hashable, Sendable, CustomReflectable {
+    /// The fields, each read and changed as the summary's own (`summary.extract`).
+    public struct Fields: Hashable, Sendable {
+        /// The language of the page this was resolved for.
+        public var pageLanguage: String
+        /// The language the text is in; differs from ``pageLanguage`` for a fallback.
+        public var language: String
+        /// `ltr` or `rtl`: put it on the element holding the text.
+        public var direction: String
+        /// The article's title with spaces.
+        public var title: String
+        public var canonicalTitle: String
+        /// Wikipedia's short description ("Species of mammal"), plain text.
+        public var description: String?
+        /// The first paragraph, plain text.
+        public var extract: String
+        /// The first paragraph as HTML from Wikipedia. Untrusted: sanitise or escape.
+        public var extractHTML: String
+        /// The article for readers: link it in the credit.
+        public var url: String
+        public var revision: String
+        public var lastEdited: String?
+        /// The text's licence (CC BY-SA 4.0).
+        public var license: License
+        public var image: ResolvedImage?
+    }
+
+    @usableFromInline var fields: SharedValue<Fields>
+
+    @inlinable public subscript<T>(dynamicMember field: WritableKeyPath<Fields, T>) -> T {
+        get { fields.value[keyPath: field] }
+        _modify { yield &fields.value[keyPath: field] }
+    }
 
     /// True when the text is in another language than the page (German page, English text).
-    public var isFallback: Bool { language != pageLanguage }
+    public var isFallback: Bool { self.language != self.pageLanguage }
 
     public init(
         pageLanguage: String, language: String, direction: String, title: String, canonicalTitle: String,
         description: String?, extract: String, extractHTML: String, url: String, revision: String, lastEdited: String?,
         license: License, image: ResolvedImage?
     ) {
-        self.pageLanguage = pageLanguage
-        self.language = language
-        self.direction = direction
-        self.title = title
-        self.canonicalTitle = canonicalTitle
-        self.description = description
-        self.extract = extract
-        self.extractHTML = extractHTML
-        self.url = url
-        self.revision = revision
-        self.lastEdited = lastEdited
-        self.license = license
-        self.image = image
+        fields = SharedValue(Fields(
+            pageLanguage: pageLanguage,
+            language: language,
+            direction: direction,
+            title: title,
+            canonicalTitle: canonicalTitle,
+            description: description,
+            extract: extract,
+            extractHTML: extractHTML,
+            url: url,
+            revision: revision,
+            lastEdited: lastEdited,
+            license: license,
+            image: image
+        ))
+    }
+
+    /// Its fields, as were they its own (tests list them).
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: fields.value).children)
     }
 }
 

@@ -1,3 +1,4 @@
+import BestiaryStorage
 import Foundation
 
 /// One cached article summary: `content/wikipedia/LANG/NAME.json`.
@@ -5,40 +6,55 @@ import Foundation
 /// It keeps what a page needs to show the summary and credit it, and what a refresh needs to
 /// ask cheaply whether anything changed (ETag, revision). Written by `bestiary fetch`, read by
 /// `bestiary build`; field names are stable because teams commit the cache.
-public struct WikipediaEntry: Hashable, Sendable, Codable {
-    /// The wiki's language code (`de`).
-    public var language: String
-    /// The titles records asked for that led here (redirects, other spellings), sorted. The
-    /// cache's index from requested title to entry is built from these lists.
-    public var requested: [String]
-    /// `titles.canonical` of the final response: the entry's key.
-    public var canonicalTitle: String
-    /// The title with spaces, for display.
-    public var title: String
-    public var pageID: Int?
-    /// The revision the text was taken from: the change detector.
-    public var revision: String
-    /// When the article was last edited (from the endpoint).
-    public var lastEdited: String?
-    /// When Bestiary downloaded this text (ISO 8601, UTC). A refresh answered "304 Not
-    /// Modified" leaves it (and the file) alone, so a refresh does not touch committed files.
-    public var fetchedAt: String
-    /// The ETag of the response, sent back as `If-None-Match` by `fetch --refresh`.
-    public var etag: String?
-    /// The article's URL for readers.
-    public var url: String
-    /// `ltr` or `rtl`.
-    public var direction: String
-    public var description: String?
-    public var wikibaseItem: String?
-    /// The first paragraph as plain text.
-    public var extract: String
-    /// The first paragraph as HTML from Wikipedia: untrusted, escape or sanitise it.
-    public var extractHTML: String
-    /// The text's licence.
-    public var license: License
-    /// The lead image, when the article has one and it could be stored.
-    public var image: CachedImage?
+///
+/// Its fields are kept in one box that its copies share (``BestiaryStorage/SharedValue``), as an
+/// animal's are: a build copies the 14,555 entries of the bench corpus from its kept file into
+/// the snapshot's tables.
+@dynamicMemberLookup
+public struct WikipediaEntry: Hashable, Sendable, Codable, CustomReflectable {
+    /// The fields, each read and changed as the entry's own (`entry.revision`).
+    public struct Fields: Hashable, Sendable, Codable {
+        /// The wiki's language code (`de`).
+        public var language: String
+        /// The titles records asked for that led here (redirects, other spellings), sorted. The
+        /// cache's index from requested title to entry is built from these lists.
+        public var requested: [String]
+        /// `titles.canonical` of the final response: the entry's key.
+        public var canonicalTitle: String
+        /// The title with spaces, for display.
+        public var title: String
+        public var pageID: Int?
+        /// The revision the text was taken from: the change detector.
+        public var revision: String
+        /// When the article was last edited (from the endpoint).
+        public var lastEdited: String?
+        /// When Bestiary downloaded this text (ISO 8601, UTC). A refresh answered "304 Not
+        /// Modified" leaves it (and the file) alone, so a refresh does not touch committed files.
+        public var fetchedAt: String
+        /// The ETag of the response, sent back as `If-None-Match` by `fetch --refresh`.
+        public var etag: String?
+        /// The article's URL for readers.
+        public var url: String
+        /// `ltr` or `rtl`.
+        public var direction: String
+        public var description: String?
+        public var wikibaseItem: String?
+        /// The first paragraph as plain text.
+        public var extract: String
+        /// The first paragraph as HTML from Wikipedia: untrusted, escape or sanitise it.
+        public var extractHTML: String
+        /// The text's licence.
+        public var license: License
+        /// The lead image, when the article has one and it could be stored.
+        public var image: CachedImage?
+    }
+
+    @usableFromInline var fields: SharedValue<Fields>
+
+    @inlinable public subscript<T>(dynamicMember field: WritableKeyPath<Fields, T>) -> T {
+        get { fields.value[keyPath: field] }
+        _modify { yield &fields.value[keyPath: field] }
+    }
 
     public init(
         language: String, requested: [String], canonicalTitle: String, title: String, pageID: Int? = nil,
@@ -46,23 +62,39 @@ public struct WikipediaEntry: Hashable, Sendable, Codable {
         direction: String = "ltr", description: String? = nil, wikibaseItem: String? = nil, extract: String,
         extractHTML: String, license: License = .wikipediaText, image: CachedImage? = nil
     ) {
-        self.language = language
-        self.requested = requested
-        self.canonicalTitle = canonicalTitle
-        self.title = title
-        self.pageID = pageID
-        self.revision = revision
-        self.lastEdited = lastEdited
-        self.fetchedAt = fetchedAt
-        self.etag = etag
-        self.url = url
-        self.direction = direction
-        self.description = description
-        self.wikibaseItem = wikibaseItem
-        self.extract = extract
-        self.extractHTML = extractHTML
-        self.license = license
-        self.image = image
+        fields = SharedValue(Fields(
+            language: language,
+            requested: requested,
+            canonicalTitle: canonicalTitle,
+            title: title,
+            pageID: pageID,
+            revision: revision,
+            lastEdited: lastEdited,
+            fetchedAt: fetchedAt,
+            etag: etag,
+            url: url,
+            direction: direction,
+            description: description,
+            wikibaseItem: wikibaseItem,
+            extract: extract,
+            extractHTML: extractHTML,
+            license: license,
+            image: image
+        ))
+    }
+
+    public init(from decoder: any Decoder) throws {
+        fields = SharedValue(try Fields(from: decoder))
+    }
+
+    /// Encoded as its fields would be were they its own.
+    public func encode(to encoder: any Encoder) throws {
+        try fields.value.encode(to: encoder)
+    }
+
+    /// Its fields, as were they its own (tests list them).
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: fields.value).children)
     }
 }
 
