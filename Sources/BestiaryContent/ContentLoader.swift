@@ -264,12 +264,14 @@ public struct ContentLoader: Sendable {
                 }
             }
         }
-        // Keep only media that validated, with the kind the record expects.
+        // Keep only media that validated, with the kind the record expects. Set only where it
+        // differs: an animal taken from the kept records shares its fields with them, and a change
+        // copies them all (``Animal``).
         for i in animals.indices {
-            if let path = animals[i].sound?.filePath, let file = media[path], file.format.kind == .sound {
+            if let sound = animals[i].sound, let path = sound.filePath, let file = media[path], file.format.kind == .sound, sound.format != file.format {
                 animals[i].sound?.format = file.format
             }
-            if let path = animals[i].image?.filePath, let file = media[path], file.format.kind == .image {
+            if let image = animals[i].image, let path = image.filePath, let file = media[path], file.format.kind == .image, image.format != file.format {
                 animals[i].image?.format = file.format
             }
         }
@@ -419,7 +421,7 @@ public struct ContentLoader: Sendable {
     /// commonest (else the first in name order).
     public static func groupSpellings(_ animals: [Animal]) -> [Diagnostic] {
         // Each record's group and its folded spelling, taken once (not a copy of each record per pass).
-        let groups = animals.map(\.group)
+        let groups = animals.map { $0.group }
         let foldedGroups = groups.map { $0.map(Self.folded) }
         var spellings: [String: [String: Int]] = [:]  // folded → spelling → records
         for (group, folded) in zip(groups, foldedGroups) {
@@ -455,7 +457,7 @@ public struct ContentLoader: Sendable {
     /// (the pages then show the tag as written), or left from a tag no longer used.
     static func unusedTagLabels(_ animals: [Animal], config: SiteConfig) -> [Diagnostic] {
         guard !config.tags.isEmpty else { return [] }
-        let used = Set(animals.lazy.flatMap(\.tags))
+        let used = Set(animals.lazy.flatMap { $0.tags })
         return config.tags.keys.filter { !used.contains($0) }.sorted().map { tag in
             let near = used.filter { Suggestion.distance($0, tag) <= 2 }.sorted().first
             let hint = near.map { "; did you mean '\($0)'?" } ?? ""

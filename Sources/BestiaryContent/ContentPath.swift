@@ -56,6 +56,39 @@ public enum ContentPath {
 
     /// Lexical checks that need no file system.
     public static func lexicalProblem(_ path: String) -> Problem? {
+        // Nearly every path a record names (10,000 a build on the bench corpus) is plain: said so
+        // by one pass over its bytes, without the checks below that split it and count its characters.
+        if isPlainRelative(path) { return nil }
+        return anyLexicalProblem(path)
+    }
+
+    /// Whether `path` has none of the problems below, seen from its bytes alone: printable ASCII,
+    /// not empty, no `:` or `\` anywhere, not starting with `/` or `~`, and no `..` part. False
+    /// says only that the full checks must decide.
+    static func isPlainRelative(_ path: String) -> Bool {
+        let bytes = path.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "~") else { return false }
+        // The length of the part the pass is in, and how many of its bytes are dots.
+        var length = 0, dots = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "/"):
+                if length == 2 && dots == 2 { return false }
+                length = 0
+                dots = 0
+                continue
+            case UInt8(ascii: ":"), UInt8(ascii: "\\"): return false
+            case UInt8(ascii: "."): dots += 1
+            case 0x20...0x7E: break
+            default: return false
+            }
+            length += 1
+        }
+        return !(length == 2 && dots == 2)
+    }
+
+    /// The checks of ``lexicalProblem(_:)`` for any path.
+    static func anyLexicalProblem(_ path: String) -> Problem? {
         if path.isEmpty { return .empty }
         if let name = windowsFileName(path) { return .windowsPath(name) }
         if path.hasPrefix("/") || path.hasPrefix("~") || (path.count > 1 && path.dropFirst().first == ":") { return .absolute }

@@ -45,7 +45,7 @@ public struct RecordStore: Sendable {
     /// may name is kept for it. Nil when the folder cannot be listed.
     func unreadableRecordFiles() -> [String]? {
         guard let files = try? fileSystem.walkFiles(in: contentDirectory + "/animals") else { return nil }
-        let readable = Set(catalog.animals.map(\.sourcePath))
+        let readable = Set(catalog.animals.map { $0.sourcePath })
         return files.map { "content/animals/\($0)" }.filter { $0.hasSuffix(".md") && !readable.contains($0) }
     }
 

@@ -66,7 +66,7 @@ final class SharedContext: @unchecked Sendable {
         formatter.dateFormat = "yyyy-MM-dd"
         buildDay = formatter.string(from: renderer.input.buildDate)
         var groups: [String: [[String: TemplateValue]]] = [:]
-        let counts = Dictionary(grouping: renderer.input.catalog.animals.compactMap(\.group), by: { $0 }).mapValues(\.count)
+        let counts = Dictionary(grouping: renderer.input.catalog.animals.compactMap { $0.group }, by: { $0 }).mapValues(\.count)
         for lang in renderer.config.languages {
             // In the order of their labels in the language, as the collection sorts by group
             // (by key, the filters read Oiseaux, Mammifères, Reptiles: a translator's).

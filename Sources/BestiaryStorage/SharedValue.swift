@@ -6,6 +6,10 @@
 /// record is one reference count, not one per field. Such a type keeps its fields in a
 /// `SharedValue<Fields>` and reads and changes them through `@dynamicMemberLookup`, in place
 /// (`_modify`): `animal.name` as before. Equal and hashed as the value it holds.
+///
+/// A key path to such a field (`animals.map(\.group)`) is not folded away as the member access
+/// is: it goes through the dynamic member subscript, and its getter copies the whole record. In
+/// a loop over the catalogue write a closure instead (`animals.map { $0.group }`).
 public struct SharedValue<Value> {
     /// Changed only through a `SharedValue` that holds the only reference to it.
     @usableFromInline final class Box: @unchecked Sendable {
