@@ -95,9 +95,9 @@ public struct Animal: Hashable, Sendable, Identifiable, Encodable, CustomReflect
         try fields.value.encode(to: encoder)
     }
 
-    /// Its fields, as were they its own (tests list them).
+    /// Its fields, as were they its own: what a test that lists them, printing and debugging show.
     public var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: fields.value).children)
+        Mirror(self, children: Mirror(reflecting: fields.value).children, displayStyle: .struct)
     }
 
     /// The location of `field` (e.g. `wikipedia.de`), else of the record's first line.

@@ -71,9 +71,9 @@ public struct ResolvedSummary: Hashable, Sendable, CustomReflectable {
         ))
     }
 
-    /// Its fields, as were they its own (tests list them).
+    /// Its fields, as were they its own: what printing and debugging show.
     public var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: fields.value).children)
+        Mirror(self, children: Mirror(reflecting: fields.value).children, displayStyle: .struct)
     }
 }
 

@@ -92,9 +92,9 @@ public struct WikipediaEntry: Hashable, Sendable, Codable, CustomReflectable {
         try fields.value.encode(to: encoder)
     }
 
-    /// Its fields, as were they its own (tests list them).
+    /// Its fields, as were they its own: what printing and debugging show.
     public var customMirror: Mirror {
-        Mirror(self, children: Mirror(reflecting: fields.value).children)
+        Mirror(self, children: Mirror(reflecting: fields.value).children, displayStyle: .struct)
     }
 }
 

@@ -1,5 +1,6 @@
 import BestiaryContent
 import BestiaryDiagnostics
+import BestiaryStorage
 import Foundation
 import Testing
 
@@ -44,6 +45,13 @@ import Testing
         let a = Self.owl(), b = Self.owl()
         #expect(a == b)
         #expect(Set([a, b]).count == 1)
+    }
+
+    /// The tests that list an animal's fields (so that each reaches its digests) see those in
+    /// the box: a stored property added to `Animal` itself would escape them.
+    @Test func everyFieldIsInTheBox() {
+        #expect(MemoryLayout<Animal>.size == MemoryLayout<SharedValue<Animal.Fields>>.size)
+        #expect("\(Self.owl())".contains("Animal(id: \"owl\", name: "))
     }
 
     @Test func encodedAndListedAsWereTheFieldsItsOwn() throws {

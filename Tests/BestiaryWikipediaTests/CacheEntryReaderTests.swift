@@ -1,4 +1,5 @@
 import BestiaryPackFormat
+import BestiaryStorage
 import BestiaryTestSupport
 @testable import BestiaryWikipedia
 import Foundation
@@ -106,4 +107,38 @@ struct CacheEntryReaderTests {
 
 extension CacheEntryReader.Envelope: Equatable {
     public static func == (a: Self, b: Self) -> Bool { a.format == b.format && a.checksum == b.checksum && a.entry == b.entry }
+}
+
+/// The bytes of a cache entry file: read and written again, a file an earlier `bestiary fetch`
+/// wrote comes out the same to the byte (teams commit these files).
+@Suite struct CacheEntryBytesTests {
+    @Test func aFileFetchWroteIsWrittenAgainTheSame() throws {
+        let data = try Fixtures.data("cache-entries/generated-belbel-finch.json")
+        let entry = try CacheEntryFile.decode(data)
+        #expect(entry.title == "Belbel finch")
+        #expect(entry.image?.renditions.count == 2)
+        let again = try CacheEntryFile.encode(entry)
+        #expect(String(decoding: again, as: UTF8.self) == String(decoding: data, as: UTF8.self))
+    }
+
+    /// An entry's and a summary's fields are all in their boxes (``BestiaryStorage/SharedValue``):
+    /// a stored property added beside the box would escape what lists and writes the fields.
+    @Test func everyFieldIsInTheBox() {
+        #expect(MemoryLayout<WikipediaEntry>.size == MemoryLayout<SharedValue<WikipediaEntry.Fields>>.size)
+        #expect(MemoryLayout<ResolvedSummary>.size == MemoryLayout<SharedValue<ResolvedSummary.Fields>>.size)
+    }
+
+    /// Optional fields left out are left out of the file, not written as null.
+    @Test func fieldsLeftOutAreNotWritten() throws {
+        var entry = try CacheEntryFile.decode(try Fixtures.data("cache-entries/generated-belbel-finch.json"))
+        entry.description = nil
+        entry.etag = nil
+        entry.image = nil
+        let text = String(decoding: try CacheEntryFile.encode(entry), as: UTF8.self)
+        #expect(!text.contains("\"description\""))
+        #expect(!text.contains("\"etag\""))
+        #expect(!text.contains("\"image\""))
+        #expect(!text.contains("null"))
+        #expect(try CacheEntryFile.decode(Data(text.utf8)) == entry)
+    }
 }
