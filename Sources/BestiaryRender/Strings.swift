@@ -422,6 +422,9 @@ public struct UIStrings: Sendable {
 
     /// `{count}` and the like.
     static func placeholders(_ text: String) -> Set<String> {
+        // Most texts have none: said by their bytes (`{` is one byte in UTF-8, never part of
+        // another character), without going over their characters.
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return [] }
         var found = Set<String>()
         var rest = text[...]
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
