@@ -4,7 +4,7 @@ import BestiaryStorage
 
 /// One animal record: `content/animals/ID.md` (DESIGN.md §2).
 ///
-/// Its fields are kept in one box that its copies share (``SharedValue``): a copy of an animal
+/// Its fields are kept in one box that its copies share (``BestiaryStorage/SharedValue``): a copy of an animal
 /// is one reference count, not one per field. Copying them field by field was about 4 % of the
 /// CPU of a one-record rebuild of the bench corpus (2026-12-05).
 @dynamicMemberLookup
@@ -55,6 +55,8 @@ public struct Animal: Hashable, Sendable, Identifiable, Encodable, CustomReflect
         _modify { yield &fields.value[keyPath: field] }
     }
 
+    /// The record's id (``Fields/id``): a member of its own, as `Identifiable` asks, which a
+    /// dynamic member cannot be.
     public var id: String {
         get { fields.value.id }
         _modify { yield &fields.value.id }
