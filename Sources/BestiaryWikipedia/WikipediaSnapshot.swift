@@ -150,36 +150,57 @@ public struct WikipediaSnapshot: Sendable {
     /// Summaries of every record in every site language: `[animal id: [page language: summary]]`,
     /// with the warnings for missing entries (each reported once per record and language).
     public func summaries(for catalog: Catalog) -> (summaries: [String: [String: ResolvedSummary]], diagnostics: [Diagnostic]) {
-        let languages = catalog.config.languages.map { ($0, catalog.config.fallback(for: $0)) }
-        // The titles fetches found no article for, listed once per language.
-        let refused = Dictionary(languages.map { ($0.0, cache.refusedStems(language: $0.0)) }, uniquingKeysWith: { a, _ in a })
+        let lookup = PageLookup(catalog.config, snapshot: self)
         // Looked up on every core; gathered in catalogue order, so the diagnostics' order is fixed.
-        let lookups = Parallel.map(catalog.animals, chunk: 64) { animal in
-            languages.map { language, fallback in summary(for: animal, language: language, fallback: fallback, refused: refused[language]) }
-        }
+        let found = Parallel.map(catalog.animals, chunk: 64) { pages(of: $0, lookup) }
         var result: [String: [String: ResolvedSummary]] = [:]
         result.reserveCapacity(catalog.animals.count)
-        var seen = Set<Diagnostic>()
         var diagnostics = self.diagnostics
-        for (animal, byLanguage) in zip(catalog.animals, lookups) {
-            for ((language, _), lookup) in zip(languages, byLanguage) {
-                if let s = lookup.summary { result[animal.id, default: [:]][language] = s }
-                for d in lookup.diagnostics where seen.insert(d).inserted { diagnostics.append(d) }
-            }
-            // An article without a lead picture (a new revision dropped it) left its pages, and
-            // the quiz, without one while another language's article has one (a curator's): that
-            // picture, along the same fallback as the text, said to be that article's.
-            guard var pages = result[animal.id], pages.values.contains(where: { $0.image == nil }) else { continue }
-            for (language, fallback) in languages where pages[language].map({ $0.image == nil }) == true {
-                guard let lender = fallback.lazy.compactMap({ pages[$0] }).first(where: { $0.image != nil && $0.language != pages[language]!.language }),
-                    var image = lender.image
-                else { continue }
-                if image.borrowedFrom == nil { image.borrowedFrom = ResolvedImage.Article(language: lender.language, url: lender.url) }
-                pages[language]!.image = image
-            }
-            result[animal.id] = pages
+        var seen = Set<Diagnostic>()
+        for (animal, found) in zip(catalog.animals, found) {
+            if !found.pages.isEmpty { result[animal.id] = found.pages }
+            for d in found.diagnostics where seen.insert(d).inserted { diagnostics.append(d) }
         }
         return (result, diagnostics)
+    }
+
+    /// The site's page languages, each with its fallback list, and the titles fetches found no
+    /// article for: what ``pages(of:_:)`` needs of the site, made once for the catalogue.
+    public struct PageLookup: Sendable {
+        let languages: [(language: String, fallback: [String])]
+        let refused: [String: Set<String>]
+
+        public init(_ config: SiteConfig, snapshot: WikipediaSnapshot) {
+            languages = config.languages.map { ($0, config.fallback(for: $0)) }
+            // Listed once per language.
+            refused = Dictionary(
+                languages.map { ($0.language, snapshot.cache.refusedStems(language: $0.language)) }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    /// One animal's summary per page language (the languages without one left out), and its
+    /// lookups' warnings in the site's language order: ``summaries(for:)`` for one record, safe to
+    /// call from any thread.
+    public func pages(of animal: Animal, _ lookup: PageLookup) -> (pages: [String: ResolvedSummary], diagnostics: [Diagnostic]) {
+        var pages: [String: ResolvedSummary] = [:]
+        var diagnostics: [Diagnostic] = []
+        for (language, fallback) in lookup.languages {
+            let found = summary(for: animal, language: language, fallback: fallback, refused: lookup.refused[language])
+            if let s = found.summary { pages[language] = s }
+            diagnostics.append(contentsOf: found.diagnostics)
+        }
+        // An article without a lead picture (a new revision dropped it) left its pages, and
+        // the quiz, without one while another language's article has one (a curator's): that
+        // picture, along the same fallback as the text, said to be that article's.
+        guard pages.values.contains(where: { $0.image == nil }) else { return (pages, diagnostics) }
+        for (language, fallback) in lookup.languages where pages[language].map({ $0.image == nil }) == true {
+            guard let lender = fallback.lazy.compactMap({ pages[$0] }).first(where: { $0.image != nil && $0.language != pages[language]!.language }),
+                var image = lender.image
+            else { continue }
+            if image.borrowedFrom == nil { image.borrowedFrom = ResolvedImage.Article(language: lender.language, url: lender.url) }
+            pages[language]!.image = image
+        }
+        return (pages, diagnostics)
     }
 
     /// An entry as a page shows it, with the image files checked (a missing image file drops the
