@@ -234,7 +234,7 @@ struct InputLedger {
             bytes.append(contentsOf: line.utf8)
         }
         do {
-            try fs.writeAtomically(Data(bytes), to: path)
+            try fs.writeAtomically(bytes: bytes, to: path)
         } catch {
             // Without it the next build says nothing of what changed: it must not say something untrue.
             try? fs.remove(path)

@@ -162,12 +162,8 @@ public enum CacheFile {
         writer.string(tool)
         body(&writer)
         do {
-            // Written from the writer's own buffer: a copy into `Data` would hold the file twice
-            // (32 MB for the Wikipedia entries, while they are still in memory).
-            try writer.bytes.withUnsafeMutableBytes { buffer in
-                guard let base = buffer.baseAddress else { return try fileSystem.writeAtomically(Data(), to: path) }
-                try fileSystem.writeAtomically(Data(bytesNoCopy: base, count: buffer.count, deallocator: .none), to: path)
-            }
+            // Written from the writer's own buffer, while the Wikipedia entries are still in memory.
+            try fileSystem.writeAtomically(bytes: writer.bytes, to: path)
         } catch {
             try? fileSystem.remove(path)
         }
