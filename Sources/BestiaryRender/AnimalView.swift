@@ -128,7 +128,10 @@ extension RenderInput {
             case .url: return true
             }
         }
-        return summaries[animal.id]?[language]?.image?.variants.last != nil
+        // Read in place through the indices: `summaries[id]?[language]` copied the whole view
+        // (each of its strings retained) for 20,000 lookups on every build.
+        guard let i = summaries.index(forKey: animal.id), let j = summaries.values[i].index(forKey: language) else { return false }
+        return summaries.values[i].values[j].image?.variants.isEmpty == false
     }
 
     /// Whether an ``AnimalView``'s `sound` is not nil (the catalogue has the animal's recording).
