@@ -646,21 +646,22 @@ struct OutputWriter {
         let fs = fileSystem
         let output = self.output
         let entries = previous.entries
-        // The three groups, in order (see above).
-        var phases: [[OutputFile]] = [[], [], []]
+        // The three groups, in order (see above), each file with its previous entry (looked up
+        // once: 83,000 paths on the bench corpus).
+        var phases: [[(file: OutputFile, old: OutputIndex.Entry?)]] = [[], [], []]
+        phases[2].reserveCapacity(files.count)
         var found = 0
         for file in files {
-            if entries[file.path] != nil {
+            if let old = entries[file.path] {
                 found += 1
-                phases[2].append(file)
+                phases[2].append((file, old))
             } else {
-                phases[file.path.hasSuffix(".html") ? 1 : 0].append(file)
+                phases[file.path.hasSuffix(".html") ? 1 : 0].append((file, nil))
             }
         }
         var updates: [(path: String, entry: OutputIndex.Entry, changed: Bool)] = []
         for phase in phases where !phase.isEmpty {
-            updates += try Parallel.map(phase, chunk: 64) { file -> (path: String, entry: OutputIndex.Entry, changed: Bool)? in
-                let old = entries[file.path]
+            updates += try Parallel.map(phase, chunk: 64) { file, old -> (path: String, entry: OutputIndex.Entry, changed: Bool)? in
                 // A link in a folder that kept its stamp, to a media file as it was when linked (see
                 // ``update(_:previous:unchanged:sources:)``).
                 if case .file(let source) = file.content, let old, !trusted.isEmpty, trusted.contains(Self.folder(of: file.path)),
