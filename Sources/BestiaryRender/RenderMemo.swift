@@ -12,8 +12,6 @@ public final class RenderMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var last: (digests: [String: String], nameOrders: [String: [Int]], fragments: [String: FragmentTable])?
     private var files: [String: OutputFile] = [:]
-    /// The last render's animal keys and their digests, by animal id (``PageDigests``).
-    private var animalKeys: [String: RecalledKey] = [:]
     /// Pages rendered and pages reused by the last render.
     public private(set) var rendered = 0
     public var reused: Int { reusedPaths.count }
@@ -29,7 +27,6 @@ public final class RenderMemo: @unchecked Sendable {
         defer { lock.unlock() }
         last = nil
         files = [:]
-        animalKeys = [:]
         reusedPaths = []
     }
 
@@ -48,20 +45,12 @@ public final class RenderMemo: @unchecked Sendable {
         return (reuse, files)
     }
 
-    /// The last render's animal keys (``PageDigests/init(renderer:shared:known:recall:)``); empty before the first.
-    func recalledKeys() -> [String: RecalledKey] {
-        lock.lock()
-        defer { lock.unlock() }
-        return animalKeys
-    }
-
     /// Keeps this render: `result` and every file it made (and only them: files no longer made
     /// are dropped).
     func finish(_ result: RenderResult, files made: [OutputFile]) {
         lock.lock()
         defer { lock.unlock() }
         last = (result.digests, result.nameOrders, result.fragments)
-        animalKeys = result.animalKeys ?? [:]
         files = Dictionary(made.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         reusedPaths = Set(result.kept)
         rendered = result.digests.count - result.kept.count
@@ -259,16 +248,6 @@ public struct RenderResult: Sendable {
     /// Each animal's digest (of its ``AnimalKey``), in the catalogue's order: the next build's
     /// ``PageReuse/animalDigests`` for the animals whose files it finds unchanged.
     public var animalDigests: [String] = []
-    /// Each animal's key with its digest, by id, when asked for (``RenderMemo``): the next
-    /// render's recall (``PageDigests/init(renderer:shared:known:recall:)``).
-    var animalKeys: [String: RecalledKey]?
-}
-
-/// An animal's ``AnimalKey`` as a render digested it, and that digest: a later render in the same
-/// process whose key for the animal is equal takes the digest instead of making it again.
-struct RecalledKey: Sendable {
-    var key: AnimalKey
-    var digest: String
 }
 
 /// Every page's inputs as one digest that is the same in every process (``StableDigest``): the
@@ -283,31 +262,12 @@ struct PageDigests {
     let animals: [String]
     let everyAnimal: String
 
-    /// Each animal's key and digest, in the catalogue's order, when a `recall` was given.
-    let keys: [RecalledKey]?
-
     /// `known`: digests that still hold, by animal id (``PageReuse/animalDigests``).
-    /// `recall`: in the preview, the keys its last render digested, by animal id (empty on its
-    /// first): an animal whose key is equal to its recalled one takes that digest. Comparing the
-    /// two keys is much cheaper than digesting one: an unchanged record is the same ``Animal``
-    /// (its box), and its texts mostly the same strings; digesting every animal's key was 3.5 %
-    /// of the preview's rebuild CPU on the bench corpus. Every key is kept, for the next render.
-    init(renderer: SiteRenderer, shared: SharedContext, known: [String: String] = [:], recall: [String: RecalledKey]? = nil) {
+    init(renderer: SiteRenderer, shared: SharedContext, known: [String: String] = [:]) {
         self.renderer = renderer
         self.shared = shared
         site = StableDigest.hex(renderer.siteKey(shared))
-        if let recall {
-            let made = Parallel.map(renderer.input.catalog.animals, chunk: 64) { animal -> RecalledKey in
-                let key = renderer.animalKey(animal)
-                if let kept = recall[animal.id], kept.key == key { return kept }
-                return RecalledKey(key: key, digest: known[animal.id] ?? key.digest)
-            }
-            keys = made
-            animals = made.map(\.digest)
-        } else {
-            keys = nil
-            animals = Parallel.map(renderer.input.catalog.animals, chunk: 64) { known[$0.id] ?? renderer.animalKey($0).digest }
-        }
+        animals = Parallel.map(renderer.input.catalog.animals, chunk: 64) { known[$0.id] ?? renderer.animalKey($0).digest }
         everyAnimal = StableDigest.combine(animals)
     }
 

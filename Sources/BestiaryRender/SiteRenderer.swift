@@ -52,7 +52,7 @@ public struct SiteRenderer: Sendable {
         let previous = memo.previous()
         let lock = NSLock()
         var pages: [OutputFile] = []
-        let result = try render(reusing: previous?.reuse, recalling: memo.recalledKeys()) { page in
+        let result = try render(reusing: previous?.reuse) { page in
             lock.lock()
             pages.append(page)
             lock.unlock()
@@ -74,14 +74,6 @@ public struct SiteRenderer: Sendable {
     /// equals the one in `previous` and whose file the previous build wrote is intact. Returns the
     /// other files, sorted, the paths given to `sink`, the pages kept, and every page's digest.
     public func render(reusing previous: PageReuse? = nil, streamingAnimalPagesTo sink: @escaping (OutputFile) throws -> Void) throws -> RenderResult {
-        try render(reusing: previous, recalling: nil, streamingAnimalPagesTo: sink)
-    }
-
-    /// The same; `recall`: the animal keys of the last render in this process (the preview's
-    /// ``RenderMemo``), and the result holds this render's (``PageDigests``).
-    func render(
-        reusing previous: PageReuse?, recalling recall: [String: RecalledKey]?, streamingAnimalPagesTo sink: @escaping (OutputFile) throws -> Void
-    ) throws -> RenderResult {
         // A rebuild makes the sitemap on a thread of its own while the shared context and every
         // page's input digest are computed, then the quiz catalogue and its descriptions' files
         // (6.5 and 6.7 MB on the bench corpus) from the animals' parts in the previous ones where
@@ -92,7 +84,7 @@ public struct SiteRenderer: Sendable {
         let jobs = allJobs()
         let shared = SharedContext(renderer: self, catalogPath: "", knownOrders: previous?.nameOrders ?? [:])
         if previous == nil { shared.makeCards() }
-        let digests = PageDigests(renderer: self, shared: shared, known: previous?.animalDigests ?? [:], recall: recall)
+        let digests = PageDigests(renderer: self, shared: shared, known: previous?.animalDigests ?? [:])
         shared.animalDigests = digests.animals
         let catalog = CatalogJSON.files(
             input: input, digests: digests.animals, kept: previous?.keptCatalog(salt: CatalogJSON.salt(config), languages: config.languages))
@@ -119,9 +111,6 @@ public struct SiteRenderer: Sendable {
         var result = RenderResult()
         result.nameOrders = shared.nameOrders
         result.animalDigests = digests.animals
-        result.animalKeys = digests.keys.map { keys in
-            Dictionary(zip(input.catalog.animals.lazy.map(\.id), keys), uniquingKeysWith: { first, _ in first })
-        }
         result.fragments.merge(catalog.tables) { _, new in new }
         for (path, digest, outcome, table) in results {
             result.digests[path] = digest
