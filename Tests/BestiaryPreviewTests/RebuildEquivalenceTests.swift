@@ -114,6 +114,29 @@ import Testing
         #expect(!preview.files.keys.contains("animals/zebra/index.html"))
     }
 
+    /// A text that changes only its Unicode form (a composed `ä` written as `a` and a combining
+    /// diaeresis, as an editor that normalises on save does) is another page: the output's bytes
+    /// change although Swift's `==` takes the two texts as one. A preview that reused what it
+    /// digested for keys that were `==` kept the old pages (found by a reviewer, stop 78).
+    @Test func aTextInAnotherUnicodeFormIsAnotherPage() throws {
+        let s = try Session()
+        let composed = "de: B\u{E4}r", decomposed = "de: Ba\u{308}r"
+        #expect(composed == decomposed)  // the trap: equal as Swift strings, not as bytes
+        // Replaced as bytes (Foundation's string search may match either form).
+        func respell(_ old: String, _ new: String) throws {
+            let path = s.root + "/content/animals/bear.md"
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            let from = Array(old.utf8), to = Array(new.utf8)
+            let at = try #require(bytes.indices.first { bytes[$0...].starts(with: from) }, "bear.md has no '\(old)' in these bytes")
+            bytes.replaceSubrange(at..<at + from.count, with: to)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        try s.step(["content/animals/bear.md"]) { try respell(composed, decomposed) }
+        let page = try Data(contentsOf: URL(fileURLWithPath: s.dir.appending("preview/de/animals/bear/index.html")))
+        #expect(page.range(of: Data("Ba\u{308}r".utf8)) != nil, "the German page shows the name as the record now spells it")
+        try s.step(["content/animals/bear.md"]) { try respell(decomposed, composed) }
+    }
+
     /// A file of the output changed by hand is put back by the next rebuild, even when its page
     /// did not change.
     @Test func aTouchedOutputFileIsRepaired() throws {
