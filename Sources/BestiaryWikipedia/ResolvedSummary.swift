@@ -112,7 +112,7 @@ public struct ResolvedImage: Hashable, Sendable {
     public var descriptionURL: String?
     /// The language and address of the article it leads, when that is not the article whose text
     /// it is shown with: one whose own article has no lead picture shows another language's
-    /// (``WikipediaSnapshot/summaries(for:)``).
+    /// (``WikipediaSnapshot/pages(of:_:)``, which ``WikipediaSnapshot/summaries(for:)`` runs for each animal).
     public var borrowedFrom: Article?
 
     public struct Article: Hashable, Sendable {
