@@ -121,7 +121,7 @@ public struct SiteRenderer: Sendable {
             case .file(let file): result.files.append(file)
             }
         }
-        result.files += finishing(result.files, catalog: catalog, sitemap: sitemapAhead?.value())
+        result.files += finishing(&result.files, catalog: catalog, sitemap: sitemapAhead?.value())
         result.files.sort { $0.path < $1.path }
         return result
     }
@@ -149,7 +149,7 @@ public struct SiteRenderer: Sendable {
         let shared = SharedContext(renderer: self, catalogPath: catalog.catalog.path)
         shared.makeCards()
         var files = Parallel.map(jobs, chunk: 32) { job in renderPage(job, shared: shared) }
-        files += finishing(files, catalog: catalog)
+        files += finishing(&files, catalog: catalog)
         files.sort { $0.path < $1.path }
         return files
     }
@@ -157,8 +157,17 @@ public struct SiteRenderer: Sendable {
     /// The files made from the whole site rather than one page: the quiz catalogue and its
     /// descriptions, the sitemap, the web app manifest, the theme's assets and the service worker
     /// (which lists the others).
-    private func finishing(_ pages: [OutputFile], catalog: CatalogJSON.Files, sitemap: OutputFile? = nil) -> [OutputFile] {
-        var files = catalog.all + [sitemap ?? Sitemap.file(renderer: self)] + WebManifest.files(renderer: self)
+    /// The worker's version digests the bytes of the app shell's `pages` and of the files it
+    /// precaches: each of them gets that SHA-256 to keep, which the write stage takes to check it
+    /// against the last build and to stage it (it hashed each again: a tenth of a small site's
+    /// rebuild, and the list pages are megabytes at 10,000 animals).
+    private func finishing(_ pages: inout [OutputFile], catalog: CatalogJSON.Files, sitemap: OutputFile? = nil) -> [OutputFile] {
+        let shell = Set(shellPages())
+        for i in pages.indices where pages[i].sha256 == nil && shell.contains(pages[i].path) {
+            if let digest = pages[i].dataSHA256 { pages[i] = pages[i].knowing(sha256: digest) }
+        }
+        var files = catalog.all + [sitemap ?? Sitemap.file(renderer: self)]
+        files += WebManifest.files(renderer: self).map { file in file.dataSHA256.map { file.knowing(sha256: $0) } ?? file }
         files.append(contentsOf: input.assets.files)
         files.append(ServiceWorker.file(renderer: self, files: pages + files, catalog: catalog.all.map(\.path)))
         return files

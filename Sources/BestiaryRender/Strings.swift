@@ -28,7 +28,10 @@ public struct UIStrings: Sendable {
 
     /// The tables and the errors that stop a build: a value that is no text (and a file that is no
     /// JSON object) is left out of its table, so the rest can still be checked.
-    static func read(_ theme: Theme) -> (UIStrings, DiagnosticBag) {
+    /// The default theme's own files are checked only with `checkingBuiltIn`, as in
+    /// ``translationProblems(_:theme:used:languages:checkingBuiltIn:)``: their encoding and texts,
+    /// and their keys' nesting where no site file adds to the tables they are checked against.
+    static func read(_ theme: Theme, checkingBuiltIn: Bool = false) -> (UIStrings, DiagnosticBag) {
         var tables: [String: [String: String]] = [:]
         // Each file's own texts (a site's are merged into the default theme's of their language).
         var own: [String: [String: String]] = [:]
@@ -43,8 +46,9 @@ public struct UIStrings: Sendable {
             let fallback = file.isOverride ? Self.builtInTable(path) : [:]
             // UTF-8 as every text file of a site (JSONSerialization took UTF-16 without a word, and
             // said "Invalid UTF-8 sequence" of a Windows-1252 file at 1:1: a translator's).
+            let checked = checkingBuiltIn || file.isOverride
             do {
-                _ = try SourceText.decode(file.data, path: file.origin)
+                if checked { _ = try SourceText.decode(file.data, path: file.origin) }
             } catch {
                 bag.append(contentsOf: error.diagnostics.map { var d = $0; d.stage = "render"; return d })
                 if !fallback.isEmpty { tables[lang] = fallback }
@@ -75,6 +79,7 @@ public struct UIStrings: Sendable {
                         // Like a record's texts: a direction control makes the text read otherwise
                         // on the site than in review (raw or as a "\u202E" escape).
                         // In the text, at the character (it cannot be seen, and may be written as an escape).
+                        guard checked else { continue }
                         let inText = DirectionControl.first(in: s)
                         if let control = inText ?? DirectionControl.first(in: key) {
                             let hex = String(control, radix: 16)
@@ -127,6 +132,9 @@ public struct UIStrings: Sendable {
         // in a language's table completed from English (``table(for:)``).
         for (lang, mine) in own.sorted(by: { $0.key < $1.key }) {
             guard let file = theme.files["i18n/\(lang).json"] else { continue }
+            // (The tables `table(for:)` completes this one from.)
+            let completing = ["en", baseLanguage(lang), lang]
+            guard checkingBuiltIn || completing.contains(where: { theme.files["i18n/\($0).json"]?.isOverride == true }) else { continue }
             bag.append(contentsOf: nestingProblems(mine, completing: UIStrings(tables: tables).table(for: lang), file: file))
         }
         var strings = UIStrings(tables: tables)
@@ -341,12 +349,18 @@ public struct UIStrings: Sendable {
     /// `used`: the texts the templates name (`{{t.KEY}}`): a key only a translation has is the
     /// theme's own, not a misspelling; then it is warned about only when a site language (in
     /// `languages`) lacks it, whose pages show the key itself.
-    static func translationProblems(_ strings: UIStrings, theme: Theme, used: Set<String> = [], languages: [String] = []) -> [Diagnostic] {
+    /// A default theme's file (not the site's) is checked only with `checkingBuiltIn`: its keys are
+    /// the built-in English's (each plural form by its `.other`), so what it is told depends on
+    /// the default theme alone, and a test checks that to be nothing (these checks were a sixth
+    /// of a small site's rebuild, 2026-12-06).
+    static func translationProblems(
+        _ strings: UIStrings, theme: Theme, used: Set<String> = [], languages: [String] = [], checkingBuiltIn: Bool = false
+    ) -> [Diagnostic] {
         guard let english = strings.tables["en"] else { return [] }
         let builtInEnglish = builtInTable("i18n/en.json")
         var problems: [Diagnostic] = []
         for (language, table) in strings.tables.sorted(by: { $0.key < $1.key }) {
-            guard let file = theme.files["i18n/\(language).json"], language != "en" || file.isOverride else { continue }
+            guard let file = theme.files["i18n/\(language).json"], file.isOverride || (checkingBuiltIn && language != "en") else { continue }
             let text = String(decoding: file.data, as: UTF8.self)
             let written = keyMentions(in: text)
             let given = Set(written)

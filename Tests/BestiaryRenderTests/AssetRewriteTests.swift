@@ -3,8 +3,8 @@ import BestiaryTheme
 import Foundation
 import Testing
 
-/// The asset pipeline copies a line without a `/` and without `import`, `from` or `url(` by its
-/// bytes instead of taking it apart: the same text, and the same references asked for at the
+/// The asset pipeline copies a line without `/*`, `*/`, `import`, `from` or `url(` by its bytes
+/// instead of taking it apart: the same text, and the same references asked for at the
 /// same lines, as taking every line apart, for the theme's own assets and for lines made to trip
 /// it (comments over several lines, strings, regular expressions, CRLF, accents).
 struct AssetRewriteTests {
@@ -23,6 +23,10 @@ struct AssetRewriteTests {
             from "./g.js"
             */
             export * from "./h.js"
+            /* opens
+             * a path ./x/y.js / a slash, inside a comment
+             closes */ const h = a / b; // import("./not.js") is in a comment
+            const u = n / 2 / 3; // two divisions
             """),
         ("crlf", false, "import { a } from \"./a.js\";\r\nconst b = 1;\r\n/* x\r\nimport \"./no.js\"\r\n*/ import \"./c.js\";\r\n"),
         ("css", true, """

@@ -282,6 +282,11 @@ struct TemplateDiagnosticsTests {
     /// Each is said at its column: the key, the placeholder, the comma (a translator's trial found
     /// them all at column 1, the placeholder's a long line away).
     @Test func aTranslationsSilentMistakesAreWarnedAbout() throws {
+        // The default theme's own translations, which a build does not check (their keys are the
+        // built-in English's, so what they would be told is this, whatever the site).
+        let builtIn = UIStrings.read(.builtIn, checkingBuiltIn: true)
+        #expect(builtIn.1.items.isEmpty)
+        #expect(UIStrings.translationProblems(builtIn.0, theme: .builtIn, checkingBuiltIn: true).isEmpty)
         #expect(UIStrings.translationProblems(try UIStrings.load(.builtIn), theme: .builtIn).isEmpty)
         var theme = Theme.builtIn
         let json = "{\n \"animal.favourite\": \"Favori\",\n \"collection.countAll.other\": \"{nombre} animaux\",\n"
@@ -567,6 +572,12 @@ struct TemplateDiagnosticsTests {
             "templates/i18n/de.json:4:3: error: string 'nav.quiz.x' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]"
         ])
         #expect(textProblems([:]) == [])
+        // A site's English text below a default theme's translated one: said at that translation
+        // too (its file is checked because the site's English completes its table).
+        let below = textProblems(["i18n/en.json": "{\n  \"nav.home.x\": \"y\"\n}\n"])
+        #expect(below.contains(
+            "templates/i18n/en.json:2:3: error: string 'nav.home.x' is below string 'nav.home': keys are nested by their dots ({{t.nav.home}}), so one would hide the other; rename one [render]"))
+        #expect(below.contains { $0.hasPrefix("(default theme)/i18n/de.json:") && $0.contains("string 'nav.home.x' (from the English texts) is below string 'nav.home'") })
         // Across files: a key below one of the English texts, which complete every language; and
         // a key with an empty part.
         #expect(textProblems(["i18n/fr.json": "{\n  \"nav.quiz.title\": \"Quiz\",\n  \"a..b\": \"x\"\n}\n"]) == [
