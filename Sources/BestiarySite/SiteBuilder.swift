@@ -185,6 +185,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // to the end: through the full build's peak, which is the memory goal).
         let ownWrites: Set<String> = ["content", PackLock.path]
         let inputsBefore = BuildState.digest(before, except: ownWrites)
+        // A one-shot rebuild keeps them instead (its peak is not the goal's): what it records is
+        // this walk with the build's own writes looked at again, not a second walk of every input
+        // (``recordedWalk``).
+        let walked = memo == nil && !returnsFreedMemory ? before : nil
         before = []
 
         // A one-shot build takes the records, and what it read from media and cached pictures,
@@ -555,8 +559,9 @@ public final class SiteBuilder: @unchecked Sendable {
         if recordsSaved == nil { recordsSaved = records.map { records in Background { _ = records.save(recordsPath, fileSystem: fs) } } }
         // Every input has been read: what they are now is taken while the output is written (the
         // lock this build writes after it is looked at again then). The preview too: taken after
-        // its write, the walk added 0.12–0.28 s to each of its rebuilds of the bench corpus.
-        let afterAhead: Background<[String], Never>? = Background { state.snapshot(now: started) }
+        // its write, the walk added 0.12–0.28 s to each of its rebuilds of the bench corpus. Not a
+        // one-shot rebuild, which records its first walk (``recordedWalk``).
+        let afterAhead: Background<[String], Never>? = walked == nil ? Background { state.snapshot(now: started) } : nil
 
         var recordSaved: Background<Void, Never>?
         // Whatever happens next, no thread is left writing once the build returns (a failed
@@ -688,8 +693,9 @@ public final class SiteBuilder: @unchecked Sendable {
         // Record what this output was built from, unless an input changed meanwhile (the lock
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
-        let after = snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
-        let fingerprint = BuildState.digest(after, except: ownWrites) == inputsBefore ? state.fingerprint(after) : nil
+        let recorded = walked.flatMap { Self.recordedWalk($0, state: state, ownWrites: ownWrites) }
+        let after = recorded ?? snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
+        let fingerprint = recorded != nil || BuildState.digest(after, except: ownWrites) == inputsBefore ? state.fingerprint(after) : nil
         // The walk (3 MB on the bench corpus) is kept while the other kept files are saved, and
         // the fingerprint recorded after it.
         let walkKept = memo == nil ? fingerprint.map { _ in Background { state.keep(after) } } : nil
@@ -821,6 +827,21 @@ public final class SiteBuilder: @unchecked Sendable {
         if (try? fs.move(writer.foldersPath, to: writer.spareFoldersPath)) == nil { try? fs.remove(writer.spareFoldersPath) }
         recordSaved = Self.saveRecord(encoding, folder: folder, stamps: stamps, writer)
         return staged.count + old.count - stillThere
+    }
+
+    /// What a one-shot rebuild records as the inputs its output was made from: its first walk,
+    /// with the lines of what the build itself wrote (`content/packs.lock`, and `content/`'s own
+    /// line) made from the files as they are now; nil when one of those was made or removed
+    /// meanwhile (then the inputs are walked again and compared, as a full build does).
+    ///
+    /// A full build walks every input a second time instead and records nothing when one changed
+    /// while it ran. The first walk does as well: an input changed after it was walked has other
+    /// metadata now (its size, time or inode), so the next build's walk differs from the one
+    /// recorded, and that build names it as changed and makes again what it touches. Only the
+    /// walk's lines are kept for that, not 60,000 lines through a full build's peak; the second
+    /// walk took about 0.1 CPU-s of every rebuild of the bench corpus, beside its write stage.
+    static func recordedWalk(_ walk: [String], state: BuildState, ownWrites: Set<String>) -> [String]? {
+        state.refreshing(walk, ownWrites)
     }
 
     /// The animal pages an edit of the records of the animals not `unchanged` can change, by

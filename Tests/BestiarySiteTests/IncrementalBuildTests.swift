@@ -605,6 +605,34 @@ import Testing
         }
     }
 
+    /// A record edited while a rebuild runs, after the rebuild walked the inputs: the rebuild
+    /// records the walk it was made from, which that file no longer matches, so the next build
+    /// names the file as changed and makes what a build from nothing makes.
+    @Test func aRecordEditedWhileARebuildRunsIsFoundByTheNext() throws {
+        let s = try Site()
+        try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
+        var options = BuildOptions(
+            root: s.root, output: s.output, environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: LocalFileSystem(),
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        let crow = s.path("content/animals/crow.md")
+        let edited = LockedFlag()
+        builder.onStage = { stage, _, _ in
+            guard stage.name == "load", !edited.value else { return }
+            edited.value = true
+            try? (String(contentsOfFile: crow, encoding: .utf8) + "\nSeen on the roof.\n").writeReplacing(toFile: crow)
+        }
+        let racing = try builder.build()
+        #expect(edited.value && racing.pagesReused > 0, "a rebuild that reused pages, with the edit made during it")
+        #expect(!(try String(contentsOfFile: s.output + "/animals/crow/index.html", encoding: .utf8).contains("Seen on the roof")))
+        let next = try s.step {}
+        #expect(!next.upToDate)
+        #expect(next.inputChanges?.modified == ["content/animals/crow.md"] && next.inputChanges?.count == 1)
+        #expect(try String(contentsOfFile: s.output + "/animals/crow/index.html", encoding: .utf8).contains("Seen on the roof"))
+        #expect(try build(root: s.root, output: s.output).upToDate)
+    }
+
     /// `--force`, another binary or another output folder: the record is not used.
     @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
         let s = try Site()
@@ -618,5 +646,15 @@ import Testing
         let report = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
         #expect(report.pagesReused == 0)
         #expect(report.stages.last?.detail.contains(" of ") == false, "written anew")
+    }
+}
+
+/// A flag set from the build's stage callback and read by the test.
+private final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    var value: Bool {
+        get { lock.withLock { set } }
+        set { lock.withLock { set = newValue } }
     }
 }
