@@ -383,8 +383,8 @@ struct OutputWriter {
         foreign: inout [String], beforeSwap: () -> Void
     ) throws(DiagnosticError) -> FolderStamps? {
         // The new output's folders: the output's and those of the files this build added, unless
-        // files went (a folder may have gone with them).
-        let folders = OutputFolders(previous: previousFolders, files: index.keys, written: staging.entries.keys, removing: !removed.isEmpty)
+        // files went from a folder that may have gone with them.
+        let folders = OutputFolders(previous: previousFolders, files: index.keys, written: staging.entries.keys, removed: removed)
         try staging.linkFromOutput(unchanged, holding: index, folders: folders, removed: removed)
         do {
             // What the previous output had at the top: its files, and the folders of those the new one drops.

@@ -119,19 +119,25 @@ struct FolderStamps: Sendable, Equatable {
 }
 
 /// The folders of a new output (below its top folder): those of the output it replaces and of
-/// the files this build wrote, or, when files went (a folder may have gone with them), those of
-/// all its files.
+/// the files this build wrote, or, when files went from a folder that may have gone with them,
+/// those of all its files. A folder holding a file this build wrote has not gone: a rebuild after
+/// an edit removes the catalogue under its old name and writes the new one beside it, and listing
+/// the folders of the output's 83,800 files for that took about 1.5 % of its CPU.
 struct OutputFolders: Sendable {
     private let previous: FolderStamps?
     private let recent: Set<String>
     private let added: Set<String>
 
-    init(previous stamps: FolderStamps?, files: some Sequence<String>, written: some Sequence<String>, removing: Bool) {
-        if let stamps, !removing {
+    init(previous stamps: FolderStamps?, files: some Sequence<String>, written: some Sequence<String>, removed: [String]) {
+        let writtenFolders = stamps == nil ? [] : FolderStamps.folders(of: written)
+        let folderMayGo = removed.contains { path in
+            path.utf8.lastIndex(of: UInt8(ascii: "/")).map { !writtenFolders.contains(String(path[..<$0])) } ?? false
+        }
+        if let stamps, !folderMayGo {
             let recent = Set(stamps.recent)
             previous = stamps
             self.recent = recent
-            added = FolderStamps.folders(of: written).filter { stamps.settled[$0] == nil && !recent.contains($0) }
+            added = writtenFolders.filter { stamps.settled[$0] == nil && !recent.contains($0) }
         } else {
             previous = nil
             recent = []

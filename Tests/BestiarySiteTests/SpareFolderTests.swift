@@ -168,6 +168,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 
+    /// A new output's folders are the old output's and those of the files the build wrote, unless
+    /// a file went from a folder no written file is in (it may have gone with it): then they are
+    /// those of all the new output's files.
+    @Test func theFoldersOfANewOutput() {
+        let info = FolderInfo(info: FileInfo(kind: .directory, size: 0, modificationTime: 1), changeTime: 1)
+        let stamps = FolderStamps(settled: ["assets": info, "animals": info, "animals/bear": info, "animals/zebra": info], recent: [])
+        let files = ["assets/catalog.b.json", "animals/bear/index.html", "animals/owl/index.html", "index.html"]
+        func folders(written: [String], removed: [String], previous: FolderStamps? = stamps) -> [String] {
+            OutputFolders(previous: previous, files: files, written: written, removed: removed).all.sorted()
+        }
+        // The catalogue renamed beside the new one, a top file and a new animal's page.
+        #expect(folders(written: ["assets/catalog.b.json"], removed: ["assets/catalog.a.json"])
+            == ["animals", "animals/bear", "animals/zebra", "assets"])
+        #expect(folders(written: ["animals/owl/index.html"], removed: ["sitemap.xml"]) == ["animals", "animals/bear", "animals/owl", "animals/zebra", "assets"])
+        // An animal gone: its folder with it.
+        #expect(folders(written: ["assets/catalog.b.json"], removed: ["assets/catalog.a.json", "animals/zebra/index.html"])
+            == ["animals", "animals/bear", "animals/owl", "assets"])
+        #expect(folders(written: [], removed: [], previous: nil) == ["animals", "animals/bear", "animals/owl", "assets"])
+    }
+
     /// A tool that changes a folder and then sets its modification time back (`rsync -a`,
     /// `tar -x`, `touch -d`) cannot set its change time: the stamp no longer holds.
     @Test func aFolderWhoseTimeWasSetBackIsNotTrusted() throws {
