@@ -90,6 +90,14 @@ public enum Escape {
     }
 
     /// Appends `s` escaped (the five characters are ASCII, so UTF-8 bytes pass through as they are).
+    /// Whether ``appendXML(_:to:)`` writes `byte` as an entity.
+    public static func isXMLSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
+    }
+
     public static func appendXML(_ s: String, to out: inout [UInt8]) {
         for byte in s.utf8 {
             switch byte {

@@ -283,18 +283,17 @@ public struct SiteRenderer: Sendable {
         return result
     }
 
-    /// Every HTML page's directory per language, for the sitemap (the 404 page excluded).
-    func sitemapEntries() -> [(language: String, directory: String, key: String)] {
-        var result: [(String, String, String)] = []
+    /// Every HTML page's directory for the sitemap (not the 404 page), language by language (in
+    /// site.yml's order), the pages in the same order in each: home, quiz, collection, credits,
+    /// sightings, settings, the free pages, the animals.
+    func sitemapDirectories() -> [String] {
+        let pages = input.catalog.pages, animals = input.catalog.animals
+        var result: [String] = []
+        result.reserveCapacity(config.languages.count * (6 + pages.count + animals.count))
         for lang in config.languages {
-            result.append((lang, paths.home(lang), "home"))
-            result.append((lang, paths.quiz(lang), "quiz"))
-            result.append((lang, paths.collection(lang), "collection"))
-            result.append((lang, paths.credits(lang), "credits"))
-            result.append((lang, paths.sightings(lang), "sightings"))
-            result.append((lang, paths.settings(lang), "settings"))
-            for page in input.catalog.pages { result.append((lang, paths.page(page.slug, lang), "page:" + page.slug)) }
-            for animal in input.catalog.animals { result.append((lang, paths.animal(animal.id, lang), "animal:" + animal.id)) }
+            for page in [paths.home, paths.quiz, paths.collection, paths.credits, paths.sightings, paths.settings] { result.append(page(lang)) }
+            for page in pages { result.append(paths.page(page.slug, lang)) }
+            for animal in animals { result.append(paths.animal(animal.id, lang)) }
         }
         return result
     }
