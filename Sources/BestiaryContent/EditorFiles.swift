@@ -15,7 +15,7 @@ public enum EditorFiles {
     public static func isLeftover(_ name: String) -> Bool {
         if name.isEmpty { return false }
         // A record's name (10,000 of them each build): only these rules can hold for it.
-        if name.hasSuffix(".md") { return name.hasPrefix(".") || name.contains(".tmp-") }
+        if name.hasSuffix(".md") { return isLeftoverRecord(name.utf8) }
         if name.hasPrefix(".") || name.hasSuffix("~") { return true }
         if name.hasPrefix("#") && name.hasSuffix("#") { return true }
         if name == "4913" { return true }
@@ -31,7 +31,27 @@ public enum EditorFiles {
     /// Whether any part of `path` (folders too: `.drafts/owl.md`, `.git/…`) is a leftover, as
     /// the preview's watcher judges a path: the loader and the theme skip what it ignores.
     public static func isUnderLeftover(_ path: some StringProtocol) -> Bool {
-        path.split(separator: "/").contains { isLeftover(String($0)) }
+        path.split(separator: "/").contains { part in
+            // A record's name without a string made of it (each of 10,000 records, each build).
+            part.hasSuffix(".md") ? isLeftoverRecord(part.utf8) : isLeftover(String(part))
+        }
+    }
+
+    /// ``isLeftover(_:)`` of a name ending in `.md`: hidden, or one of Bestiary's own atomic
+    /// writes (`.tmp-` in it).
+    private static func isLeftoverRecord(_ name: some Collection<UInt8>) -> Bool {
+        if name.first == UInt8(ascii: ".") { return true }
+        let marker = Array(".tmp-".utf8)
+        var matched = 0
+        for byte in name {
+            if byte == marker[matched] {
+                matched += 1
+                if matched == marker.count { return true }
+            } else {
+                matched = byte == marker[0] ? 1 : 0
+            }
+        }
+        return false
     }
 
     /// `cat.md.aBcDeF`: QSaveFile's temporary name, the file's own name and six random letters

@@ -35,6 +35,8 @@ import Testing
         "red-fox.md___jb_old___", ".DS_Store", "red-fox.md.bak", "red-fox.ogg.crswap", ".red-fox.md.kate-swp",
         // Kate's (QSaveFile's) temporary file (found by a tester: it rebuilt once more, with a warning).
         "red-fox.md.aBcDe1", "site.yml.Qx7z9K", "de.json.a1b2c3",
+        // Bestiary's own atomic write of a record, kept in its name's ending.
+        "red-fox.tmp-12-3.md", "red..tmp-1.md",
     ])
     func editorFilesAreIgnored(name: String) {
         #expect(WatchFilter.isJunkName(name))
@@ -43,10 +45,11 @@ import Testing
 
     @Test(arguments: [
         "red-fox.md", "red-fox.de.md", "site.yml", "fox.ogg", "tmp.md", "backup-notes.md", "4914", "fox.nature.md", "owl.abcdef.ogg",
-        "bird.photos.jpg",
+        "bird.photos.jpg", "tmp-notes.md", "red-fox.tmp.md", "red-fox.tmp_-1.md",
     ])
     func realFilesAreNotIgnored(name: String) {
         #expect(!WatchFilter.isJunkName(name))
+        #expect(!WatchFilter().ignores("content/animals/" + name))
     }
 
     /// The preview never writes content/packs.lock: a change to it is someone else's and is built.
