@@ -89,7 +89,6 @@ public enum Escape {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `s` escaped (the five characters are ASCII, so UTF-8 bytes pass through as they are).
     /// Whether ``appendXML(_:to:)`` writes `byte` as an entity.
     public static func isXMLSpecial(_ byte: UInt8) -> Bool {
         switch byte {
@@ -98,6 +97,7 @@ public enum Escape {
         }
     }
 
+    /// Appends `s` escaped (the five characters are ASCII, so UTF-8 bytes pass through as they are).
     public static func appendXML(_ s: String, to out: inout [UInt8]) {
         for byte in s.utf8 {
             switch byte {

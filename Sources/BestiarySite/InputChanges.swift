@@ -43,8 +43,11 @@ public struct InputChanges: Equatable, Sendable {
     /// matched to its animal by folder and name, up to the name's first dot. Nil too while a
     /// record or translation is a symbolic link (``animalLinks``): its animal changes with a file
     /// under another name. (A file changed while the build runs is not among the changes: the
-    /// build may then show its animal as it was, and records no fingerprint, so the next build
-    /// digests every animal again.)
+    /// build may then show its animal as it was, or partly as it is now. A rebuild records the
+    /// walk it started from, which that file no longer matches, and keeps each of these animals
+    /// as the last build kept it (digest, group, difficulty: what its pages were made from), so
+    /// the next build names the file and makes again what showed the animal, where it was and
+    /// where it is. A full build records no fingerprint then, and the next digests every animal.)
     public func unchangedAnimals(_ animals: [Animal]) -> Set<String>? {
         guard !modified.isEmpty, added.isEmpty, removed.isEmpty, folders.isEmpty, settings.isEmpty, animalLinks.isEmpty,
             modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })

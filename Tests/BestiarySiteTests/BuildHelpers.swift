@@ -88,3 +88,28 @@ final class MislistingFileSystem: PassingFileSystem, @unchecked Sendable {
         try base.entries(in: directory).map { DirectoryEntry(name: $0.name, kind: $0.kind, inode: $0.inode.map { $0 &+ 1 }) }
     }
 }
+
+/// The local file system, but the first read of `path` runs `change` first: a file edited after
+/// a build's walk, before the build reads it.
+final class RacingFileSystem: PassingFileSystem, @unchecked Sendable {
+    let path: String
+    private let change: @Sendable () -> Void
+    private let lock = NSLock()
+    private var done = false
+
+    init(path: String, change: @escaping @Sendable () -> Void) {
+        self.path = path
+        self.change = change
+    }
+
+    /// Whether `path` was read, and changed just before.
+    var fired: Bool { lock.withLock { done } }
+
+    override func read(_ path: String) throws -> Data {
+        if path == self.path, lock.withLock({ !done }) {
+            change()
+            lock.withLock { done = true }
+        }
+        return try base.read(path)
+    }
+}

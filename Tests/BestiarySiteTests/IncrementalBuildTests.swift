@@ -633,6 +633,27 @@ import Testing
         #expect(try build(root: s.root, output: s.output).upToDate)
     }
 
+    /// A record changed after a rebuild walked the inputs and before it read that record (one it
+    /// did not hold parsed, whose file the walk found unchanged): what the output shows of it is
+    /// still what its pages were made from, so the next build names the file and makes again every
+    /// page that showed it, in its old group as in its new one.
+    @Test func aRecordChangedBetweenTheWalkAndItsReadIsMadeAgainWhereItShowed() throws {
+        let s = try Site()
+        // Edited just before a build: not among the parsed records that build keeps.
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        let bear = s.path("content/animals/bear.md")
+        let racing = RacingFileSystem(path: bear) {
+            let text = (try? String(contentsOfFile: bear, encoding: .utf8)) ?? ""
+            try? text.replacingOccurrences(of: "group: mammal", with: "group: bird").writeReplacing(toFile: bear)
+        }
+        try s.edit("content/animals/crow.md", "name: {en: Crow, de: Krähe}", "name: {en: Carrion crow, de: Rabenkrähe}")
+        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
+        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read bear.md after its walk")
+        let next = try s.step {}
+        #expect(next.inputChanges?.modified == ["content/animals/bear.md"])
+        #expect(try build(root: s.root, output: s.output).upToDate)
+    }
+
     /// `--force`, another binary or another output folder: the record is not used.
     @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
         let s = try Site()
