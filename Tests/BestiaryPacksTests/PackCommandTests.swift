@@ -48,9 +48,10 @@ import Testing
         #expect(r.stderr.contains("refused: latest.json: the file is larger than the 65536 bytes accepted (no store was made)"), "\(r.stderr)")
         // It ends (a download without end is what this catches). The bound is wide: under the
         // whole suite's load every await here can wait behind other suites' builds for both of the
-        // pool's threads (132 s once, in a run whose Swift tests took 179 s in all); the refusal
-        // above is what shows the limit held.
-        #expect(ContinuousClock.now - start < .seconds(300))
+        // pool's threads (132 s once, in a run whose Swift tests took 179 s in all; 349 s in a
+        // fresh clone's CI run while another test run shared the two cores); the refusal above is
+        // what shows the limit held.
+        #expect(ContinuousClock.now - start < .seconds(900))
         #expect(!FileManager.default.fileExists(atPath: db))
         await server.stop()
     }
