@@ -54,9 +54,19 @@ site="$corpus/site"
 if [ "${BENCH_SKIP_FETCH:-0}" = 1 ] && [ -d "$site/content/wikipedia" ]; then
   articles=0; fetch_rate=0
 else
+  # Another server on the port would answer the fetch with another corpus's articles (a stand-in
+  # left running from an earlier run: 10,710 of 14,555 articles "not found").
+  if curl -s -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; then
+    echo "bench: something already answers on 127.0.0.1:$port (a Wikipedia stand-in left running?); stop it, or choose another port with BENCH_PORT=N" >&2
+    exit 1
+  fi
   python3 scripts/wikipedia_standin.py serve --data "$corpus/standin" --port "$port" >"$work/standin.log" 2>&1 &
   standin=$!
   for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/__stats" >/dev/null 2>&1 && break; sleep 0.1; done
+  if ! kill -0 "$standin" 2>/dev/null; then
+    echo "bench: the Wikipedia stand-in did not start ($work/standin.log says why); BENCH_PORT=N chooses another port" >&2
+    exit 1
+  fi
   rm -rf "$site/content/wikipedia"
   echo "bench: fetching the Wikipedia cache from the stand-in"
   start=$(date +%s.%N)
