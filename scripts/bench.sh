@@ -56,7 +56,7 @@ if [ "${BENCH_SKIP_FETCH:-0}" = 1 ] && [ -d "$site/content/wikipedia" ]; then
 else
   # Another server on the port would answer the fetch with another corpus's articles (a stand-in
   # left running from an earlier run: 10,710 of 14,555 articles "not found").
-  if curl -s -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; then
+  if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/" 2>/dev/null; then
     echo "bench: something already answers on 127.0.0.1:$port (a Wikipedia stand-in left running?); stop it, or choose another port with BENCH_PORT=N" >&2
     exit 1
   fi

@@ -37,11 +37,14 @@ public enum EditorFiles {
         }
     }
 
+    /// What Bestiary's own atomic writes put in a file's name (``isLeftoverRecord(_:)``).
+    private static let atomicWriteMarker: [UInt8] = Array(".tmp-".utf8)
+
     /// ``isLeftover(_:)`` of a name ending in `.md`: hidden, or one of Bestiary's own atomic
     /// writes (`.tmp-` in it).
     private static func isLeftoverRecord(_ name: some Collection<UInt8>) -> Bool {
         if name.first == UInt8(ascii: ".") { return true }
-        let marker = Array(".tmp-".utf8)
+        let marker = atomicWriteMarker
         var matched = 0
         for byte in name {
             if byte == marker[matched] {

@@ -617,14 +617,14 @@ import Testing
         options.recordsPackVersions = false
         let builder = SiteBuilder(options: options)
         let crow = s.path("content/animals/crow.md")
-        let edited = LockedFlag()
+        let edited = Flag()
         builder.onStage = { stage, _, _ in
-            guard stage.name == "load", !edited.value else { return }
-            edited.value = true
+            guard stage.name == "load", !edited.isSet else { return }
+            edited.set()
             try? (String(contentsOfFile: crow, encoding: .utf8) + "\nSeen on the roof.\n").writeReplacing(toFile: crow)
         }
         let racing = try builder.build()
-        #expect(edited.value && racing.pagesReused > 0, "a rebuild that reused pages, with the edit made during it")
+        #expect(edited.isSet && racing.pagesReused > 0, "a rebuild that reused pages, with the edit made during it")
         #expect(!(try String(contentsOfFile: s.output + "/animals/crow/index.html", encoding: .utf8).contains("Seen on the roof")))
         let next = try s.step {}
         #expect(!next.upToDate)
@@ -667,15 +667,5 @@ import Testing
         let report = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
         #expect(report.pagesReused == 0)
         #expect(report.stages.last?.detail.contains(" of ") == false, "written anew")
-    }
-}
-
-/// A flag set from the build's stage callback and read by the test.
-private final class LockedFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
-    var value: Bool {
-        get { lock.withLock { set } }
-        set { lock.withLock { set = newValue } }
     }
 }
