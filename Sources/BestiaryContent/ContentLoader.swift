@@ -42,6 +42,12 @@ public struct ContentLoader: Sendable {
         /// Whether the records and pages were read: with a catalogue, or against site.yml's
         /// languages when the rest of it is unusable.
         public var contentChecked = false
+        /// With ``listed`` (a build's walk of the inputs): the ids of the animals one of whose
+        /// files (its record, unless taken from ``cache``, or a translation) had other metadata
+        /// once read than the walk found. It changed after the walk, perhaps before it was read:
+        /// what the walk says of it (unchanged since the last build, say) may not hold for what
+        /// was read.
+        public var readAfterAChange: Set<String> = []
     }
 
     var contentDirectory: String { Catalog.contentDirectory(root: root) }
@@ -174,14 +180,16 @@ public struct ContentLoader: Sendable {
         bag.append(contentsOf: animalDiagnostics)
         bag.append(contentsOf: strayContent())
         cache?.begin(config: config)
-        let parsed = Parallel.map(animalFiles.mains) { file -> (Animal?, [Diagnostic]) in
+        // Each with whether its file changed since the walk (``Result/readAfterAChange``).
+        let parsed = Parallel.map(animalFiles.mains) { file -> (Animal?, [Diagnostic], Bool) in
             // Taken before the file is read: a change made meanwhile makes the next build parse it.
             let info = cache == nil ? nil : listed?.file(file.relativePath) ?? fileSystem.infoFollowingLinks(file.fullPath)
-            if let cache, let info, let known = cache.lookup(file.relativePath, info: info) { return known }
+            if let cache, let info, let known = cache.lookup(file.relativePath, info: info) { return (known.0, known.1, false) }
             let result = parse(file, config: config)
             if let cache, let info { cache.store(file.relativePath, info: info, result: result) }
-            return result
+            return (result.0, result.1, changedSinceWalk(file))
         }
+        var readAfterAChange = Set<String>()
         // Each record is moved, not copied: a copy of an `Animal` retains each of its many fields.
         var animals: [Animal] = []
         animals.reserveCapacity(parsed.count)
@@ -189,12 +197,12 @@ public struct ContentLoader: Sendable {
         // `id: dog` elsewhere, which is the one in error (a tester's `id: dog` in cat.md was
         // reported in dog.md); else the first by path.
         var owners: [String: Int] = [:]
-        for (i, (animal, _)) in parsed.enumerated() {
+        for (i, (animal, _, _)) in parsed.enumerated() {
             guard let animal else { continue }
             if let j = owners[animal.id], animalFiles.mains[j].stem == animal.id || animalFiles.mains[i].stem != animal.id { continue }
             owners[animal.id] = i
         }
-        for (i, (file, (animal, diagnostics))) in zip(animalFiles.mains, parsed).enumerated() {
+        for (i, (file, (animal, diagnostics, changed))) in zip(animalFiles.mains, parsed).enumerated() {
             bag.append(contentsOf: diagnostics)
             // Taken first: the translations of a record that failed are not "without a record"
             // (the record's own errors say what is wrong).
@@ -211,6 +219,7 @@ public struct ContentLoader: Sendable {
                     animal.bodies[translation.language!] = body
                 }
             }
+            if changed || translations.contains(where: changedSinceWalk) { readAfterAChange.insert(animal.id) }
             animals.append(animal)
         }
         for (_, orphans) in animalFiles.translations {
@@ -332,7 +341,7 @@ public struct ContentLoader: Sendable {
             if !bag.hasErrors { bag.append(contentsOf: Self.unusedTagLabels(animals, config: config)) }
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
-        return Result(catalog: catalog, diagnostics: bag, contentChecked: true)
+        return Result(catalog: catalog, diagnostics: bag, contentChecked: true, readAfterAChange: readAfterAChange)
     }
 
     /// `path` with its extension (the part after its last dot, if any) replaced by `ext`.
@@ -697,6 +706,15 @@ public struct ContentLoader: Sendable {
         } catch let error as FileSystemError {
             throw DiagnosticError(.error("cannot read the file: \(error.reason)", at: SourceLocation(path: relative), stage: "load"))
         }
+    }
+
+    /// Whether `file`, just read, has other metadata than the build's walk found (or the walk
+    /// did not find it); never without a walk. One `lstat` each, for the records parsed and
+    /// every translation (which are always read).
+    private func changedSinceWalk(_ file: MarkdownFile) -> Bool {
+        guard let listed else { return false }
+        guard let walked = listed.file(file.relativePath) else { return true }
+        return fileSystem.info(file.fullPath) != walked
     }
 
     private func translationBody(_ file: MarkdownFile, config: SiteConfig, bag: inout DiagnosticBag) -> MarkdownBody? {

@@ -47,7 +47,10 @@ public struct InputChanges: Equatable, Sendable {
     /// walk it started from, which that file no longer matches, and keeps each of these animals
     /// as the last build kept it (digest, group, difficulty: what its pages were made from), so
     /// the next build names the file and makes again what showed the animal, where it was and
-    /// where it is. A full build records no fingerprint then, and the next digests every animal.)
+    /// where it is. An animal one of whose files the build read with other metadata than the
+    /// walk found, the build takes out of these itself (``ContentLoader/Result/readAfterAChange``):
+    /// its pages show what was read, so it is digested and kept as read. A full build records no
+    /// fingerprint then, and the next digests every animal.)
     public func unchangedAnimals(_ animals: [Animal]) -> Set<String>? {
         guard !modified.isEmpty, added.isEmpty, removed.isEmpty, folders.isEmpty, settings.isEmpty, animalLinks.isEmpty,
             modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })

@@ -237,6 +237,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // Media and pictures are named by paths below it (`content/…` when the root is `.`).
         let contentPrefix = Catalog.contentDirectory(root: options.root) + "/"
 
+        var readAfterAChange = Set<String>()
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
             loader.cache = records ?? memoRecords
@@ -252,6 +253,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 return keptFacts?.value().kind(of: path, info: info, prefix: MediaPlanner.factPrefix).flatMap { MediaFormat(rawValue: String($0)) }
             }
             let result = loader.load()
+            readAfterAChange = result.readAfterAChange
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
             // The warnings are in `diagnostics` already: a failed build must not show them twice.
             if result.diagnostics.hasErrors { throw DiagnosticError(result.diagnostics.sorted.filter { $0.severity == .error }) }
@@ -401,8 +403,12 @@ public final class SiteBuilder: @unchecked Sendable {
         struct Packs { var output: PackOutput, paths: [String], seconds: Double }
         let resolved = enrichment.resolved
         // After an edit of record files alone, the animals none of whose files changed: what the
-        // last build digested of them (for its pages and its pack records) still holds.
-        let unchangedAnimals = previous != nil ? report.inputChanges?.unchangedAnimals(catalog.animals) : nil
+        // last build digested of them (for its pages and its pack records) still holds. Not one
+        // whose file was read after it changed, though the walk found it unchanged (it changed
+        // after the walk): what was read is not what the last build digested, and this build's
+        // pages show what was read.
+        let unchangedAnimals = previous != nil
+            ? report.inputChanges?.unchangedAnimals(catalog.animals).map { $0.subtracting(readAfterAChange) } : nil
         // And the animal pages such an edit can change (``AffectedOutputs``): the others' inputs
         // are those of the last build, and so are their digests.
         let affectedPages = unchangedAnimals.flatMap { unchanged in

@@ -654,6 +654,51 @@ import Testing
         #expect(try build(root: s.root, output: s.output).upToDate)
     }
 
+    /// The same race, and the record set back before the next build: that build starts from
+    /// the group the record was read with, not the one the last build kept. The pages the racing
+    /// build made (crow's, and the birds' that list crow) showed bear as a bird; starting from
+    /// the kept group (mammal, both before and after), the rules left them as they were, bear
+    /// still listed among the birds. A reviewer's case (2026-12-06).
+    @Test func aRecordSetBackAfterARacedReadIsMadeAgainWhereTheRaceShowedIt() throws {
+        let s = try Site()
+        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
+        let bear = s.path("content/animals/bear.md")
+        let racing = RacingFileSystem(path: bear) {
+            let text = (try? String(contentsOfFile: bear, encoding: .utf8)) ?? ""
+            try? text.replacingOccurrences(of: "group: mammal", with: "group: bird").writeReplacing(toFile: bear)
+        }
+        try s.edit("content/animals/crow.md", "name: {en: Crow, de: Krähe}", "name: {en: Carrion crow, de: Rabenkrähe}")
+        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
+        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read bear.md after its walk")
+        let next = try s.step { try s.edit("content/animals/bear.md", "group: bird", "group: mammal") }
+        #expect(next.inputChanges?.modified == ["content/animals/bear.md"])
+        #expect(next.pagesReused > 0, "still a rebuild")
+        #expect(try build(root: s.root, output: s.output).upToDate)
+    }
+
+    /// A translation is read on every build: one changed after the walk, and set back before
+    /// the next build. The racing build made penguin's page again (owl, which it shows, was
+    /// edited) with the changed text, and it must not record that page under the digest of the
+    /// text as the walk found it: the next build, finding the text as it was, would keep it.
+    @Test func aTranslationChangedAfterTheWalkAndSetBackIsMadeAgain() throws {
+        let s = try Site()
+        let translation = s.path("content/animals/penguin.de.md")
+        let original = try String(contentsOfFile: translation, encoding: .utf8)
+        #expect(original.contains("Pinguine können nicht fliegen"))
+        let racing = RacingFileSystem(path: translation) {
+            try? original.replacingOccurrences(of: "Pinguine können nicht fliegen", with: "Pinguine fliegen nie")
+                .writeReplacing(toFile: translation)
+        }
+        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ntags: [night]")
+        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
+        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read penguin.de.md after its walk")
+        #expect(try String(contentsOfFile: s.output + "/de/animals/penguin/index.html", encoding: .utf8).contains("Pinguine fliegen nie"))
+        let next = try s.step { try original.writeReplacing(toFile: translation) }
+        #expect(next.inputChanges?.modified == ["content/animals/penguin.de.md"])
+        #expect(try String(contentsOfFile: s.output + "/de/animals/penguin/index.html", encoding: .utf8).contains("Pinguine können nicht fliegen"))
+        #expect(try build(root: s.root, output: s.output).upToDate)
+    }
+
     /// `--force`, another binary or another output folder: the record is not used.
     @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
         let s = try Site()
