@@ -83,8 +83,17 @@ struct BuildState {
             // leads to counts too, so that an edit of a shared file is no "up to date".
             let throughLinks = folder == "templates"
             let made = Parallel.map(entries, chunk: 1024) { entry in
-                entry.path + "\t" + describe(entry.info)
-                    + (throughLinks && entry.info?.kind == .symlink ? " -> " + describe(fs.infoFollowingLinks(root(entry.path))) : "")
+                // In one buffer, made a string once (not three strings joined).
+                var line: [UInt8] = []
+                line.reserveCapacity(entry.path.utf8.count + 64)
+                line.append(contentsOf: entry.path.utf8)
+                line.append(9)
+                Self.describe(entry.info, into: &line)
+                if throughLinks && entry.info?.kind == .symlink {
+                    line.append(contentsOf: " -> ".utf8)
+                    Self.describe(fs.infoFollowingLinks(root(entry.path)), into: &line)
+                }
+                return String(decoding: line, as: UTF8.self)
             }
             lines.append(contentsOf: made)
             // Its own array, not a slice of `lines` (which the next append would then copy whole).
