@@ -48,6 +48,10 @@ public struct ContentLoader: Sendable {
         /// what the walk says of it (unchanged since the last build, say) may not hold for what
         /// was read.
         public var readAfterAChange: Set<String> = []
+        /// With ``listed``: whether the loader found the files below `content/animals/` that the
+        /// walk found, no more and no fewer (a translation removed after the walk, even for a
+        /// moment, is never read, so ``readAfterAChange`` cannot name its animal).
+        public var recordFilesAsWalked = true
     }
 
     var contentDirectory: String { Catalog.contentDirectory(root: root) }
@@ -186,10 +190,17 @@ public struct ContentLoader: Sendable {
             let info = cache == nil ? nil : listed?.file(file.relativePath) ?? fileSystem.infoFollowingLinks(file.fullPath)
             if let cache, let info, let known = cache.lookup(file.relativePath, info: info) { return (known.0, known.1, false) }
             let result = parse(file, config: config)
-            if let cache, let info { cache.store(file.relativePath, info: info, result: result) }
-            return (result.0, result.1, changedSinceWalk(file))
+            let changed = changedSinceWalk(file)
+            // Not kept under the walk's metadata when the file has other metadata now: what was
+            // read may be what it holds now, and a file put back as it was (renamed back) would
+            // have had that parse taken for it.
+            if let cache, let info, !(changed && listed?.file(file.relativePath) != nil) {
+                cache.store(file.relativePath, info: info, result: result)
+            }
+            return (result.0, result.1, changed)
         }
         var readAfterAChange = Set<String>()
+        let recordFilesAsWalked = animalFiles.asWalked
         // Each record is moved, not copied: a copy of an `Animal` retains each of its many fields.
         var animals: [Animal] = []
         animals.reserveCapacity(parsed.count)
@@ -341,7 +352,8 @@ public struct ContentLoader: Sendable {
             if !bag.hasErrors { bag.append(contentsOf: Self.unusedTagLabels(animals, config: config)) }
         }
         let catalog = Catalog(root: root, config: config, animals: animals, pages: pages, mediaFiles: media)
-        return Result(catalog: catalog, diagnostics: bag, contentChecked: true, readAfterAChange: readAfterAChange)
+        return Result(
+            catalog: catalog, diagnostics: bag, contentChecked: true, readAfterAChange: readAfterAChange, recordFilesAsWalked: recordFilesAsWalked)
     }
 
     /// `path` with its extension (the part after its last dot, if any) replaced by `ext`.
@@ -578,6 +590,8 @@ public struct ContentLoader: Sendable {
     struct MarkdownFiles {
         var mains: [MarkdownFile] = []
         var translations: [String: [MarkdownFile]] = [:]
+        /// Whether the regular files listed are those the build's walk listed (true without one).
+        var asWalked = true
     }
 
     private func markdownFiles(in folder: String, contentReal: String, config: SiteConfig) -> (MarkdownFiles, [Diagnostic]) {
@@ -591,6 +605,10 @@ public struct ContentLoader: Sendable {
             files = try fileSystem.walkFiles(in: directory) { symlinks.append($0) }
         } catch {
             return (result, [.error("\(error)", at: SourceLocation(path: "content/\(folder)"), stage: "load")])
+        }
+        if let listed {
+            let prefix = "content/\(folder)/"
+            result.asWalked = files.count == listed.count(below: prefix) && files.allSatisfy { listed.file(prefix + $0) != nil }
         }
         // Hidden files and folders, and what editors leave beside a file (`owl.md~`, `#owl.md#`,
         // `.bak`, emacs' lock `.#owl.md`, a link that leads nowhere): passed over, as the preview's
@@ -709,12 +727,14 @@ public struct ContentLoader: Sendable {
     }
 
     /// Whether `file`, just read, has other metadata than the build's walk found (or the walk
-    /// did not find it); never without a walk. One `lstat` each, for the records parsed and
-    /// every translation (which are always read).
+    /// did not find it: a file made since; not a symbolic link, which the walk never lists as a
+    /// file); never without a walk. One `lstat` each, for the records parsed and every
+    /// translation (which are always read).
     private func changedSinceWalk(_ file: MarkdownFile) -> Bool {
         guard let listed else { return false }
-        guard let walked = listed.file(file.relativePath) else { return true }
-        return fileSystem.info(file.fullPath) != walked
+        let now = fileSystem.info(file.fullPath)
+        guard let walked = listed.file(file.relativePath) else { return now?.kind != .symlink }
+        return now != walked
     }
 
     private func translationBody(_ file: MarkdownFile, config: SiteConfig, bag: inout DiagnosticBag) -> MarkdownBody? {

@@ -25,4 +25,10 @@ public struct ListedFiles: Sendable {
     public func file(_ path: String) -> FileInfo? { files[path] }
 
     public var count: Int { files.count }
+
+    /// How many of the regular files listed are below `prefix` (a folder's path from the site
+    /// root, with its closing slash).
+    public func count(below prefix: String) -> Int {
+        files.keys.reduce(0) { $0 + ($1.utf8.starts(with: prefix.utf8) ? 1 : 0) }
+    }
 }

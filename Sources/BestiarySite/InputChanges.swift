@@ -49,8 +49,8 @@ public struct InputChanges: Equatable, Sendable {
     /// the next build names the file and makes again what showed the animal, where it was and
     /// where it is. An animal one of whose files the build read with other metadata than the
     /// walk found, the build takes out of these itself (``ContentLoader/Result/readAfterAChange``):
-    /// its pages show what was read, so it is digested and kept as read. A full build records no
-    /// fingerprint then, and the next digests every animal.)
+    /// its pages show what was read, so it is digested and kept as read, and the build records no
+    /// fingerprint. A full build records none either then, and the next digests every animal.)
     public func unchangedAnimals(_ animals: [Animal]) -> Set<String>? {
         guard !modified.isEmpty, added.isEmpty, removed.isEmpty, folders.isEmpty, settings.isEmpty, animalLinks.isEmpty,
             modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })

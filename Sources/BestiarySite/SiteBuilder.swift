@@ -238,6 +238,7 @@ public final class SiteBuilder: @unchecked Sendable {
         let contentPrefix = Catalog.contentDirectory(root: options.root) + "/"
 
         var readAfterAChange = Set<String>()
+        var recordFilesAsWalked = true
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
             loader.cache = records ?? memoRecords
@@ -253,7 +254,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 return keptFacts?.value().kind(of: path, info: info, prefix: MediaPlanner.factPrefix).flatMap { MediaFormat(rawValue: String($0)) }
             }
             let result = loader.load()
-            readAfterAChange = result.readAfterAChange
+            (readAfterAChange, recordFilesAsWalked) = (result.readAfterAChange, result.recordFilesAsWalked)
             diagnostics.append(contentsOf: result.diagnostics.items.filter { $0.severity != .error })
             // The warnings are in `diagnostics` already: a failed build must not show them twice.
             if result.diagnostics.hasErrors { throw DiagnosticError(result.diagnostics.sorted.filter { $0.severity == .error }) }
@@ -406,8 +407,9 @@ public final class SiteBuilder: @unchecked Sendable {
         // last build digested of them (for its pages and its pack records) still holds. Not one
         // whose file was read after it changed, though the walk found it unchanged (it changed
         // after the walk): what was read is not what the last build digested, and this build's
-        // pages show what was read.
-        let unchangedAnimals = previous != nil
+        // pages show what was read. None when the records' folder did not hold the files the walk
+        // found (a translation gone for a moment is not read, and its animal not named).
+        let unchangedAnimals = previous != nil && recordFilesAsWalked
             ? report.inputChanges?.unchangedAnimals(catalog.animals).map { $0.subtracting(readAfterAChange) } : nil
         // And the animal pages such an edit can change (``AffectedOutputs``): the others' inputs
         // are those of the last build, and so are their digests.
@@ -710,9 +712,14 @@ public final class SiteBuilder: @unchecked Sendable {
         // Record what this output was built from, unless an input changed meanwhile (the lock
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
-        let recorded = walked.flatMap { Self.recordedWalk($0, state: state, ownWrites: ownWrites) }
+        // Nothing, though, when a record or translation was read with other metadata than the walk
+        // found, or the records' folder did not hold what the walk found: the walk (and a second
+        // one, when the file was put back as it was, renamed back) would describe inputs this
+        // build did not read. The next build then digests every animal again.
+        let readAsWalked = readAfterAChange.isEmpty && recordFilesAsWalked
+        let recorded = readAsWalked ? walked.flatMap { Self.recordedWalk($0, state: state, ownWrites: ownWrites) } : nil
         let after = recorded ?? snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
-        let fingerprint = recorded != nil || BuildState.digest(after, except: ownWrites) == inputsBefore ? state.fingerprint(after) : nil
+        let fingerprint = readAsWalked && (recorded != nil || BuildState.digest(after, except: ownWrites) == inputsBefore) ? state.fingerprint(after) : nil
         // The walk (3 MB on the bench corpus) is kept while the other kept files are saved, and
         // the fingerprint recorded after it.
         let walkKept = memo == nil ? fingerprint.map { _ in Background { state.keep(after) } } : nil

@@ -113,3 +113,33 @@ final class RacingFileSystem: PassingFileSystem, @unchecked Sendable {
         return try base.read(path)
     }
 }
+
+/// Runs `change` once, just before the `listing`th listing of `directory` (the build's walk of
+/// the inputs lists the records' folder first, the loader's own walk second).
+final class ListingRacingFileSystem: PassingFileSystem, @unchecked Sendable {
+    let directory: String
+    let listing: Int
+    private let change: @Sendable () -> Void
+    private let lock = NSLock()
+    private var listings = 0
+
+    init(directory: String, listing: Int, change: @escaping @Sendable () -> Void) {
+        self.directory = directory
+        self.listing = listing
+        self.change = change
+    }
+
+    /// Whether the folder was listed that many times, and changed just before the last of them.
+    var fired: Bool { lock.withLock { listings >= listing } }
+
+    override func entries(in directory: String) throws -> [DirectoryEntry] {
+        if directory == self.directory {
+            let count = lock.withLock {
+                listings += 1
+                return listings
+            }
+            if count == listing { change() }
+        }
+        return try base.entries(in: directory)
+    }
+}
