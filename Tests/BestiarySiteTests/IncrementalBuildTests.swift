@@ -633,13 +633,11 @@ import Testing
         #expect(try build(root: s.root, output: s.output).upToDate)
     }
 
-    /// A record changed after a rebuild walked the inputs and before it read that record (one it
-    /// did not hold parsed, whose file the walk found unchanged): the build takes that animal as
-    /// edited (its pages show what was read) and records no fingerprint, so the next build digests
-    /// every animal and makes again every page that showed it, in its old group as in its new one.
-    @Test func aRecordChangedBetweenTheWalkAndItsReadIsMadeAgainWhereItShowed() throws {
+    /// The fixture site after a rebuild (crow renamed) during which bear.md turned from a mammal
+    /// into a bird between the walk and its read. bear.md was edited just before the build
+    /// before it, so it is not among the parsed records that build kept: the racing build reads it.
+    func siteRebuiltWhileBearTurnsIntoABird(sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Site {
         let s = try Site()
-        // Edited just before a build: not among the parsed records that build keeps.
         try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
         let bear = s.path("content/animals/bear.md")
         let racing = RacingFileSystem(path: bear) {
@@ -648,7 +646,16 @@ import Testing
         }
         try s.edit("content/animals/crow.md", "name: {en: Crow, de: Krähe}", "name: {en: Carrion crow, de: Rabenkrähe}")
         let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
-        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read bear.md after its walk")
+        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read bear.md after its walk", sourceLocation: sourceLocation)
+        return s
+    }
+
+    /// A record changed after a rebuild walked the inputs and before it read that record (one it
+    /// did not hold parsed, whose file the walk found unchanged): the build takes that animal as
+    /// edited (its pages show what was read) and records no fingerprint, so the next build digests
+    /// every animal and makes again every page that showed it, in its old group as in its new one.
+    @Test func aRecordChangedBetweenTheWalkAndItsReadIsMadeAgainWhereItShowed() throws {
+        let s = try siteRebuiltWhileBearTurnsIntoABird()
         let next = try s.step {}
         #expect(!next.upToDate && next.inputChanges == nil, "the racing build recorded no fingerprint")
         #expect(try build(root: s.root, output: s.output).upToDate)
@@ -660,16 +667,7 @@ import Testing
     /// the kept group (mammal, both before and after), the rules left them as they were, bear
     /// still listed among the birds. A reviewer's case (2026-12-06).
     @Test func aRecordSetBackAfterARacedReadIsMadeAgainWhereTheRaceShowedIt() throws {
-        let s = try Site()
-        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
-        let bear = s.path("content/animals/bear.md")
-        let racing = RacingFileSystem(path: bear) {
-            let text = (try? String(contentsOfFile: bear, encoding: .utf8)) ?? ""
-            try? text.replacingOccurrences(of: "group: mammal", with: "group: bird").writeReplacing(toFile: bear)
-        }
-        try s.edit("content/animals/crow.md", "name: {en: Crow, de: Krähe}", "name: {en: Carrion crow, de: Rabenkrähe}")
-        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
-        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read bear.md after its walk")
+        let s = try siteRebuiltWhileBearTurnsIntoABird()
         let next = try s.step { try s.edit("content/animals/bear.md", "group: bird", "group: mammal") }
         #expect(next.inputChanges == nil, "the racing build recorded no fingerprint")
         #expect(next.pagesReused > 0, "still a rebuild")
