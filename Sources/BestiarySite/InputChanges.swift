@@ -43,14 +43,13 @@ public struct InputChanges: Equatable, Sendable {
     /// matched to its animal by folder and name, up to the name's first dot. Nil too while a
     /// record or translation is a symbolic link (``animalLinks``): its animal changes with a file
     /// under another name. (A file changed while the build runs is not among the changes: the
-    /// build may then show its animal as it was, or partly as it is now. A rebuild records the
-    /// walk it started from, which that file no longer matches, and keeps each of these animals
-    /// as the last build kept it (digest, group, difficulty: what its pages were made from), so
-    /// the next build names the file and makes again what showed the animal, where it was and
-    /// where it is. An animal one of whose files the build read with other metadata than the
-    /// walk found, the build takes out of these itself (``ContentLoader/Result/readAfterAChange``):
-    /// its pages show what was read, so it is digested and kept as read, and the build records no
-    /// fingerprint. A full build records none either then, and the next digests every animal.)
+    /// build may then show its animal as it was. A rebuild records the walk it started from,
+    /// which that file no longer matches, so the next build names the file and makes again what
+    /// showed the animal, starting from what this one read. An animal one of whose files the build
+    /// read with other metadata than the walk found, the build takes out of these itself
+    /// (``ContentLoader/Result/readAfterAChange``): its pages show what was read, so it is
+    /// digested and kept as read, and the build records no fingerprint. A full build records none
+    /// either then, and the next digests every animal.)
     public func unchangedAnimals(_ animals: [Animal]) -> Set<String>? {
         guard !modified.isEmpty, added.isEmpty, removed.isEmpty, folders.isEmpty, settings.isEmpty, animalLinks.isEmpty,
             modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })

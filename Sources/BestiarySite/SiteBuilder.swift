@@ -501,19 +501,12 @@ public final class SiteBuilder: @unchecked Sendable {
                     nameOrders = result.nameOrders
                     fragments = result.fragments
                     keptAnimals.reserveCapacity(catalog.animals.count)
-                    // An animal none of whose files changed is kept as the last build kept it: its
-                    // digest was taken from there, and its group and difficulty go with it. They are
-                    // what its pages and cards were made from, which the next build's rules start
-                    // from (``affectedAnimalPages``) if its file changes, even if it changed after
-                    // this build's walk and before its read: taken from the record just read, they
-                    // said the new group, and the pages that showed it in its old one were kept.
-                    let keptBefore = unchangedAnimals != nil ? previous?.animals : nil
+                    // What each animal's pages were made from, which the next build's rules start from
+                    // (``affectedAnimalPages``) if its file changes. An animal taken as unchanged
+                    // was read as the walk found it (``ContentLoader/Result/readAfterAChange``), so
+                    // its group and difficulty are those the last build kept with its digest.
                     for (animal, digest) in zip(catalog.animals, result.animalDigests) {
-                        if let keptBefore, unchangedAnimals?.contains(animal.id) == true, let before = keptBefore[animal.id], before.digest == digest {
-                            keptAnimals[animal.id] = before
-                        } else {
-                            keptAnimals[animal.id] = KeptAnimal(digest: digest, group: animal.group, difficulty: animal.difficulty)
-                        }
+                        keptAnimals[animal.id] = KeptAnimal(digest: digest, group: animal.group, difficulty: animal.difficulty)
                     }
                 } catch {
                     throw DiagnosticError(.error("cannot write the site: \(error); \(options.outputDirectory) is unchanged", stage: "write"))
@@ -861,10 +854,10 @@ public final class SiteBuilder: @unchecked Sendable {
     /// A full build walks every input a second time instead and records nothing when one changed
     /// while it ran. The first walk does as well: an input changed after it was walked has other
     /// metadata now (its size, time or inode), so the next build's walk differs from the one
-    /// recorded, and that build names it as changed and makes again what it touches. What it
-    /// starts from for such a record (the group and difficulty its pages were made from) is what
-    /// the output record keeps of its animal, which a rebuild takes over from the last build for
-    /// every animal it took as unchanged. Only the walk's lines are kept for this, not 60,000 lines
+    /// recorded, and that build names it as changed and makes again what it touches, starting
+    /// from what the output record keeps of its animal: what this build read of it, which is what
+    /// its pages were made from (a file read with other metadata than the walk found records no
+    /// walk at all: ``ContentLoader/Result/readAfterAChange``). Only the walk's lines are kept for this, not 60,000 lines
     /// through a full build's peak; the second walk took about 0.1 CPU-s of every rebuild of the
     /// bench corpus, beside its write stage.
     static func recordedWalk(_ walk: [String], state: BuildState, ownWrites: Set<String>) -> [String]? {
