@@ -50,6 +50,18 @@ enum MediaPlanner {
         try planAndWarn(catalog, fileSystem: fileSystem, memo: memo, facts: facts, listed: listed).plan
     }
 
+    /// What the media stage made: each file's record by path under `content/`, the warnings, and
+    /// the files (by that path) read with other metadata than they were looked up by (the walk's,
+    /// or a `stat` just before): changed meanwhile, so what was read is not the file that metadata
+    /// describes. None of those is kept for later builds, and a build that read one records no
+    /// walk of its inputs (a file put back as it was, with its time, would have been taken as
+    /// unchanged, and what was read of it as its record).
+    struct Planned {
+        var plan: [String: MediaRecord]
+        var warnings: [Diagnostic]
+        var readAfterAChange: [String]
+    }
+
     /// ``plan(_:fileSystem:memo:facts:listed:)`` with a warning for each file read now that others
     /// may not read (``MediaIntegrity/unreadableByOthers(mode:path:)``) or that was cut short
     /// (``MediaIntegrity/problem(_:format:)``, a copy that stopped half way): a build from nothing,
@@ -58,7 +70,7 @@ enum MediaPlanner {
     /// runs its stages says it.
     static func planAndWarn(
         _ catalog: Catalog, fileSystem: any FileSystem, memo: BuildMemo? = nil, facts: FileFacts? = nil, listed: ListedFiles? = nil
-    ) throws(DiagnosticError) -> (plan: [String: MediaRecord], warnings: [Diagnostic]) {
+    ) throws(DiagnosticError) -> Planned {
         let files = catalog.mediaFiles.values.sorted { $0.path < $1.path }
         let content = catalog.contentDirectory
         // File metadata is the key of what is kept; a build that keeps nothing does not need it.
@@ -66,14 +78,15 @@ enum MediaPlanner {
             memo == nil && facts == nil
                 ? nil : listed?.file("content/" + file.path) ?? fileSystem.infoFollowingLinks(content + "/" + file.path)
         }
-        // Each record, and whether it may be kept for later builds.
-        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<(MediaRecord, Bool, [String]), Diagnostic> in
+        // Each record, whether it may be kept for later builds, what to warn of it, and whether it
+        // was read after a change.
+        let results = Parallel.map(Array(zip(files, infos)), chunk: 8) { (file, info) -> Result<(MediaRecord, Bool, [String], Bool), Diagnostic> in
             let full = content + "/" + file.path, kind = factPrefix + file.format.rawValue
-            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success((known, true, [])) }
+            if let info, let known = memo?.mediaRecord(file.path, info: info) { return .success((known, true, [], false)) }
             if let info, let values = facts?.lookup(full, info: info, kind: kind),
                 let known = MediaRecord(file: file, fullPath: full, facts: values)
             {
-                return .success((known, true, []))
+                return .success((known, true, [], false))
             }
             do {
                 let data = try fileSystem.read(full)
@@ -86,11 +99,13 @@ enum MediaPlanner {
                 // `rsync -t`), would otherwise be taken with the wrong format by later builds.
                 let sameFormat = MediaSniffer.sniff(data.prefix(MediaSniffer.headerLength)) == file.format
                 let damage = MediaIntegrity.problem(data, format: file.format)
-                let keep = sameFormat && damage?.leavesWhole != false
+                // Looked at again once read (one `stat` per file read, none per file taken as known).
+                let changed = info.map { fileSystem.infoFollowingLinks(full) != $0 } ?? false
+                let keep = sameFormat && damage?.leavesWhole != false && !changed
                 if let info, keep { facts?.keep(full, info: info, kind: kind, values: record.facts) }
                 let unreadable = fileSystem.permissions(full).flatMap { MediaIntegrity.unreadableByOthers(mode: $0, path: file.path) }
                 let said = [damage?.description, unreadable].compactMap { $0 }.map { "\(file.format.kind == .sound ? "sound" : "picture") '\(file.path)': \($0)" }
-                return .success((record, keep, said))
+                return .success((record, keep, said, changed))
             } catch {
                 return .failure(.error("cannot read media file: \(error)", at: SourceLocation(path: "content/" + file.path), stage: "media"))
             }
@@ -99,11 +114,13 @@ enum MediaPlanner {
         var unkept = Set<String>()
         var bag = DiagnosticBag()
         var warnings: [Diagnostic] = []
+        var readAfterAChange: [String] = []
         for result in results {
             switch result {
-            case .success(let (record, keep, said)):
+            case .success(let (record, keep, said, changed)):
                 plan[record.contentPath] = record
                 if !keep { unkept.insert(record.contentPath) }
+                if changed { readAfterAChange.append(record.contentPath) }
                 warnings += said.map { .warning($0, at: SourceLocation(path: "content/" + record.contentPath), stage: "media") }
             case .failure(let d): bag.append(d)
             }
@@ -116,7 +133,7 @@ enum MediaPlanner {
             }
             memo.keepMedia(known)
         }
-        return (plan, warnings)
+        return Planned(plan: plan, warnings: warnings, readAfterAChange: readAfterAChange)
     }
 
     /// The pictures too large to show well (``ImageSize/problem(width:height:format:)``), by path:

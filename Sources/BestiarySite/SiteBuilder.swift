@@ -239,6 +239,9 @@ public final class SiteBuilder: @unchecked Sendable {
 
         var readAfterAChange = Set<String>()
         var recordFilesAsWalked = true
+        // Whether every media file the media stage read had the metadata it was looked up by
+        // (``MediaPlanner/Planned/readAfterAChange``).
+        var mediaAsWalked = true
         let catalog: Catalog = try stage("load") { () throws(DiagnosticError) in
             var loader = ContentLoader(root: options.root, fileSystem: fs, memo: memo?.parse)
             loader.cache = records ?? memoRecords
@@ -359,8 +362,10 @@ public final class SiteBuilder: @unchecked Sendable {
         if leaves, let cacheAhead { ProcessMemory.leaveToExit([cacheAhead]) }
         cacheAhead = nil
         let media: [String: MediaRecord] = try stage("media") { () throws(DiagnosticError) in
-            let (plan, warnings) = try MediaPlanner.planAndWarn(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listed)
-            diagnostics.append(contentsOf: warnings)
+            let planned = try MediaPlanner.planAndWarn(catalog, fileSystem: fs, memo: memo, facts: facts(), listed: listed)
+            let plan = planned.plan
+            mediaAsWalked = planned.readAfterAChange.isEmpty
+            diagnostics.append(contentsOf: planned.warnings)
             diagnostics.append(contentsOf: MediaPlanner.sizeProblems(plan))
             let bytes = plan.values.reduce(0) { $0 + $1.bytes }
             return (plan, "\(plan.count) file\(plan.count == 1 ? "" : "s"), \(bytes >> 10) KiB")
@@ -705,11 +710,11 @@ public final class SiteBuilder: @unchecked Sendable {
         // Record what this output was built from, unless an input changed meanwhile (the lock
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
-        // Nothing, though, when a record or translation was read with other metadata than the walk
-        // found, or the records' folder did not hold what the walk found: the walk (and a second
+        // Nothing, though, when a record, translation or media file was read with other metadata
+        // than the walk found, or the records' folder did not hold what the walk found: the walk (and a second
         // one, when the file was put back as it was, renamed back) would describe inputs this
         // build did not read. The next build then digests every animal again.
-        let readAsWalked = readAfterAChange.isEmpty && recordFilesAsWalked
+        let readAsWalked = readAfterAChange.isEmpty && recordFilesAsWalked && mediaAsWalked
         let recorded = readAsWalked ? walked.flatMap { Self.recordedWalk($0, state: state, ownWrites: ownWrites) } : nil
         let after = recorded ?? snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
         let fingerprint = readAsWalked && (recorded != nil || BuildState.digest(after, except: ownWrites) == inputsBefore) ? state.fingerprint(after) : nil

@@ -755,6 +755,45 @@ import Testing
         #expect(try build(root: s.root, output: s.output).upToDate)
     }
 
+    /// A picture changed between the walk and the media stage's read of it, then put back (its
+    /// bytes, inode and time: the walk recorded would say nothing changed) is read again by the
+    /// next build: what the racing build hashed was not the file the walk found.
+    @Test func aMediaFileChangedWhileReadAndPutBackIsReadAgain() throws {
+        let s = try Site()
+        let picture = s.path("content/images/bear.png")
+        let original = try Data(contentsOf: URL(fileURLWithPath: picture))
+        /// The picture with one byte of its pixel data changed: still a whole PNG of the same size.
+        func variant(_ mask: UInt8) -> Data {
+            var bytes = [UInt8](original)
+            bytes[bytes.count / 2] ^= mask
+            return Data(bytes)
+        }
+        @Sendable func overwrite(_ data: Data) {
+            // In place: the same file (inode), so its folder does not change either.
+            guard let handle = FileHandle(forWritingAtPath: picture) else { return }
+            handle.write(data)
+            handle.closeFile()
+        }
+        // Changed before the build, dated an hour ago (settled: what the build learns of it is kept).
+        let (walked, racing) = (variant(1), variant(2))
+        overwrite(walked)
+        var hourAgo = timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)
+        #expect(withUnsafePointer(to: &hourAgo) { t in utimensat(AT_FDCWD, picture, [t.pointee, t.pointee], 0) } == 0)
+        var before = stat()
+        #expect(stat(picture, &before) == 0)
+        let racingFS = RacingFileSystem(path: picture) { overwrite(racing) }
+        _ = try build(root: s.root, output: s.output, fileSystem: racingFS)
+        #expect(racingFS.fired, "the media stage read the picture")
+        let next = try s.step {
+            overwrite(walked)
+            #expect(utimensat(AT_FDCWD, picture, [before.st_atim, before.st_mtim], 0) == 0)
+            var now = stat()
+            #expect(stat(picture, &now) == 0 && now.st_ino == before.st_ino && now.st_size == before.st_size)
+        }
+        #expect(!next.upToDate)
+        #expect(try build(root: s.root, output: s.output).upToDate)
+    }
+
     /// `--force`, another binary or another output folder: the record is not used.
     @Test func aRecordIsUsedOnlyForTheOutputItDescribes() throws {
         let s = try Site()
