@@ -422,8 +422,11 @@ public struct ContentLoader: Sendable {
     static func sameNames(_ animals: [Animal], config: SiteConfig) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var first: [String: String] = [:]  // language + name → the first animal's id
-        for i in animals.indices {
-            let keys = Catalog.nameKeys(animals[i], languages: config.languages)
+        first.reserveCapacity(animals.count * config.languages.count)
+        // Each animal's keys made on every core (folding 10,000 animals' names took 30-50 ms of
+        // each build on one core), then compared in order.
+        let allKeys = Parallel.map(animals, chunk: 256) { Catalog.nameKeys($0, languages: config.languages) }
+        for (i, keys) in zip(animals.indices, allKeys) {
             if let clash = keys.first(where: { first[$0.key] != nil }) {
                 problems.append(.warning(
                     "name '\(clash.name)' is also \(first[clash.key]!)'s: the quiz never offers the two side by side, and the collection shows two cards named alike; give one another name",
@@ -628,7 +631,21 @@ public struct ContentLoader: Sendable {
             }
         }
         all.sort()
+        let base = "content/\(folder)/"
+        let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
         for file in all {
+            // A record's file straight in the folder, its name ASCII with no dot but the one of
+            // `.md` (each of 10,000 records, each build): no parts split out, no path searched
+            // for a slash; what the general case below makes of it.
+            let bytes = file.utf8
+            if bytes.count > 3, bytes.allSatisfy({ $0 < 0x80 && $0 != slash }), bytes.suffix(3).elementsEqual(".md".utf8),
+                !bytes.dropLast(3).contains(dot)
+            {
+                result.mains.append(MarkdownFile(
+                    relativePath: base + file, fullPath: directory + "/" + file, stem: String(file.dropLast(3)), language: nil,
+                    directoryPrefix: base))
+                continue
+            }
             let relative = "content/\(folder)/\(file)"
             let name = file.split(separator: "/").last.map(String.init) ?? file
             let dirPrefix = "content/\(folder)/" + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")

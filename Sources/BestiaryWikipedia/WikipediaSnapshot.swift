@@ -64,6 +64,7 @@ public struct WikipediaSnapshot: Sendable {
         // redirects to `Fuchs (Art)`) the old entry stays, listing nothing, and must not win: it
         // did, and pages kept the old text (found by a tester).
         var byOwnTitle: [Key: Key] = [:]
+        byOwnTitle.reserveCapacity(entries.count)
         // Sorted, so that a title claimed by two entries (a redirect changed target) resolves the
         // same way on every machine: the entry whose own title it is wins, else the first.
         for key in entries.keys.sorted() {
