@@ -8,8 +8,10 @@ import BestiaryStorage
 ///
 /// A path the walk did not list as a regular file (a link, or spelled another way, such as
 /// `media/./fox.ogg`) is not here: the loader then asks the file system, as without a listing.
-/// A file changed after the walk is read as it is then but kept under the walk's metadata, so the
-/// next build reads it again; the build's second walk finds the change and records no state.
+/// A file changed after the walk is read as it is then. A record, translation or media file the
+/// build reads is looked at again once read: one that changed meanwhile is not kept under the
+/// walk's metadata, and the build records no walk of its inputs, so the next build reads it again
+/// (``ContentLoader/Result/readAfterAChange``).
 public struct ListedFiles: Sendable {
     private var files: [String: FileInfo] = [:]
 
