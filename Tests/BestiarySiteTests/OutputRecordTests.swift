@@ -53,6 +53,25 @@ import Testing
         return (writer, try #require(OutputRecord.folderIdentity(writer)))
     }
 
+    /// A path with a tab or a line break cannot be a line of the record: then there is none (the
+    /// next build writes the whole output anew), wherever in the index it is; a list page's
+    /// fragments under such a path are only left out; an animal or pack record id with one leaves
+    /// its section out.
+    @Test func aPathThatWouldBreakALineLeavesNoRecord() throws {
+        let entry = OutputIndex.Entry(identity: Self.sha, written: FileInfo(kind: .file, size: 1, modificationTime: 1, inode: 1, device: 1))
+        for bad in ["a\tb.html", "media/x\n.png", "\t", "a/b/c.html\n"] {
+            var record = sample(folder: "1 2")
+            record.index.entries[bad] = entry
+            #expect(record.encoded() == nil, "\(bad.debugDescription)")
+        }
+        var record = sample(folder: "1 2")
+        record.fragments["odd\tpage.html"] = FragmentTable(salt: "s", entries: [.init(section: "cards", item: "owl", offset: 0, length: 1)])
+        record.animals["tab\tid"] = KeptAnimal(digest: "d", group: nil, difficulty: nil)
+        let text = String(decoding: try #require(record.encoded()), as: UTF8.self)
+        #expect(!text.contains("odd\tpage.html") && !text.contains("\nanimals\t") && text.contains("\nfragments\tcollection/index.html\t"))
+        #expect(text.contains("\nmedia/0123456789abcdef.ogg\tfile 2049 3 0 1767225600123456789\t"))
+    }
+
     @Test func aRecordReadsBackAsItWasWritten() throws {
         let dir = TemporaryDirectory()
         let (writer, folder) = try output(dir)
