@@ -731,12 +731,7 @@ import Testing
         let original = try Data(contentsOf: URL(fileURLWithPath: bear))
         var before = stat()
         #expect(stat(bear, &before) == 0)
-        @Sendable func overwrite(_ data: Data) {
-            // In place: the same file (inode), so its folder does not change either.
-            guard let handle = FileHandle(forWritingAtPath: bear) else { return }
-            handle.write(data)
-            handle.closeFile()
-        }
+        @Sendable func overwrite(_ data: Data) { overwriteInPlace(bear, data) }
         let changed = Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "en: Bear,", with: "en: Beer,").utf8)
         #expect(changed.count == original.count && changed != original)
         let racing = RacingFileSystem(path: bear) { overwrite(changed) }
@@ -744,12 +739,7 @@ import Testing
         let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
         #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read the changed bear.md")
         #expect(try String(contentsOfFile: s.output + "/animals/bear/index.html", encoding: .utf8).contains("Beer"))
-        let next = try s.step {
-            overwrite(original)
-            #expect(utimensat(AT_FDCWD, bear, [before.st_atim, before.st_mtim], 0) == 0)
-            var now = stat()
-            #expect(stat(bear, &now) == 0 && now.st_ino == before.st_ino && now.st_size == before.st_size)
-        }
+        let next = try s.step { putBack(bear, original, as: before) }
         #expect(!next.upToDate)
         #expect(!(try String(contentsOfFile: s.output + "/animals/bear/index.html", encoding: .utf8).contains("Beer")))
         #expect(try build(root: s.root, output: s.output).upToDate)
@@ -768,12 +758,7 @@ import Testing
             bytes[bytes.count / 2] ^= mask
             return Data(bytes)
         }
-        @Sendable func overwrite(_ data: Data) {
-            // In place: the same file (inode), so its folder does not change either.
-            guard let handle = FileHandle(forWritingAtPath: picture) else { return }
-            handle.write(data)
-            handle.closeFile()
-        }
+        @Sendable func overwrite(_ data: Data) { overwriteInPlace(picture, data) }
         // Changed before the build, dated an hour ago (settled: what the build learns of it is kept).
         let (walked, racing) = (variant(1), variant(2))
         overwrite(walked)
@@ -784,12 +769,7 @@ import Testing
         let racingFS = RacingFileSystem(path: picture) { overwrite(racing) }
         _ = try build(root: s.root, output: s.output, fileSystem: racingFS)
         #expect(racingFS.fired, "the media stage read the picture")
-        let next = try s.step {
-            overwrite(walked)
-            #expect(utimensat(AT_FDCWD, picture, [before.st_atim, before.st_mtim], 0) == 0)
-            var now = stat()
-            #expect(stat(picture, &now) == 0 && now.st_ino == before.st_ino && now.st_size == before.st_size)
-        }
+        let next = try s.step { putBack(picture, walked, as: before) }
         #expect(!next.upToDate)
         #expect(try build(root: s.root, output: s.output).upToDate)
     }
@@ -808,4 +788,21 @@ import Testing
         #expect(report.pagesReused == 0)
         #expect(report.stages.last?.detail.contains(" of ") == false, "written anew")
     }
+}
+
+/// Writes `data` over the file at `path` in place: the same file (inode), so its folder does not
+/// change either.
+func overwriteInPlace(_ path: String, _ data: Data) {
+    guard let handle = FileHandle(forWritingAtPath: path) else { return }
+    handle.write(data)
+    handle.closeFile()
+}
+
+/// Puts `data` back in place into the file at `path`, with the times it had (`before`), and
+/// checks it is the same file of the same size: what a walk lists of it is then what it was.
+func putBack(_ path: String, _ data: Data, as before: stat, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    overwriteInPlace(path, data)
+    #expect(utimensat(AT_FDCWD, path, [before.st_atim, before.st_mtim], 0) == 0, sourceLocation: sourceLocation)
+    var now = stat()
+    #expect(stat(path, &now) == 0 && now.st_ino == before.st_ino && now.st_size == before.st_size, sourceLocation: sourceLocation)
 }
