@@ -55,8 +55,8 @@ import Testing
 
     /// A path with a tab or a line break cannot be a line of the record: then there is none (the
     /// next build writes the whole output anew), wherever in the index it is; a list page's
-    /// fragments under such a path are only left out; an animal or pack record id with one leaves
-    /// its section out.
+    /// fragments under such a path are only left out; an animal or pack record id, or a group,
+    /// with one leaves its section out.
     @Test func aPathThatWouldBreakALineLeavesNoRecord() throws {
         let entry = OutputIndex.Entry(identity: Self.sha, written: FileInfo(kind: .file, size: 1, modificationTime: 1, inode: 1, device: 1))
         for bad in ["a\tb.html", "media/x\n.png", "\t", "a/b/c.html\n"] {
@@ -70,6 +70,13 @@ import Testing
         let text = String(decoding: try #require(record.encoded()), as: UTF8.self)
         #expect(!text.contains("odd\tpage.html") && !text.contains("\nanimals\t") && text.contains("\nfragments\tcollection/index.html\t"))
         #expect(text.contains("\nmedia/0123456789abcdef.ogg\tfile 2049 3 0 1767225600123456789\t"))
+        #expect(text.contains("\npackrecords\t"))
+        // A pack record id, and an animal's group.
+        var ids = sample(folder: "1 2")
+        ids.packRecords?.entries["tab\tid"] = .init(digest: Self.sha, offset: 0, length: 1)
+        ids.animals["owl"]?.group = "line\nbreak"
+        let idsText = String(decoding: try #require(ids.encoded()), as: UTF8.self)
+        #expect(!idsText.contains("\npackrecords\t") && !idsText.contains("\nanimals\t") && idsText.contains("\nfragments\t"))
     }
 
     @Test func aRecordReadsBackAsItWasWritten() throws {
