@@ -609,16 +609,17 @@ public struct ContentLoader: Sendable {
         } catch {
             return (result, [.error("\(error)", at: SourceLocation(path: "content/\(folder)"), stage: "load")])
         }
+        // Each file's path from the site root starts so.
+        let base = "content/\(folder)/"
         if let listed {
-            let prefix = "content/\(folder)/"
-            result.asWalked = files.count == listed.count(below: prefix) && files.allSatisfy { listed.file(prefix + $0) != nil }
+            result.asWalked = files.count == listed.count(below: base) && files.allSatisfy { listed.file(base + $0) != nil }
         }
         // Hidden files and folders, and what editors leave beside a file (`owl.md~`, `#owl.md#`,
         // `.bak`, emacs' lock `.#owl.md`, a link that leads nowhere): passed over, as the preview's
         // watcher passes them over (the lock failed the build while a record was being edited).
         var all = files.filter { !EditorFiles.isUnderLeftover($0) }
         for link in symlinks where !EditorFiles.isUnderLeftover(link) {
-            let rel = "content/\(folder)/\(link)"
+            let rel = base + link
             switch ContentPath.problem("\(folder)/\(link)", contentDirectory: contentDirectory, contentRealPath: contentReal, fileSystem: fileSystem) {
             case nil: all.append(link)
             case .missing?, .danglingLink?:
@@ -631,24 +632,19 @@ public struct ContentLoader: Sendable {
             }
         }
         all.sort()
-        let base = "content/\(folder)/"
-        let dot = UInt8(ascii: "."), slash = UInt8(ascii: "/")
         for file in all {
             // A record's file straight in the folder, its name ASCII with no dot but the one of
             // `.md` (each of 10,000 records, each build): no parts split out, no path searched
             // for a slash; what the general case below makes of it.
-            let bytes = file.utf8
-            if bytes.count > 3, bytes.allSatisfy({ $0 < 0x80 && $0 != slash }), bytes.suffix(3).elementsEqual(".md".utf8),
-                !bytes.dropLast(3).contains(dot)
-            {
+            if EditorFiles.isPlainMarkdownName(file.utf8), !file.utf8.dropLast(3).contains(UInt8(ascii: ".")) {
                 result.mains.append(MarkdownFile(
                     relativePath: base + file, fullPath: directory + "/" + file, stem: String(file.dropLast(3)), language: nil,
                     directoryPrefix: base))
                 continue
             }
-            let relative = "content/\(folder)/\(file)"
+            let relative = base + file
             let name = file.split(separator: "/").last.map(String.init) ?? file
-            let dirPrefix = "content/\(folder)/" + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")
+            let dirPrefix = base + (file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) + "/" : "")
             guard name.hasSuffix(".md") else {
                 // `owl.MD`, `owl.Md`: a record whose ending is in another case (a Windows or Mac
                 // tool's), said so rather than "not a Markdown file" (found by a tester).

@@ -31,15 +31,19 @@ public enum EditorFiles {
     /// Whether any part of `path` (folders too: `.drafts/owl.md`, `.git/…`) is a leftover, as
     /// the preview's watcher judges a path: the loader and the theme skip what it ignores.
     public static func isUnderLeftover(_ path: some StringProtocol) -> Bool {
-        // A record's name in its folder (10,000 each build), ASCII: no parts split out.
-        let bytes = path.utf8
-        if bytes.count > 3, bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "/") }), bytes.suffix(3).elementsEqual(".md".utf8) {
-            return isLeftoverRecord(bytes)
-        }
+        // A record's name in its folder (10,000 each build): no parts split out.
+        if isPlainMarkdownName(path.utf8) { return isLeftoverRecord(path.utf8) }
         return path.split(separator: "/").contains { part in
             // A record's name without a string made of it (each of 10,000 records, each build).
             part.hasSuffix(".md") ? isLeftoverRecord(part.utf8) : isLeftover(String(part))
         }
+    }
+
+    /// Whether `name` is a Markdown file's name as nearly every record's is (`owl.md`): ASCII, no
+    /// folder in it, and more than its `.md` ending. The loader and ``isUnderLeftover(_:)`` take
+    /// such a name by its bytes, without splitting it into parts.
+    static func isPlainMarkdownName(_ name: some Collection<UInt8>) -> Bool {
+        name.count > 3 && name.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "/") } && name.suffix(3).elementsEqual(".md".utf8)
     }
 
     /// What Bestiary's own atomic writes put in a file's name (``isLeftoverRecord(_:)``).

@@ -687,14 +687,9 @@ import Testing
             try? original.replacingOccurrences(of: "Pinguine können nicht fliegen", with: "Pinguine fliegen nie")
                 .writeReplacing(toFile: translation)
         }
-        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ntags: [night]")
-        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
-        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild that read penguin.de.md after its walk")
-        #expect(try String(contentsOfFile: s.output + "/de/animals/penguin/index.html", encoding: .utf8).contains("Pinguine fliegen nie"))
-        let next = try s.step { try original.writeReplacing(toFile: translation) }
-        #expect(next.inputChanges == nil, "the racing build recorded no fingerprint")
-        #expect(try String(contentsOfFile: s.output + "/de/animals/penguin/index.html", encoding: .utf8).contains("Pinguine können nicht fliegen"))
-        #expect(try build(root: s.root, output: s.output).upToDate)
+        try penguinRace(s, through: racing, fired: { racing.fired }, racedPage: { $0.contains("Pinguine fliegen nie") }) {
+            try original.writeReplacing(toFile: translation)
+        }
     }
 
     /// A translation gone for a moment after the walk (an editor that moves the file aside to
@@ -708,17 +703,29 @@ import Testing
         let racing = ListingRacingFileSystem(directory: s.path("content/animals"), listing: 2) {
             try? FileManager.default.moveItem(atPath: translation, toPath: aside)
         }
-        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ntags: [night]")
-        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
-        #expect(racing.fired && racingBuild.pagesReused > 0, "a rebuild whose loader listed the records after its walk")
-        #expect(!(try String(contentsOfFile: s.output + "/de/animals/penguin/index.html", encoding: .utf8).contains("Pinguine können nicht fliegen")))
-        let next = try s.step {
+        try penguinRace(s, through: racing, fired: { racing.fired }, racedPage: { !$0.contains("Pinguine können nicht fliegen") }) {
             let text = try String(contentsOfFile: aside, encoding: .utf8)
             try text.write(toFile: translation, atomically: false, encoding: .utf8)
         }
-        #expect(next.inputChanges == nil, "the racing build recorded no fingerprint")
-        #expect(try String(contentsOfFile: s.output + "/de/animals/penguin/index.html", encoding: .utf8).contains("Pinguine können nicht fliegen"))
-        #expect(try build(root: s.root, output: s.output).upToDate)
+    }
+
+    /// The race on penguin's German text, after an edit of owl.md: a rebuild through `racing`
+    /// (`fired`: the race happened) makes penguin's German page as `racedPage` expects; `restore`
+    /// puts the text back; the next build, compared with a build from nothing, finds no recorded
+    /// fingerprint and shows the text again, and the build after it is up to date.
+    func penguinRace(
+        _ s: Site, through racing: any FileSystem, fired: () -> Bool, racedPage: (String) -> Bool,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation, restore: () throws -> Void
+    ) throws {
+        let page = s.output + "/de/animals/penguin/index.html"
+        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ntags: [night]")
+        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
+        #expect(fired() && racingBuild.pagesReused > 0, "a rebuild that raced penguin's German text", sourceLocation: sourceLocation)
+        #expect(racedPage(try String(contentsOfFile: page, encoding: .utf8)), sourceLocation: sourceLocation)
+        let next = try s.step(sourceLocation: sourceLocation, restore)
+        #expect(next.inputChanges == nil, "the racing build recorded no fingerprint", sourceLocation: sourceLocation)
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("Pinguine können nicht fliegen"), sourceLocation: sourceLocation)
+        #expect(try build(root: s.root, output: s.output).upToDate, sourceLocation: sourceLocation)
     }
 
     /// A record changed in place after the walk and put back as it was after the build (its
