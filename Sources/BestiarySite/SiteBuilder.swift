@@ -788,6 +788,12 @@ public final class SiteBuilder: @unchecked Sendable {
         // them has its length. The new index is the old one with the staged entries set and the
         // paths no longer made taken out: a copy of its table (no key hashed again), not 83,000
         // insertions; those paths are the old entries no path found, by their places in the table.
+        // (The copy, on the other core while the paths are looked up: the old record still holds the table.)
+        let copied = Background { () -> [String: OutputIndex.Entry] in
+            var entries = old
+            entries.reserveCapacity(old.count)
+            return entries
+        }
         let mayBeStaged = LengthFilter(staged.keys)
         var unchanged: [String] = []
         unchanged.reserveCapacity(paths.count)
@@ -814,7 +820,7 @@ public final class SiteBuilder: @unchecked Sendable {
             }
         }
         var index = OutputIndex()
-        index.entries = old
+        index.entries = copied.take()
         for path in removed { index.entries[path] = nil }
         if stagedMade == staged.count {
             for (path, entry) in staged { index.entries[path] = entry }

@@ -82,6 +82,16 @@ public final class Background<T, E: Error>: @unchecked Sendable {
         done.signal()
         return try result!.get()
     }
+
+    /// The work's result, once it is finished, handed over: no longer held here, so that a
+    /// value taken is the only holder of its storage (a dictionary taken and then changed is not
+    /// copied again). Once only: neither ``value()`` nor `take()` may follow it.
+    public func take() throws(E) -> T {
+        done.wait()
+        let taken = result!
+        result = nil
+        return try taken.get()
+    }
 }
 
 /// The next chunk to take, shared by the workers of one ``Parallel/map(_:chunk:_:)``.

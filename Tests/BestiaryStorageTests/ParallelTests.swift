@@ -79,4 +79,16 @@ import Testing
         #expect(throws: Failure.self) { try failing.value() }
         #expect(throws: Failure.self) { try failing.value() }
     }
+
+    /// `take()` hands the value over: the caller's is its only holder (a dictionary taken is
+    /// changed in place, not copied), where `value()` leaves the work holding it too.
+    @Test func aTakenValueIsHeldByTheCallerAlone() {
+        final class Box {}
+        let kept = Background { Box() }
+        var held = kept.value()
+        #expect(!isKnownUniquelyReferenced(&held))
+        let taken = Background { Box() }
+        var alone = taken.take()
+        #expect(isKnownUniquelyReferenced(&alone))
+    }
 }
