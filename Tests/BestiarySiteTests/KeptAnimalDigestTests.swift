@@ -46,6 +46,21 @@ struct KeptAnimalDigestTests {
         }
     }
 
+    /// A record's stem is its path up to the first "." of its file's name: its translations'
+    /// stems are its own; a dot in a folder's name does not count, nor non-ASCII letters before it.
+    /// A "." that a combining mark follows (with it, one character other than ".") ends it too,
+    /// so that paths with one stem by characters never have two.
+    @Test(arguments: [
+        ("content/animals/owl.md", "content/animals/owl"), ("content/animals/owl.de.md", "content/animals/owl"),
+        ("content/animals/vögel/eule.md", "content/animals/vögel/eule"), ("content/animals/Äsche.fr.md", "content/animals/Äsche"),
+        ("content/animals.old/owl.md", "content/animals.old/owl"), ("content/animals/owl", "content/animals/owl"),
+        ("owl.md", "owl"), ("", ""), ("content/animals/.#owl.md", "content/animals/"),
+        ("content/animals/a.\u{301}b.md", "content/animals/a"), ("content/animals/a.\u{301}b.de.md", "content/animals/a"),
+    ])
+    func aRecordsStemEndsAtItsNamesFirstDot(_ path: String, _ stem: String) {
+        #expect(InputChanges.recordStem(path) == stem)
+    }
+
     /// The walk names the links below `content/animals/`, changed or not.
     @Test func theWalksLinksBelowTheAnimalsAreNamed() {
         let settings = ["tool\tf 1 2 3 4 /usr/bin/bestiary"]
