@@ -799,35 +799,41 @@ public final class SiteBuilder: @unchecked Sendable {
         unchanged.reserveCapacity(paths.count)
         var found: [Dictionary<String, OutputIndex.Entry>.Index] = []
         found.reserveCapacity(min(paths.count, old.count))
-        var stagedMade = 0
+        // A path the old index has under other bytes (the same name in another Unicode form,
+        // one key to a dictionary): keyed by this build's bytes, as the output's file is.
+        var respelled: [(path: String, entry: OutputIndex.Entry)] = []
+        var stagedMade = Set<String>()
         for path in paths {
-            if let place = old.index(forKey: path) { found.append(place) }
-            if mayBeStaged.mayContain(path), staged[path] != nil { stagedMade += 1 } else { unchanged.append(path) }
+            if let place = old.index(forKey: path) {
+                found.append(place)
+                if !PathText.sameBytes(old.keys[place], path) { respelled.append((path, old.values[place])) }
+            }
+            if mayBeStaged.mayContain(path), staged[path] != nil { stagedMade.insert(path) } else { unchanged.append(path) }
         }
         // Where the output this build replaces (the next spare) will differ from the new one:
-        // what this build wrote, and what it no longer makes.
+        // what this build wrote, and what it no longer makes: the old entries no path found.
         var removed: [String] = []
-        if found.count < old.count {
-            found.sort()
-            var places = found.makeIterator()
-            var next = places.next()
-            for place in old.indices {
-                guard place == next else {
-                    removed.append(old[place].key)
-                    continue
-                }
-                while next == place { next = places.next() }
+        found.sort()
+        var places = found.makeIterator()
+        var next = places.next()
+        for place in old.indices {
+            guard place == next else {
+                removed.append(old.keys[place])
+                continue
             }
+            while next == place { next = places.next() }
         }
         var index = OutputIndex()
         index.entries = copied.take()
         for path in removed { index.entries[path] = nil }
-        if stagedMade == staged.count {
-            for (path, entry) in staged { index.entries[path] = entry }
-        } else {
-            // (Only the paths made: a staged file this build does not make, which no stage stages.)
-            let made = Set(paths)
-            for (path, entry) in staged where made.contains(path) { index.entries[path] = entry }
+        for (path, entry) in respelled {
+            index.entries[path] = nil
+            index.entries[path] = entry
+        }
+        // (Only the files made: a staged file this build does not make, which no stage stages, is left out.)
+        for (path, entry) in staged where stagedMade.contains(path) {
+            index.entries[path] = nil
+            index.entries[path] = entry
         }
         // With the stamps of its folders, that tells the next build what the spare holds.
         let spare = previous.stamps != nil ? (folder: previous.outputFolder, differs: Array(staged.keys) + removed) : nil

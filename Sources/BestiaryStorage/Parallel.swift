@@ -85,10 +85,11 @@ public final class Background<T, E: Error>: @unchecked Sendable {
 
     /// The work's result, once it is finished, handed over: no longer held here, so that a
     /// value taken is the only holder of its storage (a dictionary taken and then changed is not
-    /// copied again). Once only: neither ``value()`` nor `take()` may follow it.
+    /// copied again). Once only: ``value()`` or `take()` after it stops the process.
     public func take() throws(E) -> T {
         done.wait()
-        let taken = result!
+        done.signal()
+        guard let taken = result else { preconditionFailure("Background.take() after its value was taken") }
         result = nil
         return try taken.get()
     }

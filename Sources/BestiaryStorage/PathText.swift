@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
 /// Path arithmetic on strings. `NSString`'s `deletingLastPathComponent` traps in this system's
 /// Foundation for a one-character name (`"z"`, `"z/"`): `bestiary build --output z` crashed, and
 /// so did `--output q/site` with `q` missing, whose folders are walked up (found by a CI
@@ -13,5 +19,15 @@ public enum PathText {
         var folder = name[..<slash]
         while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
         return folder.isEmpty ? "/" : String(folder)
+    }
+
+    /// Whether `a` and `b` are the same bytes. `==` (a dictionary's keys too) compares strings
+    /// by canonical equivalence: a file's name in composed (NFC) and decomposed (NFD) form is one
+    /// string to Swift and two names to the file system.
+    public static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
     }
 }
