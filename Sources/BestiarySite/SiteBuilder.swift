@@ -757,8 +757,12 @@ public final class SiteBuilder: @unchecked Sendable {
         // Of these, those not as the last build wrote them, though their bytes or media file are
         // what they were: changed or removed by another hand. (A media file changed in place
         // changes its link in the output too: not counted.)
+        // (Nor is a file the record names in another Unicode form: a theme's file renamed so.)
         for file in differing {
-            guard let entry = previous.index.entries[file.path], !writer.isAsWritten(file.path, in: previous.index) else { continue }
+            guard let place = previous.index.entries.index(forKey: file.path), PathText.sameBytes(previous.index.entries.keys[place], file.path),
+                !writer.isAsWritten(file.path, in: previous.index)
+            else { continue }
+            let entry = previous.index.entries.values[place]
             switch file.content {
             case .data: touched.insert(file.path)
             case .file(let source):

@@ -343,6 +343,37 @@ import Testing
             "\(s.output)/media/\(media[0]): changed or removed since the last build, not by bestiary") == true)
     }
 
+    /// A theme's file renamed from one Unicode form of its name to the other (composed, and
+    /// decomposed as macOS writes names) is one name to Swift and two to the file system: the
+    /// rebuild writes it under its new name, and does not say it was changed by another hand.
+    @Test func aThemeFileRenamedToAnotherUnicodeFormIsNoOtherHandsChange() throws {
+        let s = try Site()
+        let composed = "caf\u{E9}.css", decomposed = "cafe\u{301}.css"
+        #expect(composed == decomposed && !PathText.sameBytes(composed, decomposed))
+        let fs = LocalFileSystem()
+        try fs.createDirectory(s.path("templates/assets"))
+        try fs.writeNew(Data("b { color: teal }\n".utf8), to: s.path("templates/assets/" + composed))
+        func build() throws -> [String] {
+            var options = BuildOptions(
+                root: s.root, output: s.output, environment: ["SOURCE_DATE_EPOCH": "1767225600"],
+                time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+            options.recordsPackVersions = false
+            let builder = SiteBuilder(options: options)
+            _ = try builder.build()
+            return builder.diagnostics.items.filter { $0.severity == .warning }.map(\.message).filter { $0.contains("not by bestiary") }
+        }
+        func assets() throws -> [String] { try fs.entries(in: s.output + "/assets").map(\.name).filter { $0.hasPrefix("caf") } }
+        #expect(try build() == [])
+        let before = try assets()
+        #expect(before.count == 1 && PathText.sameBytes(String((before.first ?? "").prefix(5)), "caf\u{E9}."), "\(before)")
+        try fs.move(s.path("templates/assets/" + composed), to: s.path("templates/assets/" + decomposed))
+        var said: [String] = []
+        try s.step { said = try build() }
+        #expect(said == [], "\(said)")
+        let after = try assets()
+        #expect(after.count == 1 && PathText.sameBytes(String((after.first ?? "").prefix(5)), "cafe\u{301}."), "\(after)")
+    }
+
     /// A rebuild does not list a media folder of the output that still has the stamp the last
     /// build took when the output was complete (39,000 entries of `media/` on the bench corpus):
     /// it lists what it listed then. A file removed or replaced there by hand gives the folder a
