@@ -606,19 +606,31 @@ struct OutputWriter {
         }
         index.linkFolders = nil
         do {
-            let (updates, found) = try changes(files, previous: index, unchanged: unchanged, trusted: trusted, sources: sources)
+            let (updates, places) = try changes(files, previous: index, unchanged: unchanged, trusted: trusted, sources: sources)
+            var found = places
+            // The previous entries no file found (each path once: when every path of the previous
+            // index is still built, none went), by their places in its table, before it changes:
+            // not a set of the 83,000 paths made and looked up again.
+            var gone: [String] = []
+            if found.count < before {
+                found.sort()
+                var sorted = found.makeIterator()
+                var next = sorted.next()
+                for place in index.entries.indices {
+                    guard place == next else {
+                        gone.append(index.entries.keys[place])
+                        continue
+                    }
+                    while next == place { next = sorted.next() }
+                }
+            }
+            found = []
             var changed = Set<String>()
             for update in updates {
                 index.entries[update.path] = update.entry
                 if update.changed { changed.insert(update.path) }
             }
-            // Each path once: when every path of the previous index is still built, none went.
-            var gone: [String] = []
-            if found < before {
-                let paths = Set(files.lazy.map(\.path))
-                gone = index.entries.keys.filter { !paths.contains($0) }
-                for path in gone { index.entries[path] = nil }
-            }
+            for path in gone { index.entries[path] = nil }
             _ = try Parallel.map(gone, chunk: 64) { path in try fs.remove(output + "/" + path) }
             changed.formUnion(gone)
             removeEmptyFolders(above: gone)
@@ -637,12 +649,13 @@ struct OutputWriter {
     }
 
     /// What ``update(_:previous:unchanged:)`` changes in the output: each file whose entry is not
-    /// the previous index's any more (written anew, or found another way), and how many of
-    /// `files` the previous index has. Writes the files in the three groups' order.
+    /// the previous index's any more (written anew, or found another way), and the places in the
+    /// previous index's table of the entries of `files` it has. Writes the files in the three
+    /// groups' order.
     private func changes(
         _ files: [OutputFile], previous: borrowing OutputIndex, unchanged: Set<String>, trusted: Set<Substring>,
         sources: (@Sendable (String) -> FileInfo?)?
-    ) throws -> (updates: [(path: String, entry: OutputIndex.Entry, changed: Bool)], found: Int) {
+    ) throws -> (updates: [(path: String, entry: OutputIndex.Entry, changed: Bool)], found: [Dictionary<String, OutputIndex.Entry>.Index]) {
         let fs = fileSystem
         let output = self.output
         let entries = previous.entries
@@ -650,11 +663,12 @@ struct OutputWriter {
         // once: 83,000 paths on the bench corpus).
         var phases: [[(file: OutputFile, old: OutputIndex.Entry?)]] = [[], [], []]
         phases[2].reserveCapacity(files.count)
-        var found = 0
+        var found: [Dictionary<String, OutputIndex.Entry>.Index] = []
+        found.reserveCapacity(files.count)
         for file in files {
-            if let old = entries[file.path] {
-                found += 1
-                phases[2].append((file, old))
+            if let place = entries.index(forKey: file.path) {
+                found.append(place)
+                phases[2].append((file, entries.values[place]))
             } else {
                 phases[file.path.hasSuffix(".html") ? 1 : 0].append((file, nil))
             }
