@@ -613,16 +613,7 @@ struct OutputWriter {
             // not a set of the 83,000 paths made and looked up again.
             var gone: [String] = []
             if found.count < before {
-                found.sort()
-                var sorted = found.makeIterator()
-                var next = sorted.next()
-                for place in index.entries.indices {
-                    guard place == next else {
-                        gone.append(index.entries.keys[place])
-                        continue
-                    }
-                    while next == place { next = sorted.next() }
-                }
+                gone = OutputIndex.keys(of: index.entries, notAt: &found)
             }
             found = []
             var changed = Set<String>()
@@ -762,6 +753,24 @@ struct OutputIndex: Sendable {
     /// `packs/media/`), taken by the last update before it looked at them, less those it wrote
     /// into (``OutputWriter/update(_:previous:unchanged:sources:)``).
     var linkFolders: FolderStamps?
+
+    /// The keys of `entries` at none of the places `found` (in its table: any order, repeats
+    /// allowed; sorted here), in the table's order: the files a build no longer makes, found
+    /// without a set of the 83,000 paths it makes and a lookup of each key in it.
+    static func keys(of entries: [String: Entry], notAt found: inout [Dictionary<String, Entry>.Index]) -> [String] {
+        var keys: [String] = []
+        found.sort()
+        var places = found.makeIterator()
+        var next = places.next()
+        for place in entries.indices {
+            guard place == next else {
+                keys.append(entries.keys[place])
+                continue
+            }
+            while next == place { next = places.next() }
+        }
+        return keys
+    }
 }
 
 /// Whether each file a rebuild makes is already in the output as the previous build's record

@@ -816,17 +816,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         // Where the output this build replaces (the next spare) will differ from the new one:
         // what this build wrote, and what it no longer makes: the old entries no path found.
-        var removed: [String] = []
-        found.sort()
-        var places = found.makeIterator()
-        var next = places.next()
-        for place in old.indices {
-            guard place == next else {
-                removed.append(old.keys[place])
-                continue
-            }
-            while next == place { next = places.next() }
-        }
+        let removed = OutputIndex.keys(of: old, notAt: &found)
         var index = OutputIndex()
         index.entries = copied.take()
         for path in removed { index.entries[path] = nil }

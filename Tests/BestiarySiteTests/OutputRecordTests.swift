@@ -127,4 +127,23 @@ import Testing
         try Data(text.replacingOccurrences(of: damage.0, with: damage.1).utf8).write(to: URL(fileURLWithPath: OutputRecord.path(writer)))
         #expect(OutputRecord.load(writer, tool: "bestiary 1 test") == nil)
     }
+
+    /// The files a build no longer makes: the index's keys at none of the places its files were
+    /// found at, whatever their order and repeats, in the table's order.
+    @Test func theKeysNoFileFoundAreThoseNoLongerMade() {
+        var entries: [String: OutputIndex.Entry] = [:]
+        let info = FileInfo(kind: .file, size: 1, modificationTime: 0, inode: 1, device: 1)
+        for n in 0..<500 { entries["p\(n).html"] = OutputIndex.Entry(identity: "-", written: info) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let made = (0..<500).filter { _ in Bool.random(using: &generator) }.map { "p\($0).html" }
+            var found = (made + made.prefix(7)).shuffled(using: &generator).compactMap { entries.index(forKey: $0) }
+            let gone = OutputIndex.keys(of: entries, notAt: &found)
+            #expect(Set(gone) == Set(entries.keys).subtracting(made) && gone.count == 500 - made.count)
+            #expect(gone == entries.keys.filter { !made.contains($0) })
+        }
+        var none: [Dictionary<String, OutputIndex.Entry>.Index] = []
+        #expect(OutputIndex.keys(of: [:], notAt: &none) == [])
+        #expect(OutputIndex.keys(of: entries, notAt: &none).count == 500)
+    }
 }
