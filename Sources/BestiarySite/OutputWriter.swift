@@ -606,16 +606,11 @@ struct OutputWriter {
         }
         index.linkFolders = nil
         do {
-            let (updates, places) = try changes(files, previous: index, unchanged: unchanged, trusted: trusted, sources: sources)
-            var found = places
+            let (updates, found) = try changes(files, previous: index, unchanged: unchanged, trusted: trusted, sources: sources)
             // The previous entries no file found (each path once: when every path of the previous
             // index is still built, none went), by their places in its table, before it changes:
             // not a set of the 83,000 paths made and looked up again.
-            var gone: [String] = []
-            if found.count < before {
-                gone = OutputIndex.keys(of: index.entries, notAt: &found)
-            }
-            found = []
+            let gone = found.count < before ? OutputIndex.keys(of: index.entries, notAt: found) : []
             var changed = Set<String>()
             for update in updates {
                 index.entries[update.path] = update.entry
@@ -755,12 +750,11 @@ struct OutputIndex: Sendable {
     var linkFolders: FolderStamps?
 
     /// The keys of `entries` at none of the places `found` (in its table: any order, repeats
-    /// allowed; sorted here), in the table's order: the files a build no longer makes, found
-    /// without a set of the 83,000 paths it makes and a lookup of each key in it.
-    static func keys(of entries: [String: Entry], notAt found: inout [Dictionary<String, Entry>.Index]) -> [String] {
+    /// allowed), in the table's order: the files a build no longer makes, found without a set of
+    /// the 83,000 paths it makes and a lookup of each key in it.
+    static func keys(of entries: [String: Entry], notAt found: [Dictionary<String, Entry>.Index]) -> [String] {
         var keys: [String] = []
-        found.sort()
-        var places = found.makeIterator()
+        var places = found.sorted().makeIterator()
         var next = places.next()
         for place in entries.indices {
             guard place == next else {

@@ -816,19 +816,19 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         // Where the output this build replaces (the next spare) will differ from the new one:
         // what this build wrote, and what it no longer makes: the old entries no path found.
-        let removed = OutputIndex.keys(of: old, notAt: &found)
+        let removed = OutputIndex.keys(of: old, notAt: found)
+        found = []
         var index = OutputIndex()
         index.entries = copied.take()
         for path in removed { index.entries[path] = nil }
-        for (path, entry) in respelled {
+        // Set under this build's bytes of the path (an entry set in place keeps its key's).
+        func set(_ path: String, _ entry: OutputIndex.Entry) {
             index.entries[path] = nil
             index.entries[path] = entry
         }
+        for (path, entry) in respelled { set(path, entry) }
         // (Only the files made: a staged file this build does not make, which no stage stages, is left out.)
-        for (path, entry) in staged where stagedMade.contains(path) {
-            index.entries[path] = nil
-            index.entries[path] = entry
-        }
+        for (path, entry) in staged where stagedMade.contains(path) { set(path, entry) }
         // With the stamps of its folders, that tells the next build what the spare holds.
         let spare = previous.stamps != nil ? (folder: previous.outputFolder, differs: Array(staged.keys) + removed) : nil
         // The new record describes the staging folder, which the swap makes the output (the
