@@ -185,10 +185,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // to the end: through the full build's peak, which is the memory goal).
         let ownWrites: Set<String> = ["content", PackLock.path]
         let inputsBefore = BuildState.digest(before, except: ownWrites)
-        // A one-shot rebuild keeps them instead (its peak is not the goal's): what it records is
-        // this walk with the build's own writes looked at again, not a second walk of every input
-        // (``recordedWalk``).
-        let walked = memo == nil && !returnsFreedMemory ? before : nil
+        // A rebuild keeps them instead (its peak is not the goal's), the preview's too: what it
+        // records is this walk with the build's own writes looked at again, not a second walk of
+        // every input (``recordedWalk``).
+        let walked = !returnsFreedMemory ? before : nil
         before = []
 
         // A one-shot build takes the records, and what it read from media and cached pictures,
@@ -575,9 +575,8 @@ public final class SiteBuilder: @unchecked Sendable {
 
         if recordsSaved == nil { recordsSaved = records.map { records in Background { _ = records.save(recordsPath, fileSystem: fs) } } }
         // Every input has been read: what they are now is taken while the output is written (the
-        // lock this build writes after it is looked at again then). The preview too: taken after
-        // its write, the walk added 0.12–0.28 s to each of its rebuilds of the bench corpus. Not a
-        // one-shot rebuild, which records its first walk (``recordedWalk``).
+        // lock this build writes after it is looked at again then), by a full build and the
+        // preview's first. Not a rebuild, which records its first walk (``recordedWalk``).
         let afterAhead: Background<[String], Never>? = walked == nil ? Background { state.snapshot(now: started) } : nil
 
         var recordSaved: Background<Void, Never>?
@@ -875,7 +874,7 @@ public final class SiteBuilder: @unchecked Sendable {
         return staged.count + removed.count
     }
 
-    /// What a one-shot rebuild records as the inputs its output was made from: its first walk,
+    /// What a rebuild (one-shot or the preview's) records as the inputs its output was made from: its first walk,
     /// with the lines of what the build itself wrote (`content/packs.lock`, and `content/`'s own
     /// line) made from the files as they are now; nil when one of those was made or removed
     /// meanwhile (then the inputs are walked again and compared, as a full build does).
@@ -886,9 +885,11 @@ public final class SiteBuilder: @unchecked Sendable {
     /// recorded, and that build names it as changed and makes again what it touches, starting
     /// from what the output record keeps of its animal: what this build read of it, which is what
     /// its pages were made from (a file read with other metadata than the walk found records no
-    /// walk at all: ``ContentLoader/Result/readAfterAChange``). Only the walk's lines are kept for this, not 60,000 lines
-    /// through a full build's peak; the second walk took about 0.1 CPU-s of every rebuild of the
-    /// bench corpus, beside its write stage.
+    /// walk at all: ``ContentLoader/Result/readAfterAChange``). The preview's next rebuild
+    /// compares what it reads with its memo, and its watcher has seen the change. Only the walk's
+    /// lines are kept for this, not 60,000 lines through a full build's peak; the second walk took
+    /// about 0.1 CPU-s of every rebuild of the bench corpus, beside its write stage (0.1–0.16 CPU-s
+    /// of each of the preview's).
     static func recordedWalk(_ walk: [String], state: BuildState, ownWrites: Set<String>) -> [String]? {
         state.refreshing(walk, ownWrites)
     }

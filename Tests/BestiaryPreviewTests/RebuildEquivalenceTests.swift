@@ -18,10 +18,12 @@ import Testing
         let rebuilder: SiteRebuilder
         var fresh = 0
 
-        init() throws {
+        /// `onStage`: called after each stage of every rebuild (the rebuilder's progress line).
+        init(onStage: (@Sendable (BuildReport.Stage, Int, Int) -> Void)? = nil) throws {
             root = dir.appending("site")
             try Fixtures.copy("sites/tuxpaint", to: root)
-            rebuilder = SiteRebuilder(options: BuildOptions(root: root, output: dir.appending("preview"), environment: environment))
+            rebuilder = SiteRebuilder(
+                options: BuildOptions(root: root, output: dir.appending("preview"), environment: environment), onStage: onStage)
             _ = try rebuilder.rebuild(changes: [.everything])
         }
 
@@ -146,6 +148,32 @@ import Testing
         try FileManager.default.removeItem(atPath: s.dir.appending("preview/animals/owl/index.html"))
         let result = try s.step(["content/animals/bear.md"]) { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }
         #expect(result.changedOutputs?.contains("animals/crow/index.html") == true)
+    }
+
+    /// A record edited while a rebuild runs, after the rebuild walked the inputs: the rebuild
+    /// records the walk it was made from, which that file no longer matches, so the rebuild the
+    /// watcher asks for next is not "up to date" and makes what a build from nothing makes.
+    @Test func aRecordEditedWhileARebuildRunsIsFoundByTheNext() throws {
+        final class Hook: @unchecked Sendable {
+            private let lock = NSLock()
+            private var action: (() -> Void)?
+            /// Sets the action run once, after the next load stage.
+            func arm(_ run: @escaping () -> Void) { lock.withLock { action = run } }
+            func fire() { lock.withLock { () -> (() -> Void)? in defer { action = nil }; return action }?() }
+        }
+        let hook = Hook()
+        let s = try Session(onStage: { stage, _, _ in if stage.name == "load" { hook.fire() } })
+        let crow = s.root + "/content/animals/crow.md"
+        var edited = false
+        hook.arm { edited = (try? (String(contentsOfFile: crow, encoding: .utf8) + "\nSeen on the roof.\n").writeReplacing(toFile: crow)) != nil }
+        try s.edit("content/animals/bear.md", "name: {en: Bear, de: Bär}", "name: {en: Brown bear, de: Braunbär}")
+        let racing = try s.rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/bear.md")])
+        #expect(edited && !racing.upToDate, "a rebuild, with the edit made during it")
+        #expect(!(try String(contentsOfFile: s.dir.appending("preview/animals/crow/index.html"), encoding: .utf8).contains("Seen on the roof")))
+        let next = try s.step(["content/animals/crow.md"]) {}
+        #expect(!next.upToDate)
+        #expect(try String(contentsOfFile: s.dir.appending("preview/animals/crow/index.html"), encoding: .utf8).contains("Seen on the roof"))
+        #expect(try s.rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/crow.md")]).upToDate)
     }
 
     /// A rebuild that fails after render (here in the packs stage: a damaged pack history) leaves
