@@ -48,8 +48,15 @@ public struct SiteRenderer: Sendable {
     /// digest is that of the memo's last render are taken from it, the list pages and the
     /// catalogue copy unchanged animals' cards and objects from its bytes, as a one-shot
     /// rebuild does from the previous output (``render(reusing:streamingAnimalPagesTo:)``).
-    public func render(memo: RenderMemo) throws -> [OutputFile] {
-        let previous = memo.previous()
+    /// `animalDigests` and `affectedAnimalPages`: what the caller knows still holds of the last
+    /// render's animals (``PageReuse/animalDigests``, ``PageReuse/affectedAnimalPages``). Returns
+    /// the files, sorted, and each animal's input digest (``RenderResult/animalDigests``).
+    public func render(
+        memo: RenderMemo, animalDigests: [String: String] = [:], affectedAnimalPages: Set<String>? = nil
+    ) throws -> (files: [OutputFile], animalDigests: [String]) {
+        var previous = memo.previous()
+        previous?.reuse.animalDigests = animalDigests
+        previous?.reuse.affectedAnimalPages = affectedAnimalPages
         let lock = NSLock()
         var pages: [OutputFile] = []
         let result = try render(reusing: previous?.reuse) { page in
@@ -65,7 +72,7 @@ public struct SiteRenderer: Sendable {
         }
         files.sort { $0.path < $1.path }
         memo.finish(result, files: files)
-        return files
+        return (files, result.animalDigests)
     }
 
     /// For a build in a new process (`bestiary build`): hands each rendered animal page to `sink`

@@ -331,8 +331,13 @@ public final class SiteBuilder: @unchecked Sendable {
         defer { entriesSaved?.value() }
         // The preview's update takes the pictures' metadata from the cache's listing (below).
         var pictureInfos: [String: FileInfo] = [:]
+        // Whether the cached pictures' checks stood as the last build made them: a picture changed
+        // in place changes no line of the walk (their folder is walked by its own metadata), so
+        // the change set cannot show it (``InputChanges/unchangedAnimals(_:)``).
+        var picturesAsBefore = false
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
             let snapshot = cacheAhead?.value() ?? readCache()
+            picturesAsBefore = snapshot.picturesChecked == 0
             if previewRebuild { pictureInfos = snapshot.pictureInfos(prefix: contentPrefix) }
             let result = Enrichment.run(catalog, snapshot: snapshot)
             if let entries = entries() {
@@ -413,8 +418,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // whose file was read after it changed, though the walk found it unchanged (it changed
         // after the walk): what was read is not what the last build digested, and this build's
         // pages show what was read. None when the records' folder did not hold the files the walk
-        // found (a translation gone for a moment is not read, and its animal not named).
-        let unchangedAnimals = previous != nil && recordFilesAsWalked
+        // found (a translation gone for a moment is not read, and its animal not named), nor when
+        // a cached picture's check did not stand as it was (a picture damaged in place would
+        // leave the cards, the catalogue and the pack record of its animal showing it).
+        let unchangedAnimals = previous != nil && recordFilesAsWalked && picturesAsBefore
             ? report.inputChanges?.unchangedAnimals(catalog.animals).map { $0.subtracting(readAfterAChange) } : nil
         // And the animal pages such an edit can change (``AffectedOutputs``): the others' inputs
         // are those of the last build, and so are their digests.
@@ -519,7 +526,7 @@ public final class SiteBuilder: @unchecked Sendable {
             } else {
                 do {
                     // The preview: pages taken from its memo by their digests (nothing else throws).
-                    rendered = try memo.map { try renderer.render(memo: $0.render) } ?? renderer.render()
+                    rendered = try memo.map { try renderer.render(memo: $0.render).files } ?? renderer.render()
                 } catch {
                     throw DiagnosticError(.error("cannot render the site: \(error)", stage: "render"))
                 }

@@ -217,6 +217,44 @@ struct FetchThenBuildTests {
         #expect(de.contains("Diese Zusammenfassung ist auf Englisch."))
     }
 
+    /// A cached picture damaged in place (its folder's listing unchanged, so the walk sees no
+    /// change) while only another animal's record was edited: the rebuild does not take the
+    /// pictured animal's pages as unchanged, and its output is a build from nothing's.
+    @Test func aPictureDamagedInPlaceBesideAnEditOfAnotherRecordIsSeen() async throws {
+        let wiki = try await FakeWikipedia.start()
+        defer { Task { await wiki.stop() } }
+        try wiki.dir.write("title: T\nbase_url: https://example.org/\nlanguages: [de, en]\npacks: {id: t}\n", to: "content/site.yml")
+        try wiki.dir.write("---\nname: {de: Hund, en: Dog}\ngroup: mammal\nwikipedia: {en: Dog}\n---\n", to: "content/animals/hund.md")
+        try wiki.dir.write("---\nname: {de: Katze, en: Cat}\ngroup: mammal\n---\n", to: "content/animals/katze.md")
+        _ = await wiki.fetch([FakeWikipedia.animal("hund", ["en": "Dog"])])
+        let images = wiki.dir.appending("content/wikipedia/images")
+        let cache = wiki.dir.appending("content/wikipedia")
+        for file in try LocalFileSystem().walkFiles(in: cache) {
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: cache + "/" + file)
+        }
+        var options = BuildOptions(root: wiki.dir.path, output: wiki.dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        _ = try SiteBuilder(options: options).build()
+        try wiki.dir.write("---\nname: {de: Katze, en: Cat}\ngroup: mammal\n---\nA cat.\n", to: "content/animals/katze.md")
+        _ = try SiteBuilder(options: options).build()
+        let page = { try String(decoding: #require(try Tree(wiki.dir.appending("out")).files["animals/hund/index.html"]), as: UTF8.self) }
+        #expect(try page().contains("<figure"), "the dog's page shows its picture while it is intact")
+        for name in try FileManager.default.contentsOfDirectory(atPath: images) {
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: images + "/" + name))
+            bytes[bytes.count / 2] ^= 0xFF
+            try bytes.write(to: URL(fileURLWithPath: images + "/" + name))
+        }
+        try wiki.dir.write("---\nname: {de: Katze, en: Cat}\ngroup: mammal\n---\nA small cat.\n", to: "content/animals/katze.md")
+        let rebuilt = try SiteBuilder(options: options).build()
+        #expect(rebuilt.inputChanges?.modified == ["content/animals/katze.md"] && rebuilt.inputChanges?.count == 1)
+        options.output = wiki.dir.appending("fresh")
+        options.force = true
+        _ = try SiteBuilder(options: options).build()
+        let differences = try Tree(wiki.dir.appending("out")).differences(from: Tree(wiki.dir.appending("fresh")))
+        #expect(differences == [], "\(differences)")
+        #expect(try !page().contains("<figure"), "the damaged picture is no longer shown")
+    }
+
     /// A rebuild takes the last build's decoded entries whole while the walk lists the cache as
     /// it was; an entry fetched again since is read, and its new text is on the page: the output
     /// is then a build from nothing's.
