@@ -50,7 +50,8 @@ public struct SiteRenderer: Sendable {
     /// rebuild does from the previous output (``render(reusing:streamingAnimalPagesTo:)``).
     /// `animalDigests` and `affectedAnimalPages`: what the caller knows still holds of the last
     /// render's animals (``PageReuse/animalDigests``, ``PageReuse/affectedAnimalPages``). Returns
-    /// the files, sorted, and each animal's input digest (``RenderResult/animalDigests``).
+    /// the files, in no particular order (the preview's writer takes them into an index by path),
+    /// and each animal's input digest (``RenderResult/animalDigests``).
     public func render(
         memo: RenderMemo, animalDigests: [String: String] = [:], affectedAnimalPages: Set<String>? = nil
     ) throws -> (files: [OutputFile], animalDigests: [String]) {
@@ -70,7 +71,6 @@ public struct SiteRenderer: Sendable {
             guard let file = previous?.files[path] else { preconditionFailure("a kept page the memo does not hold: \(path)") }
             files.append(file)
         }
-        files.sort { $0.path < $1.path }
         memo.finish(result, files: files)
         return (files, result.animalDigests)
     }

@@ -32,10 +32,24 @@ public final class BuildMemo: @unchecked Sendable {
     /// The pack history the last build replayed (``PackStage/lock(of:options:memo:)``), with
     /// the bytes of `content/packs.lock` it was read from and how many versions' digests were checked.
     private var packHistory: (data: Data, recent: Int, lock: PackLock)?
+    /// The walk the last build's output was made from (the lines it recorded, ``BuildState``),
+    /// the paths of the inputs that walk found changed in the 2 s before it began, and what that
+    /// build kept of each animal: the next rebuild's change set starts from them, as a one-shot
+    /// rebuild's starts from the walk and the output record kept beside the output
+    /// (docs/change-driven-rebuild.md, step 2). Taken by each build as it begins, so that a build
+    /// that fails leaves none.
+    private var walk: Walk?
     /// When the current build began (nanoseconds since 1970): what it read of a file changed in
     /// the 2 s before is not kept (``FileInfo/isSettled(before:)``), as a one-shot build's kept
     /// files do not keep it.
     private var started: Int64?
+
+    /// What ``walk`` holds.
+    struct Walk {
+        var lines: [String]
+        var unsettled: [String]
+        var animals: [String: KeptAnimal]
+    }
 
     public init() {}
 
@@ -51,6 +65,7 @@ public final class BuildMemo: @unchecked Sendable {
         packRecords = nil
         records = nil
         packHistory = nil
+        walk = nil
         lock.unlock()
         render.reset()
         parse.reset()
@@ -121,6 +136,18 @@ public final class BuildMemo: @unchecked Sendable {
         lock.lock()
         packRecords = records
         lock.unlock()
+    }
+
+    /// The last build's walk, which the memo no longer holds (``walk``).
+    func takeWalk() -> Walk? {
+        lock.withLock {
+            defer { walk = nil }
+            return walk
+        }
+    }
+
+    func keepWalk(_ kept: Walk?) {
+        lock.withLock { walk = kept }
     }
 
     /// Whether the memo knows what `directory` holds (a build of this memo wrote or adopted it).

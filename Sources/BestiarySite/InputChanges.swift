@@ -104,8 +104,10 @@ public struct InputChanges: Equatable, Sendable {
 
     /// The changes from the snapshot `old` to `new` (lines `KEY<tab>METADATA` as
     /// ``BuildState`` makes them: the settings, then `content` and `templates` and everything
-    /// below them, depth first in the byte order of the names).
-    public static func between(_ old: [String], _ new: [String]) -> InputChanges {
+    /// below them, depth first in the byte order of the names). `alsoChanged`: paths taken as
+    /// modified whatever their lines say (the inputs the walk `old` found changed just before its
+    /// build began, whose metadata could have stayed the same through another change).
+    public static func between(_ old: [String], _ new: [String], alsoChanged: [String] = []) -> InputChanges {
         var changes = InputChanges()
         let oldWalk = walkStart(old), newWalk = walkStart(new)
         let oldSettingLines = old[..<oldWalk].compactMap(setting), newSettingLines = new[..<newWalk].compactMap(setting)
@@ -163,6 +165,11 @@ public struct InputChanges: Equatable, Sendable {
                 i += 1
                 j += 1
             }
+        }
+        if !alsoChanged.isEmpty {
+            // By bytes (`==` would take two spellings of one accented letter as one path).
+            var named = Set((changes.modified + changes.added + changes.removed).map { Array($0.utf8) })
+            for path in alsoChanged where named.insert(Array(path.utf8)).inserted { changes.modified.append(path) }
         }
         // A folder whose time changed because an entry below it did is said through that entry.
         var holding = Set<Substring>()

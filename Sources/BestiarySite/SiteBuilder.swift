@@ -168,12 +168,17 @@ public final class SiteBuilder: @unchecked Sendable {
         upkeep("inputs walked")
 
         // What changed since the output was built (its fingerprint and the walk it was made from
-        // recorded beside it): 14 ms on the bench corpus, beside load. Not by the preview, which
-        // names the files it saw change itself (and keeps no walk: saving 3 MB on the bench corpus
-        // would be waited for by each of its rebuilds).
+        // recorded beside it): 14 ms on the bench corpus, beside load. The preview keeps that walk
+        // in its memo instead (saving 3 MB would be waited for by each of its rebuilds), with the
+        // inputs it found changed just before it began, which are taken as changed again: their
+        // metadata could stay the same through another change (``FileInfo/isSettled(before:)``).
+        let memoWalk = memo?.takeWalk()
         if current != nil, !options.force, memo == nil {
             let walk = before
             changesAhead = Background { state.changes(since: walk) }
+        } else if previewRebuild, let memoWalk {
+            let walk = before
+            changesAhead = Background { InputChanges.between(memoWalk.lines, walk, alsoChanged: memoWalk.unsettled) }
         }
 
         // The walk's listing, sorted out only now that the build goes on (it holds the walk's
@@ -421,12 +426,15 @@ public final class SiteBuilder: @unchecked Sendable {
         // found (a translation gone for a moment is not read, and its animal not named), nor when
         // a cached picture's check did not stand as it was (a picture damaged in place would
         // leave the cards, the catalogue and the pack record of its animal showing it).
-        let unchangedAnimals = previous != nil && recordFilesAsWalked && picturesAsBefore
+        // (The preview's: what its last build kept of each animal, with the walk its change set
+        // starts from.)
+        let lastAnimals = previous?.animals ?? (previewRebuild ? memoWalk?.animals : nil)
+        let unchangedAnimals = lastAnimals != nil && recordFilesAsWalked && picturesAsBefore
             ? report.inputChanges?.unchangedAnimals(catalog.animals).map { $0.subtracting(readAfterAChange) } : nil
         // And the animal pages such an edit can change (``AffectedOutputs``): the others' inputs
         // are those of the last build, and so are their digests.
         let affectedPages = unchangedAnimals.flatMap { unchanged in
-            previous.flatMap { Self.affectedAnimalPages(catalog, unchanged: unchanged, kept: $0.animals) }
+            lastAnimals.flatMap { Self.affectedAnimalPages(catalog, unchanged: unchanged, kept: $0) }
         }
         let makePacks = { () throws(DiagnosticError) -> Packs in
             let start = DispatchTime.now().uptimeNanoseconds
@@ -512,21 +520,26 @@ public final class SiteBuilder: @unchecked Sendable {
                     (rendered, streamed, kept, pageDigests) = (result.files, result.streamed, result.kept, result.digests)
                     nameOrders = result.nameOrders
                     fragments = result.fragments
-                    keptAnimals.reserveCapacity(catalog.animals.count)
-                    // What each animal's pages were made from, which the next build's rules start from
-                    // (``affectedAnimalPages``) if its file changes. An animal taken as unchanged
-                    // was read as the walk found it (``ContentLoader/Result/readAfterAChange``), so
-                    // its group and difficulty are those the last build kept with its digest.
-                    for (animal, digest) in zip(catalog.animals, result.animalDigests) {
-                        keptAnimals[animal.id] = KeptAnimal(digest: digest, group: animal.group, difficulty: animal.difficulty)
-                    }
+                    keptAnimals = Self.keptAnimals(catalog, digests: result.animalDigests)
                 } catch {
                     throw DiagnosticError(.error("cannot write the site: \(error); \(options.outputDirectory) is unchanged", stage: "write"))
                 }
             } else {
                 do {
                     // The preview: pages taken from its memo by their digests (nothing else throws).
-                    rendered = try memo.map { try renderer.render(memo: $0.render).files } ?? renderer.render()
+                    if let memo {
+                        var known: [String: String] = [:]
+                        if let unchangedAnimals, let lastAnimals {
+                            known.reserveCapacity(unchangedAnimals.count)
+                            for (id, animal) in lastAnimals where unchangedAnimals.contains(id) { known[id] = animal.digest }
+                        }
+                        let made = try renderer.render(
+                            memo: memo.render, animalDigests: known, affectedAnimalPages: unchangedAnimals == nil ? nil : affectedPages)
+                        rendered = made.files
+                        keptAnimals = Self.keptAnimals(catalog, digests: made.animalDigests)
+                    } else {
+                        rendered = renderer.render()
+                    }
                 } catch {
                     throw DiagnosticError(.error("cannot render the site: \(error)", stage: "render"))
                 }
@@ -554,7 +567,8 @@ public final class SiteBuilder: @unchecked Sendable {
                 built.append(contentsOf: try stageEarly(files, staging, writer, previous, sourceInfos))
                 return ([], detail)
             }
-            return (files.sorted { $0.path < $1.path }, detail)
+            // The preview's, in no particular order (see the write stage).
+            return (files, detail)
             }
         } catch {
             // Not a thread left writing into a staging folder the failed build drops.
@@ -728,6 +742,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // the fingerprint recorded after it.
         let walkKept = memo == nil ? fingerprint.map { _ in Background { state.keep(after) } } : nil
         if fingerprint == nil { state.forget() }
+        // The preview keeps it in its memo, for its next rebuild's change set.
+        if let memo, fingerprint != nil, !keptAnimals.isEmpty, let listing {
+            memo.keepWalk(BuildMemo.Walk(lines: after, unsettled: Self.unsettled(listing, before: walkStarted), animals: keptAnimals))
+        }
         upkeep("inputs checked again")
         recordsSaved?.value()
         recordSaved?.value()
@@ -899,6 +917,35 @@ public final class SiteBuilder: @unchecked Sendable {
     /// of each of the preview's).
     static func recordedWalk(_ walk: [String], state: BuildState, ownWrites: Set<String>) -> [String]? {
         state.refreshing(walk, ownWrites)
+    }
+
+    /// The files below `content/` that `listing` found changed in the 2 s before `started` (or
+    /// after), by their paths in the walk. Not folders: their entries are walked one by one (but
+    /// the cached pictures, whose folder the walk sees by its own metadata, and whose checks a
+    /// rebuild takes animals as unchanged only while they stood as they were).
+    static func unsettled(_ listing: BuildState.Listing, before started: Date) -> [String] {
+        let nanoseconds = FileFacts.nanoseconds(started)
+        var paths: [String] = []
+        for (path, info) in listing.files where info?.kind != .directory && info?.isSettled(before: nanoseconds) != true { paths.append(path) }
+        for folder in listing.wikipedia?.folders ?? [] {
+            for file in folder.files where !file.info.isSettled(before: nanoseconds) {
+                paths.append(WikipediaCache.relativeDirectory + "/" + folder.name + "/" + file.name)
+            }
+        }
+        return paths
+    }
+
+    /// What each animal's pages were made from (`digests`, in the catalogue's order), which the
+    /// next build's rules start from (``affectedAnimalPages``) if its file changes. An animal
+    /// taken as unchanged was read as the walk found it (``ContentLoader/Result/readAfterAChange``),
+    /// so its group and difficulty are those the last build kept with its digest.
+    static func keptAnimals(_ catalog: Catalog, digests: [String]) -> [String: KeptAnimal] {
+        var kept: [String: KeptAnimal] = [:]
+        kept.reserveCapacity(catalog.animals.count)
+        for (animal, digest) in zip(catalog.animals, digests) {
+            kept[animal.id] = KeptAnimal(digest: digest, group: animal.group, difficulty: animal.difficulty)
+        }
+        return kept
     }
 
     /// The animal pages an edit of the records of the animals not `unchanged` can change, by

@@ -159,4 +159,52 @@ struct KeptAnimalDigestTests {
         #expect(relinked.animals["bruin"] != planted && relinked.animals["bruin"] != linked.animals["bruin"])
         #expect(relinked.packs["bruin"] != planted && relinked.packs["bruin"] != linked.packs["bruin"])
     }
+
+    /// The preview keeps the same in its memo (the walk its output was made from, and what it kept
+    /// of each animal): after an edit of record files alone it takes the other animals' digests
+    /// from there. An input the walk found changed just before its build began is taken as changed
+    /// by the next rebuild too, though its line did not change (its metadata could have stayed
+    /// the same through another change).
+    @Test func thePreviewTakesTheOtherAnimalsDigestsFromItsMemo() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        // Settled, as a site's files are (a copied fixture's were all written just now).
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for file in try LocalFileSystem().walkFiles(in: root) {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: root + "/" + file)
+        }
+        var options = BuildOptions(
+            root: root, output: dir.appending("preview"), environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: LocalFileSystem(),
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        options.signsPacks = false
+        let memo = BuildMemo()
+        func rebuild() throws -> BuildReport { try SiteBuilder(options: options, memo: memo).build() }
+        func plant(_ ids: [String]) throws -> BuildMemo.Walk {
+            var walk = try #require(memo.takeWalk(), "the memo holds the walk its output was made from")
+            for id in ids { walk.animals[id]?.digest = planted }
+            memo.keepWalk(walk)
+            return walk
+        }
+        let planted = String(repeating: "0", count: 64)
+        let bear = root + "/content/animals/bear.md", beaver = root + "/content/animals/beaver.md"
+
+        #expect(try rebuild().inputChanges == nil, "the memo's first build")
+        let first = try plant(["beaver", "bear"])
+        try (String(contentsOfFile: bear, encoding: .utf8) + "\nBears sleep through the winter.\n").writeReplacing(toFile: bear)
+        #expect(try rebuild().inputChanges == InputChanges(modified: ["content/animals/bear.md"]))
+        let second = try plant([])
+        #expect(second.animals["beaver"]?.digest == planted, "taken as the memo kept it")
+        #expect(second.animals["bear"]?.digest != planted && second.animals["bear"]?.digest != first.animals["bear"]?.digest)
+        #expect(second.unsettled == ["content/animals/bear.md"], "bear.md was written just before the rebuild")
+
+        // bear.md, just written when the last rebuild walked it, is taken as changed again.
+        _ = try plant(["bear", "bison"])
+        try (String(contentsOfFile: beaver, encoding: .utf8) + "\nBeavers build dams.\n").writeReplacing(toFile: beaver)
+        #expect(try rebuild().inputChanges == InputChanges(modified: ["content/animals/beaver.md", "content/animals/bear.md"]))
+        let third = try plant([])
+        #expect(third.animals["bear"] == second.animals["bear"], "digested again")
+        #expect(third.animals["bison"]?.digest == planted)
+        #expect(third.animals["beaver"]?.digest != first.animals["beaver"]?.digest)
+    }
 }
