@@ -36,8 +36,8 @@ public final class BuildMemo: @unchecked Sendable {
     /// the paths of the inputs that walk found changed in the 2 s before it began, and what that
     /// build kept of each animal: the next rebuild's change set starts from them, as a one-shot
     /// rebuild's starts from the walk and the output record kept beside the output
-    /// (docs/change-driven-rebuild.md, step 2). Taken by each build as it begins, so that a build
-    /// that fails leaves none.
+    /// (docs/change-driven-rebuild.md, step 2). Taken by each build that goes on past its check
+    /// that nothing changed, so that a build that fails leaves none.
     private var walk: Walk?
     /// When the current build began (nanoseconds since 1970): what it read of a file changed in
     /// the 2 s before is not kept (``FileInfo/isSettled(before:)``), as a one-shot build's kept

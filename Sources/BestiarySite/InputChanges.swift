@@ -10,8 +10,9 @@ import Foundation
 /// SOURCE_DATE_EPOCH, another binary, a stray file in `content/`) names its cause; and it is the
 /// change set a rebuild that follows the change starts from (docs/change-driven-rebuild.md).
 public struct InputChanges: Equatable, Sendable {
-    /// Files (and links) whose metadata changed: size, time or inode.
-    /// Each kind's paths are in the walk's order.
+    /// Files (and links) whose metadata changed: size, time or inode. Each kind's paths are in
+    /// the walk's order (but for those ``between(_:_:alsoChanged:)`` was told to take as
+    /// modified, which come after).
     public var modified: [String] = []
     /// Entries the walk finds now and the last build's did not.
     public var added: [String] = []
@@ -49,7 +50,9 @@ public struct InputChanges: Equatable, Sendable {
     /// read with other metadata than the walk found, the build takes out of these itself
     /// (``ContentLoader/Result/readAfterAChange``): its pages show what was read, so it is
     /// digested and kept as read, and the build records no fingerprint. A full build records none
-    /// either then, and the next digests every animal.)
+    /// either then, and the next digests every animal. A media file so read, or a cached picture
+    /// whose check did not stand as the last build made it (the walk sees the pictures' folder by
+    /// its own metadata), and the build takes no animal as unchanged.)
     public func unchangedAnimals(_ animals: [Animal]) -> Set<String>? {
         guard !modified.isEmpty, added.isEmpty, removed.isEmpty, folders.isEmpty, settings.isEmpty, animalLinks.isEmpty,
             modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })
@@ -217,6 +220,23 @@ public struct InputChanges: Equatable, Sendable {
         lines.firstIndex { line in
             ["content", "templates"].contains { line.hasPrefix($0 + "\t") || line.hasPrefix($0 + "/") }
         } ?? lines.count
+    }
+
+    /// The files and links of `walk` (not folders) whose time is less than 2 s before `started`
+    /// (nanoseconds since 1970), or later (``FileInfo/isSettled(before:)``): a later change to
+    /// one within its clock's resolution could leave its metadata as the walk found it. Read
+    /// from each line's metadata (``BuildState/describe(_:)``: kind, size, time, inode, device).
+    static func unsettled(_ walk: [String], before started: Int64) -> [String] {
+        var paths: [String] = []
+        for line in walk[walkStart(walk)...] {
+            guard let (key, value) = entry(line), value.first == "f" || value.first == "l" else { continue }
+            let fields = value.split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count > 2, let time = Int64(fields[2]), time < started - FileInfo.racyNanoseconds else {
+                paths.append(String(key))
+                continue
+            }
+        }
+        return paths
     }
 
     /// The walk's order: part by part, each part by its bytes, a folder before what is below it.

@@ -423,13 +423,14 @@ public final class SiteBuilder: @unchecked Sendable {
         // whose file was read after it changed, though the walk found it unchanged (it changed
         // after the walk): what was read is not what the last build digested, and this build's
         // pages show what was read. None when the records' folder did not hold the files the walk
-        // found (a translation gone for a moment is not read, and its animal not named), nor when
-        // a cached picture's check did not stand as it was (a picture damaged in place would
-        // leave the cards, the catalogue and the pack record of its animal showing it).
+        // found (a translation gone for a moment is not read, and its animal not named), when a
+        // media file was read with other metadata than the walk found (its animal is not named
+        // either), nor when a cached picture's check did not stand as it was (a picture damaged
+        // in place would leave the cards, the catalogue and the pack record of its animal showing it).
         // (The preview's: what its last build kept of each animal, with the walk its change set
         // starts from.)
         let lastAnimals = previous?.animals ?? (previewRebuild ? memoWalk?.animals : nil)
-        let unchangedAnimals = lastAnimals != nil && recordFilesAsWalked && picturesAsBefore
+        let unchangedAnimals = lastAnimals != nil && recordFilesAsWalked && mediaAsWalked && picturesAsBefore
             ? report.inputChanges?.unchangedAnimals(catalog.animals).map { $0.subtracting(readAfterAChange) } : nil
         // And the animal pages such an edit can change (``AffectedOutputs``): the others' inputs
         // are those of the last build, and so are their digests.
@@ -596,8 +597,8 @@ public final class SiteBuilder: @unchecked Sendable {
 
         if recordsSaved == nil { recordsSaved = records.map { records in Background { _ = records.save(recordsPath, fileSystem: fs) } } }
         // Every input has been read: what they are now is taken while the output is written (the
-        // lock this build writes after it is looked at again then), by a full build and the
-        // preview's first. Not a rebuild, which records its first walk (``recordedWalk``).
+        // lock this build writes after it is looked at again then), by a full build, `--force`, and
+        // the preview's first build. Not a rebuild, which records its first walk (``recordedWalk``).
         let afterAhead: Background<[String], Never>? = walked == nil ? Background { state.snapshot(now: started) } : nil
 
         var recordSaved: Background<Void, Never>?
@@ -743,8 +744,9 @@ public final class SiteBuilder: @unchecked Sendable {
         let walkKept = memo == nil ? fingerprint.map { _ in Background { state.keep(after) } } : nil
         if fingerprint == nil { state.forget() }
         // The preview keeps it in its memo, for its next rebuild's change set.
-        if let memo, fingerprint != nil, !keptAnimals.isEmpty, let listing {
-            memo.keepWalk(BuildMemo.Walk(lines: after, unsettled: Self.unsettled(listing, before: walkStarted), animals: keptAnimals))
+        if let memo, fingerprint != nil, !keptAnimals.isEmpty {
+            let unsettled = InputChanges.unsettled(after, before: FileFacts.nanoseconds(walkStarted))
+            memo.keepWalk(BuildMemo.Walk(lines: after, unsettled: unsettled, animals: keptAnimals))
         }
         upkeep("inputs checked again")
         recordsSaved?.value()
@@ -917,22 +919,6 @@ public final class SiteBuilder: @unchecked Sendable {
     /// of each of the preview's).
     static func recordedWalk(_ walk: [String], state: BuildState, ownWrites: Set<String>) -> [String]? {
         state.refreshing(walk, ownWrites)
-    }
-
-    /// The files below `content/` that `listing` found changed in the 2 s before `started` (or
-    /// after), by their paths in the walk. Not folders: their entries are walked one by one (but
-    /// the cached pictures, whose folder the walk sees by its own metadata, and whose checks a
-    /// rebuild takes animals as unchanged only while they stood as they were).
-    static func unsettled(_ listing: BuildState.Listing, before started: Date) -> [String] {
-        let nanoseconds = FileFacts.nanoseconds(started)
-        var paths: [String] = []
-        for (path, info) in listing.files where info?.kind != .directory && info?.isSettled(before: nanoseconds) != true { paths.append(path) }
-        for folder in listing.wikipedia?.folders ?? [] {
-            for file in folder.files where !file.info.isSettled(before: nanoseconds) {
-                paths.append(WikipediaCache.relativeDirectory + "/" + folder.name + "/" + file.name)
-            }
-        }
-        return paths
     }
 
     /// What each animal's pages were made from (`digests`, in the catalogue's order), which the

@@ -29,6 +29,28 @@ struct InputChangesTests {
         #expect(InputChanges.between(old, old).isEmpty)
     }
 
+    /// The files and links a walk found changed in the 2 s before its build began, or later, by
+    /// the time in each line (not folders, not settings): the preview's next rebuild takes them
+    /// as changed (``between(_:_:alsoChanged:)``), once and by their bytes.
+    @Test func theFilesChangedJustBeforeAWalkAreTakenAsChangedNextTime() {
+        let started: Int64 = 1_767_225_600_000_000_000
+        func line(_ path: String, _ kind: FileKind, _ time: Int64) -> String {
+            path + "\t" + BuildState.describe(FileInfo(kind: kind, size: 10, modificationTime: time, inode: 5, device: 6))
+        }
+        let walk = Self.snapshot([
+            line("content", .directory, started), line("content/animals", .directory, started),
+            line("content/animals/fox.md", .file, started - 2_000_000_001), line("content/animals/owl.md", .file, started - 1_999_999_999),
+            line("content/animals/wren.md", .symlink, started + 5), line("content/site.yml", .file, started - 60_000_000_000),
+            line("templates", .directory, started), line("templates/animal.html", .file, started - 1),
+        ])
+        let unsettled = InputChanges.unsettled(walk, before: started)
+        #expect(unsettled == ["content/animals/owl.md", "content/animals/wren.md", "templates/animal.html"])
+        var new = walk
+        new[new.firstIndex { $0.hasPrefix("content/animals/wren.md\t") }!] = line("content/animals/wren.md", .symlink, started + 9)
+        let changes = InputChanges.between(walk, new, alsoChanged: unsettled)
+        #expect(changes.modified == ["content/animals/wren.md", "content/animals/owl.md", "templates/animal.html"])
+    }
+
     /// A folder whose own metadata changed with nothing below it changed (a file made and removed
     /// again) is named as the folder; its parents are not.
     @Test func aFolderIsNamedOnlyWhenNothingBelowItChanged() {
