@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryPacks
 import BestiaryStorage
 import BestiaryWikipedia
 import Foundation
@@ -353,10 +354,17 @@ struct BuildState {
     /// made from with the output as it is now (a build killed after its swap left the last
     /// build's fingerprint and snapshot beside its own output; an older binary recorded a
     /// fingerprint without one): it would name changes the output already has.
+    ///
+    /// The files the kept walk found changed in the 2 s before the time the walk was kept, or
+    /// later, are ``InputChanges/unsettled``: that build began before it kept its walk, so this
+    /// takes at least those its walk found changed just before it began. Not `content/packs.lock`,
+    /// which that build wrote itself.
     func changes(since snapshot: [String]) -> InputChanges? {
-        guard let recorded = recorded(), let kept = InputLedger.load(ledgerPath, fileSystem: options.fileSystem),
+        let fs = options.fileSystem
+        guard let recorded = recorded(), let kept = InputLedger.load(ledgerPath, fileSystem: fs),
             fingerprint(kept) == recorded
         else { return nil }
-        return InputChanges.between(kept, snapshot)
+        let keptAt = fs.info(ledgerPath)?.modificationTime ?? .max
+        return InputChanges.between(kept, snapshot, unsettled: InputChanges.unsettled(kept, before: keptAt).filter { $0 != PackLock.path })
     }
 }

@@ -10,9 +10,8 @@ import Foundation
 /// SOURCE_DATE_EPOCH, another binary, a stray file in `content/`) names its cause; and it is the
 /// change set a rebuild that follows the change starts from (docs/change-driven-rebuild.md).
 public struct InputChanges: Equatable, Sendable {
-    /// Files (and links) whose metadata changed: size, time or inode. Each kind's paths are in
-    /// the walk's order (but for those ``between(_:_:alsoChanged:)`` was told to take as
-    /// modified, which come after).
+    /// Files (and links) whose metadata changed: size, time or inode.
+    /// Each kind's paths are in the walk's order.
     public var modified: [String] = []
     /// Entries the walk finds now and the last build's did not.
     public var added: [String] = []
@@ -27,6 +26,19 @@ public struct InputChanges: Equatable, Sendable {
     /// a link, not what it leads to, so a record read through one changes under its target's
     /// path (``unchangedAnimals(_:)`` takes no animal as unchanged while there are any).
     public var animalLinks: [String] = []
+
+    /// Not a change: files (and links) the last build's walk found changed in the 2 s before
+    /// that build began, or later (``unsettled(_:before:)``), that are not among the changes. A
+    /// change made to one within its clock's resolution could have left its metadata as that walk
+    /// found it, so ``unchangedAnimals(_:)`` takes them as edited. Not said to the user, not
+    /// counted, and not compared by `==`.
+    public var unsettled: [String] = []
+
+    /// Equal when they name the same changes (``unsettled`` is not one).
+    public static func == (a: InputChanges, b: InputChanges) -> Bool {
+        a.modified == b.modified && a.added == b.added && a.removed == b.removed && a.folders == b.folders
+            && a.settings == b.settings && a.animalLinks == b.animalLinks
+    }
 
     public var isEmpty: Bool {
         modified.isEmpty && added.isEmpty && removed.isEmpty && folders.isEmpty && settings.isEmpty
@@ -55,9 +67,10 @@ public struct InputChanges: Equatable, Sendable {
     /// its own metadata), and the build takes no animal as unchanged.)
     public func unchangedAnimals(_ animals: [Animal]) -> Set<String>? {
         guard !modified.isEmpty, added.isEmpty, removed.isEmpty, folders.isEmpty, settings.isEmpty, animalLinks.isEmpty,
+            unsettled.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") }),
             modified.allSatisfy({ $0.hasPrefix("content/animals/") && $0.hasSuffix(".md") })
         else { return nil }
-        let edited = Set(modified.map(Self.recordStem))
+        let edited = Set((modified + unsettled).map(Self.recordStem))
         var unchanged = Set<String>()
         unchanged.reserveCapacity(animals.count)
         for animal in animals where !edited.contains(Self.recordStem(animal.sourcePath)) { unchanged.insert(animal.id) }
@@ -107,10 +120,10 @@ public struct InputChanges: Equatable, Sendable {
 
     /// The changes from the snapshot `old` to `new` (lines `KEY<tab>METADATA` as
     /// ``BuildState`` makes them: the settings, then `content` and `templates` and everything
-    /// below them, depth first in the byte order of the names). `alsoChanged`: paths taken as
-    /// modified whatever their lines say (the inputs the walk `old` found changed just before its
-    /// build began, whose metadata could have stayed the same through another change).
-    public static func between(_ old: [String], _ new: [String], alsoChanged: [String] = []) -> InputChanges {
+    /// below them, depth first in the byte order of the names). `unsettled`: the files the walk
+    /// `old` found changed just before its build began (``unsettled(_:before:)``); those not
+    /// among the changes are kept as ``unsettled``.
+    public static func between(_ old: [String], _ new: [String], unsettled: [String] = []) -> InputChanges {
         var changes = InputChanges()
         let oldWalk = walkStart(old), newWalk = walkStart(new)
         let oldSettingLines = old[..<oldWalk].compactMap(setting), newSettingLines = new[..<newWalk].compactMap(setting)
@@ -169,10 +182,10 @@ public struct InputChanges: Equatable, Sendable {
                 j += 1
             }
         }
-        if !alsoChanged.isEmpty {
+        if !unsettled.isEmpty {
             // By bytes (`==` would take two spellings of one accented letter as one path).
             var named = Set((changes.modified + changes.added + changes.removed).map { Array($0.utf8) })
-            for path in alsoChanged where named.insert(Array(path.utf8)).inserted { changes.modified.append(path) }
+            for path in unsettled where named.insert(Array(path.utf8)).inserted { changes.unsettled.append(path) }
         }
         // A folder whose time changed because an entry below it did is said through that entry.
         var holding = Set<Substring>()

@@ -178,7 +178,7 @@ public final class SiteBuilder: @unchecked Sendable {
             changesAhead = Background { state.changes(since: walk) }
         } else if previewRebuild, let memoWalk {
             let walk = before
-            changesAhead = Background { InputChanges.between(memoWalk.lines, walk, alsoChanged: memoWalk.unsettled) }
+            changesAhead = Background { InputChanges.between(memoWalk.lines, walk, unsettled: memoWalk.unsettled) }
         }
 
         // The walk's listing, sorted out only now that the build goes on (it holds the walk's

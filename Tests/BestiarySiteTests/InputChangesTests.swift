@@ -31,7 +31,8 @@ struct InputChangesTests {
 
     /// The files and links a walk found changed in the 2 s before its build began, or later, by
     /// the time in each line (not folders, not settings): the preview's next rebuild takes them
-    /// as changed (``between(_:_:alsoChanged:)``), once and by their bytes.
+    /// as edited (``between(_:_:unsettled:)``, ``InputChanges/unsettled``), once and by their bytes, and
+    /// says nothing of them.
     @Test func theFilesChangedJustBeforeAWalkAreTakenAsChangedNextTime() {
         let started: Int64 = 1_767_225_600_000_000_000
         func line(_ path: String, _ kind: FileKind, _ time: Int64) -> String {
@@ -47,8 +48,10 @@ struct InputChangesTests {
         #expect(unsettled == ["content/animals/owl.md", "content/animals/wren.md", "templates/animal.html"])
         var new = walk
         new[new.firstIndex { $0.hasPrefix("content/animals/wren.md\t") }!] = line("content/animals/wren.md", .symlink, started + 9)
-        let changes = InputChanges.between(walk, new, alsoChanged: unsettled)
-        #expect(changes.modified == ["content/animals/wren.md", "content/animals/owl.md", "templates/animal.html"])
+        let changes = InputChanges.between(walk, new, unsettled: unsettled)
+        #expect(changes.modified == ["content/animals/wren.md"] && changes.unsettled == ["content/animals/owl.md", "templates/animal.html"])
+        #expect(changes == InputChanges(modified: ["content/animals/wren.md"], animalLinks: ["content/animals/wren.md"]) && changes.count == 1)
+        #expect(changes.summary() == "content/animals/wren.md")
     }
 
     /// A folder whose own metadata changed with nothing below it changed (a file made and removed
