@@ -33,8 +33,8 @@ public final class BuildMemo: @unchecked Sendable {
     /// the bytes of `content/packs.lock` it was read from and how many versions' digests were checked.
     private var packHistory: (data: Data, recent: Int, lock: PackLock)?
     /// The walk the last build's output was made from (the lines it recorded, ``BuildState``),
-    /// the paths of the inputs that walk found changed in the 2 s before it began, and what that
-    /// build kept of each animal: the next rebuild's change set starts from them, as a one-shot
+    /// when it began (the inputs it found changed in the 2 s before are taken as edited again:
+    /// ``InputChanges/unsettled``), and what that build kept of each animal: the next rebuild's change set starts from them, as a one-shot
     /// rebuild's starts from the walk and the output record kept beside the output
     /// (docs/change-driven-rebuild.md, step 2). Taken by each build that goes on past its check
     /// that nothing changed, so that a build that fails leaves none.
@@ -47,7 +47,8 @@ public final class BuildMemo: @unchecked Sendable {
     /// What ``walk`` holds.
     struct Walk {
         var lines: [String]
-        var unsettled: [String]
+        /// When the walk began (nanoseconds since 1970, the file system's clock).
+        var started: Int64
         var animals: [String: KeptAnimal]
     }
 

@@ -365,6 +365,6 @@ struct BuildState {
             fingerprint(kept) == recorded
         else { return nil }
         let keptAt = fs.info(ledgerPath)?.modificationTime ?? .max
-        return InputChanges.between(kept, snapshot, unsettled: InputChanges.unsettled(kept, before: keptAt).filter { $0 != PackLock.path })
+        return InputChanges.since(kept, walkedBefore: keptAt, to: snapshot, ownWrites: [PackLock.path])
     }
 }

@@ -235,6 +235,13 @@ public struct InputChanges: Equatable, Sendable {
         } ?? lines.count
     }
 
+    /// The changes from `old`, the walk a build that began before `started` kept, to `new`, with
+    /// the files `old` found changed in the 2 s before `started` (or later) as ``unsettled``, but
+    /// `ownWrites`, which that build wrote itself.
+    static func since(_ old: [String], walkedBefore started: Int64, to new: [String], ownWrites: Set<String> = []) -> InputChanges {
+        between(old, new, unsettled: unsettled(old, before: started).filter { !ownWrites.contains($0) })
+    }
+
     /// The files and links of `walk` (not folders) whose time is less than 2 s before `started`
     /// (nanoseconds since 1970), or later (``FileInfo/isSettled(before:)``): a later change to
     /// one within its clock's resolution could leave its metadata as the walk found it. Read
@@ -243,7 +250,7 @@ public struct InputChanges: Equatable, Sendable {
         var paths: [String] = []
         for line in walk[walkStart(walk)...] {
             guard let (key, value) = entry(line), value.first == "f" || value.first == "l" else { continue }
-            let fields = value.split(separator: " ", omittingEmptySubsequences: false)
+            let fields = value.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
             guard fields.count > 2, let time = Int64(fields[2]), time < started - FileInfo.racyNanoseconds else {
                 paths.append(String(key))
                 continue

@@ -178,7 +178,7 @@ public final class SiteBuilder: @unchecked Sendable {
             changesAhead = Background { state.changes(since: walk) }
         } else if previewRebuild, let memoWalk {
             let walk = before
-            changesAhead = Background { InputChanges.between(memoWalk.lines, walk, unsettled: memoWalk.unsettled) }
+            changesAhead = Background { InputChanges.since(memoWalk.lines, walkedBefore: memoWalk.started, to: walk) }
         }
 
         // The walk's listing, sorted out only now that the build goes on (it holds the walk's
@@ -745,8 +745,7 @@ public final class SiteBuilder: @unchecked Sendable {
         if fingerprint == nil { state.forget() }
         // The preview keeps it in its memo, for its next rebuild's change set.
         if let memo, fingerprint != nil, !keptAnimals.isEmpty {
-            let unsettled = InputChanges.unsettled(after, before: FileFacts.nanoseconds(walkStarted))
-            memo.keepWalk(BuildMemo.Walk(lines: after, unsettled: unsettled, animals: keptAnimals))
+            memo.keepWalk(BuildMemo.Walk(lines: after, started: FileFacts.nanoseconds(walkStarted), animals: keptAnimals))
         }
         upkeep("inputs checked again")
         recordsSaved?.value()
