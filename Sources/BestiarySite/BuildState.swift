@@ -57,8 +57,10 @@ struct BuildState {
     }
 
     /// ``snapshot(now:)``, and with `listing` what its walk found (``Listing``), made when asked
-    /// for: a build with nothing to do, which only needs the lines, does not make it.
-    func snapshot(now: Date, listing: Bool) -> (lines: [String], listing: (() -> Listing)?) {
+    /// for: a build with nothing to do, which only needs the lines, does not make it. `racy`: the
+    /// files and links the walk found changed at `racyFrom` (nanoseconds since 1970) or later,
+    /// not folders (a link in `templates/` by what it leads to too), in the walk's order.
+    func snapshot(now: Date, listing: Bool, racyFrom: Int64 = .max) -> (lines: [String], listing: (() -> Listing)?, racy: [String]) {
         let fs = options.fileSystem
         var lines: [String] = []
         func add(_ key: String, _ value: String) { lines.append(key + "\t" + value) }
@@ -76,6 +78,11 @@ struct BuildState {
             add("day", String(Int(now.timeIntervalSince1970) / 86_400))
         }
         var content: (entries: [Walked], lines: [String]) = ([], [])
+        var racy: [String] = []
+        func isRacy(_ info: FileInfo?) -> Bool {
+            guard let info, info.kind == .file || info.kind == .symlink else { return false }
+            return info.modificationTime >= racyFrom
+        }
         for folder in ["content", "templates"] {
             add(folder, describe(fs.info(root(folder))))
             let entries = walk(folder)
@@ -97,11 +104,15 @@ struct BuildState {
                 return String(decoding: line, as: UTF8.self)
             }
             lines.append(contentsOf: made)
+            for entry in entries
+            where isRacy(entry.info) || (throughLinks && entry.info?.kind == .symlink && isRacy(fs.infoFollowingLinks(root(entry.path)))) {
+                racy.append(entry.path)
+            }
             // Its own array, not a slice of `lines` (which the next append would then copy whole).
             if folder == "content" && listing { content = (entries, made) }
         }
-        guard listing else { return (lines, nil) }
-        return (lines, { Self.listing(content.entries, lines: content.lines) })
+        guard listing else { return (lines, nil, racy) }
+        return (lines, { Self.listing(content.entries, lines: content.lines) }, racy)
     }
 
     /// What the walk found below `content/`, sorted out for the stages: the Wikipedia cache's
@@ -326,12 +337,79 @@ struct BuildState {
         return walked
     }
 
-    /// The fingerprint the last complete build recorded.
-    func recorded() -> String? {
-        guard let data = try? options.fileSystem.read(path), data.count < 256 else { return nil }
+    /// A file the walk of a build found changed in the 2 s before that walk began, or later
+    /// (``FileInfo/racyNanoseconds``), with the digest of what it held right after the walk,
+    /// before the build read it. Changed again within its clock's resolution, after the build
+    /// read it, it could keep the metadata the walk found (git's "racily clean" files): its
+    /// bytes then tell the change.
+    struct RacyFile: Equatable, Sendable {
+        var path: String
+        /// SHA-256 of its bytes (read through links); "-" when it could not be read.
+        var digest: String
+    }
+
+    /// What the last complete build recorded: the fingerprint of its inputs, and the files its
+    /// walk found changed just before it began (``RacyFile``).
+    struct Recorded: Equatable {
+        var fingerprint: String
+        var racy: [RacyFile] = []
+    }
+
+    /// `paths` (relative to the root), each with the digest of what it holds now.
+    func digests(of paths: [String]) -> [RacyFile] {
+        let fs = options.fileSystem
+        return Parallel.map(paths, chunk: 8) { path in
+            RacyFile(path: path, digest: (try? fs.read(root(path))).map { Hashing.sha256Hex($0) } ?? "-")
+        }
+    }
+
+    /// Whether each of `racy` holds what it held when the last build recorded it.
+    func holdAsRecorded(_ racy: [RacyFile]) -> Bool {
+        racy.isEmpty || digests(of: racy.map(\.path)) == racy
+    }
+
+    /// What the last complete build recorded: the header, the fingerprint, then a line per racy
+    /// file (its digest, a tab, its path with `%`, tab and line breaks escaped as `%XX`).
+    func recorded() -> Recorded? {
+        guard let data = try? options.fileSystem.read(path), data.count < 64 << 20 else { return nil }
         let text = String(decoding: data, as: UTF8.self)
         guard text.hasPrefix(Self.header) else { return nil }
-        return String(text.dropFirst(Self.header.count)).trimmingCharacters(in: .whitespacesAndNewlines)
+        var lines = text.dropFirst(Self.header.count).split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        guard let fingerprint = lines.first, !fingerprint.isEmpty else { return nil }
+        var racy: [RacyFile] = []
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            guard fields.count == 2, let path = Self.unescaped(fields[1]) else { return nil }
+            racy.append(RacyFile(path: path, digest: String(fields[0])))
+        }
+        return Recorded(fingerprint: String(fingerprint), racy: racy)
+    }
+
+    private static let escapedBytes: Set<UInt8> = [UInt8(ascii: "%"), 9, 10, 13]
+
+    private static func escaped(_ path: String) -> String {
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            if escapedBytes.contains(byte) { bytes.append(contentsOf: String(format: "%%%02X", byte).utf8) } else { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func unescaped(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8.makeIterator()
+        while let byte = utf8.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = utf8.next(), let low = utf8.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { return nil }
+            bytes.append(value)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Keeps `snapshot` for the next build's ``changes(since:)``: before ``record(_:)`` records
@@ -340,8 +418,10 @@ struct BuildState {
         InputLedger.save(snapshot, to: ledgerPath, fileSystem: options.fileSystem)
     }
 
-    func record(_ fingerprint: String) {
-        try? options.fileSystem.writeAtomically(Data((Self.header + fingerprint + "\n").utf8), to: path)
+    func record(_ recorded: Recorded) {
+        var text = Self.header + recorded.fingerprint + "\n"
+        for file in recorded.racy { text += file.digest + "\t" + Self.escaped(file.path) + "\n" }
+        try? options.fileSystem.writeAtomically(Data(text.utf8), to: path)
     }
 
     func forget() {
@@ -362,7 +442,7 @@ struct BuildState {
     func changes(since snapshot: [String]) -> InputChanges? {
         let fs = options.fileSystem
         guard let recorded = recorded(), let kept = InputLedger.load(ledgerPath, fileSystem: fs),
-            fingerprint(kept) == recorded
+            fingerprint(kept) == recorded.fingerprint
         else { return nil }
         let keptAt = fs.info(ledgerPath)?.modificationTime ?? .max
         return InputChanges.since(kept, walkedBefore: keptAt, to: snapshot, ownWrites: [PackLock.path])

@@ -176,6 +176,22 @@ import Testing
         #expect(try s.rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/crow.md")]).upToDate)
     }
 
+    /// A record changed again within its clock's resolution after a rebuild read it keeps the
+    /// metadata that rebuild's walk found: the rebuild the watcher asks for next finds its bytes
+    /// other than those the walk's build recorded, and is no "up to date".
+    @Test func aRecordChangedAgainWithTheMetadataTheWalkFoundIsRebuilt() throws {
+        let s = try Session()
+        try s.step(["content/animals/crow.md"]) { try s.edit("content/animals/crow.md", "name: {en: Crow,", "name: {en: Crows,") }
+        let crow = s.root + "/content/animals/crow.md"
+        var before = stat()
+        #expect(stat(crow, &before) == 0)
+        try overwriteKeepingMetadata(crow, Data(try s.read("content/animals/crow.md").replacingOccurrences(of: "en: Crows,", with: "en: Crowz,").utf8), as: before)
+        let next = try s.step(["content/animals/crow.md"]) {}
+        #expect(!next.upToDate)
+        #expect(try String(contentsOfFile: s.dir.appending("preview/animals/crow/index.html"), encoding: .utf8).contains("Crowz"))
+        #expect(try s.rebuilder.rebuild(changes: [ChangedPath(classifying: "content/animals/crow.md")]).upToDate)
+    }
+
     /// A rebuild that fails after render (here in the packs stage: a damaged pack history) leaves
     /// the output as it was; the next one, once the history is repaired, writes every page the
     /// failed one had rendered again (the render memo is forgotten: it described pages the output

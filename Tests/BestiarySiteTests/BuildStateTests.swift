@@ -77,6 +77,57 @@ struct BuildStateTests {
         #expect(files.count == 3)
     }
 
+    /// The walk names the files and links it found changed at the time asked or later (a link in
+    /// templates/ by what it leads to too), not folders, not files changed before.
+    @Test func theWalkNamesTheFilesChangedJustBeforeIt() throws {
+        let dir = TemporaryDirectory()
+        try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
+        try dir.write("---\nname: Owl\n---\n", to: "content/animals/owl.md")
+        try dir.write("<p>", to: "templates/layouts/animal.html")
+        try dir.write("<nav>", to: "shared/nav.html")
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("templates/nav.html"), withDestinationPath: dir.appending("shared/nav.html"))
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for path in ["content/animals/owl.md", "templates/layouts/animal.html"] {
+            try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: dir.appending(path))
+        }
+        var times = [timespec(tv_sec: Int(hourAgo.timeIntervalSince1970), tv_nsec: 0), timespec(tv_sec: Int(hourAgo.timeIntervalSince1970), tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, dir.appending("templates/nav.html"), &times, AT_SYMLINK_NOFOLLOW) == 0, "the link itself is old")
+        let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
+        let from = FileFacts.nanoseconds(Date()) - FileInfo.racyNanoseconds
+        #expect(state.snapshot(now: Date(), listing: false, racyFrom: from).racy == ["content/animals/fox.md", "templates/nav.html"])
+        #expect(state.snapshot(now: Date(), listing: false).racy == [], "none asked")
+        // Their digests, and whether they still hold what they held.
+        let digests = state.digests(of: ["content/animals/fox.md", "content/animals/gone.md"])
+        #expect(digests.map(\.digest) == [Hashing.sha256Hex(Data("---\nname: Fox\n---\n".utf8)), "-"])
+        #expect(state.holdAsRecorded(digests))
+        try dir.write("---\nname: Fix\n---\n", to: "content/animals/fox.md")
+        #expect(!state.holdAsRecorded(digests))
+    }
+
+    /// The state reads back the fingerprint and the racy files it recorded, whatever bytes their
+    /// names hold; a state it cannot read is none (the next build is no "up to date").
+    @Test func theStateReadsBackWhatItRecorded() throws {
+        let dir = TemporaryDirectory()
+        let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
+        #expect(state.recorded() == nil)
+        let recorded = BuildState.Recorded(fingerprint: String(repeating: "a", count: 64), racy: [
+            .init(path: "content/animals/fox.md", digest: String(repeating: "b", count: 64)),
+            .init(path: "content/animals/tab\there,%41 line\nbreak\r.md", digest: "-"),
+            .init(path: "content/pages/ü.md", digest: "c"),
+        ])
+        state.record(recorded)
+        #expect(state.recorded() == recorded)
+        let text = try String(contentsOfFile: state.path, encoding: .utf8)
+        #expect(text.contains("\tcontent/animals/tab%09here,%2541 line%0Abreak%0D.md\n"))
+        state.record(.init(fingerprint: "f"))
+        #expect(try String(contentsOfFile: state.path, encoding: .utf8) == "bestiary-build-state 1\nf\n")
+        #expect(state.recorded() == .init(fingerprint: "f"))
+        for broken in ["bestiary-build-state 1\n", "bestiary-build-state 1\nf\nno tab\n", "bestiary-build-state 1\nf\nd\tbad %4\n", "other\nf\n"] {
+            try broken.writeReplacing(toFile: state.path)
+            #expect(state.recorded() == nil, "\(broken)")
+        }
+    }
+
     /// The walk's lines come depth first, in the byte order of the names, whatever order the
     /// folders side by side were walked in: each folder's entries follow its own line, before
     /// its next sibling's. The content-addressed pictures' folder is one line.

@@ -24,3 +24,22 @@ extension String {
         try Data(utf8).writeReplacing(toFile: path)
     }
 }
+
+/// Writes `data` over the file at `path` in place: the same file (inode), so its folder does not
+/// change either.
+public func overwriteInPlace(_ path: String, _ data: Data) {
+    guard let handle = FileHandle(forWritingAtPath: path) else { return }
+    handle.write(data)
+    handle.closeFile()
+}
+
+/// Puts `data` in place into the file at `path` with the times it had (`before`): what a walk
+/// lists of it is then what it was, as after a second change within the file system clock's
+/// resolution. Throws unless it is the same file of the same size after.
+public func overwriteKeepingMetadata(_ path: String, _ data: Data, as before: stat) throws {
+    overwriteInPlace(path, data)
+    var now = stat()
+    guard utimensat(AT_FDCWD, path, [before.st_atim, before.st_mtim], 0) == 0, stat(path, &now) == 0,
+        now.st_ino == before.st_ino, now.st_size == before.st_size, now.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+    else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+}
