@@ -355,17 +355,25 @@ struct BuildState {
         var racy: [RacyFile] = []
     }
 
-    /// `paths` (relative to the root), each with the digest of what it holds now.
+    /// `paths` (relative to the root), each with the digest of what it holds now: "-" for what is
+    /// not a regular file through links (a link to a pipe would never end its read) or cannot be
+    /// read.
     func digests(of paths: [String]) -> [RacyFile] {
         let fs = options.fileSystem
         return Parallel.map(paths, chunk: 8) { path in
-            RacyFile(path: path, digest: (try? fs.read(root(path))).map { Hashing.sha256Hex($0) } ?? "-")
+            let file = root(path)
+            let kind = fs.info(file)?.kind
+            guard kind == .file || (kind == .symlink && fs.infoFollowingLinks(file)?.kind == .file), let bytes = try? fs.read(file) else {
+                return RacyFile(path: path, digest: "-")
+            }
+            return RacyFile(path: path, digest: Hashing.sha256Hex(bytes))
         }
     }
 
-    /// Whether each of `racy` holds what it held when the last build recorded it.
-    func holdAsRecorded(_ racy: [RacyFile]) -> Bool {
-        racy.isEmpty || digests(of: racy.map(\.path)) == racy
+    /// The paths of `racy` whose files no longer hold what they held when the last build recorded
+    /// them.
+    func changedBytes(_ racy: [RacyFile]) -> [String] {
+        racy.isEmpty ? [] : zip(racy, digests(of: racy.map(\.path))).compactMap { then, now in then == now ? nil : then.path }
     }
 
     /// What the last complete build recorded: the header, the fingerprint, then a line per racy
@@ -435,16 +443,12 @@ struct BuildState {
     /// build's fingerprint and snapshot beside its own output; an older binary recorded a
     /// fingerprint without one): it would name changes the output already has.
     ///
-    /// The files the kept walk found changed in the 2 s before the time the walk was kept, or
-    /// later, are ``InputChanges/unsettled``: that build began before it kept its walk, so this
-    /// takes at least those its walk found changed just before it began. Not `content/packs.lock`,
-    /// which that build wrote itself.
-    func changes(since snapshot: [String]) -> InputChanges? {
-        let fs = options.fileSystem
-        guard let recorded = recorded(), let kept = InputLedger.load(ledgerPath, fileSystem: fs),
-            fingerprint(kept) == recorded.fingerprint
+    /// Of the files the recorded walk found changed in the 2 s before it began (``Recorded/racy``),
+    /// whose metadata could have stayed the same through another change, those whose bytes the
+    /// check found changed (`changedBytes`) are among the modified; the others hold what they held.
+    func changes(since snapshot: [String], recorded: Recorded, changedBytes: [String]) -> InputChanges? {
+        guard let kept = InputLedger.load(ledgerPath, fileSystem: options.fileSystem), fingerprint(kept) == recorded.fingerprint
         else { return nil }
-        let keptAt = fs.info(ledgerPath)?.modificationTime ?? .max
-        return InputChanges.since(kept, walkedBefore: keptAt, to: snapshot, ownWrites: [PackLock.path])
+        return InputChanges.between(kept, snapshot, changedBytes: changedBytes)
     }
 }

@@ -122,9 +122,12 @@ public struct InputChanges: Equatable, Sendable {
     /// ``BuildState`` makes them: the settings, then `content` and `templates` and everything
     /// below them, depth first in the byte order of the names). `unsettled`: the files the walk
     /// `old` found changed just before its build began (``unsettled(_:before:)``); those not
-    /// among the changes are kept as ``unsettled``.
-    public static func between(_ old: [String], _ new: [String], unsettled: [String] = []) -> InputChanges {
+    /// among the changes are kept as ``unsettled``. `changedBytes`: files whose lines are the same
+    /// in both but whose bytes were found changed (a change within the clock's resolution of the
+    /// one before): among the modified.
+    public static func between(_ old: [String], _ new: [String], unsettled: [String] = [], changedBytes: [String] = []) -> InputChanges {
         var changes = InputChanges()
+        let changedBytes = Set(changedBytes.map { Array($0.utf8) })
         let oldWalk = walkStart(old), newWalk = walkStart(new)
         let oldSettingLines = old[..<oldWalk].compactMap(setting), newSettingLines = new[..<newWalk].compactMap(setting)
         let oldSettings = Dictionary(oldSettingLines, uniquingKeysWith: { _, last in last })
@@ -144,6 +147,7 @@ public struct InputChanges: Equatable, Sendable {
         var i = oldWalk, j = newWalk
         while i < old.count || j < new.count {
             if i < old.count, j < new.count, sameBytes(old[i], new[j]) {
+                if !changedBytes.isEmpty, let a = entry(old[i]), changedBytes.contains(Array(a.key.utf8)) { changes.modified.append(String(a.key)) }
                 i += 1
                 j += 1
                 continue
@@ -235,11 +239,10 @@ public struct InputChanges: Equatable, Sendable {
         } ?? lines.count
     }
 
-    /// The changes from `old`, the walk a build that began before `started` kept, to `new`, with
-    /// the files `old` found changed in the 2 s before `started` (or later) as ``unsettled``, but
-    /// `ownWrites`, which that build wrote itself.
-    static func since(_ old: [String], walkedBefore started: Int64, to new: [String], ownWrites: Set<String> = []) -> InputChanges {
-        between(old, new, unsettled: unsettled(old, before: started).filter { !ownWrites.contains($0) })
+    /// The changes from `old`, the walk a build that began at `started` made, to `new`, with the
+    /// files `old` found changed in the 2 s before `started` (or later) as ``unsettled``.
+    static func since(_ old: [String], walkedBefore started: Int64, to new: [String]) -> InputChanges {
+        between(old, new, unsettled: unsettled(old, before: started))
     }
 
     /// The files and links of `walk` (not folders) whose time is less than 2 s before `started`

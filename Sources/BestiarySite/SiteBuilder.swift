@@ -162,9 +162,12 @@ public final class SiteBuilder: @unchecked Sendable {
         // The files the recorded walk found changed just before its build began must hold what
         // they held then: changed again within their clock's resolution, they could keep the
         // metadata that walk found.
-        if !options.force, !adoptsOutput, let current, let last = state.recorded(), current == last.fingerprint,
-            state.holdAsRecorded(last.racy)
-        {
+        let last = state.recorded()
+        // Read whether or not the rest matches: a rebuild takes those whose bytes changed as
+        // modified, and the others as they were (a build just after a clone or a fetch found
+        // thousands changed just before it: each digested again, their animals would all be).
+        let changedBytes = current != nil && !options.force ? state.changedBytes(last?.racy ?? []) : []
+        if !options.force, !adoptsOutput, let current, let last, current == last.fingerprint, changedBytes.isEmpty {
             // Once this walk finds them settled, a later change shows in their metadata: the
             // checks after this one need not read them (10,000 records written just before a
             // build would be read by every check).
@@ -182,10 +185,10 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // What the files this walk found changed just before it began hold, read before any stage
         // reads them: recorded with the fingerprint, they tell the next build's check a change that
-        // kept their metadata. Not the files this build writes itself (its walk is looked at again
-        // for those). None on the bench corpus but the edited record.
+        // kept their metadata. None on the bench corpus but the edited record.
+        let racyFiles = state.digests(of: racyPaths)
+        // What this build may write itself: its pack lock (and with it `content/`'s time).
         let ownWrites: Set<String> = ["content", PackLock.path]
-        let racyFiles = state.digests(of: racyPaths.filter { !ownWrites.contains($0) })
 
         upkeep("inputs walked")
 
@@ -195,12 +198,19 @@ public final class SiteBuilder: @unchecked Sendable {
         // inputs it found changed just before it began, which are taken as changed again: their
         // metadata could stay the same through another change (``FileInfo/isSettled(before:)``).
         let memoWalk = memo?.takeWalk()
-        if current != nil, !options.force, memo == nil {
+        if current != nil, !options.force, memo == nil, let last {
             let walk = before
-            changesAhead = Background { state.changes(since: walk) }
+            changesAhead = Background { state.changes(since: walk, recorded: last, changedBytes: changedBytes) }
         } else if previewRebuild, let memoWalk {
+            // The racy files the state recorded are those of the memo's walk when it recorded
+            // that walk's fingerprint: those of them whose bytes held are taken as they were.
             let walk = before
-            changesAhead = Background { InputChanges.since(memoWalk.lines, walkedBefore: memoWalk.started, to: walk) }
+            changesAhead = Background {
+                if let last, state.fingerprint(memoWalk.lines) == last.fingerprint {
+                    return InputChanges.between(memoWalk.lines, walk, changedBytes: changedBytes)
+                }
+                return InputChanges.since(memoWalk.lines, walkedBefore: memoWalk.started, to: walk)
+            }
         }
 
         // The walk's listing, sorted out only now that the build goes on (it holds the walk's
@@ -716,9 +726,11 @@ public final class SiteBuilder: @unchecked Sendable {
         let snapshotAfter = afterAhead?.value()
 
         // Only now that the new version can be downloaded does the history record it.
+        var wroteLock = false
         if let lock = packs.output.lock, options.recordsPackVersions {
             let path = options.root + "/" + PackLock.path
             do {
+                wroteLock = true
                 try fs.writeAtomically(lock, to: path)
                 for note in [unrecordedPath, pendingPath] where fs.info(note) != nil { try? fs.remove(note) }
             } catch {
@@ -757,8 +769,11 @@ public final class SiteBuilder: @unchecked Sendable {
         // one, when the file was put back as it was, renamed back) would describe inputs this
         // build did not read. The next build then digests every animal again.
         let readAsWalked = readAfterAChange.isEmpty && recordFilesAsWalked && mediaAsWalked
-        let recorded = readAsWalked ? walked.flatMap { Self.recordedWalk($0, state: state, ownWrites: ownWrites) } : nil
-        let after = recorded ?? snapshotAfter.flatMap { state.refreshing($0, ownWrites) } ?? state.snapshot(now: started)
+        // What it wrote itself is looked at again; the lock it did not write is an input like any
+        // other (the preview never writes it).
+        let wroteItself = wroteLock ? ownWrites : []
+        let recorded = readAsWalked ? walked.flatMap { Self.recordedWalk($0, state: state, ownWrites: wroteItself) } : nil
+        let after = recorded ?? snapshotAfter.flatMap { state.refreshing($0, wroteItself) } ?? state.snapshot(now: started)
         let fingerprint = readAsWalked && (recorded != nil || BuildState.digest(after, except: ownWrites) == inputsBefore) ? state.fingerprint(after) : nil
         // The walk (3 MB on the bench corpus) is kept while the other kept files are saved, and
         // the fingerprint recorded after it.
@@ -773,7 +788,7 @@ public final class SiteBuilder: @unchecked Sendable {
         recordSaved?.value()
         if let fingerprint {
             walkKept?.value()
-            state.record(BuildState.Recorded(fingerprint: fingerprint, racy: racyFiles))
+            state.record(BuildState.Recorded(fingerprint: fingerprint, racy: racyFiles.filter { !wroteItself.contains($0.path) }))
         }
         upkeep("kept files saved")
         if options.exitsAfterBuild {

@@ -99,9 +99,20 @@ struct BuildStateTests {
         // Their digests, and whether they still hold what they held.
         let digests = state.digests(of: ["content/animals/fox.md", "content/animals/gone.md"])
         #expect(digests.map(\.digest) == [Hashing.sha256Hex(Data("---\nname: Fox\n---\n".utf8)), "-"])
-        #expect(state.holdAsRecorded(digests))
+        #expect(state.changedBytes(digests) == [])
         try dir.write("---\nname: Fix\n---\n", to: "content/animals/fox.md")
-        #expect(!state.holdAsRecorded(digests))
+        #expect(state.changedBytes(digests) == ["content/animals/fox.md"])
+    }
+
+    /// A link to what is not a regular file is not read (a pipe's read would never end).
+    @Test(.timeLimit(.minutes(1))) func aLinkToAPipeIsNotRead() throws {
+        let dir = TemporaryDirectory()
+        try dir.write("x", to: "content/animals/fox.md")
+        #expect(mkfifo(dir.appending("pipe"), 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("content/sounds.ogg"), withDestinationPath: dir.appending("pipe"))
+        try FileManager.default.createSymbolicLink(atPath: dir.appending("content/folder"), withDestinationPath: dir.appending("content/animals"))
+        let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
+        #expect(state.digests(of: ["content/sounds.ogg", "content/folder"]).map(\.digest) == ["-", "-"])
     }
 
     /// The state reads back the fingerprint and the racy files it recorded, whatever bytes their

@@ -113,8 +113,9 @@ struct KeptAnimalDigestTests {
     }
 
     /// A copy of the Tux Paint site whose files were all last changed an hour ago, as a site's
-    /// files are when a build begins (a copied fixture's were all written just now, so every one
-    /// would be taken as edited: ``InputChanges/unsettled``).
+    /// files are when a build begins (a copied fixture's were all written just now: every one
+    /// would be digested by each build, and by the preview taken as edited,
+    /// ``InputChanges/unsettled``).
     static func settledFixture(into dir: TemporaryDirectory) throws -> String {
         let root = try copyOfFixture("tuxpaint", into: dir)
         let hourAgo = Date().addingTimeInterval(-3600)
@@ -129,8 +130,8 @@ struct KeptAnimalDigestTests {
     /// again, the true one is back.
     @Test func aRecordsOnlyEditTakesTheOtherAnimalsDigests() throws {
         let dir = TemporaryDirectory()
-        // The files a build's walk found changed in the 2 s before it kept that walk are taken as
-        // edited by the next (tested below).
+        // The files a build's walk found changed in the 2 s before it began are digested, and
+        // read again by the next (tested below).
         let root = try Self.settledFixture(into: dir)
         let output = dir.appending("out")
         let record = dir.appending(".out.bestiary-index")
@@ -152,18 +153,31 @@ struct KeptAnimalDigestTests {
         #expect(second.packs["bear"] != planted && second.packs["bear"] != first.packs["bear"])
         #expect(second.animals["bison"] == first.animals["bison"] && second.packs["bison"] == first.packs["bison"])
 
-        // bear.md, written just before the last build kept its walk, is taken as edited again
-        // (and not named as a change).
+        // bear.md, written just before the last build's walk, still holds the bytes that build
+        // digested right after its walk: taken as kept, as bison is.
         try Self.plant(planted, for: "bear", in: record)
         try Self.plant(planted, for: "bison", in: record)
         let crow = root + "/content/animals/crow.md"
         try (String(contentsOfFile: crow, encoding: .utf8) + "\nCrows remember faces.\n").writeReplacing(toFile: crow)
         let crowEdited = try build(root: root, output: output)
         #expect(crowEdited.inputChanges == InputChanges(modified: ["content/animals/crow.md"]))
-        #expect(crowEdited.inputChanges?.unsettled == ["content/animals/bear.md"])
-        let unsettled = try Self.keptDigests(record)
-        #expect(unsettled.animals["bear"] == second.animals["bear"] && unsettled.packs["bear"] == second.packs["bear"], "digested again")
-        #expect(unsettled.animals["bison"] == planted && unsettled.packs["bison"] == planted)
+        let kept = try Self.keptDigests(record)
+        #expect(kept.animals["bear"] == planted && kept.packs["bear"] == planted, "bear taken as kept")
+        #expect(kept.animals["bison"] == planted && kept.packs["bison"] == planted)
+        #expect(kept.animals["crow"] != first.animals["crow"] && kept.animals["crow"] != planted)
+
+        // crow.md, written just before that build's walk, changed again within its clock's
+        // resolution (its metadata as that walk found it): named, and digested again.
+        try Self.plant(planted, for: "crow", in: record)
+        var before = stat()
+        #expect(stat(crow, &before) == 0)
+        let text = try String(contentsOfFile: crow, encoding: .utf8)
+        putBack(crow, Data(text.replacingOccurrences(of: "remember faces", with: "remember fakes").utf8), as: before)
+        let changedAgain = try build(root: root, output: output)
+        #expect(changedAgain.inputChanges == InputChanges(modified: ["content/animals/crow.md"]))
+        let again = try Self.keptDigests(record)
+        #expect(again.animals["crow"] != planted && again.animals["crow"] != kept.animals["crow"], "digested again")
+        #expect(again.animals["bison"] == planted, "the others still taken")
 
         // A change beside the records (a file in content/): every animal is digested again.
         try Self.plant(planted, for: "bison", in: record)
@@ -181,7 +195,9 @@ struct KeptAnimalDigestTests {
         #expect(linked.animals["bruin"] != nil)
         try Self.plant(planted, for: "bruin", in: record)
         try (String(contentsOfFile: bear, encoding: .utf8) + "\nAnd climb trees.\n").writeReplacing(toFile: bear)
-        #expect(try build(root: root, output: output).inputChanges?.modified == ["content/animals/bear.md"])
+        let relinkedChanges = try build(root: root, output: output).inputChanges
+        // (bruin.md, made just before the last build, read again: through it, bear.md changed.)
+        #expect(relinkedChanges?.modified == ["content/animals/bear.md", "content/animals/bruin.md"], "\(String(describing: relinkedChanges))")
         let relinked = try Self.keptDigests(record)
         #expect(relinked.animals["bruin"] != planted && relinked.animals["bruin"] != linked.animals["bruin"])
         #expect(relinked.packs["bruin"] != planted && relinked.packs["bruin"] != linked.packs["bruin"])
@@ -189,9 +205,9 @@ struct KeptAnimalDigestTests {
 
     /// The preview keeps the same in its memo (the walk its output was made from, and what it kept
     /// of each animal): after an edit of record files alone it takes the other animals' digests
-    /// from there. An input the walk found changed just before its build began is taken as changed
-    /// by the next rebuild too, though its line did not change (its metadata could have stayed
-    /// the same through another change).
+    /// from there. An input the walk found changed just before its build began is read again by
+    /// the next rebuild, though its line did not change (its metadata could have stayed the same
+    /// through another change): taken as it was when its bytes held, as changed when not.
     @Test func thePreviewTakesTheOtherAnimalsDigestsFromItsMemo() throws {
         let dir = TemporaryDirectory()
         let root = try Self.settledFixture(into: dir)
@@ -219,14 +235,27 @@ struct KeptAnimalDigestTests {
         #expect(second.animals["beaver"]?.digest == planted, "taken as the memo kept it")
         #expect(second.animals["bear"]?.digest != planted && second.animals["bear"]?.digest != first.animals["bear"]?.digest)
 
-        // bear.md, just written when the last rebuild walked it, is taken as changed again.
+        // bear.md, just written when the last rebuild walked it, still holds the bytes that rebuild
+        // digested right after its walk: taken as the memo kept it.
         _ = try plant(["bear", "bison"])
         try (String(contentsOfFile: beaver, encoding: .utf8) + "\nBeavers build dams.\n").writeReplacing(toFile: beaver)
         let beaverEdited = try rebuild().inputChanges
-        #expect(beaverEdited == InputChanges(modified: ["content/animals/beaver.md"]) && beaverEdited?.unsettled == ["content/animals/bear.md"])
+        #expect(beaverEdited == InputChanges(modified: ["content/animals/beaver.md"]) && beaverEdited?.unsettled == [])
         let third = try plant([])
-        #expect(third.animals["bear"] == second.animals["bear"], "digested again")
+        #expect(third.animals["bear"]?.digest == planted, "taken as kept")
         #expect(third.animals["bison"]?.digest == planted)
-        #expect(third.animals["beaver"]?.digest != first.animals["beaver"]?.digest)
+        #expect(third.animals["beaver"]?.digest != first.animals["beaver"]?.digest && third.animals["beaver"]?.digest != planted)
+
+        // beaver.md, just written when that rebuild walked it, changed again within its clock's
+        // resolution (its metadata as the walk found it): named, and digested again.
+        _ = try plant(["beaver"])
+        var before = stat()
+        #expect(stat(beaver, &before) == 0)
+        let text = try String(contentsOfFile: beaver, encoding: .utf8)
+        putBack(beaver, Data(text.replacingOccurrences(of: "build dams", with: "build huts").utf8), as: before)
+        #expect(try rebuild().inputChanges == InputChanges(modified: ["content/animals/beaver.md"]))
+        let fourth = try plant([])
+        #expect(fourth.animals["beaver"]?.digest != planted && fourth.animals["beaver"]?.digest != third.animals["beaver"]?.digest)
+        #expect(fourth.animals["bison"]?.digest == planted)
     }
 }

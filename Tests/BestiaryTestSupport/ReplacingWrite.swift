@@ -40,6 +40,7 @@ public func overwriteKeepingMetadata(_ path: String, _ data: Data, as before: st
     overwriteInPlace(path, data)
     var now = stat()
     guard utimensat(AT_FDCWD, path, [before.st_atim, before.st_mtim], 0) == 0, stat(path, &now) == 0,
-        now.st_ino == before.st_ino, now.st_size == before.st_size, now.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+        now.st_ino == before.st_ino, now.st_size == before.st_size, now.st_mtim.tv_sec == before.st_mtim.tv_sec,
+        now.st_mtim.tv_nsec == before.st_mtim.tv_nsec
     else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
 }
