@@ -59,6 +59,14 @@ public struct SHA256Digest: Hashable, Sendable, Sequence, ContiguousBytes, Custo
 
     public static let byteCount = 32
 
+    /// The digest whose 32 bytes are `bytes`; nil for another count.
+    public init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == Self.byteCount else { return nil }
+        Swift.withUnsafeMutableBytes(of: &self.bytes) { $0.copyBytes(from: bytes) }
+    }
+
+    init() {}
+
     public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         try Swift.withUnsafeBytes(of: bytes, body)
     }

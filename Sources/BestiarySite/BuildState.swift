@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryCrypto
 import BestiaryPacks
 import BestiaryStorage
 import BestiaryWikipedia
@@ -344,8 +345,40 @@ struct BuildState {
     /// bytes then tell the change.
     struct RacyFile: Equatable, Sendable {
         var path: String
-        /// SHA-256 of its bytes (read through links); "-" when it could not be read.
-        var digest: String
+        /// SHA-256 of its bytes (read through links); nil when it is not a regular file or could
+        /// not be read. Its 32 bytes, not a text: a build just after a clone holds 35,000 of them
+        /// through its peak.
+        var digest: SHA256Digest?
+
+        init(path: String, digest: SHA256Digest?) {
+            self.path = path
+            self.digest = digest
+        }
+
+        /// From the state's text: 64 lower-case hex digits, or "-".
+        init?(path: String, text: some StringProtocol) {
+            self.path = path
+            guard text != "-" else { return }
+            let hex = Array(text.utf8)
+            guard hex.count == 2 * SHA256Digest.byteCount else { return nil }
+            var bytes: [UInt8] = []
+            for i in stride(from: 0, to: hex.count, by: 2) {
+                guard let high = Self.nibble(hex[i]), let low = Self.nibble(hex[i + 1]) else { return nil }
+                bytes.append(high << 4 | low)
+            }
+            digest = SHA256Digest(bytes: bytes)
+        }
+
+        /// As the state writes it: lower-case hex, or "-".
+        var text: String { digest.map { Hashing.hex($0) } ?? "-" }
+
+        private static func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
     }
 
     /// What the last complete build recorded: the fingerprint of its inputs, and the files its
@@ -364,9 +397,9 @@ struct BuildState {
             let file = root(path)
             let kind = fs.info(file)?.kind
             guard kind == .file || (kind == .symlink && fs.infoFollowingLinks(file)?.kind == .file), let bytes = try? fs.read(file) else {
-                return RacyFile(path: path, digest: "-")
+                return RacyFile(path: path, digest: nil)
             }
-            return RacyFile(path: path, digest: Hashing.sha256Hex(bytes))
+            return RacyFile(path: path, digest: SHA256.hash(data: bytes))
         }
     }
 
@@ -388,8 +421,8 @@ struct BuildState {
         var racy: [RacyFile] = []
         for line in lines.dropFirst() {
             let fields = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-            guard fields.count == 2, let path = Self.unescaped(fields[1]) else { return nil }
-            racy.append(RacyFile(path: path, digest: String(fields[0])))
+            guard fields.count == 2, let path = Self.unescaped(fields[1]), let file = RacyFile(path: path, text: fields[0]) else { return nil }
+            racy.append(file)
         }
         return Recorded(fingerprint: String(fingerprint), racy: racy)
     }
@@ -428,7 +461,7 @@ struct BuildState {
 
     func record(_ recorded: Recorded) {
         var text = Self.header + recorded.fingerprint + "\n"
-        for file in recorded.racy { text += file.digest + "\t" + Self.escaped(file.path) + "\n" }
+        for file in recorded.racy { text += file.text + "\t" + Self.escaped(file.path) + "\n" }
         try? options.fileSystem.writeAtomically(Data(text.utf8), to: path)
     }
 

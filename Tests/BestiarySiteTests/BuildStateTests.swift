@@ -98,7 +98,7 @@ struct BuildStateTests {
         #expect(state.snapshot(now: Date(), listing: false).racy == [], "none asked")
         // Their digests, and whether they still hold what they held.
         let digests = state.digests(of: ["content/animals/fox.md", "content/animals/gone.md"])
-        #expect(digests.map(\.digest) == [Hashing.sha256Hex(Data("---\nname: Fox\n---\n".utf8)), "-"])
+        #expect(digests.map(\.text) == [Hashing.sha256Hex(Data("---\nname: Fox\n---\n".utf8)), "-"])
         #expect(state.changedBytes(digests) == [])
         try dir.write("---\nname: Fix\n---\n", to: "content/animals/fox.md")
         #expect(state.changedBytes(digests) == ["content/animals/fox.md"])
@@ -112,7 +112,7 @@ struct BuildStateTests {
         try FileManager.default.createSymbolicLink(atPath: dir.appending("content/sounds.ogg"), withDestinationPath: dir.appending("pipe"))
         try FileManager.default.createSymbolicLink(atPath: dir.appending("content/folder"), withDestinationPath: dir.appending("content/animals"))
         let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
-        #expect(state.digests(of: ["content/sounds.ogg", "content/folder"]).map(\.digest) == ["-", "-"])
+        #expect(state.digests(of: ["content/sounds.ogg", "content/folder"]).map(\.text) == ["-", "-"])
     }
 
     /// The state reads back the fingerprint and the racy files it recorded, whatever bytes their
@@ -121,11 +121,14 @@ struct BuildStateTests {
         let dir = TemporaryDirectory()
         let state = BuildState(options: BuildOptions(root: dir.path, output: dir.appending("out")))
         #expect(state.recorded() == nil)
+        let digest = Hashing.sha256Hex(Data("fox".utf8))
         let recorded = BuildState.Recorded(fingerprint: String(repeating: "a", count: 64), racy: [
-            .init(path: "content/animals/fox.md", digest: String(repeating: "b", count: 64)),
-            .init(path: "content/animals/tab\there,%41 line\nbreak\r.md", digest: "-"),
-            .init(path: "content/pages/ü.md", digest: "c"),
+            try #require(.init(path: "content/animals/fox.md", text: digest)),
+            try #require(.init(path: "content/animals/tab\there,%41 line\nbreak\r.md", text: "-")),
+            try #require(.init(path: "content/pages/ü.md", text: String(repeating: "0", count: 64))),
         ])
+        #expect(recorded.racy.map(\.text) == [digest, "-", String(repeating: "0", count: 64)])
+        #expect(BuildState.RacyFile(path: "x", text: "c") == nil && BuildState.RacyFile(path: "x", text: String(repeating: "G", count: 64)) == nil)
         state.record(recorded)
         #expect(state.recorded() == recorded)
         let text = try String(contentsOfFile: state.path, encoding: .utf8)
@@ -133,7 +136,7 @@ struct BuildStateTests {
         state.record(.init(fingerprint: "f"))
         #expect(try String(contentsOfFile: state.path, encoding: .utf8) == "bestiary-build-state 1\nf\n")
         #expect(state.recorded() == .init(fingerprint: "f"))
-        for broken in ["bestiary-build-state 1\n", "bestiary-build-state 1\nf\nno tab\n", "bestiary-build-state 1\nf\nd\tbad %4\n", "other\nf\n"] {
+        for broken in ["bestiary-build-state 1\n", "bestiary-build-state 1\nf\nno tab\n", "bestiary-build-state 1\nf\n-\tbad %4\n", "bestiary-build-state 1\nf\nd\tshort digest\n", "other\nf\n"] {
             try broken.writeReplacing(toFile: state.path)
             #expect(state.recorded() == nil, "\(broken)")
         }
