@@ -134,6 +134,42 @@ final class BatchRecorder: @unchecked Sendable {
         // Gone: said once gone from two scans.
         #expect(scan(["vixen.md": renamed]) == [])
         #expect(scan(["vixen.md": renamed]) == ["slow.md removed"])
+        // Written just before the scans (its bytes read), then again within a coarse clock's
+        // tick: the same metadata, other bytes.
+        var first = Stamp(inode: 4, size: 12, modified: 700), second = first
+        (first.digest, second.digest) = ("1", "2")
+        #expect(scan(["vixen.md": renamed, "wren.md": first]) == [])
+        #expect(scan(["vixen.md": renamed, "wren.md": first]) == ["wren.md created"])
+        #expect(scan(["vixen.md": renamed, "wren.md": second]) == [])
+        #expect(scan(["vixen.md": renamed, "wren.md": second]) == ["wren.md modified"])
+        // Settled: its bytes no longer read, and nothing said.
+        let settled = Stamp(inode: 4, size: 12, modified: 700)
+        #expect(scan(["vixen.md": renamed, "wren.md": settled]) == [])
+        #expect(scan(["vixen.md": renamed, "wren.md": settled]) == [])
+        // A stamp said without its bytes takes them from a scan that read them, and says nothing.
+        var read = renamed
+        read.digest = "3"
+        #expect(scan(["vixen.md": read, "wren.md": settled]) == [])
+        #expect(scan(["vixen.md": read, "wren.md": settled]) == [])
+        #expect(said["vixen.md"]?.digest == "3")
+    }
+
+    /// A scan reads the bytes of a file changed just before it, not of one changed long before:
+    /// a second write of the same length with the time of the first is another stamp.
+    @Test func pollingReadsTheBytesOfAFileChangedJustBefore() throws {
+        let dir = TemporaryDirectory()
+        try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
+        try dir.write("---\nname: Owl\n---\n", to: "content/animals/owl.md")
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: dir.appending("content/animals/owl.md"))
+        let watcher = PollingWatcher(root: dir.path, interval: .seconds(1)) { _ in }
+        let before = watcher.scan()
+        #expect(before["content/animals/fox.md"]?.digest != nil && before["content/animals/owl.md"]?.digest == nil)
+        var st = stat()
+        #expect(stat(dir.appending("content/animals/fox.md"), &st) == 0)
+        try overwriteKeepingMetadata(dir.appending("content/animals/fox.md"), Data("---\nname: Fix\n---\n".utf8), as: st)
+        let after = watcher.scan()
+        #expect(after["content/animals/fox.md"] != before["content/animals/fox.md"])
+        #expect(after["content/animals/owl.md"] == before["content/animals/owl.md"])
     }
 
     @Test(arguments: strategies)

@@ -1,3 +1,4 @@
+import BestiaryStorage
 import Foundation
 
 /// Watches `content/` and `templates/` by listing them every `interval` and comparing each file's
@@ -12,6 +13,16 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
         var inode: UInt64
         var size: Int64
         var modified: Int64
+        /// The SHA-256 of its bytes while it changed less than 2 s before the scan, nil after: on
+        /// a file system whose clock ticks in seconds (FAT, some network folders), a second write
+        /// of the same length within one tick keeps the rest, and the build after the first
+        /// write would stay (git's "racily clean" files).
+        var digest: String? = nil
+
+        /// The same metadata, and the same bytes where both scans read them.
+        static func == (a: Stamp, b: Stamp) -> Bool {
+            a.inode == b.inode && a.size == b.size && a.modified == b.modified && (a.digest == nil || b.digest == nil || a.digest == b.digest)
+        }
     }
 
     private let root: String
@@ -58,10 +69,14 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
     /// from both.
     static func changes(previous: [String: Stamp], current: [String: Stamp], said: inout [String: Stamp]) -> [(String, ChangeEvent)] {
         var out: [(String, ChangeEvent)] = []
-        for (path, stamp) in current.sorted(by: { $0.key < $1.key }) where previous[path] == stamp && said[path] != stamp {
+        for (path, stamp) in current.sorted(by: { $0.key < $1.key }) where previous[path] == stamp {
             let old = said[path]
-            out.append((path, old == nil || old?.inode != stamp.inode ? .created : .modified))
-            said[path] = stamp
+            if old != stamp {
+                out.append((path, old == nil || old?.inode != stamp.inode ? .created : .modified))
+                said[path] = stamp
+            } else if old?.digest == nil, stamp.digest != nil {
+                said[path] = stamp  // its bytes, read now, stand for what was said
+            }
         }
         // Gone in two scans: a save by rename or by delete-then-write is said in one batch with
         // its new file (said at once, it made a build without the record, then another).
@@ -80,9 +95,11 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
         finished.wait()
     }
 
-    /// Every file below the watched folders (junk names skipped), with its stamp.
+    /// Every file below the watched folders (junk names skipped), with its stamp: the bytes too of
+    /// a regular file changed in the 2 s before the scan (``Stamp/digest``).
     func scan() -> [String: Stamp] {
         var result: [String: Stamp] = [:]
+        let recent = FileFacts.nanoseconds(Date()) - FileInfo.racyNanoseconds
         func visit(_ relative: String, followLink: Bool) {
             let path = root == "." ? relative : root + "/" + relative
             var st = stat()
@@ -103,7 +120,11 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
                 #else
                 let modified = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
                 #endif
-                result[relative] = Stamp(inode: UInt64(st.st_ino), size: Int64(st.st_size), modified: modified)
+                var stamp = Stamp(inode: UInt64(st.st_ino), size: Int64(st.st_size), modified: modified)
+                if modified >= recent, (st.st_mode & S_IFMT) == S_IFREG, let bytes = FileManager.default.contents(atPath: path) {
+                    stamp.digest = Hashing.sha256Hex(bytes)
+                }
+                result[relative] = stamp
             }
         }
         for subtree in WatchedFolders.names { visit(subtree, followLink: true) }
