@@ -194,9 +194,9 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // What changed since the output was built (its fingerprint and the walk it was made from
         // recorded beside it): 14 ms on the bench corpus, beside load. The preview keeps that walk
-        // in its memo instead (saving 3 MB would be waited for by each of its rebuilds), with the
-        // inputs it found changed just before it began, which are taken as changed again: their
-        // metadata could stay the same through another change (``FileInfo/isSettled(before:)``).
+        // in its memo instead (saving 3 MB would be waited for by each of its rebuilds). The
+        // inputs the last walk found changed just before it began were read again (above): those
+        // whose bytes changed are among the modified.
         let memoWalk = memo?.takeWalk()
         if current != nil, !options.force, memo == nil, let last {
             let walk = before
@@ -221,6 +221,9 @@ public final class SiteBuilder: @unchecked Sendable {
         // What the inputs were is kept as a digest, not as the walk's 60,000 lines (about 7 MB held
         // to the end: through the full build's peak, which is the memory goal).
         let inputsBefore = BuildState.digest(before, except: ownWrites)
+        // And whole, for a build that does not write the lock after all: then a lock another hand
+        // wrote while it ran is a change like any other (a rebuild records this walk instead).
+        let inputsBeforeWhole = returnsFreedMemory ? BuildState.digest(before, except: []) : nil
         // A rebuild keeps them instead (its peak is not the goal's), the preview's too: what it
         // records is this walk with the build's own writes looked at again, not a second walk of
         // every input (``recordedWalk``).
@@ -774,7 +777,8 @@ public final class SiteBuilder: @unchecked Sendable {
         let wroteItself = wroteLock ? ownWrites : []
         let recorded = readAsWalked ? walked.flatMap { Self.recordedWalk($0, state: state, ownWrites: wroteItself) } : nil
         let after = recorded ?? snapshotAfter.flatMap { state.refreshing($0, wroteItself) } ?? state.snapshot(now: started)
-        let fingerprint = readAsWalked && (recorded != nil || BuildState.digest(after, except: ownWrites) == inputsBefore) ? state.fingerprint(after) : nil
+        let unchangedMeanwhile = recorded != nil || BuildState.digest(after, except: wroteItself) == (wroteLock ? inputsBefore : inputsBeforeWhole)
+        let fingerprint = readAsWalked && unchangedMeanwhile ? state.fingerprint(after) : nil
         // The walk (3 MB on the bench corpus) is kept while the other kept files are saved, and
         // the fingerprint recorded after it.
         let walkKept = memo == nil ? fingerprint.map { _ in Background { state.keep(after) } } : nil

@@ -853,6 +853,28 @@ import Testing
         #expect(try String(contentsOfFile: s.output + "/animals/crow/index.html", encoding: .utf8).contains("Crowz"))
     }
 
+    /// A lock another hand writes while a full build runs (here once the packs are made, before
+    /// the build's look at its inputs afterwards) is a change like any other: the build, which did
+    /// not write the lock, records no fingerprint, and the next build reads the lock (this one is
+    /// damaged, so it fails). Taking the lock as the build's own write, it said "up to date".
+    @Test func aLockAnotherHandWritesDuringAFullBuildIsNoUpToDate() throws {
+        let work = TemporaryDirectory("bestiary-incremental")
+        let root = try copyOfFixture("tuxpaint", into: work)
+        let output = work.appending("out")
+        var options = BuildOptions(
+            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: LocalFileSystem(),
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        let builder = SiteBuilder(options: options)
+        let lock = root + "/content/packs.lock"
+        builder.onStage = { stage, _, _ in
+            if stage.name == "packs" { try? "not a lock\n".writeReplacing(toFile: lock) }
+        }
+        let racing = try builder.build()
+        #expect(!racing.upToDate && FileManager.default.fileExists(atPath: lock))
+        #expect(throws: DiagnosticError.self, "the next build reads the lock") { try build(root: root, output: output) }
+    }
+
     /// The pack lock is looked at again after the build that wrote it, not digested as a racy
     /// file; a build that did not write it (no new version) takes it as any other input.
     @Test func thePackLockIsRacyOnlyWhenTheBuildDidNotWriteIt() throws {
