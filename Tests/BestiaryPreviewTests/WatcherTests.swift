@@ -108,9 +108,10 @@ final class BatchRecorder: @unchecked Sendable {
         let fox = Stamp(inode: 1, size: 10, modified: 100)
         var said: [String: Stamp] = ["fox.md": fox]
         var previous: [String: Stamp] = ["fox.md": fox]
-        func scan(_ current: [String: Stamp]) -> [String] {
+        func scan(_ stamps: [String: Stamp]) -> [String] {
+            var current = stamps
             defer { previous = current }
-            return PollingWatcher.changes(previous: previous, current: current, said: &said).map { "\($0.0) \($0.1.rawValue)" }
+            return PollingWatcher.changes(previous: previous, current: &current, said: &said).map { "\($0.0) \($0.1.rawValue)" }
         }
         // Being written: it grows from scan to scan, and nothing is said.
         #expect(scan(["fox.md": fox, "slow.md": Stamp(inode: 2, size: 80, modified: 200)]) == [])
@@ -146,6 +147,13 @@ final class BatchRecorder: @unchecked Sendable {
         let settled = Stamp(inode: 4, size: 12, modified: 700)
         #expect(scan(["vixen.md": renamed, "wren.md": settled]) == [])
         #expect(scan(["vixen.md": renamed, "wren.md": settled]) == [])
+        // Written again within its tick, read by one scan only before it settled: the bytes that
+        // scan read stand, and the change is said.
+        var third = first
+        third.digest = "4"
+        #expect(scan(["vixen.md": renamed, "wren.md": third]) == [])
+        #expect(scan(["vixen.md": renamed, "wren.md": settled]) == ["wren.md modified"])
+        #expect(scan(["vixen.md": renamed, "wren.md": settled]) == [])
         // A stamp said without its bytes takes them from a scan that read them, and says nothing.
         var read = renamed
         read.digest = "3"
@@ -161,6 +169,7 @@ final class BatchRecorder: @unchecked Sendable {
         try dir.write("---\nname: Fox\n---\n", to: "content/animals/fox.md")
         try dir.write("---\nname: Owl\n---\n", to: "content/animals/owl.md")
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: dir.appending("content/animals/owl.md"))
+        try markJustChanged(dir.appending("content/animals/fox.md"))
         let watcher = PollingWatcher(root: dir.path, interval: .seconds(1)) { _ in }
         let before = watcher.scan()
         #expect(before["content/animals/fox.md"]?.digest != nil && before["content/animals/owl.md"]?.digest == nil)

@@ -159,6 +159,7 @@ struct KeptAnimalDigestTests {
         try Self.plant(planted, for: "bison", in: record)
         let crow = root + "/content/animals/crow.md"
         try (String(contentsOfFile: crow, encoding: .utf8) + "\nCrows remember faces.\n").writeReplacing(toFile: crow)
+        try markJustChanged(crow)
         let crowEdited = try build(root: root, output: output)
         #expect(crowEdited.inputChanges == InputChanges(modified: ["content/animals/crow.md"]))
         let kept = try Self.keptDigests(record)
@@ -190,6 +191,7 @@ struct KeptAnimalDigestTests {
 
         // A record that is a link to another's file: it changes when that file does.
         try FileManager.default.createSymbolicLink(atPath: root + "/content/animals/bruin.md", withDestinationPath: "bear.md")
+        try markJustChanged(root + "/content/animals/bruin.md")
         try build(root: root, output: output)
         let linked = try Self.keptDigests(record)
         #expect(linked.animals["bruin"] != nil)
@@ -239,6 +241,7 @@ struct KeptAnimalDigestTests {
         // digested right after its walk: taken as the memo kept it.
         _ = try plant(["bear", "bison"])
         try (String(contentsOfFile: beaver, encoding: .utf8) + "\nBeavers build dams.\n").writeReplacing(toFile: beaver)
+        try markJustChanged(beaver)
         let beaverEdited = try rebuild().inputChanges
         #expect(beaverEdited == InputChanges(modified: ["content/animals/beaver.md"]) && beaverEdited?.unsettled == [])
         let third = try plant([])

@@ -55,8 +55,8 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
             while true {
                 _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(nanos)))
                 if lock.withLock({ stopping }) { return }
-                let current = scan()
-                for (path, event) in Self.changes(previous: previous, current: current, said: &said) { sink(.changed(path, event)) }
+                var current = scan()
+                for (path, event) in Self.changes(previous: previous, current: &current, said: &said) { sink(.changed(path, event)) }
                 previous = current
             }
         }
@@ -66,8 +66,13 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
 
     /// What one scan says, given the one before and what was said last (updated): a file whose
     /// stamp is the same as in the scan before and not what was said of it, and each file gone
-    /// from both.
-    static func changes(previous: [String: Stamp], current: [String: Stamp], said: inout [String: Stamp]) -> [(String, ChangeEvent)] {
+    /// from both. A stamp without bytes (the file settled) takes those the scan before read of the
+    /// same metadata: the last bytes read of it stand until its metadata changes, so a write
+    /// within its tick that only one scan read is still said.
+    static func changes(previous: [String: Stamp], current: inout [String: Stamp], said: inout [String: Stamp]) -> [(String, ChangeEvent)] {
+        for (path, stamp) in current where stamp.digest == nil {
+            if let before = previous[path], before.digest != nil, before == stamp { current[path]?.digest = before.digest }
+        }
         var out: [(String, ChangeEvent)] = []
         for (path, stamp) in current.sorted(by: { $0.key < $1.key }) where previous[path] == stamp {
             let old = said[path]
@@ -121,7 +126,8 @@ final class PollingWatcher: FileWatcher, @unchecked Sendable {
                 let modified = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
                 #endif
                 var stamp = Stamp(inode: UInt64(st.st_ino), size: Int64(st.st_size), modified: modified)
-                if modified >= recent, (st.st_mode & S_IFMT) == S_IFREG, let bytes = FileManager.default.contents(atPath: path) {
+                // Not a file larger than 64 MB (a video being copied would be read whole on each scan).
+                if modified >= recent, (st.st_mode & S_IFMT) == S_IFREG, st.st_size <= 64 << 20, let bytes = FileManager.default.contents(atPath: path) {
                     stamp.digest = Hashing.sha256Hex(bytes)
                 }
                 result[relative] = stamp
