@@ -1,6 +1,5 @@
 import BestiaryContent
 import BestiaryCrypto
-import BestiaryPacks
 import BestiaryStorage
 import BestiaryWikipedia
 import Foundation
@@ -363,22 +362,28 @@ struct BuildState {
             guard hex.count == 2 * SHA256Digest.byteCount else { return nil }
             var bytes: [UInt8] = []
             for i in stride(from: 0, to: hex.count, by: 2) {
-                guard let high = Self.nibble(hex[i]), let low = Self.nibble(hex[i + 1]) else { return nil }
-                bytes.append(high << 4 | low)
+                guard let byte = BuildState.byte(hex[i], hex[i + 1]) else { return nil }
+                bytes.append(byte)
             }
             digest = SHA256Digest(bytes: bytes)
         }
 
         /// As the state writes it: lower-case hex, or "-".
         var text: String { digest.map { Hashing.hex($0) } ?? "-" }
+    }
 
-        private static func nibble(_ c: UInt8) -> UInt8? {
+    /// The byte two hex digits (either case) spell; nil when they are not hex digits.
+    private static func byte(_ high: UInt8, _ low: UInt8) -> UInt8? {
+        func nibble(_ c: UInt8) -> UInt8? {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
             default: nil
             }
         }
+        guard let h = nibble(high), let l = nibble(low) else { return nil }
+        return h << 4 | l
     }
 
     /// What the last complete build recorded: the fingerprint of its inputs, and the files its
@@ -445,9 +450,7 @@ struct BuildState {
                 bytes.append(byte)
                 continue
             }
-            guard let high = utf8.next(), let low = utf8.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
+            guard let high = utf8.next(), let low = utf8.next(), let value = Self.byte(high, low) else { return nil }
             bytes.append(value)
         }
         return String(decoding: bytes, as: UTF8.self)
