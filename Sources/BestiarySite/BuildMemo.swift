@@ -20,6 +20,7 @@ public final class BuildMemo: @unchecked Sendable {
     let parse = ParseMemo()
     let wikipedia = CacheMemo()
     let render = RenderMemo()
+    let enrich = EnrichMemo()
     private let lock = NSLock()
     private var media: [String: (FileInfo, MediaRecord)] = [:]
     private var outputIndex: (directory: String, index: OutputIndex)?
@@ -71,6 +72,7 @@ public final class BuildMemo: @unchecked Sendable {
         render.reset()
         parse.reset()
         wikipedia.reset()
+        enrich.reset()
     }
 
     /// Starts a build that began at `started` (by the file system's clock).

@@ -378,7 +378,11 @@ public final class SiteBuilder: @unchecked Sendable {
             let snapshot = cacheAhead?.value() ?? readCache()
             picturesAsBefore = snapshot.picturesChecked == 0
             if previewRebuild { pictureInfos = snapshot.pictureInfos(prefix: contentPrefix) }
-            let result = Enrichment.run(catalog, snapshot: snapshot)
+            // A file under the cache's folder changed just before the walk could change again
+            // and keep the metadata its stamp was made from: nothing looked up is kept then.
+            let cacheSettled = !racyPaths.contains { $0.hasPrefix(WikipediaCache.relativeDirectory + "/") }
+            if !cacheSettled { memo?.enrich.reset() }
+            let result = Enrichment.run(catalog, snapshot: snapshot, memo: cacheSettled ? memo?.enrich : nil)
             if let entries = entries() {
                 entriesSaved = Background {
                     KeptEntries.save(entries, to: entriesPath, fileSystem: fs)

@@ -29,8 +29,13 @@ public final class CacheMemo: @unchecked Sendable {
     struct Whole {
         var stamp: String
         var entries: [WikipediaSnapshot.Key: WikipediaEntry]
+        /// The titles' index made from them (``WikipediaSnapshot/index``).
+        var index: [WikipediaSnapshot.Key: WikipediaSnapshot.Key]
         var pictures: String
         var intact: Set<String>
+
+        /// The snapshot's ``WikipediaSnapshot/wholeStamp``.
+        var wholeStamp: String { stamp + " " + pictures }
     }
     /// When the current build began (nanoseconds since 1970); nil keeps every file.
     private var started: Int64?

@@ -147,8 +147,10 @@ public struct WikipediaCache: Sendable {
         // listed with the metadata it had then: their checks stand as they were (as each one's
         // would in the memo, looked up by its metadata below).
         if let memoWhole, memoWhole.pictures == picturesStamp {
-            var snapshot = WikipediaSnapshot(cache: self, entries: memoWhole.entries, diagnostics: [], intactImages: memoWhole.intact)
+            var snapshot = WikipediaSnapshot(
+                cache: self, entries: memoWhole.entries, index: memoWhole.index, diagnostics: [], intactImages: memoWhole.intact)
             snapshot.pictureFiles = imageFiles
+            snapshot.wholeStamp = memoWhole.wholeStamp
             return snapshot
         }
         // By name in the folder (a rendition's path less `images/`), not a path made for each.
@@ -196,12 +198,15 @@ public struct WikipediaCache: Sendable {
             }
         }
         kept?.setStamp(wholeStamp.map { Self.keptStamp(entries: $0, pictures: picturesStamp) })
-        memo?.keepWhole(wholeStamp.flatMap { stamp in
-            picturesStamp.map { CacheMemo.Whole(stamp: stamp, entries: entries, pictures: $0, intact: intact) }
-        })
         var snapshot = WikipediaSnapshot(cache: self, entries: entries, diagnostics: diagnostics, intactImages: intact)
         snapshot.picturesChecked = named.count
         snapshot.pictureFiles = imageFiles
+        let whole = wholeStamp.flatMap { stamp in
+            picturesStamp.map { CacheMemo.Whole(stamp: stamp, entries: entries, index: snapshot.index, pictures: $0, intact: intact) }
+        }
+        memo?.keepWhole(whole)
+        // What the memo kept is this very snapshot (no damaged entry or picture: no diagnostics).
+        if memo != nil { snapshot.wholeStamp = whole?.wholeStamp }
         return snapshot
     }
 

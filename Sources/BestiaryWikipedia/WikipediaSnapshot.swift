@@ -38,6 +38,12 @@ public struct WikipediaSnapshot: Sendable {
     /// (empty when there is none): the preview's update takes them for its links to the pictures
     /// instead of looking at each link (``pictureInfos(prefix:)``).
     public internal(set) var pictureFiles: [(entry: DirectoryEntry, info: FileInfo?)] = []
+    /// When this snapshot is the one the preview's memo keeps whole (``CacheMemo``): the digest
+    /// of the cache's folder as the walk listed it and of the pictures' folder as it was listed.
+    /// Two snapshots with the same stamp hold the same entries, checks and refusals (each file
+    /// under the cache's folder by its metadata, entries settled), so what was looked up in one
+    /// holds in the other. nil otherwise.
+    public internal(set) var wholeStamp: String?
 
     /// ``pictureFiles`` by path (`prefix` + `wikipedia/images/NAME`): the regular files.
     public func pictureInfos(prefix contentPrefix: String) -> [String: FileInfo] {
@@ -53,10 +59,20 @@ public struct WikipediaSnapshot: Sendable {
     /// A snapshot of given entries (tests of later stages build one without files; images are
     /// still looked up under `cache`). ``WikipediaCache/load()`` is the usual way to get one.
     public init(cache: WikipediaCache, entries: [Key: WikipediaEntry], diagnostics: [Diagnostic] = [], intactImages: Set<String>? = nil) {
+        self.init(cache: cache, entries: entries, index: Self.index(of: entries), diagnostics: diagnostics, intactImages: intactImages)
+    }
+
+    /// A snapshot whose index was made from these very entries (``CacheMemo`` keeps it whole).
+    init(cache: WikipediaCache, entries: [Key: WikipediaEntry], index: [Key: Key], diagnostics: [Diagnostic], intactImages: Set<String>?) {
         self.cache = cache
         self.entries = entries
+        self.index = index
         self.diagnostics = diagnostics
         self.intactImages = intactImages
+    }
+
+    /// Requested titles → canonical keys (``index``).
+    static func index(of entries: [Key: WikipediaEntry]) -> [Key: Key] {
         var index: [Key: Key] = [:]
         index.reserveCapacity(entries.count * 2)
         // A title leads to the entry a fetch last filed it under (its `requested`); only a title no
@@ -79,7 +95,7 @@ public struct WikipediaSnapshot: Sendable {
             if byOwnTitle[own] == nil { byOwnTitle[own] = key }
         }
         for (title, key) in byOwnTitle where index[title] == nil { index[title] = key }
-        self.index = index
+        return index
     }
 
     /// The entry a record's title leads to (following redirects recorded at fetch time).
@@ -168,7 +184,7 @@ public struct WikipediaSnapshot: Sendable {
     /// The site's page languages, each with its fallback list, and the titles fetches found no
     /// article for: what ``pages(of:_:)`` needs of the site, made once for the catalogue.
     public struct PageLookup: Sendable {
-        let languages: [(language: String, fallback: [String])]
+        public let languages: [(language: String, fallback: [String])]
         let refused: [String: Set<String>]
 
         public init(_ config: SiteConfig, snapshot: WikipediaSnapshot) {

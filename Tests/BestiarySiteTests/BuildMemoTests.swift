@@ -178,4 +178,79 @@ import Testing
         #expect(try rebuild(settling: false).changedOutputs?.contains("media/" + link) == true, "linked again")
         #expect(FileManager.default.fileExists(atPath: output + "/media/" + link))
     }
+
+    /// The preview looks up the Wikipedia summaries of the animals an edit changed, and takes the
+    /// others' from its last build while the cache is as it was; an entry changed makes it look
+    /// up every animal again, and a file in the cache changed just before a build (it could change
+    /// again and keep its metadata) makes it keep nothing. Each rebuild's output is a fresh build's.
+    @Test func thePreviewLooksUpOnlyTheEditedAnimalsSummaries() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        let dog = root + "/content/animals/dog.md"
+        let dogText = try String(contentsOfFile: dog, encoding: .utf8)
+        try dogText.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nwikipedia: {de: Haushund}\n").writeReplacing(toFile: dog)
+        try cacheHaushund(root: root, requested: "Haushund")
+        let wikipedia = root + "/content/wikipedia"
+        let fm = FileManager.default
+        /// Every file in the cache changed an hour ago (settled).
+        func settle() throws {
+            let hourAgo = Date().addingTimeInterval(-3600)
+            for name in try fm.subpathsOfDirectory(atPath: wikipedia) {
+                try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: wikipedia + "/" + name)
+            }
+        }
+        try settle()
+        var options = BuildOptions(root: root, output: dir.appending("out"), environment: ["SOURCE_DATE_EPOCH": "1767225600"])
+        options.recordsPackVersions = false
+        let memo = BuildMemo()
+        let animals = try #require(ContentLoader(root: root).load().catalog).animals.count
+        func isFresh() throws -> Bool {
+            var fresh = options
+            fresh.output = dir.appending("fresh")
+            fresh.force = true
+            _ = try SiteBuilder(options: fresh).build()
+            return try Tree(dir.appending("out")).differences(from: Tree(dir.appending("fresh"))) == []
+        }
+        let dogPage = dir.appending("out") + "/de/animals/dog/index.html"
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(memo.enrich.lookedUp == animals && memo.enrich.holds)
+        #expect(try String(contentsOfFile: dogPage, encoding: .utf8).contains("Haushund"))
+
+        // Another record edited: that animal alone; the dog's summary taken as it was.
+        let bear = root + "/content/animals/bear.md"
+        try (String(contentsOfFile: bear, encoding: .utf8) + "\nEdited.\n").writeReplacing(toFile: bear)
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(memo.enrich.lookedUp == 1)
+        #expect(try isFresh())
+
+        // The entry's text changed (and settled): every animal looked up again, the new text shown.
+        let cache = WikipediaCache(root: root)
+        var entry = try #require(cache.load().entry(language: "de", title: "Haushund"))
+        entry.extract = "Der Haushund, neu gefasst."
+        entry.extractHTML = "<p>Der Haushund, neu gefasst.</p>"
+        try cache.write(entry)
+        try settle()
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(memo.enrich.lookedUp == animals)
+        #expect(try String(contentsOfFile: dogPage, encoding: .utf8).contains("neu gefasst"))
+        #expect(try isFresh())
+
+        // A refusal a fetch wrote just before the build: nothing kept, then kept again once settled.
+        cache.recordRefusal("the article was deleted", language: "de", title: "Wolf")
+        let refusal = try #require(fm.subpathsOfDirectory(atPath: wikipedia).first { $0.hasSuffix(".refused") })
+        try markJustChanged(wikipedia + "/" + refusal)
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(!memo.enrich.holds, "a cache file changed just before the build: nothing kept")
+        try settle()
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(memo.enrich.lookedUp == animals && memo.enrich.holds)
+        #expect(try isFresh())
+
+        // The dog's title changed to one not cached: the dog looked up again, its summary gone.
+        try dogText.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nwikipedia: {de: Hund}\n").writeReplacing(toFile: dog)
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        #expect(memo.enrich.lookedUp == 1)
+        #expect(try !String(contentsOfFile: dogPage, encoding: .utf8).contains("neu gefasst"))
+        #expect(try isFresh())
+    }
 }
