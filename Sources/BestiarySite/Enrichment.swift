@@ -46,11 +46,12 @@ struct Enrichment {
         // they plan (a second pass over the summaries, and a merge of each chunk's dictionaries,
         // were 2 % of a one-record rebuild's CPU on the bench corpus).
         let found = Parallel.map(catalog.animals, chunk: 64) { animal -> (EnrichMemo.Looked, anew: Bool) in
-            if let looked = known[animal.id], looked.animal == animal { return (looked, false) }
+            let key = memo == nil ? [] : EnrichMemo.key(of: animal)
+            if let looked = known[animal.id], looked.key == key { return (looked, false) }
             let (pages, diagnostics) = snapshot.pages(of: animal, lookup)
             var files: [(String, OutputFile)] = []
             let views = pages.mapValues { view(of: $0, planning: &files) }
-            return (EnrichMemo.Looked(animal: animal, pages: pages, views: views, files: files, diagnostics: diagnostics), true)
+            return (EnrichMemo.Looked(key: key, pages: pages, views: views, files: files, diagnostics: diagnostics), true)
         }
         let animals = found.map(\.0)
         if let memo {
@@ -144,14 +145,15 @@ struct Enrichment {
 
 /// What the preview's enrich stage looked up for each animal in its last build, under the
 /// snapshot's ``WikipediaSnapshot/wholeStamp`` and the site's page languages with their fallbacks:
-/// while the next build's snapshot has the same stamp, an animal equal to the one looked up (its
-/// titles, descriptions and where its fields are written, which the warnings name) has the same
+/// while the next build's snapshot has the same stamp, an animal whose ``key(of:)`` is the same
+/// bytes (its titles, descriptions and where its fields are written, which the warnings name) has the same
 /// summaries, views, image files and warnings, and is not looked up again (20,000 lookups took
 /// about 0.1 s of each rebuild of the bench corpus on both cores). A snapshot without a stamp
 /// (a damaged entry or picture, an entry changed just before the build) keeps nothing. Thread-safe.
 final class EnrichMemo: @unchecked Sendable {
     struct Looked: Sendable {
-        var animal: Animal
+        /// What the lookups read of the animal (``key(of:)``).
+        var key: [UInt8]
         var pages: [String: ResolvedSummary]
         var views: [String: SummaryView]
         var files: [(String, OutputFile)]
@@ -168,6 +170,38 @@ final class EnrichMemo: @unchecked Sendable {
             token += "\n" + language + ":" + fallback.joined(separator: ",")
         }
         return token
+    }
+
+    /// What ``WikipediaSnapshot/pages(of:_:)`` reads of an animal, as bytes: its record's path,
+    /// its titles with where each is written, and its descriptions. Compared byte for byte, not
+    /// by `==`, which takes a text and the same text in another Unicode form as one (a title
+    /// respelled so would keep the warnings that quote it as they were).
+    static func key(of animal: Animal) -> [UInt8] {
+        var key: [UInt8] = []
+        func add(_ text: String) {
+            withUnsafeBytes(of: UInt32(text.utf8.count).littleEndian) { key.append(contentsOf: $0) }
+            key.append(contentsOf: text.utf8)
+        }
+        func add(_ number: Int) { withUnsafeBytes(of: Int64(number).littleEndian) { key.append(contentsOf: $0) } }
+        func sorted(_ values: [String: String]) -> [(key: String, value: String)] {
+            values.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        }
+        add(animal.sourcePath)
+        add(animal.wikipedia.count)
+        for (language, title) in sorted(animal.wikipedia) {
+            add(language)
+            add(title)
+            let location = animal.location(of: "wikipedia.\(language)")
+            add(location.path)
+            add(location.line)
+            add(location.column)
+        }
+        add(animal.description.values.count)
+        for (language, text) in sorted(animal.description.values) {
+            add(language)
+            add(text)
+        }
+        return key
     }
 
     /// The animals looked up under `token`, taken out (the build keeps what it looks up anew).

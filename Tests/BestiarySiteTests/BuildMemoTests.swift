@@ -216,11 +216,12 @@ import Testing
         #expect(memo.enrich.lookedUp == animals && memo.enrich.holds)
         #expect(try String(contentsOfFile: dogPage, encoding: .utf8).contains("Haushund"))
 
-        // Another record edited: that animal alone; the dog's summary taken as it was.
+        // Another record's text edited: no lookup reads it, so none is made again (the dog's
+        // summary taken as it was).
         let bear = root + "/content/animals/bear.md"
         try (String(contentsOfFile: bear, encoding: .utf8) + "\nEdited.\n").writeReplacing(toFile: bear)
         _ = try SiteBuilder(options: options, memo: memo).build()
-        #expect(memo.enrich.lookedUp == 1)
+        #expect(memo.enrich.lookedUp == 0)
         #expect(try isFresh())
 
         // The entry's text changed (and settled): every animal looked up again, the new text shown.
@@ -252,5 +253,18 @@ import Testing
         #expect(memo.enrich.lookedUp == 1)
         #expect(try !String(contentsOfFile: dogPage, encoding: .utf8).contains("neu gefasst"))
         #expect(try isFresh())
+
+        // The title respelled in another Unicode form (a decomposed ü, which Swift's `==` takes as
+        // the same text): the warning that quotes it quotes it as it is written now.
+        func warns(quoting title: String) throws -> Bool {
+            try dogText.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nwikipedia: {de: \(title)}\n").writeReplacing(toFile: dog)
+            let builder = SiteBuilder(options: options, memo: memo)
+            _ = try builder.build()
+            return builder.diagnostics.items.contains { Data($0.message.utf8).range(of: Data("'\(title)'".utf8)) != nil }
+        }
+        #expect(try warns(quoting: "H\u{FC}nd"))
+        #expect(memo.enrich.lookedUp == 1)
+        #expect(try warns(quoting: "Hu\u{308}nd"))
+        #expect(memo.enrich.lookedUp == 1)
     }
 }
