@@ -253,7 +253,9 @@ public struct PackProducer: Sendable {
             let known = unchanged?.contains(animal.id) == true ? kept?.table.entries[animal.id]?.digest : nil
             let digest = known ?? RecordPayload.inputDigest(for: animal, texts: texts, media: media)
             if let digest, let bytes = kept?.bytes(of: animal.id, digest: digest),
-                let record = PackRecord.published(id: animal.id, media: RecordPayload.mediaRefs(for: animal, texts: texts, media: media), bytes: bytes)
+                let record = PackRecord.published(
+                    id: animal.id, media: RecordPayload.mediaRefs(for: animal, texts: texts, media: media), bytes: bytes,
+                    checkingRev: kept?.madeHere != true)
             {
                 return .success((record, digest))
             }

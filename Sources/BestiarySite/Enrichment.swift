@@ -46,8 +46,9 @@ struct Enrichment {
         // they plan (a second pass over the summaries, and a merge of each chunk's dictionaries,
         // were 2 % of a one-record rebuild's CPU on the bench corpus).
         let found = Parallel.map(catalog.animals, chunk: 64) { animal -> (EnrichMemo.Looked, anew: Bool) in
-            let key = memo == nil ? [] : EnrichMemo.key(of: animal)
-            if let looked = known[animal.id], looked.key == key { return (looked, false) }
+            let key = memo == nil || token == nil ? [] : EnrichMemo.key(of: animal)
+            // An animal one of whose titles was refused reads that refusal's file: looked up again.
+            if let looked = known[animal.id], looked.key == key, !lookup.refuses(aTitleOf: animal) { return (looked, false) }
             let (pages, diagnostics) = snapshot.pages(of: animal, lookup)
             var files: [(String, OutputFile)] = []
             let views = pages.mapValues { view(of: $0, planning: &files) }
@@ -149,7 +150,9 @@ struct Enrichment {
 /// bytes (its titles, descriptions and where its fields are written, which the warnings name) has the same
 /// summaries, views, image files and warnings, and is not looked up again (20,000 lookups took
 /// about 0.1 s of each rebuild of the bench corpus on both cores). A snapshot without a stamp
-/// (a damaged entry or picture, an entry changed just before the build) keeps nothing. Thread-safe.
+/// (a damaged entry or picture, an entry changed just before the build) keeps nothing. An animal
+/// with a title a fetch found no article for is looked up on every build: its warning quotes the
+/// refusal's file, which no digest vouches for (`.pending/` may be a link). Thread-safe.
 final class EnrichMemo: @unchecked Sendable {
     struct Looked: Sendable {
         /// What the lookups read of the animal (``key(of:)``).

@@ -380,7 +380,7 @@ public final class SiteBuilder: @unchecked Sendable {
             if previewRebuild { pictureInfos = snapshot.pictureInfos(prefix: contentPrefix) }
             // A file under the cache's folder changed just before the walk could change again
             // and keep the metadata its stamp was made from: nothing looked up is kept then.
-            let cacheSettled = !racyPaths.contains { $0.hasPrefix(WikipediaCache.relativeDirectory + "/") }
+            let cacheSettled = !racyPaths.contains { $0.utf8.starts(with: (WikipediaCache.relativeDirectory + "/").utf8) }
             if !cacheSettled { memo?.enrich.reset() }
             let result = Enrichment.run(catalog, snapshot: snapshot, memo: cacheSettled ? memo?.enrich : nil)
             if let entries = entries() {
@@ -491,7 +491,7 @@ public final class SiteBuilder: @unchecked Sendable {
             // The preview keeps this manifest's records for its next build.
             if let memo = self.memo {
                 let manifest = output.recordTable.flatMap { table in
-                    output.files.first { $0.path == table.manifestPath }?.data.map { KeptRecords(manifest: $0, table: table) }
+                    output.files.first { $0.path == table.manifestPath }?.data.map { KeptRecords(manifest: $0, table: table, madeHere: true) }
                 }
                 memo.keepPackRecords(manifest)
             }

@@ -40,9 +40,9 @@ public struct WikipediaSnapshot: Sendable {
     public internal(set) var pictureFiles: [(entry: DirectoryEntry, info: FileInfo?)] = []
     /// When this snapshot is the one the preview's memo keeps whole (``CacheMemo``): the digest
     /// of the cache's folder as the walk listed it and of the pictures' folder as it was listed.
-    /// Two snapshots with the same stamp hold the same entries, checks and refusals (each file
-    /// under the cache's folder by its metadata, entries settled), so what was looked up in one
-    /// holds in the other. nil otherwise.
+    /// Two snapshots with the same stamp hold the same entries and picture checks (each entry
+    /// file by its metadata, settled), so what was looked up in one holds in the other, but for
+    /// the refusals a lookup reads (``PageLookup/refuses(aTitleOf:)``). nil otherwise.
     public internal(set) var wholeStamp: String?
 
     /// ``pictureFiles`` by path (`prefix` + `wikipedia/images/NAME`): the regular files.
@@ -192,6 +192,15 @@ public struct WikipediaSnapshot: Sendable {
             // Listed once per language.
             refused = Dictionary(
                 languages.map { ($0.language, snapshot.cache.refusedStems(language: $0.language)) }, uniquingKeysWith: { a, _ in a })
+        }
+
+        /// Whether a fetch found no article for one of `animal`'s titles in a page language: its
+        /// lookups then read that refusal's file (``WikipediaCache/refusal(language:title:)``),
+        /// which no digest of the cache's listing vouches for (its folder may be a link).
+        public func refuses(aTitleOf animal: Animal) -> Bool {
+            refused.contains { language, stems in
+                !stems.isEmpty && animal.wikipedia[language].map { stems.contains(WikipediaCache.refusalStem(language: language, title: $0)) } == true
+            }
         }
     }
 

@@ -115,6 +115,14 @@ import Testing
         builder.kept = KeptRecords(manifest: edited, table: table)
         #expect(!(try builder.build(now: day(1))).isNewVersion)
         #expect(try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json")) == manifest)
+        // Bytes this process made in memory (the preview's last build) are not hashed again: the
+        // same edit would be taken, which is why only the memo's own manifest is so marked.
+        builder.kept = KeptRecords(manifest: edited, table: table, madeHere: true)
+        _ = try builder.build(now: day(1))
+        #expect(try String(contentsOfFile: builder.packs + "/v/1.json", encoding: .utf8).contains("Generated BEAR"))
+        builder.kept = KeptRecords(manifest: manifest, table: table)
+        #expect(!(try builder.build(now: day(1))).isNewVersion)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: builder.packs + "/v/1.json")) == manifest)
         // An entry that runs past the manifest is not used (and does not trap): the yak is made anew.
         var broken = table
         broken.entries["yak"]?.offset = Int.max

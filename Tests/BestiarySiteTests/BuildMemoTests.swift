@@ -1,6 +1,7 @@
 @testable import BestiarySite
 import BestiaryWikipedia
 import BestiaryContent
+import BestiaryDiagnostics
 import BestiaryStorage
 import BestiaryTestSupport
 import Foundation
@@ -180,23 +181,35 @@ import Testing
     }
 
     /// The preview looks up the Wikipedia summaries of the animals an edit changed, and takes the
-    /// others' from its last build while the cache is as it was; an entry changed makes it look
-    /// up every animal again, and a file in the cache changed just before a build (it could change
-    /// again and keep its metadata) makes it keep nothing. Each rebuild's output is a fresh build's.
+    /// others' from its last build while the cache is as it was. An entry changed makes it look up
+    /// every animal again; a file in the cache changed just before a build (it could change again
+    /// and keep its metadata) makes it keep nothing; an animal with a refused title is looked up
+    /// each time (the refusal's file is read, and `.pending/` may be a link the walk does not go
+    /// into). After each rebuild the output and the enrich stage's warnings are a fresh build's.
     @Test func thePreviewLooksUpOnlyTheEditedAnimalsSummaries() throws {
         let dir = TemporaryDirectory()
         let root = try copyOfFixture("tuxpaint", into: dir)
         let dog = root + "/content/animals/dog.md"
         let dogText = try String(contentsOfFile: dog, encoding: .utf8)
-        try dogText.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nwikipedia: {de: Haushund}\n").writeReplacing(toFile: dog)
+        func title(_ title: String, above: String = "") throws {
+            try dogText.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\n\(above)wikipedia: {de: \(title)}\n")
+                .writeReplacing(toFile: dog)
+        }
+        try title("Haushund")
         try cacheHaushund(root: root, requested: "Haushund")
         let wikipedia = root + "/content/wikipedia"
+        let elsewhere = dir.appending("pending")
         let fm = FileManager.default
-        /// Every file in the cache changed an hour ago (settled).
+        /// Every file in the cache (and in the folder `.pending` may lead to) changed an hour ago.
         func settle() throws {
             let hourAgo = Date().addingTimeInterval(-3600)
-            for name in try fm.subpathsOfDirectory(atPath: wikipedia) {
-                try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: wikipedia + "/" + name)
+            for folder in [wikipedia, elsewhere] where fm.fileExists(atPath: folder) {
+                for name in try fm.subpathsOfDirectory(atPath: folder) {
+                    try fm.setAttributes([.modificationDate: hourAgo], ofItemAtPath: folder + "/" + name)
+                    // A link's own time too (the walk sees the link).
+                    var times = [timespec(tv_sec: time(nil) - 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)]
+                    #expect(utimensat(AT_FDCWD, folder + "/" + name, &times, AT_SYMLINK_NOFOLLOW) == 0)
+                }
             }
         }
         try settle()
@@ -204,25 +217,41 @@ import Testing
         options.recordsPackVersions = false
         let memo = BuildMemo()
         let animals = try #require(ContentLoader(root: root).load().catalog).animals.count
-        func isFresh() throws -> Bool {
+        /// A rebuild with the memo; its enrich stage's warnings.
+        func rebuild() throws -> [Diagnostic] {
+            let builder = SiteBuilder(options: options, memo: memo)
+            _ = try builder.build()
+            return builder.diagnostics.items.filter { $0.stage == "enrich" }
+        }
+        /// Whether a build from nothing makes the same output and enrich warnings (byte for byte).
+        func isFresh(_ warnings: [Diagnostic]) throws -> Bool {
             var fresh = options
             fresh.output = dir.appending("fresh")
             fresh.force = true
-            _ = try SiteBuilder(options: fresh).build()
+            let builder = SiteBuilder(options: fresh)
+            _ = try builder.build()
+            let bytes = { (d: [Diagnostic]) in d.map { Array(DiagnosticFormatter.text($0).utf8) } }
             return try Tree(dir.appending("out")).differences(from: Tree(dir.appending("fresh"))) == []
+                && bytes(builder.diagnostics.items.filter { $0.stage == "enrich" }) == bytes(warnings)
         }
         let dogPage = dir.appending("out") + "/de/animals/dog/index.html"
-        _ = try SiteBuilder(options: options, memo: memo).build()
+        let bear = root + "/content/animals/bear.md"
+        let bearText = try String(contentsOfFile: bear, encoding: .utf8)
+        var bearEdits = 0
+        func editBear() throws {
+            bearEdits += 1
+            try (bearText + "\nEdit \(bearEdits).\n").writeReplacing(toFile: bear)
+        }
+        _ = try rebuild()
         #expect(memo.enrich.lookedUp == animals && memo.enrich.holds)
         #expect(try String(contentsOfFile: dogPage, encoding: .utf8).contains("Haushund"))
 
         // Another record's text edited: no lookup reads it, so none is made again (the dog's
         // summary taken as it was).
-        let bear = root + "/content/animals/bear.md"
-        try (String(contentsOfFile: bear, encoding: .utf8) + "\nEdited.\n").writeReplacing(toFile: bear)
-        _ = try SiteBuilder(options: options, memo: memo).build()
+        try editBear()
+        var warnings = try rebuild()
         #expect(memo.enrich.lookedUp == 0)
-        #expect(try isFresh())
+        #expect(try isFresh(warnings))
 
         // The entry's text changed (and settled): every animal looked up again, the new text shown.
         let cache = WikipediaCache(root: root)
@@ -231,36 +260,52 @@ import Testing
         entry.extractHTML = "<p>Der Haushund, neu gefasst.</p>"
         try cache.write(entry)
         try settle()
-        _ = try SiteBuilder(options: options, memo: memo).build()
+        warnings = try rebuild()
         #expect(memo.enrich.lookedUp == animals)
         #expect(try String(contentsOfFile: dogPage, encoding: .utf8).contains("neu gefasst"))
-        #expect(try isFresh())
+        #expect(try isFresh(warnings))
 
         // A refusal a fetch wrote just before the build: nothing kept, then kept again once settled.
         cache.recordRefusal("the article was deleted", language: "de", title: "Wolf")
         let refusal = try #require(fm.subpathsOfDirectory(atPath: wikipedia).first { $0.hasSuffix(".refused") })
         try markJustChanged(wikipedia + "/" + refusal)
-        _ = try SiteBuilder(options: options, memo: memo).build()
+        _ = try rebuild()
         #expect(!memo.enrich.holds, "a cache file changed just before the build: nothing kept")
         try settle()
-        _ = try SiteBuilder(options: options, memo: memo).build()
+        warnings = try rebuild()
         #expect(memo.enrich.lookedUp == animals && memo.enrich.holds)
-        #expect(try isFresh())
+        #expect(try isFresh(warnings))
+
+        // `.pending/de` made a link to a folder elsewhere, then a refusal of the dog's title written
+        // through it, which no listing of the cache shows: the dog is looked up again all the same.
+        try fm.moveItem(atPath: wikipedia + "/.pending/de", toPath: elsewhere)
+        try fm.createSymbolicLink(atPath: wikipedia + "/.pending/de", withDestinationPath: elsewhere)
+        try settle()
+        _ = try rebuild()
+        cache.recordRefusal("the article was deleted", language: "de", title: "Haushund")
+        try editBear()
+        warnings = try rebuild()
+        #expect(memo.enrich.lookedUp == 1)
+        #expect(warnings.contains { $0.message.contains("the article was deleted") })
+        #expect(try isFresh(warnings))
 
         // The dog's title changed to one not cached: the dog looked up again, its summary gone.
-        try dogText.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nwikipedia: {de: Hund}\n").writeReplacing(toFile: dog)
-        _ = try SiteBuilder(options: options, memo: memo).build()
+        try title("Hund")
+        warnings = try rebuild()
         #expect(memo.enrich.lookedUp == 1)
         #expect(try !String(contentsOfFile: dogPage, encoding: .utf8).contains("neu gefasst"))
-        #expect(try isFresh())
+        #expect(try isFresh(warnings))
+        // A line put above the title: the warning names its new line.
+        try title("Hund", above: "scientific: Canis familiaris\n")
+        warnings = try rebuild()
+        #expect(memo.enrich.lookedUp == 1)
+        #expect(try isFresh(warnings))
 
         // The title respelled in another Unicode form (a decomposed ü, which Swift's `==` takes as
         // the same text): the warning that quotes it quotes it as it is written now.
-        func warns(quoting title: String) throws -> Bool {
-            try dogText.replacingOccurrences(of: "group: mammal\n", with: "group: mammal\nwikipedia: {de: \(title)}\n").writeReplacing(toFile: dog)
-            let builder = SiteBuilder(options: options, memo: memo)
-            _ = try builder.build()
-            return builder.diagnostics.items.contains { Data($0.message.utf8).range(of: Data("'\(title)'".utf8)) != nil }
+        func warns(quoting spelling: String) throws -> Bool {
+            try title(spelling)
+            return try rebuild().contains { Data($0.message.utf8).range(of: Data("'\(spelling)'".utf8)) != nil }
         }
         #expect(try warns(quoting: "H\u{FC}nd"))
         #expect(memo.enrich.lookedUp == 1)
