@@ -377,7 +377,7 @@ public final class SiteBuilder: @unchecked Sendable {
         var enrichment: Enrichment = try stage("enrich") { () throws(DiagnosticError) in
             let snapshot = cacheAhead?.value() ?? readCache()
             picturesAsBefore = snapshot.picturesChecked == 0
-            if previewRebuild { pictureInfos = snapshot.pictureInfos(prefix: contentPrefix) }
+            if previewRebuild, let memo { pictureInfos = memo.pictureInfos(of: snapshot, prefix: contentPrefix) }
             // A file under the cache's folder changed just before the walk could change again
             // and keep the metadata its stamp was made from: nothing looked up is kept then.
             let cacheSettled = !racyPaths.contains { $0.utf8.starts(with: (WikipediaCache.relativeDirectory + "/").utf8) }
@@ -392,15 +392,7 @@ public final class SiteBuilder: @unchecked Sendable {
             diagnostics.append(contentsOf: result.diagnostics)
             // The pages that show one: not those whose own description in their language comes
             // before another language's summary (it counted every page with any summary).
-            // Counted in place: a filtered copy of each animal's summaries took 30–40 ms of the
-            // bench corpus's rebuilds, on one core while the other waited.
-            var count = 0
-            for animal in catalog.animals {
-                guard let byLanguage = result.resolved[animal.id] else { continue }
-                for (language, summary) in byLanguage where !animal.prefersOwnDescription(in: language, overSummaryIn: summary.language) {
-                    count += 1
-                }
-            }
+            let count = result.pagesWithSummary
             let pages = catalog.animals.count * catalog.config.languages.count
             let images = result.files.count
             return (result, "\(count) of \(pages) animal pages with a summary, \(images) image\(images == 1 ? "" : "s")")

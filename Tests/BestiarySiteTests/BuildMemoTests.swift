@@ -311,5 +311,13 @@ import Testing
         #expect(memo.enrich.lookedUp == 1)
         #expect(try warns(quoting: "Hu\u{308}nd"))
         #expect(memo.enrich.lookedUp == 1)
+
+        // Nothing looked up again, but the dog (and its warning) gone: the stage's result is made
+        // again from the others' lookups, not taken whole.
+        try fm.removeItem(atPath: dog)
+        warnings = try rebuild()
+        #expect(memo.enrich.lookedUp == 0)
+        #expect(try isFresh(warnings))
+        #expect(!warnings.contains { $0.message.contains("nd'") })
     }
 }
