@@ -367,9 +367,16 @@ import Testing
             if !oneShotReport.upToDate { recordedLast = records }
             if (try? Data(contentsOf: URL(fileURLWithPath: root + "/content/packs.lock"))) != lockBefore { written.insert("content/packs.lock") }
             let changes = written.sorted().map { ChangedPath(classifying: $0, event: exists($0) ? .modified : .removed) }
-            _ = try built("the preview") { try rebuilder.rebuild(changes: changes) }
+            let previewed = try built("the preview") { try rebuilder.rebuild(changes: changes) }
             try? FileManager.default.removeItem(atPath: dir.appending("fresh"))
-            let report = try built("the build from nothing") { try SiteBuilder(options: options("fresh", force: true)).build() }
+            let freshBuilder = SiteBuilder(options: options("fresh", force: true))
+            let report = try built("the build from nothing") { try freshBuilder.build() }
+            // The preview's enrich stage (which keeps what it looked up) warns as a fresh build does,
+            // byte for byte (a preview that found nothing changed says nothing).
+            let enrichWarnings = { (d: [Diagnostic]) in d.filter { $0.stage == "enrich" }.map { Array(DiagnosticFormatter.text($0).utf8) } }
+            #expect(
+                previewed.upToDate || enrichWarnings(previewed.diagnostics) == enrichWarnings(freshBuilder.diagnostics.items),
+                "the preview's enrich warnings differ after \(what)", sourceLocation: sourceLocation)
             let enrich = report.stages.first { $0.name == "enrich" }?.detail ?? ""
             summaries = max(summaries, Int(enrich.prefix { $0.isNumber }) ?? 0)
             let fresh = try Tree(dir.appending("fresh"))
