@@ -38,8 +38,8 @@ struct Enrichment {
         return cache.load()
     }
 
-    /// `memo`: what the preview's last build looked up for each animal, taken for an animal equal
-    /// to the one it was looked up for while the snapshot is the same (``EnrichMemo``).
+    /// `memo`: what the preview's last build looked up for each animal, taken for an animal whose
+    /// lookups read the same bytes while the snapshot has the same stamp (``EnrichMemo``).
     static func run(_ catalog: Catalog, snapshot: WikipediaSnapshot, memo: EnrichMemo? = nil) -> Enrichment {
         let lookup = WikipediaSnapshot.PageLookup(catalog.config, snapshot: snapshot)
         let token = snapshot.wholeStamp.map { EnrichMemo.token(stamp: $0, lookup: lookup) }
@@ -163,8 +163,8 @@ struct Enrichment {
 /// What the preview's enrich stage looked up for each animal in its last build, under the
 /// snapshot's ``WikipediaSnapshot/wholeStamp`` and the site's page languages with their fallbacks:
 /// while the next build's snapshot has the same stamp, an animal whose ``key(of:)`` is the same
-/// bytes (its titles, descriptions and where its fields are written, which the warnings name) has the same
-/// summaries, views, image files and warnings, and is not looked up again (20,000 lookups took
+/// bytes (its titles, descriptions and where its fields are written, which the warnings name) has
+/// the same summaries, views, image files and warnings, and is not looked up again (20,000 lookups took
 /// about 0.1 s of each rebuild of the bench corpus on both cores). A snapshot without a stamp
 /// (a damaged entry or picture, an entry changed just before the build) keeps nothing. An animal
 /// with a title a fetch found no article for is looked up on every build: its warning quotes the
