@@ -70,7 +70,7 @@ struct BuildState {
         add("locked", "\(options.locked)")
         add("records-pack-versions", "\(options.recordsPackVersions)")
         add("signs-packs", "\(options.signsPacks)")
-        add("signing-key-file", (options.signingKeyFile ?? "") + " " + describe(options.signingKeyFile.flatMap { fs.infoFollowingLinks($0) }))
+        add("signing-key-file", (options.signingKeyFile ?? "") + " " + Self.describeKeyFile(options.signingKeyFile, fs))
         add("signing-key-env", Hashing.sha256Hex(options.environment["BESTIARY_SIGNING_KEY"] ?? ""))
         if let epoch = options.environment["SOURCE_DATE_EPOCH"] {
             add("source-date-epoch", epoch)
@@ -243,6 +243,18 @@ struct BuildState {
     }
 
     /// A file's identity as one short line (plain concatenation: this runs for every input file).
+    /// The signing key file by its metadata and the digest of its bytes: a key put in place of
+    /// another within the file system clock's tick (the same size, the same time, a write in
+    /// place) signs the next build's packs, which must not be taken as up to date. A file that
+    /// is not a regular one or is larger than any key file is by its metadata (the build reads it
+    /// and says what is wrong).
+    static func describeKeyFile(_ path: String?, _ fs: any FileSystem) -> String {
+        guard let path else { return describe(nil) }
+        let info = fs.infoFollowingLinks(path)
+        guard let info, info.kind == .file, info.size <= 1 << 20, let bytes = try? fs.read(path) else { return describe(info) }
+        return describe(info) + " " + Hashing.sha256Hex(bytes)
+    }
+
     static func describe(_ info: FileInfo?) -> String {
         var out: [UInt8] = []
         describe(info, into: &out)
@@ -366,6 +378,11 @@ struct BuildState {
                 bytes.append(byte)
             }
             digest = SHA256Digest(bytes: bytes)
+        }
+
+        /// A file this build wrote itself (its pack lock), by the bytes it wrote.
+        init(path: String, wrote bytes: Data) {
+            self.init(path: path, digest: SHA256.hash(data: bytes))
         }
 
         /// As the state writes it: lower-case hex, or "-".

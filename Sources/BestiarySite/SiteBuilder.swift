@@ -726,11 +726,16 @@ public final class SiteBuilder: @unchecked Sendable {
 
         // Only now that the new version can be downloaded does the history record it.
         var wroteLock = false
+        // What it wrote, for the next build to read again: its walk takes the lock's metadata as
+        // it is after this write, which another write within the same clock tick (or before the
+        // inputs are looked at again below) would keep.
+        var lockWritten: BuildState.RacyFile?
         if let lock = packs.output.lock, options.recordsPackVersions {
             let path = options.root + "/" + PackLock.path
             do {
                 wroteLock = true
                 try fs.writeAtomically(lock, to: path)
+                lockWritten = BuildState.RacyFile(path: PackLock.path, wrote: lock)
                 for note in [unrecordedPath, pendingPath] where fs.info(note) != nil { try? fs.remove(note) }
             } catch {
                 let noted = packs.output.published.map { PackStage.writeVersionNote($0, at: unrecordedPath, fileSystem: fs) } ?? false
@@ -788,7 +793,7 @@ public final class SiteBuilder: @unchecked Sendable {
         recordSaved?.value()
         if let fingerprint {
             walkKept?.value()
-            state.record(BuildState.Recorded(fingerprint: fingerprint, racy: racyFiles.filter { !wroteItself.contains($0.path) }))
+            state.record(BuildState.Recorded(fingerprint: fingerprint, racy: racyFiles.filter { !wroteItself.contains($0.path) } + (lockWritten.map { [$0] } ?? [])))
         }
         upkeep("kept files saved")
         if options.exitsAfterBuild {

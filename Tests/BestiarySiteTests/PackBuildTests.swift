@@ -487,3 +487,48 @@ struct PackSite {
         withExtendedLifetime(held) {}
     }
 }
+
+/// Files a rebuild compares by more than their metadata: the signing key, and the pack lock the
+/// last build wrote. Each is written in place with its times put back (as a second write within
+/// the file system clock's tick would leave it): the next build is not taken as up to date.
+@Suite struct SameMetadataTests {
+    /// The lock's metadata is recorded as the build left it; another write that kept it (within
+    /// the same tick) is found by its bytes, and the next build names the lock as changed.
+    @Test func aLockRewrittenWithTheSameMetadataIsFound() throws {
+        let site = try PackSite()
+        _ = try site.build(at: 1_767_225_700)
+        let path = site.root + "/content/packs.lock"
+        let lock = try site.lock()
+        #expect(lock.hasPrefix("# content/packs.lock"))
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        try overwriteKeepingMetadata(path, Data(("# Content" + lock.dropFirst("# content".count)).utf8), as: before)
+        let report = try site.builder(at: 1_767_225_700).build()
+        #expect(!report.upToDate, "the lock holds other bytes than the build wrote")
+        #expect(report.inputChanges?.modified == ["content/packs.lock"], "\(String(describing: report.inputChanges))")
+    }
+
+    @Test func aKeyReplacedWithTheSameMetadataSignsTheNextBuild() throws {
+        let site = try PackSite()
+        let first = PackKeys.generate()
+        let second = PackKeys.generate()
+        try site.work.write(first.privateKey + "\n", to: "signing.key")
+        let key = site.work.appending("signing.key")
+        func signer() throws -> String {
+            let lines = try String(contentsOfFile: site.output + "/packs/latest.json.sig", encoding: .utf8).split(separator: "\n")
+            #expect(lines.count == 1)
+            return String(lines.first?.split(separator: " ").dropFirst().first ?? "")
+        }
+        func id(_ publicKey: String) throws -> String { try PackPublicKey(base64: publicKey).keyID }
+        _ = try site.builder(at: 1_767_225_700, signingKeyFile: key).build()
+        #expect(try signer() == id(first.publicKey))
+        #expect(try site.builder(at: 1_767_225_700, signingKeyFile: key).build().upToDate, "nothing changed")
+
+        var before = stat()
+        #expect(stat(key, &before) == 0)
+        try overwriteKeepingMetadata(key, Data((second.privateKey + "\n").utf8), as: before)
+        let report = try site.builder(at: 1_767_225_700, signingKeyFile: key).build()
+        #expect(!report.upToDate, "another key signs")
+        #expect(try signer() == id(second.publicKey))
+    }
+}
