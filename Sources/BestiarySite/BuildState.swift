@@ -90,19 +90,7 @@ struct BuildState {
             // A link in templates/ is read through (``Theme/load(root:fileSystem:)``): what it
             // leads to counts too, so that an edit of a shared file is no "up to date".
             let throughLinks = folder == "templates"
-            let made = Parallel.map(entries, chunk: 1024) { entry in
-                // In one buffer, made a string once (not three strings joined).
-                var line: [UInt8] = []
-                line.reserveCapacity(entry.path.utf8.count + 64)
-                line.append(contentsOf: entry.path.utf8)
-                line.append(9)
-                Self.describe(entry.info, into: &line)
-                if throughLinks && entry.info?.kind == .symlink {
-                    line.append(contentsOf: " -> ".utf8)
-                    Self.describe(fs.infoFollowingLinks(root(entry.path)), into: &line)
-                }
-                return String(decoding: line, as: UTF8.self)
-            }
+            let made = Parallel.map(entries, chunk: 1024) { entry in line(entry.path, entry.info, throughLinks: throughLinks) }
             lines.append(contentsOf: made)
             for entry in entries
             where isRacy(entry.info) || (throughLinks && entry.info?.kind == .symlink && isRacy(fs.infoFollowingLinks(root(entry.path)))) {
@@ -113,6 +101,48 @@ struct BuildState {
         }
         guard listing else { return (lines, nil, racy) }
         return (lines, { Self.listing(content.entries, lines: content.lines) }, racy)
+    }
+
+    /// The walk's line of the entry at `path` (relative to the root) with `info` (its `lstat`):
+    /// `throughLinks`, a link with what it leads to.
+    private func line(_ path: String, _ info: FileInfo?, throughLinks: Bool) -> String {
+        // In one buffer, made a string once (not three strings joined).
+        var line: [UInt8] = []
+        line.reserveCapacity(path.utf8.count + 64)
+        line.append(contentsOf: path.utf8)
+        line.append(9)
+        Self.describe(info, into: &line)
+        if throughLinks && info?.kind == .symlink {
+            line.append(contentsOf: " -> ".utf8)
+            Self.describe(options.fileSystem.infoFollowingLinks(root(path)), into: &line)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// The walk's lines (of `walk`) of the files a build reads whole before it renders, other
+    /// than records and media: `content/site.yml`, the pages and their translations, and the
+    /// theme's files and links (not folders). ``changedSinceWalk(_:)`` looks at them again once
+    /// they are read.
+    static func sourceLines(_ walk: [String]) -> [String] {
+        walk.filter { line in
+            guard let tab = line.utf8.lastIndex(of: 9) else { return false }
+            let key = line[..<tab], kind = line.utf8[line.utf8.index(after: tab)...].first
+            guard kind == UInt8(ascii: "f") || kind == UInt8(ascii: "l") else { return false }
+            return key == "content/site.yml" || key.utf8.starts(with: "content/pages/".utf8) || key.utf8.starts(with: "templates/".utf8)
+        }
+    }
+
+    /// The paths of `lines` (the walk's, ``sourceLines(_:)``) whose files have other metadata now
+    /// than the walk found: changed after it, maybe before a stage read them, so what the build
+    /// read may not be what the walk describes. Compared by bytes.
+    func changedSinceWalk(_ lines: [String]) -> [String] {
+        let fs = options.fileSystem
+        return lines.compactMap { walked in
+            guard let tab = walked.utf8.lastIndex(of: 9) else { return nil }
+            let path = String(walked[..<tab])
+            let now = line(path, fs.info(root(path)), throughLinks: path.utf8.starts(with: "templates/".utf8))
+            return InputChanges.sameBytes(now, walked) ? nil : path
+        }
     }
 
     /// What the walk found below `content/`, sorted out for the stages: the Wikipedia cache's

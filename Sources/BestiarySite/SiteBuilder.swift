@@ -228,6 +228,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // records is this walk with the build's own writes looked at again, not a second walk of
         // every input (``recordedWalk``).
         let walked = !returnsFreedMemory ? before : nil
+        // Looked at again once read (after the theme is): a change between the walk and a read
+        // makes the build record no fingerprint, as one of a record does.
+        let sourceLines = BuildState.sourceLines(before)
+        var sourcesAsWalked = true
         before = []
 
         // A one-shot build takes the records, and what it read from media and cached pictures,
@@ -508,6 +512,8 @@ public final class SiteBuilder: @unchecked Sendable {
             let prepared = try PreparedTheme.load(
                 root: options.root, fileSystem: fs, languages: catalog.config.languages, config: catalog.config.location(of: "languages"))
             diagnostics.append(contentsOf: prepared.warnings)
+            // site.yml and the pages were read by the load stage, the theme's files just now.
+            sourcesAsWalked = state.changedSinceWalk(sourceLines).isEmpty
             let (theme, templates, strings, assets) = (prepared.theme, prepared.templates, prepared.strings, prepared.assets)
             // (Each table made at its whole size: growing them was 1 % of a one-record rebuild.)
             var mediaOutputs: [String: MediaOutput] = Dictionary(minimumCapacity: media.count)
@@ -769,10 +775,10 @@ public final class SiteBuilder: @unchecked Sendable {
         // this build wrote, and content/'s own time with it, excepted).
         mark = DispatchTime.now().uptimeNanoseconds
         // Nothing, though, when a record, translation or media file was read with other metadata
-        // than the walk found, or the records' folder did not hold what the walk found: the walk (and a second
+        // than the walk found (site.yml, a page or a theme's file had other metadata once read), or the records' folder did not hold what the walk found: the walk (and a second
         // one, when the file was put back as it was, renamed back) would describe inputs this
         // build did not read. The next build then digests every animal again.
-        let readAsWalked = readAfterAChange.isEmpty && recordFilesAsWalked && mediaAsWalked
+        let readAsWalked = readAfterAChange.isEmpty && recordFilesAsWalked && mediaAsWalked && sourcesAsWalked
         // What it wrote itself is looked at again; the lock it did not write is an input like any
         // other (the preview never writes it).
         let wroteItself = wroteLock ? ownWrites : []

@@ -740,6 +740,47 @@ import Testing
         }
     }
 
+    /// site.yml, a page and a theme's file are read whole by every build: each, changed in place
+    /// after the walk (when a stage reads it) and set back with the bytes and times it had (as
+    /// `cp -p` of a backup does), would leave the walk the racing build recorded matching the next
+    /// one, and its pages made from the changed text taken as up to date. The racing build records
+    /// no fingerprint; the next one makes those pages again.
+    @Test(arguments: [
+        ("content/site.yml", "Tux Paint animals", "Tux Paint animalz"),
+        ("content/pages/about.md", "A page about the site.", "A page about the sitE."),
+        ("templates/partials/footer.html", "Bestiary</p>", "Bestiarx</p>"),
+    ])
+    func aSourceChangedAfterTheWalkAndSetBackIsMadeAgain(_ relative: String, _ text: String, _ raced: String) throws {
+        let s = try Site()
+        try FileManager.default.createDirectory(atPath: s.path("content/pages"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: s.path("templates/partials"), withIntermediateDirectories: true)
+        let footer = try String(contentsOfFile: Fixtures.repositoryRoot + "/templates/partials/footer.html", encoding: .utf8)
+        let path = s.path(relative)
+        try s.step {
+            try s.write("---\ntitle: {en: About, de: Über}\n---\nA page about the site.\n", "content/pages/about.md")
+            try s.write(footer, "templates/partials/footer.html")
+            // Settled (an hour old): the race is at the stage's read, not at the check's read of
+            // a file changed just before the walk.
+            var hourAgo = timespec(tv_sec: time(nil) - 3600, tv_nsec: 0)
+            #expect(withUnsafePointer(to: &hourAgo) { t in utimensat(AT_FDCWD, path, [t.pointee, t.pointee], 0) } == 0)
+        }
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let changed = Data(try #require(String(data: original, encoding: .utf8)).replacingOccurrences(of: text, with: raced).utf8)
+        #expect(changed != original && changed.count == original.count)
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        let racing = RacingFileSystem(path: path) { overwriteInPlace(path, changed) }
+        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ntags: [night]")
+        let racingBuild = try build(root: s.root, output: s.output, fileSystem: racing)
+        #expect(racing.fired && racingBuild.inputChanges?.modified == ["content/animals/owl.md"], "a rebuild that read \(relative) changed: \(String(describing: racingBuild.inputChanges))")
+        let english = try String(contentsOfFile: s.output + (relative.hasPrefix("content/pages") ? "/about/index.html" : "/index.html"), encoding: .utf8)
+        #expect(english.contains(raced.hasSuffix("</p>") ? String(raced.dropLast(4)) : raced), "the racing build read the changed text")
+        try overwriteKeepingMetadata(path, original, as: before)
+        let next = try s.step {}
+        #expect(!next.upToDate && next.inputChanges == nil, "the racing build recorded no fingerprint")
+        #expect(try build(root: s.root, output: s.output).upToDate)
+    }
+
     /// The race on penguin's German text, after an edit of owl.md: a rebuild through `racing`
     /// (`fired`: the race happened) makes penguin's German page as `racedPage` expects; `restore`
     /// puts the text back; the next build, compared with a build from nothing, finds no recorded
