@@ -5,6 +5,9 @@ import Foundation
 public struct PackFile: Hashable, Sendable {
     public enum Contents: Hashable, Sendable {
         case bytes(Data)
+        /// Bytes in parts, written one after the other (a rebuild's manifest: the runs of records
+        /// it keeps from the last one, and what lies between them).
+        case pieces([Data])
         /// The bytes of an existing file (media): link or copy it, never modify it in place.
         case link(from: String)
     }
@@ -28,6 +31,11 @@ public struct PackFile: Hashable, Sendable {
         self.sha256 = sha256
     }
 
+    public init(path: String, contents: Contents, sha256: String?) {
+        self.init(path: path, contents: contents)
+        self.sha256 = sha256
+    }
+
     public static func == (a: PackFile, b: PackFile) -> Bool { a.path == b.path && a.contents == b.contents }
 
     public func hash(into hasher: inout Hasher) {
@@ -35,10 +43,20 @@ public struct PackFile: Hashable, Sendable {
         hasher.combine(contents)
     }
 
-    /// The bytes, for files made in memory.
+    /// The bytes, for files made in memory (parts joined).
     public var data: Data? {
-        if case .bytes(let d) = contents { return d }
-        return nil
+        switch contents {
+        case .bytes(let d): d
+        case .pieces(let parts): PackFile.joined(parts)
+        case .link: nil
+        }
+    }
+
+    /// `parts` in one buffer.
+    public static func joined(_ parts: [Data]) -> Data {
+        var whole = Data(capacity: parts.reduce(0) { $0 + $1.count })
+        for part in parts { whole.append(part) }
+        return whole
     }
 }
 
@@ -79,6 +97,9 @@ public struct PackWriter {
 
     /// ``PackManifest/encoded`` when the caller made it already (``PackManifest/encodeSharingRecords()``).
     public var encodedManifest: Data?
+    /// The same in parts (``PackManifest/encodePieces(within:)``): the manifest's file is then
+    /// written from them, and hashed part by part.
+    public var manifestPieces: [Data]?
 
     public init(
         manifest: PackManifest, encodedManifest: Data? = nil, bases: [BaseState], expires: PackTime,
@@ -102,7 +123,20 @@ public struct PackWriter {
             }
             return PackFileRef(path: path, sha256: digest, bytes: data.count)
         }
-        let manifestRef = try add(PackFormat.manifestPath(version: manifest.version), encodedManifest ?? manifest.encoded)
+        let manifestPath = PackFormat.manifestPath(version: manifest.version)
+        let manifestRef: PackFileRef
+        if let parts = manifestPieces {
+            var hash = SHA256()
+            for part in parts { hash.update(data: part) }
+            let digest = PackDigest.hex(hash.finalize())
+            files.append(PackFile(path: manifestPath, contents: .pieces(parts), sha256: digest))
+            if !signingKeys.isEmpty {
+                files.append(PackFile(path: manifestPath + PackFormat.signatureSuffix, data: try PackSignature.sign(PackFile.joined(parts), with: signingKeys)))
+            }
+            manifestRef = PackFileRef(path: manifestPath, sha256: digest, bytes: parts.reduce(0) { $0 + $1.count })
+        } else {
+            manifestRef = try add(manifestPath, encodedManifest ?? manifest.encoded)
+        }
         var deltas: [PackDeltaRef] = []
         let bases = bases.sorted(by: { $0.version < $1.version }).filter { $0.version < manifest.version && $0.version >= 1 }
         let ids = bases.contains { $0.changed == nil } ? Set(manifest.records.map(\.id)) : []

@@ -47,6 +47,7 @@ public struct PackOutput: Sendable {
             do {
                 switch file.contents {
                 case .bytes(let data): try fileSystem.writeNew(data, to: target)
+                case .pieces(let parts): try fileSystem.writeNew(parts: parts, to: target)
                 case .link(let source): try fileSystem.link(source, to: target)
                 }
             } catch {

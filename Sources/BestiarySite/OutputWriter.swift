@@ -217,6 +217,7 @@ struct OutputWriter {
             if holdsPrevious { try writer.fileSystem.remove(target) }
             switch file.content {
             case .data(let data): try writer.fileSystem.writeNew(data, to: target)
+            case .parts(let parts): try writer.fileSystem.writeNew(parts: parts, to: target)
             case .file(let source): try writer.fileSystem.linkFollowingLinks(source, to: target)
             }
             guard let identity = writer.identity(of: file), let info = writer.fileSystem.info(target) else {
@@ -478,7 +479,7 @@ struct OutputWriter {
     /// links (device, inode, size, time).
     func identity(of file: OutputFile) -> String? {
         switch file.content {
-        case .data: return file.dataSHA256
+        case .data, .parts: return file.dataSHA256
         case .file(let source): return fileSystem.infoFollowingLinks(source).map(Self.identity(linking:))
         }
     }
@@ -515,8 +516,8 @@ struct OutputWriter {
                     guard let copy = try? fs.read(target), let original = try? fs.read(source), copy == original else { return nil }
                 }
                 return (file.path, OutputIndex.Entry(identity: Self.identity(linking: info), written: current))
-            case .data(let data):
-                guard current.size == data.count, let bytes = try? fs.read(target), bytes == data, let identity = identity(of: file) else { return nil }
+            case .data, .parts:
+                guard current.size == file.byteCount, let bytes = try? fs.read(target), bytes == file.bytes, let identity = identity(of: file) else { return nil }
                 return (file.path, OutputIndex.Entry(identity: identity, written: current))
             }
         }
@@ -693,6 +694,7 @@ struct OutputWriter {
                 let temporary = String(target[..<slash]) + "/.bestiary-new-\(getpid())-" + target[target.index(after: slash)...]
                 switch file.content {
                 case .data(let data): try fs.writeNew(data, to: temporary)
+                case .parts(let parts): try fs.writeNew(parts: parts, to: temporary)
                 case .file(let source): try fs.linkFollowingLinks(source, to: temporary)
                 }
                 try fs.move(temporary, to: target)
@@ -824,11 +826,10 @@ struct OutputChecks: Sendable {
     func changed(_ file: OutputFile) -> OutputFile? {
         guard let entry = index.entries[file.path] else { return file }
         switch file.content {
-        case .data(let data):
+        case .data, .parts:
             // Another size is other bytes: not hashed here, only once as it is staged (a rebuild's
             // catalogue and changed list pages are megabytes each).
-            guard data.count == entry.written.size else { return file }
-            let digest = file.sha256 ?? Hashing.sha256Hex(data)
+            guard file.byteCount == entry.written.size, let digest = file.dataSHA256 else { return file }
             return digest == entry.identity && writer.isAsWritten(file.path, in: index) ? nil : file.knowing(sha256: digest)
         case .file(let source):
             guard let info = sources[source] ?? writer.fileSystem.infoFollowingLinks(source), Self.identity(entry.identity, links: info)

@@ -836,7 +836,7 @@ public final class SiteBuilder: @unchecked Sendable {
             else { continue }
             let entry = previous.index.entries.values[place]
             switch file.content {
-            case .data: touched.insert(file.path)
+            case .data, .parts: touched.insert(file.path)
             case .file(let source):
                 if let info = sources[source] ?? writer.fileSystem.infoFollowingLinks(source), OutputChecks.identity(entry.identity, links: info) {
                     touched.insert(file.path)

@@ -96,6 +96,8 @@ public protocol FileSystem: Sendable {
     /// Creates a new file that nobody reads yet (inside a staging directory): no temporary file.
     /// Creates parent directories.
     func writeNew(_ data: Data, to path: String) throws
+    /// ``writeNew(_:to:)`` of `parts` one after the other, without joining them first.
+    func writeNew(parts: [Data], to path: String) throws
     /// `lstat`: nil when nothing is at `path`.
     func info(_ path: String) -> FileInfo?
     /// `stat`: follows symbolic links; nil when nothing is there or the link dangles.
@@ -145,6 +147,8 @@ public protocol FileSystem: Sendable {
 
 extension FileSystem {
     public func permissions(_ path: String) -> UInt16? { nil }
+
+    public func writeNew(parts: [Data], to path: String) throws { try writeNew(OutputFile.joined(parts), to: path) }
 
     public func linkFollowingLinks(_ source: String, to destination: String) throws {
         let target = info(source)?.kind == .symlink ? ((try? realPath(source)) ?? source) : source

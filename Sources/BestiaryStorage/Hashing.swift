@@ -15,6 +15,13 @@ public enum Hashing {
         return hex(hasher.finalize())
     }
 
+    /// Lower-case hex SHA-256 of `parts`, one after the other.
+    public static func sha256Hex(parts: [Data]) -> String {
+        var hasher = SHA256()
+        for part in parts { hasher.update(data: part) }
+        return hex(hasher.finalize())
+    }
+
     public static func sha256Hex(_ string: String) -> String {
         sha256Hex(Data(string.utf8))
     }

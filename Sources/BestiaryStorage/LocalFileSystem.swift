@@ -194,6 +194,10 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func writeNew(_ data: Data, to path: String) throws {
+        try writeNew(parts: [data], to: path)
+    }
+
+    public func writeNew(parts: [Data], to path: String) throws {
         var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT, let dir = parent(path) {
             try createDirectory(dir)
@@ -202,7 +206,7 @@ public struct LocalFileSystem: FileSystem {
         guard fd >= 0 else { throw failure("write", path) }
         defer { close(fd) }
         if Self.adjustsModes { fchmod(fd, 0o644) }
-        try writeAll(fd, data, path)
+        for data in parts { try writeAll(fd, data, path) }
     }
 
     private static func kind(_ mode: mode_t) -> FileKind {

@@ -5,6 +5,9 @@ public struct OutputFile: Sendable, Hashable {
     public enum Content: Sendable, Hashable {
         /// Bytes produced by the build.
         case data(Data)
+        /// Bytes produced by the build in parts, written one after the other (a rebuild's pack
+        /// manifest: the runs of records it keeps from the last one are slices of that file).
+        case parts([Data])
         /// An existing file (media), hard-linked or copied as is.
         case file(String)
     }
@@ -37,10 +40,38 @@ public struct OutputFile: Sendable, Hashable {
         return copy
     }
 
-    /// The hex SHA-256 of `.data`'s bytes: the one known, else computed. Nil for `.file`.
+    /// The hex SHA-256 of `.data`'s (or `.parts`') bytes: the one known, else computed. Nil for `.file`.
     public var dataSHA256: String? {
-        guard case .data(let data) = content else { return nil }
-        return sha256 ?? Hashing.sha256Hex(data)
+        switch content {
+        case .data(let data): sha256 ?? Hashing.sha256Hex(data)
+        case .parts(let parts): sha256 ?? Hashing.sha256Hex(parts: parts)
+        case .file: nil
+        }
+    }
+
+    /// The bytes of `.data` or `.parts` (joined); nil for `.file`.
+    public var bytes: Data? {
+        switch content {
+        case .data(let data): data
+        case .parts(let parts): Self.joined(parts)
+        case .file: nil
+        }
+    }
+
+    /// The size of `.data` or `.parts`; nil for `.file`.
+    public var byteCount: Int? {
+        switch content {
+        case .data(let data): data.count
+        case .parts(let parts): parts.reduce(0) { $0 + $1.count }
+        case .file: nil
+        }
+    }
+
+    /// `parts` in one buffer.
+    public static func joined(_ parts: [Data]) -> Data {
+        var whole = Data(capacity: parts.reduce(0) { $0 + $1.count })
+        for part in parts { whole.append(part) }
+        return whole
     }
 
     public static func == (a: OutputFile, b: OutputFile) -> Bool { a.path == b.path && a.content == b.content }

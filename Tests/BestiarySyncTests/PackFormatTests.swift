@@ -183,6 +183,41 @@ import Testing
         #expect(delta.encoded == PackDelta(pack: "demo", from: 0, base: [:], target: plain).encoded)
     }
 
+    /// A rebuild's manifest in parts: the runs of records that lie one after the other in the
+    /// last manifest are slices of it (one part each), the rest is copied around them; joined,
+    /// the parts are the manifest made whole, and each record is where the ranges say.
+    @Test func aManifestInPartsIsTheWholeManifestWithTheKeptRunsSlicedFromTheLastOne() throws {
+        let ids = ["ant", "bee", "cat", "dog", "eel", "fox", "gnu"]
+        var last = PackManifest(
+            pack: "demo", version: 1, created: PackTime(seconds: 1_700_000_000), records: ids.map { Self.record($0, $0.uppercased()).compacted() })
+        let lastBytes = last.encodeSharingRecords()
+        var records = last.records
+        records[2] = Self.record("cat", "Kitten").compacted()  // edited
+        records[6] = Self.record("gnu", "Wildebeest").compacted()  // edited, the last
+        records.remove(at: 4)  // eel removed: dog and fox are no longer one after the other
+        let next = PackManifest(pack: "demo", version: 2, created: PackTime(seconds: 1_700_000_100), records: records)
+        let (parts, ranges, count) = next.encodePieces(within: lastBytes)
+        let whole = next.encoded
+        #expect(PackFile.joined(parts) == whole)
+        #expect(count == whole.count)
+        #expect(ranges.count == records.count)
+        for (record, range) in zip(records, ranges) {
+            #expect(whole[whole.startIndex + range.lowerBound..<whole.startIndex + range.upperBound] == record.encoded, "\(record.id)")
+        }
+        // The object's start, ant and bee (one slice), ",cat,", dog, ",", fox, ",gnu" and the end.
+        let slices = parts.filter { part in lastBytes.withUnsafeBytes { l in part.withUnsafeBytes { p in
+            p.baseAddress! >= l.baseAddress! && p.baseAddress! + p.count <= l.baseAddress! + l.count } } }
+        #expect(slices.map { String(decoding: $0, as: UTF8.self) } == [
+            String(decoding: records[0].encoded + Data(",".utf8) + records[1].encoded, as: UTF8.self),
+            String(decoding: records[3].encoded, as: UTF8.self), String(decoding: records[4].encoded, as: UTF8.self),
+        ])
+        #expect(parts.count == 7)
+        // Nothing kept: one part, the whole.
+        let fresh = PackManifest(pack: "demo", version: 2, created: PackTime(seconds: 1_700_000_100), records: ids.map { Self.record($0, $0).compacted() })
+        let alone = fresh.encodePieces(within: lastBytes)
+        #expect(alone.pieces == [fresh.encoded] && alone.count == fresh.encoded.count)
+    }
+
     @Test func anUnknownFormatIsReportedAsSuchNotAsMalformed() {
         for file in [#"{"format":2,"type":"latest"}"#, #"{"format":"1","type":"latest"}"#] {
             do {

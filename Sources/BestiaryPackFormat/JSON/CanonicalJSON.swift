@@ -37,6 +37,69 @@ public enum CanonicalJSON {
         return encode(object: members, splicing: key, consuming: &elements).data
     }
 
+    /// The bytes of ``encode(object:splicing:elements:)`` as parts to be written one after the
+    /// other, without the whole in one buffer: each run of elements that lie one after the other
+    /// in `source`, separated by one comma (the records of the last manifest that a new one keeps,
+    /// in their order), is one slice of `source`; the rest (the object around the array, the
+    /// other elements, the commas) is copied into small buffers between them. A rebuild's
+    /// manifest is tens of MB of which one record changed: made whole, it was that many MB of new
+    /// memory written once and copied again into the file. Returns where each element is in the
+    /// whole, and its size.
+    public static func encodePieces(
+        object members: [String: JSONValue], splicing key: String, elements: [Data], within source: Data
+    ) -> (pieces: [Data], ranges: [Range<Int>], count: Int) {
+        // The object with one element, split around it.
+        var shell = [Data([0x30])]
+        let (whole, at) = encode(object: members, splicing: key, consuming: &shell)
+        let open = whole[whole.startIndex..<(whole.startIndex + at[0].lowerBound)]
+        let close = whole[(whole.startIndex + at[0].upperBound)...]
+        var pieces: [Data] = []
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(elements.count)
+        var small = Data(open)
+        var count = open.count
+        source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+            let low = UInt(bitPattern: src.baseAddress), high = low + UInt(src.count)
+            // The run of `source` being gathered: its start and end, as offsets into `source`.
+            var run: Range<Int>?
+            func flush() {
+                guard let r = run else { return }
+                if !small.isEmpty { pieces.append(small) }
+                small = Data()
+                pieces.append(source[(source.startIndex + r.lowerBound)..<(source.startIndex + r.upperBound)])
+                run = nil
+            }
+            for (i, element) in elements.enumerated() {
+                // Where the element's bytes are, if inside `source`.
+                let offset: Int? = element.withUnsafeBytes { bytes in
+                    let at = UInt(bitPattern: bytes.baseAddress)
+                    guard !element.isEmpty, at >= low, at + UInt(bytes.count) <= high else { return nil }
+                    return Int(at - low)
+                }
+                if let offset, let r = run, offset == r.upperBound + 1, src[r.upperBound] == 0x2C {
+                    run = r.lowerBound..<(offset + element.count)
+                } else {
+                    flush()
+                    if i > 0 { small.append(0x2C) }
+                    if let offset {
+                        run = offset..<(offset + element.count)
+                    } else {
+                        small.append(element)
+                    }
+                }
+                // Where it is in the whole: after what came before, and its comma.
+                if i > 0 { count += 1 }
+                ranges.append(count..<(count + element.count))
+                count += element.count
+            }
+            flush()
+        }
+        small.append(close)
+        count += close.count
+        pieces.append(small)
+        return (pieces, ranges, count)
+    }
+
     /// As ``encode(object:splicing:elements:)``, but each element is emptied as soon as it is
     /// copied, so that a buffer only `elements` holds is freed before the next one is copied (a
     /// manifest never needs its records' bytes twice over). Returns where each element went.
