@@ -834,6 +834,11 @@ public struct ContentLoader: Sendable {
 
 /// Records parsed by earlier loads in this process, by path: a record whose bytes and site
 /// configuration are the same as last time is not parsed again. Thread-safe.
+///
+/// The configuration is compared with `==`, which takes a text in another Unicode form as the
+/// same text (bytes are compared for the record itself). That is enough: parsing a record reads
+/// only the site's languages, which are ASCII codes (``LanguageCode/isValid(_:)``); a change of
+/// any other key makes it parse again anyway.
 public final class ParseMemo: @unchecked Sendable {
     struct Entry {
         var data: Data
