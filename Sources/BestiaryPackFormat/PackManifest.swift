@@ -116,8 +116,8 @@ public struct PackManifest: Hashable, Sendable {
     /// ``encoded`` as parts to write one after the other (``CanonicalJSON/encodePieces(object:splicing:elements:within:)``):
     /// the records that lie in `source` (the last manifest) one after the other are slices of it.
     /// The records keep their bytes. Returns the parts, where each record is in the whole, and
-    /// the whole's size.
-    public func encodePieces(within source: Data) -> (pieces: [Data], ranges: [Range<Int>], count: Int) {
+    /// the whole's size; nil when less than half the records' bytes lie in `source`.
+    public func encodePieces(within source: Data) -> (pieces: [Data], ranges: [Range<Int>], count: Int)? {
         CanonicalJSON.encodePieces(object: header, splicing: "records", elements: records.map(\.encoded), within: source)
     }
 

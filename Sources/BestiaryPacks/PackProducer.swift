@@ -158,12 +158,12 @@ public struct PackProducer: Sendable {
         // in the same order are slices of that file (mapped), not copied into a new buffer of the
         // whole (39 MB of new memory on the bench corpus, about 0.1 CPU-s to fill). A build
         // without one, and the preview (which keeps the new manifest in memory for its next
-        // rebuild), make it whole, each record's bytes moved into it.
+        // rebuild), make it whole, each record's bytes moved into it; so does a rebuild that made
+        // most records again (a changed site.yml).
         var manifestBytes: Data?
         var manifestPieces: [Data]?
         let ranges: [Range<Int>]
-        if let kept, !kept.madeHere {
-            let made = manifest.encodePieces(within: kept.manifest)
+        if let kept, !kept.madeHere, let made = manifest.encodePieces(within: kept.manifest) {
             (manifestPieces, ranges) = (made.pieces, made.ranges)
         } else {
             let whole = manifest.encodeSharingRecords()

@@ -120,15 +120,18 @@ struct BuildState {
     }
 
     /// The walk's lines (of `walk`) of the files a build reads whole before it renders, other
-    /// than records and media: `content/site.yml`, the pages and their translations, and the
-    /// theme's files and links (not folders). ``changedSinceWalk(_:)`` looks at them again once
-    /// they are read.
+    /// than records and media: `content/site.yml`, the pages and their translations (`.md`), and
+    /// the theme's files and links (not folders); not what editors leave beside a file (a swap
+    /// file, a lock, a backup: ``EditorFiles``), which no stage reads and which changes while a
+    /// file is edited. ``changedSinceWalk(_:)`` looks at them again once they are read.
     static func sourceLines(_ walk: [String]) -> [String] {
         walk.filter { line in
             guard let tab = line.utf8.lastIndex(of: 9) else { return false }
             let key = line[..<tab], kind = line.utf8[line.utf8.index(after: tab)...].first
             guard kind == UInt8(ascii: "f") || kind == UInt8(ascii: "l") else { return false }
-            return key == "content/site.yml" || key.utf8.starts(with: "content/pages/".utf8) || key.utf8.starts(with: "templates/".utf8)
+            if key == "content/site.yml" { return true }
+            let read = (key.utf8.starts(with: "content/pages/".utf8) && key.hasSuffix(".md")) || key.utf8.starts(with: "templates/".utf8)
+            return read && !EditorFiles.isUnderLeftover(key)
         }
     }
 

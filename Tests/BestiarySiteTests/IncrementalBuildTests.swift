@@ -781,6 +781,27 @@ import Testing
         #expect(try build(root: s.root, output: s.output).upToDate)
     }
 
+    /// What an editor leaves beside a theme's file (its swap file) is read by no stage: changed
+    /// while a build runs (the file is being edited), it does not keep that build from recording
+    /// its fingerprint; the next build names it as changed.
+    @Test func anEditorsSwapFileChangedDuringABuildIsNoRaceOfWhatWasRead() throws {
+        let s = try Site()
+        try FileManager.default.createDirectory(atPath: s.path("templates/partials"), withIntermediateDirectories: true)
+        let footer = try String(contentsOfFile: Fixtures.repositoryRoot + "/templates/partials/footer.html", encoding: .utf8)
+        let swap = "templates/partials/.footer.html.swp"
+        try s.step {
+            try s.write(footer, "templates/partials/footer.html")
+            try s.write("swap 1", swap)
+        }
+        let swapPath = s.path(swap)
+        let racing = RacingFileSystem(path: s.path("templates/partials/footer.html")) { try? "swap 2".writeReplacing(toFile: swapPath) }
+        try s.edit("content/animals/owl.md", "group: bird", "group: bird\ntags: [night]")
+        _ = try build(root: s.root, output: s.output, fileSystem: racing)
+        #expect(racing.fired)
+        let next = try s.step {}
+        #expect(next.inputChanges?.modified == [swap], "the racing build recorded its fingerprint: \(String(describing: next.inputChanges))")
+    }
+
     /// The race on penguin's German text, after an edit of owl.md: a rebuild through `racing`
     /// (`fired`: the race happened) makes penguin's German page as `racedPage` expects; `restore`
     /// puts the text back; the next build, compared with a build from nothing, finds no recorded

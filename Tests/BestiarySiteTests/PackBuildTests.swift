@@ -530,5 +530,16 @@ struct PackSite {
         let report = try site.builder(at: 1_767_225_700, signingKeyFile: key).build()
         #expect(!report.upToDate, "another key signs")
         #expect(try signer() == id(second.publicKey))
+        // Every file is signed by it, the manifest too (written in parts from the last one, and
+        // signed joined).
+        let trusted = [try PackPublicKey(base64: second.publicKey)]
+        let packs = site.output + "/packs"
+        let signatures = try FileManager.default.subpathsOfDirectory(atPath: packs).filter { $0.hasSuffix(".sig") }
+        #expect(signatures.contains("v/2.json.sig"), "\(signatures)")
+        for signature in signatures {
+            let data = try Data(contentsOf: URL(fileURLWithPath: packs + "/" + signature.dropLast(4)))
+            let check = PackSignature.verify(data, signatureFile: try Data(contentsOf: URL(fileURLWithPath: packs + "/" + signature)), trustedKeys: trusted)
+            #expect(check == .valid(keyID: trusted[0].keyID), "\(signature): \(check)")
+        }
     }
 }

@@ -196,7 +196,7 @@ import Testing
         records[6] = Self.record("gnu", "Wildebeest").compacted()  // edited, the last
         records.remove(at: 4)  // eel removed: dog and fox are no longer one after the other
         let next = PackManifest(pack: "demo", version: 2, created: PackTime(seconds: 1_700_000_100), records: records)
-        let (parts, ranges, count) = next.encodePieces(within: lastBytes)
+        let (parts, ranges, count) = try #require(next.encodePieces(within: lastBytes))
         let whole = next.encoded
         #expect(PackFile.joined(parts) == whole)
         #expect(count == whole.count)
@@ -212,10 +212,12 @@ import Testing
             String(decoding: records[3].encoded, as: UTF8.self), String(decoding: records[4].encoded, as: UTF8.self),
         ])
         #expect(parts.count == 7)
-        // Nothing kept: one part, the whole.
+        // Less than half of the records' bytes kept (or none): made whole instead.
+        var most = last.records
+        for i in 1..<most.count { most[i] = Self.record(most[i].id, "new").compacted() }
+        #expect(PackManifest(pack: "demo", version: 2, created: PackTime(seconds: 1_700_000_100), records: most).encodePieces(within: lastBytes) == nil)
         let fresh = PackManifest(pack: "demo", version: 2, created: PackTime(seconds: 1_700_000_100), records: ids.map { Self.record($0, $0).compacted() })
-        let alone = fresh.encodePieces(within: lastBytes)
-        #expect(alone.pieces == [fresh.encoded] && alone.count == fresh.encoded.count)
+        #expect(fresh.encodePieces(within: lastBytes) == nil)
     }
 
     @Test func anUnknownFormatIsReportedAsSuchNotAsMalformed() {

@@ -44,10 +44,23 @@ public enum CanonicalJSON {
     /// other elements, the commas) is copied into small buffers between them. A rebuild's
     /// manifest is tens of MB of which one record changed: made whole, it was that many MB of new
     /// memory written once and copied again into the file. Returns where each element is in the
-    /// whole, and its size.
+    /// whole, and its size; nil when less than half the elements' bytes lie in `source` (a
+    /// rebuild that made most records again): the parts would then hold about the whole while
+    /// the elements keep their own bytes, where ``encode(object:splicing:consuming:)`` frees
+    /// each element as it is copied.
     public static func encodePieces(
         object members: [String: JSONValue], splicing key: String, elements: [Data], within source: Data
-    ) -> (pieces: [Data], ranges: [Range<Int>], count: Int) {
+    ) -> (pieces: [Data], ranges: [Range<Int>], count: Int)? {
+        let inside = source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+            let low = UInt(bitPattern: src.baseAddress), high = low + UInt(src.count)
+            return elements.reduce(0) { total, element in
+                total + element.withUnsafeBytes { bytes in
+                    let at = UInt(bitPattern: bytes.baseAddress)
+                    return !element.isEmpty && at >= low && at + UInt(bytes.count) <= high ? bytes.count : 0
+                }
+            }
+        }
+        guard inside * 2 >= elements.reduce(0, { $0 + $1.count }), inside > 0 else { return nil }
         // The object with one element, split around it.
         var shell = [Data([0x30])]
         let (whole, at) = encode(object: members, splicing: key, consuming: &shell)
