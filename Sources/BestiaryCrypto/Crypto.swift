@@ -16,6 +16,9 @@ import Foundation
 /// SHA-256 (FIPS 180-4), fed piece by piece. A value: a copy hashes on from where the original
 /// was, and ``finalize()`` leaves the hasher as it was.
 public struct SHA256: @unchecked Sendable {
+    /// What ``finalize()`` returns, under CryptoKit's name.
+    public typealias Digest = SHA256Digest
+
     // A plain C struct of integers, copied with the value.
     private var context = SHA256_CTX()
 
@@ -51,6 +54,7 @@ public struct SHA256: @unchecked Sendable {
         hasher.update(data: data)
         return hasher.finalize()
     }
+
 }
 
 /// The 32 bytes of a SHA-256 digest.
@@ -190,3 +194,13 @@ private func withContiguousBytes<R>(of data: some DataProtocol, _ body: (UnsafeR
 #else
 #error("BestiaryCrypto needs CryptoKit (Apple platforms) or libcrypto (Linux, Android)")
 #endif
+
+extension SHA256 {
+    /// The digest of `parts` one after the other, as of their bytes joined (a manifest written in
+    /// parts is hashed so).
+    public static func hash(parts: [Data]) -> Digest {
+        var hasher = SHA256()
+        for part in parts { hasher.update(data: part) }
+        return hasher.finalize()
+    }
+}

@@ -126,9 +126,7 @@ public struct PackWriter {
         let manifestPath = PackFormat.manifestPath(version: manifest.version)
         let manifestRef: PackFileRef
         if let parts = manifestPieces {
-            var hash = SHA256()
-            for part in parts { hash.update(data: part) }
-            let digest = PackDigest.hex(hash.finalize())
+            let digest = PackDigest.hex(SHA256.hash(parts: parts))
             files.append(PackFile(path: manifestPath, contents: .pieces(parts), sha256: digest))
             if !signingKeys.isEmpty {
                 files.append(PackFile(path: manifestPath + PackFormat.signatureSuffix, data: try PackSignature.sign(PackFile.joined(parts), with: signingKeys)))

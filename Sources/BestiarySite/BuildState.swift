@@ -275,7 +275,6 @@ struct BuildState {
         return identity
     }
 
-    /// A file's identity as one short line (plain concatenation: this runs for every input file).
     /// The signing key file by its metadata and the digest of its bytes: a key put in place of
     /// another within the file system clock's tick (the same size, the same time, a write in
     /// place) signs the next build's packs, which must not be taken as up to date. A file that
@@ -288,6 +287,7 @@ struct BuildState {
         return describe(info) + " " + Hashing.sha256Hex(bytes)
     }
 
+    /// A file's identity as one short line (plain concatenation: this runs for every input file).
     static func describe(_ info: FileInfo?) -> String {
         var out: [UInt8] = []
         describe(info, into: &out)

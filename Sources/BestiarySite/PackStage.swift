@@ -278,9 +278,7 @@ enum PackStage {
         output.files.map { file in
             switch file.contents {
             case .bytes(let data): OutputFile(path: "packs/" + file.path, data: data, sha256: file.sha256)
-            case .pieces(let parts):
-                file.sha256.map { OutputFile(path: "packs/" + file.path, content: .parts(parts)).knowing(sha256: $0) }
-                    ?? OutputFile(path: "packs/" + file.path, content: .parts(parts))
+            case .pieces(let parts): OutputFile(path: "packs/" + file.path, content: .parts(parts), sha256: file.sha256)
             case .link(let source): OutputFile(path: "packs/" + file.path, linking: source)
             }
         }

@@ -17,9 +17,7 @@ public enum Hashing {
 
     /// Lower-case hex SHA-256 of `parts`, one after the other.
     public static func sha256Hex(parts: [Data]) -> String {
-        var hasher = SHA256()
-        for part in parts { hasher.update(data: part) }
-        return hex(hasher.finalize())
+        hex(SHA256.hash(parts: parts))
     }
 
     public static func sha256Hex(_ string: String) -> String {

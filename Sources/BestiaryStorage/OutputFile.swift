@@ -29,7 +29,12 @@ public struct OutputFile: Sendable, Hashable {
     }
 
     public init(path: String, data: Data, sha256: String? = nil) {
-        self.init(path: path, content: .data(data))
+        self.init(path: path, content: .data(data), sha256: sha256)
+    }
+
+    /// `sha256`: the hex SHA-256 of the bytes of `.data` or `.parts`, when known.
+    public init(path: String, content: Content, sha256: String?) {
+        self.init(path: path, content: content)
         self.sha256 = sha256
     }
 

@@ -51,15 +51,18 @@ public enum CanonicalJSON {
     public static func encodePieces(
         object members: [String: JSONValue], splicing key: String, elements: [Data], within source: Data
     ) -> (pieces: [Data], ranges: [Range<Int>], count: Int)? {
-        let inside = source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
+        // Where each element's bytes are in `source`, if they are.
+        let offsets: [Int?] = source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
             let low = UInt(bitPattern: src.baseAddress), high = low + UInt(src.count)
-            return elements.reduce(0) { total, element in
-                total + element.withUnsafeBytes { bytes in
+            return elements.map { element in
+                element.withUnsafeBytes { bytes in
                     let at = UInt(bitPattern: bytes.baseAddress)
-                    return !element.isEmpty && at >= low && at + UInt(bytes.count) <= high ? bytes.count : 0
+                    guard !element.isEmpty, at >= low, at + UInt(bytes.count) <= high else { return nil }
+                    return Int(at - low)
                 }
             }
         }
+        let inside = zip(elements, offsets).reduce(0) { $0 + ($1.1 == nil ? 0 : $1.0.count) }
         guard inside * 2 >= elements.reduce(0, { $0 + $1.count }), inside > 0 else { return nil }
         // The object with one element, split around it.
         var shell = [Data([0x30])]
@@ -72,7 +75,6 @@ public enum CanonicalJSON {
         var small = Data(open)
         var count = open.count
         source.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
-            let low = UInt(bitPattern: src.baseAddress), high = low + UInt(src.count)
             // The run of `source` being gathered: its start and end, as offsets into `source`.
             var run: Range<Int>?
             func flush() {
@@ -82,13 +84,7 @@ public enum CanonicalJSON {
                 pieces.append(source[(source.startIndex + r.lowerBound)..<(source.startIndex + r.upperBound)])
                 run = nil
             }
-            for (i, element) in elements.enumerated() {
-                // Where the element's bytes are, if inside `source`.
-                let offset: Int? = element.withUnsafeBytes { bytes in
-                    let at = UInt(bitPattern: bytes.baseAddress)
-                    guard !element.isEmpty, at >= low, at + UInt(bytes.count) <= high else { return nil }
-                    return Int(at - low)
-                }
+            for (i, (element, offset)) in zip(elements, offsets).enumerated() {
                 if let offset, let r = run, offset == r.upperBound + 1, src[r.upperBound] == 0x2C {
                     run = r.lowerBound..<(offset + element.count)
                 } else {
