@@ -24,35 +24,60 @@ public struct AffectedOutputs: Equatable, Sendable {
     /// The other outputs that may change: paths, and folders ending in `/` for everything below.
     public var shared: [String]
 
+    /// What choosing an animal's similar animals reads of it (``SharedContext/similar(to:in:keep:)``).
+    public struct Placement: Equatable, Sendable {
+        public var id: String
+        public var group: String?
+        public var difficulty: Int?
+
+        public init(id: String, group: String?, difficulty: Int?) {
+            self.id = id
+            self.group = group
+            self.difficulty = difficulty
+        }
+
+        public init(_ animal: Animal) {
+            self.init(id: animal.id, group: animal.group, difficulty: animal.difficulty)
+        }
+    }
+
     /// The outputs `before` → `after` can change when the records of `changed` (ids) were edited;
     /// nil when the two catalogues do not hold the same ids (a record added or removed), or an
     /// id twice (no build makes such a catalogue).
     public static func of(before: [Animal], after: [Animal], changed: Set<String>, config: SiteConfig) -> AffectedOutputs? {
         let ids = Set(before.map(\.id))
         guard ids.count == before.count, before.count == after.count, Set(after.map(\.id)) == ids else { return nil }
-        let old = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
-        let new = Dictionary(uniqueKeysWithValues: after.map { ($0.id, $0) })
-        // Only the groups a changed animal was or is in: similar animals are of one group.
+        let new = Dictionary(uniqueKeysWithValues: after.map { ($0.id, Placement($0)) })
+        return of(before.map { (Placement($0), new[$0.id]!) }, changed: changed, config: config)
+    }
+
+    /// ``of(before:after:changed:config:)`` of each animal's placement before and after the edit
+    /// (`places`: one pair per animal, both of its id; no id twice). Only the animals of the
+    /// groups a changed animal was or is in are looked at further: the similar animals are of one
+    /// group. A rebuild after an edit of one record of 10,000 took 54 ms over every animal.
+    public static func of(_ places: [(before: Placement, after: Placement)], changed: Set<String>, config: SiteConfig) -> AffectedOutputs {
         var groups = Set<String>()
-        for id in changed {
-            if let g = old[id]?.group { groups.insert(g) }
-            if let g = new[id]?.group { groups.insert(g) }
+        // (And those of an animal placed elsewhere though not named changed: none in a build.)
+        for (old, new) in places where old != new || changed.contains(old.id) {
+            if let g = old.group { groups.insert(g) }
+            if let g = new.group { groups.insert(g) }
         }
-        let levelsBefore = SharedContext.groupLevels(before), levelsAfter = SharedContext.groupLevels(after)
-        func similar(_ animal: Animal?, _ levels: [String: SharedContext.GroupLevels], _ animals: [Animal]) -> [String] {
-            guard let animal, let group = animal.group.flatMap({ levels[$0] }) else { return [] }
-            return SharedContext.similar(to: animal, in: group, keep: SharedContext.similarCount).map { animals[$0].id }
+        let members = places.filter { old, new in
+            old.group.map(groups.contains) == true || new.group.map(groups.contains) == true
+        }
+        let before = members.map(\.before), after = members.map(\.after)
+        func levels(_ places: [Placement]) -> [String: SharedContext.GroupLevels] {
+            SharedContext.groupLevels(places.count, id: { places[$0].id }, group: { places[$0].group }, difficulty: { places[$0].difficulty })
+        }
+        let levelsBefore = levels(before), levelsAfter = levels(after)
+        func similar(_ place: Placement, _ levels: [String: SharedContext.GroupLevels], _ places: [Placement]) -> [String] {
+            guard let group = place.group.flatMap({ levels[$0] }) else { return [] }
+            return SharedContext.similar(id: place.id, difficulty: place.difficulty, in: group, keep: SharedContext.similarCount).map { places[$0].id }
         }
         var affected = changed
-        for group in groups.sorted() {
-            var members = Set<String>()
-            for levels in [levelsBefore[group], levelsAfter[group]] {
-                for (_, level) in levels?.members ?? [:] { members.formUnion(level.ids) }
-            }
-            for id in members where !affected.contains(id) {
-                let was = similar(old[id], levelsBefore, before), now = similar(new[id], levelsAfter, after)
-                if was != now || was.contains(where: changed.contains) || now.contains(where: changed.contains) { affected.insert(id) }
-            }
+        for i in members.indices where !affected.contains(before[i].id) {
+            let was = similar(before[i], levelsBefore, before), now = similar(after[i], levelsAfter, after)
+            if was != now || was.contains(where: changed.contains) || now.contains(where: changed.contains) { affected.insert(before[i].id) }
         }
         let paths = SitePaths(defaultLanguage: config.defaultLanguage)
         var pages = Set<String>()

@@ -187,13 +187,21 @@ final class SharedContext: @unchecked Sendable {
     }
 
     static func groupLevels(_ animals: [Animal]) -> [String: GroupLevels] {
+        groupLevels(animals.count, id: { animals[$0].id }, group: { animals[$0].group }, difficulty: { animals[$0].difficulty })
+    }
+
+    /// The group levels of `count` animals, each read by its index (what similar animals are
+    /// chosen by: ``AffectedOutputs/Placement``, or an ``Animal``).
+    static func groupLevels(
+        _ count: Int, id: (Int) -> String, group: (Int) -> String?, difficulty: (Int) -> Int?
+    ) -> [String: GroupLevels] {
         var members: [String: [Int]] = [:]
-        for (i, a) in animals.enumerated() { if let g = a.group { members[g, default: []].append(i) } }
+        for i in 0..<count { if let g = group(i) { members[g, default: []].append(i) } }
         return members.mapValues { indices in
-            let byDifficulty = Dictionary(grouping: indices) { animals[$0].difficulty ?? 1 }
+            let byDifficulty = Dictionary(grouping: indices) { difficulty($0) ?? 1 }
                 .mapValues { level in
-                    let sorted = level.sorted { animals[$0].id < animals[$1].id }
-                    return (sorted, sorted.map { animals[$0].id })
+                    let sorted = level.sorted { id($0) < id($1) }
+                    return (sorted, sorted.map(id))
                 }
             return GroupLevels(levels: byDifficulty.keys.sorted(), members: byDifficulty)
         }
@@ -204,7 +212,12 @@ final class SharedContext: @unchecked Sendable {
     /// id order, after and before it in turn, wrapping around. Each animal gets its own
     /// neighbours, so a card shows on a handful of pages, never on every page of a big group.
     static func similar(to animal: Animal, in group: GroupLevels, keep: Int) -> [Int] {
-        let own = animal.difficulty ?? 1
+        similar(id: animal.id, difficulty: animal.difficulty, in: group, keep: keep)
+    }
+
+    /// ``similar(to:in:keep:)`` of the animal `id` at `difficulty`: all it reads of one.
+    static func similar(id: String, difficulty: Int?, in group: GroupLevels, keep: Int) -> [Int] {
+        let own = difficulty ?? 1
         var result: [Int] = []
         for level in group.levels.sorted(by: { (abs($0 - own), $0) < (abs($1 - own), $1) }) {
             guard let (indices, ids) = group.members[level] else { continue }
@@ -212,9 +225,9 @@ final class SharedContext: @unchecked Sendable {
             var low = 0, high = ids.count
             while low < high {
                 let mid = (low + high) / 2
-                if ids[mid] < animal.id { low = mid + 1 } else { high = mid }
+                if ids[mid] < id { low = mid + 1 } else { high = mid }
             }
-            let selfAt = low < ids.count && ids[low] == animal.id ? low : nil
+            let selfAt = low < ids.count && ids[low] == id ? low : nil
             let others = indices.count - (selfAt == nil ? 0 : 1)
             var taken = 0
             var step = 0

@@ -984,15 +984,21 @@ public final class SiteBuilder: @unchecked Sendable {
     /// ``AffectedOutputs``, with each edited animal's group and difficulty before the edit as
     /// the last build `kept` them; nil when it did not keep one (or the edit changed an id).
     static func affectedAnimalPages(_ catalog: Catalog, unchanged: Set<String>, kept: [String: KeptAnimal]) -> Set<String>? {
-        var before = catalog.animals
+        // (The catalogue's ids are unique: the load stage refuses a second record of one.)
+        var places: [(before: AffectedOutputs.Placement, after: AffectedOutputs.Placement)] = []
+        places.reserveCapacity(catalog.animals.count)
         var changed = Set<String>()
-        for i in before.indices where !unchanged.contains(before[i].id) {
-            guard let old = kept[before[i].id] else { return nil }
-            changed.insert(before[i].id)
-            before[i].group = old.group
-            before[i].difficulty = old.difficulty
+        for animal in catalog.animals {
+            let now = AffectedOutputs.Placement(animal)
+            guard !unchanged.contains(animal.id) else {
+                places.append((now, now))
+                continue
+            }
+            guard let old = kept[animal.id] else { return nil }
+            changed.insert(animal.id)
+            places.append((AffectedOutputs.Placement(id: animal.id, group: old.group, difficulty: old.difficulty), now))
         }
-        return AffectedOutputs.of(before: before, after: catalog.animals, changed: changed, config: catalog.config)?.animalPages
+        return AffectedOutputs.of(places, changed: changed, config: catalog.config).animalPages
     }
 
     /// "OUTPUT/FIRST and N more (A, B, C, …)" for a warning about `paths` of the output; nil for none.

@@ -55,4 +55,57 @@ struct AffectedOutputsTests {
         let twice = [Self.animal("a", group: "bird", difficulty: 1), Self.animal("a", group: "bird", difficulty: 2)]
         #expect(AffectedOutputs.of(before: twice, after: twice, changed: ["a"], config: Self.config) == nil, "an id twice")
     }
+
+    /// The rules look only at the groups an edited animal was or is in: on a catalogue of four
+    /// groups and three levels, with edits that move animals between groups and levels, they
+    /// name exactly the animals an exhaustive comparison of every animal's similar animals
+    /// before and after names (plus the edited ones).
+    @Test func theGroupsOfTheEditedAnimalsAreAllThatIsLookedAt() throws {
+        var generator = SplitMix(seed: 7)
+        let groups = ["bird", "fish", "insect", "mammal"]
+        let before = (0..<240).map { i in
+            Self.animal(
+                String(format: "a%03d", (i * 37) % 240), group: i % 17 == 0 ? nil : groups[Int(generator.next() % 4)],
+                difficulty: i % 13 == 0 ? nil : Int(generator.next() % 3) + 1)
+        }
+        for round in 0..<40 {
+            var after = before
+            var changed = Set<String>()
+            for _ in 0...(round % 3) {
+                let k = Int(generator.next() % UInt64(after.count))
+                changed.insert(after[k].id)
+                switch generator.next() % 3 {
+                case 0: after[k].group = groups[Int(generator.next() % 4)]
+                case 1: after[k].difficulty = Int(generator.next() % 3) + 1
+                default: after[k].name = LocalizedText(["en": "renamed"])
+                }
+            }
+            let affected = try #require(AffectedOutputs.of(before: before, after: after, changed: changed, config: Self.config))
+            let levelsBefore = SharedContext.groupLevels(before), levelsAfter = SharedContext.groupLevels(after)
+            func similar(_ animals: [Animal], _ levels: [String: SharedContext.GroupLevels], _ i: Int) -> [String] {
+                guard let group = animals[i].group.flatMap({ levels[$0] }) else { return [] }
+                return SharedContext.similar(to: animals[i], in: group, keep: SharedContext.similarCount).map { animals[$0].id }
+            }
+            var expected = changed
+            for i in before.indices {
+                let was = similar(before, levelsBefore, i), now = similar(after, levelsAfter, i)
+                if was != now || was.contains(where: changed.contains) || now.contains(where: changed.contains) { expected.insert(before[i].id) }
+            }
+            #expect(affected.animals == expected, "round \(round)")
+            #expect(affected.animals.count < before.count, "round \(round): \(affected.animals.count)")
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that the catalogue above is the same on every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
