@@ -57,7 +57,8 @@ struct AffectedOutputsTests {
     }
 
     /// The rules look only at the groups an edited animal was or is in: on a catalogue of four
-    /// groups and three levels, with edits that move animals between groups and levels, they
+    /// groups and three levels, with edits that move animals between groups and levels (and out
+    /// of every group, or to no difficulty), they
     /// name exactly the animals an exhaustive comparison of every animal's similar animals
     /// before and after names (plus the edited ones).
     @Test func theGroupsOfTheEditedAnimalsAreAllThatIsLookedAt() throws {
@@ -74,9 +75,12 @@ struct AffectedOutputsTests {
             for _ in 0...(round % 3) {
                 let k = Int(generator.next() % UInt64(after.count))
                 changed.insert(after[k].id)
-                switch generator.next() % 3 {
+                switch generator.next() % 5 {
                 case 0: after[k].group = groups[Int(generator.next() % 4)]
                 case 1: after[k].difficulty = Int(generator.next() % 3) + 1
+                // Out of every group (its page shows no similar animals), or to no difficulty (taken as 1).
+                case 2: after[k].group = nil
+                case 3: after[k].difficulty = nil
                 default: after[k].name = LocalizedText(["en": "renamed"])
                 }
             }
