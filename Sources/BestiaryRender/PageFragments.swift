@@ -27,6 +27,16 @@ public struct FragmentTable: Sendable, Equatable {
     /// nil when an entry lies outside the file or does not begin and end between two characters
     /// (a damaged table: a card cut inside a character would change the bytes around it).
     func kept(in bytes: [UInt8]) -> KeptBytes? {
+        bytes.withUnsafeBytes { sections(in: $0) }.map { KeptBytes(bytes: bytes, sections: $0) }
+    }
+
+    /// ``kept(in:)`` of a page's file read in place (mapped), whose cards the renderer leaves
+    /// there: the page is written in parts (``KeptBytes/file``).
+    func kept(inFile file: Data) -> KeptBytes? {
+        file.withUnsafeBytes { sections(in: $0) }.map { KeptBytes(file: file, sections: $0) }
+    }
+
+    private func sections(in bytes: UnsafeRawBufferPointer) -> [String: KeptSection]? {
         func isBoundary(_ i: Int) -> Bool { i == bytes.count || bytes[i] & 0xC0 != 0x80 }
         // Each section's items in the table's order, which is the order they were rendered in: a
         // section is looked up once per run of its entries, not once per entry.
@@ -50,7 +60,7 @@ public struct FragmentTable: Sendable, Equatable {
             run!.ranges.append(entry.offset..<end)
         }
         close()
-        return KeptBytes(bytes: bytes, sections: sections.mapValues { KeptSection(items: $0.items, ranges: $0.ranges) })
+        return sections.mapValues { KeptSection(items: $0.items, ranges: $0.ranges) }
     }
 
     /// A digest of a page's context that is the same in every process: members in key order,
@@ -102,7 +112,7 @@ final class PageCards: KeptFragments {
     private let makeSalt: () -> String
     /// What the page's cards depend on besides their keys (``FragmentTable/salt``).
     private(set) lazy var salt: String = makeSalt()
-    private lazy var kept: KeptBytes? = previous?.keptFragments(path, salt: salt)
+    private lazy var kept: KeptBytes? = previous?.keptPage(path, salt: salt)
 
     init(path: String, previous: PageReuse?, salt: @escaping () -> String) {
         self.path = path
@@ -119,22 +129,56 @@ final class PageCards: KeptFragments {
     }
 
     var byteCount: Int { kept?.byteCount ?? 0 }
+
+    func keptRange(section: String, item: String, at position: Int) -> Range<Int>? {
+        kept?.keptRange(section: section, item: item, at: position)
+    }
+
+    func keptByte(at offset: Int) -> UInt8 { kept!.keptByte(at: offset) }
+
+    /// The previous file the page's ``RenderedPage/splices`` are of, when it was read in place.
+    var file: Data? { kept?.file }
 }
 
 /// A list page's file from the previous build, with where each card is in it.
+/// Its bytes copied into an array (`bytes`), whose cards are copied; or the file itself, mapped
+/// (`file`), whose cards stay where they are (``RenderedPage/splices``: the page is written in parts).
 struct KeptBytes: KeptFragments, Sendable {
     let bytes: [UInt8]
+    let file: Data?
     let sections: [String: KeptSection]
 
+    init(bytes: [UInt8], sections: [String: KeptSection]) {
+        self.bytes = bytes
+        self.file = nil
+        self.sections = sections
+    }
+
+    init(file: Data, sections: [String: KeptSection]) {
+        self.bytes = []
+        self.file = file
+        self.sections = sections
+    }
+
     func bytes(section: String, item: String) -> ArraySlice<UInt8>? {
-        sections[section]?.range(of: item).map { bytes[$0] }
+        guard file == nil else { return nil }
+        return sections[section]?.range(of: item).map { bytes[$0] }
     }
 
     func bytes(section: String, item: String, at position: Int) -> ArraySlice<UInt8>? {
-        sections[section]?.range(of: item, at: position).map { bytes[$0] }
+        guard file == nil else { return nil }
+        return sections[section]?.range(of: item, at: position).map { bytes[$0] }
     }
 
+    /// (No room is made for a file's bytes: they are not copied.)
     var byteCount: Int { bytes.count }
+
+    func keptRange(section: String, item: String, at position: Int) -> Range<Int>? {
+        guard file != nil else { return nil }
+        return sections[section]?.range(of: item, at: position)
+    }
+
+    func keptByte(at offset: Int) -> UInt8 { file![file!.startIndex + offset] }
 }
 
 /// One section's items in a previous file, in the order it rendered them. An item is looked for

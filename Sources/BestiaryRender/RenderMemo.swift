@@ -178,6 +178,10 @@ public struct PageReuse: Sendable {
     public var fragments: [String: FragmentTable]
     /// A page's file as the previous build left it in the output (asked only when ``intact``).
     public var read: @Sendable (String) -> [UInt8]?
+    /// The same file read in place (mapped), for a caller that writes the output's files in parts
+    /// (a one-shot build): a list page's kept cards are then slices of it (``RenderedPage/splices``),
+    /// not copied. Nil: ``read`` (the preview's memo, which keeps whole pages).
+    public var readFile: (@Sendable (String) -> Data?)?
     /// The previous build's animal digests (``RenderResult/animalDigests``) that still hold, by
     /// id: those of the animals none of whose input files changed since, when only record files
     /// did (the caller knows it from the build's change set). Taken instead of digesting those
@@ -196,6 +200,13 @@ public struct PageReuse: Sendable {
         self.fragments = fragments
         self.read = read
         self.intact = intact
+    }
+
+    /// ``keptFragments(_:salt:)`` of a page the renderer may splice (``readFile``).
+    func keptPage(_ path: String, salt: String) -> KeptBytes? {
+        guard let readFile else { return keptFragments(path, salt: salt) }
+        guard let table = fragments[path], table.salt == salt, intact(path), let file = readFile(path) else { return nil }
+        return table.kept(inFile: file)
     }
 
     /// The cards the previous build rendered into page `path`, when its table was made under the

@@ -56,7 +56,8 @@ enum ServiceWorker {
             guard let file = byPath[page] else { continue }
             // Directory URLs, as pages link to each other (`quiz/`, not `quiz/index.html`).
             let url = page.hasSuffix("/index.html") ? String(page.dropLast("index.html".count)) : page == "index.html" ? "./" : page
-            if case .data(let bytes) = file.content, bytes.count > precacheLimit {
+            // (By its size in any form: a list page written in parts is as big.)
+            if let size = file.byteCount, size > precacheLimit {
                 later.append(url)
             } else {
                 precache.append(url)
@@ -64,7 +65,7 @@ enum ServiceWorker {
         }
         precache.append(contentsOf: input.assets.files.map(\.path))
         for (i, path) in catalog.enumerated() {
-            if i > 0, case .data(let bytes) = byPath[path]?.content, bytes.count > precacheLimit {
+            if i > 0, let size = byPath[path]?.byteCount, size > precacheLimit {
                 onUse.append(path)
             } else {
                 precache.append(path)

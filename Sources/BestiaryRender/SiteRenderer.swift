@@ -256,7 +256,18 @@ public struct SiteRenderer: Sendable {
         }
         let page = input.templates.render(template, context, keeping: cards)
         let table = page.fragments.isEmpty ? nil : FragmentTable(salt: cards.salt, entries: page.fragments)
-        return (OutputFile(path: path, data: Data(page.bytes)), table)
+        guard !page.splices.isEmpty, let file = cards.file else { return (OutputFile(path: path, data: Data(page.bytes)), table) }
+        // Its own bytes and the runs of kept cards, as slices of the previous file, in turn.
+        var parts: [Data] = []
+        parts.reserveCapacity(page.splices.count * 2 + 1)
+        var own = 0
+        for splice in page.splices {
+            if splice.at > own { parts.append(Data(page.bytes[own..<splice.at])) }
+            parts.append(file[(file.startIndex + splice.range.lowerBound)..<(file.startIndex + splice.range.upperBound)])
+            own = splice.at
+        }
+        if page.bytes.count > own { parts.append(Data(page.bytes[own...])) }
+        return (OutputFile(path: path, content: .parts(parts)), table)
     }
 
     /// The template a job's page is rendered with and its context.

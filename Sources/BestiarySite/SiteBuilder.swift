@@ -545,6 +545,8 @@ public final class SiteBuilder: @unchecked Sendable {
                         if !asWritten, record.index.entries[path] != nil { touched.insert(path) }
                         return asWritten
                     }
+                    // A list page's kept cards are slices of its previous file, mapped: it is written in parts.
+                    reuse.readFile = { path in try? fs.readMapped(writer.output + "/" + path) }
                     if let unchangedAnimals {
                         reuse.animalDigests.reserveCapacity(unchangedAnimals.count)
                         for (id, animal) in record.animals where unchangedAnimals.contains(id) { reuse.animalDigests[id] = animal.digest }

@@ -27,11 +27,20 @@ public protocol KeptFragments {
     /// About how many bytes the earlier rendering was (0: not known): the renderer makes room for
     /// them once, instead of growing its output while copying them.
     var byteCount: Int { get }
+    /// Where the item at `position` is in the earlier rendering, when the caller writes the page
+    /// in parts: the renderer leaves those bytes where they are and notes the place
+    /// (``RenderedPage/splices``) instead of copying them. Nil (the default): they are copied.
+    func keptRange(section: String, item: String, at position: Int) -> Range<Int>?
+    /// Byte `offset` of the earlier rendering, for a ``keptRange(section:item:at:)`` given: the
+    /// renderer looks at the last bytes written (whether a line ended, for a partial's indentation).
+    func keptByte(at offset: Int) -> UInt8
 }
 
 extension KeptFragments {
     public func bytes(section: String, item: String, at position: Int) -> ArraySlice<UInt8>? { bytes(section: section, item: item) }
     public var byteCount: Int { 0 }
+    public func keptRange(section: String, item: String, at position: Int) -> Range<Int>? { nil }
+    public func keptByte(at offset: Int) -> UInt8 { preconditionFailure("keptByte(at:) without keptRange(section:item:at:)") }
 }
 
 /// A rendered template, with where each keyed item's output is in it.
@@ -57,17 +66,31 @@ public struct RenderedPage: Sendable {
 
     /// The output, UTF-8 (every piece is: the templates' text, values, escapes, and kept items
     /// cut between two characters).
+    /// (The page's own bytes: with ``splices``, the kept items go between them.)
     public var bytes: [UInt8]
+    /// Where each keyed item is in the whole page (own bytes and spliced).
     public var fragments: [Fragment]
     /// How many items were copied from ``KeptFragments`` rather than rendered.
     public var reused: Int
+    /// The earlier rendering's bytes left where they were (``KeptFragments/keptRange(section:item:at:)``):
+    /// `range` of it goes before `bytes[at]`, in order; runs that follow one another in both are one.
+    public var splices: [Splice] = []
 
+    public struct Splice: Sendable, Equatable {
+        /// Where it goes among ``RenderedPage/bytes``.
+        public var at: Int
+        /// Where it is in the earlier rendering.
+        public var range: Range<Int>
+    }
+
+    /// The whole page, when it has no ``splices`` (else its own bytes only).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    public init(bytes: [UInt8], fragments: [Fragment], reused: Int) {
+    public init(bytes: [UInt8], fragments: [Fragment], reused: Int, splices: [Splice] = []) {
         self.bytes = bytes
         self.fragments = fragments
         self.reused = reused
+        self.splices = splices
     }
 
     public init(text: String, fragments: [Fragment], reused: Int) {

@@ -2,6 +2,41 @@
 /// builds intermediate strings.
 struct Output {
     var bytes: [UInt8] = []
+    /// An earlier rendering's bytes left where they were (``RenderedPage/splices``), and how many.
+    var splices: [RenderedPage.Splice] = []
+    var splicedCount = 0
+    /// The page so far: its own bytes and those spliced.
+    var count: Int { bytes.count + splicedCount }
+
+    /// `range` of the earlier rendering goes here (joined to the last splice when it follows it
+    /// there and nothing was written since).
+    mutating func splice(_ range: Range<Int>) {
+        splicedCount += range.count
+        if let last = splices.last, last.at == bytes.count, last.range.upperBound == range.lowerBound {
+            splices[splices.count - 1].range = last.range.lowerBound..<range.upperBound
+        } else {
+            splices.append(RenderedPage.Splice(at: bytes.count, range: range))
+        }
+    }
+
+    /// Byte `position` of the page so far (one of its last: the splices are gone through from
+    /// the last), its own or one of `kept`'s.
+    func byte(_ position: Int, kept: (any KeptFragments)?) -> UInt8 {
+        var after = count
+        var own = bytes.count
+        for splice in splices.reversed() {
+            // The own bytes after this splice, then the splice itself.
+            let ownAfter = own - splice.at
+            if position >= after - ownAfter { return bytes[own - (after - position)] }
+            after -= ownAfter
+            own = splice.at
+            if position >= after - splice.range.count, let kept {
+                return kept.keptByte(at: splice.range.upperBound - (after - position))
+            }
+            after -= splice.range.count
+        }
+        return bytes[position]
+    }
 
     mutating func append(_ text: [UInt8]) {
         bytes.append(contentsOf: text)
@@ -79,9 +114,10 @@ struct Output {
 
     /// Whether what was appended since `start` ends with a line feed that is its own character
     /// (swift-mustache's `string.last == "\n"`: a `\r\n` is one character and does not count).
-    func endsWithNewline(since start: Int) -> Bool {
-        let count = bytes.count
-        guard count > start, bytes[count - 1] == UInt8(ascii: "\n") else { return false }
-        return !(count - start >= 2 && bytes[count - 2] == UInt8(ascii: "\r"))
+    /// (`start` and the bytes are the whole page's, spliced ones included: those are `kept`'s.)
+    func endsWithNewline(since start: Int, kept: (any KeptFragments)? = nil) -> Bool {
+        let count = self.count
+        guard count > start, byte(count - 1, kept: kept) == UInt8(ascii: "\n") else { return false }
+        return !(count - start >= 2 && byte(count - 2, kept: kept) == UInt8(ascii: "\r"))
     }
 }

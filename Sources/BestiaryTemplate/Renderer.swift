@@ -85,16 +85,17 @@ struct Renderer {
             for i in ops { render(view.ops[i], in: block.program, view, &frame) }
             return
         }
-        let start = output.bytes.count
+        let start = output.count
         for i in ops {
-            guard output.endsWithNewline(since: start) else {
+            guard output.endsWithNewline(since: start, kept: kept) else {
                 render(view.ops[i], in: block.program, view, &frame)
                 continue
             }
             output.append(frame.indentation)
-            let before = output.bytes.count
+            // (Counted with what is spliced: an op that spliced a kept item wrote something.)
+            let before = output.count
             render(view.ops[i], in: block.program, view, &frame)
-            if output.bytes.count == before { output.bytes.removeLast(frame.indentation.count) }
+            if output.count == before { output.bytes.removeLast(frame.indentation.count) }
         }
     }
 
@@ -234,8 +235,11 @@ struct Renderer {
             output.bytes.reserveCapacity(kept.byteCount + kept.byteCount / 16)
         }
         for (i, item) in list.keys.enumerated() {
-            let start = output.bytes.count
-            if let bytes = kept?.bytes(section: section, item: item, at: i) {
+            let start = output.count
+            if let range = kept?.keptRange(section: section, item: item, at: i) {
+                output.splice(range)
+                reused += 1
+            } else if let bytes = kept?.bytes(section: section, item: item, at: i) {
                 output.bytes.append(contentsOf: bytes)
                 reused += 1
             } else {
@@ -245,7 +249,7 @@ struct Renderer {
                 pop()
                 if lookedUpKeyedListBelow { continue }
             }
-            fragments.append(RenderedPage.Fragment(section: section, item: item, offset: start, length: output.bytes.count - start))
+            fragments.append(RenderedPage.Fragment(section: section, item: item, offset: start, length: output.count - start))
         }
     }
 

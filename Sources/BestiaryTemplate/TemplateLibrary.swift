@@ -93,7 +93,7 @@ public struct TemplateLibrary: Sendable {
         renderer.kept = kept
         renderer.output.bytes.reserveCapacity(max(4096, program.sources[Int(template.block)].utf8.count * 2))
         renderer.render(template, Renderer.Frame())
-        return RenderedPage(bytes: renderer.output.bytes, fragments: renderer.fragments, reused: renderer.reused)
+        return RenderedPage(bytes: renderer.output.bytes, fragments: renderer.fragments, reused: renderer.reused, splices: renderer.output.splices)
     }
 
     /// Whether a lambda's result is plain text: without a `{` or a line break, it parses to one

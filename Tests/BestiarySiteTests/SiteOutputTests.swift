@@ -359,6 +359,36 @@ import Testing
         #expect(try Self.precache(work.appending("out")).version != version)
     }
 
+    /// A rebuild writes a list page whose cards it kept in parts (runs of the previous file's
+    /// bytes): over a mebibyte, it is still left out of the precache, as a build from nothing
+    /// leaves it (the worker looked only at a page in one piece).
+    @Test func aListPageOverAMebibyteWrittenInPartsIsLeftOutToo() throws {
+        let work = TemporaryDirectory()
+        let root = try copyOfFixture("minimal", into: work)
+        // Eight cards of about 150 KB each: each name's `&` is written `&amp;`.
+        for i in 1...8 {
+            let name = "Big\(i) " + String(repeating: "&", count: 30_000)
+            try "---\nname: { de: \"\(name)\", en: \"\(name)\" }\ngroup: bird\ndifficulty: 1\n---\n"
+                .write(toFile: root + "/content/animals/big\(i).md", atomically: true, encoding: .utf8)
+        }
+        let output = work.appending("out")
+        try build(root: root, output: output)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: output + "/collection/index.html")[.size] as? Int)
+        #expect(size > 1 << 20)
+        #expect(try Self.precache(output).later.contains("collection/"))
+        // One record edited: the other cards are kept, and the page is written in parts.
+        try "---\nname: { de: Krötchen, en: Toadlet }\ngroup: amphibian\ndifficulty: 2\n---\n"
+            .write(toFile: root + "/content/animals/toad.md", atomically: true, encoding: .utf8)
+        let report = try build(root: root, output: output)
+        #expect(report.pagesReused > 0, "a rebuild that kept pages")
+        let fresh = work.appending("fresh")
+        try build(root: root, output: fresh)
+        let (paths, version, later) = try Self.precache(output)
+        #expect(later.contains("collection/") && !paths.contains("collection/"), "\(later)")
+        #expect(try Self.precache(fresh) == (paths, version, later))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/collection/index.html")) == Data(contentsOf: URL(fileURLWithPath: fresh + "/collection/index.html")))
+    }
+
     /// The animals' texts are a file per language: 3–4 MB each at 10,000 animals, and an install
     /// downloaded every language's. One over a mebibyte is kept when the quiz first reads it.
     @Test func aLanguagesTextsOverAMebibyteAreKeptWhenFirstRead() throws {

@@ -137,4 +137,65 @@ struct KeyedListTests {
         #expect(Set(page.fragments.map(\.section)).count == 2)
         #expect(page.fragments.count == 6)
     }
+
+    /// Kept items left where they are in the earlier rendering (``RenderedPage/splices``): the
+    /// page's own bytes with them put back are the page a rendering from nothing makes, byte for
+    /// byte, and each item is recorded at its place in that whole page. The list is inside an
+    /// indented partial, whose next line is indented only if the last kept item ended a line
+    /// (read from the earlier rendering), and whose op that writes nothing takes its indentation back.
+    @Test func splicedItemsMakeTheSamePageAsRenderingThem() throws {
+        let library = try TemplateLibrary([
+            "page": "<ul>\n  {{>items}}\n</ul>\n{{#animals}}{{name}}|{{/animals}}end\n",
+            "items": "{{#animals}}\n<li>{{name}}</li>\n{{/animals}}\n{{missing}}\nafter\n",
+        ])
+        /// An earlier rendering, its items found by section and key.
+        struct Spliced: KeptFragments {
+            let earlier: [UInt8]
+            let places: [String: Range<Int>]
+            init(_ page: RenderedPage) {
+                earlier = page.bytes
+                var places: [String: Range<Int>] = [:]
+                for f in page.fragments { places[f.section + "|" + f.item] = f.offset..<(f.offset + f.length) }
+                self.places = places
+            }
+            func bytes(section: String, item: String) -> ArraySlice<UInt8>? { nil }
+            func keptRange(section: String, item: String, at position: Int) -> Range<Int>? { places[section + "|" + item] }
+            func keptByte(at offset: Int) -> UInt8 { earlier[offset] }
+        }
+        func whole(_ page: RenderedPage, _ kept: Spliced) -> [UInt8] {
+            var out: [UInt8] = [], own = 0
+            for splice in page.splices {
+                out += page.bytes[own..<splice.at] + kept.earlier[splice.range]
+                own = splice.at
+            }
+            return out + page.bytes[own...]
+        }
+        // Each key stands for its item (as a build's keys do), and the items made are counted.
+        let names = ["k-bear": "Bear", "k-crow": "Crow", "k-ant": "Ant & Co", "k-new": "Newt"]
+        final class Made: @unchecked Sendable { var keys: [String] = [] }
+        func list(_ keys: [String], _ made: Made = Made()) -> TemplateValue {
+            .keyed(KeyedList(keys: keys) { i in
+                made.keys.append(keys[i])
+                return ["name": .string(names[keys[i]]!)]
+            })
+        }
+        let before = ["k-bear", "k-crow", "k-ant"]
+        let first = try #require(library.render("page", ["animals": list(before)], keeping: nil))
+        #expect(first.splices.isEmpty)
+        #expect(first.text.contains("after") && first.fragments.count == 6)
+        let kept = Spliced(first)
+        for keys in [before, ["k-bear", "k-new", "k-ant"], ["k-crow", "k-bear"], ["k-new"], []] {
+            let made = Made()
+            let page = try #require(library.render("page", ["animals": list(keys, made)], keeping: kept))
+            let fresh = try #require(library.render("page", ["animals": list(keys)], keeping: nil))
+            let bytes = whole(page, kept)
+            #expect(bytes == fresh.bytes, "\(keys): \(String(decoding: bytes, as: UTF8.self))")
+            #expect(page.fragments == fresh.fragments, "\(keys)")
+            #expect(made.keys.allSatisfy { $0 == "k-new" }, "\(keys): only the new item is made, not \(made.keys)")
+            #expect(page.reused == keys.filter { $0 != "k-new" }.count * 2, "\(keys)")
+        }
+        // Items that follow one another in both renderings are one splice.
+        let same = try #require(library.render("page", ["animals": list(before)], keeping: kept))
+        #expect(same.splices.count == 2, "\(same.splices)")
+    }
 }
