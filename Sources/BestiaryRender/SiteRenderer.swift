@@ -256,7 +256,9 @@ public struct SiteRenderer: Sendable {
         }
         let page = input.templates.render(template, context, keeping: cards)
         let table = page.fragments.isEmpty ? nil : FragmentTable(salt: cards.salt, entries: page.fragments)
-        guard !page.splices.isEmpty, let file = cards.file else { return (OutputFile(path: path, data: Data(page.bytes)), table) }
+        guard !page.splices.isEmpty else { return (OutputFile(path: path, data: Data(page.bytes)), table) }
+        // (Only a kept file gives ranges to splice: without it, the page would lack its cards.)
+        guard let file = cards.file else { preconditionFailure("\(path): kept cards spliced without their file") }
         // Its own bytes and the runs of kept cards, as slices of the previous file, in turn.
         var parts: [Data] = []
         parts.reserveCapacity(page.splices.count * 2 + 1)

@@ -11,6 +11,9 @@ struct Output {
     /// `range` of the earlier rendering goes here (joined to the last splice when it follows it
     /// there and nothing was written since).
     mutating func splice(_ range: Range<Int>) {
+        // An empty one is not noted: an op that wrote nothing takes its indentation back, which
+        // would leave it past the own bytes, and the next splice before it (a reviewer's case).
+        guard !range.isEmpty else { return }
         splicedCount += range.count
         if let last = splices.last, last.at == bytes.count, last.range.upperBound == range.lowerBound {
             splices[splices.count - 1].range = last.range.lowerBound..<range.upperBound

@@ -197,5 +197,17 @@ struct KeyedListTests {
         // Items that follow one another in both renderings are one splice.
         let same = try #require(library.render("page", ["animals": list(before)], keeping: kept))
         #expect(same.splices.count == 2, "\(same.splices)")
+
+        // Items that render to nothing, at the start of a line of an indented partial (its
+        // indentation taken back), then kept items after it: nothing is noted for the empty ones.
+        let empty = try TemplateLibrary([
+            "page": "a\n  {{>items}}\n{{#animals}}<{{name}}>{{/animals}}\n",
+            "items": "x\n{{#animals}}{{#nothing}}-{{/nothing}}{{/animals}}",
+        ])
+        let earlier = try #require(empty.render("page", ["animals": list(before)], keeping: nil))
+        let again = try #require(empty.render("page", ["animals": list(before)], keeping: Spliced(earlier)))
+        #expect(whole(again, Spliced(earlier)) == earlier.bytes, "\(String(decoding: whole(again, Spliced(earlier)), as: UTF8.self))")
+        #expect(again.fragments == earlier.fragments && again.reused == 6)
+        #expect(again.splices.count == 1 && again.splices.allSatisfy { !$0.range.isEmpty }, "\(again.splices)")
     }
 }
