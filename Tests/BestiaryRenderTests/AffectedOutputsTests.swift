@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryTestSupport
 @testable import BestiaryRender
 import Foundation
 import Testing
@@ -62,7 +63,7 @@ struct AffectedOutputsTests {
     /// name exactly the animals an exhaustive comparison of every animal's similar animals
     /// before and after names (plus the edited ones).
     @Test func theGroupsOfTheEditedAnimalsAreAllThatIsLookedAt() throws {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let groups = ["bird", "fish", "insect", "mammal"]
         let before = (0..<240).map { i in
             Self.animal(
@@ -98,18 +99,5 @@ struct AffectedOutputsTests {
             #expect(affected.animals == expected, "round \(round)")
             #expect(affected.animals.count < before.count, "round \(round): \(affected.animals.count)")
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the catalogue above is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
