@@ -54,7 +54,6 @@ public struct SHA256: @unchecked Sendable {
         hasher.update(data: data)
         return hasher.finalize()
     }
-
 }
 
 /// The 32 bytes of a SHA-256 digest.

@@ -33,7 +33,8 @@ struct Output {
             if position >= after - ownAfter { return bytes[own - (after - position)] }
             after -= ownAfter
             own = splice.at
-            if position >= after - splice.range.count, let kept {
+            if position >= after - splice.range.count {
+                guard let kept else { preconditionFailure("a spliced byte asked for without the kept rendering it is of") }
                 return kept.keptByte(at: splice.range.upperBound - (after - position))
             }
             after -= splice.range.count
