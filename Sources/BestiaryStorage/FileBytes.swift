@@ -46,4 +46,24 @@ public final class FileBytes: @unchecked Sendable {
 
     /// A copy of the bytes.
     public var array: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// The bytes at `range` as a `Data` that copies none of them and keeps this object alive.
+    public func data(_ range: Range<Int>) -> Data {
+        precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count, "a range within the file's bytes")
+        guard let base = buffer.baseAddress, !range.isEmpty else { return Data() }
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base + range.lowerBound), count: range.count, deallocator: .custom { _, _ in
+            withExtendedLifetime(self) {}
+        })
+    }
+
+    /// Gives a mapping's pages back to the page cache (they no longer count in the process's
+    /// memory); the next read of them maps them again, from the same file even once it is
+    /// replaced or removed. For bytes kept long after they were first read. (Memory this object
+    /// owns is left as it is.)
+    public func dropResidentPages() {
+        #if os(Linux)
+        guard mapped, let base = buffer.baseAddress else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), buffer.count, MADV_DONTNEED)
+        #endif
+    }
 }

@@ -93,6 +93,9 @@ public protocol FileSystem: Sendable {
     /// `data` may point into its caller's buffer (``writeAtomically(bytes:to:)``): it must not be kept
     /// after the call returns.
     func writeAtomically(_ data: Data, to path: String) throws
+    /// ``writeAtomically(_:to:)`` of `parts` one after the other (``LocalFileSystem`` does not join
+    /// them first).
+    func writeAtomically(parts: [Data], to path: String) throws
     /// Creates a new file that nobody reads yet (inside a staging directory): no temporary file.
     /// Creates parent directories.
     func writeNew(_ data: Data, to path: String) throws
@@ -149,6 +152,8 @@ extension FileSystem {
     public func permissions(_ path: String) -> UInt16? { nil }
 
     public func writeNew(parts: [Data], to path: String) throws { try writeNew(OutputFile.joined(parts), to: path) }
+
+    public func writeAtomically(parts: [Data], to path: String) throws { try writeAtomically(OutputFile.joined(parts), to: path) }
 
     public func linkFollowingLinks(_ source: String, to destination: String) throws {
         let target = info(source)?.kind == .symlink ? ((try? realPath(source)) ?? source) : source

@@ -17,7 +17,12 @@ public struct LengthFilter: Sendable {
     /// False when no key has `key`'s length, so the table has no entry for it; true otherwise.
     @inline(__always)
     public func mayContain(_ key: String) -> Bool {
-        let n = key.utf8.count
-        return n < lengths.count && lengths[n]
+        mayContain(length: key.utf8.count)
+    }
+
+    /// False when no key is `n` bytes long (in UTF-8).
+    @inline(__always)
+    public func mayContain(length n: Int) -> Bool {
+        n < lengths.count && lengths[n]
     }
 }

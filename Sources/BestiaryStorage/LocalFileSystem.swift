@@ -172,13 +172,17 @@ public struct LocalFileSystem: FileSystem {
     }()
 
     public func writeAtomically(_ data: Data, to path: String) throws {
+        try writeAtomically(parts: [data], to: path)
+    }
+
+    public func writeAtomically(parts: [Data], to path: String) throws {
         if let dir = parent(path) { try createDirectory(dir) }
         let tmp = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw failure("write", path) }
         if Self.adjustsModes { fchmod(fd, 0o644) }
         do {
-            try writeAll(fd, data, path)
+            for data in parts { try writeAll(fd, data, path) }
             guard fsync(fd) == 0 else { throw failure("write", path) }
             close(fd)
         } catch {
