@@ -39,8 +39,13 @@ struct OutputRecord {
     /// and what the spare holds (its stamps from ``OutputWriter/spareFoldersPath``).
     var stamps: FolderStamps?
     var spareRecord: SpareRecord?
+    /// A loaded record's file, mapped, and where its lines are in it: the next record reuses those
+    /// that stand (``spliced(_:index:dropped:)``).
+    var layout: Layout?
 
-    static let header = "bestiary-output-index 4"
+    /// (5: a card's place in a list is written as the gap after the card before it, so that a
+    /// changed card changes its own line only.)
+    static let header = "bestiary-output-index 5"
 
     static func path(_ writer: OutputWriter) -> String {
         (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-index"
@@ -72,40 +77,64 @@ struct OutputRecord {
             else { return nil }
             var record = OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(), digests: [:])
             record.index.entries.reserveCapacity(file.count / 120)
-            /// The `count` lines after a section's header, each `A B OFFSET LENGTH`; false when
-            /// they are not all there and well formed (a count no file can hold included).
-            func sectionLines(_ count: Int, _ add: (String, String, Int, Int) -> Void) -> Bool {
+            var layout = Layout(file: file)
+            // The file lines, while they are one run of lines to the end (as written).
+            var filesStart: Int?
+            var filesEnd = 0
+            var fileLines = 0
+            var filesInOneRun = true
+            /// The `count` lines after a section's header, each `A B NUMBER LENGTH`; false when
+            /// they are not all there and well formed (a count no file can hold included). `span`:
+            /// the bytes of those lines (with their line breaks), when they follow one another.
+            func sectionLines(_ count: Int, span: inout Range<Int>?, _ add: (String, String, Int, Int) -> Void) -> Bool {
                 // Each line is at least 8 bytes: a larger count is a damaged record.
                 guard count >= 0, count <= file.count / 8 else { return false }
+                var start: Int?
+                var end = 0
+                var inOneRun = true
                 for _ in 0..<count {
-                    guard lines.next(), lines.count == 4, let offset = lines.integer(2), let length = lines.integer(3) else { return false }
-                    add(lines.text(0), lines.text(1), offset, length)
+                    guard lines.next(), lines.count == 4, let number = lines.integer(2), let length = lines.integer(3) else { return false }
+                    if start == nil { start = lines.lineStart } else if lines.lineStart != end { inOneRun = false }
+                    end = lines.lineEnd + 1
+                    add(lines.text(0), lines.text(1), number, length)
                 }
+                if let start, inOneRun, end <= bytes.count { span = start..<end }
                 return true
             }
             while lines.next() {
                 let fields = lines.count
-                // `fragments PATH SALT COUNT -` then COUNT lines `SECTION ITEM OFFSET LENGTH`.
+                if filesStart != nil && fields != 4 { filesInOneRun = false }
+                // `fragments PATH SALT COUNT -` then COUNT lines `SECTION ITEM GAP LENGTH`, the gap
+                // being from the end of the card before (from 0 for the first).
                 if fields == 5, lines.is(0, "fragments"), let count = lines.integer(3) {
                     let path = lines.text(1)
                     var table = FragmentTable(salt: lines.text(2), entries: [])
-                    guard sectionLines(count, { table.entries.append(FragmentTable.Entry(section: $0, item: $1, offset: $2, length: $3)) })
+                    var end = 0
+                    var span: Range<Int>?
+                    guard sectionLines(count, span: &span, { section, item, gap, length in
+                        // (Wrapping, as written: any offset reads back as it was.)
+                        table.entries.append(FragmentTable.Entry(section: section, item: item, offset: end &+ gap, length: length))
+                        end = end &+ gap &+ length
+                    })
                     else { return nil }
                     record.fragments[path] = table
+                    layout.fragments[path] = span
                     continue
                 }
                 // `spare FOLDER COUNT - -` then COUNT lines `PATH - 0 0`.
                 if fields == 5, lines.is(0, "spare"), let count = lines.integer(2) {
                     let folder = lines.text(1)
                     var differs: [String] = []
-                    guard sectionLines(count, { path, _, _, _ in differs.append(path) }) else { return nil }
+                    var span: Range<Int>?
+                    guard sectionLines(count, span: &span, { path, _, _, _ in differs.append(path) }) else { return nil }
                     record.spare = (folder, differs)
                     continue
                 }
                 // `packrecords MANIFEST COUNT - -` then COUNT lines `ID DIGEST OFFSET LENGTH`.
                 if fields == 5, lines.is(0, "packrecords"), let count = lines.integer(2) {
                     var table = PackRecordTable(manifestPath: lines.text(1), entries: [:])
-                    guard sectionLines(count, { table.entries[$0] = PackRecordTable.Entry(digest: $1, offset: $2, length: $3) })
+                    var span: Range<Int>?
+                    guard sectionLines(count, span: &span, { table.entries[$0] = PackRecordTable.Entry(digest: $1, offset: $2, length: $3) })
                     else { return nil }
                     record.packRecords = table
                     continue
@@ -138,7 +167,19 @@ struct OutputRecord {
                 let path = lines.text(0)
                 record.index.entries[path] = OutputIndex.Entry(identity: lines.text(1), written: written)
                 if lines.field(3).count > 1 { record.digests[path] = lines.text(3) }
+                // (A path not in UTF-8 is read with other bytes: its line is not found again by them.)
+                if path.utf8.count != lines.field(0).count { filesInOneRun = false }
+                if filesStart == nil { filesStart = lines.lineStart } else if lines.lineStart != filesEnd { filesInOneRun = false }
+                filesEnd = lines.lineEnd + 1
+                fileLines += 1
             }
+            // (A path on two lines, which no build writes, is one entry: the lines are not reused.)
+            if let filesStart, filesInOneRun, filesEnd <= bytes.count, fileLines == record.index.entries.count {
+                layout.files = filesStart..<filesEnd
+            }
+            record.layout = layout
+            // Its pages are not held through the build: the next record maps those it reuses again.
+            file.dropResidentPages()
             return record
         }.map { record in
             var record = record
@@ -193,17 +234,35 @@ struct OutputRecord {
     }
 
     /// Writes the record (atomically). Paths with a tab or a line break cannot be recorded: then
-    /// there is no record, and the next build writes the whole output anew.
+    /// there is none, and the next build writes the whole output anew.
     func save(_ writer: OutputWriter) {
-        Self.write(encoded(), writer)
+        Self.write(encoded().map(Bytes.whole), writer)
     }
 
-    /// Writes a record ``encoded()`` earlier (nil: none, the old one removed).
-    static func write(_ bytes: [UInt8]?, _ writer: OutputWriter) {
-        guard let bytes else { return forget(writer) }
+    /// A record's bytes: made whole (``encoded()``), or in parts, some of them runs of the last
+    /// record's lines in its file, mapped (``spliced(_:index:dropped:)``).
+    enum Bytes: Sendable {
+        case whole([UInt8])
+        /// `kept`: how many of the bytes are the last record's.
+        case parts([Data], kept: Int)
+
+        var count: Int {
+            switch self {
+            case .whole(let bytes): bytes.count
+            case .parts(let parts, _): parts.reduce(0) { $0 + $1.count }
+            }
+        }
+    }
+
+    /// Writes a record made earlier (nil: none, the old one removed).
+    static func write(_ bytes: Bytes?, _ writer: OutputWriter) {
         do {
+            switch bytes {
+            case nil: return forget(writer)
             // From the array's own buffer: a copy into `Data` was 0.4 % of a one-record rebuild's CPU.
-            try writer.fileSystem.writeAtomically(bytes: bytes, to: path(writer))
+            case .whole(let bytes): try writer.fileSystem.writeAtomically(bytes: bytes, to: path(writer))
+            case .parts(let parts, _): try writer.fileSystem.writeAtomically(parts: parts, to: path(writer))
+            }
         } catch {
             forget(writer)
         }
@@ -219,21 +278,168 @@ struct OutputRecord {
         out.reserveCapacity(
             index.entries.count * 320 + fragmentLines * 96 + (packRecords?.entries.count ?? 0) * 160 + animals.count * 160
                 + nameOrders.values.reduce(0) { $0 + 80 + $1.count * 8 })
+        appendHead(to: &out)
+        for (path, table) in fragments.sorted(by: { $0.key < $1.key }) where !Self.breaksLines(path) {
+            Self.appendFragmentsHeader(path, table, to: &out)
+            var end = 0
+            for entry in table.entries { Self.appendFragment(entry, after: &end, to: &out) }
+        }
+        appendTail(to: &out)
+        // The pack records, the animals and the files go in the dictionaries' order: the reader keys every
+        // line, so the order is not read, and sorting 83,000 paths took 0.09 s of every build.
+        // (A path is looked up among the pages' digests only when a page's path has its length.)
+        let mayBePage = LengthFilter(digests.keys)
+        for (path, entry) in index.entries {
+            guard Self.appendFile(path, entry, digest: mayBePage.mayContain(path) ? digests[path] : nil, to: &out) else { return nil }
+        }
+        return out
+    }
+
+    /// The record's bytes made from the last build's record (`previous`, loaded with its
+    /// ``layout``): its lines for the files and the list cards that stand are taken as they are,
+    /// in runs of its mapped file, and only the lines of what changed are made. `index` is the
+    /// new output's; `dropped`: keys of the previous index this build spells with other bytes.
+    /// On the bench corpus a one-record rebuild's record is 25 MB, all of it made anew before
+    /// (0.15 s on one core, which the build's end waited for: stop 89, `perf`); a record made so
+    /// reads back as one made whole would (a test compares the two). Made whole when the previous
+    /// record's lines cannot be reused (not read by this build's code, or its file lines not in
+    /// one run); nil when a path cannot be recorded.
+    func spliced(_ previous: OutputRecord, index: RebuiltIndex, dropped: [String]) -> Bytes? {
+        guard let layout = previous.layout, let filesRange = layout.files else {
+            var whole = self
+            whole.index = OutputIndex(entries: index.entries)
+            return whole.encoded().map(Bytes.whole)
+        }
+        let file = layout.file
+        return file.withUnsafeBytes { bytes -> Bytes? in
+            var out = Splice()
+            /// The end of the line starting at `at` (after its line break), within `limit`.
+            func lineEnd(_ at: Int, _ limit: Int) -> Int {
+                guard let base = bytes.baseAddress, let found = memchr(base + at, 10, limit - at) else { return limit }
+                return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
+            }
+            appendHead(to: &out.fresh)
+            // A list's table is matched with the last record's under its path, or under the same
+            // path but for a content hash (the catalogue's name changes with every edit).
+            let previousByStem = Dictionary(grouping: previous.fragments.keys, by: Self.stem).compactMapValues { $0.count == 1 ? $0[0] : nil }
+            for (path, table) in fragments.sorted(by: { $0.key < $1.key }) where !Self.breaksLines(path) {
+                Self.appendFragmentsHeader(path, table, to: &out.fresh)
+                let oldPath = previous.fragments[path] != nil ? path : previousByStem[Self.stem(path)]
+                let oldEntries = oldPath.flatMap { previous.fragments[$0]?.entries } ?? []
+                let span = oldPath.flatMap { layout.fragments[$0] } ?? 0..<0
+                // Card by card beside the last record's, by key: a card whose line reads the same
+                // (its section, key, gap and length) is that line. A card gone is passed over (one
+                // of the next few), a new one made.
+                var j = span.isEmpty ? oldEntries.count : 0
+                var cursor = span.lowerBound
+                var end = 0, oldEnd = 0
+                /// The old card `j`'s line, `j` then the card after it.
+                func nextOld() -> Range<Int> {
+                    let line = cursor..<lineEnd(cursor, span.upperBound)
+                    cursor = line.upperBound
+                    oldEnd = oldEntries[j].offset &+ oldEntries[j].length
+                    j += 1
+                    return line
+                }
+                func same(_ old: FragmentTable.Entry, _ entry: FragmentTable.Entry) -> Bool { old.item == entry.item && old.section == entry.section }
+                for entry in table.entries {
+                    if j < oldEntries.count, !same(oldEntries[j], entry),
+                        let skip = (1...8).first(where: { j + $0 < oldEntries.count && same(oldEntries[j + $0], entry) })
+                    {
+                        for _ in 0..<skip { _ = nextOld() }
+                    }
+                    if j < oldEntries.count, same(oldEntries[j], entry) {
+                        let old = oldEntries[j]
+                        let gap = old.offset &- oldEnd
+                        let line = nextOld()
+                        if old.length == entry.length, gap == entry.offset &- end, !line.isEmpty {
+                            out.keep(line)
+                            end = entry.offset &+ entry.length
+                            continue
+                        }
+                    }
+                    Self.appendFragment(entry, after: &end, to: &out.fresh)
+                }
+            }
+            appendTail(to: &out.fresh)
+            // The files: the old lines but those of files changed, set or gone, and of pages
+            // whose digest changed (the pages made again that came out the same); then the
+            // lines of those still made.
+            var changed = Set(dropped)
+            changed.formUnion(index.removed)
+            changed.formUnion(index.set.keys)
+            for (path, digest) in digests where previous.digests[path] != digest { changed.insert(path) }
+            for path in previous.digests.keys where digests[path] == nil { changed.insert(path) }
+            let mayHaveChanged = LengthFilter(changed)
+            var run = filesRange.lowerBound
+            var at = run
+            while at < filesRange.upperBound {
+                let next = lineEnd(at, filesRange.upperBound)
+                var tab = at
+                while tab < next, bytes[tab] != 9 { tab += 1 }
+                if mayHaveChanged.mayContain(length: tab - at),
+                    changed.contains(String(decoding: UnsafeBufferPointer(rebasing: bytes[at..<tab]), as: UTF8.self))
+                {
+                    out.keep(run..<at)
+                    run = next
+                }
+                at = next
+            }
+            out.keep(run..<filesRange.upperBound)
+            for path in changed {
+                // Under this build's bytes when it set the entry; else the old key's, as a copy of the old table keeps it.
+                let key: String
+                let entry: OutputIndex.Entry
+                if let set = index.set.index(forKey: path) {
+                    (key, entry) = index.set[set]
+                } else if !index.removed.contains(path), let old = index.old.index(forKey: path) {
+                    (key, entry) = index.old[old]
+                } else {
+                    continue
+                }
+                // (A key spelled two ways is in `changed` once: its line is made once.)
+                guard Self.appendFile(key, entry, digest: digests[key], to: &out.fresh) else { return nil }
+            }
+            return .parts(out.parts(of: file), kept: out.kept)
+        }
+    }
+
+    /// `path` without a content hash before its extension (`assets/catalog.c1ded53973.json` is
+    /// `assets/catalog.json`).
+    static func stem(_ path: String) -> String {
+        var parts = path.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let hash = parts.dropLast().last, hash.utf8.count >= 8,
+            hash.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+        else { return path }
+        parts.remove(at: parts.count - 2)
+        return parts.joined(separator: ".")
+    }
+
+    /// The header, then the orders by name.
+    private func appendHead(to out: inout [UInt8]) {
         out.append(contentsOf: (Self.header + "\ntool\t" + tool + "\noutput\t" + outputFolder + "\n").utf8)
         for (digest, order) in nameOrders.sorted(by: { $0.key < $1.key }) {
             out.append(contentsOf: ("order\t" + digest + "\t" + order.map(String.init).joined(separator: ",") + "\n").utf8)
         }
-        for (path, table) in fragments.sorted(by: { $0.key < $1.key }) where !Self.breaksLines(path) {
-            out.append(contentsOf: "fragments\t\(path)\t\(table.salt)\t\(table.entries.count)\t-\n".utf8)
-            for entry in table.entries {
-                out.append(contentsOf: entry.section.utf8)
-                out.append(9)
-                out.append(contentsOf: entry.item.utf8)
-                BuildState.appendNumber(entry.offset, separator: 9, to: &out)
-                BuildState.appendNumber(entry.length, separator: 9, to: &out)
-                out.append(10)
-            }
-        }
+    }
+
+    private static func appendFragmentsHeader(_ path: String, _ table: FragmentTable, to out: inout [UInt8]) {
+        out.append(contentsOf: "fragments\t\(path)\t\(table.salt)\t\(table.entries.count)\t-\n".utf8)
+    }
+
+    /// A card's line: its place as the gap after `end`, the end of the card before (then its own end).
+    private static func appendFragment(_ entry: FragmentTable.Entry, after end: inout Int, to out: inout [UInt8]) {
+        out.append(contentsOf: entry.section.utf8)
+        out.append(9)
+        out.append(contentsOf: entry.item.utf8)
+        BuildState.appendNumber(entry.offset &- end, separator: 9, to: &out)
+        BuildState.appendNumber(entry.length, separator: 9, to: &out)
+        out.append(10)
+        end = entry.offset &+ entry.length
+    }
+
+    /// The spare, the pack records and the animals.
+    private func appendTail(to out: inout [UInt8]) {
         if let spare {
             out.append(contentsOf: "spare\t\(spare.folder)\t\(spare.differs.count)\t-\t-\n".utf8)
             for path in spare.differs { out.append(contentsOf: (path + "\t-\t0\t0\n").utf8) }
@@ -265,24 +471,22 @@ struct OutputRecord {
                 out.append(10)
             }
         }
-        // The pack records, the animals and the files go in the dictionaries' order: the reader keys every
-        // line, so the order is not read, and sorting 83,000 paths took 0.09 s of every build.
-        // (A path is looked up among the pages' digests only when a page's path has its length.)
-        let mayBePage = LengthFilter(digests.keys)
-        for (path, entry) in index.entries {
-            // Looked for in the bytes just appended (the path's own view went one index at a time).
-            let start = out.count
-            out.append(contentsOf: path.utf8)
-            if out.withUnsafeBufferPointer({ $0[start...].contains { $0 == 9 || $0 == 10 } }) { return nil }
-            out.append(9)
-            out.append(contentsOf: entry.identity.utf8)
-            out.append(9)
-            BuildState.describe(entry.written, into: &out)
-            out.append(9)
-            out.append(contentsOf: ((mayBePage.mayContain(path) ? digests[path] : nil) ?? "-").utf8)
-            out.append(10)
-        }
-        return out
+    }
+
+    /// A file's line; false when its path would break it.
+    private static func appendFile(_ path: String, _ entry: OutputIndex.Entry, digest: String?, to out: inout [UInt8]) -> Bool {
+        // Looked for in the bytes just appended (the path's own view went one index at a time).
+        let start = out.count
+        out.append(contentsOf: path.utf8)
+        if out.withUnsafeBufferPointer({ $0[start...].contains { $0 == 9 || $0 == 10 } }) { return false }
+        out.append(9)
+        out.append(contentsOf: entry.identity.utf8)
+        out.append(9)
+        BuildState.describe(entry.written, into: &out)
+        out.append(9)
+        out.append(contentsOf: (digest ?? "-").utf8)
+        out.append(10)
+        return true
     }
 
     /// Whether `text` holds a tab or a line break, which a record's line cannot: by its UTF-8 in
@@ -338,6 +542,9 @@ private struct TabbedLines {
 
     /// The current line's number of fields.
     var count: Int { starts.count }
+    /// Where the current line starts in the bytes, and where it ends (at its line break, or the end).
+    var lineStart: Int { starts[0] }
+    var lineEnd: Int { end }
     /// The whole current line.
     var whole: Slice<UnsafeBufferPointer<UInt8>> { bytes[starts[0]..<end] }
 
@@ -378,5 +585,55 @@ private struct TabbedLines {
             value = sum
         }
         return value
+    }
+}
+
+extension OutputRecord {
+    /// A loaded record's file and where its lines are in it (``OutputRecord/layout``).
+    struct Layout: Sendable {
+        /// Mapped (``FileSystem/readShared(_:)``): kept while a build may reuse its lines.
+        let file: FileBytes
+        /// Each list's card lines, by the list's path, when they follow one another.
+        var fragments: [String: Range<Int>] = [:]
+        /// The file lines, when they are one run of lines (after the other sections), a line per path.
+        var files: Range<Int>?
+    }
+
+    /// A record being made of new bytes and runs of the last record's file, in order.
+    fileprivate struct Splice {
+        var fresh: [UInt8] = []
+        /// Runs of `fresh` (`old` false) and of the old file.
+        private var runs: [(old: Bool, range: Range<Int>)] = []
+        private var freshTaken = 0
+        /// How many bytes the runs of the old file hold.
+        private(set) var kept = 0
+
+        /// The bytes at `range` of the old file, next (joined to a run of it just before).
+        mutating func keep(_ range: Range<Int>) {
+            guard !range.isEmpty else { return }
+            takeFresh()
+            kept += range.count
+            if let last = runs.last, last.old, last.range.upperBound == range.lowerBound {
+                runs[runs.count - 1].range = last.range.lowerBound..<range.upperBound
+            } else {
+                runs.append((true, range))
+            }
+        }
+
+        private mutating func takeFresh() {
+            guard fresh.count > freshTaken else { return }
+            runs.append((false, freshTaken..<fresh.count))
+            freshTaken = fresh.count
+        }
+
+        /// The parts: slices of `file` (no bytes copied) and of one `Data` of the new bytes; one
+        /// part of them all when they are many (a theme's edit changes every page's line: 20,000
+        /// writes of a few lines each would cost more than the copy).
+        mutating func parts(of file: FileBytes) -> [Data] {
+            takeFresh()
+            let made = Data(fresh)
+            let parts = runs.map { run in run.old ? file.data(run.range) : made[run.range] }
+            return parts.count > 1024 ? [OutputFile.joined(parts)] : parts
+        }
     }
 }

@@ -671,7 +671,7 @@ public final class SiteBuilder: @unchecked Sendable {
                             OutputRecord(
                                 tool: tool, outputFolder: folder, index: OutputIndex(entries: entries), digests: pageDigests,
                                 nameOrders: nameOrders, fragments: fragments, packRecords: recordTable, animals: keptAnimals
-                            ).encoded()
+                            ).encoded().map(OutputRecord.Bytes.whole)
                         }
                     }
                     let stamps = FolderStamps.take(below: staging.path, folders: Array(FolderStamps.folders(of: entries.keys)), fileSystem: fs)
@@ -864,14 +864,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // One pass over the paths (each once: the stages' paths never repeat one another), each
         // hashed once to be found in the old index, and among the staged files only when one of
         // them has its length. The new index is the old one with the staged entries set and the
-        // paths no longer made taken out: a copy of its table (no key hashed again), not 83,000
-        // insertions; those paths are the old entries no path found, by their places in the table.
-        // (The copy, on the other core while the paths are looked up: the old record still holds the table.)
-        let copied = Background { () -> [String: OutputIndex.Entry] in
-            var entries = old
-            entries.reserveCapacity(old.count)
-            return entries
-        }
+        // paths no longer made taken out (``RebuiltIndex``: no copy of the old table); those paths
+        // are the old entries no path found, by their places in the table.
         let mayBeStaged = LengthFilter(staged.keys)
         var unchanged: [String] = []
         unchanged.reserveCapacity(paths.count)
@@ -879,12 +873,16 @@ public final class SiteBuilder: @unchecked Sendable {
         found.reserveCapacity(min(paths.count, old.count))
         // A path the old index has under other bytes (the same name in another Unicode form,
         // one key to a dictionary): keyed by this build's bytes, as the output's file is.
-        var respelled: [(path: String, entry: OutputIndex.Entry)] = []
+        var set: [String: OutputIndex.Entry] = [:]
+        var respelled: [String] = []
         var stagedMade = Set<String>()
         for path in paths {
             if let place = old.index(forKey: path) {
                 found.append(place)
-                if !PathText.sameBytes(old.keys[place], path) { respelled.append((path, old.values[place])) }
+                if !PathText.sameBytes(old.keys[place], path) {
+                    set[path] = old.values[place]
+                    respelled.append(old.keys[place])
+                }
             }
             if mayBeStaged.mayContain(path), staged[path] != nil { stagedMade.insert(path) } else { unchanged.append(path) }
         }
@@ -892,36 +890,32 @@ public final class SiteBuilder: @unchecked Sendable {
         // what this build wrote, and what it no longer makes: the old entries no path found.
         let removed = OutputIndex.keys(of: old, notAt: found)
         found = []
-        var index = OutputIndex()
-        index.entries = copied.take()
-        for path in removed { index.entries[path] = nil }
-        // Set under this build's bytes of the path (an entry set in place keeps its key's).
-        func set(_ path: String, _ entry: OutputIndex.Entry) {
-            index.entries[path] = nil
-            index.entries[path] = entry
-        }
-        for (path, entry) in respelled { set(path, entry) }
         // (Only the files made: a staged file this build does not make, which no stage stages, is left out.)
-        for (path, entry) in staged where stagedMade.contains(path) { set(path, entry) }
+        for (path, entry) in staged where stagedMade.contains(path) {
+            set[path] = nil
+            set[path] = entry
+        }
+        let index = RebuiltIndex(old: old, set: set, removed: removed)
         // With the stamps of its folders, that tells the next build what the spare holds.
         let spare = previous.stamps != nil ? (folder: previous.outputFolder, differs: Array(staged.keys) + removed) : nil
         // The new record describes the staging folder, which the swap makes the output (the
         // same folder: its identity is kept), so its bytes are made while the unchanged files
-        // are linked; it is written once the swap is done.
+        // are linked; it is written once the swap is done. Its lines are the old record's where
+        // they stand (``OutputRecord/spliced(_:index:dropped:)``).
         let folder = OutputRecord.folderIdentity(of: staging.path, writer.fileSystem)
         let encoding = folder.map { folder in
-            Background {
-                OutputRecord(
-                    tool: previous.tool, outputFolder: folder, index: index, digests: pageDigests, nameOrders: nameOrders,
-                    fragments: fragments, packRecords: packRecords, animals: animals, spare: spare
-                ).encoded()
+            Background { () -> OutputRecord.Bytes? in
+                let record = OutputRecord(
+                    tool: previous.tool, outputFolder: folder, index: OutputIndex(), digests: pageDigests, nameOrders: nameOrders,
+                    fragments: fragments, packRecords: packRecords, animals: animals, spare: spare)
+                return record.spliced(previous, index: index, dropped: respelled)
             }
         }
         let stamps: FolderStamps?
         var foreign: [String] = []
         do {
             stamps = try writer.commitReusing(
-                staging, unchanged: unchanged, index: index.entries, removed: removed, previousFolders: previous.stamps, foreign: &foreign
+                staging, unchanged: unchanged, index: index, removed: removed, previousFolders: previous.stamps, foreign: &foreign
             ) {
                 // From the swap until the new record is written, the output is not what the old record says.
                 BuildState(options: options, tool: "").forget()
@@ -937,7 +931,7 @@ public final class SiteBuilder: @unchecked Sendable {
                 stage: "write")
         }
         // (Only those this build makes: a content-hashed file whose name went is just removed.)
-        if let named = Self.naming(touched.sorted.filter { index.entries[$0] != nil }, in: writer.output) {
+        if let named = Self.naming(touched.sorted.filter { index[$0] != nil }, in: writer.output) {
             diagnostics.warning(
                 "\(named): changed or removed since the last build, not by bestiary; made again from content/ and templates/. A build undoes changes made in the output: make them in the content or the theme, or in a copy of the output after each build",
                 stage: "write")
@@ -1015,7 +1009,7 @@ public final class SiteBuilder: @unchecked Sendable {
     /// build records its state, when the output is that folder. A build killed in between leaves
     /// no record: the next one writes the whole output anew.
     private static func saveRecord(
-        _ encoding: Background<[UInt8]?, Never>?, folder: String?, stamps: FolderStamps?, _ writer: OutputWriter
+        _ encoding: Background<OutputRecord.Bytes?, Never>?, folder: String?, stamps: FolderStamps?, _ writer: OutputWriter
     ) -> Background<Void, Never>? {
         guard let encoding, let folder, OutputRecord.folderIdentity(writer) == folder else {
             _ = encoding?.value()

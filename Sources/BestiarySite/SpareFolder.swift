@@ -171,7 +171,7 @@ extension OutputWriter.Staging {
     /// output no longer has (`removed`). Returns false, having changed nothing that matters, when
     /// it cannot tell (a listed folder is gone): the caller then walks the whole folder.
     func linkKnowing(
-        _ spare: SpareRecord, _ paths: [String], holding index: [String: OutputIndex.Entry], folders: OutputFolders, removed: [String]
+        _ spare: SpareRecord, _ paths: [String], holding index: RebuiltIndex, folders: OutputFolders, removed: [String]
     ) throws -> Bool {
         // A spare whose folders mostly changed just before it was complete (the output of a
         // build that linked every file anew) is walked whole: listing folder by folder costs more.

@@ -148,20 +148,17 @@ import Testing
         let count = try #require(Int(lines[header].split(separator: "\t")[3]))
         #expect(count == 66, "one card per animal")
         let page = Array(try String(contentsOfFile: s.output + "/collection/index.html", encoding: .utf8).utf8)
-        func card(_ line: String) -> String {
-            let f = line.split(separator: "\t")
-            return String(decoding: page[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
+        var places = RecordedCards.read(lines, header: header)
+        func card(_ line: Int) -> String {
+            let place = places[line]!
+            return String(decoding: page[place.offset..<(place.offset + place.length)], as: UTF8.self)
         }
-        let cards = lines[(header + 1)...(header + count)]
-        let bear = try #require(cards.firstIndex { card($0).contains("data-id=\"bear\"") })
-        let crow = try #require(cards.firstIndex { card($0).contains("data-id=\"crow\"") })
-        #expect(card(lines[bear]).hasPrefix("<li class=\"card\"") && card(lines[bear]).contains("</li>\n"))
+        let bear = try #require(places.keys.sorted().first { card($0).contains("data-id=\"bear\"") })
+        let crow = try #require(places.keys.sorted().first { card($0).contains("data-id=\"crow\"") })
+        #expect(card(bear).hasPrefix("<li class=\"card\"") && card(bear).contains("</li>\n"))
         // The bear's entry pointed at the crow's card: if the table is used, the bear shows as a crow.
-        var bearFields = lines[bear].split(separator: "\t").map(String.init)
-        let crowFields = lines[crow].split(separator: "\t").map(String.init)
-        bearFields[2] = crowFields[2]
-        bearFields[3] = crowFields[3]
-        lines[bear] = bearFields.joined(separator: "\t")
+        places[bear] = places[crow]
+        RecordedCards.write(places, into: &lines, header: header)
         try lines.joined(separator: "\n").writeReplacing(toFile: record)
         func crows() throws -> Int {
             try String(contentsOfFile: s.output + "/collection/index.html", encoding: .utf8).components(separatedBy: "data-id=\"crow\"").count - 1
@@ -258,21 +255,46 @@ import Testing
 
         /// An entry's part of the file, as the table says.
         func part(_ index: Int) -> String {
-            let f = fields(index)
-            return String(decoding: bytes[Int(f[2])!..<(Int(f[2])! + Int(f[3])!)], as: UTF8.self)
+            let place = RecordedCards.read(lines, header: header)[index]!
+            return String(decoding: bytes[place.offset..<(place.offset + place.length)], as: UTF8.self)
         }
 
         /// Makes entry `index` say it is where entry `other` is, and writes the record.
         mutating func point(_ index: Int, at other: Int) throws {
-            var f = fields(index)
-            let o = fields(other)
-            (f[2], f[3]) = (o[2], o[3])
-            lines[index] = f.joined(separator: "\t")
+            var places = RecordedCards.read(lines, header: header)
+            places[index] = places[other]
+            RecordedCards.write(places, into: &lines, header: header)
             try lines.joined(separator: "\n").writeReplacing(toFile: record)
         }
+    }
 
-        private func fields(_ index: Int) -> [String] {
-            lines[index].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    /// A list's card lines in the output record, `SECTION ITEM GAP LENGTH` (a card's place as the
+    /// gap after the card before it), as places in the list's file: read, and written back.
+    enum RecordedCards {
+        /// Each card's place, by the index of its line.
+        static func read(_ lines: [String], header: Int) -> [Int: (offset: Int, length: Int)] {
+            let count = Int(lines[header].split(separator: "\t")[3])!
+            var places: [Int: (offset: Int, length: Int)] = [:]
+            var end = 0
+            for line in (header + 1)..<(header + 1 + count) {
+                let f = lines[line].split(separator: "\t", omittingEmptySubsequences: false)
+                let offset = end + Int(f[2])!, length = Int(f[3])!
+                places[line] = (offset, length)
+                end = offset + length
+            }
+            return places
+        }
+
+        /// The card lines after `header` saying `places`.
+        static func write(_ places: [Int: (offset: Int, length: Int)], into lines: inout [String], header: Int) {
+            var end = 0
+            for line in places.keys.sorted() {
+                var f = lines[line].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                let place = places[line]!
+                (f[2], f[3]) = (String(place.offset - end), String(place.length))
+                lines[line] = f.joined(separator: "\t")
+                end = place.offset + place.length
+            }
         }
     }
 
@@ -1012,7 +1034,7 @@ import Testing
         #expect(forced.pagesReused == 0)
         let recordPath = s.work.appending(".out.bestiary-index")
         let record = try String(contentsOfFile: recordPath, encoding: .utf8)
-        #expect(record.hasPrefix("bestiary-output-index 4\ntool\t"))
+        #expect(record.hasPrefix("bestiary-output-index 5\ntool\t"))
         let otherTool = record.replacingOccurrences(of: "\ntool\t", with: "\ntool\tanother ")
         try otherTool.writeReplacing(toFile: recordPath)
         let report = try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
