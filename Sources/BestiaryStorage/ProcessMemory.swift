@@ -15,7 +15,7 @@ public enum ProcessMemory {
     /// to the system as soon as they are freed. glibc otherwise raises its mapping threshold each
     /// time such a block is freed, after which they come from the heap and stay in the process
     /// (fragmented between small live objects) until it ends. Called at start, and by
-    /// ``WarmMemory`` to undo ``keepFreedMemory(threshold:)``.
+    /// ``WarmMemory`` to undo ``keepFreedMemory(threshold:pad:)``.
     public static func returnLargeBlocksPromptly(threshold: Int = 256 << 10) {
         cbestiary_map_large_blocks(threshold)
     }
@@ -24,8 +24,12 @@ public enum ProcessMemory {
     /// not matter and that ends soon: blocks up to `threshold` (32 MiB, glibc's largest) come
     /// from the heap and freed ones are reused, instead of each being mapped, faulted in page by
     /// page and unmapped again (a rebuild's multi-MB pages, catalogue, manifest and kept files).
-    public static func keepFreedMemory(threshold: Int = 32 << 20) {
-        cbestiary_keep_freed_memory(threshold)
+    /// The heap grows by `pad` beyond each need (glibc's default is 128 KiB: a rebuild of the
+    /// bench corpus grew it thousands of times, each a system call that changes the process's
+    /// mappings while the other threads fault pages in). Reserved, not touched: a full build keeps
+    /// the default, as it would also keep as much freed at each arena's top through its peak.
+    public static func keepFreedMemory(threshold: Int = 32 << 20, pad: Int = 64 << 20) {
+        cbestiary_keep_freed_memory(threshold, pad)
     }
 
     /// Holds `values` until the process ends, so that their memory is never freed piece by piece:
@@ -49,7 +53,7 @@ public enum ProcessMemory {
 
 /// A long-running process's memory between pieces of work that come in bursts (the preview's
 /// rebuilds while someone edits): what one piece frees is kept for the next
-/// (``ProcessMemory/keepFreedMemory(threshold:)``), and given back to the system
+/// (``ProcessMemory/keepFreedMemory(threshold:pad:)``), and given back to the system
 /// (``ProcessMemory/releaseFreed()``, large blocks mapped on their own again) once no work came
 /// for `idle` seconds.
 ///

@@ -15,13 +15,15 @@ void cbestiary_map_large_blocks(long threshold) {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, (int)threshold);
     mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+    mallopt(M_TOP_PAD, 128 * 1024);
 #endif
 }
 
-void cbestiary_keep_freed_memory(long threshold) {
+void cbestiary_keep_freed_memory(long threshold, long pad) {
 #if defined(__GLIBC__)
     mallopt(M_MMAP_THRESHOLD, (int)threshold);
     mallopt(M_TRIM_THRESHOLD, (int)threshold);
+    mallopt(M_TOP_PAD, (int)pad);
 #endif
 }
 

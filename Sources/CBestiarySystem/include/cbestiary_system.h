@@ -10,14 +10,16 @@ void cbestiary_release_free_memory(void);
 
 /// Serves allocations of at least `threshold` bytes from their own mappings, returned to the
 /// system when freed (glibc mallopt M_MMAP_THRESHOLD, which also stops glibc raising the
-/// threshold by itself), and trims the heap's top once 128 KiB of it is free (M_TRIM_THRESHOLD,
-/// glibc's default: undoes cbestiary_keep_freed_memory); no-op elsewhere.
+/// threshold by itself), and trims the heap's top once 128 KiB of it is free, growing it by as
+/// much beyond each need (M_TRIM_THRESHOLD and M_TOP_PAD, glibc's defaults: undoes
+/// cbestiary_keep_freed_memory); no-op elsewhere.
 void cbestiary_map_large_blocks(long threshold);
 
 /// Serves allocations below `threshold` bytes from the heap and keeps up to that much freed at
 /// its top (glibc M_MMAP_THRESHOLD and M_TRIM_THRESHOLD): freed blocks are reused, not mapped and
-/// unmapped again; no-op elsewhere.
-void cbestiary_keep_freed_memory(long threshold);
+/// unmapped again; and grows the heap by `pad` bytes beyond each need (M_TOP_PAD), in fewer
+/// system calls; no-op elsewhere.
+void cbestiary_keep_freed_memory(long threshold, long pad);
 
 /// 1 when the functions above do something (built against glibc), else 0.
 int cbestiary_memory_control_available(void);
