@@ -305,6 +305,8 @@ struct OutputRecord {
     /// record's lines cannot be reused (not read by this build's code, or its file lines not in
     /// one run); nil when a path cannot be recorded.
     func spliced(_ previous: OutputRecord, index: RebuiltIndex, dropped: [String]) -> Bytes? {
+        // (Its kept lines describe `previous`'s table: the index must be made from that one.)
+        precondition(index.old.count == previous.index.entries.count, "a rebuilt index of the previous record's table")
         guard let layout = previous.layout, let filesRange = layout.files else {
             var whole = self
             whole.index = OutputIndex(entries: index.entries)
