@@ -8,7 +8,7 @@ import Foundation
 /// which only the quiz's "Read aloud" uses after an answer, are in a file per language that the
 /// catalogue names (`descriptions`): at 10,000 animals they were half of its 13 MB, which the
 /// home, quiz and settings pages each downloaded and parsed before showing anything.
-enum CatalogJSON {
+public enum CatalogJSON {
     /// The catalogue, the descriptions' files (sorted by path), and where each animal's part is
     /// in each file.
     struct Files {
@@ -243,6 +243,14 @@ enum CatalogJSON {
         let middle = path.dropFirst("assets/descriptions.".count).dropLast(".json".count)
         guard let dot = middle.lastIndex(of: "."), dot > middle.startIndex else { return nil }
         return String(middle[..<dot])
+    }
+
+    /// The catalogue's or a language's descriptions' path without its content hash
+    /// (`assets/catalog.json`, `assets/descriptions.de.json`): the same file of another build.
+    /// Nil for any other path.
+    public static func unhashedPath(_ path: String) -> String? {
+        if isPath(path) { return "assets/catalog.json" }
+        return descriptionsLanguage(path).map { "assets/descriptions.\($0).json" }
     }
 
     /// What every animal's object depends on besides the animal's own inputs (its digest): the

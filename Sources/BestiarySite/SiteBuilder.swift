@@ -890,7 +890,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // what this build wrote, and what it no longer makes: the old entries no path found.
         let removed = OutputIndex.keys(of: old, notAt: found)
         found = []
-        // (Only the files made: a staged file this build does not make, which no stage stages, is left out.)
+        // (Only the files made: a staged file this build does not make, which no stage stages, is
+        // left out. Each under this build's bytes of its path: an entry set in place keeps its key's.)
         for (path, entry) in staged where stagedMade.contains(path) {
             set[path] = nil
             set[path] = entry

@@ -316,3 +316,13 @@ import Testing
         #expect(OutputIndex.keys(of: entries, notAt: []).count == 500)
     }
 }
+
+extension OutputRecord.Bytes {
+    /// How many bytes the record has.
+    var count: Int {
+        switch self {
+        case .whole(let bytes): bytes.count
+        case .parts(let parts, _): parts.reduce(0) { $0 + $1.count }
+        }
+    }
+}
