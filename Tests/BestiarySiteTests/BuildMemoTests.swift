@@ -180,6 +180,42 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output + "/media/" + link))
     }
 
+    /// A preview that starts on an output a one-shot build left (whose pages name the site's
+    /// base_url, the preview's its own server) updates it in place from that build's record: no
+    /// media file is linked again, a page changed by hand is made again, a file put at the top by
+    /// hand stays, and the output is what the preview makes in an empty folder. The record no
+    /// longer describes the output and is gone.
+    @Test func thePreviewUpdatesABuildsOutputInPlace() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        let output = dir.appending("out")
+        try build(root: root, output: output)
+        let fm = FileManager.default
+        let bear = output + "/animals/bear/index.html"
+        try "changed by hand".writeReplacing(toFile: bear)
+        try "quiz.example.org".writeReplacing(toFile: output + "/CNAME")
+        // Links made anywhere in the test's folder (a staging folder beside the output included).
+        let fs = CountingFileSystem(watching: String(output.dropLast("out".count)))
+        var options = BuildOptions(
+            root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: fs,
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        let report = try SiteBuilder(options: options, memo: BuildMemo()).build()
+        #expect(fs.links == 0, "media files linked again: \(fs.links)")
+        let changed = try #require(report.changedOutputs)
+        #expect(changed.contains("animals/bear/index.html"))
+        #expect(!changed.contains { $0.hasPrefix("media/") || $0.hasPrefix("packs/media/") })
+        #expect(try String(contentsOfFile: bear, encoding: .utf8).contains("http://127.0.0.1:8000/"))
+        #expect(fm.fileExists(atPath: output + "/CNAME"))
+        #expect(!fm.fileExists(atPath: OutputRecord.path(OutputWriter(fileSystem: LocalFileSystem(), output: output))))
+
+        try fm.removeItem(atPath: output + "/CNAME")
+        options.output = dir.appending("fresh")
+        options.fileSystem = LocalFileSystem()
+        _ = try SiteBuilder(options: options, memo: BuildMemo()).build()
+        #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
+    }
+
     /// The preview looks up the Wikipedia summaries of the animals an edit changed, and takes the
     /// others' from its last build while the cache is as it was. An entry changed makes it look up
     /// every animal again; a file in the cache changed just before a build (it could change again
