@@ -154,8 +154,10 @@ public final class PreviewSession: @unchecked Sendable {
             if changes.isEmpty { continue }
             await build(rebuilder, changes: changes)
         }
-        // stop() was called: nothing more is built. Close the event streams so the server's
-        // connections can end, then stop the server.
+        // stop() was called: nothing more is built. What a one-shot build can take from this
+        // session's output is left beside it; then the event streams are closed so the server's
+        // connections can end, and the server stops.
+        _ = await onBuildQueue { () throws(DiagnosticError) in rebuilder.finish() }
         watcher.stop()
         live.close()
         task.cancel()

@@ -14,7 +14,8 @@ import Foundation
 /// built-in theme) for this very output folder. Each file it lists is used only while its
 /// metadata is still what the record says, so a page edited or deleted by hand is made again. It
 /// is removed before an output is changed in any other way (the preview updates in place without
-/// it) and written again after each complete build.
+/// it, starting from it) and written again after each complete build; a preview session leaves
+/// one with the index alone when it ends (``SiteBuilder/recordPreviewOutput(_:options:)``).
 ///
 /// A file put into the output by hand is not carried over: every build's output holds only what
 /// it built.

@@ -1030,6 +1030,25 @@ public final class SiteBuilder: @unchecked Sendable {
         }
     }
 
+    /// At the end of a preview session, the record of the output as the session last wrote it
+    /// (``BuildMemo``'s index of it, when its last write was complete), so that the next one-shot
+    /// `bestiary build` updates that output as a rebuild does instead of writing it whole anew:
+    /// it renders every page again (they name the site's base_url, not the preview's server)
+    /// but keeps the media, pictures and pack media where they are. The record holds the index
+    /// alone: no page digests (no page is taken as it is), no list cards, pack records or
+    /// animals, and no spare (the spare is walked). The stamps of the output's folders, which
+    /// the last one-shot build took, go: the build looks at every file. Nothing is written when
+    /// the session did not write the output.
+    public static func recordPreviewOutput(_ memo: BuildMemo, options: BuildOptions) {
+        let fs = options.fileSystem
+        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
+        guard let index = memo.output(for: options.outputDirectory), writer.holdsOutput, let folder = OutputRecord.folderIdentity(writer)
+        else { return }
+        try? fs.remove(writer.foldersPath)
+        let record = OutputRecord(tool: BuildState(options: options).tool, outputFolder: folder, index: index, digests: [:])
+        OutputRecord.write(record.encoded().map(OutputRecord.Bytes.whole), writer)
+    }
+
     /// A one-shot build of an output `bestiary serve` is previewing would be overwritten by the
     /// preview's next rebuild, which its own writes (content/packs.lock) set off at once, and the
     /// output would hold the preview's files (local addresses, unsigned packs) where a deployable

@@ -205,6 +205,10 @@ final class EventLog: @unchecked Sendable {
         var during: ((Int) -> Void)?
         init(failing: Set<Int>) { self.failing = failing }
         var count: Int { lock.withLock { calls } }
+        /// ``finish()``'s calls, and how many builds there had been at the last.
+        private(set) var finishes = 0, finishedAfter = 0
+
+        func finish() { lock.withLock { finishes += 1; finishedAfter = calls } }
 
         func rebuild(changes: [ChangedPath]) throws(DiagnosticError) -> RebuildResult {
             let call = lock.withLock { calls += 1; return calls }
@@ -248,5 +252,7 @@ final class EventLog: @unchecked Sendable {
         #expect(rebuilder.count == 5)
         session.stop()
         _ = try await running.value
+        // The session ends by leaving what a one-shot build can take: once, after its last build.
+        #expect(rebuilder.finishes == 1 && rebuilder.finishedAfter == 5)
     }
 }

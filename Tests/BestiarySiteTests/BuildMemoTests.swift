@@ -216,6 +216,42 @@ import Testing
         #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
     }
 
+    /// A preview session leaves the record of the output as it last wrote it: the one-shot
+    /// build after it renders every page again (another base URL) but updates the output as a
+    /// rebuild does (the output it replaced is kept as the spare: the full build's path deletes
+    /// it), and makes what a build from nothing makes. A session that holds no output leaves none.
+    @Test func theBuildAfterAPreviewUpdatesItsOutput() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        let output = dir.appending("out")
+        try build(root: root, output: output)
+        var options = BuildOptions(
+            root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"],
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        let memo = BuildMemo()
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        let bear = root + "/content/animals/bear.md"
+        try (try String(contentsOfFile: bear, encoding: .utf8) + "\nSeen in the preview.\n").writeReplacing(toFile: bear)
+        _ = try SiteBuilder(options: options, memo: memo).build()
+        let writer = OutputWriter(fileSystem: LocalFileSystem(), output: output)
+        let fm = FileManager.default
+        #expect(!fm.fileExists(atPath: OutputRecord.path(writer)))
+
+        SiteBuilder.recordPreviewOutput(BuildMemo(), options: options)
+        #expect(!fm.fileExists(atPath: OutputRecord.path(writer)), "a session that wrote nothing leaves no record")
+        SiteBuilder.recordPreviewOutput(memo, options: options)
+        let record = try #require(OutputRecord.load(writer, tool: BuildState(options: options).tool))
+        #expect(record.index.entries.count > 400 && record.digests.isEmpty && record.spare == nil)
+
+        let report = try build(root: root, output: output)
+        #expect(report.pagesReused == 0)
+        #expect(fm.fileExists(atPath: writer.sparePath), "the preview's output kept as the spare")
+        #expect(try String(contentsOfFile: output + "/animals/bear/index.html", encoding: .utf8).contains("Seen in the preview."))
+        try build(root: root, output: dir.appending("fresh"), force: true)
+        #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
+    }
+
     /// The preview looks up the Wikipedia summaries of the animals an edit changed, and takes the
     /// others' from its last build while the cache is as it was. An entry changed makes it look up
     /// every animal again; a file in the cache changed just before a build (it could change again

@@ -21,10 +21,15 @@ public protocol Rebuilder: Sendable {
     /// the site is served, the work that lets the next rebuild do only what a change needs. Nil
     /// when there is nothing to do.
     func warm() throws(DiagnosticError) -> RebuildResult?
+
+    /// Called once when the session ends, after its last build: leaves beside `output/` what a
+    /// later one-shot build can take from it.
+    func finish()
 }
 
 extension Rebuilder {
     public func warm() throws(DiagnosticError) -> RebuildResult? { nil }
+    public func finish() {}
 }
 
 /// What a successful rebuild did.

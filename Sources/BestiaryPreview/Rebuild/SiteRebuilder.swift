@@ -55,6 +55,14 @@ public final class SiteRebuilder: Rebuilder, @unchecked Sendable {
         }
     }
 
+    /// The output's record, as this session last wrote it (``SiteBuilder/recordPreviewOutput(_:options:)``):
+    /// the `bestiary build` after the preview then updates the output instead of writing it whole.
+    public func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        SiteBuilder.recordPreviewOutput(memo, options: options)
+    }
+
     private func build(adoptingOutput: Bool) throws(DiagnosticError) -> RebuildResult {
         let start = DispatchTime.now().uptimeNanoseconds
         let builder = SiteBuilder(options: options, memo: memo)
