@@ -23,7 +23,7 @@ public final class BuildMemo: @unchecked Sendable {
     let enrich = EnrichMemo()
     private let lock = NSLock()
     private var media: [String: (FileInfo, MediaRecord)] = [:]
-    private var outputIndex: (directory: String, index: OutputIndex)?
+    private var outputIndex: (directory: String, index: OutputIndex, folder: String?)?
     /// The last build's newest manifest with where each record is in it: records whose inputs
     /// are unchanged are taken from it as they are (a one-shot build reads the same from the
     /// output, ``KeptRecords``), instead of 10,000 made and encoded again.
@@ -178,9 +178,18 @@ public final class BuildMemo: @unchecked Sendable {
         return outputIndex?.directory == directory ? outputIndex?.index : nil
     }
 
-    func setOutput(_ index: OutputIndex?, for directory: String) {
+    /// The identity of the folder `directory` was when the index was set
+    /// (``OutputRecord/folderIdentity(_:)``): a record made from the index is for that folder only.
+    func outputFolder(for directory: String) -> String? {
         lock.lock()
-        outputIndex = index.map { (directory, $0) }
+        defer { lock.unlock() }
+        return outputIndex?.directory == directory ? outputIndex?.folder : nil
+    }
+
+    /// `folder`: the identity of the output folder the index describes, taken once it was written.
+    func setOutput(_ index: OutputIndex?, for directory: String, folder: String? = nil) {
+        lock.lock()
+        outputIndex = index.map { (directory, $0, folder) }
         lock.unlock()
     }
 }

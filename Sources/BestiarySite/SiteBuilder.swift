@@ -463,7 +463,8 @@ public final class SiteBuilder: @unchecked Sendable {
         // in place would leave the cards, the catalogue and the pack record of its animal showing it).
         // (The preview's: what its last build kept of each animal, with the walk its change set
         // starts from.)
-        let lastAnimals = previous?.animals ?? (previewRebuild ? memoWalk?.animals : nil)
+        // (None kept is none known: the record a preview session leaves holds its index alone.)
+        let lastAnimals = previous.flatMap { $0.animals.isEmpty ? nil : $0.animals } ?? (previewRebuild ? memoWalk?.animals : nil)
         let unchangedAnimals = lastAnimals != nil && recordFilesAsWalked && mediaAsWalked && picturesAsBefore
             ? report.inputChanges?.unchangedAnimals(catalog.animals).map { $0.subtracting(readAfterAChange) } : nil
         // And the animal pages such an edit can change (``AffectedOutputs``): the others' inputs
@@ -696,7 +697,7 @@ public final class SiteBuilder: @unchecked Sendable {
             // into an index by path (sorting 83,000 paths took 40–75 ms of each preview rebuild).
             let all = files + PackStage.outputFiles(packs.output)
             if adoptsOutput, memo.output(for: options.outputDirectory) == nil, let index = writer.index(ifHolding: all) {
-                memo.setOutput(index, for: options.outputDirectory)
+                memo.setOutput(index, for: options.outputDirectory, folder: OutputRecord.folderIdentity(writer))
                 report.changedOutputs = []
                 return (all.count + 1, "0 of \(all.count + 1) files changed in \(options.outputDirectory)")
             }
@@ -707,11 +708,14 @@ public final class SiteBuilder: @unchecked Sendable {
             // pictures and packs' media (63,000 of 83,800 files on the bench corpus) are then kept
             // as they are, not linked anew into a new folder with the old output and its spare
             // deleted (10.5 s of a preview's start on a build's output there, 2026-12-07).
-            let built = memo.output(for: options.outputDirectory) == nil ? OutputRecord.load(writer, tool: tool) : nil
+            let buildRecord = memo.output(for: options.outputDirectory) == nil ? OutputRecord.load(writer, tool: tool) : nil
             OutputRecord.forget(writer)
+            // And the stamps of the output's folders it was read with (a record made at the end of
+            // the session does not go by them).
+            try? fs.remove(writer.foldersPath)
             // In place when this session wrote the output and it is still there (not deleted
             // meanwhile), or a one-shot build did and its record says what it holds.
-            if let previous = memo.output(for: options.outputDirectory) ?? built?.index, writer.holdsOutput {
+            if let previous = memo.output(for: options.outputDirectory) ?? buildRecord?.index, writer.holdsOutput {
                 // Until this update is complete, the output is no longer what the state says.
                 state.forget()
                 memo.setOutput(nil, for: options.outputDirectory)
@@ -725,11 +729,14 @@ public final class SiteBuilder: @unchecked Sendable {
                     }
                 }
                 let (index, changed) = try writer.update(all, previous: consume previous, unchanged: memo.render.reusedPaths, sources: sources)
-                memo.setOutput(index, for: options.outputDirectory)
+                memo.setOutput(index, for: options.outputDirectory, folder: OutputRecord.folderIdentity(writer))
                 report.changedOutputs = changed
                 return (all.count + 1, "\(changed.count) of \(all.count + 1) files changed in \(options.outputDirectory)")
             }
-            memo.setOutput(try writer.write(all), for: options.outputDirectory)
+            // (Not this session's output any more, whatever the write leaves.)
+            memo.setOutput(nil, for: options.outputDirectory)
+            let index = try writer.write(all)
+            memo.setOutput(index, for: options.outputDirectory, folder: OutputRecord.folderIdentity(writer))
             return (all.count + 1, "\(all.count + 1) files to \(options.outputDirectory)")
         }
         written = true
@@ -935,7 +942,7 @@ public final class SiteBuilder: @unchecked Sendable {
         }
         if let named = Self.naming(foreign, in: writer.output) {
             diagnostics.warning(
-                "\(named): not made by bestiary; kept in the new output, but a build that writes the whole output anew (--force, a new version of bestiary, `serve`) leaves it out. Keep such files outside the output and copy them in when you publish",
+                "\(named): not made by bestiary; kept in the new output, but a build that writes the whole output anew (--force, a new version of bestiary, a `serve` that cannot update it in place) leaves it out. Keep such files outside the output and copy them in when you publish",
                 stage: "write")
         }
         // (Only those this build makes: a content-hashed file whose name went is just removed.)
@@ -1042,7 +1049,10 @@ public final class SiteBuilder: @unchecked Sendable {
     public static func recordPreviewOutput(_ memo: BuildMemo, options: BuildOptions) {
         let fs = options.fileSystem
         let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
-        guard let index = memo.output(for: options.outputDirectory), writer.holdsOutput, let folder = OutputRecord.folderIdentity(writer)
+        // Only for the very folder the session wrote: one put in its place since (restored from
+        // a copy) holds what the index does not say.
+        guard let index = memo.output(for: options.outputDirectory), writer.holdsOutput, let folder = OutputRecord.folderIdentity(writer),
+            memo.outputFolder(for: options.outputDirectory) == folder
         else { return }
         try? fs.remove(writer.foldersPath)
         let record = OutputRecord(tool: BuildState(options: options).tool, outputFolder: folder, index: index, digests: [:])

@@ -205,14 +205,20 @@ final class EventLog: @unchecked Sendable {
         var during: ((Int) -> Void)?
         init(failing: Set<Int>) { self.failing = failing }
         var count: Int { lock.withLock { calls } }
-        /// ``finish()``'s calls, and how many builds there had been at the last.
-        private(set) var finishes = 0, finishedAfter = 0
+        /// ``finish()``'s calls, how many builds there had been at the last, and whether one was
+        /// made while a build ran.
+        private(set) var finishes = 0, finishedAfter = 0, finishedDuringABuild = false
+        private var building = false
+        /// How long each build takes.
+        var duration: Duration = .zero
 
-        func finish() { lock.withLock { finishes += 1; finishedAfter = calls } }
+        func finish() { lock.withLock { finishes += 1; finishedAfter = calls; finishedDuringABuild = finishedDuringABuild || building } }
 
         func rebuild(changes: [ChangedPath]) throws(DiagnosticError) -> RebuildResult {
-            let call = lock.withLock { calls += 1; return calls }
+            let call = lock.withLock { calls += 1; building = true; return calls }
+            defer { lock.withLock { building = false } }
             during?(call)
+            if duration > .zero { Thread.sleep(forTimeInterval: Double(duration.components.attoseconds) / 1e18 + Double(duration.components.seconds)) }
             if failing.contains(call) {
                 throw DiagnosticError(.error("file is empty", at: SourceLocation(path: "content/animals/a.md", line: 1, column: 1), stage: "load"))
             }
@@ -254,5 +260,25 @@ final class EventLog: @unchecked Sendable {
         _ = try await running.value
         // The session ends by leaving what a one-shot build can take: once, after its last build.
         #expect(rebuilder.finishes == 1 && rebuilder.finishedAfter == 5)
+    }
+
+    /// Stopped while a build runs, the session lets it finish, then calls ``Rebuilder/finish()``
+    /// once, never during a build.
+    @Test func aSessionStoppedDuringABuildFinishesAfterIt() async throws {
+        let dir = TemporaryDirectory("bestiary-session")
+        try dir.write("<p>site</p>\n", to: "out/index.html")
+        let rebuilder = ScriptedRebuilder(failing: [])
+        rebuilder.duration = .milliseconds(300)
+        let log = EventLog()
+        let session = PreviewSession(
+            configuration: .init(root: dir.appending("site"), outputDirectory: dir.appending("out"), port: 0),
+            makeRebuilder: { _ in rebuilder }, report: { log.add($0) })
+        rebuilder.during = { [weak session] call in if call == 2 { session?.stop() } }
+        let running = Task { try await session.run() }
+        #expect(await log.wait { if case .serving = $0 { true } else { false } })
+        session.enqueue([ChangedPath(classifying: "content/animals/a.md")])
+        _ = try await running.value
+        #expect(rebuilder.count == 2)
+        #expect(rebuilder.finishes == 1 && rebuilder.finishedAfter == 2 && !rebuilder.finishedDuringABuild)
     }
 }

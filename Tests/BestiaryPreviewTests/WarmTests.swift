@@ -40,6 +40,21 @@ import Testing
         #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [], sourceLocation: sourceLocation)
     }
 
+    /// A session's end (``SiteRebuilder/finish()``) leaves the record of its output beside it,
+    /// which the `bestiary build` after it reads.
+    @Test func aFinishedSessionLeavesARecordOfItsOutput() throws {
+        let dir = TemporaryDirectory("bestiary-warm")
+        let root = dir.appending("site"), output = dir.appending("out")
+        try Fixtures.copy("sites/tuxpaint", to: root)
+        let rebuilder = SiteRebuilder(options: BuildOptions(root: root, output: output, environment: Self.environment))
+        _ = try rebuilder.rebuild(changes: [.everything])
+        let record = dir.appending(".out.bestiary-index")
+        #expect(!FileManager.default.fileExists(atPath: record))
+        rebuilder.finish()
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(text.hasPrefix("bestiary-output-index ") && text.contains("\nanimals/bear/index.html\t"))
+    }
+
     @Test func theFirstEditAfterStartingOnAnUpToDateOutputRebuildsOnlyWhatItChanges() throws {
         let dir = TemporaryDirectory("bestiary-warm")
         let root = dir.appending("site"), output = dir.appending("out")

@@ -193,6 +193,10 @@ import Testing
         let fm = FileManager.default
         let bear = output + "/animals/bear/index.html"
         try "changed by hand".writeReplacing(toFile: bear)
+        // A file whose bytes are the same in a build's output and the preview's.
+        let stylesheet = "assets/css/" + (try #require(try fm.contentsOfDirectory(atPath: output + "/assets/css").sorted().first))
+        let styles = try Data(contentsOf: URL(fileURLWithPath: output + "/" + stylesheet))
+        try "changed by hand".writeReplacing(toFile: output + "/" + stylesheet)
         try "quiz.example.org".writeReplacing(toFile: output + "/CNAME")
         // Links made anywhere in the test's folder (a staging folder beside the output included).
         let fs = CountingFileSystem(watching: String(output.dropLast("out".count)))
@@ -204,6 +208,8 @@ import Testing
         #expect(fs.links == 0, "media files linked again: \(fs.links)")
         let changed = try #require(report.changedOutputs)
         #expect(changed.contains("animals/bear/index.html"))
+        #expect(changed.contains(stylesheet))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/" + stylesheet)) == styles)
         #expect(!changed.contains { $0.hasPrefix("media/") || $0.hasPrefix("packs/media/") })
         #expect(try String(contentsOfFile: bear, encoding: .utf8).contains("http://127.0.0.1:8000/"))
         #expect(fm.fileExists(atPath: output + "/CNAME"))
@@ -244,12 +250,28 @@ import Testing
         let record = try #require(OutputRecord.load(writer, tool: BuildState(options: options).tool))
         #expect(record.index.entries.count > 400 && record.digests.isEmpty && record.spare == nil)
 
-        let report = try build(root: root, output: output)
+        var oneShot = BuildOptions(
+            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": "1767225600"], time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        oneShot.recordsPackVersions = false
+        let builder = SiteBuilder(options: oneShot)
+        let report = try builder.build()
         #expect(report.pagesReused == 0)
+        #expect(builder.diagnostics.items.filter { $0.stage == "write" }.isEmpty, "\(builder.diagnostics.items.filter { $0.stage == "write" })")
         #expect(fm.fileExists(atPath: writer.sparePath), "the preview's output kept as the spare")
         #expect(try String(contentsOfFile: output + "/animals/bear/index.html", encoding: .utf8).contains("Seen in the preview."))
         try build(root: root, output: dir.appending("fresh"), force: true)
         #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
+        // The next edit's rebuild takes the other pages as they are.
+        try (try String(contentsOfFile: bear, encoding: .utf8) + "\nAnd after it.\n").writeReplacing(toFile: bear)
+        #expect(try build(root: root, output: output).pagesReused > 100)
+
+        // A record is for the folder the session wrote: not for one put in its place.
+        let later = BuildMemo()
+        _ = try SiteBuilder(options: options, memo: later).build()
+        try fm.moveItem(atPath: output, toPath: dir.appending("moved"))
+        try fm.copyItem(atPath: dir.appending("moved"), toPath: output)
+        SiteBuilder.recordPreviewOutput(later, options: options)
+        #expect(!fm.fileExists(atPath: OutputRecord.path(writer)), "no record for a copy put in the output's place")
     }
 
     /// The preview looks up the Wikipedia summaries of the animals an edit changed, and takes the
