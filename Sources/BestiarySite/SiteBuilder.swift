@@ -716,6 +716,7 @@ public final class SiteBuilder: @unchecked Sendable {
             // In place when this session wrote the output and it is still there (not deleted
             // meanwhile), or a one-shot build did and its record says what it holds.
             if let previous = memo.output(for: options.outputDirectory) ?? buildRecord?.index, writer.holdsOutput {
+                let fromBuildRecord = memo.output(for: options.outputDirectory) == nil
                 // Until this update is complete, the output is no longer what the state says.
                 state.forget()
                 memo.setOutput(nil, for: options.outputDirectory)
@@ -728,10 +729,17 @@ public final class SiteBuilder: @unchecked Sendable {
                         return source.hasPrefix(contentPrefix) ? listed.file("content/" + source.dropFirst(contentPrefix.count)) : nil
                     }
                 }
-                let (index, changed) = try writer.update(all, previous: consume previous, unchanged: memo.render.reusedPaths, sources: sources)
-                memo.setOutput(index, for: options.outputDirectory, folder: OutputRecord.folderIdentity(writer))
-                report.changedOutputs = changed
-                return (all.count + 1, "\(changed.count) of \(all.count + 1) files changed in \(options.outputDirectory)")
+                do throws(DiagnosticError) {
+                    let (index, changed) = try writer.update(all, previous: consume previous, unchanged: memo.render.reusedPaths, sources: sources)
+                    memo.setOutput(index, for: options.outputDirectory, folder: OutputRecord.folderIdentity(writer))
+                    report.changedOutputs = changed
+                    return (all.count + 1, "\(changed.count) of \(all.count + 1) files changed in \(options.outputDirectory)")
+                } catch {
+                    // A one-shot build's output this first build could not update in place (made
+                    // read-only: the swap below writes nothing into it) is written anew, as it
+                    // was before the build's record was read. A rebuild's failure stands.
+                    if !fromBuildRecord { throw error }
+                }
             }
             // (Not this session's output any more, whatever the write leaves.)
             memo.setOutput(nil, for: options.outputDirectory)

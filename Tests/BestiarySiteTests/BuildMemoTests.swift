@@ -222,6 +222,34 @@ import Testing
         #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
     }
 
+    /// A one-shot build's output that the preview's first build cannot update in place (its
+    /// folders read-only for a user who is not root: here, every write into it fails) is written
+    /// anew with the swap, as before the build's record was read, and the build succeeds.
+    @Test func aBuildsOutputThatCannotBeUpdatedInPlaceIsWrittenAnew() throws {
+        let dir = TemporaryDirectory()
+        let root = try copyOfFixture("tuxpaint", into: dir)
+        let output = dir.appending("out")
+        try build(root: root, output: output)
+        final class ReadOnlyOutput: PassingFileSystem, @unchecked Sendable {
+            let output: String
+            init(output: String) { self.output = output }
+            override func writeNew(_ data: Data, to path: String) throws {
+                if path.hasPrefix(output + "/") { throw FileSystemError(operation: "write", path: path, reason: "Permission denied", code: EACCES) }
+                try base.writeNew(data, to: path)
+            }
+        }
+        var options = BuildOptions(
+            root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"],
+            fileSystem: ReadOnlyOutput(output: output), time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        let report = try SiteBuilder(options: options, memo: BuildMemo()).build()
+        #expect(report.changedOutputs == nil, "written whole")
+        options.output = dir.appending("fresh")
+        options.fileSystem = LocalFileSystem()
+        _ = try SiteBuilder(options: options, memo: BuildMemo()).build()
+        #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
+    }
+
     /// A preview session leaves the record of the output as it last wrote it: the one-shot
     /// build after it renders every page again (another base URL) but updates the output as a
     /// rebuild does (the output it replaced is kept as the spare: the full build's path deletes
