@@ -708,15 +708,16 @@ public final class SiteBuilder: @unchecked Sendable {
             // pictures and packs' media (63,000 of 83,800 files on the bench corpus) are then kept
             // as they are, not linked anew into a new folder with the old output and its spare
             // deleted (10.5 s of a preview's start on a build's output there, 2026-12-07).
-            let buildRecord = memo.output(for: options.outputDirectory) == nil ? OutputRecord.load(writer, tool: tool) : nil
+            let sessionIndex = memo.output(for: options.outputDirectory)
+            let buildRecord = sessionIndex == nil ? OutputRecord.load(writer, tool: tool) : nil
             OutputRecord.forget(writer)
             // And the stamps of the output's folders it was read with (a record made at the end of
             // the session does not go by them).
             try? fs.remove(writer.foldersPath)
             // In place when this session wrote the output and it is still there (not deleted
             // meanwhile), or a one-shot build did and its record says what it holds.
-            if let previous = memo.output(for: options.outputDirectory) ?? buildRecord?.index, writer.holdsOutput {
-                let fromBuildRecord = memo.output(for: options.outputDirectory) == nil
+            if let previous = sessionIndex ?? buildRecord?.index, writer.holdsOutput {
+                let fromBuildRecord = sessionIndex == nil
                 // Until this update is complete, the output is no longer what the state says.
                 state.forget()
                 memo.setOutput(nil, for: options.outputDirectory)

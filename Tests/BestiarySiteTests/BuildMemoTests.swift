@@ -180,16 +180,43 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output + "/media/" + link))
     }
 
+    /// A copy of the Tux Paint site built once by a one-shot build into `out`, and the options
+    /// of a preview of it (its own base URL, no pack versions recorded).
+    struct BuiltSite {
+        let dir = TemporaryDirectory()
+        let root: String
+        var output: String { dir.appending("out") }
+
+        init() throws {
+            root = try copyOfFixture("tuxpaint", into: dir)
+            try build(root: root, output: dir.appending("out"))
+        }
+
+        func previewOptions(fileSystem: any FileSystem = LocalFileSystem()) -> BuildOptions {
+            var options = BuildOptions(
+                root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"],
+                fileSystem: fileSystem, time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+            options.recordsPackVersions = false
+            return options
+        }
+
+        /// Whether the output is what the preview makes in an empty folder.
+        func isAFreshPreviews() throws -> Bool {
+            var options = previewOptions()
+            options.output = dir.appending("fresh")
+            _ = try SiteBuilder(options: options, memo: BuildMemo()).build()
+            return try Tree(output).differences(from: Tree(dir.appending("fresh"))) == []
+        }
+    }
+
     /// A preview that starts on an output a one-shot build left (whose pages name the site's
     /// base_url, the preview's its own server) updates it in place from that build's record: no
     /// media file is linked again, a page changed by hand is made again, a file put at the top by
     /// hand stays, and the output is what the preview makes in an empty folder. The record no
     /// longer describes the output and is gone.
     @Test func thePreviewUpdatesABuildsOutputInPlace() throws {
-        let dir = TemporaryDirectory()
-        let root = try copyOfFixture("tuxpaint", into: dir)
-        let output = dir.appending("out")
-        try build(root: root, output: output)
+        let site = try BuiltSite()
+        let output = site.output
         let fm = FileManager.default
         let bear = output + "/animals/bear/index.html"
         try "changed by hand".writeReplacing(toFile: bear)
@@ -200,11 +227,7 @@ import Testing
         try "quiz.example.org".writeReplacing(toFile: output + "/CNAME")
         // Links made anywhere in the test's folder (a staging folder beside the output included).
         let fs = CountingFileSystem(watching: String(output.dropLast("out".count)))
-        var options = BuildOptions(
-            root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: fs,
-            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
-        options.recordsPackVersions = false
-        let report = try SiteBuilder(options: options, memo: BuildMemo()).build()
+        let report = try SiteBuilder(options: site.previewOptions(fileSystem: fs), memo: BuildMemo()).build()
         #expect(fs.links == 0, "media files linked again: \(fs.links)")
         let changed = try #require(report.changedOutputs)
         #expect(changed.contains("animals/bear/index.html"))
@@ -216,20 +239,14 @@ import Testing
         #expect(!fm.fileExists(atPath: OutputRecord.path(OutputWriter(fileSystem: LocalFileSystem(), output: output))))
 
         try fm.removeItem(atPath: output + "/CNAME")
-        options.output = dir.appending("fresh")
-        options.fileSystem = LocalFileSystem()
-        _ = try SiteBuilder(options: options, memo: BuildMemo()).build()
-        #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
+        #expect(try site.isAFreshPreviews())
     }
 
     /// A one-shot build's output that the preview's first build cannot update in place (its
     /// folders read-only for a user who is not root: here, every write into it fails) is written
     /// anew with the swap, as before the build's record was read, and the build succeeds.
     @Test func aBuildsOutputThatCannotBeUpdatedInPlaceIsWrittenAnew() throws {
-        let dir = TemporaryDirectory()
-        let root = try copyOfFixture("tuxpaint", into: dir)
-        let output = dir.appending("out")
-        try build(root: root, output: output)
+        let site = try BuiltSite()
         final class ReadOnlyOutput: PassingFileSystem, @unchecked Sendable {
             let output: String
             init(output: String) { self.output = output }
@@ -238,16 +255,9 @@ import Testing
                 try base.writeNew(data, to: path)
             }
         }
-        var options = BuildOptions(
-            root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"],
-            fileSystem: ReadOnlyOutput(output: output), time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
-        options.recordsPackVersions = false
-        let report = try SiteBuilder(options: options, memo: BuildMemo()).build()
+        let report = try SiteBuilder(options: site.previewOptions(fileSystem: ReadOnlyOutput(output: site.output)), memo: BuildMemo()).build()
         #expect(report.changedOutputs == nil, "written whole")
-        options.output = dir.appending("fresh")
-        options.fileSystem = LocalFileSystem()
-        _ = try SiteBuilder(options: options, memo: BuildMemo()).build()
-        #expect(try Tree(output).differences(from: Tree(dir.appending("fresh"))) == [])
+        #expect(try site.isAFreshPreviews())
     }
 
     /// A preview session leaves the record of the output as it last wrote it: the one-shot
@@ -255,14 +265,9 @@ import Testing
     /// rebuild does (the output it replaced is kept as the spare: the full build's path deletes
     /// it), and makes what a build from nothing makes. A session that holds no output leaves none.
     @Test func theBuildAfterAPreviewUpdatesItsOutput() throws {
-        let dir = TemporaryDirectory()
-        let root = try copyOfFixture("tuxpaint", into: dir)
-        let output = dir.appending("out")
-        try build(root: root, output: output)
-        var options = BuildOptions(
-            root: root, output: output, baseURL: "http://127.0.0.1:8000/", environment: ["SOURCE_DATE_EPOCH": "1767225600"],
-            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
-        options.recordsPackVersions = false
+        let site = try BuiltSite()
+        let (dir, root, output) = (site.dir, site.root, site.output)
+        let options = site.previewOptions()
         let memo = BuildMemo()
         _ = try SiteBuilder(options: options, memo: memo).build()
         let bear = root + "/content/animals/bear.md"
