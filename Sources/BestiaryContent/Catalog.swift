@@ -77,7 +77,13 @@ public struct Catalog: Sendable {
     }
 
     public static func contentDirectory(root: String) -> String {
-        root == "." ? "content" : root + "/content"
+        pathPrefix(root: root) + "content"
+    }
+
+    /// What a path below the site root begins with as a build spells it: the root and a slash,
+    /// or nothing for the current folder.
+    public static func pathPrefix(root: String) -> String {
+        root == "." ? "" : root + "/"
     }
 
     public func animal(id: String) -> Animal? {

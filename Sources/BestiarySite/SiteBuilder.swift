@@ -241,8 +241,11 @@ public final class SiteBuilder: @unchecked Sendable {
         let unrecordedPath = keptPath("unrecorded"), publishedPath = keptPath("published"), pendingPath = keptPath("pending")
         // Read side by side; the Wikipedia entries are only needed by the enrich stage.
         let reading = memo == nil && !options.force
-        let entriesAhead = reading ? Background { KeptEntries.load(entriesPath, tool: tool, fileSystem: fs, started: walkStarted) } : nil
-        let factsAhead = reading ? Background { FileFacts.load(factsPath, tool: tool, fileSystem: fs) } : nil
+        // Kept by paths below the root, whatever its spelling (`site`, `/home/me/site`, `.`).
+        let keyPrefix = Catalog.pathPrefix(root: options.root)
+        let entriesAhead = reading
+            ? Background { KeptEntries.load(entriesPath, tool: tool, keyPrefix: keyPrefix, fileSystem: fs, started: walkStarted) } : nil
+        let factsAhead = reading ? Background { FileFacts.load(factsPath, tool: tool, keyPrefix: keyPrefix, fileSystem: fs) } : nil
         // The previous build's record of the output (83,000 lines on the bench corpus), read
         // beside the stages before render.
         let previousAhead = reading ? Background { OutputRecord.load(writer, tool: tool) } : nil

@@ -36,6 +36,19 @@ public struct ByteWriter {
         }
     }
 
+    /// The entries whose keys begin with the bytes of `prefix`, each key written without it
+    /// (``ByteReader/dictionary(keyPrefix:_:)`` puts it back); the others are left out.
+    @inlinable public mutating func dictionary<T>(_ d: [String: T], droppingKeyPrefix prefix: String, _ write: (inout ByteWriter, T) -> Void) {
+        guard !prefix.isEmpty else { return dictionary(d, write) }
+        let n = prefix.utf8.count
+        // By bytes: `hasPrefix` compares characters, and a combining mark after the prefix's
+        // last byte would make it no prefix.
+        var under: [String: T] = [:]
+        under.reserveCapacity(d.count)
+        for (k, v) in d where k.utf8.starts(with: prefix.utf8) { under[String(decoding: k.utf8.dropFirst(n), as: UTF8.self)] = v }
+        dictionary(under, write)
+    }
+
     @inlinable public mutating func info(_ i: FileInfo) {
         bytes.append(ByteReader.kinds.firstIndex(of: i.kind).map(UInt8.init) ?? 3)
         count(i.size)
@@ -115,13 +128,15 @@ public struct ByteReader {
         return list
     }
 
-    @inlinable public mutating func dictionary<T>(_ read: (inout ByteReader) -> T?) -> [String: T]? {
+    /// With `keyPrefix`, each key read is put after it (what
+    /// ``ByteWriter/dictionary(_:droppingKeyPrefix:_:)`` took off).
+    @inlinable public mutating func dictionary<T>(keyPrefix: String = "", _ read: (inout ByteReader) -> T?) -> [String: T]? {
         guard let n = count() else { return nil }
         var d: [String: T] = [:]
         d.reserveCapacity(min(n, (bytes.count - at) / 8))  // each key takes 8 bytes or more
         for _ in 0..<n {
             guard let k = string(), let v = read(&self) else { return nil }
-            d[k] = v
+            d[keyPrefix.isEmpty ? k : keyPrefix + k] = v
         }
         return d
     }

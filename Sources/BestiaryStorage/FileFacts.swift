@@ -21,15 +21,17 @@ public final class FileFacts: @unchecked Sendable {
         var values: [String]
     }
 
-    static let header = "bestiary-files 2"
+    static let header = "bestiary-files 3"
 
     private let kept: KeptByFile<Fact>
     public var tool: String { kept.tool }
     /// Facts taken from the file since it was loaded.
     public var hits: Int { kept.hits }
 
-    public init(tool: String, started: Date = Date()) {
-        kept = KeptByFile(header: Self.header, tool: tool, started: started)
+    /// `keyPrefix`: what every path asked about begins with, the site root and a slash
+    /// (``KeptByFile/keyPrefix``).
+    public init(tool: String, keyPrefix: String = "", started: Date = Date()) {
+        kept = KeptByFile(header: Self.header, tool: tool, keyPrefix: keyPrefix, started: started)
     }
 
     private init(_ kept: KeptByFile<Fact>) { self.kept = kept }
@@ -38,8 +40,8 @@ public final class FileFacts: @unchecked Sendable {
     public static func nanoseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1e9) }
 
     /// The facts in `path`, or none when the file is missing, damaged or not for `tool`.
-    public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> FileFacts {
-        FileFacts(KeptByFile.load(path, header: header, tool: tool, fileSystem: fileSystem, started: started) { r in
+    public static func load(_ path: String, tool: String, keyPrefix: String = "", fileSystem: any FileSystem, started: Date = Date()) -> FileFacts {
+        FileFacts(KeptByFile.load(path, header: header, tool: tool, keyPrefix: keyPrefix, fileSystem: fileSystem, started: started) { r in
             guard let kind = r.string(), let values = r.strings() else { return nil }
             return Fact(kind: kind, values: values)
         })

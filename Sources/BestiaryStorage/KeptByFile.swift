@@ -14,9 +14,18 @@ import Foundation
 /// are the whole of what it read from a set of files whose listing had that digest (the
 /// Wikipedia cache's folder, ``useAll()``); a later build that sees the same listing takes
 /// them all without looking each one up.
+///
+/// Files are named by their paths as the build spells them (`site/content/media/owl.ogg`,
+/// `/home/me/site/content/…`), but kept under their paths below ``keyPrefix`` (the site root's
+/// spelling and a slash): a build run as `--root site`, then from inside the site, or with an
+/// absolute root, finds what the other kept. Paths not below it are not kept. (A value is still
+/// given back only for a file with the same metadata, device and inode among it.)
 public final class KeptByFile<Value>: @unchecked Sendable {
     public let header: String
     public let tool: String
+    /// What every path asked about begins with and the file leaves out: the site root followed by
+    /// a slash, or nothing for the current folder.
+    public let keyPrefix: String
     /// When the build began, in nanoseconds since 1970 by the system clock (file times' clock).
     public let started: Int64
 
@@ -32,9 +41,10 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     /// Values taken from the file since it was loaded.
     public private(set) var hits = 0
 
-    public init(header: String, tool: String, started: Date = Date()) {
+    public init(header: String, tool: String, keyPrefix: String = "", started: Date = Date()) {
         self.header = header
         self.tool = tool
+        self.keyPrefix = keyPrefix
         self.started = FileFacts.nanoseconds(started)
     }
 
@@ -43,13 +53,13 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     /// the 14,555 Wikipedia entries are not decoded and encoded through generic value witnesses
     /// (saving them took 0.46 CPU-s of a full build, on one core).
     @inlinable public static func load(
-        _ path: String, header: String, tool: String, fileSystem: any FileSystem, started: Date = Date(),
+        _ path: String, header: String, tool: String, keyPrefix: String = "", fileSystem: any FileSystem, started: Date = Date(),
         decode: (inout ByteReader) -> Value?
     ) -> KeptByFile {
-        let kept = KeptByFile(header: header, tool: tool, started: started)
+        let kept = KeptByFile(header: header, tool: tool, keyPrefix: keyPrefix, started: started)
         guard var reader = CacheFile.reader(path, header: header, tool: tool, fileSystem: fileSystem),
             let stamp = reader.optional({ $0.string() }),
-            let known = reader.dictionary({ r -> (info: FileInfo, value: Value)? in
+            let known = reader.dictionary(keyPrefix: keyPrefix, { r -> (info: FileInfo, value: Value)? in
                 guard let info = r.info(), let value = decode(&r) else { return nil }
                 return (info, value)
             }),
@@ -137,11 +147,11 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     /// exactly these and is left as it is.
     @inlinable public func save(_ path: String, fileSystem: any FileSystem, encode: (inout ByteWriter, Value) -> Void) {
         guard let (used, stamp) = toSave() else { return }
-        let started = started
+        let started = started, keyPrefix = keyPrefix
         let values = used.filter { $0.value.info.isSettled(before: started) }
         CacheFile.write(path, header: header, tool: tool, fileSystem: fileSystem) { writer in
             writer.optional(stamp) { $0.string($1) }
-            writer.dictionary(values) { w, entry in
+            writer.dictionary(values, droppingKeyPrefix: keyPrefix) { w, entry in
                 w.info(entry.info)
                 encode(&w, entry.value)
             }

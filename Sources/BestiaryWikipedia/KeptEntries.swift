@@ -7,16 +7,19 @@ import Foundation
 /// decoding 14,555 JSON files. Damaged entries are not kept: they are read (and reported) again.
 /// The preview keeps the same in memory (``CacheMemo``).
 public enum KeptEntries {
-    static let header = "bestiary-wikipedia 2"
+    static let header = "bestiary-wikipedia 3"
 
     /// The entries in `path`; none when it is missing, damaged or written by another binary.
-    public static func load(_ path: String, tool: String, fileSystem: any FileSystem, started: Date = Date()) -> KeptByFile<WikipediaEntry> {
-        KeptByFile.load(path, header: header, tool: tool, fileSystem: fileSystem, started: started) { $0.entry() }
+    /// `keyPrefix`: the site root and a slash (``KeptByFile/keyPrefix``).
+    public static func load(
+        _ path: String, tool: String, keyPrefix: String = "", fileSystem: any FileSystem, started: Date = Date()
+    ) -> KeptByFile<WikipediaEntry> {
+        KeptByFile.load(path, header: header, tool: tool, keyPrefix: keyPrefix, fileSystem: fileSystem, started: started) { $0.entry() }
     }
 
     /// A store that knows nothing yet (`build --force`).
-    public static func empty(tool: String, started: Date = Date()) -> KeptByFile<WikipediaEntry> {
-        KeptByFile(header: header, tool: tool, started: started)
+    public static func empty(tool: String, keyPrefix: String = "", started: Date = Date()) -> KeptByFile<WikipediaEntry> {
+        KeptByFile(header: header, tool: tool, keyPrefix: keyPrefix, started: started)
     }
 
     /// Writes the entries this build used (``KeptByFile/save(_:fileSystem:encode:)``).

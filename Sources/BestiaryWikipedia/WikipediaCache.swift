@@ -94,7 +94,7 @@ public struct WikipediaCache: Sendable {
 
     /// A path relative to the site root made usable for the file system.
     public func absolute(_ relativeToRoot: String) -> String {
-        root == "." ? relativeToRoot : root + "/" + relativeToRoot
+        Catalog.pathPrefix(root: root) + relativeToRoot
     }
 
     /// The file of an image path relative to `content/` (as stored in ``ImageRendition/path``).

@@ -44,6 +44,8 @@ final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {
     private(set) var links = 0
     /// `stat` calls (following links), `realpath`s, reads of a file's first bytes, folder listings.
     private(set) var followed = 0, resolved = 0, prefixes = 0, listings = 0
+    /// The files read whole, and those whose first bytes were read.
+    private(set) var read: [String] = [], readPrefixes: [String] = []
 
     init(watching: String) { self.watching = watching }
 
@@ -71,8 +73,13 @@ final class CountingFileSystem: PassingFileSystem, @unchecked Sendable {
         count(directory, \.listings)
         return try base.entries(in: directory)
     }
+    override func read(_ path: String) throws -> Data {
+        if path.contains(watching) { lock.withLock { read.append(path) } }
+        return try base.read(path)
+    }
     override func readPrefix(_ path: String, count n: Int) throws -> Data {
         count(path, \.prefixes)
+        if path.contains(watching) { lock.withLock { readPrefixes.append(path) } }
         return try base.readPrefix(path, count: n)
     }
     override func link(_ source: String, to destination: String) throws {

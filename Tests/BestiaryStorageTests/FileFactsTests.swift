@@ -104,6 +104,32 @@ import Testing
         #expect(third.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "image png sha") == nil, "not kept")
     }
 
+    /// Kept by the path below the site root: a build that spells the root another way (`site`,
+    /// then `/home/me/site`, or `.` from inside it) finds them. A path not below the root is not
+    /// kept, and the file does not hold the root's spelling.
+    @Test func factsAreKeptByThePathBelowTheRoot() throws {
+        let spelled = dir.path + "/", other = dir.appending(".") + "/"
+        let first = FileFacts(tool: "tool 1", keyPrefix: spelled)
+        first.keep(spelled + "a.ogg", info: try info("a.ogg"), kind: "media ogg", values: ["sha"])
+        first.keep("/elsewhere/b.png", info: try info("b.png"), kind: "media png", values: ["sha"])
+        first.save(factsFile, fileSystem: fs)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: factsFile))
+        #expect(bytes.range(of: Data(dir.path.utf8)) == nil, "the root's spelling is not in the file")
+        #expect(bytes.range(of: Data("a.ogg".utf8)) != nil)
+
+        let second = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: other, fileSystem: fs)
+        #expect(second.lookup(other + "a.ogg", info: try info("a.ogg"), kind: "media ogg") == ["sha"], "the root spelled another way")
+        #expect(second.lookup("/elsewhere/b.png", info: try info("b.png"), kind: "media png") == nil, "not below the root: not kept")
+        // Kept as learned by the second build (saved under its own spelling), found by the first's.
+        second.keep(other + "b.png", info: try info("b.png"), kind: "media png", values: ["sha 2"])
+        second.save(factsFile, fileSystem: fs)
+        let third = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: spelled, fileSystem: fs)
+        #expect(third.lookup(spelled + "b.png", info: try info("b.png"), kind: "media png") == ["sha 2"])
+        #expect(third.lookup(spelled + "a.ogg", info: try info("a.ogg"), kind: "media ogg") == ["sha"])
+        let current = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        #expect(current.lookup("a.ogg", info: try info("a.ogg"), kind: "media ogg") == ["sha"], "the root as the current folder: no prefix")
+    }
+
     @Test func aFileThatDoesNotFitIsNotUsed() throws {
         func saved() throws {
             let facts = FileFacts(tool: "tool 1")
