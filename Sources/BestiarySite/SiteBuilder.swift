@@ -264,14 +264,14 @@ public final class SiteBuilder: @unchecked Sendable {
         // The kept file facts and Wikipedia entries are waited for where they are used (the
         // Wikipedia cache's read beside load, the media stage), not before load starts.
         let oneShot = memo == nil
-        let noFacts = oneShot && factsAhead == nil ? FileFacts(tool: tool) : nil
+        let noFacts = oneShot && factsAhead == nil ? FileFacts(tool: tool, keyPrefix: keyPrefix) : nil
         let facts = { oneShot ? factsAhead?.value() ?? noFacts : nil }
         // The Wikipedia cache (its entries read or taken from what the last build kept, its
         // pictures checked) does not need the records: a rebuild reads it while they load, on the
         // other core. A full build reads it in the enrich stage: its 14,555 entries, decoded
         // while load's transient memory is still held, fragment the heap and raise the render
         // stage's peak (46 MiB, measured on 2026-11-25).
-        let noEntries = oneShot && entriesAhead == nil ? KeptEntries.empty(tool: tool, started: walkStarted) : nil
+        let noEntries = oneShot && entriesAhead == nil ? KeptEntries.empty(tool: tool, keyPrefix: keyPrefix, started: walkStarted) : nil
         let entries = { oneShot ? entriesAhead?.value() ?? noEntries : nil }
         let root = options.root, wikipediaMemo = memo?.wikipedia, cacheListing = listing?.wikipedia
         let readCache = {

@@ -30,7 +30,7 @@ public final class FileFacts: @unchecked Sendable {
 
     /// `keyPrefix`: what every path asked about begins with, the site root and a slash
     /// (``KeptByFile/keyPrefix``).
-    public init(tool: String, keyPrefix: String = "", started: Date = Date()) {
+    public init(tool: String, keyPrefix: String, started: Date = Date()) {
         kept = KeptByFile(header: Self.header, tool: tool, keyPrefix: keyPrefix, started: started)
     }
 
@@ -40,7 +40,7 @@ public final class FileFacts: @unchecked Sendable {
     public static func nanoseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1e9) }
 
     /// The facts in `path`, or none when the file is missing, damaged or not for `tool`.
-    public static func load(_ path: String, tool: String, keyPrefix: String = "", fileSystem: any FileSystem, started: Date = Date()) -> FileFacts {
+    public static func load(_ path: String, tool: String, keyPrefix: String, fileSystem: any FileSystem, started: Date = Date()) -> FileFacts {
         FileFacts(KeptByFile.load(path, header: header, tool: tool, keyPrefix: keyPrefix, fileSystem: fileSystem, started: started) { r in
             guard let kind = r.string(), let values = r.strings() else { return nil }
             return Fact(kind: kind, values: values)

@@ -41,7 +41,7 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     /// Values taken from the file since it was loaded.
     public private(set) var hits = 0
 
-    public init(header: String, tool: String, keyPrefix: String = "", started: Date = Date()) {
+    public init(header: String, tool: String, keyPrefix: String, started: Date = Date()) {
         self.header = header
         self.tool = tool
         self.keyPrefix = keyPrefix
@@ -53,7 +53,7 @@ public final class KeptByFile<Value>: @unchecked Sendable {
     /// the 14,555 Wikipedia entries are not decoded and encoded through generic value witnesses
     /// (saving them took 0.46 CPU-s of a full build, on one core).
     @inlinable public static func load(
-        _ path: String, header: String, tool: String, keyPrefix: String = "", fileSystem: any FileSystem, started: Date = Date(),
+        _ path: String, header: String, tool: String, keyPrefix: String, fileSystem: any FileSystem, started: Date = Date(),
         decode: (inout ByteReader) -> Value?
     ) -> KeptByFile {
         let kept = KeptByFile(header: header, tool: tool, keyPrefix: keyPrefix, started: started)

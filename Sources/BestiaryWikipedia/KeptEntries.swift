@@ -12,13 +12,13 @@ public enum KeptEntries {
     /// The entries in `path`; none when it is missing, damaged or written by another binary.
     /// `keyPrefix`: the site root and a slash (``KeptByFile/keyPrefix``).
     public static func load(
-        _ path: String, tool: String, keyPrefix: String = "", fileSystem: any FileSystem, started: Date = Date()
+        _ path: String, tool: String, keyPrefix: String, fileSystem: any FileSystem, started: Date = Date()
     ) -> KeptByFile<WikipediaEntry> {
         KeptByFile.load(path, header: header, tool: tool, keyPrefix: keyPrefix, fileSystem: fileSystem, started: started) { $0.entry() }
     }
 
     /// A store that knows nothing yet (`build --force`).
-    public static func empty(tool: String, keyPrefix: String = "", started: Date = Date()) -> KeptByFile<WikipediaEntry> {
+    public static func empty(tool: String, keyPrefix: String, started: Date = Date()) -> KeptByFile<WikipediaEntry> {
         KeptByFile(header: header, tool: tool, keyPrefix: keyPrefix, started: started)
     }
 

@@ -78,7 +78,7 @@ import Testing
         let other = try #require(fs.infoFollowingLinks(content + "images/badger.png"))
         #expect(memo.mediaFormat("images/badger.png", info: other) == .png)
 
-        let facts = FileFacts(tool: "test")
+        let facts = FileFacts(tool: "test", keyPrefix: "")
         _ = try MediaPlanner.plan(catalog, fileSystem: fs, facts: facts)
         let kept = facts.infos()
         #expect(kept[content + "images/bear.png"] == nil)
@@ -102,7 +102,7 @@ import Testing
         let catalog = try #require(ContentLoader(root: root).load().catalog)
         #expect(catalog.mediaFiles["sounds/bear.ogg"] != nil && catalog.mediaFiles["sounds/badger.ogg"] != nil)
 
-        let facts = FileFacts(tool: "test")
+        let facts = FileFacts(tool: "test", keyPrefix: "")
         let warnings = try MediaPlanner.planAndWarn(catalog, fileSystem: LocalFileSystem(), facts: facts).warnings
         let kept = facts.infos()
         #expect(kept[content + "sounds/bear.ogg"] != nil, "whole, with a byte after it: kept")

@@ -2,6 +2,7 @@ import BestiaryDiagnostics
 import BestiarySite
 import BestiaryStorage
 import BestiaryTestSupport
+import BestiaryWikipedia
 import Foundation
 import Testing
 
@@ -644,25 +645,46 @@ import Testing
         }
     }
 
-    /// What a build read of the media files is kept by their paths below the root: a rebuild that
-    /// spells the root another way (`--root site`, then from inside the site, or an absolute
-    /// root) reads none of them again. (It read every one before, on the bench corpus 39,110
-    /// files: 0.7 s.)
+    /// What a build read of media files and cached pictures, and the Wikipedia entries it decoded,
+    /// are kept by their paths below the root: a rebuild that spells the root another way
+    /// (`--root site`, then an absolute root, or `site/.`) reads none of them again, nor does the
+    /// build after a `--force` one. (Each read every file again before, on the bench corpus
+    /// 39,110 files: 0.7 s.)
     @Test func aRootSpelledAnotherWayReadsNoMediaAgain() throws {
         let s = try Site()
         let fm = FileManager.default
-        for folder in ["content/sounds", "content/images", "content/animals"] {
-            for name in try fm.contentsOfDirectory(atPath: s.path(folder)) {
-                try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: s.path(folder + "/" + name))
-            }
+        // The bear's German Wikipedia article, cached with a picture (its own, in two widths).
+        try s.edit("content/animals/bear.md", "group: mammal\n", "group: mammal\nwikipedia: {de: Bär}\n")
+        let cache = WikipediaCache(root: s.root)
+        let png = try Data(contentsOf: URL(fileURLWithPath: s.path("content/images/bear.png")))
+        let stored = try cache.storeImage(png, format: "png")
+        let renditions = [320, 640].map { width in
+            ImageRendition(
+                width: width, height: width * 3 / 4, url: "https://upload.example/\(stored.sha256).png", path: stored.path,
+                sha256: stored.sha256, bytes: png.count, format: "png")
         }
-        try s.step { try s.edit("content/animals/bear.md", "tags: [bears]", "tags: [bears, big]") }
-        for (n, spelling) in [s.root + "/.", s.work.appending("./tuxpaint//"), s.root].enumerated() {
+        let attribution = ImageAttribution(
+            artist: "A. Bear", credit: nil, license: License(name: "CC BY 4.0", url: "https://creativecommons.org/licenses/by/4.0/"),
+            attributionRequired: true, descriptionURL: nil)
+        try cache.write(WikipediaEntry(
+            language: "de", requested: ["Bär"], canonicalTitle: "Bär", title: "Bär", revision: "1", fetchedAt: "2026-01-01T00:00:00Z",
+            url: "https://de.wikipedia.org/wiki/B%C3%A4r", extract: "Ein Bär.", extractHTML: "<p>Ein Bär.</p>",
+            image: CachedImage(file: "File:Bär.png", original: nil, renditions: renditions, attribution: attribution)))
+        // Every input settled (changed more than 2 s before the builds), so that what is read of it is kept.
+        let content = s.path("content")
+        for name in try #require(fm.subpathsOfDirectory(atPath: content) as [String]?) {
+            try fm.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: content + "/" + name)
+        }
+        try build(root: s.root, output: s.output, force: true)
+        #expect(try String(contentsOfFile: s.output + "/animals/bear/index.html", encoding: .utf8).contains("Ein Bär."), "the summary shows")
+
+        let kept = ["/content/sounds/", "/content/images/", "/content/wikipedia/"]
+        for (n, spelling) in [s.root, s.root + "/.", s.work.appending("./tuxpaint//")].enumerated() {
             let counting = CountingFileSystem(watching: "/content/")
             try s.write(try String(contentsOfFile: s.path("content/animals/bear.md"), encoding: .utf8) + "\nEdited \(n).\n", "content/animals/bear.md")
             #expect(try build(root: spelling, output: s.output, fileSystem: counting).pagesReused > 0)
-            let media = (counting.read + counting.readPrefixes).filter { $0.contains("/content/sounds/") || $0.contains("/content/images/") }
-            #expect(media == [], "\(spelling)")
+            let read = (counting.read + counting.readPrefixes).filter { path in kept.contains { path.contains($0) } }
+            #expect(read == [], "\(n == 0 ? "after --force" : spelling)")
             #expect(counting.read.contains { $0.hasSuffix("/content/animals/bear.md") }, "the edited record is read")
         }
         let full = s.work.appending("full")

@@ -24,13 +24,13 @@ import Testing
     func info(_ name: String) throws -> FileInfo { try #require(fs.info(dir.appending(name))) }
 
     @Test func aFactComesBackForTheSameFileMetadataAndQuestion() throws {
-        let first = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let first = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(first.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == nil)
         first.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha", "11"])
         first.keep(dir.appending("b.png"), info: try info("b.png"), kind: "image png sha", values: ["intact"])
         first.save(factsFile, fileSystem: fs)
 
-        let second = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let second = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(second.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha", "11"])
         #expect(second.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "image png other") == nil, "another question")
         var moved = try info("b.png")
@@ -40,7 +40,7 @@ import Testing
         second.save(factsFile, fileSystem: fs)
 
         // Only what the second build used is kept.
-        let third = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let third = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(third.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "image png sha") == nil)
         #expect(third.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha", "11"])
     }
@@ -48,22 +48,22 @@ import Testing
     /// A rebuild that read no file (every fact from the file, all of them used) leaves the file
     /// as it is; one that learned anything writes it anew.
     @Test func aFileThatWouldNotChangeIsNotWrittenAgain() throws {
-        let first = FileFacts(tool: "tool 1")
+        let first = FileFacts(tool: "tool 1", keyPrefix: "")
         first.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha"])
         first.save(factsFile, fileSystem: fs)
         let written = try #require(fs.info(factsFile))
 
-        let same = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let same = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(same.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha"])
         same.save(factsFile, fileSystem: fs)
         #expect(fs.info(factsFile) == written, "not written again")
 
-        let more = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let more = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(more.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == ["sha"])
         more.keep(dir.appending("b.png"), info: try info("b.png"), kind: "media png", values: ["sha"])
         more.save(factsFile, fileSystem: fs)
         #expect(fs.info(factsFile) != written)
-        let last = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let last = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(last.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "media png") == ["sha"])
     }
 
@@ -75,7 +75,7 @@ import Testing
             try dir.write(text, to: name)
             try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: dir.appending(name))
         }
-        let first = FileFacts(tool: "tool 1")
+        let first = FileFacts(tool: "tool 1", keyPrefix: "")
         for name in ["a.ogg", "b.png", "sub/c.png", "sub2/d.png"] {
             first.keep(dir.appending(name), info: try info(name), kind: "image png sha", values: ["intact"])
         }
@@ -84,7 +84,7 @@ import Testing
             try fs.entriesWithInfo(in: folder.isEmpty ? dir.path : dir.appending(folder))
         }
 
-        let second = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let second = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         var listing = try listed("")
         // b.png listed with other metadata: its fact is not for that file.
         let b = try #require(listing.firstIndex { $0.entry.name == "b.png" })
@@ -97,7 +97,7 @@ import Testing
         #expect(second.hits == 2)
         second.save(factsFile, fileSystem: fs)
 
-        let third = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let third = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(third.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "image png sha") == ["intact"])
         #expect(third.lookup(dir.appending("sub/c.png"), info: try info("sub/c.png"), kind: "image png sha") == ["intact"])
         #expect(third.lookup(dir.appending("sub2/d.png"), info: try info("sub2/d.png"), kind: "image png sha") == ["damaged"])
@@ -126,18 +126,18 @@ import Testing
         let third = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: spelled, fileSystem: fs)
         #expect(third.lookup(spelled + "b.png", info: try info("b.png"), kind: "media png") == ["sha 2"])
         #expect(third.lookup(spelled + "a.ogg", info: try info("a.ogg"), kind: "media ogg") == ["sha"])
-        let current = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let current = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(current.lookup("a.ogg", info: try info("a.ogg"), kind: "media ogg") == ["sha"], "the root as the current folder: no prefix")
     }
 
     @Test func aFileThatDoesNotFitIsNotUsed() throws {
         func saved() throws {
-            let facts = FileFacts(tool: "tool 1")
+            let facts = FileFacts(tool: "tool 1", keyPrefix: "")
             facts.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha"])
             facts.save(factsFile, fileSystem: fs)
         }
         func hit(tool: String = "tool 1") throws -> Bool {
-            FileFacts.load(factsFile, tool: tool, fileSystem: fs).lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") != nil
+            FileFacts.load(factsFile, tool: tool, keyPrefix: "", fileSystem: fs).lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") != nil
         }
         try saved()
         #expect(try hit())
@@ -156,11 +156,11 @@ import Testing
     /// showing it (coarse file clocks): what the build read of it is not kept.
     @Test func aFileChangedJustBeforeTheBuildIsReadAgain() throws {
         try dir.write("new bytes", to: "a.ogg")
-        let facts = FileFacts(tool: "tool 1", started: Date().addingTimeInterval(1))
+        let facts = FileFacts(tool: "tool 1", keyPrefix: "", started: Date().addingTimeInterval(1))
         facts.keep(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg", values: ["sha"])
         facts.keep(dir.appending("b.png"), info: try info("b.png"), kind: "media png", values: ["sha"])
         facts.save(factsFile, fileSystem: fs)
-        let next = FileFacts.load(factsFile, tool: "tool 1", fileSystem: fs)
+        let next = FileFacts.load(factsFile, tool: "tool 1", keyPrefix: "", fileSystem: fs)
         #expect(next.lookup(dir.appending("a.ogg"), info: try info("a.ogg"), kind: "media ogg") == nil)
         #expect(next.lookup(dir.appending("b.png"), info: try info("b.png"), kind: "media png") == ["sha"])
     }

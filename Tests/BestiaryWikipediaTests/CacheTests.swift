@@ -379,7 +379,7 @@ struct CacheTests {
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: file)
         let rendition = ImageRendition(width: 330, height: 248, url: "https://x/330px-a.png", path: path, sha256: sha, bytes: png.count, format: "png")
         func check() -> (intact: Bool, hits: Int) {
-            let facts = FileFacts.load(factsFile, tool: "t", fileSystem: LocalFileSystem())
+            let facts = FileFacts.load(factsFile, tool: "t", keyPrefix: "", fileSystem: LocalFileSystem())
             let intact = WikipediaCache(root: dir.path, facts: facts).imageIsIntact(rendition, verifyHash: true)
             facts.save(factsFile, fileSystem: LocalFileSystem())
             return (intact, facts.hits)
@@ -413,7 +413,7 @@ struct CacheTests {
             try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: writer.entryPath(language: "de", canonicalTitle: title))
         }
         func load() -> (WikipediaSnapshot, hits: Int) {
-            let kept = KeptEntries.load(keptFile, tool: "t", fileSystem: fs)
+            let kept = KeptEntries.load(keptFile, tool: "t", keyPrefix: "", fileSystem: fs)
             let snapshot = WikipediaCache(root: dir.path, kept: kept).load()
             KeptEntries.save(kept, to: keptFile, fileSystem: fs)
             return (snapshot, kept.hits)
@@ -440,7 +440,7 @@ struct CacheTests {
         #expect(load().hits == 1, "a racy entry is read by the next build too")
 
         // Another binary's file is not read.
-        let other = KeptEntries.load(keptFile, tool: "other", fileSystem: fs)
+        let other = KeptEntries.load(keptFile, tool: "other", keyPrefix: "", fileSystem: fs)
         _ = WikipediaCache(root: dir.path, kept: other).load()
         #expect(other.hits == 0)
     }
@@ -520,14 +520,14 @@ struct CacheTests {
     {
         let fs = LocalFileSystem()
         let keptFile = dir.appending(".out.bestiary-wikipedia"), factsFile = dir.appending(".out.bestiary-files")
-        let kept = KeptEntries.load(keptFile, tool: "t", fileSystem: fs)
-        let facts = FileFacts.load(factsFile, tool: "t", fileSystem: fs)
+        let kept = KeptEntries.load(keptFile, tool: "t", keyPrefix: "", fileSystem: fs)
+        let facts = FileFacts.load(factsFile, tool: "t", keyPrefix: "", fileSystem: fs)
         var cache = WikipediaCache(root: dir.path, facts: facts, kept: kept)
         cache.listing = listing
         let snapshot = cache.load()
         KeptEntries.save(kept, to: keptFile, fileSystem: fs)
         facts.save(factsFile, fileSystem: fs)
-        let stamp = WikipediaCache.keptStamp(KeptEntries.load(keptFile, tool: "t", fileSystem: fs).stamp)
+        let stamp = WikipediaCache.keptStamp(KeptEntries.load(keptFile, tool: "t", keyPrefix: "", fileSystem: fs).stamp)
         return (snapshot, kept.hits, facts.hits, stamp)
     }
 
