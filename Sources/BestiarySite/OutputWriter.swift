@@ -232,7 +232,7 @@ struct OutputWriter {
         func add(_ files: [OutputFile]) throws(DiagnosticError) {
             do {
                 try makeDirectories(of: files.lazy.map(\.path))
-                _ = try Parallel.map(files, chunk: 64) { file in try add(file) }
+                try Parallel.forEach(files, groupedBy: { OutputWriter.folder(of: $0.path) }) { file in try add(file) }
             } catch {
                 throw DiagnosticError(.error("cannot write the site: \(error); \(writer.output) is unchanged", stage: "write"))
             }
@@ -271,7 +271,7 @@ struct OutputWriter {
                     missing = paths.filter { !present.contains($0) }
                 }
                 try makeDirectories(of: missing)
-                _ = try Parallel.map(missing, chunk: 256) { file in
+                try Parallel.forEach(missing, groupedBy: OutputWriter.folder(of:)) { file in
                     try fs.link(writer.output + "/" + file, to: path + "/" + file)
                 }
             } catch {
@@ -293,13 +293,20 @@ struct OutputWriter {
             try fs.createDirectory(target)
         }
 
-        /// Makes the folders of `files` (with their parents): each depth in parallel, parents first.
+        /// Makes the folders of `files` (with their parents), parents first: those that hold other
+        /// folders of the list depth by depth, then the rest (a folder per page: `animals/ID`,
+        /// `en/animals/ID`) all at once, grouped by the folder they go into, so that no two threads
+        /// make folders in one folder at a time (``Parallel/forEach(_:groupedBy:_:)``).
         func makeDirectories<S: Sequence>(of files: S) throws where S.Element == String {
             let directories = FolderStamps.folders(of: files)
-            let byDepth = Dictionary(grouping: directories) { $0.utf8.count { $0 == UInt8(ascii: "/") } }
+            let parents = Set(directories.lazy.map { OutputWriter.folder(of: $0) })
+            let holding = directories.filter { parents.contains(Substring($0)) }
+            let byDepth = Dictionary(grouping: holding) { $0.utf8.count { $0 == UInt8(ascii: "/") } }
             for depth in byDepth.keys.sorted() {
-                _ = try Parallel.map(byDepth[depth]!.sorted(), chunk: 64) { try makeDirectory($0) }
+                try Parallel.forEach(byDepth[depth]!.sorted(), groupedBy: OutputWriter.folder(of:)) { try makeDirectory($0) }
             }
+            let rest = directories.filter { !parents.contains(Substring($0)) }.sorted()
+            try Parallel.forEach(rest, groupedBy: OutputWriter.folder(of:)) { try makeDirectory($0) }
         }
 
         /// Removes every file and folder of the staging tree but the files `keeps` accepts (by
@@ -618,7 +625,7 @@ struct OutputWriter {
                 if update.changed { changed.insert(update.path) }
             }
             for path in gone { index.entries[path] = nil }
-            _ = try Parallel.map(gone, chunk: 64) { path in try fs.remove(output + "/" + path) }
+            try Parallel.forEach(gone, groupedBy: OutputWriter.folder(of:)) { path in try fs.remove(output + "/" + path) }
             changed.formUnion(gone)
             removeEmptyFolders(above: gone)
             // A folder this update wrote into or removed from has a newer time than its stamp.

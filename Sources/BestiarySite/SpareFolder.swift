@@ -227,7 +227,7 @@ extension OutputWriter.Staging {
         // 3. What the listed folders lack of the files this build keeps from the output.
         for file in paths where listedSet.contains(parent(file)) && !present.contains(file) { missing.append(file) }
         try makeDirectories(of: missing)
-        _ = try Parallel.map(missing, chunk: 256) { file in
+        try Parallel.forEach(missing, groupedBy: OutputWriter.folder(of:)) { file in
             try fs.link(writer.output + "/" + file, to: path + "/" + file)
         }
         return true

@@ -52,6 +52,56 @@ public enum Parallel {
     }
 }
 
+extension Parallel {
+    /// How ``forEach(_:groupedBy:_:)`` shares `items` out among at most `workers` threads: the
+    /// indices of each thread's items, in input order. The items of one folder are all in one
+    /// share; the folders go largest first (then by name), each to the share with the fewest
+    /// items so far (the first of those). One share when there is one folder.
+    public static func shares<T>(_ items: [T], groupedBy folder: (T) -> Substring, workers: Int) -> [[Int]] {
+        var groups: [Substring: [Int]] = [:]
+        for i in items.indices { groups[folder(items[i]), default: []].append(i) }
+        let largestFirst = groups.sorted { a, b in a.value.count != b.value.count ? a.value.count > b.value.count : a.key < b.key }
+        var shares = [[Int]](repeating: [], count: max(1, min(workers, groups.count)))
+        for (_, members) in largestFirst {
+            let lightest = shares.indices.min { shares[$0].count < shares[$1].count }!
+            shares[lightest].append(contentsOf: members)
+        }
+        for w in shares.indices { shares[w].sort() }
+        return shares
+    }
+
+    /// `items.forEach(body)` over `jobs` threads, no two of them working in one folder at a time:
+    /// for making entries (files, links, folders), which takes the folder's lock in the kernel
+    /// (`i_rwsem`). Two threads linking 20,000 files into one folder took as long as one, the
+    /// second spinning on that lock (a third of a one-shot rebuild's `link` time); into two
+    /// folders, 1.5–1.8 times less (2026-12-07). So the items are grouped by `folder` (of each
+    /// item, the folder its entry goes into), and each group goes whole to one thread: the
+    /// largest first, each to the thread with the fewest items so far. Items of one folder, or of
+    /// a single one, are done in turn on one thread. Each thread takes its items in input order
+    /// and stops at its first error; the error thrown is then the first in input order, as a
+    /// sequential loop would throw (every item before it was done, on whichever thread).
+    @inlinable
+    public static func forEach<T>(_ items: [T], groupedBy folder: (T) -> Substring, _ body: (T) throws -> Void) rethrows {
+        guard jobs > 1, items.count > 1 else { return try items.forEach(body) }
+        let shares = Self.shares(items, groupedBy: folder, workers: jobs)
+        guard shares.count > 1 else { return try items.forEach(body) }
+        let workers = shares.count
+        let failures = ResultBuffer<(index: Int, error: any Error)>(count: workers)
+        try withoutActuallyEscaping(body) { body in
+            let box = UnsafeSendableBox(body), input = UnsafeSendableBox(items), work = UnsafeSendableBox(shares)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                for i in work.value[w] {
+                    do { try box.value(input.value[i]) } catch {
+                        failures.set(w, (i, error))
+                        return
+                    }
+                }
+            }
+            if let first = (0..<workers).compactMap({ failures.get($0) }).min(by: { $0.index < $1.index }) { throw first.error }
+        }
+    }
+}
+
 /// Work that runs on a thread of its own while the caller does something else (a build's pack
 /// stage while it renders); ``value()`` waits for it. A thread, not a `DispatchQueue`: libdispatch
 /// runs a `concurrentPerform` nested in another one with fewer threads, and the work inside uses

@@ -53,6 +53,75 @@ import Testing
         }
     }
 
+    /// Two big folders and 3,000 folders of one item each, as the output's media links and pages are.
+    static let outputLike = (0..<9_000).map { i in ["media/\(i)", "packs/media/\(i)", "animals/\(i)/index.html"][i % 3] }
+    static func folder(_ path: String) -> Substring { path[..<path.lastIndex(of: "/")!] }
+
+    /// `forEach(_:groupedBy:_:)`'s shares: each folder's items all in one share (making entries in
+    /// one folder takes its lock in the kernel: a second thread there only waits), every item in
+    /// exactly one, in input order; the two big folders on two threads, the shares balanced.
+    @Test func forEachSharesOutWholeFolders() {
+        let items = Self.outputLike
+        let shares = Parallel.shares(items, groupedBy: Self.folder, workers: 2)
+        #expect(shares.count == 2)
+        #expect(shares.joined().sorted() == Array(items.indices), "every item once")
+        #expect(shares.allSatisfy { $0 == $0.sorted() }, "in input order")
+        let owner = Dictionary(grouping: shares.indices.flatMap { w in shares[w].map { (Self.folder(items[$0]), w) } }, by: \.0)
+        #expect(owner.values.allSatisfy { Set($0.map(\.1)).count == 1 }, "a folder in one share")
+        #expect(owner["media"]?.first?.1 != owner["packs/media"]?.first?.1, "the two big folders apart")
+        #expect(abs(shares[0].count - shares[1].count) <= 1, "\(shares.map(\.count))")
+        #expect(Parallel.shares(items, groupedBy: { _ in "media" }, workers: 2) == [Array(items.indices)], "one folder: one share")
+        #expect(Parallel.shares(items, groupedBy: Self.folder, workers: 1) == [Array(items.indices)])
+    }
+
+    /// It does every item once, and never two items of one folder at the same time.
+    @Test func forEachGivesEachFolderToOneThreadAtATime() {
+        let items = Self.outputLike
+        final class Watch: @unchecked Sendable {
+            let lock = NSLock()
+            var inside: [Substring: Int] = [:]
+            var together: Set<Substring> = []
+            var done: [String: Int] = [:]
+        }
+        let watch = Watch()
+        Parallel.forEach(items, groupedBy: Self.folder) { path in
+            let f = Self.folder(path)
+            watch.lock.withLock {
+                watch.inside[f, default: 0] += 1
+                if watch.inside[f]! > 1 { watch.together.insert(f) }
+            }
+            usleep(path.hasSuffix("00") ? 300 : 10)  // so that the threads overlap
+            watch.lock.withLock {
+                watch.inside[f]! -= 1
+                watch.done[path, default: 0] += 1
+            }
+        }
+        #expect(watch.together.isEmpty, "folders worked in by two threads at once: \(watch.together.sorted().prefix(5))")
+        #expect(watch.done.count == items.count && watch.done.values.allSatisfy { $0 == 1 })
+    }
+
+    /// Its error is the one a sequential loop throws: the first failing item in input order,
+    /// whichever thread reached a later one first.
+    @Test func forEachThrowsTheFirstErrorInInputOrder() {
+        struct Failure: Error, Equatable { let item: Int }
+        let failing: Set<Int> = [9_990, 4_321, 4_322, 8_000, 15]
+        var done = [Bool](repeating: false, count: 10_000)
+        let lock = NSLock()
+        do {
+            try Parallel.forEach(Array(0..<10_000), groupedBy: { i in Substring(["a", "b", "c"][i % 3]) }) { i in
+                if i == 15 { usleep(50_000) }  // the first failure comes last in time
+                if failing.contains(i) { throw Failure(item: i) }
+                lock.withLock { done[i] = true }
+            }
+            Issue.record("no error thrown")
+        } catch let failure as Failure {
+            #expect(failure.item == 15)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        #expect((0..<15).allSatisfy { done[$0] }, "every item before the first failure was done")
+    }
+
     /// `Background` runs its work while the caller goes on, and gives its value (or its error)
     /// to every `value()`, however often it is asked; work inside it still uses `Parallel.map`.
     @Test func backgroundWorkGivesItsValueOrItsError() throws {
