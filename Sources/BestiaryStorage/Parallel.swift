@@ -73,13 +73,14 @@ extension Parallel {
     /// `items.forEach(body)` over `jobs` threads, no two of them working in one folder at a time:
     /// for making entries (files, links, folders), which takes the folder's lock in the kernel
     /// (`i_rwsem`). Two threads linking 20,000 files into one folder took as long as one, the
-    /// second spinning on that lock (a third of a one-shot rebuild's `link` time); into two
-    /// folders, 1.5–1.8 times less (2026-12-07). So the items are grouped by `folder` (of each
-    /// item, the folder its entry goes into), and each group goes whole to one thread: the
-    /// largest first, each to the thread with the fewest items so far. Items of one folder, or of
-    /// a single one, are done in turn on one thread. Each thread takes its items in input order
-    /// and stops at its first error; the error thrown is then the first in input order, as a
-    /// sequential loop would throw (every item before it was done, on whichever thread).
+    /// second spinning on that lock (a third of the `link` time of the first rebuild after a full
+    /// build); into two folders, 1.5–1.8 times less (2026-12-07). So the items are grouped by
+    /// `folder` (of each item, the folder its entry goes into), and each group goes whole to one
+    /// thread: the largest first, each to the thread with the fewest items so far. The items of
+    /// one folder are done in turn on one thread, all of them when there is only one folder.
+    /// Each thread takes its items in input order; once an item fails, no thread starts an item
+    /// after it, and the error thrown is the first in input order, as a sequential loop would
+    /// throw (every item before it was done, on whichever thread).
     @inlinable
     public static func forEach<T>(_ items: [T], groupedBy folder: (T) -> Substring, _ body: (T) throws -> Void) rethrows {
         guard jobs > 1, items.count > 1 else { return try items.forEach(body) }
@@ -87,18 +88,44 @@ extension Parallel {
         guard shares.count > 1 else { return try items.forEach(body) }
         let workers = shares.count
         let failures = ResultBuffer<(index: Int, error: any Error)>(count: workers)
+        let first = FirstFailure()
         try withoutActuallyEscaping(body) { body in
             let box = UnsafeSendableBox(body), input = UnsafeSendableBox(items), work = UnsafeSendableBox(shares)
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 for i in work.value[w] {
+                    // Nothing after a failure is started (every item before it still is done).
+                    if i > first.index { return }
                     do { try box.value(input.value[i]) } catch {
                         failures.set(w, (i, error))
+                        first.note(i)
                         return
                     }
                 }
             }
             if let first = (0..<workers).compactMap({ failures.get($0) }).min(by: { $0.index < $1.index }) { throw first.error }
         }
+    }
+}
+
+/// The index of the first item that failed so far, for ``Parallel/forEach(_:groupedBy:_:)``
+/// (`Int.max`: none).
+@usableFromInline
+final class FirstFailure: @unchecked Sendable {
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var first = Int.max
+
+    @inlinable init() {}
+
+    @inlinable var index: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return first
+    }
+
+    @inlinable func note(_ index: Int) {
+        lock.lock()
+        first = min(first, index)
+        lock.unlock()
     }
 }
 

@@ -561,6 +561,10 @@ import Testing
 
         try FileManager.default.createDirectory(atPath: spare, withIntermediateDirectories: true)
         try "stray".write(toFile: spare + "/stray.html", atomically: false, encoding: .utf8)
+        // Files where folders belong: one that holds the pages' folders, one that holds a page.
+        try "not a folder".write(toFile: spare + "/animals", atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: spare + "/de/animals", withIntermediateDirectories: true)
+        try "not a folder".write(toFile: spare + "/de/animals/bee", atomically: false, encoding: .utf8)
         try s.step {}
         #expect(!FileManager.default.fileExists(atPath: s.output + "/stray.html"))
         try s.step { try s.edit("content/animals/bear.md", "tags: [bears, big]", "tags: [bears]") }

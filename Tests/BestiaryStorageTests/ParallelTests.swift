@@ -101,7 +101,8 @@ import Testing
     }
 
     /// Its error is the one a sequential loop throws: the first failing item in input order,
-    /// whichever thread reached a later one first.
+    /// whichever thread reached a later one first; and once an item failed, nothing after it is
+    /// started (a failed staging does not go on making links).
     @Test func forEachThrowsTheFirstErrorInInputOrder() {
         struct Failure: Error, Equatable { let item: Int }
         let failing: Set<Int> = [9_990, 4_321, 4_322, 8_000, 15]
@@ -120,6 +121,20 @@ import Testing
             Issue.record("unexpected \(error)")
         }
         #expect((0..<15).allSatisfy { done[$0] }, "every item before the first failure was done")
+
+        // One thread fails at once; the other, slow, stops at its next item instead of doing its
+        // 6,666 (of the folders `b` and `c`).
+        var later = 0
+        do {
+            try Parallel.forEach(Array(0..<10_000), groupedBy: { i in Substring(["a", "b", "c"][i % 3]) }) { i in
+                if i == 3 { throw Failure(item: i) }
+                if i % 3 != 0 {
+                    usleep(100)
+                    lock.withLock { later += 1 }
+                }
+            }
+        } catch {}
+        if Parallel.jobs > 1 { #expect(later < 3_000, "\(later) items done after a failure") }
     }
 
     /// `Background` runs its work while the caller goes on, and gives its value (or its error)
