@@ -107,7 +107,7 @@ public struct ContentLoader: Sendable {
         var up = ""
         for _ in 0..<8 {
             up += up.isEmpty ? ".." : "/.."
-            let candidate = (root == "." ? "" : root + "/") + up
+            let candidate = Catalog.pathPrefix(root: root) + up
             if fileSystem.info(candidate + "/content/site.yml")?.kind == .file {
                 return root == "." ? up : (candidate as NSString).standardizingPath
             }

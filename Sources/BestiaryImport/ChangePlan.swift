@@ -53,7 +53,7 @@ public struct ChangePlan: Sendable {
     /// Writes the plan: media first, so that no record ever names a file that is not there yet;
     /// each file atomically (a reader sees the old bytes or the new ones, never a mix).
     public func apply(root: String, fileSystem: any FileSystem) throws {
-        func full(_ relative: String) -> String { root == "." ? relative : root + "/" + relative }
+        func full(_ relative: String) -> String { Catalog.pathPrefix(root: root) + relative }
         for copy in copies {
             try fileSystem.writeAtomically(copy.data, to: full(copy.destination))
         }

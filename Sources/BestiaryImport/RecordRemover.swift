@@ -27,7 +27,7 @@ public struct RemovalPlan: Sendable {
 
     public func apply(root: String, fileSystem: any FileSystem) throws {
         for removal in removals {
-            try fileSystem.remove(root == "." ? removal.path : root + "/" + removal.path)
+            try fileSystem.remove(Catalog.pathPrefix(root: root) + removal.path)
         }
     }
 }

@@ -37,7 +37,7 @@ public struct RecordStore: Sendable {
 
     /// `path` (relative to the site root) as the file system reaches it.
     public func fullPath(_ relative: String) -> String {
-        root == "." ? relative : root + "/" + relative
+        Catalog.pathPrefix(root: root) + relative
     }
 
     /// The `.md` files under content/animals/ that are no record the loader read (paths relative

@@ -41,7 +41,7 @@ public struct Theme: Sendable {
     /// The default theme overlaid with `root/templates/`.
     public static func load(root: String, fileSystem: any FileSystem) throws(DiagnosticError) -> Theme {
         var theme = builtIn
-        let directory = (root == "." ? "" : root + "/") + "templates"
+        let directory = Catalog.pathPrefix(root: root) + "templates"
         guard fileSystem.isDirectory(directory) else { return theme }
         do {
             var links: [String] = []

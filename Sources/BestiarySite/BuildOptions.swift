@@ -1,3 +1,4 @@
+import BestiaryContent
 import BestiaryStorage
 import Foundation
 
@@ -52,7 +53,7 @@ public struct BuildOptions: Sendable {
     }
 
     public var outputDirectory: String {
-        output.map { Self.outputPath($0) } ?? (root == "." ? "output" : root + "/output")
+        output.map { Self.outputPath($0) } ?? Catalog.pathPrefix(root: root) + "output"
     }
 
     /// `--output` as a folder with a name of its own: what a build keeps for the next goes beside

@@ -352,7 +352,7 @@ struct BuildState {
     static let contentAddressedFolders: Set<String> = ["content/wikipedia/images"]
 
     private func root(_ relative: String) -> String {
-        options.root == "." ? relative : options.root + "/" + relative
+        Catalog.pathPrefix(root: options.root) + relative
     }
 
     /// An entry the walk found: its path relative to the root and its metadata (nil when it went

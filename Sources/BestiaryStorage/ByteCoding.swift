@@ -29,8 +29,13 @@ public struct ByteWriter {
     }
 
     @inlinable public mutating func dictionary<T>(_ d: [String: T], _ write: (inout ByteWriter, T) -> Void) {
-        count(d.count)
-        for (k, v) in d.sorted(by: { $0.key < $1.key }) {
+        entries(d.sorted(by: { $0.key < $1.key }), write)
+    }
+
+    /// A dictionary's entries, already sorted by key: as ``dictionary(_:_:)`` writes them.
+    @inlinable mutating func entries<T>(_ sorted: [(key: String, value: T)], _ write: (inout ByteWriter, T) -> Void) {
+        count(sorted.count)
+        for (k, v) in sorted {
             string(k)
             write(&self, v)
         }
@@ -42,11 +47,12 @@ public struct ByteWriter {
         guard !prefix.isEmpty else { return dictionary(d, write) }
         let n = prefix.utf8.count
         // By bytes: `hasPrefix` compares characters, and a combining mark after the prefix's
-        // last byte would make it no prefix.
-        var under: [String: T] = [:]
+        // last byte would make it no prefix. (Distinct keys stay distinct without it: sorted as
+        // they are, not put into a second dictionary first.)
+        var under: [(key: String, value: T)] = []
         under.reserveCapacity(d.count)
-        for (k, v) in d where k.utf8.starts(with: prefix.utf8) { under[String(decoding: k.utf8.dropFirst(n), as: UTF8.self)] = v }
-        dictionary(under, write)
+        for (k, v) in d where k.utf8.starts(with: prefix.utf8) { under.append((String(decoding: k.utf8.dropFirst(n), as: UTF8.self), v)) }
+        entries(under.sorted(by: { $0.key < $1.key }), write)
     }
 
     @inlinable public mutating func info(_ i: FileInfo) {
