@@ -77,8 +77,8 @@ struct OutputRecord {
                 lines.next(), lines.text(lines.whole) == "output\t" + folder
             else { return nil }
             var record = OutputRecord(tool: tool, outputFolder: folder, index: OutputIndex(), digests: [:])
-            record.index.entries.reserveCapacity(file.count / 120)
             var layout = Layout(file: file)
+            var digestTexts = DigestTexts()
             // The file lines, while they are one run of lines to the end (as written).
             var filesStart: Int?
             var filesEnd = 0
@@ -88,6 +88,12 @@ struct OutputRecord {
             /// they are not all there and well formed (a count no file can hold included). `span`:
             /// the bytes of those lines (with their line breaks), when they follow one another.
             func sectionLines(_ count: Int, span: inout Range<Int>?, _ add: (String, String, Int, Int) -> Void) -> Bool {
+                sectionLines(count, span: &span) { lines in lines.text(1) } add: { add($0, $1, $2, $3) }
+            }
+            /// `second`: the second field's text (a list card's key, made once per digest).
+            func sectionLines(
+                _ count: Int, span: inout Range<Int>?, second: (TabbedLines) -> String, add: (String, String, Int, Int) -> Void
+            ) -> Bool {
                 // Each line is at least 8 bytes: a larger count is a damaged record.
                 guard count >= 0, count <= file.count / 8 else { return false }
                 var start: Int?
@@ -97,7 +103,7 @@ struct OutputRecord {
                     guard lines.next(), lines.count == 4, let number = lines.integer(2), let length = lines.integer(3) else { return false }
                     if start == nil { start = lines.lineStart } else if lines.lineStart != end { inOneRun = false }
                     end = lines.lineEnd + 1
-                    add(lines.text(0), lines.text(1), number, length)
+                    add(lines.text(0), second(lines), number, length)
                 }
                 if let start, inOneRun, end <= bytes.count { span = start..<end }
                 return true
@@ -110,9 +116,11 @@ struct OutputRecord {
                 if fields == 5, lines.is(0, "fragments"), let count = lines.integer(3) {
                     let path = lines.text(1)
                     var table = FragmentTable(salt: lines.text(2), entries: [])
+                    // (Bounded as the section's lines are: at least 8 bytes each.)
+                    table.entries.reserveCapacity(min(max(count, 0), file.count / 8))
                     var end = 0
                     var span: Range<Int>?
-                    guard sectionLines(count, span: &span, { section, item, gap, length in
+                    guard sectionLines(count, span: &span, second: { digestTexts.text($0.field(1), $0) }, add: { section, item, gap, length in
                         // (Wrapping, as written: any offset reads back as it was.)
                         table.entries.append(FragmentTable.Entry(section: section, item: item, offset: end &+ gap, length: length))
                         end = end &+ gap &+ length
@@ -150,7 +158,7 @@ struct OutputRecord {
                         let difficulty = lines.is(4, "-") ? nil : lines.integer(4)
                         guard lines.is(4, "-") || difficulty != nil else { return nil }
                         record.animals[lines.text(1)] = KeptAnimal(
-                            digest: lines.text(2), group: lines.is(3, "-") ? nil : lines.text(3), difficulty: difficulty)
+                            digest: digestTexts.text(lines.field(2), lines), group: lines.is(3, "-") ? nil : lines.text(3), difficulty: difficulty)
                     }
                     continue
                 }
@@ -165,6 +173,12 @@ struct OutputRecord {
                     continue
                 }
                 guard fields == 4, let written = parseInfo(lines.field(2)) else { return nil }
+                if filesStart == nil {
+                    // The file lines come last, about 150 bytes each (153 on the bench corpus):
+                    // room for those left. A guess from the whole file (its list cards and pack
+                    // records included) made a table four times too large: 38 MB, not 9.
+                    record.index.entries.reserveCapacity((bytes.count - lines.lineStart) / 140)
+                }
                 let path = lines.text(0)
                 record.index.entries[path] = OutputIndex.Entry(identity: lines.text(1), written: written)
                 if lines.field(3).count > 1 { record.digests[path] = lines.text(3) }
@@ -490,6 +504,52 @@ struct KeptAnimal: Equatable, Sendable {
     var digest: String
     var group: String?
     var difficulty: Int?
+}
+
+/// The texts of the digests a record names, each made once: a list card is keyed by its animal's
+/// digest, so on the bench corpus the record's 110,000 card lines and 10,000 animal lines name
+/// 10,000 digests (one text each, 64 bytes: 11 MB of them made and held by every rebuild before).
+/// A field that is not 64 lowercase hexadecimal digits is made as it is, every time.
+private struct DigestTexts {
+    private struct Key: Hashable {
+        var a: UInt64, b: UInt64, c: UInt64, d: UInt64
+    }
+    private var made: [Key: String] = [:]
+
+    mutating func text(_ field: Slice<UnsafeBufferPointer<UInt8>>, _ lines: TabbedLines) -> String {
+        guard let key = Self.key(field) else { return lines.text(field) }
+        if let text = made[key] { return text }
+        let text = lines.text(field)
+        made[key] = text
+        return text
+    }
+
+    private static func key(_ field: Slice<UnsafeBufferPointer<UInt8>>) -> Key? {
+        guard field.count == 64 else { return nil }
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var i = field.startIndex
+        for w in 0..<4 {
+            var word: UInt64 = 0
+            for _ in 0..<16 {
+                let b = field[i]
+                let digit: UInt8
+                switch b {
+                case 48...57: digit = b - 48
+                case 97...102: digit = b - 87
+                default: return nil
+                }
+                word = word << 4 | UInt64(digit)
+                i += 1
+            }
+            switch w {
+            case 0: words.0 = word
+            case 1: words.1 = word
+            case 2: words.2 = word
+            default: words.3 = word
+            }
+        }
+        return Key(a: words.0, b: words.1, c: words.2, d: words.3)
+    }
 }
 
 /// The non-empty lines of a record's bytes, one at a time, each split at its tabs in place.

@@ -31,6 +31,16 @@ import Testing
                 .init(section: "cards", item: "bear", offset: 200, length: 9_999_999_999),
             ]),
             "de/collection/index.html": FragmentTable(salt: "s2", entries: []),
+            // Card keys that are digests (read once per digest) and keys that only look like one:
+            // upper case, a digit short, a letter past f, each read back as it was written.
+            "en/collection/index.html": FragmentTable(salt: "s3", entries: [
+                .init(section: "", item: Self.sha, offset: 0, length: 1),
+                .init(section: "", item: Self.sha.uppercased(), offset: 1, length: 1),
+                .init(section: "", item: String(Self.sha.dropLast()), offset: 2, length: 1),
+                .init(section: "", item: String(Self.sha.dropLast()) + "g", offset: 3, length: 1),
+                .init(section: "", item: "0" + Self.sha.dropFirst(), offset: 4, length: 1),
+                .init(section: "", item: Self.sha, offset: 5, length: 1),
+            ]),
         ]
         record.packRecords = PackRecordTable(manifestPath: "packs/v/3.json", entries: [
             "owl": .init(digest: Self.sha, offset: 17, length: 300), "bear": .init(digest: "e" + Self.sha.dropFirst(), offset: 317, length: 1),
