@@ -62,11 +62,11 @@ public enum CatalogJSON {
             var streams = [Stream](repeating: Stream(), count: 1 + languages.count)
             for index in first..<min(animals.count, first + run) {
                 if let digest = digests?[index], let parts = kept(digest, at: index) {
-                    for (i, part) in parts.enumerated() { streams[i].append(part) }
+                    for (i, part) in parts.enumerated() { streams[i].append(kept: part) }
                 } else {
                     var json = JSONObjectWriter()
                     let description = object(animals[index], input: input, into: &json)
-                    streams[0].append(json.out[...])
+                    streams[0].append(made: json.out[...])
                     for (i, lang) in languages.enumerated() {
                         var member: [UInt8] = []
                         if let text = description[lang] {
@@ -74,7 +74,7 @@ public enum CatalogJSON {
                             member.append(UInt8(ascii: ":"))
                             JSONText.writeString(text, into: &member)
                         }
-                        streams[1 + i].append(member[...])
+                        streams[1 + i].append(made: member[...])
                     }
                 }
             }
@@ -84,24 +84,22 @@ public enum CatalogJSON {
         /// One file's parts joined with commas between `open` and `close`, how many are not empty,
         /// and where each animal's part is (an empty one where it would be).
         /// `tail`: bytes the caller appends, reserved too (a 6.5 MB buffer is not copied for them).
-        func joined(_ stream: Int, open: String, close: String, tail: Int = 0) -> (bytes: [UInt8], table: FragmentTable?, written: Int) {
-            var out: [UInt8] = []
-            out.reserveCapacity(runs.reduce(open.utf8.count + close.utf8.count + tail) { $0 + $1[stream].bytes.count + $1[stream].ends.count })
+        func joined(_ stream: Int, open: String, close: String, tail: Int = 0) -> (bytes: Data, table: FragmentTable?, written: Int) {
+            // Made as the file's `Data` itself: a copy into one made the catalogue's 6.5 MB twice.
+            var out = Data(capacity: runs.reduce(open.utf8.count + close.utf8.count + tail) { $0 + $1[stream].byteCount + $1[stream].count })
             out.append(contentsOf: open.utf8)
             var table = digests.map { _ in FragmentTable(salt: salt, entries: []) }
             table?.entries.reserveCapacity(animals.count)
             var index = 0, written = 0
             for streams in runs {
-                var start = 0
-                for end in streams[stream].ends {
+                streams[stream].forEachPart { part in
                     // An empty part (no description) takes no comma and is recorded where it would be.
-                    if end > start, written > 0 { out.append(UInt8(ascii: ",")) }
+                    if !part.isEmpty, written > 0 { out.append(UInt8(ascii: ",")) }
                     if let digests {
-                        table?.entries.append(FragmentTable.Entry(section: "", item: digests[index], offset: out.count, length: end - start))
+                        table?.entries.append(FragmentTable.Entry(section: "", item: digests[index], offset: out.count, length: part.count))
                     }
-                    if end > start { written += 1 }
-                    out.append(contentsOf: streams[stream].bytes[start..<end])
-                    start = end
+                    if !part.isEmpty { written += 1 }
+                    part.withUnsafeBufferPointer { out.append($0) }
                     index += 1
                 }
             }
@@ -113,9 +111,8 @@ public enum CatalogJSON {
         /// Each language's file, as the catalogue names it.
         var paths: [String: String] = [:]
         for (i, lang) in languages.enumerated() {
-            let (bytes, table, written) = joined(1 + i, open: "{", close: "}")
+            let (data, table, written) = joined(1 + i, open: "{", close: "}")
             guard written > 0 else { continue }
-            let data = Data(bytes)
             let digest = Hashing.sha256Hex(data)
             let file = OutputFile(path: descriptionsPath(lang, sha256: digest), data: data, sha256: digest)
             descriptionFiles.append(file)
@@ -140,27 +137,56 @@ public enum CatalogJSON {
         // leaves the day's questions as they were). Keys are sorted: "descriptions" and then
         // "fingerprint" come right after "animals" and before all of `rest`'s, so both forms are
         // made from one encoding of the animals (megabytes) and of the rest.
-        let fingerprint = Hashing.sha256Hex(parts: [json, restJSON])
-        json.append(contentsOf: #","descriptions":"#.utf8)
-        JSONText.write(paths, into: &json)
-        json.append(contentsOf: #","fingerprint":"#.utf8)
-        JSONText.writeString(fingerprint, into: &json)
-        json.append(contentsOf: restJSON)
-        let data = Data(json)
+        let fingerprint = Hashing.sha256Hex(parts: [json, Data(restJSON)])
+        var members: [UInt8] = []
+        members.append(contentsOf: #","descriptions":"#.utf8)
+        JSONText.write(paths, into: &members)
+        members.append(contentsOf: #","fingerprint":"#.utf8)
+        JSONText.writeString(fingerprint, into: &members)
+        members.append(contentsOf: restJSON)
+        json.append(contentsOf: members)
+        let data = json
         let digest = Hashing.sha256Hex(data)
         let catalog = OutputFile(path: path(sha256: digest), data: data, sha256: digest)
         tables[catalog.path] = table
         return Files(catalog: catalog, descriptions: descriptionFiles, tables: digests == nil ? [:] : tables)
     }
 
-    /// One run's parts of one file, back to back, and where each ends.
+    /// One run's parts of one file, in order: those made by this build back to back in `made`,
+    /// those kept from the last build's file left where they are (a rebuild copied all 10,000
+    /// animals' parts of the three files into its streams, 17 MB at the bench corpus's peak).
     struct Stream {
-        var bytes: [UInt8] = []
-        var ends: [Int] = []
+        private var made: [UInt8] = []
+        /// Each part: a range of `made`, or a kept slice.
+        private var parts: [Part] = []
+        private(set) var byteCount = 0
 
-        mutating func append(_ part: ArraySlice<UInt8>) {
-            bytes.append(contentsOf: part)
-            ends.append(bytes.count)
+        private enum Part {
+            case made(Range<Int>)
+            case kept(ArraySlice<UInt8>)
+        }
+
+        var count: Int { parts.count }
+
+        mutating func append(made part: ArraySlice<UInt8>) {
+            let start = made.count
+            made.append(contentsOf: part)
+            parts.append(.made(start..<made.count))
+            byteCount += part.count
+        }
+
+        mutating func append(kept part: ArraySlice<UInt8>) {
+            parts.append(.kept(part))
+            byteCount += part.count
+        }
+
+        func forEachPart(_ body: (ArraySlice<UInt8>) -> Void) {
+            for part in parts {
+                switch part {
+                case .made(let range): body(made[range])
+                case .kept(let slice): body(slice)
+                }
+            }
         }
     }
 
