@@ -126,6 +126,14 @@ done
 # output once): it is timed on its own, and the one-record rebuild is the median of the runs after it.
 "${hf[@]}" "$work/first-edit.json" --runs 1 --prepare "$edit" "$bin build --root $site" >/dev/null
 "${hf[@]}" "$work/edit.json" --runs "$runs" --prepare "$edit" "$bin build --root $site" >/dev/null
+# The one-record rebuild's peak memory, the median of three (it reads what the last build kept, and
+# holds what it frees for reuse rather than returning it: docs/rebuilds.md).
+edit_rss=""
+for i in 1 2 3; do
+  eval "$edit"
+  /usr/bin/time -v -o "$work/edit-rss.txt" "$bin" build --root "$site" >/dev/null 2>&1
+  edit_rss="$edit_rss $(awk '/Maximum resident/ {print $6}' "$work/edit-rss.txt")"
+done
 # The site's own pack after the edits: its manifest and its delta from the version before.
 cp "$site/output/packs/latest.json" "$work/latest-after-edit.json"
 hugo_rss=""
@@ -185,9 +193,9 @@ PY
 
 packs=$("$packbench" "$n" 2>/dev/null | tr -d '\n')
 
-python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" "$rewrite_floor" "${hugo_same_rss:-}" "$preview" <<'EOF'
+python3 - "$work" "$n" "$pages" "$rss" "$has_hugo" "${hugo_rss:-}" "$fetch_rate" "$articles" "$identical" "$packs" "$floor" "$hugo_floor" "$rewrite_floor" "${hugo_same_rss:-}" "$preview" "$edit_rss" <<'EOF'
 import glob, json, platform, statistics, subprocess, sys, datetime, os
-work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs, floor, hugo_floor, rewrite_floor, hugo_same_rss, preview = sys.argv[1:]
+work, n, pages, rss, has_hugo, hugo_rss, rate, articles, identical, packs, floor, hugo_floor, rewrite_floor, hugo_same_rss, preview, edit_rss = sys.argv[1:]
 def times(name):
     """Every run's time: NAME.json (one hyperfine call) or NAME-1.json, NAME-2.json… (one run each)."""
     files = sorted(glob.glob(os.path.join(work, name + "-[0-9]*.json"))) or [os.path.join(work, name + ".json")]
@@ -213,6 +221,9 @@ if preview:
     rows.append(f"| the preview's rebuild after the same edit (`bestiary serve`, the build kept in memory; the runs after the first) | {m:.3f} s | {ratio(m, 0.1)[0]} | | |")
 mib = int(rss) / 1024 if rss else float("nan")
 rows.append(f"| peak memory (RSS), full build | {mib:.0f} MiB | | ≤ 300 MiB | {'yes' if mib <= 300 else '**no**'} |")
+edit_peaks = [int(k) for k in edit_rss.split()]
+if edit_peaks:
+    rows.append(f"| peak memory (RSS), one-record rebuild (median of {len(edit_peaks)}) | {statistics.median(edit_peaks) / 1024:.0f} MiB | | | |")
 rows.append(f"| output identical to a sequential build (BESTIARY_JOBS=1) | {identical} | | yes | {'yes' if identical == 'yes' else '**no**'} |")
 if hugo is not None:
     rows.append(f"| Hugo {subprocess.run(['hugo', 'version'], capture_output=True, text=True).stdout.split()[1]} full build (same animals, one language) | {hugo:.3f} s | 1 × | | |")
