@@ -117,6 +117,27 @@ public struct ByteReader {
         }
     }
 
+    /// ``string()``, or `last` itself when the bytes are its own; `last` becomes the string read.
+    /// Values that name one text in a run (every location in a parsed record names its file)
+    /// then hold one copy of it, not one each.
+    @inlinable public mutating func string(reusing last: inout String?) -> String? {
+        let start = at
+        guard let n = count(), bytes.count - at >= n else { return nil }
+        if var previous = last, previous.utf8.count == n {
+            let same = previous.withUTF8 { text in
+                withExtendedLifetime(owner) { n == 0 || memcmp(text.baseAddress!, bytes.baseAddress! + at, n) == 0 }
+            }
+            if same {
+                at += n
+                return previous
+            }
+        }
+        at = start
+        let read = string()
+        last = read
+        return read
+    }
+
     /// `.some(nil)` for an absent value, nil when the bytes do not fit.
     @inlinable public mutating func optional<T>(_ read: (inout ByteReader) -> T?) -> T?? {
         guard let present = flag() else { return nil }
