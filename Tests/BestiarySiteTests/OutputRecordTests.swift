@@ -32,9 +32,11 @@ import Testing
             ]),
             "de/collection/index.html": FragmentTable(salt: "s2", entries: []),
             // Card keys that are digests (read once per digest) and keys that only look like one:
-            // upper case, a digit short, a letter past f, each read back as it was written.
+            // upper case, a digit short, a letter past f, another digit in the middle (the same
+            // first and last bytes), each read back as it was written.
             "en/collection/index.html": FragmentTable(salt: "s3", entries: [
                 .init(section: "", item: Self.sha, offset: 0, length: 1),
+                .init(section: "", item: Self.sha.prefix(30) + "0" + Self.sha.dropFirst(31), offset: 0, length: 1),
                 .init(section: "", item: Self.sha.uppercased(), offset: 1, length: 1),
                 .init(section: "", item: String(Self.sha.dropLast()), offset: 2, length: 1),
                 .init(section: "", item: String(Self.sha.dropLast()) + "g", offset: 3, length: 1),
