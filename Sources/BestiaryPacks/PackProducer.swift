@@ -163,7 +163,11 @@ public struct PackProducer: Sendable {
         var manifestBytes: Data?
         var manifestPieces: [Data]?
         let ranges: [Range<Int>]
-        if let kept, !kept.madeHere, let made = manifest.encodePieces(within: kept.manifest) {
+        // A one-shot rebuild lists the media once, for the manifest's header and for the files
+        // (the list is small beside what a rebuild holds anyway); a build without a kept
+        // manifest lists them again for the files (see there).
+        let listedMedia = kept.map { !$0.madeHere } == true ? manifest.media : nil
+        if let kept, let listedMedia, let made = manifest.encodePieces(within: kept.manifest, media: listedMedia) {
             (manifestPieces, ranges) = (made.pieces, made.ranges)
         } else {
             let whole = manifest.encodeSharingRecords()
@@ -199,7 +203,7 @@ public struct PackProducer: Sendable {
         }
         // Listed again rather than kept from the header: the list (24,555 references on the
         // bench corpus) held while the files are made raised a full build's peak.
-        for ref in manifest.media {
+        for ref in listedMedia ?? manifest.media {
             guard let source = sources[ref.sha256] else { continue }  // unreachable: every ref came from a digest
             files.append(PackFile(path: ref.path, contents: .link(from: source)))
         }
