@@ -14,7 +14,7 @@ enum PackStage {
         catalog: Catalog, media: [String: MediaRecord], summaries: [String: [String: ResolvedSummary]],
         options: BuildOptions, now: Date, keys: [SigningKeys.Key], kept: KeptRecords? = nil,
         lock readAhead: Result<PackLock?, DiagnosticError>? = nil, unrecorded: String? = nil, pending: String? = nil, publishedNote: String? = nil,
-        outputIndex: String? = nil, memo: BuildMemo? = nil, unchanged: Set<String>? = nil
+        outputIndex: String? = nil, memo: BuildMemo? = nil, unchanged: Set<String>? = nil, leavingToExit: Bool = false
     ) throws(DiagnosticError) -> PackOutput {
         let fs = options.fileSystem
         guard catalog.config.packs != nil else {
@@ -25,17 +25,24 @@ enum PackStage {
         if let readAhead { lock = try readAhead.get() } else { lock = try Self.lock(of: catalog, options: options, memo: memo) }
         // The media stage hashed every file already: reuse its digests.
         var digests: [String: MediaDigest] = [:]
+        digests.reserveCapacity(media.count)
         for (path, record) in media {
             digests[path] = MediaDigest(sha256: record.sha256, bytes: record.bytes, format: record.format, sourcePath: record.fullPath)
         }
         var texts: [String: [String: PackText]] = [:]
+        texts.reserveCapacity(summaries.count)
         // As on the pages (``Animal/prefersOwnDescription(in:overSummaryIn:)``).
         let index = Dictionary(catalog.animals.indices.map { (catalog.animals[$0].id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, byLanguage) in summaries {
+            // Each animal's texts made room for at once: grown one language at a time, 10,000
+            // tables were made twice on the bench corpus.
+            var own: [String: PackText] = [:]
+            own.reserveCapacity(byLanguage.count)
             for (language, summary) in byLanguage
             where !(index[id].map { catalog.animals[$0].prefersOwnDescription(in: language, overSummaryIn: summary.language) } ?? false) {
-                texts[id, default: [:]][language] = text(of: summary)
+                own[language] = text(of: summary)
             }
+            if !own.isEmpty { texts[id] = own }
         }
         // The version a build published but could not record in the lock (the preview, which
         // records nothing and whose output is never deployed, goes by the lock alone).
@@ -67,6 +74,8 @@ enum PackStage {
         var output = try producer.produce(
             catalog: catalog, texts: texts, media: digests, lock: lock, signingKeys: keys, now: now, locked: options.locked, kept: kept,
             unchanged: unchanged, published: published)
+        // A build in a process that ends with it leaves these to the exit, not freed one by one.
+        if leavingToExit { ProcessMemory.leaveToExit([texts, digests, index]) }
         // Versions are created in order: one recorded with a build time ahead of the clock (a
         // SOURCE_DATE_EPOCH in the future) would fail every later build that changes the content
         // until that time comes, and the lock, sealed, cannot be mended by hand. A day of skew

@@ -487,7 +487,7 @@ public final class SiteBuilder: @unchecked Sendable {
             var output = try PackStage.run(
                 catalog: catalog, media: media, summaries: resolved, options: self.options, now: buildDate, keys: signingKeys, kept: kept,
                 lock: lockAhead?.value(), unrecorded: unrecordedPath, pending: pendingPath, publishedNote: publishedPath,
-                outputIndex: OutputRecord.path(writer), memo: self.memo, unchanged: unchangedAnimals)
+                outputIndex: OutputRecord.path(writer), memo: self.memo, unchanged: unchangedAnimals, leavingToExit: leaves)
             // The preview keeps this manifest's records for its next build.
             if let memo = self.memo {
                 let manifest = output.recordTable.flatMap { table in
