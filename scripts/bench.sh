@@ -9,7 +9,7 @@
 # 3. times with hyperfine (medians): full build from nothing (alternating with Hugo's full build
 #    of the same animals, and the second Hugo site's, when hugo is installed), no-op rebuild, rebuild
 #    after a one-record edit, and the preview's rebuild after the same edit (scripts/bench/preview_edit.py),
-# 4. peak memory (RSS) of a full build with /usr/bin/time -v,
+# 4. peak memory (RSS) of a full build with /usr/bin/time -v, and of a one-record rebuild (median of three),
 # 5. the floors: under any build of this output, its entries made as hard links (`cp -al`), and
 #    Hugo's; under a one-record rebuild, its catalogue and manifest rewritten, and the no-op,
 # 6. an import of 1,000 CSV rows into the corpus (a dry run),
@@ -131,7 +131,11 @@ done
 edit_rss=""
 for i in 1 2 3; do
   eval "$edit"
-  /usr/bin/time -v -o "$work/edit-rss.txt" "$bin" build --root "$site" >/dev/null 2>&1
+  if ! /usr/bin/time -v -o "$work/edit-rss.txt" "$bin" build --root "$site" >/dev/null 2>"$work/edit-rss.log"; then
+    echo "bench: a one-record rebuild failed:" >&2
+    cat "$work/edit-rss.log" >&2
+    exit 1
+  fi
   edit_rss="$edit_rss $(awk '/Maximum resident/ {print $6}' "$work/edit-rss.txt")"
 done
 # The site's own pack after the edits: its manifest and its delta from the version before.

@@ -201,8 +201,9 @@ public struct PackProducer: Sendable {
                 if let image = text.image { sources[image.media.sha256] = sources[image.media.sha256] ?? image.media.sourcePath }
             }
         }
-        // Listed again rather than kept from the header: the list (24,555 references on the
-        // bench corpus) held while the files are made raised a full build's peak.
+        // A build without a kept manifest lists them again rather than keeping the header's list:
+        // the list (24,555 references on the bench corpus) held while the files are made raised a
+        // full build's peak. A one-shot rebuild kept its list (above).
         for ref in listedMedia ?? manifest.media {
             guard let source = sources[ref.sha256] else { continue }  // unreachable: every ref came from a digest
             files.append(PackFile(path: ref.path, contents: .link(from: source)))

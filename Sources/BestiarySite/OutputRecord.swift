@@ -116,8 +116,9 @@ struct OutputRecord {
                 if fields == 5, lines.is(0, "fragments"), let count = lines.integer(3) {
                     let path = lines.text(1)
                     var table = FragmentTable(salt: lines.text(2), entries: [])
-                    // (Bounded as the section's lines are: at least 8 bytes each.)
-                    table.entries.reserveCapacity(min(max(count, 0), file.count / 8))
+                    // (Bounded by the bytes left, at least 8 for each line: a damaged count
+                    // makes no room for more lines than could follow.)
+                    table.entries.reserveCapacity(min(max(count, 0), max(0, bytes.count - lines.lineEnd) / 8))
                     var end = 0
                     var span: Range<Int>?
                     guard sectionLines(count, span: &span, second: { digestTexts.text($0.field(1), $0) }, add: { section, item, gap, length in
@@ -506,12 +507,14 @@ struct KeptAnimal: Equatable, Sendable {
     var difficulty: Int?
 }
 
-/// The texts of the digests a record names, each made once: a list card is keyed by its animal's
-/// digest, so on the bench corpus the record's 110,000 card lines and 10,000 animal lines name
-/// 10,000 digests (one text each, 64 bytes: 11 MB of them made and held by every rebuild before).
-/// A field of 64 bytes is looked for in one slot, chosen by two of its words and compared whole;
-/// a field not there (or of another length) is made, and a 64-byte one takes the slot. This costs
-/// a one-record rebuild about 10 ms of CPU (`perf`), a dictionary keyed by the bytes twice that.
+/// The texts of the digests a record names, each made about once: a list card is keyed by its
+/// animal's digest, so on the bench corpus the record's 110,000 card lines and 10,000 animal lines
+/// name 10,000 digests (a text each, 64 bytes: 11 MB of them made and held by every rebuild
+/// before). A field of 64 bytes is looked for in one slot, chosen by two of its words and compared
+/// whole; a field not there (or of another length) is made, and a 64-byte one takes the slot (so
+/// two digests sharing a slot, about one in seven of 10,000 in 65,536 slots, are made again when
+/// the lists name them in turn). This costs a one-record rebuild about 10 ms of CPU (`perf`), a
+/// dictionary keyed by the bytes twice that.
 private struct DigestTexts {
     private var slots = [String?](repeating: nil, count: 1 << 16)
 

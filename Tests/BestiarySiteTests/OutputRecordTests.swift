@@ -36,6 +36,7 @@ import Testing
             // first and last bytes), each read back as it was written.
             "en/collection/index.html": FragmentTable(salt: "s3", entries: [
                 .init(section: "", item: Self.sha, offset: 0, length: 1),
+                .init(section: "", item: Self.sha, offset: 0, length: 1),
                 .init(section: "", item: Self.sha.prefix(30) + "0" + Self.sha.dropFirst(31), offset: 0, length: 1),
                 .init(section: "", item: Self.sha.uppercased(), offset: 1, length: 1),
                 .init(section: "", item: String(Self.sha.dropLast()), offset: 2, length: 1),

@@ -17,7 +17,11 @@ struct ByteCodingTests {
     /// A string read with the one before it reads as itself, whether it has that one's bytes (the
     /// same text, held once), other bytes of the same length, or none; a damaged one is nil.
     @Test func aStringReadReusingTheLastReadsAsItself() {
-        let strings = ["content/animals/fox.md", "content/animals/fox.md", "content/animals/owl.md", "", "", "é", "e\u{301}", "e\u{301}", "content/animals/owl.md"]
+        // (The last two are the same text to Swift, canonically equivalent, in other bytes of the same length.)
+        let strings = [
+            "content/animals/fox.md", "content/animals/fox.md", "content/animals/owl.md", "", "", "é", "e\u{301}", "e\u{301}",
+            "content/animals/owl.md", "\u{1E0A}\u{0323}", "\u{1E0C}\u{0307}",
+        ]
         var writer = ByteWriter()
         for s in strings { writer.string(s) }
         var reader = ByteReader(writer.bytes)
