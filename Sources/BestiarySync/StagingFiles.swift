@@ -78,8 +78,14 @@ enum StagingFiles {
 
 /// The lock one sync of a store holds (`STORE.lock`, an exclusive `flock`) from before the store
 /// is opened until this value is released: a second sync of the same store, in this process or
-/// another, is refused at once (``SyncError/Reason/busy``). Where no lock can be had (a
-/// read-only folder, a file system without `flock`), it is held without one.
+/// another, is refused (``SyncError/Reason/busy``) when the lock is still held after
+/// ``busyGrace`` (a second). Where no lock can be had (a read-only folder, a file system without
+/// `flock`), it is held without one.
+///
+/// The grace is for a lock that outlives its sync by a moment: a process the app starts copies
+/// every descriptor it holds, the lock's included, and keeps the lock until it runs its program
+/// (`O_CLOEXEC` closes it only then). A sync started right after another ended was refused once
+/// so, as "busy", in the test suite, whose other tests start processes.
 public final class StoreLock: @unchecked Sendable {
     public let path: String
     private let descriptor: Int32?
@@ -92,13 +98,24 @@ public final class StoreLock: @unchecked Sendable {
     /// `STORE.lock`, the file locked for the store at `store`.
     public static func path(forStoreAt store: String) -> String { store + ".lock" }
 
-    /// The lock of the store at `store` (its file need not exist yet).
+    /// How long a held lock is waited for before a sync is refused as busy.
+    public static let busyGrace: Duration = .seconds(1)
+
+    /// The lock of the store at `store` (its file need not exist yet), waited for up to ``busyGrace``.
     public static func acquire(forStoreAt store: String) throws(SyncError) -> StoreLock {
         let path = Self.path(forStoreAt: store)
-        switch StagingFiles.lockExclusively(path) {
-        case .held(let descriptor): return StoreLock(path: path, descriptor: descriptor)
-        case .unavailable: return StoreLock(path: path, descriptor: nil)
-        case .busy: throw SyncError(.busy, "another sync of this store is running (it holds \(path)); let it finish, then sync again")
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: busyGrace)
+        while true {
+            switch StagingFiles.lockExclusively(path) {
+            case .held(let descriptor): return StoreLock(path: path, descriptor: descriptor)
+            case .unavailable: return StoreLock(path: path, descriptor: nil)
+            case .busy:
+                guard clock.now < deadline else {
+                    throw SyncError(.busy, "another sync of this store is running (it holds \(path)); let it finish, then sync again")
+                }
+                usleep(20_000)
+            }
         }
     }
 

@@ -36,8 +36,8 @@ public struct SyncClient: Sendable {
     public var downloadsDirectory: String { configuration.downloadsDirectory ?? store.path + ".downloads" }
 
     /// The lock one sync of the store holds (`STORE.lock`, `flock`): a second sync of the same
-    /// store, in this process or another, is refused at once (``SyncError/Reason/busy``) instead
-    /// of writing into the same downloads. Where no lock can be had (a read-only folder, a file
+    /// store, in this process or another, is refused (``SyncError/Reason/busy``, when the lock
+    /// is still held after ``StoreLock/busyGrace``) instead of writing into the same downloads. Where no lock can be had (a read-only folder, a file
     /// system without `flock`), the sync goes on without one.
     public var lockPath: String { StoreLock.path(forStoreAt: store.path) }
 

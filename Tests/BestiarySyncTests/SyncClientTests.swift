@@ -530,8 +530,23 @@ import Testing
         }
     }
 
+    /// A lock released a moment after a sync asks for it (a process the app started held a copy
+    /// of its descriptor, say) is waited for: the sync runs, not refused as busy.
+    @Test func aLockReleasedWithinTheGraceIsWaitedFor() async throws {
+        try await Self.run(try await Self.setup()) { s in
+            let client = try s.client()
+            let held = open(client.lockPath, O_RDWR | O_CREAT, 0o644)
+            #expect(held >= 0 && flock(held, LOCK_EX | LOCK_NB) == 0)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { close(held) }
+            let report = try await client.sync()
+            #expect(report.mediaDownloaded == 3)
+            #expect(try s.store().state().version == 1)
+        }
+    }
+
     /// Two syncs of one store at once wrote into the same downloads and one failed renaming a
-    /// file the other had taken; the second is now refused at once, and the store is unchanged.
+    /// file the other had taken; the second is now refused (while the first still holds the lock
+    /// after ``StoreLock/busyGrace``), and the store is unchanged.
     @Test func aSecondSyncOfTheSameStoreIsRefusedWhileTheFirstRuns() async throws {
         try await Self.run(try await Self.setup()) { s in
             let client = try s.client()
