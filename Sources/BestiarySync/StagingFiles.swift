@@ -101,8 +101,9 @@ public final class StoreLock: @unchecked Sendable {
     /// How long a held lock is waited for before a sync is refused as busy.
     public static let busyGrace: Duration = .seconds(1)
 
-    /// The lock of the store at `store` (its file need not exist yet), waited for up to ``busyGrace``.
-    public static func acquire(forStoreAt store: String) throws(SyncError) -> StoreLock {
+    /// The lock of the store at `store` (its file need not exist yet), waited for up to
+    /// ``busyGrace`` (asleep, not holding a thread of the caller's executor).
+    public static func acquire(forStoreAt store: String) async throws(SyncError) -> StoreLock {
         let path = Self.path(forStoreAt: store)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: busyGrace)
@@ -114,7 +115,11 @@ public final class StoreLock: @unchecked Sendable {
                 guard clock.now < deadline else {
                     throw SyncError(.busy, "another sync of this store is running (it holds \(path)); let it finish, then sync again")
                 }
-                usleep(20_000)
+                do {
+                    try await Task.sleep(for: .milliseconds(20))
+                } catch {
+                    throw SyncError(.cancelled, "the sync was cancelled while another held the store's lock; the store is unchanged")
+                }
             }
         }
     }

@@ -37,14 +37,15 @@ public struct SyncClient: Sendable {
 
     /// The lock one sync of the store holds (`STORE.lock`, `flock`): a second sync of the same
     /// store, in this process or another, is refused (``SyncError/Reason/busy``, when the lock
-    /// is still held after ``StoreLock/busyGrace``) instead of writing into the same downloads. Where no lock can be had (a read-only folder, a file
-    /// system without `flock`), the sync goes on without one.
+    /// is still held after ``StoreLock/busyGrace``) instead of writing into the same downloads.
+    /// Where no lock can be had (a read-only folder, a file system without `flock`), the sync goes
+    /// on without one.
     public var lockPath: String { StoreLock.path(forStoreAt: store.path) }
 
     /// Runs one update. Safe to run again at any time, including after a crash or a refusal.
     /// Refused while another sync of the same store runs.
     public func sync() async throws(SyncError) -> SyncReport {
-        let lock = try StoreLock.acquire(forStoreAt: store.path)
+        let lock = try await StoreLock.acquire(forStoreAt: store.path)
         return try await sync(holding: lock)
     }
 

@@ -102,7 +102,7 @@ import Testing
         let db = site.dir.appending("app.sqlite")
         // A sync that finds another holding the store's lock makes no store of its own: two
         // first syncs at once each made the tables, and one removed the file the other wrote.
-        var held: StoreLock? = try StoreLock.acquire(forStoreAt: db)
+        var held: StoreLock? = try await StoreLock.acquire(forStoreAt: db)
         let busy = await SiteCommandRun.bestiary("sync", site.packs, "--db", db, "--public-key", site.publicKey)
         #expect(busy.status == 75, "run again later: \(busy.status)")
         #expect(busy.stderr.contains("error: another sync of this store is running (it holds \(db).lock); let it finish, then sync again"), "\(busy.stderr)")

@@ -69,7 +69,7 @@ struct SyncCommand: AsyncParsableCommand {
         let lockPath = StoreLock.path(forStoreAt: db)
         let lockExisted = FileManager.default.fileExists(atPath: lockPath)
         do {
-            lock = try StoreLock.acquire(forStoreAt: db)
+            lock = try await StoreLock.acquire(forStoreAt: db)
         } catch {
             await transport.close()
             throw fail(error.description, temporary: error.isTemporary, code: error.reason)
