@@ -204,17 +204,45 @@ public struct PackProducer: Sendable {
         // A build without a kept manifest lists them again rather than keeping the header's list:
         // the list (24,555 references on the bench corpus) held while the files are made raised a
         // full build's peak. A one-shot rebuild kept its list (above).
+        var links: [PackFile] = []
         for ref in listedMedia ?? manifest.media {
             guard let source = sources[ref.sha256] else { continue }  // unreachable: every ref came from a digest
-            files.append(PackFile(path: ref.path, contents: .link(from: source)))
+            links.append(PackFile(path: ref.path, contents: .link(from: source)))
         }
-        files.sort { CanonicalJSON.codePointOrder($0.path, $1.path) }
+        files = Self.sortedByPath(files, merging: links)
         return PackOutput(
             settings: settings, files: files, lock: isNew ? history.encoded : nil, version: current.number, isNewVersion: isNew,
             signed: !signingKeys.isEmpty, records: manifest.records.count, changes: changes, diagnostics: diagnostics,
             recordTable: table,
             published: PublishedVersion(version: current.number, created: current.created, digest: current.digest, pack: settings.id),
             expires: expires)
+    }
+
+    /// `files` and `links` in one list sorted by path in code point order (the order the pack's
+    /// files are staged and recorded in). The media links come sorted by hash, which is their
+    /// paths' order (`media/HASH.EXT`): they are checked to be, one comparison each, and merged
+    /// with the few other files rather than sorted with them (25,000 links on the bench corpus,
+    /// about 15 comparisons of two paths each). Links out of order are sorted with the rest.
+    static func sortedByPath(_ files: [PackFile], merging links: [PackFile]) -> [PackFile] {
+        let before = { (a: PackFile, b: PackFile) in CanonicalJSON.codePointOrder(a.path, b.path) }
+        guard zip(links, links.dropFirst()).allSatisfy({ !before($1, $0) }) else { return (files + links).sorted(by: before) }
+        let others = files.sorted(by: before)
+        var merged: [PackFile] = []
+        merged.reserveCapacity(others.count + links.count)
+        var i = others.startIndex, j = links.startIndex
+        while i < others.endIndex, j < links.endIndex {
+            // On equal paths, the other file first, as a sort of the files followed by the links kept them.
+            if before(links[j], others[i]) {
+                merged.append(links[j])
+                j += 1
+            } else {
+                merged.append(others[i])
+                i += 1
+            }
+        }
+        merged.append(contentsOf: others[i...])
+        merged.append(contentsOf: links[j...])
+        return merged
     }
 
     /// A version a build published (swapped into the output) but could not record in the lock,
