@@ -32,7 +32,12 @@ public struct BestiaryCommand: AsyncParsableCommand {
         BuildCommand.self,
         ServeCommand.self,
         KeysCommand.self, PackCommand.self, SyncCommand.self,
+        RemoveTrashCommand.self,
     ]
+
+    /// Lets `bestiary build` start this program again to remove the trees it discards
+    /// (``RemoveTrashCommand``): called by `main.swift` with the running program's file.
+    public static func runsAs(executable: String?) { RemoveTrashCommand.executable = executable }
 
     public init() {}
 
@@ -53,7 +58,8 @@ public struct BestiaryCommand: AsyncParsableCommand {
         if let unknown = unknownHelpTopic(arguments) ?? unknownCommand(arguments) {
             // ArgumentParser's own `help` prints the top help for any word, and exits 0; for a
             // mistyped command it said only "Unexpected argument".
-            let names = commandTypes.map { name(of: $0) }
+            // (Not the hidden ones: a typo is never sent to `remove-trash`.)
+            let names = commandTypes.filter { $0.configuration.shouldDisplay }.map { name(of: $0) }
             let typed = String(unknown.split(separator: " ").last ?? "")
             let meant = unknown.contains(" ") ? nil : Suggestion.closest(to: typed, among: names).map { " (did you mean '\($0)'?)" }
             Console.current.err("Error: '\(unknown)' is not a bestiary command\(meant ?? ""); see 'bestiary --help'")

@@ -30,6 +30,13 @@ public struct BuildOptions: Sendable {
     /// The process ends soon after the build (`bestiary build`): the build's values are left for
     /// the exit to drop (``ProcessMemory/leaveToExit(_:)``) rather than freed one by one.
     public var exitsAfterBuild: Bool = false
+    /// Removes a folder tree the build discarded (the output a full build replaced, the spare:
+    /// 20,000 folders and 80,000 files of a 10,000-animal site, seconds of a build's time) in
+    /// another process, given the tree's absolute path, already renamed to
+    /// `.NAME.bestiary-trash-PID-N` next to the output; false when none could be started (the
+    /// build then removes it itself). `bestiary build` starts itself (``SiteBuilder/removeDiscarded(at:fileSystem:)``);
+    /// nil (the default, and the preview's) removes such trees within the build.
+    public var removesInBackground: (@Sendable (String) -> Bool)?
     /// `SOURCE_DATE_EPOCH`, `BESTIARY_SIGNING_KEY`, … (the process environment by default).
     public var environment: [String: String]
     public var fileSystem: any FileSystem

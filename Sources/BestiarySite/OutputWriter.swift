@@ -12,6 +12,14 @@ import Foundation
 struct OutputWriter {
     let fileSystem: any FileSystem
     let output: String
+    /// Removes a discarded tree in another process (``BuildOptions/removesInBackground``).
+    var removesInBackground: (@Sendable (String) -> Bool)?
+
+    init(fileSystem: any FileSystem, output: String, removesInBackground: (@Sendable (String) -> Bool)? = nil) {
+        self.fileSystem = fileSystem
+        self.output = output
+        self.removesInBackground = removesInBackground
+    }
 
     /// Written into every output so the next build knows the folder is its own to replace.
     static let markerName = ".bestiary-output"
@@ -37,6 +45,34 @@ struct OutputWriter {
     /// of making 20,000 folders and 80,000 links (ext4 allocates an inode per folder).
     var sparePath: String {
         (parent == "." ? "" : parent + "/") + ".\(name).bestiary-spare"
+    }
+
+    /// What a discarded tree is renamed to before it is removed in the background
+    /// (``discard(_:)``): `.NAME.bestiary-trash-PID-N`, PID this process's. The process that
+    /// removes it renames it to its own PID first, so that a tree whose PID is gone is a
+    /// leftover, to remove again (``removeLeftovers()``).
+    static let trashInfix = ".bestiary-trash-"
+
+    /// The output's folder in the file system's root or the current folder, absolute.
+    private func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// Removes a folder tree the output no longer needs (the output a full build replaced, the
+    /// spare) in another process when the build was given one (``removesInBackground``): renamed
+    /// out of the way at once, it goes while the build ends. Else, or when it cannot be renamed
+    /// or no process started, here.
+    func discard(_ path: String) {
+        // (Another user's tree, root's output replaced by a user's build, would stay for good:
+        // removed here as far as it can be, what stays is named once the build is done.)
+        if let removesInBackground, Self.isOwn(path) {
+            let trash = (parent == "." ? "" : parent + "/") + ".\(name)\(Self.trashInfix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            if (try? fileSystem.move(path, to: trash)) != nil {
+                if !removesInBackground(absolute(trash)) { removeTree(trash) }
+                return
+            }
+        }
+        removeTree(path)
     }
 
     /// The stamps of the output's folders (``FolderStamps``), and of the spare's: kept beside them,
@@ -89,14 +125,20 @@ struct OutputWriter {
     /// whose process is gone. Also done by a build that finds the output up to date (a build
     /// stopped by Ctrl-C leaves a copy of the site behind).
     func removeLeftovers() {
-        for name in leftoverNames() { try? fileSystem.removeOwned((parent == "." ? "" : parent + "/") + name) }
+        for name in leftoverNames() {
+            let path = (parent == "." ? "" : parent + "/") + name
+            // A discarded tree whose removal stopped (or never started): again in the background.
+            if name.contains(Self.trashInfix), Self.isOwn(path), let removesInBackground, removesInBackground(absolute(path)) { continue }
+            try? fileSystem.removeOwned(path)
+        }
     }
 
     /// What a build left next to the output that this process cannot remove: a staging folder or
     /// a spare output of a build run as another user (root), which it may not write into either.
     /// Named once the build is done, with what to do.
     func stuckLeftovers() -> [String] {
-        var stuck = leftoverNames()
+        // (A discarded tree handed to another process is going, and named by its PID once it goes.)
+        var stuck = leftoverNames().filter { !$0.contains(Self.trashInfix) }
         // (A spare of this user's made read-only goes at the next build: ``begin(reusingSpare:spare:)``.)
         if fileSystem.info(sparePath)?.kind == .directory, !Self.isWritable(sparePath), !Self.isOwn(sparePath) {
             stuck.append(".\(name).bestiary-spare")
@@ -114,10 +156,13 @@ struct OutputWriter {
     private func leftoverNames() -> [String] {
         var names: [String] = []
         let prefix = ".\(name).bestiary-staging-"
+        let trash = ".\(name)\(Self.trashInfix)"
         for entry in (try? fileSystem.entries(in: parent)) ?? [] {
             let pid: Int32
             if entry.name.hasPrefix(prefix) {
                 pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
+            } else if entry.name.hasPrefix(trash) {
+                pid = Int32(entry.name.dropFirst(trash.count).prefix { $0 != "-" }) ?? 0
             } else if entry.name.hasPrefix(".\(name).bestiary-"), let tmp = entry.name.range(of: ".tmp-") {
                 pid = Int32(entry.name[tmp.upperBound...].prefix { $0 != "-" }) ?? 0
             } else {
@@ -380,9 +425,9 @@ struct OutputWriter {
             committed = true
             // The folder now holds the previous output.
             if keepingPrevious, fs.info(writer.sparePath) == nil, (try? fs.move(path, to: writer.sparePath)) != nil { return }
-            writer.removeTree(path)
+            writer.discard(path)
             // A full build's files share nothing with an older spare: it would only be relinked.
-            if !keepingPrevious, fs.info(writer.sparePath) != nil { writer.removeTree(writer.sparePath) }
+            if !keepingPrevious, fs.info(writer.sparePath) != nil { writer.discard(writer.sparePath) }
         }
     }
 
@@ -956,5 +1001,35 @@ struct OutputChecks: Sendable {
         else { return false }
         let t = info.modificationTime
         return time.negative ? t < 0 && time.magnitude == t.magnitude : t >= 0 && time.magnitude == UInt64(t)
+    }
+}
+
+extension SiteBuilder {
+    /// Removes a folder tree a build discarded (``BuildOptions/removesInBackground``): what
+    /// `bestiary build` starts itself for, by the hidden command `bestiary remove-trash PATH`.
+    /// Only a folder named as a build names one (`.NAME.bestiary-trash-PID-N`, not a link): it is
+    /// renamed to this process's PID first (its old PID gone, a later build would start another
+    /// removal of it), then removed. A tree another process took meanwhile is left to it.
+    public static func removeDiscarded(at path: String, fileSystem fs: any FileSystem = LocalFileSystem()) throws(DiagnosticError) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard name.hasPrefix("."), let infix = name.range(of: OutputWriter.trashInfix), infix.lowerBound > name.index(after: name.startIndex),
+            case let rest = name[infix.upperBound...], !rest.isEmpty, rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") })
+        else {
+            throw DiagnosticError(.error(
+                "\(path) is not a folder a build discarded (.NAME\(OutputWriter.trashInfix)PID-N, next to an output); nothing removed", stage: "write"))
+        }
+        // Gone (removed, or taken by another process): nothing to do. (Never a link followed.)
+        guard fs.info(path)?.kind == .directory else { return }
+        let own = (folder == "." ? "" : folder + "/") + name[..<infix.upperBound] + String(getpid())
+        if own != path, (try? fs.move(path, to: own)) == nil { return }
+        let output = String(name[name.index(after: name.startIndex)..<infix.lowerBound])
+        let writer = OutputWriter(fileSystem: fs, output: (folder == "." ? "" : folder + "/") + output)
+        writer.removeTree(own)
+        // What could not be removed (another user's files in it) is left as a killed build's
+        // staging folder: the next build tries once more and names it, with what to do, rather
+        // than starting a removal of it again and again.
+        if fs.info(own) != nil { try? fs.move(own, to: writer.stagingPath()) }
     }
 }

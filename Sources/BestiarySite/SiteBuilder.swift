@@ -61,7 +61,7 @@ public final class SiteBuilder: @unchecked Sendable {
         // after an edit skips it: trimming walks the whole heap while the packs thread allocates.
         report.outputDirectory = options.outputDirectory
         let fs = options.fileSystem
-        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory)
+        let writer = OutputWriter(fileSystem: fs, output: options.outputDirectory, removesInBackground: options.removesInBackground)
         // What a build keeps next to the output: `.NAME.bestiary-KIND`.
         let keptPath = { (kind: String) in (writer.parent == "." ? "" : writer.parent + "/") + ".\(writer.name).bestiary-\(kind)" }
         // The preview's rebuilds (its memo holds the output it wrote) go as a one-shot rebuild

@@ -115,6 +115,47 @@ struct ServeBinaryTests {
         #expect(typo.output.contains("is not a site root (no content/site.yml)"), "\(typo.output)")
         #expect(!FileManager.default.fileExists(atPath: dir.appending("typo")))
     }
+
+    /// A full build over an output with a spare hands both trees it discards to a `bestiary
+    /// remove-trash` of their own, which holds nothing of the build's: a script reading the
+    /// build's output through a pipe reads to its end when the build ends, not when the trees
+    /// are gone. They go soon after. `remove-trash` refuses a folder no build discarded.
+    @Test func aFullBuildLeavesTheTreesItDiscardsToAProcessOfTheirOwn() async throws {
+        let dir = TemporaryDirectory("bestiary-binary")
+        let root = dir.appending("site")
+        func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
+            process.arguments = arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            // To the pipe's end: every process holding its writing end has closed it.
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        }
+        func discarded() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.contains(".bestiary-trash-") || $0 == ".output.bestiary-spare" }
+        }
+        #expect(try run(["init", root]).status == 0)
+        #expect(try run(["build", "--root", root, "--unsigned"]).status == 0)
+        try dir.write("---\nname: {en: Red fox}\ngroup: mammal\ndifficulty: 2\n---\n", to: "site/content/animals/red-fox.md")
+        #expect(try run(["build", "--root", root, "--unsigned"]).status == 0)
+        #expect(try discarded() == [".output.bestiary-spare"])
+        let full = try run(["build", "--root", root, "--unsigned", "--force"])
+        #expect(full.status == 0, "\(full.output)")
+        #expect(full.output.contains("built "))
+        #expect(FileManager.default.fileExists(atPath: root + "/output/animals/red-fox/index.html"))
+        let deadline = Date().addingTimeInterval(60)
+        while try !discarded().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try discarded() == [])
+        let refused = try run(["remove-trash", root + "/output"])
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("is not a folder a build discarded"), "\(refused.output)")
+        #expect(FileManager.default.fileExists(atPath: root + "/output/index.html"))
+    }
 }
 
 /// A running `bestiary` process whose standard error (and output) is collected.

@@ -24,7 +24,9 @@ struct BuildCommand: AsyncParsableCommand {
             parsed records, so unchanged ones are not parsed again; .NAME.bestiary-files:
             the hashes of media and cached pictures, so unchanged ones are not read again;
             .NAME.bestiary-wikipedia: the decoded Wikipedia cache entries).
-            --force builds without any of them. One build of an output runs at a time
+            --force builds without any of them. A build that writes the whole output
+            leaves the output it replaced to a process of its own to remove
+            (.NAME.bestiary-trash-*, gone seconds later). One build of an output runs at a time
             (.NAME.bestiary-lock; a second waits), and builds of a site with packs into
             two outputs take turns at recording versions (a lock on content/). A build
             that could not record its pack version in content/packs.lock notes it in
@@ -70,6 +72,9 @@ struct BuildCommand: AsyncParsableCommand {
         options.force = force
         options.allowsUnsignedPacks = unsigned
         options.exitsAfterBuild = true
+        // The output a full build replaced (and the spare) go in a process of their own: the
+        // build ends without waiting for 100,000 entries of a large site to be removed.
+        if RemoveTrashCommand.executable != nil { options.removesInBackground = RemoveTrashCommand.start }
         let builder = SiteBuilder(options: options)
         // Both given: the file is the one that signs, said so (CI with a key in its environment
         // and a file passed by a script).

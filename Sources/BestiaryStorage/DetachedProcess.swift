@@ -1,0 +1,29 @@
+import CBestiarySystem
+import Foundation
+
+/// A program started to outlive its caller without holding anything of it: its own session, no
+/// terminal, its standard input and outputs /dev/null, none of the caller's other descriptors
+/// (not the pipes a script reads the caller's output from, which would stay open until it ends;
+/// not the caller's locks), the root folder as its working folder. Not waited for.
+public enum DetachedProcess {
+    /// Starts `executable` with `arguments` (without the program name, which is `name`); its
+    /// process id, or nil when it could not be started.
+    public static func start(_ executable: String, name: String, arguments: [String]) -> Int32? {
+        let words = [name] + arguments
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
+        argv.append(nil)
+        defer { for word in argv { free(word) } }
+        let pid = cbestiary_spawn_detached(executable, argv)
+        return pid > 0 ? pid : nil
+    }
+
+    /// The file of the running program itself, to start it again (Linux: `/proc/self/exe`, which
+    /// stays the very program even when an upgrade replaced its file meanwhile); nil where unknown.
+    public static var runningExecutable: String? {
+        #if os(Linux)
+        return FileManager.default.fileExists(atPath: "/proc/self/exe") ? "/proc/self/exe" : nil
+        #else
+        return Bundle.main.executablePath
+        #endif
+    }
+}
