@@ -48,10 +48,15 @@ struct OutputWriter {
     }
 
     /// What a discarded tree is renamed to before it is removed in the background
-    /// (``discard(_:)``): `.NAME.bestiary-trash-PID-N`, PID this process's. The process that
-    /// removes it renames it to its own PID first, so that a tree whose PID is gone is a
-    /// leftover, to remove again (``removeLeftovers()``).
+    /// (``discard(_:)``): `.NAME.bestiary-trash-PID-N`, PID this process's, N at random. The
+    /// process that removes it holds a lock on the folder while it works: a tree nobody holds is
+    /// a leftover, to remove again (``removeLeftovers()``).
     static let trashInfix = ".bestiary-trash-"
+
+    /// How long a discarded tree of this user's may wait for its removal in the background before
+    /// a build removes it itself: a remover that cannot work here (it starts, then fails) is not
+    /// started again and again without a word.
+    static let trashPatience: Int64 = 600_000_000_000
 
     /// The output's folder in the file system's root or the current folder, absolute.
     private func absolute(_ path: String) -> String {
@@ -127,18 +132,33 @@ struct OutputWriter {
     func removeLeftovers() {
         for name in leftoverNames() {
             let path = (parent == "." ? "" : parent + "/") + name
-            // A discarded tree whose removal stopped (or never started): again in the background.
-            if name.contains(Self.trashInfix), Self.isOwn(path), let removesInBackground, removesInBackground(absolute(path)) { continue }
+            // A discarded tree whose removal stopped (or never started): again in the background,
+            // unless it has waited too long for that already.
+            if name.hasPrefix(".\(self.name)\(Self.trashInfix)"), Self.isOwn(path), !changedLongAgo(name), let removesInBackground,
+                removesInBackground(absolute(path))
+            {
+                continue
+            }
             try? fileSystem.removeOwned(path)
         }
+    }
+
+    /// Whether the entry `name` next to the output last changed (`st_ctime`: made, renamed) more
+    /// than ``trashPatience`` ago.
+    private func changedLongAgo(_ name: String) -> Bool {
+        guard let changed = fileSystem.folderInfos(below: parent, [name]).first??.changeTime else { return false }
+        return changed < FileFacts.nanoseconds(Date()) - Self.trashPatience
     }
 
     /// What a build left next to the output that this process cannot remove: a staging folder or
     /// a spare output of a build run as another user (root), which it may not write into either.
     /// Named once the build is done, with what to do.
     func stuckLeftovers() -> [String] {
-        // (A discarded tree handed to another process is going, and named by its PID once it goes.)
-        var stuck = leftoverNames().filter { !$0.contains(Self.trashInfix) }
+        // (A discarded tree of this user's is handed to another process, or removed here once it
+        // waited too long: only another user's stays for good.)
+        let trash = ".\(name)\(Self.trashInfix)"
+        let prefix = parent == "." ? "" : parent + "/"
+        var stuck = leftoverNames().filter { !$0.hasPrefix(trash) || !Self.isOwn(prefix + $0) }
         // (A spare of this user's made read-only goes at the next build: ``begin(reusingSpare:spare:)``.)
         if fileSystem.info(sparePath)?.kind == .directory, !Self.isWritable(sparePath), !Self.isOwn(sparePath) {
             stuck.append(".\(name).bestiary-spare")
@@ -162,7 +182,17 @@ struct OutputWriter {
             if entry.name.hasPrefix(prefix) {
                 pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
             } else if entry.name.hasPrefix(trash) {
-                pid = Int32(entry.name.dropFirst(trash.count).prefix { $0 != "-" }) ?? 0
+                // Only a name a build made (`PID-N`): `.x.bestiary-trash-y.bestiary-state` is
+                // another output's (one named `x.bestiary-trash-y`). A tree this process discarded,
+                // or one a remover holds, is not a leftover.
+                let rest = entry.name.dropFirst(trash.count)
+                guard let first = rest.split(separator: "-", omittingEmptySubsequences: false).first, let number = Int32(first),
+                    rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }), number != getpid()
+                else { continue }
+                if case .acquired = FileLock.tryAcquireFolder((parent == "." ? "" : parent + "/") + entry.name) {
+                    names.append(entry.name)
+                }
+                continue
             } else if entry.name.hasPrefix(".\(name).bestiary-"), let tmp = entry.name.range(of: ".tmp-") {
                 pid = Int32(entry.name[tmp.upperBound...].prefix { $0 != "-" }) ?? 0
             } else {
@@ -1007,29 +1037,33 @@ struct OutputChecks: Sendable {
 extension SiteBuilder {
     /// Removes a folder tree a build discarded (``BuildOptions/removesInBackground``): what
     /// `bestiary build` starts itself for, by the hidden command `bestiary remove-trash PATH`.
-    /// Only a folder named as a build names one (`.NAME.bestiary-trash-PID-N`, not a link): it is
-    /// renamed to this process's PID first (its old PID gone, a later build would start another
-    /// removal of it), then removed. A tree another process took meanwhile is left to it.
+    /// Only a folder named as a build names one (`.NAME.bestiary-trash-PID-N`) next to an output's
+    /// lock (`.NAME.bestiary-lock`), never a link followed. It holds a lock on the folder while it
+    /// works (a later build hands a tree nobody holds to another remover); a tree another process
+    /// holds, or that is gone, is left alone. What it cannot remove (another user's files) it
+    /// leaves as a killed build's staging folder, which the next build tries once more and names
+    /// with what to do, rather than starting a removal of it again and again.
     public static func removeDiscarded(at path: String, fileSystem fs: any FileSystem = LocalFileSystem()) throws(DiagnosticError) {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard name.hasPrefix("."), let infix = name.range(of: OutputWriter.trashInfix), infix.lowerBound > name.index(after: name.startIndex),
-            case let rest = name[infix.upperBound...], !rest.isEmpty, rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") })
+        let prefix = folder == "." ? "" : folder + "/"
+        guard name.hasPrefix("."), let infix = name.range(of: OutputWriter.trashInfix, options: .backwards),
+            infix.lowerBound > name.index(after: name.startIndex), case let rest = name[infix.upperBound...], !rest.isEmpty,
+            rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }),
+            case let output = String(name[name.index(after: name.startIndex)..<infix.lowerBound]),
+            fs.info(prefix + ".\(output).bestiary-lock") != nil
         else {
             throw DiagnosticError(.error(
-                "\(path) is not a folder a build discarded (.NAME\(OutputWriter.trashInfix)PID-N, next to an output); nothing removed", stage: "write"))
+                "\(path) is not a folder a build discarded (.NAME\(OutputWriter.trashInfix)PID-N, next to an output's .NAME.bestiary-lock); nothing removed",
+                stage: "write"))
         }
-        // Gone (removed, or taken by another process): nothing to do. (Never a link followed.)
-        guard fs.info(path)?.kind == .directory else { return }
-        let own = (folder == "." ? "" : folder + "/") + name[..<infix.upperBound] + String(getpid())
-        if own != path, (try? fs.move(path, to: own)) == nil { return }
-        let output = String(name[name.index(after: name.startIndex)..<infix.lowerBound])
-        let writer = OutputWriter(fileSystem: fs, output: (folder == "." ? "" : folder + "/") + output)
-        writer.removeTree(own)
-        // What could not be removed (another user's files in it) is left as a killed build's
-        // staging folder: the next build tries once more and names it, with what to do, rather
-        // than starting a removal of it again and again.
-        if fs.info(own) != nil { try? fs.move(own, to: writer.stagingPath()) }
+        guard case .acquired(let lock) = FileLock.tryAcquireFolder(path), let held = lock.identity,
+            let info = fs.info(path), info.kind == .directory, info.device == held.device, info.inode == held.inode
+        else { return }
+        let writer = OutputWriter(fileSystem: fs, output: prefix + output)
+        writer.removeTree(path)
+        if fs.info(path) != nil { try? fs.move(path, to: writer.stagingPath()) }
+        withExtendedLifetime(lock) {}
     }
 }

@@ -83,6 +83,30 @@ public final class FileLock: Sendable {
         return .acquired(FileLock(descriptor: descriptor))
     }
 
+    /// The lock on the folder `path` itself if nobody holds it, without waiting: what the process
+    /// removing a tree a build discarded holds on it while it works, and what a later build asks
+    /// of it to tell a tree still being removed from one whose removal stopped (a process id in
+    /// its name would not tell: the first process of a container is 1 in every container). A link
+    /// is never followed (`.unavailable`), nor is anything made.
+    public static func tryAcquireFolder(_ path: String) -> Attempt {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return .unavailable }
+        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let held = errno == EWOULDBLOCK
+            close(descriptor)
+            return held ? .held : .unavailable
+        }
+        return .acquired(FileLock(descriptor: descriptor))
+    }
+
+    /// The device and inode of what the lock was taken on (`fstat`), to check that a path still
+    /// names it; nil when it cannot be asked.
+    public var identity: (device: UInt64, inode: UInt64)? {
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { return nil }
+        return (UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+
     /// `path` opened for locking, made if missing, with its folder (a first build into
     /// `dist/site`, a first fetch: made now, as the writing would make it, so that two first runs
     /// lock the same file); a negative descriptor when that fails.

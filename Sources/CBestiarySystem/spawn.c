@@ -7,9 +7,16 @@
 #include <spawn.h>
 #include <unistd.h>
 
-extern char **environ;
-
-int cbestiary_spawn_detached(const char *path, char *const argv[]) {
+int cbestiary_spawn_detached(const char *path, char *const argv[], char *const envp[]) {
+#if !(defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))) && !defined(__APPLE__)
+    // No way here to start it without the caller's other descriptors (glibc before 2.34, musl):
+    // the caller does the work itself.
+    (void)path;
+    (void)argv;
+    (void)envp;
+    errno = ENOSYS;
+    return -1;
+#else
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     if (posix_spawn_file_actions_init(&actions) != 0) return -1;
@@ -42,15 +49,13 @@ int cbestiary_spawn_detached(const char *path, char *const argv[]) {
     failed |= posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     failed |= posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     failed |= posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+#if defined(__GLIBC__)
     failed |= posix_spawn_file_actions_addclosefrom_np(&actions, 3);
 #endif
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
     // Not holding the caller's working folder (a file system it would keep from being unmounted).
     failed |= posix_spawn_file_actions_addchdir_np(&actions, "/");
-#endif
     pid_t pid = -1;
-    int code = failed ? EINVAL : posix_spawn(&pid, path, &actions, &attributes, argv, environ);
+    int code = failed ? EINVAL : posix_spawn(&pid, path, &actions, &attributes, argv, envp);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (code != 0) {
@@ -58,4 +63,5 @@ int cbestiary_spawn_detached(const char *path, char *const argv[]) {
         return -1;
     }
     return (int)pid;
+#endif
 }

@@ -108,10 +108,26 @@ import Testing
         let fm = FileManager.default
         try work.write("keep", to: "output/index.html")
         try work.write("keep", to: ".output.bestiary-spare/index.html")
+        try work.write("keep", to: ".output.bestiary-trash-3-4/index.html")
+        // Not next to an output's lock: a folder that only looks like one.
+        #expect(throws: DiagnosticError.self) { try SiteBuilder.removeDiscarded(at: work.appending(".output.bestiary-trash-3-4")) }
+        #expect(try work.read(".output.bestiary-trash-3-4/index.html") == "keep")
+        try work.write("", to: ".output.bestiary-lock")
         for wrong in ["output", ".output.bestiary-spare", ".bestiary-trash-1", ".output.bestiary-trash-", ".output.bestiary-trash-1x", "missing"] {
             #expect(throws: DiagnosticError.self) { try SiteBuilder.removeDiscarded(at: work.appending(wrong)) }
         }
         #expect(try work.read("output/index.html") == "keep")
+        // Held by another remover: left to it.
+        do {
+            guard case .acquired(let held) = FileLock.tryAcquireFolder(work.appending(".output.bestiary-trash-3-4")) else {
+                Issue.record("the folder could not be locked")
+                return
+            }
+            try SiteBuilder.removeDiscarded(at: work.appending(".output.bestiary-trash-3-4"))
+            #expect(try work.read(".output.bestiary-trash-3-4/index.html") == "keep")
+            withExtendedLifetime(held) {}
+        }
+        try SiteBuilder.removeDiscarded(at: work.appending(".output.bestiary-trash-3-4"))
         // A link named as a discarded tree: left as it is, and what it leads to too.
         try fm.createSymbolicLink(atPath: work.appending(".output.bestiary-trash-7-1"), withDestinationPath: work.appending("output"))
         try SiteBuilder.removeDiscarded(at: work.appending(".output.bestiary-trash-7-1"))
@@ -120,7 +136,7 @@ import Testing
         try work.write("x", to: ".output.bestiary-trash-1-2/animals/bear/index.html")
         try fm.setAttributes([.posixPermissions: 0o555], ofItemAtPath: work.appending(".output.bestiary-trash-1-2/animals/bear"))
         try SiteBuilder.removeDiscarded(at: work.appending(".output.bestiary-trash-1-2"))
-        #expect(try names(work.path) == [".output.bestiary-spare", ".output.bestiary-trash-7-1", "output"])
+        #expect(try names(work.path) == [".output.bestiary-lock", ".output.bestiary-spare", ".output.bestiary-trash-7-1", "output"])
         // Gone already (another process took it): nothing to do.
         try SiteBuilder.removeDiscarded(at: work.appending(".output.bestiary-trash-1-2"))
     }
@@ -139,10 +155,11 @@ import Testing
             }
         }
         let work = TemporaryDirectory("bestiary-discard")
+        try work.write("", to: ".output.bestiary-lock")
         try work.write("x", to: ".output.bestiary-trash-1-2/theirs")
         try work.write("x", to: ".output.bestiary-trash-1-2/animals/bear/index.html")
         try SiteBuilder.removeDiscarded(at: work.appending(".output.bestiary-trash-1-2"), fileSystem: Refusing())
-        #expect(try names(work.path) == [".output.bestiary-staging-\(getpid())"])
+        #expect(try names(work.path) == [".output.bestiary-lock", ".output.bestiary-staging-\(getpid())"])
         #expect(try names(work.appending(".output.bestiary-staging-\(getpid())")) == ["theirs"])
     }
 }

@@ -74,7 +74,8 @@ struct BuildCommand: AsyncParsableCommand {
         options.exitsAfterBuild = true
         // The output a full build replaced (and the spare) go in a process of their own: the
         // build ends without waiting for 100,000 entries of a large site to be removed.
-        if RemoveTrashCommand.executable != nil { options.removesInBackground = RemoveTrashCommand.start }
+        // (Not as a container's first process: the container ends with it, and the remover with it.)
+        if RemoveTrashCommand.executable != nil, getpid() != 1 { options.removesInBackground = RemoveTrashCommand.start }
         let builder = SiteBuilder(options: options)
         // Both given: the file is the one that signs, said so (CI with a key in its environment
         // and a file passed by a script).

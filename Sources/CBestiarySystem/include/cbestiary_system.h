@@ -33,11 +33,12 @@ int cbestiary_accept_cloexec(int listener);
 /// 0 otherwise.
 int cbestiary_signal_ignored(int signal);
 
-/// Starts `path` with `argv` (NULL-terminated) in a session of its own, its standard input and
-/// outputs /dev/null, no other descriptor of the caller's open in it, the default dispositions of
-/// SIGPIPE, SIGHUP, SIGINT and SIGTERM, and (with glibc) the root folder as its working folder: a
-/// process that outlives the caller without holding anything of it. Not waited for. Returns its
-/// process id, or -1 with errno set.
-int cbestiary_spawn_detached(const char *path, char *const argv[]);
+/// Starts `path` with `argv` and `envp` (each NULL-terminated) in a session of its own, its
+/// standard input and outputs /dev/null, no other descriptor of the caller's open in it, the
+/// default dispositions of SIGPIPE, SIGHUP, SIGINT and SIGTERM, and the root folder as its working
+/// folder: a process that outlives the caller without holding anything of it. Not waited for.
+/// Returns its process id, or -1 with errno set (ENOSYS where the C library cannot close the
+/// caller's descriptors in it: glibc before 2.34, others but Darwin's).
+int cbestiary_spawn_detached(const char *path, char *const argv[], char *const envp[]);
 
 #endif
