@@ -73,7 +73,11 @@ public final class FileLock: Sendable {
     /// Without `creating`, a file that is not there is nobody's lock (`.unavailable`), and is not
     /// made: a build that only looks leaves nothing behind.
     public static func tryAcquire(_ path: String, creating: Bool = true) -> Attempt {
-        let descriptor = creating ? openCreating(path) : open(path, O_RDWR | O_CLOEXEC)
+        tryLock(creating ? openCreating(path) : open(path, O_RDWR | O_CLOEXEC))
+    }
+
+    /// The lock on the open `descriptor` (closed unless locked) if nobody holds it.
+    private static func tryLock(_ descriptor: Int32) -> Attempt {
         guard descriptor >= 0 else { return .unavailable }
         if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let held = errno == EWOULDBLOCK
@@ -89,14 +93,7 @@ public final class FileLock: Sendable {
     /// its name would not tell: the first process of a container is 1 in every container). A link
     /// is never followed (`.unavailable`), nor is anything made.
     public static func tryAcquireFolder(_ path: String) -> Attempt {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return .unavailable }
-        if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let held = errno == EWOULDBLOCK
-            close(descriptor)
-            return held ? .held : .unavailable
-        }
-        return .acquired(FileLock(descriptor: descriptor))
+        tryLock(open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC))
     }
 
     /// The device and inode of what the lock was taken on (`fstat`), to check that a path still
