@@ -58,6 +58,27 @@ struct OutputWriter {
     /// started again and again without a word.
     static let trashPatience: Int64 = 600_000_000_000
 
+    /// The discarded trees this build made or handed to a remover, by path: not leftovers to it
+    /// (a second look moments later would start a second remover before the first one holds its
+    /// lock; the end of the build would make one that is starting give up). Shared by the copies
+    /// of this writer.
+    private let handedOn = LockedSet()
+
+    final class LockedSet: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths = Set<String>()
+        func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+        func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
+    }
+
+    /// Whether `suffix` (what follows `.NAME.bestiary-trash-`) is one a build makes: `PID-N`,
+    /// two numbers. (`.x.bestiary-trash-y.bestiary-state` is another output's, one named
+    /// `x.bestiary-trash-y`; a user's `.x.bestiary-trash-5` is not a tree a build discarded.)
+    static func isTrashSuffix(_ suffix: Substring) -> Bool {
+        let parts = suffix.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.count <= 10 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    }
+
     /// The output's folder in the file system's root or the current folder, absolute.
     private func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
@@ -73,6 +94,14 @@ struct OutputWriter {
         if let removesInBackground, Self.isOwn(path) {
             let trash = (parent == "." ? "" : parent + "/") + ".\(name)\(Self.trashInfix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             if (try? fileSystem.move(path, to: trash)) != nil {
+                // A remover holds a lock on the tree while it works, which tells a later build
+                // that it is still going: where a folder cannot be locked (some network file
+                // systems), the tree is removed here.
+                guard case .acquired = FileLock.tryAcquireFolder(trash) else {
+                    removeTree(trash)
+                    return
+                }
+                handedOn.insert(trash)
                 if !removesInBackground(absolute(trash)) { removeTree(trash) }
                 return
             }
@@ -135,9 +164,10 @@ struct OutputWriter {
             // A discarded tree whose removal stopped (or never started): again in the background,
             // unless it has waited too long for that already.
             if name.hasPrefix(".\(self.name)\(Self.trashInfix)"), Self.isOwn(path), !changedLongAgo(name), let removesInBackground,
-                removesInBackground(absolute(path))
+                case .acquired = FileLock.tryAcquireFolder(path)
             {
-                continue
+                handedOn.insert(path)
+                if removesInBackground(absolute(path)) { continue }
             }
             try? fileSystem.removeOwned(path)
         }
@@ -185,13 +215,12 @@ struct OutputWriter {
                 // Only a name a build made (`PID-N`): `.x.bestiary-trash-y.bestiary-state` is
                 // another output's (one named `x.bestiary-trash-y`). A tree this process discarded,
                 // or one a remover holds, is not a leftover.
-                let rest = entry.name.dropFirst(trash.count)
-                guard let first = rest.split(separator: "-", omittingEmptySubsequences: false).first, let number = Int32(first),
-                    rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }), number != getpid()
-                else { continue }
-                if case .acquired = FileLock.tryAcquireFolder((parent == "." ? "" : parent + "/") + entry.name) {
-                    names.append(entry.name)
-                }
+                // Nor is a tree this process discarded or handed on, or one a remover holds. One
+                // that cannot be locked at all (some network file systems) is a leftover too.
+                let path = (parent == "." ? "" : parent + "/") + entry.name
+                guard Self.isTrashSuffix(entry.name.dropFirst(trash.count)), !handedOn.contains(path) else { continue }
+                if case .held = FileLock.tryAcquireFolder(path) { continue }
+                names.append(entry.name)
                 continue
             } else if entry.name.hasPrefix(".\(name).bestiary-"), let tmp = entry.name.range(of: ".tmp-") {
                 pid = Int32(entry.name[tmp.upperBound...].prefix { $0 != "-" }) ?? 0
@@ -1049,8 +1078,7 @@ extension SiteBuilder {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let prefix = folder == "." ? "" : folder + "/"
         guard name.hasPrefix("."), let infix = name.range(of: OutputWriter.trashInfix, options: .backwards),
-            infix.lowerBound > name.index(after: name.startIndex), case let rest = name[infix.upperBound...], !rest.isEmpty,
-            rest.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }),
+            infix.lowerBound > name.index(after: name.startIndex), OutputWriter.isTrashSuffix(name[infix.upperBound...]),
             case let output = String(name[name.index(after: name.startIndex)..<infix.lowerBound]),
             fs.info(prefix + ".\(output).bestiary-lock") != nil
         else {

@@ -68,21 +68,54 @@ import Testing
         // The new output is a build from nothing's.
         try build(root, work.appending("full"), force: true, remover: nil)
         #expect(try Tree(output).differences(from: Tree(work.appending("full"))) == [])
-        // Given to a remover that never ran, they are leftovers once this process is gone; one
-        // named after a process that is gone (as a remover renames it) goes to the next build's
-        // remover, or (without one) is removed by the build itself.
-        for (index, name) in trash.enumerated() {
-            try FileManager.default.moveItem(atPath: work.appending(name), toPath: work.appending(".out.bestiary-trash-0-\(index)"))
+        // Given to a remover that never ran (nobody holds its lock), each is a leftover to the
+        // next build, which hands it to its own remover, once; one a remover holds is not. Without
+        // a remover, the build removes them itself.
+        do {
+            let holding = work.appending(trash[1])
+            guard case .acquired(let held) = FileLock.tryAcquireFolder(holding) else {
+                Issue.record("\(holding) could not be locked")
+                return
+            }
+            try edit(root, "Big bear")
+            let again = Handed()
+            try build(root, output) { path in
+                again.add(path)
+                return true
+            }
+            #expect(again.all == [work.appending(trash[0])])
+            #expect(FileManager.default.fileExists(atPath: holding + "/index.html"))  // left to its remover
+            withExtendedLifetime(held) {}
         }
-        try edit(root, "Big bear")
-        let again = Handed()
-        try build(root, output) { path in
-            again.add(path)
-            return true
-        }
-        #expect(Set(again.all) == [work.appending(".out.bestiary-trash-0-0"), work.appending(".out.bestiary-trash-0-1")])
         try edit(root, "Brown bear")
         try build(root, output, remover: nil)
+        #expect(try names(work.path).filter { $0.contains("trash") } == [])
+    }
+
+    /// A tree of this user's that waited ten minutes for a remover (one that cannot work here:
+    /// it starts, then fails) is removed by the build itself, not handed on again and again.
+    @Test func aTreeThatWaitedTooLongIsRemovedByTheBuild() throws {
+        final class Aged: PassingFileSystem, @unchecked Sendable {
+            override func folderInfos(below directory: String, _ paths: [String]) -> [FolderInfo?] {
+                base.folderInfos(below: directory, paths).map { found in
+                    found.map { FolderInfo(info: $0.info, changeTime: $0.changeTime - OutputWriter.trashPatience - 1_000_000_000) }
+                }
+            }
+        }
+        let (work, root, output) = try siteWithASpare()
+        try work.write("x", to: ".out.bestiary-trash-1-2/animals/index.html")
+        try edit(root, "Big bear")
+        var options = BuildOptions(
+            root: root, output: output, environment: ["SOURCE_DATE_EPOCH": "1767225600"], fileSystem: Aged(),
+            time: FixedTimeSource(Date(timeIntervalSince1970: 1_767_225_600)))
+        options.recordsPackVersions = false
+        let handed = Handed()
+        options.removesInBackground = { path in
+            handed.add(path)
+            return true
+        }
+        try SiteBuilder(options: options).build()
+        #expect(handed.all == [])
         #expect(try names(work.path).filter { $0.contains("trash") } == [])
     }
 
