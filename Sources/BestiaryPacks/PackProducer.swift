@@ -226,23 +226,8 @@ public struct PackProducer: Sendable {
     static func sortedByPath(_ files: [PackFile], merging links: [PackFile]) -> [PackFile] {
         let before = { (a: PackFile, b: PackFile) in CanonicalJSON.codePointOrder(a.path, b.path) }
         guard zip(links, links.dropFirst()).allSatisfy({ !before($1, $0) }) else { return (files + links).sorted(by: before) }
-        let others = files.sorted(by: before)
-        var merged: [PackFile] = []
-        merged.reserveCapacity(others.count + links.count)
-        var i = others.startIndex, j = links.startIndex
-        while i < others.endIndex, j < links.endIndex {
-            // On equal paths, the other file first, as a sort of the files followed by the links kept them.
-            if before(links[j], others[i]) {
-                merged.append(links[j])
-                j += 1
-            } else {
-                merged.append(others[i])
-                i += 1
-            }
-        }
-        merged.append(contentsOf: others[i...])
-        merged.append(contentsOf: links[j...])
-        return merged
+        // (On equal paths, the other file first, as a sort of the files followed by the links kept them.)
+        return .merging(files.sorted(by: before), links, by: before)
     }
 
     /// A version a build published (swapped into the output) but could not record in the lock,

@@ -159,23 +159,7 @@ final class SharedContext: @unchecked Sendable {
         }
 
         /// Two parts of the catalogue, each in this order (``sorted(_:)``), as one.
-        func merged(_ a: [Int], _ b: [Int]) -> [Int] {
-            var out: [Int] = []
-            out.reserveCapacity(a.count + b.count)
-            var i = 0, j = 0
-            while i < a.count, j < b.count {
-                if self(b[j], a[i]) {
-                    out.append(b[j])
-                    j += 1
-                } else {
-                    out.append(a[i])
-                    i += 1
-                }
-            }
-            out += a[i...]
-            out += b[j...]
-            return out
-        }
+        func merged(_ a: [Int], _ b: [Int]) -> [Int] { .merging(a, b, by: callAsFunction) }
     }
 
     /// Each group's members per difficulty, sorted by id.

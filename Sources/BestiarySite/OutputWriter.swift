@@ -62,14 +62,7 @@ struct OutputWriter {
     /// (a second look moments later would start a second remover before the first one holds its
     /// lock; the end of the build would make one that is starting give up). Shared by the copies
     /// of this writer.
-    private let handedOn = LockedSet()
-
-    final class LockedSet: @unchecked Sendable {
-        private let lock = NSLock()
-        private var paths = Set<String>()
-        func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
-        func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
-    }
+    private let handedOn = LockedPaths()
 
     /// Whether `suffix` (what follows `.NAME.bestiary-trash-`) is one a build makes: `PID-N`,
     /// two numbers. (`.x.bestiary-trash-y.bestiary-state` is another output's, one named
@@ -79,7 +72,8 @@ struct OutputWriter {
         return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.count <= 10 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
     }
 
-    /// The output's folder in the file system's root or the current folder, absolute.
+    /// `path` as an absolute path (a relative one is below the current folder), for a process
+    /// that works from another folder.
     private func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
@@ -213,10 +207,9 @@ struct OutputWriter {
                 pid = Int32(entry.name.dropFirst(prefix.count)) ?? 0
             } else if entry.name.hasPrefix(trash) {
                 // Only a name a build made (`PID-N`): `.x.bestiary-trash-y.bestiary-state` is
-                // another output's (one named `x.bestiary-trash-y`). A tree this process discarded,
-                // or one a remover holds, is not a leftover.
-                // Nor is a tree this process discarded or handed on, or one a remover holds. One
-                // that cannot be locked at all (some network file systems) is a leftover too.
+                // another output's (one named `x.bestiary-trash-y`). Not a tree this build
+                // discarded or handed on, nor one a remover holds; one that cannot be locked at
+                // all (some network file systems) is a leftover.
                 let path = (parent == "." ? "" : parent + "/") + entry.name
                 guard Self.isTrashSuffix(entry.name.dropFirst(trash.count)), !handedOn.contains(path) else { continue }
                 if case .held = FileLock.tryAcquireFolder(path) { continue }

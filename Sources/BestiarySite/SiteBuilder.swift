@@ -17,7 +17,7 @@ public final class SiteBuilder: @unchecked Sendable {
     public private(set) var diagnostics = DiagnosticBag()
     /// The output's files a rebuild found changed or removed since the last build wrote them,
     /// and makes again: said once, in the write stage.
-    private let touched = TouchedOutputs()
+    private let touched = LockedPaths()
 
     /// Kept between builds by a long-running process (the preview); nil for one-shot builds.
     public let memo: BuildMemo?
@@ -1147,12 +1147,13 @@ public final class SiteBuilder: @unchecked Sendable {
     }
 }
 
-/// Paths of the output found changed or removed by another hand (``SiteBuilder``): noted by the
-/// stages' threads, said once.
-final class TouchedOutputs: @unchecked Sendable {
+/// Paths noted from several threads: the output's files found changed or removed by another hand
+/// (``SiteBuilder``, said once), the trees a build discarded or handed on (``OutputWriter``).
+final class LockedPaths: @unchecked Sendable {
     private let lock = NSLock()
     private var paths = Set<String>()
 
     func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+    func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
     var sorted: [String] { lock.withLock { paths.sorted() } }
 }

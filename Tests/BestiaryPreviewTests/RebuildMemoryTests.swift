@@ -10,12 +10,7 @@ import Testing
 /// The preview's rebuilds keep the memory they free for the next one (``WarmMemory``), and a
 /// build whose peak counts (the first, or one after the memo was forgotten) gives it back first.
 @Suite struct RebuildMemoryTests {
-    final class Calls: @unchecked Sendable {
-        private let lock = NSLock()
-        private var log: [String] = []
-        var all: [String] { lock.withLock { log } }
-        func note(_ call: String) { lock.withLock { log.append(call) } }
-    }
+    typealias Calls = LockedLog<String>
 
     @Test func rebuildsKeepFreedMemoryAndOtherBuildsGiveItBackFirst() throws {
         let dir = TemporaryDirectory("bestiary-rebuild-memory")
@@ -23,8 +18,8 @@ import Testing
         try Fixtures.copy("sites/tuxpaint", to: root)
         let calls = Calls()
         let memory = WarmMemory(
-            idle: 30, schedule: { delay, _ in calls.note("timer \(Int(delay)) s") }, keep: { calls.note("keep") },
-            release: { calls.note("release") })
+            idle: 30, schedule: { delay, _ in calls.append("timer \(Int(delay)) s") }, keep: { calls.append("keep") },
+            release: { calls.append("release") })
         let rebuilder = SiteRebuilder(
             options: BuildOptions(root: root, output: output, environment: ["SOURCE_DATE_EPOCH": "1767225600"]), warmMemory: memory)
 

@@ -12,12 +12,7 @@ import Testing
 /// them itself. A tree whose removal never ended is handed on again by the next build.
 @Suite struct DiscardedTreeTests {
     /// What a build handed to its remover: the paths, in order.
-    final class Handed: @unchecked Sendable {
-        private let lock = NSLock()
-        private var paths: [String] = []
-        var all: [String] { lock.withLock { paths } }
-        func add(_ path: String) { lock.withLock { paths.append(path) } }
-    }
+    typealias Handed = LockedLog<String>
 
     @discardableResult
     func build(_ root: String, _ output: String, force: Bool = false, remover: (@Sendable (String) -> Bool)?) throws -> BuildReport {
@@ -53,7 +48,7 @@ import Testing
         let oldPage = try work.read("out/animals/bear/index.html")
         let handed = Handed()
         try build(root, output, force: true) { path in
-            handed.add(path)
+            handed.append(path)
             return true
         }
         // Both renamed next to the output, by absolute paths, named by this process; not removed.
@@ -80,7 +75,7 @@ import Testing
             try edit(root, "Big bear")
             let again = Handed()
             try build(root, output) { path in
-                again.add(path)
+                again.append(path)
                 return true
             }
             #expect(again.all == [work.appending(trash[0])])
@@ -111,10 +106,10 @@ import Testing
         options.recordsPackVersions = false
         let handed = Handed()
         options.removesInBackground = { path in
-            handed.add(path)
+            handed.append(path)
             return true
         }
-        try SiteBuilder(options: options).build()
+        _ = try SiteBuilder(options: options).build()
         #expect(handed.all == [])
         #expect(try names(work.path).filter { $0.contains("trash") } == [])
     }
@@ -123,7 +118,7 @@ import Testing
         let (work, root, output) = try siteWithASpare()
         let handed = Handed()
         try build(root, output, force: true) { path in
-            handed.add(path)
+            handed.append(path)
             return false
         }
         #expect(handed.all.count == 2)
