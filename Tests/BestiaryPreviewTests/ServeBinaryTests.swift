@@ -121,40 +121,83 @@ struct ServeBinaryTests {
     /// build's output through a pipe reads to its end when the build ends, not when the trees
     /// are gone. They go soon after. `remove-trash` refuses a folder no build discarded.
     @Test func aFullBuildLeavesTheTreesItDiscardsToAProcessOfTheirOwn() async throws {
-        let dir = TemporaryDirectory("bestiary-binary")
-        let root = dir.appending("site")
-        func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
-            process.arguments = arguments
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            // To the pipe's end: every process holding its writing end has closed it.
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let site = try DiscardingSite()
+        let full = try site.run(["build", "--root", site.root, "--unsigned", "--force"])
+        #expect(full.status == 0, "\(full.output)")
+        #expect(full.output.contains("built "))
+        #expect(FileManager.default.fileExists(atPath: site.root + "/output/animals/red-fox/index.html"))
+        let deadline = Date().addingTimeInterval(60)
+        while try !site.discarded().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(try site.discarded() == [])
+        let refused = try site.run(["remove-trash", site.root + "/output"])
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("is not a folder a build discarded"), "\(refused.output)")
+        #expect(FileManager.default.fileExists(atPath: site.root + "/output/index.html"))
+    }
+
+    /// `BESTIARY_DETACH=0` (a `docker build` step, whose processes end with it): the build removes
+    /// what it discards before it ends, and leaves nothing behind for a layer to keep.
+    @Test func withDetachOffAFullBuildRemovesWhatItDiscardsBeforeItEnds() async throws {
+        let site = try DiscardingSite()
+        for value in ["0", "no"] {
+            // Enough in the output it replaces that a remover of its own would still be at work
+            // when the build has ended.
+            try site.fill("output/filler", files: 5_000)
+            let full = try site.run(["build", "--root", site.root, "--unsigned", "--force"], environment: ["BESTIARY_DETACH": value])
+            #expect(full.status == 0, "\(full.output)")
+            #expect(try site.discarded() == [], "BESTIARY_DETACH=\(value)")
+            #expect(FileManager.default.fileExists(atPath: site.root + "/output/animals/red-fox/index.html"))
         }
-        func discarded() throws -> [String] {
-            try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.contains(".bestiary-trash-") || $0 == ".output.bestiary-spare" }
-        }
+        // A value that is neither: an error before anything is touched, not a guess.
+        let before = try FileManager.default.attributesOfItem(atPath: site.root + "/output")[.systemFileNumber] as? Int
+        let wrong = try site.run(["build", "--root", site.root, "--unsigned", "--force"], environment: ["BESTIARY_DETACH": "later"])
+        #expect(wrong.status == 1)
+        #expect(wrong.output.contains("BESTIARY_DETACH=later is neither 0 nor 1"), "\(wrong.output)")
+        #expect(!wrong.output.contains("built "))
+        #expect(try FileManager.default.attributesOfItem(atPath: site.root + "/output")[.systemFileNumber] as? Int == before)
+    }
+}
+
+/// A site built twice by the binary (its output and a spare next to it), for the trees a full
+/// build discards.
+private struct DiscardingSite {
+    let dir = TemporaryDirectory("bestiary-binary")
+    var root: String { dir.appending("site") }
+
+    init() throws {
         #expect(try run(["init", root]).status == 0)
         #expect(try run(["build", "--root", root, "--unsigned"]).status == 0)
         try dir.write("---\nname: {en: Red fox}\ngroup: mammal\ndifficulty: 2\n---\n", to: "site/content/animals/red-fox.md")
         #expect(try run(["build", "--root", root, "--unsigned"]).status == 0)
         #expect(try discarded() == [".output.bestiary-spare"])
-        let full = try run(["build", "--root", root, "--unsigned", "--force"])
-        #expect(full.status == 0, "\(full.output)")
-        #expect(full.output.contains("built "))
-        #expect(FileManager.default.fileExists(atPath: root + "/output/animals/red-fox/index.html"))
-        let deadline = Date().addingTimeInterval(60)
-        while try !discarded().isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(try discarded() == [])
-        let refused = try run(["remove-trash", root + "/output"])
-        #expect(refused.status == 1)
-        #expect(refused.output.contains("is not a folder a build discarded"), "\(refused.output)")
-        #expect(FileManager.default.fileExists(atPath: root + "/output/index.html"))
+    }
+
+    /// Runs the binary to its end, with `environment` added to this process's.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ServeProcess.binary)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        // To the pipe's end: every process holding its writing end has closed it.
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    /// Puts `files` empty files into the folder `relative` (made) below the site's root.
+    func fill(_ relative: String, files: Int) throws {
+        let folder = root + "/" + relative
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for n in 0..<files { FileManager.default.createFile(atPath: folder + "/\(n)", contents: nil) }
+    }
+
+    /// The trees a build discarded that are still there, and the spare.
+    func discarded() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: root).filter { $0.contains(".bestiary-trash-") || $0 == ".output.bestiary-spare" }
     }
 }
 

@@ -26,7 +26,9 @@ struct BuildCommand: AsyncParsableCommand {
             .NAME.bestiary-wikipedia: the decoded Wikipedia cache entries).
             --force builds without any of them. A build that writes the whole output
             leaves the output it replaced to a process of its own to remove
-            (.NAME.bestiary-trash-*, gone seconds later). One build of an output runs at a time
+            (.NAME.bestiary-trash-*, gone seconds later; with BESTIARY_DETACH=0 the
+            build removes them itself, as a `docker build` step must: its processes
+            end with it). One build of an output runs at a time
             (.NAME.bestiary-lock; a second waits), and builds of a site with packs into
             two outputs take turns at recording versions (a lock on content/). A build
             that could not record its pack version in content/packs.lock notes it in
@@ -74,8 +76,11 @@ struct BuildCommand: AsyncParsableCommand {
         options.exitsAfterBuild = true
         // The output a full build replaced (and the spare) go in a process of their own: the
         // build ends without waiting for 100,000 entries of a large site to be removed.
-        // (Not as a container's first process: the container ends with it, and the remover with it.)
-        if RemoveTrashCommand.executable != nil, getpid() != 1 { options.removesInBackground = RemoveTrashCommand.start }
+        // (Not as a container's first process: the container ends with it, and the remover with it;
+        // nor with BESTIARY_DETACH=0: a `docker build` step's processes end with the step.)
+        if RemoveTrashCommand.executable != nil, getpid() != 1, try Self.detaches(options.environment) {
+            options.removesInBackground = RemoveTrashCommand.start
+        }
         let builder = SiteBuilder(options: options)
         // Both given: the file is the one that signs, said so (CI with a key in its environment
         // and a file passed by a script).
@@ -124,6 +129,23 @@ struct BuildCommand: AsyncParsableCommand {
                 console.err("build failed: \(Self.count(error.diagnostics.filter { $0.severity == .error }.count, "error"))\(output)")
             }
             throw CommandFailure(status: 1)
+        }
+    }
+
+    /// `BESTIARY_DETACH`: whether a build may leave the trees it discards to a process of its own.
+    static let detachVariable = "BESTIARY_DETACH"
+
+    /// False when ``detachVariable`` is `0` (`false`, `no`, `off`); true when it is unset, empty,
+    /// `1` (`true`, `yes`, `on`). Anything else is an error, not a guess.
+    static func detaches(_ environment: [String: String]) throws(DiagnosticError) -> Bool {
+        let value = environment[detachVariable]?.trimmingCharacters(in: .whitespaces) ?? ""
+        switch value.lowercased() {
+        case "", "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default:
+            throw DiagnosticError(.error(
+                "\(detachVariable)=\(value) is neither 0 nor 1: set it to 0 to have a build remove the output it replaces within itself (a `docker build` step, whose processes end with it), or leave it unset",
+                stage: "load"))
         }
     }
 
