@@ -83,6 +83,15 @@ extension Animal {
                 if value.values[defaultLanguage] == nil {
                     reader.error("name needs the default language '\(defaultLanguage)' (the first in site.yml's languages)", at: node)
                 }
+                // `{ar: ماعز،, en: Goat}` (an Arabic comma kept where a ',' was missing) or `en: Goat,`:
+                // the cards, the quiz's answers and the search showed the comma (a teacher's).
+                for (language, text) in value.values.sorted(by: { $0.key < $1.key }) {
+                    guard let last = text.last, last == "," || YAMLReader.otherCommas[last] != nil else { continue }
+                    let called = YAMLReader.otherCommas[last].map { ", \($0)" } ?? ""
+                    let braces = called.isEmpty ? "" : " (the languages in { } are separated by ',')"
+                    reader.warning(
+                        "name.\(language) '\(text)' ends with '\(last)'\(called): a name does not, so take it out\(braces)", at: node[language] ?? node)
+                }
             }
         } else {
             reader.error("the record needs a 'name', e.g. name: {\(defaultLanguage): …}", at: root)

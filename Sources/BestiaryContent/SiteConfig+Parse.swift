@@ -243,11 +243,14 @@ extension SiteConfig {
 public enum URLCheck {
     /// nil when `string` is an absolute http(s) URL with a host; else what is wrong with it.
     public static func problem(absoluteHTTP string: String) -> String? {
+        // `example.org/birds/` or `127.0.0.1:8000/birds/`: a host without its scheme (a museum's).
+        let meant = !string.contains("://") && string.first.map { $0.isLetter || $0.isNumber } == true && string.contains(".")
+            ? "; did you mean 'https://\(string)'?" : ""
         guard let url = URL(string: string), let scheme = url.scheme?.lowercased() else {
-            return "'\(string)' must be an absolute URL starting with https://"
+            return "'\(string)' must be an absolute URL starting with https:// (or http://)\(meant)"
         }
         guard scheme == "https" || scheme == "http" else {
-            return "'\(string)' must start with https:// (or http://)"
+            return "'\(string)' must start with https:// (or http://)\(meant)"
         }
         guard let host = url.host, !host.isEmpty else { return "'\(string)' has no host name" }
         if string.contains(" ") { return "'\(string)' contains a space; encode it as %20" }

@@ -246,7 +246,11 @@ final class YAMLReader {
             {
                 extra += quoted
             } else if problem == "did not find expected ',' or '}'", let fixed = Self.missingComma(in: lines, line: mark.line, column: mark.column) {
-                extra += "; a comma is missing before '\(fixed.key):' (the languages in { } are separated by commas: \(fixed.example))"
+                if let foreign = fixed.foreign {
+                    extra += "; '\(foreign.comma)' before '\(fixed.key):' is \(foreign.called), which YAML reads as part of the text: the languages in { } are separated by ',' (\(fixed.example))"
+                } else {
+                    extra += "; a comma is missing before '\(fixed.key):' (the languages in { } are separated by commas: \(fixed.example))"
+                }
                 // `{en: The fox is: red}`: `is` may start a language (Icelandic) or be the text's.
                 if let quoted = fixed.quoted { extra += ", or, if the ': ' is the text's, it needs quotes: \(quoted)" }
             } else if problem == "did not find expected ',' or '}'" {
@@ -367,7 +371,9 @@ final class YAMLReader {
     /// a text with no comma between them. The key (`de`, `pt-BR`) and the braces with the comma put
     /// in; nil when the error is not at such a key.
     /// `quoted`: the braces' one text in quotes instead, when they hold no other comma or brace.
-    static func missingComma<Line: StringProtocol>(in lines: [Line], line: Int, column: Int) -> (key: String, example: String, quoted: String?)? {
+    static func missingComma<Line: StringProtocol>(
+        in lines: [Line], line: Int, column: Int
+    ) -> (key: String, example: String, quoted: String?, foreign: (comma: Character, called: String)?)? {
         guard line >= 1, line <= lines.count else { return nil }
         let chars = Array(lines[line - 1])
         let colon = column - 1
@@ -379,6 +385,10 @@ final class YAMLReader {
         var end = start
         while end > 0, chars[end - 1] == " " { end -= 1 }
         guard end > 0, !",{".contains(chars[end - 1]) else { return nil }
+        // Another script's comma (`{ar: ماعز، en: Goat}`, as an Arabic keyboard types it) is the
+        // text's last letter to YAML: the fix replaces it, or the name keeps it.
+        let foreign = otherCommas[chars[end - 1]]
+        if foreign != nil { end -= 1 }
         let fixed = String(chars[..<end]) + ", " + String(chars[start...])
         guard let open = fixed.firstIndex(of: "{"), let close = fixed.lastIndex(of: "}"), open < close else { return nil }
         // Offered only when what follows the key starts in lower case (`is: red`): a language's
@@ -387,8 +397,15 @@ final class YAMLReader {
         if chars.dropFirst(colon + 1).first(where: { $0 != " " })?.isLowercase == true, let one = oneTextInBraces(String(chars)) {
             quoted = "{\(one.key): \"\(one.text)\"}"
         }
-        return (key, String(fixed[open...close]), quoted)
+        return (key, String(fixed[open...close]), quoted, foreign.map { (chars[end], $0) })
     }
+
+    /// Commas of other scripts, which YAML takes as letters, with what they are called.
+    public static let otherCommas: [Character: String] = [
+        "\u{060C}": "the Arabic comma", "\u{FF0C}": "the full-width comma", "\u{3001}": "the ideographic comma",
+        "\u{FE50}": "the small comma", "\u{FF64}": "the half-width ideographic comma", "\u{055D}": "the Armenian comma",
+        "\u{07F8}": "the N'Ko comma", "\u{1363}": "the Ethiopic comma", "\u{A60D}": "the Vai comma",
+    ]
 
     /// The one `key: text` a line's braces hold (`{en: Note: it bites}`: `en`, `Note: it bites`),
     /// for a hint that writes the text in quotes; nil when the braces may hold more (a comma, a
@@ -503,10 +520,21 @@ final class YAMLReader {
         return text.trimmingCharacters(in: space)
     }
 
+    /// A number written in another script's digits (`٢`, `۳`, `２`) in the digits 0–9; nil when
+    /// `text` is not such a number.
+    static func otherDigits(_ text: String) -> String? {
+        guard !text.isEmpty, text.contains(where: { !$0.isASCII }) else { return nil }
+        let digits = text.map { $0.wholeNumberValue }
+        guard digits.allSatisfy({ $0.map { (0...9).contains($0) } == true }) else { return nil }
+        return digits.map { String($0!) }.joined()
+    }
+
     func int(_ node: Node, what: String, range: ClosedRange<Int>) -> Int? {
         guard case .scalar(let s) = node, s.style == .plain, let value = Int(s.string) else {
             // `difficulty: "2"` is text in YAML: say that the quotes are what is wrong.
-            let quoted = if case .scalar(let s) = node, s.style != .plain, Int(s.string) != nil { " (without quotes: \(s.string))" } else { "" }
+            var quoted = if case .scalar(let s) = node, s.style != .plain, Int(s.string) != nil { " (without quotes: \(s.string))" } else { "" }
+            // `difficulty: ٢`, as an Arabic keyboard types a 2: the same number in the digits 0–9.
+            if case .scalar(let s) = node, let written = Self.otherDigits(s.string) { quoted = " (written with the digits 0–9: \(written))" }
             error("\(what) must be a whole number from \(range.lowerBound) to \(range.upperBound)\(quoted)", at: node)
             return nil
         }

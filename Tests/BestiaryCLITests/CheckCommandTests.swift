@@ -255,7 +255,7 @@ import Testing
         let dir = try await SiteCommandRun.newSite()
         let result = await run("build", "--root", dir.appending("site"), "--base-url", "notaurl")
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--base-url 'notaurl' must be an absolute URL starting with https://"), "\(result.stderr)")
+        #expect(result.stderr.contains("--base-url 'notaurl' must be an absolute URL starting with https:// (or http://)"), "\(result.stderr)")
         #expect(!dir.exists("site/output"))
         // The same check as the build's: no query or fragment (found by review).
         let query = await run("build", "--root", dir.appending("site"), "--base-url", "https://example.org/?a")
