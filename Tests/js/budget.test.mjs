@@ -17,7 +17,7 @@ import { gzipSync } from "node:zlib";
 import { CSS_FILE, JS_DIR } from "./helpers.mjs";
 
 const KiB = 1024;
-const BUDGET = { jsRaw: 148 * KiB, jsGzip: 53 * KiB, cssRaw: 10 * KiB, cssGzip: 3.25 * KiB };
+const BUDGET = { jsRaw: 150 * KiB, jsGzip: 53 * KiB, cssRaw: 10 * KiB, cssGzip: 3.25 * KiB };
 const IMPORT = /^import \{ [A-Za-z_$][\w$]*(?:, [A-Za-z_$][\w$]*)* \} from "\.\/([a-z][a-z0-9-]*\.js)";$/;
 
 /** The module graph of the quiz page, following static imports. */

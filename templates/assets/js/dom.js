@@ -86,6 +86,28 @@ export function isTypingTarget(event) {
 }
 
 /**
+ * What a key means to the quiz: an answer 1–9, "replay", "next" or null. By the character, a
+ * digit of any script (`١`), else by the key's place (AZERTY's `&` is `Digit1`, an Arabic
+ * layout's `ق` is `KeyR`), but never against a Latin letter (Dvorak's `p` is at `KeyR`).
+ * @param {{key: string, code?: string}} event
+ * @returns {number|"replay"|"next"|null}
+ */
+export function keyMeaning({ key, code = "" }) {
+  if (key === "Enter" || key === " ") return "next";
+  if (/^r$/i.test(key)) return "replay";
+  if (/^\p{Nd}$/u.test(key)) {
+    // Each script's digits run 0–9 (some scripts have runs side by side).
+    const c = key.codePointAt(0);
+    let zero = c;
+    while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+    return (c - zero) % 10 || null;
+  }
+  if (/^[a-z]$/i.test(key)) return null;
+  const place = /^(Digit|Numpad)([1-9])$/.exec(code);
+  return place ? Number(place[2]) : code === "KeyR" ? "replay" : null;
+}
+
+/**
  * Asks a yes/no question in a modal <dialog> (keyboard and screen-reader
  * friendly, unlike a custom overlay), falling back to confirm().
  * @param {{message: string, confirm: string, cancel: string, parent?: Element}} options

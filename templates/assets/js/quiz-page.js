@@ -11,7 +11,7 @@
 // once its language's texts are fetched).
 import { animalName, languageChain, parseCatalog } from "./catalog.js";
 import { dailyMissing, dailyRecord, dailyRound, localDateKey, shareResult } from "./daily.js";
-import { ask, button, fill, h, isTypingTarget, readJsonScript } from "./dom.js";
+import { ask, button, fill, h, isTypingTarget, keyMeaning, readJsonScript } from "./dom.js";
 import { beep, canVibrate, onVoicesChanged, speak, stopSpeaking, vibrate, voiceFor } from "./feedback.js";
 import { Grade, gradeFromAnswer } from "./fsrs.js";
 import { translator } from "./i18n.js";
@@ -749,14 +749,16 @@ class QuizPage {
 
   onKey(event) {
     if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event) || !this.round) return;
+    // By the character typed or the key's place: an Arabic layout's `١` and `ق` (R) did nothing.
+    const key = keyMeaning(event);
     // A held key repeats: only its first press counts (the next question went unseen).
-    if (event.repeat && /^([1-9]|Enter| )$/.test(event.key)) return event.preventDefault();
+    if (event.repeat && (typeof key === "number" || key === "next")) return event.preventDefault();
     const state = this.els.quiz.dataset.state;
     const target = event.target instanceof Element ? event.target : null;
     // Enter pressed twice went on, then answered the next question unseen.
-    if (state === "question" && /^(Enter| )$/.test(event.key) && performance.now() - this.round.shownAt < 500) return event.preventDefault();
-    if (state === "question" && /^[1-9]$/.test(event.key)) {
-      const button = this.els.choices.querySelectorAll("[data-choice]")[Number(event.key) - 1];
+    if (state === "question" && key === "next" && performance.now() - this.round.shownAt < 500) return event.preventDefault();
+    if (state === "question" && typeof key === "number") {
+      const button = this.els.choices.querySelectorAll("[data-choice]")[key - 1];
       if (!button) return;
       event.preventDefault();
       // An answer out of view (the welcome above the quiz, a tablet on its side): the key brings
@@ -773,10 +775,10 @@ class QuizPage {
         return this.announce(this.tr("quiz.keyAgain", { question: this.questionOf(this.round), key: event.key }));
       }
       this.answer(button.getAttribute("data-choice"));
-    } else if ((event.key === "r" || event.key === "R") && this.round.audio && state !== "finished") {
+    } else if (key === "replay" && this.round.audio && state !== "finished") {
       event.preventDefault();
       this.replay();
-    } else if (state === "answered" && (event.key === "Enter" || event.key === " ") && !target?.closest("a, button, summary, audio")) {
+    } else if (state === "answered" && key === "next" && !target?.closest("a, button, summary, audio")) {
       event.preventDefault();
       this.next();
     }
