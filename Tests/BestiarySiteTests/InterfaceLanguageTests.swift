@@ -136,6 +136,13 @@ struct InterfaceLanguageTests {
             let count = try #require(table["collection.countAll.\(form)"]).replacingOccurrences(of: "{count}", with: "3")
             let collection = try String(contentsOfFile: out + "/\(lang)/collection/index.html", encoding: .utf8)
             #expect(collection.contains(">\(count)<"), "\(lang): \(count)")
+            // A credit's parts are joined by the language's separator: Arabic pages showed a Latin
+            // comma between the author, the licence and the source (a teacher's trial).
+            let separator = try #require(table["punctuation.listSeparator"])
+            let credits = try String(contentsOfFile: out + "/\(lang)/credits/index.html", encoding: .utf8)
+            #expect(credits.contains("Generated test picture</span>\(separator)<"), "\(lang)")
+            let robin = try String(contentsOfFile: out + "/\(lang)/animals/robin/index.html", encoding: .utf8)
+            #expect(robin.contains("Generated test picture</span>\(separator)<"), "\(lang)")
         }
     }
 
