@@ -67,7 +67,7 @@ class FakeCaches {
 }
 
 /** Loads the worker with a configuration, like the build does; returns its handlers and state. */
-function worker(config, files = {}, { pageTimeout, pageGiveUp } = {}) {
+function worker(config, files = {}, { pageTimeout, pageGiveUp, scope = SCOPE } = {}) {
   let source = SOURCE.replace(/\/\* bestiary:config \*\/[\s\S]*?\/\* bestiary:end \*\//, `/* bestiary:config */ ${JSON.stringify(config)} /* bestiary:end */`);
   if (pageTimeout) source = source.replace("const PAGE_TIMEOUT_MS = 4000;", `const PAGE_TIMEOUT_MS = ${pageTimeout};`);
   if (pageGiveUp) source = source.replace("const PAGE_GIVE_UP_MS = 20000;", `const PAGE_GIVE_UP_MS = ${pageGiveUp};`);
@@ -79,7 +79,7 @@ function worker(config, files = {}, { pageTimeout, pageGiveUp } = {}) {
     net.requests.push({ url: request.url, range: request.headers.get("range"), cache: request.cache, accept: request.headers.get("accept") });
     if (!net.online) throw new TypeError("Failed to fetch");
     if (net.hang) return new Promise(() => {});
-    const path = request.url.slice(SCOPE.length).replace(/\?.*$/, "");
+    const path = request.url.slice(scope.length).replace(/\?.*$/, "");
     const body = net.files[path];
     if (body === undefined) return new Response("not found", { status: 404 });
     const type = path.endsWith(".ogg") ? "audio/ogg" : path.endsWith(".json") ? "application/json" : "text/html";
@@ -89,8 +89,8 @@ function worker(config, files = {}, { pageTimeout, pageGiveUp } = {}) {
   };
   globalThis.__network = network;
   const self = {
-    location: new URL(SCOPE + "sw.js"),
-    registration: { scope: SCOPE },
+    location: new URL(scope + "sw.js"),
+    registration: { scope },
     addEventListener: (type, fn) => (handlers[type] = fn),
     skipWaiting: async () => {},
     clients: { claim: async () => {} },
@@ -161,14 +161,14 @@ test("install precaches the shell; activate deletes old builds' caches but not o
   await old.run("install");
   const w = worker(CONFIG, FILES);
   w.caches.byName = old.caches.byName;
-  await w.caches.open("bestiary:example:pages:v0");
+  await w.caches.open("bestiary:example:/site/:pages:v0");
   await w.caches.open("bestiary:other-site:shell:v9");
   await w.run("install");
-  const shell = await w.caches.open("bestiary:example:shell:v1");
+  const shell = await w.caches.open("bestiary:example:/site/:shell:v1");
   assert.equal(shell.entries.size, CONFIG.precache.length);
   assert.ok(shell.entries.has(SCOPE + "quiz/"));
   await w.run("activate");
-  assert.deepEqual((await w.caches.keys()).sort(), ["bestiary:example:media", "bestiary:example:shell:v1", "bestiary:other-site:shell:v9"]);
+  assert.deepEqual((await w.caches.keys()).sort(), ["bestiary:example:/site/:media", "bestiary:example:/site/:shell:v1", "bestiary:other-site:shell:v9"]);
 });
 
 test("a page left out of the precache that the learner had saved is fetched again by a new build, and only that one", async () => {
@@ -180,7 +180,7 @@ test("a page left out of the precache that the learner had saved is fetched agai
   // The learner opens the sightings page online: it is kept (the worker stores it without waiting).
   await old.fetchEvent(SCOPE + "sightings/", { mode: "navigate" });
   await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.ok(await (await old.caches.open("bestiary:example:pages:v0")).match(SCOPE + "sightings/"));
+  assert.ok(await (await old.caches.open("bestiary:example:/site/:pages:v0")).match(SCOPE + "sightings/"));
 
   const w = worker(config, { ...FILES, "collection/": "collection v1", "sightings/": "sightings v1" });
   w.caches.byName = old.caches.byName;
@@ -190,7 +190,7 @@ test("a page left out of the precache that the learner had saved is fetched agai
   // Offline, the new build's copy is there; the page never saved is not.
   w.net.online = false;
   assert.equal(await (await w.fetchEvent(SCOPE + "sightings/", { mode: "navigate" })).text(), "sightings v1");
-  assert.equal(await (await w.caches.open("bestiary:example:pages:v1")).match(SCOPE + "collection/"), undefined);
+  assert.equal(await (await w.caches.open("bestiary:example:/site/:pages:v1")).match(SCOPE + "collection/"), undefined);
 });
 
 test("a big texts' file is kept when first read, and a new build fetches that language's new file only", async () => {
@@ -217,7 +217,7 @@ test("a big texts' file is kept when first read, and a new build fetches that la
   w.net.online = false;
   assert.equal(await (await w.fetchEvent(SCOPE + "assets/descriptions.de.cccccc1111.json")).text(), '{"owl":"Eule v1"}');
   await assert.rejects(w.fetchEvent(SCOPE + "assets/descriptions.en.bbbbbb0000.json"));
-  assert.deepEqual((await w.caches.keys()).filter((n) => n.includes(":pages:")), ["bestiary:example:pages:v1"], "the old build's copy went with its cache");
+  assert.deepEqual((await w.caches.keys()).filter((n) => n.includes(":pages:")), ["bestiary:example:/site/:pages:v1"], "the old build's copy went with its cache");
 
   // A build whose texts did not change keeps the learner's copy without downloading it again.
   const v2 = { ...v1, version: "v2" };
@@ -225,7 +225,7 @@ test("a big texts' file is kept when first read, and a new build fetches that la
   again.caches.byName = w.caches.byName;
   await again.run("install");
   assert.equal(again.net.requests.filter((r) => r.url.includes("descriptions")).length, 0);
-  assert.ok(await (await again.caches.open("bestiary:example:pages:v2")).match(SCOPE + "assets/descriptions.de.cccccc1111.json"));
+  assert.ok(await (await again.caches.open("bestiary:example:/site/:pages:v2")).match(SCOPE + "assets/descriptions.de.cccccc1111.json"));
 });
 
 test("a build that precached every language's texts hands the unchanged ones on, downloading none", async () => {
@@ -324,12 +324,58 @@ test("a page not saved, on a link that never answers, gives way to the offline p
 test("activate prunes cached media the new catalogue does not use", async () => {
   const w = worker(CONFIG, FILES);
   await w.run("install");
-  const media = await w.caches.open("bestiary:example:media");
+  const media = await w.caches.open("bestiary:example:/site/:media");
   await media.put(SCOPE + "media/owl.ogg", new Response("x"));
   await media.put(SCOPE + "media/owl-320.webp", new Response("x"));
   await media.put(SCOPE + "media/removed.ogg", new Response("x"));
   await w.run("activate");
   assert.deepEqual([...media.entries.keys()].sort(), [SCOPE + "media/owl-320.webp", SCOPE + "media/owl.ogg"]);
+});
+
+test("two copies of one build on one origin keep their caches apart (a staging copy beside the live one)", async () => {
+  const live = worker(CONFIG, FILES);
+  await live.run("install");
+  await live.run("activate");
+  await live.fetchEvent(SCOPE + "media/owl.ogg");
+  const STAGING = "https://example.org/site-staging/";
+  const staging = worker({ ...CONFIG, version: "v2" }, FILES, { scope: STAGING });
+  staging.caches.byName = live.caches.byName;
+  await staging.run("install");
+  await staging.run("activate");
+  await staging.fetchEvent(STAGING + "media/owl.ogg");
+  // The staging copy's worker deleted the live one's saved media (not in its catalogue's URLs)
+  // and, as a newer build, its shell (a user trial).
+  assert.deepEqual((await live.caches.keys()).sort(), [
+    "bestiary:example:/site-staging/:media", "bestiary:example:/site-staging/:shell:v2", "bestiary:example:/site/:media", "bestiary:example:/site/:shell:v1",
+  ]);
+  live.net.online = false;
+  assert.equal((await (await live.fetchEvent(SCOPE + "media/owl.ogg")).arrayBuffer()).byteLength, 1000, "the live copy's recording, offline");
+  assert.equal(await (await live.fetchEvent(SCOPE + "quiz/", { mode: "navigate" })).text(), "<h1>quiz</h1>", "and its shell");
+});
+
+test("a copy's entries leave the caches named without its path, its media kept; another copy's stay", async () => {
+  const w = worker(CONFIG, FILES);
+  const OTHER = "https://example.org/other/";
+  const legacyMedia = await w.caches.open("bestiary:example:media");
+  await legacyMedia.put(SCOPE + "media/owl.ogg", new Response(AUDIO));
+  await legacyMedia.put(SCOPE + "media/removed.ogg", new Response("x"));
+  await legacyMedia.put(OTHER + "media/owl.ogg", new Response("other"));
+  await (await w.caches.open("bestiary:example:shell:v0")).put(SCOPE + "quiz/", new Response("old quiz"));
+  const pages = await w.caches.open("bestiary:example:pages:v0");
+  await pages.put(SCOPE + "animals/owl/", new Response("old owl"));
+  await pages.put(OTHER + "animals/owl/", new Response("other owl"));
+  await w.run("install");
+  await w.run("activate");
+  assert.deepEqual((await w.caches.keys()).sort(), [
+    "bestiary:example:/site/:media", "bestiary:example:/site/:shell:v1", "bestiary:example:media", "bestiary:example:pages:v0",
+  ]);
+  assert.deepEqual([...legacyMedia.entries.keys()], [OTHER + "media/owl.ogg"]);
+  assert.deepEqual([...pages.entries.keys()], [OTHER + "animals/owl/"]);
+  const media = await w.caches.open("bestiary:example:/site/:media");
+  assert.deepEqual([...media.entries.keys()], [SCOPE + "media/owl.ogg"], "the learner's saved recording, not one the catalogue no longer uses");
+  w.net.online = false;
+  assert.equal((await (await w.fetchEvent(SCOPE + "media/owl.ogg")).arrayBuffer()).byteLength, 1000, "offline, never downloaded again");
+  assert.equal(w.net.requests.filter((r) => r.url.includes("media/")).length, 0);
 });
 
 test("requests outside the site or not GET are left alone", async () => {

@@ -2,8 +2,11 @@
 // the site's root as sw.js, with the configuration below filled in (what to
 // precache, and a version that changes whenever any precached file does).
 //
-// Caches (names start with "bestiary:SITE:", so several sites on one origin
-// keep theirs apart):
+// Caches (names start with "bestiary:SITE:PATH:", the site's id and the path it
+// is served at, so several sites on one origin keep theirs apart, and so do two
+// copies of one site, a staging copy beside the live one; until 2026-12-07 they
+// started with "bestiary:SITE:" alone, and a staging copy's worker deleted the
+// live copy's saved media: such caches give up this copy's entries on activation):
 //   shell:VERSION  the app shell, precached on install: every language's home,
 //                  quiz, collection, sightings, settings and offline pages,
 //                  free pages, the 404 page, every fingerprinted asset, the
@@ -28,9 +31,13 @@
 // a cache cannot answer by itself: the worker builds the partial response
 // (206, Content-Range) from the cached file.
 
-const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.fbc5c78632.json","later":[],"media":"media/","offline":{"":"offline/","en/":"en/offline/"},"onUse":[],"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.2ce67041d8.css","assets/css/site.e0116c614e.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.632e5c256c.js","assets/js/catalog.5115b77a11.js","assets/js/collection-page.8282bc952c.js","assets/js/collection.4b8d989dbc.js","assets/js/credits-page.8bc7d28926.js","assets/js/csv.15b8e0d294.js","assets/js/daily.ea522b1df1.js","assets/js/descriptions.9f379e8966.js","assets/js/dom.5b53660f9d.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.c39d334e4e.js","assets/js/home-page.2505d5a906.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.53f0928f09.js","assets/js/list-page.e16a4ecf0a.js","assets/js/not-found-page.3b377a1797.js","assets/js/offline-save.6155bcf912.js","assets/js/offline.5567d43532.js","assets/js/onboarding.7a9a816234.js","assets/js/page.eebb0c5e70.js","assets/js/progress-file.b06b06eb08.js","assets/js/questions.f4912e03c3.js","assets/js/quiz-page.8d1979b467.js","assets/js/quiz-settings.54f097145c.js","assets/js/quiz-summary.5aa4437af3.js","assets/js/quiz-view.631d59dee8.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.f827b4f013.js","assets/js/scoring.e85e3c1bc2.js","assets/js/settings-page.114e2662d8.js","assets/js/sightings-page.01577907fd.js","assets/js/sightings.b0cfe631d8.js","assets/js/site.3d60e45c70.js","assets/js/storage.867fdfe8fb.js","assets/catalog.fbc5c78632.json","assets/descriptions.de.5664bf28e3.json","assets/descriptions.en.325ea6744c.json","manifest.webmanifest","en/manifest.webmanifest"],"site":"1ddc6a7b","version":"31feeed072af23cd"} /* bestiary:end */;
+const CONFIG = /* bestiary:config */ {"catalog":"assets/catalog.fbc5c78632.json","later":[],"media":"media/","offline":{"":"offline/","en/":"en/offline/"},"onUse":[],"precache":["404.html","./","quiz/","collection/","sightings/","settings/","offline/","about/","en/","en/quiz/","en/collection/","en/sightings/","en/settings/","en/offline/","en/about/","assets/css/quiz.2ce67041d8.css","assets/css/site.e0116c614e.css","assets/icons/icon-192.19980121ae.png","assets/icons/icon-512.4ab15bde1c.png","assets/icons/icon.364bd712af.svg","assets/js/animal-page.632e5c256c.js","assets/js/catalog.5115b77a11.js","assets/js/collection-page.8282bc952c.js","assets/js/collection.4b8d989dbc.js","assets/js/credits-page.8bc7d28926.js","assets/js/csv.15b8e0d294.js","assets/js/daily.ea522b1df1.js","assets/js/descriptions.9f379e8966.js","assets/js/dom.5b53660f9d.js","assets/js/favorites.0f29b0cb91.js","assets/js/feedback.6b64581adf.js","assets/js/fsrs.c39d334e4e.js","assets/js/home-page.2505d5a906.js","assets/js/i18n.2a69b35a69.js","assets/js/learn.53f0928f09.js","assets/js/list-page.e16a4ecf0a.js","assets/js/not-found-page.3b377a1797.js","assets/js/offline-save.6155bcf912.js","assets/js/offline.5567d43532.js","assets/js/onboarding.7a9a816234.js","assets/js/page.eebb0c5e70.js","assets/js/progress-file.b06b06eb08.js","assets/js/questions.f4912e03c3.js","assets/js/quiz-page.8d1979b467.js","assets/js/quiz-settings.54f097145c.js","assets/js/quiz-summary.5aa4437af3.js","assets/js/quiz-view.631d59dee8.js","assets/js/rng.73802ec6ea.js","assets/js/round-resume.f827b4f013.js","assets/js/scoring.e85e3c1bc2.js","assets/js/settings-page.114e2662d8.js","assets/js/sightings-page.01577907fd.js","assets/js/sightings.b0cfe631d8.js","assets/js/site.3d60e45c70.js","assets/js/storage.867fdfe8fb.js","assets/catalog.fbc5c78632.json","assets/descriptions.de.5664bf28e3.json","assets/descriptions.en.325ea6744c.json","manifest.webmanifest","en/manifest.webmanifest"],"site":"1ddc6a7b","version":"8774748fb8594dc6"} /* bestiary:end */;
 
-const PREFIX = `bestiary:${CONFIG.site}:`;
+const scope = () => (self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, ""));
+const PREFIX = `bestiary:${CONFIG.site}:${new URL(scope()).pathname}:`;
+/** The names before the path was in them: `bestiary:SITE:shell:V`, `…:pages:V`, `…:media`. */
+const LEGACY = `bestiary:${CONFIG.site}:`;
+const isLegacy = (name, kind = "") => name.startsWith(LEGACY) && /^(shell:|pages:|media$)/.test(name.slice(LEGACY.length)) && name.slice(LEGACY.length).startsWith(kind);
 const SHELL = `${PREFIX}shell:${CONFIG.version}`;
 const PAGES = `${PREFIX}pages:${CONFIG.version}`;
 const MEDIA = `${PREFIX}media`;
@@ -40,7 +47,6 @@ const PAGE_TIMEOUT_MS = 4000;
  * that is gone without an error (a train's tunnel) left the page loading for minutes. */
 const PAGE_GIVE_UP_MS = 20000;
 
-const scope = () => (self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, ""));
 const PRECACHED = new Set(CONFIG.precache.map((path) => new URL(path, scope()).href));
 const ON_USE = new Set((CONFIG.onUse || []).map((path) => new URL(path, scope()).href));
 
@@ -64,7 +70,7 @@ self.addEventListener("install", (event) => {
  * effort: a page that cannot be fetched now fails no install.
  */
 async function refetchLater() {
-  const earlier = (await caches.keys()).filter((name) => name.startsWith(`${PREFIX}pages:`) && name !== PAGES);
+  const earlier = (await caches.keys()).filter((name) => (name.startsWith(`${PREFIX}pages:`) || isLegacy(name, "pages:")) && name !== PAGES);
   if (!earlier.length || !(CONFIG.later || []).length) return;
   const pages = await caches.open(PAGES);
   for (const path of CONFIG.later) {
@@ -88,10 +94,10 @@ async function refetchLater() {
 async function refetchOnUse() {
   if (!ON_USE.size) return;
   const names = (await caches.keys()).filter((name) => name !== PAGES && name !== SHELL);
-  const earlier = names.filter((name) => name.startsWith(`${PREFIX}pages:`));
+  const earlier = names.filter((name) => name.startsWith(`${PREFIX}pages:`) || isLegacy(name, "pages:"));
   // A build from before these files were left out precached every language's: one of the same
   // name (the same texts) is copied from there, none is downloaded.
-  const shells = names.filter((name) => name.startsWith(`${PREFIX}shell:`));
+  const shells = names.filter((name) => name.startsWith(`${PREFIX}shell:`) || isLegacy(name, "shell:"));
   const held = [];
   for (const name of earlier) held.push(...(await (await caches.open(name)).keys()).map((request) => request.url));
   const pages = await caches.open(PAGES);
@@ -118,7 +124,9 @@ self.addEventListener("activate", (event) => {
       const keep = new Set([SHELL, PAGES, MEDIA]);
       const names = await caches.keys();
       await Promise.all(names.filter((name) => name.startsWith(PREFIX) && !keep.has(name)).map((name) => caches.delete(name)));
-      await pruneMedia();
+      const used = await usedMedia();
+      await leaveLegacy(names.filter((name) => isLegacy(name)), used);
+      await pruneMedia(used);
       await self.clients.claim();
     })(),
   );
@@ -316,12 +324,12 @@ async function partialResponse(full, header) {
   });
 }
 
-/** Deletes cached media the current catalogue no longer uses. */
-async function pruneMedia() {
-  if (!CONFIG.catalog) return;
+/** The URLs of the media the current catalogue uses; null when it cannot be read. */
+async function usedMedia() {
+  if (!CONFIG.catalog) return null;
   try {
     const response = await caches.match(new URL(CONFIG.catalog, scope()).href, { cacheName: SHELL });
-    if (!response) return;
+    if (!response) return null;
     const catalog = await response.json();
     const used = new Set();
     const add = (src) => src && !/^[a-z][a-z0-9+.-]*:/i.test(src) && used.add(new URL(src, scope()).href);
@@ -332,6 +340,40 @@ async function pruneMedia() {
         for (const part of (media.srcset || "").split(",")) add(part.trim().split(/\s+/)[0]);
       }
     }
+    return used;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * This copy's entries leave the caches named before the path was in their names (shared by
+ * every copy of the site on the origin): the media its catalogue uses go to its own media
+ * cache, the rest are deleted, and a cache left empty goes. Another copy's entries stay.
+ */
+async function leaveLegacy(names, used) {
+  const base = scope();
+  for (const name of names) {
+    try {
+      const cache = await caches.open(name);
+      const media = isLegacy(name, "media") ? await caches.open(MEDIA) : null;
+      for (const request of await cache.keys()) {
+        if (!request.url.startsWith(base)) continue;
+        const response = media && used && used.has(request.url) ? await cache.match(request) : null;
+        if (response) await media.put(request, response);
+        await cache.delete(request);
+      }
+      if (!(await cache.keys()).length) await caches.delete(name);
+    } catch {
+      // Housekeeping, as below.
+    }
+  }
+}
+
+/** Deletes cached media the current catalogue no longer uses. */
+async function pruneMedia(used) {
+  if (!used) return;
+  try {
     const cache = await caches.open(MEDIA);
     for (const request of await cache.keys()) {
       if (!used.has(request.url)) await cache.delete(request);
