@@ -21,6 +21,8 @@ extension SiteConfig {
         var config: SiteConfig?
         var diagnostics: [Diagnostic]
         var languages: [String] = []
+        /// Where each key is (with sound languages: the records' checks name `languages`' line).
+        var keyLocations = SiteConfig.KeyLocations()
     }
 
     static func parseChecked(_ source: SourceText) -> Parsed {
@@ -205,7 +207,9 @@ extension SiteConfig {
                 return .error("\(d.message) (site.yml's texts are written in '\(meant)' already: \(count))", at: d.location, stage: d.stage)
             }
         }
-        if diagnostics.contains(where: { $0.severity == .error }) { return Parsed(config: nil, diagnostics: diagnostics, languages: soundLanguages) }
+        if diagnostics.contains(where: { $0.severity == .error }) {
+            return Parsed(config: nil, diagnostics: diagnostics, languages: soundLanguages, keyLocations: SiteConfig.KeyLocations(positions))
+        }
         var config = SiteConfig(
             title: title, baseURL: baseURL, languages: languages, wikipedia: wikipedia, quiz: quiz, packs: packs,
             location: SourceLocation(path: source.path, line: 1, column: 1))

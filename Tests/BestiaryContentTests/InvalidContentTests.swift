@@ -68,6 +68,14 @@ import Testing
         Case(name: "content in a language the list lacks", files: [record: "---\nname: {de: Fuchs, en: Fox}\n---\n", "content/animals/cat.md": "---\nname: {de: Katze, en: Cat}\n---\n"],
              siteYML: "title: T\nbase_url: https://example.org/\nlanguages: [de]\n",
              expected: "content/site.yml:3:1: error: the content is written in 'en' (2 texts in 2 files), which languages does not list (de): add 'en' to it, or remove those texts (a record copied from a site in more languages), or write them under a listed code"),
+        // A teacher's: 22 errors, one per text, when site.yml's own title was in the unlisted
+        // language too (site.yml unusable), and the one line that says why never.
+        Case(name: "a language listed with a region, site.yml's own title in the plain code",
+             files: [record: "---\nname: {de: Fuchs, en: Fox}\n---\n"], siteYML: "title: {de: T, en: T}\nbase_url: https://example.org/\nlanguages: [de, en-GB]\n",
+             expected: "content/site.yml:3:1: error: the content is written in 'en' (2 texts in 2 files), but languages lists 'en-GB', another code (the language with a region): list 'en' instead"),
+        Case(name: "a language code with its letters turned round",
+             files: [record: "---\nname: {ar: ثعلب, en: Fox}\n---\n"], siteYML: "title: {ar: T, en: T}\nbase_url: https://example.org/\nlanguages: [ra, en]\n",
+             expected: "content/site.yml:3:1: error: the content is written in 'ar' (2 texts in 2 files), and languages lists 'ra', which is no language's code: did you mean 'ar'? Write 'ar' in languages"),
         Case(name: "base_url not absolute", siteYML: "title: T\nbase_url: /quiz/\nlanguages: [en]\n",
              expected: "content/site.yml:2:11: error: base_url '/quiz/' must be an absolute URL starting with https:// (or http://)"),
         Case(name: "base_url without its scheme", siteYML: "title: T\nbase_url: 127.0.0.1:8731/birds/\nlanguages: [en]\n",
