@@ -86,6 +86,18 @@ public enum TranslationCheck {
                     + (cut ? " (--all-warnings lists every one)" : ""),
                 at: config.location(of: "languages"), stage: "validate"))
         }
+        // Tags with no label at all: on a site in several languages, each language's pages show
+        // them as written (a teacher's Arabic pages showed `forest` and `europe`).
+        let labelled = Set(config.tags.keys)
+        let unlabelled = Set(catalog.animals.flatMap(\.tags)).subtracting(labelled).sorted()
+        if config.languages.count > 1, let first = unlabelled.first {
+            let limit = listing.map { max($0, 5) } ?? unlabelled.count
+            let named = unlabelled.prefix(limit).joined(separator: ", ") + (unlabelled.count > limit ? ", … \(unlabelled.count - limit) more (--all-warnings lists every one)" : "")
+            let example = config.languages.map { "\($0): …" }.joined(separator: ", ")
+            notes.append(.note(
+                "\(unlabelled.count) tag\(unlabelled.count == 1 ? "" : "s") with no label in site.yml's tags, which every language's pages show as written: \(named); label them there (tags: {\(first): {\(example)}})",
+                at: config.location(of: "tags"), stage: "validate"))
+        }
         return notes
     }
 }

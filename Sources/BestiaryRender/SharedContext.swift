@@ -1,4 +1,5 @@
 import BestiaryContent
+import BestiaryDiagnostics
 import BestiaryMarkdown
 import BestiaryStorage
 import BestiaryTemplate
@@ -856,5 +857,25 @@ struct HomeStats: Sendable, Equatable {
         }
         // (A language named twice is counted once.)
         for (lang, count) in zip(languages, images) { withImage[lang] = count }
+    }
+}
+
+extension UIStrings {
+    /// For `bestiary check`, on a site in several languages: per language, the records' groups the
+    /// theme has no name for, which every language's pages show as written (a teacher's Arabic
+    /// pages showed "Pet" and "Farm", and `check` said nothing).
+    public func unnamedGroups(of catalog: Catalog) -> [Diagnostic] {
+        let config = catalog.config
+        guard config.languages.count > 1 else { return [] }
+        let groups = Set(catalog.animals.compactMap(\.group)).sorted()
+        return config.languages.compactMap { lang in
+            let table = table(for: lang)
+            let unnamed = groups.filter { table["quiz.group.\($0)"] == nil }
+            guard let first = unnamed.first else { return nil }
+            let shown = unnamed.map { "\($0) ('\(SharedContext.groupLabel($0, strings: nil))')" }.joined(separator: ", ")
+            return .note(
+                "groups with no name in '\(lang)', which its pages show as written: \(shown); name them in templates/i18n/\(lang).json (\"quiz.group.\(first)\": \"…\")",
+                at: config.location(of: "languages"), stage: "render")
+        }
     }
 }

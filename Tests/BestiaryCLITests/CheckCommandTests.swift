@@ -127,6 +127,28 @@ import Testing
     }
 
     /// A renamed `packs.id` stops the build at the pack history; `check` finds it first.
+    /// On a site in two languages, the records' groups the theme has no name for and the tags
+    /// site.yml has no label for show as written in every language: `check` names them (a
+    /// teacher's Arabic pages showed "Farm" and `forest`, and nothing said so). Not on a site in one.
+    @Test func groupsAndTagsShownAsWrittenInEveryLanguageAreNamed() async throws {
+        for languages in ["[en, de]", "[en]"] {
+            let dir = try await SiteCommandRun.newSite(languages: languages)
+            let site = dir.appending("site")
+            try "---\nname: {en: Goat}\ngroup: farm\n---\n".writeReplacing(toFile: site + "/content/animals/goat.md")
+            let result = await run("check", "--root", site)
+            let notes = result.stderr.split(separator: "\n").filter { $0.contains("as written") }
+            guard languages == "[en, de]" else {
+                #expect(notes.isEmpty, "\(notes)")
+                continue
+            }
+            #expect(notes.contains { $0.hasPrefix("content/site.yml:1:1: note: 2 tags with no label in site.yml's tags, which every language's pages show as written: europe, forest; label them there (tags: {europe: {en: …, de: …}})") }, "\(result.stderr)")
+            for lang in ["en", "de"] {
+                #expect(notes.contains { $0.contains("note: groups with no name in '\(lang)', which its pages show as written: farm ('Farm'); name them in templates/i18n/\(lang).json (\"quiz.group.farm\": \"…\")") }, "\(result.stderr)")
+            }
+            #expect(!notes.contains { $0.contains("mammal") }, "the theme names mammals")
+        }
+    }
+
     @Test func aRenamedPackIsFoundBeforeABuild() async throws {
         let dir = try await SiteCommandRun.newSite()
         let site = dir.appending("site")

@@ -74,6 +74,7 @@ struct CheckCommand: AsyncParsableCommand {
                     root: global.siteRoot, fileSystem: LocalFileSystem(), languages: config.languages, config: config.location(of: "languages"),
                     listingAll: global.allWarnings || global.diagnostics == .json)
                 diagnostics.append(contentsOf: theme.warnings)
+                if let catalog = result.catalog { diagnostics.append(contentsOf: theme.strings.unnamedGroups(of: catalog)) }
                 // For whoever reviews a change: what outside the site the theme publishes.
                 for (link, target) in theme.theme.outsideLinks {
                     diagnostics.append(.note(
