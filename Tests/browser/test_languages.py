@@ -92,6 +92,20 @@ def test_the_pages_in_both_languages_are_valid_html(world):
     assert errors == [], "\n".join(errors)
 
 
+def test_a_body_in_the_other_direction_sits_at_its_own_side(world, browser):
+    """The robin's body is German, shown on the Arabic page: left to right, at the column's left
+    edge, not at its right edge with its lines ending mid-column (a teacher's trial)."""
+    browser.set_window_size(1280, 900)
+    load(browser, f"{world}ar/animals/robin/")
+    text, column = browser.execute_script("""
+        const text = document.querySelector('.animal-text');
+        const r = text.getBoundingClientRect(), c = text.parentElement.getBoundingClientRect();
+        return [[text.getAttribute('dir'), r.left, r.right], [c.left, c.right]];""")
+    assert text[0] == "ltr"
+    assert column[1] - column[0] > text[2] - text[1] + 100, (text, column)
+    assert abs(text[1] - column[0]) < 2, (text, column)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_skip_link_shows_where_the_line_starts(world, browser, lang):
     """The first Tab shows "skip to content" at the start of a line: top left, or top right when the
