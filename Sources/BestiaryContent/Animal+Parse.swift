@@ -86,8 +86,8 @@ extension Animal {
                 // `{ar: ماعز،, en: Goat}` (an Arabic comma kept where a ',' was missing) or `en: Goat,`:
                 // the cards, the quiz's answers and the search showed the comma (a teacher's).
                 for (language, text) in value.values.sorted(by: { $0.key < $1.key }) {
-                    guard let last = text.last, last == "," || YAMLReader.otherCommas[last] != nil else { continue }
-                    let called = YAMLReader.otherCommas[last].map { ", \($0)" } ?? ""
+                    guard let last = text.last, last == "," || PastedText.otherCommas[last] != nil else { continue }
+                    let called = PastedText.otherCommas[last].map { ", \($0)" } ?? ""
                     let braces = called.isEmpty ? "" : " (the languages in { } are separated by ',')"
                     reader.warning(
                         "name.\(language) '\(text)' ends with '\(last)'\(called): a name does not, so take it out\(braces)", at: node[language] ?? node)

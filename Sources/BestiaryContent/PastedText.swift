@@ -3,6 +3,13 @@ import Foundation
 /// What texts pasted from elsewhere bring with them: an article's web address where its title
 /// belongs, and UTF-8 that a spreadsheet read as Windows-1252 ("GroÃŸer Brachvogel").
 public enum PastedText {
+    /// Commas of other scripts, which YAML and JSON take as letters, with what they are called.
+    public static let otherCommas: [Character: String] = [
+        "\u{060C}": "the Arabic comma", "\u{FF0C}": "the full-width comma", "\u{3001}": "the ideographic comma",
+        "\u{FE50}": "the small comma", "\u{FF64}": "the half-width ideographic comma", "\u{055D}": "the Armenian comma",
+        "\u{07F8}": "the N'Ko comma", "\u{1363}": "the Ethiopic comma", "\u{A60D}": "the Vai comma",
+    ]
+
     /// The language and title of a Wikipedia article's address
     /// (`https://de.wikipedia.org/wiki/%C3%84sche` → `("de", "Äsche")`, the mobile site's too);
     /// nil for any other text.

@@ -387,7 +387,7 @@ final class YAMLReader {
         guard end > 0, !",{".contains(chars[end - 1]) else { return nil }
         // Another script's comma (`{ar: ماعز، en: Goat}`, as an Arabic keyboard types it) is the
         // text's last letter to YAML: the fix replaces it, or the name keeps it.
-        let foreign = otherCommas[chars[end - 1]]
+        let foreign = PastedText.otherCommas[chars[end - 1]]
         if foreign != nil { end -= 1 }
         let fixed = String(chars[..<end]) + ", " + String(chars[start...])
         guard let open = fixed.firstIndex(of: "{"), let close = fixed.lastIndex(of: "}"), open < close else { return nil }
@@ -400,12 +400,6 @@ final class YAMLReader {
         return (key, String(fixed[open...close]), quoted, foreign.map { (chars[end], $0) })
     }
 
-    /// Commas of other scripts, which YAML takes as letters, with what they are called.
-    public static let otherCommas: [Character: String] = [
-        "\u{060C}": "the Arabic comma", "\u{FF0C}": "the full-width comma", "\u{3001}": "the ideographic comma",
-        "\u{FE50}": "the small comma", "\u{FF64}": "the half-width ideographic comma", "\u{055D}": "the Armenian comma",
-        "\u{07F8}": "the N'Ko comma", "\u{1363}": "the Ethiopic comma", "\u{A60D}": "the Vai comma",
-    ]
 
     /// The one `key: text` a line's braces hold (`{en: Note: it bites}`: `en`, `Note: it bites`),
     /// for a hint that writes the text in quotes; nil when the braces may hold more (a comma, a

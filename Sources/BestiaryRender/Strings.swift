@@ -119,7 +119,7 @@ public struct UIStrings: Sendable {
                 let unlike = rest.hasPrefix("//") || rest.hasPrefix("/*") ? "JSON has no comments: remove it"
                     : here == "'" ? "JSON writes keys and texts in straight double quotes (\"…\"), not single ones"
                     : "“”„«»".contains(here) ? "JSON writes keys and texts in straight double quotes (\"…\"), not typographic ones (a word processor's)"
-                    : here == "," ? "a comma is there twice" : nil
+                    : here == "," ? "a comma is there twice" : Self.otherComma(here)
                 let quoted = afterQuote ? "; a \" inside a text is written \\\" (or use other quotes: « », “ ”)" : (missing ?? unlike).map { "; " + $0 } ?? ""
                 bag.error(
                     "strings are not valid JSON (\(what))\(quoted); the file is one object of \"key\": \"text\" pairs",
@@ -141,6 +141,12 @@ public struct UIStrings: Sendable {
         strings.blankKeys = blank
         strings.unreadable = unreadable
         return (strings, bag)
+    }
+
+    /// `"a": "x"، "b": "y"`, as an Arabic keyboard types the comma (a teacher's): what to say of
+    /// another script's comma where JSON wants its own; nil for any other character.
+    static func otherComma(_ here: Character) -> String? {
+        PastedText.otherCommas[here].map { "'\(here)' is \($0), which JSON does not read as a comma: separate the pairs with ','" }
     }
 
     /// The default theme's table at `path` (`i18n/de.json`), if it has one.

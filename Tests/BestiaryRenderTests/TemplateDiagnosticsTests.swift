@@ -551,6 +551,9 @@ struct TemplateDiagnosticsTests {
             ])
         }
         #expect(textProblems(["i18n/en.json": "{\"nav.quiz\": \"Quiz\" \"nav.home\": \"Home\"}\n"]).first?.contains("; a comma is missing before it;") == true)
+        // An Arabic keyboard's comma between two pairs (a teacher's): named, not "invalid value" alone.
+        #expect(textProblems(["i18n/ar.json": "{\"nav.quiz\": \"اختبار\"، \"nav.home\": \"الرئيسية\"}\n"]).first?.contains(
+            "(invalid value); '،' is the Arabic comma, which JSON does not read as a comma: separate the pairs with ','; the file is") == true)
         // A key without its colon is no missing comma; a Windows file's lines are counted too.
         #expect(textProblems(["i18n/en.json": "{\"nav.quiz\" \"Quiz\"}\n"]).first?.contains("; a ':' is missing before it, after the key;") == true)
         #expect(textProblems(["i18n/en.json": "{\r\n  \"nav.quiz\": \"Quiz\"\r\n  \"nav.home\": \"Home\"\r\n}\r\n"]).first?.contains("; a comma is missing at the end of line 2;") == true)
