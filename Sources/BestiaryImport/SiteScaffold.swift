@@ -152,8 +152,8 @@ public enum SiteScaffold {
             title: \(map(\.title))
             # The absolute URL the site will be published under (links in sitemap.xml and packs).
             base_url: "https://example.org/\(packID)/"
-            # The site's languages. The first is the default: every animal needs its name in it,
-            # and texts missing in a language fall back along this list.\(more)
+            # The site's languages. The first is the default: every animal's name and ID.md text
+            # are in it (ID.LANG.md: in LANG), and missing texts fall back along this list.\(more)
             languages: [\(languages.joined(separator: ", "))]
             wikipedia:
               # Where `bestiary fetch` gets summaries and pictures; {lang} becomes each language.

@@ -16,6 +16,9 @@ import Testing
         #expect(result.stdout.contains("created \(site)/content/site.yml"))
         #expect(result.stdout.contains("created \(site)/content/animals/red-fox.md"))
         #expect(result.stderr.contains("bestiary check"))
+        // In English, said so, with how to start a site in other languages (a teacher put Arabic
+        // first afterwards, and the English starter text was published as Arabic).
+        #expect(result.stderr.contains("A new Bestiary site in English is ready (for a site in other languages, the default first:\n`bestiary init DIR --languages ar,en`)."), "\(result.stderr)")
         for path in ["content/site.yml", "content/animals/red-fox.md", "content/pages/about.md", ".gitignore"] {
             #expect(FileManager.default.fileExists(atPath: site + "/" + path), "\(path)")
         }
@@ -168,6 +171,7 @@ import Testing
         let result = await run("init", site, "--languages", "es,en,ar")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("\n  bestiary add ID --name es=NAME --sound FILE    add an animal"), "\(result.stderr)")
+        #expect(result.stderr.contains("A new Bestiary site is ready. In content/site.yml"), "\(result.stderr)")
         #expect(result.stderr.contains("\n  bestiary fetch                                 get Wikipedia"), "the commands in one column: \(result.stderr)")
         #expect(!result.stderr.contains("note:"), "\(result.stderr)")
         let yml = try String(contentsOfFile: site + "/content/site.yml", encoding: .utf8)

@@ -126,8 +126,13 @@ struct InitCommand: AsyncParsableCommand {
         ]
         let width = max(47, steps[0].0.count + 3)
         let lines = steps.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+        // Without --languages the site is English, its starter texts read as English (a teacher who
+        // then put Arabic first had the English starter text published as Arabic).
+        let ready = languages == nil
+            ? "A new Bestiary site in English is ready (for a site in other languages, the default first:\n`bestiary init DIR --languages ar,en`)."
+            : "A new Bestiary site is ready."
         console.err("""
-            A new Bestiary site is ready. In content/site.yml, set base_url to where it will be published
+            \(ready) In content/site.yml, set base_url to where it will be published
             and wikipedia.contact to your e-mail address (`bestiary check` names them until then). Next:
             \(cd)\(lines)
             """)
