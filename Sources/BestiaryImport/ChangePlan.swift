@@ -50,18 +50,50 @@ public struct ChangePlan: Sendable {
     /// `created N, updated N, unchanged N`.
     public var summary: String { "created \(created), updated \(updated), unchanged \(unchanged)" }
 
+    /// How many files a plan writes or removes.
+    public var fileCount: Int { copies.count + records.count { $0.action != .unchanged } + removals.count }
+
+    /// A plan stopped between two files (``apply(root:fileSystem:stopping:)``): each file written
+    /// is complete, and the same import again finishes the job.
+    public struct Stopped: Error, Sendable {
+        public var done: Int
+        public var total: Int
+    }
+
     /// Writes the plan: media first, so that no record ever names a file that is not there yet;
-    /// each file atomically (a reader sees the old bytes or the new ones, never a mix).
-    public func apply(root: String, fileSystem: any FileSystem) throws {
+    /// each file atomically (a reader sees the old bytes or the new ones, never a mix). `stopping`
+    /// is asked before each file (a Ctrl-C): then ``Stopped`` is thrown, with how far it came.
+    public func apply(root: String, fileSystem: any FileSystem, stopping: () -> Bool = { false }) throws {
         func full(_ relative: String) -> String { Catalog.pathPrefix(root: root) + relative }
+        let total = fileCount
+        var done = 0
+        func next() throws(Stopped) {
+            if stopping() { throw Stopped(done: done, total: total) }
+            done += 1
+        }
         for copy in copies {
+            try next()
             try fileSystem.writeAtomically(copy.data, to: full(copy.destination))
         }
         for change in records where change.action != .unchanged {
+            try next()
             try fileSystem.writeAtomically(change.data, to: full(change.path))
         }
-        for removal in removals where fileSystem.info(full(removal)) != nil {
-            try fileSystem.remove(full(removal))
+        for removal in removals {
+            try next()
+            if fileSystem.info(full(removal)) != nil { try fileSystem.remove(full(removal)) }
+        }
+    }
+
+    /// Removes what a write cut off earlier (a second Ctrl-C, a `kill -9`) left in the folders this
+    /// plan writes to: Bestiary's temporary files whose process is gone (``AtomicWriteLeftovers``),
+    /// which nothing read, and `git add -A` committed. Their paths, relative to the root.
+    public func removeLeftovers(root: String, fileSystem: any FileSystem) -> [String] {
+        let folders = Set((copies.map(\.destination) + records.map(\.path)).map { path in
+            path.split(separator: "/").dropLast().joined(separator: "/")
+        })
+        return folders.sorted().flatMap { folder in
+            AtomicWriteLeftovers.remove(in: Catalog.pathPrefix(root: root) + folder, fileSystem: fileSystem).map { folder + "/" + $0 }
         }
     }
 }

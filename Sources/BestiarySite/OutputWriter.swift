@@ -221,7 +221,7 @@ struct OutputWriter {
                 continue
             }
             // (A process of another user answers EPERM: it is alive.)
-            if pid != getpid() && (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)) { names.append(entry.name) }
+            if AtomicWriteLeftovers.isGone(pid) { names.append(entry.name) }
         }
         return names
     }
