@@ -453,9 +453,9 @@ public struct ContentLoader: Sendable {
     /// Groups written in two ways that differ only in case or spaces (`Mammal`, `mammal`): the
     /// collection's filter and the quiz's settings show two groups, and the odd one has no
     /// translated label. Each record whose spelling is not the preferred one is warned about,
-    /// naming it: the one in lower case, as the theme's labels are named (`quiz.group.bird`; a
-    /// museum's volunteer was told to write `Bird` for `bird`, which two records had), else the
-    /// commonest (else the first in name order).
+    /// naming it: the theme's own group, named as its label is (`quiz.group.bird`; a museum's
+    /// volunteer was told to write `Bird` for `bird`, which two records had), else the commonest
+    /// (else the one in lower case, else the first in name order).
     public static func groupSpellings(_ animals: [Animal]) -> [Diagnostic] {
         // Each record's group and its folded spelling, taken once (not a copy of each record per pass).
         let groups = animals.map { $0.group }
@@ -516,9 +516,16 @@ public struct ContentLoader: Sendable {
     /// Of a group's spellings (each with its count of records): the one in lower case, else the
     /// commonest, else the first in code point order.
     static func preferredSpelling(_ spellings: [String: Int]) -> String {
-        func rank(_ s: (key: String, value: Int)) -> (Int, Int) { (s.key == s.key.lowercased() ? 1 : 0, s.value) }
+        // The theme's own group as its label is named (a volunteer's one `bird` beside two `Bird`),
+        // else the commonest: a German museum's 19 records of `Säugetier` were each told to write
+        // the `säugetier` of one, and its one `säugetier` was not named at all.
+        if let theme = spellings.keys.first(where: themeGroups.contains) { return theme }
+        func rank(_ s: (key: String, value: Int)) -> (Int, Int) { (s.value, s.key == s.key.lowercased() ? 1 : 0) }
         return spellings.max { rank($0) < rank($1) || (rank($0) == rank($1) && $0.key > $1.key) }!.key
     }
+
+    /// The default theme's groups, whose labels are named in lower case (`quiz.group.bird`).
+    public static let themeGroups: Set<String> = ["amphibian", "bird", "fish", "insect", "mammal", "reptile"]
 
     static func folded(_ group: String) -> String {
         // An ASCII group byte by byte (the same result; asked once per record).

@@ -1,4 +1,7 @@
+import BestiaryContent
 @testable import BestiaryRender
+import BestiaryTheme
+import Foundation
 import Testing
 
 /// A group the theme has no label for is shown as written, its first letter capitalised, beside
@@ -12,5 +15,15 @@ import Testing
         #expect(SharedContext.groupLabel("ähnliche", strings: nil) == "Ähnliche")
         #expect(SharedContext.groupLabel("Already", strings: nil) == "Already")
         #expect(SharedContext.groupLabel("", strings: nil) == "")
+    }
+
+    /// The groups the spelling check prefers as the theme names them are the default theme's.
+    @Test func theContentsThemeGroupsAreTheDefaultThemesLabels() throws {
+        for language in ["en", "de"] {
+            let data = try #require(DefaultTheme.files["i18n/\(language).json"])
+            let table = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let groups = Set(table.keys.filter { $0.hasPrefix("quiz.group.") }.map { String($0.dropFirst("quiz.group.".count)) })
+            #expect(groups == ContentLoader.themeGroups, "\(language)")
+        }
     }
 }
