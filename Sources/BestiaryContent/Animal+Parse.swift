@@ -13,6 +13,14 @@ extension Animal {
     /// Parses one record file. Media files are only checked lexically here; the catalog loader
     /// checks that they exist and are what they claim. Pure: no file system access.
     ///
+    /// A name on two lines (a spreadsheet cell's Alt+Enter, imported as it was): the page's title,
+    /// its heading, the cards, the quiz's answers and the packs carried the break (a volunteer's).
+    static func warnOfLineBreak(in text: String, what: String, at node: Node, reader: YAMLReader) {
+        guard text.contains(where: \.isNewline) else { return }
+        let one = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        reader.warning("\(what) is on more than one line (a line break in a spreadsheet's cell?); pages, cards, the quiz and the packs show the break: write it on one line ('\(one)')", at: node)
+    }
+
     /// Returns a record whenever it has an id and a name, even alongside errors, so that one run
     /// reports every problem; callers must not build from a result with errors.
     ///
@@ -86,6 +94,7 @@ extension Animal {
                 // `{ar: ماعز،, en: Goat}` (an Arabic comma kept where a ',' was missing) or `en: Goat,`:
                 // the cards, the quiz's answers and the search showed the comma (a teacher's).
                 for (language, text) in value.values.sorted(by: { $0.key < $1.key }) {
+                    Self.warnOfLineBreak(in: text, what: "name.\(language)", at: node[language] ?? node, reader: reader)
                     guard let last = text.last, last == "," || PastedText.otherCommas[last] != nil else { continue }
                     let called = PastedText.otherCommas[last].map { ", \($0)" } ?? ""
                     let braces = called.isEmpty ? "" : " (the languages in { } are separated by ',')"
@@ -98,6 +107,7 @@ extension Animal {
         }
 
         let scientific = f["scientific"].flatMap { YAMLReader.isNull($0.value) ? nil : reader.string($0.value, what: "scientific") }
+        if let scientific, let node = f["scientific"]?.value { Self.warnOfLineBreak(in: scientific, what: "scientific", at: node, reader: reader) }
         let group = f["group"].flatMap { YAMLReader.isNull($0.value) ? nil : reader.string($0.value, what: "group") }
         let difficulty = f["difficulty"].flatMap {
             YAMLReader.isNull($0.value) ? nil : reader.int($0.value, what: "difficulty", range: 1...3)

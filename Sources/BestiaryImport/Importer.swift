@@ -188,7 +188,10 @@ public struct Importer: Sendable {
             var plan = try planner.plan(rows)
             if readErrors { throw DiagnosticError([]) }
             let leftOut = format == .csv ? Self.leftOut(rows, store: store, at: fileLocation) : []
-            plan.warnings = DiagnosticBag(readDiagnostics + plan.warnings + leftOut).sorted
+            // (A record's warning the reader gave at its cell already, a name read as Windows-1252,
+            // once: the planner's check of the record made says it again.)
+            let read = Set(readDiagnostics.map(\.message))
+            plan.warnings = DiagnosticBag(readDiagnostics + plan.warnings.filter { !read.contains($0.message) } + leftOut).sorted
             return plan
         } catch {
             throw DiagnosticError(DiagnosticBag(readDiagnostics + error.diagnostics).sorted)

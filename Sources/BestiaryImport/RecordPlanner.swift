@@ -209,15 +209,21 @@ public struct RecordPlanner: Sendable {
                     at: sizes.longest?.field.location)
                 continue
             }
-            let problems = unchanged ? [] : Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config)
-                .1.filter { $0.severity == .error }
+            let parsed = unchanged ? [] : Animal.parse(SourceText(path: path, text: normalized(text)), fileID: fileID, config: store.config).1
+            // At the cell the problem is about, where its message names the field (`wikipedia.en: …`).
+            func cell(of problem: Diagnostic) -> SourceLocation? {
+                fields.first { $0.location != nil && ["\($0.field):", "\($0.field) "].contains { problem.message.hasPrefix($0) } }?.location
+            }
+            let problems = parsed.filter { $0.severity == .error }
             if !problems.isEmpty {
-                for problem in problems {
-                    // At the cell the problem is about, where its message names the field (`wikipedia.en: …`).
-                    let cell = fields.first { $0.location != nil && ["\($0.field):", "\($0.field) "].contains { problem.message.hasPrefix($0) } }
-                    fail(problem.message, at: cell?.location)
-                }
+                for problem in problems { fail(problem.message, at: cell(of: problem)) }
                 continue
+            }
+            // What `check` would warn of in the record made, said at the cell it came from (a
+            // name on two lines, a spreadsheet cell's Alt+Enter, was imported without a word).
+            for problem in parsed where problem.severity == .warning {
+                let message = row.origin.label.isEmpty ? problem.message : "\(row.origin.label): \(problem.message)"
+                bag.warning(message, at: cell(of: problem) ?? row.origin.location, stage: stage)
             }
             if rowFailed { continue }
             let changed = RecordWriter.keyOrder.filter {

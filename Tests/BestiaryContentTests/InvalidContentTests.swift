@@ -159,6 +159,11 @@ import Testing
              expected: "\(record):2:12: warning: name.ar 'ماعز،' ends with '،', the Arabic comma: a name does not, so take it out (the languages in { } are separated by ',')"),
         Case(name: "a name that ends with a comma", files: [record: "---\nname:\n  de: Fuchs,\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
              expected: "\(record):3:7: warning: name.de 'Fuchs,' ends with ',': a name does not, so take it out"),
+        // A volunteer's spreadsheet cell with Alt+Enter in it, imported as it was.
+        Case(name: "a name on two lines", files: [record: "---\nname:\n  de: |-\n    Haus-\n    katze\nscientific: \"Felis\\ncatus\"\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             expected: "\(record):3:7: warning: name.de is on more than one line (a line break in a spreadsheet's cell?); pages, cards, the quiz and the packs show the break: write it on one line ('Haus- katze')"),
+        Case(name: "a scientific name on two lines", files: [record: "---\nname: {de: Katze}\nscientific: \"Felis\\ncatus\"\n---\n", "content/animals/x.md": "---\ngroop: x\n---\n"],
+             expected: "\(record):3:13: warning: scientific is on more than one line (a line break in a spreadsheet's cell?); pages, cards, the quiz and the packs show the break: write it on one line ('Felis catus')"),
         Case(name: "a difficulty in Arabic-Indic digits", files: [record: "---\nname: {de: Fuchs}\ndifficulty: ٢\n---\n"],
              expected: "\(record):3:13: error: difficulty must be a whole number from 1 to 3 (written with the digits 0–9: 2)"),
         Case(name: "a text's colon after a word that may be a language: both ways out", files: [record: "---\nname: {de: Fuchs}\nhint: {de: Der Fuchs ist: rot}\n---\n"],

@@ -143,6 +143,17 @@ import Testing
 
     /// `image.focus` and `image.alt.LANG` without a picture of the record's own crop and describe
     /// the Wikipedia picture (`image: {focus, alt}`); a picture given later takes both over.
+    /// A cell with a line break inside a name (a spreadsheet's Alt+Enter) is imported as it is,
+    /// and warned of at the cell, as `check` warns of it in the record (it went without a word).
+    @Test func csvNameOnTwoLinesIsWarnedOfAtItsCell() throws {
+        let site = try TestSite()
+        let csv = try site.source("id,name.en,scientific\ncat,\"Cat\",\"Felis\ncatus\"\n", name: "cats.csv")
+        let plan = try site.plan(csv, .csv)
+        #expect(plan.warnings.map(DiagnosticFormatter.text) == [
+            "\(csv):2:11: warning: row 2 (id cat): scientific is on more than one line (a line break in a spreadsheet's cell?); pages, cards, the quiz and the packs show the break: write it on one line ('Felis catus') [import]"
+        ])
+    }
+
     @Test func csvCropsAndDescribesTheWikipediaPictureWithoutAPictureOfItsOwn() throws {
         let site = try TestSite(languages: ["en", "de"])
         let csv = try site.source("id,name.en,image.focus,image.alt.en\nlynx,Lynx,50% 0%,A lynx on a rock\n", name: "cats.csv")
