@@ -94,7 +94,12 @@ public enum RecordField: Hashable, Sendable, CustomStringConvertible {
             problem.nothingLikeIt = true
             return .failure(problem)
         }
-        return .failure(FieldProblem("'\(key)' is not a record field (did you mean '\(meant)'?)"))
+        // `\u{FEFF}id` (a file with two byte-order marks): it read "'id' is not a record field (did
+        // you mean 'id'?)"; the character no one can see is named.
+        let unseen = key.unicodeScalars.first { PastedText.isInvisible($0) }.map {
+            " (it holds U+\(String(format: "%04X", $0.value))\(PastedText.invisibleNames[$0.value].map { ", \($0)" } ?? ""), which cannot be seen)"
+        } ?? ""
+        return .failure(FieldProblem("'\(key)' is not a record field\(unseen) (did you mean '\(meant)'?)"))
     }
 
     /// Whether a value given as a file is a web address (`https://…`), which a record names as

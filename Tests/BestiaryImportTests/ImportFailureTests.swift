@@ -132,6 +132,13 @@ import Testing
         Case(
             name: "CSV without an id column", format: .csv, text: "name.en,group\nFox,mammal\n",
             errors: ["1:1: the header has no 'id' column; every row needs the record's id (1–64 of a-z, 0-9, '_', '-'), e.g. id,name.en"]),
+        // A volunteer's export with two byte-order marks: the second is named, not "'id' (did you mean 'id'?)".
+        Case(
+            name: "CSV with a second byte-order mark", format: .csv, text: "\u{FEFF}\u{FEFF}id,name.en\nfox,Fox\n",
+            errors: [
+                "1:1: header: '\u{FEFF}id' is not a record field (it holds U+FEFF, a byte-order mark, which cannot be seen) (did you mean 'id'?)",
+                "1:1: the header has no 'id' column; every row needs the record's id (1–64 of a-z, 0-9, '_', '-'), e.g. id,name.en",
+            ]),
         Case(
             name: "CSV with unknown and misspelt columns", format: .csv, text: "id,nmae.en,colour\nfox,Fox,red\n",
             errors: [
