@@ -87,7 +87,11 @@ public struct PackPointer: Hashable, Sendable {
         do {
             value = try JSONParser.parse(data)
         } catch {
-            throw PackFormatError(file: file, "not valid JSON: \(error)")
+            // A server's page served with 200 in its place (said so where a key is given: an app
+            // developer's, who had none yet).
+            let page = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<")
+                ? "; it is an HTML page: a server's page served in the file's place (is the address right?)" : ""
+            throw PackFormatError(file: file, "not valid JSON: \(error)\(page)")
         }
         let r = try FieldReader(value, file: file, context: "the pointer")
         try r.checkHeader(type: "latest")

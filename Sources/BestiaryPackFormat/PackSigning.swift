@@ -199,7 +199,9 @@ public enum PackSignature {
             // A server's page served with 200 in the file's place (an app developer's find).
             let page = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<")
                 ? "; it is an HTML page, not JSON: a server's page served in the file's place?" : ""
-            return .invalid("the signature by key \(id.prefix(16))… does not match the file's bytes (the file was altered or signed by someone else)\(page)")
+            // Or an upload under way: the new file beside the old signature (docs/packs.md's order).
+            let upload = page.isEmpty ? "; if the pack is being published right now, the file may be new and its signature not yet: try again in a minute" : ""
+            return .invalid("the signature by key \(id.prefix(16))… does not match the file's bytes (the file was altered or signed by someone else)\(page)\(upload)")
         }
         let signers = lines.map { String($0.keyID.prefix(16)) + "…" }.joined(separator: ", ")
         return .invalid("\(untrustedSigner) \(signers), which is not a trusted key")

@@ -179,7 +179,9 @@ struct MediaDownloader: Sendable {
         // would get the same (a file cut short on the server was asked for again on every sync,
         // as a network failure; found by an app developer). A part may end short of the end.
         if let length = response.length, response.status == .full ? start + length != ref.bytes : start + length > ref.bytes {
-            throw SyncError(.sizeMismatch, file: ref.path, "the pack source offers \(start + length) bytes, but the pack says the file has \(ref.bytes)")
+            throw SyncError(
+                .sizeMismatch, file: ref.path,
+                "the pack source offers \(start + length) bytes, but the pack says the file has \(ref.bytes): the file on the server is not the one the pack was built with (an upload cut short?); its publisher must upload it again")
         }
         // The disk's failures are the store's (not retried, not the server's).
         func disk<T>(_ step: () throws -> T) throws(SyncError) -> T {

@@ -52,9 +52,11 @@ struct PackFetcher: Sendable {
     /// `https://example.org/packs`): the pointer is looked for in `packs/` below it, and the
     /// folder named when it is there (a local path was told so; a URL said only "not found").
     private func folderHint(for path: String) async -> String {
-        guard path == PackFormat.pointerPath,
-            let probe = try? await transport.open("packs/" + path, from: 0), probe.status == .full
-        else { return "" }
+        guard path == PackFormat.pointerPath else { return "" }
+        // Nor there: the address, or the publishing, is what to look at (it said only "not found").
+        guard let probe = try? await transport.open("packs/" + path, from: 0), probe.status == .full else {
+            return ": is that the address of the folder holding latest.json (a site's packs/ folder), and is the pack published there?"
+        }
         var seen = 0
         do {
             for try await chunk in probe.body {

@@ -389,12 +389,17 @@ import Testing
         }
         #expect(why2.contains("does not match"))
         #expect(!why2.contains("HTML"))
+        // The new file beside the old signature, as during an upload (an app developer's).
+        #expect(why2.hasSuffix("; if the pack is being published right now, the file may be new and its signature not yet: try again in a minute"), "\(why2)")
         // A server's page served with 200 in the file's place is said to be one (an app developer's).
         guard case .invalid(let page) = PackSignature.verify(Data("\n <!DOCTYPE html><title>404</title>".utf8), signatureFile: sig, trustedKeys: [PackPublicKey(key.publicKey)]) else {
             Issue.record("a page verified")
             return
         }
         #expect(page.hasSuffix("; it is an HTML page, not JSON: a server's page served in the file's place?"), "\(page)")
+        // And without a key to check it with (an app developer who had none yet).
+        let unsigned = #expect(throws: PackFormatError.self) { try PackPointer.decode(Data("<!DOCTYPE html><title>404</title>".utf8)) }
+        #expect(unsigned?.description.hasSuffix("; it is an HTML page: a server's page served in the file's place (is the address right?)") == true, "\(String(describing: unsigned))")
     }
 
     @Test func twoKeysDuringARotationAndUnknownAlgorithmsIgnored() throws {

@@ -295,7 +295,7 @@ import Testing
             }
             let longer = try await Self.expectRefusal(.sizeMismatch, s)
             let size = generatedMedia(1).count
-            #expect(longer?.message == "the pack source offers \(size + 10_000) bytes, but the pack says the file has \(size)", "\(String(describing: longer))")
+            #expect(longer?.message == "the pack source offers \(size + 10_000) bytes, but the pack says the file has \(size): the file on the server is not the one the pack was built with (an upload cut short?); its publisher must upload it again", "\(String(describing: longer))")
             // One that announces no length is cut off once it passes the manifest's size.
             s.server.intercept { request, normal in
                 request.path == "/packs/media/\(sha).ogg" ? .endlessBody() : nil
@@ -886,6 +886,11 @@ import Testing
         #expect(error?.reason == .notFound)
         #expect(error?.message == "not found at \(site.path), but \(site.path)/packs holds one: give that folder (the one holding latest.json)")
         #expect(try store.state().version == 0)
+        // Nor below: the address, or the publishing, is what to look at (an app developer's).
+        let empty = TemporaryDirectory("bestiary-site")
+        let nowhere = SyncClient(transport: LocalPackTransport(directory: empty.path), store: store, configuration: .testing(keys: [publisher.publicKey]))
+        let missing = await #expect(throws: SyncError.self) { try await nowhere.sync() }
+        #expect(missing?.message == "not found at \(empty.path): is that the address of the folder holding latest.json (a site's packs/ folder), and is the pack published there?")
     }
 }
 
