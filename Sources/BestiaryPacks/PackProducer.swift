@@ -146,6 +146,14 @@ public struct PackProducer: Sendable {
                     "pack version \(latest.number + 1) has no records: every app that syncs it deletes the \(latest.count) it has; if content/animals/ is empty by mistake, restore it and build again before deploying",
                     at: location, stage: "packs"))
             }
+            // The first version of a signed pack: a new pack's first build, or a clone whose lock
+            // was deleted (`git rm`), which published version 1 again with a note alone, and every
+            // app that holds a later one refuses it (an app developer's CI).
+            if history.latest == nil, !settings.publicKeys.isEmpty, !signingKeys.isEmpty {
+                diagnostics.append(.warning(
+                    "there is no content/packs.lock, so this is version 1 of pack '\(settings.id)', signed for the apps site.yml's packs.public_keys name: if the pack was published before, those apps hold a later version and refuse this one; restore content/packs.lock (`git log --oneline -- content/packs.lock` lists the commits that changed it; `git checkout COMMIT -- content/packs.lock`) and build again. On a new pack's first build, this is as it should be",
+                    at: location, stage: "packs"))
+            }
             history = candidate
             isNew = true
         }

@@ -278,6 +278,22 @@ import Testing
         #expect(signed.signed && signed.diagnostics.isEmpty)
     }
 
+    /// The first version of a signed pack is warned of: a new pack's first build, or a clone whose
+    /// lock was deleted (an app developer's CI published version 1 again with a note alone).
+    @Test func aSignedPacksFirstVersionIsWarnedOf() throws {
+        let site = try Self.site()
+        let key = Curve25519.Signing.PrivateKey()
+        try site.setPacks("{id: demo, public_keys: [\(PackKeys.base64(key.publicKey))]}")
+        let builder = SiteBuilder(root: site.root, keys: [key])
+        let first = try builder.build(now: day(1))
+        #expect(first.version == 1)
+        #expect(first.diagnostics.map(\.message).contains { $0.hasPrefix("there is no content/packs.lock, so this is version 1 of pack 'demo', signed for the apps") })
+        try site.standardAnimal("owl", name: "Generated owl 2", sound: 3)
+        let second = try builder.build(now: day(2))
+        #expect(second.version == 2)
+        #expect(second.diagnostics.isEmpty, "\(second.diagnostics)")
+    }
+
     @Test func unsignedBuildsSaySo() throws {
         let site = try Self.site()
         let output = try SiteBuilder(root: site.root).build(now: day(1))
