@@ -353,6 +353,7 @@ public struct ContentLoader: Sendable {
             // met these in another round): neither warns wrongly of a record left out.
             bag.append(contentsOf: Self.sameNames(animals, config: config))
             bag.append(contentsOf: Self.groupSpellings(animals))
+            bag.append(contentsOf: Self.sharedMedia(animals))
             // A tag only a record with errors uses would be called unused.
             if !bag.hasErrors { bag.append(contentsOf: Self.unusedTagLabels(animals, config: config)) }
         }
@@ -446,6 +447,29 @@ public struct ContentLoader: Sendable {
                     at: animals[i].location(of: "name"), stage: "validate"))
             }
             for k in keys where first[k.key] == nil { first[k.key] = animals[i].id }
+        }
+        return problems
+    }
+
+    /// A sound or picture file named by two records (a spreadsheet's two rows naming one recording,
+    /// imported as one file; a volunteer's): a question showing it cannot tell which is meant, and
+    /// both answers are right. Said at each record after the first (in id order) that names it.
+    static func sharedMedia(_ animals: [Animal]) -> [Diagnostic] {
+        var first: [String: String] = [:]  // kind and path → the first record's id
+        var problems: [Diagnostic] = []
+        for animal in animals.sorted(by: { $0.id < $1.id }) {
+            for media in [animal.sound, animal.image].compactMap({ $0 }) {
+                guard let path = media.filePath else { continue }
+                let key = media.kind.rawValue + "/" + path
+                guard let other = first[key] else {
+                    first[key] = animal.id
+                    continue
+                }
+                let (name, own) = media.kind == .sound ? ("sound", "recording") : ("image", "picture")
+                problems.append(.warning(
+                    "\(name) '\(path)' is also \(other)'s: a question with it cannot tell the two apart (either answer is right); give each its own \(own)",
+                    at: media.location, stage: "validate"))
+            }
         }
         return problems
     }

@@ -262,6 +262,19 @@ import Testing
         #expect(ContentLoader.quizProblems(try #require(enough.load().catalog)).isEmpty)
     }
 
+    /// Two records naming one recording (a spreadsheet's two rows naming one file, imported as
+    /// one): a sound question with it cannot tell the two apart. Said at the second, by id.
+    @Test func aRecordingTwoRecordsNameIsWarnedAbout() throws {
+        let site = try TestSite([
+            "content/animals/katze.md": "---\nname: {de: Katze}\nsound: {file: sounds/katze.ogg}\n---\n",
+            "content/animals/kater.md": "---\nname: {de: Kater}\nsound: {file: sounds/katze.ogg}\n---\n",
+            "content/animals/hund.md": "---\nname: {de: Hund}\nsound: {file: sounds/hund.ogg}\n---\n",
+        ], binary: ["content/sounds/katze.ogg": TestMedia.ogg, "content/sounds/hund.ogg": TestMedia.ogg])
+        #expect(site.lines() == [
+            "content/animals/katze.md:3:15: warning: sound 'sounds/katze.ogg' is also kater's: a question with it cannot tell the two apart (either answer is right); give each its own recording"
+        ])
+    }
+
     /// A group written in two ways that differ in case (`Mammal`, `mammal`) splits the
     /// collection's filter in two: the rarer spelling is warned about where it is written.
     @Test func aGroupWrittenTwoWaysIsWarnedAbout() throws {
