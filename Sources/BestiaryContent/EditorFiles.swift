@@ -20,7 +20,9 @@ public enum EditorFiles {
         if name.hasPrefix("#") && name.hasSuffix("#") { return true }
         if name == "4913" { return true }
         let lower = name.lowercased()
-        for suffix in [".swp", ".swx", ".swo", ".tmp", ".bak", ".orig", ".part", ".crswap", "___jb_tmp___", "___jb_old___"]
+        // (nano's emergency `x.save`, Kate's swap file when not hidden, `x.kate-swp`: published
+        // into a designer's output as `assets/css/site.css.HASH.save`.)
+        for suffix in [".swp", ".swx", ".swo", ".tmp", ".bak", ".orig", ".part", ".crswap", ".save", ".kate-swp", "___jb_tmp___", "___jb_old___"]
         where lower.hasSuffix(suffix) {
             return true
         }

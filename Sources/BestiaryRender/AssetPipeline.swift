@@ -53,6 +53,8 @@ public struct AssetPipeline: Sendable {
             defer { visiting.remove(logical) }
             var data = file.data
             if logical.hasSuffix(".js") || logical.hasSuffix(".mjs") || logical.hasSuffix(".css") {
+                // Browsers read them as UTF-8: another encoding loses the file's rules or code.
+                if let problem = file.encodingProblem { bag.append(problem) }
                 let text = String(decoding: file.data, as: UTF8.self)
                 let isCSS = logical.hasSuffix(".css")
                 let rewritten = rewriteReferences(in: text, css: isCSS) { reference, line in

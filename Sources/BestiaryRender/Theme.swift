@@ -13,6 +13,18 @@ public struct Theme: Sendable {
         public var origin: String
         /// True when the site's own `templates/` provided it.
         public var isOverride: Bool
+
+        /// Why a text file of the theme (a template, a stylesheet, a module) cannot be read as the
+        /// UTF-8 browsers take it for, where: a stylesheet saved as UTF-16 left a designer's whole
+        /// site unstyled, and one with a Windows-1252 `©` showed `�`, both without a word; a
+        /// template was "not valid UTF-8" at 1:1 whatever it held.
+        public var encodingProblem: Diagnostic? {
+            if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+                return .error("file is UTF-16; save it as UTF-8", at: SourceLocation(path: origin, line: 1, column: 1), stage: "render")
+            }
+            guard let (location, problem) = SourceText.invalidUTF8(in: data, path: origin) else { return nil }
+            return .error("file is not valid UTF-8 (\(problem)); save it as UTF-8", at: location, stage: "render")
+        }
     }
 
     /// Theme files by path relative to `templates/`.

@@ -24,4 +24,15 @@ import Testing
         }
         #expect(EditorFiles.isUnderLeftover(".drafts/owl.md"))
     }
+
+    /// nano's emergency save and Kate's swap file when not hidden: a designer's output published
+    /// `assets/css/site.css.HASH.save`.
+    @Test func nanosAndKatesSavesAreLeftovers() {
+        for name in ["site.css.save", "site.css.kate-swp", "assets/css/site.css.save"] {
+            #expect(EditorFiles.isUnderLeftover(name), "\(name)")
+        }
+        for name in ["save.css", "savanna.md", "assets/css/site.css"] {
+            #expect(!EditorFiles.isUnderLeftover(name), "\(name)")
+        }
+    }
 }

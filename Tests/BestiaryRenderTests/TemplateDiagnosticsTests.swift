@@ -195,9 +195,42 @@ struct TemplateDiagnosticsTests {
     @Test func aTemplateThatIsNoUTF8IsItsOnlyError() {
         var theme = Theme.builtIn
         theme.files["partials/footer.html"] = Theme.File(data: Data([0x3C, 0x70, 0x3E, 0xA9, 0x20, 0x4D, 0x75, 0x73, 0x65, 0x75, 0x6D, 0x3C, 0x2F, 0x70, 0x3E, 0x0A]), origin: "templates/partials/footer.html", isOverride: true)
-        #expect(throws: DiagnosticError([.error("template is not valid UTF-8", at: SourceLocation(path: "templates/partials/footer.html"), stage: "render")])) {
+        // Where, and what to do (it said "not valid UTF-8" at 1:1, whatever the file held).
+        #expect(throws: DiagnosticError([.error(
+            "file is not valid UTF-8 (byte 0xA9 at offset 3); save it as UTF-8", at: SourceLocation(path: "templates/partials/footer.html", line: 1, column: 4),
+            stage: "render")])) {
             try Templates.compile(theme)
         }
+        theme.files["partials/footer.html"] = Theme.File(data: "<p>© Museum</p>\n".data(using: .utf16)!, origin: "templates/partials/footer.html", isOverride: true)
+        #expect(throws: DiagnosticError([.error("file is UTF-16; save it as UTF-8", at: SourceLocation(path: "templates/partials/footer.html", line: 1, column: 1), stage: "render")])) {
+            try Templates.compile(theme)
+        }
+    }
+
+    /// A stylesheet or module not saved as UTF-8, which browsers read it as: one saved as UTF-16
+    /// left a designer's whole site unstyled, and a Windows-1252 `©` showed as `�`, both without
+    /// a word from the preview, `check` or the build.
+    @Test func aStylesheetOrModuleThatIsNoUTF8IsAnError() {
+        for (path, data, expected) in [
+            ("assets/css/site.css", "body { color: red }\n".data(using: .utf16)!, "templates/assets/css/site.css:1:1: error: file is UTF-16; save it as UTF-8 [render]"),
+            ("assets/css/site.css", "a::after { content: \" © \" }\n".data(using: .windowsCP1252)!,
+             "templates/assets/css/site.css:1:23: error: file is not valid UTF-8 (byte 0xA9 at offset 22); save it as UTF-8 [render]"),
+            ("assets/js/site.js", "export const c = \"©\";\n".data(using: .windowsCP1252)!,
+             "templates/assets/js/site.js:1:19: error: file is not valid UTF-8 (byte 0xA9 at offset 18); save it as UTF-8 [render]"),
+        ] {
+            var theme = Theme.builtIn
+            theme.files[path] = Theme.File(data: data, origin: "templates/" + path, isOverride: true)
+            do {
+                _ = try AssetPipeline.build(theme)
+                Issue.record("\(path) was taken")
+            } catch {
+                #expect(error.diagnostics.map(DiagnosticFormatter.text) == [expected])
+            }
+        }
+        // A byte-order mark of UTF-8 is no problem.
+        var theme = Theme.builtIn
+        theme.files["assets/css/site.css"] = Theme.File(data: Data([0xEF, 0xBB, 0xBF]) + Data("body { color: red }\n".utf8), origin: "templates/assets/css/site.css", isOverride: true)
+        #expect(throws: Never.self) { try AssetPipeline.build(theme) }
     }
 
     /// An unfinished tag is said as what it is: three braces closed with two, a slash in a
