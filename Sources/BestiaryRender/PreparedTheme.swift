@@ -45,6 +45,8 @@ public struct PreparedTheme: Sendable {
             preconditionFailure("a part of the theme failed without an error")
         }
         let warnings = warnings(theme, templates, &strings, languages: languages, config: config, listingAll: listingAll)
+        // (An empty layout is one: its pages would be empty files.)
+        if warnings.contains(where: { $0.severity == .error }) { throw DiagnosticError(DiagnosticBag(warnings).sorted) }
         return PreparedTheme(theme: theme, templates: templates, strings: strings, assets: assets, warnings: warnings)
     }
 
@@ -217,9 +219,11 @@ public struct PreparedTheme: Sendable {
         for path in theme.paths(under: "layouts/") where path.hasSuffix(".html") {
             guard let file = theme.files[path], file.isOverride else { continue }
             let text = String(decoding: file.data, as: UTF8.self)
+            // An error: a build published 48 empty pages, and the open preview went blank without
+            // a word (a designer's); now the preview keeps the last pages and shows why.
             if text.allSatisfy(\.isWhitespace) {
-                problems.append(.warning(
-                    "this layout is empty, so every page it makes is an empty file; write it, or delete it to use the default theme's",
+                problems.append(.error(
+                    "this layout is empty, so every page it makes would be an empty file; write it, or delete it to use the default theme's",
                     at: SourceLocation(path: file.origin), stage: "render"))
                 continue
             }

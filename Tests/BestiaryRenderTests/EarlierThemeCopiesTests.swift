@@ -1,5 +1,6 @@
 import BestiaryDiagnostics
 import BestiaryStorage
+import BestiaryTestSupport
 import BestiaryTheme
 import Foundation
 import Testing
@@ -77,7 +78,20 @@ struct EarlierThemeCopiesTests {
         theme.files["layouts/credits.html"] = Theme.File(data: Data("{{<layouts.museum}}{{$inner}}<p>credits</p>{{/inner}}{{/layouts.museum}}\n".utf8), origin: "templates/layouts/credits.html", isOverride: true)
         #expect(PreparedTheme.bodyHooksProblems(in: theme).map(DiagnosticFormatter.text) == [
             "templates/layouts/home.html:1:1: warning: this layout does not extend layouts.base ({{<layouts.base}} … {{/layouts.base}}), and its <body> lacks data-page, data-lang, data-languages, data-root, data-lang-root, data-site-id, data-catalog, data-sw, which the web app's scripts read (the quiz and the collection cannot load the animals without them); start it with {{<layouts.base}} and fill its blocks, as the default theme's layouts do, or keep the default theme's <body> attributes (docs/theming.md, \"Your own look\") [render]",
-            "templates/layouts/page.html:1:1: warning: this layout is empty, so every page it makes is an empty file; write it, or delete it to use the default theme's [render]",
+            "templates/layouts/page.html:1:1: error: this layout is empty, so every page it makes would be an empty file; write it, or delete it to use the default theme's [render]",
         ])
+    }
+
+    /// An empty layout stops the build (its pages would be empty files): a designer's build
+    /// published 48 of them, and the open preview went blank without a word.
+    @Test func anEmptyLayoutStopsTheBuild() throws {
+        let work = TemporaryDirectory()
+        try work.write("\n", to: "templates/layouts/animal.html")
+        #expect {
+            _ = try PreparedTheme.load(root: work.path, fileSystem: LocalFileSystem(), languages: ["en"], config: nil)
+        } throws: { error in
+            (error as? DiagnosticError)?.diagnostics.map(DiagnosticFormatter.text).contains(
+                "templates/layouts/animal.html:1:1: error: this layout is empty, so every page it makes would be an empty file; write it, or delete it to use the default theme's [render]") == true
+        }
     }
 }
