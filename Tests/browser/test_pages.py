@@ -570,6 +570,27 @@ def test_unknown_path_gets_the_404_page(site, browser):
     assert serious_axe_violations(browser) == []
 
 
+def test_a_designers_footer_text_stays_on_another_languages_404_page(tmp_path, browser):
+    """The 404 page under /en/ takes the English "Made with" into the footer, and keeps what a
+    designer's footer says after it (it was dropped: a designer's trial)."""
+    root = tmp_path / "site"
+    shutil.copytree(os.path.join(REPO, "content"), root / "content")
+    (root / "templates" / "partials").mkdir(parents=True)
+    (root / "templates" / "partials" / "footer.html").write_text(
+        '<footer class="site-footer">\n  <p><a href="{{lang_root}}credits/">{{t.nav.credits}}</a> · {{t.site.madeWith}} Bestiary · Designed by Trial3 Studio</p>\n</footer>\n',
+        encoding="utf-8")
+    served, workdir = serve_site(str(root), "bestiary-footer-")
+    try:
+        browser.get(served + "no/such/page/")
+        assert browser.find_element(By.CSS_SELECTOR, ".site-footer").text == "Nachweise · Erstellt mit Bestiary · Designed by Trial3 Studio"
+        browser.get(served + "en/no/such/page/")
+        wait_until(browser, "return document.documentElement.lang === 'en'", message="the page in English")
+        assert browser.find_element(By.CSS_SELECTOR, ".site-footer").text == "Credits · Made with Bestiary · Designed by Trial3 Studio"
+    finally:
+        served.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def test_a_site_opened_from_the_disk_says_to_serve_it(site, browser):
     """Opened as files (a volunteer double-clicked output/index.html for an offline open day), the
     browser blocks the pages' modules and the quiz is blank: every page says why and what to do."""

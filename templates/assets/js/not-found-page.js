@@ -41,13 +41,18 @@ if (main && match) {
       const name = brand.querySelector("span");
       if (name) name.textContent = newTitle;
     }
-    // The footer's link to the credits and its "Made with" (the built-in theme's footer).
+    // The footer's link to the credits and its "Made with" (the built-in theme's footer): those
+    // words alone, a designer's own text after them kept (it was dropped on the other languages'
+    // 404 pages).
     const credits = document.querySelector(".site-footer a");
     if (credits && match.dataset.credits) {
       credits.textContent = match.dataset.credits;
       credits.setAttribute("href", `${otherHref}credits/`);
       const rest = credits.nextSibling;
-      if (rest?.nodeType === Node.TEXT_NODE && match.dataset.madeWith) rest.textContent = ` · ${match.dataset.madeWith} Bestiary`;
+      const was = h1.dataset.madeWith;
+      if (rest?.nodeType === Node.TEXT_NODE && match.dataset.madeWith && was && rest.textContent.includes(was)) {
+        rest.textContent = rest.textContent.replace(was, match.dataset.madeWith);
+      }
     }
     for (const link of document.querySelectorAll(".language-nav a[hreflang]")) {
       if (link.hreflang === html.lang) link.setAttribute("aria-current", "true");
