@@ -57,6 +57,7 @@ public struct AssetPipeline: Sendable {
                 if let problem = file.encodingProblem { bag.append(problem) }
                 let text = String(decoding: file.data, as: UTF8.self)
                 let isCSS = logical.hasSuffix(".css")
+                if isCSS, let problem = Self.unclosedBlock(in: text, origin: file.origin) { bag.append(problem) }
                 let rewritten = rewriteReferences(in: text, css: isCSS) { reference, line in
                     guard let target = resolve(reference, from: logical) else { return nil }
                     process(target, from: (file, line, reference))
@@ -132,6 +133,44 @@ public struct AssetPipeline: Sendable {
     /// reference (taking every line apart by `Character` was a quarter of a small site's build,
     /// 2026-12-04; until 2026-12-06 any line with a `/` was).
     /// `everyLine` takes each line apart all the same (the tests compare the two).
+    /// The first `{` of a stylesheet never closed with its `}` (outside comments and strings), as
+    /// an error: the rules after it were taken into its block, and a designer's whole site lost
+    /// its look without a word from the preview, `check` or the build.
+    static func unclosedBlock(in text: String, origin: String) -> Diagnostic? {
+        var open: [(line: Int, column: Int)] = []
+        var line = 1, column = 0
+        var quote: Character?
+        var escaped = false, inComment = false
+        var previous: Character = " "
+        for c in text {
+            column += 1
+            if c == "\n" {
+                line += 1
+                column = 0
+            }
+            defer { previous = c }
+            if inComment {
+                if previous == "*" && c == "/" { inComment = false }
+                continue
+            }
+            if let q = quote {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q || c == "\n" { quote = nil }
+                continue
+            }
+            switch c {
+            case "*" where previous == "/": inComment = true
+            case "\"", "'": quote = c
+            case "{": open.append((line, column))
+            case "}": _ = open.popLast()
+            default: break
+            }
+        }
+        guard let first = open.first else { return nil }
+        return .error(
+            "this '{' is never closed with '}', so the rules after it are read as part of its block and do not apply as written; close it",
+            at: SourceLocation(path: origin, line: first.line, column: first.column), stage: "render")
+    }
+
     static func rewriteReferences(in text: String, css: Bool, everyLine: Bool = false, replace: (String, Int) -> String?) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)

@@ -207,6 +207,27 @@ struct TemplateDiagnosticsTests {
         }
     }
 
+    /// A `{` never closed takes every rule after it into its block: a designer's whole site lost its
+    /// look without a word. Braces in comments and strings are no blocks.
+    @Test func aStylesheetBlockNeverClosedIsAnError() throws {
+        var theme = Theme.builtIn
+        theme.files["assets/css/site.css"] = Theme.File(
+            data: Data("/* a { in a comment */\na::before { content: \"{\"; }\nmain:focus { outline: none;\n.designer-broken { color: red }\nbody { margin: 0 }\n".utf8),
+            origin: "templates/assets/css/site.css", isOverride: true)
+        do {
+            _ = try AssetPipeline.build(theme)
+            Issue.record("taken")
+        } catch {
+            #expect(error.diagnostics.map(DiagnosticFormatter.text) == [
+                "templates/assets/css/site.css:3:12: error: this '{' is never closed with '}', so the rules after it are read as part of its block and do not apply as written; close it [render]"
+            ])
+        }
+        theme.files["assets/css/site.css"] = Theme.File(
+            data: Data("/* a { in a comment */\na::before { content: \"{\"; }\n@media (min-width: 40em) { main:focus { outline: none; } }\n".utf8),
+            origin: "templates/assets/css/site.css", isOverride: true)
+        _ = try AssetPipeline.build(theme)
+    }
+
     /// A stylesheet or module not saved as UTF-8, which browsers read it as: one saved as UTF-16
     /// left a designer's whole site unstyled, and a Windows-1252 `©` showed as `�`, both without
     /// a word from the preview, `check` or the build.
