@@ -17,6 +17,8 @@ public struct AssetPipeline: Sendable {
     public private(set) var files: [OutputFile] = []
     /// Logical path → size in bytes (for budgets and the service worker).
     public private(set) var sizes: [String: Int] = [:]
+    /// What does not stop the build (a stylesheet naming a theme file by its unhashed address).
+    public private(set) var warnings: [Diagnostic] = []
 
     public static func build(_ theme: Theme) throws(DiagnosticError) -> AssetPipeline {
         var pipeline = AssetPipeline()
@@ -59,6 +61,16 @@ public struct AssetPipeline: Sendable {
                 let isCSS = logical.hasSuffix(".css")
                 if isCSS, let problem = Self.unclosedBlock(in: text, origin: file.origin) { bag.append(problem) }
                 let rewritten = rewriteReferences(in: text, css: isCSS) { reference, line in
+                    // `url(/assets/img/paper.png)`: the theme's file by the address it has not (the
+                    // output names it by its hash), a 404 without a word (a designer's).
+                    if isCSS, let asset = Self.unhashedAsset(reference, in: theme) {
+                        let lines = SourceLocation.lines(of: text)
+                        let column = line <= lines.count ? (lines[line - 1].range(of: reference).map { lines[line - 1][..<$0.lowerBound].count + 1 } ?? 1) : 1
+                        bag.warning(
+                            "'\(reference)' names templates/assets/\(asset) by an address the site does not have: the build names theme files by their content (assets/\(hashedName(asset, hash: "HASH"))); write it relative to this file (\(relative(from: "assets/" + logical, to: "assets/" + asset))), and the build rewrites it",
+                            at: SourceLocation(path: file.origin, line: line, column: column), stage: "render")
+                        return nil
+                    }
                     guard let target = resolve(reference, from: logical) else { return nil }
                     process(target, from: (file, line, reference))
                     guard let hashed = pipeline.urls[target] else { return nil }
@@ -79,6 +91,7 @@ public struct AssetPipeline: Sendable {
 
         for logical in logicalPaths.sorted() { process(logical, from: nil) }
         try bag.throwIfErrors()
+        pipeline.warnings = bag.sorted
         pipeline.files.sort { $0.path < $1.path }
         return pipeline
     }
@@ -96,6 +109,14 @@ public struct AssetPipeline: Sendable {
 
     /// Resolves a relative reference from the asset `from` to a logical asset path; nil for
     /// absolute URLs, data: URIs and fragments, which are left alone.
+    /// The theme's asset a root-relative address names as it is in `templates/` (`/assets/img/x.png`,
+    /// `/birds/assets/img/x.png`), which the output has under another name; nil for any other.
+    static func unhashedAsset(_ reference: String, in theme: Theme) -> String? {
+        guard reference.hasPrefix("/"), !reference.hasPrefix("//"), let at = reference.range(of: "assets/") else { return nil }
+        let clean = reference[at.upperBound...].prefix { $0 != "?" && $0 != "#" }
+        return theme.files["assets/" + clean] != nil ? String(clean) : nil
+    }
+
     static func resolve(_ reference: String, from: String) -> String? {
         if reference.hasPrefix("/") || reference.hasPrefix("#") || reference.contains(":") { return nil }
         let clean = reference.split(separator: "?").first.map(String.init)?.split(separator: "#").first.map(String.init) ?? reference

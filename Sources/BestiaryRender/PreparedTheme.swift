@@ -34,17 +34,18 @@ public struct PreparedTheme: Sendable {
         bag.append(contentsOf: stringProblems)
         do { assets = try AssetPipeline.build(theme) } catch { bag.append(contentsOf: error.diagnostics) }
         if let assets { bag.append(contentsOf: unknownAssets(in: theme, assets: assets)) }
+        let assetWarnings = (assets?.warnings ?? []) + (assets.map { unhashedAssetLinks(in: theme, assets: $0) } ?? [])
         guard let templates, let assets, !bag.hasErrors else {
             // What would only be warned about is said with the errors (a key misspelt beside a
             // value that is no text in the same file): a translator fixing the one error saw the
             // file's other mistakes only in the next round. Also beside a template that does not
             // compile (a stray file, a texts file's mistakes were said only once it did), but for
             // what only compiled templates tell (the names and texts they use).
-            bag.append(contentsOf: warnings(theme, templates, &strings, languages: languages, config: config, listingAll: listingAll))
+            bag.append(contentsOf: warnings(theme, templates, &strings, languages: languages, config: config, listingAll: listingAll) + assetWarnings)
             try bag.throwIfErrors()
             preconditionFailure("a part of the theme failed without an error")
         }
-        let warnings = warnings(theme, templates, &strings, languages: languages, config: config, listingAll: listingAll)
+        let warnings = warnings(theme, templates, &strings, languages: languages, config: config, listingAll: listingAll) + assetWarnings
         // (An empty layout is one: its pages would be empty files.)
         if warnings.contains(where: { $0.severity == .error }) { throw DiagnosticError(DiagnosticBag(warnings).sorted) }
         return PreparedTheme(theme: theme, templates: templates, strings: strings, assets: assets, warnings: warnings)
@@ -351,6 +352,31 @@ public struct PreparedTheme: Sendable {
             problems.append(.warning(
                 "the interface texts in '\(language)' lack \(missing.count) of the theme's \(english.count) English texts (\(shown)), \(shownAs); add them, translated, from \(from)",
                 at: file.map { SourceLocation(path: $0.origin) }, stage: "render"))
+        }
+        return problems
+    }
+
+    /// `{{root}}assets/img/paper.png` in a template: the theme's file by the address it has not (the
+    /// output names it by its content), a broken picture on every page without a word (a
+    /// designer's). `{{#asset}}img/paper.png{{/asset}}` names it as the output has it.
+    static func unhashedAssetLinks(in theme: Theme, assets: AssetPipeline) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        for path in theme.files.keys.sorted()
+        where ((path.hasPrefix("layouts/") || path.hasPrefix("partials/")) && path.hasSuffix(".html")) {
+            guard let file = theme.files[path], file.isOverride else { continue }
+            let text = String(decoding: file.data, as: UTF8.self)
+            for marker in ["{{root}}assets/", "{{lang_root}}assets/", "{{ root }}assets/", "\"/assets/"] {
+                var rest = text[...]
+                while let found = rest.range(of: marker) {
+                    rest = rest[found.upperBound...]
+                    let logical = String(rest.prefix { !"\"' ?#)>".contains($0) })
+                    guard assets.urls[logical] != nil else { continue }
+                    let (line, column) = SourceLocation.position(after: text[..<found.lowerBound])
+                    problems.append(.warning(
+                        "'\(marker.drop { $0 == "\"" })\(logical)' names templates/assets/\(logical) by an address the site does not have: the build names theme files by their content; write {{#asset}}\(logical){{/asset}}",
+                        at: SourceLocation(path: file.origin, line: line, column: column + (marker.hasPrefix("\"") ? 1 : 0)), stage: "render"))
+                }
+            }
         }
         return problems
     }

@@ -207,6 +207,27 @@ struct TemplateDiagnosticsTests {
         }
     }
 
+    /// A theme file named by the address it has in templates/ (`/assets/img/paper.png`,
+    /// `{{root}}assets/img/paper.png`), not the one the build gives it: a 404 and a broken picture
+    /// on every page, without a word (a designer's).
+    @Test func aThemeFileNamedByItsUnhashedAddressIsWarnedOf() throws {
+        var theme = Theme.builtIn
+        theme.files["assets/img/paper.png"] = Theme.File(data: Data([0x89, 0x50, 0x4E, 0x47]), origin: "templates/assets/img/paper.png", isOverride: true)
+        theme.files["assets/css/museum.css"] = Theme.File(
+            data: Data(".hero { background: url(/assets/img/paper.png); }\n.ok { background: url(../img/paper.png); }\n".utf8),
+            origin: "templates/assets/css/museum.css", isOverride: true)
+        theme.files["partials/footer.html"] = Theme.File(
+            data: Data("<footer>\n  <img src=\"{{root}}assets/img/paper.png\" alt=\"\"><img src=\"{{#asset}}img/paper.png{{/asset}}\" alt=\"\">\n</footer>\n".utf8),
+            origin: "templates/partials/footer.html", isOverride: true)
+        let assets = try AssetPipeline.build(theme)
+        #expect(assets.warnings.map(DiagnosticFormatter.text) == [
+            "templates/assets/css/museum.css:1:25: warning: '/assets/img/paper.png' names templates/assets/img/paper.png by an address the site does not have: the build names theme files by their content (assets/img/paper.HASH.png); write it relative to this file (../img/paper.png), and the build rewrites it [render]"
+        ])
+        #expect(PreparedTheme.unhashedAssetLinks(in: theme, assets: assets).map(DiagnosticFormatter.text) == [
+            "templates/partials/footer.html:2:13: warning: '{{root}}assets/img/paper.png' names templates/assets/img/paper.png by an address the site does not have: the build names theme files by their content; write {{#asset}}img/paper.png{{/asset}} [render]"
+        ])
+    }
+
     /// A `{` never closed takes every rule after it into its block: a designer's whole site lost its
     /// look without a word. Braces in comments and strings are no blocks.
     @Test func aStylesheetBlockNeverClosedIsAnError() throws {
