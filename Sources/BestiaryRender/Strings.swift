@@ -379,8 +379,19 @@ public struct UIStrings: Sendable {
                 func reference(_ table: [String: String]) -> String? { table[key] ?? (plural ? table[base + ".other"] : nil) }
                 let original: String
                 if language == "en" {
-                    // The site's own text: nothing to compare it with.
-                    guard let builtIn = reference(builtInEnglish) else { continue }
+                    // The site's own text: nothing to compare it with. But one spelt like a theme's
+                    // text that no template names (`animal.favourite` for `animal.favorite`) is kept
+                    // without a word while the pages show the theme's (a designer's).
+                    guard let builtIn = reference(builtInEnglish) else {
+                        if !used.isEmpty, !used.contains(key), !(plural && used.contains(base)),
+                            let meant = Suggestion.closest(to: key, among: builtInEnglish.keys.sorted())
+                        {
+                            problems.append(.warning(
+                                "string '\(key)' is none of the theme's texts and no template names it, so no page shows it; did you mean '\(meant)'?",
+                                at: location(of: key, in: file), stage: "render"))
+                        }
+                        continue
+                    }
                     original = builtIn
                 } else if let known = reference(builtInEnglish) ?? reference(english) {
                     original = known

@@ -339,6 +339,20 @@ struct TemplateDiagnosticsTests {
     /// A text's problem is said where that text is: in the key's last mention, the one JSON keeps,
     /// and at a column counted in Unicode scalars, as every column is ("é" written as "e" and an
     /// accent is one character but two scalars; found by a reviewer).
+    /// A site's English text spelt like a theme's that no template names (`animal.favourite`) was
+    /// kept without a word while the pages showed the theme's (a designer's); a text of the site's
+    /// own that no theme's text is like, or one a template names, is its own business.
+    @Test func aSitesEnglishTextSpeltLikeAThemesIsNamed() throws {
+        var theme = Theme.builtIn
+        let json = "{\"animal.favourite\": \"Love it\", \"museum.opening\": \"Open daily\", \"my.own\": \"Mine\"}\n"
+        theme.files["i18n/en.json"] = Theme.File(data: Data(json.utf8), origin: "templates/i18n/en.json", isOverride: true)
+        let strings = try UIStrings.load(theme)
+        #expect(UIStrings.translationProblems(strings, theme: theme, used: ["animal.favorite", "museum.opening"]).map(DiagnosticFormatter.text) == [
+            "templates/i18n/en.json:1:2: warning: string 'animal.favourite' is none of the theme's texts and no template names it, so no page shows it; did you mean 'animal.favorite'? [render]"
+        ])
+        #expect(UIStrings.translationProblems(strings, theme: theme, used: ["animal.favourite"]).isEmpty)
+    }
+
     @Test func aTextsProblemIsSaidAtTheTextUsed() throws {
         var theme = Theme.builtIn
         let json = "{\n \"quiz.questionOf\": \"Question {n} sur {total}\",\n \"quiz.questionOf\": \"Que\u{301}stion {k} sur {total}\"\n}\n"
