@@ -130,13 +130,20 @@ public struct UIStrings: Sendable {
         }
         // Keys nest by their dots ({{t.nav.quiz}}): `a.b` and `a.b.c` cannot both be, in a file or
         // in a language's table completed from English (``table(for:)``).
+        // The site's own files first: a key of its en.json under one of the theme's was blamed first
+        // on the default theme's table of every language it completes, languages the site has not
+        // among them, and said at the site's file sixth (a designer's). Those tables are looked at
+        // only when the site's files are sound.
+        var ownNesting: [Diagnostic] = [], builtInNesting: [Diagnostic] = []
         for (lang, mine) in own.sorted(by: { $0.key < $1.key }) {
             guard let file = theme.files["i18n/\(lang).json"] else { continue }
             // (The tables `table(for:)` completes this one from.)
             let completing = ["en", baseLanguage(lang), lang]
             guard checkingBuiltIn || completing.contains(where: { theme.files["i18n/\($0).json"]?.isOverride == true }) else { continue }
-            bag.append(contentsOf: nestingProblems(mine, completing: UIStrings(tables: tables).table(for: lang), file: file))
+            let problems = nestingProblems(mine, completing: UIStrings(tables: tables).table(for: lang), file: file)
+            if file.isOverride { ownNesting += problems } else { builtInNesting += problems }
         }
+        bag.append(contentsOf: ownNesting.isEmpty || checkingBuiltIn ? ownNesting + builtInNesting : ownNesting)
         var strings = UIStrings(tables: tables)
         strings.blankKeys = blank
         strings.unreadable = unreadable

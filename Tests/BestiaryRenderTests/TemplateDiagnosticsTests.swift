@@ -663,12 +663,12 @@ struct TemplateDiagnosticsTests {
             "templates/i18n/de.json:4:3: error: string 'nav.quiz.x' is below string 'nav.quiz': keys are nested by their dots ({{t.nav.quiz}}), so one would hide the other; rename one [render]"
         ])
         #expect(textProblems([:]) == [])
-        // A site's English text below a default theme's translated one: said at that translation
-        // too (its file is checked because the site's English completes its table).
+        // A site's English text below a default theme's: said at the site's file alone, not first
+        // at the default theme's table of every language it completes (a designer met five such
+        // errors in files of languages the site has not before the one in the file to mend).
         let below = textProblems(["i18n/en.json": "{\n  \"nav.home.x\": \"y\"\n}\n"])
-        #expect(below.contains(
-            "templates/i18n/en.json:2:3: error: string 'nav.home.x' is below string 'nav.home': keys are nested by their dots ({{t.nav.home}}), so one would hide the other; rename one [render]"))
-        #expect(below.contains { $0.hasPrefix("(default theme)/i18n/de.json:") && $0.contains("string 'nav.home.x' (from the English texts) is below string 'nav.home'") })
+        #expect(below == [
+            "templates/i18n/en.json:2:3: error: string 'nav.home.x' is below string 'nav.home': keys are nested by their dots ({{t.nav.home}}), so one would hide the other; rename one [render]"])
         // Across files: a key below one of the English texts, which complete every language; and
         // a key with an empty part.
         #expect(textProblems(["i18n/fr.json": "{\n  \"nav.quiz.title\": \"Quiz\",\n  \"a..b\": \"x\"\n}\n"]) == [
