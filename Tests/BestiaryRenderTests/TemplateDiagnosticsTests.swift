@@ -28,6 +28,18 @@ struct TemplateDiagnosticsTests {
 
     /// The built-in theme's interface texts with `files` (path below templates/ → JSON) put in,
     /// loaded: each problem as the command prints it; none when they load.
+    /// The errors of the theme's assets with `file` (bytes) at `path`, as text; none when they build.
+    func assetErrors(_ path: String, _ data: Data) -> [String] {
+        var theme = Theme.builtIn
+        theme.files[path] = Theme.File(data: data, origin: "templates/" + path, isOverride: true)
+        do {
+            _ = try AssetPipeline.build(theme)
+            return []
+        } catch {
+            return error.diagnostics.map(DiagnosticFormatter.text)
+        }
+    }
+
     func textProblems(_ files: [String: String]) -> [String] {
         var theme = Theme.builtIn
         for (path, json) in files {
@@ -231,48 +243,29 @@ struct TemplateDiagnosticsTests {
     /// A `{` never closed takes every rule after it into its block: a designer's whole site lost its
     /// look without a word. Braces in comments and strings are no blocks.
     @Test func aStylesheetBlockNeverClosedIsAnError() throws {
-        var theme = Theme.builtIn
-        theme.files["assets/css/site.css"] = Theme.File(
-            data: Data("/* a { in a comment */\na::before { content: \"{\"; }\nmain:focus { outline: none;\n.designer-broken { color: red }\nbody { margin: 0 }\n".utf8),
-            origin: "templates/assets/css/site.css", isOverride: true)
-        do {
-            _ = try AssetPipeline.build(theme)
-            Issue.record("taken")
-        } catch {
-            #expect(error.diagnostics.map(DiagnosticFormatter.text) == [
-                "templates/assets/css/site.css:3:12: error: this '{' is never closed with '}', so the rules after it are read as part of its block and do not apply as written; close it [render]"
-            ])
-        }
-        theme.files["assets/css/site.css"] = Theme.File(
-            data: Data("/* a { in a comment */\na::before { content: \"{\"; }\n@media (min-width: 40em) { main:focus { outline: none; } }\n".utf8),
-            origin: "templates/assets/css/site.css", isOverride: true)
-        _ = try AssetPipeline.build(theme)
+        let css = "/* a { in a comment */\na::before { content: \"{\"; }\nmain:focus { outline: none;\n.designer-broken { color: red }\nbody { margin: 0 }\n"
+        #expect(assetErrors("assets/css/site.css", Data(css.utf8)) == [
+            "templates/assets/css/site.css:3:12: error: this '{' is never closed with '}', so the rules after it are read as part of its block and do not apply as written; close it [render]"
+        ])
+        let closed = "/* a { in a comment */\na::before { content: \"{\"; }\n@media (min-width: 40em) { main:focus { outline: none; } }\n"
+        #expect(assetErrors("assets/css/site.css", Data(closed.utf8)) == [])
     }
 
     /// A stylesheet or module not saved as UTF-8, which browsers read it as: one saved as UTF-16
     /// left a designer's whole site unstyled, and a Windows-1252 `©` showed as `�`, both without
     /// a word from the preview, `check` or the build.
     @Test func aStylesheetOrModuleThatIsNoUTF8IsAnError() {
-        for (path, data, expected) in [
-            ("assets/css/site.css", "body { color: red }\n".data(using: .utf16)!, "templates/assets/css/site.css:1:1: error: file is UTF-16; save it as UTF-8 [render]"),
-            ("assets/css/site.css", "a::after { content: \" © \" }\n".data(using: .windowsCP1252)!,
-             "templates/assets/css/site.css:1:23: error: file is not valid UTF-8 (byte 0xA9 at offset 22); save it as UTF-8 [render]"),
-            ("assets/js/site.js", "export const c = \"©\";\n".data(using: .windowsCP1252)!,
-             "templates/assets/js/site.js:1:19: error: file is not valid UTF-8 (byte 0xA9 at offset 18); save it as UTF-8 [render]"),
-        ] {
-            var theme = Theme.builtIn
-            theme.files[path] = Theme.File(data: data, origin: "templates/" + path, isOverride: true)
-            do {
-                _ = try AssetPipeline.build(theme)
-                Issue.record("\(path) was taken")
-            } catch {
-                #expect(error.diagnostics.map(DiagnosticFormatter.text) == [expected])
-            }
-        }
+        #expect(assetErrors("assets/css/site.css", "body { color: red }\n".data(using: .utf16)!) == [
+            "templates/assets/css/site.css:1:1: error: file is UTF-16; save it as UTF-8 [render]"
+        ])
+        #expect(assetErrors("assets/css/site.css", "a::after { content: \" © \" }\n".data(using: .windowsCP1252)!) == [
+            "templates/assets/css/site.css:1:23: error: file is not valid UTF-8 (byte 0xA9 at offset 22); save it as UTF-8 [render]"
+        ])
+        #expect(assetErrors("assets/js/site.js", "export const c = \"©\";\n".data(using: .windowsCP1252)!) == [
+            "templates/assets/js/site.js:1:19: error: file is not valid UTF-8 (byte 0xA9 at offset 18); save it as UTF-8 [render]"
+        ])
         // A byte-order mark of UTF-8 is no problem.
-        var theme = Theme.builtIn
-        theme.files["assets/css/site.css"] = Theme.File(data: Data([0xEF, 0xBB, 0xBF]) + Data("body { color: red }\n".utf8), origin: "templates/assets/css/site.css", isOverride: true)
-        #expect(throws: Never.self) { try AssetPipeline.build(theme) }
+        #expect(assetErrors("assets/css/site.css", Data([0xEF, 0xBB, 0xBF]) + Data("body { color: red }\n".utf8)) == [])
     }
 
     /// An unfinished tag is said as what it is: three braces closed with two, a slash in a
