@@ -165,21 +165,32 @@ public struct AssetPipeline: Sendable {
         var previous: Character = " "
         for c in text {
             column += 1
-            if c == "\n" {
+            // ("\r\n" is one Character: a stylesheet saved on Windows counts its lines too.)
+            let newline = c == "\n" || c == "\r\n" || c == "\r"
+            if newline {
                 line += 1
                 column = 0
             }
-            defer { previous = c }
+            var current = c
+            defer { previous = current }
+            // A backslash takes the next character as it is (`.sm\:font-\[\'Inter\'\]`, minified).
+            if escaped {
+                escaped = false
+                current = " "
+                continue
+            }
             if inComment {
-                if previous == "*" && c == "/" { inComment = false }
+                // (Closed, the `/` starts nothing: `*/*{…}` is a comment, then a rule for every element.)
+                if previous == "*" && c == "/" { inComment = false; current = " " }
                 continue
             }
             if let q = quote {
-                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q || c == "\n" { quote = nil }
+                if c == "\\" { escaped = true } else if c == q || newline { quote = nil }
                 continue
             }
             switch c {
-            case "*" where previous == "/": inComment = true
+            case "\\": escaped = true
+            case "*" where previous == "/": inComment = true; current = " "
             case "\"", "'": quote = c
             case "{": open.append((line, column))
             case "}": _ = open.popLast()

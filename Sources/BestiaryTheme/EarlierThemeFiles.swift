@@ -433,5 +433,6 @@ service-worker/sw.js a188b6656e57d7258ec5e301898f2ceeb33494e27dcd729724ec84c1f65
 service-worker/sw.js a40e7b89a64cc24792fafde035b689cf14259f332ee5f837febbacd469e2f072
 service-worker/sw.js b6557571181c26dd4f81b12aaf2ee1725a6e65ec05aa0d0e6c2bd32fe42e1d00
 service-worker/sw.js e0904a8c521a1064bf69696d6812577853b5b07b36168f3a396dc9e3b33321f8
+service-worker/sw.js fb1f14baa2b50574c9fa3c6e5b9d17ac1156892abd6484f946cc24ff6cba9ca8
 """
 }

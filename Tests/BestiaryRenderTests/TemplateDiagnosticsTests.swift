@@ -249,6 +249,14 @@ struct TemplateDiagnosticsTests {
         ])
         let closed = "/* a { in a comment */\na::before { content: \"{\"; }\n@media (min-width: 40em) { main:focus { outline: none; } }\n"
         #expect(assetErrors("assets/css/site.css", Data(closed.utf8)) == [])
+        // Minified: a rule for every element right after a comment (`*/*{…}`), a quote escaped in a
+        // selector (a reviewer's), and nesting.
+        let minified = "@media print{/*! x */*{display:none}}/* y */.sm\\:font-\\[\\'Inter\\'\\]{font-family:'Inter'}main{a{color:red}}\n"
+        #expect(assetErrors("assets/css/site.css", Data(minified.utf8)) == [])
+        // Saved on Windows: the line is counted all the same.
+        #expect(assetErrors("assets/css/site.css", Data("a { color: red; }\r\nmain:focus { outline: none;\r\n".utf8)) == [
+            "templates/assets/css/site.css:2:12: error: this '{' is never closed with '}', so the rules after it are read as part of its block and do not apply as written; close it [render]"
+        ])
     }
 
     /// A stylesheet or module not saved as UTF-8, which browsers read it as: one saved as UTF-16
@@ -344,6 +352,11 @@ struct TemplateDiagnosticsTests {
             "templates/i18n/en.json:1:2: warning: string 'animal.favourite' is none of the theme's texts and no template names it, so no page shows it; did you mean 'animal.favorite'? [render]"
         ])
         #expect(UIStrings.translationProblems(strings, theme: theme, used: ["animal.favourite"]).isEmpty)
+        // A group's label, looked up by the pages' code and named by no template: no such warning
+        // (`quiz.group.pet` was "did you mean 'quiz.group.bird'?": a reviewer's).
+        var groups = Theme.builtIn
+        groups.files["i18n/en.json"] = Theme.File(data: Data("{\"quiz.group.pet\": \"Pets\", \"quiz.group.dog\": \"Dogs\"}\n".utf8), origin: "templates/i18n/en.json", isOverride: true)
+        #expect(UIStrings.translationProblems(try UIStrings.load(groups), theme: groups, used: ["animal.favorite"]).isEmpty)
     }
 
     @Test func aTextsProblemIsSaidAtTheTextUsed() throws {

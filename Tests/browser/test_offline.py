@@ -70,9 +70,9 @@ def test_quiz_plays_offline_after_one_visit(own_site):
         wait_for_worker(driver)
         online = play_round(driver, served + "quiz/?mode=sound", catalog, decode_first=False)
         caches = driver.execute_async_script(CACHES)
-        shell = [n for n in caches if n.startswith("bestiary:example:/:shell:")]
+        shell = [n for n in caches if n.startswith("bestiary:/:example:shell:")]
         assert len(shell) == 1 and caches[shell[0]] > 20, caches
-        assert caches.get("bestiary:example:/:media", 0) >= 5, caches
+        assert caches.get("bestiary:/:example:media", 0) >= 5, caches
         heard_online = {q["sound"] for q in online["questions"]}
 
         go_offline(driver, served)

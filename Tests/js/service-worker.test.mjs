@@ -161,14 +161,14 @@ test("install precaches the shell; activate deletes old builds' caches but not o
   await old.run("install");
   const w = worker(CONFIG, FILES);
   w.caches.byName = old.caches.byName;
-  await w.caches.open("bestiary:example:/site/:pages:v0");
+  await w.caches.open("bestiary:/site/:example:pages:v0");
   await w.caches.open("bestiary:other-site:shell:v9");
   await w.run("install");
-  const shell = await w.caches.open("bestiary:example:/site/:shell:v1");
+  const shell = await w.caches.open("bestiary:/site/:example:shell:v1");
   assert.equal(shell.entries.size, CONFIG.precache.length);
   assert.ok(shell.entries.has(SCOPE + "quiz/"));
   await w.run("activate");
-  assert.deepEqual((await w.caches.keys()).sort(), ["bestiary:example:/site/:media", "bestiary:example:/site/:shell:v1", "bestiary:other-site:shell:v9"]);
+  assert.deepEqual((await w.caches.keys()).sort(), ["bestiary:/site/:example:media", "bestiary:/site/:example:shell:v1", "bestiary:other-site:shell:v9"]);
 });
 
 test("a page left out of the precache that the learner had saved is fetched again by a new build, and only that one", async () => {
@@ -180,7 +180,7 @@ test("a page left out of the precache that the learner had saved is fetched agai
   // The learner opens the sightings page online: it is kept (the worker stores it without waiting).
   await old.fetchEvent(SCOPE + "sightings/", { mode: "navigate" });
   await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.ok(await (await old.caches.open("bestiary:example:/site/:pages:v0")).match(SCOPE + "sightings/"));
+  assert.ok(await (await old.caches.open("bestiary:/site/:example:pages:v0")).match(SCOPE + "sightings/"));
 
   const w = worker(config, { ...FILES, "collection/": "collection v1", "sightings/": "sightings v1" });
   w.caches.byName = old.caches.byName;
@@ -190,7 +190,7 @@ test("a page left out of the precache that the learner had saved is fetched agai
   // Offline, the new build's copy is there; the page never saved is not.
   w.net.online = false;
   assert.equal(await (await w.fetchEvent(SCOPE + "sightings/", { mode: "navigate" })).text(), "sightings v1");
-  assert.equal(await (await w.caches.open("bestiary:example:/site/:pages:v1")).match(SCOPE + "collection/"), undefined);
+  assert.equal(await (await w.caches.open("bestiary:/site/:example:pages:v1")).match(SCOPE + "collection/"), undefined);
 });
 
 test("a big texts' file is kept when first read, and a new build fetches that language's new file only", async () => {
@@ -217,7 +217,7 @@ test("a big texts' file is kept when first read, and a new build fetches that la
   w.net.online = false;
   assert.equal(await (await w.fetchEvent(SCOPE + "assets/descriptions.de.cccccc1111.json")).text(), '{"owl":"Eule v1"}');
   await assert.rejects(w.fetchEvent(SCOPE + "assets/descriptions.en.bbbbbb0000.json"));
-  assert.deepEqual((await w.caches.keys()).filter((n) => n.includes(":pages:")), ["bestiary:example:/site/:pages:v1"], "the old build's copy went with its cache");
+  assert.deepEqual((await w.caches.keys()).filter((n) => n.includes(":pages:")), ["bestiary:/site/:example:pages:v1"], "the old build's copy went with its cache");
 
   // A build whose texts did not change keeps the learner's copy without downloading it again.
   const v2 = { ...v1, version: "v2" };
@@ -225,7 +225,7 @@ test("a big texts' file is kept when first read, and a new build fetches that la
   again.caches.byName = w.caches.byName;
   await again.run("install");
   assert.equal(again.net.requests.filter((r) => r.url.includes("descriptions")).length, 0);
-  assert.ok(await (await again.caches.open("bestiary:example:/site/:pages:v2")).match(SCOPE + "assets/descriptions.de.cccccc1111.json"));
+  assert.ok(await (await again.caches.open("bestiary:/site/:example:pages:v2")).match(SCOPE + "assets/descriptions.de.cccccc1111.json"));
 });
 
 test("a build that precached every language's texts hands the unchanged ones on, downloading none", async () => {
@@ -324,7 +324,7 @@ test("a page not saved, on a link that never answers, gives way to the offline p
 test("activate prunes cached media the new catalogue does not use", async () => {
   const w = worker(CONFIG, FILES);
   await w.run("install");
-  const media = await w.caches.open("bestiary:example:/site/:media");
+  const media = await w.caches.open("bestiary:/site/:example:media");
   await media.put(SCOPE + "media/owl.ogg", new Response("x"));
   await media.put(SCOPE + "media/owl-320.webp", new Response("x"));
   await media.put(SCOPE + "media/removed.ogg", new Response("x"));
@@ -346,7 +346,7 @@ test("two copies of one build on one origin keep their caches apart (a staging c
   // The staging copy's worker deleted the live one's saved media (not in its catalogue's URLs)
   // and, as a newer build, its shell (a user trial).
   assert.deepEqual((await live.caches.keys()).sort(), [
-    "bestiary:example:/site-staging/:media", "bestiary:example:/site-staging/:shell:v2", "bestiary:example:/site/:media", "bestiary:example:/site/:shell:v1",
+    "bestiary:/site-staging/:example:media", "bestiary:/site-staging/:example:shell:v2", "bestiary:/site/:example:media", "bestiary:/site/:example:shell:v1",
   ]);
   live.net.online = false;
   assert.equal((await (await live.fetchEvent(SCOPE + "media/owl.ogg")).arrayBuffer()).byteLength, 1000, "the live copy's recording, offline");
@@ -367,15 +367,28 @@ test("a copy's entries leave the caches named without its path, its media kept; 
   await w.run("install");
   await w.run("activate");
   assert.deepEqual((await w.caches.keys()).sort(), [
-    "bestiary:example:/site/:media", "bestiary:example:/site/:shell:v1", "bestiary:example:media", "bestiary:example:pages:v0",
+    "bestiary:/site/:example:media", "bestiary:/site/:example:shell:v1", "bestiary:example:media", "bestiary:example:pages:v0",
   ]);
   assert.deepEqual([...legacyMedia.entries.keys()], [OTHER + "media/owl.ogg"]);
   assert.deepEqual([...pages.entries.keys()], [OTHER + "animals/owl/"]);
-  const media = await w.caches.open("bestiary:example:/site/:media");
+  const media = await w.caches.open("bestiary:/site/:example:media");
   assert.deepEqual([...media.entries.keys()], [SCOPE + "media/owl.ogg"], "the learner's saved recording, not one the catalogue no longer uses");
   w.net.online = false;
   assert.equal((await (await w.fetchEvent(SCOPE + "media/owl.ogg")).arrayBuffer()).byteLength, 1000, "offline, never downloaded again");
   assert.equal(w.net.requests.filter((r) => r.url.includes("media/")).length, 0);
+});
+
+test("a worker of an earlier build (a rollback) deletes none of this one's caches", async () => {
+  const w = worker(CONFIG, FILES);
+  await w.run("install");
+  await w.run("activate");
+  await w.fetchEvent(SCOPE + "media/owl.ogg");
+  // What the worker of builds before 2026-12-07 did when it activated: every `bestiary:SITE:`
+  // cache but its own went (names that went on from there, `bestiary:SITE:PATH:`, went too).
+  const legacy = "bestiary:example:";
+  const keep = new Set([`${legacy}shell:v0`, `${legacy}pages:v0`, `${legacy}media`]);
+  for (const name of await w.caches.keys()) if (name.startsWith(legacy) && !keep.has(name)) await w.caches.delete(name);
+  assert.deepEqual((await w.caches.keys()).sort(), ["bestiary:/site/:example:media", "bestiary:/site/:example:shell:v1"]);
 });
 
 test("requests outside the site or not GET are left alone", async () => {

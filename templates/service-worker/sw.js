@@ -2,8 +2,8 @@
 // the site's root as sw.js, with the configuration below filled in (what to
 // precache, and a version that changes whenever any precached file does).
 //
-// Caches (names start with "bestiary:SITE:PATH:", the site's id and the path it
-// is served at, so several sites on one origin keep theirs apart, and so do two
+// Caches (names start with "bestiary:PATH:SITE:", the path the site is served at
+// and its id, so several sites on one origin keep theirs apart, and so do two
 // copies of one site, a staging copy beside the live one; until 2026-12-07 they
 // started with "bestiary:SITE:" alone, and a staging copy's worker deleted the
 // live copy's saved media: such caches give up this copy's entries on activation):
@@ -34,7 +34,10 @@
 const CONFIG = /* bestiary:config */ { "version": "dev", "site": "site", "precache": [], "later": [], "onUse": [], "catalog": "", "media": "media/", "offline": {} } /* bestiary:end */;
 
 const scope = () => (self.registration ? self.registration.scope : self.location.href.replace(/[^/]*$/, ""));
-const PREFIX = `bestiary:${CONFIG.site}:${new URL(scope()).pathname}:`;
+// The path first: a worker of an earlier build deletes every cache whose name starts with its
+// `bestiary:SITE:` but its own, so a name that went on from there was deleted by a rollback, or by
+// another copy's older worker (a reviewer's).
+const PREFIX = `bestiary:${new URL(scope()).pathname}:${CONFIG.site}:`;
 /** The names before the path was in them: `bestiary:SITE:shell:V`, `…:pages:V`, `…:media`. */
 const LEGACY = `bestiary:${CONFIG.site}:`;
 const isLegacy = (name, kind = "") => name.startsWith(LEGACY) && /^(shell:|pages:|media$)/.test(name.slice(LEGACY.length)) && name.slice(LEGACY.length).startsWith(kind);

@@ -78,7 +78,8 @@ struct BuildCommand: AsyncParsableCommand {
         // build ends without waiting for 100,000 entries of a large site to be removed.
         // (Not as a container's first process: the container ends with it, and the remover with it;
         // nor with BESTIARY_DETACH=0: a `docker build` step's processes end with the step.)
-        if RemoveTrashCommand.executable != nil, getpid() != 1, try Self.detaches(options.environment) {
+        // (The variable checked first: a wrong value is an error wherever the build runs.)
+        if try Self.detaches(options.environment), RemoveTrashCommand.executable != nil, getpid() != 1 {
             options.removesInBackground = RemoveTrashCommand.start
         }
         let builder = SiteBuilder(options: options)
