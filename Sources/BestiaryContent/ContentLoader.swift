@@ -453,11 +453,12 @@ public struct ContentLoader: Sendable {
 
     /// A sound or picture file named by two records (a spreadsheet's two rows naming one recording,
     /// imported as one file; a volunteer's): a question showing it cannot tell which is meant, and
-    /// both answers are right. Said at each record after the first (in id order) that names it.
+    /// both answers are right. Said at each record after the first that names it, in the
+    /// catalogue's order (by id: `animals` comes sorted, not copied and sorted again each build).
     static func sharedMedia(_ animals: [Animal]) -> [Diagnostic] {
         var first: [String: String] = [:]  // kind and path → the first record's id
         var problems: [Diagnostic] = []
-        for animal in animals.sorted(by: { $0.id < $1.id }) {
+        for animal in animals {
             for media in [animal.sound, animal.image].compactMap({ $0 }) {
                 guard let path = media.filePath else { continue }
                 let key = media.kind.rawValue + "/" + path

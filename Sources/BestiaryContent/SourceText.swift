@@ -24,12 +24,8 @@ public struct SourceText: Sendable {
     public static func decode(_ data: Data, path: String) throws(DiagnosticError) -> SourceText {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            throw DiagnosticError(.error(
-                "file is UTF-16; save it as UTF-8", at: SourceLocation(path: path, line: 1, column: 1), stage: "load"))
-        }
-        if let (location, problem) = invalidUTF8(in: bytes, path: path) {
-            throw DiagnosticError(.error("file is not valid UTF-8 (\(problem)); save it as UTF-8", at: location, stage: "load"))
+        if let (location, message) = encodingProblem(bytes, path: path) {
+            throw DiagnosticError(.error(message, at: location, stage: "load"))
         }
         if let nul = bytes.firstIndex(of: 0) {
             let (line, column) = position(of: nul, in: bytes)
@@ -55,6 +51,17 @@ public struct SourceText: Sendable {
                 at: SourceLocation(path: path, line: line, column: column), stage: "load"))
         }
         return source
+    }
+
+    /// Why `data` (a file's bytes, a UTF-8 byte-order mark taken off) is no UTF-8 text, where:
+    /// UTF-16, or its first byte that is not UTF-8; nil when it is UTF-8. Records, pages and the
+    /// theme's text files (templates, stylesheets, modules) are told so alike.
+    public static func encodingProblem(_ data: some Collection<UInt8>, path: String) -> (location: SourceLocation, message: String)? {
+        if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
+            return (SourceLocation(path: path, line: 1, column: 1), "file is UTF-16; save it as UTF-8")
+        }
+        guard let (location, problem) = invalidUTF8(in: Array(data), path: path) else { return nil }
+        return (location, "file is not valid UTF-8 (\(problem)); save it as UTF-8")
     }
 
     /// Where the first byte of `data` that is not UTF-8 sits, and what it says: for another

@@ -55,11 +55,15 @@ public struct AssetPipeline: Sendable {
             defer { visiting.remove(logical) }
             var data = file.data
             if logical.hasSuffix(".js") || logical.hasSuffix(".mjs") || logical.hasSuffix(".css") {
-                // Browsers read them as UTF-8: another encoding loses the file's rules or code.
-                if let problem = file.encodingProblem { bag.append(problem) }
                 let text = String(decoding: file.data, as: UTF8.self)
                 let isCSS = logical.hasSuffix(".css")
-                if isCSS, let problem = Self.unclosedBlock(in: text, origin: file.origin) { bag.append(problem) }
+                // The site's own files (the default theme's are checked by its tests, not by every
+                // build): browsers read them as UTF-8, and another encoding, or a block never
+                // closed, loses their rules or code.
+                if file.isOverride {
+                    if let problem = file.encodingProblem { bag.append(problem) }
+                    if isCSS, let problem = Self.unclosedBlock(in: text, origin: file.origin) { bag.append(problem) }
+                }
                 let rewritten = rewriteReferences(in: text, css: isCSS) { reference, line in
                     // `url(/assets/img/paper.png)`: the theme's file by the address it has not (the
                     // output names it by its hash), a 404 without a word (a designer's).

@@ -69,7 +69,7 @@ public struct Templates: Sendable {
             guard isHTML || isMarkdown, let file = theme.files[path] else { continue }
             // Mustache names cannot hold '/': layouts/base.html is `layouts.base`.
             let name = Self.libraryName(String(path.dropLast(isHTML ? 5 : 3)))
-            guard file.encodingProblem == nil, var text = String(data: file.data, encoding: .utf8) else {
+            guard var text = String(data: file.data, encoding: .utf8) else {
                 bag.append(file.encodingProblem ?? .error("file is not valid UTF-8; save it as UTF-8", at: SourceLocation(path: file.origin), stage: "render"))
                 // There, though unreadable: the templates naming it are not told it is unknown.
                 unreadable.insert(name)

@@ -19,11 +19,8 @@ public struct Theme: Sendable {
         /// site unstyled, and one with a Windows-1252 `©` showed `�`, both without a word; a
         /// template was "not valid UTF-8" at 1:1 whatever it held.
         public var encodingProblem: Diagnostic? {
-            if data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF]) {
-                return .error("file is UTF-16; save it as UTF-8", at: SourceLocation(path: origin, line: 1, column: 1), stage: "render")
-            }
-            guard let (location, problem) = SourceText.invalidUTF8(in: data, path: origin) else { return nil }
-            return .error("file is not valid UTF-8 (\(problem)); save it as UTF-8", at: location, stage: "render")
+            let bytes = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+            return SourceText.encodingProblem(bytes, path: origin).map { .error($0.message, at: $0.location, stage: "render") }
         }
     }
 

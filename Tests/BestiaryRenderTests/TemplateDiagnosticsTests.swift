@@ -259,6 +259,17 @@ struct TemplateDiagnosticsTests {
         ])
     }
 
+    /// The default theme's stylesheets and modules, which builds no longer check (only a site's own):
+    /// UTF-8, and every stylesheet block closed.
+    @Test func theDefaultThemesAssetsAreUTF8AndClosed() throws {
+        let assets = Theme.builtIn.files.filter { path, _ in path.hasPrefix("assets/") && [".css", ".js", ".mjs"].contains { path.hasSuffix($0) } }
+        #expect(assets.count > 10)
+        for (path, file) in assets {
+            #expect(file.encodingProblem == nil, "\(path)")
+            if path.hasSuffix(".css") { #expect(AssetPipeline.unclosedBlock(in: String(decoding: file.data, as: UTF8.self), origin: path) == nil, "\(path)") }
+        }
+    }
+
     /// A stylesheet or module not saved as UTF-8, which browsers read it as: one saved as UTF-16
     /// left a designer's whole site unstyled, and a Windows-1252 `©` showed as `�`, both without
     /// a word from the preview, `check` or the build.

@@ -5,7 +5,6 @@ import BestiaryFetch
 import BestiaryStorage
 import BestiaryWikipedia
 import Foundation
-import Synchronization
 
 /// `bestiary fetch`: fills and revalidates the Wikipedia cache (content/wikipedia/).
 struct FetchCommand: AsyncParsableCommand {
@@ -147,22 +146,14 @@ struct FetchCommand: AsyncParsableCommand {
         let running = Task { await fetcher.run(jobs) { progress.handle($0) } }
         // Ctrl-C stops the fetch between writes (an article half done stays pending for the next
         // run) and still prints the counts; a second Ctrl-C stops at once.
-        let stoppedBy = Mutex<Int32>(SIGINT)
-        let signals = ShutdownSignals { count, number in
-            if count == 1 {
-                stoppedBy.withLock { $0 = number }
-                running.cancel()
-            } else {
-                Foundation.exit(ShutdownSignals.status(number))
-            }
-        }
+        let signals = ShutdownSignals(onFirst: { _ in running.cancel() })
         let report = await running.value
         signals.cancel()
         progress.finish()
 
         console.report(report.diagnostics, format: global.diagnostics, everyWarning: global.allWarnings)
         console.err(report.summaryLine)
-        if report.interrupted { throw CommandFailure(status: ShutdownSignals.status(stoppedBy.withLock { $0 })) }
+        if report.interrupted { throw CommandFailure(status: ShutdownSignals.status(signals.first ?? SIGINT)) }
         if report.failed > 0 || !contentErrors.isEmpty { throw CommandFailure(status: 1) }
     }
 }

@@ -3,7 +3,6 @@ import ArgumentParser
 import BestiaryDiagnostics
 import BestiaryImport
 import BestiaryStorage
-import Synchronization
 
 extension ImportFormat: ExpressibleByArgument {}
 
@@ -101,16 +100,13 @@ struct ImportCommand: AsyncParsableCommand {
             // A Ctrl-C (or a terminal closed) while the files are written stops between two files,
             // each complete, and says so; a second one stops at once. Killed, an import left a
             // share of its records written without a word, and a temporary file (a volunteer's).
-            let stop = Mutex<Int32?>(nil)
-            let signals = ShutdownSignals { count, number in
-                if count == 1 { stop.withLock { $0 = number } } else { Foundation.exit(ShutdownSignals.status(number)) }
-            }
+            let signals = ShutdownSignals()
             defer { signals.cancel() }
             do {
-                try plan.apply(root: global.siteRoot, fileSystem: fileSystem) { stop.withLock { $0 } != nil }
+                try plan.apply(root: global.siteRoot, fileSystem: fileSystem) { signals.first != nil }
             } catch let stopped as ChangePlan.Stopped {
                 console.err("bestiary: import stopped after \(stopped.done) of \(stopped.total) files (each complete): the same import again finishes it, and changes nothing already written")
-                throw CommandFailure(status: ShutdownSignals.status(stop.withLock { $0 } ?? SIGINT))
+                throw CommandFailure(status: ShutdownSignals.status(signals.first ?? SIGINT))
             } catch {
                 console.err("bestiary: error: \(error); files written before it stay (each is complete), importing again finishes the job")
                 throw CommandFailure(status: 1)

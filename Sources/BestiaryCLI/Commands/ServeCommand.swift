@@ -96,15 +96,16 @@ struct ServeCommand: AsyncParsableCommand {
             },
             report: { printer.print($0, outputDirectory: outputDirectory) })
 
-        let signals = ShutdownSignals { count, number in
-            if count == 1 {
+        // The second Ctrl-C stops without waiting. A first build cut off there leaves only its
+        // staging folder, which the next build removes; a rebuild cut off leaves each file old or
+        // new, with every file a page names there (it writes those first), and the next build
+        // writes the output anew.
+        let signals = ShutdownSignals(
+            beforeExit: { console.err("stopped at once") },
+            onFirst: { _ in
                 console.err("stopping… (after the build under way, if one is; Ctrl-C again stops at once)")
                 session.stop()
-            } else {
-                console.err("stopped at once")
-                stopAtOnce(number)
-            }
-        }
+            })
         defer { signals.cancel() }
         defer { withExtendedLifetime(serving) {} }
         do {
@@ -120,21 +121,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// The second Ctrl-C: stop without waiting. A first build cut off here leaves only its staging
-/// folder, which the next build removes; a rebuild cut off leaves each file old or new, with every
-/// file a page names there (it writes those first), and the next build writes the output anew.
-private func stopAtOnce(_ signal: Int32) -> Never {
-    exit(ShutdownSignals.status(signal))
-}
-
-/// Turns SIGINT, SIGTERM and SIGHUP into calls of `handler` with the number of signals so far
-/// and the signal's number, instead of killing the process, so `serve` and `fetch` can stop
+/// Turns SIGINT, SIGTERM and SIGHUP into a call of a handler on the first, and an exit at once
+/// on the second, instead of killing the process, so `serve` and `fetch` can stop
 /// cleanly: a terminal closed, or an SSH session dropped, during a fetch stopped it without its
 /// counts (a curator's). A hang-up ignored from the start (`nohup`) stays ignored.
 final class ShutdownSignals: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
     private let lock = NSLock()
     private var count = 0
+    private var firstNumber: Int32?
 
     /// The status of a command stopped by `signal`, as a shell gives it: 130 for Ctrl-C (SIGINT),
     /// 143 for SIGTERM (a CI's timeout, `kill`), which said 130 too.
@@ -143,16 +138,26 @@ final class ShutdownSignals: @unchecked Sendable {
     /// The signals handled: SIGHUP only where it is not ignored already.
     private let numbers = [SIGINT, SIGTERM] + (cbestiary_signal_ignored(SIGHUP) == 1 ? [] : [SIGHUP])
 
-    init(handler: @escaping @Sendable (Int, Int32) -> Void) {
+    /// The first signal received, if one was: what stopped the command (its exit status).
+    var first: Int32? { lock.withLock { firstNumber } }
+
+    /// `onFirst` is called with the first signal (stop cleanly); a second exits at once, with that
+    /// signal's status, after `beforeExit`.
+    init(beforeExit: @escaping @Sendable () -> Void = {}, onFirst: @escaping @Sendable (Int32) -> Void = { _ in }) {
         for number in numbers {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [self] in
-                let n = lock.withLock {
+                let isFirst = lock.withLock {
                     count += 1
-                    return count
+                    if count == 1 { firstNumber = number }
+                    return count == 1
                 }
-                handler(n, number)
+                guard isFirst else {
+                    beforeExit()
+                    exit(Self.status(number))
+                }
+                onFirst(number)
             }
             source.resume()
             sources.append(source)
